@@ -1,0 +1,32 @@
+"use client";
+import { useState } from "react";
+import { Check, Copy } from "lucide-react";
+import { toast } from "sonner";
+import { cn } from "@/lib/utils";
+
+export function CopyButton({ value, label = "Copy", className }: { value: string; label?: string; className?: string }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      toast.error("Could not copy", { description: "Select the text and copy it by hand." });
+    }
+  }
+  return (
+    <button
+      type="button"
+      onClick={copy}
+      aria-label={copied ? "Copied" : label}
+      className={cn(
+        "inline-flex items-center gap-1.5 rounded-md border bg-white/90 px-2 py-1 text-xs font-medium text-foreground/70 shadow-xs transition hover:text-foreground",
+        className,
+      )}
+    >
+      {copied ? <Check className="size-3.5 text-emerald-600" /> : <Copy className="size-3.5" />}
+      {copied ? "Copied" : label}
+    </button>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useState } from "react";
+import { Menu, X } from "lucide-react";
+import { mainNav, site } from "@/lib/site";
+import { cn } from "@/lib/utils";
+import { Logo } from "./logo";
+
+export function SiteHeader() {
+  const pathname = usePathname();
+  const [scrolled, setScrolled] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > 20);
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+
+  // A navigation closes the mobile menu.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  const opaque = scrolled || menuOpen;
+  return (
+    <header
+      data-testid="site-header"
+      data-scrolled={opaque ? "true" : "false"}
+      className={cn(
+        "sticky top-0 z-40 w-full border-b transition-colors duration-200",
+        opaque ? "border-border bg-white/95 shadow-sm backdrop-blur" : "border-transparent bg-transparent",
+      )}
+    >
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
+        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight" aria-label={`${site.name} home`}>
+          <Logo />
+          <span className="text-lg">{site.name}</span>
+          <span className="hidden rounded-full border border-primary/20 bg-primary/5 px-2 py-0.5 text-[11px] font-medium text-primary sm:inline">
+            Developer preview
+          </span>
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {mainNav.map((item) => (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={pathname === item.href ? "page" : undefined}
+              className={cn(
+                "rounded-md px-3 py-2 text-sm font-medium text-foreground/75 transition-colors hover:bg-accent hover:text-foreground",
+                pathname === item.href && "text-foreground",
+                item.href === "/submit" && "ml-2 bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground",
+              )}
+            >
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <button
+          type="button"
+          className="inline-flex size-10 items-center justify-center rounded-md text-foreground hover:bg-accent md:hidden"
+          aria-label={menuOpen ? "Close menu" : "Open menu"}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X className="size-5" /> : <Menu className="size-5" />}
+        </button>
+      </div>
+      {menuOpen && (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t bg-white px-4 pb-4 md:hidden">
+          <ul className="flex flex-col pt-2">
+            {mainNav.map((item) => (
+              <li key={item.href}>
+                <Link
+                  href={item.href}
+                  className="block rounded-md px-3 py-3 text-base font-medium text-foreground/80 hover:bg-accent hover:text-foreground"
+                  onClick={() => setMenuOpen(false)}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+    </header>
+  );
+}

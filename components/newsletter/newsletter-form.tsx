@@ -1,0 +1,83 @@
+"use client";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { CheckCircle2, Loader2, XCircle } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { newsletterSchema, type NewsletterInput } from "@/lib/validations/newsletter";
+
+type Status = "idle" | "loading" | "success" | "error";
+const RESET_AFTER_MS = 5000;
+
+export function NewsletterForm() {
+  const [status, setStatus] = useState<Status>("idle");
+  const { register, handleSubmit, reset, formState } = useForm<NewsletterInput>({
+    resolver: zodResolver(newsletterSchema),
+    defaultValues: { email: "" },
+  });
+
+  // Success and error messages fall back to idle after five seconds.
+  useEffect(() => {
+    if (status !== "success" && status !== "error") return;
+    const timer = setTimeout(() => setStatus("idle"), RESET_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+
+  async function onSubmit(values: NewsletterInput) {
+    setStatus("loading");
+    try {
+      const response = await fetch("/api/mailchimp/member", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(values),
+      });
+      setStatus(response.status === 200 ? "success" : "error");
+    } catch {
+      setStatus("error");
+    }
+    reset({ email: "" });
+  }
+
+  const error = formState.errors.email?.message;
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate className="w-full max-w-md" aria-label="Newsletter sign-up">
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <label htmlFor="newsletter-email" className="sr-only">
+          Email address
+        </label>
+        <Input
+          id="newsletter-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "newsletter-email-error" : "newsletter-status"}
+          className="h-11"
+          {...register("email")}
+        />
+        <Button type="submit" size="lg" disabled={status === "loading"}>
+          {status === "loading" && <Loader2 className="animate-spin" />}
+          {status === "loading" ? "Subscribing..." : "Subscribe"}
+        </Button>
+      </div>
+      <div className="mt-2 min-h-6 text-sm" aria-live="polite" id="newsletter-status">
+        {error && (
+          <p id="newsletter-email-error" className="text-destructive">
+            {error}
+          </p>
+        )}
+        {status === "success" && (
+          <p className="flex items-center gap-1.5 font-medium text-[#047857]">
+            <CheckCircle2 className="size-4" /> Successfully subscribed!
+          </p>
+        )}
+        {status === "error" && (
+          <p className="flex items-center gap-1.5 font-medium text-[#dc2626]">
+            <XCircle className="size-4" /> Subscription failed. Please try again.
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,19 @@
+// npm run db:seed [-- --count N] — the sample catalogue, or N synthetic listings for benchmarks.
+import { parseArgs } from "node:util";
+import { env } from "@/lib/env";
+import { openDatabase } from "../connect";
+import { seedSampleCatalogue, seedSynthetic } from "../seed";
+
+const { values } = parseArgs({ options: { count: { type: "string" } } });
+const count = values.count === undefined ? undefined : Number(values.count);
+if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > 5_000_000)) {
+  console.error("--count must be a whole number between 1 and 5000000");
+  process.exit(2);
+}
+
+const { DATABASE_URL, PGLITE_DIR } = env();
+const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+const started = Date.now();
+const inserted = count === undefined ? await seedSampleCatalogue(conn.db) : await seedSynthetic(conn.db, count);
+console.log(`Inserted ${inserted} listings in ${((Date.now() - started) / 1000).toFixed(1)} s (${conn.driver}).`);
+await conn.close();

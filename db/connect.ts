@@ -1,0 +1,52 @@
+// Opens a migrated database on either driver. `db/index.ts` caches one per process for the app.
+import fs from "node:fs";
+import path from "node:path";
+import * as schema from "./schema";
+import { migratePglite, migratePostgres } from "./migrate";
+import type { Db } from "./types";
+
+export type Connection = {
+  db: Db;
+  driver: "pglite" | "postgres";
+  /** True when an embedded database was created by this call (it has no data yet). */
+  created: boolean;
+  close: () => Promise<void>;
+};
+
+export async function openPglite(dataDir: string | null): Promise<Connection> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  let created = true;
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = path.resolve(dataDir);
+    created = !fs.existsSync(path.join(dir, "PG_VERSION"));
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+  await migratePglite(client);
+  return {
+    db: drizzle(client, { schema }) as unknown as Db,
+    driver: "pglite",
+    created,
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Connection> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  await migratePostgres(url);
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  return {
+    db: drizzle(client, { schema }) as unknown as Db,
+    driver: "postgres",
+    created: false,
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+export function openDatabase(config: { databaseUrl?: string; pgliteDir: string }): Promise<Connection> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.pgliteDir);
+}

@@ -1,0 +1,31 @@
+import "server-only";
+import { env } from "@/lib/env";
+import { openDatabase, type Connection } from "./connect";
+import { seedSampleCatalogue } from "./seed";
+import type { Db } from "./types";
+
+export type { Db };
+
+// One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
+const holder = globalThis as unknown as { __mcpDb?: Promise<Connection> };
+
+async function connect(): Promise<Connection> {
+  const { DATABASE_URL, PGLITE_DIR } = env();
+  const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+  // A brand-new embedded database gets the sample catalogue so a first run shows a full marketplace.
+  if (conn.created) await seedSampleCatalogue(conn.db);
+  return conn;
+}
+
+export async function getDb(): Promise<Db> {
+  holder.__mcpDb ??= connect().catch((error) => {
+    holder.__mcpDb = undefined;
+    throw error;
+  });
+  return (await holder.__mcpDb).db;
+}
+
+/** Points the app at an already-open database (integration tests drive route handlers this way). */
+export function setDatabase(conn: Connection): void {
+  holder.__mcpDb = Promise.resolve(conn);
+}

@@ -1,0 +1,91 @@
+// Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  numeric,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const reviewStatus = pgEnum("review_status", ["pending", "approved", "rejected"]);
+export const userRole = pgEnum("user_role", ["user", "admin"]);
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email"),
+    name: text("name"),
+    githubLogin: text("github_login"),
+    image: text("image"),
+    passwordHash: text("password_hash"),
+    role: userRole("role").notNull().default("user"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    uniqueIndex("users_github_login_key").on(sql`lower(${t.githubLogin})`),
+  ],
+);
+
+export const listings = pgTable(
+  "listings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    // Normalised category names; the API joins them into the spec's comma-separated string.
+    categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+    // USD per call of the cheapest priced item; null or 0 means free (spec: a falsy price is free).
+    price: numeric("price", { precision: 12, scale: 6, mode: "number" }),
+    verified: boolean("verified").notNull().default(false),
+    serverUrl: text("server_url").notNull(),
+    websiteUrl: text("website_url"),
+    status: reviewStatus("status").notNull().default("pending"),
+    rejectionReason: text("rejection_reason"),
+    submitterId: uuid("submitter_id").references(() => users.id, { onDelete: "set null" }),
+    // Lower-cased name, description and categories, written with the row; served by a trigram index.
+    searchText: text("search_text").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("listings_slug_key").on(t.slug),
+    uniqueIndex("listings_server_url_key").on(t.serverUrl),
+    index("listings_status_name_idx").on(t.status, sql`lower(${t.name})`, t.id),
+    index("listings_status_created_idx").on(t.status, t.createdAt.desc(), t.id),
+    index("listings_status_verified_idx").on(t.status, t.verified.desc(), sql`lower(${t.name})`, t.id),
+    index("listings_categories_idx").using("gin", t.categories),
+    index("listings_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    index("listings_submitter_idx").on(t.submitterId),
+  ],
+);
+
+export const newsletterSubscribers = pgTable(
+  "newsletter_subscribers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("newsletter_subscribers_email_key").on(sql`lower(${t.email})`)],
+);
+
+// Fixed-window counters shared by every app instance (rate limits live in the database, not in memory).
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});
+
+export type Listing = typeof listings.$inferSelect;
+export type NewListing = typeof listings.$inferInsert;
+export type User = typeof users.$inferSelect;
+export type ReviewStatus = (typeof reviewStatus.enumValues)[number];

@@ -1,0 +1,46 @@
+// Request parsing shared by route handlers: content type, size cap, JSON, schema.
+import type { z } from "zod";
+import { ApiError, validationError } from "./errors";
+
+export const MAX_JSON_BYTES = 16 * 1024;
+
+/** Reads a JSON body no larger than `maxBytes`, then validates it with `schema`. */
+export async function readJson<T extends z.ZodType>(request: Request, schema: T, maxBytes = MAX_JSON_BYTES): Promise<z.infer<T>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, "Content-Type must be application/json.");
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new ApiError(413, `Request body must be at most ${maxBytes / 1024} KB.`);
+
+  // The header can lie or be absent (chunked); count the bytes as they arrive.
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw new ApiError(413, `Request body must be at most ${maxBytes / 1024} KB.`);
+      }
+      chunks.push(value);
+    }
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new ApiError(400, "Request body is not valid JSON.");
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** The caller's address as reported by the reverse proxy in front of the app. */
+export function clientIp(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-for");
+  if (forwarded) return forwarded.split(",")[0]!.trim();
+  return request.headers.get("x-real-ip")?.trim() || "unknown";
+}

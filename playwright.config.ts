@@ -1,0 +1,80 @@
+import { defineConfig, devices } from "@playwright/test";
+import fs from "node:fs";
+
+// Debian's Chromium: Playwright cannot download its own browsers here.
+const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
+const port = Number(process.env.E2E_PORT ?? 3100);
+// Served as localhost (not 127.0.0.1): Auth.js callbacks compare cookies against that host.
+const baseURL = `http://localhost:${port}`;
+
+// With DATABASE_URL set, the app under test runs on the PostgreSQL server in its own database.
+const e2eDatabaseUrl = process.env.DATABASE_URL
+  ? (() => {
+      const u = new URL(process.env.DATABASE_URL);
+      u.pathname = "/agora_e2e";
+      return u.toString();
+    })()
+  : undefined;
+
+const appEnv: Record<string, string> = {
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+  E2E: "1",
+  PORT: String(port),
+  SITE_URL: baseURL,
+  PGLITE_DIR: ".data/e2e",
+  RATE_LIMIT_DISABLED: "1",
+  MAILCHIMP_API_KEY: "e2e-key-us1",
+  MAILCHIMP_AUDIENCE_ID: "e2e-audience",
+  MAILCHIMP_API_BASE: "http://127.0.0.1:3199/3.0",
+  ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
+};
+
+const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npx next build && ";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
+    { name: "mobile", use: { ...devices["Pixel 7"], viewport: { width: 390, height: 844 } } },
+  ],
+  webServer: [
+    {
+      command: "npx tsx tests/support/fake-mailchimp.ts",
+      port: 3199,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}npx next start -p ${port}`,
+      url: `${baseURL}/terms-of-service`,
+      env: appEnv,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "pipe",
+    },
+  ],
+});

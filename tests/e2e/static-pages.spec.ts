@@ -1,0 +1,22 @@
+import { expect, test } from "@playwright/test";
+
+const pages: [string, string | RegExp][] = [
+  ["/how-it-works", "How It Works"],
+  ["/getting-started", "Getting Started"],
+  ["/guides/setup-and-usage", "Setup and Usage Guide"],
+  ["/guides/local-testing-guide", "Local Testing Guide"],
+  ["/guides/aws-step-by-step", "Deploying MCP Server to AWS App Runner using ECR"],
+  ["/terms-of-service", "Terms of Service"],
+  ["/privacy-policy", "Privacy Policy"],
+];
+
+for (const [path, heading] of pages) {
+  test(`${path} renders its heading and metadata`, async ({ page }) => {
+    const res = await page.goto(path);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{40,}/);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", /.+/);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`${path}$`));
+  });
+}

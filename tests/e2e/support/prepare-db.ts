@@ -1,0 +1,28 @@
+// Gives the end-to-end server a fresh database with the sample catalogue, on either driver.
+// On a server it uses its own database (agora_e2e), never the one DATABASE_URL names.
+import fs from "node:fs";
+import postgres from "postgres";
+import { openPglite, openPostgres } from "@/db/connect";
+import { seedSampleCatalogue } from "@/db/seed";
+
+const url = process.env.E2E_DATABASE_URL;
+if (url) {
+  const name = new URL(url).pathname.slice(1);
+  const adminUrl = new URL(url);
+  adminUrl.pathname = "/postgres";
+  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const conn = await openPostgres(url, { max: 1 });
+  await seedSampleCatalogue(conn.db);
+  await conn.close();
+  console.log(`e2e database ${name} ready`);
+} else {
+  const dir = process.env.PGLITE_DIR ?? ".data/e2e";
+  fs.rmSync(dir, { recursive: true, force: true });
+  const conn = await openPglite(dir);
+  await seedSampleCatalogue(conn.db);
+  await conn.close();
+  console.log(`e2e embedded database ${dir} ready`);
+}
