@@ -6,12 +6,14 @@ const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) =>
 const port = Number(process.env.E2E_PORT ?? 3100);
 // Served as localhost (not 127.0.0.1): Auth.js callbacks compare cookies against that host.
 const baseURL = `http://localhost:${port}`;
+// Ports and database derive from E2E_PORT so several checkouts can run their suites side by side.
+const mailchimpPort = port + 99;
 
 // With DATABASE_URL set, the app under test runs on the PostgreSQL server in its own database.
 const e2eDatabaseUrl = process.env.DATABASE_URL
   ? (() => {
       const u = new URL(process.env.DATABASE_URL);
-      u.pathname = "/agora_e2e";
+      u.pathname = `/agora_e2e_${port}`;
       return u.toString();
     })()
   : undefined;
@@ -22,11 +24,11 @@ const appEnv: Record<string, string> = {
   E2E: "1",
   PORT: String(port),
   SITE_URL: baseURL,
-  PGLITE_DIR: ".data/e2e",
+  PGLITE_DIR: `.data/e2e-${port}`,
   RATE_LIMIT_DISABLED: "1",
   MAILCHIMP_API_KEY: "e2e-key-us1",
   MAILCHIMP_AUDIENCE_ID: "e2e-audience",
-  MAILCHIMP_API_BASE: "http://127.0.0.1:3199/3.0",
+  MAILCHIMP_API_BASE: `http://127.0.0.1:${mailchimpPort}/3.0`,
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
@@ -63,8 +65,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "npx tsx tests/support/fake-mailchimp.ts",
-      port: 3199,
+      command: `FAKE_MAILCHIMP_PORT=${mailchimpPort} npx tsx tests/support/fake-mailchimp.ts`,
+      port: mailchimpPort,
       reuseExistingServer: false,
       timeout: 30_000,
     },
