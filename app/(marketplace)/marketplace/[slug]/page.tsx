@@ -1,0 +1,140 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
+import { CodeBlock } from "@/components/content/code-block";
+import { CopyButton } from "@/components/content/copy-button";
+import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
+import { getListing } from "@/lib/marketplace/catalogue";
+import { clientConfigFor } from "@/lib/marketplace/connect-config";
+import { formatListedDate, isFree } from "@/lib/marketplace/format";
+import { site, siteUrl } from "@/lib/site";
+
+type Params = Promise<{ slug: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const listing = await getListing((await params).slug);
+  if (!listing) return { title: "Server not found", robots: { index: false } };
+  const description = listing.description.length > 160 ? `${listing.description.slice(0, 157)}…` : listing.description;
+  return {
+    title: `${listing.name} — MCP server`,
+    description,
+    alternates: { canonical: `/marketplace/${listing.slug}` },
+    openGraph: { title: listing.name, description, url: `/marketplace/${listing.slug}`, type: "website" },
+  };
+}
+
+export default async function ListingPage({ params }: { params: Params }) {
+  const listing = await getListing((await params).slug);
+  if (!listing) notFound();
+
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "SoftwareApplication",
+    name: listing.name,
+    description: listing.description,
+    applicationCategory: "DeveloperApplication",
+    applicationSubCategory: listing.categories.join(", "),
+    url: `${siteUrl()}/marketplace/${listing.slug}`,
+    datePublished: listing.createdAt,
+    offers: { "@type": "Offer", price: isFree(listing.price) ? "0" : String(listing.price), priceCurrency: "USD" },
+  };
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }} />
+      <Link href="/marketplace" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <ArrowLeft className="size-4" /> Back to marketplace
+      </Link>
+
+      <header className="mt-6 flex flex-col gap-4 border-b pb-8 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <StatusBadges listing={listing} />
+          </div>
+          <h1 className="mt-2 text-3xl font-bold tracking-tight break-words sm:text-4xl">{listing.name}</h1>
+          <div className="mt-3">
+            <CategoryChips categories={listing.categories} max={10} />
+          </div>
+        </div>
+        <div className="shrink-0 rounded-xl border bg-muted/40 px-5 py-4 sm:text-right">
+          <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Price</p>
+          <p className="mt-1">
+            <PriceTag price={listing.price} className="text-2xl" />
+          </p>
+          <p className="mt-1 text-xs text-muted-foreground">{isFree(listing.price) ? "No payment needed" : "Lowest priced item, USDC on Base"}</p>
+        </div>
+      </header>
+
+      <div className="mt-8 grid gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0 space-y-10">
+          <section>
+            <h2 className="text-lg font-semibold">About</h2>
+            <p className="mt-3 leading-7 whitespace-pre-line text-foreground/90">{listing.description}</p>
+          </section>
+
+          <section>
+            <h2 className="flex items-center gap-2 text-lg font-semibold">
+              <Wrench className="size-5 text-muted-foreground" /> Tools and prices
+            </h2>
+            <p className="mt-3 text-sm text-muted-foreground">
+              Tools and per-tool prices appear here once the automatic check has read this server&apos;s <code>price-listing</code>. Your agent can always ask
+              the server directly.
+            </p>
+          </section>
+
+          <section>
+            <h2 className="text-lg font-semibold">How to connect</h2>
+            <p className="mt-3 text-sm text-muted-foreground">
+              Add the {site.name} client to your desktop assistant (Settings › Developer › Edit Config), then ask your agent to use <strong>{listing.name}</strong>.
+              The client finds this server in the registry and pays it from your local wallet. See{" "}
+              <Link href="/getting-started" className="font-medium text-primary underline underline-offset-4">
+                Getting Started
+              </Link>
+              .
+            </p>
+            <CodeBlock code={clientConfigFor()} lang="json" title="claude_desktop_config.json" />
+          </section>
+        </div>
+
+        <aside className="space-y-6 text-sm">
+          <div>
+            <h2 className="flex items-center gap-1.5 font-semibold">
+              <Server className="size-4 text-muted-foreground" /> Server URL
+            </h2>
+            <div className="mt-2 flex items-center gap-2 rounded-md border bg-muted/40 p-2">
+              <code className="min-w-0 flex-1 truncate font-mono text-xs" title={listing.serverUrl}>
+                {listing.serverUrl}
+              </code>
+              <CopyButton value={listing.serverUrl} label="Copy URL" />
+            </div>
+          </div>
+          {listing.websiteUrl && (
+            <div>
+              <h2 className="flex items-center gap-1.5 font-semibold">
+                <Globe className="size-4 text-muted-foreground" /> Website
+              </h2>
+              <a href={listing.websiteUrl} target="_blank" rel="noopener noreferrer nofollow" className="mt-2 inline-flex items-center gap-1 break-all text-primary underline-offset-4 hover:underline">
+                {listing.websiteUrl.replace(/^https?:\/\//, "")} <ExternalLink className="size-3.5 shrink-0" />
+              </a>
+            </div>
+          )}
+          <div>
+            <h2 className="flex items-center gap-1.5 font-semibold">
+              <CalendarDays className="size-4 text-muted-foreground" /> Listed
+            </h2>
+            <p className="mt-2 text-muted-foreground">
+              <time dateTime={listing.createdAt}>{formatListedDate(listing.createdAt)}</time>
+            </p>
+          </div>
+          <div className="rounded-lg border bg-muted/30 p-4 text-muted-foreground">
+            <p>
+              <strong className="text-foreground">Verified</strong> means the listing was approved and its latest automatic check found a reachable MonetizedMCP server
+              that accepts {site.paymentMethod}. <Link href="/how-it-works" className="text-primary underline underline-offset-4">How it works</Link>
+            </p>
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}

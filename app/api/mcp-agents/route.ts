@@ -1,0 +1,34 @@
+import { getDb } from "@/db";
+import { searchListings } from "@/db/queries/listings";
+import { ApiError, errorResponse, validationError } from "@/lib/errors";
+import { cachedJson, toApiAgent } from "@/lib/marketplace/api-listing";
+import { apiQuerySchema, decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
+
+// GET /api/mcp-agents — approved listings as the spec's agent array, filtered and paged in the database.
+export async function GET(request: Request) {
+  try {
+    const url = new URL(request.url);
+    const parsed = apiQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { limit, page, cursor, ...filters } = parsed.data;
+    if (page && cursor) throw new ApiError(400, "Use either page or cursor, not both.");
+    let offset = (page ? page - 1 : 0) * limit;
+    if (cursor) {
+      const decoded = decodeCursor(cursor);
+      if (decoded === null) throw new ApiError(400, "cursor is not valid.");
+      offset = decoded;
+    }
+
+    const { items, total } = await searchListings(await getDb(), filters, { limit, offset });
+    const headers: Record<string, string> = { "X-Total-Count": String(total) };
+    if (offset + items.length < total) {
+      const next = new URL(url);
+      if (cursor) next.searchParams.set("cursor", encodeCursor(offset + limit));
+      else next.searchParams.set("page", String(Math.floor(offset / limit) + 2));
+      headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
+    }
+    return cachedJson(request, items.map(toApiAgent), headers);
+  } catch (error) {
+    return errorResponse(error, "GET /api/mcp-agents");
+  }
+}

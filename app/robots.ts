@@ -1,0 +1,10 @@
+import type { MetadataRoute } from "next";
+import { siteUrl } from "@/lib/site";
+
+export default function robots(): MetadataRoute.Robots {
+  return {
+    rules: [{ userAgent: "*", allow: "/", disallow: ["/api/", "/account", "/admin", "/auth/", "/logout"] }],
+    sitemap: `${siteUrl()}/sitemap.xml`,
+    host: siteUrl(),
+  };
+}

@@ -1,0 +1,144 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, useTransition } from "react";
+import { LayoutGrid, List, Loader2, Search, X } from "lucide-react";
+import { Input } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/select";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { filtersToSearch, type ListingFilters, type View } from "@/lib/validations/marketplace";
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+type Props = {
+  filters: ListingFilters;
+  view: View;
+  categories: { name: string; count: number }[];
+  summary: React.ReactNode;
+  children: React.ReactNode;
+};
+
+/** Filters and the view switch. State lives in the URL; the server renders every result set. */
+export function MarketplaceControls({ filters, view, categories, summary, children }: Props) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [q, setQ] = useState(filters.q);
+  const typing = useRef(false);
+
+  // Back/forward or 'Clear all filters' changes the URL: show its search text.
+  useEffect(() => {
+    if (!typing.current) setQ(filters.q);
+  }, [filters.q]);
+
+  function go(next: Partial<ListingFilters> & { view?: View }, mode: "push" | "replace" = "push") {
+    const url = `/marketplace${filtersToSearch({ ...filters, view, ...next, page: 1 })}`;
+    startTransition(() => (mode === "push" ? router.push(url, { scroll: false }) : router.replace(url, { scroll: false })));
+  }
+
+  // Typing updates results without a full reload, once the user pauses.
+  useEffect(() => {
+    if (q.trim() === filters.q) return;
+    typing.current = true;
+    const timer = setTimeout(() => {
+      go({ q: q.trim() }, "replace");
+      typing.current = false;
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [q]);
+
+  const categoryKnown = !filters.category || categories.some((c) => c.name === filters.category);
+  return (
+    <Tabs value={view} onValueChange={(v) => go({ view: v as View }, "replace")} className="gap-6">
+      <form
+        role="search"
+        action="/marketplace"
+        method="get"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ q: q.trim() });
+        }}
+        className="grid gap-3 rounded-xl border bg-white p-3 shadow-xs sm:p-4 lg:grid-cols-[minmax(0,1fr)_auto]"
+      >
+        <div className="relative">
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <label htmlFor="marketplace-search" className="sr-only">
+            Search MCP servers
+          </label>
+          <Input
+            id="marketplace-search"
+            name="q"
+            type="search"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            placeholder="Search by name, description or category"
+            className="h-10 pr-9 pl-9"
+            autoComplete="off"
+            maxLength={200}
+          />
+          {pending ? (
+            <Loader2 aria-label="Loading results" className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground" />
+          ) : q ? (
+            <button type="button" aria-label="Clear search" onClick={() => setQ("")} className="absolute top-1/2 right-2.5 -translate-y-1/2 rounded p-0.5 text-muted-foreground hover:text-foreground">
+              <X className="size-4" />
+            </button>
+          ) : null}
+        </div>
+        <div className="grid grid-cols-3 gap-2 sm:gap-3 lg:flex">
+          <FilterSelect label="Category" name="category" value={filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
+            <option value="all">All categories</option>
+            {!categoryKnown && <option value={filters.category}>{filters.category}</option>}
+            {categories.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name} ({c.count})
+              </option>
+            ))}
+          </FilterSelect>
+          <FilterSelect label="Price" name="price" value={filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
+            <option value="all">All prices</option>
+            <option value="free">Free</option>
+            <option value="paid">Paid</option>
+          </FilterSelect>
+          <FilterSelect label="Sort" name="sort" value={filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
+            <option value="popular">Popular</option>
+            <option value="newest">Newest</option>
+            <option value="name">Name</option>
+          </FilterSelect>
+        </div>
+        {view === "list" && <input type="hidden" name="view" value="list" />}
+        <button type="submit" className="sr-only">
+          Search
+        </button>
+      </form>
+      <div className="flex items-center justify-between gap-3">
+        <div className="text-sm text-muted-foreground" aria-live="polite">
+          {summary}
+        </div>
+        <TabsList aria-label="Layout">
+        <TabsTrigger value="grid">
+          <LayoutGrid aria-hidden="true" /> Grid View
+        </TabsTrigger>
+        <TabsTrigger value="list">
+          <List aria-hidden="true" /> List View
+          </TabsTrigger>
+        </TabsList>
+      </div>
+      <TabsContent value={view} className={pending ? "opacity-60 transition-opacity" : "transition-opacity"} aria-busy={pending}>
+        {children}
+      </TabsContent>
+    </Tabs>
+  );
+}
+
+function FilterSelect({ label, name, value, onChange, children }: { label: string; name: string; value: string; onChange: (v: string) => void; children: React.ReactNode }) {
+  const id = `filter-${name}`;
+  return (
+    <div className="min-w-0 lg:w-44">
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <NativeSelect id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} className="h-10" aria-label={label}>
+        {children}
+      </NativeSelect>
+    </div>
+  );
+}

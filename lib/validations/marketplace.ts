@@ -1,0 +1,86 @@
+// Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
+import { z } from "zod";
+
+export const SORTS = ["popular", "newest", "name"] as const;
+export const PRICES = ["all", "free", "paid"] as const;
+export const VIEWS = ["grid", "list"] as const;
+export const PAGE_SIZE = 24;
+
+export type Sort = (typeof SORTS)[number];
+export type PriceFilter = (typeof PRICES)[number];
+export type View = (typeof VIEWS)[number];
+
+export type ListingFilters = { q: string; category: string; price: PriceFilter; sort: Sort };
+
+const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+const text = (max: number, name: string) =>
+  z.preprocess(first, z.string().trim().max(max, `${name} must be at most ${max} characters.`).optional().default(""));
+
+export const filtersShape = {
+  q: text(200, "q"),
+  category: z.preprocess(
+    (v) => (first(v) === "all" ? "" : first(v)),
+    z.string().trim().max(100, "category must be at most 100 characters.").optional().default(""),
+  ),
+  price: z.preprocess(first, z.enum(PRICES, { message: "price must be one of: all, free, paid." }).optional().default("all")),
+  sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: popular, newest, name." }).optional().default("popular")),
+};
+
+/** The page is lenient: an unknown value falls back to its default instead of an error page. */
+export function parsePageQuery(query: Record<string, string | string[] | undefined>) {
+  const pick = <T,>(schema: z.ZodType<T>, value: unknown, fallback: T): T => {
+    const r = schema.safeParse(value);
+    return r.success ? r.data : fallback;
+  };
+  const filters: ListingFilters = {
+    q: pick(filtersShape.q, query.q, ""),
+    category: pick(filtersShape.category, query.category, ""),
+    price: pick(filtersShape.price, query.price, "all"),
+    sort: pick(filtersShape.sort, query.sort, "popular"),
+  };
+  const view: View = first(query.view) === "list" ? "list" : "grid";
+  const pageNumber = Number(first(query.page));
+  const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 100_000 ? pageNumber : 1;
+  return { filters, view, page };
+}
+
+/** The JSON API is strict: a bad parameter is a 400 with a message naming it. */
+export const apiQuerySchema = z
+  .object({
+    ...filtersShape,
+    limit: z.preprocess(
+      first,
+      z.coerce.number({ message: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit must be at least 1.").max(1000, "limit must be at most 1000.").optional().default(100),
+    ),
+    page: z.preprocess(
+      first,
+      z.coerce.number({ message: "page must be a number." }).int("page must be a whole number.").min(1, "page must be at least 1.").optional(),
+    ),
+    cursor: z.preprocess(first, z.string().max(200).optional()),
+  })
+  .strict();
+
+export type ApiQuery = z.infer<typeof apiQuerySchema>;
+
+/** Opaque paging cursor: the offset of the next row. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): number | null {
+  const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  return m ? Number(m[1]) : null;
+}
+
+/** Query string for a filter state, leaving out defaults so URLs stay short and canonical. */
+export function filtersToSearch(f: Partial<ListingFilters> & { view?: View; page?: number }): string {
+  const p = new URLSearchParams();
+  if (f.q) p.set("q", f.q);
+  if (f.category) p.set("category", f.category);
+  if (f.price && f.price !== "all") p.set("price", f.price);
+  if (f.sort && f.sort !== "popular") p.set("sort", f.sort);
+  if (f.view && f.view !== "grid") p.set("view", f.view);
+  if (f.page && f.page > 1) p.set("page", String(f.page));
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
