@@ -21,34 +21,51 @@ type Props = {
 export function MarketplaceControls({ filters, view, categories, summary, children }: Props) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // What the user asked for last; it leads the server-rendered props while a navigation is pending,
+  // so quick successive changes build on each other instead of on stale props.
+  const [wanted, setWantedState] = useState({ filters, view });
+  const wantedRef = useRef(wanted);
+  const setWanted = (next: typeof wanted) => {
+    wantedRef.current = next;
+    setWantedState(next);
+  };
   const [q, setQ] = useState(filters.q);
-  const typing = useRef(false);
+  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  // Back/forward or 'Clear all filters' changes the URL: show its search text.
+  // A committed navigation (including back/forward and 'Clear all filters') is the new truth.
   useEffect(() => {
-    if (!typing.current) setQ(filters.q);
-  }, [filters.q]);
+    if (pending) return;
+    setWanted({ filters, view });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (!debounce.current) setQ(filters.q);
+  }, [filters, view, pending]);
+
+  useEffect(() => () => clearTimeout(debounce.current), []);
 
   function go(next: Partial<ListingFilters> & { view?: View }, mode: "push" | "replace" = "push") {
-    const url = `/marketplace${filtersToSearch({ ...filters, view, ...next, page: 1 })}`;
+    clearTimeout(debounce.current);
+    debounce.current = undefined;
+    const current = wantedRef.current;
+    const { view: nextView = current.view, ...nextFilters } = next;
+    const merged = { filters: { ...current.filters, ...nextFilters }, view: nextView };
+    setWanted(merged);
+    const url = `/marketplace${filtersToSearch({ ...merged.filters, view: merged.view, page: 1 })}`;
     startTransition(() => (mode === "push" ? router.push(url, { scroll: false }) : router.replace(url, { scroll: false })));
   }
 
   // Typing updates results without a full reload, once the user pauses.
-  useEffect(() => {
-    if (q.trim() === filters.q) return;
-    typing.current = true;
-    const timer = setTimeout(() => {
-      go({ q: q.trim() }, "replace");
-      typing.current = false;
+  function onType(value: string) {
+    setQ(value);
+    clearTimeout(debounce.current);
+    debounce.current = setTimeout(() => {
+      debounce.current = undefined;
+      if (value.trim() !== wantedRef.current.filters.q) go({ q: value.trim() }, "replace");
     }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [q]);
+  }
 
   const categoryKnown = !filters.category || categories.some((c) => c.name === filters.category);
   return (
-    <Tabs value={view} onValueChange={(v) => go({ view: v as View }, "replace")} className="gap-6">
+    <Tabs value={wanted.view} onValueChange={(v) => go({ view: v as View }, "replace")} className="gap-6">
       <form
         role="search"
         action="/marketplace"
@@ -69,7 +86,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             name="q"
             type="search"
             value={q}
-            onChange={(e) => setQ(e.target.value)}
+            onChange={(e) => onType(e.target.value)}
             placeholder="Search by name, description or category"
             className="h-10 pr-9 pl-9"
             autoComplete="off"
@@ -78,13 +95,16 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           {pending ? (
             <Loader2 aria-label="Loading results" className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground" />
           ) : q ? (
-            <button type="button" aria-label="Clear search" onClick={() => setQ("")} className="absolute top-1/2 right-2.5 -translate-y-1/2 rounded p-0.5 text-muted-foreground hover:text-foreground">
+            <button type="button" aria-label="Clear search" onClick={() => {
+                setQ("");
+                go({ q: "" }, "replace");
+              }} className="absolute top-1/2 right-2.5 -translate-y-1/2 rounded p-0.5 text-muted-foreground hover:text-foreground">
               <X className="size-4" />
             </button>
           ) : null}
         </div>
         <div className="grid grid-cols-3 gap-2 sm:gap-3 lg:flex">
-          <FilterSelect label="Category" name="category" value={filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
+          <FilterSelect label="Category" name="category" value={wanted.filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
             <option value="all">All categories</option>
             {!categoryKnown && <option value={filters.category}>{filters.category}</option>}
             {categories.map((c) => (
@@ -93,18 +113,18 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
               </option>
             ))}
           </FilterSelect>
-          <FilterSelect label="Price" name="price" value={filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
+          <FilterSelect label="Price" name="price" value={wanted.filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
             <option value="all">All prices</option>
             <option value="free">Free</option>
             <option value="paid">Paid</option>
           </FilterSelect>
-          <FilterSelect label="Sort" name="sort" value={filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
+          <FilterSelect label="Sort" name="sort" value={wanted.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
             <option value="popular">Popular</option>
             <option value="newest">Newest</option>
             <option value="name">Name</option>
           </FilterSelect>
         </div>
-        {view === "list" && <input type="hidden" name="view" value="list" />}
+        {wanted.view === "list" && <input type="hidden" name="view" value="list" />}
         <button type="submit" className="sr-only">
           Search
         </button>
@@ -122,7 +142,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           </TabsTrigger>
         </TabsList>
       </div>
-      <TabsContent value={view} className={pending ? "opacity-60 transition-opacity" : "transition-opacity"} aria-busy={pending}>
+      <TabsContent value={wanted.view} className={pending ? "opacity-60 transition-opacity" : "transition-opacity"} aria-busy={pending}>
         {children}
       </TabsContent>
     </Tabs>

@@ -4,6 +4,22 @@ import fs from "node:fs";
 import postgres from "postgres";
 import { openPglite, openPostgres } from "@/db/connect";
 import { seedSampleCatalogue } from "@/db/seed";
+import { insertListing } from "@/db/queries/listing-write";
+import type { Db } from "@/db/types";
+
+// A listing whose text is markup: the pages must show it as text and never run it.
+async function addFixtures(db: Db) {
+  await insertListing(db, {
+    name: "<script>window.__xss=1</script>Markup Probe",
+    slug: "markup-probe",
+    description: "<img src=x onerror=\"window.__xss=2\"> This description is shown as text, never as HTML.",
+    categories: ["Security"],
+    price: 0.01,
+    serverUrl: "https://markup-probe.example.com/mcp",
+    status: "approved",
+    createdAt: new Date(Date.now() - 90 * 86_400_000),
+  });
+}
 
 const url = process.env.E2E_DATABASE_URL;
 if (url) {
@@ -16,6 +32,7 @@ if (url) {
   await admin.end();
   const conn = await openPostgres(url, { max: 1 });
   await seedSampleCatalogue(conn.db);
+  await addFixtures(conn.db);
   await conn.close();
   console.log(`e2e database ${name} ready`);
 } else {
@@ -23,6 +40,7 @@ if (url) {
   fs.rmSync(dir, { recursive: true, force: true });
   const conn = await openPglite(dir);
   await seedSampleCatalogue(conn.db);
+  await addFixtures(conn.db);
   await conn.close();
   console.log(`e2e embedded database ${dir} ready`);
 }

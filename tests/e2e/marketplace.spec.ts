@@ -1,0 +1,216 @@
+import { expect, test, type Page } from "@playwright/test";
+
+const TOTAL = 43; // 42 approved sample listings + the markup fixture
+
+const cards = (page: Page) => page.getByTestId("listing");
+const cardNames = (page: Page) => cards(page).getByRole("heading").allInnerTexts();
+
+/** Marks the document so a test can tell a client-side update from a full page load. */
+async function markDocument(page: Page) {
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+}
+const sameDocument = (page: Page) => page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+
+test.describe("marketplace", () => {
+  test("shows the title, subtitle, a 24-card grid and the total", async ({ page }) => {
+    await page.goto("/marketplace");
+    await expect(page.getByRole("heading", { level: 1, name: "MCP Server Marketplace" })).toBeVisible();
+    await expect(page.getByText("Discover and Transact with MonetizedMCP servers").first()).toBeVisible();
+    await expect(cards(page)).toHaveCount(24);
+    await expect(page.getByText(`of ${TOTAL} servers`)).toBeVisible();
+    await expect(page.getByRole("tab", { name: "Grid View" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByText("Pending Review Example")).toHaveCount(0);
+  });
+
+  test("search matches name, description and category in any case, without a full reload", async ({ page }) => {
+    await page.goto("/marketplace");
+    await markDocument(page);
+    const search = page.getByRole("searchbox", { name: "Search MCP servers" });
+
+    await search.fill("bOBA oRDER");
+    await expect(page).toHaveURL(/q=bOBA\+oRDER/);
+    await expect.poll(() => cardNames(page)).toEqual(["Boba Order Bot"]);
+
+    await search.fill("BUBBLE TEA"); // description only
+    await expect.poll(() => cardNames(page)).toEqual(["Boba Order Bot"]);
+
+    await search.fill("lifestyle"); // category only
+    await expect.poll(() => cardNames(page)).toEqual(["Boba Order Bot", "Recipe Planner"]);
+    expect(await sameDocument(page)).toBe(true);
+  });
+
+  test("category, price and sort filters apply and land in the URL", async ({ page }) => {
+    await page.goto("/marketplace");
+    await page.getByRole("combobox", { name: "Category" }).selectOption("Travel");
+    await expect(page).toHaveURL(/category=Travel/);
+    await expect.poll(() => cardNames(page)).toEqual(["Flight Finder", "Route Planner"]);
+
+    await page.getByRole("combobox", { name: "Category" }).selectOption("all");
+    await page.getByRole("combobox", { name: "Price" }).selectOption("free");
+    await expect(page).toHaveURL(/price=free/);
+    await expect(cards(page).first()).toBeVisible();
+    const prices = await page.getByTestId("price").allInnerTexts();
+    expect(prices.length).toBeGreaterThan(3);
+    expect(prices.every((p) => p === "Free")).toBe(true);
+
+    await page.getByRole("combobox", { name: "Price" }).selectOption("paid");
+    await expect(page).toHaveURL(/price=paid/);
+    await expect.poll(async () => (await page.getByTestId("price").allInnerTexts()).some((p) => p === "Free")).toBe(false);
+
+    await page.getByRole("combobox", { name: "Price" }).selectOption("all");
+    await page.getByRole("combobox", { name: "Sort" }).selectOption("name");
+    await expect(page).toHaveURL(/sort=name/);
+    await expect.poll(async () => (await cardNames(page))[0]).toBe("<script>window.__xss=1</script>Markup Probe");
+    const names = (await cardNames(page)).map((n) => n.toLowerCase());
+    expect(names).toEqual([...names].sort());
+
+    await page.getByRole("combobox", { name: "Sort" }).selectOption("newest");
+    await expect(page).toHaveURL(/sort=newest/);
+    await expect.poll(async () => (await cardNames(page))[0]).toBe("Boba Order Bot"); // listed 2 days ago
+  });
+
+  test("popular puts verified listings first; badges mark New and Verified", async ({ page }) => {
+    await page.goto("/marketplace?view=list");
+    await expect(page.getByRole("tab", { name: "List View" })).toHaveAttribute("aria-selected", "true");
+    const rows = cards(page);
+    await expect(rows).toHaveCount(24);
+    const verified = await rows.evaluateAll((els) => els.map((el) => el.textContent?.includes("Verified") ?? false));
+    const firstPlain = verified.indexOf(false);
+    expect(firstPlain).toBeGreaterThan(0);
+    expect(verified.slice(firstPlain).every((v) => !v)).toBe(true);
+    const boba = rows.filter({ hasText: "Boba Order Bot" });
+    await expect(boba.getByText("Verified")).toBeVisible();
+    await expect(boba.getByText("New", { exact: true })).toBeVisible();
+    const currency = rows.filter({ hasText: "Currency Converter" }); // 300 days old
+    await expect(currency.getByText("New", { exact: true })).toHaveCount(0);
+  });
+
+  test("switching views keeps the filters, and reload and back restore the state", async ({ page }) => {
+    await page.goto("/marketplace?category=Web3");
+    const count = await cards(page).count();
+    await page.getByRole("tab", { name: "List View" }).click();
+    await expect(page).toHaveURL(/category=Web3.*view=list|view=list.*category=Web3/);
+    await expect(page.getByRole("tab", { name: "List View" })).toHaveAttribute("aria-selected", "true");
+    await expect(cards(page)).toHaveCount(count);
+    await page.reload();
+    await expect(page.getByRole("tab", { name: "List View" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("combobox", { name: "Category" })).toHaveValue("Web3");
+
+    await page.getByRole("combobox", { name: "Price" }).selectOption("free");
+    await expect(page).toHaveURL(/price=free/);
+    await page.goBack();
+    await expect(page).not.toHaveURL(/price=free/);
+    await expect(page.getByRole("combobox", { name: "Price" })).toHaveValue("all");
+    await expect(cards(page)).toHaveCount(count);
+  });
+
+  test("no match shows the empty state; Clear all filters keeps sort and view", async ({ page }) => {
+    await page.goto("/marketplace?q=zzzz-nothing&category=AI&price=paid&sort=newest&view=list");
+    await expect(page.getByText("No MCP servers found matching your criteria.")).toBeVisible();
+    await page.getByRole("link", { name: "Clear all filters" }).click();
+    await expect(page).toHaveURL(/\/marketplace\?sort=newest&view=list$/);
+    await expect(page.getByRole("searchbox", { name: "Search MCP servers" })).toHaveValue("");
+    await expect(page.getByRole("combobox", { name: "Category" })).toHaveValue("all");
+    await expect(page.getByRole("combobox", { name: "Price" })).toHaveValue("all");
+    await expect(page.getByRole("combobox", { name: "Sort" })).toHaveValue("newest");
+    await expect(page.getByRole("tab", { name: "List View" })).toHaveAttribute("aria-selected", "true");
+    await expect(cards(page)).toHaveCount(24);
+  });
+
+  test("pagination links are crawlable and pages do not overlap", async ({ page }) => {
+    await page.goto("/marketplace");
+    const first = await cardNames(page);
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await expect(pager.getByRole("link", { name: "Page 2" })).toHaveAttribute("href", "/marketplace?page=2");
+    await pager.getByRole("link", { name: /Next/ }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(cards(page)).toHaveCount(TOTAL - 24);
+    const second = await cardNames(page);
+    expect(second.filter((n) => first.includes(n))).toEqual([]);
+    await expect(pager.getByRole("link", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/marketplace\?page=2$/);
+  });
+
+  test("filtered views are noindex with a canonical to the catalogue", async ({ page }) => {
+    await page.goto("/marketplace?category=AI");
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/marketplace$/);
+  });
+
+  test("keyboard users can search and open a listing", async ({ page, isMobile }) => {
+    test.skip(isMobile, "keyboard flow checked on desktop");
+    await page.goto("/marketplace");
+    await page.getByRole("searchbox", { name: "Search MCP servers" }).focus();
+    await page.keyboard.type("weather");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => cardNames(page)).toEqual(["Weather Now"]);
+    await page.getByRole("link", { name: "Weather Now" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL("/marketplace/weather-now");
+  });
+});
+
+test.describe("listing detail", () => {
+  test("shows everything a buyer needs", async ({ page, context, browserName }) => {
+    await page.goto("/marketplace");
+    await page.getByRole("link", { name: "AI-Powered Web Scraper" }).click();
+    await expect(page).toHaveURL("/marketplace/ai-powered-web-scraper");
+    await expect(page.getByRole("heading", { level: 1, name: "AI-Powered Web Scraper" })).toBeVisible();
+    await expect(page.getByText("$0.02").first()).toBeVisible();
+    await expect(page.getByText("Verified").first()).toBeVisible();
+    await expect(page.getByText("https://scraper.mcpdemo.dev/mcp")).toBeVisible();
+    await expect(page.getByRole("link", { name: /scraper\.mcpdemo\.dev/ })).toHaveAttribute("target", "_blank");
+    await expect(page.getByRole("heading", { name: "How to connect" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Listed" })).toBeVisible();
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
+    expect(ld.name).toBe("AI-Powered Web Scraper");
+
+    if (browserName === "chromium") {
+      await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByRole("button", { name: "Copy URL" }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("https://scraper.mcpdemo.dev/mcp");
+    }
+  });
+
+  test("a free listing says Free", async ({ page }) => {
+    await page.goto("/marketplace/currency-converter");
+    await expect(page.getByTestId("price").first()).toHaveText("Free");
+  });
+
+  test("unknown and unapproved listings are 404", async ({ page }) => {
+    for (const path of ["/marketplace/no-such-server", "/marketplace/pending-review-example", "/marketplace/rejected-example"]) {
+      const res = await page.goto(path);
+      expect(res?.status()).toBe(404);
+      await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+    }
+  });
+
+  test("markup in listing text is shown as text and never runs", async ({ page }) => {
+    await page.goto("/marketplace?q=markup");
+    await expect(page.getByRole("heading", { name: "<script>window.__xss=1</script>Markup Probe" })).toBeVisible();
+    await page.goto("/marketplace/markup-probe");
+    await expect(page.getByText('<img src=x onerror="window.__xss=2"> This description')).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  });
+});
+
+test.describe("SEO", () => {
+  test("sitemap lists static pages and approved listings only; robots points at it", async ({ request }) => {
+    const sitemap = await (await request.get("/sitemap.xml")).text();
+    expect(sitemap).toContain("/marketplace/ai-powered-web-scraper</loc>");
+    expect(sitemap).toContain("/terms-of-service</loc>");
+    expect(sitemap).not.toContain("pending-review-example");
+    const robots = await (await request.get("/robots.txt")).text();
+    expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
+  });
+
+  test("marketplace and listings have Open Graph images", async ({ page, request }) => {
+    for (const path of ["/marketplace", "/marketplace/weather-now"]) {
+      await page.goto(path);
+      const image = await page.locator('meta[property="og:image"]').getAttribute("content");
+      const res = await request.get(new URL(image!).pathname + new URL(image!).search);
+      expect(res.status()).toBe(200);
+      expect(res.headers()["content-type"]).toBe("image/png");
+    }
+  });
+});

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDatabase } from "@/db";
+import { insertListing } from "@/db/queries/listing-write";
+import { seedSampleCatalogue } from "@/db/seed";
+import { sampleCatalogue } from "@/db/sample-catalogue";
+import { GET as list } from "@/app/api/mcp-agents/route";
+import { GET as one } from "@/app/api/mcp-agents/[id]/route";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+
+type Agent = { id: string; name: string; description: string; categories: string; price: number | null; verified: boolean; createdAt: string; website_url: string | null };
+
+const get = (query = "", headers: Record<string, string> = {}) => list(new Request(`http://localhost/api/mcp-agents${query}`, { headers }));
+const getOne = (id: string) => one(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) });
+const names = async (res: Response) => ((await res.json()) as Agent[]).map((a) => a.name);
+
+describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
+  let conn: TestConnection;
+  const approved = sampleCatalogue.length + 3;
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+    setDatabase(conn);
+    await seedSampleCatalogue(conn.db);
+    // Edge cases the sample lacks: a zero price, a category that contains another's name, LIKE wildcards, markup.
+    await insertListing(conn.db, { name: "Zero Priced Tool", description: "Costs exactly zero dollars per call.", categories: ["AI Tools"], price: 0, serverUrl: "https://zero.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, { name: "Percent 100% Sure", description: "A name with a LIKE wildcard in it_ok.", categories: ["Data"], price: 0.5, serverUrl: "https://pct.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, { name: "<script>alert('x')</script> Tool", description: "<img src=x onerror=alert(1)> markup stays text", categories: ["Security"], price: 0.01, serverUrl: "https://xss.example.com/mcp", status: "approved" });
+  });
+  afterAll(async () => conn?.close());
+
+  it("lists approved listings in the spec's shape, never pending or rejected ones", async () => {
+    const res = await get("?limit=1000");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await res.json()) as Agent[];
+    expect(body).toHaveLength(approved);
+    expect(res.headers.get("x-total-count")).toBe(String(approved));
+    expect(Object.keys(body[0]!).sort()).toEqual(["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]);
+    const scraper = body.find((a) => a.name === "AI-Powered Web Scraper")!;
+    expect(scraper.categories).toBe("AI, Data, Search");
+    expect(scraper.price).toBe(0.02);
+    expect(new Date(scraper.createdAt).toISOString()).toBe(scraper.createdAt);
+    expect(body.map((a) => a.name)).not.toContain("Pending Review Example");
+    expect(body.map((a) => a.name)).not.toContain("Rejected Example");
+  });
+
+  it("searches name, description and categories case-insensitively", async () => {
+    expect(await names(await get("?q=SCRAPER"))).toContain("AI-Powered Web Scraper");
+    expect(await names(await get("?q=bubble%20tea"))).toEqual(["Boba Order Bot"]);
+    const web3 = await names(await get("?q=web3&limit=1000"));
+    expect(web3).toContain("Gas Fee Estimator");
+    expect(web3.length).toBe(sampleCatalogue.filter((s) => s.categories.includes("Web3") || /web3/i.test(s.name + s.description)).length);
+  });
+
+  it("treats LIKE wildcards in the search text literally", async () => {
+    expect(await names(await get("?q=100%25"))).toEqual(["Percent 100% Sure"]);
+    expect(await names(await get("?q=it_ok"))).toEqual(["Percent 100% Sure"]);
+    expect(await names(await get("?q=%25%25%25"))).toEqual([]);
+  });
+
+  it("filters by exact category name", async () => {
+    const ai = await names(await get("?category=AI&limit=1000"));
+    expect(ai).toHaveLength(sampleCatalogue.filter((s) => s.categories.includes("AI")).length);
+    expect(ai).not.toContain("Zero Priced Tool");
+    expect(await names(await get("?category=AI%20Tools"))).toEqual(["Zero Priced Tool"]);
+    expect(await names(await get("?category=ai"))).toEqual([]);
+    expect((await get("?category=all")).headers.get("x-total-count")).toBe(String(approved));
+  });
+
+  it("treats a null or zero price as free", async () => {
+    const free = (await (await get("?price=free&limit=1000")).json()) as Agent[];
+    expect(free.every((a) => !a.price)).toBe(true);
+    expect(free.map((a) => a.name)).toContain("Zero Priced Tool");
+    expect(free).toHaveLength(sampleCatalogue.filter((s) => !s.price).length + 1);
+    const paid = (await (await get("?price=paid&limit=1000")).json()) as Agent[];
+    expect(paid.every((a) => (a.price ?? 0) > 0)).toBe(true);
+    expect(free.length + paid.length).toBe(approved);
+  });
+
+  it("sorts popular (verified first), newest and by name", async () => {
+    const popular = (await (await get("?limit=1000")).json()) as Agent[];
+    const firstUnverified = popular.findIndex((a) => !a.verified);
+    expect(popular.slice(firstUnverified).every((a) => !a.verified)).toBe(true);
+    const verifiedNames = popular.slice(0, firstUnverified).map((a) => a.name.toLowerCase());
+    expect(verifiedNames).toEqual([...verifiedNames].sort());
+
+    const newest = (await (await get("?sort=newest&limit=1000")).json()) as Agent[];
+    const times = newest.map((a) => Date.parse(a.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const byName = (await names(await get("?sort=name&limit=1000"))).map((n) => n.toLowerCase());
+    expect(byName).toEqual([...byName].sort());
+  });
+
+  it("pages with Link and X-Total-Count, without repeats or gaps, by page and by cursor", async () => {
+    for (const style of ["page", "cursor"] as const) {
+      const seen: string[] = [];
+      let next: string | null = `?sort=newest&limit=7${style === "cursor" ? "&cursor=" + Buffer.from("o:0").toString("base64url") : ""}`;
+      let pages = 0;
+      while (next) {
+        const res = await get(next);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-total-count")).toBe(String(approved));
+        seen.push(...((await res.json()) as Agent[]).map((a) => a.id));
+        const link = res.headers.get("link");
+        next = link ? /<\/api\/mcp-agents(\?[^>]*)>; rel="next"/.exec(link)![1]! : null;
+        pages++;
+      }
+      expect(pages).toBe(Math.ceil(approved / 7));
+      expect(new Set(seen).size).toBe(approved);
+    }
+  });
+
+  it("answers 304 when the ETag still matches", async () => {
+    const first = await get("?category=Finance");
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers.get("cache-control")).toMatch(/max-age=/);
+    const again = await get("?category=Finance", { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect((await get("?category=Data", { "if-none-match": etag })).status).toBe(200);
+  });
+
+  it("returns markup in listing text as plain JSON strings", async () => {
+    const [agent] = (await (await get("?q=onerror")).json()) as Agent[];
+    expect(agent!.name).toBe("<script>alert('x')</script> Tool");
+  });
+
+  it.each([
+    ["?limit=0", "limit must be at least 1."],
+    ["?limit=1001", "limit must be at most 1000."],
+    ["?limit=abc", "limit must be a number."],
+    ["?limit=2.5", "limit must be a whole number."],
+    ["?page=0", "page must be at least 1."],
+    ["?price=cheap", "price must be one of: all, free, paid."],
+    ["?sort=random", "sort must be one of: popular, newest, name."],
+    ["?cursor=bogus", "cursor is not valid."],
+    ["?page=2&cursor=" + Buffer.from("o:5").toString("base64url"), "Use either page or cursor, not both."],
+    ["?q=" + "x".repeat(201), "q must be at most 200 characters."],
+    ["?colour=blue", undefined],
+  ])("refuses %s with 400", async (query, message) => {
+    const res = await get(query);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    if (message) expect(body.message).toBe(message);
+    else expect(body.message).toMatch(/colour/i);
+  });
+
+  it("GET /api/mcp-agents/{id} returns one approved listing by id or slug, else 404", async () => {
+    const [first] = (await (await get("?q=boba")).json()) as Agent[];
+    const byId = await getOne(first!.id);
+    expect(byId.status).toBe(200);
+    expect(((await byId.json()) as Agent).name).toBe("Boba Order Bot");
+    expect((await getOne("boba-order-bot")).status).toBe(200);
+    expect((await getOne("pending-review-example")).status).toBe(404);
+    expect((await getOne("00000000-0000-0000-0000-000000000000")).status).toBe(404);
+    const missing = await getOne("nope");
+    expect(await missing.json()).toEqual({ message: "MCP server not found." });
+  });
+});
