@@ -96,3 +96,28 @@ test.describe("shared layout", () => {
     expect(headers["strict-transport-security"]).toContain("max-age=");
   });
 });
+
+test.describe("security and privacy baseline", () => {
+  test("a cross-site POST to the API is refused with 403", async ({ request }) => {
+    const res = await request.post("/api/mailchimp/member", {
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", "Content-Type": "application/json" },
+      data: { email: "victim@example.com" },
+    });
+    expect(res.status()).toBe(403);
+    expect(await res.json()).toEqual({ message: "Cross-site requests are not allowed." });
+  });
+
+  test("without a PostHog key the browser talks to no third party", async ({ page, baseURL }) => {
+    const foreign: string[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (!["http:", "https:"].includes(url.protocol)) return;
+      if (url.origin !== new URL(baseURL!).origin) foreign.push(r.url());
+    });
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    await page.goto("/marketplace");
+    await page.waitForLoadState("networkidle");
+    expect(foreign).toEqual([]);
+  });
+});
