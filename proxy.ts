@@ -1,4 +1,5 @@
-// The design's middleware (Next 16 calls it proxy): refuses cross-site state changes to route handlers.
+// The design's middleware (Next 16 calls it proxy): refuses cross-site state changes to route handlers,
+// and sends the plain catalogue to its cached route.
 import { NextResponse, type NextRequest } from "next/server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -6,6 +7,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const EXEMPT_PREFIXES = ["/api/auth/callback/", "/api/auth/signin", "/api/auth/signout", "/api/mcp"];
 
 export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname === "/marketplace") return catalogueRewrite(request);
   if (SAFE_METHODS.has(request.method)) return NextResponse.next();
   const { pathname } = request.nextUrl;
   if (EXEMPT_PREFIXES.some((p) => pathname.startsWith(p))) return NextResponse.next();
@@ -19,6 +21,15 @@ export function proxy(request: NextRequest) {
   return NextResponse.next();
 }
 
+// The unfiltered catalogue (optionally ?page=N) is served from a cached route; filtered views are not.
+function catalogueRewrite(request: NextRequest) {
+  const params = [...request.nextUrl.searchParams.keys()];
+  const page = request.nextUrl.searchParams.get("page");
+  const plain = params.length === 0 || (params.length === 1 && page !== null && /^[1-9]\d{0,5}$/.test(page));
+  if (!plain) return NextResponse.next();
+  return NextResponse.rewrite(new URL(`/catalogue-page/${page ?? "1"}`, request.url));
+}
+
 function expectedOrigin(request: NextRequest): string {
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   const proto = request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
@@ -29,4 +40,4 @@ function forbidden() {
   return NextResponse.json({ message: "Cross-site requests are not allowed." }, { status: 403 });
 }
 
-export const config = { matcher: ["/api/:path*"] };
+export const config = { matcher: ["/api/:path*", "/marketplace"] };

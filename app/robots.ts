@@ -3,7 +3,7 @@ import { siteUrl } from "@/lib/site";
 
 export default function robots(): MetadataRoute.Robots {
   return {
-    rules: [{ userAgent: "*", allow: "/", disallow: ["/api/", "/account", "/admin", "/auth/", "/logout"] }],
+    rules: [{ userAgent: "*", allow: "/", disallow: ["/api/", "/account", "/admin", "/auth/", "/logout", "/catalogue-page/"] }],
     sitemap: `${siteUrl()}/sitemap.xml`,
     host: siteUrl(),
   };

@@ -40,7 +40,12 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
     if (!debounce.current) setQ(filters.q);
   }, [filters, view, pending]);
 
-  useEffect(() => () => clearTimeout(debounce.current), []);
+  // Marks the controls interactive, so tests (and styles) can tell a hydrated page from its HTML.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    setReady(true);
+    return () => clearTimeout(debounce.current);
+  }, []);
 
   function go(next: Partial<ListingFilters> & { view?: View }, mode: "push" | "replace" = "push") {
     clearTimeout(debounce.current);
@@ -68,6 +73,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
     <Tabs value={wanted.view} onValueChange={(v) => go({ view: v as View }, "replace")} className="gap-6">
       <form
         role="search"
+        data-ready={ready ? "true" : undefined}
         action="/marketplace"
         method="get"
         onSubmit={(e) => {

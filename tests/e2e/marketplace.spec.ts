@@ -3,6 +3,12 @@ import { expect, test, type Page } from "@playwright/test";
 const TOTAL = 43; // 42 approved sample listings + the markup fixture
 
 const cards = (page: Page) => page.getByTestId("listing");
+
+/** Opens a marketplace URL and waits until its controls are hydrated and interactive. */
+async function open(page: Page, url: string) {
+  await page.goto(url);
+  await expect(page.locator('form[role="search"][data-ready="true"]')).toBeAttached();
+}
 const cardNames = (page: Page) => cards(page).getByRole("heading").allInnerTexts();
 
 /** Marks the document so a test can tell a client-side update from a full page load. */
@@ -23,7 +29,7 @@ test.describe("marketplace", () => {
   });
 
   test("search matches name, description and category in any case, without a full reload", async ({ page }) => {
-    await page.goto("/marketplace");
+    await open(page, "/marketplace");
     await markDocument(page);
     const search = page.getByRole("searchbox", { name: "Search MCP servers" });
 
@@ -40,7 +46,7 @@ test.describe("marketplace", () => {
   });
 
   test("category, price and sort filters apply and land in the URL", async ({ page }) => {
-    await page.goto("/marketplace");
+    await open(page, "/marketplace");
     await page.getByRole("combobox", { name: "Category" }).selectOption("Travel");
     await expect(page).toHaveURL(/category=Travel/);
     await expect.poll(() => cardNames(page)).toEqual(["Flight Finder", "Route Planner"]);
@@ -86,7 +92,7 @@ test.describe("marketplace", () => {
   });
 
   test("switching views keeps the filters, and reload and back restore the state", async ({ page }) => {
-    await page.goto("/marketplace?category=Web3");
+    await open(page, "/marketplace?category=Web3");
     const count = await cards(page).count();
     await page.getByRole("tab", { name: "List View" }).click();
     await expect(page).toHaveURL(/category=Web3.*view=list|view=list.*category=Web3/);
@@ -139,7 +145,7 @@ test.describe("marketplace", () => {
 
   test("keyboard users can search and open a listing", async ({ page, isMobile }) => {
     test.skip(isMobile, "keyboard flow checked on desktop");
-    await page.goto("/marketplace");
+    await open(page, "/marketplace");
     await page.getByRole("searchbox", { name: "Search MCP servers" }).focus();
     await page.keyboard.type("weather");
     await page.keyboard.press("Enter");

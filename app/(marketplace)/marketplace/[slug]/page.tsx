@@ -12,6 +12,13 @@ import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;
 
+// Each detail page renders on first request and is then served from the full-route cache until an
+// approval revalidates the listings tag (or five minutes pass).
+export const revalidate = 300;
+export function generateStaticParams() {
+  return [];
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const listing = await getListing((await params).slug);
   if (!listing) return { title: "Server not found", robots: { index: false } };

@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { MarketplaceView } from "@/components/marketplace/marketplace-view";
+import { site } from "@/lib/site";
+import { filtersToSearch } from "@/lib/validations/marketplace";
+
+// The unfiltered catalogue, page by page (proxy.ts rewrites /marketplace and /marketplace?page=N here).
+// Rendered on first request, then served from the full-route cache until the listings tag is
+// revalidated by an approval, or at most every five minutes.
+export const revalidate = 300;
+export const dynamicParams = true;
+export function generateStaticParams() {
+  return [];
+}
+
+type Params = Promise<{ page: string }>;
+
+function pageNumber(raw: string): number | null {
+  const n = Number(raw);
+  return /^\d{1,6}$/.test(raw) && n >= 1 ? n : null;
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const page = pageNumber((await params).page) ?? 1;
+  const description = `${site.tagline}. Browse paid and free MCP tool servers that AI agents can discover and pay directly in USDC.`;
+  return {
+    title: page > 1 ? `MCP Server Marketplace — page ${page}` : "MCP Server Marketplace",
+    description,
+    alternates: { canonical: `/marketplace${filtersToSearch({ page })}` },
+    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace" },
+  };
+}
+
+export default async function CataloguePage({ params }: { params: Params }) {
+  const page = pageNumber((await params).page);
+  if (page === null) notFound();
+  return <MarketplaceView filters={{ q: "", category: "", price: "all", sort: "popular" }} view="grid" page={page} />;
+}
