@@ -2,6 +2,7 @@ import type { MDXComponents } from "mdx/types";
 import { isValidElement, type ReactElement } from "react";
 import Link from "next/link";
 import { CodeBlock } from "@/components/content/code-block";
+import { slugify } from "@/lib/slug";
 
 type CodeProps = { className?: string; children?: string };
 
@@ -29,7 +30,22 @@ function Table(props: React.ComponentProps<"table">) {
   );
 }
 
-const components: MDXComponents = { pre: Pre, a: Anchor, table: Table };
+function textOf(node: React.ReactNode): string {
+  if (typeof node === "string" || typeof node === "number") return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join("");
+  if (isValidElement(node)) return textOf((node as ReactElement<{ children?: React.ReactNode }>).props.children);
+  return "";
+}
+
+// Section headings get ids from their text, so guides and legal pages can link to a section (#your-wallet).
+function H2({ id, children, ...rest }: React.ComponentProps<"h2">) {
+  return <h2 id={id ?? slugify(textOf(children))} {...rest}>{children}</h2>;
+}
+function H3({ id, children, ...rest }: React.ComponentProps<"h3">) {
+  return <h3 id={id ?? slugify(textOf(children))} {...rest}>{children}</h3>;
+}
+
+const components: MDXComponents = { pre: Pre, a: Anchor, table: Table, h2: H2, h3: H3 };
 
 export function useMDXComponents(inherited: MDXComponents = {}): MDXComponents {
   return { ...components, ...inherited };
