@@ -12,6 +12,9 @@ const RESET_AFTER_MS = 5000;
 
 export function NewsletterForm() {
   const [status, setStatus] = useState<Status>("idle");
+  // Until React has hydrated, a submit would be a plain GET that reloads the page: keep it disabled.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const { register, handleSubmit, reset, formState } = useForm<NewsletterInput>({
     resolver: zodResolver(newsletterSchema),
     defaultValues: { email: "" },
@@ -56,7 +59,7 @@ export function NewsletterForm() {
           className="h-11"
           {...register("email")}
         />
-        <Button type="submit" size="lg" disabled={status === "loading"}>
+        <Button type="submit" size="lg" disabled={!ready || status === "loading"}>
           {status === "loading" && <Loader2 className="animate-spin" />}
           {status === "loading" ? "Subscribing..." : "Subscribe"}
         </Button>

@@ -18,7 +18,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
     description,
     alternates: { canonical: filtered ? "/marketplace" : `/marketplace${filtersToSearch({ page })}` },
     robots: filtered ? { index: false, follow: true } : undefined,
-    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace" },
+    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace", images: [{ url: "/og/marketplace", width: 1200, height: 630, alt: "MCP Server Marketplace" }] },
   };
 }
 

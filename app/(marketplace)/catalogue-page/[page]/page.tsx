@@ -27,7 +27,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
     title: page > 1 ? `MCP Server Marketplace — page ${page}` : "MCP Server Marketplace",
     description,
     alternates: { canonical: `/marketplace${filtersToSearch({ page })}` },
-    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace" },
+    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace", images: [{ url: "/og/marketplace", width: 1200, height: 630, alt: "MCP Server Marketplace" }] },
   };
 }
 
