@@ -60,7 +60,7 @@ async function explainSearch(): Promise<string> {
   if (driver !== "postgres") return "(EXPLAIN shown for the PostgreSQL server only)";
   const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
   const rows = await sql.unsafe(
-    `explain analyze select id from listings where status = 'approved' and search_text ilike '%quantum%ledger%' order by verified desc, lower(name), id limit 24`,
+    `explain analyze select id from listings where status = 'approved' and search_text ilike '%quantum energy ledger%' order by verified desc, lower(name), id limit 24`,
   );
   await sql.end();
   return rows.map((r) => (r as Record<string, string>)["QUERY PLAN"]).join("\n");
@@ -104,7 +104,9 @@ function peakRssMb(pid: number): number {
 
 async function firstLoadJsKb(pagePath: string): Promise<number> {
   const html = await (await fetch(base + pagePath)).text();
-  const srcs = [...new Set([...html.matchAll(/<script[^>]+src="([^"]+\.js[^"]*)"/g)].map((m) => m[1]!))];
+  // Modern browsers skip noModule polyfills, so they are not part of the first load.
+  const tags = [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0]).filter((t) => !/nomodule/i.test(t));
+  const srcs = [...new Set(tags.map((t) => /src="([^"]+\.js[^"]*)"/.exec(t)?.[1]).filter((s): s is string => Boolean(s)))];
   let total = 0;
   for (const src of srcs) total += gzipSync(Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer())).length;
   return Math.round(total / 102.4) / 10;
@@ -129,8 +131,8 @@ async function main() {
     const targets: [string, string][] = [
       ["static /terms-of-service", "/terms-of-service"],
       ["/marketplace", "/marketplace"],
-      ["/marketplace?q=…", "/marketplace?q=quantum%20ledger"],
-      ["/api/mcp-agents?q=…&limit=24", "/api/mcp-agents?q=quantum%20ledger&limit=24"],
+      ["/marketplace?q=…", "/marketplace?q=quantum%20energy%20ledger"],
+      ["/api/mcp-agents?q=…&limit=24", "/api/mcp-agents?q=quantum%20energy%20ledger&limit=24"],
       ["detail page", detail],
     ];
     const results: Result[] = [];

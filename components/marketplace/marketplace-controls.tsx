@@ -5,7 +5,7 @@ import { LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { filtersToSearch, type ListingFilters, type View } from "@/lib/validations/marketplace";
+import { filtersToSearch, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
 

@@ -7,7 +7,7 @@ import { MarketplaceControls } from "@/components/marketplace/marketplace-contro
 import { Pagination } from "@/components/marketplace/pagination";
 import { browseListings, getCategories } from "@/lib/marketplace/catalogue";
 import { site } from "@/lib/site";
-import { filtersToSearch, PAGE_SIZE, type ListingFilters, type View } from "@/lib/validations/marketplace";
+import { filtersToSearch, PAGE_SIZE, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
 /** The marketplace screen for one filter state; rendered per request or as a cached page. */
 export async function MarketplaceView({ filters, view, page }: { filters: ListingFilters; view: View; page: number }) {

@@ -1,16 +1,9 @@
 // Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
 import { z } from "zod";
 
-export const SORTS = ["popular", "newest", "name"] as const;
-export const PRICES = ["all", "free", "paid"] as const;
-export const VIEWS = ["grid", "list"] as const;
-export const PAGE_SIZE = 24;
+import { PRICES, SORTS, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
-export type Sort = (typeof SORTS)[number];
-export type PriceFilter = (typeof PRICES)[number];
-export type View = (typeof VIEWS)[number];
-
-export type ListingFilters = { q: string; category: string; price: PriceFilter; sort: Sort };
+export { filtersToSearch, PAGE_SIZE, type ListingFilters, type PriceFilter, type Sort, type View } from "@/lib/marketplace/filters";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 const text = (max: number, name: string) =>
@@ -70,17 +63,4 @@ export function encodeCursor(offset: number): string {
 export function decodeCursor(cursor: string): number | null {
   const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   return m ? Number(m[1]) : null;
-}
-
-/** Query string for a filter state, leaving out defaults so URLs stay short and canonical. */
-export function filtersToSearch(f: Partial<ListingFilters> & { view?: View; page?: number }): string {
-  const p = new URLSearchParams();
-  if (f.q) p.set("q", f.q);
-  if (f.category) p.set("category", f.category);
-  if (f.price && f.price !== "all") p.set("price", f.price);
-  if (f.sort && f.sort !== "popular") p.set("sort", f.sort);
-  if (f.view && f.view !== "grid") p.set("view", f.view);
-  if (f.page && f.page > 1) p.set("page", String(f.page));
-  const s = p.toString();
-  return s ? `?${s}` : "";
 }

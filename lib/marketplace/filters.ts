@@ -1,0 +1,24 @@
+// Marketplace filter types and URLs. No zod here: client components import this module.
+export const SORTS = ["popular", "newest", "name"] as const;
+export const PRICES = ["all", "free", "paid"] as const;
+export const VIEWS = ["grid", "list"] as const;
+export const PAGE_SIZE = 24;
+
+export type Sort = (typeof SORTS)[number];
+export type PriceFilter = (typeof PRICES)[number];
+export type View = (typeof VIEWS)[number];
+
+export type ListingFilters = { q: string; category: string; price: PriceFilter; sort: Sort };
+
+/** Query string for a filter state, leaving out defaults so URLs stay short and canonical. */
+export function filtersToSearch(f: Partial<ListingFilters> & { view?: View; page?: number }): string {
+  const p = new URLSearchParams();
+  if (f.q) p.set("q", f.q);
+  if (f.category) p.set("category", f.category);
+  if (f.price && f.price !== "all") p.set("price", f.price);
+  if (f.sort && f.sort !== "popular") p.set("sort", f.sort);
+  if (f.view && f.view !== "grid") p.set("view", f.view);
+  if (f.page && f.page > 1) p.set("page", String(f.page));
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
