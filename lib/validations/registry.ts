@@ -2,6 +2,16 @@
 import { z } from "zod";
 import { boundedText, filtersShape } from "./marketplace";
 
+/** A page size from JSON or a query string ("10" is read as 10). */
+const pageLimit = (max: number, fallback: number) =>
+  z.coerce
+    .number({ message: "limit must be a number." })
+    .int("limit must be a whole number.")
+    .min(1, "limit must be at least 1.")
+    .max(max, `limit must be at most ${max}.`)
+    .optional()
+    .default(fallback);
+
 export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 50;
 
@@ -11,14 +21,7 @@ export const searchServersShape = {
   category: filtersShape.category.describe("Exact category name from list_categories, e.g. \"Finance\". Empty or \"all\": every category."),
   price: filtersShape.price.describe("\"free\", \"paid\" or \"all\" (default)."),
   sort: filtersShape.sort.describe("\"popular\" (default: verified servers first, then by name), \"newest\" or \"name\"."),
-  limit: z.coerce
-    .number({ message: "limit must be a number." })
-    .int("limit must be a whole number.")
-    .min(1, "limit must be at least 1.")
-    .max(SEARCH_LIMIT_MAX, `limit must be at most ${SEARCH_LIMIT_MAX}.`)
-    .optional()
-    .default(SEARCH_LIMIT_DEFAULT)
-    .describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
+  limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
   cursor: z.string().max(200, "cursor is not valid.").optional().describe("nextCursor from the previous answer, to read the next page with the same filters."),
 };
 
@@ -35,13 +38,7 @@ export const REGISTRY_LIMIT_MAX = 100;
  */
 export const registryListQuerySchema = z.object({
   cursor: z.string().max(300, "cursor is not valid.").optional(),
-  limit: z.coerce
-    .number({ message: "limit must be a number." })
-    .int("limit must be a whole number.")
-    .min(1, "limit must be at least 1.")
-    .max(REGISTRY_LIMIT_MAX, `limit must be at most ${REGISTRY_LIMIT_MAX}.`)
-    .optional()
-    .default(REGISTRY_LIMIT_DEFAULT),
+  limit: pageLimit(REGISTRY_LIMIT_MAX, REGISTRY_LIMIT_DEFAULT),
   search: boundedText(200, "search"),
   updated_since: z.iso
     .datetime({ offset: true, message: "updated_since must be an RFC 3339 date-time, e.g. 2025-08-07T13:15:04.280Z." })
