@@ -12,6 +12,7 @@ const STATIC_PAGES = [
   "/how-it-works",
   "/getting-started",
   "/guides/setup-and-usage",
+  "/guides/agents",
   "/guides/local-testing-guide",
   "/guides/aws-step-by-step",
   "/submit",

@@ -8,6 +8,8 @@ export type Limit = { name: string; max: number; windowSeconds: number };
 
 export const limits = {
   newsletterPerIp: { name: "newsletter:ip", max: 5, windowSeconds: 60 * 60 },
+  // Agents page through search results a few calls at a time; this leaves room for bursts.
+  mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
 /** Throws a 429 with Retry-After once `subject` has used up `limit` in the current window. */

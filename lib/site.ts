@@ -10,6 +10,9 @@ export const site = {
   githubUrl: "https://github.com/agora-mcp",
   clientPackage: "@agora-mcp/client",
   paymentMethod: "USDC_BASE_SEPOLIA",
+  // Reverse-DNS namespace of every server name in the registry API (agora-mcp.dev reversed).
+  registryNamespace: "dev.agora-mcp",
+  mcpPath: "/api/mcp",
 } as const;
 
 export const mainNav = [

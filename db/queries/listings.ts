@@ -99,6 +99,22 @@ export async function findPublicListing(db: Db, slugOrId: string): Promise<Publi
   return row ? toPublic(row) : null;
 }
 
+/**
+ * One page of the official-registry API: approved listings in slug order after `afterSlug` (a keyset,
+ * so listings added or changed while a client pages never shift the rest), optionally only those
+ * changed after `updatedSince`. Returns up to `limit` rows.
+ */
+export async function listRegistryPage(
+  db: Db,
+  page: { q: string; updatedSince?: Date; afterSlug?: string; limit: number },
+): Promise<PublicListing[]> {
+  const conditions = [where({ q: page.q, category: "", price: "all", sort: "name" })];
+  if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
+  if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
+  const rows = await db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
+  return rows.map(toPublic);
+}
+
 /** Slugs and update times of every approved listing, for the sitemap. */
 export async function listSitemapEntries(db: Db, page: { limit: number; offset: number }) {
   return db

@@ -6,11 +6,12 @@ import { PRICES, SORTS, type ListingFilters, type View } from "@/lib/marketplace
 export { filtersToSearch, PAGE_SIZE, type ListingFilters, type PriceFilter, type Sort, type View } from "@/lib/marketplace/filters";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
-const text = (max: number, name: string) =>
+/** Optional trimmed text with a length cap; the message names the parameter as its caller spells it. */
+export const boundedText = (max: number, name: string) =>
   z.preprocess(first, z.string().trim().max(max, `${name} must be at most ${max} characters.`).optional().default(""));
 
 export const filtersShape = {
-  q: text(200, "q"),
+  q: boundedText(200, "q"),
   category: z.preprocess(
     (v) => (first(v) === "all" ? "" : first(v)),
     z.string().trim().max(100, "category must be at most 100 characters.").optional().default(""),

@@ -4,6 +4,7 @@ const pages: [string, string | RegExp][] = [
   ["/how-it-works", "How It Works"],
   ["/getting-started", "Getting Started"],
   ["/guides/setup-and-usage", "Setup and Usage Guide"],
+  ["/guides/agents", "Registry for Agents"],
   ["/guides/local-testing-guide", "Local Testing Guide"],
   ["/guides/aws-step-by-step", "Deploying MCP Server to AWS App Runner using ECR"],
   ["/terms-of-service", "Terms of Service"],
@@ -20,3 +21,14 @@ for (const [path, heading] of pages) {
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`${path}$`));
   });
 }
+
+test("the agents guide shows the registry's one config block, highlighted and copyable", async ({ page }) => {
+  await page.goto("/guides/agents");
+  const block = page.getByTestId("code-block").filter({ hasText: '"agora-registry"' });
+  await expect(block).toHaveCount(1);
+  await expect(block).toContainText("https://agora-mcp.dev/api/mcp");
+  await expect(block.getByRole("button", { name: /copy/i })).toBeVisible();
+  // Highlighted by shiki at build time: tokens carry inline colours.
+  await expect(block.locator("pre span[style]").first()).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "search_servers" })).toBeVisible();
+});

@@ -1,0 +1,77 @@
+// HTTP side of /api/mcp: limits first (rate, type, size), then a fresh stateless server and transport per request.
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { getDb } from "@/db";
+import { ApiError } from "@/lib/errors";
+import { clientIp, readBody, requireJsonContentType } from "@/lib/http";
+import { logError } from "@/lib/log";
+import { enforceLimit, limits } from "@/lib/rate-limit";
+import { createRegistryServer } from "./mcp-server";
+
+export const MAX_MCP_BODY_BYTES = 64 * 1024;
+
+// Public, keyless and read-only: browser-based MCP clients may call it from any origin (no cookies are used).
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Mcp-Session-Id, Mcp-Protocol-Version, Retry-After",
+};
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [k, v] of Object.entries(headers)) merged.set(k, v);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/** A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take. */
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { status, headers: { ...CORS, "Cache-Control": "no-store", ...headers } },
+  );
+}
+
+export async function handleMcpPost(request: Request): Promise<Response> {
+  try {
+    const db = await getDb();
+    await enforceLimit(db, limits.mcpPerIp, clientIp(request));
+    requireJsonContentType(request);
+    const body = await readBody(request, MAX_MCP_BODY_BYTES);
+    let message: unknown;
+    try {
+      message = JSON.parse(body.toString("utf8"));
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: the request body is not valid JSON.");
+    }
+
+    const server = createRegistryServer(db);
+    // JSON answers instead of an SSE stream: every tool answers at once, and nothing outlives the request.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request, { parsedBody: message });
+      return withHeaders(response, { ...CORS, "Cache-Control": "no-store" });
+    } finally {
+      await server.close();
+    }
+  } catch (error) {
+    if (error instanceof ApiError) return jsonRpcError(error.status, -32000, error.message, error.headers);
+    logError("MCP request failed", error, { context: "POST /api/mcp" });
+    return jsonRpcError(500, -32603, "Internal error. Please try again.");
+  }
+}
+
+/** GET (a server-sent event stream) and DELETE (end a session) need sessions; this endpoint keeps none. */
+export function methodNotAllowed(): Response {
+  return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless. Send JSON-RPC messages with POST.", { Allow: "POST, OPTIONS" });
+}
+
+export function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      "Access-Control-Allow-Methods": "POST, OPTIONS",
+      "Access-Control-Allow-Headers": "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID",
+      "Access-Control-Max-Age": "86400",
+    },
+  });
+}

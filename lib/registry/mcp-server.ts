@@ -1,0 +1,97 @@
+// The registry's MCP server: three read-only tools over the approved catalogue. Stateless, one per request.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { findPublicListing, listCategories, searchListings } from "@/db/queries/listings";
+import type { Db } from "@/db/types";
+import { site } from "@/lib/site";
+import { decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
+import { getServerShape, searchServersShape } from "@/lib/validations/registry";
+import { categoriesText, detailsText, searchText } from "./mcp-text";
+import { serverDetailsSchema, serverSummarySchema, toServerDetails, toServerSummary } from "./server-details";
+
+const searchOutput = {
+  servers: z.array(serverSummarySchema),
+  total: z.number().int().describe("How many servers match the filters in all."),
+  nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page."),
+};
+const categoriesOutput = {
+  categories: z.array(z.object({ name: z.string(), count: z.number().int() })),
+};
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+export function createRegistryServer(db: Db): McpServer {
+  const server = new McpServer(
+    { name: "agora-registry", title: `${site.name} registry`, version: "1.0.0" },
+    {
+      instructions:
+        `${site.name} lists paid MCP tool servers (MonetizedMCP) that charge per call in USDC on Base. ` +
+        "Find servers with search_servers, read one with get_server, browse topics with list_categories. No sign-up or keys.",
+    },
+  );
+
+  server.registerTool(
+    "search_servers",
+    {
+      title: "Search MCP servers",
+      description:
+        "Search the approved MonetizedMCP servers by text, category and price, sorted popular (verified first), newest or by name. " +
+        "Returns each server's id, name, description, categories, price per call, verified flag, MCP URL and marketplace page, and a cursor for the next page.",
+      inputSchema: searchServersShape,
+      outputSchema: searchOutput,
+      annotations: readOnly,
+    },
+    async ({ query, category, price, sort, limit, cursor }) => {
+      const offset = cursor ? decodeCursor(cursor) : 0;
+      if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
+      const { items, total } = await searchListings(db, { q: query, category, price, sort }, { limit, offset });
+      const servers = items.map(toServerSummary);
+      const nextCursor = offset + items.length < total ? encodeCursor(offset + items.length) : null;
+      return {
+        content: [{ type: "text", text: searchText(servers, total, offset, nextCursor) }],
+        structuredContent: { servers, total, nextCursor },
+      };
+    },
+  );
+
+  server.registerTool(
+    "get_server",
+    {
+      title: "Get one MCP server",
+      description:
+        "Everything the registry knows about one server, by id or slug: description, price, MCP URL, tools with per-tool prices and " +
+        "accepted payment methods once verified, the last verification result, and a ready-to-paste client config.",
+      inputSchema: getServerShape,
+      outputSchema: serverDetailsSchema.shape,
+      annotations: readOnly,
+    },
+    async ({ id }) => {
+      const listing = await findPublicListing(db, id);
+      if (!listing) return toolError(`No approved MCP server has the id or slug "${id}". Use search_servers to find one.`);
+      const details = toServerDetails(listing);
+      return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };
+    },
+  );
+
+  server.registerTool(
+    "list_categories",
+    {
+      title: "List categories",
+      description: "Every category in use by approved servers, with how many servers carry it. Use a name as search_servers' category.",
+      inputSchema: {},
+      outputSchema: categoriesOutput,
+      annotations: readOnly,
+    },
+    async () => {
+      const categories = await listCategories(db);
+      return { content: [{ type: "text", text: categoriesText(categories) }], structuredContent: { categories } };
+    },
+  );
+
+  return server;
+}

@@ -1,0 +1,66 @@
+// The readable half of each tool answer: what a model or a person reads beside structuredContent.
+import { formatPrice } from "@/lib/marketplace/format";
+import type { ServerDetails, ServerSummary } from "./server-details";
+
+function priceLine(s: ServerSummary): string {
+  return s.free ? "Free" : `${formatPrice(s.price)} per call (cheapest item, USDC on Base)`;
+}
+
+function summaryBlock(s: ServerSummary, index: number): string {
+  return [
+    `${index}. ${s.name} — ${priceLine(s)}${s.verified ? " · verified" : ""}`,
+    `   id: ${s.id} · slug: ${s.slug}`,
+    `   ${s.description}`,
+    `   Categories: ${s.categories.join(", ") || "none"}`,
+    `   Server: ${s.serverUrl}`,
+    `   Details: ${s.detailUrl}`,
+  ].join("\n");
+}
+
+export function searchText(servers: ServerSummary[], total: number, offset: number, nextCursor: string | null): string {
+  if (servers.length === 0) {
+    return offset > 0 ? "No more MCP servers: this is past the last page." : "No MCP servers match these filters. Try fewer words, or call list_categories.";
+  }
+  const head = `${total} MCP server${total === 1 ? " matches" : "s match"}; showing ${offset + 1}–${offset + servers.length}:`;
+  const body = servers.map((s, i) => summaryBlock(s, offset + i + 1)).join("\n\n");
+  const tail = nextCursor
+    ? `More results: call search_servers again with the same filters and cursor "${nextCursor}".`
+    : "That is the last page.";
+  return `${head}\n\n${body}\n\n${tail}\nCall get_server with an id or slug for tools, prices and a client config.`;
+}
+
+export function detailsText(d: ServerDetails): string {
+  const tools = d.tools.length
+    ? d.tools.map((t) => `- ${t.name}: ${t.priceUsd ? formatPrice(t.priceUsd) : "Free"}${t.description ? ` — ${t.description}` : ""}`).join("\n")
+    : "Not yet verified: Agora has not read this server's price-listing yet. Ask the server itself (its price-listing tool) for per-tool prices.";
+  const methods = d.paymentMethods.length
+    ? d.paymentMethods.map((m) => `- ${m.id}${m.payTo ? ` → ${m.payTo}` : ""}`).join("\n")
+    : "Not yet verified: ask the server's payment-methods tool.";
+  return [
+    `${d.name}${d.verified ? " (verified)" : ""}`,
+    d.description,
+    "",
+    `Price: ${priceLine(d)}`,
+    `Categories: ${d.categories.join(", ") || "none"}`,
+    `Server URL (Streamable HTTP): ${d.serverUrl}`,
+    `Details: ${d.detailUrl}`,
+    ...(d.websiteUrl ? [`Website: ${d.websiteUrl}`] : []),
+    `id: ${d.id} · slug: ${d.slug} · registry name: ${d.registryName}`,
+    "",
+    "Tools and prices:",
+    tools,
+    "",
+    "Payment methods:",
+    methods,
+    "",
+    `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}` : "not yet verified"}`,
+    "",
+    "Client config (desktop assistant → Settings › Developer › Edit Config):",
+    JSON.stringify(d.clientConfig, null, 2),
+  ].join("\n");
+}
+
+export function categoriesText(categories: { name: string; count: number }[]): string {
+  if (categories.length === 0) return "No categories yet: the registry has no approved servers.";
+  return `${categories.length} categories (servers in each):\n${categories.map((c) => `- ${c.name} (${c.count})`).join("\n")}`;
+}

@@ -1,0 +1,98 @@
+// The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
+import { NextResponse } from "next/server";
+import { getDb } from "@/db";
+import { findPublicListing, listRegistryPage } from "@/db/queries/listings";
+import { ApiError, errorResponse, validationError } from "@/lib/errors";
+import { cachedJson } from "@/lib/marketplace/api-listing";
+import { registryListQuerySchema } from "@/lib/validations/registry";
+import { SERVER_VERSION, slugFromRegistryName, toServerResponse } from "./server-json";
+
+const CORS = { "Access-Control-Allow-Origin": "*" };
+
+/** Opaque keyset cursor: the slug of the last server on the previous page. */
+export function encodeRegistryCursor(slug: string): string {
+  return Buffer.from(`s:${slug}`).toString("base64url");
+}
+
+export function decodeRegistryCursor(cursor: string): string | null {
+  const m = /^s:([a-z0-9][a-z0-9-]{0,99})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  return m ? m[1]! : null;
+}
+
+const servesVersion = (version: string) => version === "latest" || version === SERVER_VERSION;
+
+// The registry's OpenAPI names the message `error`; this project's clients read `message`. Both are sent.
+function failure(error: unknown, context: string): Response {
+  if (error instanceof ApiError) {
+    return NextResponse.json(
+      { error: error.message, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
+      { status: error.status, headers: { ...CORS, ...error.headers } },
+    );
+  }
+  return errorResponse(error, context);
+}
+
+export async function listServers(request: Request): Promise<Response> {
+  try {
+    const url = new URL(request.url);
+    const parsed = registryListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { cursor, limit, search, updated_since, version } = parsed.data;
+    let afterSlug: string | undefined;
+    if (cursor) {
+      afterSlug = decodeRegistryCursor(cursor) ?? undefined;
+      if (!afterSlug) throw new ApiError(400, "cursor is not valid.");
+    }
+
+    const rows =
+      !version || servesVersion(version)
+        ? await listRegistryPage(await getDb(), { q: search, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
+        : [];
+    const page = rows.slice(0, limit);
+    const metadata: { count: number; nextCursor?: string } = { count: page.length };
+    if (rows.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
+    return cachedJson(request, { servers: page.map(toServerResponse), metadata }, CORS);
+  } catch (error) {
+    return failure(error, "GET /v0.1/servers");
+  }
+}
+
+type ServerPath = { key: string; version: string | null; listVersions: boolean };
+
+/**
+ * The path after /servers/: `{name}`, `{name}/versions` or `{name}/versions/{version}`, where {name} is
+ * "dev.agora-mcp/{slug}", URL-encoded (as the OpenAPI asks) or not. A bare listing id or slug also names
+ * a server, as the first v0 API's `/v0/servers/{id}` did.
+ */
+export function parseServerPath(segments: string[]): ServerPath | null {
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const parts = segments.map(decode).join("/").split("/");
+  if (parts.length === 1) return parts[0] ? { key: parts[0], version: null, listVersions: false } : null;
+  const slug = slugFromRegistryName(`${parts[0]}/${parts[1]}`);
+  if (!slug) return null;
+  const rest = parts.slice(2);
+  if (rest.length === 0) return { key: slug, version: null, listVersions: false };
+  if (rest[0] !== "versions" || rest.length > 2) return null;
+  return rest.length === 1 ? { key: slug, version: null, listVersions: true } : { key: slug, version: rest[1]!, listVersions: false };
+}
+
+export async function getServerAt(request: Request, segments: string[]): Promise<Response> {
+  try {
+    const path = parseServerPath(segments);
+    if (!path || path.key.length > 200) throw new ApiError(404, "Server not found");
+    const listing = await findPublicListing(await getDb(), path.key);
+    if (!listing) throw new ApiError(404, "Server not found");
+    if (path.version !== null && !servesVersion(path.version)) throw new ApiError(404, "Server version not found");
+    const entry = toServerResponse(listing);
+    if (path.listVersions) return cachedJson(request, { servers: [entry], metadata: { count: 1 } }, CORS);
+    return cachedJson(request, entry, CORS);
+  } catch (error) {
+    return failure(error, "GET /v0.1/servers/[...path]");
+  }
+}

@@ -1,0 +1,80 @@
+// A listing in the official MCP Registry's shape: server.json (schema 2025-12-11) plus registry metadata.
+import type { PublicListing } from "@/db/queries/listings";
+import { site } from "@/lib/site";
+import { detailUrl, registryName, toServerDetails } from "./server-details";
+
+export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+export const OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official";
+export const AGORA_META_KEY = `${site.registryNamespace}/listing`;
+// Agora keeps one version per listing; a change shows in updatedAt, not in a new version.
+export const SERVER_VERSION = "1.0.0";
+// server.schema.json caps description and title at 100 characters.
+const TEXT_MAX = 100;
+
+export type ServerJson = {
+  $schema: string;
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  websiteUrl: string;
+  remotes: { type: "streamable-http"; url: string }[];
+  _meta: Record<string, unknown>;
+};
+
+export type ServerResponse = {
+  server: ServerJson;
+  _meta: { [OFFICIAL_META_KEY]: { status: "active"; publishedAt: string; updatedAt: string; isLatest: boolean } };
+};
+
+/** Cuts text to `max` code points (as JSON Schema counts them), at a word break when one is near, with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text.trim().replace(/\s+/g, " "));
+  if (chars.length <= max) return chars.join("");
+  const cut = chars.slice(0, max - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${(space >= max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:–—-]+$/, "")}…`;
+}
+
+/** The slug a registry name points at, or null when the name is not in Agora's namespace. */
+export function slugFromRegistryName(name: string): string | null {
+  const prefix = `${site.registryNamespace}/`;
+  if (!name.startsWith(prefix)) return null;
+  const slug = name.slice(prefix.length);
+  return /^[a-z0-9][a-z0-9-]*$/.test(slug) ? slug : null;
+}
+
+export function toServerResponse(listing: PublicListing): ServerResponse {
+  const { id, slug, categories, price, free, verified, tools, paymentMethods, lastVerification, createdAt } = toServerDetails(listing);
+  return {
+    server: {
+      $schema: SERVER_SCHEMA_URL,
+      name: registryName(listing.slug),
+      title: truncate(listing.name, TEXT_MAX),
+      description: truncate(listing.description, TEXT_MAX),
+      version: SERVER_VERSION,
+      websiteUrl: listing.websiteUrl ?? detailUrl(listing.slug),
+      remotes: [{ type: "streamable-http", url: listing.serverUrl }],
+      _meta: {
+        [AGORA_META_KEY]: {
+          id,
+          slug,
+          detailUrl: detailUrl(slug),
+          description: listing.description,
+          categories,
+          price,
+          free,
+          currency: "USD",
+          verified,
+          tools,
+          paymentMethods,
+          lastVerification,
+          createdAt,
+        },
+      },
+    },
+    _meta: {
+      [OFFICIAL_META_KEY]: { status: "active", publishedAt: listing.createdAt, updatedAt: listing.updatedAt, isLatest: true },
+    },
+  };
+}
