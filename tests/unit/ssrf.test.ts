@@ -439,7 +439,7 @@ describe.skipIf(!openssl)("safeFetch over TLS", () => {
   let cert: string;
   let server: https.Server;
   let port: number;
-  const serverNames: (string | false)[] = [];
+  const serverNames: (string | false | null)[] = [];
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-tls-"));
