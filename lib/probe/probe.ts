@@ -133,6 +133,11 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
         throw new Error(`Not an MCP server: Streamable HTTP: ${message(streamableError)}; SSE: ${message(sseError)}`);
       }
     }
+    // A handshake that finished after the deadline (the result is already out) must not stay open.
+    if (deadline.signal.aborted) {
+      await closeQuietly(session);
+      throw deadline.signal.reason;
+    }
     result.reachable = true;
     result.latencyMs = Math.round(performance.now() - started);
     result.transport = session.kind;

@@ -61,7 +61,9 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
     };
 
     const redirectMode = init.redirect ?? request?.redirect ?? "follow";
-    let url = new URL(request ? request.url : input instanceof URL ? input.href : String(input));
+    const first = parseLocation(request ? request.url : input instanceof URL ? input.href : String(input));
+    if (!first) throw refuse(new SafeFetchError("invalid_url", `Not a valid URL: ${String(input).slice(0, 200)}`));
+    let url = first;
     let hop: Hop = {
       method: (init.method ?? request?.method ?? "GET").toUpperCase(),
       headers: new Headers(init.headers ?? request?.headers),
@@ -107,7 +109,9 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
         }
         const next = parseLocation(location, url);
         if (!next) throw refuse(new SafeFetchError("invalid_url", `Redirect to an invalid location: ${location.slice(0, 200)}`));
-        hop = nextHop(hop, upstream.status, url, next);
+        const nextRequest = nextHop(hop, upstream.status, url, next);
+        if (!nextRequest) throw new TypeError(`Cannot follow the redirect from ${url.href}: the streamed body cannot be sent again`);
+        hop = nextRequest;
         url = next;
         continue;
       }
@@ -151,7 +155,7 @@ function tooLarge(maxBytes: number): SafeFetchError {
   return new SafeFetchError("response_too_large", `Response larger than ${limit}`);
 }
 
-function parseLocation(location: string, base: URL): URL | null {
+function parseLocation(location: string, base?: URL): URL | null {
   try {
     return new URL(location, base);
   } catch {
@@ -160,8 +164,8 @@ function parseLocation(location: string, base: URL): URL | null {
 }
 
 // What a browser does on a redirect: 303 (and 301/302 after a POST) become a bodiless GET; a request
-// leaving its origin loses its credentials.
-function nextHop(hop: Hop, status: number, from: URL, to: URL): Hop {
+// leaving its origin loses its credentials. Null when a streamed body would have to be sent again.
+function nextHop(hop: Hop, status: number, from: URL, to: URL): Hop | null {
   const headers = new Headers(hop.headers);
   let { method, body } = hop;
   if (status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {
@@ -169,9 +173,7 @@ function nextHop(hop: Hop, status: number, from: URL, to: URL): Hop {
     body = undefined;
     for (const name of ["content-type", "content-length", "content-encoding", "content-language"]) headers.delete(name);
   }
-  if (body instanceof ReadableStream) {
-    throw new SafeFetchError("invalid_url", "Cannot follow a redirect that resends a streamed body");
-  }
+  if (body instanceof ReadableStream) return null;
   if (from.origin !== to.origin) for (const name of CROSS_ORIGIN_UNSAFE_HEADERS) headers.delete(name);
   return { method, headers, body };
 }

@@ -410,6 +410,18 @@ describe("safeFetch against loopback servers", () => {
     expect((error as Error).name).toBe("AbortError");
   });
 
+  it("takes a Request like fetch does, and refuses a malformed URL with a SafeFetchError", async () => {
+    const { port } = await serve((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => res.end(`${req.method} ${req.headers["x-test"]} ${body}`));
+    });
+    const fetch = createSafeFetch(loose);
+    const request = new Request(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-test": "yes" }, body: "payload" });
+    expect(await (await fetch(request)).text()).toBe("POST yes payload");
+    expect((await refusal(fetch("http://exa mple.com/"))).code).toBe("invalid_url");
+  });
+
   it("tells about every refusal, including one in the middle of a body", async () => {
     const { port } = await serve((_, res) => {
       res.on("error", () => {});
