@@ -2,6 +2,7 @@
 // (for the probe's tests): `pricing-listing` spelling, a single payment-method object, string amounts.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { catalogue, PAYMENT_METHOD, WALLET_ADDRESS } from "./catalogue";
 
@@ -39,8 +40,11 @@ function paymentRequirements(item: (typeof catalogue)[number]) {
   };
 }
 
+// One validator for every per-request server: building an Ajv instance costs more than answering a call.
+const validator = new AjvJsonSchemaValidator();
+
 export function buildMcpServer(shape: ToolShape): McpServer {
-  const server = new McpServer({ name: "agora-reference-monetized-server", version: "1.0.0" });
+  const server = new McpServer({ name: "agora-reference-monetized-server", version: "1.0.0" }, { jsonSchemaValidator: validator });
 
   if (shape === "no-pricing") {
     server.registerTool(

@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
 import {
   findTool,
@@ -19,6 +20,15 @@ import { PAYMENT_METHODS_TOOLS, PRICE_LISTING_TOOLS, type ProbedTool, type Probe
 
 export const PROBE_TIMEOUT_MS = 15_000;
 const CLIENT_INFO = { name: "agora-probe", version: "1.0.0" };
+
+// The SDK compiles every tool's outputSchema with Ajv to check call results. A probed server's schemas
+// are untrusted input (a hostile `pattern` can hang the regex engine) and the probe reads the answers
+// itself, so nothing is compiled: every answer passes through to the tolerant readers.
+const acceptAnything: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
 const MAX_TOOL_PAGES = 5;
 
 export type ProbeOptions = {
@@ -52,7 +62,8 @@ async function connect(
     kind === "streamable-http"
       ? new StreamableHTTPClientTransport(url, { fetch, redirectPolicy: "follow" })
       : new SSEClientTransport(url, { fetch, redirectPolicy: "follow" });
-  const session: Session = { client: new Client(CLIENT_INFO), transport, kind, protocolVersion: null };
+  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: acceptAnything });
+  const session: Session = { client, transport, kind, protocolVersion: null };
   const setVersion = transport.setProtocolVersion?.bind(transport);
   transport.setProtocolVersion = (version: string) => {
     session.protocolVersion = version;
@@ -87,6 +98,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     lookup: options.lookup,
     timeoutMs: Math.min(10_000, timeoutMs),
     onRefusal: (e) => refusals.push(e),
+    reuseConnections: true,
   });
   const fetch: FetchLike = (input, init) =>
     safe(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal });
@@ -191,6 +203,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
   } finally {
     clearTimeout(timer);
     if (session) await closeQuietly(session);
+    await safe.close();
   }
   result.quirks = quirks.list();
   return result;

@@ -4,10 +4,12 @@
 import { fetch as undiciFetch, type Agent } from "undici";
 import { env } from "@/lib/env";
 import { SafeFetchError } from "./errors";
-import { pinnedAgent } from "./pinned-agent";
-import { resolveTarget, type Lookup } from "./resolve";
+import { pinnedAgent, type PinnedAgentOptions } from "./pinned-agent";
+import { resolveTarget, type CheckedTarget, type Lookup } from "./resolve";
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** A FetchLike that may keep connections open between requests; close() ends them. */
+export type SafeFetch = FetchLike & { close: () => Promise<void> };
 
 export type SafeFetchOptions = {
   /** Reach loopback and private networks; defaults to PROBE_ALLOW_PRIVATE_HOSTS. */
@@ -22,6 +24,12 @@ export type SafeFetchOptions = {
   ca?: string | Buffer | Array<string | Buffer>;
   /** Told about every refusal, including one that happens while the body streams. */
   onRefusal?: (error: SafeFetchError) => void;
+  /**
+   * Keep connections to a checked address open for the next request that resolves to the same
+   * address (a probe's handful of requests to one server). Call close() when done. Off: every
+   * request gets its own connection, closed with its body.
+   */
+  reuseConnections?: boolean;
 };
 
 export const SAFE_FETCH_DEFAULTS = { timeoutMs: 10_000, maxBytes: 1024 * 1024, maxRedirects: 3 } as const;
@@ -32,8 +40,24 @@ const CROSS_ORIGIN_UNSAFE_HEADERS = ["authorization", "cookie", "proxy-authoriza
 
 type Hop = { method: string; headers: Headers; body: RequestInit["body"] };
 
-export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
-  return async (input, init = {}) => {
+type Lease = { agent: Agent; release: (how: "close" | "destroy") => void };
+
+export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
+  const pool = options.reuseConnections ? new Map<string, Agent>() : null;
+  // Every lease dials only its target's checked address, so a pooled agent is keyed by that address.
+  const lease = (target: CheckedTarget, agentOptions: PinnedAgentOptions): Lease => {
+    if (!pool) {
+      const agent = pinnedAgent(target, agentOptions);
+      return { agent, release: (how) => void (how === "close" ? agent.close() : agent.destroy()).catch(() => {}) };
+    }
+    const key = `${target.url.protocol}//${target.hostname}:${target.url.port}@${target.address}`;
+    let agent = pool.get(key);
+    if (!agent) pool.set(key, (agent = pinnedAgent(target, agentOptions)));
+    // undici drops a connection whose body was abandoned; the agent stays for the next request.
+    return { agent, release: () => {} };
+  };
+
+  const safe = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const config = {
       allowPrivateHosts: options.allowPrivateHosts ?? env().PROBE_ALLOW_PRIVATE_HOSTS,
       lookup: options.lookup,
@@ -71,7 +95,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
     };
 
     for (let redirects = 0; ; redirects++) {
-      let agent: Agent | undefined;
+      let leased: Lease | undefined;
       let upstream: Awaited<ReturnType<typeof undiciFetch>>;
       try {
         const checked = resolveTarget(url, { allowPrivateHosts: config.allowPrivateHosts, lookup: config.lookup }).catch(
@@ -82,22 +106,21 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
           },
         );
         const target = await untilAborted(checked, signal);
-        agent = pinnedAgent(target, { ...config, connectTimeoutMs: config.timeoutMs });
+        leased = lease(target, { ...config, connectTimeoutMs: config.timeoutMs });
         upstream = await undiciFetch(target.url, {
           method: hop.method,
           headers: hop.headers as never,
           body: hop.body as never,
           redirect: "manual",
           signal,
-          dispatcher: agent,
+          dispatcher: leased.agent,
           ...(hop.body instanceof ReadableStream ? { duplex: "half" as const } : {}),
         });
       } catch (error) {
-        void agent?.destroy();
+        leased?.release("destroy");
         throw translate(error);
       }
-      const dispatcher = agent;
-      const release = (how: "close" | "destroy") => void (how === "close" ? dispatcher.close() : dispatcher.destroy()).catch(() => {});
+      const { release } = leased;
 
       const location = upstream.headers.get("location");
       if (REDIRECT_STATUSES.has(upstream.status) && location && redirectMode !== "manual") {
@@ -145,6 +168,13 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
       return response;
     }
   };
+  return Object.assign(safe, {
+    close: async () => {
+      const agents = [...(pool?.values() ?? [])];
+      pool?.clear();
+      await Promise.all(agents.map((a) => a.destroy().catch(() => {})));
+    },
+  });
 }
 
 /** safeFetch with the defaults: 10 s, 1 MB, 3 redirects, private hosts only with PROBE_ALLOW_PRIVATE_HOSTS. */

@@ -311,6 +311,28 @@ describe("safeFetch against loopback servers", () => {
     expect(lookups).toBe(1);
   });
 
+  it("keeps pooled connections per checked address, so a changed DNS answer never rides an old connection", async () => {
+    const open = { a: 0, b: 0 };
+    const a = await serve((_, res) => res.end("a"), "127.0.0.2");
+    const b = await serve((_, res) => res.end("b"), "127.0.0.3", a.port);
+    for (const [name, s] of [["a", a], ["b", b]] as const) {
+      s.server.on("connection", (socket) => {
+        open[name]++;
+        socket.on("close", () => open[name]--);
+      });
+    }
+    let lookups = 0;
+    const lookup: Lookup = async () => [{ address: ++lookups <= 2 ? "127.0.0.2" : "127.0.0.3", family: 4 }];
+    const fetch = createSafeFetch({ ...loose, lookup, reuseConnections: true });
+    const bodies = [];
+    for (let i = 0; i < 3; i++) bodies.push(await (await fetch(`http://pool.example:${a.port}/`)).text());
+    expect(bodies).toEqual(["a", "a", "b"]);
+    expect(open.b).toBe(1);
+    await fetch.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(open).toEqual({ a: 0, b: 0 });
+  });
+
   it("re-resolves and re-checks every redirect hop", async () => {
     const target = await serve((_, res) => res.end("second hop"), "127.0.0.3");
     const first = await serve((_, res) => res.writeHead(302, { location: `http://hop.example:${target.port}/next` }).end(), "127.0.0.2");
