@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
 import { logError, logInfo } from "@/lib/log";
-import { probeListings } from "@/lib/probe/probe-all";
+import { probeListings } from "@/lib/probe/verify";
 import { PROBE_TIMEOUT_MS } from "@/lib/probe/probe";
 import { openDatabase } from "../connect";
 

@@ -83,6 +83,17 @@ export async function refreshVerifiedFlags(db: Db, now = new Date()): Promise<nu
   return cleared.length;
 }
 
+/** The latest probe of each listing (for the review queue), keyed by listing id; listings never probed are absent. */
+export async function latestProbes(db: Db, listingIds: string[]): Promise<Map<string, ListingProbe>> {
+  if (listingIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([listingProbes.listingId])
+    .from(listingProbes)
+    .where(inArray(listingProbes.listingId, listingIds))
+    .orderBy(listingProbes.listingId, desc(listingProbes.checkedAt), desc(listingProbes.id));
+  return new Map(rows.map((row) => [row.listingId, row]));
+}
+
 /** The listing's probes of the last `days` days, newest first. */
 export async function probeHistory(db: Db, listingId: string, days = 30, now = new Date()): Promise<ListingProbe[]> {
   return db

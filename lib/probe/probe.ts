@@ -8,6 +8,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
 import {
+  boundForStorage,
+  boundQuirks,
   findTool,
   isVerifiable,
   lowestDollarPrice,
@@ -155,8 +157,8 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     result.transport = session.kind;
     result.protocolVersion = session.protocolVersion;
     const server = session.client.getServerVersion();
-    result.serverName = server?.name ?? null;
-    result.serverVersion = server?.version ?? null;
+    result.serverName = server?.name?.slice(0, 200) ?? null;
+    result.serverVersion = server?.version?.slice(0, 200) ?? null;
 
     const tools: ProbedTool[] = [];
     let cursor: string | undefined;
@@ -205,8 +207,9 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     if (session) await closeQuietly(session);
     await safe.close();
   }
-  result.quirks = quirks.list();
-  return result;
+  const bounded = boundForStorage(result, quirks);
+  bounded.quirks = boundQuirks(quirks);
+  return bounded;
 }
 
 /** Calls a tool with no arguments; a failed call becomes a quirk and an undefined payload. */

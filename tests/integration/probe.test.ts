@@ -9,14 +9,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "@/db/connect";
-import { probeHistory, recordProbe, refreshVerifiedFlags, uptimeAndLatency } from "@/db/queries/probes";
+import { latestProbes, probeHistory, recordProbe, refreshVerifiedFlags, uptimeAndLatency } from "@/db/queries/probes";
 import { toListingRow } from "@/db/queries/listing-write";
 import { listingProbes, listings, type ReviewStatus } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { startReferenceServer, type ConcurrencyTracker, type ReferenceServer, type Variant } from "@/examples/monetized-server";
 import { reloadEnv } from "@/lib/env";
 import { PROBE_TIMEOUT_MS, probeServer, type ProbeResult } from "@/lib/probe";
-import { probeListings } from "@/lib/probe/probe-all";
+import { probeListings, verifyListing } from "@/lib/probe/verify";
 import { createSafeFetch } from "@/lib/ssrf";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
@@ -259,6 +259,22 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     });
     expect(await uptimeAndLatency(conn.db, id, 1, now)).toMatchObject({ uptimePct: 100, medianLatencyMs: 20, checks: 2 });
     expect(await uptimeAndLatency(conn.db, crypto.randomUUID())).toEqual({ uptimePct: null, medianLatencyMs: null, checks: 0, daily: [] });
+  });
+
+  it("probes one listing on demand and serves the latest probe of each listing to the review queue", async () => {
+    const submitted = await addListing(conn.db, "Just submitted", `${urlOf("quirky")}?q`, "pending", null);
+    const other = await addListing(conn.db, "Checked twice", `${urlOf("reference")}?t`);
+    const checked = await verifyListing(conn.db, submitted, loopback);
+    expect(checked?.result.quirks).toContain("price listing tool spelled `pricing-listing`");
+    expect(checked?.listing).toEqual({ price: 0.01, verified: false });
+    await recordProbe(conn.db, other, down);
+    const second = await recordProbe(conn.db, other, { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) });
+    const never = await addListing(conn.db, "Never probed", `${urlOf("reference")}?n`);
+    const latest = await latestProbes(conn.db, [submitted, other, never]);
+    expect([...latest.keys()].sort()).toEqual([submitted, other].sort());
+    expect(latest.get(other)?.id).toBe(second.probe.id);
+    expect(latest.get(submitted)?.verifiable).toBe(true);
+    expect(await verifyListing(conn.db, crypto.randomUUID(), loopback)).toBeNull();
   });
 
   it("deletes a listing's probes with the listing", async () => {

@@ -1,6 +1,9 @@
-// Probes every listing under review or approved, a few at a time, records each result and then
-// clears stale Verified badges. Server failures are results; only the database failing is an error.
-import { listListingsToProbe, recordProbe, refreshVerifiedFlags } from "@/db/queries/probes";
+// Probes listings and records the results: one on demand (a new submission, a reviewer's "check again"),
+// or every listing under review or approved (verify:all), a few at a time, then clears stale Verified
+// badges. Server failures are results; only the database failing is an error.
+import { eq } from "drizzle-orm";
+import { listListingsToProbe, recordProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
+import { listings } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { probeServer, type ProbeOptions } from "./probe";
 import type { ProbeResult } from "./types";
@@ -23,6 +26,18 @@ export type ProbeListingsOptions = ProbeOptions & {
   onResult?: (listingId: string, result: ProbeResult) => void;
   onRecordError?: (listingId: string, error: unknown) => void;
 };
+
+/** Probes one listing's server now and records the result; null when there is no such listing. */
+export async function verifyListing(
+  db: Db,
+  listingId: string,
+  options: ProbeOptions = {},
+): Promise<(RecordedProbe & { result: ProbeResult }) | null> {
+  const [listing] = await db.select({ serverUrl: listings.serverUrl }).from(listings).where(eq(listings.id, listingId));
+  if (!listing) return null;
+  const result = await probeServer(listing.serverUrl, options);
+  return { result, ...(await recordProbe(db, listingId, result)) };
+}
 
 export async function probeListings(db: Db, options: ProbeListingsOptions = {}): Promise<ProbeListingsSummary> {
   const started = performance.now();
