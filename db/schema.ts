@@ -1,9 +1,11 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
 import {
   boolean,
   index,
   integer,
+  jsonb,
   numeric,
   pgEnum,
   pgTable,
@@ -85,7 +87,32 @@ export const rateLimits = pgTable("rate_limits", {
   resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
 });
 
+// One row per probe of a listing's MCP server (lib/probe): the history behind Verified, price and uptime.
+export const listingProbes = pgTable(
+  "listing_probes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+    reachable: boolean("reachable").notNull(),
+    protocolVersion: text("protocol_version"),
+    serverName: text("server_name"),
+    serverVersion: text("server_version"),
+    tools: jsonb("tools").$type<ProbedTool[]>().notNull().default([]),
+    pricedItems: jsonb("priced_items").$type<PricedItem[]>().notNull().default([]),
+    paymentMethods: jsonb("payment_methods").$type<AcceptedPayment[]>().notNull().default([]),
+    latencyMs: integer("latency_ms"),
+    error: text("error"),
+    quirks: jsonb("quirks").$type<string[]>().notNull().default([]),
+    verifiable: boolean("verifiable").notNull().default(false),
+  },
+  (t) => [index("listing_probes_listing_checked_idx").on(t.listingId, t.checkedAt.desc())],
+);
+
 export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;
+export type ListingProbe = typeof listingProbes.$inferSelect;
 export type ReviewStatus = (typeof reviewStatus.enumValues)[number];

@@ -30,6 +30,8 @@ const schema = z
     // Defaults to https://{dc}.api.mailchimp.com/3.0 from the key's data-centre suffix; tests point it at a fake.
     MAILCHIMP_API_BASE: optionalUrl,
     RATE_LIMIT_DISABLED: flag,
+    // Lets the probe reach loopback and private-network hosts (tests, local development).
+    PROBE_ALLOW_PRIVATE_HOSTS: flag,
   })
   .superRefine((env, ctx) => {
     if (env.MAILCHIMP_API_KEY && !env.MAILCHIMP_AUDIENCE_ID) {
@@ -40,6 +42,10 @@ const schema = z
     }
     if (env.NODE_ENV === "production" && env.RATE_LIMIT_DISABLED && !process.env.CI && !process.env.E2E) {
       ctx.addIssue({ code: "custom", path: ["RATE_LIMIT_DISABLED"], message: "may not be set in production" });
+    }
+    // A production probe that may reach private hosts would let any submitter scan the internal network.
+    if (env.NODE_ENV === "production" && env.PROBE_ALLOW_PRIVATE_HOSTS && !process.env.CI && !process.env.E2E) {
+      ctx.addIssue({ code: "custom", path: ["PROBE_ALLOW_PRIVATE_HOSTS"], message: "may not be set in production" });
     }
   });
 

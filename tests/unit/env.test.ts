@@ -17,4 +17,22 @@ describe("environment validation", () => {
   it("treats empty strings as unset", () => {
     expect(parseEnv({ DATABASE_URL: "", NEXT_PUBLIC_POSTHOG_KEY: "" }).DATABASE_URL).toBeUndefined();
   });
+
+  it("refuses PROBE_ALLOW_PRIVATE_HOSTS in production outside CI and end-to-end tests", () => {
+    const saved = { CI: process.env.CI, E2E: process.env.E2E };
+    try {
+      delete process.env.CI;
+      delete process.env.E2E;
+      expect(() => parseEnv({ NODE_ENV: "production", PROBE_ALLOW_PRIVATE_HOSTS: "true" })).toThrow(/PROBE_ALLOW_PRIVATE_HOSTS: may not be set in production/);
+      expect(parseEnv({ NODE_ENV: "production" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(false);
+      expect(parseEnv({ NODE_ENV: "development", PROBE_ALLOW_PRIVATE_HOSTS: "1" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
+      process.env.E2E = "1";
+      expect(parseEnv({ NODE_ENV: "production", PROBE_ALLOW_PRIVATE_HOSTS: "true" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
 });

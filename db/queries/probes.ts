@@ -1,0 +1,154 @@
+// Probe history of listings, and the two listing fields it drives: price and Verified.
+// Verified = approved + the last probe, within 24 h, was verifiable.
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { ProbeResult } from "@/lib/probe/types";
+import { listingProbes, listings, type ListingProbe } from "../schema";
+import type { Db } from "../types";
+
+export const VERIFIED_WINDOW_MS = 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type RecordedProbe = { probe: ListingProbe; listing: { price: number | null; verified: boolean } | null };
+
+/**
+ * Stores a probe and, in the same transaction, brings the listing up to date: its price becomes the
+ * cheapest priced item (null: free) when the probe read prices, and Verified follows the latest probe.
+ * A result older than a probe already stored is kept as history and changes nothing else.
+ */
+export async function recordProbe(db: Db, listingId: string, result: ProbeResult, now = new Date()): Promise<RecordedProbe> {
+  return db.transaction(async (tx) => {
+    const [probe] = await tx
+      .insert(listingProbes)
+      .values({
+        listingId,
+        checkedAt: result.checkedAt,
+        reachable: result.reachable,
+        protocolVersion: result.protocolVersion,
+        serverName: result.serverName,
+        serverVersion: result.serverVersion,
+        tools: result.tools,
+        pricedItems: result.pricedItems,
+        paymentMethods: result.paymentMethods,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        quirks: result.quirks,
+        verifiable: result.verifiable,
+      })
+      .returning();
+    const [latest] = await tx
+      .select({ id: listingProbes.id })
+      .from(listingProbes)
+      .where(eq(listingProbes.listingId, listingId))
+      .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
+      .limit(1);
+    if (latest?.id !== probe!.id) return { probe: probe!, listing: null };
+
+    const fresh = now.getTime() - result.checkedAt.getTime() < VERIFIED_WINDOW_MS;
+    const verified = sql`(${listings.status} = 'approved' and ${result.verifiable && fresh})`;
+    const price = result.pricesRead ? sql`${result.lowestPrice}::numeric` : sql`${listings.price}`;
+    const [listing] = await tx
+      .update(listings)
+      .set({
+        verified,
+        price,
+        // Only a visible change moves updated_at (the sitemap's lastmod reads it).
+        updatedAt: sql`case when ${listings.verified} is distinct from ${verified} or ${listings.price} is distinct from ${price}
+          then ${now.toISOString()}::timestamptz else ${listings.updatedAt} end`,
+      })
+      .where(eq(listings.id, listingId))
+      .returning({ price: listings.price, verified: listings.verified });
+    return { probe: probe!, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: listing.verified } : null };
+  });
+}
+
+/**
+ * Clears Verified where it no longer holds: the listing is not approved, or its latest probe is not
+ * verifiable or is older than 24 h. Returns how many listings lost the badge.
+ */
+export async function refreshVerifiedFlags(db: Db, now = new Date()): Promise<number> {
+  const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
+  const cleared = await db
+    .update(listings)
+    .set({ verified: false, updatedAt: now })
+    .where(
+      and(
+        eq(listings.verified, true),
+        sql`not (${listings.status} = 'approved' and coalesce((
+          select p.verifiable and p.checked_at > ${since}::timestamptz
+          from ${listingProbes} p where p.listing_id = ${listings.id}
+          order by p.checked_at desc, p.id desc limit 1), false))`,
+      ),
+    )
+    .returning({ id: listings.id });
+  return cleared.length;
+}
+
+/** The latest probe of each listing (for the review queue), keyed by listing id; listings never probed are absent. */
+export async function latestProbes(db: Db, listingIds: string[]): Promise<Map<string, ListingProbe>> {
+  if (listingIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([listingProbes.listingId])
+    .from(listingProbes)
+    .where(inArray(listingProbes.listingId, listingIds))
+    .orderBy(listingProbes.listingId, desc(listingProbes.checkedAt), desc(listingProbes.id));
+  return new Map(rows.map((row) => [row.listingId, row]));
+}
+
+/** The listing's probes of the last `days` days, newest first. */
+export async function probeHistory(db: Db, listingId: string, days = 30, now = new Date()): Promise<ListingProbe[]> {
+  return db
+    .select()
+    .from(listingProbes)
+    .where(and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, new Date(now.getTime() - days * DAY_MS))))
+    .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
+    .limit(5000);
+}
+
+export type Uptime = {
+  /** Share of probes that completed the MCP handshake, 0–100 with two decimals; null without probes. */
+  uptimePct: number | null;
+  /** Median handshake time of the successful probes; null without any. */
+  medianLatencyMs: number | null;
+  checks: number;
+  /** One entry per UTC day that has probes, oldest first. */
+  daily: { day: string; ok: number; total: number }[];
+};
+
+export async function uptimeAndLatency(db: Db, listingId: string, days = 30, now = new Date()): Promise<Uptime> {
+  const window = and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, new Date(now.getTime() - days * DAY_MS)));
+  const day = sql<string>`to_char(${listingProbes.checkedAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const [[totals], daily] = await Promise.all([
+    db
+      .select({
+        checks: sql<number>`count(*)::int`,
+        ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`,
+        median: sql<number | null>`percentile_cont(0.5) within group (order by ${listingProbes.latencyMs})
+          filter (where ${listingProbes.reachable} and ${listingProbes.latencyMs} is not null)`,
+      })
+      .from(listingProbes)
+      .where(window),
+    db
+      .select({ day, ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`, total: sql<number>`count(*)::int` })
+      .from(listingProbes)
+      .where(window)
+      .groupBy(day)
+      .orderBy(asc(day)),
+  ]);
+  const checks = Number(totals?.checks ?? 0);
+  const ok = Number(totals?.ok ?? 0);
+  return {
+    uptimePct: checks ? Math.round((ok / checks) * 10_000) / 100 : null,
+    medianLatencyMs: totals?.median === null || totals?.median === undefined ? null : Math.round(Number(totals.median)),
+    checks,
+    daily: daily.map((d) => ({ day: d.day, ok: Number(d.ok), total: Number(d.total) })),
+  };
+}
+
+/** Listings the verifier probes: approved ones keep their badge fresh, pending ones get a report for review. */
+export async function listListingsToProbe(db: Db): Promise<{ id: string; serverUrl: string }[]> {
+  return db
+    .select({ id: listings.id, serverUrl: listings.serverUrl })
+    .from(listings)
+    .where(inArray(listings.status, ["approved", "pending"]))
+    .orderBy(asc(listings.id));
+}

@@ -1,0 +1,133 @@
+// The reference MonetizedMCP server on node:http (Streamable HTTP, stateless), and broken variants
+// of it that the probe's tests point at.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { buildMcpServer, type ToolShape } from "./tools";
+
+export type Variant =
+  | "reference" // the three MonetizedMCP tools, canonical shapes
+  | "quirky" // `pricing-listing`, one payment-method object, {amount: "0.05", paymentMethod} prices, text-only results
+  | "no-pricing" // a working MCP server without the MonetizedMCP tools
+  | "sse-only" // the reference tools over the deprecated HTTP+SSE transport only
+  | "not-mcp" // a plain HTML page answering 200 to everything
+  | "slow" // accepts connections and never answers
+  | "huge" // answers every request with a 2 MB body
+  | "redirect-private"; // redirects every request to the cloud metadata address
+
+export const VARIANTS: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "not-mcp", "slow", "huge", "redirect-private"];
+
+export type ReferenceServer = { url: string; port: number; close: () => Promise<void> };
+
+/** Counts requests in flight across every server that shares it (tests check bounded concurrency). */
+export type ConcurrencyTracker = { active: number; peak: number; total: number };
+
+export type ReferenceServerOptions = { port?: number; host?: string; variant?: Variant; tracker?: ConcurrencyTracker };
+
+const MCP_PATH = "/mcp";
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+function methodNotAllowed(res: http.ServerResponse) {
+  sendJson(res, 405, { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
+}
+
+// Stateless Streamable HTTP: a fresh server and transport per POST, JSON answers, no standalone GET stream.
+async function serveStreamable(shape: ToolShape, req: http.IncomingMessage, res: http.ServerResponse) {
+  if (req.method !== "POST") return methodNotAllowed(res);
+  const server = buildMcpServer(shape);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on("close", () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
+function legacySseHandler() {
+  const sessions = new Map<string, SSEServerTransport>();
+  return async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
+    if (req.method === "GET" && url.pathname === MCP_PATH) {
+      const transport = new SSEServerTransport("/messages", res);
+      sessions.set(transport.sessionId, transport);
+      res.on("close", () => sessions.delete(transport.sessionId));
+      await buildMcpServer("reference").connect(transport);
+      return;
+    }
+    const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && url.pathname === "/messages" && transport) return transport.handlePostMessage(req, res);
+    return methodNotAllowed(res);
+  };
+}
+
+function huge(res: http.ServerResponse) {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.on("error", () => {});
+  const chunk = `"${"x".repeat(64 * 1024 - 3)}",`;
+  res.write("[");
+  for (let i = 0; i < 32 && !res.destroyed; i++) res.write(chunk);
+  res.end('""]');
+}
+
+function handlerFor(variant: Variant) {
+  const sse = variant === "sse-only" ? legacySseHandler() : null;
+  return async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://reference.local");
+    switch (variant) {
+      case "not-mcp":
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Welcome</title><h1>Not an MCP server</h1>");
+        return;
+      case "slow":
+        return; // the request stays open until the client gives up or the server closes
+      case "huge":
+        return huge(res);
+      case "redirect-private":
+        res.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+        return;
+      case "sse-only":
+        return sse!(req, res, url);
+      default:
+        if (url.pathname !== MCP_PATH) {
+          res.writeHead(404, { "content-type": "text/plain" }).end("Not found: the MCP endpoint is /mcp");
+          return;
+        }
+        return serveStreamable(variant, req, res);
+    }
+  };
+}
+
+/** Starts a server (port 0 picks a free one) and resolves once it listens; `url` is its MCP endpoint. */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const { port = 8080, host = "127.0.0.1", variant = "reference", tracker } = options;
+  const handle = handlerFor(variant);
+  const server = http.createServer((req, res) => {
+    if (tracker) {
+      tracker.total++;
+      tracker.peak = Math.max(tracker.peak, ++tracker.active);
+      res.once("close", () => tracker.active--);
+    }
+    handle(req, res).catch((error: unknown) => {
+      console.error("reference server:", error);
+      if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const shown = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "localhost" : host;
+  return {
+    url: `http://${shown}:${actual}${MCP_PATH}`,
+    port: actual,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

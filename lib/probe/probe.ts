@@ -1,0 +1,230 @@
+// Probes a listing's MCP server as an MCP client: handshake, tool list, then the MonetizedMCP
+// price-listing and payment-methods tools. Every HTTP request goes through safeFetch, and the whole
+// probe ends within its timeout whatever the server does.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
+import {
+  boundForStorage,
+  boundQuirks,
+  findTool,
+  isVerifiable,
+  lowestDollarPrice,
+  Quirks,
+  readPaymentMethods,
+  readPricedItems,
+  readToolPayload,
+} from "./normalise";
+import { PAYMENT_METHODS_TOOLS, PRICE_LISTING_TOOLS, type ProbedTool, type ProbeResult } from "./types";
+
+export const PROBE_TIMEOUT_MS = 15_000;
+const CLIENT_INFO = { name: "agora-probe", version: "1.0.0" };
+
+// The SDK compiles every tool's outputSchema with Ajv to check call results. A probed server's schemas
+// are untrusted input (a hostile `pattern` can hang the regex engine) and the probe reads the answers
+// itself, so nothing is compiled: every answer passes through to the tolerant readers.
+const acceptAnything: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+const MAX_TOOL_PAGES = 5;
+
+export type ProbeOptions = {
+  /** Whole-probe deadline; the result comes back by then even if the server never answers. */
+  timeoutMs?: number;
+  allowPrivateHosts?: boolean;
+  lookup?: Lookup;
+};
+
+class ProbeTimeout extends Error {
+  constructor(ms: number) {
+    super(`No complete answer within ${ms} ms`);
+  }
+}
+
+function message(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s+/g, " ").slice(0, 500);
+}
+
+type Session = { client: Client; transport: Transport; kind: "streamable-http" | "sse"; protocolVersion: string | null };
+
+async function connect(
+  kind: Session["kind"],
+  url: URL,
+  fetch: FetchLike,
+  request: () => { signal: AbortSignal; timeout: number },
+): Promise<Session> {
+  // The SDK's same-origin redirect policy would refuse what safeFetch already re-checks; let safeFetch decide.
+  const transport =
+    kind === "streamable-http"
+      ? new StreamableHTTPClientTransport(url, { fetch, redirectPolicy: "follow" })
+      : new SSEClientTransport(url, { fetch, redirectPolicy: "follow" });
+  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: acceptAnything });
+  const session: Session = { client, transport, kind, protocolVersion: null };
+  const setVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    session.protocolVersion = version;
+    setVersion?.(version);
+  };
+  // Background stream errors (a refused GET stream, a reconnect) are not the probe's result.
+  session.client.onerror = () => {};
+  try {
+    await session.client.connect(transport, request());
+  } catch (error) {
+    await closeQuietly(session);
+    throw error;
+  }
+  return session;
+}
+
+async function closeQuietly(session: Session): Promise<void> {
+  await Promise.race([session.client.close().catch(() => {}), new Promise((r) => setTimeout(r, 1_000).unref())]);
+}
+
+/** Probes the MCP server at `url`. Never throws: failures come back as `error` in the result. */
+export async function probeServer(url: string, options: ProbeOptions = {}): Promise<ProbeResult> {
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const checkedAt = new Date();
+  const started = performance.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new ProbeTimeout(timeoutMs)), timeoutMs);
+  const quirks = new Quirks();
+  const refusals: SafeFetchError[] = [];
+  const safe = createSafeFetch({
+    allowPrivateHosts: options.allowPrivateHosts,
+    lookup: options.lookup,
+    timeoutMs: Math.min(10_000, timeoutMs),
+    onRefusal: (e) => refusals.push(e),
+    reuseConnections: true,
+  });
+  const fetch: FetchLike = (input, init) =>
+    safe(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal });
+  const remaining = () => Math.max(1, timeoutMs - (performance.now() - started));
+  const request = () => ({ signal: deadline.signal, timeout: remaining() });
+
+  const result: ProbeResult = {
+    url,
+    checkedAt,
+    reachable: false,
+    transport: null,
+    protocolVersion: null,
+    serverName: null,
+    serverVersion: null,
+    tools: [],
+    pricedItems: [],
+    paymentMethods: [],
+    pricesRead: false,
+    latencyMs: null,
+    error: null,
+    quirks: [],
+    lowestPrice: null,
+    verifiable: false,
+  };
+
+  let session: Session | undefined;
+  const run = async () => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new SafeFetchError("invalid_url", `Not a valid URL: ${url.slice(0, 200)}`);
+    }
+    try {
+      session = await connect("streamable-http", target, fetch, request);
+    } catch (streamableError) {
+      // A refusal or the deadline would only repeat over SSE; anything else may be a legacy SSE server.
+      if (refusals.length || deadline.signal.aborted) throw streamableError;
+      try {
+        session = await connect("sse", target, fetch, request);
+        quirks.add("served over the deprecated HTTP+SSE transport, not Streamable HTTP");
+      } catch (sseError) {
+        if (refusals.length || deadline.signal.aborted) throw sseError;
+        throw new Error(`Not an MCP server: Streamable HTTP: ${message(streamableError)}; SSE: ${message(sseError)}`);
+      }
+    }
+    // A handshake that finished after the deadline (the result is already out) must not stay open.
+    if (deadline.signal.aborted) {
+      await closeQuietly(session);
+      throw deadline.signal.reason;
+    }
+    result.reachable = true;
+    result.latencyMs = Math.round(performance.now() - started);
+    result.transport = session.kind;
+    result.protocolVersion = session.protocolVersion;
+    const server = session.client.getServerVersion();
+    result.serverName = server?.name?.slice(0, 200) ?? null;
+    result.serverVersion = server?.version?.slice(0, 200) ?? null;
+
+    const tools: ProbedTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const listed = await session.client.listTools(cursor ? { cursor } : undefined, request());
+      tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })));
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    result.tools = tools;
+    const names = tools.map((t) => t.name);
+
+    const priceTool = findTool(names, PRICE_LISTING_TOOLS);
+    if (priceTool && priceTool !== PRICE_LISTING_TOOLS[0]) quirks.add(`price listing tool spelled \`${priceTool}\``);
+    if (priceTool) {
+      const items = readPricedItems(await callTool(session, priceTool, request, quirks), quirks);
+      if (items) {
+        const lowest = lowestDollarPrice(items);
+        result.pricedItems = items;
+        if (lowest === undefined) quirks.add("no item priced in USD or USDC");
+        else {
+          result.lowestPrice = lowest;
+          result.pricesRead = true;
+        }
+      }
+    }
+    const methodsTool = findTool(names, PAYMENT_METHODS_TOOLS);
+    if (methodsTool && methodsTool !== PAYMENT_METHODS_TOOLS[0]) quirks.add(`payment methods tool spelled \`${methodsTool}\``);
+    if (methodsTool) {
+      result.paymentMethods = readPaymentMethods(await callTool(session, methodsTool, request, quirks), quirks) ?? [];
+    }
+    result.verifiable = isVerifiable(result.reachable, names, result.paymentMethods);
+  };
+
+  try {
+    await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => deadline.signal.addEventListener("abort", () => reject(deadline.signal.reason), { once: true })),
+    ]);
+  } catch (error) {
+    // A refusal explains a failure better than the SDK's wrapping of it; the deadline explains a hang.
+    result.error = refusals[0]?.message ?? (deadline.signal.aborted ? message(deadline.signal.reason) : message(error));
+    result.verifiable = false;
+  } finally {
+    clearTimeout(timer);
+    if (session) await closeQuietly(session);
+    await safe.close();
+  }
+  const bounded = boundForStorage(result, quirks);
+  bounded.quirks = boundQuirks(quirks);
+  return bounded;
+}
+
+/** Calls a tool with no arguments; a failed call becomes a quirk and an undefined payload. */
+async function callTool(
+  session: Session,
+  name: string,
+  request: () => { signal: AbortSignal; timeout: number },
+  quirks: Quirks,
+): Promise<unknown> {
+  try {
+    const answer = await session.client.callTool({ name, arguments: {} }, undefined, request());
+    return readToolPayload(name, answer, quirks);
+  } catch (error) {
+    if (request().signal.aborted) throw error;
+    quirks.add(`${name}: call failed: ${message(error)}`);
+    return undefined;
+  }
+}
