@@ -7,7 +7,7 @@ import { reloadEnv } from "@/lib/env";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as createAgent } from "@/app/api/mcp-agents/route";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
-import { call, jsonRequest, setAuthEnv, uniqueEmail } from "../support/route-client";
+import { call, inProduction, jsonRequest, setAuthEnv, uniqueEmail } from "../support/route-client";
 
 let serial = 0;
 const payload = (patch: Record<string, unknown> = {}) => ({
@@ -164,20 +164,6 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
   });
 
   describe("in production", () => {
-    const production = (extra: Record<string, string> = {}) => {
-      setAuthEnv({ RATE_LIMIT_DISABLED: "1", ...extra });
-      process.env.NODE_ENV = "production";
-      process.env.AUTH_SECRET = "x".repeat(40);
-      process.env.E2E = "1";
-      reloadEnv();
-    };
-    const restore = () => {
-      process.env.NODE_ENV = "test";
-      delete process.env.AUTH_SECRET;
-      delete process.env.E2E;
-      reloadEnv();
-    };
-
     it.each([
       ["http", "http://plain.example.com/mcp", "The MCP server URL must use https."],
       ["a loopback host", "https://127.0.0.1/mcp", "The MCP server URL must be on a public host."],
@@ -185,23 +171,15 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
       ["a private network host", "https://10.1.2.3/mcp", "The MCP server URL must be on a public host."],
       ["an internal name", "https://mcp.internal/mcp", "The MCP server URL must be on a public host."],
     ])("refuses %s", async (_label, url, message) => {
-      production();
-      try {
-        const res = await post(payload({ mcpServerUrl: url }));
-        expect(res.status).toBe(400);
-        expect(res.body.message).toBe(message);
-      } finally {
-        restore();
-      }
+      const res = await inProduction(() => post(payload({ mcpServerUrl: url })));
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
     });
 
     it("accepts private http hosts when the operator allows them", async () => {
-      production({ ALLOW_PRIVATE_SERVER_URLS: "1" });
-      try {
-        expect((await post(payload({ mcpServerUrl: `http://localhost:8080/mcp-${++serial}` }))).status).toBe(201);
-      } finally {
-        restore();
-      }
+      setAuthEnv({ RATE_LIMIT_DISABLED: "1", ALLOW_PRIVATE_SERVER_URLS: "1" });
+      const res = await inProduction(() => post(payload({ mcpServerUrl: `http://localhost:8080/mcp-${++serial}` })));
+      expect(res.status).toBe(201);
     });
   });
 

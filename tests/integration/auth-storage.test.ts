@@ -9,7 +9,7 @@ import { POST as register } from "@/app/api/auth/register/route";
 import { POST as login } from "@/app/api/auth/login/route";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startFakeSmtp, type FakeSmtp } from "../support/fake-smtp";
-import { call, jsonRequest, setAuthEnv, uniqueEmail } from "../support/route-client";
+import { call, inProduction, jsonRequest, setAuthEnv, uniqueEmail } from "../support/route-client";
 
 const PASSWORD = "Plain-Text-Canary-42";
 
@@ -84,17 +84,9 @@ describe.each(drivers())("secrets at rest on %s", (driver) => {
     const lines: string[] = [];
     const capture = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
     const spies = [vi.spyOn(console, "log").mockImplementation(capture), vi.spyOn(console, "warn").mockImplementation(capture)];
-    process.env.NODE_ENV = "production";
-    process.env.AUTH_SECRET = "y".repeat(40);
-    process.env.E2E = "1";
-    reloadEnv();
     try {
-      await (await requestPasswordReset(conn.db, email, "203.0.113.2")).sent;
+      await inProduction(async () => (await requestPasswordReset(conn.db, email, "203.0.113.2")).sent);
     } finally {
-      process.env.NODE_ENV = "test";
-      delete process.env.AUTH_SECRET;
-      delete process.env.E2E;
-      reloadEnv();
       spies.forEach((s) => s.mockRestore());
     }
     const logged = lines.join("\n");

@@ -1,4 +1,6 @@
 // Calls a route handler directly, the way Next would, with a fresh client address per call unless given.
+import { reloadEnv } from "@/lib/env";
+
 let counter = 0;
 
 export type Answer = { status: number; body: Record<string, unknown> & { message?: string; errors?: Record<string, string[]> }; headers: Headers };
@@ -35,5 +37,23 @@ export function setAuthEnv(overrides: Record<string, string | undefined> = {}): 
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
+  }
+}
+
+/** Runs `fn` with NODE_ENV=production (and what production requires), then restores the test environment. */
+export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
+  const env = process.env as Record<string, string | undefined>;
+  env.NODE_ENV = "production";
+  env.AUTH_SECRET = "production-secret-for-tests-0123456789";
+  // Lets RATE_LIMIT_DISABLED stay set, as in the end-to-end run.
+  env.E2E = "1";
+  reloadEnv();
+  try {
+    return await fn();
+  } finally {
+    env.NODE_ENV = "test";
+    delete env.AUTH_SECRET;
+    delete env.E2E;
+    reloadEnv();
   }
 }
