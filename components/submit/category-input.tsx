@@ -65,7 +65,7 @@ export function CategoryInput({
         </Button>
       </div>
       {value.length > 0 && (
-        <ul className="flex flex-wrap gap-2" aria-label="Categories">
+        <ul className="flex flex-wrap gap-2" aria-label="Selected categories">
           {value.map((category) => (
             <li key={category.toLowerCase()}>
               <Badge variant="secondary" className="gap-1 py-1 pr-1 pl-2.5 text-sm">

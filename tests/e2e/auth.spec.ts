@@ -1,6 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { answerGitHub, mailedResetLink, registerByApi, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
 
+// Client-side redirects wait for hydration, which is slow on a busy two-core machine.
+const slowNav = { timeout: 15_000 };
+test.describe.configure({ timeout: 60_000 });
+
 test.describe("login screen", () => {
   test("shows the Login card with GitHub first and the email options below", async ({ page }) => {
     await page.goto("/login");
@@ -36,47 +40,47 @@ test.describe("GitHub sign-in against the fake provider", () => {
     expect(authorizeUrl.searchParams.get("redirect_uri")).toMatch(/\/api\/nextauth\/callback\/github$/);
 
     await answerGitHub(page, uniqueLogin(testInfo, "octo"));
-    await expect(page).toHaveURL(/\/submit$/);
     await expect(toast(page, "Success", "You have been logged in successfully.")).toBeVisible();
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
     await expect(page.getByRole("form", { name: "Submit MonetizedMCP server" })).toBeVisible();
   });
 
   test("lands on the callback screen while signing in", async ({ page }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
-    await page.getByLabel("GitHub login").fill(uniqueLogin(testInfo, "callback"));
+    await page.getByLabel("GitHub login", { exact: true }).fill(uniqueLogin(testInfo, "callback"));
     const callback = page.waitForURL(/\/auth\/callback$/);
     await page.getByRole("button", { name: "Authorize" }).click();
     await callback;
-    await expect(page).toHaveURL(/\/submit$/);
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
   });
 
   test("cancelling at GitHub shows 'Authentication Error' with GitHub's reason, then /login", async ({ page }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, uniqueLogin(testInfo, "cancel"), "Cancel");
-    await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Authentication Error", "The user has denied your application access.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
   test("a refused code exchange shows the spec's error, then /login", async ({ page }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, uniqueLogin(testInfo, "fail-exchange"));
-    await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Error", "Failed to authenticate with GitHub. Please try again.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
   test("opening the callback without a sign-in says no code was received", async ({ page }) => {
     await page.goto("/auth/callback");
-    await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Authentication Error", "No authorization code received.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
   test("an error parameter is shown as the toast's description", async ({ page }) => {
     await page.goto("/auth/callback?error=server_error");
-    await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Authentication Error", "server_error")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
   test("a GitHub address that already has an email account is refused, not merged", async ({ page, request }, testInfo) => {
@@ -85,15 +89,15 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, login);
-    await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Authentication Error", "An account with this email already exists. Sign in with your email and password.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 });
 
 test.describe("logout", () => {
   test("ends the session on the server, clears client data and goes home", async ({ page, browser }, testInfo) => {
     await signInWithGitHub(page, uniqueLogin(testInfo, "leaver"));
-    if (testInfo.project.name === "desktop") await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
+    if (testInfo.project.name === "desktop") await expect(page.getByRole("link", { name: "Account", exact: true })).toBeVisible();
     await page.evaluate(() => {
       localStorage.setItem("token", "legacy");
       sessionStorage.setItem("draft", "x");
@@ -101,18 +105,18 @@ test.describe("logout", () => {
     const stolen = await page.context().cookies();
 
     await page.goto("/logout");
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/$/, slowNav);
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
     await page.goto("/submit");
     await expect(page.getByText("Enter with your github account")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Account" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Account", exact: true })).toHaveCount(0);
 
     // The old cookie, replayed from elsewhere, no longer opens a session: it was revoked server-side.
     const replay = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
     await replay.addCookies(stolen);
     const other = await replay.newPage();
     await other.goto("/account");
-    await expect(other).toHaveURL(/\/login$/);
+    await expect(other).toHaveURL(/\/login$/, slowNav);
     await replay.close();
   });
 });
@@ -129,16 +133,16 @@ test.describe("email accounts", () => {
     await expect(page.getByText("Please enter your name.")).toBeVisible();
     await expect(page.getByText("Invalid email address")).toBeVisible();
     await expect(page.getByText("Password must be at least 8 characters.")).toBeVisible();
-    await page.getByLabel("Password").fill("password123");
+    await page.getByLabel("Password", { exact: true }).fill("password123");
     await submit.click();
     await expect(page.getByText("This password is too common. Choose one that is harder to guess.")).toBeVisible();
 
-    await page.getByLabel("Name").fill("Grace Hopper");
-    await page.getByLabel("Email").fill(`${uniqueLogin(testInfo, "grace")}@example.com`);
-    await page.getByLabel("Password").fill(password);
+    await page.getByLabel("Name", { exact: true }).fill("Grace Hopper");
+    await page.getByLabel("Email", { exact: true }).fill(`${uniqueLogin(testInfo, "grace")}@example.com`);
+    await page.getByLabel("Password", { exact: true }).fill(password);
     await submit.click();
-    await expect(page).toHaveURL(/\/submit$/);
     await expect(toast(page, "Success", "Your account has been created and you are signed in.")).toBeVisible();
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
     await expect(page.getByRole("form", { name: "Submit MonetizedMCP server" })).toBeVisible();
   });
 
@@ -146,11 +150,11 @@ test.describe("email accounts", () => {
     const email = `${uniqueLogin(testInfo, "taken")}@example.com`;
     await registerByApi(request, email, password);
     await page.goto("/register");
-    await page.getByLabel("Name").fill("Copy Cat");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
+    await page.getByLabel("Name", { exact: true }).fill("Copy Cat");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByRole("alert")).toHaveText("An account with this email already exists. Sign in, or reset your password.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("An account with this email already exists. Sign in, or reset your password.");
   });
 
   test("sign in with email: wrong password refused, right one lands on /submit", async ({ page, request }, testInfo) => {
@@ -158,14 +162,14 @@ test.describe("email accounts", () => {
     await registerByApi(request, email, password);
     await page.goto("/login");
     await page.getByRole("link", { name: "Sign in with email" }).click();
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("not the password");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
-    await page.getByLabel("Password").fill(password);
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Invalid email or password.");
+    await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/submit$/);
     await expect(toast(page, "Success", "You have been logged in successfully.")).toBeVisible();
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
   });
 
   test("forgot → mailed link → reset → old password refused, new one works", async ({ page, request }, testInfo) => {
@@ -175,40 +179,40 @@ test.describe("email accounts", () => {
     await page.goto("/login/email");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
     await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
-    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByRole("button", { name: "Send reset link" }).click();
     await expect(page.getByRole("status")).toContainText("If an account exists for that email, we sent a link to reset its password.");
 
     const link = await mailedResetLink(request, email);
     await page.goto(link);
     await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
-    await expect(page).toHaveURL(/\/reset-password$/); // the secret leaves the address bar
-    await page.getByLabel("New password").fill("12345678");
+    await expect(page).toHaveURL(/\/reset-password$/, slowNav); // the secret leaves the address bar
+    await page.getByLabel("New password", { exact: true }).fill("12345678");
     await page.getByRole("button", { name: "Set new password" }).click();
     await expect(page.getByText("This password is too common. Choose one that is harder to guess.")).toBeVisible();
-    await page.getByLabel("New password").fill("an entirely new passphrase");
+    await page.getByLabel("New password", { exact: true }).fill("an entirely new passphrase");
     await page.getByRole("button", { name: "Set new password" }).click();
-    await expect(page).toHaveURL(/\/login\/email$/);
     await expect(toast(page, "Success", "Your password has been reset. Sign in with your new password.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login\/email$/, slowNav);
 
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
-    await page.getByLabel("Password").fill("an entirely new passphrase");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Invalid email or password.");
+    await page.getByLabel("Password", { exact: true }).fill("an entirely new passphrase");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/submit$/);
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
 
     // The link worked once.
     await page.goto(link);
-    await page.getByLabel("New password").fill("yet another passphrase");
+    await page.getByLabel("New password", { exact: true }).fill("yet another passphrase");
     await page.getByRole("button", { name: "Set new password" }).click();
-    await expect(page.getByRole("alert")).toHaveText("This reset link is invalid or has expired. Ask for a new one.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("This reset link is invalid or has expired. Ask for a new one.");
   });
 
   test("a reset page without a token says the link is invalid", async ({ page }) => {
     await page.goto("/reset-password");
-    await expect(page.getByRole("alert")).toHaveText("This reset link is invalid or has expired. Ask for a new one.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("This reset link is invalid or has expired. Ask for a new one.");
     await expect(page.getByRole("link", { name: "Send a new link" })).toHaveAttribute("href", "/forgot-password");
   });
 });

@@ -1,8 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { answerGitHub, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
 
+// Client-side redirects wait for hydration, which is slow on a busy two-core machine.
+const slowNav = { timeout: 15_000 };
+test.describe.configure({ timeout: 60_000 });
+
 const form = (page: Page) => page.getByRole("form", { name: "Submit MonetizedMCP server" });
-const categoryInput = (page: Page) => page.getByLabel("Categories");
+const categoryInput = (page: Page) => page.getByLabel("Categories", { exact: true });
 const addCategory = (page: Page) => page.getByRole("button", { name: "Add category" });
 
 test.describe("submit page, signed out", () => {
@@ -29,7 +33,7 @@ test.describe("submit page, signed out", () => {
     await button.click();
     await expect(button).toBeDisabled();
     await answerGitHub(page, uniqueLogin(testInfo, "submitter"));
-    await expect(page).toHaveURL(/\/submit$/);
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
     await expect(form(page)).toBeVisible();
   });
 });
@@ -83,7 +87,7 @@ test.describe("submit page, signed in", () => {
     await categoryInput(page).fill("Sixth");
     await categoryInput(page).press("Enter");
     await expect(toast(page, "You can only have up to 5 categories")).toBeVisible();
-    const tags = page.getByRole("list", { name: "Categories" }).getByRole("listitem");
+    const tags = page.getByRole("list", { name: "Selected categories" }).getByRole("listitem");
     await expect(tags).toHaveText(["AI", "Web3", "Finance", "Data", "Search"]);
     await page.getByRole("button", { name: "Remove Web3" }).click();
     await expect(tags).toHaveText(["AI", "Finance", "Data", "Search"]);
@@ -111,11 +115,11 @@ test.describe("submit page, signed in", () => {
     await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
     await expect(page.getByLabel("Name")).toHaveValue("");
     await expect(page.getByLabel("MCP Server URL")).toHaveValue("");
-    await expect(page.getByRole("list", { name: "Categories" })).toHaveCount(0);
+    await expect(page.getByRole("list", { name: "Selected categories" })).toHaveCount(0);
     await expect(submit).toBeEnabled();
 
     await page.getByRole("link", { name: "Your servers" }).click();
-    await expect(page).toHaveURL(/\/account#your-servers$/);
+    await expect(page).toHaveURL(/\/account#your-servers$/, slowNav);
     const mine = page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: name });
     await expect(mine).toContainText("Pending review");
     await expect(mine).toContainText(url);
@@ -134,7 +138,7 @@ test.describe("submit page, signed in", () => {
       await page.getByLabel("Description").fill("The same server submitted twice.");
       await page.getByLabel("MCP Server URL").fill(url);
       await page.getByRole("button", { name: "Submit for review" }).click();
-      if (attempt === 1) await expect(toast(page, "Success")).toBeVisible();
+      if (attempt === 1) await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
     }
     await expect(toast(page, "Error", "This MCP server URL has already been submitted.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Submit for review" })).toBeEnabled();
@@ -146,7 +150,7 @@ test.describe("submit page, signed in", () => {
     // Sign out in another tab (revokes the session server-side), then put the old cookie back in this browser.
     const other = await page.context().newPage();
     await other.goto("/logout");
-    await expect(other).toHaveURL(/\/$/);
+    await expect(other).toHaveURL(/\/$/, slowNav);
     await other.close();
     await page.context().addCookies(cookies);
 
@@ -165,9 +169,9 @@ test.describe("account: API tokens", () => {
     await page.goto("/account");
     await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
     await expect(page.getByText("You have not submitted a server yet.")).toBeVisible();
-    await page.getByLabel("Token name").fill("CI deploy");
+    await page.getByLabel("Token name", { exact: true }).fill("CI deploy");
     await page.getByRole("button", { name: "Create token" }).click();
-    const shown = page.getByLabel("New API token");
+    const shown = page.getByLabel("New API token", { exact: true });
     await expect(shown).toHaveValue(/^agora_[\w-]{43}$/);
     const token = await shown.inputValue();
 
@@ -197,6 +201,6 @@ test.describe("account: API tokens", () => {
 
   test("signed out, /account sends you to /login", async ({ page }) => {
     await page.goto("/account");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 });

@@ -16,7 +16,7 @@ export function toast(page: Page, title: string, description?: string) {
 /** Approves (or cancels) on the fake GitHub's consent page after a sign-in button was pressed. */
 export async function answerGitHub(page: Page, login: string, decision: "Authorize" | "Cancel" = "Authorize") {
   await expect(page.getByRole("heading", { name: "Authorize Agora" })).toBeVisible();
-  await page.getByLabel("GitHub login").fill(login);
+  await page.getByLabel("GitHub login", { exact: true }).fill(login);
   await page.getByRole("button", { name: decision }).click();
 }
 
@@ -25,8 +25,8 @@ export async function signInWithGitHub(page: Page, login: string) {
   await page.goto("/login");
   await page.getByRole("button", { name: "Continue with GitHub" }).click();
   await answerGitHub(page, login);
-  await expect(page).toHaveURL(/\/submit$/);
   await expect(toast(page, "Success", "You have been logged in successfully.")).toBeVisible();
+  await expect(page).toHaveURL(/\/submit$/, { timeout: 15_000 });
 }
 
 export async function registerByApi(request: APIRequestContext, email: string, password: string, name = "E2E Provider") {
