@@ -24,11 +24,14 @@ export default async function AccountPage() {
       <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
           <h1 className="text-3xl font-bold tracking-tight">Your account</h1>
-          <p className="mt-2 break-words text-muted-foreground">
-            Signed in as <span className="font-medium text-foreground">{user.name ?? user.email ?? user.githubLogin}</span>
-            {user.email && user.name ? <> · {user.email}</> : null}
-            {user.githubLogin ? <> · GitHub @{user.githubLogin}</> : null}
+          <p className="mt-2 text-muted-foreground">
+            Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
           </p>
+          {(user.email || user.githubLogin) && (
+            <p className="mt-1 text-sm break-all text-muted-foreground">
+              {[user.email, user.githubLogin && `GitHub @${user.githubLogin}`].filter(Boolean).join(" · ")}
+            </p>
+          )}
         </div>
         <Button asChild variant="outline" className="self-start sm:self-auto">
           <Link href="/logout">
