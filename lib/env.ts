@@ -34,6 +34,8 @@ const schema = z
     // Auth.js reads AUTH_SECRET, AUTH_TRUST_HOST and AUTH_{GITHUB,GOOGLE}_{ID,SECRET} itself; they are checked here too.
     AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional()),
     AUTH_TRUST_HOST: flag,
+    // Optional public origin for Auth.js (an alternative to AUTH_TRUST_HOST behind a proxy).
+    AUTH_URL: optionalUrl,
     AUTH_GITHUB_ID: optionalString,
     AUTH_GITHUB_SECRET: optionalString,
     // GitHub's sign-in and API origins; tests point them at a fake provider on loopback.
@@ -62,6 +64,10 @@ const schema = z
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (openssl rand -base64 32)" });
+    }
+    // Without it Auth.js refuses every request ("UntrustedHost"): sign-in would be broken, not merely unsafe.
+    if (env.NODE_ENV === "production" && !env.AUTH_TRUST_HOST && !env.AUTH_URL) {
+      ctx.addIssue({ code: "custom", path: ["AUTH_TRUST_HOST"], message: "must be true in production (or set AUTH_URL to the public origin)" });
     }
     if (env.NODE_ENV === "production" && env.SMTP_URL && !env.SITE_URL) {
       ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required when SMTP_URL is set: reset links are built from it" });

@@ -45,6 +45,7 @@ export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
   const env = process.env as Record<string, string | undefined>;
   env.NODE_ENV = "production";
   env.AUTH_SECRET = "production-secret-for-tests-0123456789";
+  env.AUTH_TRUST_HOST = "true";
   // Lets RATE_LIMIT_DISABLED stay set, as in the end-to-end run.
   env.E2E = "1";
   reloadEnv();
@@ -53,6 +54,7 @@ export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
   } finally {
     env.NODE_ENV = "test";
     delete env.AUTH_SECRET;
+    delete env.AUTH_TRUST_HOST;
     delete env.E2E;
     reloadEnv();
   }

@@ -73,6 +73,8 @@ describe("server URLs", () => {
 describe("auth configuration", () => {
   it("requires AUTH_SECRET in production and GitHub credentials in pairs", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET: is required in production/);
+    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32) })).toThrow(/AUTH_TRUST_HOST: must be true in production/);
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_TRUST_HOST: "true" }).AUTH_TRUST_HOST).toBe(true);
     expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32 characters/);
     expect(() => parseEnv({ AUTH_GITHUB_ID: "id" })).toThrow(/AUTH_GITHUB_SECRET: is required/);
     expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL: must be an smtp/);
