@@ -2,6 +2,13 @@ import createMDX from "@next/mdx";
 
 const isDev = process.env.NODE_ENV !== "production";
 const posthogHost = process.env.NEXT_PUBLIC_POSTHOG_HOST || "https://us.i.posthog.com";
+// Sign-in forms may post on to the OAuth providers' authorization pages (followed redirects count as form
+// targets): GitHub's origin (a loopback fake in tests, only when GITHUB_OAUTH_URL names it), Google when configured.
+const formTargets = [
+  "'self'",
+  process.env.GITHUB_OAUTH_URL ? new URL(process.env.GITHUB_OAUTH_URL).origin : "https://github.com",
+  ...(process.env.AUTH_GOOGLE_ID ? ["https://accounts.google.com"] : []),
+];
 
 // Inline scripts are Next's own bootstrap; a nonce would force every static page to render per request.
 const csp = [
@@ -15,7 +22,7 @@ const csp = [
   "frame-ancestors 'none'",
   "base-uri 'self'",
   "object-src 'none'",
-  "form-action 'self' https://github.com",
+  `form-action ${formTargets.join(" ")}`,
 ].join("; ");
 
 const securityHeaders = [

@@ -1,13 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
+// Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
+import { appPort as port, githubPort, inboxPort, mailchimpPort, smtpPort } from "./tests/e2e/support/ports";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
 const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
-const port = Number(process.env.E2E_PORT ?? 3100);
 // Served as localhost (not 127.0.0.1): Auth.js callbacks compare cookies against that host.
 const baseURL = `http://localhost:${port}`;
-// Ports and database derive from E2E_PORT so several checkouts can run their suites side by side.
-const mailchimpPort = port + 99;
 
 // With DATABASE_URL set, the app under test runs on the PostgreSQL server in its own database.
 const e2eDatabaseUrl = process.env.DATABASE_URL
@@ -29,6 +28,15 @@ const appEnv: Record<string, string> = {
   MAILCHIMP_API_KEY: "e2e-key-us1",
   MAILCHIMP_AUDIENCE_ID: "e2e-audience",
   MAILCHIMP_API_BASE: `http://127.0.0.1:${mailchimpPort}/3.0`,
+  // Sign-in against the fake GitHub (tests/support/fake-github.ts) and reset mail to the fake SMTP server.
+  AUTH_SECRET: "e2e-auth-secret-not-for-production-0123456789",
+  AUTH_TRUST_HOST: "true",
+  AUTH_GITHUB_ID: "e2e-github-client",
+  AUTH_GITHUB_SECRET: "e2e-github-secret",
+  GITHUB_OAUTH_URL: `http://127.0.0.1:${githubPort}`,
+  GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  MAIL_FROM: "Agora <no-reply@agora.test>",
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
@@ -67,6 +75,18 @@ export default defineConfig({
     {
       command: `FAKE_MAILCHIMP_PORT=${mailchimpPort} npx tsx tests/support/fake-mailchimp.ts`,
       port: mailchimpPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `FAKE_GITHUB_PORT=${githubPort} FAKE_GITHUB_REDIRECT_ORIGIN=${baseURL} npx tsx tests/support/fake-github.ts`,
+      port: githubPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `FAKE_SMTP_PORT=${smtpPort} FAKE_SMTP_INBOX_PORT=${inboxPort} npx tsx tests/support/fake-smtp.ts`,
+      url: `http://127.0.0.1:${inboxPort}/messages`,
       reuseExistingServer: false,
       timeout: 30_000,
     },

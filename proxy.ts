@@ -3,14 +3,17 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-// Auth.js checks its own CSRF token; the MCP endpoint is a public, unauthenticated protocol endpoint.
-const EXEMPT_PREFIXES = ["/api/auth/callback/", "/api/auth/signin", "/api/auth/signout", "/api/mcp"];
+// Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
+// provider callbacks; the MCP endpoint is a public, unauthenticated protocol endpoint. The product's JSON
+// auth API (/api/auth/*) is not exempt: a browser may only call it from this site.
+const EXEMPT_PATHS = ["/api/nextauth", "/api/mcp"];
 
 export function proxy(request: NextRequest) {
   if (request.nextUrl.pathname === "/marketplace") return catalogueRewrite(request);
   if (SAFE_METHODS.has(request.method)) return NextResponse.next();
   const { pathname } = request.nextUrl;
-  if (EXEMPT_PREFIXES.some((p) => pathname.startsWith(p))) return NextResponse.next();
+  // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
+  if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
   // Programs authenticate with a bearer token, which a browser never attaches on its own.
   if (request.headers.get("authorization")?.toLowerCase().startsWith("bearer ")) return NextResponse.next();
 

@@ -80,6 +80,75 @@ export const newsletterSubscribers = pgTable(
   (t) => [uniqueIndex("newsletter_subscribers_email_key").on(sql`lower(${t.email})`)],
 );
 
+// A sign-in identity at an OAuth provider (GitHub, Google); the provider's stable id, never the login name.
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("accounts_provider_account_key").on(t.provider, t.providerAccountId), index("accounts_user_idx").on(t.userId)],
+);
+
+// Browser sessions. The Auth.js cookie carries a random secret; only its SHA-256 is stored, and deleting
+// the row ends the session on the next request.
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("sessions_token_hash_key").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
+);
+
+// `sign_in`: issued by the JSON sign-in calls; `personal`: created by the user on /account.
+export const apiTokenKind = pgEnum("api_token_kind", ["sign_in", "personal"]);
+
+// Bearer tokens (`agora_…`). Only the SHA-256 of the token is stored; `prefix` is what the user sees again.
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: apiTokenKind("kind").notNull(),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId, t.createdAt.desc())],
+);
+
+// Password reset links: stored as SHA-256, single use (used_at), short-lived (expires_at).
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("password_reset_tokens_token_hash_key").on(t.tokenHash), index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
 // Fixed-window counters shared by every app instance (rate limits live in the database, not in memory).
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
@@ -115,4 +184,6 @@ export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;
 export type ListingProbe = typeof listingProbes.$inferSelect;
+export type ApiToken = typeof apiTokens.$inferSelect;
+export type ApiTokenKind = (typeof apiTokenKind.enumValues)[number];
 export type ReviewStatus = (typeof reviewStatus.enumValues)[number];

@@ -32,6 +32,24 @@ const schema = z
     RATE_LIMIT_DISABLED: flag,
     // Lets the probe reach loopback and private-network hosts (tests, local development).
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
+
+    // Auth.js reads AUTH_SECRET, AUTH_TRUST_HOST and AUTH_{GITHUB,GOOGLE}_{ID,SECRET} itself; they are checked here too.
+    AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional()),
+    AUTH_TRUST_HOST: flag,
+    // Optional public origin for Auth.js (an alternative to AUTH_TRUST_HOST behind a proxy).
+    AUTH_URL: optionalUrl,
+    AUTH_GITHUB_ID: optionalString,
+    AUTH_GITHUB_SECRET: optionalString,
+    // GitHub's sign-in and API origins; tests point them at a fake provider on loopback.
+    GITHUB_OAUTH_URL: optionalUrl.transform((v) => (v ?? "https://github.com").replace(/\/$/, "")),
+    GITHUB_API_URL: optionalUrl.transform((v) => (v ?? "https://api.github.com").replace(/\/$/, "")),
+    AUTH_GOOGLE_ID: optionalString,
+    AUTH_GOOGLE_SECRET: optionalString,
+    // Password reset mail: smtp://user:pass@host:587 or smtps://…; unset → the link is only logged (in development).
+    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+    MAIL_FROM: z.string().trim().min(3).default("Agora <no-reply@localhost>"),
+    // Lets submitted server URLs use http and private or loopback hosts in production (test deployments only).
+    ALLOW_PRIVATE_SERVER_URLS: flag,
   })
   .superRefine((env, ctx) => {
     if (env.MAILCHIMP_API_KEY && !env.MAILCHIMP_AUDIENCE_ID) {
@@ -39,6 +57,22 @@ const schema = z
     }
     if (env.MAILCHIMP_API_KEY && !env.MAILCHIMP_API_BASE && !/-[a-z0-9]+$/.test(env.MAILCHIMP_API_KEY)) {
       ctx.addIssue({ code: "custom", path: ["MAILCHIMP_API_KEY"], message: "must end in its data-centre suffix, e.g. -us21" });
+    }
+    if (Boolean(env.AUTH_GITHUB_ID) !== Boolean(env.AUTH_GITHUB_SECRET)) {
+      ctx.addIssue({ code: "custom", path: [env.AUTH_GITHUB_ID ? "AUTH_GITHUB_SECRET" : "AUTH_GITHUB_ID"], message: "is required when the other GitHub credential is set" });
+    }
+    if (Boolean(env.AUTH_GOOGLE_ID) !== Boolean(env.AUTH_GOOGLE_SECRET)) {
+      ctx.addIssue({ code: "custom", path: [env.AUTH_GOOGLE_ID ? "AUTH_GOOGLE_SECRET" : "AUTH_GOOGLE_ID"], message: "is required when the other Google credential is set" });
+    }
+    if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (openssl rand -base64 32)" });
+    }
+    // Without it Auth.js refuses every request ("UntrustedHost"): sign-in would be broken, not merely unsafe.
+    if (env.NODE_ENV === "production" && !env.AUTH_TRUST_HOST && !env.AUTH_URL) {
+      ctx.addIssue({ code: "custom", path: ["AUTH_TRUST_HOST"], message: "must be true in production (or set AUTH_URL to the public origin)" });
+    }
+    if (env.NODE_ENV === "production" && env.SMTP_URL && !env.SITE_URL) {
+      ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required when SMTP_URL is set: reset links are built from it" });
     }
     if (env.NODE_ENV === "production" && env.RATE_LIMIT_DISABLED && !process.env.CI && !process.env.E2E) {
       ctx.addIssue({ code: "custom", path: ["RATE_LIMIT_DISABLED"], message: "may not be set in production" });

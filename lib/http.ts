@@ -50,8 +50,8 @@ export async function readJson<T extends z.ZodType>(request: Request, schema: T,
   return parsed.data;
 }
 
-/** The caller's address as reported by the reverse proxy in front of the app. */
-export function clientIp(request: Request): string {
+/** The caller's address as reported by the reverse proxy in front of the app (a Request, or a server action's headers). */
+export function clientIp(request: { headers: Headers }): string {
   const forwarded = request.headers.get("x-forwarded-for");
   if (forwarded) return forwarded.split(",")[0]!.trim();
   return request.headers.get("x-real-ip")?.trim() || "unknown";

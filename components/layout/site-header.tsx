@@ -2,15 +2,17 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
-import { Menu, X } from "lucide-react";
+import { Menu, UserRound, X } from "lucide-react";
 import { mainNav, site } from "@/lib/site";
 import { cn } from "@/lib/utils";
 import { Logo } from "./logo";
+import { useSignedIn } from "./use-signed-in";
 
 export function SiteHeader() {
   const pathname = usePathname();
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const signedIn = useSignedIn(pathname);
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > 20);
@@ -55,6 +57,16 @@ export function SiteHeader() {
               {item.label}
             </Link>
           ))}
+          {signedIn && (
+            <Link
+              href="/account"
+              aria-current={pathname === "/account" ? "page" : undefined}
+              className="ml-1 inline-flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium text-foreground/75 transition-colors hover:bg-accent hover:text-foreground"
+            >
+              <UserRound className="size-4" aria-hidden="true" />
+              Account
+            </Link>
+          )}
         </nav>
         <button
           type="button"
@@ -81,6 +93,17 @@ export function SiteHeader() {
                 </Link>
               </li>
             ))}
+            {signedIn && (
+              <li>
+                <Link
+                  href="/account"
+                  className="block rounded-md px-3 py-3 text-base font-medium text-foreground/80 hover:bg-accent hover:text-foreground"
+                  onClick={() => setMenuOpen(false)}
+                >
+                  Account
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
       )}

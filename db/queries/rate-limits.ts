@@ -14,3 +14,12 @@ export async function countHit(db: Db, key: string, windowSeconds: number): Prom
   const row = rows[0]!;
   return { count: Number(row.count), resetAt: new Date(row.reset_at) };
 }
+
+/** The hits counted so far in the current window, without counting one. */
+export async function peekHits(db: Db, key: string): Promise<{ count: number; resetAt: Date } | undefined> {
+  const result = await db.execute<{ count: number; reset_at: string | Date }>(sql`
+    select count, reset_at from rate_limits where key = ${key} and reset_at > now()`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { count: number; reset_at: string | Date }[];
+  const row = rows[0];
+  return row ? { count: Number(row.count), resetAt: new Date(row.reset_at) } : undefined;
+}

@@ -1,8 +1,13 @@
+import { NextResponse } from "next/server";
 import { getDb } from "@/db";
 import { searchListings } from "@/db/queries/listings";
+import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
+import { readJson } from "@/lib/http";
 import { cachedJson, toApiAgent } from "@/lib/marketplace/api-listing";
+import { submitServer, toSubmittedAgent } from "@/lib/submissions/submit-server";
 import { apiQuerySchema, decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
+import { serverSubmissionSchema } from "@/lib/validations/server-submission";
 
 // GET /api/mcp-agents — approved listings as the spec's agent array, filtered and paged in the database.
 export async function GET(request: Request) {
@@ -30,5 +35,18 @@ export async function GET(request: Request) {
     return cachedJson(request, items.map(toApiAgent), headers);
   } catch (error) {
     return errorResponse(error, "GET /api/mcp-agents");
+  }
+}
+
+// POST /api/mcp-agents — a provider submits a server with `Authorization: Bearer agora_…` → 201, pending review.
+export async function POST(request: Request) {
+  try {
+    const db = await getDb();
+    const { userId } = await authenticateBearer(db, request);
+    const input = await readJson(request, serverSubmissionSchema);
+    const listing = await submitServer(db, userId, input);
+    return NextResponse.json(toSubmittedAgent(listing), { status: 201 });
+  } catch (error) {
+    return errorResponse(error, "POST /api/mcp-agents");
   }
 }

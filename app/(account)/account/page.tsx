@@ -1,0 +1,79 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { LogOut, Plus } from "lucide-react";
+import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
+import { YourServers } from "@/components/account/your-servers";
+import { Button } from "@/components/ui/button";
+import { getDb } from "@/db";
+import { listSubmittedListings } from "@/db/queries/submissions";
+import { listApiTokens } from "@/lib/auth/api-tokens";
+import { currentUser } from "@/lib/auth/current-user";
+import { formatDay, formatDayTime } from "@/lib/dates";
+
+export const metadata: Metadata = { title: "Your account", robots: { index: false } };
+
+export default async function AccountPage() {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  const db = await getDb();
+  const [servers, tokens] = await Promise.all([listSubmittedListings(db, user.id), listApiTokens(db, user.id)]);
+
+  return (
+    <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold tracking-tight">Your account</h1>
+          <p className="mt-2 text-muted-foreground">
+            Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
+          </p>
+          {(user.email || user.githubLogin) && (
+            <p className="mt-1 text-sm break-all text-muted-foreground">
+              {[user.email, user.githubLogin && `GitHub @${user.githubLogin}`].filter(Boolean).join(" · ")}
+            </p>
+          )}
+        </div>
+        <Button asChild variant="outline" className="self-start sm:self-auto">
+          <Link href="/logout">
+            <LogOut /> Sign out
+          </Link>
+        </Button>
+      </header>
+
+      <section aria-labelledby="your-servers" className="grid gap-4">
+        <div className="flex items-center justify-between gap-4">
+          <h2 id="your-servers" className="scroll-mt-24 text-xl font-semibold tracking-tight">
+            Your servers
+          </h2>
+          <Button asChild size="sm">
+            <Link href="/submit">
+              <Plus /> Submit a server
+            </Link>
+          </Button>
+        </div>
+        <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
+        <YourServers servers={servers} />
+      </section>
+
+      <section aria-labelledby="api-tokens" className="grid gap-4">
+        <h2 id="api-tokens" className="scroll-mt-24 text-xl font-semibold tracking-tight">
+          API tokens
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          For scripts that submit servers through <code className="font-mono text-xs">POST /api/mcp-agents</code>. Tokens from the sign-in API are listed here
+          too; revoke any you no longer use.
+        </p>
+        <ApiTokensPanel
+          tokens={tokens.map((t) => ({
+            id: t.id,
+            name: t.name,
+            prefix: t.prefix,
+            created: formatDay(t.createdAt),
+            lastUsed: t.lastUsedAt ? formatDayTime(t.lastUsedAt) : null,
+            expires: formatDay(t.expiresAt),
+          }))}
+        />
+      </section>
+    </div>
+  );
+}

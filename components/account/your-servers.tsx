@@ -1,0 +1,51 @@
+import Link from "next/link";
+import { CircleCheck, CircleX, Clock } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import type { SubmittedListing } from "@/db/queries/submissions";
+import { formatDay } from "@/lib/dates";
+
+const status = {
+  pending: { label: "Pending review", variant: "secondary", icon: Clock },
+  approved: { label: "Approved", variant: "success", icon: CircleCheck },
+  rejected: { label: "Rejected", variant: "destructive", icon: CircleX },
+} as const;
+
+/** The signed-in provider's submissions with their review status. */
+export function YourServers({ servers }: { servers: SubmittedListing[] }) {
+  if (servers.length === 0) {
+    return (
+      <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+        You have not submitted a server yet.{" "}
+        <Link href="/submit" className="font-medium text-primary underline-offset-4 hover:underline">
+          Submit your first one
+        </Link>
+        .
+      </p>
+    );
+  }
+  return (
+    <ul className="divide-y rounded-lg border" aria-label="Your servers">
+      {servers.map((server) => {
+        const { label, variant, icon: Icon } = status[server.status];
+        return (
+          <li key={server.id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:justify-between">
+            <div className="min-w-0">
+              <p className="font-medium break-words">{server.name}</p>
+              <p className="truncate font-mono text-xs text-muted-foreground" title={server.serverUrl}>
+                {server.serverUrl}
+              </p>
+              <p className="mt-1 text-xs text-muted-foreground">Submitted {formatDay(server.createdAt)}</p>
+              {server.status === "rejected" && server.rejectionReason && (
+                <p className="mt-1 text-sm text-destructive">Reason: {server.rejectionReason}</p>
+              )}
+            </div>
+            <Badge variant={variant} className="self-start">
+              <Icon aria-hidden="true" />
+              {label}
+            </Badge>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

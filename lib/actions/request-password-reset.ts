@@ -1,0 +1,16 @@
+"use server";
+import { headers } from "next/headers";
+import { getDb } from "@/db";
+import { requestPasswordReset, RESET_REQUESTED_MESSAGE } from "@/lib/auth/password-reset";
+import { clientIp } from "@/lib/http";
+import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
+import { actionResult } from "./result";
+
+/** Asks for a reset link; answers the same whether or not the account exists. */
+export async function requestPasswordResetLink(values: ForgotPasswordInput) {
+  return actionResult("requestPasswordResetLink", async () => {
+    const { email } = forgotPasswordSchema.parse(values);
+    await requestPasswordReset(await getDb(), email, clientIp({ headers: await headers() }));
+    return { message: RESET_REQUESTED_MESSAGE };
+  });
+}

@@ -1,0 +1,15 @@
+"use server";
+import { headers } from "next/headers";
+import { getDb } from "@/db";
+import { resetPassword } from "@/lib/auth/password-reset";
+import { clientIp } from "@/lib/http";
+import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/auth";
+import { actionResult } from "./result";
+
+/** Sets a new password from an emailed link; every session and token of the account ends. */
+export async function resetPasswordWithLink(values: ResetPasswordInput) {
+  return actionResult("resetPasswordWithLink", async () => {
+    await resetPassword(await getDb(), resetPasswordSchema.parse(values), clientIp({ headers: await headers() }));
+    return null;
+  });
+}

@@ -1,0 +1,16 @@
+"use server";
+import { getDb } from "@/db";
+import { requireSessionUserId } from "@/lib/auth/current-user";
+import { submitServer } from "@/lib/submissions/submit-server";
+import { serverSubmissionSchema, type ServerSubmissionValues } from "@/lib/validations/server-submission";
+import { actionResult } from "./result";
+
+/** The submit form's action: signed-in users only, the shared schema again, then saved as pending. */
+export async function submitServerForReview(values: ServerSubmissionValues) {
+  return actionResult("submitServerForReview", async () => {
+    const userId = await requireSessionUserId();
+    const input = serverSubmissionSchema.parse(values);
+    const listing = await submitServer(await getDb(), userId, input);
+    return { id: listing.id, name: listing.name, status: listing.status };
+  });
+}

@@ -1,0 +1,39 @@
+// Password hashing with scrypt: memory-hard, salted, compared in constant time.
+import { randomBytes, scrypt as scryptCallback, type ScryptOptions } from "node:crypto";
+import { safeEqual } from "./secrets";
+
+// N = 2^15, r = 8 → 32 MiB and ~100 ms per hash on this class of machine. The parameters are stored
+// with each hash, so they can be raised later without invalidating existing passwords.
+const COST = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 64;
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // maxmem must exceed 128 * N * r bytes or Node refuses the parameters.
+    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** `scrypt$N$r$p$salt$hash` (base64url), self-describing so the cost can change later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, COST);
+  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== "scrypt" || !salt || !hash || !Object.values(cost).every((v) => Number.isInteger(v) && v > 0)) return false;
+  const key = await scrypt(password, Buffer.from(salt, "base64url"), cost);
+  return safeEqual(key, Buffer.from(hash, "base64url"));
+}
+
+// Compared against when the account does not exist, so a miss costs as much time as a wrong password.
+let decoy: Promise<string> | undefined;
+export async function burnPasswordCheck(password: string): Promise<void> {
+  decoy ??= hashPassword(randomBytes(12).toString("base64url"));
+  await verifyPassword(password, await decoy);
+}

@@ -1,0 +1,42 @@
+// Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise a structured log line.
+import type { Transporter } from "nodemailer";
+import { env } from "./env";
+import { logInfo, logWarn } from "./log";
+import { site } from "./site";
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+async function transporter(url: string): Promise<Transporter> {
+  if (transport?.url !== url) {
+    const { createTransport } = await import("nodemailer");
+    transport = { url, transporter: createTransport(url) };
+  }
+  return transport.transporter;
+}
+
+export async function sendPasswordResetMail(to: string, link: string, validMinutes: number): Promise<void> {
+  const { SMTP_URL, MAIL_FROM, NODE_ENV } = env();
+  if (!SMTP_URL) {
+    // Without SMTP the link only reaches a developer's terminal; production logs never carry the secret.
+    if (NODE_ENV === "production") logWarn("password reset mail not sent: SMTP_URL is not set", { to: maskAddress(to) });
+    else logInfo("password reset link (SMTP_URL is not set, so it was not mailed)", { to, link });
+    return;
+  }
+  const subject = `Reset your ${site.name} password`;
+  const text = [
+    `Someone asked to reset the password of your ${site.name} account.`,
+    "",
+    `Choose a new password here (the link works once, for ${validMinutes} minutes):`,
+    link,
+    "",
+    "If it was not you, ignore this message: your password stays as it is.",
+  ].join("\n");
+  await (await transporter(SMTP_URL)).sendMail({ from: MAIL_FROM, to, subject, text });
+  logInfo("password reset mail sent", { to: maskAddress(to) });
+}
+
+/** "jane.doe@example.com" → "j***@example.com", for logs. */
+export function maskAddress(address: string): string {
+  const [local = "", domain = ""] = address.split("@");
+  return `${local.slice(0, 1)}***@${domain}`;
+}

@@ -1,0 +1,51 @@
+// Saves a provider's server for review: the rules the schema cannot know (deployment, limits, duplicates).
+import type { Db } from "@/db/types";
+import type { Listing } from "@/db/schema";
+import { insertListing } from "@/db/queries/listing-write";
+import { violatedUniqueConstraint } from "@/db/unique-violation";
+import { joinCategories } from "@/lib/categories";
+import { ApiError } from "@/lib/errors";
+import { enforceLimit, limits } from "@/lib/rate-limit";
+import type { ServerSubmission } from "@/lib/validations/server-submission";
+import { normalizeServerUrl, serverUrlProblem } from "./server-url";
+
+export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
+
+/** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
+export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<Listing> {
+  const problem = serverUrlProblem(input.mcpServerUrl);
+  if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
+  await enforceLimit(db, limits.submissionsPerUser, userId);
+  try {
+    return await insertListing(db, {
+      name: input.name,
+      description: input.description,
+      categories: input.categories,
+      serverUrl: normalizeServerUrl(input.mcpServerUrl),
+      websiteUrl: input.websiteUrl,
+      status: "pending",
+      submitterId: userId,
+    });
+  } catch (error) {
+    if (violatedUniqueConstraint(error) === "listings_server_url_key") {
+      throw new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
+    }
+    throw error;
+  }
+}
+
+/** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
+export function toSubmittedAgent(listing: Listing) {
+  return {
+    id: listing.id,
+    name: listing.name,
+    description: listing.description,
+    categories: joinCategories(listing.categories),
+    price: listing.price,
+    verified: listing.verified,
+    createdAt: listing.createdAt.toISOString(),
+    website_url: listing.websiteUrl,
+    mcpServerUrl: listing.serverUrl,
+    status: listing.status,
+  };
+}

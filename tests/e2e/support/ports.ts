@@ -1,0 +1,6 @@
+// Every port the end-to-end run uses, derived from E2E_PORT so several checkouts can run side by side.
+export const appPort = Number(process.env.E2E_PORT ?? 3100);
+export const mailchimpPort = appPort + 99;
+export const githubPort = appPort + 98;
+export const smtpPort = appPort + 97;
+export const inboxPort = appPort + 96;

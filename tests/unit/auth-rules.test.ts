@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { callbackOutcome } from "@/lib/auth/callback-outcome";
+import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { isPrivateHost, normalizeServerUrl } from "@/lib/submissions/server-url";
+import { parseEnv } from "@/lib/env";
+import { registerSchema } from "@/lib/validations/auth";
+
+describe("the sign-in callback screen", () => {
+  it("welcomes a finished sign-in and goes to /submit", () => {
+    expect(callbackOutcome({ signedIn: true })).toEqual({
+      toast: { kind: "success", title: "Success", description: "You have been logged in successfully." },
+      redirectTo: "/submit",
+    });
+  });
+
+  it("shows the provider's error as 'Authentication Error' and goes to /login", () => {
+    const outcome = callbackOutcome({ error: "The user has denied your application access.", signedIn: false });
+    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The user has denied your application access." });
+    expect(outcome.redirectTo).toBe("/login");
+  });
+
+  it("reports a failed code exchange in the spec's words", () => {
+    for (const error of ["OAuthCallbackError", "CallbackRouteError", "InvalidCheck", "Configuration"]) {
+      expect(callbackOutcome({ error, signedIn: false }).toast).toMatchObject({ title: "Error", description: "Failed to authenticate with GitHub. Please try again." });
+    }
+  });
+
+  it("says no authorization code was received when nothing finished", () => {
+    expect(callbackOutcome({ signedIn: false })).toMatchObject({ toast: { description: "No authorization code received." }, redirectTo: "/login" });
+  });
+});
+
+describe("password hashing", () => {
+  it("verifies the right password only, and refuses malformed hashes without throwing", async () => {
+    const hash = await hashPassword("tr0ub4dor & 3");
+    expect(hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{86}$/);
+    expect(await verifyPassword("tr0ub4dor & 3", hash)).toBe(true);
+    expect(await verifyPassword("tr0ub4dor & 4", hash)).toBe(false);
+    for (const bad of ["", "bcrypt$x", "scrypt$x$y$z$salt$hash", "scrypt$32768$8$1$$"]) expect(await verifyPassword("x", bad)).toBe(false);
+  });
+
+  it("treats composed and decomposed unicode as the same password", async () => {
+    const hash = await hashPassword("caf\u00e9 au lait");
+    expect(await verifyPassword("cafe\u0301 au lait", hash)).toBe(true);
+  });
+});
+
+describe("new password rules", () => {
+  const check = (password: string) => registerSchema.safeParse({ email: "a@b.co", name: "A", password }).error?.issues[0]?.message;
+  it("refuses short and common passwords, case-insensitively", () => {
+    expect(check("1234567")).toBe("Password must be at least 8 characters.");
+    expect(check("PASSWORD1")).toBe("This password is too common. Choose one that is harder to guess.");
+    expect(check("QwErTy123")).toBe("This password is too common. Choose one that is harder to guess.");
+    expect(check("a less common passphrase")).toBeUndefined();
+  });
+});
+
+describe("server URLs", () => {
+  it("normalises the spelling so one server is listed once", () => {
+    expect(normalizeServerUrl("https://Example.COM:443/mcp/#top")).toBe("https://example.com/mcp");
+    expect(normalizeServerUrl("https://example.com/")).toBe("https://example.com");
+    expect(normalizeServerUrl("http://example.com:8080/a/b?x=1")).toBe("http://example.com:8080/a/b?x=1");
+  });
+
+  it("knows private and loopback hosts", () => {
+    for (const host of ["localhost", "api.localhost", "printer.local", "db.internal", "intranet", "127.0.0.1", "10.0.0.8", "172.20.1.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "[::1]"]) {
+      expect(isPrivateHost(host), host).toBe(true);
+    }
+    for (const host of ["example.com", "8.8.8.8", "172.32.0.1", "mcp.agora.dev"]) expect(isPrivateHost(host), host).toBe(false);
+  });
+});
+
+describe("auth configuration", () => {
+  it("requires AUTH_SECRET in production and GitHub credentials in pairs", () => {
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET: is required in production/);
+    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32) })).toThrow(/AUTH_TRUST_HOST: must be true in production/);
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_TRUST_HOST: "true" }).AUTH_TRUST_HOST).toBe(true);
+    expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32 characters/);
+    expect(() => parseEnv({ AUTH_GITHUB_ID: "id" })).toThrow(/AUTH_GITHUB_SECRET: is required/);
+    expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL: must be an smtp/);
+  });
+
+  it("defaults GitHub's endpoints to github.com", () => {
+    const env = parseEnv({});
+    expect(env.GITHUB_OAUTH_URL).toBe("https://github.com");
+    expect(env.GITHUB_API_URL).toBe("https://api.github.com");
+    expect(parseEnv({ GITHUB_OAUTH_URL: "http://127.0.0.1:9999/" }).GITHUB_OAUTH_URL).toBe("http://127.0.0.1:9999");
+  });
+});

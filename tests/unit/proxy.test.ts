@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import { proxy } from "@/proxy";
+
+function post(path: string, headers: Record<string, string> = {}) {
+  return proxy(new NextRequest(`http://localhost:3000${path}`, { method: "POST", headers }));
+}
+const refused = (res: Response) => res.status === 403;
+
+describe("proxy: cross-site state changes", () => {
+  const crossSite = { "sec-fetch-site": "cross-site", origin: "https://evil.example" };
+
+  it("refuses cross-site posts to the JSON auth API and the create call", () => {
+    for (const path of ["/api/auth/login", "/api/auth/register", "/api/auth/reset-password", "/api/auth/callback", "/api/mcp-agents"]) {
+      expect(refused(post(path, crossSite)), path).toBe(true);
+    }
+  });
+
+  it("lets programs with a bearer token and same-origin browsers through", () => {
+    expect(refused(post("/api/mcp-agents", { ...crossSite, authorization: "Bearer agora_x" }))).toBe(false);
+    expect(refused(post("/api/auth/login", { "sec-fetch-site": "same-origin", origin: "http://localhost:3000" }))).toBe(false);
+    expect(refused(post("/api/auth/login"))).toBe(false);
+  });
+
+  it("leaves Auth.js's own endpoints and the MCP endpoint to their own checks", () => {
+    expect(refused(post("/api/nextauth/callback/github", crossSite))).toBe(false);
+    expect(refused(post("/api/mcp", crossSite))).toBe(false);
+    expect(refused(post("/api/mcpx", crossSite))).toBe(true);
+  });
+});
