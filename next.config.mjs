@@ -40,6 +40,8 @@ const nextConfig = {
   pageExtensions: ["ts", "tsx", "md", "mdx"],
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
+  // forbidden() renders app/forbidden.tsx with a 403 for signed-in non-admins.
+  experimental: { authInterrupts: true },
   reactStrictMode: true,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

@@ -180,6 +180,24 @@ export const listingProbes = pgTable(
   (t) => [index("listing_probes_listing_checked_idx").on(t.listingId, t.checkedAt.desc())],
 );
 
+export const reviewDecision = pgEnum("review_decision", ["approved", "rejected"]);
+
+// Every moderation decision, kept as history: who decided what, when and why.
+export const listingReviews = pgTable(
+  "listing_reviews",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    reviewerId: uuid("reviewer_id").references(() => users.id, { onDelete: "set null" }),
+    decision: reviewDecision("decision").notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("listing_reviews_listing_idx").on(t.listingId, t.createdAt.desc())],
+);
+
 export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;

@@ -30,6 +30,9 @@ const schema = z
     // Defaults to https://{dc}.api.mailchimp.com/3.0 from the key's data-centre suffix; tests point it at a fake.
     MAILCHIMP_API_BASE: optionalUrl,
     RATE_LIMIT_DISABLED: flag,
+    // Admins by configuration: comma-separated emails and GitHub logins (also `npm run admin:grant`).
+    ADMIN_EMAILS: optionalString,
+    ADMIN_GITHUB_LOGINS: optionalString,
     // Lets the probe reach loopback and private-network hosts (tests, local development).
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
 

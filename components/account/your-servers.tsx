@@ -2,6 +2,9 @@ import Link from "next/link";
 import { CircleCheck, CircleX, Clock } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { SubmittedListing } from "@/db/queries/submissions";
+import type { ListingProbe } from "@/db/schema";
+import { ProbeEvidence } from "@/components/admin/probe-evidence";
+import { RecheckButton } from "./recheck-button";
 import { formatDay } from "@/lib/dates";
 
 const status = {
@@ -11,7 +14,7 @@ const status = {
 } as const;
 
 /** The signed-in provider's submissions with their review status. */
-export function YourServers({ servers }: { servers: SubmittedListing[] }) {
+export function YourServers({ servers, probes }: { servers: SubmittedListing[]; probes: Map<string, ListingProbe> }) {
   if (servers.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
@@ -38,11 +41,17 @@ export function YourServers({ servers }: { servers: SubmittedListing[] }) {
               {server.status === "rejected" && server.rejectionReason && (
                 <p className="mt-1 text-sm text-destructive">Reason: {server.rejectionReason}</p>
               )}
+              <div className="mt-3 rounded-md border bg-muted/30 p-3">
+                <ProbeEvidence probe={probes.get(server.id)} />
+              </div>
             </div>
-            <Badge variant={variant} className="self-start">
-              <Icon aria-hidden="true" />
-              {label}
-            </Badge>
+            <div className="flex shrink-0 flex-col items-start gap-2 sm:items-end">
+              <Badge variant={variant}>
+                <Icon aria-hidden="true" />
+                {label}
+              </Badge>
+              <RecheckButton listingId={server.id} />
+            </div>
           </li>
         );
       })}

@@ -1,6 +1,7 @@
 "use server";
 import { getDb } from "@/db";
 import { requireSessionUserId } from "@/lib/auth/current-user";
+import { probeAfterResponse } from "@/lib/probe/schedule";
 import { submitServer } from "@/lib/submissions/submit-server";
 import { serverSubmissionSchema, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { actionResult } from "./result";
@@ -11,6 +12,8 @@ export async function submitServerForReview(values: ServerSubmissionValues) {
     const userId = await requireSessionUserId();
     const input = serverSubmissionSchema.parse(values);
     const listing = await submitServer(await getDb(), userId, input);
+    // The reviewer (and the provider's servers page) see the probe's evidence shortly after.
+    probeAfterResponse(listing.id);
     return { id: listing.id, name: listing.name, status: listing.status };
   });
 }

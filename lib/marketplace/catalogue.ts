@@ -4,6 +4,8 @@ import "server-only";
 import { unstable_cache } from "next/cache";
 import { getDb } from "@/db";
 import { findPublicListing, listCategories, searchListings } from "@/db/queries/listings";
+import { latestProbes, uptimeAndLatency } from "@/db/queries/probes";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
 import { PAGE_SIZE, type ListingFilters } from "@/lib/validations/marketplace";
 
 export const CATALOGUE_TAG = "listings";
@@ -29,3 +31,27 @@ export const getListing = unstable_cache(async (slug: string) => findPublicListi
   tags: [CATALOGUE_TAG],
   revalidate: REVALIDATE_SECONDS,
 });
+
+/** What the verifier knows about a listing: its latest probe and a 30-day status summary. */
+export const getListingHealth = unstable_cache(
+  async (listingId: string) => {
+    const db = await getDb();
+    const [latest, uptime] = await Promise.all([latestProbes(db, [listingId]), uptimeAndLatency(db, listingId)]);
+    const probe = latest.get(listingId);
+    return {
+      uptime,
+      probe: probe
+        ? {
+            checkedAt: probe.checkedAt.toISOString(),
+            reachable: probe.reachable,
+            verifiable: probe.verifiable,
+            tools: (probe.tools ?? []) as ProbedTool[],
+            pricedItems: (probe.pricedItems ?? []) as PricedItem[],
+            paymentMethods: (probe.paymentMethods ?? []) as AcceptedPayment[],
+          }
+        : null,
+    };
+  },
+  ["marketplace-listing-health"],
+  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+);

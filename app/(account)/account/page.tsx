@@ -6,8 +6,10 @@ import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
 import { YourServers } from "@/components/account/your-servers";
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/db";
+import { latestProbes } from "@/db/queries/probes";
 import { listSubmittedListings } from "@/db/queries/submissions";
 import { listApiTokens } from "@/lib/auth/api-tokens";
+import { isAdmin } from "@/lib/auth/admin";
 import { currentUser } from "@/lib/auth/current-user";
 import { formatDay, formatDayTime } from "@/lib/dates";
 
@@ -18,6 +20,7 @@ export default async function AccountPage() {
   if (!user) redirect("/login");
   const db = await getDb();
   const [servers, tokens] = await Promise.all([listSubmittedListings(db, user.id), listApiTokens(db, user.id)]);
+  const probes = await latestProbes(db, servers.map((s) => s.id));
 
   return (
     <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
@@ -27,6 +30,13 @@ export default async function AccountPage() {
           <p className="mt-2 text-muted-foreground">
             Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
           </p>
+          {isAdmin(user) && (
+            <p className="mt-2">
+              <Link href="/admin/review" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+                Open the review queue
+              </Link>
+            </p>
+          )}
           {(user.email || user.githubLogin) && (
             <p className="mt-1 text-sm break-all text-muted-foreground">
               {[user.email, user.githubLogin && `GitHub @${user.githubLogin}`].filter(Boolean).join(" · ")}
@@ -52,7 +62,7 @@ export default async function AccountPage() {
           </Button>
         </div>
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
-        <YourServers servers={servers} />
+        <YourServers servers={servers} probes={probes} />
       </section>
 
       <section aria-labelledby="api-tokens" className="grid gap-4">

@@ -5,6 +5,7 @@ import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { readJson } from "@/lib/http";
 import { cachedJson, toApiAgent } from "@/lib/marketplace/api-listing";
+import { probeAfterResponse } from "@/lib/probe/schedule";
 import { submitServer, toSubmittedAgent } from "@/lib/submissions/submit-server";
 import { apiQuerySchema, decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
 import { serverSubmissionSchema } from "@/lib/validations/server-submission";
@@ -45,6 +46,7 @@ export async function POST(request: Request) {
     const { userId } = await authenticateBearer(db, request);
     const input = await readJson(request, serverSubmissionSchema);
     const listing = await submitServer(db, userId, input);
+    probeAfterResponse(listing.id);
     return NextResponse.json(toSubmittedAgent(listing), { status: 201 });
   } catch (error) {
     return errorResponse(error, "POST /api/mcp-agents");

@@ -5,9 +5,10 @@ import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lu
 import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
-import { getListing } from "@/lib/marketplace/catalogue";
+import { getListing, getListingHealth } from "@/lib/marketplace/catalogue";
+import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/marketplace/connect-config";
-import { formatListedDate, isFree } from "@/lib/marketplace/format";
+import { formatListedDate, formatPrice, isFree } from "@/lib/marketplace/format";
 import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;
@@ -34,6 +35,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ListingPage({ params }: { params: Params }) {
   const listing = await getListing((await params).slug);
   if (!listing) notFound();
+  const health = await getListingHealth(listing.id);
 
   const jsonLd = {
     "@context": "https://schema.org",
@@ -84,10 +86,52 @@ export default async function ListingPage({ params }: { params: Params }) {
             <h2 className="flex items-center gap-2 text-lg font-semibold">
               <Wrench className="size-5 text-muted-foreground" /> Tools and prices
             </h2>
-            <p className="mt-3 text-sm text-muted-foreground">
-              Tools and per-tool prices appear here once the automatic check has read this server&apos;s <code>price-listing</code>. Your agent can always ask
-              the server directly.
-            </p>
+            {health.probe && health.probe.tools.length > 0 ? (
+              <div className="mt-3 overflow-x-auto rounded-lg border">
+                <table className="w-full text-sm">
+                  <thead className="bg-muted/50 text-left">
+                    <tr>
+                      <th className="px-3 py-2 font-medium">Item or tool</th>
+                      <th className="px-3 py-2 text-right font-medium">Price</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y">
+                    {health.probe.pricedItems.map((item) => (
+                      <tr key={`item-${item.name}-${item.amount}`}>
+                        <td className="px-3 py-2">
+                          <span className="font-medium">{item.name}</span>
+                          {item.description && <span className="block text-xs text-muted-foreground">{item.description}</span>}
+                        </td>
+                        <td className="px-3 py-2 text-right whitespace-nowrap">
+                          {formatPrice(item.amount)} {item.currency}
+                        </td>
+                      </tr>
+                    ))}
+                    {health.probe.tools
+                      .filter((tool) => !health.probe!.pricedItems.some((item) => item.name === tool.name || item.toolName === tool.name))
+                      .map((tool) => (
+                        <tr key={`tool-${tool.name}`}>
+                          <td className="px-3 py-2">
+                            <code className="font-mono text-xs">{tool.name}</code>
+                            {tool.description && <span className="block text-xs text-muted-foreground">{tool.description}</span>}
+                          </td>
+                          <td className="px-3 py-2 text-right text-muted-foreground">—</td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+                {health.probe.paymentMethods.length > 0 && (
+                  <p className="border-t px-3 py-2 text-xs break-all text-muted-foreground">
+                    Accepts {health.probe.paymentMethods.map((m) => `${m.paymentMethod} → ${m.walletAddress}`).join("; ")}
+                  </p>
+                )}
+              </div>
+            ) : (
+              <p className="mt-3 text-sm text-muted-foreground">
+                Tools and per-tool prices appear here once the automatic check has read this server&apos;s <code>price-listing</code>. Your agent can always ask
+                the server directly.
+              </p>
+            )}
           </section>
 
           <section>
@@ -133,6 +177,17 @@ export default async function ListingPage({ params }: { params: Params }) {
             <p className="mt-2 text-muted-foreground">
               <time dateTime={listing.createdAt}>{formatListedDate(listing.createdAt)}</time>
             </p>
+          </div>
+          <div>
+            <h2 className="font-semibold">Status</h2>
+            <p className="mt-1 text-muted-foreground">
+              {health.uptime.uptimePct === null
+                ? "No automatic checks yet."
+                : `${health.uptime.uptimePct}% of ${health.uptime.checks} checks answered${health.uptime.medianLatencyMs !== null ? ` · median ${health.uptime.medianLatencyMs} ms` : ""}`}
+            </p>
+            <div className="mt-2">
+              <StatusStrip uptime={health.uptime} />
+            </div>
           </div>
           <div className="rounded-lg border bg-muted/30 p-4 text-muted-foreground">
             <p>

@@ -1,0 +1,56 @@
+import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
+import type { ListingProbe } from "@/db/schema";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
+import { formatPrice } from "@/lib/marketplace/format";
+
+/** What the last probe found, for a reviewer or the provider: the evidence behind a decision. */
+export function ProbeEvidence({ probe }: { probe: ListingProbe | undefined }) {
+  if (!probe) return <p className="text-sm text-muted-foreground">Not checked yet. The check runs right after submission; use Re-check to run it now.</p>;
+  const tools = (probe.tools ?? []) as ProbedTool[];
+  const items = (probe.pricedItems ?? []) as PricedItem[];
+  const methods = (probe.paymentMethods ?? []) as AcceptedPayment[];
+  const quirks = (probe.quirks ?? []) as string[];
+  return (
+    <div className="space-y-3 text-sm" data-testid="probe-evidence">
+      <p className="flex flex-wrap items-center gap-2">
+        {probe.verifiable ? (
+          <CircleCheck className="size-4 text-emerald-600" aria-hidden="true" />
+        ) : probe.reachable ? (
+          <CircleAlert className="size-4 text-amber-600" aria-hidden="true" />
+        ) : (
+          <CircleX className="size-4 text-destructive" aria-hidden="true" />
+        )}
+        <strong>{probe.verifiable ? "MonetizedMCP server verified" : probe.reachable ? "Reachable MCP server, not verifiable" : "Not reachable"}</strong>
+        <span className="text-muted-foreground">
+          checked {probe.checkedAt.toISOString().slice(0, 16).replace("T", " ")} UTC{probe.latencyMs != null ? ` · ${probe.latencyMs} ms` : ""}
+        </span>
+      </p>
+      {probe.error && <p className="rounded bg-destructive/5 px-2 py-1 text-destructive">{probe.error}</p>}
+      {probe.serverName && (
+        <p className="text-muted-foreground">
+          {probe.serverName} {probe.serverVersion} · protocol {probe.protocolVersion}
+        </p>
+      )}
+      {tools.length > 0 && (
+        <p>
+          <span className="font-medium">Tools:</span> {tools.map((t) => t.name).join(", ")}
+        </p>
+      )}
+      {items.length > 0 && (
+        <ul className="list-disc pl-5">
+          {items.map((item) => (
+            <li key={`${item.name}-${item.amount}`}>
+              {item.name}: {formatPrice(item.amount)} {item.currency}
+            </li>
+          ))}
+        </ul>
+      )}
+      {methods.length > 0 && (
+        <p className="break-all">
+          <span className="font-medium">Pays to:</span> {methods.map((m) => `${m.paymentMethod} ${m.walletAddress}`).join("; ")}
+        </p>
+      )}
+      {quirks.length > 0 && <p className="text-amber-700">Oddities: {quirks.join("; ")}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+// The moderation queue: pending listings with their submitter, and every decision as history.
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { listingReviews, listings, users, type Listing } from "../schema";
+import type { Db } from "../types";
+
+export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "createdAt"> & {
+  submitter: { name: string | null; email: string | null; githubLogin: string | null } | null;
+};
+
+export async function listReviewQueue(db: Db, status: Listing["status"] = "pending"): Promise<QueueEntry[]> {
+  const rows = await db
+    .select({
+      id: listings.id,
+      name: listings.name,
+      description: listings.description,
+      categories: listings.categories,
+      serverUrl: listings.serverUrl,
+      websiteUrl: listings.websiteUrl,
+      status: listings.status,
+      createdAt: listings.createdAt,
+      submitterName: users.name,
+      submitterEmail: users.email,
+      submitterLogin: users.githubLogin,
+      submitterId: users.id,
+    })
+    .from(listings)
+    .leftJoin(users, eq(users.id, listings.submitterId))
+    .where(eq(listings.status, status))
+    .orderBy(asc(listings.createdAt), asc(listings.id))
+    .limit(200);
+  return rows.map(({ submitterName, submitterEmail, submitterLogin, submitterId, ...rest }) => ({
+    ...rest,
+    submitter: submitterId ? { name: submitterName, email: submitterEmail, githubLogin: submitterLogin } : null,
+  }));
+}
+
+export type Decision = { decision: "approved" | "rejected"; reason: string | null };
+
+/**
+ * Records a decision and applies it to the listing in one transaction. Only a pending listing can be
+ * decided (a second reviewer's click on a stale page is refused), so the history never contradicts itself.
+ */
+export async function decideListing(db: Db, listingId: string, reviewerId: string, { decision, reason }: Decision): Promise<Listing | null> {
+  return db.transaction(async (tx) => {
+    const [listing] = await tx
+      .update(listings)
+      .set({
+        status: decision,
+        rejectionReason: decision === "rejected" ? reason : null,
+        // Verified needs approval; a fresh probe sets it again after an approval.
+        verified: false,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(listings.id, listingId), eq(listings.status, "pending")))
+      .returning();
+    if (!listing) return null;
+    await tx.insert(listingReviews).values({ listingId, reviewerId, decision, reason });
+    return listing;
+  });
+}
+
+export async function listingDecisions(db: Db, listingId: string) {
+  return db
+    .select({ decision: listingReviews.decision, reason: listingReviews.reason, createdAt: listingReviews.createdAt, reviewer: users.name, reviewerEmail: users.email })
+    .from(listingReviews)
+    .leftJoin(users, eq(users.id, listingReviews.reviewerId))
+    .where(eq(listingReviews.listingId, listingId))
+    .orderBy(desc(listingReviews.createdAt));
+}
+
+export async function findListingOwner(db: Db, listingId: string): Promise<string | null | undefined> {
+  const [row] = await db.select({ submitterId: listings.submitterId }).from(listings).where(eq(listings.id, listingId));
+  return row ? row.submitterId : undefined;
+}
+
+export async function grantAdmin(db: Db, emailOrLogin: string): Promise<number> {
+  const key = emailOrLogin.trim().toLowerCase();
+  const updated = await db
+    .update(users)
+    .set({ role: "admin" })
+    .where(sql`lower(${users.email}) = ${key} or lower(${users.githubLogin}) = ${key}`)
+    .returning({ id: users.id });
+  return updated.length;
+}
+
+/** The latest decisions across all listings, newest first (the review page's history). */
+export async function recentDecisions(db: Db, limit = 20) {
+  return db
+    .select({
+      listingId: listingReviews.listingId,
+      listingName: listings.name,
+      decision: listingReviews.decision,
+      reason: listingReviews.reason,
+      createdAt: listingReviews.createdAt,
+      reviewer: sql<string | null>`coalesce(${users.name}, ${users.githubLogin}, ${users.email})`,
+    })
+    .from(listingReviews)
+    .innerJoin(listings, eq(listings.id, listingReviews.listingId))
+    .leftJoin(users, eq(users.id, listingReviews.reviewerId))
+    .orderBy(desc(listingReviews.createdAt))
+    .limit(limit);
+}
