@@ -1,7 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
-import { appPort as port, githubPort, inboxPort, mailchimpPort, smtpPort } from "./tests/e2e/support/ports";
+import { appPort as port, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
 const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
@@ -37,6 +37,10 @@ const appEnv: Record<string, string> = {
   GITHUB_API_URL: `http://127.0.0.1:${githubPort}`,
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   MAIL_FROM: "Agora <no-reply@agora.test>",
+  // The review flow submits the reference MonetizedMCP server on loopback and probes it for real.
+  ALLOW_PRIVATE_SERVER_URLS: "true",
+  PROBE_ALLOW_PRIVATE_HOSTS: "true",
+  ADMIN_GITHUB_LOGINS: "e2e-admin",
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
@@ -87,6 +91,12 @@ export default defineConfig({
     {
       command: `FAKE_SMTP_PORT=${smtpPort} FAKE_SMTP_INBOX_PORT=${inboxPort} npx tsx tests/support/fake-smtp.ts`,
       url: `http://127.0.0.1:${inboxPort}/messages`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `PORT=${referencePort} npx tsx examples/monetized-server/index.ts`,
+      port: referencePort,
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -20,14 +20,16 @@ describe("environment validation", () => {
 
   it("refuses PROBE_ALLOW_PRIVATE_HOSTS in production outside CI and end-to-end tests", () => {
     const saved = { CI: process.env.CI, E2E: process.env.E2E };
+    // Production also needs its sign-in settings; they are not what this case is about.
+    const prod = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), AUTH_TRUST_HOST: "true" };
     try {
       delete process.env.CI;
       delete process.env.E2E;
-      expect(() => parseEnv({ NODE_ENV: "production", PROBE_ALLOW_PRIVATE_HOSTS: "true" })).toThrow(/PROBE_ALLOW_PRIVATE_HOSTS: may not be set in production/);
-      expect(parseEnv({ NODE_ENV: "production" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(false);
+      expect(() => parseEnv({ ...prod, PROBE_ALLOW_PRIVATE_HOSTS: "true" })).toThrow(/PROBE_ALLOW_PRIVATE_HOSTS: may not be set in production/);
+      expect(parseEnv(prod).PROBE_ALLOW_PRIVATE_HOSTS).toBe(false);
       expect(parseEnv({ NODE_ENV: "development", PROBE_ALLOW_PRIVATE_HOSTS: "1" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
       process.env.E2E = "1";
-      expect(parseEnv({ NODE_ENV: "production", PROBE_ALLOW_PRIVATE_HOSTS: "true" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
+      expect(parseEnv({ ...prod, PROBE_ALLOW_PRIVATE_HOSTS: "true" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];

@@ -4,3 +4,4 @@ export const mailchimpPort = appPort + 99;
 export const githubPort = appPort + 98;
 export const smtpPort = appPort + 97;
 export const inboxPort = appPort + 96;
+export const referencePort = appPort + 95;

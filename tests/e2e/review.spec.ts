@@ -1,0 +1,91 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { referencePort } from "./support/ports";
+
+// The whole moderation story runs once, on the desktop project: it shares one admin account.
+test.describe.configure({ mode: "serial" });
+
+async function submitServer(page: Page, name: string, serverUrl: string) {
+  await page.goto("/submit");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Description").fill("A reference MonetizedMCP server used by the review flow tests.");
+  await page.getByLabel("MCP Server URL").fill(serverUrl);
+  await page.getByLabel("Categories", { exact: true }).fill("Dev Tools");
+  await page.keyboard.press("Enter");
+  await page.getByRole("button", { name: "Submit for review" }).click();
+  await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
+}
+
+async function adminPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signInWithGitHub(page, "e2e-admin");
+  return page;
+}
+
+test("submit → probe evidence → admin approves → public with price and Verified; a rejection reaches the provider only", async ({ page, browser, isMobile, request }, testInfo) => {
+  test.skip(isMobile, "one run is enough; it shares the admin account");
+  test.setTimeout(120_000);
+  const run = uniqueLogin(testInfo, "review");
+  const good = `Reference Server ${run}`;
+  const bad = `Broken Server ${run}`;
+
+  await signInWithGitHub(page, uniqueLogin(testInfo, "provider"));
+  await submitServer(page, good, `http://127.0.0.1:${referencePort}/mcp?run=${run}`);
+  await submitServer(page, bad, `http://127.0.0.1:${referencePort}/not-mcp?run=${run}`);
+
+  // The provider sees the probe's evidence on their servers page.
+  await expect(async () => {
+    await page.goto("/account");
+    const entry = page.getByRole("listitem").filter({ hasText: good });
+    await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByRole("listitem").filter({ hasText: good }).getByText("Pending review")).toBeVisible();
+
+  // A provider is not an admin.
+  const forbidden = await page.goto("/admin/review");
+  expect(forbidden?.status()).toBe(403);
+  await expect(page.getByRole("heading", { name: "Admins only" })).toBeVisible();
+
+  const admin = await adminPage(browser);
+  await admin.goto("/admin/review");
+  const entry = admin.getByTestId("queue-entry").filter({ hasText: good });
+  await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible();
+  await expect(entry.getByText("price-listing")).toBeVisible();
+  await entry.getByRole("button", { name: "Approve" }).click();
+  await expect(toast(admin, "Approved")).toBeVisible({ timeout: 20_000 });
+  await expect(admin.getByTestId("queue-entry").filter({ hasText: good })).toHaveCount(0);
+
+  // Public at once, with the probed price and the Verified badge.
+  await page.goto(`/marketplace?q=${encodeURIComponent(run)}`);
+  const card = page.getByTestId("listing").filter({ hasText: good });
+  await expect(card).toBeVisible();
+  await expect(card.getByText("Verified")).toBeVisible();
+  await expect(card.getByTestId("price")).not.toHaveText("Free");
+  await card.getByRole("link", { name: good }).click();
+  await expect(page.getByRole("heading", { name: "Tools and prices" })).toBeVisible();
+  await expect(page.getByText("USDC_BASE_SEPOLIA").first()).toBeVisible();
+  await expect(page.getByTestId("status-strip")).toBeVisible();
+
+  // The broken one is rejected with a reason.
+  const badEntry = admin.getByTestId("queue-entry").filter({ hasText: bad });
+  await expect(badEntry.getByText(/Not reachable|not verifiable/)).toBeVisible();
+  await badEntry.getByRole("button", { name: "Reject" }).click();
+  await badEntry.getByLabel("Reason the provider will see").fill("The server does not answer MCP requests.");
+  await badEntry.getByRole("button", { name: "Confirm rejection" }).click();
+  await expect(toast(admin, "Rejected")).toBeVisible();
+  await expect(admin.getByText(`${bad} — rejected by`)).toBeVisible();
+
+  await page.goto("/account");
+  const rejected = page.getByRole("listitem").filter({ hasText: bad });
+  await expect(rejected.getByText("Rejected")).toBeVisible();
+  await expect(rejected.getByText("Reason: The server does not answer MCP requests.")).toBeVisible();
+  await page.goto(`/marketplace?q=${encodeURIComponent(bad)}`);
+  await expect(page.getByText("No MCP servers found matching your criteria.")).toBeVisible();
+  const api = await request.get(`/api/mcp-agents?q=${encodeURIComponent(bad)}`);
+  expect(await api.json()).toEqual([]);
+});
+
+test("signed-out visitors are sent to login from the review queue", async ({ page }) => {
+  await page.goto("/admin/review");
+  await expect(page).toHaveURL(/\/login$/);
+});
