@@ -27,11 +27,10 @@ export default async function AccountPage() {
           <p className="mt-2 text-muted-foreground">
             Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
           </p>
-          {(user.email || user.githubLogin) && (
-            <p className="mt-1 text-sm break-all text-muted-foreground">
-              {[user.email, user.githubLogin && `GitHub @${user.githubLogin}`].filter(Boolean).join(" · ")}
-            </p>
-          )}
+          <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            {user.email && <span className="wrap-anywhere">{user.email}</span>}
+            {user.githubLogin && <span className="wrap-anywhere">GitHub @{user.githubLogin}</span>}
+          </p>
         </div>
         <Button asChild variant="outline" className="self-start sm:self-auto">
           <Link href="/logout">
