@@ -72,6 +72,8 @@ function startServer(): ChildProcess {
     NODE_ENV: "production" as const,
     NEXT_TELEMETRY_DISABLED: "1",
     SITE_URL: base,
+    AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-only-secret-0123456789abcdef0123",
+    AUTH_TRUST_HOST: "true",
     DATABASE_URL: driver === "postgres" ? serverUrl : "",
     PGLITE_DIR: pgliteDir,
   };

@@ -30,16 +30,15 @@ export default async function AccountPage() {
           <p className="mt-2 text-muted-foreground">
             Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
           </p>
+          <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            {user.email && <span className="wrap-anywhere">{user.email}</span>}
+            {user.githubLogin && <span className="wrap-anywhere">GitHub @{user.githubLogin}</span>}
+          </p>
           {isAdmin(user) && (
             <p className="mt-2">
               <Link href="/admin/review" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
                 Open the review queue
               </Link>
-            </p>
-          )}
-          {(user.email || user.githubLogin) && (
-            <p className="mt-1 text-sm break-all text-muted-foreground">
-              {[user.email, user.githubLogin && `GitHub @${user.githubLogin}`].filter(Boolean).join(" · ")}
             </p>
           )}
         </div>
