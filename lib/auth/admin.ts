@@ -1,22 +1,10 @@
-// The admin role: granted in the database (npm run admin:grant) or named in ADMIN_EMAILS / ADMIN_GITHUB_LOGINS.
+// Server-side admin checks for pages and actions.
 import type { User } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
-import { env } from "@/lib/env";
 import { currentUser, requireSessionUserId } from "./current-user";
+import { isAdmin } from "./roles";
 
-function listed(value: string | undefined): Set<string> {
-  return new Set((value ?? "").split(",").map((v) => v.trim().toLowerCase()).filter(Boolean));
-}
-
-export function isAdmin(user: Pick<User, "role" | "email" | "githubLogin"> | null | undefined): boolean {
-  if (!user) return false;
-  if (user.role === "admin") return true;
-  const { ADMIN_EMAILS, ADMIN_GITHUB_LOGINS } = env();
-  return (
-    (!!user.email && listed(ADMIN_EMAILS).has(user.email.toLowerCase())) ||
-    (!!user.githubLogin && listed(ADMIN_GITHUB_LOGINS).has(user.githubLogin.toLowerCase()))
-  );
-}
+export { isAdmin };
 
 /** For admin actions: 401 without a session, 403 for anyone who is not an admin. */
 export async function requireAdmin(): Promise<User> {
