@@ -51,6 +51,7 @@ test("submit → probe evidence → admin approves → public with price and Ver
   const entry = admin.getByTestId("queue-entry").filter({ hasText: good });
   await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible();
   await expect(entry.getByText("price-listing")).toBeVisible();
+  await admin.screenshot({ path: testInfo.outputPath("review-queue.png"), fullPage: true });
   await entry.getByRole("button", { name: "Approve" }).click();
   await expect(toast(admin, "Approved")).toBeVisible({ timeout: 20_000 });
   await expect(admin.getByTestId("queue-entry").filter({ hasText: good })).toHaveCount(0);
@@ -65,6 +66,7 @@ test("submit → probe evidence → admin approves → public with price and Ver
   await expect(page.getByRole("heading", { name: "Tools and prices" })).toBeVisible();
   await expect(page.getByText("USDC_BASE_SEPOLIA").first()).toBeVisible();
   await expect(page.getByTestId("status-strip")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("verified-detail.png"), fullPage: true });
 
   // The broken one is rejected with a reason.
   const badEntry = admin.getByTestId("queue-entry").filter({ hasText: bad });
@@ -79,6 +81,7 @@ test("submit → probe evidence → admin approves → public with price and Ver
   const rejected = page.getByRole("listitem").filter({ hasText: bad });
   await expect(rejected.getByText("Rejected")).toBeVisible();
   await expect(rejected.getByText("Reason: The server does not answer MCP requests.")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("your-servers.png"), fullPage: true });
   await page.goto(`/marketplace?q=${encodeURIComponent(bad)}`);
   await expect(page.getByText("No MCP servers found matching your criteria.")).toBeVisible();
   const api = await request.get(`/api/mcp-agents?q=${encodeURIComponent(bad)}`);

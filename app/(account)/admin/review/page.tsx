@@ -38,7 +38,7 @@ export default async function ReviewQueuePage() {
               by{" "}
               {listing.submitter
                 ? [listing.submitter.name, listing.submitter.email, listing.submitter.githubLogin && `@${listing.submitter.githubLogin}`].filter(Boolean).join(" · ")
-                : "a deleted account"}
+                : "no account on record (seeded or deleted)"}
             </p>
             <p className="mt-3 text-sm whitespace-pre-line">{listing.description}</p>
             <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
