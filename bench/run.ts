@@ -74,6 +74,9 @@ function startServer(): ChildProcess {
     SITE_URL: base,
     AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-only-secret-0123456789abcdef0123",
     AUTH_TRUST_HOST: "true",
+    // The MCP endpoint's per-address limit would turn a one-address load test into 429s.
+    E2E: "1",
+    RATE_LIMIT_DISABLED: "1",
     DATABASE_URL: driver === "postgres" ? serverUrl : "",
     PGLITE_DIR: pgliteDir,
   };
@@ -116,9 +119,11 @@ async function firstLoadJsKb(pagePath: string): Promise<number> {
 
 type Result = { name: string; path: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
-async function load(name: string, urlPath: string): Promise<Result> {
-  await autocannon({ url: base + urlPath, connections: 4, duration: 2 }); // warm-up
-  const r = await autocannon({ url: base + urlPath, connections, duration });
+type Request = { method?: "POST"; body?: string; headers?: Record<string, string> };
+
+async function load(name: string, urlPath: string, request: Request = {}): Promise<Result> {
+  await autocannon({ url: base + urlPath, connections: 4, duration: 2, ...request }); // warm-up
+  const r = await autocannon({ url: base + urlPath, connections, duration, ...request });
   return { name, path: urlPath, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
@@ -130,16 +135,23 @@ async function main() {
   try {
     await waitFor(`${base}/terms-of-service`);
     const detail = "/marketplace/synthetic-12345";
-    const targets: [string, string][] = [
+    // One stateless MCP tools/call, as an agent sends it after initializing.
+    const mcpSearch: Request = {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: "quantum energy ledger", limit: 10 } } }),
+    };
+    const targets: [string, string, Request?][] = [
       ["static /terms-of-service", "/terms-of-service"],
       ["/marketplace", "/marketplace"],
       ["/marketplace?q=…", "/marketplace?q=quantum%20energy%20ledger"],
       ["/api/mcp-agents?q=…&limit=24", "/api/mcp-agents?q=quantum%20energy%20ledger&limit=24"],
       ["detail page", detail],
+      ["MCP search_servers", "/api/mcp", mcpSearch],
     ];
     const results: Result[] = [];
-    for (const [name, p] of targets) {
-      const r = await load(name, p);
+    for (const [name, p, request] of targets) {
+      const r = await load(name, p, request);
       results.push(r);
       console.log(`${name.padEnd(30)} ${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors} non-2xx ${r.non2xx}`);
     }
