@@ -50,7 +50,12 @@ export function YourServers({ servers, probes }: { servers: SubmittedListing[]; 
                 <Icon aria-hidden="true" />
                 {label}
               </Badge>
-              <RecheckButton listingId={server.id} />
+              <div className="flex gap-2">
+                <RecheckButton listingId={server.id} />
+                <Link href={`/account/servers/${server.id}/edit`} className="inline-flex h-8 items-center rounded-md border px-3 text-sm font-medium hover:bg-accent">
+                  Edit<span className="sr-only"> {server.name}</span>
+                </Link>
+              </div>
             </div>
           </li>
         );

@@ -9,21 +9,29 @@ import { Field } from "@/components/forms/field";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
+import { editServer } from "@/lib/actions/edit-server";
 import { submitServerForReview } from "@/lib/actions/submit-server";
 import { MAX_CATEGORIES, serverSubmissionSchema, type ServerSubmission, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { CategoryInput } from "./category-input";
 
 const empty: ServerSubmissionValues = { name: "", description: "", mcpServerUrl: "", websiteUrl: "", categories: [] };
 
-export function SubmitServerForm() {
+/** Submits a new server, or (with `editing`) saves an owner's changes and sends the listing back to review. */
+export function SubmitServerForm({ editing }: { editing?: { id: string; values: ServerSubmissionValues } } = {}) {
   const router = useRouter();
   const { register, handleSubmit, control, reset, setError, formState, watch } = useForm<ServerSubmissionValues, unknown, ServerSubmission>({
     resolver: zodResolver(serverSubmissionSchema),
-    defaultValues: empty,
+    defaultValues: editing?.values ?? empty,
   });
 
   async function onSubmit(values: ServerSubmission) {
-    const result = await submitServerForReview(values).catch(() => ({ ok: false as const, status: 0, message: "An unknown error occurred", errors: undefined }));
+    const send = editing ? () => editServer(editing.id, values) : () => submitServerForReview(values);
+    const result = await send().catch(() => ({ ok: false as const, status: 0, message: "An unknown error occurred", errors: undefined }));
+    if (result.ok && editing) {
+      toast.success("Saved", { description: "Your changes were sent for review." });
+      router.push("/account");
+      return;
+    }
     if (result.ok) {
       toast.success("Success", { description: "Your MonetizedMCP server has been submitted successfully" });
       reset(empty);
@@ -88,7 +96,7 @@ export function SubmitServerForm() {
       />
       <Button type="submit" size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled={isSubmitting}>
         {isSubmitting && <Loader2 className="animate-spin" />}
-        {isSubmitting ? "Uploading..." : "Submit for review"}
+        {isSubmitting ? "Uploading..." : editing ? "Save and resubmit" : "Submit for review"}
       </Button>
     </form>
   );

@@ -1,5 +1,5 @@
 // Writes listings: derives the slug and the search text every reader depends on.
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { splitCategories } from "@/lib/categories";
 import { slugify } from "@/lib/slug";
 import { listings, type Listing, type NewListing } from "../schema";
@@ -42,4 +42,31 @@ export async function insertListing(db: Db, input: ListingInput): Promise<Listin
 export async function countListings(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings);
   return row?.n ?? 0;
+}
+
+/**
+ * A provider's edit: new fields, and the listing goes back to review (and out of the public catalogue)
+ * until an admin approves it again. Null when the listing is not the owner's.
+ */
+export async function updateListingForReview(
+  db: Db,
+  listingId: string,
+  ownerId: string,
+  input: { name: string; description: string; categories: string[]; serverUrl: string; websiteUrl: string | null },
+): Promise<Listing | null> {
+  const categories = splitCategories(input.categories);
+  const [updated] = await db
+    .update(listings)
+    .set({
+      ...input,
+      categories,
+      searchText: buildSearchText(input.name, input.description, categories),
+      status: "pending",
+      rejectionReason: null,
+      verified: false,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(listings.id, listingId), eq(listings.submitterId, ownerId)))
+    .returning();
+  return updated ?? null;
 }

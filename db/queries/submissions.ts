@@ -1,5 +1,5 @@
 // A provider's own submissions, whatever their review status (never shown publicly from here).
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { listings, type Listing } from "../schema";
 import type { Db } from "../types";
 
@@ -19,4 +19,13 @@ export async function listSubmittedListings(db: Db, submitterId: string): Promis
     .from(listings)
     .where(eq(listings.submitterId, submitterId))
     .orderBy(desc(listings.createdAt), desc(listings.id));
+}
+
+/** One of the provider's own listings, for its edit form; undefined when it is someone else's. */
+export async function findOwnListing(db: Db, submitterId: string, listingId: string) {
+  const [row] = await db
+    .select({ id: listings.id, name: listings.name, description: listings.description, categories: listings.categories, serverUrl: listings.serverUrl, websiteUrl: listings.websiteUrl })
+    .from(listings)
+    .where(and(eq(listings.id, listingId), eq(listings.submitterId, submitterId)));
+  return row;
 }

@@ -86,6 +86,18 @@ test("submit → probe evidence → admin approves → public with price and Ver
   await expect(page.getByText("No MCP servers found matching your criteria.")).toBeVisible();
   const api = await request.get(`/api/mcp-agents?q=${encodeURIComponent(bad)}`);
   expect(await api.json()).toEqual([]);
+
+  // The provider fixes the URL; the edit sends the listing back to the queue.
+  await page.goto("/account");
+  await page.getByRole("link", { name: `Edit ${bad}` }).click();
+  await expect(page.getByRole("heading", { name: `Edit ${bad}` })).toBeVisible();
+  await page.getByLabel("MCP Server URL").fill(`http://127.0.0.1:${referencePort}/mcp?run=${run}-fixed`);
+  await page.getByRole("button", { name: "Save and resubmit" }).click();
+  await expect(toast(page, "Saved", "Your changes were sent for review.")).toBeVisible();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole("listitem").filter({ hasText: bad }).getByText("Pending review")).toBeVisible();
+  await admin.goto("/admin/review");
+  await expect(admin.getByTestId("queue-entry").filter({ hasText: bad })).toBeVisible();
 });
 
 test("signed-out visitors are sent to login from the review queue", async ({ page }) => {

@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { ArrowLeft } from "lucide-react";
+import { SubmitServerForm } from "@/components/submit/submit-server-form";
+import { getDb } from "@/db";
+import { findOwnListing } from "@/db/queries/submissions";
+import { currentUser } from "@/lib/auth/current-user";
+
+export const metadata: Metadata = { title: "Edit server", robots: { index: false } };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function EditServerPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  const { id } = await params;
+  const listing = UUID.test(id) ? await findOwnListing(await getDb(), user.id, id) : undefined;
+  if (!listing) notFound();
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
+      <Link href="/account" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <ArrowLeft className="size-4" /> Your account
+      </Link>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight">Edit {listing.name}</h1>
+      <p className="mt-2 mb-8 text-muted-foreground">Saving sends the server back to review; it leaves the marketplace until an admin approves it again.</p>
+      <SubmitServerForm
+        editing={{
+          id: listing.id,
+          values: { name: listing.name, description: listing.description, mcpServerUrl: listing.serverUrl, websiteUrl: listing.websiteUrl ?? "", categories: listing.categories },
+        }}
+      />
+    </div>
+  );
+}
