@@ -34,6 +34,8 @@ const pgliteDir = path.resolve("bench/.tmp/pglite");
 
 async function seed(): Promise<void> {
   const started = Date.now();
+  // Cached pages and data from an earlier run describe another catalogue.
+  for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
   if (driver === "postgres") {
     const name = new URL(serverUrl).pathname.slice(1);
     const admin = new URL(serverUrl);

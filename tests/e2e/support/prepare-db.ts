@@ -21,6 +21,10 @@ async function addFixtures(db: Db) {
   });
 }
 
+// A fresh database needs fresh caches: a reused build keeps the previous run's cached pages and data
+// (Next's route and fetch caches on disk), which would show listings this database no longer has.
+for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
+
 const url = process.env.E2E_DATABASE_URL;
 if (url) {
   const name = new URL(url).pathname.slice(1);
