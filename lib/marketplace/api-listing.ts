@@ -15,7 +15,10 @@ export type ApiAgent = {
   website_url: string | null;
 };
 
-export function toApiAgent(listing: PublicListing): ApiAgent {
+type AgentSource = Pick<PublicListing, "id" | "name" | "description" | "categories" | "price" | "verified" | "websiteUrl"> & { createdAt: string | Date };
+
+/** The spec's agent (§3) from a public listing or a freshly saved row. */
+export function toApiAgent(listing: AgentSource): ApiAgent {
   return {
     id: listing.id,
     name: listing.name,
@@ -23,7 +26,7 @@ export function toApiAgent(listing: PublicListing): ApiAgent {
     categories: joinCategories(listing.categories),
     price: listing.price,
     verified: listing.verified,
-    createdAt: listing.createdAt,
+    createdAt: new Date(listing.createdAt).toISOString(),
     website_url: listing.websiteUrl,
   };
 }

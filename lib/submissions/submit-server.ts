@@ -3,7 +3,7 @@ import type { Db } from "@/db/types";
 import type { Listing } from "@/db/schema";
 import { insertListing } from "@/db/queries/listing-write";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
-import { joinCategories } from "@/lib/categories";
+import { toApiAgent } from "@/lib/marketplace/api-listing";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
@@ -36,16 +36,5 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
 
 /** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
 export function toSubmittedAgent(listing: Listing) {
-  return {
-    id: listing.id,
-    name: listing.name,
-    description: listing.description,
-    categories: joinCategories(listing.categories),
-    price: listing.price,
-    verified: listing.verified,
-    createdAt: listing.createdAt.toISOString(),
-    website_url: listing.websiteUrl,
-    mcpServerUrl: listing.serverUrl,
-    status: listing.status,
-  };
+  return { ...toApiAgent(listing), mcpServerUrl: listing.serverUrl, status: listing.status };
 }
