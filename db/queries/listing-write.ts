@@ -39,11 +39,6 @@ export async function insertListing(db: Db, input: ListingInput): Promise<Listin
   throw new Error("Could not allocate a unique slug");
 }
 
-export async function countListings(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings);
-  return row?.n ?? 0;
-}
-
 /**
  * A provider's edit: new fields, and the listing goes back to review (and out of the public catalogue)
  * until an admin approves it again. Null when the listing is not the owner's.

@@ -5,11 +5,10 @@ import { getDb } from "@/db";
 import { logError } from "@/lib/log";
 import { verifyListing } from "./verify";
 
-export function probeAfterResponse(listingId: string, onDone?: () => void): void {
+export function probeAfterResponse(listingId: string): void {
   const run = async () => {
     try {
       await verifyListing(await getDb(), listingId);
-      onDone?.();
     } catch (error) {
       logError("background probe failed", error, { listingId });
     }
