@@ -1,13 +1,16 @@
-// The reference MonetizedMCP server on node:http (Streamable HTTP, stateless), and broken variants
-// of it that the probe's tests point at.
+// The reference MonetizedMCP server (a real paid server on the provider kit), and broken variants of it
+// that the probe's tests point at, on node:http.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { buildMcpServer, type ToolShape } from "./tools";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createMonetizedServer, type MonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
+import { PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
+import { buildLegacyServer, type LegacyShape } from "./legacy-shapes";
 
 export type Variant =
-  | "reference" // the three MonetizedMCP tools, canonical shapes
+  | "reference" // the paid server: MonetizedMCP tools, job-status, an x402-paid tool; settles before it delivers
   | "quirky" // `pricing-listing`, one payment-method object, {amount: "0.05", paymentMethod} prices, text-only results
   | "no-pricing" // a working MCP server without the MonetizedMCP tools
   | "sse-only" // the reference tools over the deprecated HTTP+SSE transport only
@@ -23,7 +26,23 @@ export type ReferenceServer = { url: string; port: number; close: () => Promise<
 /** Counts requests in flight across every server that shares it (tests check bounded concurrency). */
 export type ConcurrencyTracker = { active: number; peak: number; total: number };
 
-export type ReferenceServerOptions = { port?: number; host?: string; variant?: Variant; tracker?: ConcurrencyTracker };
+export type ReferenceServerOptions = {
+  port?: number;
+  host?: string;
+  variant?: Variant;
+  tracker?: ConcurrencyTracker;
+  /** The wallet payments go to (the placeholder 0x…dEaD by default). */
+  walletAddress?: string;
+  /** The x402 facilitator that verifies and settles (the public testnet one by default). */
+  facilitatorUrl?: string;
+  /** base-sepolia (default) or base. */
+  network?: string;
+  /** Seconds before an asynchronous job is done. */
+  jobSeconds?: number;
+  /** The server's name in the MCP handshake. */
+  name?: string;
+  onPurchase?: (event: PurchaseEvent) => void;
+};
 
 const MCP_PATH = "/mcp";
 
@@ -36,9 +55,9 @@ function methodNotAllowed(res: http.ServerResponse) {
 }
 
 // Stateless Streamable HTTP: a fresh server and transport per POST, JSON answers, no standalone GET stream.
-async function serveStreamable(shape: ToolShape, req: http.IncomingMessage, res: http.ServerResponse) {
+async function serveStreamable(build: () => McpServer, req: http.IncomingMessage, res: http.ServerResponse) {
   if (req.method !== "POST") return methodNotAllowed(res);
-  const server = buildMcpServer(shape);
+  const server = build();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on("close", () => {
     void transport.close();
@@ -48,14 +67,14 @@ async function serveStreamable(shape: ToolShape, req: http.IncomingMessage, res:
   await transport.handleRequest(req, res);
 }
 
-function legacySseHandler() {
+function legacySseHandler(build: () => McpServer) {
   const sessions = new Map<string, SSEServerTransport>();
   return async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (req.method === "GET" && url.pathname === MCP_PATH) {
       const transport = new SSEServerTransport("/messages", res);
       sessions.set(transport.sessionId, transport);
       res.on("close", () => sessions.delete(transport.sessionId));
-      await buildMcpServer("reference").connect(transport);
+      await build().connect(transport);
       return;
     }
     const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
@@ -73,8 +92,21 @@ function huge(res: http.ServerResponse) {
   res.end('""]');
 }
 
-function handlerFor(variant: Variant) {
-  const sse = variant === "sse-only" ? legacySseHandler() : null;
+export function createReferenceKit(options: ReferenceServerOptions = {}): MonetizedServer {
+  return createMonetizedServer({
+    name: options.name ?? "agora-reference-monetized-server",
+    version: "2.0.0",
+    walletAddress: options.walletAddress ?? PLACEHOLDER_WALLET,
+    facilitatorUrl: options.facilitatorUrl,
+    network: options.network,
+    items: referenceItems(options.jobSeconds),
+    onPurchase: options.onPurchase,
+  });
+}
+
+function handlerFor(variant: Variant, options: ReferenceServerOptions) {
+  const kit = variant === "reference" || variant === "sse-only" ? createReferenceKit(options) : null;
+  const sse = variant === "sse-only" ? legacySseHandler(kit!.createMcpServer) : null;
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://reference.local");
     switch (variant) {
@@ -95,7 +127,8 @@ function handlerFor(variant: Variant) {
           res.writeHead(404, { "content-type": "text/plain" }).end("Not found: the MCP endpoint is /mcp");
           return;
         }
-        return serveStreamable(variant, req, res);
+        if (variant === "reference") return kit!.handle(req, res);
+        return serveStreamable(() => buildLegacyServer(variant as LegacyShape, options.walletAddress), req, res);
     }
   };
 }
@@ -103,7 +136,7 @@ function handlerFor(variant: Variant) {
 /** Starts a server (port 0 picks a free one) and resolves once it listens; `url` is its MCP endpoint. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const { port = 8080, host = "127.0.0.1", variant = "reference", tracker } = options;
-  const handle = handlerFor(variant);
+  const handle = handlerFor(variant, options);
   const server = http.createServer((req, res) => {
     if (tracker) {
       tracker.total++;

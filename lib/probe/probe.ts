@@ -8,17 +8,28 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
 import {
-  boundForStorage,
-  boundQuirks,
+  acceptsSupportedMethod,
+  findNetwork,
   findTool,
   isVerifiable,
   lowestDollarPrice,
+  MAKE_PURCHASE_TOOL,
+  PAYMENT_METHODS_TOOLS,
+  PRICE_LISTING_TOOLS,
   Quirks,
+  readAccepts,
   readPaymentMethods,
+  readPaymentRequired,
   readPricedItems,
   readToolPayload,
-} from "./normalise";
-import { PAYMENT_METHODS_TOOLS, PRICE_LISTING_TOOLS, type ProbedTool, type ProbeResult } from "./types";
+  takesSignedTransaction,
+  unitsToNumber,
+  type AcceptedPayment,
+  type PricedItem,
+  type ProbedTool,
+} from "@agora-mcp/protocol";
+import { boundForStorage, boundQuirks } from "./storage-limits";
+import type { ProbeResult } from "./types";
 
 export const PROBE_TIMEOUT_MS = 15_000;
 const CLIENT_INFO = { name: "agora-probe", version: "1.0.0" };
@@ -32,6 +43,8 @@ const acceptAnything: jsonSchemaValidator = {
   },
 };
 const MAX_TOOL_PAGES = 5;
+/** x402-paid tools called unpaid per probe (each answers PaymentRequired; nothing is paid or run). */
+const MAX_X402_TOOLS = 5;
 
 export type ProbeOptions = {
   /** Whole-probe deadline; the result comes back by then even if the server never answers. */
@@ -161,10 +174,12 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     result.serverVersion = server?.version?.slice(0, 200) ?? null;
 
     const tools: ProbedTool[] = [];
+    const x402Tools: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const listed = await session.client.listTools(cursor ? { cursor } : undefined, request());
       tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })));
+      x402Tools.push(...listed.tools.filter((t) => Object.keys(t._meta ?? {}).some((k) => k.startsWith("x402/"))).map((t) => t.name));
       cursor = listed.nextCursor;
       if (!cursor) break;
     }
@@ -190,7 +205,24 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     if (methodsTool) {
       result.paymentMethods = readPaymentMethods(await callTool(session, methodsTool, request, quirks), quirks) ?? [];
     }
-    result.verifiable = isVerifiable(result.reachable, names, result.paymentMethods);
+    const purchase = tools.find((t) => t.name === MAKE_PURCHASE_TOOL);
+    const sdkCompatible = purchase !== undefined && takesSignedTransaction(purchase);
+    if (purchase && !sdkCompatible) quirks.add("make-purchase takes no `signedTransaction`: MonetizedMCP clients cannot pay it");
+    const x402 = await readX402Tools(session, x402Tools.slice(0, MAX_X402_TOOLS), request, quirks);
+    result.pricedItems = [...result.pricedItems, ...x402.items];
+    for (const method of x402.methods) {
+      if (!result.paymentMethods.some((m) => m.paymentMethod === method.paymentMethod && m.walletAddress.toLowerCase() === method.walletAddress.toLowerCase())) {
+        result.paymentMethods.push(method);
+      }
+    }
+    if (x402.items.length && !priceTool) {
+      result.pricesRead = true;
+      result.lowestPrice = lowestDollarPrice(x402.items) ?? null;
+    }
+    // Payable: a MonetizedMCP server whose make-purchase takes a signed payment, or x402-paid tools, on a supported network.
+    result.verifiable =
+      (isVerifiable(result.reachable, names, result.paymentMethods) && sdkCompatible) ||
+      (result.reachable && x402.items.length > 0 && acceptsSupportedMethod(x402.methods));
   };
 
   try {
@@ -227,4 +259,46 @@ async function callTool(
     quirks.add(`${name}: call failed: ${message(error)}`);
     return undefined;
   }
+}
+
+/**
+ * Reads the price of x402-paid tools (those whose listing carries `_meta["x402/…"]`): an unpaid call answers
+ * PaymentRequired with the payment requirements, so nothing is paid and nothing runs.
+ */
+async function readX402Tools(
+  session: Session,
+  names: string[],
+  request: () => { signal: AbortSignal; timeout: number },
+  quirks: Quirks,
+): Promise<{ items: PricedItem[]; methods: AcceptedPayment[] }> {
+  const items: PricedItem[] = [];
+  const methods: AcceptedPayment[] = [];
+  for (const name of names) {
+    let answer: unknown;
+    try {
+      answer = await session.client.callTool({ name, arguments: {} }, undefined, request());
+    } catch (error) {
+      if (request().signal.aborted) throw error;
+      quirks.add(`${name}: unpaid call failed: ${message(error)}`);
+      continue;
+    }
+    const required = readPaymentRequired(answer);
+    if (!required) {
+      quirks.add(`${name}: marked as x402-paid but an unpaid call did not answer PaymentRequired`);
+      continue;
+    }
+    for (const accept of readAccepts(required)) {
+      const req = accept.requirements;
+      const network = findNetwork(req.network);
+      const units = accept.version === 2 ? accept.requirements.amount : accept.requirements.maxAmountRequired;
+      if (!network || network.asset.toLowerCase() !== req.asset.toLowerCase()) {
+        quirks.add(`${name}: asks for a payment Agora cannot read (network ${String(req.network).slice(0, 40)})`);
+        continue;
+      }
+      items.push({ name, toolName: name, amount: unitsToNumber(BigInt(units)), units, currency: "USDC", paymentMethod: network.paymentMethod });
+      methods.push({ paymentMethod: network.paymentMethod, walletAddress: req.payTo });
+      break;
+    }
+  }
+  return { items, methods };
 }

@@ -1,25 +1,15 @@
 // What one probe of a listing's MCP server found; stored as a listing_probes row.
 
-/** Payment methods Agora can verify today (spec: only Base Sepolia receipts are supported). */
-export const SUPPORTED_PAYMENT_METHODS = ["USDC_BASE_SEPOLIA"] as const;
-
-export const PRICE_LISTING_TOOLS = ["price-listing", "pricing-listing"] as const;
-export const PAYMENT_METHODS_TOOLS = ["payment-methods", "payment-method"] as const;
-export const MAKE_PURCHASE_TOOL = "make-purchase";
-
-export type ProbedTool = { name: string; description: string | null; inputSchema: unknown };
-
-export type PricedItem = {
-  name: string;
-  /** The tool the item is bought through, when the server names one. */
-  toolName?: string;
-  description?: string;
-  amount: number;
-  currency: string;
-  paymentMethod?: string;
-};
-
-export type AcceptedPayment = { paymentMethod: string; walletAddress: string };
+export {
+  MAKE_PURCHASE_TOOL,
+  PAYMENT_METHODS_TOOLS,
+  PRICE_LISTING_TOOLS,
+  SUPPORTED_PAYMENT_METHODS,
+  type AcceptedPayment,
+  type PricedItem,
+  type ProbedTool,
+} from "@agora-mcp/protocol";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 
 export type ProbeResult = {
   url: string;

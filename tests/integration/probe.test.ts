@@ -43,7 +43,7 @@ describe("probing MonetizedMCP servers on loopback", () => {
       reachable: true,
       transport: "streamable-http",
       serverName: "agora-reference-monetized-server",
-      serverVersion: "1.0.0",
+      serverVersion: "2.0.0",
       pricesRead: true,
       lowestPrice: 0.01,
       verifiable: true,
@@ -51,13 +51,18 @@ describe("probing MonetizedMCP servers on loopback", () => {
       quirks: [],
     });
     expect(result.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(result.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase"]);
-    expect(result.tools[2]!.inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" } } });
-    expect(result.pricedItems.map((i) => [i.name, i.amount, i.currency])).toEqual([
-      ["Current weather", 0.01, "USDC"],
-      ["Page summary", 0.05, "USDC"],
-      ["Logo render", 0.25, "USDC"],
+    expect(result.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase", "job-status", "weather"]);
+    // Built on the provider kit: make-purchase takes the payment the way MonetizedMCP SDK clients send it.
+    expect(result.tools[2]!.inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" }, signedTransaction: { type: "string" } } });
+    expect(result.pricedItems.map((i) => [i.id ?? i.toolName, i.amount, i.units, i.currency])).toEqual([
+      ["weather-now", 0.01, "10000", "USDC"],
+      ["market-report", 0.25, "250000", "USDC"],
+      ["page-screenshot", 0, "0", "USDC"],
+      ["logo-render", 0.1, "100000", "USDC"],
+      // The x402-paid tool, read from its PaymentRequired answer without paying.
+      ["weather", 0.01, "10000", "USDC"],
     ]);
+    expect(result.pricedItems[0]!.params).toEqual({ city: "Example: Lisbon" });
     expect(result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x000000000000000000000000000000000000dEaD" }]);
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);
   });
@@ -130,16 +135,18 @@ describe("probing MonetizedMCP servers on loopback", () => {
     expect(await probeServer("not a url", loopback)).toMatchObject({ reachable: false, error: "Not a valid URL: not a url" });
   });
 
-  it("has the reference server refuse a purchase without a payment", async () => {
+  it("has the reference server refuse a purchase without a valid payment", async () => {
     const client = new Client({ name: "test", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(urlOf("reference")), { fetch: createSafeFetch(loopback) }));
+    const buy = (signedTransaction: string) =>
+      client.callTool({ name: "make-purchase", arguments: { itemId: "weather-now", params: { city: "Lisbon" }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction } });
     try {
-      const unpaid = await client.callTool({ name: "make-purchase", arguments: { itemId: "weather-now" } });
+      const unpaid = await buy("");
       expect(unpaid.isError).toBe(true);
-      expect((unpaid.content as { text: string }[])[0]!.text).toMatch(/^Payment required\n.*"payTo":"0x0+dEaD"/s);
-      const paid = await client.callTool({ name: "make-purchase", arguments: { itemId: "weather-now", payment: "e30=" } });
-      expect(paid.isError).toBe(true);
-      expect((paid.content as { text: string }[])[0]!.text).toMatch(/^Payment could not be verified/);
+      expect((unpaid.content as { text: string }[])[0]!.text).toMatch(/^Payment required: "Current weather" costs \$0\.01 .* to 0x0+dEaD/);
+      const garbage = await buy("e30=");
+      expect(garbage.isError).toBe(true);
+      expect((garbage.content as { text: string }[])[0]!.text).toMatch(/^The payment is malformed/);
     } finally {
       await client.close();
     }
@@ -180,7 +187,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     expect(recorded.listing).toEqual({ price: 0.01, verified: true });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(recorded.probe).toMatchObject({ listingId: id, reachable: true, verifiable: true, serverName: "agora-reference-monetized-server" });
-    expect(recorded.probe.pricedItems).toHaveLength(3);
+    expect(recorded.probe.pricedItems).toHaveLength(5);
     expect(recorded.probe.paymentMethods[0]!.paymentMethod).toBe("USDC_BASE_SEPOLIA");
   });
 

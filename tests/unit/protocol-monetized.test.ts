@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  boundForStorage,
-  boundQuirks,
-  isVerifiable,
-  lowestDollarPrice,
-  Quirks,
-  readPaymentMethods,
-  readPricedItems,
-  readToolPayload,
-  STORAGE_LIMITS,
-} from "@/lib/probe/normalise";
+import { isVerifiable, lowestDollarPrice, Quirks, readPaymentMethods, readPricedItems, readToolPayload } from "@agora-mcp/protocol";
+import { boundForStorage, boundQuirks, STORAGE_LIMITS } from "@/lib/probe/storage-limits";
 
 const WALLET = "0x000000000000000000000000000000000000dEaD";
 
@@ -42,13 +33,13 @@ describe("reading price listings", () => {
     const { value, quirks } = read(readPricedItems, {
       items: [{ id: "a", name: "A", description: "first", price: { amount: 0.05, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" } }],
     });
-    expect(value).toEqual([{ name: "A", description: "first", amount: 0.05, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }]);
+    expect(value).toEqual([{ id: "a", name: "A", description: "first", amount: 0.05, units: "50000", currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }]);
     expect(quirks).toEqual([]);
   });
 
   it("reads {amount, paymentMethod} prices with string amounts, taking the currency from the method", () => {
     const { value, quirks } = read(readPricedItems, { items: [{ name: "A", price: { amount: "0.25", paymentMethod: "USDC_BASE_SEPOLIA" } }] });
-    expect(value).toEqual([{ name: "A", amount: 0.25, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }]);
+    expect(value).toEqual([{ name: "A", amount: 0.25, units: "250000", currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }]);
     expect(quirks).toEqual(["amounts given as strings", "currency missing; taken from the payment method"]);
   });
 
@@ -58,8 +49,8 @@ describe("reading price listings", () => {
       { toolName: "render", amount: 2, currency: "USD" },
     ]);
     expect(value).toEqual([
-      { name: "Old", description: "d", amount: 0.1, currency: "USDC" },
-      { name: "render", toolName: "render", amount: 2, currency: "USD" },
+      { name: "Old", description: "d", amount: 0.1, units: "100000", currency: "USDC", params: {} },
+      { name: "render", toolName: "render", amount: 2, units: "2000000", currency: "USD" },
     ]);
     expect(quirks).toEqual([
       "price-listing answered a bare array, not {items}",

@@ -1,0 +1,6 @@
+// @agora-mcp/protocol: the wire formats Agora's registry, provider kit and agent client share.
+export * from "./amounts.js";
+export * from "./networks.js";
+export * from "./x402.js";
+export * from "./monetized.js";
+export * from "./jobs.js";

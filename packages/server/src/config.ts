@@ -1,0 +1,115 @@
+// What a provider declares: items with prices and handlers, the wallet that is paid, the network and the
+// facilitator. Checked once at start so a typo fails loudly instead of at the first purchase.
+import { EVM_ADDRESS, networkFromSetting, usdToUnits, type PaymentNetwork } from "@agora-mcp/protocol";
+
+/** The public testnet facilitator (x402.org); name your own for Base mainnet. */
+export const DEFAULT_FACILITATOR_URL = "https://x402.org/facilitator";
+
+export type PurchaseContext = {
+  orderId: string;
+  itemId: string;
+  /** The wallet that paid; undefined for a free item. */
+  payer?: string;
+  /** The settlement transaction; undefined for a free item. */
+  transaction?: string;
+};
+
+export type ItemHandler = (params: Record<string, string>, context: PurchaseContext) => unknown | Promise<unknown>;
+
+export type ItemDefinition = {
+  id: string;
+  name: string;
+  description: string;
+  /** Dollars per call ("0.02" or 0.02); 0 makes the item free (delivered without any payment). */
+  price: number | string;
+  /** Parameter name → a hint for the buyer ("Example: Lisbon"). Every named parameter is required. */
+  params?: Record<string, string>;
+  handler: ItemHandler;
+  /** The handler runs after the purchase answers: the buyer gets a job id and collects the result later. */
+  async?: { checkAfterSeconds: number };
+  /** Also sell the item as its own tool through the standard x402 binding for MCP, under this tool name. */
+  x402Tool?: string;
+};
+
+export type MonetizedServerOptions = {
+  name: string;
+  version?: string;
+  /** The address that receives payments. */
+  walletAddress: string;
+  /** base-sepolia (default) or base; mainnet only when named. */
+  network?: string;
+  facilitatorUrl?: string;
+  /** Bound on each facilitator call (verify, settle), in ms. */
+  facilitatorTimeoutMs?: number;
+  items: ItemDefinition[];
+  /** The public URL of the server's MCP endpoint, used to name what a payment buys. */
+  publicUrl?: string;
+  /** Called with each delivered or refused purchase (for the provider's own records). */
+  onPurchase?: (event: PurchaseEvent) => void;
+};
+
+export type PurchaseEvent = {
+  orderId: string;
+  itemId: string;
+  units: string;
+  outcome: "delivered" | "pending" | "refused" | "failed";
+  reason?: string;
+  transaction?: string;
+  payer?: string;
+};
+
+export type CatalogueItem = Omit<ItemDefinition, "price"> & { units: bigint; params: Record<string, string> };
+
+export type ResolvedOptions = {
+  name: string;
+  version: string;
+  walletAddress: `0x${string}`;
+  network: PaymentNetwork;
+  facilitatorUrl: string;
+  facilitatorTimeoutMs: number;
+  items: CatalogueItem[];
+  publicUrl?: string;
+  onPurchase?: (event: PurchaseEvent) => void;
+};
+
+const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const RESERVED_TOOLS = new Set(["price-listing", "payment-methods", "make-purchase", "job-status"]);
+
+export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions {
+  if (!EVM_ADDRESS.test(options.walletAddress)) throw new Error("walletAddress must be a 0x address of 40 hex digits");
+  const network = networkFromSetting(options.network);
+  const facilitatorUrl = (options.facilitatorUrl ?? DEFAULT_FACILITATOR_URL).replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(facilitatorUrl)) throw new Error("facilitatorUrl must be an http(s) URL");
+  if (!network.testnet && !options.facilitatorUrl) throw new Error("Base mainnet needs a facilitatorUrl of your choice");
+  const ids = new Set<string>();
+  const tools = new Set<string>();
+  const items = options.items.map((item): CatalogueItem => {
+    if (!ITEM_ID.test(item.id)) throw new Error(`Item id "${item.id}" must be letters, digits, . _ or - (at most 100)`);
+    if (ids.has(item.id)) throw new Error(`Item id "${item.id}" is declared twice`);
+    ids.add(item.id);
+    if (item.x402Tool !== undefined) {
+      if (!TOOL_NAME.test(item.x402Tool) || RESERVED_TOOLS.has(item.x402Tool) || tools.has(item.x402Tool)) {
+        throw new Error(`x402Tool "${item.x402Tool}" must be a unique tool name other than the MonetizedMCP tools`);
+      }
+      tools.add(item.x402Tool);
+    }
+    const units = usdToUnits(item.price);
+    if (item.x402Tool !== undefined && units === 0n) throw new Error(`Item "${item.id}" is free: x402 cannot carry a zero amount`);
+    if (item.async && units === 0n) throw new Error(`Item "${item.id}": an asynchronous item must be paid (its result goes to the wallet that paid)`);
+    if (item.async && !(item.async.checkAfterSeconds > 0)) throw new Error(`Item "${item.id}": async.checkAfterSeconds must be positive`);
+    const { price: _price, ...rest } = item;
+    return { ...rest, units, params: item.params ?? {} };
+  });
+  return {
+    name: options.name,
+    version: options.version ?? "1.0.0",
+    walletAddress: options.walletAddress as `0x${string}`,
+    network,
+    facilitatorUrl,
+    facilitatorTimeoutMs: options.facilitatorTimeoutMs ?? 20_000,
+    items,
+    publicUrl: options.publicUrl,
+    onPurchase: options.onPurchase,
+  };
+}

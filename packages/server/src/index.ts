@@ -1,0 +1,32 @@
+// @agora-mcp/server: the provider kit. Declare items with prices and handlers and a wallet; get an MCP
+// server that MonetizedMCP clients and x402 MCP clients can pay, which settles every payment before it delivers.
+import type http from "node:http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { buildTools } from "./tools.js";
+import { resolveOptions, type MonetizedServerOptions, type ResolvedOptions } from "./config.js";
+import { createRequestHandler, listen, type RunningServer } from "./http.js";
+import { JobStore } from "./jobs.js";
+import { PaymentGate } from "./payments.js";
+
+export { DEFAULT_FACILITATOR_URL } from "./config.js";
+export type { ItemDefinition, ItemHandler, MonetizedServerOptions, PurchaseContext, PurchaseEvent } from "./config.js";
+export { MCP_PATH, type RunningServer } from "./http.js";
+
+export type MonetizedServer = {
+  /** The settings in force (network, facilitator, items with exact prices). */
+  readonly settings: ResolvedOptions;
+  /** A fresh MCP server over the shared state, for another transport (stdio, SSE, your own HTTP stack). */
+  createMcpServer: () => McpServer;
+  /** A node:http handler serving POST /mcp. */
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+  /** Listens on host:port (127.0.0.1:8080 by default; port 0 picks a free one). */
+  listen: (options?: { port?: number; host?: string }) => Promise<RunningServer>;
+};
+
+export function createMonetizedServer(options: MonetizedServerOptions): MonetizedServer {
+  const settings = resolveOptions(options);
+  const deps = { options: settings, gate: new PaymentGate(settings), jobs: new JobStore() };
+  const createMcpServer = () => buildTools(deps);
+  const handle = createRequestHandler(createMcpServer);
+  return { settings, createMcpServer, handle, listen: (at) => listen(handle, at) };
+}

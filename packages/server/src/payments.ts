@@ -1,0 +1,158 @@
+// Takes one payment for one item: checks it against the server's own listing (amount, payee, network,
+// token, validity window, replay), then asks the facilitator to verify and to settle. Only a settled
+// payment lets the caller deliver. Every refusal names its reason; nothing here ever moves money itself.
+import { HTTPFacilitatorClient } from "@x402/core/http";
+import {
+  buildRequirements,
+  decodePayment,
+  formatUsd,
+  sameAddress,
+  type PaymentPayload,
+  type PaymentRequirementsV1,
+  type PaymentRequirementsV2,
+  type ResourceInfo,
+} from "@agora-mcp/protocol";
+import type { CatalogueItem, ResolvedOptions } from "./config.js";
+
+export type Settled = { ok: true; transaction: string; network: string; payer: string };
+export type Refused = { ok: false; reason: string; /** The facilitator could not be asked or did not answer. */ unavailable?: boolean };
+
+/** Keeps a settled authorisation's nonce for longer than any authorisation stays valid. */
+const USED_NONCE_TTL_MS = 24 * 60 * 60 * 1000;
+const MAX_REMEMBERED = 100_000;
+
+/** The facilitator's invalid/error reasons, in words a buyer can act on. */
+const REASONS: Record<string, string> = {
+  insufficient_funds: "the paying wallet does not hold enough USDC",
+  invalid_exact_evm_payload_signature: "the payment's signature is not valid",
+  invalid_exact_evm_authorization_value: "the payment's amount differs from the price",
+  invalid_exact_evm_payload_recipient_mismatch: "the payment names another payee",
+  invalid_exact_evm_authorization_valid_before: "the payment authorisation has expired",
+  invalid_exact_evm_authorization_valid_after: "the payment authorisation is not valid yet",
+  invalid_network: "the payment is for another network",
+  invalid_scheme: "the payment uses another scheme",
+};
+
+function explain(reason: string | undefined, message?: string): string {
+  if (!reason) return message ? message.slice(0, 200) : "no reason given";
+  const known = REASONS[reason];
+  if (known) return known;
+  if (/nonce.*used|already.*used/i.test(reason)) return "this payment was already used";
+  if (/insufficient/i.test(reason)) return "the paying wallet does not hold enough USDC";
+  if (/signature/i.test(reason)) return "the payment's signature is not valid";
+  return reason.replace(/_/g, " ").slice(0, 120);
+}
+
+export class PaymentGate {
+  private readonly facilitator: HTTPFacilitatorClient;
+  /** Nonces being settled right now, or settled recently: the same signed payment delivers once. */
+  private readonly nonces = new Map<string, number>();
+
+  constructor(private readonly options: ResolvedOptions) {
+    this.facilitator = new HTTPFacilitatorClient({ url: options.facilitatorUrl, timeoutMs: options.facilitatorTimeoutMs });
+  }
+
+  resourceFor(item: CatalogueItem): ResourceInfo {
+    const base = this.options.publicUrl ?? `mcp://${this.options.name}`;
+    return { url: `${base}#${item.x402Tool ?? "make-purchase"}/${item.id}`, description: `${item.name}: ${item.description}`.slice(0, 300), mimeType: "application/json" };
+  }
+
+  requirements(item: CatalogueItem): { v1: PaymentRequirementsV1; v2: PaymentRequirementsV2 } {
+    return buildRequirements({ network: this.options.network, units: item.units, payTo: this.options.walletAddress, resource: this.resourceFor(item) });
+  }
+
+  /** Verifies and settles `rawPayment` for `item`. Resolves once the settlement is final either way. */
+  async charge(item: CatalogueItem, rawPayment: unknown): Promise<Settled | Refused> {
+    const decoded = decodePayment(rawPayment);
+    if (!decoded.ok) return { ok: false, reason: decoded.error };
+    const payment = decoded.payment;
+    const requirements = this.requirements(item);
+    const wanted = payment.x402Version === 1 ? requirements.v1 : requirements.v2;
+    const mismatch = this.precheck(item, payment);
+    if (mismatch) return { ok: false, reason: mismatch };
+
+    const key = `${payment.payload.authorization.from.toLowerCase()}:${payment.payload.authorization.nonce.toLowerCase()}`;
+    this.forgetExpired();
+    if (this.nonces.has(key)) return { ok: false, reason: "Payment refused: this payment was already used" };
+    this.nonces.set(key, Date.now());
+    let settled = false;
+    try {
+      // The facilitator client's request is typed for v2; v1 payloads travel with their own version number.
+      const payload = payment as unknown as Parameters<HTTPFacilitatorClient["verify"]>[0];
+      const reqs = wanted as unknown as Parameters<HTTPFacilitatorClient["verify"]>[1];
+      const verified = await this.ask("verify", () => this.facilitator.verify(payload, reqs));
+      if ("refused" in verified) return verified.refused;
+      if (!verified.value.isValid) {
+        return { ok: false, reason: `Payment refused: ${explain(verified.value.invalidReason, verified.value.invalidMessage)}` };
+      }
+      const settlement = await this.ask("settle", () => this.facilitator.settle(payload, reqs));
+      if ("refused" in settlement) return settlement.refused;
+      if (!settlement.value.success || !settlement.value.transaction) {
+        return { ok: false, reason: `Payment not settled: ${explain(settlement.value.errorReason, settlement.value.errorMessage)}` };
+      }
+      settled = true;
+      return {
+        ok: true,
+        transaction: settlement.value.transaction,
+        network: String(settlement.value.network),
+        payer: settlement.value.payer ?? payment.payload.authorization.from,
+      };
+    } finally {
+      // A refused payment's nonce is free again (the buyer may retry once the cause is fixed);
+      // the chain itself refuses a nonce that did settle.
+      if (!settled) this.nonces.delete(key);
+    }
+  }
+
+  /** Checks that need no facilitator: the payment must match this server's own listing exactly. */
+  private precheck(item: CatalogueItem, payment: PaymentPayload): string | undefined {
+    const { network, walletAddress } = this.options;
+    const auth = payment.payload.authorization;
+    if (payment.x402Version === 1 && payment.scheme !== "exact") return "Payment refused: only the exact scheme is accepted";
+    const paidNetwork = payment.x402Version === 1 ? payment.network : payment.accepted.network;
+    if (paidNetwork !== (payment.x402Version === 1 ? network.v1Network : network.caip2)) {
+      return `Payment refused: it is for network ${paidNetwork.slice(0, 40)}, this server is paid on ${network.label}`;
+    }
+    if (payment.x402Version === 2) {
+      if (payment.accepted.scheme !== "exact") return "Payment refused: only the exact scheme is accepted";
+      if (!sameAddress(payment.accepted.asset, network.asset)) return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
+      if (!sameAddress(payment.accepted.payTo, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
+    }
+    if (!sameAddress(auth.to, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
+    if (BigInt(auth.value) !== item.units) {
+      return `Payment refused: it authorises ${formatUsd(auth.value)}, the price of "${item.name}" is ${formatUsd(item.units)}`;
+    }
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    // Six seconds of slack: the settlement transaction must land before the authorisation expires.
+    if (BigInt(auth.validBefore) <= now + 6n) return "Payment refused: the payment authorisation has expired";
+    if (BigInt(auth.validAfter) > now) return "Payment refused: the payment authorisation is not valid yet";
+    return undefined;
+  }
+
+  private async ask<T>(step: "verify" | "settle", call: () => Promise<T>): Promise<{ value: T } | { refused: Refused }> {
+    try {
+      return { value: await call() };
+    } catch (error) {
+      // The facilitator client throws VerifyError/SettleError for a non-2xx answer that still carries a verdict.
+      const verdict = error as { invalidReason?: string; errorReason?: string; invalidMessage?: string; errorMessage?: string; name?: string };
+      if (verdict.invalidReason || verdict.errorReason) {
+        const what = step === "verify" ? "Payment refused" : "Payment not settled";
+        return { refused: { ok: false, reason: `${what}: ${explain(verdict.invalidReason ?? verdict.errorReason, verdict.invalidMessage ?? verdict.errorMessage)}` } };
+      }
+      const timedOut = verdict.name === "FacilitatorTimeoutError" || /timed? ?out|abort/i.test(String((error as Error)?.message));
+      const reason =
+        step === "verify"
+          ? `The payment facilitator ${timedOut ? "did not answer in time" : "could not be reached"}; nothing was charged. Try again later.`
+          : `The payment facilitator ${timedOut ? "did not confirm the settlement in time" : "failed during settlement"}; nothing was delivered. If your balance dropped, contact the provider.`;
+      return { refused: { ok: false, reason, unavailable: true } };
+    }
+  }
+
+  private forgetExpired(): void {
+    const cutoff = Date.now() - USED_NONCE_TTL_MS;
+    for (const [key, at] of this.nonces) {
+      if (at >= cutoff && this.nonces.size <= MAX_REMEMBERED) break;
+      this.nonces.delete(key);
+    }
+  }
+}

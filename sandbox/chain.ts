@@ -1,0 +1,102 @@
+// A local EVM chain that answers as Base Sepolia (chain id 84532) on loopback: anvil from npm, with a
+// USDC-like EIP-3009 token installed at the real Base Sepolia USDC address. Nothing leaves the machine.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createPublicClient, createTestClient, createWalletClient, http, publicActions, type Abi } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { baseSepolia } from "viem/chains";
+import { BASE_SEPOLIA } from "@agora-mcp/protocol";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const artifact = JSON.parse(fs.readFileSync(path.join(here, "token/artifact.json"), "utf8")) as { abi: Abi; deployedBytecode: `0x${string}` };
+
+export const USDC_ADDRESS = BASE_SEPOLIA.asset;
+export const USDC_ABI = artifact.abi;
+
+/**
+ * anvil's well-known development accounts (public test keys printed by every anvil and hardhat node,
+ * worthless anywhere but a local chain). The facilitator pays gas with the first; the sandbox mints with it.
+ */
+export const ANVIL_TEST_KEYS = {
+  facilitator: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+} as const;
+
+export function anvilBinary(): string {
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  const dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+  const binary = path.join(dir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+  // npm may skip the package's postinstall, which only sets the executable bit.
+  if (process.platform !== "win32") fs.chmodSync(binary, 0o755);
+  return binary;
+}
+
+export type LocalChain = {
+  rpcUrl: string;
+  port: number;
+  /** Mints sandbox USDC (units of 6 decimals) to an address. */
+  mintUsdc: (to: `0x${string}`, units: bigint) => Promise<void>;
+  usdcBalance: (of: `0x${string}`) => Promise<bigint>;
+  ethBalance: (of: `0x${string}`) => Promise<bigint>;
+  stop: () => Promise<void>;
+};
+
+export type ChainOptions = { port?: number; /** Seconds per block; 0 mines each transaction at once. */ blockTime?: number };
+
+async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`anvil did not answer on ${rpcUrl} within ${timeoutMs} ms`);
+}
+
+export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {}): Promise<LocalChain> {
+  const chosen = port || 20_000 + Math.floor(Math.random() * 20_000);
+  const args = ["--chain-id", String(BASE_SEPOLIA.chainId), "--host", "127.0.0.1", "--port", String(chosen), "--silent", "--no-request-size-limit"];
+  if (blockTime > 0) args.push("--block-time", String(blockTime));
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2_000)));
+  const rpcUrl = `http://127.0.0.1:${chosen}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  try {
+    await waitForRpc(rpcUrl, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}${stderr ? `: ${stderr.trim()}` : ""}`);
+  }
+  const transport = http(rpcUrl);
+  const test = createTestClient({ chain: baseSepolia, mode: "anvil", transport });
+  await test.setCode({ address: USDC_ADDRESS, bytecode: artifact.deployedBytecode });
+  const minter = createWalletClient({ account: privateKeyToAccount(ANVIL_TEST_KEYS.facilitator), chain: baseSepolia, transport }).extend(publicActions);
+  const reader = createPublicClient({ chain: baseSepolia, transport });
+  return {
+    rpcUrl,
+    port: chosen,
+    async mintUsdc(to, units) {
+      const hash = await minter.writeContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "mint", args: [to, units] });
+      const receipt = await minter.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+      if (receipt.status !== "success") throw new Error("Minting sandbox USDC failed");
+    },
+    usdcBalance: async (of) => (await reader.readContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "balanceOf", args: [of] })) as bigint,
+    ethBalance: (of) => reader.getBalance({ address: of }),
+    stop,
+  };
+}
