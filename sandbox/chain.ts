@@ -24,14 +24,21 @@ export const ANVIL_TEST_KEYS = {
   facilitator: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
 } as const;
 
+/**
+ * anvil from npm (`@foundry-rs/anvil-linux-amd64`, an optional dependency: the registry this project installs
+ * from carries only the Linux x64 build), else an `anvil` on PATH (Foundry's own installer, other platforms).
+ */
 export function anvilBinary(): string {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
-  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
-  const dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
-  const binary = path.join(dir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
-  // npm may skip the package's postinstall, which only sets the executable bit.
-  if (process.platform !== "win32") fs.chmodSync(binary, 0o755);
-  return binary;
+  try {
+    const dir = path.dirname(createRequire(import.meta.url).resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`));
+    const binary = path.join(dir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+    // npm may skip install scripts; the executable bit is all they would set.
+    if (process.platform !== "win32") fs.chmodSync(binary, 0o755);
+    return binary;
+  } catch {
+    return "anvil";
+  }
 }
 
 export type LocalChain = {
@@ -66,6 +73,7 @@ export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {})
   const args = ["--chain-id", String(BASE_SEPOLIA.chainId), "--host", "127.0.0.1", "--port", String(chosen), "--silent", "--no-request-size-limit"];
   if (blockTime > 0) args.push("--block-time", String(blockTime));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
+  child.on("error", (error) => (stderr = `${error.message}: install Foundry's anvil (https://getfoundry.sh) or use Linux x64`));
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2_000)));
   const rpcUrl = `http://127.0.0.1:${chosen}`;
