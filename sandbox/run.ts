@@ -1,0 +1,180 @@
+// `npm run sandbox`: the whole paid flow offline, on loopback. A local chain answering as Base Sepolia with
+// sandbox USDC, an x402 facilitator settling on it, two paid reference servers, both registered in the site's
+// database as approved listings and probed for real, a freshly funded buyer wallet, and the site itself.
+// Prints what a person needs next and writes the same as JSON (.data/sandbox.json). Ctrl-C stops it all.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { formatUsd } from "@agora-mcp/protocol";
+import { openDatabase } from "@/db/connect";
+import { insertListing } from "@/db/queries/listing-write";
+import { recordProbe } from "@/db/queries/probes";
+import { listings } from "@/db/schema";
+import { seedSampleCatalogue } from "@/db/seed";
+import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
+import { probeServer } from "@/lib/probe";
+import { ANVIL_TEST_KEYS, startChain, USDC_ADDRESS, type LocalChain } from "./chain";
+import { startFacilitator, type LocalFacilitator } from "./facilitator";
+
+const { values: args } = parseArgs({
+  options: {
+    "chain-port": { type: "string", default: "8545" },
+    "facilitator-port": { type: "string", default: "4020" },
+    "server-port": { type: "string", default: "8080" },
+    "site-port": { type: "string", default: "3000" },
+    "block-time": { type: "string", default: "1" },
+    "job-seconds": { type: "string", default: "90" },
+    "buyer-usdc": { type: "string", default: "10" },
+    "no-site": { type: "boolean", default: false },
+    out: { type: "string", default: ".data/sandbox.json" },
+    "pglite-dir": { type: "string" },
+  },
+});
+
+function port(name: keyof typeof args): number {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`--${name} must be a port number`);
+  return value;
+}
+
+/** The sandbox's two providers: each a reference server paid into its own fresh wallet. */
+const PROVIDERS = [
+  { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01, also over x402), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10).", categories: ["Data", "AI"] },
+  { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"] },
+];
+
+const started: { chain?: LocalChain; facilitator?: LocalFacilitator; servers: ReferenceServer[]; site?: ChildProcess } = { servers: [] };
+
+async function stopAll(): Promise<void> {
+  const site = started.site;
+  if (site && site.exitCode === null) {
+    const exited = new Promise((r) => site.once("exit", r));
+    site.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    if (site.exitCode === null) site.kill("SIGKILL");
+  }
+  await Promise.all(started.servers.map((s) => s.close()));
+  await started.facilitator?.close();
+  await started.chain?.stop();
+}
+
+async function main() {
+  const out = path.resolve(args.out!);
+  fs.rmSync(out, { force: true });
+  const blockTime = Number(args["block-time"]);
+  const jobSeconds = Number(args["job-seconds"]);
+  const buyerUnits = BigInt(Math.round(Number(args["buyer-usdc"]) * 100)) * 10_000n;
+
+  console.log("Starting the local chain (anvil, chain id 84532)…");
+  started.chain = await startChain({ port: port("chain-port"), blockTime });
+  started.facilitator = await startFacilitator({ rpcUrl: started.chain.rpcUrl, privateKey: ANVIL_TEST_KEYS.facilitator, port: port("facilitator-port") });
+
+  const providers = [];
+  for (const [i, provider] of PROVIDERS.entries()) {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address; // only its address is needed: it receives
+    const server = await startReferenceServer({
+      port: port("server-port") + i,
+      walletAddress: wallet,
+      facilitatorUrl: started.facilitator.url,
+      jobSeconds,
+      name: provider.slug,
+    });
+    started.servers.push(server);
+    providers.push({ ...provider, url: server.url, wallet });
+  }
+
+  // A fresh buyer each run, funded with sandbox USDC; its key goes to a 0600 file, never to the screen.
+  const buyerKey = generatePrivateKey();
+  const buyer = privateKeyToAccount(buyerKey);
+  await started.chain.mintUsdc(buyer.address, buyerUnits);
+  const walletDir = path.join(path.dirname(out), "sandbox");
+  fs.mkdirSync(walletDir, { recursive: true, mode: 0o700 });
+  const walletFile = path.join(walletDir, "buyer-wallet.json");
+  fs.writeFileSync(walletFile, `${JSON.stringify({ address: buyer.address, privateKey: buyerKey, network: "base-sepolia" }, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(walletFile, 0o600);
+
+  // Register both servers as approved listings and let the probe earn (or refuse) their badge.
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const conn = await openDatabase({ databaseUrl, pgliteDir: args["pglite-dir"] ?? process.env.PGLITE_DIR ?? ".data/pglite" });
+  const registered = [];
+  try {
+    if (conn.created) await seedSampleCatalogue(conn.db);
+    for (const p of providers) {
+      // A second run starts clean: last run's sandbox listings (other wallets, maybe other ports) go first.
+      await conn.db.delete(listings).where(eq(listings.slug, p.slug));
+      await conn.db.delete(listings).where(eq(listings.serverUrl, p.url));
+      const listing = await insertListing(conn.db, {
+        slug: p.slug,
+        name: p.name,
+        description: p.description,
+        categories: p.categories,
+        serverUrl: p.url,
+        websiteUrl: null,
+        status: "approved",
+        price: null,
+      });
+      const probe = await probeServer(p.url, { allowPrivateHosts: true });
+      const recorded = await recordProbe(conn.db, listing.id, probe);
+      registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
+    }
+  } finally {
+    await conn.close();
+  }
+
+  const sitePort = port("site-port");
+  const registryUrl = `http://localhost:${sitePort}`;
+  if (!args["no-site"]) {
+    // The site opens the same database after us (one process per embedded data directory).
+    started.site = spawn(process.execPath, ["node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    started.site.once("exit", (code) => {
+      if (code) console.error(`The site exited with code ${code}.`);
+    });
+  }
+
+  const balance = await started.chain.usdcBalance(buyer.address);
+  const summary = {
+    registryUrl: args["no-site"] ? null : registryUrl,
+    rpcUrl: started.chain.rpcUrl,
+    chainId: 84532,
+    network: "base-sepolia",
+    usdcAddress: USDC_ADDRESS,
+    facilitatorUrl: started.facilitator.url,
+    servers: registered,
+    buyer: { address: buyer.address, usdcUnits: balance.toString(), walletFile },
+    startedAt: new Date().toISOString(),
+    pid: process.pid,
+  };
+  fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
+
+  console.log(`
+Agora sandbox is running (loopback only; nothing here touches a public network).
+  Registry:     ${args["no-site"] ? "(not started: --no-site)" : `${registryUrl}  (the site starts in a few seconds)`}
+  Chain:        ${started.chain.rpcUrl}  (anvil answering as Base Sepolia, chain id 84532; block every ${blockTime || "tx"} s)
+  USDC:         ${USDC_ADDRESS}  (sandbox token, EIP-3009)
+  Facilitator:  ${started.facilitator.url}
+${registered.map((s) => `  Server:       ${s.name}: ${s.mcpUrl}  ${s.verified ? "Verified" : `not verified${s.probeError ? ` (${s.probeError})` : ""}`}`).join("\n")}
+  Buyer wallet: ${buyer.address}  holds ${formatUsd(balance)} USDC; key in ${path.relative(process.cwd(), walletFile)} (mode 0600)
+The same as JSON: ${path.relative(process.cwd(), out)}. Ctrl-C stops everything.`);
+}
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping the sandbox…");
+    void stopAll().then(() => process.exit(0));
+  });
+}
+
+main().catch(async (error: unknown) => {
+  console.error(`Sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+  await stopAll();
+  process.exit(1);
+});

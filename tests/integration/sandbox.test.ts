@@ -1,0 +1,151 @@
+// `npm run sandbox` as a newcomer runs it: start, buy through a listed server with the funded buyer wallet,
+// stop with Ctrl-C; a second run starts clean. On PGlite, and on the PostgreSQL server when DATABASE_URL is set.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
+import { eq, like } from "drizzle-orm";
+import { createPublicClient, http, type Abi } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { baseSepolia } from "viem/chains";
+import { afterAll, describe, expect, it } from "vitest";
+import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPricedItems, readPurchaseResult, Quirks, readToolPayload } from "@agora-mcp/protocol";
+import { openPglite } from "@/db/connect";
+import { listings } from "@/db/schema";
+import { USDC_ABI } from "@/sandbox/chain";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+
+type Summary = {
+  rpcUrl: string;
+  facilitatorUrl: string;
+  servers: { slug: string; mcpUrl: string; payTo: `0x${string}`; verified: boolean; price: number }[];
+  buyer: { address: `0x${string}`; usdcUnits: string; walletFile: string };
+};
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-sandbox-"));
+const children: ChildProcess[] = [];
+const base = 21_000 + (process.pid % 500) * 10;
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function startSandbox(databaseEnv: Record<string, string>): Promise<{ child: ChildProcess; summary: Summary; output: () => string }> {
+  const out = path.join(tmp, "sandbox.json");
+  const child = spawn(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--no-site", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--job-seconds", "1"],
+    { env: { ...process.env, DATABASE_URL: "", ...databaseEnv }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  children.push(child);
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 90_000;
+  while (!fs.existsSync(out) || !output.includes("Ctrl-C stops everything")) {
+    if (child.exitCode !== null) throw new Error(`sandbox exited early (${child.exitCode}): ${output}`);
+    if (Date.now() > deadline) throw new Error(`sandbox did not come up: ${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { child, summary: JSON.parse(fs.readFileSync(out, "utf8")) as Summary, output: () => output };
+}
+
+async function stopSandbox(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  child.kill("SIGINT");
+  return exited;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function buyWeather(summary: Summary) {
+  const wallet = JSON.parse(fs.readFileSync(summary.buyer.walletFile, "utf8")) as { address: string; privateKey: `0x${string}` };
+  expect(fs.statSync(summary.buyer.walletFile).mode & 0o777).toBe(0o600);
+  const buyer = privateKeyToAccount(wallet.privateKey);
+  expect(buyer.address).toBe(summary.buyer.address);
+  const server = summary.servers[0]!;
+  const client = new Client({ name: "sandbox-test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+  try {
+    const items = readPricedItems(readToolPayload("price-listing", await client.callTool({ name: "price-listing", arguments: {} }), new Quirks()), new Quirks())!;
+    const weather = items.find((i) => i.id === "weather-now")!;
+    const { v1 } = buildRequirements({ network: BASE_SEPOLIA, units: BigInt(weather.units!), payTo: server.payTo, resource: { url: server.mcpUrl } });
+    const payment = await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, v1 as never);
+    const started = Date.now();
+    const outcome = readPurchaseResult(
+      await client.callTool({ name: "make-purchase", arguments: { itemId: "weather-now", params: { city: "Porto" }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: encodePaymentV1(payment as never) } }),
+    );
+    return { outcome, units: BigInt(weather.units!), ms: Date.now() - started };
+  } finally {
+    await client.close();
+  }
+}
+
+async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
+  const reader = createPublicClient({ chain: baseSepolia, transport: http(rpcUrl) });
+  return (await reader.readContract({ address: BASE_SEPOLIA.asset, abi: USDC_ABI as Abi, functionName: "balanceOf", args: [of] })) as bigint;
+}
+
+describe("npm run sandbox", () => {
+  it("comes up on PGlite with two verified paid servers and a funded buyer, sells, and stops on Ctrl-C; a second run starts clean", async () => {
+    const pgliteDir = path.join(tmp, "pglite");
+    const first = await startSandbox({ PGLITE_DIR: pgliteDir });
+    expect(first.summary.servers).toHaveLength(2);
+    expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);
+    expect(first.summary.buyer.usdcUnits).toBe("10000000");
+    const { outcome, units } = await buyWeather(first.summary);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(units);
+    // The private key is in the 0600 file only, never on the screen.
+    const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
+    expect(first.output()).not.toContain(key.slice(2));
+
+    expect(await stopSandbox(first.child)).toBe(0);
+    for (const port of [base, base + 1, base + 2, base + 3]) expect(await portOpen(port)).toBe(false);
+
+    const second = await startSandbox({ PGLITE_DIR: pgliteDir });
+    expect(second.summary.buyer.address).not.toBe(first.summary.buyer.address);
+    expect(await usdcBalance(second.summary.rpcUrl, second.summary.buyer.address)).toBe(10_000_000n);
+    expect(await stopSandbox(second.child)).toBe(0);
+    const conn = await openPglite(pgliteDir);
+    try {
+      const rows = await conn.db.select({ slug: listings.slug, verified: listings.verified }).from(listings).where(like(listings.slug, "sandbox-%"));
+      expect(rows.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
+        { slug: "sandbox-studio", verified: true },
+        { slug: "sandbox-weather-and-reports", verified: true },
+      ]);
+      // The sample catalogue is there too, so the marketplace is not just the sandbox.
+      expect((await conn.db.select({ id: listings.id }).from(listings).where(eq(listings.status, "approved"))).length).toBeGreaterThan(10);
+    } finally {
+      await conn.close();
+    }
+  }, 300_000);
+
+  it.runIf(drivers().includes("postgres"))("registers its servers in a PostgreSQL database", async () => {
+    let conn: TestConnection | undefined;
+    try {
+      conn = await openTestDatabase("postgres");
+      const run = await startSandbox({ DATABASE_URL: conn.url! });
+      expect(run.summary.servers.every((s) => s.verified)).toBe(true);
+      expect(await stopSandbox(run.child)).toBe(0);
+      const rows = await conn.db.select({ slug: listings.slug, status: listings.status }).from(listings).where(like(listings.slug, "sandbox-%"));
+      expect(rows).toHaveLength(2);
+      expect(rows.every((r) => r.status === "approved")).toBe(true);
+    } finally {
+      await conn?.close();
+    }
+  }, 180_000);
+});
