@@ -13,7 +13,14 @@ import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 
 export type LocalFacilitator = { url: string; address: `0x${string}`; close: () => Promise<void> };
 
-export type FacilitatorOptions = { rpcUrl: string; privateKey: `0x${string}`; port?: number; host?: string };
+export type FacilitatorOptions = {
+  rpcUrl: string;
+  privateKey: `0x${string}`;
+  port?: number;
+  host?: string;
+  /** Called with the time each settlement spent broadcasting its transaction and waiting for the receipt. */
+  onChainTiming?: (timing: { step: "broadcast" | "receipt"; ms: number }) => void;
+};
 
 const MAX_BODY = 64 * 1024;
 
@@ -28,16 +35,24 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "127.0.0.1" }: FacilitatorOptions): Promise<LocalFacilitator> {
+export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "127.0.0.1", onChainTiming }: FacilitatorOptions): Promise<LocalFacilitator> {
+  const timed = async <T,>(step: "broadcast" | "receipt", run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      onChainTiming?.({ step, ms: performance.now() - started });
+    }
+  };
   const account = privateKeyToAccount(privateKey);
   const client = createWalletClient({ account, chain: baseSepolia, transport: viemHttp(rpcUrl) }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({
     address: account.address,
     readContract: (args) => client.readContract(args as Parameters<typeof client.readContract>[0]),
     verifyTypedData: (args) => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0]),
-    writeContract: (args) => client.writeContract(args as Parameters<typeof client.writeContract>[0]),
+    writeContract: (args) => timed("broadcast", () => client.writeContract(args as Parameters<typeof client.writeContract>[0])),
     sendTransaction: (args) => client.sendTransaction(args),
-    waitForTransactionReceipt: (args) => client.waitForTransactionReceipt({ ...args, pollingInterval: 100 }),
+    waitForTransactionReceipt: (args) => timed("receipt", () => client.waitForTransactionReceipt({ ...args, pollingInterval: 100 })),
     getCode: (args) => client.getCode(args),
   });
   const facilitator = new x402Facilitator();

@@ -56,6 +56,8 @@ export type PurchaseEvent = {
   reason?: string;
   transaction?: string;
   payer?: string;
+  /** Where the time went, in ms: the facilitator's verify and settle (broadcast and receipt), the handler. */
+  timings?: { verifyMs?: number; settleMs?: number; handlerMs?: number };
 };
 
 export type CatalogueItem = Omit<ItemDefinition, "price"> & { units: bigint; params: Record<string, string> };

@@ -14,7 +14,8 @@ import {
 } from "@agora-mcp/protocol";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
 
-export type Settled = { ok: true; transaction: string; network: string; payer: string };
+export type Timings = { verifyMs: number; settleMs: number };
+export type Settled = { ok: true; transaction: string; network: string; payer: string; timings: Timings };
 export type Refused = { ok: false; reason: string; /** The facilitator could not be asked or did not answer. */ unavailable?: boolean };
 
 /** Keeps a settled authorisation's nonce for longer than any authorisation stays valid. */
@@ -80,12 +81,15 @@ export class PaymentGate {
       // The facilitator client's request is typed for v2; v1 payloads travel with their own version number.
       const payload = payment as unknown as Parameters<HTTPFacilitatorClient["verify"]>[0];
       const reqs = wanted as unknown as Parameters<HTTPFacilitatorClient["verify"]>[1];
+      const t0 = performance.now();
       const verified = await this.ask("verify", () => this.facilitator.verify(payload, reqs));
+      const t1 = performance.now();
       if ("refused" in verified) return verified.refused;
       if (!verified.value.isValid) {
         return { ok: false, reason: `Payment refused: ${explain(verified.value.invalidReason, verified.value.invalidMessage)}` };
       }
       const settlement = await this.ask("settle", () => this.facilitator.settle(payload, reqs));
+      const t2 = performance.now();
       if ("refused" in settlement) return settlement.refused;
       if (!settlement.value.success || !settlement.value.transaction) {
         return { ok: false, reason: `Payment not settled: ${explain(settlement.value.errorReason, settlement.value.errorMessage)}` };
@@ -96,6 +100,7 @@ export class PaymentGate {
         transaction: settlement.value.transaction,
         network: String(settlement.value.network),
         payer: settlement.value.payer ?? payment.payload.authorization.from,
+        timings: { verifyMs: Math.round(t1 - t0), settleMs: Math.round(t2 - t1) },
       };
     } finally {
       // A refused payment's nonce is free again (the buyer may retry once the cause is fixed);

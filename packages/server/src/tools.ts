@@ -61,6 +61,8 @@ function missingMessage(item: CatalogueItem, read: { missing: string[]; tooLong?
   return `Missing parameters for "${item.name}": ${hints}. Nothing was charged.`;
 }
 
+type Paid = { payer?: string; transaction?: string; timings?: { verifyMs: number; settleMs: number } };
+
 export type ToolDeps = { options: ResolvedOptions; gate: PaymentGate; jobs: JobStore };
 
 export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
@@ -101,7 +103,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
   );
 
   /** Runs a paid (or free) item: at once, or as a job the buyer collects with job-status. */
-  async function deliver(item: CatalogueItem, params: Record<string, string>, context: PurchaseContext, paymentMethod: string) {
+  async function deliver(item: CatalogueItem, params: Record<string, string>, context: PurchaseContext & Paid, paymentMethod: string) {
     const base = {
       purchasableItemId: item.id,
       makePurchaseRequest: { itemId: item.id, params, paymentMethod },
@@ -121,8 +123,10 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
       });
     }
     try {
-      const output = await item.handler(params, context);
-      report({ orderId: context.orderId, itemId: item.id, units: base.amount, outcome: "delivered", transaction: context.transaction, payer: context.payer });
+      const started = performance.now();
+      const output = await item.handler(params, { orderId: context.orderId, itemId: context.itemId, payer: context.payer, transaction: context.transaction });
+      const timings = { ...context.timings, handlerMs: Math.round(performance.now() - started) };
+      report({ orderId: context.orderId, itemId: item.id, units: base.amount, outcome: "delivered", transaction: context.transaction, payer: context.payer, timings });
       return json({ ...base, status: "delivered", toolResult: asText(output) });
     } catch (error) {
       const why = error instanceof Error ? error.message.slice(0, 300) : "the item failed";
@@ -157,7 +161,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
         report({ orderId, itemId: item.id, units: item.units.toString(), outcome: "refused", reason: charged.reason });
         return failure(`${charged.reason} Nothing was delivered.`);
       }
-      return deliver(item, read.params, { orderId, itemId: item.id, payer: charged.payer, transaction: charged.transaction }, paymentMethod);
+      return deliver(item, read.params, { orderId, itemId: item.id, payer: charged.payer, transaction: charged.transaction, timings: charged.timings }, paymentMethod);
     },
   );
 
@@ -204,7 +208,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
         const settlement = { success: true, transaction: charged.transaction, network: charged.network, payer: charged.payer };
         try {
           const output = await item.handler(read.params, { orderId, itemId: item.id, payer: charged.payer, transaction: charged.transaction });
-          report({ orderId, itemId: item.id, units: item.units.toString(), outcome: "delivered", transaction: charged.transaction, payer: charged.payer });
+          report({ orderId, itemId: item.id, units: item.units.toString(), outcome: "delivered", transaction: charged.transaction, payer: charged.payer, timings: charged.timings });
           return { content: [{ type: "text", text: asText(output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
         } catch (error) {
           const why = error instanceof Error ? error.message.slice(0, 300) : "the item failed";
