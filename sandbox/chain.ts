@@ -5,8 +5,8 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createPublicClient, createTestClient, createWalletClient, http, publicActions, type Abi } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createPublicClient, createTestClient, createWalletClient, http, publicActions, toHex, type Abi } from "viem";
+import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 
@@ -17,12 +17,16 @@ export const USDC_ADDRESS = BASE_SEPOLIA.asset;
 export const USDC_ABI = artifact.abi;
 
 /**
- * anvil's well-known development accounts (public test keys printed by every anvil and hardhat node,
- * worthless anywhere but a local chain). The facilitator pays gas with the first; the sandbox mints with it.
+ * anvil's well-known development mnemonic (printed by every anvil and hardhat node, worthless anywhere but a
+ * local chain), whose first account anvil funds with ETH. The facilitator pays gas with it; the sandbox mints with it.
  */
-export const ANVIL_TEST_KEYS = {
-  facilitator: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-} as const;
+const ANVIL_TEST_MNEMONIC = "test test test test test test test test test test test junk";
+function anvilTestKey(index: number): `0x${string}` {
+  const key = mnemonicToAccount(ANVIL_TEST_MNEMONIC, { addressIndex: index }).getHdKey().privateKey;
+  if (!key) throw new Error("could not derive anvil's test key");
+  return toHex(key);
+}
+export const ANVIL_TEST_KEYS = { facilitator: anvilTestKey(0) } as const;
 
 /**
  * anvil from npm (`@foundry-rs/anvil-linux-amd64`, an optional dependency: the registry this project installs
