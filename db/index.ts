@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { openDatabase, type Connection } from "./connect";
+import { probeSampleListings } from "./sample-probes";
 import { seedSampleCatalogue } from "./seed";
 import type { Db } from "./types";
 
@@ -13,7 +14,11 @@ async function connect(): Promise<Connection> {
   const { DATABASE_URL, PGLITE_DIR } = env();
   const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
   // A brand-new embedded database gets the sample catalogue so a first run shows a full marketplace.
-  if (conn.created) await seedSampleCatalogue(conn.db);
+  if (conn.created) {
+    await seedSampleCatalogue(conn.db);
+    // In the background: the reference server may not be up yet, and start-up must not wait on it.
+    void probeSampleListings(conn.db, { attempts: 10 }).catch(() => {});
+  }
   return conn;
 }
 

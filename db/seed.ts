@@ -2,21 +2,24 @@
 import { sql } from "drizzle-orm";
 import { listings } from "./schema";
 import { sampleCatalogue } from "./sample-catalogue";
+import { SAMPLE_REFERENCE_SERVER_URL, sampleReferenceUrl } from "./sample-probes";
 import { toListingRow } from "./queries/listing-write";
 import type { Db } from "./types";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Inserts the hand-written listings (approved) plus two awaiting review. Skips rows already present. */
-export async function seedSampleCatalogue(db: Db, now = new Date()): Promise<number> {
+/**
+ * Inserts the hand-written listings (approved, none verified) plus two awaiting review. Skips rows already
+ * present. Reference listings point at `referenceServerUrl` (the reference server's default address).
+ */
+export async function seedSampleCatalogue(db: Db, now = new Date(), referenceServerUrl = SAMPLE_REFERENCE_SERVER_URL): Promise<number> {
   const rows = sampleCatalogue.map((s) =>
     toListingRow({
       name: s.name,
       description: s.description,
       categories: s.categories,
       price: s.price,
-      verified: s.verified,
-      serverUrl: `https://${s.host}/mcp`,
+      serverUrl: s.reference ? sampleReferenceUrl(referenceServerUrl, s.name) : `https://${s.host}/mcp`,
       websiteUrl: s.website ?? null,
       status: "approved",
       createdAt: new Date(now.getTime() - s.ageDays * DAY),

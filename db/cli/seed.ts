@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
 import { openDatabase } from "../connect";
+import { probeSampleListings } from "../sample-probes";
 import { seedSampleCatalogue, seedSynthetic } from "../seed";
 
 const { values } = parseArgs({ options: { count: { type: "string" } } });
@@ -16,4 +17,8 @@ const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_D
 const started = Date.now();
 const inserted = count === undefined ? await seedSampleCatalogue(conn.db) : await seedSynthetic(conn.db, count);
 console.log(`Inserted ${inserted} listings in ${((Date.now() - started) / 1000).toFixed(1)} s (${conn.driver}).`);
+if (count === undefined) {
+  const verified = await probeSampleListings(conn.db);
+  console.log(`${verified} sample listings verified by the reference server on loopback (none unless it runs and PROBE_ALLOW_PRIVATE_HOSTS=true).`);
+}
 await conn.close();

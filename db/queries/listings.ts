@@ -35,7 +35,7 @@ const columns = {
 
 type Row = Pick<Listing, keyof typeof columns>;
 
-function toPublic(row: Row): PublicListing {
+export function toPublicListing(row: Row): PublicListing {
   return {
     ...row,
     price: row.price === null ? null : Number(row.price),
@@ -76,7 +76,7 @@ export async function searchListings(
     db.select(columns).from(listings).where(condition).orderBy(...orderBy(filters.sort)).limit(page.limit).offset(page.offset),
     db.select({ n: sql<number>`count(*)::int` }).from(listings).where(condition),
   ]);
-  return { items: rows.map(toPublic), total: Number(count?.n ?? 0) };
+  return { items: rows.map(toPublicListing), total: Number(count?.n ?? 0) };
 }
 
 /** Every category in use by approved listings, with how many listings carry it. */
@@ -96,7 +96,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListing | null> {
   const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : eq(listings.slug, slugOrId);
   const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
-  return row ? toPublic(row) : null;
+  return row ? toPublicListing(row) : null;
 }
 
 /**
@@ -112,7 +112,7 @@ export async function listRegistryPage(
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
   const rows = await db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
-  return rows.map(toPublic);
+  return rows.map(toPublicListing);
 }
 
 /** Slugs and update times of every approved listing, for the sitemap. */

@@ -104,44 +104,63 @@ export async function probeHistory(db: Db, listingId: string, days = 30, now = n
     .limit(5000);
 }
 
-export type Uptime = {
+export type UptimeSummary = {
   /** Share of probes that completed the MCP handshake, 0–100 with two decimals; null without probes. */
   uptimePct: number | null;
   /** Median handshake time of the successful probes; null without any. */
   medianLatencyMs: number | null;
   checks: number;
+};
+
+export type Uptime = UptimeSummary & {
   /** One entry per UTC day that has probes, oldest first. */
   daily: { day: string; ok: number; total: number }[];
 };
 
+export const NO_PROBES: UptimeSummary = { uptimePct: null, medianLatencyMs: null, checks: 0 };
+
+const since = (days: number, now: Date) => new Date(now.getTime() - days * DAY_MS);
+
+/** The `days`-day summary of each listing, keyed by id, in one query; listings without probes in the window are absent. */
+export async function uptimeSummaries(db: Db, listingIds: string[], days = 30, now = new Date()): Promise<Map<string, UptimeSummary>> {
+  if (listingIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      listingId: listingProbes.listingId,
+      checks: sql<number>`count(*)::int`,
+      ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`,
+      median: sql<number | null>`percentile_cont(0.5) within group (order by ${listingProbes.latencyMs})
+        filter (where ${listingProbes.reachable} and ${listingProbes.latencyMs} is not null)`,
+    })
+    .from(listingProbes)
+    .where(and(inArray(listingProbes.listingId, listingIds), gt(listingProbes.checkedAt, since(days, now))))
+    .groupBy(listingProbes.listingId);
+  return new Map(
+    rows.map((r) => {
+      const checks = Number(r.checks);
+      const summary: UptimeSummary = {
+        uptimePct: checks ? Math.round((Number(r.ok) / checks) * 10_000) / 100 : null,
+        medianLatencyMs: r.median === null || r.median === undefined ? null : Math.round(Number(r.median)),
+        checks,
+      };
+      return [r.listingId, summary];
+    }),
+  );
+}
+
+/** One listing's summary plus its day-by-day record (the detail page's status strip). */
 export async function uptimeAndLatency(db: Db, listingId: string, days = 30, now = new Date()): Promise<Uptime> {
-  const window = and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, new Date(now.getTime() - days * DAY_MS)));
   const day = sql<string>`to_char(${listingProbes.checkedAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const [[totals], daily] = await Promise.all([
-    db
-      .select({
-        checks: sql<number>`count(*)::int`,
-        ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`,
-        median: sql<number | null>`percentile_cont(0.5) within group (order by ${listingProbes.latencyMs})
-          filter (where ${listingProbes.reachable} and ${listingProbes.latencyMs} is not null)`,
-      })
-      .from(listingProbes)
-      .where(window),
+  const [totals, daily] = await Promise.all([
+    uptimeSummaries(db, [listingId], days, now),
     db
       .select({ day, ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`, total: sql<number>`count(*)::int` })
       .from(listingProbes)
-      .where(window)
+      .where(and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, since(days, now))))
       .groupBy(day)
       .orderBy(asc(day)),
   ]);
-  const checks = Number(totals?.checks ?? 0);
-  const ok = Number(totals?.ok ?? 0);
-  return {
-    uptimePct: checks ? Math.round((ok / checks) * 10_000) / 100 : null,
-    medianLatencyMs: totals?.median === null || totals?.median === undefined ? null : Math.round(Number(totals.median)),
-    checks,
-    daily: daily.map((d) => ({ day: d.day, ok: Number(d.ok), total: Number(d.total) })),
-  };
+  return { ...(totals.get(listingId) ?? NO_PROBES), daily: daily.map((d) => ({ day: d.day, ok: Number(d.ok), total: Number(d.total) })) };
 }
 
 /** Listings the verifier probes: approved ones keep their badge fresh, pending ones get a report for review. */

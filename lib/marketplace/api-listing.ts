@@ -1,9 +1,11 @@
-// The spec's MCP agent shape (§3) for the public JSON API.
+// The spec's MCP agent shape (§3) for the public JSON API, and its cached JSON answers.
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
-import type { PublicListing } from "@/db/queries/listings";
+import type { ListingView } from "@/db/queries/listing-view";
 import { joinCategories } from "@/lib/categories";
+import { probeFacts, type ProbeFacts } from "@/lib/listings/facts";
 
+/** The spec's fields (§3) keep their shapes; what the probe knows follows them (additive). */
 export type ApiAgent = {
   id: string;
   name: string;
@@ -13,12 +15,9 @@ export type ApiAgent = {
   verified: boolean;
   createdAt: string;
   website_url: string | null;
-};
+} & ProbeFacts;
 
-type AgentSource = Pick<PublicListing, "id" | "name" | "description" | "categories" | "price" | "verified" | "websiteUrl"> & { createdAt: string | Date };
-
-/** The spec's agent (§3) from a public listing or a freshly saved row. */
-export function toApiAgent(listing: AgentSource): ApiAgent {
+export function toApiAgent(listing: ListingView): ApiAgent {
   return {
     id: listing.id,
     name: listing.name,
@@ -26,8 +25,9 @@ export function toApiAgent(listing: AgentSource): ApiAgent {
     categories: joinCategories(listing.categories),
     price: listing.price,
     verified: listing.verified,
-    createdAt: new Date(listing.createdAt).toISOString(),
+    createdAt: listing.createdAt,
     website_url: listing.websiteUrl,
+    ...probeFacts(listing),
   };
 }
 

@@ -2,7 +2,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { findPublicListing, listCategories, searchListings } from "@/db/queries/listings";
+import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
+import { listCategories, searchListings } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { site } from "@/lib/site";
 import { decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
@@ -50,7 +51,7 @@ export function createRegistryServer(db: Db): McpServer {
       const offset = cursor ? decodeCursor(cursor) : 0;
       if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
       const { items, total } = await searchListings(db, { q: query, category, price, sort }, { limit, offset });
-      const servers = items.map(toServerSummary);
+      const servers = (await withProbeFacts(db, items)).map(toServerSummary);
       const nextCursor = offset + items.length < total ? encodeCursor(offset + items.length) : null;
       return {
         content: [{ type: "text", text: searchText(servers, total, offset, nextCursor) }],
@@ -71,7 +72,7 @@ export function createRegistryServer(db: Db): McpServer {
       annotations: readOnly,
     },
     async ({ id }) => {
-      const listing = await findPublicListing(db, id);
+      const listing = await findListingView(db, id);
       if (!listing) return toolError(`No approved MCP server has the id or slug "${id}". Use search_servers to find one.`);
       const details = toServerDetails(listing);
       return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };

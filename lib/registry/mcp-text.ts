@@ -9,7 +9,7 @@ function priceLine(s: ServerSummary): string {
 function summaryBlock(s: ServerSummary, index: number): string {
   return [
     `${index}. ${s.name} — ${priceLine(s)}${s.verified ? " · verified" : ""}`,
-    `   id: ${s.id} · slug: ${s.slug}`,
+    `   id: ${s.id} · slug: ${s.slug}${s.lastCheckedAt ? ` · last checked ${s.lastCheckedAt}${s.reachable ? "" : " (not reachable)"}` : " · not checked yet"}`,
     `   ${s.description}`,
     `   Categories: ${s.categories.join(", ") || "none"}`,
     `   Server: ${s.serverUrl}`,
@@ -32,10 +32,16 @@ export function searchText(servers: ServerSummary[], total: number, offset: numb
 export function detailsText(d: ServerDetails): string {
   const tools = d.tools.length
     ? d.tools.map((t) => `- ${t.name}: ${t.priceUsd ? formatPrice(t.priceUsd) : "Free"}${t.description ? ` — ${t.description}` : ""}`).join("\n")
-    : "Not yet verified: Agora has not read this server's price-listing yet. Ask the server itself (its price-listing tool) for per-tool prices.";
+    : d.lastVerification
+      ? "The latest check read no tools. Ask the server itself (its price-listing tool) for prices."
+      : "Not yet verified: Agora has not read this server's price-listing yet. Ask the server itself (its price-listing tool) for per-tool prices.";
+  const items = d.pricedItems.map((i) => `- ${i.name}: ${formatPrice(i.priceUsd)} ${i.currency} (buy with ${i.toolName})`).join("\n");
   const methods = d.paymentMethods.length
     ? d.paymentMethods.map((m) => `- ${m.id}${m.payTo ? ` → ${m.payTo}` : ""}`).join("\n")
-    : "Not yet verified: ask the server's payment-methods tool.";
+    : d.lastVerification
+      ? "The latest check read no payment methods."
+      : "Not yet verified: ask the server's payment-methods tool.";
+  const uptime = d.uptime30d.percent === null ? "no checks in 30 days" : `${d.uptime30d.percent}% of ${d.uptime30d.checks} checks in 30 days answered`;
   return [
     `${d.name}${d.verified ? " (verified)" : ""}`,
     d.description,
@@ -49,11 +55,13 @@ export function detailsText(d: ServerDetails): string {
     "",
     "Tools and prices:",
     tools,
+    ...(items ? ["", "Priced items:", items] : []),
     "",
     "Payment methods:",
     methods,
     "",
-    `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}` : "not yet verified"}`,
+    `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}${d.reachable ? "" : " (server not reachable)"}` : "not yet verified"}`,
+    `Uptime: ${uptime}${d.uptime30d.medianLatencyMs !== null ? `, median ${d.uptime30d.medianLatencyMs} ms` : ""}`,
     "",
     "Client config (desktop assistant → Settings › Developer › Edit Config):",
     JSON.stringify(d.clientConfig, null, 2),

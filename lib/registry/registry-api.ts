@@ -1,7 +1,8 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
 import { getDb } from "@/db";
-import { findPublicListing, listRegistryPage } from "@/db/queries/listings";
+import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
+import { listRegistryPage } from "@/db/queries/listings";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { cachedJson } from "@/lib/marketplace/api-listing";
 import { registryListQuerySchema } from "@/lib/validations/registry";
@@ -44,14 +45,15 @@ export async function listServers(request: Request): Promise<Response> {
       if (!afterSlug) throw new ApiError(400, "cursor is not valid.");
     }
 
+    const db = await getDb();
     const rows =
       !version || servesVersion(version)
-        ? await listRegistryPage(await getDb(), { q: search, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
+        ? await listRegistryPage(db, { q: search, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
         : [];
     const page = rows.slice(0, limit);
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
     if (rows.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
-    return cachedJson(request, { servers: page.map(toServerResponse), metadata }, CORS);
+    return cachedJson(request, { servers: (await withProbeFacts(db, page)).map(toServerResponse), metadata }, CORS);
   } catch (error) {
     return failure(error, "GET /v0.1/servers");
   }
@@ -86,7 +88,7 @@ export async function getServerAt(request: Request, segments: string[]): Promise
   try {
     const path = parseServerPath(segments);
     if (!path || path.key.length > 200) throw new ApiError(404, "Server not found");
-    const listing = await findPublicListing(await getDb(), path.key);
+    const listing = await findListingView(await getDb(), path.key);
     if (!listing) throw new ApiError(404, "Server not found");
     if (path.version !== null && !servesVersion(path.version)) throw new ApiError(404, "Server version not found");
     const entry = toServerResponse(listing);

@@ -1,7 +1,9 @@
 // A listing in the official MCP Registry's shape: server.json (schema 2025-12-11) plus registry metadata.
-import type { PublicListing } from "@/db/queries/listings";
+import type { ListingView } from "@/db/queries/listing-view";
+import { probeFacts, type ProbeFacts } from "@/lib/listings/facts";
+import { isFree } from "@/lib/marketplace/format";
 import { site } from "@/lib/site";
-import { detailUrl, registryName, toServerDetails } from "./server-details";
+import { detailUrl, registryName } from "./server-details";
 
 export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 export const OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official";
@@ -10,6 +12,8 @@ export const AGORA_META_KEY = `${site.registryNamespace}/listing`;
 export const SERVER_VERSION = "1.0.0";
 // server.schema.json caps description and title at 100 characters.
 const TEXT_MAX = 100;
+// The official registry keeps publisher metadata under 4 KB; past that, the long lists give way to a pointer.
+export const META_MAX_BYTES = 4096;
 
 export type ServerJson = {
   $schema: string;
@@ -44,8 +48,31 @@ export function slugFromRegistryName(name: string): string | null {
   return /^[a-z0-9][a-z0-9-]*$/.test(slug) ? slug : null;
 }
 
-export function toServerResponse(listing: PublicListing): ServerResponse {
-  const { id, slug, categories, price, free, verified, tools, paymentMethods, lastVerification, createdAt } = toServerDetails(listing);
+/** Agora's listing metadata with the probe's facts, shortened to the official registry's budget when it must be. */
+function listingMeta(listing: ListingView) {
+  const facts: ProbeFacts & { truncated?: true } = probeFacts(listing);
+  const meta = {
+    id: listing.id,
+    slug: listing.slug,
+    detailUrl: detailUrl(listing.slug),
+    description: listing.description,
+    categories: listing.categories,
+    price: listing.price,
+    free: isFree(listing.price),
+    currency: "USD",
+    verified: listing.verified,
+    createdAt: listing.createdAt,
+    ...facts,
+  };
+  for (const list of ["tools", "pricedItems"] as const) {
+    if (Buffer.byteLength(JSON.stringify(meta)) <= META_MAX_BYTES) break;
+    meta[list] = [];
+    meta.truncated = true;
+  }
+  return meta;
+}
+
+export function toServerResponse(listing: ListingView): ServerResponse {
   return {
     server: {
       $schema: SERVER_SCHEMA_URL,
@@ -55,23 +82,7 @@ export function toServerResponse(listing: PublicListing): ServerResponse {
       version: SERVER_VERSION,
       websiteUrl: listing.websiteUrl ?? detailUrl(listing.slug),
       remotes: [{ type: "streamable-http", url: listing.serverUrl }],
-      _meta: {
-        [AGORA_META_KEY]: {
-          id,
-          slug,
-          detailUrl: detailUrl(slug),
-          description: listing.description,
-          categories,
-          price,
-          free,
-          currency: "USD",
-          verified,
-          tools,
-          paymentMethods,
-          lastVerification,
-          createdAt,
-        },
-      },
+      _meta: { [AGORA_META_KEY]: listingMeta(listing) },
     },
     _meta: {
       [OFFICIAL_META_KEY]: { status: "active", publishedAt: listing.createdAt, updatedAt: listing.updatedAt, isLatest: true },

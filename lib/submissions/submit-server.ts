@@ -2,6 +2,8 @@
 import type { Db } from "@/db/types";
 import type { Listing } from "@/db/schema";
 import { insertListing } from "@/db/queries/listing-write";
+import { unprobedView } from "@/db/queries/listing-view";
+import { toPublicListing } from "@/db/queries/listings";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { toApiAgent } from "@/lib/marketplace/api-listing";
 import { ApiError } from "@/lib/errors";
@@ -36,5 +38,5 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
 
 /** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
 export function toSubmittedAgent(listing: Listing) {
-  return { ...toApiAgent(listing), mcpServerUrl: listing.serverUrl, status: listing.status };
+  return { ...toApiAgent(unprobedView(toPublicListing(listing))), mcpServerUrl: listing.serverUrl, status: listing.status };
 }

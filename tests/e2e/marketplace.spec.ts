@@ -175,7 +175,9 @@ test.describe("listing detail", () => {
     await expect(page).toHaveURL("/marketplace/ai-powered-web-scraper");
     await expect(page.getByRole("heading", { level: 1, name: "AI-Powered Web Scraper" })).toBeVisible();
     await expect(page.getByText("$0.02").first()).toBeVisible();
-    await expect(page.getByText("Verified").first()).toBeVisible();
+    // No probe has reached this sample server: no badge, and the page says no check has run.
+    await expect(page.getByTestId("status-badges").getByText("Verified")).toHaveCount(0);
+    await expect(page.getByText("No automatic checks yet.")).toBeVisible();
     await expect(page.getByText("https://scraper.mcpdemo.dev/mcp")).toBeVisible();
     await expect(page.getByRole("link", { name: /scraper\.mcpdemo\.dev/ })).toHaveAttribute("target", "_blank");
     await expect(page.getByRole("heading", { name: "How to connect" })).toBeVisible();
@@ -188,6 +190,16 @@ test.describe("listing detail", () => {
       await page.getByRole("button", { name: "Copy URL" }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("https://scraper.mcpdemo.dev/mcp");
     }
+  });
+
+  test("a probed listing shows its tools, prices, wallet, last check and badge", async ({ page }, testInfo) => {
+    await page.goto("/marketplace/weather-now");
+    await expect(page.getByTestId("status-badges").getByText("Verified")).toBeVisible();
+    await expect(page.getByTestId("last-checked")).toContainText(/Last checked .+ UTC: reachable/);
+    await expect(page.getByRole("cell", { name: "Logo render" })).toBeVisible();
+    await expect(page.getByText("$0.25 USDC")).toBeVisible();
+    await expect(page.getByText(/Accepts USDC_BASE_SEPOLIA → 0x/)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("probed-detail.png"), fullPage: true });
   });
 
   test("a free listing says Free", async ({ page }) => {

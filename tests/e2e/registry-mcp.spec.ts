@@ -39,8 +39,16 @@ test.describe("MCP endpoint with the SDK client", () => {
     expect(answer.servers[0]!.detailUrl).toBe(`${baseURL}/marketplace/boba-order-bot`);
 
     const details = await call("get_server", { id: answer.servers[0]!.id });
-    expect(details.structuredContent).toMatchObject({ slug: "boba-order-bot", tools: [], paymentMethods: [], lastVerification: null });
-    expect((details.content[0] as { text: string }).text).toMatch(/not yet verified/i);
+    // Boba's sample server is the run's reference server, probed when the database was prepared.
+    expect(details.structuredContent).toMatchObject({
+      slug: "boba-order-bot",
+      verified: true,
+      reachable: true,
+      paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC" }],
+      lastVerification: { status: "passed" },
+    });
+    expect((details.structuredContent as { pricedItems: { name: string }[] }).pricedItems.map((i) => i.name)).toEqual(["Current weather", "Page summary", "Logo render"]);
+    expect((details.content[0] as { text: string }).text).toMatch(/Last verification: passed at /);
 
     const categories = await call("list_categories");
     expect((categories.structuredContent as { categories: { name: string }[] }).categories.map((c) => c.name)).toContain("Finance");

@@ -35,7 +35,12 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     const body = (await res.json()) as Agent[];
     expect(body).toHaveLength(approved);
     expect(res.headers.get("x-total-count")).toBe(String(approved));
-    expect(Object.keys(body[0]!).sort()).toEqual(["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]);
+    // The spec's fields keep their shapes; what the probe knows follows them.
+    expect(Object.keys(body[0]!).sort()).toEqual(
+      ["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]
+        .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "lastVerification"])
+        .sort(),
+    );
     const scraper = body.find((a) => a.name === "AI-Powered Web Scraper")!;
     expect(scraper.categories).toBe("AI, Data, Search");
     expect(scraper.price).toBe(0.02);

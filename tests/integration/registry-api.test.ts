@@ -4,13 +4,15 @@ import { setDatabase } from "@/db";
 import { countApproved } from "@/db/queries/listings";
 import { insertListing } from "@/db/queries/listing-write";
 import { listings } from "@/db/schema";
-import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
+import { seedSynthetic } from "@/db/seed";
+import { WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
 import { GET as listV01 } from "@/app/v0.1/servers/route";
 import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
 import { GET as listV0 } from "@/app/v0/servers/route";
 import { GET as oneV0 } from "@/app/v0/servers/[...path]/route";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { officialSchema } from "../support/official-registry";
+import { seedProbedSample } from "../support/probed-sample";
 
 type Entry = {
   server: { name: string; title: string; description: string; version: string; websiteUrl: string; remotes: { type: string; url: string }[]; _meta: Record<string, Record<string, unknown>> };
@@ -58,13 +60,14 @@ async function walk(query: string): Promise<Entry[]> {
 
 describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on %s", (driver) => {
   let conn: TestConnection;
+  let reference: ReferenceServer;
   let approved: number;
 
   beforeAll(async () => {
     process.env.SITE_URL = SITE;
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    await seedSampleCatalogue(conn.db);
+    reference = await seedProbedSample(conn.db);
     // Edge cases: no website, a long description with multi-byte characters, markup.
     await insertListing(conn.db, {
       name: "Émoji Überserver 🚀",
@@ -79,6 +82,7 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
     approved = await countApproved(conn.db);
   });
   afterAll(async () => {
+    await reference?.close();
     await conn?.close();
     delete process.env.SITE_URL;
   });
@@ -98,20 +102,28 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
       $schema: "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
       title: "Boba Order Bot",
       version: "1.0.0",
-      remotes: [{ type: "streamable-http", url: "https://boba.mcpdemo.dev/mcp" }],
+      remotes: [{ type: "streamable-http", url: `${reference.url}?sample=boba-order-bot` }],
     });
+    // Boba's server is the reference server, probed for real: its tools, prices and wallet travel in _meta.
     expect(boba.server._meta[OURS]).toMatchObject({
       slug: "boba-order-bot",
       detailUrl: `${SITE}/marketplace/boba-order-bot`,
       categories: ["Commerce", "Lifestyle"],
-      price: 5,
+      price: 0.01,
       free: false,
       currency: "USD",
       verified: true,
-      tools: [],
-      paymentMethods: [],
-      lastVerification: null,
+      reachable: true,
+      uptime30d: { percent: 100, checks: 1 },
+      paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: WALLET_ADDRESS }],
+      lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
     });
+    const meta = boba.server._meta[OURS] as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number }[] };
+    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01]]);
+    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([["Current weather", 0.01], ["Page summary", 0.05], ["Logo render", 0.25]]);
+    // A listing no probe has reached says so, and claims nothing.
+    const scraper = all.find((e) => e.server.name === "dev.agora-mcp/ai-powered-web-scraper")!;
+    expect(scraper.server._meta[OURS]).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });
     expect(boba._meta[OFFICIAL]).toEqual({ status: "active", publishedAt: expect.any(String), updatedAt: expect.any(String), isLatest: true });
     const names = all.map((e) => e.server.name);
     expect(names).not.toContain("dev.agora-mcp/pending-review-example");

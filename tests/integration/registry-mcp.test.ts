@@ -4,10 +4,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { setDatabase } from "@/db";
 import { countApproved, listCategories } from "@/db/queries/listings";
-import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
+import { seedSynthetic } from "@/db/seed";
+import { WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { reloadEnv } from "@/lib/env";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { seedProbedSample } from "../support/probed-sample";
 import { serveRoute } from "../support/route-server";
 
 type Summary = { id: string; slug: string; name: string; categories: string[]; price: number | null; free: boolean; verified: boolean; serverUrl: string; detailUrl: string; createdAt: string };
@@ -22,6 +24,7 @@ function setRateLimits(on: boolean) {
 
 describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP", (driver) => {
   let conn: TestConnection;
+  let reference: ReferenceServer;
   let server: Awaited<ReturnType<typeof serveRoute>>;
   let endpoint: string;
   let client: Client;
@@ -48,7 +51,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     setRateLimits(false);
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    await seedSampleCatalogue(conn.db);
+    reference = await seedProbedSample(conn.db);
     await seedSynthetic(conn.db, 1000);
     approved = await countApproved(conn.db);
     server = await serveRoute({ POST, GET, DELETE, OPTIONS });
@@ -58,6 +61,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   afterAll(async () => {
     await client?.close();
     await server?.close();
+    await reference?.close();
     await conn?.close();
     delete process.env.SITE_URL;
   });
@@ -97,7 +101,8 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     expect(answer.nextCursor).toBeNull();
     const [boba] = answer.servers;
     expect(boba).toMatchObject({ name: "Boba Order Bot", slug: "boba-order-bot", detailUrl: `${SITE}/marketplace/boba-order-bot`, free: false });
-    expect(boba!.serverUrl).toMatch(/^https:\/\/.+\/mcp$/);
+    expect(boba!.serverUrl).toBe(`${reference.url}?sample=boba-order-bot`);
+    expect(boba).toMatchObject({ verified: true, reachable: true, price: 0.01, uptime30d: { percent: 100, checks: 1 } });
     expect(text(result)).toContain("Boba Order Bot");
     expect(text(result)).toContain(`${SITE}/marketplace/boba-order-bot`);
   });
@@ -118,11 +123,13 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     const times = newest.servers.map((s) => Date.parse(s.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const popular = await search({ limit: 50 });
-    expect(popular.servers[0]!.verified).toBe(true);
+    expect(popular.servers[0]!).toMatchObject({ name: "Boba Order Bot", verified: true });
+    // Verified only where a probe earned it: every verified server has a check behind it.
+    expect(popular.servers.filter((s) => s.verified).every((s) => (s as Summary & { lastCheckedAt: string | null }).lastCheckedAt !== null)).toBe(true);
     expect((await search({})).servers).toHaveLength(10);
   });
 
-  it("get_server answers by id or slug with tools, payments and verification still empty", async () => {
+  it("get_server answers by id or slug with the tools, prices, payment methods and check the probe read", async () => {
     const [boba] = (await search({ query: "boba" })).servers;
     for (const key of [boba!.id, "boba-order-bot"]) {
       const result = await call("get_server", { id: key });
@@ -132,15 +139,32 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
         id: boba!.id,
         name: "Boba Order Bot",
         registryName: "dev.agora-mcp/boba-order-bot",
-        tools: [],
-        paymentMethods: [],
-        lastVerification: null,
+        verified: true,
+        reachable: true,
+        paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: WALLET_ADDRESS }],
+        lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
         detailUrl: `${SITE}/marketplace/boba-order-bot`,
       });
+      const facts = details as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number; toolName: string }[] };
+      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01]]);
+      expect(facts.pricedItems.map((i) => [i.name, i.priceUsd, i.toolName])).toEqual([
+        ["Current weather", 0.01, "make-purchase"],
+        ["Page summary", 0.05, "make-purchase"],
+        ["Logo render", 0.25, "make-purchase"],
+      ]);
       expect(details.clientConfig).toMatchObject({ mcpServers: { agora: { command: "npx" } } });
-      expect(text(result)).toMatch(/not yet verified/i);
+      expect(text(result)).toContain("- make-purchase: $0.01");
+      expect(text(result)).toContain("- Logo render: $0.25 USDC (buy with make-purchase)");
+      expect(text(result)).toContain(`- USDC_BASE_SEPOLIA → ${WALLET_ADDRESS}`);
+      expect(text(result)).toMatch(/Last verification: passed at /);
       expect(text(result)).toContain('"mcpServers"');
     }
+  });
+
+  it("get_server says a server no probe has reached is not yet verified, and claims nothing", async () => {
+    const result = await call("get_server", { id: "ai-powered-web-scraper" });
+    expect(result.structuredContent).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });
+    expect(text(result)).toMatch(/not yet verified/i);
   });
 
   it("get_server answers an unknown or unapproved id with a tool error, not a crash", async () => {

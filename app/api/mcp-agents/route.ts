@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db";
 import { searchListings } from "@/db/queries/listings";
+import { withProbeFacts } from "@/db/queries/listing-view";
 import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { readJson } from "@/lib/http";
@@ -25,7 +26,8 @@ export async function GET(request: Request) {
       offset = decoded;
     }
 
-    const { items, total } = await searchListings(await getDb(), filters, { limit, offset });
+    const db = await getDb();
+    const { items, total } = await searchListings(db, filters, { limit, offset });
     const headers: Record<string, string> = { "X-Total-Count": String(total) };
     if (offset + items.length < total) {
       const next = new URL(url);
@@ -33,7 +35,7 @@ export async function GET(request: Request) {
       else next.searchParams.set("page", String(Math.floor(offset / limit) + 2));
       headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
     }
-    return cachedJson(request, items.map(toApiAgent), headers);
+    return cachedJson(request, (await withProbeFacts(db, items)).map(toApiAgent), headers);
   } catch (error) {
     return errorResponse(error, "GET /api/mcp-agents");
   }

@@ -5,6 +5,8 @@ import postgres from "postgres";
 import { openPglite, openPostgres } from "@/db/connect";
 import { seedSampleCatalogue } from "@/db/seed";
 import { insertListing } from "@/db/queries/listing-write";
+import { probeSampleListings } from "@/db/sample-probes";
+import { referencePort } from "./ports";
 import type { Db } from "@/db/types";
 
 // A listing whose text is markup: the pages must show it as text and never run it.
@@ -21,6 +23,15 @@ async function addFixtures(db: Db) {
   });
 }
 
+// The sample's reference listings point at the run's reference server and are probed once it answers
+// (Playwright starts it beside this script), so the catalogue shows badges a real probe earned.
+async function seed(db: Db) {
+  await seedSampleCatalogue(db, new Date(), `http://127.0.0.1:${referencePort}/mcp`);
+  const verified = await probeSampleListings(db, { allowPrivateHosts: true, attempts: 30 });
+  console.log(`sample catalogue: ${verified} reference listings verified by a probe`);
+  await addFixtures(db);
+}
+
 // A fresh database needs fresh caches: a reused build keeps the previous run's cached pages and data
 // (Next's route and fetch caches on disk), which would show listings this database no longer has.
 for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
@@ -35,16 +46,14 @@ if (url) {
   await admin.unsafe(`create database "${name}"`);
   await admin.end();
   const conn = await openPostgres(url, { max: 1 });
-  await seedSampleCatalogue(conn.db);
-  await addFixtures(conn.db);
+  await seed(conn.db);
   await conn.close();
   console.log(`e2e database ${name} ready`);
 } else {
   const dir = process.env.PGLITE_DIR ?? ".data/e2e";
   fs.rmSync(dir, { recursive: true, force: true });
   const conn = await openPglite(dir);
-  await seedSampleCatalogue(conn.db);
-  await addFixtures(conn.db);
+  await seed(conn.db);
   await conn.close();
   console.log(`e2e embedded database ${dir} ready`);
 }

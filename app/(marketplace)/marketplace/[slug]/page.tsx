@@ -5,10 +5,10 @@ import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lu
 import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
-import { getListing, getListingHealth } from "@/lib/marketplace/catalogue";
+import { getListing, getStatusHistory } from "@/lib/marketplace/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/marketplace/connect-config";
-import { formatListedDate, formatPrice, isFree } from "@/lib/marketplace/format";
+import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/marketplace/format";
 import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;
@@ -35,7 +35,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ListingPage({ params }: { params: Params }) {
   const listing = await getListing((await params).slug);
   if (!listing) notFound();
-  const health = await getListingHealth(listing.id);
+  const history = await getStatusHistory(listing.id);
+  const probe = listing.probe;
 
   const jsonLd = {
     "@context": "https://schema.org",
@@ -58,7 +59,7 @@ export default async function ListingPage({ params }: { params: Params }) {
 
       <header className="mt-6 flex flex-col gap-4 border-b pb-8 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2" data-testid="status-badges">
             <StatusBadges listing={listing} />
           </div>
           <h1 className="mt-2 text-3xl font-bold tracking-tight break-words sm:text-4xl">{listing.name}</h1>
@@ -86,7 +87,7 @@ export default async function ListingPage({ params }: { params: Params }) {
             <h2 className="flex items-center gap-2 text-lg font-semibold">
               <Wrench className="size-5 text-muted-foreground" /> Tools and prices
             </h2>
-            {health.probe && health.probe.tools.length > 0 ? (
+            {probe && probe.tools.length > 0 ? (
               <div className="mt-3 overflow-x-auto rounded-lg border">
                 <table className="w-full text-sm">
                   <thead className="bg-muted/50 text-left">
@@ -96,7 +97,7 @@ export default async function ListingPage({ params }: { params: Params }) {
                     </tr>
                   </thead>
                   <tbody className="divide-y">
-                    {health.probe.pricedItems.map((item) => (
+                    {probe.pricedItems.map((item) => (
                       <tr key={`item-${item.name}-${item.amount}`}>
                         <td className="px-3 py-2">
                           <span className="font-medium">{item.name}</span>
@@ -107,8 +108,8 @@ export default async function ListingPage({ params }: { params: Params }) {
                         </td>
                       </tr>
                     ))}
-                    {health.probe.tools
-                      .filter((tool) => !health.probe!.pricedItems.some((item) => item.name === tool.name || item.toolName === tool.name))
+                    {probe.tools
+                      .filter((tool) => !probe.pricedItems.some((item) => item.name === tool.name || item.toolName === tool.name))
                       .map((tool) => (
                         <tr key={`tool-${tool.name}`}>
                           <td className="px-3 py-2">
@@ -120,9 +121,9 @@ export default async function ListingPage({ params }: { params: Params }) {
                       ))}
                   </tbody>
                 </table>
-                {health.probe.paymentMethods.length > 0 && (
+                {probe.paymentMethods.length > 0 && (
                   <p className="border-t px-3 py-2 text-xs break-all text-muted-foreground">
-                    Accepts {health.probe.paymentMethods.map((m) => `${m.paymentMethod} → ${m.walletAddress}`).join("; ")}
+                    Accepts {probe.paymentMethods.map((m) => `${m.paymentMethod} → ${m.walletAddress}`).join("; ")}
                   </p>
                 )}
               </div>
@@ -181,12 +182,17 @@ export default async function ListingPage({ params }: { params: Params }) {
           <div>
             <h2 className="font-semibold">Status</h2>
             <p className="mt-1 text-muted-foreground">
-              {health.uptime.uptimePct === null
+              {listing.uptime.uptimePct === null
                 ? "No automatic checks yet."
-                : `${health.uptime.uptimePct}% of ${health.uptime.checks} checks answered${health.uptime.medianLatencyMs !== null ? ` · median ${health.uptime.medianLatencyMs} ms` : ""}`}
+                : `${listing.uptime.uptimePct}% of ${listing.uptime.checks} checks answered${listing.uptime.medianLatencyMs !== null ? ` · median ${listing.uptime.medianLatencyMs} ms` : ""}`}
             </p>
+            {probe && (
+              <p className="mt-1 text-muted-foreground" data-testid="last-checked">
+                Last checked <time dateTime={probe.checkedAt}>{formatCheckedAt(probe.checkedAt)}</time>: {probe.reachable ? "reachable" : "not reachable"}
+              </p>
+            )}
             <div className="mt-2">
-              <StatusStrip uptime={health.uptime} />
+              <StatusStrip uptime={history} />
             </div>
           </div>
           <div className="rounded-lg border bg-muted/30 p-4 text-muted-foreground">

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { findPublicListing } from "@/db/queries/listings";
+import { findListingView } from "@/db/queries/listing-view";
 import { ApiError, errorResponse } from "@/lib/errors";
 import { cachedJson, toApiAgent } from "@/lib/marketplace/api-listing";
 
@@ -8,7 +8,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   try {
     const { id } = await params;
     if (id.length > 200) throw new ApiError(400, "id is too long.");
-    const listing = await findPublicListing(await getDb(), id);
+    const listing = await findListingView(await getDb(), id);
     if (!listing) throw new ApiError(404, "MCP server not found.");
     return cachedJson(request, toApiAgent(listing));
   } catch (error) {

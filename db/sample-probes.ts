@@ -1,0 +1,40 @@
+// The sample catalogue's reference listings: they point at a reference MonetizedMCP server on loopback
+// (`npx tsx examples/monetized-server/index.ts` serves one on the default address) and are probed for
+// real when it answers, so a first run shows listings that earned 'Verified' beside ones that did not.
+import { inArray } from "drizzle-orm";
+import { slugify } from "@/lib/slug";
+import { probeServer, type ProbeOptions } from "@/lib/probe/probe";
+import { sampleCatalogue } from "./sample-catalogue";
+import { recordProbe } from "./queries/probes";
+import { listings } from "./schema";
+import type { Db } from "./types";
+
+export const SAMPLE_REFERENCE_SERVER_URL = "http://127.0.0.1:8080/mcp";
+
+/** Each reference listing needs its own URL (server URLs are unique): the same server, told apart by a query. */
+export function sampleReferenceUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.searchParams.set("sample", slugify(name));
+  return url.toString();
+}
+
+const referenceSlugs = sampleCatalogue.filter((s) => s.reference).map((s) => slugify(s.name));
+
+/**
+ * Probes the reference listings and records what answers. A server not up yet is retried (`attempts`
+ * times, a second apart); one that never answers leaves its listings unverified. Returns how many verified.
+ */
+export async function probeSampleListings(db: Db, options: ProbeOptions & { attempts?: number } = {}): Promise<number> {
+  const targets = await db.select({ id: listings.id, serverUrl: listings.serverUrl }).from(listings).where(inArray(listings.slug, referenceSlugs));
+  let verified = 0;
+  for (const target of targets) {
+    let result = await probeServer(target.serverUrl, options);
+    for (let attempt = 1; !result.reachable && attempt < (options.attempts ?? 1); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      result = await probeServer(target.serverUrl, options);
+    }
+    const recorded = await recordProbe(db, target.id, result);
+    if (recorded.listing?.verified) verified++;
+  }
+  return verified;
+}

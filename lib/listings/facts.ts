@@ -1,0 +1,101 @@
+// What the probe knows about a listing, in the one shape every surface publishes (the marketplace JSON API,
+// the MCP tools, server.json's `_meta`). A field added here appears on all of them.
+import { z } from "zod";
+import type { ListingView } from "@/db/queries/listing-view";
+import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
+import { paymentNetwork } from "./payment-networks";
+
+export const toolPriceSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  priceUsd: z.number().nullable().describe("USD per call of the cheapest item bought through this tool; null when nothing on it is priced."),
+  paymentMethods: z.array(z.string()).describe("Ids of the payment methods this tool accepts, e.g. USDC_BASE_SEPOLIA."),
+});
+
+export const pricedItemSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  priceUsd: z.number().describe("Price of one call, in the currency below."),
+  currency: z.string(),
+  paymentMethod: z.string().nullable(),
+  toolName: z.string().describe("The tool the item is bought through (make-purchase unless the server names another)."),
+});
+
+export const paymentMethodSchema = z.object({
+  id: z.string().describe("Payment method id, e.g. USDC_BASE_SEPOLIA."),
+  network: z.string().nullable().describe("Chain, e.g. base-sepolia."),
+  asset: z.string().nullable().describe("Token, e.g. USDC."),
+  payTo: z.string().nullable().describe("The provider's receiving wallet address."),
+});
+
+export const verificationSchema = z.object({
+  status: z.enum(["passed", "failed"]),
+  checkedAt: z.string().describe("ISO 8601 time of the check."),
+  message: z.string().nullable(),
+});
+
+export const uptimeSchema = z.object({
+  percent: z.number().nullable().describe("Share of the last 30 days' checks that reached the server; null without checks."),
+  checks: z.number().int(),
+  medianLatencyMs: z.number().nullable().describe("Median MCP handshake time of the checks that reached it."),
+});
+
+/** Liveness: small enough for every search result. */
+export const statusFactsSchema = z.object({
+  lastCheckedAt: z.string().nullable().describe("When Agora last probed the server (ISO 8601); null before the first check."),
+  reachable: z.boolean().nullable().describe("Whether that check completed the MCP handshake."),
+  uptime30d: uptimeSchema,
+});
+
+/** What the server sells and where the money goes, as the latest check read it. */
+export const offerFactsSchema = z.object({
+  tools: z.array(toolPriceSchema).describe("Tools with per-tool prices, as the latest check read them; empty before the first check."),
+  pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
+  paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
+  lastVerification: verificationSchema.nullable().describe("The latest server check; null until one has run."),
+});
+
+export const probeFactsSchema = statusFactsSchema.extend(offerFactsSchema.shape);
+
+export type StatusFacts = z.infer<typeof statusFactsSchema>;
+export type ProbeFacts = z.infer<typeof probeFactsSchema>;
+
+export function statusFacts(view: ListingView): StatusFacts {
+  return {
+    lastCheckedAt: view.probe?.checkedAt ?? null,
+    reachable: view.probe?.reachable ?? null,
+    uptime30d: { percent: view.uptime.uptimePct, checks: view.uptime.checks, medianLatencyMs: view.uptime.medianLatencyMs },
+  };
+}
+
+function verificationMessage(probe: NonNullable<ListingView["probe"]>): string | null {
+  if (probe.verifiable) return null;
+  return probe.reachable ? "Reachable, but not a MonetizedMCP server that accepts a supported payment method." : "The server did not answer.";
+}
+
+export function probeFacts(view: ListingView): ProbeFacts {
+  const probe = view.probe;
+  const items = probe?.pricedItems ?? [];
+  const methods = probe?.paymentMethods ?? [];
+  const acceptedIds = [...new Set(methods.map((m) => m.paymentMethod))];
+  return {
+    ...statusFacts(view),
+    tools: (probe?.tools ?? []).map((tool) => {
+      const sold = items.filter((i) => (i.toolName ?? MAKE_PURCHASE_TOOL) === tool.name || i.name === tool.name).map((i) => i.amount);
+      return { name: tool.name, description: tool.description, priceUsd: sold.length ? Math.min(...sold) : null, paymentMethods: sold.length ? acceptedIds : [] };
+    }),
+    pricedItems: items.map((i) => ({
+      name: i.name,
+      description: i.description ?? null,
+      priceUsd: i.amount,
+      currency: i.currency,
+      paymentMethod: i.paymentMethod ?? null,
+      toolName: i.toolName ?? MAKE_PURCHASE_TOOL,
+    })),
+    paymentMethods: methods.map((m) => {
+      const known = paymentNetwork(m.paymentMethod);
+      return { id: m.paymentMethod, network: known?.network ?? null, asset: known?.asset ?? null, payTo: m.walletAddress || null };
+    }),
+    lastVerification: probe ? { status: probe.verifiable ? "passed" : "failed", checkedAt: probe.checkedAt, message: verificationMessage(probe) } : null,
+  };
+}

@@ -1,0 +1,128 @@
+// One listing, probed for real on loopback, read through every surface: the marketplace JSON API, the MCP
+// registry tools and the official-registry API all carry the same tools, prices and payment methods.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDatabase } from "@/db";
+import { insertListing } from "@/db/queries/listing-write";
+import { GET as listAgents } from "@/app/api/mcp-agents/route";
+import { GET as oneAgent } from "@/app/api/mcp-agents/[id]/route";
+import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
+import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
+import { GET as listV01 } from "@/app/v0.1/servers/route";
+import { startReferenceServer, WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
+import { reloadEnv } from "@/lib/env";
+import { verifyListing } from "@/lib/probe";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { serveRoute } from "../support/route-server";
+
+const OURS = "dev.agora-mcp/listing";
+const loopback = { allowPrivateHosts: true };
+
+// What the reference server (examples/monetized-server) sells, as every surface must report it.
+const expectedItems = [
+  { name: "Current weather", priceUsd: 0.01, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" },
+  { name: "Page summary", priceUsd: 0.05, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" },
+  { name: "Logo render", priceUsd: 0.25, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" },
+];
+const expectedMethods = [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: WALLET_ADDRESS }];
+
+type Facts = {
+  tools: { name: string; priceUsd: number | null; paymentMethods: string[] }[];
+  pricedItems: Record<string, unknown>[];
+  paymentMethods: Record<string, unknown>[];
+  lastCheckedAt: string | null;
+  reachable: boolean | null;
+  uptime30d: { percent: number | null; checks: number; medianLatencyMs: number | null };
+  lastVerification: { status: string; checkedAt: string } | null;
+  verified: boolean;
+};
+
+const offer = (f: Facts) => ({ tools: f.tools, pricedItems: f.pricedItems, paymentMethods: f.paymentMethods, lastCheckedAt: f.lastCheckedAt, verified: f.verified });
+
+describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
+  let conn: TestConnection;
+  let reference: ReferenceServer;
+  let registry: Awaited<ReturnType<typeof serveRoute>>;
+  let client: Client;
+  let id: string;
+
+  beforeAll(async () => {
+    process.env.SITE_URL = "https://agora.test";
+    process.env.RATE_LIMIT_DISABLED = "1";
+    reloadEnv();
+    conn = await openTestDatabase(driver);
+    setDatabase(conn);
+    reference = await startReferenceServer({ port: 0 });
+    const listing = await insertListing(conn.db, {
+      name: "Reference Weather",
+      description: "The reference MonetizedMCP server, probed for real on loopback.",
+      categories: ["Data"],
+      serverUrl: reference.url,
+      status: "approved",
+    });
+    id = listing.id;
+    const probed = await verifyListing(conn.db, id, loopback);
+    expect(probed?.listing).toEqual({ price: 0.01, verified: true });
+    registry = await serveRoute({ POST, GET, DELETE, OPTIONS });
+    client = new Client({ name: "surfaces-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${registry.url}/api/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await registry?.close();
+    await reference?.close();
+    await conn?.close();
+    delete process.env.SITE_URL;
+    delete process.env.RATE_LIMIT_DISABLED;
+    reloadEnv();
+  });
+
+  it("carries the same tools, prices, payment methods and last check everywhere", async () => {
+    const listed = ((await (await listAgents(new Request("http://localhost/api/mcp-agents?q=reference%20weather"))).json()) as Facts[])[0]!;
+    const single = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
+    const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult).structuredContent as unknown as Facts;
+    const registryList = (await (await listV01(new Request("http://localhost/v0.1/servers?search=reference%20weather"))).json()) as {
+      servers: { server: { _meta: Record<string, Facts> } }[];
+    };
+    const registryOne = (await (
+      await oneV01(new Request("http://localhost/v0.1/servers/dev.agora-mcp%2Freference-weather"), { params: Promise.resolve({ path: ["dev.agora-mcp/reference-weather"] }) })
+    ).json()) as { server: { _meta: Record<string, Facts> } };
+
+    expect(listed.pricedItems).toEqual(expectedItems.map((i) => ({ ...i, description: expect.any(String) })));
+    expect(listed.paymentMethods).toEqual(expectedMethods);
+    expect(listed.tools.map((t) => [t.name, t.priceUsd])).toEqual([
+      ["price-listing", null],
+      ["payment-methods", null],
+      ["make-purchase", 0.01],
+    ]);
+    expect(listed.tools[2]!.paymentMethods).toEqual(["USDC_BASE_SEPOLIA"]);
+    expect(listed).toMatchObject({ verified: true, reachable: true, lastVerification: { status: "passed" } });
+    expect(listed.uptime30d).toMatchObject({ percent: 100, checks: 1 });
+    expect(Date.parse(listed.lastCheckedAt!)).toBeGreaterThan(Date.now() - 60_000);
+
+    for (const other of [single, details, registryList.servers[0]!.server._meta[OURS]!, registryOne.server._meta[OURS]!]) {
+      expect(offer(other)).toEqual(offer(listed));
+      expect(other.uptime30d).toEqual(listed.uptime30d);
+      expect(other.lastVerification).toEqual(listed.lastVerification);
+    }
+  });
+
+  it("search_servers says when each server was last checked and whether it answered", async () => {
+    const result = (await client.callTool({ name: "search_servers", arguments: { query: "reference weather" } })) as CallToolResult;
+    const [summary] = (result.structuredContent as { servers: (Facts & { price: number })[] }).servers;
+    expect(summary).toMatchObject({ price: 0.01, verified: true, reachable: true, uptime30d: { percent: 100, checks: 1 } });
+    expect(summary!.lastCheckedAt).toEqual(expect.any(String));
+  });
+
+  it("shows a server that stopped answering as unreachable and unverified on every surface", async () => {
+    await reference.close();
+    const probed = await verifyListing(conn.db, id, { ...loopback, timeoutMs: 3_000 });
+    expect(probed?.result.reachable).toBe(false);
+    const single = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
+    expect(single).toMatchObject({ verified: false, reachable: false, lastVerification: { status: "failed" }, uptime30d: { percent: 50, checks: 2 } });
+    const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult).structuredContent as unknown as Facts;
+    expect(details).toMatchObject({ verified: false, reachable: false, uptime30d: { percent: 50, checks: 2 } });
+  });
+});
