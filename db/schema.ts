@@ -198,6 +198,18 @@ export const listingReviews = pgTable(
   (t) => [index("listing_reviews_listing_idx").on(t.listingId, t.createdAt.desc())],
 );
 
+// Work that one app instance at a time does on a schedule (re-verifying listings). An instance runs a job
+// only after claiming it here: due (next_run_at passed) and not held by another (lease_until passed).
+export const scheduledJobs = pgTable("scheduled_jobs", {
+  name: text("name").primaryKey(),
+  holder: text("holder"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }).notNull(),
+  nextRunAt: timestamp("next_run_at", { withTimezone: true }).notNull(),
+  lastStartedAt: timestamp("last_started_at", { withTimezone: true }),
+  lastFinishedAt: timestamp("last_finished_at", { withTimezone: true }),
+  runs: integer("runs").notNull().default(0),
+});
+
 export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;

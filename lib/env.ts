@@ -35,6 +35,12 @@ const schema = z
     ADMIN_GITHUB_LOGINS: optionalString,
     // Lets the probe reach loopback and private-network hosts (tests, local development).
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
+    // How often the app re-probes every listing (one instance at a time, coordinated in the database).
+    VERIFY_INTERVAL_SECONDS: optionalString
+      .transform((v) => (v === undefined ? 3600 : Number(v)))
+      .pipe(z.number().int("must be a whole number of seconds").min(1).max(7 * 24 * 3600, "must be at most a week (604800)")),
+    // Turns the in-app schedule off, for deployments that run `npm run verify:all` from cron instead.
+    VERIFY_SCHEDULE_DISABLED: flag,
 
     // Auth.js reads AUTH_SECRET, AUTH_TRUST_HOST and AUTH_{GITHUB,GOOGLE}_{ID,SECRET} itself; they are checked here too.
     AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional()),

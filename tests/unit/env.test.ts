@@ -14,6 +14,14 @@ describe("environment validation", () => {
     expect(() => parseEnv({ MAILCHIMP_API_KEY: "abc-us1" })).toThrow(/MAILCHIMP_AUDIENCE_ID: is required/);
   });
 
+  it("schedules verification hourly unless told otherwise, and refuses a bad interval", () => {
+    expect(parseEnv({})).toMatchObject({ VERIFY_INTERVAL_SECONDS: 3600, VERIFY_SCHEDULE_DISABLED: false });
+    expect(parseEnv({ VERIFY_INTERVAL_SECONDS: "90", VERIFY_SCHEDULE_DISABLED: "true" })).toMatchObject({ VERIFY_INTERVAL_SECONDS: 90, VERIFY_SCHEDULE_DISABLED: true });
+    for (const bad of ["0", "-5", "1.5", "hourly", String(8 * 24 * 3600)]) {
+      expect(() => parseEnv({ VERIFY_INTERVAL_SECONDS: bad })).toThrow(/VERIFY_INTERVAL_SECONDS/);
+    }
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseEnv({ DATABASE_URL: "", NEXT_PUBLIC_POSTHOG_KEY: "" }).DATABASE_URL).toBeUndefined();
   });

@@ -1,0 +1,62 @@
+// Re-verifies every listing on a schedule inside the app, so a badge never outlives its server. Several
+// instances may run this; the database lets one of them run each interval (db/queries/scheduled-jobs.ts).
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
+import type { Db } from "@/db/types";
+import type { ProbeOptions } from "./probe";
+import { probeListings, type ProbeListingsSummary } from "./verify";
+
+export const VERIFY_JOB = "verify-listings";
+// A run that outlives this (a crashed instance) stops blocking the others.
+const LEASE_MS = 30 * 60 * 1000;
+
+export type ScheduleOptions = {
+  intervalMs: number;
+  probe?: ProbeOptions & { concurrency?: number };
+  onRun?: (summary: ProbeListingsSummary) => void;
+  onError?: (error: unknown) => void;
+};
+
+export type RunningSchedule = { holder: string; stop: () => Promise<void> };
+
+/**
+ * Checks every tenth of the interval (between 0.2 s and 60 s) whether a run is due, and runs it when this
+ * instance wins the claim. Errors are reported and the schedule carries on; nothing here stops the app.
+ */
+export function startScheduledVerification(db: Db, options: ScheduleOptions): RunningSchedule {
+  const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const tickMs = Math.min(60_000, Math.max(200, options.intervalMs / 10));
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const tick = async () => {
+    try {
+      if ((await claimJob(db, VERIFY_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
+      try {
+        options.onRun?.(await probeListings(db, options.probe));
+      } finally {
+        await releaseJob(db, VERIFY_JOB, holder);
+      }
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
+  const loop = () => {
+    if (stopped) return;
+    current = tick().finally(() => {
+      if (!stopped) timer = setTimeout(loop, tickMs).unref();
+    });
+  };
+  loop();
+
+  return {
+    holder,
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The app's own verification schedule, against a real reference MCP server on loopback that goes away and
+// comes back, and two app processes sharing one PostgreSQL database.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findListingView } from "@/db/queries/listing-view";
+import { insertListing } from "@/db/queries/listing-write";
+import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
+import { listingProbes, scheduledJobs } from "@/db/schema";
+import type { Db } from "@/db/types";
+import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
+import { startScheduledVerification, VERIFY_JOB } from "@/lib/probe/scheduled-verification";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+
+const run = promisify(execFile);
+
+async function waitFor(check: () => Promise<boolean>, withinMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < withinMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`not within ${withinMs} ms`);
+}
+
+describe.each(drivers())("scheduled verification on %s", (driver) => {
+  let conn: TestConnection;
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+  });
+  afterAll(async () => conn?.close());
+
+  it("lets one claimant run a due job; the next run is due an interval later; a held lease blocks others", async () => {
+    const db: Db = conn.db;
+    const [a, b] = await Promise.all([claimJob(db, "job-a", "one", 60_000, 60_000), claimJob(db, "job-a", "two", 60_000, 60_000)]);
+    expect([a, b].filter((r) => r !== null)).toEqual([1]);
+    await releaseJob(db, "job-a", a === null ? "two" : "one");
+    expect(await claimJob(db, "job-a", "three", 60_000, 60_000)).toBeNull(); // not due for a minute
+    // Due at once, but still held: nobody else may start it until the holder releases it.
+    expect(await claimJob(db, "job-b", "one", 0, 60_000)).toBe(1);
+    expect(await claimJob(db, "job-b", "two", 0, 60_000)).toBeNull();
+    await releaseJob(db, "job-b", "one");
+    expect(await claimJob(db, "job-b", "two", 0, 60_000)).toBe(2);
+  });
+
+  it("takes 'Verified' from a server that stops answering within one interval, and gives it back when it returns", async () => {
+    const intervalMs = 700;
+    const probeTimeoutMs = 1_500;
+    // One interval, plus the check that notices (a tenth of it), plus one probe timing out, plus slack for a
+    // loaded machine; the interval is what the test shows, not the machine's speed.
+    const bound = intervalMs + intervalMs / 10 + probeTimeoutMs + 3_000;
+    let reference: ReferenceServer = await startReferenceServer({ port: 0 });
+    const listing = await insertListing(conn.db, { name: "Comes And Goes", description: "A reference server that is stopped and restarted.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
+    const view = () => findListingView(conn.db, listing.id);
+    const schedule = startScheduledVerification(conn.db, { intervalMs, probe: { allowPrivateHosts: true, timeoutMs: probeTimeoutMs } });
+    try {
+      // The first run starts at once; its cold start (loading the MCP client) is not what this measures.
+      await waitFor(async () => (await view())?.verified === true, 15_000);
+      const firstCheck = (await view())!.probe!.checkedAt;
+
+      await reference.close();
+      await waitFor(async () => (await view())?.verified === false, bound);
+      const down = (await view())!;
+      expect(down.probe).toMatchObject({ reachable: false });
+      expect(Date.parse(down.probe!.checkedAt)).toBeGreaterThan(Date.parse(firstCheck));
+
+      reference = await startReferenceServer({ port: reference.port });
+      await waitFor(async () => (await view())?.verified === true, bound);
+      expect((await view())!.uptime.checks).toBeGreaterThanOrEqual(3);
+    } finally {
+      await schedule.stop();
+      await reference.close();
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("two app processes on one PostgreSQL database", () => {
+  let conn: TestConnection;
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    conn = await openTestDatabase("postgres");
+    reference = await startReferenceServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await reference?.close();
+    await conn?.close();
+  });
+
+  it("run the schedule once per interval between them, not once each", async () => {
+    const intervalMs = 1_000;
+    const listing = await insertListing(conn.db, { name: "Shared Schedule", description: "Probed by whichever instance claims the run.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
+    const env = { ...process.env, DATABASE_URL: conn.url!, INTERVAL_MS: String(intervalMs), RUN_MS: "5000", PROBE_ALLOW_PRIVATE_HOSTS: "true" };
+    const instance = () => run(process.execPath, ["--import", "tsx", "tests/support/scheduler-process.ts"], { env, timeout: 60_000 });
+    const outputs = await Promise.all([instance(), instance()]);
+    const runs = outputs.map((o) => (JSON.parse(o.stdout.trim().split("\n").at(-1)!) as { runs: number }).runs);
+
+    const probes = await conn.db.select({ at: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id)).orderBy(asc(listingProbes.checkedAt));
+    const [job] = await conn.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, VERIFY_JOB));
+    // Every run probed the listing once, and the database counted the same runs the processes did.
+    expect(probes.length).toBe(runs[0]! + runs[1]!);
+    expect(job!.runs).toBe(probes.length);
+    // About five seconds of overlap at one run a second: a handful of runs, never two in one interval.
+    expect(probes.length).toBeGreaterThanOrEqual(3);
+    expect(probes.length).toBeLessThanOrEqual(7);
+    const gaps = probes.slice(1).map((p, i) => p.at.getTime() - probes[i]!.at.getTime());
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(intervalMs * 0.9);
+  }, 90_000);
+});
