@@ -52,6 +52,8 @@ export const listings = pgTable(
     websiteUrl: text("website_url"),
     status: reviewStatus("status").notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
+    // What the reviewer approved, as the probe read it then: later probes are compared against it (drift).
+    approvedTerms: jsonb("approved_terms").$type<ApprovedTerms>(),
     submitterId: uuid("submitter_id").references(() => users.id, { onDelete: "set null" }),
     // Lower-cased name, description and categories, written with the row; served by a trigram index.
     searchText: text("search_text").notNull(),
@@ -180,6 +182,34 @@ export const listingProbes = pgTable(
   (t) => [index("listing_probes_listing_checked_idx").on(t.listingId, t.checkedAt.desc())],
 );
 
+/** Prices, payee wallets and tool names a listing was approved with. */
+export type ApprovedTerms = { prices: { name: string; amount: number; currency: string }[]; wallets: AcceptedPayment[]; tools: string[] };
+
+export const driftKind = pgEnum("drift_kind", ["price", "wallet", "tools"]);
+
+// A probe found something other than what was approved: kept with both values, once per distinct change.
+export const listingDrift = pgTable(
+  "listing_drift",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    probeId: uuid("probe_id").references(() => listingProbes.id, { onDelete: "set null" }),
+    kind: driftKind("kind").notNull(),
+    // The priced item or payment method that changed; empty for the tool set as a whole.
+    subject: text("subject").notNull(),
+    approved: text("approved").notNull(),
+    found: text("found").notNull(),
+    detectedAt: timestamp("detected_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("listing_drift_listing_idx").on(t.listingId, t.detectedAt.desc()),
+    // Tool lists can be long: the same change is recognised by a digest, not by a b-tree over the text.
+    uniqueIndex("listing_drift_change_key").on(t.listingId, t.kind, sql`md5(${t.subject} || chr(31) || ${t.approved} || chr(31) || ${t.found})`),
+  ],
+);
+
 export const reviewDecision = pgEnum("review_decision", ["approved", "rejected"]);
 
 // Every moderation decision, kept as history: who decided what, when and why.
@@ -217,3 +247,5 @@ export type ListingProbe = typeof listingProbes.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
 export type ApiTokenKind = (typeof apiTokenKind.enumValues)[number];
 export type ReviewStatus = (typeof reviewStatus.enumValues)[number];
+export type ListingDrift = typeof listingDrift.$inferSelect;
+export type DriftKind = (typeof driftKind.enumValues)[number];

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CircleCheck, CircleX, Clock } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { SubmittedListing } from "@/db/queries/submissions";
+import type { DriftRecord } from "@/db/queries/drift";
 import type { ListingProbe } from "@/db/schema";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
 import { RecheckButton } from "./recheck-button";
@@ -14,7 +15,7 @@ const status = {
 } as const;
 
 /** The signed-in provider's submissions with their review status. */
-export function YourServers({ servers, probes }: { servers: SubmittedListing[]; probes: Map<string, ListingProbe> }) {
+export function YourServers({ servers, probes, drift }: { servers: SubmittedListing[]; probes: Map<string, ListingProbe>; drift: Map<string, DriftRecord[]> }) {
   if (servers.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
@@ -42,7 +43,7 @@ export function YourServers({ servers, probes }: { servers: SubmittedListing[]; 
                 <p className="mt-1 text-sm text-destructive">Reason: {server.rejectionReason}</p>
               )}
               <div className="mt-3 rounded-md border bg-muted/30 p-3">
-                <ProbeEvidence probe={probes.get(server.id)} />
+                <ProbeEvidence probe={probes.get(server.id)} drift={drift.get(server.id)} />
               </div>
             </div>
             <div className="flex shrink-0 flex-col items-start gap-2 sm:items-end">

@@ -1,10 +1,12 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
+import { DriftNotes } from "@/components/listings/drift-notes";
+import type { DriftRecord } from "@/db/queries/drift";
 import type { ListingProbe } from "@/db/schema";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
 import { formatPrice } from "@/lib/marketplace/format";
 
 /** What the last probe found, for a reviewer or the provider: the evidence behind a decision. */
-export function ProbeEvidence({ probe }: { probe: ListingProbe | undefined }) {
+export function ProbeEvidence({ probe, drift = [] }: { probe: ListingProbe | undefined; drift?: DriftRecord[] }) {
   if (!probe) return <p className="text-sm text-muted-foreground">Not checked yet. The check runs right after submission; use Re-check to run it now.</p>;
   const tools = (probe.tools ?? []) as ProbedTool[];
   const items = (probe.pricedItems ?? []) as PricedItem[];
@@ -51,6 +53,7 @@ export function ProbeEvidence({ probe }: { probe: ListingProbe | undefined }) {
         </p>
       )}
       {quirks.length > 0 && <p className="text-amber-700">Oddities: {quirks.join("; ")}</p>}
+      <DriftNotes drift={drift} />
     </div>
   );
 }

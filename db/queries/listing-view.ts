@@ -1,10 +1,11 @@
-// A listing as every surface shows it: the public row, its latest probe and its 30-day record. A page of
-// listings loads in two extra queries whatever its size; the search itself stays in listings.ts.
+// A listing as every surface shows it: the public row, its latest probe, its 30-day record and its drift.
+// A page of listings loads in three extra queries whatever its size; the search itself stays in listings.ts.
 import { desc, inArray } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
 import { listingProbes } from "../schema";
 import type { Db } from "../types";
 import { findPublicListing, type PublicListing } from "./listings";
+import { recentDrift, type DriftRecord } from "./drift";
 import { NO_PROBES, uptimeSummaries, VERIFIED_WINDOW_MS, type UptimeSummary } from "./probes";
 
 export const UPTIME_DAYS = 30;
@@ -20,7 +21,8 @@ export type ProbeSnapshot = {
   paymentMethods: AcceptedPayment[];
 };
 
-export type ListingView = PublicListing & { probe: ProbeSnapshot | null; uptime: UptimeSummary };
+/** `drift`: the latest changes a probe found against what was approved, newest first. */
+export type ListingView = PublicListing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] };
 
 async function latestSnapshots(db: Db, listingIds: string[]): Promise<Map<string, ProbeSnapshot>> {
   if (listingIds.length === 0) return new Map();
@@ -57,10 +59,10 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
 /** The listings in the given order, each with what the probe knows about it. */
 export async function withProbeFacts(db: Db, listings: PublicListing[], now = new Date()): Promise<ListingView[]> {
   const ids = listings.map((l) => l.id);
-  const [probes, uptimes] = await Promise.all([latestSnapshots(db, ids), uptimeSummaries(db, ids, UPTIME_DAYS, now)]);
+  const [probes, uptimes, drift] = await Promise.all([latestSnapshots(db, ids), uptimeSummaries(db, ids, UPTIME_DAYS, now), recentDrift(db, ids)]);
   return listings.map((listing) => {
     const probe = probes.get(listing.id) ?? null;
-    return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: uptimes.get(listing.id) ?? NO_PROBES };
+    return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: uptimes.get(listing.id) ?? NO_PROBES, drift: drift.get(listing.id) ?? [] };
   });
 }
 
@@ -72,5 +74,5 @@ export async function findListingView(db: Db, slugOrId: string, now = new Date()
 
 /** A listing no probe has reached yet (a submission just saved). */
 export function unprobedView(listing: PublicListing): ListingView {
-  return { ...listing, verified: false, probe: null, uptime: NO_PROBES };
+  return { ...listing, verified: false, probe: null, uptime: NO_PROBES, drift: [] };
 }

@@ -1,14 +1,16 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
 // Verified = approved + the last probe, within 24 h, was verifiable.
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { DriftFinding } from "@/lib/listings/drift";
 import type { ProbeResult } from "@/lib/probe/types";
+import { applyDrift } from "./drift";
 import { listingProbes, listings, type ListingProbe } from "../schema";
 import type { Db } from "../types";
 
 export const VERIFIED_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type RecordedProbe = { probe: ListingProbe; listing: { price: number | null; verified: boolean } | null };
+export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
 /**
  * Stores a probe and, in the same transaction, brings the listing up to date: its price becomes the
@@ -41,7 +43,7 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
       .where(eq(listingProbes.listingId, listingId))
       .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
       .limit(1);
-    if (latest?.id !== probe!.id) return { probe: probe!, listing: null };
+    if (latest?.id !== probe!.id) return { probe: probe!, drift: [], listing: null };
 
     const fresh = now.getTime() - result.checkedAt.getTime() < VERIFIED_WINDOW_MS;
     const verified = sql`(${listings.status} = 'approved' and ${result.verifiable && fresh})`;
@@ -57,7 +59,9 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
       })
       .where(eq(listings.id, listingId))
       .returning({ price: listings.price, verified: listings.verified });
-    return { probe: probe!, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: listing.verified } : null };
+    const drift = await applyDrift(tx, listingId, probe!.id, result, now);
+    const verifiedNow = Boolean(listing?.verified) && !drift.sentBackToReview;
+    return { probe: probe!, drift: drift.findings, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: verifiedNow } : null };
   });
 }
 

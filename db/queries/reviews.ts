@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { listingReviews, listings, users, type Listing } from "../schema";
 import type { Db } from "../types";
+import { approvedTermsFromLatestProbe } from "./drift";
 
 export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "createdAt"> & {
   submitter: { name: string | null; email: string | null; githubLogin: string | null } | null;
@@ -49,6 +50,8 @@ export async function decideListing(db: Db, listingId: string, reviewerId: strin
         rejectionReason: decision === "rejected" ? reason : null,
         // Verified needs approval; a fresh probe sets it again after an approval.
         verified: false,
+        // Later probes are compared with what the reviewer saw (drift); a rejection keeps no terms.
+        approvedTerms: decision === "approved" ? await approvedTermsFromLatestProbe(tx, listingId) : null,
         updatedAt: sql`now()`,
       })
       .where(and(eq(listings.id, listingId), eq(listings.status, "pending")))

@@ -40,6 +40,14 @@ export const uptimeSchema = z.object({
   medianLatencyMs: z.number().nullable().describe("Median MCP handshake time of the checks that reached it."),
 });
 
+export const driftSchema = z.object({
+  kind: z.enum(["price", "wallet", "tools"]),
+  subject: z.string().describe("The priced item or payment method that changed; empty for the tool set."),
+  approved: z.string().describe("What was approved."),
+  found: z.string().describe("What the check found instead."),
+  detectedAt: z.string().describe("ISO 8601 time of the check that found it."),
+});
+
 /** Liveness: small enough for every search result. */
 export const statusFactsSchema = z.object({
   lastCheckedAt: z.string().nullable().describe("When Agora last probed the server (ISO 8601); null before the first check."),
@@ -53,6 +61,9 @@ export const offerFactsSchema = z.object({
   pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
   paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
   lastVerification: verificationSchema.nullable().describe("The latest server check; null until one has run."),
+  drift: z
+    .array(driftSchema)
+    .describe("Changes checks found against what was approved (price, payee wallet, tool set), newest first. A changed wallet sends a listing back to review."),
 });
 
 export const probeFactsSchema = statusFactsSchema.extend(offerFactsSchema.shape);
@@ -96,6 +107,7 @@ export function probeFacts(view: ListingView): ProbeFacts {
       const known = paymentNetwork(m.paymentMethod);
       return { id: m.paymentMethod, network: known?.network ?? null, asset: known?.asset ?? null, payTo: m.walletAddress || null };
     }),
+    drift: view.drift,
     lastVerification: probe ? { status: probe.verifiable ? "passed" : "failed", checkedAt: probe.checkedAt, message: verificationMessage(probe) } : null,
   };
 }

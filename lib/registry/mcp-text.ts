@@ -29,6 +29,12 @@ export function searchText(servers: ServerSummary[], total: number, offset: numb
   return `${head}\n\n${body}\n\n${tail}\nCall get_server with an id or slug for tools, prices and a client config.`;
 }
 
+const driftLabel = { price: "Price changed", wallet: "Payee wallet changed", tools: "Tool set changed" } as const;
+
+function driftLine(d: ServerDetails["drift"][number]): string {
+  return `- ${driftLabel[d.kind]} on ${d.detectedAt.slice(0, 10)}: ${d.subject ? `${d.subject} ` : ""}${d.approved} → ${d.found}`;
+}
+
 export function detailsText(d: ServerDetails): string {
   const tools = d.tools.length
     ? d.tools.map((t) => `- ${t.name}: ${t.priceUsd ? formatPrice(t.priceUsd) : "Free"}${t.description ? ` — ${t.description}` : ""}`).join("\n")
@@ -61,6 +67,7 @@ export function detailsText(d: ServerDetails): string {
     methods,
     "",
     `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}${d.reachable ? "" : " (server not reachable)"}` : "not yet verified"}`,
+    ...(d.drift.length ? ["", "Changes since approval:", ...d.drift.map(driftLine)] : []),
     `Uptime: ${uptime}${d.uptime30d.medianLatencyMs !== null ? `, median ${d.uptime30d.medianLatencyMs} ms` : ""}`,
     "",
     "Client config (desktop assistant → Settings › Developer › Edit Config):",

@@ -37,9 +37,10 @@ type Facts = {
   uptime30d: { percent: number | null; checks: number; medianLatencyMs: number | null };
   lastVerification: { status: string; checkedAt: string } | null;
   verified: boolean;
+  drift: unknown[];
 };
 
-const offer = (f: Facts) => ({ tools: f.tools, pricedItems: f.pricedItems, paymentMethods: f.paymentMethods, lastCheckedAt: f.lastCheckedAt, verified: f.verified });
+const offer = (f: Facts) => ({ tools: f.tools, pricedItems: f.pricedItems, paymentMethods: f.paymentMethods, lastCheckedAt: f.lastCheckedAt, verified: f.verified, drift: f.drift });
 
 describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
   let conn: TestConnection;

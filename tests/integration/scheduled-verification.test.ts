@@ -46,17 +46,25 @@ describe.each(drivers())("scheduled verification on %s", (driver) => {
 
   it("takes 'Verified' from a server that stops answering within one interval, and gives it back when it returns", async () => {
     const intervalMs = 700;
-    const probeTimeoutMs = 1_500;
+    // Generous: a loaded machine must not turn a live server into a timed-out one.
+    const probeTimeoutMs = 5_000;
     // One interval, plus the check that notices (a tenth of it), plus one probe timing out, plus slack for a
     // loaded machine; the interval is what the test shows, not the machine's speed.
     const bound = intervalMs + intervalMs / 10 + probeTimeoutMs + 3_000;
     let reference: ReferenceServer = await startReferenceServer({ port: 0 });
     const listing = await insertListing(conn.db, { name: "Comes And Goes", description: "A reference server that is stopped and restarted.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
     const view = () => findListingView(conn.db, listing.id);
-    const schedule = startScheduledVerification(conn.db, { intervalMs, probe: { allowPrivateHosts: true, timeoutMs: probeTimeoutMs } });
+    const runs: string[] = [];
+    const schedule = startScheduledVerification(conn.db, {
+      intervalMs,
+      probe: { allowPrivateHosts: true, timeoutMs: probeTimeoutMs, onResult: (_, r) => runs.push(r.reachable ? "up" : `down: ${r.error}`) },
+      onError: (error) => runs.push(`error: ${String(error)}`),
+    });
     try {
       // The first run starts at once; its cold start (loading the MCP client) is not what this measures.
-      await waitFor(async () => (await view())?.verified === true, 15_000);
+      await waitFor(async () => (await view())?.verified === true, 15_000).catch((error) => {
+        throw new Error(`${error}; runs: ${runs.join(" | ")}`);
+      });
       const firstCheck = (await view())!.probe!.checkedAt;
 
       await reference.close();

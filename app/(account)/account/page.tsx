@@ -6,6 +6,7 @@ import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
 import { YourServers } from "@/components/account/your-servers";
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/db";
+import { recentDrift } from "@/db/queries/drift";
 import { latestProbes } from "@/db/queries/probes";
 import { listSubmittedListings } from "@/db/queries/submissions";
 import { listApiTokens } from "@/lib/auth/api-tokens";
@@ -20,7 +21,7 @@ export default async function AccountPage() {
   if (!user) redirect("/login");
   const db = await getDb();
   const [servers, tokens] = await Promise.all([listSubmittedListings(db, user.id), listApiTokens(db, user.id)]);
-  const probes = await latestProbes(db, servers.map((s) => s.id));
+  const [probes, drift] = await Promise.all([latestProbes(db, servers.map((s) => s.id)), recentDrift(db, servers.map((s) => s.id))]);
 
   return (
     <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
@@ -61,7 +62,7 @@ export default async function AccountPage() {
           </Button>
         </div>
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
-        <YourServers servers={servers} probes={probes} />
+        <YourServers servers={servers} probes={probes} drift={drift} />
       </section>
 
       <section aria-labelledby="api-tokens" className="grid gap-4">

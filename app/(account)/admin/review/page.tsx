@@ -4,6 +4,7 @@ import { ReviewActions } from "@/components/admin/review-actions";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
 import { CategoryChips } from "@/components/marketplace/listing-badges";
 import { getDb } from "@/db";
+import { recentDrift } from "@/db/queries/drift";
 import { latestProbes } from "@/db/queries/probes";
 import { listReviewQueue, recentDecisions } from "@/db/queries/reviews";
 import { isAdmin } from "@/lib/auth/admin";
@@ -18,7 +19,7 @@ export default async function ReviewQueuePage() {
   if (!isAdmin(user)) forbidden();
   const db = await getDb();
   const [queue, decisions] = await Promise.all([listReviewQueue(db), recentDecisions(db)]);
-  const probes = await latestProbes(db, queue.map((l) => l.id));
+  const [probes, drift] = await Promise.all([latestProbes(db, queue.map((l) => l.id)), recentDrift(db, queue.map((l) => l.id))]);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
@@ -48,7 +49,7 @@ export default async function ReviewQueuePage() {
             </div>
             <div className="mt-4 rounded-lg border bg-muted/30 p-4">
               <h3 className="mb-2 text-sm font-semibold">Latest check</h3>
-              <ProbeEvidence probe={probes.get(listing.id)} />
+              <ProbeEvidence probe={probes.get(listing.id)} drift={drift.get(listing.id)} />
             </div>
             <div className="mt-4">
               <ReviewActions listingId={listing.id} name={listing.name} />

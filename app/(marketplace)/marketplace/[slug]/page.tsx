@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
+import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getListing, getStatusHistory } from "@/lib/marketplace/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
@@ -73,6 +74,9 @@ export default async function ListingPage({ params }: { params: Params }) {
             <PriceTag price={listing.price} className="text-2xl" />
           </p>
           <p className="mt-1 text-xs text-muted-foreground">{isFree(listing.price) ? "No payment needed" : "Lowest priced item, USDC on Base"}</p>
+          <div className="mt-2 max-w-xs text-left">
+            <DriftNotes drift={listing.drift} kinds={["price"]} />
+          </div>
         </div>
       </header>
 

@@ -1,0 +1,68 @@
+// Drift records: kept when a probe of an approved listing finds other prices, payee wallets or tools than
+// were approved. A changed wallet also sends the listing back to review (the terms forbid changing it
+// without consent), which takes it out of the catalogue and drops 'Verified'.
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { findDrift, termsOf, type DriftFinding } from "@/lib/listings/drift";
+import type { ProbeResult } from "@/lib/probe/types";
+import { listingDrift, listingProbes, listings, type ListingDrift } from "../schema";
+import type { Db } from "../types";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * Compares the latest probe with what the listing was approved with, inside the probe's transaction.
+ * The first verifiable probe of an approved listing without terms (approved before any probe) sets them.
+ * Returns what differs; `sentBackToReview` when the payee wallet changed.
+ */
+export async function applyDrift(tx: Tx, listingId: string, probeId: string, result: ProbeResult, now: Date): Promise<{ findings: DriftFinding[]; sentBackToReview: boolean }> {
+  const none = { findings: [], sentBackToReview: false };
+  if (!result.reachable) return none;
+  const [listing] = await tx.select({ status: listings.status, terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId));
+  if (listing?.status !== "approved") return none;
+  if (!listing.terms) {
+    if (result.verifiable) await tx.update(listings).set({ approvedTerms: termsOf(result) }).where(eq(listings.id, listingId));
+    return none;
+  }
+  const findings = findDrift(listing.terms, result);
+  if (findings.length === 0) return none;
+  await tx
+    .insert(listingDrift)
+    .values(findings.map((f) => ({ ...f, listingId, probeId, detectedAt: now })))
+    .onConflictDoNothing();
+  const sentBackToReview = findings.some((f) => f.kind === "wallet");
+  if (sentBackToReview) {
+    await tx.update(listings).set({ status: "pending", verified: false, updatedAt: now }).where(eq(listings.id, listingId));
+  }
+  return { findings, sentBackToReview };
+}
+
+/** The terms a reviewer approves: what the latest probe that reached the server read. */
+export async function approvedTermsFromLatestProbe(tx: Tx, listingId: string) {
+  const [probe] = await tx
+    .select({ tools: listingProbes.tools, pricedItems: listingProbes.pricedItems, paymentMethods: listingProbes.paymentMethods })
+    .from(listingProbes)
+    .where(and(eq(listingProbes.listingId, listingId), eq(listingProbes.reachable, true)))
+    .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
+    .limit(1);
+  return probe ? termsOf(probe) : null;
+}
+
+export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; detectedAt: string };
+
+/** The latest `perListing` drift records of each listing, newest first, keyed by listing id. */
+export async function recentDrift(db: Db, listingIds: string[], perListing = 10): Promise<Map<string, DriftRecord[]>> {
+  const byListing = new Map<string, DriftRecord[]>();
+  if (listingIds.length === 0) return byListing;
+  const rows = await db
+    .select()
+    .from(listingDrift)
+    .where(inArray(listingDrift.listingId, listingIds))
+    .orderBy(desc(listingDrift.detectedAt), desc(listingDrift.id))
+    .limit(listingIds.length * perListing);
+  for (const row of rows) {
+    const list = byListing.get(row.listingId) ?? [];
+    if (list.length < perListing) list.push({ kind: row.kind, subject: row.subject, approved: row.approved, found: row.found, detectedAt: row.detectedAt.toISOString() });
+    byListing.set(row.listingId, list);
+  }
+  return byListing;
+}
