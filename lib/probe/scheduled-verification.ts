@@ -4,8 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
-import type { ProbeOptions } from "./probe";
-import { probeListings, type ProbeListingsSummary } from "./verify";
+import { probeListings, type ProbeListingsOptions, type ProbeListingsSummary } from "./verify";
 
 export const VERIFY_JOB = "verify-listings";
 // A run that outlives this (a crashed instance) stops blocking the others.
@@ -13,7 +12,7 @@ const LEASE_MS = 30 * 60 * 1000;
 
 export type ScheduleOptions = {
   intervalMs: number;
-  probe?: ProbeOptions & { concurrency?: number };
+  probe?: ProbeListingsOptions;
   onRun?: (summary: ProbeListingsSummary) => void;
   onError?: (error: unknown) => void;
 };
