@@ -22,8 +22,9 @@ export function decodeRegistryCursor(cursor: string): string | null {
 
 const servesVersion = (version: string) => version === "latest" || version === SERVER_VERSION;
 
-// The registry's OpenAPI names the message `error`; this project's clients read `message`. Both are sent.
-function failure(error: unknown, context: string): Response {
+// The registry's OpenAPI (and x402's Bazaar clients) name the message `error`; this project's clients read
+// `message`. Both are sent, with CORS, so a browser-based agent can read the refusal too.
+export function failure(error: unknown, context: string): Response {
   if (error instanceof ApiError) {
     return NextResponse.json(
       { error: error.message, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },

@@ -47,3 +47,43 @@ export const registryListQuerySchema = z.object({
 });
 
 export type RegistryListQuery = z.infer<typeof registryListQuerySchema>;
+
+export const DISCOVERY_LIMIT_DEFAULT = 20;
+export const DISCOVERY_LIMIT_MAX = 100;
+
+const token = (name: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{1,32}$/i, `${name} must be a short identifier, e.g. ${example}.`)
+    .optional();
+
+/**
+ * GET /discovery/resources, with the filters of x402's Bazaar discovery API. `network` takes CAIP-2
+ * (eip155:84532) or the version 1 name (base-sepolia); `payTo` an EVM address. Unknown parameters are ignored.
+ */
+export const discoveryQuerySchema = z.object({
+  type: token("type", "mcp"),
+  payTo: z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "payTo must be an EVM address: 0x and 40 hex digits.")
+    .optional(),
+  network: z
+    .string()
+    .trim()
+    .regex(/^([a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}|[a-z0-9-]{1,32})$/, "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia.")
+    .optional(),
+  scheme: token("scheme", "exact"),
+  extensions: token("extensions", "bazaar"),
+  limit: pageLimit(DISCOVERY_LIMIT_MAX, DISCOVERY_LIMIT_DEFAULT),
+  offset: z.coerce
+    .number({ message: "offset must be a number." })
+    .int("offset must be a whole number.")
+    .min(0, "offset must be 0 or more.")
+    .max(1_000_000, "offset must be at most 1000000.")
+    .optional()
+    .default(0),
+});
+
+export type DiscoveryQuery = z.infer<typeof discoveryQuerySchema>;

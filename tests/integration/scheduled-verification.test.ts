@@ -59,11 +59,12 @@ describe.each(drivers())("scheduled verification on %s", (driver) => {
       intervalMs,
       probe: { allowPrivateHosts: true, timeoutMs: probeTimeoutMs, onResult: (_, r) => runs.push(r.reachable ? "up" : `down: ${r.error}`) },
       onError: (error) => runs.push(`error: ${String(error)}`),
+      onRun: (summary) => runs.push(JSON.stringify(summary)),
     });
     try {
       // The first run starts at once; its cold start (loading the MCP client) is not what this measures.
-      await waitFor(async () => (await view())?.verified === true, 15_000).catch((error) => {
-        throw new Error(`${error}; runs: ${runs.join(" | ")}`);
+      await waitFor(async () => (await view())?.verified === true, 15_000).catch(async (error) => {
+        throw new Error(`${error}; runs: ${runs.join(" | ")}; jobs: ${JSON.stringify(await conn.db.select().from(scheduledJobs))}`);
       });
       const firstCheck = (await view())!.probe!.checkedAt;
 

@@ -1,0 +1,46 @@
+// The x402 Bazaar discovery format, written from the specification (x402-foundation/x402:
+// specs/extensions/bazaar.md and the TypeScript client's DiscoveryResourcesResponse), to check answers against.
+import Ajv2020 from "ajv/dist/2020";
+import { z } from "zod";
+
+const paymentRequirementsV2 = z.strictObject({
+  scheme: z.string().min(1),
+  network: z.string().regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, "CAIP-2"),
+  amount: z.string().regex(/^\d+$/, "an integer in the token's smallest unit"),
+  asset: z.string().min(1),
+  payTo: z.string().min(1),
+  maxTimeoutSeconds: z.number().int().positive(),
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+
+const printable = z.string().regex(/^[\x20-\x7e]{1,32}$/);
+
+// Loose: fields the format does not name (Agora adds `metadata`) are allowed and kept.
+export const discoveryResource = z.looseObject({
+  resource: z.string().min(1),
+  type: z.string().min(1),
+  x402Version: z.number().int(),
+  accepts: z.array(paymentRequirementsV2),
+  lastUpdated: z.iso.datetime({ offset: true }),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  serviceName: printable.optional(),
+  tags: z.array(printable).max(5).optional(),
+  iconUrl: z.url().optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const discoveryResourcesResponse = z.strictObject({
+  x402Version: z.number().int(),
+  items: z.array(discoveryResource),
+  pagination: z.strictObject({ limit: z.number().int(), offset: z.number().int(), total: z.number().int() }),
+});
+
+const ajv = new Ajv2020({ strict: false });
+
+/** What a facilitator must do before cataloguing: validate the bazaar `info` against its own `schema`. */
+export function bazaarInfoValid(extension: { info: unknown; schema: object }): boolean {
+  const schema = extension.schema as { $ref?: string; $id?: string };
+  if ([schema.$ref, schema.$id].some((ref) => ref !== undefined && !ref.startsWith("#"))) return false;
+  return ajv.validate(extension.schema, extension.info) as boolean;
+}
