@@ -1,4 +1,4 @@
-// What x402 discovery lists: each priced item of each listing whose latest probe verified it, with the
+// What x402 discovery lists: each paid item of each listing whose latest probe verified it, with the
 // payment methods (and wallets) that item can be paid with. Filters and paging happen in the database.
 import { sql } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
@@ -50,6 +50,8 @@ export async function listDiscoverableOffers(
       join listings l on l.id = latest.listing_id
       cross join lateral jsonb_array_elements(latest.priced_items) with ordinality as item(value, n)
       where latest.verifiable and latest.checked_at > ${since}::timestamptz
+        -- a free item needs no payment, so x402 has nothing to discover
+        and (item.value->>'amount')::numeric > 0
     ), payable as (select * from offers where jsonb_array_length(methods) > 0)
     select counted.total, page.* from (select count(*)::int as total from payable) counted
     left join lateral (select * from payable order by slug, n limit ${filter.limit} offset ${filter.offset}) page on true`);

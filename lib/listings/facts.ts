@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ListingView } from "@/db/queries/listing-view";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
-import { paymentNetwork } from "./payment-networks";
+import { findNetwork } from "@agora-mcp/protocol";
 
 export const toolPriceSchema = z.object({
   name: z.string(),
@@ -13,9 +13,10 @@ export const toolPriceSchema = z.object({
 });
 
 export const pricedItemSchema = z.object({
+  id: z.string().nullable().describe("The id make-purchase takes, when the server gives one."),
   name: z.string(),
   description: z.string().nullable(),
-  priceUsd: z.number().describe("Price of one call, in the currency below."),
+  priceUsd: z.number().describe("Price of one call, in the currency below; 0 for a free item."),
   currency: z.string(),
   paymentMethod: z.string().nullable(),
   toolName: z.string().describe("The tool the item is bought through (make-purchase unless the server names another)."),
@@ -92,10 +93,12 @@ export function probeFacts(view: ListingView): ProbeFacts {
   return {
     ...statusFacts(view),
     tools: (probe?.tools ?? []).map((tool) => {
-      const sold = items.filter((i) => (i.toolName ?? MAKE_PURCHASE_TOOL) === tool.name || i.name === tool.name).map((i) => i.amount);
+      // The cheapest paid item bought through this tool (a free item does not make a paid tool free).
+      const sold = items.filter((i) => i.amount > 0 && ((i.toolName ?? MAKE_PURCHASE_TOOL) === tool.name || i.name === tool.name)).map((i) => i.amount);
       return { name: tool.name, description: tool.description, priceUsd: sold.length ? Math.min(...sold) : null, paymentMethods: sold.length ? acceptedIds : [] };
     }),
     pricedItems: items.map((i) => ({
+      id: i.id ?? null,
       name: i.name,
       description: i.description ?? null,
       priceUsd: i.amount,
@@ -104,8 +107,8 @@ export function probeFacts(view: ListingView): ProbeFacts {
       toolName: i.toolName ?? MAKE_PURCHASE_TOOL,
     })),
     paymentMethods: methods.map((m) => {
-      const known = paymentNetwork(m.paymentMethod);
-      return { id: m.paymentMethod, network: known?.network ?? null, asset: known?.asset ?? null, payTo: m.walletAddress || null };
+      const known = findNetwork(m.paymentMethod);
+      return { id: m.paymentMethod, network: known?.v1Network ?? null, asset: known ? "USDC" : null, payTo: m.walletAddress || null };
     }),
     drift: view.drift,
     lastVerification: probe ? { status: probe.verifiable ? "passed" : "failed", checkedAt: probe.checkedAt, message: verificationMessage(probe) } : null,

@@ -3,8 +3,8 @@
 // are the x402 version 2 payment requirements of the item as the latest probe read them.
 import { getDb } from "@/db";
 import { listDiscoverableOffers, type DiscoverableOffer } from "@/db/queries/discovery";
+import { findNetwork, PAYMENT_NETWORKS, usdToUnits } from "@agora-mcp/protocol";
 import { validationError } from "@/lib/errors";
-import { paymentNetwork, toSmallestUnit } from "@/lib/listings/payment-networks";
 import { cachedJson } from "@/lib/marketplace/api-listing";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { discoveryQuerySchema } from "@/lib/validations/registry";
@@ -12,7 +12,6 @@ import { failure } from "./registry-api";
 import { detailUrl } from "./server-details";
 
 export const X402_VERSION = 2;
-const SUPPORTED_METHODS = ["USDC_BASE_SEPOLIA", "USDC_BASE_MAINNET"];
 // How long a signed payment stays valid, as MonetizedMCP servers ask (PROTOCOLS.md §1).
 const MAX_TIMEOUT_SECONDS = 300;
 const CORS = { "Access-Control-Allow-Origin": "*" };
@@ -50,14 +49,15 @@ function tags(categories: string[]): string[] {
 /** The x402 payment requirements for one offer, one per payment method it can be paid with. */
 function accepts(offer: DiscoverableOffer) {
   return offer.methods.flatMap((method) => {
-    const network = paymentNetwork(method.paymentMethod);
+    const network = findNetwork(method.paymentMethod);
     if (!network) return [];
     return [
       {
         scheme: "exact",
         network: network.caip2,
-        amount: toSmallestUnit(offer.item.amount, network.decimals),
-        asset: network.assetAddress,
+        // Exact: the probe's integer units when the server gave them, else the dollar amount converted once.
+        amount: offer.item.units ?? usdToUnits(offer.item.amount).toString(),
+        asset: network.asset,
         payTo: method.walletAddress,
         maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
         extra: network.eip712,
@@ -91,7 +91,7 @@ export function toDiscoveryResource(offer: DiscoverableOffer) {
             transport: "streamable-http",
             inputSchema,
             // MonetizedMCP servers sell every item through one tool; the item is its argument.
-            ...(toolName === MAKE_PURCHASE_TOOL ? { example: { itemId: offer.item.name } } : {}),
+            ...(toolName === MAKE_PURCHASE_TOOL ? { example: { itemId: offer.item.id ?? offer.item.name, params: offer.item.params ?? {} } } : {}),
           },
           output: { type: "json" },
         },
@@ -117,7 +117,7 @@ export async function listDiscoveryResources(request: Request): Promise<Response
     const { type, payTo, network, scheme, extensions, limit, offset } = parsed.data;
     // Agora lists MCP tools paid with the `exact` scheme, each carrying the bazaar extension.
     const matches = (!type || type === "mcp") && (!scheme || scheme === "exact") && (!extensions || extensions === "bazaar");
-    const methods = SUPPORTED_METHODS.filter((id) => !network || paymentNetwork(id)?.caip2 === network || paymentNetwork(id)?.network === network);
+    const methods = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.paymentMethod);
     const { offers, total } = matches ? await listDiscoverableOffers(await getDb(), { paymentMethods: methods, payTo, limit, offset }) : { offers: [], total: 0 };
     return cachedJson(request, { x402Version: X402_VERSION, items: offers.map(toDiscoveryResource), pagination: { limit, offset, total } }, CORS);
   } catch (error) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase } from "@/db";
 import { insertListing } from "@/db/queries/listing-write";
 import { GET } from "@/app/discovery/resources/route";
-import { startReferenceServer, WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
+import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { verifyListing } from "@/lib/probe";
 import { MCP_INFO_SCHEMA } from "@/lib/registry/discovery";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -58,25 +58,31 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
   it("lists each priced item of each verified listing with its real x402 payment requirements", async () => {
     const body = await page();
     expect(body.x402Version).toBe(2);
-    expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 5 });
-    expect(body.items.map((i) => meta(i).item)).toEqual(["Forecast", "Radar", "Current weather", "Page summary", "Logo render"]);
+    // The free "Page screenshot" needs no payment, so it is not an x402 resource.
+    expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 6 });
+    expect(body.items.map((i) => meta(i).item)).toEqual(["Forecast", "Radar", "Current weather", "Market report", "Logo render", "weather"]);
 
     const weather = body.items[2]!;
     expect(weather).toMatchObject({ resource: reference.url, type: "mcp", x402Version: 2, serviceName: "Reference Weather", tags: ["Data", "Weather"] });
     expect(weather.accepts).toEqual([
-      { scheme: "exact", network: "eip155:84532", amount: "10000", asset: USDC_SEPOLIA, payTo: WALLET_ADDRESS, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+      { scheme: "exact", network: "eip155:84532", amount: "10000", asset: USDC_SEPOLIA, payTo: PLACEHOLDER_WALLET, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
     ]);
     expect(body.items[1]!.accepts[0]).toMatchObject({ amount: "1500000", payTo: WALLET_A });
+    expect(body.items[4]!.accepts[0]).toMatchObject({ amount: "100000" });
     expect(Date.parse(weather.lastUpdated)).toBeGreaterThan(Date.now() - 5 * 60_000);
 
     // The check can fail: info without a tool name or input schema is refused by the extension's schema.
     expect(bazaarInfoValid({ info: { input: { type: "mcp" } }, schema: MCP_INFO_SCHEMA })).toBe(false);
+    const input = (item: unknown) => ((item as { extensions: { bazaar: { info: { input: Record<string, unknown> } } } }).extensions.bazaar.info.input);
     for (const item of body.items) {
-      const bazaar = (item.extensions as { bazaar: { info: { input: Record<string, unknown> }; schema: object } }).bazaar;
-      expect(bazaarInfoValid(bazaar)).toBe(true);
-      expect(bazaar.info.input).toMatchObject({ type: "mcp", toolName: "make-purchase", transport: "streamable-http", example: { itemId: meta(item).item } });
-      expect(bazaar.info.input.inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" } } });
+      expect(bazaarInfoValid((item.extensions as { bazaar: { info: unknown; schema: object } }).bazaar)).toBe(true);
     }
+    // Items sold through make-purchase name the item in the example; the x402-paid weather tool is its own tool.
+    expect(input(weather)).toMatchObject({ type: "mcp", toolName: "make-purchase", transport: "streamable-http", example: { itemId: "weather-now", params: { city: "Example: Lisbon" } } });
+    expect(input(weather).inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" } } });
+    expect(input(body.items[0])).toMatchObject({ toolName: "make-purchase", example: { itemId: "Forecast" } });
+    expect(input(body.items[5])).toMatchObject({ type: "mcp", toolName: "weather" });
+    expect(input(body.items[5]).inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string" } } });
   });
 
   it("filters by payTo (any letter case), network (CAIP-2 or name), scheme, type and extension", async () => {
@@ -84,10 +90,10 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     expect(await names(`?payTo=${WALLET_A}`)).toEqual(["priced-forecasts", "priced-forecasts"]);
     expect(await names(`?payTo=${WALLET_A.toLowerCase()}`)).toHaveLength(2);
     expect(await names(`?payTo=0x${"9".repeat(40)}`)).toEqual([]);
-    expect(await names("?network=eip155:84532")).toHaveLength(5);
-    expect(await names("?network=base-sepolia")).toHaveLength(5);
+    expect(await names("?network=eip155:84532")).toHaveLength(6);
+    expect(await names("?network=base-sepolia")).toHaveLength(6);
     expect(await names("?network=eip155:8453")).toEqual([]);
-    expect(await names("?scheme=exact&type=mcp&extensions=bazaar")).toHaveLength(5);
+    expect(await names("?scheme=exact&type=mcp&extensions=bazaar")).toHaveLength(6);
     expect(await names("?scheme=upto")).toEqual([]);
     expect(await names("?type=http")).toEqual([]);
     expect((await page("?type=http")).pagination.total).toBe(0);
@@ -95,11 +101,11 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
 
   it("pages with limit and offset, and reports the total", async () => {
     const second = await page("?limit=2&offset=2");
-    expect(second.pagination).toEqual({ limit: 2, offset: 2, total: 5 });
-    expect(second.items.map((i) => meta(i).item)).toEqual(["Current weather", "Page summary"]);
+    expect(second.pagination).toEqual({ limit: 2, offset: 2, total: 6 });
+    expect(second.items.map((i) => meta(i).item)).toEqual(["Current weather", "Market report"]);
     const past = await page("?offset=50");
     expect(past.items).toEqual([]);
-    expect(past.pagination.total).toBe(5);
+    expect(past.pagination.total).toBe(6);
   });
 
   it.each([

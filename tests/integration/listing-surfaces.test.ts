@@ -11,7 +11,7 @@ import { GET as oneAgent } from "@/app/api/mcp-agents/[id]/route";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
 import { GET as listV01 } from "@/app/v0.1/servers/route";
-import { startReferenceServer, WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
+import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { reloadEnv } from "@/lib/env";
 import { verifyListing } from "@/lib/probe";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -21,12 +21,16 @@ const OURS = "dev.agora-mcp/listing";
 const loopback = { allowPrivateHosts: true };
 
 // What the reference server (examples/monetized-server) sells, as every surface must report it.
+const sepolia = { currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" };
 const expectedItems = [
-  { name: "Current weather", priceUsd: 0.01, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" },
-  { name: "Page summary", priceUsd: 0.05, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" },
-  { name: "Logo render", priceUsd: 0.25, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" },
+  { id: "weather-now", name: "Current weather", priceUsd: 0.01, ...sepolia, toolName: "make-purchase" },
+  { id: "market-report", name: "Market report", priceUsd: 0.25, ...sepolia, toolName: "make-purchase" },
+  { id: "page-screenshot", name: "Page screenshot", priceUsd: 0, ...sepolia, toolName: "make-purchase" },
+  { id: "logo-render", name: "Logo render", priceUsd: 0.1, ...sepolia, toolName: "make-purchase" },
+  // The weather tool is also sold per call over x402's MCP binding.
+  { id: null, name: "weather", priceUsd: 0.01, ...sepolia, toolName: "weather", description: null },
 ];
-const expectedMethods = [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: WALLET_ADDRESS }];
+const expectedMethods = [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }];
 
 type Facts = {
   tools: { name: string; priceUsd: number | null; paymentMethods: string[] }[];
@@ -91,12 +95,14 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
       await oneV01(new Request("http://localhost/v0.1/servers/dev.agora-mcp%2Freference-weather"), { params: Promise.resolve({ path: ["dev.agora-mcp/reference-weather"] }) })
     ).json()) as { server: { _meta: Record<string, Facts> } };
 
-    expect(listed.pricedItems).toEqual(expectedItems.map((i) => ({ ...i, description: expect.any(String) })));
+    expect(listed.pricedItems).toEqual(expectedItems.map((i) => ({ description: expect.any(String), ...i })));
     expect(listed.paymentMethods).toEqual(expectedMethods);
     expect(listed.tools.map((t) => [t.name, t.priceUsd])).toEqual([
       ["price-listing", null],
       ["payment-methods", null],
       ["make-purchase", 0.01],
+      ["job-status", null],
+      ["weather", 0.01],
     ]);
     expect(listed.tools[2]!.paymentMethods).toEqual(["USDC_BASE_SEPOLIA"]);
     expect(listed).toMatchObject({ verified: true, reachable: true, lastVerification: { status: "passed" } });

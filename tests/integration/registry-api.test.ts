@@ -5,7 +5,7 @@ import { countApproved } from "@/db/queries/listings";
 import { insertListing } from "@/db/queries/listing-write";
 import { listings } from "@/db/schema";
 import { seedSynthetic } from "@/db/seed";
-import { WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
+import { PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { GET as listV01 } from "@/app/v0.1/servers/route";
 import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
 import { GET as listV0 } from "@/app/v0/servers/route";
@@ -115,12 +115,12 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
       verified: true,
       reachable: true,
       uptime30d: { percent: 100, checks: 1 },
-      paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: WALLET_ADDRESS }],
+      paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }],
       lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
     });
     const meta = boba.server._meta[OURS] as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number }[] };
-    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01]]);
-    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([["Current weather", 0.01], ["Page summary", 0.05], ["Logo render", 0.25]]);
+    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01]]);
+    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([["Current weather", 0.01], ["Market report", 0.25], ["Page screenshot", 0], ["Logo render", 0.1], ["weather", 0.01]]);
     // A listing no probe has reached says so, and claims nothing.
     const scraper = all.find((e) => e.server.name === "dev.agora-mcp/ai-powered-web-scraper")!;
     expect(scraper.server._meta[OURS]).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });

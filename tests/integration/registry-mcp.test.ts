@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { setDatabase } from "@/db";
 import { countApproved, listCategories } from "@/db/queries/listings";
 import { seedSynthetic } from "@/db/seed";
-import { WALLET_ADDRESS, type ReferenceServer } from "@/examples/monetized-server";
+import { PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { reloadEnv } from "@/lib/env";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -141,21 +141,23 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
         registryName: "dev.agora-mcp/boba-order-bot",
         verified: true,
         reachable: true,
-        paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: WALLET_ADDRESS }],
+        paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }],
         lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
         detailUrl: `${SITE}/marketplace/boba-order-bot`,
       });
       const facts = details as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number; toolName: string }[] };
-      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01]]);
+      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01]]);
       expect(facts.pricedItems.map((i) => [i.name, i.priceUsd, i.toolName])).toEqual([
         ["Current weather", 0.01, "make-purchase"],
-        ["Page summary", 0.05, "make-purchase"],
-        ["Logo render", 0.25, "make-purchase"],
+        ["Market report", 0.25, "make-purchase"],
+        ["Page screenshot", 0, "make-purchase"],
+        ["Logo render", 0.1, "make-purchase"],
+        ["weather", 0.01, "weather"],
       ]);
       expect(details.clientConfig).toMatchObject({ mcpServers: { agora: { command: "npx" } } });
       expect(text(result)).toContain("- make-purchase: $0.01");
-      expect(text(result)).toContain("- Logo render: $0.25 USDC (buy with make-purchase)");
-      expect(text(result)).toContain(`- USDC_BASE_SEPOLIA → ${WALLET_ADDRESS}`);
+      expect(text(result)).toContain("- Logo render: $0.10 USDC (buy with make-purchase)");
+      expect(text(result)).toContain(`- USDC_BASE_SEPOLIA → ${PLACEHOLDER_WALLET}`);
       expect(text(result)).toMatch(/Last verification: passed at /);
       expect(text(result)).toContain('"mcpServers"');
     }

@@ -15,7 +15,9 @@ function build(state: PricedServerState): McpServer {
     text({ items: state.items.map((i) => ({ id: i.name, name: i.name, price: { amount: i.amount, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" } })) }),
   );
   server.registerTool("payment-methods", {}, async () => text([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: state.wallet }]));
-  server.registerTool("make-purchase", { inputSchema: { itemId: z.string() } }, async () => ({ isError: true, content: [{ type: "text" as const, text: "Payment required" }] }));
+  // MonetizedMCP's make-purchase arguments; this server sells nothing for real, it refuses every payment.
+  const purchase = { itemId: z.string(), params: z.record(z.string(), z.string()), signedTransaction: z.string(), paymentMethod: z.string() };
+  server.registerTool("make-purchase", { inputSchema: purchase }, async () => ({ isError: true, content: [{ type: "text" as const, text: "Payment failed" }] }));
   if (state.extraTool) server.registerTool("bonus", {}, async () => text({ ok: true }));
   return server;
 }
