@@ -2,6 +2,7 @@
 // must be https on a public host; an operator switch (ALLOW_PRIVATE_SERVER_URLS) lifts that for test deployments.
 import { isIP } from "node:net";
 import { env } from "@/lib/env";
+import { hostnameRefusal, refusalReason } from "@/lib/ssrf/address-policy";
 
 /** One spelling per server: lower-case host, no default port, no fragment, no trailing slash. */
 export function normalizeServerUrl(raw: string): string {
@@ -19,20 +20,12 @@ export function serverUrlProblem(raw: string): string | null {
   return null;
 }
 
+/**
+ * A host agents could not reach from the internet, by the same rule the probe applies before it connects
+ * (lib/ssrf/address-policy.ts): a local or unqualified name, or an address that is not global unicast.
+ */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "").replace(/^\[|\]$/g, "");
-  if (host === "localhost" || /\.(localhost|local|internal|lan|home\.arpa)$/.test(host) || !host.includes(".")) return true;
-  if (isIP(host) === 6) return true;
-  if (isIP(host) !== 4) return false;
-  const [a, b] = host.split(".").map(Number) as [number, number];
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    a >= 224
-  );
+  const policy = { allowPrivateHosts: false };
+  return isIP(host) ? refusalReason(host, policy) !== null : hostnameRefusal(host, policy) !== null;
 }

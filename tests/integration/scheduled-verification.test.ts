@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findListingView } from "@/db/queries/listing-view";
 import { insertListing } from "@/db/queries/listing-write";
 import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
-import { listingProbes, scheduledJobs } from "@/db/schema";
+import { listingProbes, listings, scheduledJobs } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { startScheduledVerification, VERIFY_JOB } from "@/lib/probe/scheduled-verification";
@@ -64,7 +64,7 @@ describe.each(drivers())("scheduled verification on %s", (driver) => {
     try {
       // The first run starts at once; its cold start (loading the MCP client) is not what this measures.
       await waitFor(async () => (await view())?.verified === true, 15_000).catch(async (error) => {
-        throw new Error(`${error}; runs: ${runs.join(" | ")}; jobs: ${JSON.stringify(await conn.db.select().from(scheduledJobs))}`);
+        throw new Error(`${error}; runs: ${runs.join(" | ")}; jobs: ${JSON.stringify(await conn.db.select().from(scheduledJobs))}; listings: ${JSON.stringify(await conn.db.select({ id: listings.id, status: listings.status }).from(listings))}`);
       });
       const firstCheck = (await view())!.probe!.checkedAt;
 

@@ -68,6 +68,14 @@ describe("server URLs", () => {
     }
     for (const host of ["example.com", "8.8.8.8", "172.32.0.1", "mcp.agora.dev"]) expect(isPrivateHost(host), host).toBe(false);
   });
+
+  it("applies the probe's address rule, so a URL the probe would refuse is refused at submission", () => {
+    // IPv4 hidden in IPv6, cloud metadata names and carrier-grade NAT are private to both; a public IPv6 address is not.
+    for (const host of ["[::ffff:127.0.0.1]", "[64:ff9b::a00:1]", "metadata.google.internal", "[fe80::1]", "198.18.0.1"]) {
+      expect(isPrivateHost(host), host).toBe(true);
+    }
+    expect(isPrivateHost("[2001:4860:4860::8888]")).toBe(false);
+  });
 });
 
 describe("auth configuration", () => {
