@@ -8,8 +8,8 @@ import { requireSessionUserId } from "@/lib/auth/current-user";
 import { ApiError } from "@/lib/errors";
 import { CATALOGUE_TAG } from "@/lib/marketplace/catalogue";
 import { probeAfterResponse } from "@/lib/probe/schedule";
-import { DUPLICATE_SERVER_MESSAGE } from "@/lib/submissions/submit-server";
-import { normalizeServerUrl, serverUrlProblem } from "@/lib/submissions/server-url";
+import { DUPLICATE_SERVER_MESSAGE } from "@/lib/listings/submit/submit-server";
+import { normalizeServerUrl, serverUrlProblem } from "@/lib/listings/submit/server-url";
 import { serverSubmissionSchema, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { actionResult } from "./result";
 

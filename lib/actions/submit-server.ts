@@ -2,7 +2,7 @@
 import { getDb } from "@/db";
 import { requireSessionUserId } from "@/lib/auth/current-user";
 import { probeAfterResponse } from "@/lib/probe/schedule";
-import { submitServer } from "@/lib/submissions/submit-server";
+import { submitServer } from "@/lib/listings/submit/submit-server";
 import { serverSubmissionSchema, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { actionResult } from "./result";
 

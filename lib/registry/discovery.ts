@@ -1,114 +1,15 @@
-// GET /discovery/resources in the x402 Bazaar discovery format (specs/extensions/bazaar.md of the x402
-// specification): one resource per priced item of each verified listing, typed "mcp", whose `accepts`
-// are the x402 version 2 payment requirements of the item as the latest probe read them.
+// GET /discovery/resources in the x402 Bazaar discovery format: one resource per paid item of each
+// verified listing (lib/listings/presenters/discovery-resource.ts), filtered and paged in the database.
+import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
 import { getDb } from "@/db";
-import { listDiscoverableOffers, type DiscoverableOffer } from "@/db/queries/discovery";
-import { findNetwork, PAYMENT_NETWORKS, usdToUnits } from "@agora-mcp/protocol";
+import { listDiscoverableOffers } from "@/db/queries/discovery";
+import { cachedJson } from "@/lib/cached-json";
 import { validationError } from "@/lib/errors";
-import { cachedJson } from "@/lib/marketplace/api-listing";
-import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
+import { toDiscoveryResource, X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
 import { discoveryQuerySchema } from "@/lib/validations/registry";
 import { failure } from "./registry-api";
-import { detailUrl } from "./server-details";
 
-export const X402_VERSION = 2;
-// How long a signed payment stays valid, as MonetizedMCP servers ask (PROTOCOLS.md §1).
-const MAX_TIMEOUT_SECONDS = 300;
 const CORS = { "Access-Control-Allow-Origin": "*" };
-
-/** The JSON Schema the Bazaar extension requires for an MCP tool's discovery info (bazaar.md, "MCP Schema Example"). */
-export const MCP_INFO_SCHEMA = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  properties: {
-    input: {
-      type: "object",
-      properties: {
-        type: { type: "string", const: "mcp" },
-        toolName: { type: "string" },
-        description: { type: "string" },
-        transport: { type: "string", enum: ["streamable-http", "sse"] },
-        inputSchema: { type: "object" },
-        example: { type: "object" },
-      },
-      required: ["type", "toolName", "inputSchema"],
-      additionalProperties: false,
-    },
-    output: { type: "object", properties: { type: { type: "string" }, example: {} }, required: ["type"] },
-  },
-  required: ["input"],
-} as const;
-
-// The spec's soft-drop rules for service metadata: printable ASCII, at most 32 characters, at most 5 tags.
-const printable = (text: string) => /^[\x20-\x7e]{1,32}$/.test(text);
-function tags(categories: string[]): string[] {
-  const seen = new Set<string>();
-  return categories.filter((c) => printable(c) && !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 5);
-}
-
-/** The x402 payment requirements for one offer, one per payment method it can be paid with. */
-function accepts(offer: DiscoverableOffer) {
-  return offer.methods.flatMap((method) => {
-    const network = findNetwork(method.paymentMethod);
-    if (!network) return [];
-    return [
-      {
-        scheme: "exact",
-        network: network.caip2,
-        // Exact: the probe's integer units when the server gave them, else the dollar amount converted once.
-        amount: offer.item.units ?? usdToUnits(offer.item.amount).toString(),
-        asset: network.asset,
-        payTo: method.walletAddress,
-        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        extra: network.eip712,
-      },
-    ];
-  });
-}
-
-export function toDiscoveryResource(offer: DiscoverableOffer) {
-  const toolName = offer.item.toolName ?? MAKE_PURCHASE_TOOL;
-  const tool = offer.tools.find((t) => t.name === toolName);
-  const inputSchema = tool?.inputSchema && typeof tool.inputSchema === "object" ? tool.inputSchema : { type: "object" };
-  const description = `${offer.name}: ${offer.item.name}${offer.item.description ? ` — ${offer.item.description}` : ""}`;
-  return {
-    resource: offer.serverUrl,
-    type: "mcp",
-    x402Version: X402_VERSION,
-    accepts: accepts(offer),
-    lastUpdated: offer.checkedAt,
-    description,
-    mimeType: "application/json",
-    ...(printable(offer.name) ? { serviceName: offer.name } : {}),
-    tags: tags(offer.categories),
-    extensions: {
-      bazaar: {
-        info: {
-          input: {
-            type: "mcp",
-            toolName,
-            description,
-            transport: "streamable-http",
-            inputSchema,
-            // MonetizedMCP servers sell every item through one tool; the item is its argument.
-            ...(toolName === MAKE_PURCHASE_TOOL ? { example: { itemId: offer.item.id ?? offer.item.name, params: offer.item.params ?? {} } } : {}),
-          },
-          output: { type: "json" },
-        },
-        schema: MCP_INFO_SCHEMA,
-      },
-    },
-    metadata: {
-      listingId: offer.listingId,
-      slug: offer.slug,
-      detailUrl: detailUrl(offer.slug),
-      item: offer.item.name,
-      priceUsd: offer.item.amount,
-      currency: offer.item.currency,
-      paymentMethods: offer.methods.map((m) => m.paymentMethod),
-    },
-  };
-}
 
 export async function listDiscoveryResources(request: Request): Promise<Response> {
   try {

@@ -8,8 +8,8 @@ import type { Db } from "@/db/types";
 import { site } from "@/lib/site";
 import { decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
 import { getServerShape, searchServersShape } from "@/lib/validations/registry";
-import { categoriesText, detailsText, searchText } from "./mcp-text";
-import { serverDetailsSchema, serverSummarySchema, toServerDetails, toServerSummary } from "./server-details";
+import { categoriesText, detailsText, searchText } from "@/lib/listings/presenters/mcp-text";
+import { serverDetailsSchema, serverSummarySchema, toServerDetails, toServerSummary } from "@/lib/listings/presenters/server-details";
 
 const searchOutput = {
   servers: z.array(serverSummarySchema),

@@ -4,9 +4,9 @@ import { getDb } from "@/db";
 import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
 import { listRegistryPage } from "@/db/queries/listings";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
-import { cachedJson } from "@/lib/marketplace/api-listing";
+import { cachedJson } from "@/lib/cached-json";
 import { registryListQuerySchema } from "@/lib/validations/registry";
-import { SERVER_VERSION, slugFromRegistryName, toServerResponse } from "./server-json";
+import { SERVER_VERSION, slugFromRegistryName, toServerResponse } from "@/lib/listings/presenters/server-json";
 
 const CORS = { "Access-Control-Allow-Origin": "*" };
 

@@ -5,7 +5,7 @@ import { insertListing } from "@/db/queries/listing-write";
 import { GET } from "@/app/discovery/resources/route";
 import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { verifyListing } from "@/lib/probe";
-import { MCP_INFO_SCHEMA } from "@/lib/registry/discovery";
+import { MCP_INFO_SCHEMA } from "@/lib/listings/presenters/discovery-resource";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
 import { bazaarInfoValid, discoveryResourcesResponse } from "../support/x402-discovery";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callbackOutcome } from "@/lib/auth/callback-outcome";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
-import { isPrivateHost, normalizeServerUrl } from "@/lib/submissions/server-url";
+import { isPrivateHost, normalizeServerUrl } from "@/lib/listings/submit/server-url";
 import { parseEnv } from "@/lib/env";
 import { registerSchema } from "@/lib/validations/auth";
 

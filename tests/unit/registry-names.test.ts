@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeRegistryCursor, encodeRegistryCursor, parseServerPath } from "@/lib/registry/registry-api";
-import { slugFromRegistryName, truncate } from "@/lib/registry/server-json";
+import { slugFromRegistryName, truncate } from "@/lib/listings/presenters/server-json";
 import { officialSchema } from "../support/official-registry";
 
 describe("registry names, paths and text limits", () => {

@@ -5,9 +5,10 @@ import { withProbeFacts } from "@/db/queries/listing-view";
 import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { readJson } from "@/lib/http";
-import { cachedJson, toApiAgent } from "@/lib/marketplace/api-listing";
+import { cachedJson } from "@/lib/cached-json";
+import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { probeAfterResponse } from "@/lib/probe/schedule";
-import { submitServer, toSubmittedAgent } from "@/lib/submissions/submit-server";
+import { submitServer, toSubmittedAgent } from "@/lib/listings/submit/submit-server";
 import { apiQuerySchema, decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
 import { serverSubmissionSchema } from "@/lib/validations/server-submission";
 

@@ -1,7 +1,8 @@
 import { getDb } from "@/db";
 import { findListingView } from "@/db/queries/listing-view";
 import { ApiError, errorResponse } from "@/lib/errors";
-import { cachedJson, toApiAgent } from "@/lib/marketplace/api-listing";
+import { cachedJson } from "@/lib/cached-json";
+import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 
 // GET /api/mcp-agents/{id} — one approved listing, by id or slug.
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {

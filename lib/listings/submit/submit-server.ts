@@ -5,7 +5,7 @@ import { insertListing } from "@/db/queries/listing-write";
 import { unprobedView } from "@/db/queries/listing-view";
 import { toPublicListing } from "@/db/queries/listings";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
-import { toApiAgent } from "@/lib/marketplace/api-listing";
+import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";

@@ -1,0 +1,30 @@
+// The spec's MCP agent shape (§3) for the public JSON API.
+import type { ListingView } from "@/db/queries/listing-view";
+import { joinCategories } from "@/lib/categories";
+import { probeFacts, type ProbeFacts } from "@/lib/listings/facts";
+
+/** The spec's fields (§3) keep their shapes; what the probe knows follows them (additive). */
+export type ApiAgent = {
+  id: string;
+  name: string;
+  description: string;
+  categories: string;
+  price: number | null;
+  verified: boolean;
+  createdAt: string;
+  website_url: string | null;
+} & ProbeFacts;
+
+export function toApiAgent(listing: ListingView): ApiAgent {
+  return {
+    id: listing.id,
+    name: listing.name,
+    description: listing.description,
+    categories: joinCategories(listing.categories),
+    price: listing.price,
+    verified: listing.verified,
+    createdAt: listing.createdAt,
+    website_url: listing.websiteUrl,
+    ...probeFacts(listing),
+  };
+}
