@@ -196,7 +196,7 @@ test.describe("listing detail", () => {
     await page.goto("/marketplace/weather-now");
     await expect(page.getByTestId("status-badges").getByText("Verified")).toBeVisible();
     await expect(page.getByTestId("last-checked")).toContainText(/Last checked .+ UTC: reachable/);
-    await expect(page.getByRole("cell", { name: "Logo render" })).toBeVisible();
+    await expect(page.getByRole("cell", { name: /^Market report/ })).toBeVisible();
     await expect(page.getByText("$0.25 USDC")).toBeVisible();
     await expect(page.getByText(/Accepts USDC_BASE_SEPOLIA → 0x/)).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("probed-detail.png"), fullPage: true });
