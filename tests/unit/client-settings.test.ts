@@ -14,7 +14,7 @@ describe("client settings", () => {
     expect(s.dailyCapUnits).toBe(1_000_000n);
     expect(s.maxPerPurchaseUnits).toBe(500_000n);
     expect(s.rpcUrl).toBe("https://sepolia.base.org");
-    expect(s.walletFile).toMatch(/\.agora-mcp\/wallet\.json$/);
+    expect(s.walletFile).toMatch(/\.agora\/wallet\.json$/);
   });
 
   it("takes 0 as a threshold meaning ask every time, and exact dollar amounts", () => {

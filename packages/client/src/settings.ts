@@ -92,7 +92,7 @@ function httpUrl(env: Env, name: string, fallback: string | undefined): string {
 }
 
 export function defaultWalletFile(home = os.homedir()): string {
-  return path.join(home, ".agora-mcp", "wallet.json");
+  return path.join(home, ".agora", "wallet.json");
 }
 
 export function loadSettings(env: Env = process.env): Settings {

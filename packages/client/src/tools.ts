@@ -26,6 +26,18 @@ function answer(wallet: Wallet, text: string, structured: Record<string, unknown
   return { content: [{ type: "text", text: wallet.redact(text) }], structuredContent: safe, ...(isError ? { isError: true } : {}) };
 }
 
+/** A handler that throws answers one redacted line instead of whatever the error carried. */
+function guarded<A>(wallet: Wallet, tool: string, handler: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      const line = error instanceof Error ? (error.message.split("\n")[0] ?? "").slice(0, 300) : "unknown error";
+      return { isError: true, content: [{ type: "text", text: wallet.redact(`${tool} failed: ${line}`) }] };
+    }
+  };
+}
+
 const purchaseOutput = {
   status: z.enum(["delivered", "free", "job-pending", "confirmation-required", "declined", "refused", "failed", "disputed"]),
   message: z.string(),
@@ -75,7 +87,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async () => {
+    guarded(wallet, "wallet", async () => {
       const [usdc, eth] = await Promise.all([chain.usdcBalance(wallet.address), chain.ethBalance(wallet.address)]);
       const spent = ledger.spentToday();
       const recent = ledger.attempts().slice(-10).reverse();
@@ -111,7 +123,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         funding,
       ];
       return answer(wallet, lines.join("\n"), structured);
-    },
+    }),
   );
 
   mcp.registerTool(
@@ -134,7 +146,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async (args) => {
+    guarded(wallet, "search_servers", async (args) => {
       const found = await searchRegistry(settings.registryUrl, { ...args, limit: args.limit ?? 10 });
       const servers = found.servers.map(({ id, slug, name, description, categories, price, verified, serverUrl }) => ({ id, slug, name, description, categories, price, verified, serverUrl }));
       const text = [
@@ -144,7 +156,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         "Next: explore_server with a server's id to see its items and prices.",
       ].filter(Boolean);
       return answer(wallet, text.join("\n"), { servers, total: found.total, nextCursor: found.nextCursor });
-    },
+    }),
   );
 
   mcp.registerTool(
@@ -164,7 +176,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async ({ server }) => {
+    guarded(wallet, "explore_server", async ({ server }) => {
       const resolved = await resolveServer(server, settings);
       if (!resolved.ok) return answer(wallet, resolved.reason, { server, serverUrl: "", payTo: null, items: [], x402Tools: [], notes: [resolved.reason] }, true);
       const { url, label } = resolved.server;
@@ -186,7 +198,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         "Buy with purchase {server, item, params}.",
       ];
       return answer(wallet, text.join("\n"), { server: label, serverUrl: url, payTo: catalogue.payTo ?? null, items, x402Tools, notes: catalogue.notes });
-    },
+    }),
   );
 
   mcp.registerTool(
@@ -207,12 +219,12 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       outputSchema: purchaseOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async (args) => {
+    guarded(wallet, "purchase", async (args) => {
       const outcome = await purchase(args, { settings, wallet, ledger, chain, confirmations, mcp: mcp.server });
       const failed = outcome.status === "refused" || outcome.status === "failed" || outcome.status === "disputed";
       const shown = outcome.result === undefined ? "" : `\nResult: ${typeof outcome.result === "string" ? outcome.result : JSON.stringify(outcome.result)}`;
       return answer(wallet, `${outcome.message}${shown}`, outcome as unknown as Record<string, unknown>, failed);
-    },
+    }),
   );
 
   mcp.registerTool(
@@ -224,11 +236,11 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       outputSchema: { status: z.enum(["pending", "done", "failed", "unknown"]), message: z.string(), jobId: z.string(), result: z.unknown().optional(), checkAfterSeconds: z.number().optional() },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async ({ jobId }) => {
+    guarded(wallet, "check_job", async ({ jobId }) => {
       const status = await checkJob(jobId, { ledger, wallet });
       const shown = status.result === undefined ? "" : `\nResult: ${JSON.stringify(status.result)}`;
       return answer(wallet, `${status.message}${shown}`, status as unknown as Record<string, unknown>, status.status === "failed" || status.status === "unknown");
-    },
+    }),
   );
 
   return mcp;
