@@ -199,6 +199,15 @@ describe("a host that supports elicitation", () => {
     expect(delivered("logo-render")).toBe(1);
   });
 
+  it("buys a tool sold through the x402 binding for MCP, checked on chain", async () => {
+    const before = await balances(host.address);
+    const got = await call(host, "purchase", { server: "reference-weather", item: "weather", params: { city: "Porto" } });
+    expect(got.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(got.text).toContain("Porto");
+    expect(await balances(host.address)).toEqual({ buyer: before.buyer - 10_000n, provider: before.provider + 10_000n });
+    expect(events.filter((e) => e.itemId === "weather-now" && e.outcome === "delivered")).toHaveLength(2);
+  });
+
   it("refuses missing parameters and unlisted URLs before signing", async () => {
     const missing = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: {} });
     expect(missing.result.isError).toBe(true);
@@ -237,10 +246,10 @@ describe("a host that supports elicitation", () => {
   it("shows the balance, today's spending and every purchase in the wallet tool", async () => {
     const wallet = await call(host, "wallet", {});
     expect(wallet.data).toMatchObject({ address: host.address, network: "Base Sepolia", dailyCap: "1.00" });
-    // 0.01 + 0.25 + 0.10 bought, 0.01 + 0.01 taken by the liars.
-    expect(wallet.data.spentToday).toBe("0.38");
-    expect(wallet.data.usdc).toBe(String((1_000_000 - 380_000) / 1e6));
-    expect(wallet.data.recentPurchases.map((p: { status: string }) => p.status)).toEqual(["disputed", "disputed", "job-done", "paid", "declined", "paid", "free"]);
+    // 0.01 + 0.25 + 0.10 + 0.01 bought, 0.01 + 0.01 taken by the liars.
+    expect(wallet.data.spentToday).toBe("0.39");
+    expect(wallet.data.usdc).toBe("0.61");
+    expect(wallet.data.recentPurchases.map((p: { status: string }) => p.status)).toEqual(["disputed", "disputed", "paid", "job-done", "paid", "declined", "paid", "free"]);
     expect(wallet.text).toMatch(/faucet/);
   });
 });
