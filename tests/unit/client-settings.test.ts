@@ -1,7 +1,7 @@
 // The agent client's settings: defaults a newcomer is safe with, and a bad value named before anything starts.
 import { describe, expect, it } from "vitest";
 import { BASE_MAINNET, BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { loadSettings } from "@agora-mcp/client";
+import { loadSettings, registryEndpoint } from "@agora-mcp/client";
 
 describe("client settings", () => {
   it("defaults to Base Sepolia, the public registry, elicitation on at $0.01 and small caps", () => {
@@ -44,5 +44,11 @@ describe("client settings", () => {
     [{ AGORA_WALLET_FILE: "wallet.json" }, /^AGORA_WALLET_FILE: must be an absolute path/],
   ])("refuses %o with a message naming the variable", (env, message) => {
     expect(() => loadSettings(env)).toThrow(message);
+  });
+
+  it("finds the registry's MCP endpoint under the API base, or under /api of a bare site address", () => {
+    expect(registryEndpoint("https://agora-mcp.dev/api")).toBe("https://agora-mcp.dev/api/mcp");
+    expect(registryEndpoint("http://localhost:3000")).toBe("http://localhost:3000/api/mcp");
+    expect(registryEndpoint("http://localhost:3000/")).toBe("http://localhost:3000/api/mcp");
   });
 });

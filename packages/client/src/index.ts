@@ -3,4 +3,5 @@ export { loadSettings, SettingsError, SETTING_NAMES, type Settings } from "./set
 export { openWallet, importWallet, WalletError, type Wallet } from "./wallet.js";
 export { Ledger, CapExceeded, type LedgerEntry, type LedgerStatus } from "./ledger.js";
 export { chainReader, type ChainReader } from "./chain.js";
+export { registryEndpoint } from "./registry.js";
 export { buildClientServer, type ClientDeps } from "./tools.js";

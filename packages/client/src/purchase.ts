@@ -240,7 +240,7 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
     await ledger.update(attempt.id, { status: "refused", note: "signing failed" });
     throw error;
   }
-  const answer = await signed.send();
+  const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
   const paid = { ...at, signed: true };
 
   if (!answer.ok) {

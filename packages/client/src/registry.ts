@@ -20,8 +20,11 @@ export type SearchAnswer = { servers: RegistryServer[]; total: number; nextCurso
 
 export class RegistryError extends Error {}
 
+/** `{AGORA_REGISTRY_URL}/mcp`; a bare site address (no path) means its API at /api. */
 export function registryEndpoint(registryUrl: string): string {
-  return `${registryUrl}/mcp`;
+  const url = new URL(registryUrl);
+  const base = url.pathname === "/" || url.pathname === "" ? `${url.origin}/api` : registryUrl.replace(/\/+$/, "");
+  return `${base}/mcp`;
 }
 
 export async function searchRegistry(registryUrl: string, input: SearchInput): Promise<SearchAnswer> {

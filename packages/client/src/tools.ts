@@ -2,6 +2,7 @@
 // each with input and output schemas and a readable text answer. Nothing here ever returns the key.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { formatEther } from "viem";
 import { z } from "zod";
 import { formatUsd, unitsToUsd } from "@agora-mcp/protocol";
 import { readCatalogue } from "./catalogue.js";
@@ -98,7 +99,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         address: wallet.address,
         network: settings.network.label,
         usdc: unitsToUsd(usdc),
-        eth: (Number(eth) / 1e18).toString(),
+        eth: formatEther(eth),
         spentToday: unitsToUsd(spent),
         dailyCap: unitsToUsd(settings.dailyCapUnits),
         maxPerPurchase: unitsToUsd(settings.maxPerPurchaseUnits),
