@@ -144,7 +144,7 @@ test.describe("Local Testing Guide", () => {
     await expect(page.getByTestId("code-block").filter({ hasText: "PORT=" })).toBeVisible();
 
     const config = JSON.parse((await codeBlock(page, "json")).text);
-    expect(config.mcpServers.agora.env).toMatchObject({ AGORA_REGISTRY_URL: "http://localhost:8080", UNSAFE_DIRECT_URL_ACCESS: "true" });
+    expect(config.mcpServers.agora.env).toMatchObject({ AGORA_REGISTRY_URL: "https://agora-mcp.dev/api", ENABLE_UNSAFE_DIRECT_ACCESS: "true" });
     await expect(page.getByText("Show me the services available on my local server.")).toBeVisible();
     await expect(page.getByText(/Fund the host's wallet with USDC/)).toBeVisible();
   });

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npx @agora-mcp/client`: the wallet's MCP server on stdio for a desktop assistant.
+// `… import-key` saves an existing key read from standard input (never from the command line, which other
+// users can see); `… address` prints the wallet's address. Logs go to stderr: stdout carries MCP.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { chainReader } from "./chain.js";
+import { Ledger } from "./ledger.js";
+import { loadSettings, SettingsError } from "./settings.js";
+import { buildClientServer } from "./tools.js";
+import { importWallet, openWallet, WalletError, type Wallet } from "./wallet.js";
+
+let wallet: Wallet | undefined;
+
+function log(message: string) {
+  process.stderr.write(`[agora-mcp-client] ${wallet ? wallet.redact(message) : message}\n`);
+}
+
+function fail(message: string): never {
+  log(message);
+  process.exit(1);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function main() {
+  const command = process.argv[2];
+  let settings;
+  try {
+    settings = loadSettings();
+  } catch (error) {
+    if (error instanceof SettingsError) fail(`Bad setting ${error.message}`);
+    throw error;
+  }
+  try {
+    if (command === "import-key") {
+      const imported = importWallet(settings.walletFile, await readStdin());
+      log(`Imported wallet ${imported.address} into ${imported.file}`);
+      return;
+    }
+    wallet = openWallet(settings.walletFile);
+  } catch (error) {
+    if (error instanceof WalletError) fail(error.message);
+    throw error;
+  }
+  if (command === "address") {
+    process.stdout.write(`${wallet.address}\n`);
+    return;
+  }
+  if (command !== undefined && command !== "serve") fail(`Unknown command "${command}": use no command (serve over stdio), import-key or address.`);
+
+  if (wallet.created) log(`Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up).`);
+  const ledger = new Ledger(settings.ledgerFile);
+  const server = buildClientServer({ settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl) });
+  await server.connect(new StdioServerTransport());
+  log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; ready.`);
+  const stop = () => void server.close().finally(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.stdin.on("end", stop);
+}
+
+process.on("uncaughtException", (error) => fail(`Crashed: ${error.message.split("\n")[0]}`));
+process.on("unhandledRejection", (error) => fail(`Crashed: ${error instanceof Error ? error.message.split("\n")[0] : "unknown error"}`));
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message.split("\n")[0]! : "Failed to start"));

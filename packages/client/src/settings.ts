@@ -1,0 +1,120 @@
+// The client's settings, from the environment the MCP host passes. Checked once at start: a bad value
+// stops the client with a message naming the variable, before any wallet or network is touched.
+import os from "node:os";
+import path from "node:path";
+import { AmountError, BASE_MAINNET, networkFromSetting, usdToUnits, type PaymentNetwork } from "@agora-mcp/protocol";
+
+export const DEFAULT_REGISTRY_URL = "https://agora-mcp.dev/api";
+/** Defaults a newcomer cannot hurt themselves with: a dollar a day, fifty cents a purchase. */
+export const DEFAULT_DAILY_CAP_USD = "1.00";
+export const DEFAULT_MAX_PER_PURCHASE_USD = "0.50";
+export const DEFAULT_ELICITATION_THRESHOLD_USD = "0.01";
+const PUBLIC_RPC: Record<number, string> = { 84532: "https://sepolia.base.org", 8453: "https://mainnet.base.org" };
+
+/** Every variable the client reads, with what it means (the README and the site's guides say the same). */
+export const SETTING_NAMES = [
+  "AGORA_REGISTRY_URL",
+  "ENABLE_REQUEST_ELICITATION",
+  "ELICITATION_THRESHOLD",
+  "ENABLE_UNSAFE_DIRECT_ACCESS",
+  "AGORA_NETWORK",
+  "AGORA_RPC_URL",
+  "AGORA_DAILY_CAP",
+  "AGORA_MAX_PER_PURCHASE",
+  "AGORA_WALLET_FILE",
+] as const;
+
+export type Settings = {
+  registryUrl: string;
+  elicitation: boolean;
+  /** Purchases priced above this (USDC units) need the person's yes; 0 asks for every paid purchase. */
+  thresholdUnits: bigint;
+  directAccess: boolean;
+  network: PaymentNetwork;
+  rpcUrl: string;
+  dailyCapUnits: bigint;
+  maxPerPurchaseUnits: bigint;
+  walletFile: string;
+  /** The append-only purchase ledger, next to the wallet. */
+  ledgerFile: string;
+};
+
+export class SettingsError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "SettingsError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const value = read(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new SettingsError(name, `must be "true" or "false", not "${value.slice(0, 40)}"`);
+}
+
+function dollars(env: Env, name: string, fallback: string, { allowZero }: { allowZero: boolean }): bigint {
+  const value = read(env, name) ?? fallback;
+  let units: bigint;
+  try {
+    units = usdToUnits(value);
+  } catch (error) {
+    if (error instanceof AmountError) throw new SettingsError(name, `must be an amount in US dollars such as 0.50 (${error.message})`);
+    throw error;
+  }
+  if (!allowZero && units === 0n) throw new SettingsError(name, "must be more than 0");
+  return units;
+}
+
+function httpUrl(env: Env, name: string, fallback: string | undefined): string {
+  const value = read(env, name) ?? fallback;
+  if (value === undefined) throw new SettingsError(name, "is required");
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingsError(name, `is not a URL: "${value.slice(0, 80)}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new SettingsError(name, "must be an http(s) URL");
+  if (url.username || url.password) throw new SettingsError(name, "must not carry a user name or password");
+  return value.replace(/\/+$/, "");
+}
+
+export function defaultWalletFile(home = os.homedir()): string {
+  return path.join(home, ".agora", "wallet.json");
+}
+
+export function loadSettings(env: Env = process.env): Settings {
+  const registryUrl = httpUrl(env, "AGORA_REGISTRY_URL", DEFAULT_REGISTRY_URL);
+  const elicitation = flag(env, "ENABLE_REQUEST_ELICITATION", true);
+  const thresholdUnits = dollars(env, "ELICITATION_THRESHOLD", DEFAULT_ELICITATION_THRESHOLD_USD, { allowZero: true });
+  const directAccess = flag(env, "ENABLE_UNSAFE_DIRECT_ACCESS", false);
+  let network: PaymentNetwork;
+  try {
+    network = networkFromSetting(read(env, "AGORA_NETWORK"));
+  } catch (error) {
+    throw new SettingsError("AGORA_NETWORK", (error as Error).message);
+  }
+  const rpcUrl = httpUrl(env, "AGORA_RPC_URL", PUBLIC_RPC[network.chainId]);
+  const dailyCapUnits = dollars(env, "AGORA_DAILY_CAP", DEFAULT_DAILY_CAP_USD, { allowZero: false });
+  const maxPerPurchaseUnits = dollars(env, "AGORA_MAX_PER_PURCHASE", DEFAULT_MAX_PER_PURCHASE_USD, { allowZero: false });
+  if (maxPerPurchaseUnits > dailyCapUnits) {
+    throw new SettingsError("AGORA_MAX_PER_PURCHASE", "must not be more than AGORA_DAILY_CAP");
+  }
+  const walletRaw = read(env, "AGORA_WALLET_FILE");
+  if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
+  const walletFile = walletRaw ?? defaultWalletFile();
+  const ledgerFile = path.join(path.dirname(walletFile), `ledger-${network === BASE_MAINNET ? "base" : "base-sepolia"}.jsonl`);
+  return { registryUrl, elicitation, thresholdUnits, directAccess, network, rpcUrl, dailyCapUnits, maxPerPurchaseUnits, walletFile, ledgerFile };
+}

@@ -1,0 +1,313 @@
+// The agent client end to end, driven exactly as an MCP host drives it: the built package started over stdio
+// with the site's own config block, the SDK's client answering elicitation requests, the registry's real
+// /api/mcp route on a real database, reference and lying paid servers, a local chain and facilitator.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDatabase } from "@/db";
+import { listings } from "@/db/schema";
+import { toListingRow } from "@/db/queries/listing-write";
+import { GET, OPTIONS, POST } from "@/app/api/mcp/route";
+import { reloadEnv } from "@/lib/env";
+import { clientConfig } from "@/lib/marketplace/connect-config";
+import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server/server";
+import type { PurchaseEvent } from "@agora-mcp/server";
+import { openTestDatabase, type TestConnection } from "../support/databases";
+import { startLyingServer, type LyingServer } from "../support/lying-server";
+import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
+import { serveRoute } from "../support/route-server";
+
+const BIN = path.resolve("packages/client/dist/bin.js");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-client-e2e-"));
+
+let stack: PaymentStack;
+let reference: ReferenceServer;
+let provider: `0x${string}`;
+const events: PurchaseEvent[] = [];
+let liars: Record<"wrong" | "silent" | "rise", LyingServer>;
+let conn: TestConnection;
+let registry: Awaited<ReturnType<typeof serveRoute>>;
+let firstTransaction = "";
+/** Everything any client process wrote (MCP messages and stderr), to look for keys in. */
+const outputs: string[] = [];
+
+type Host = { client: Client; address: `0x${string}`; key: string; walletFile: string; elicitations: string[]; answers: ElicitResult[] };
+
+function importKey(walletFile: string, key: string, env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "import-key"], { env: { ...process.env, ...env, AGORA_WALLET_FILE: walletFile } });
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => outputs.push(d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("exit", (code) => (outputs.push(err), code === 0 ? resolve() : reject(new Error(err))));
+    child.stdin.end(key);
+  });
+}
+
+async function startHost(name: string, { elicitation, usdc, env }: { elicitation: boolean; usdc: bigint; env: Record<string, string> }): Promise<Host> {
+  const key = generatePrivateKey();
+  const address = privateKeyToAccount(key).address;
+  const walletFile = path.join(tmp, name, ".agora-mcp", "wallet.json");
+  // The env block exactly as the site's detail pages and guides print it, plus the local sandbox's addresses.
+  const configured = clientConfig().mcpServers.agora!;
+  expect(configured.args).toEqual(["-y", "@agora-mcp/client"]);
+  const fullEnv = { ...configured.env, AGORA_REGISTRY_URL: `${registry.url}/api`, AGORA_RPC_URL: stack.chain.rpcUrl, AGORA_WALLET_FILE: walletFile, ...env };
+  await importKey(walletFile, key, fullEnv);
+  if (usdc > 0n) await stack.chain.mintUsdc(address, usdc);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: fullEnv, stderr: "pipe" });
+  transport.stderr?.on("data", (d: Buffer) => outputs.push(d.toString()));
+  const client = new Client({ name: `host-${name}`, version: "1.0.0" }, { capabilities: elicitation ? { elicitation: { form: {} } } : {} });
+  const host: Host = { client, address, key, walletFile, elicitations: [], answers: [] };
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      host.elicitations.push(request.params.message);
+      return host.answers.shift() ?? { action: "decline" };
+    });
+  }
+  await client.connect(transport);
+  const relay = transport.onmessage!;
+  transport.onmessage = (message) => (outputs.push(JSON.stringify(message)), relay(message));
+  return host;
+}
+
+async function call(host: Host, name: string, args: Record<string, unknown>) {
+  const result = (await host.client.callTool({ name, arguments: args })) as CallToolResult;
+  return { result, data: result.structuredContent as Record<string, any>, text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+}
+
+async function balances(buyer: `0x${string}`) {
+  return { buyer: await stack.chain.usdcBalance(buyer), provider: await stack.chain.usdcBalance(provider) };
+}
+
+const delivered = (itemId: string) => events.filter((e) => e.itemId === itemId && (e.outcome === "delivered" || e.outcome === "pending")).length;
+
+beforeAll(async () => {
+  stack = await startPaymentStack();
+  provider = stack.freshAddress();
+  reference = await startReferenceServer({ port: 0, walletAddress: provider, facilitatorUrl: stack.facilitator.url, jobSeconds: 1, onPurchase: (e) => events.push(e) });
+  liars = {
+    wrong: await startLyingServer("wrong-transaction", { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), otherTransaction: () => firstTransaction }),
+    silent: await startLyingServer("no-delivery", { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress() }),
+    rise: await startLyingServer("price-rise", { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress() }),
+  };
+  conn = await openTestDatabase("pglite");
+  setDatabase(conn);
+  process.env.RATE_LIMIT_DISABLED = "1";
+  reloadEnv();
+  const row = (name: string, slug: string, serverUrl: string, price: number) =>
+    toListingRow({ name, slug, description: `${name}: a paid MCP server for tests.`, categories: ["AI"], serverUrl, status: "approved", price });
+  await conn.db.insert(listings).values([
+    row("Reference Weather", "reference-weather", reference.url, 0.01),
+    row("Wrong Receipts", "wrong-receipts", liars.wrong.url, 0.01),
+    row("Silent Taker", "silent-taker", liars.silent.url, 0.01),
+    row("Rising Prices", "rising-prices", liars.rise.url, 0.01),
+  ]);
+  registry = await serveRoute({ POST, GET, OPTIONS });
+});
+
+afterAll(async () => {
+  await registry?.close();
+  await conn?.close();
+  for (const liar of Object.values(liars ?? {})) await liar.close();
+  await reference?.close();
+  await stack?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("a host that supports elicitation", () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await startHost("alice", { elicitation: true, usdc: 1_000_000n, env: { AGORA_MAX_PER_PURCHASE: "0.30", AGORA_DAILY_CAP: "1.00" } });
+  });
+  afterAll(() => host?.client.close());
+
+  it("lists its tools with input and output schemas", async () => {
+    const { tools } = await host.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "explore_server", "purchase", "search_servers", "wallet"]);
+    for (const tool of tools) expect(tool.outputSchema?.type).toBe("object");
+  });
+
+  it("searches the registry and explores a paid server", async () => {
+    const found = await call(host, "search_servers", { query: "weather" });
+    expect(found.data.servers).toEqual([expect.objectContaining({ slug: "reference-weather", serverUrl: reference.url })]);
+    const explored = await call(host, "explore_server", { server: "reference-weather" });
+    expect(explored.data.payTo).toBe(provider);
+    expect(explored.data.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: "weather-now", priceUsd: "0.01", params: { city: "Example: Lisbon" }, payable: true }),
+        expect.objectContaining({ id: "market-report", priceUsd: "0.25", payable: true }),
+        expect.objectContaining({ id: "page-screenshot", priceUsd: "0.00" }),
+      ]),
+    );
+    expect(explored.data.x402Tools).toEqual([expect.objectContaining({ name: "weather", priceUsd: "0.01" })]);
+  });
+
+  it("gets a free item with nothing signed or paid", async () => {
+    const before = await balances(host.address);
+    const got = await call(host, "purchase", { server: "reference-weather", item: "page-screenshot", params: { url: "https://example.com" } });
+    expect(got.data).toMatchObject({ status: "free", signed: false, result: expect.stringContaining("screenshot-") });
+    expect(await balances(host.address)).toEqual(before);
+    expect(host.elicitations).toHaveLength(0);
+  });
+
+  it("buys a cheap item without asking, and the chain moves exactly its price", async () => {
+    const before = await balances(host.address);
+    const got = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Lisbon" } });
+    expect(got.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(got.text).toContain("Lisbon");
+    firstTransaction = got.data.transaction;
+    expect(await balances(host.address)).toEqual({ buyer: before.buyer - 10_000n, provider: before.provider + 10_000n });
+    expect(host.elicitations).toHaveLength(0);
+    expect(delivered("weather-now")).toBe(1);
+  });
+
+  it("asks above the threshold; declining pays nothing, accepting pays exactly the price", async () => {
+    const before = await balances(host.address);
+    host.answers.push({ action: "decline" });
+    const declined = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
+    expect(declined.data).toMatchObject({ status: "declined", signed: false });
+    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on Base Sepolia to Reference Weather for "Market report"/);
+    expect(await balances(host.address)).toEqual(before);
+    expect(delivered("market-report")).toBe(0);
+
+    host.answers.push({ action: "accept", content: { approve: true } });
+    const bought = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
+    expect(bought.data).toMatchObject({ status: "delivered", priceUsd: "$0.25" });
+    expect(host.elicitations).toHaveLength(2);
+    expect(await balances(host.address)).toEqual({ buyer: before.buyer - 250_000n, provider: before.provider + 250_000n });
+    expect(delivered("market-report")).toBe(1);
+  });
+
+  it("buys an asynchronous item and collects it later with the wallet that paid", async () => {
+    const before = await balances(host.address);
+    host.answers.push({ action: "accept", content: { approve: true } });
+    const bought = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "a fox" } });
+    expect(bought.data).toMatchObject({ status: "job-pending", jobId: expect.any(String), checkAfterSeconds: 1 });
+    expect(await balances(host.address)).toEqual({ buyer: before.buyer - 100_000n, provider: before.provider + 100_000n });
+    let job = await call(host, "check_job", { jobId: bought.data.jobId });
+    for (let i = 0; i < 20 && job.data.status === "pending"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      job = await call(host, "check_job", { jobId: bought.data.jobId });
+    }
+    expect(job.data).toMatchObject({ status: "done", result: { brief: "a fox", size: "512x512" } });
+    expect(delivered("logo-render")).toBe(1);
+  });
+
+  it("buys a tool sold through the x402 binding for MCP, checked on chain", async () => {
+    const before = await balances(host.address);
+    const got = await call(host, "purchase", { server: "reference-weather", item: "weather", params: { city: "Porto" } });
+    expect(got.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(got.text).toContain("Porto");
+    expect(await balances(host.address)).toEqual({ buyer: before.buyer - 10_000n, provider: before.provider + 10_000n });
+    expect(events.filter((e) => e.itemId === "weather-now" && e.outcome === "delivered")).toHaveLength(2);
+  });
+
+  it("refuses missing parameters and unlisted URLs before signing", async () => {
+    const missing = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: {} });
+    expect(missing.result.isError).toBe(true);
+    expect(missing.data).toMatchObject({ status: "refused", signed: false, missingParams: ["city"] });
+    expect(missing.text).toContain("city (Example: Lisbon)");
+    const direct = await call(host, "purchase", { server: reference.url, item: "weather-now", params: { city: "Oslo" } });
+    expect(direct.text).toMatch(/ENABLE_UNSAFE_DIRECT_ACCESS=true/);
+  });
+
+  it("catches a server that names another transaction as its settlement", async () => {
+    const got = await call(host, "purchase", { server: "wrong-receipts", item: "fact" });
+    expect(got.result.isError).toBe(true);
+    expect(got.data.status).toBe("disputed");
+    expect(got.text).toMatch(/does not match the chain: transaction 0x[0-9a-f]{64} sent 10000 units from this wallet to someone other than the payee/);
+  });
+
+  it("catches a server that takes the payment and delivers nothing", async () => {
+    const before = await stack.chain.usdcBalance(host.address);
+    const got = await call(host, "purchase", { server: "silent-taker", item: "fact" });
+    expect(got.data.status).toBe("disputed");
+    expect(got.text).toMatch(/took the payment of \$0\.01 but delivered nothing: Service temporarily unavailable/);
+    expect(await stack.chain.usdcBalance(host.address)).toBe(before - 10_000n);
+  });
+
+  it("refuses a server that asks more than it listed", async () => {
+    const explored = await call(host, "explore_server", { server: "rising-prices" });
+    expect(explored.data.items[0].priceUsd).toBe("0.01");
+    const before = await stack.chain.usdcBalance(host.address);
+    const got = await call(host, "purchase", { server: "rising-prices", item: "fact", maxPriceUsd: explored.data.items[0].priceUsd });
+    expect(got.data).toMatchObject({ status: "refused", signed: false });
+    expect(got.text).toMatch(/now asks \$0\.05 for "Fact", more than the \$0\.01 you expected/);
+    expect(await stack.chain.usdcBalance(host.address)).toBe(before);
+    expect(liars.rise.delivered).toBe(0);
+  });
+
+  it("shows the balance, today's spending and every purchase in the wallet tool", async () => {
+    const wallet = await call(host, "wallet", {});
+    expect(wallet.data).toMatchObject({ address: host.address, network: "Base Sepolia", dailyCap: "1.00" });
+    // 0.01 + 0.25 + 0.10 + 0.01 bought, 0.01 + 0.01 taken by the liars.
+    expect(wallet.data.spentToday).toBe("0.39");
+    expect(wallet.data.usdc).toBe("0.61");
+    expect(wallet.data.recentPurchases.map((p: { status: string }) => p.status)).toEqual(["disputed", "disputed", "paid", "job-done", "paid", "declined", "paid", "free"]);
+    expect(wallet.text).toMatch(/faucet/);
+  });
+});
+
+describe("a host without elicitation, with tight limits", () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await startHost("bob", { elicitation: false, usdc: 50_000n, env: { AGORA_MAX_PER_PURCHASE: "0.10", AGORA_DAILY_CAP: "0.10" } });
+  });
+  afterAll(() => host?.client.close());
+
+  it("refuses above the balance and above the per-purchase maximum without signing", async () => {
+    const poor = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "owl" } });
+    expect(poor.data).toMatchObject({ status: "refused", signed: false });
+    expect(poor.text).toMatch(/costs \$0\.10 but the wallet holds \$0\.05 USDC/);
+    const dear = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "tea" } });
+    expect(dear.text).toMatch(/above the per-purchase maximum of \$0\.10 \(AGORA_MAX_PER_PURCHASE\)/);
+    expect(await stack.chain.usdcBalance(host.address)).toBe(50_000n);
+  });
+
+  it("asks for a two-step confirmation, bound to one purchase and usable once", async () => {
+    await stack.chain.mintUsdc(host.address, 70_000n);
+    const args = { server: "reference-weather", item: "logo-render", params: { brief: "owl" } };
+    const first = await call(host, "purchase", args);
+    expect(first.data).toMatchObject({ status: "confirmation-required", signed: false, confirmationId: expect.stringMatching(/^conf_/) });
+    const otherParams = await call(host, "purchase", { ...args, params: { brief: "cat" }, confirmationId: first.data.confirmationId });
+    expect(otherParams.data.status).toBe("confirmation-required");
+    const again = await call(host, "purchase", args);
+    const paid = await call(host, "purchase", { ...args, confirmationId: again.data.confirmationId });
+    expect(paid.data).toMatchObject({ status: "job-pending", signed: true });
+    const replay = await call(host, "purchase", { ...args, confirmationId: again.data.confirmationId });
+    expect(replay.data.status).not.toBe("job-pending");
+    expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
+  });
+
+  it("refuses above the daily cap without signing", async () => {
+    const capped = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Oslo" } });
+    expect(capped.data).toMatchObject({ status: "refused", signed: false });
+    expect(capped.text).toMatch(/today's spending is \$0\.10 of the \$0\.10 daily cap \(AGORA_DAILY_CAP\)/);
+    expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
+  });
+});
+
+describe("the private keys", () => {
+  it("never appear in any message, log line or ledger of the whole run", async () => {
+    const keys = outputs.join("\n").toLowerCase();
+    const ledgers = fs
+      .readdirSync(tmp, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => fs.readFileSync(path.join(tmp, f), "utf8"))
+      .join("\n")
+      .toLowerCase();
+    expect(outputs.length).toBeGreaterThan(20);
+    expect(ledgers.length).toBeGreaterThan(0);
+    for (const file of fs.readdirSync(tmp, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("wallet.json"))) {
+      const key = JSON.parse(fs.readFileSync(path.join(tmp, file), "utf8")).privateKey.slice(2).toLowerCase();
+      expect(keys).not.toContain(key);
+      expect(ledgers).not.toContain(key);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+// The agent client's wallet file: created private on first start, importable, and the key kept out of text.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inspect } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { importWallet, openWallet } from "@agora-mcp/client";
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-wallet-"));
+  dirs.push(dir);
+  return path.join(dir, "nested", ".agora-mcp", "wallet.json");
+}
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+const KEY = `0x${"4c".repeat(32)}`;
+
+describe("client wallet", () => {
+  it("creates the wallet on first start in a 0700 directory as a 0600 file, and reopens the same one", () => {
+    const file = tempFile();
+    const created = openWallet(file);
+    expect(created.created).toBe(true);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(fs.readFileSync(file, "utf8"));
+    expect(stored.address).toBe(created.address);
+    expect(stored.privateKey).toMatch(/^0x[0-9a-f]{64}$/);
+    const again = openWallet(file);
+    expect(again.created).toBe(false);
+    expect(again.address).toBe(created.address);
+  });
+
+  it("tightens a wallet file others could read", () => {
+    const file = tempFile();
+    openWallet(file);
+    fs.chmodSync(file, 0o644);
+    openWallet(file);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("imports an existing key, with or without 0x, and never over an existing wallet", () => {
+    const file = tempFile();
+    const imported = importWallet(file, `${KEY.slice(2)}\n`);
+    expect(imported.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(openWallet(file).address).toBe(imported.address);
+    expect(() => importWallet(file, KEY)).toThrow(/already exists/);
+    expect(() => importWallet(tempFile(), "0x1234")).toThrow(/not a private key/);
+  });
+
+  it("keeps the key out of JSON, inspection and any text it redacts", () => {
+    const file = tempFile();
+    const wallet = importWallet(file, KEY);
+    expect(JSON.stringify(wallet)).not.toContain(KEY.slice(2));
+    expect(inspect(wallet, { depth: 5 })).not.toContain(KEY.slice(2));
+    expect(wallet.redact(`failed with ${KEY} and ${KEY.slice(2).toUpperCase()}`)).toBe("failed with [private key redacted] and [private key redacted]");
+  });
+
+  it("refuses a corrupt wallet file by name, without echoing its contents", () => {
+    const file = tempFile();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `{"privateKey": "${KEY.slice(0, 20)}"}`);
+    expect(() => openWallet(file)).toThrow(/holds no valid privateKey/);
+    try {
+      openWallet(file);
+    } catch (error) {
+      expect((error as Error).message).not.toContain(KEY.slice(2, 20));
+    }
+  });
+});
