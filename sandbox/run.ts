@@ -93,7 +93,7 @@ async function main() {
   const walletDir = path.join(path.dirname(out), "sandbox");
   fs.mkdirSync(walletDir, { recursive: true, mode: 0o700 });
   const walletFile = path.join(walletDir, "buyer-wallet.json");
-  fs.writeFileSync(walletFile, `${JSON.stringify({ address: buyer.address, privateKey: buyerKey, network: "base-sepolia" }, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(walletFile, `${JSON.stringify({ address: buyer.address, privateKey: buyerKey, createdAt: new Date().toISOString() }, null, 2)}\n`, { mode: 0o600 });
   fs.chmodSync(walletFile, 0o600);
 
   // Register both servers as approved listings and let the probe earn (or refuse) their badge.
