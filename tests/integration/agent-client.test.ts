@@ -123,7 +123,8 @@ afterAll(async () => {
 describe("a host that supports elicitation", () => {
   let host: Host;
   beforeAll(async () => {
-    host = await startHost("alice", { elicitation: true, usdc: 1_000_000n, env: { AGORA_MAX_PER_PURCHASE: "0.30", AGORA_DAILY_CAP: "1.00" } });
+    // Threshold $0.10: $0.01 goes through, $0.25 asks, and $0.10 (exactly at it) asks too.
+    host = await startHost("alice", { elicitation: true, usdc: 1_000_000n, env: { AGORA_MAX_PER_PURCHASE: "0.30", AGORA_DAILY_CAP: "1.00", ELICITATION_THRESHOLD: "0.10" } });
   });
   afterAll(() => host?.client.close());
 
@@ -167,7 +168,7 @@ describe("a host that supports elicitation", () => {
     expect(delivered("weather-now")).toBe(1);
   });
 
-  it("asks above the threshold; declining pays nothing, accepting pays exactly the price", async () => {
+  it("asks at or above the threshold; declining pays nothing, accepting pays exactly the price", async () => {
     const before = await balances(host.address);
     host.answers.push({ action: "decline" });
     const declined = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
@@ -189,6 +190,8 @@ describe("a host that supports elicitation", () => {
     host.answers.push({ action: "accept", content: { approve: true } });
     const bought = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "a fox" } });
     expect(bought.data).toMatchObject({ status: "job-pending", jobId: expect.any(String), checkAfterSeconds: 1 });
+    expect(host.elicitations).toHaveLength(3);
+    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.10 USDC on Base Sepolia to Reference Weather for "Logo render"/);
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 100_000n, provider: before.provider + 100_000n });
     let job = await call(host, "check_job", { jobId: bought.data.jobId });
     for (let i = 0; i < 20 && job.data.status === "pending"; i++) {

@@ -1,4 +1,4 @@
-// Asking the person before a purchase above the threshold: MCP elicitation when the host supports it (the
+// Asking the person before a purchase at or above the threshold: MCP elicitation when the host supports it (the
 // model cannot answer it), else a one-time confirmation id that a second purchase call must carry.
 import { randomBytes } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";

@@ -204,7 +204,8 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
   const spent = ledger.spentToday();
   if (spent + units > settings.dailyCapUnits) return refused(capMessage(name, priceUsd, spent, settings.dailyCapUnits), at);
 
-  if (settings.elicitation && units > settings.thresholdUnits) {
+  // At or above the threshold (0 asks for every paid purchase), as the reference client users know does.
+  if (settings.elicitation && units >= settings.thresholdUnits) {
     const question = `Pay ${priceUsd} USDC on ${settings.network.label} to ${server.label} for "${name}"? Payee ${payTo}; today's spending so far ${formatUsd(spent)} of ${formatUsd(settings.dailyCapUnits)}.`;
     if (supportsElicitation(ctx.deps.mcp)) {
       if ((await askPerson(ctx.deps.mcp, question)) !== "accepted") {

@@ -118,7 +118,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       };
       const lines = [
         `Wallet ${wallet.address} on ${settings.network.label}: ${formatUsd(usdc)} USDC, ${structured.eth} ETH.`,
-        `Spent today ${formatUsd(spent)} of the ${formatUsd(settings.dailyCapUnits)} daily cap; at most ${formatUsd(settings.maxPerPurchaseUnits)} a purchase; purchases above ${formatUsd(settings.thresholdUnits)} need your confirmation.`,
+        `Spent today ${formatUsd(spent)} of the ${formatUsd(settings.dailyCapUnits)} daily cap; at most ${formatUsd(settings.maxPerPurchaseUnits)} a purchase; purchases of ${formatUsd(settings.thresholdUnits)} or more need your confirmation.`,
         recent.length ? "Recent purchases:" : "No purchases yet.",
         ...recent.map((a) => `- ${a.time} ${a.server} / ${a.item}: ${formatUsd(a.units)} ${a.status}${a.transaction ? ` (${a.transaction})` : ""}${a.jobId ? ` job ${a.jobId}${a.checkAfter ? ` ready after ${a.checkAfter}` : ""}` : ""}`),
         funding,
@@ -208,7 +208,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       title: "Buy an item",
       description:
         "Buys one item from a listed server (a URL only with ENABLE_UNSAFE_DIRECT_ACCESS). Re-reads the price from the server, checks the parameters, " +
-        "refuses above the balance, the per-purchase maximum and the daily cap before signing, asks the person above the confirmation threshold, " +
+        "refuses above the balance, the per-purchase maximum and the daily cap before signing, asks the person at or above the confirmation threshold, " +
         "and reports success only after checking on chain that exactly the price went to the payee.",
       inputSchema: {
         server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on"),
