@@ -107,7 +107,7 @@ export default defineConfig({
       url: `${baseURL}/terms-of-service`,
       env: appEnv,
       reuseExistingServer: false,
-      timeout: 240_000,
+      timeout: 600_000, // a production build on two shared cores can take minutes
       stdout: "pipe",
     },
   ],

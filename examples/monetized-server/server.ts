@@ -1,11 +1,10 @@
 // The reference MonetizedMCP server (a real paid server on the provider kit), and broken variants of it
 // that the probe's tests point at, on node:http.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { createMonetizedServer, type MonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
+import { createMonetizedServer, serveHttp, type MonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
 import { buildLegacyServer, type LegacyShape } from "./legacy-shapes";
 
@@ -137,30 +136,13 @@ function handlerFor(variant: Variant, options: ReferenceServerOptions) {
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const { port = 8080, host = "127.0.0.1", variant = "reference", tracker } = options;
   const handle = handlerFor(variant, options);
-  const server = http.createServer((req, res) => {
-    if (tracker) {
-      tracker.total++;
-      tracker.peak = Math.max(tracker.peak, ++tracker.active);
-      res.once("close", () => tracker.active--);
-    }
-    handle(req, res).catch((error: unknown) => {
-      console.error("reference server:", error);
-      if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const actual = (server.address() as AddressInfo).port;
-  const shown = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "localhost" : host;
-  return {
-    url: `http://${shown}:${actual}${MCP_PATH}`,
-    port: actual,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const counted: typeof handle = tracker
+    ? (req, res) => {
+        tracker.total++;
+        tracker.peak = Math.max(tracker.peak, ++tracker.active);
+        res.once("close", () => tracker.active--);
+        return handle(req, res);
+      }
+    : handle;
+  return serveHttp(counted, { port, host });
 }

@@ -10,7 +10,8 @@ import { PaymentGate } from "./payments.js";
 
 export { DEFAULT_FACILITATOR_URL } from "./config.js";
 export type { ItemDefinition, ItemHandler, MonetizedServerOptions, PurchaseContext, PurchaseEvent } from "./config.js";
-export { MCP_PATH, type RunningServer } from "./http.js";
+// serveHttp: the same bounded node:http serving for a provider who wraps `handle` (routing, metrics) themselves.
+export { MCP_PATH, listen as serveHttp, type RunningServer } from "./http.js";
 
 export type MonetizedServer = {
   /** The settings in force (network, facilitator, items with exact prices). */
