@@ -23,7 +23,13 @@ console.log(`${new Date().toISOString()}  load ${os.loadavg().map((l) => l.toFix
 for (const p of paths.length ? paths : ["/marketplace"]) {
   const results: Run[] = [];
   for (let i = 0; i < runs; i++) {
-    execFileSync("bash", ["bench/lighthouse.sh", base, p], { stdio: ["ignore", "ignore", "inherit"] });
+    // On a starved machine Lighthouse sometimes loses the trace (NO_NAVSTART): such a run is retried once.
+    try {
+      execFileSync("bash", ["bench/lighthouse.sh", base, p], { stdio: ["ignore", "ignore", "inherit"] });
+    } catch {
+      console.log(`  ${p} run ${i + 1}: Lighthouse failed, retrying once`);
+      execFileSync("bash", ["bench/lighthouse.sh", base, p], { stdio: ["ignore", "ignore", "inherit"] });
+    }
     const r = JSON.parse(fs.readFileSync("bench/.tmp/lighthouse/report.json", "utf8"));
     const a = r.audits;
     const lcpEl = a["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "";
