@@ -1,7 +1,6 @@
 "use client";
 import { useState } from "react";
 import { Check, Copy } from "lucide-react";
-import { toast } from "sonner";
 import { cn } from "@/lib/utils";
 
 export function CopyButton({ value, label = "Copy", className }: { value: string; label?: string; className?: string }) {
@@ -12,6 +11,8 @@ export function CopyButton({ value, label = "Copy", className }: { value: string
       setCopied(true);
       setTimeout(() => setCopied(false), 2000);
     } catch {
+      // sonner loads only when needed, so pages with code blocks do not carry it in their first load.
+      const { toast } = await import("sonner");
       toast.error("Could not copy", { description: "Select the text and copy it by hand." });
     }
   }

@@ -4,9 +4,17 @@ import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Menu, UserRound, X } from "lucide-react";
 import { mainNav, site } from "@/lib/site";
-import { cn } from "@/lib/utils";
 import { Logo } from "./logo";
 import { useSignedIn } from "./use-signed-in";
+
+// Class strings are written out whole (what cn() produced) so every page's first load need not carry
+// tailwind-merge for this one component.
+const HEADER = "sticky top-0 z-40 w-full border-b transition-colors duration-200";
+const NAV_LINK = "rounded-md px-3 py-2 text-sm font-medium transition-colors";
+function navLinkClass(href: string, current: boolean): string {
+  if (href === "/submit") return `${NAV_LINK} ml-2 bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground`;
+  return `${NAV_LINK} hover:bg-accent hover:text-foreground ${current ? "text-foreground" : "text-foreground/75"}`;
+}
 
 export function SiteHeader() {
   const pathname = usePathname();
@@ -29,10 +37,7 @@ export function SiteHeader() {
     <header
       data-testid="site-header"
       data-scrolled={opaque ? "true" : "false"}
-      className={cn(
-        "sticky top-0 z-40 w-full border-b transition-colors duration-200",
-        opaque ? "border-border bg-white/95 shadow-sm backdrop-blur" : "border-transparent bg-transparent",
-      )}
+      className={`${HEADER} ${opaque ? "border-border bg-white/95 shadow-sm backdrop-blur" : "border-transparent bg-transparent"}`}
     >
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight" aria-label={`${site.name} home`}>
@@ -48,11 +53,7 @@ export function SiteHeader() {
               key={item.href}
               href={item.href}
               aria-current={pathname === item.href ? "page" : undefined}
-              className={cn(
-                "rounded-md px-3 py-2 text-sm font-medium text-foreground/75 transition-colors hover:bg-accent hover:text-foreground",
-                pathname === item.href && "text-foreground",
-                item.href === "/submit" && "ml-2 bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground",
-              )}
+              className={navLinkClass(item.href, pathname === item.href)}
             >
               {item.label}
             </Link>

@@ -1,13 +1,18 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
-import { LayoutGrid, List, Loader2, Search, X } from "lucide-react";
-import { Input } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/select";
+import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { filtersToSearch, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
+
+// The classes of ui/Input and ui/NativeSelect merged with this screen's sizes, written out as cn() produced
+// them: the marketplace's first load then carries no tailwind-merge (~7 kB gzip).
+const SEARCH_INPUT_CLASSES =
+  "placeholder:text-muted-foreground border-input flex w-full min-w-0 rounded-md border bg-white px-3 py-1 text-base shadow-xs transition-[color,box-shadow] outline-none disabled:cursor-not-allowed disabled:opacity-50 md:text-sm focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px] aria-invalid:ring-destructive/20 aria-invalid:border-destructive h-10 pr-9 pl-9";
+const SELECT_CLASSES =
+  "border-input focus-visible:border-ring focus-visible:ring-ring/50 w-full appearance-none rounded-md border bg-white py-1 pr-8 pl-3 text-sm shadow-xs outline-none focus-visible:ring-[3px] h-10";
 
 type Props = {
   filters: ListingFilters;
@@ -87,14 +92,15 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           <label htmlFor="marketplace-search" className="sr-only">
             Search MCP servers
           </label>
-          <Input
+          <input
+            data-slot="input"
             id="marketplace-search"
             name="q"
             type="search"
             value={q}
             onChange={(e) => onType(e.target.value)}
             placeholder="Search by name, description or category"
-            className="h-10 pr-9 pl-9"
+            className={SEARCH_INPUT_CLASSES}
             autoComplete="off"
             maxLength={200}
           />
@@ -162,9 +168,12 @@ function FilterSelect({ label, name, value, onChange, children }: { label: strin
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
-      <NativeSelect id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} className="h-10" aria-label={label}>
-        {children}
-      </NativeSelect>
+      <div className="relative">
+        <select data-slot="select" id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} className={SELECT_CLASSES} aria-label={label}>
+          {children}
+        </select>
+        <ChevronDownIcon className="text-muted-foreground pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2" />
+      </div>
     </div>
   );
 }

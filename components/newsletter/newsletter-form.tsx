@@ -1,14 +1,28 @@
 "use client";
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm, type Resolver } from "react-hook-form";
 import { CheckCircle2, Loader2, XCircle } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { newsletterSchema, type NewsletterInput } from "@/lib/validations/newsletter";
+import type { NewsletterInput } from "@/lib/validations/newsletter";
 
 type Status = "idle" | "loading" | "success" | "error";
 const RESET_AFTER_MS = 5000;
+
+// The shared zod schema and its resolver (~45 kB gzip) load on first use, not with the home page:
+// focusing the field starts the download, and a submit waits for it if it has not finished.
+const loadResolver = () =>
+  Promise.all([import("@hookform/resolvers/zod"), import("@/lib/validations/newsletter")]).then(([{ zodResolver }, { newsletterSchema }]) =>
+    zodResolver(newsletterSchema),
+  );
+let resolverPromise: ReturnType<typeof loadResolver> | undefined;
+// A failed download (offline for a moment) is retried on the next attempt.
+const preloadResolver = () =>
+  (resolverPromise ??= loadResolver().catch((error: unknown) => {
+    resolverPromise = undefined;
+    throw error;
+  }));
+const lazyResolver: Resolver<NewsletterInput> = async (values, context, options) => (await preloadResolver())(values, context, options);
 
 export function NewsletterForm() {
   const [status, setStatus] = useState<Status>("idle");
@@ -16,7 +30,7 @@ export function NewsletterForm() {
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   const { register, handleSubmit, reset, formState } = useForm<NewsletterInput>({
-    resolver: zodResolver(newsletterSchema),
+    resolver: lazyResolver,
     defaultValues: { email: "" },
   });
 
@@ -57,6 +71,7 @@ export function NewsletterForm() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "newsletter-email-error" : "newsletter-status"}
           className="h-11"
+          onFocus={preloadResolver}
           {...register("email")}
         />
         <Button type="submit" size="lg" disabled={!ready || status === "loading"}>
