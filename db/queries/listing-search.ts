@@ -1,0 +1,137 @@
+// Text search over the approved catalogue, ranked by relevance. Every query here is bounded: candidates come
+// from trigram indexes with a LIMIT per branch, counts stop at SEARCH_WINDOW, and scoring runs on at most
+// 2 × SEARCH_WINDOW rows whatever the catalogue's size.
+import { sql, type SQL } from "drizzle-orm";
+import type { SearchTerms } from "@/lib/marketplace/search-terms";
+import { listings } from "../schema";
+import type { Db } from "../types";
+
+/** Most matches a text search ranks, pages through and counts; past it the total reads "1,000+". */
+export const SEARCH_WINDOW = 1000;
+
+// Field weights. An exact name beats any sum of word scores (8 words × 68 < 1000).
+const W = {
+  exactName: 1000,
+  namePrefix: 200,
+  phraseInName: 100,
+  phraseInDescription: 50,
+  nameWord: 40,
+  nameWordPrefix: 30,
+  nameSubstring: 20,
+  nameTypo: 15,
+  categoryWord: 20,
+  categorySubstring: 12,
+  descriptionWord: 8,
+  descriptionSubstring: 5,
+  descriptionTypo: 3,
+};
+
+export type MatchMode = "exact" | "typo";
+
+/** Every word found in the searched text; with "typo" a word may also be close (trigram word similarity ≥ 0.6). */
+function textMatches(column: SQL, terms: SearchTerms, mode: MatchMode): SQL {
+  const each = terms.words.map((w) =>
+    mode === "exact" ? sql`${column} like ${`%${w}%`}` : sql`(${column} like ${`%${w}%`} or ${w} <% ${column})`,
+  );
+  return sql.join(each, sql` and `);
+}
+
+/** Search text (lower-cased name, description, categories) matches every word; trigram index listings_search_trgm_idx. */
+export function matchesSearchText(terms: SearchTerms, mode: MatchMode): SQL {
+  return textMatches(sql`${listings.searchText}`, terms, mode);
+}
+
+/** The lower-cased name matches every word; partial trigram index listings_name_trgm_idx. */
+function matchesName(terms: SearchTerms, mode: MatchMode): SQL {
+  return textMatches(sql`lower(${listings.name})`, terms, mode);
+}
+
+/**
+ * One word's score: the best of its matches in the name, plus those in categories and description. Fields are
+ * padded with spaces and stripped of punctuation (`n`, `c`, `d` of the lateral below), so ' word ' is a whole word.
+ */
+function wordScore(w: string): SQL {
+  const whole = `% ${w} %`;
+  const prefix = `% ${w}%`;
+  const inside = `%${w}%`;
+  return sql`(
+    case when f.n like ${whole} then ${W.nameWord} when f.n like ${prefix} then ${W.nameWordPrefix}
+         when f.n like ${inside} then ${W.nameSubstring} when word_similarity(${w}, f.n) >= 0.6 then ${W.nameTypo} else 0 end
+    + case when f.c like ${whole} then ${W.categoryWord} when f.c like ${inside} then ${W.categorySubstring} else 0 end
+    + case when f.d like ${whole} then ${W.descriptionWord} when f.d like ${inside} then ${W.descriptionSubstring}
+           when word_similarity(${w}, f.d) >= 0.6 then ${W.descriptionTypo} else 0 end)`;
+}
+
+// The phrase is tried as typed and without its stop-words ("find me a weather server" → "weather").
+function score(terms: SearchTerms): SQL {
+  const { phrase, core } = terms;
+  const multiWord = terms.words.length > 1;
+  return sql`(
+    case when f.n = ${` ${phrase} `} or f.n = ${` ${core} `} then ${W.exactName}
+         when f.n like ${` ${phrase} %`} or f.n like ${` ${core} %`} then ${W.namePrefix}
+         when f.n like ${`% ${core} %`} then ${W.phraseInName} else 0 end
+    + ${multiWord ? sql`case when f.d like ${`% ${core} %`} then ${W.phraseInDescription} else 0 end` : sql`0`}
+    + ${sql.join(terms.words.map(wordScore), sql` + `)})`;
+}
+
+const normalised = (column: SQL) => sql`' ' || btrim(regexp_replace(lower(${column}), '[^[:alnum:]]+', ' ', 'g')) || ' '`;
+
+export type RankedRow = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  categories: string[];
+  price: string | number | null;
+  verified: boolean;
+  server_url: string;
+  website_url: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+  total: number | string;
+};
+
+/**
+ * The best matches in relevance order (score, then verified, then name), with the number of candidates
+ * (at most 2 × SEARCH_WINDOW + 12) in `total`. `filter` holds the category and price conditions.
+ */
+export async function rankedSearch(
+  db: Db,
+  terms: SearchTerms,
+  mode: MatchMode,
+  filter: SQL,
+  page: { limit: number; offset: number },
+): Promise<RankedRow[]> {
+  const base = sql`${listings.status} = 'approved' and ${filter}`;
+  // Three branches, each served by its own index and bounded: the exact name (btree on lower(name)), names that
+  // hold every word (a common description word cannot crowd them out), and then anything that matches.
+  const result = await db.execute(sql`
+    with candidates as (
+      (select ${listings.id} as id from ${listings} where ${base} and lower(${listings.name}) in (${terms.phrase}, ${terms.core}) limit 10)
+      union
+      (select ${listings.id} from ${listings} where ${base} and ${matchesName(terms, mode)} limit ${SEARCH_WINDOW + 1})
+      union
+      (select ${listings.id} from ${listings} where ${base} and ${matchesSearchText(terms, mode)} limit ${SEARCH_WINDOW + 1})
+    )
+    select l.id, l.slug, l.name, l.description, l.categories, l.price, l.verified, l.server_url, l.website_url,
+           l.created_at, l.updated_at, count(*) over () as total
+    from candidates
+    join ${listings} l on l.id = candidates.id
+    cross join lateral (select ${normalised(sql`l.name`)} as n,
+                               ${normalised(sql`array_to_string(l.categories, ' ')`)} as c,
+                               ${normalised(sql`l.description`)} as d) f
+    order by ${score(terms)} desc, l.verified desc, lower(l.name), l.id
+    limit ${page.limit} offset ${page.offset}`);
+  return rowsOf<RankedRow>(result);
+}
+
+/** Matches of a text search in another order (newest, name, popular): a bounded count, then the page. */
+export async function countUpTo(db: Db, condition: SQL, cap: number): Promise<number> {
+  const result = await db.execute(sql`select count(*)::int as n from (select 1 from ${listings} where ${condition} limit ${cap}) t`);
+  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+}
+
+/** Both drivers' execute() results as rows (postgres-js answers an array, PGlite `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
