@@ -31,7 +31,7 @@ export type MatchMode = "exact" | "typo";
 /** Every word found in the searched text; with "typo" a word may also be close (trigram word similarity ≥ 0.6). */
 function textMatches(column: SQL, terms: SearchTerms, mode: MatchMode): SQL {
   const each = terms.words.map((w) =>
-    mode === "exact" ? sql`${column} like ${`%${w}%`}` : sql`(${column} like ${`%${w}%`} or ${w} <% ${column})`,
+    mode === "exact" ? sql`${column} like ${`%${like(w)}%`}` : sql`(${column} like ${`%${like(w)}%`} or ${w} <% ${column})`,
   );
   return sql.join(each, sql` and `);
 }
@@ -51,9 +51,9 @@ function matchesName(terms: SearchTerms, mode: MatchMode): SQL {
  * padded with spaces and stripped of punctuation (`n`, `c`, `d` of the lateral below), so ' word ' is a whole word.
  */
 function wordScore(w: string): SQL {
-  const whole = `% ${w} %`;
-  const prefix = `% ${w}%`;
-  const inside = `%${w}%`;
+  const whole = `% ${like(w)} %`;
+  const prefix = `% ${like(w)}%`;
+  const inside = `%${like(w)}%`;
   return sql`(
     case when f.n like ${whole} then ${W.nameWord} when f.n like ${prefix} then ${W.nameWordPrefix}
          when f.n like ${inside} then ${W.nameSubstring} when word_similarity(${w}, f.n) >= 0.6 then ${W.nameTypo} else 0 end
@@ -62,19 +62,25 @@ function wordScore(w: string): SQL {
            when word_similarity(${w}, f.d) >= 0.6 then ${W.descriptionTypo} else 0 end)`;
 }
 
+/** Words hold letters, digits and '_' only; '_' is LIKE's one-character wildcard, so it is escaped. */
+function like(text: string): string {
+  return text.replace(/_/g, "\\_");
+}
+
 // The phrase is tried as typed and without its stop-words ("find me a weather server" → "weather").
 function score(terms: SearchTerms): SQL {
-  const { phrase, core } = terms;
+  const phrase = like(terms.phrase);
+  const core = like(terms.core);
   const multiWord = terms.words.length > 1;
   return sql`(
-    case when f.n = ${` ${phrase} `} or f.n = ${` ${core} `} then ${W.exactName}
+    case when f.n = ${` ${terms.phrase} `} or f.n = ${` ${terms.core} `} then ${W.exactName}
          when f.n like ${` ${phrase} %`} or f.n like ${` ${core} %`} then ${W.namePrefix}
          when f.n like ${`% ${core} %`} then ${W.phraseInName} else 0 end
     + ${multiWord ? sql`case when f.d like ${`% ${core} %`} then ${W.phraseInDescription} else 0 end` : sql`0`}
     + ${sql.join(terms.words.map(wordScore), sql` + `)})`;
 }
 
-const normalised = (column: SQL) => sql`' ' || btrim(regexp_replace(lower(${column}), '[^[:alnum:]]+', ' ', 'g')) || ' '`;
+const normalised = (column: SQL) => sql`' ' || btrim(regexp_replace(lower(${column}), '[^[:alnum:]_]+', ' ', 'g')) || ' '`;
 
 export type RankedRow = {
   id: string;

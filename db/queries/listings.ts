@@ -95,6 +95,8 @@ export async function searchListings(
   options: { exactBrowseCount?: boolean } = {},
 ): Promise<SearchResult> {
   const terms = searchTerms(filters.q);
+  // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
+  if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
   const filter = filterConditions(filters);
   const approved = and(eq(listings.status, "approved"), filter)!;
   if (!terms) {

@@ -1,4 +1,5 @@
-// A search text as the ranking reads it: lower-case words, punctuation and stop-words gone. No zod, no db:
+// A search text as the ranking reads it: lower-case words (letters, digits, '_' as in tool names), punctuation
+// and stop-words gone. No zod, no db:
 // the query module and the tests both use it.
 
 /** Words that carry no meaning in a search of this catalogue (English function words, and "mcp"/"server"). */
@@ -27,7 +28,7 @@ export function searchTerms(text: string): SearchTerms | null {
   const all = text
     .normalize("NFKC")
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{N}_]+/u)
     .filter(Boolean)
     .map((w) => w.slice(0, MAX_WORD_LENGTH));
   if (all.length === 0) return null;

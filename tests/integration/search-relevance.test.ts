@@ -86,9 +86,8 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("queries with no letters or only LIKE wildcards neither fail nor match everything", async () => {
-    const browse = await searchListings(conn.db, withDefaultSort({ q: "", category: "", price: "all" }), { limit: 5, offset: 0 });
-    // No words at all: the plain catalogue in popular order, as with an empty box.
-    expect((await first("%_%")).map((i) => i.id)).toEqual(browse.items.map((i) => i.id));
+    expect(await first("%_%")).toEqual([]);
+    expect(await first("?!")).toEqual([]);
     expect(await first("zzqxv")).toEqual([]);
     expect(await first("zzqxv%")).toEqual([]);
   });
