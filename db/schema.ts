@@ -81,6 +81,17 @@ export const listings = pgTable(
  */
 export const catalogueVersion = pgSequence("catalogue_version");
 
+/**
+ * Every distinct word (3–40 letters, digits or '_', not all digits) of any listing's search text, kept by a row
+ * trigger on listings (migration 0009). A misspelled query word is corrected against this vocabulary, whose
+ * size follows the language of the catalogue rather than its row count.
+ */
+export const searchWords = pgTable(
+  "search_words",
+  { word: text("word").primaryKey() },
+  (t) => [index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`)],
+);
+
 export const newsletterSubscribers = pgTable(
   "newsletter_subscribers",
   {

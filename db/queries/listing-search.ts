@@ -3,7 +3,7 @@
 // 2 × SEARCH_WINDOW rows whatever the catalogue's size.
 import { sql, type SQL } from "drizzle-orm";
 import type { SearchTerms } from "@/lib/marketplace/search-terms";
-import { listings } from "../schema";
+import { listings, searchWords } from "../schema";
 import type { Db } from "../types";
 
 /** Most matches a text search ranks, pages through and counts; past it the total reads "1,000+". */
@@ -18,37 +18,50 @@ const W = {
   nameWord: 40,
   nameWordPrefix: 30,
   nameSubstring: 20,
-  nameTypo: 15,
   categoryWord: 20,
   categorySubstring: 12,
   descriptionWord: 8,
   descriptionSubstring: 5,
-  descriptionTypo: 3,
 };
 
-export type MatchMode = "exact" | "typo";
-
-/** Every word found in the searched text; with "typo" a word may also be close (trigram word similarity ≥ 0.6). */
-function textMatches(column: SQL, terms: SearchTerms, mode: MatchMode): SQL {
-  const each = terms.words.map((w) =>
-    mode === "exact" ? sql`${column} like ${`%${like(w)}%`}` : sql`(${column} like ${`%${like(w)}%`} or ${w} <% ${column})`,
-  );
-  return sql.join(each, sql` and `);
+/** Every word found in the searched text (served by a trigram index for words of 3 letters or more). */
+function textMatches(column: SQL, terms: SearchTerms): SQL {
+  return sql.join(terms.words.map((w) => sql`${column} like ${`%${like(w)}%`}`), sql` and `);
 }
 
 /** Search text (lower-cased name, description, categories) matches every word; trigram index listings_search_trgm_idx. */
-export function matchesSearchText(terms: SearchTerms, mode: MatchMode): SQL {
-  return textMatches(sql`${listings.searchText}`, terms, mode);
+export function matchesSearchText(terms: SearchTerms): SQL {
+  return textMatches(sql`${listings.searchText}`, terms);
 }
 
 /** The lower-cased name matches every word; partial trigram index listings_name_trgm_idx. */
-function matchesName(terms: SearchTerms, mode: MatchMode): SQL {
-  return textMatches(sql`lower(${listings.name})`, terms, mode);
+function matchesName(terms: SearchTerms): SQL {
+  return textMatches(sql`lower(${listings.name})`, terms);
 }
+
+/**
+ * The terms with each word that occurs nowhere replaced by the closest word of the catalogue's vocabulary
+ * (search_words, trigram similarity ≥ MIN_SIMILARITY): "scrapper" → "scraper". Null when nothing changes.
+ * Work depends on the vocabulary, not on the number of listings.
+ */
+export async function correctedTerms(db: Db, terms: SearchTerms): Promise<SearchTerms | null> {
+  const lookups = terms.words.map(
+    (w, i) => sql`select ${i}::int as i, (select word from ${searchWords} where word % ${w} and similarity(word, ${w}) >= ${MIN_SIMILARITY}
+                  order by similarity(word, ${w}) desc, word limit 1) as fix`,
+  );
+  const rows = rowsOf<{ i: number; fix: string | null }>(await db.execute(sql.join(lookups, sql` union all `)));
+  const words = terms.words.map((w, i) => rows.find((r) => Number(r.i) === i)?.fix ?? w);
+  if (words.every((w, i) => w === terms.words[i])) return null;
+  const unique = [...new Set(words)];
+  return { phrase: unique.join(" "), core: unique.join(" "), words: unique };
+}
+
+const MIN_SIMILARITY = 0.45;
 
 /**
  * One word's score: the best of its matches in the name, plus those in categories and description. Fields are
  * padded with spaces and stripped of punctuation (`n`, `c`, `d` of the lateral below), so ' word ' is a whole word.
+ * Plain LIKE only: per-row trigram similarity over descriptions costs ~0.1 ms a row, too much for the window.
  */
 function wordScore(w: string): SQL {
   const whole = `% ${like(w)} %`;
@@ -56,10 +69,9 @@ function wordScore(w: string): SQL {
   const inside = `%${like(w)}%`;
   return sql`(
     case when f.n like ${whole} then ${W.nameWord} when f.n like ${prefix} then ${W.nameWordPrefix}
-         when f.n like ${inside} then ${W.nameSubstring} when word_similarity(${w}, f.n) >= 0.6 then ${W.nameTypo} else 0 end
+         when f.n like ${inside} then ${W.nameSubstring} else 0 end
     + case when f.c like ${whole} then ${W.categoryWord} when f.c like ${inside} then ${W.categorySubstring} else 0 end
-    + case when f.d like ${whole} then ${W.descriptionWord} when f.d like ${inside} then ${W.descriptionSubstring}
-           when word_similarity(${w}, f.d) >= 0.6 then ${W.descriptionTypo} else 0 end)`;
+    + case when f.d like ${whole} then ${W.descriptionWord} when f.d like ${inside} then ${W.descriptionSubstring} else 0 end)`;
 }
 
 /** Words hold letters, digits and '_' only; '_' is LIKE's one-character wildcard, so it is escaped. */
@@ -104,7 +116,6 @@ export type RankedRow = {
 export async function rankedSearch(
   db: Db,
   terms: SearchTerms,
-  mode: MatchMode,
   filter: SQL,
   page: { limit: number; offset: number },
 ): Promise<RankedRow[]> {
@@ -115,9 +126,9 @@ export async function rankedSearch(
     with candidates as (
       (select ${listings.id} as id from ${listings} where ${base} and lower(${listings.name}) in (${terms.phrase}, ${terms.core}) limit 10)
       union
-      (select ${listings.id} from ${listings} where ${base} and ${matchesName(terms, mode)} limit ${SEARCH_WINDOW + 1})
+      (select ${listings.id} from ${listings} where ${base} and ${matchesName(terms)} limit ${SEARCH_WINDOW + 1})
       union
-      (select ${listings.id} from ${listings} where ${base} and ${matchesSearchText(terms, mode)} limit ${SEARCH_WINDOW + 1})
+      (select ${listings.id} from ${listings} where ${base} and ${matchesSearchText(terms)} limit ${SEARCH_WINDOW + 1})
     )
     select l.id, l.slug, l.name, l.description, l.categories, l.price, l.verified, l.server_url, l.website_url,
            l.created_at, l.updated_at, count(*) over () as total

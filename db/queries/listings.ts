@@ -1,8 +1,8 @@
 // Reads the public catalogue: filtering, sorting and paging happen in the database.
-import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { ListingFilters } from "@/lib/validations/marketplace";
-import { searchTerms } from "@/lib/marketplace/search-terms";
-import { countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow } from "./listing-search";
+import { searchTerms, type SearchTerms } from "@/lib/marketplace/search-terms";
+import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow } from "./listing-search";
 import { listings, type Listing } from "../schema";
 import type { Db } from "../types";
 
@@ -67,12 +67,13 @@ function substringWhere(q: string): SQL {
   return and(...conditions)!;
 }
 
-// Every order ends in the id, so ties are stable and pages never repeat or skip a listing.
+// Every order ends in the id, so ties are stable and pages never repeat or skip a listing. "nulls last" matches
+// the indexes' DESC NULLS LAST (a plain DESC means NULLS FIRST, which no index serves, and sorts the table).
 function orderBy(sort: ListingFilters["sort"]): SQL[] {
   const byName = sql`lower(${listings.name})`;
-  if (sort === "newest") return [desc(listings.createdAt), asc(listings.id)];
+  if (sort === "newest") return [sql`${listings.createdAt} desc nulls last`, asc(listings.id)];
   if (sort === "name") return [asc(byName), asc(listings.id)];
-  return [desc(listings.verified), asc(byName), asc(listings.id)];
+  return [sql`${listings.verified} desc nulls last`, asc(byName), asc(listings.id)];
 }
 
 /**
@@ -107,24 +108,28 @@ export async function searchListings(
     if (options.exactBrowseCount) return { items: rows.map(toPublicListing), total, capped: false };
     return { items: rows.map(toPublicListing), total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW };
   }
-  // Pages of a text search end at the window.
+  // Pages of a text search end at the window. When no listing holds every word, misspelled words are
+  // corrected against the catalogue's vocabulary and the search runs once more.
   const limit = Math.max(0, Math.min(page.limit, SEARCH_WINDOW - page.offset));
-  if (filters.sort === "relevance") {
-    for (const mode of ["exact", "typo"] as const) {
-      const rows = limit > 0 ? await rankedSearch(db, terms, mode, filter, { limit, offset: page.offset }) : [];
-      const total = rows.length > 0 ? Number(rows[0]!.total) : await countUpTo(db, and(approved, matchesSearchText(terms, mode))!, SEARCH_WINDOW + 1);
-      if (total > 0 || mode === "typo") return { items: rows.map(fromRaw), total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW };
-    }
+  const first = await textSearch(db, terms, filters.sort, filter, { limit, offset: page.offset });
+  if (first.total > 0) return first;
+  const corrected = await correctedTerms(db, terms);
+  return corrected ? textSearch(db, corrected, filters.sort, filter, { limit, offset: page.offset }) : first;
+}
+
+async function textSearch(db: Db, terms: SearchTerms, sort: ListingFilters["sort"], filter: SQL, page: { limit: number; offset: number }): Promise<SearchResult> {
+  const condition = and(eq(listings.status, "approved"), filter, matchesSearchText(terms))!;
+  const capped = (total: number) => ({ total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW });
+  if (sort === "relevance") {
+    const rows = page.limit > 0 ? await rankedSearch(db, terms, filter, page) : [];
+    const total = rows.length > 0 ? Number(rows[0]!.total) : await countUpTo(db, condition, SEARCH_WINDOW + 1);
+    return { items: rows.map(fromRaw), ...capped(total) };
   }
-  for (const mode of ["exact", "typo"] as const) {
-    const condition = and(approved, matchesSearchText(terms, mode))!;
-    const [rows, total] = await Promise.all([
-      limit > 0 ? db.select(columns).from(listings).where(condition).orderBy(...orderBy(filters.sort)).limit(limit).offset(page.offset) : [],
-      countUpTo(db, condition, SEARCH_WINDOW + 1),
-    ]);
-    if (total > 0 || mode === "typo") return { items: rows.map(toPublicListing), total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW };
-  }
-  throw new Error("unreachable");
+  const [rows, total] = await Promise.all([
+    page.limit > 0 ? db.select(columns).from(listings).where(condition).orderBy(...orderBy(sort)).limit(page.limit).offset(page.offset) : [],
+    countUpTo(db, condition, SEARCH_WINDOW + 1),
+  ]);
+  return { items: rows.map(toPublicListing), ...capped(total) };
 }
 
 async function countAll(db: Db, condition: SQL): Promise<number> {
