@@ -1,7 +1,7 @@
 // The search every surface calls (marketplace page, GET /api/mcp-agents, MCP search_servers): one query
 // (db/queries/listings.ts searchListings) and the probe facts of its page, behind a small cache.
 //
-// The cache: per database, at most MAX_ENTRIES keys for TTL_MS each, least recently used out first, and a
+// The cache: per database, at most MAX_ENTRIES keys for SEARCH_CACHE_TTL_SECONDS (default 10) each, least recently used out first, and a
 // key includes the catalogue version (a sequence every write to listings, probes or drift bumps through
 // statement triggers), so a listing approved, edited or re-probed is searchable at once, from any process.
 // Concurrent identical requests share one query. Large pages (limit > MAX_CACHED_LIMIT) are not kept.
@@ -10,9 +10,9 @@ import { searchListings, type SearchResult } from "@/db/queries/listings";
 import { rowsOf } from "@/db/queries/listing-search";
 import { withProbeFacts, type ListingView } from "@/db/queries/listing-view";
 import type { Db } from "@/db/types";
+import { env } from "@/lib/env";
 import type { ListingFilters } from "@/lib/marketplace/filters";
 
-export const TTL_MS = 10_000;
 export const MAX_ENTRIES = 300;
 const MAX_CACHED_LIMIT = 50;
 
@@ -31,9 +31,10 @@ async function run(db: Db, filters: ListingFilters, page: { limit: number; offse
   return { ...result, items: await withProbeFacts(db, result.items) };
 }
 
-/** A page of listing views for the filters, from the cache when the same search ran within TTL_MS. */
+/** A page of listing views for the filters, from the cache when the same search ran within the TTL. */
 export async function searchListingViews(db: Db, filters: ListingFilters, page: { limit: number; offset: number }): Promise<ViewSearchResult> {
-  if (page.limit > MAX_CACHED_LIMIT) return run(db, filters, page);
+  const ttlMs = env().SEARCH_CACHE_TTL_SECONDS * 1000;
+  if (page.limit > MAX_CACHED_LIMIT || ttlMs === 0) return run(db, filters, page);
   const version = await catalogueVersion(db);
   const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.sort, page.limit, page.offset]);
   let cache = caches.get(db);
@@ -46,7 +47,7 @@ export async function searchListingViews(db: Db, filters: ListingFilters, page: 
     return hit.value;
   }
   const value = run(db, filters, page);
-  cache.set(key, { expires: now + TTL_MS, value });
+  cache.set(key, { expires: now + ttlMs, value });
   value.catch(() => cache.get(key)?.value === value && cache.delete(key)); // a failed query is not remembered
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
