@@ -29,7 +29,7 @@ export function searchTerms(text: string): SearchTerms | null {
     .normalize("NFKC")
     .toLowerCase()
     .split(/[^\p{L}\p{N}_]+/u)
-    .filter(Boolean)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
     .map((w) => w.slice(0, MAX_WORD_LENGTH));
   if (all.length === 0) return null;
   const unique = [...new Set(all)];
