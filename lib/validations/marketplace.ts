@@ -22,7 +22,7 @@ export const filtersShape = {
 };
 
 /** Filters with the sort the text implies when none was chosen. */
-export function withDefaultSort<T extends { q: string; sort?: Sort }>(filters: T): T & { sort: Sort } {
+export function withDefaultSort<T extends { q: string; sort?: Sort }>(filters: T): Omit<T, "sort"> & { sort: Sort } {
   return { ...filters, sort: filters.sort ?? defaultSort(filters.q) };
 }
 
