@@ -33,7 +33,7 @@ const JUDGED: [string, string, string][] = [
 
 describe.each(drivers())("search relevance on %s", (driver) => {
   let conn: TestConnection;
-  const first = async (q: string) => (await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" }), { limit: 5, offset: 0 })).items;
+  const first = async (q: string) => (await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 5, offset: 0 })).items;
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
@@ -69,7 +69,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("every word counts: a listing matching only some words is left out", async () => {
-    const items = (await searchListings(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" }), { limit: 50, offset: 0 })).items;
+    const items = (await searchListings(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" as const }), { limit: 50, offset: 0 })).items;
     expect(items.length).toBeGreaterThan(0);
     expect(items.map((i) => i.name)).not.toContain("Rate Watch"); // "rates" alone is not "bubble tea"
     expect(items.every((i) => /bubble/i.test(i.description + i.name) && /tea/i.test(i.description + i.name))).toBe(true);
@@ -77,7 +77,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
 
   it("the other sorts stay available with a query, over the same matches", async () => {
     const q = "weather now";
-    const byRelevance = await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" }), { limit: 100, offset: 0 });
+    const byRelevance = await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 100, offset: 0 });
     const byName = await searchListings(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 100, offset: 0 });
     expect(byName.total).toBe(byRelevance.total);
     expect(new Set(byName.items.map((i) => i.id))).toEqual(new Set(byRelevance.items.map((i) => i.id)));
@@ -93,11 +93,11 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("counts stop at 1,000 and say so; a common word pages through its best matches", async () => {
-    const search = (offset: number) => searchListings(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" }), { limit: 24, offset });
+    const search = (offset: number) => searchListings(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" as const }), { limit: 24, offset });
     expect(await search(0)).toMatchObject({ total: 1000, capped: true });
     expect((await search(990)).items).toHaveLength(10);
     expect((await search(1000)).items).toHaveLength(0);
-    const browse = await searchListings(conn.db, withDefaultSort({ q: "", category: "", price: "all" }), { limit: 24, offset: 0 });
+    const browse = await searchListings(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), { limit: 24, offset: 0 });
     expect(browse).toMatchObject({ total: 1000, capped: true });
   });
 
