@@ -117,7 +117,7 @@ export type RankedRow = {
 
 /**
  * The best matches in relevance order (score, then verified, then name), with the number of candidates
- * (at most 2 × SEARCH_WINDOW + 12) in `total`. `filter` holds the category and price conditions.
+ * (at most 2 × SEARCH_WINDOW + 62) in `total`. `filter` holds the category and price conditions.
  */
 export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }): Promise<RankedRow[]> {
   return rowsOf<RankedRow>(await db.execute(rankedSearchSql(terms, filter, page)));
@@ -126,11 +126,15 @@ export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page
 /** The ranked search's statement (the bench prints its EXPLAIN ANALYZE). */
 export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }): SQL {
   const base = sql`${listings.status} = 'approved' and ${filter}`;
-  // Three branches, each served by its own index and bounded: the exact name (btree on lower(name)), names that
-  // hold every word (a common description word cannot crowd them out), and then anything that matches.
+  // Four branches, each served by its own index and bounded: the exact name and names that start with the words
+  // (a range on the btree over lower(name); the LIKE re-checks it whatever the collation), names that hold every
+  // word (a common description word cannot crowd them out), and then anything that matches.
   return sql`
     with candidates as materialized (
       (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) in (${terms.phrase}, ${terms.core}) limit 10)
+      union
+      (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) >= ${terms.core}
+         and lower(${listings.name}) < ${successor(terms.core)} and lower(${listings.name}) like ${`${like(terms.core)}%`} limit ${PREFIX_LIMIT})
       union
       (select ${COLUMNS} from ${listings} where ${base} and ${matchesName(terms)} limit ${SEARCH_WINDOW + 1})
       union
@@ -147,6 +151,15 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
     from f
     order by ${score(terms)} desc, verified desc, lower(name), id
     limit ${page.limit} offset ${page.offset}`;
+}
+
+const PREFIX_LIMIT = 50;
+
+/** The smallest string above every string that starts with `text` (its last character moved up by one). */
+function successor(text: string): string {
+  const chars = [...text];
+  const last = chars.pop()!;
+  return chars.join("") + String.fromCodePoint(last.codePointAt(0)! + 1);
 }
 
 /** Matches of a text search in another order (newest, name, popular): a bounded count, then the page. */
