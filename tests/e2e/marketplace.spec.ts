@@ -57,6 +57,7 @@ test.describe("marketplace", () => {
   });
 
   test("a search puts the best match first: Relevance is the default sort with a query, the others stay selectable", async ({ page }) => {
+    test.slow(); // eight server round trips in one test
     await open(page, "/marketplace");
     const sort = page.getByRole("combobox", { name: "Sort" });
     await expect(sort).toHaveValue("popular");
