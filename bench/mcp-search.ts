@@ -31,9 +31,9 @@ const total = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const deadline = Date.now() + Number(values["max-seconds"]) * 1000;
 
-// A spread of realistic searches: browse pages, text, filters, sorts.
-const QUERIES = ["", "ai", "data", "weather", "scraper", "finance", "search", "image", "token", "legal"];
-const SORTS = ["popular", "newest", "name"] as const;
+// A spread of realistic searches: browse pages, a rare word, common words, two words, a typo, categories; sorts.
+const QUERIES = ["", "upscale", "weather", "token price", "scrapper", "finance", "data", "image", "legal", "ai"];
+const SORTS = ["relevance", "popular", "newest", "name"] as const;
 const PRICES = ["all", "free", "paid"] as const;
 const argsFor = (i: number) => ({ query: QUERIES[i % QUERIES.length], sort: SORTS[i % SORTS.length], price: PRICES[(i >> 2) % PRICES.length], limit: 10 });
 

@@ -1,6 +1,8 @@
-// npm run bench [-- --driver postgres|pglite --count 100000 --duration 10 --connections 32 --skip-seed]
-// Seeds N synthetic listings, starts the production build, drives load from this (separate) process
-// with autocannon and prints throughput, latency percentiles, peak server RSS and ratios to a static page.
+// npm run bench [-- --driver postgres|pglite --count 100000 --duration 10 --connections 32 --skip-seed --search-only]
+// Seeds N synthetic listings (generated SQL, bulk), times each search kind in the database uncached and prints
+// its EXPLAIN ANALYZE, starts the production build, drives load from this (separate) process with autocannon
+// and prints throughput, latency percentiles, peak server RSS and ratios to a static page. Search routes are
+// measured twice: as deployed (repeats answered by the search cache) and with SEARCH_CACHE_TTL_SECONDS=0.
 import { spawn, execSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +12,12 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { openPglite, openPostgres } from "@/db/connect";
-import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
+import { seedSampleCatalogue, seedSyntheticBulk } from "@/db/seed";
+import { sql as dsql } from "drizzle-orm";
+import { rankedSearchSql, rowsOf } from "@/db/queries/listing-search";
+import { searchListings } from "@/db/queries/listings";
+import type { Db } from "@/db/types";
+import { searchTerms } from "@/lib/marketplace/search-terms";
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +28,7 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3700" },
     "skip-seed": { type: "boolean", default: false },
     build: { type: "boolean", default: false },
+    "search-only": { type: "boolean", default: false },
   },
 });
 const driver = args.driver === "pglite" ? "pglite" : "postgres";
@@ -30,6 +38,16 @@ const connections = Number(args.connections);
 const port = Number(args.port);
 const base = `http://localhost:${port}`;
 const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/agora_bench";
+const searchOnly = args["search-only"];
+
+// Realistic searches, one row each: [label, query, category filter].
+const KINDS: [string, string, string][] = [
+  ["rare word", "upscale", ""],
+  ["common word (thousands)", "weather", ""],
+  ["two words", "token price", ""],
+  ["typo", "scrapper", ""],
+  ["category word", "finance", ""],
+];
 const pgliteDir = path.resolve("bench/.tmp/pglite");
 
 async function seed(): Promise<void> {
@@ -45,30 +63,59 @@ async function seed(): Promise<void> {
     await sql.unsafe(`create database "${name}"`);
     await sql.end();
     const conn = await openPostgres(serverUrl, { max: 4 });
+    await conn.db.execute(dsql`set maintenance_work_mem = '256MB'`);
     await seedSampleCatalogue(conn.db);
-    await seedSynthetic(conn.db, count);
+    await seedSyntheticBulk(conn.db, count, new Date(), (n) => process.stdout.write(`\rseeding ${n.toLocaleString("en-US")}…`));
     await conn.close();
   } else {
     fs.rmSync(pgliteDir, { recursive: true, force: true });
     const conn = await openPglite(pgliteDir);
     await seedSampleCatalogue(conn.db);
-    await seedSynthetic(conn.db, count);
+    await seedSyntheticBulk(conn.db, count);
     await conn.close();
   }
   console.log(`seeded ${count} synthetic listings on ${driver} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function explainSearch(): Promise<string> {
-  if (driver !== "postgres") return "(EXPLAIN shown for the PostgreSQL server only)";
-  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const rows = await sql.unsafe(
-    `explain analyze select id from listings where status = 'approved' and search_text ilike '%quantum energy ledger%' order by verified desc, lower(name), id limit 24`,
-  );
-  await sql.end();
-  return rows.map((r) => (r as Record<string, string>)["QUERY PLAN"]).join("\n");
+type DbTiming = { label: string; q: string; p50: number; p99: number; max: number; total: string; first: string };
+
+/** Each search kind straight through the query module, uncached, one at a time: the database's share. */
+async function timeSearches(db: Db): Promise<DbTiming[]> {
+  const out: DbTiming[] = [];
+  for (const [label, q, category] of KINDS) {
+    const times: number[] = [];
+    let last: Awaited<ReturnType<typeof searchListings>> | undefined;
+    for (let i = 0; i < 25; i++) {
+      const started = performance.now();
+      last = await searchListings(db, { q, category, price: "all", sort: "relevance" }, { limit: 24, offset: 0 });
+      if (i >= 5) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => Math.round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]! * 10) / 10;
+    out.push({ label, q, p50: at(0.5), p99: at(0.99), max: at(1), total: `${last!.total}${last!.capped ? "+" : ""}`, first: last!.items[0]?.name ?? "—" });
+  }
+  return out;
 }
 
-function startServer(): ChildProcess {
+/** EXPLAIN ANALYZE of the ranked statement for each kind (the corrected terms for the typo). */
+async function explainSearches(db: Db): Promise<string> {
+  const parts: string[] = [];
+  for (const [label, q] of KINDS) {
+    let terms = searchTerms(q)!;
+    if (label === "typo") terms = { ...terms, words: ["scraper"], phrase: "scraper", core: "scraper" };
+    const rows = rowsOf<Record<string, string>>(await db.execute(dsql`explain analyze ${rankedSearchSql(terms, dsql`true`, { limit: 24, offset: 0 })}`));
+    // The sort key repeats the whole scoring expression; it says nothing about the plan.
+    const plan = rows.map((r) => r["QUERY PLAN"]!).filter((l) => !/Sort Key|Group Key/.test(l));
+    parts.push(`### ${label}: "${label === "typo" ? `${q}" → "scraper` : q}"\n${plan.join("\n")}`);
+  }
+  return parts.join("\n\n");
+}
+
+async function openBenchDb() {
+  return driver === "postgres" ? openPostgres(serverUrl, { max: 2 }) : openPglite(pgliteDir);
+}
+
+function startServer(extra: Record<string, string> = {}): ChildProcess {
   const env = {
     ...process.env,
     NODE_ENV: "production" as const,
@@ -82,6 +129,7 @@ function startServer(): ChildProcess {
     VERIFY_SCHEDULE_DISABLED: "1",
     DATABASE_URL: driver === "postgres" ? serverUrl : "",
     PGLITE_DIR: pgliteDir,
+    ...extra,
   };
   return spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -130,46 +178,80 @@ async function load(name: string, urlPath: string, request: Request = {}): Promi
   return { name, path: urlPath, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
+const mcpCall = (query: string): Request => ({
+  method: "POST",
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query, limit: 10 } } }),
+});
+
+function printRow(r: Result) {
+  console.log(`${r.name.padEnd(44)} ${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors} non-2xx ${r.non2xx}`);
+}
+
+async function loadAll(targets: [string, string, Request?][]): Promise<Result[]> {
+  const results: Result[] = [];
+  for (const [name, p, request] of targets) {
+    const r = await load(name, p, request);
+    results.push(r);
+    printRow(r);
+  }
+  return results;
+}
+
+const searchTargets = (suffix: string, withPage: boolean): [string, string, Request?][] =>
+  KINDS.flatMap(([label, q, category]): [string, string, Request?][] => {
+    const query = `q=${encodeURIComponent(q)}${category ? `&category=${encodeURIComponent(category)}` : ""}`;
+    const rows: [string, string, Request?][] = [[`API ${label}${suffix}`, `/api/mcp-agents?${query}&limit=24`]];
+    if (withPage) rows.push([`page ${label}${suffix}`, `/marketplace?${query}`]);
+    rows.push([`MCP search_servers ${label}${suffix}`, "/api/mcp", mcpCall(q)]);
+    return rows;
+  });
+
 async function main() {
+  const startedAt = new Date();
+  const load1 = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
   if (args.build || !fs.existsSync(".next/BUILD_ID")) execSync("npx next build", { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (!args["skip-seed"]) await seed();
-  const plan = await explainSearch();
-  const server = startServer();
+  const conn = await openBenchDb();
+  const dbTimes = await timeSearches(conn.db);
+  const plans = await explainSearches(conn.db);
+  await conn.close();
+  console.log("\n| search (query module, uncached, sequential) | p50 ms | p99 ms | max ms | matches | first result |");
+  console.log("|---|---:|---:|---:|---:|---|");
+  for (const t of dbTimes) console.log(`| ${t.label} "${t.q}" | ${t.p50} | ${t.p99} | ${t.max} | ${t.total} | ${t.first} |`);
+
+  let results: Result[] = [];
+  let rss = 0;
+  let js = 0;
+  let server = startServer();
   try {
     await waitFor(`${base}/terms-of-service`);
-    const detail = "/marketplace/synthetic-12345";
-    // One stateless MCP tools/call, as an agent sends it after initializing.
-    const mcpSearch: Request = {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: "quantum energy ledger", limit: 10 } } }),
-    };
-    const targets: [string, string, Request?][] = [
-      ["static /terms-of-service", "/terms-of-service"],
-      ["/marketplace", "/marketplace"],
-      ["/marketplace?q=…", "/marketplace?q=quantum%20energy%20ledger"],
-      ["/api/mcp-agents?q=…&limit=24", "/api/mcp-agents?q=quantum%20energy%20ledger&limit=24"],
-      ["detail page", detail],
-      ["MCP search_servers", "/api/mcp", mcpSearch],
-    ];
-    const results: Result[] = [];
-    for (const [name, p, request] of targets) {
-      const r = await load(name, p, request);
-      results.push(r);
-      console.log(`${name.padEnd(30)} ${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors} non-2xx ${r.non2xx}`);
-    }
-    const staticRps = results[0]!.rps;
-    const js = await firstLoadJsKb("/marketplace");
-    const rss = peakRssMb(server.pid!);
-    console.log(`\n## ${driver} · ${count.toLocaleString("en-US")} listings · c=${connections} · ${duration}s · ${new Date().toISOString().slice(0, 10)} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB\n`);
-    console.log("| route | req/s | p50 ms | p99 ms | ratio to static |");
-    console.log("|---|---:|---:|---:|---:|");
-    for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} |`);
-    console.log(`\nserver peak RSS: ${rss} MB · first-load JS for /marketplace: ${js} kB gzip`);
-    console.log(`\nEXPLAIN ANALYZE (search):\n${plan}`);
+    const fixed: [string, string, Request?][] = [["static /terms-of-service", "/terms-of-service"]];
+    if (!searchOnly) fixed.push(["/marketplace", "/marketplace"], ["detail page", "/marketplace/synthetic-12345"]);
+    results = await loadAll([...fixed, ...searchTargets("", !searchOnly)]);
+    if (!searchOnly) js = await firstLoadJsKb("/marketplace");
+    rss = peakRssMb(server.pid!);
   } finally {
     server.kill("SIGTERM");
   }
+  await new Promise((r) => setTimeout(r, 1500));
+  // Every request reaches the database: what the cache saves, and the path an unseen query takes.
+  server = startServer({ SEARCH_CACHE_TTL_SECONDS: "0" });
+  try {
+    await waitFor(`${base}/terms-of-service`);
+    results.push(...(await loadAll(searchTargets(" (no cache)", false))));
+    rss = Math.max(rss, peakRssMb(server.pid!));
+  } finally {
+    server.kill("SIGTERM");
+  }
+
+  const staticRps = results[0]!.rps;
+  console.log(`\n## ${driver} · ${count.toLocaleString("en-US")} listings · c=${connections} · ${duration}s · ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB · load at start ${load1}\n`);
+  console.log("| route | req/s | p50 ms | p99 ms | ratio to static |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} |`);
+  console.log(`\nserver peak RSS: ${rss} MB${js ? ` · first-load JS for /marketplace: ${js} kB gzip` : ""}`);
+  console.log(`\nEXPLAIN ANALYZE (ranked search, PostgreSQL plans as the bench database runs them):\n\n${plans}`);
 }
 
 await main();

@@ -8,6 +8,7 @@ import {
   jsonb,
   numeric,
   pgEnum,
+  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -68,8 +69,27 @@ export const listings = pgTable(
     index("listings_status_verified_idx").on(t.status, t.verified.desc(), sql`lower(${t.name})`, t.id),
     index("listings_categories_idx").using("gin", t.categories),
     index("listings_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    // Name matches for text search, so a word common in descriptions cannot crowd a name match out of the ranked window.
+    index("listings_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`).where(sql`${t.status} = 'approved'`),
     index("listings_submitter_idx").on(t.submitterId),
   ],
+);
+
+/**
+ * Bumped by statement triggers on every write to listings, listing_probes and listing_drift (migration 0009):
+ * the search cache keys its entries by it, so no process serves a result older than the last write it can see.
+ */
+export const catalogueVersion = pgSequence("catalogue_version");
+
+/**
+ * Every distinct word (3–40 letters, digits or '_', not all digits) of any listing's search text, kept by a row
+ * trigger on listings (migration 0009). A misspelled query word is corrected against this vocabulary, whose
+ * size follows the language of the catalogue rather than its row count.
+ */
+export const searchWords = pgTable(
+  "search_words",
+  { word: text("word").primaryKey() },
+  (t) => [index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`)],
 );
 
 export const newsletterSubscribers = pgTable(

@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { filtersToSearch, type ListingFilters, type View } from "@/lib/marketplace/filters";
+import { defaultSort, filtersToSearch, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -57,6 +57,8 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
     debounce.current = undefined;
     const current = wantedRef.current;
     const { view: nextView = current.view, ...nextFilters } = next;
+    // A sort nobody chose follows the text: typing a search switches to relevance, clearing it back to popular.
+    if (next.q !== undefined && next.sort === undefined && current.filters.sort === defaultSort(current.filters.q)) nextFilters.sort = defaultSort(next.q);
     const merged = { filters: { ...current.filters, ...nextFilters }, view: nextView };
     setWanted(merged);
     const url = `/marketplace${filtersToSearch({ ...merged.filters, view: merged.view, page: 1 })}`;
@@ -131,6 +133,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             <option value="paid">Paid</option>
           </FilterSelect>
           <FilterSelect label="Sort" name="sort" value={wanted.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
+            <option value="relevance">Relevance</option>
             <option value="popular">Popular</option>
             <option value="newest">Newest</option>
             <option value="name">Name</option>

@@ -7,18 +7,18 @@ import { MarketplaceControls } from "@/components/marketplace/marketplace-contro
 import { Pagination } from "@/components/marketplace/pagination";
 import { browseListings, getCategories } from "@/lib/marketplace/catalogue";
 import { site } from "@/lib/site";
-import { filtersToSearch, PAGE_SIZE, type ListingFilters, type View } from "@/lib/marketplace/filters";
+import { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
 /** The marketplace screen for one filter state; rendered per request or as a cached page. */
 export async function MarketplaceView({ filters, view, page }: { filters: ListingFilters; view: View; page: number }) {
-  const [{ items, total }, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
+  const [{ items, total, capped }, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const first = (page - 1) * PAGE_SIZE + 1;
   const summary =
     total === 0 ? null : (
       <>
         Showing <strong className="font-medium text-foreground">{first}–{first + items.length - 1}</strong> of{" "}
-        <strong className="font-medium text-foreground">{total.toLocaleString("en-US")}</strong> {total === 1 ? "server" : "servers"}
+        <strong className="font-medium text-foreground">{total.toLocaleString("en-US")}{capped ? "+" : ""}</strong> {total === 1 && !capped ? "server" : "servers"}
       </>
     );
 
@@ -34,7 +34,7 @@ export async function MarketplaceView({ filters, view, page }: { filters: Listin
             <SearchX className="size-10 text-muted-foreground" aria-hidden="true" />
             <p className="text-lg font-medium">No MCP servers found matching your criteria.</p>
             <Button asChild variant="outline">
-              <Link href={`/marketplace${filtersToSearch({ sort: filters.sort, view })}`} scroll={false}>
+              <Link href={`/marketplace${filtersToSearch({ sort: filters.sort === defaultSort(filters.q) ? undefined : filters.sort, view })}`} scroll={false}>
                 Clear all filters
               </Link>
             </Button>

@@ -1,6 +1,8 @@
 // Reads the public catalogue: filtering, sorting and paging happen in the database.
-import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { ListingFilters } from "@/lib/validations/marketplace";
+import { searchTerms, type SearchTerms } from "@/lib/marketplace/search-terms";
+import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow } from "./listing-search";
 import { listings, type Listing } from "../schema";
 import type { Db } from "../types";
 
@@ -48,35 +50,107 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function where(filters: ListingFilters): SQL {
-  const conditions: SQL[] = [eq(listings.status, "approved")];
-  // search_text is lower-cased name, description and categories; the trigram index serves ILIKE.
-  if (filters.q) conditions.push(sql`${listings.searchText} ilike ${`%${escapeLike(filters.q.toLowerCase())}%`}`);
+/** Category and price: the filters besides the text. */
+function filterConditions(filters: Pick<ListingFilters, "category" | "price">): SQL {
+  const conditions: SQL[] = [sql`true`];
   if (filters.category) conditions.push(sql`${listings.categories} @> array[${filters.category}]::text[]`);
   if (filters.price === "free") conditions.push(or(isNull(listings.price), eq(listings.price, 0))!);
   if (filters.price === "paid") conditions.push(gt(listings.price, 0));
   return and(...conditions)!;
 }
 
-// Every order ends in the id, so ties are stable and pages never repeat or skip a listing.
-function orderBy(sort: ListingFilters["sort"]): SQL[] {
-  const byName = sql`lower(${listings.name})`;
-  if (sort === "newest") return [desc(listings.createdAt), asc(listings.id)];
-  if (sort === "name") return [asc(byName), asc(listings.id)];
-  return [desc(listings.verified), asc(byName), asc(listings.id)];
+// The official registry's `search` is a substring of the name, description or categories.
+function substringWhere(q: string): SQL {
+  const conditions: SQL[] = [eq(listings.status, "approved")];
+  // search_text is lower-cased name, description and categories; the trigram index serves ILIKE.
+  if (q) conditions.push(sql`${listings.searchText} ilike ${`%${escapeLike(q.toLowerCase())}%`}`);
+  return and(...conditions)!;
 }
 
+// Every order ends in the id, so ties are stable and pages never repeat or skip a listing. "nulls last" matches
+// the indexes' DESC NULLS LAST (a plain DESC means NULLS FIRST, which no index serves, and sorts the table).
+function orderBy(sort: ListingFilters["sort"]): SQL[] {
+  const byName = sql`lower(${listings.name})`;
+  if (sort === "newest") return [sql`${listings.createdAt} desc nulls last`, asc(listings.id)];
+  if (sort === "name") return [asc(byName), asc(listings.id)];
+  return [sql`${listings.verified} desc nulls last`, asc(byName), asc(listings.id)];
+}
+
+/**
+ * A page of results. `total` is exact up to SEARCH_WINDOW; `capped` says more match than that (shown as
+ * "1,000+"): no request counts every match of a common word in a large catalogue.
+ */
+export type SearchResult = { items: PublicListing[]; total: number; capped: boolean };
+
+/**
+ * The one search behind the marketplace page, GET /api/mcp-agents and the MCP tool search_servers.
+ * With words, every word must match (a close spelling counts when nothing matches exactly) and "relevance"
+ * ranks them; the other sorts order the same matches. A text search pages through its best SEARCH_WINDOW.
+ * `exactBrowseCount`: the marketplace's cached browse pages (bounded keys, rebuilt on approval) count every
+ * listing so their page links reach the whole catalogue; requests served per call count up to the window.
+ */
 export async function searchListings(
   db: Db,
   filters: ListingFilters,
   page: { limit: number; offset: number },
-): Promise<{ items: PublicListing[]; total: number }> {
-  const condition = where(filters);
-  const [rows, [count]] = await Promise.all([
-    db.select(columns).from(listings).where(condition).orderBy(...orderBy(filters.sort)).limit(page.limit).offset(page.offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(listings).where(condition),
+  options: { exactBrowseCount?: boolean } = {},
+): Promise<SearchResult> {
+  const terms = searchTerms(filters.q);
+  // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
+  if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
+  const filter = filterConditions(filters);
+  const approved = and(eq(listings.status, "approved"), filter)!;
+  if (!terms) {
+    const [rows, total] = await Promise.all([
+      db.select(columns).from(listings).where(approved).orderBy(...orderBy(filters.sort)).limit(page.limit).offset(page.offset),
+      options.exactBrowseCount ? countAll(db, approved) : countUpTo(db, approved, SEARCH_WINDOW + 1),
+    ]);
+    if (options.exactBrowseCount) return { items: rows.map(toPublicListing), total, capped: false };
+    return { items: rows.map(toPublicListing), total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW };
+  }
+  // Pages of a text search end at the window. When no listing holds every word, misspelled words are
+  // corrected against the catalogue's vocabulary and the search runs once more.
+  const limit = Math.max(0, Math.min(page.limit, SEARCH_WINDOW - page.offset));
+  const first = await textSearch(db, terms, filters.sort, filter, { limit, offset: page.offset });
+  if (first.total > 0) return first;
+  const corrected = await correctedTerms(db, terms);
+  return corrected ? textSearch(db, corrected, filters.sort, filter, { limit, offset: page.offset }) : first;
+}
+
+async function textSearch(db: Db, terms: SearchTerms, sort: ListingFilters["sort"], filter: SQL, page: { limit: number; offset: number }): Promise<SearchResult> {
+  const condition = and(eq(listings.status, "approved"), filter, matchesSearchText(terms))!;
+  const capped = (total: number) => ({ total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW });
+  if (sort === "relevance") {
+    const rows = page.limit > 0 ? await rankedSearch(db, terms, filter, page) : [];
+    const total = rows.length > 0 ? Number(rows[0]!.total) : await countUpTo(db, condition, SEARCH_WINDOW + 1);
+    return { items: rows.map(fromRaw), ...capped(total) };
+  }
+  const [rows, total] = await Promise.all([
+    page.limit > 0 ? db.select(columns).from(listings).where(condition).orderBy(...orderBy(sort)).limit(page.limit).offset(page.offset) : [],
+    countUpTo(db, condition, SEARCH_WINDOW + 1),
   ]);
-  return { items: rows.map(toPublicListing), total: Number(count?.n ?? 0) };
+  return { items: rows.map(toPublicListing), ...capped(total) };
+}
+
+async function countAll(db: Db, condition: SQL): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings).where(condition);
+  return Number(row?.n ?? 0);
+}
+
+function fromRaw(r: RankedRow): PublicListing {
+  return toPublicListing({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    description: r.description,
+    categories: r.categories,
+    price: r.price === null ? null : Number(r.price),
+    verified: r.verified,
+    serverUrl: r.server_url,
+    websiteUrl: r.website_url,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+  });
 }
 
 /** Every category in use by approved listings, with how many listings carry it. */
@@ -108,7 +182,7 @@ export async function listRegistryPage(
   db: Db,
   page: { q: string; updatedSince?: Date; afterSlug?: string; limit: number },
 ): Promise<PublicListing[]> {
-  const conditions = [where({ q: page.q, category: "", price: "all", sort: "name" })];
+  const conditions = [substringWhere(page.q)];
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
   const rows = await db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);

@@ -6,22 +6,27 @@ import { getDb } from "@/db";
 import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
 import { listCategories, searchListings } from "@/db/queries/listings";
 import { uptimeAndLatency } from "@/db/queries/probes";
+import { searchListingViews } from "@/lib/listings/search";
 import { PAGE_SIZE, type ListingFilters } from "@/lib/validations/marketplace";
 
 export const CATALOGUE_TAG = "listings";
 const REVALIDATE_SECONDS = 300;
 
-async function runSearch(filters: ListingFilters, page: number) {
+// Browsing (no text) counts exactly, so the page links reach every listing; it runs once per key and approval.
+async function runBrowse(filters: ListingFilters, page: number) {
   const db = await getDb();
-  const { items, total } = await searchListings(db, filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-  return { items: await withProbeFacts(db, items), total };
+  const result = await searchListings(db, filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, { exactBrowseCount: true });
+  return { ...result, items: await withProbeFacts(db, result.items) };
 }
 
-const cachedBrowse = unstable_cache(runSearch, ["marketplace-browse"], { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS });
+const cachedBrowse = unstable_cache(runBrowse, ["marketplace-browse"], { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS });
 
-/** One page of approved listings. Free-text searches skip the cache: their keys are unbounded. */
-export function browseListings(filters: ListingFilters, page: number) {
-  return filters.q ? runSearch(filters, page) : cachedBrowse(filters, page);
+/**
+ * One page of approved listings. Free-text searches skip Next's data cache (their keys are unbounded) and
+ * use the search module's small in-memory one (lib/listings/search.ts), shared with the API and MCP tool.
+ */
+export async function browseListings(filters: ListingFilters, page: number) {
+  return filters.q ? searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }) : cachedBrowse(filters, page);
 }
 
 export const getCategories = unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {

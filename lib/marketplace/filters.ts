@@ -1,5 +1,5 @@
 // Marketplace filter types and URLs. No zod here: client components import this module.
-export const SORTS = ["popular", "newest", "name"] as const;
+export const SORTS = ["relevance", "popular", "newest", "name"] as const;
 export const PRICES = ["all", "free", "paid"] as const;
 export const VIEWS = ["grid", "list"] as const;
 export const PAGE_SIZE = 24;
@@ -10,13 +10,18 @@ export type View = (typeof VIEWS)[number];
 
 export type ListingFilters = { q: string; category: string; price: PriceFilter; sort: Sort };
 
+/** With search text the results come in relevance order unless another sort is chosen; without, popular. */
+export function defaultSort(q: string | undefined): Sort {
+  return q ? "relevance" : "popular";
+}
+
 /** Query string for a filter state, leaving out defaults so URLs stay short and canonical. */
 export function filtersToSearch(f: Partial<ListingFilters> & { view?: View; page?: number }): string {
   const p = new URLSearchParams();
   if (f.q) p.set("q", f.q);
   if (f.category) p.set("category", f.category);
   if (f.price && f.price !== "all") p.set("price", f.price);
-  if (f.sort && f.sort !== "popular") p.set("sort", f.sort);
+  if (f.sort && f.sort !== defaultSort(f.q)) p.set("sort", f.sort);
   if (f.view && f.view !== "grid") p.set("view", f.view);
   if (f.page && f.page > 1) p.set("page", String(f.page));
   const s = p.toString();

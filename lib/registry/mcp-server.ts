@@ -2,18 +2,20 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
-import { listCategories, searchListings } from "@/db/queries/listings";
+import { findListingView } from "@/db/queries/listing-view";
+import { listCategories } from "@/db/queries/listings";
+import { hasMore, searchListingViews } from "@/lib/listings/search";
 import type { Db } from "@/db/types";
 import { site } from "@/lib/site";
-import { decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
+import { decodeCursor, encodeCursor, withDefaultSort } from "@/lib/validations/marketplace";
 import { getServerShape, searchServersShape } from "@/lib/validations/registry";
 import { categoriesText, detailsText, searchText } from "@/lib/listings/presenters/mcp-text";
 import { serverDetailsSchema, serverSummarySchema, toServerDetails, toServerSummary } from "@/lib/listings/presenters/server-details";
 
 const searchOutput = {
   servers: z.array(serverSummarySchema),
-  total: z.number().int().describe("How many servers match the filters in all."),
+  total: z.number().int().describe("How many servers match the filters in all, counted up to 1000 (see totalCapped)."),
+  totalCapped: z.boolean().describe("True when more than total servers match: counting stops at 1000; page on with nextCursor."),
   nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page."),
 };
 const categoriesOutput = {
@@ -41,7 +43,8 @@ export function createRegistryServer(db: Db): McpServer {
     {
       title: "Search MCP servers",
       description:
-        "Search the approved MonetizedMCP servers by text, category and price, sorted popular (verified first), newest or by name. " +
+        "Search the approved MonetizedMCP servers by text, category and price. With a query the best matches come first " +
+        "(relevance: name, then category, then description; close spellings count); other sorts: popular (verified first), newest, name. " +
         "Returns each server's id, name, description, categories, price per call, verified flag, MCP URL and marketplace page, and a cursor for the next page.",
       inputSchema: searchServersShape,
       outputSchema: searchOutput,
@@ -50,12 +53,12 @@ export function createRegistryServer(db: Db): McpServer {
     async ({ query, category, price, sort, limit, cursor }) => {
       const offset = cursor ? decodeCursor(cursor) : 0;
       if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
-      const { items, total } = await searchListings(db, { q: query, category, price, sort }, { limit, offset });
-      const servers = (await withProbeFacts(db, items)).map(toServerSummary);
-      const nextCursor = offset + items.length < total ? encodeCursor(offset + items.length) : null;
+      const result = await searchListingViews(db, withDefaultSort({ q: query, category, price, sort }), { limit, offset });
+      const servers = result.items.map(toServerSummary);
+      const nextCursor = hasMore(result, offset, servers.length, limit) ? encodeCursor(offset + servers.length) : null;
       return {
-        content: [{ type: "text", text: searchText(servers, total, offset, nextCursor) }],
-        structuredContent: { servers, total, nextCursor },
+        content: [{ type: "text", text: searchText(servers, result.total, offset, nextCursor, result.capped) }],
+        structuredContent: { servers, total: result.total, totalCapped: result.capped, nextCursor },
       };
     },
   );

@@ -1,9 +1,9 @@
 // Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
 import { z } from "zod";
 
-import { PRICES, SORTS, type ListingFilters, type View } from "@/lib/marketplace/filters";
+import { defaultSort, PRICES, SORTS, type ListingFilters, type Sort, type View } from "@/lib/marketplace/filters";
 
-export { filtersToSearch, PAGE_SIZE, type ListingFilters, type PriceFilter, type Sort, type View } from "@/lib/marketplace/filters";
+export { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type PriceFilter, type Sort, type View } from "@/lib/marketplace/filters";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 /** Optional trimmed text with a length cap; the message names the parameter as its caller spells it. */
@@ -17,8 +17,14 @@ export const filtersShape = {
     z.string().trim().max(100, "category must be at most 100 characters.").optional().default(""),
   ),
   price: z.preprocess(first, z.enum(PRICES, { message: "price must be one of: all, free, paid." }).optional().default("all")),
-  sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: popular, newest, name." }).optional().default("popular")),
+  // No default here: it depends on the search text (defaultSort), so callers resolve it with withDefaultSort.
+  sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: relevance, popular, newest, name." }).optional()),
 };
+
+/** Filters with the sort the text implies when none was chosen. */
+export function withDefaultSort<T extends { q: string; sort?: Sort }>(filters: T): Omit<T, "sort"> & { sort: Sort } {
+  return { ...filters, sort: filters.sort ?? defaultSort(filters.q) };
+}
 
 /** The page is lenient: an unknown value falls back to its default instead of an error page. */
 export function parsePageQuery(query: Record<string, string | string[] | undefined>) {
@@ -30,8 +36,9 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
     q: pick(filtersShape.q, query.q, ""),
     category: pick(filtersShape.category, query.category, ""),
     price: pick(filtersShape.price, query.price, "all"),
-    sort: pick(filtersShape.sort, query.sort, "popular"),
+    sort: "popular",
   };
+  filters.sort = pick(filtersShape.sort, query.sort, undefined) ?? defaultSort(filters.q);
   const view: View = first(query.view) === "list" ? "list" : "grid";
   const pageNumber = Number(first(query.page));
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 100_000 ? pageNumber : 1;

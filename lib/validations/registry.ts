@@ -20,7 +20,9 @@ export const searchServersShape = {
   query: boundedText(200, "query").describe("Words to find in a server's name, description or categories (case-insensitive). Empty: every server."),
   category: filtersShape.category.describe("Exact category name from list_categories, e.g. \"Finance\". Empty or \"all\": every category."),
   price: filtersShape.price.describe("\"free\", \"paid\" or \"all\" (default)."),
-  sort: filtersShape.sort.describe("\"popular\" (default: verified servers first, then by name), \"newest\" or \"name\"."),
+  sort: filtersShape.sort.describe(
+    "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by name), \"newest\" or \"name\".",
+  ),
   limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
   cursor: z.string().max(200, "cursor is not valid.").optional().describe("nextCursor from the previous answer, to read the next page with the same filters."),
 };

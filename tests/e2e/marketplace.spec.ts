@@ -56,6 +56,44 @@ test.describe("marketplace", () => {
     expect(await sameDocument(page)).toBe(true);
   });
 
+  test("a search puts the best match first: Relevance is the default sort with a query, the others stay selectable", async ({ page }) => {
+    test.slow(); // eight server round trips in one test
+    await open(page, "/marketplace");
+    const sort = page.getByRole("combobox", { name: "Sort" });
+    await expect(sort).toHaveValue("popular");
+    await expect(sort.locator("option")).toHaveText(["Relevance", "Popular", "Newest", "Name"]);
+    const search = page.getByRole("searchbox", { name: "Search MCP servers" });
+
+    await search.fill("weather");
+    await expect(page).toHaveURL(/\?q=weather$/);
+    await expect(sort).toHaveValue("relevance");
+    await expect.poll(async () => (await cardNames(page))[0]).toBe("Weather Now");
+
+    await search.fill("geocodr"); // a typo still finds it
+    await expect.poll(async () => (await cardNames(page))[0]).toBe("Geocoder");
+
+    await search.fill("exchange rates"); // two words, found in a description
+    await expect.poll(async () => (await cardNames(page))[0]).toBe("Currency Converter");
+
+    await search.fill("data");
+    await expect.poll(async () => (await cardNames(page))[0]).not.toBe("Currency Converter");
+    await sort.selectOption("name");
+    await expect(page).toHaveURL(/q=data&sort=name/);
+    await expect
+      .poll(async () => {
+        const names = (await cardNames(page)).map((n) => n.toLowerCase());
+        return names.length > 1 && names.join("\n") === [...names].sort().join("\n");
+      })
+      .toBe(true);
+    await sort.selectOption("relevance");
+    await expect(page).toHaveURL(/\?q=data$/);
+    await expect(sort).toHaveValue("relevance");
+
+    await page.getByRole("button", { name: "Clear search" }).click();
+    await expect(page).toHaveURL(/\/marketplace$/);
+    await expect(sort).toHaveValue("popular");
+  });
+
   test("category, price and sort filters apply and land in the URL", async ({ page, request }) => {
     await open(page, "/marketplace");
     await page.getByRole("combobox", { name: "Category" }).selectOption("Travel");

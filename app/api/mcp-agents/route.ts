@@ -1,18 +1,18 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db";
-import { searchListings } from "@/db/queries/listings";
-import { withProbeFacts } from "@/db/queries/listing-view";
 import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { readJson } from "@/lib/http";
 import { cachedJson } from "@/lib/cached-json";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
+import { hasMore, searchListingViews } from "@/lib/listings/search";
 import { probeAfterResponse } from "@/lib/probe/schedule";
 import { submitServer, toSubmittedAgent } from "@/lib/listings/submit/submit-server";
-import { apiQuerySchema, decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
+import { apiQuerySchema, decodeCursor, encodeCursor, withDefaultSort } from "@/lib/validations/marketplace";
 import { serverSubmissionSchema } from "@/lib/validations/server-submission";
 
 // GET /api/mcp-agents — approved listings as the spec's agent array, filtered and paged in the database.
+// X-Total-Count is exact up to 1000 and reads "1000+" past it (counting stops there); Link rel="next" while more follow.
 export async function GET(request: Request) {
   try {
     const url = new URL(request.url);
@@ -28,15 +28,15 @@ export async function GET(request: Request) {
     }
 
     const db = await getDb();
-    const { items, total } = await searchListings(db, filters, { limit, offset });
-    const headers: Record<string, string> = { "X-Total-Count": String(total) };
-    if (offset + items.length < total) {
+    const { items, total, capped } = await searchListingViews(db, withDefaultSort(filters), { limit, offset });
+    const headers: Record<string, string> = { "X-Total-Count": capped ? `${total}+` : String(total) };
+    if (hasMore({ total, capped }, offset, items.length, limit)) {
       const next = new URL(url);
       if (cursor) next.searchParams.set("cursor", encodeCursor(offset + limit));
       else next.searchParams.set("page", String(Math.floor(offset / limit) + 2));
       headers.Link = `<${next.pathname}${next.search}>; rel="next"`;
     }
-    return cachedJson(request, (await withProbeFacts(db, items)).map(toApiAgent), headers);
+    return cachedJson(request, items.map(toApiAgent), headers);
   } catch (error) {
     return errorResponse(error, "GET /api/mcp-agents");
   }

@@ -17,11 +17,13 @@ function summaryBlock(s: ServerSummary, index: number): string {
   ].join("\n");
 }
 
-export function searchText(servers: ServerSummary[], total: number, offset: number, nextCursor: string | null): string {
+export function searchText(servers: ServerSummary[], total: number, offset: number, nextCursor: string | null, capped = false): string {
   if (servers.length === 0) {
     return offset > 0 ? "No more MCP servers: this is past the last page." : "No MCP servers match these filters. Try fewer words, or call list_categories.";
   }
-  const head = `${total} MCP server${total === 1 ? " matches" : "s match"}; showing ${offset + 1}–${offset + servers.length}:`;
+  const head = capped
+    ? `More than ${total.toLocaleString("en-US")} MCP servers match; showing ${offset + 1}–${offset + servers.length}:`
+    : `${total} MCP server${total === 1 ? " matches" : "s match"}; showing ${offset + 1}–${offset + servers.length}:`;
   const body = servers.map((s, i) => summaryBlock(s, offset + i + 1)).join("\n\n");
   const tail = nextCursor
     ? `More results: call search_servers again with the same filters and cursor "${nextCursor}".`

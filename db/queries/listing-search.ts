@@ -1,0 +1,174 @@
+// Text search over the approved catalogue, ranked by relevance. Every query here is bounded: candidates come
+// from trigram indexes with a LIMIT per branch, counts stop at SEARCH_WINDOW, and scoring runs on at most
+// 2 × SEARCH_WINDOW rows whatever the catalogue's size.
+import { sql, type SQL } from "drizzle-orm";
+import type { SearchTerms } from "@/lib/marketplace/search-terms";
+import { listings, searchWords } from "../schema";
+import type { Db } from "../types";
+
+/** Most matches a text search ranks, pages through and counts; past it the total reads "1,000+". */
+export const SEARCH_WINDOW = 1000;
+
+// Field weights. An exact name beats any sum of word scores (8 words × 68 < 1000).
+const W = {
+  exactName: 1000,
+  namePrefix: 200,
+  phraseInName: 100,
+  phraseInDescription: 50,
+  nameWord: 40,
+  nameWordPrefix: 30,
+  nameSubstring: 20,
+  categoryWord: 20,
+  categorySubstring: 12,
+  description: 8,
+};
+
+/** Every word found in the searched text (served by a trigram index for words of 3 letters or more). */
+function textMatches(column: SQL, terms: SearchTerms): SQL {
+  return sql.join(terms.words.map((w) => sql`${column} like ${`%${like(w)}%`}`), sql` and `);
+}
+
+/** Search text (lower-cased name, description, categories) matches every word; trigram index listings_search_trgm_idx. */
+export function matchesSearchText(terms: SearchTerms): SQL {
+  return textMatches(sql`${listings.searchText}`, terms);
+}
+
+/** The lower-cased name matches every word; partial trigram index listings_name_trgm_idx. */
+function matchesName(terms: SearchTerms): SQL {
+  return textMatches(sql`lower(${listings.name})`, terms);
+}
+
+/**
+ * The terms with each word that occurs nowhere replaced by the closest word of the catalogue's vocabulary
+ * (search_words, trigram similarity ≥ MIN_SIMILARITY): "scrapper" → "scraper". Null when nothing changes.
+ * Work depends on the vocabulary, not on the number of listings.
+ */
+export async function correctedTerms(db: Db, terms: SearchTerms): Promise<SearchTerms | null> {
+  const lookups = terms.words.map(
+    (w, i) => sql`select ${i}::int as i, (select word from ${searchWords} where word % ${w} and similarity(word, ${w}) >= ${MIN_SIMILARITY}
+                  order by similarity(word, ${w}) desc, word limit 1) as fix`,
+  );
+  const rows = rowsOf<{ i: number; fix: string | null }>(await db.execute(sql.join(lookups, sql` union all `)));
+  const words = terms.words.map((w, i) => rows.find((r) => Number(r.i) === i)?.fix ?? w);
+  if (words.every((w, i) => w === terms.words[i])) return null;
+  const unique = [...new Set(words)];
+  return { phrase: unique.join(" "), core: unique.join(" "), words: unique };
+}
+
+const MIN_SIMILARITY = 0.45;
+
+/**
+ * One word's score: the best of its matches in the name, plus those in categories and description. Name and
+ * categories are normalised (`n`, `c` below) so ' word ' is a whole word; the description (`d`) is lower-cased only.
+ * Plain LIKE only: per-row trigram similarity over descriptions costs ~0.1 ms a row, too much for the window.
+ */
+function wordScore(w: string): SQL {
+  const whole = `% ${like(w)} %`;
+  const prefix = `% ${like(w)}%`;
+  const inside = `%${like(w)}%`;
+  return sql`(
+    case when f.n like ${whole} then ${W.nameWord} when f.n like ${prefix} then ${W.nameWordPrefix}
+         when f.n like ${inside} then ${W.nameSubstring} else 0 end
+    + case when f.c like ${whole} then ${W.categoryWord} when f.c like ${inside} then ${W.categorySubstring} else 0 end
+    + case when f.d like ${inside} then ${W.description} else 0 end)`;
+}
+
+/** Words hold letters, digits and '_' only; '_' is LIKE's one-character wildcard, so it is escaped. */
+function like(text: string): string {
+  return text.replace(/_/g, "\\_");
+}
+
+// The phrase is tried as typed and without its stop-words ("find me a weather server" → "weather").
+function score(terms: SearchTerms): SQL {
+  const phrase = like(terms.phrase);
+  const core = like(terms.core);
+  const multiWord = terms.words.length > 1;
+  return sql`(
+    case when f.n = ${` ${terms.phrase} `} or f.n = ${` ${terms.core} `} then ${W.exactName}
+         when f.n like ${` ${phrase} %`} or f.n like ${` ${core} %`} then ${W.namePrefix}
+         when f.n like ${`% ${core} %`} then ${W.phraseInName} else 0 end
+    + ${multiWord ? sql`case when f.d like ${`%${core}%`} then ${W.phraseInDescription} else 0 end` : sql`0`}
+    + ${sql.join(terms.words.map(wordScore), sql` + `)})`;
+}
+
+// Names and categories are short: common punctuation becomes spaces (nested replace() is far cheaper per row
+// than regexp_replace or translate), runs of spaces collapse, and the field is padded so ' word ' is a whole word.
+const normalised = (column: SQL) => {
+  let out = sql`lower(${column})`;
+  for (const ch of ["-", ".", ",", ":", ";", "/", "&", "(", ")", "'", "!", "?", "+"]) out = sql`replace(${out}, ${ch}, ' ')`;
+  return sql`' ' || btrim(replace(replace(${out}, '   ', ' '), '  ', ' ')) || ' '`;
+};
+const COLUMNS = sql.raw("id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at");
+
+export type RankedRow = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  categories: string[];
+  price: string | number | null;
+  verified: boolean;
+  server_url: string;
+  website_url: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+  total: number | string;
+};
+
+/**
+ * The best matches in relevance order (score, then verified, then name), with the number of candidates
+ * (at most 2 × SEARCH_WINDOW + 62) in `total`. `filter` holds the category and price conditions.
+ */
+export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }): Promise<RankedRow[]> {
+  return rowsOf<RankedRow>(await db.execute(rankedSearchSql(terms, filter, page)));
+}
+
+/** The ranked search's statement (the bench prints its EXPLAIN ANALYZE). */
+export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }): SQL {
+  const base = sql`${listings.status} = 'approved' and ${filter}`;
+  // Four branches, each served by its own index and bounded: the exact name and names that start with the words
+  // (a range on the btree over lower(name); the LIKE re-checks it whatever the collation), names that hold every
+  // word (a common description word cannot crowd them out), and then anything that matches.
+  return sql`
+    with candidates as materialized (
+      (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) in (${terms.phrase}, ${terms.core}) limit 10)
+      union
+      (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) >= ${terms.core}
+         and lower(${listings.name}) < ${successor(terms.core)} and lower(${listings.name}) like ${`${like(terms.core)}%`} limit ${PREFIX_LIMIT})
+      union
+      (select ${COLUMNS} from ${listings} where ${base} and ${matchesName(terms)} limit ${SEARCH_WINDOW + 1})
+      union
+      (select ${COLUMNS} from ${listings} where ${base} and ${matchesSearchText(terms)} limit ${SEARCH_WINDOW + 1})
+    ),
+    -- Each field normalised once per row (materialized: the planner would otherwise repeat it in every term).
+    f as materialized (
+      select candidates.*, ${normalised(sql`name`)} as n, ${normalised(sql`array_to_string(categories, ' ')`)} as c,
+             lower(description) as d
+      from candidates
+    )
+    select id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at,
+           count(*) over () as total
+    from f
+    order by ${score(terms)} desc, verified desc, lower(name), id
+    limit ${page.limit} offset ${page.offset}`;
+}
+
+const PREFIX_LIMIT = 50;
+
+/** The smallest string above every string that starts with `text` (its last character moved up by one). */
+function successor(text: string): string {
+  const chars = [...text];
+  const last = chars.pop()!;
+  return chars.join("") + String.fromCodePoint(last.codePointAt(0)! + 1);
+}
+
+/** Matches of a text search in another order (newest, name, popular): a bounded count, then the page. */
+export async function countUpTo(db: Db, condition: SQL, cap: number): Promise<number> {
+  const result = await db.execute(sql`select count(*)::int as n from (select 1 from ${listings} where ${condition} limit ${cap}) t`);
+  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+}
+
+/** Both drivers' execute() results as rows (postgres-js answers an array, PGlite `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}

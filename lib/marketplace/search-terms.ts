@@ -1,0 +1,39 @@
+// A search text as the ranking reads it: lower-case words (letters, digits, '_' as in tool names), punctuation
+// and stop-words gone. No zod, no db:
+// the query module and the tests both use it.
+
+/** Words that carry no meaning in a search of this catalogue (English function words, and "mcp"/"server"). */
+const STOP_WORDS = new Set(
+  (
+    "a about all also an and any are as at be best by can do for from get give good has have how i in into is it its just " +
+    "me my need of on or our " +
+    "please some that the this to use want what which with you your find show mcp server servers tool tools"
+  ).split(" "),
+);
+
+export const MAX_WORDS = 8;
+const MAX_WORD_LENGTH = 40;
+
+export type SearchTerms = {
+  /** Every word, stop-words included, joined by single spaces: compared with the listing's normalised name. */
+  phrase: string;
+  /** The words that must match, joined by single spaces (the phrase without its stop-words). */
+  core: string;
+  /** The words that must each match (stop-words dropped unless nothing else is left), at most MAX_WORDS. */
+  words: string[];
+};
+
+/** Null when the text holds no letter or digit (no search at all). */
+export function searchTerms(text: string): SearchTerms | null {
+  const all = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+    .map((w) => w.slice(0, MAX_WORD_LENGTH));
+  if (all.length === 0) return null;
+  const unique = [...new Set(all)];
+  const meaningful = unique.filter((w) => !STOP_WORDS.has(w));
+  const words = (meaningful.length > 0 ? meaningful : unique).slice(0, MAX_WORDS);
+  return { phrase: all.join(" "), core: words.join(" "), words };
+}

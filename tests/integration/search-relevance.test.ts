@@ -1,0 +1,117 @@
+// The judged query set: queries and the listing a person expects first, over the sample catalogue plus noise
+// built to compete (synthetic listings, and verified listings that mention the query words only in passing).
+// Run on PGlite and, with DATABASE_URL, on PostgreSQL. If ranking regresses, one of these names moves.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDatabase } from "@/db";
+import { insertListing } from "@/db/queries/listing-write";
+import { searchListings } from "@/db/queries/listings";
+import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
+import { GET as list } from "@/app/api/mcp-agents/route";
+import { createRegistryServer } from "@/lib/registry/mcp-server";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { withDefaultSort } from "@/lib/validations/marketplace";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+
+// [query, the listing that must come first, what the case is about]
+const JUDGED: [string, string, string][] = [
+  ["Weather Now", "Weather Now", "exact name above verified listings that say 'weather now' in their description"],
+  ["image studio", "Image Studio", "exact name above a verified 'Image Studio Pro Max' and a description match"],
+  ["AI-Powered Web Scraper", "AI-Powered Web Scraper", "punctuation in the query and the name"],
+  ["token", "Token Price Oracle", "name prefix above synthetic names that hold the word later"],
+  ["geocodr", "Geocoder", "a typo (one letter missing)"],
+  ["transcribr audio", "Audio Transcriber", "a typo in one of two words"],
+  ["bubble tea", "Boba Order Bot", "two words found only in a description"],
+  ["exchange rates", "Currency Converter", "two words, description"],
+  ["web search", "Semantic Web Search", "two words both in the name beat one in the name"],
+  ["SEC filings", "SEC Filings Explorer", "two words, name, mixed case"],
+  ["travel", "Route Planner", "a category word: category and description beat a verified description-only mention"],
+  ["maps", "Geocoder", "a category word shared by two listings: the tie goes by name, above a verified description mention"],
+  ["find me a weather server!!", "Weather Now", "stop-words and punctuation are ignored"],
+  ["the best pdf tools?", "PDF Toolkit", "stop-words around a word"],
+];
+
+describe.each(drivers())("search relevance on %s", (driver) => {
+  let conn: TestConnection;
+  const first = async (q: string) => (await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 5, offset: 0 })).items;
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+    setDatabase(conn);
+    await seedSampleCatalogue(conn.db);
+    await seedSynthetic(conn.db, 1100);
+    // Verified noise that mentions the judged words only in passing.
+    const noise = [
+      { name: "Forecast Hub", description: "Weather now and later: a verified aggregator that mentions weather now in its text.", categories: ["Data"] },
+      { name: "Climate Desk", description: "Weather now, tomorrow and historical climate series for researchers.", categories: ["Data"] },
+      { name: "Image Studio Pro Max", description: "A bigger image studio with more styles.", categories: ["Images"] },
+      { name: "Studio Lights", description: "Controls image studio lighting rigs.", categories: ["Hardware"] },
+      { name: "Trip Journal", description: "Writes a travel diary from your photos.", categories: ["Lifestyle"] },
+      { name: "Atlas Printer", description: "Prints maps and posters on demand.", categories: ["Commerce"] },
+      { name: "Rate Watch", description: "Alerts when interest rates change at your bank.", categories: ["Finance"] },
+      { name: "Tea Timer", description: "A timer for steeping tea, bubble wrap not included.", categories: ["Lifestyle"] },
+    ];
+    for (const [i, n] of noise.entries()) {
+      await insertListing(conn.db, { ...n, price: 0.01, verified: true, serverUrl: `https://noise-${i}.example.com/mcp`, status: "approved" });
+    }
+  }, 120_000);
+  afterAll(async () => conn?.close());
+
+  it.each(JUDGED)("%s → %s first (%s)", async (q, expected) => {
+    const items = await first(q);
+    expect(items[0]?.name).toBe(expected);
+  });
+
+  it("a misspelled common word still finds what it means: 'scrapper' finds scrapers", async () => {
+    const items = await first("scrapper");
+    expect(items.length).toBe(5);
+    for (const item of items) expect(item.name).toMatch(/scraper/i);
+  });
+
+  it("every word counts: a listing matching only some words is left out", async () => {
+    const items = (await searchListings(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" as const }), { limit: 50, offset: 0 })).items;
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.map((i) => i.name)).not.toContain("Rate Watch"); // "rates" alone is not "bubble tea"
+    expect(items.every((i) => /bubble/i.test(i.description + i.name) && /tea/i.test(i.description + i.name))).toBe(true);
+  });
+
+  it("the other sorts stay available with a query, over the same matches", async () => {
+    const q = "weather now";
+    const byRelevance = await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 100, offset: 0 });
+    const byName = await searchListings(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 100, offset: 0 });
+    expect(byName.total).toBe(byRelevance.total);
+    expect(new Set(byName.items.map((i) => i.id))).toEqual(new Set(byRelevance.items.map((i) => i.id)));
+    const names = byName.items.map((i) => i.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+  });
+
+  it("queries with no letters or only LIKE wildcards neither fail nor match everything", async () => {
+    expect(await first("%_%")).toEqual([]);
+    expect(await first("?!")).toEqual([]);
+    expect(await first("zzqxv")).toEqual([]);
+    expect(await first("zzqxv%")).toEqual([]);
+  });
+
+  it("counts stop at 1,000 and say so; a common word pages through its best matches", async () => {
+    const search = (offset: number) => searchListings(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" as const }), { limit: 24, offset });
+    expect(await search(0)).toMatchObject({ total: 1000, capped: true });
+    expect((await search(990)).items).toHaveLength(10);
+    expect((await search(1000)).items).toHaveLength(0);
+    const browse = await searchListings(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), { limit: 24, offset: 0 });
+    expect(browse).toMatchObject({ total: 1000, capped: true });
+  });
+
+  it("the page's API and the MCP tool give the same first result as the query module", async () => {
+    for (const [q, expected] of [["geocodr", "Geocoder"], ["bubble tea", "Boba Order Bot"], ["travel", "Route Planner"]] as const) {
+      const res = await list(new Request(`http://localhost/api/mcp-agents?q=${encodeURIComponent(q)}&limit=3`));
+      expect(((await res.json()) as { name: string }[])[0]?.name).toBe(expected);
+      const server = createRegistryServer(conn.db);
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: "judge", version: "1.0.0" });
+      await Promise.all([server.connect(a), client.connect(b)]);
+      const answer = (await client.callTool({ name: "search_servers", arguments: { query: q, limit: 3 } })).structuredContent as { servers: { name: string }[] };
+      expect(answer.servers[0]?.name).toBe(expected);
+      await client.close();
+    }
+  });
+});
