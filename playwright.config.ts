@@ -103,7 +103,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}npx next start -p ${port}`,
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}node --import ./server/client-address.mjs node_modules/next/dist/bin/next start -p ${port}`,
       url: `${baseURL}/terms-of-service`,
       env: appEnv,
       reuseExistingServer: false,

@@ -87,7 +87,7 @@ describe.each(drivers())("email accounts on %s", (driver) => {
     it("limits registrations per address with 429 and Retry-After", async () => {
       setAuthEnv();
       reloadEnv();
-      const ip = { "x-forwarded-for": "203.0.113.10" };
+      const ip = { "x-agora-client-address": "203.0.113.10" };
       for (let i = 0; i < 5; i++) {
         expect((await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "R" }, ip))).status).toBe(201);
       }
@@ -145,7 +145,7 @@ describe.each(drivers())("email accounts on %s", (driver) => {
     it("limits failures per client address across accounts", async () => {
       setAuthEnv();
       reloadEnv();
-      const ip = { "x-forwarded-for": "203.0.113.99" };
+      const ip = { "x-agora-client-address": "203.0.113.99" };
       for (let i = 0; i < 30; i++) await call(login, jsonRequest("/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, ip));
       const res = await call(login, jsonRequest("/api/auth/login", { email, password: PASSWORD }, ip));
       expect(res.status).toBe(429);

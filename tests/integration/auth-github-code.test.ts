@@ -109,7 +109,7 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
   it("limits code exchanges per client address", async () => {
     setAuthEnv({ ...configured(), RATE_LIMIT_DISABLED: undefined });
     reloadEnv();
-    const ip = { "x-forwarded-for": "203.0.113.77" };
+    const ip = { "x-agora-client-address": "203.0.113.77" };
     for (let i = 0; i < 20; i++) await post({ code: "bogus" }, ip);
     const res = await post({ code: github.issueCode("limited-user") }, ip);
     expect(res.status).toBe(429);

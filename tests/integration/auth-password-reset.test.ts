@@ -163,7 +163,7 @@ describe.each(drivers())("password reset on %s", (driver) => {
   it("limits reset requests per client address and per account with 429", async () => {
     setAuthEnv({ SMTP_URL: smtp.url, SITE_URL: "https://agora.test" });
     reloadEnv();
-    const ip = { "x-forwarded-for": "203.0.113.50" };
+    const ip = { "x-agora-client-address": "203.0.113.50" };
     for (let i = 0; i < 5; i++) expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip))).status).toBe(200);
     const perIp = await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip));
     expect(perIp.status).toBe(429);

@@ -11,7 +11,8 @@ export function jsonRequest(path: string, body: unknown, headers: Record<string,
     method: "POST",
     headers: {
       "content-type": "application/json",
-      "x-forwarded-for": `2001:db8::${counter.toString(16)}`,
+      // What server/client-address.mjs stamps from the TCP connection; a /64 of its own per call.
+      "x-agora-client-address": `2001:db8:${counter.toString(16)}::1`,
       ...headers,
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
