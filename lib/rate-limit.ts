@@ -14,8 +14,9 @@ const HOUR = 60 * MINUTE;
 
 export const limits = {
   newsletterPerIp: { name: "newsletter:ip", max: 5, windowSeconds: HOUR },
-  // Failed sign-ins only; a correct password is refused too once the account or address is locked out.
-  signInFailuresPerAccount: { name: "signin-fail:account", max: 10, windowSeconds: 15 * MINUTE, message: "Too many failed sign-in attempts for this account." },
+  // Failed sign-ins only. The account's lock is keyed on the account *and* the client, so a stranger's
+  // failures never lock the owner out; the per-address limit bounds how fast one client guesses at all.
+  signInFailuresPerAccount: { name: "signin-fail:account-client", max: 10, windowSeconds: 15 * MINUTE, message: "Too many failed sign-in attempts for this account." },
   signInFailuresPerIp: { name: "signin-fail:ip", max: 30, windowSeconds: 15 * MINUTE, message: "Too many failed sign-in attempts." },
   registrationsPerIp: { name: "register:ip", max: 5, windowSeconds: HOUR, message: "Too many accounts created from this address." },
   resetRequestsPerIp: { name: "reset-request:ip", max: 5, windowSeconds: HOUR, message: "Too many password reset requests." },
@@ -23,6 +24,8 @@ export const limits = {
   resetAttemptsPerIp: { name: "reset:ip", max: 10, windowSeconds: HOUR, message: "Too many password reset attempts." },
   codeExchangesPerIp: { name: "github-code:ip", max: 20, windowSeconds: 15 * MINUTE, message: "Too many sign-in attempts." },
   submissionsPerUser: { name: "submit:user", max: 10, windowSeconds: 24 * HOUR, message: "You have submitted too many servers today." },
+  verificationMailsPerUser: { name: "verify-mail:user", max: 3, windowSeconds: HOUR, message: "Too many verification emails requested." },
+  verificationAttemptsPerIp: { name: "verify:ip", max: 20, windowSeconds: HOUR, message: "Too many verification attempts." },
   tokensPerUser: { name: "api-token:user", max: 10, windowSeconds: HOUR, message: "Too many API tokens created." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },

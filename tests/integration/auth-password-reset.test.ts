@@ -42,7 +42,7 @@ describe.each(drivers())("password reset on %s", (driver) => {
   }
 
   async function mailedToken(email: string): Promise<string> {
-    const mail = await smtp.waitFor(email);
+    const mail = await smtp.waitFor(email, 10_000, "Reset your Agora password");
     expect(mail.subject).toBe("Reset your Agora password");
     const link = /https:\/\/agora\.test\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
     expect(link).not.toBeNull();

@@ -81,11 +81,26 @@ describe("server URLs", () => {
 describe("auth configuration", () => {
   it("requires AUTH_SECRET in production and GitHub credentials in pairs", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET: is required in production/);
-    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32) })).toThrow(/AUTH_TRUST_HOST: must be true in production/);
-    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_TRUST_HOST: "true" }).AUTH_TRUST_HOST).toBe(true);
+    // The public origin comes from configuration in production; trusting the Host header is not enough.
+    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_TRUST_HOST: "true" })).toThrow(/SITE_URL: is required in production/);
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), SITE_URL: "https://agora.example" }).SITE_URL).toBe("https://agora.example");
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_URL: "https://agora.example" }).AUTH_URL).toBe("https://agora.example");
     expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32 characters/);
     expect(() => parseEnv({ AUTH_GITHUB_ID: "id" })).toThrow(/AUTH_GITHUB_SECRET: is required/);
     expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL: must be an smtp/);
+  });
+
+  it("refuses ADMIN_GITHUB_LOGINS, naming ADMIN_GITHUB_IDS, and takes only numeric GitHub ids", () => {
+    expect(() => parseEnv({ ADMIN_GITHUB_LOGINS: "octocat" })).toThrow(/ADMIN_GITHUB_LOGINS: is no longer supported .*use ADMIN_GITHUB_IDS/);
+    expect(() => parseEnv({ ADMIN_GITHUB_IDS: "octocat" })).toThrow(/ADMIN_GITHUB_IDS: must be comma-separated GitHub numeric user ids/);
+    expect(parseEnv({ ADMIN_GITHUB_IDS: "583231, 9919" }).ADMIN_GITHUB_IDS).toBe("583231, 9919");
+  });
+
+  it("reads TRUSTED_PROXY_HOPS as a small whole number, 0 by default", () => {
+    expect(parseEnv({}).TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "-1" })).toThrow(/TRUSTED_PROXY_HOPS/);
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "1.5" })).toThrow(/TRUSTED_PROXY_HOPS: must be a whole number of proxies/);
   });
 
   it("defaults GitHub's endpoints to github.com", () => {
