@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callbackOutcome } from "@/lib/auth/callback-outcome";
+import { isSessionCookieName } from "@/lib/auth/session-cookie";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { isPrivateHost, normalizeServerUrl } from "@/lib/listings/submit/server-url";
 import { parseEnv } from "@/lib/env";
@@ -13,10 +14,30 @@ describe("the sign-in callback screen", () => {
     });
   });
 
-  it("shows the provider's error as 'Authentication Error' and goes to /login", () => {
-    const outcome = callbackOutcome({ error: "The user has denied your application access.", signedIn: false });
-    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The user has denied your application access." });
+  it("shows a provider's refusal as 'Authentication Error' with a fixed text for its code, and goes to /login", () => {
+    const outcome = callbackOutcome({ error: "access_denied", signedIn: false });
+    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The sign-in was cancelled or access was not granted." });
     expect(outcome.redirectTo).toBe("/login");
+    expect(callbackOutcome({ error: "EmailTaken", signedIn: false }).toast.description).toBe(
+      "An account with this email already exists. Sign in with your email and password.",
+    );
+  });
+
+  it("never shows text from the link itself (content spoofing)", () => {
+    for (const error of ["Your account is suspended. Call +1 555 0100 to restore it.", "The user has denied your application access.", "constructor", "__proto__"]) {
+      expect(callbackOutcome({ error, signedIn: false }).toast).toEqual({
+        kind: "error",
+        title: "Authentication Error",
+        description: "The sign-in did not complete. Please try again.",
+      });
+    }
+  });
+
+  it("treats a returned code without a finished sign-in as a failed exchange (spec §8)", () => {
+    expect(callbackOutcome({ code: "abc123", signedIn: false })).toEqual({
+      toast: { kind: "error", title: "Error", description: "Failed to authenticate with GitHub. Please try again." },
+      redirectTo: "/login",
+    });
   });
 
   it("reports a failed code exchange in the spec's words", () => {
@@ -27,6 +48,17 @@ describe("the sign-in callback screen", () => {
 
   it("says no authorization code was received when nothing finished", () => {
     expect(callbackOutcome({ signedIn: false })).toMatchObject({ toast: { description: "No authorization code received." }, redirectTo: "/login" });
+  });
+});
+
+describe("the session cookie", () => {
+  it("is recognised under its https name too (__Secure-), and in chunks", () => {
+    for (const name of ["authjs.session-token", "__Secure-authjs.session-token", "__Secure-authjs.session-token.0", "authjs.session-token.1"]) {
+      expect(isSessionCookieName(name), name).toBe(true);
+    }
+    for (const name of ["authjs.csrf-token", "__Host-authjs.csrf-token", "my-authjs.session-token", "authjs.session-tokenX"]) {
+      expect(isSessionCookieName(name), name).toBe(false);
+    }
   });
 });
 
