@@ -6,19 +6,23 @@
 // socket's remote address and nothing the client sent under that name survives. lib/http.ts clientIp()
 // reads only this header (and X-Forwarded-For only when TRUSTED_PROXY_HOPS says a proxy wrote it).
 import http from "node:http";
+import https from "node:https";
 
 export const CLIENT_ADDRESS_HEADER = "x-agora-client-address";
 const MARKER = Symbol.for("agora.client-address-preload");
 
 if (!globalThis[MARKER]) {
   globalThis[MARKER] = true;
-  const emit = http.Server.prototype.emit;
   // 'checkContinue' and 'checkExpectation' replace 'request' for Expect: headers; 'upgrade' carries websockets.
   const REQUEST_EVENTS = new Set(["request", "checkContinue", "checkExpectation", "upgrade"]);
-  http.Server.prototype.emit = function emitWithClientAddress(event, req, ...rest) {
-    if (REQUEST_EVENTS.has(event) && req && req.headers) stampClientAddress(req);
-    return emit.call(this, event, req, ...rest);
-  };
+  // https.Server does not inherit from http.Server (`next dev --experimental-https`), so both are wrapped.
+  for (const Server of [http.Server, https.Server]) {
+    const emit = Server.prototype.emit;
+    Server.prototype.emit = function emitWithClientAddress(event, req, ...rest) {
+      if (REQUEST_EVENTS.has(event) && req && req.headers) stampClientAddress(req);
+      return emit.call(this, event, req, ...rest);
+    };
+  }
 }
 
 /** Replaces any client-sent copy of the header with the connection's own remote address. */
