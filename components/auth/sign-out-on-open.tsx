@@ -34,6 +34,9 @@ function SigningOut() {
 export function SignOutOnOpen({ confirm }: { confirm: boolean }) {
   const started = useRef(false);
   const [confirmed, setConfirmed] = useState(!confirm);
+  // The button works through script, so it stays disabled until the page is interactive.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   useEffect(() => {
     if (!confirmed || started.current) return;
     started.current = true;
@@ -46,7 +49,7 @@ export function SignOutOnOpen({ confirm }: { confirm: boolean }) {
       <h1 className="text-2xl font-semibold tracking-tight">Sign out?</h1>
       <p className="text-muted-foreground">A link from another site opened this page. Sign out of Agora on this device?</p>
       <div className="flex w-full flex-col gap-2 sm:flex-row sm:justify-center">
-        <Button size="lg" onClick={() => setConfirmed(true)}>
+        <Button size="lg" disabled={!ready} onClick={() => setConfirmed(true)}>
           Sign out
         </Button>
         <Button asChild size="lg" variant="outline">

@@ -1,9 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
 import Link from "next/link";
+import { Loader2 } from "lucide-react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/forms/field";
-import { SubmitButton } from "@/components/forms/submit-button";
 import { Button } from "@/components/ui/button";
 import { confirmEmailWithLink } from "@/lib/actions/verify-email";
 
@@ -15,9 +15,14 @@ export function VerifyEmailForm({ token }: { token: string }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const [done, setDone] = useState(false);
+  // The form works through script, so its button stays disabled until the page is interactive.
+  const [ready, setReady] = useState(false);
 
   // The secret link should not linger in the address bar or the history once the page has it.
-  useEffect(() => window.history.replaceState(null, "", window.location.pathname), []);
+  useEffect(() => {
+    window.history.replaceState(null, "", window.location.pathname);
+    setReady(true);
+  }, []);
 
   if (done) {
     return (
@@ -50,9 +55,10 @@ export function VerifyEmailForm({ token }: { token: string }) {
       }}
     >
       <FormAlert message={failure} />
-      <SubmitButton busy={busy} busyLabel="Confirming...">
-        Confirm email address
-      </SubmitButton>
+      <Button type="submit" size="lg" className="w-full" disabled={busy || !ready}>
+        {busy && <Loader2 className="animate-spin" />}
+        {busy ? "Confirming..." : "Confirm email address"}
+      </Button>
     </form>
   );
 }
