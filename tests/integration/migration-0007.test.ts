@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
@@ -34,7 +35,7 @@ describe.each(drivers())("migration 0007 backfill on %s", (driver) => {
 
   beforeAll(async () => {
     if (driver === "pglite") {
-      const client = new PGlite();
+      const client = await PGlite.create({ extensions: { pg_trgm } });
       await migrate(drizzle(client), { migrationsFolder: before });
       query = async (text) => (await client.query<Record<string, unknown>>(text)).rows;
       upgrade = () => migrate(drizzle(client), { migrationsFolder });
