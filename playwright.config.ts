@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
+import { fakeGitHubId } from "./tests/support/fake-github";
 import { appPort as port, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
@@ -42,7 +43,8 @@ const appEnv: Record<string, string> = {
   // The review flow submits the reference MonetizedMCP server on loopback and probes it for real.
   ALLOW_PRIVATE_SERVER_URLS: "true",
   PROBE_ALLOW_PRIVATE_HOSTS: "true",
-  ADMIN_GITHUB_LOGINS: "e2e-admin",
+  // Admin by GitHub's numeric id (a login can change hands); the fake derives it from the login.
+  ADMIN_GITHUB_IDS: String(fakeGitHubId("e2e-admin")),
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
@@ -103,7 +105,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}npx next start -p ${port}`,
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}node --import ./server/client-address.mjs node_modules/next/dist/bin/next start -p ${port}`,
       url: `${baseURL}/terms-of-service`,
       env: appEnv,
       reuseExistingServer: false,

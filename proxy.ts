@@ -1,6 +1,8 @@
 // The design's middleware (Next 16 calls it proxy): refuses cross-site state changes to route handlers,
 // and sends the plain catalogue to its cached route.
 import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/lib/env";
+import { configuredOrigin } from "@/lib/public-origin";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -20,7 +22,7 @@ export function proxy(request: NextRequest) {
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") return forbidden();
   const origin = request.headers.get("origin");
-  if (origin && origin !== request.nextUrl.origin && origin !== expectedOrigin(request)) return forbidden();
+  if (origin && !isOwnOrigin(request, origin)) return forbidden();
   return NextResponse.next();
 }
 
@@ -33,10 +35,12 @@ function catalogueRewrite(request: NextRequest) {
   return NextResponse.rewrite(new URL(`/catalogue-page/${page ?? "1"}`, request.url));
 }
 
-function expectedOrigin(request: NextRequest): string {
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  const proto = request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
-  return `${proto}://${host}`;
+// Production compares against the configured public origin only (env.ts requires one); a forwarded Host
+// header is the client's to write, so it never widens what counts as this site.
+function isOwnOrigin(request: NextRequest, origin: string): boolean {
+  const configured = configuredOrigin();
+  if (env().NODE_ENV === "production" && configured) return origin === configured;
+  return origin === configured || origin === request.nextUrl.origin;
 }
 
 function forbidden() {

@@ -131,7 +131,7 @@ function startServer(extra: Record<string, string> = {}): ChildProcess {
     PGLITE_DIR: pgliteDir,
     ...extra,
   };
-  return spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "inherit"] });
+  return spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {

@@ -25,15 +25,26 @@ export const users = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     email: text("email"),
     name: text("name"),
+    // When the owner proved the address: a provider's verified email, the verification link, or a reset link.
+    // An unverified address counts for nothing (not admin, not a claim on the address).
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    // Display only: logins can be renamed and taken over, so nothing is decided on them.
     githubLogin: text("github_login"),
+    // GitHub's numeric user id (never reused), copied from the account link for the admin check.
+    githubId: text("github_id"),
     image: text("image"),
     passwordHash: text("password_hash"),
     role: userRole("role").notNull().default("user"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
-    uniqueIndex("users_github_login_key").on(sql`lower(${t.githubLogin})`),
+    // One proven holder per address, and one password account per address (sign-in is by address); an
+    // unverified claim blocks neither the address's owner signing in with GitHub nor anyone else.
+    uniqueIndex("users_verified_email_key").on(sql`lower(${t.email})`).where(sql`${t.emailVerifiedAt} is not null`),
+    uniqueIndex("users_password_email_key").on(sql`lower(${t.email})`).where(sql`${t.passwordHash} is not null`),
+    index("users_email_idx").on(sql`lower(${t.email})`),
+    index("users_github_login_idx").on(sql`lower(${t.githubLogin})`),
+    uniqueIndex("users_github_id_key").on(t.githubId),
   ],
 );
 
@@ -155,6 +166,24 @@ export const apiTokens = pgTable(
   (t) => [uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId, t.createdAt.desc())],
 );
 
+// Email verification links for password accounts: stored as SHA-256, single use, short-lived; each names
+// the address it proves, so a link mailed before an address change proves nothing about the new one.
+export const emailVerificationTokens = pgTable(
+  "email_verification_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("email_verification_tokens_token_hash_key").on(t.tokenHash), index("email_verification_tokens_user_idx").on(t.userId)],
+);
+
 // Password reset links: stored as SHA-256, single use (used_at), short-lived (expires_at).
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
@@ -172,11 +201,16 @@ export const passwordResetTokens = pgTable(
 );
 
 // Fixed-window counters shared by every app instance (rate limits live in the database, not in memory).
-export const rateLimits = pgTable("rate_limits", {
-  key: text("key").primaryKey(),
-  count: integer("count").notNull(),
-  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
-});
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+  },
+  // Expired rows are purged in batches (lib/rate-limit.ts).
+  (t) => [index("rate_limits_reset_at_idx").on(t.resetAt)],
+);
 
 // One row per probe of a listing's MCP server (lib/probe): the history behind Verified, price and uptime.
 export const listingProbes = pgTable(

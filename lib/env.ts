@@ -30,9 +30,22 @@ const schema = z
     // Defaults to https://{dc}.api.mailchimp.com/3.0 from the key's data-centre suffix; tests point it at a fake.
     MAILCHIMP_API_BASE: optionalUrl,
     RATE_LIMIT_DISABLED: flag,
-    // Admins by configuration: comma-separated emails and GitHub logins (also `npm run admin:grant`).
+    // Admins by configuration (also `npm run admin:grant`): GitHub numeric user ids, and emails that count only
+    // once their owner has proven them (a verified GitHub/Google address or the verification link).
+    ADMIN_GITHUB_IDS: optionalString.pipe(
+      z
+        .string()
+        .regex(/^\d{1,20}(\s*,\s*\d{1,20})*$/, "must be comma-separated GitHub numeric user ids (https://api.github.com/users/<login> shows `id`)")
+        .optional(),
+    ),
     ADMIN_EMAILS: optionalString,
+    // Refused: a login can change hands after a rename (see the superRefine below).
     ADMIN_GITHUB_LOGINS: optionalString,
+    // How many reverse proxies in front of the app append to X-Forwarded-For; 0 (default) = none, the TCP
+    // peer is the client. Set it to exactly the number of proxies you run, never more.
+    TRUSTED_PROXY_HOPS: optionalString
+      .transform((v) => (v === undefined ? 0 : Number(v)))
+      .pipe(z.number().int("must be a whole number of proxies").min(0).max(10)),
     // Lets the probe reach loopback and private-network hosts (tests, local development).
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
@@ -80,9 +93,17 @@ const schema = z
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (openssl rand -base64 32)" });
     }
-    // Without it Auth.js refuses every request ("UntrustedHost"): sign-in would be broken, not merely unsafe.
-    if (env.NODE_ENV === "production" && !env.AUTH_TRUST_HOST && !env.AUTH_URL) {
-      ctx.addIssue({ code: "custom", path: ["AUTH_TRUST_HOST"], message: "must be true in production (or set AUTH_URL to the public origin)" });
+    if (env.ADMIN_GITHUB_LOGINS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ADMIN_GITHUB_LOGINS"],
+        message: "is no longer supported (a login can change hands after a rename): use ADMIN_GITHUB_IDS with the accounts' numeric GitHub ids",
+      });
+    }
+    // The public origin (OAuth redirect_uri, origin checks, mailed links) comes from configuration in
+    // production, never from Host / X-Forwarded-Host, which any client can send.
+    if (env.NODE_ENV === "production" && !env.AUTH_URL && !env.SITE_URL) {
+      ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required in production (the public origin, e.g. https://agora.example); AUTH_URL may be set instead" });
     }
     if (env.NODE_ENV === "production" && env.SMTP_URL && !env.SITE_URL) {
       ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required when SMTP_URL is set: reset links are built from it" });

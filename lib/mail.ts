@@ -35,6 +35,26 @@ export async function sendPasswordResetMail(to: string, link: string, validMinut
   logInfo("password reset mail sent", { to: maskAddress(to) });
 }
 
+export async function sendEmailVerificationMail(to: string, link: string, validHours: number): Promise<void> {
+  const { SMTP_URL, MAIL_FROM, NODE_ENV } = env();
+  if (!SMTP_URL) {
+    if (NODE_ENV === "production") logWarn("verification mail not sent: SMTP_URL is not set", { to: maskAddress(to) });
+    else logInfo("email verification link (SMTP_URL is not set, so it was not mailed)", { to, link });
+    return;
+  }
+  const subject = `Confirm your email address for ${site.name}`;
+  const text = [
+    `Someone created a ${site.name} account with this email address.`,
+    "",
+    `If it was you, confirm the address here (the link works once, for ${validHours} hours):`,
+    link,
+    "",
+    "If it was not you, ignore this message: the address stays unconfirmed and counts for nothing.",
+  ].join("\n");
+  await (await transporter(SMTP_URL)).sendMail({ from: MAIL_FROM, to, subject, text });
+  logInfo("verification mail sent", { to: maskAddress(to) });
+}
+
 /** "jane.doe@example.com" → "j***@example.com", for logs. */
 export function maskAddress(address: string): string {
   const [local = "", domain = ""] = address.split("@");

@@ -1,8 +1,11 @@
 // Rate limits kept in the database so they hold across several app instances.
-import { countHit, peekHits } from "@/db/queries/rate-limits";
+import { createHash } from "node:crypto";
+import { isIP } from "node:net";
+import { countHit, peekHits, purgeExpiredLimits } from "@/db/queries/rate-limits";
 import type { Db } from "@/db/types";
 import { ApiError } from "./errors";
 import { env } from "./env";
+import { logError } from "./log";
 
 export type Limit = { name: string; max: number; windowSeconds: number; message?: string };
 
@@ -11,8 +14,9 @@ const HOUR = 60 * MINUTE;
 
 export const limits = {
   newsletterPerIp: { name: "newsletter:ip", max: 5, windowSeconds: HOUR },
-  // Failed sign-ins only; a correct password is refused too once the account or address is locked out.
-  signInFailuresPerAccount: { name: "signin-fail:account", max: 10, windowSeconds: 15 * MINUTE, message: "Too many failed sign-in attempts for this account." },
+  // Failed sign-ins only. The account's lock is keyed on the account *and* the client, so a stranger's
+  // failures never lock the owner out; the per-address limit bounds how fast one client guesses at all.
+  signInFailuresPerAccount: { name: "signin-fail:account-client", max: 10, windowSeconds: 15 * MINUTE, message: "Too many failed sign-in attempts for this account." },
   signInFailuresPerIp: { name: "signin-fail:ip", max: 30, windowSeconds: 15 * MINUTE, message: "Too many failed sign-in attempts." },
   registrationsPerIp: { name: "register:ip", max: 5, windowSeconds: HOUR, message: "Too many accounts created from this address." },
   resetRequestsPerIp: { name: "reset-request:ip", max: 5, windowSeconds: HOUR, message: "Too many password reset requests." },
@@ -20,6 +24,8 @@ export const limits = {
   resetAttemptsPerIp: { name: "reset:ip", max: 10, windowSeconds: HOUR, message: "Too many password reset attempts." },
   codeExchangesPerIp: { name: "github-code:ip", max: 20, windowSeconds: 15 * MINUTE, message: "Too many sign-in attempts." },
   submissionsPerUser: { name: "submit:user", max: 10, windowSeconds: 24 * HOUR, message: "You have submitted too many servers today." },
+  verificationMailsPerUser: { name: "verify-mail:user", max: 3, windowSeconds: HOUR, message: "Too many verification emails requested." },
+  verificationAttemptsPerIp: { name: "verify:ip", max: 20, windowSeconds: HOUR, message: "Too many verification attempts." },
   tokensPerUser: { name: "api-token:user", max: 10, windowSeconds: HOUR, message: "Too many API tokens created." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
@@ -29,6 +35,7 @@ export const limits = {
 export async function enforceLimit(db: Db, limit: Limit, subject: string): Promise<void> {
   if (env().RATE_LIMIT_DISABLED) return;
   const { count, resetAt } = await countHit(db, keyOf(limit, subject), limit.windowSeconds);
+  maybePurge(db);
   if (count > limit.max) throw tooMany(limit, resetAt);
 }
 
@@ -43,10 +50,45 @@ export async function assertUnderLimit(db: Db, limit: Limit, subject: string): P
 export async function recordFailure(db: Db, limit: Limit, subject: string): Promise<void> {
   if (env().RATE_LIMIT_DISABLED) return;
   await countHit(db, keyOf(limit, subject), limit.windowSeconds);
+  maybePurge(db);
 }
 
-function keyOf(limit: Limit, subject: string): string {
-  return `${limit.name}:${subject.toLowerCase()}`;
+/**
+ * The row key: the limit's name and a digest of the subject, so any header or address a client sends
+ * makes a key of the same short length (a 3 KB value once overflowed the primary-key index: a 500).
+ * IPv6 addresses count per /64, the block one customer usually holds.
+ */
+export function keyOf(limit: Limit, subject: string): string {
+  const digest = createHash("sha256").update(subjectOf(subject)).digest("base64url").slice(0, 32);
+  return `${limit.name}:${digest}`;
+}
+
+function subjectOf(subject: string): string {
+  const value = subject.toLowerCase();
+  if (isIP(value) !== 6) return value;
+  const groups = expandIpv6(value);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : value;
+}
+
+/** The eight groups of an IPv6 address, or undefined for one with an embedded IPv4 tail. */
+function expandIpv6(ip: string): string[] | undefined {
+  if (ip.includes(".")) return undefined;
+  const [head, tail] = ip.split("::") as [string, string | undefined];
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0");
+  return [...left, ...fill, ...right].map((g) => g.replace(/^0+(?=.)/, ""));
+}
+
+// Expired rows are deleted now and then by whichever instance counts a hit (bounded batches).
+const PURGE_EVERY_MS = 5 * MINUTE * 1000;
+let lastPurge = 0;
+
+function maybePurge(db: Db): void {
+  const now = Date.now();
+  if (now - lastPurge < PURGE_EVERY_MS) return;
+  lastPurge = now;
+  purgeExpiredLimits(db).catch((error: unknown) => logError("rate-limit purge failed", error));
 }
 
 function tooMany(limit: Limit, resetAt: Date): ApiError {

@@ -2,6 +2,7 @@
 import { env } from "@/lib/env";
 import { getDb } from "@/db";
 import { logError, logInfo } from "@/lib/log";
+import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledVerification } from "@/lib/probe/scheduled-verification";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean };
@@ -13,6 +14,16 @@ export async function startUp(): Promise<void> {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
+  // Without the preload every client would share one rate-limit bucket ("unknown"), or worse, be believed.
+  const building = process.env.NEXT_PHASE === "phase-production-build";
+  if (!building && !(globalThis as Record<symbol, unknown>)[Symbol.for("agora.client-address-preload")]) {
+    console.error(
+      "The server was started without server/client-address.mjs, so it cannot tell clients apart.\n" +
+        "Start it with `npm start` / `npm run dev`, or `node --import ./server/client-address.mjs node_modules/next/dist/bin/next start`.",
+    );
+    process.exit(1);
+  }
+  pinAuthUrl();
   // Open the database (and apply migrations) now, so the first request does not pay for it.
   await getDb().catch((error: unknown) => {
     console.error("Could not open the database:", error instanceof Error ? error.message : error);

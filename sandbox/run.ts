@@ -128,7 +128,7 @@ async function main() {
   const registryUrl = `http://localhost:${sitePort}`;
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory).
-    started.site = spawn(process.execPath, ["node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
+    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
     });

@@ -16,7 +16,7 @@ export function RegisterForm() {
     defaultValues: { name: "", email: "", password: "" },
     action: registerWithEmail,
     onSuccess: () => {
-      toast.success("Success", { description: "Your account has been created and you are signed in." });
+      toast.success("Success", { description: "Your account has been created and you are signed in. Check your inbox to confirm your email address." });
       router.replace("/submit");
     },
   });

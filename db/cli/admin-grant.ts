@@ -1,19 +1,32 @@
-// npm run admin:grant -- <email-or-github-login> — gives an existing account the admin role.
+// npm run admin:grant -- <user-id | github:<numeric id> | verified email> — gives one existing account the admin role.
+// GitHub logins are not accepted (they can be renamed and taken over), nor unproven email addresses.
 import { env } from "@/lib/env";
 import { openDatabase } from "../connect";
-import { grantAdmin } from "../queries/reviews";
+import { grantAdmin, parseAdminGrantee } from "../queries/users";
 
-const who = process.argv[2]?.trim();
+const who = parseAdminGrantee(process.argv[2] ?? "");
 if (!who) {
-  console.error("Usage: npm run admin:grant -- <email-or-github-login>");
+  console.error(
+    [
+      "Usage: npm run admin:grant -- <who>",
+      "  <who> is one of:",
+      "    a user id (uuid), as shown in the database's users table",
+      "    github:<numeric id>, GitHub's user id (https://api.github.com/users/<login> shows it)",
+      "    an email address the account has confirmed (its verification link, a reset link, or GitHub/Google)",
+    ].join("\n"),
+  );
   process.exit(2);
 }
 const { DATABASE_URL, PGLITE_DIR } = env();
 const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
-const count = await grantAdmin(conn.db, who);
+const userId = await grantAdmin(conn.db, who);
 await conn.close();
-if (count === 0) {
-  console.error(`No account with the email or GitHub login "${who}". Sign in once, then grant again.`);
+if (!userId) {
+  const hint =
+    who.by === "email"
+      ? `No account has confirmed the address "${who.value}". Unconfirmed addresses count for nothing: confirm it first, or name the user id.`
+      : `No account with ${who.by === "id" ? "the user id" : "the GitHub id"} "${who.value}". Sign in once, then grant again.`;
+  console.error(hint);
   process.exit(1);
 }
-console.log(`${who} is now an admin.`);
+console.log(`User ${userId} is now an admin.`);

@@ -23,3 +23,13 @@ export async function peekHits(db: Db, key: string): Promise<{ count: number; re
   const row = rows[0];
   return row ? { count: Number(row.count), resetAt: new Date(row.reset_at) } : undefined;
 }
+
+/** Deletes rows whose window ended, at most `batch` at a time; returns how many went. */
+export async function purgeExpiredLimits(db: Db, batch = 5000): Promise<number> {
+  const result = await db.execute<{ key: string }>(sql`
+    delete from rate_limits where key in (
+      select key from rate_limits where reset_at <= now() order by reset_at limit ${batch}
+    ) returning key`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as unknown[];
+  return rows.length;
+}

@@ -76,16 +76,6 @@ export async function findListingOwner(db: Db, listingId: string): Promise<strin
   return row ? row.submitterId : undefined;
 }
 
-export async function grantAdmin(db: Db, emailOrLogin: string): Promise<number> {
-  const key = emailOrLogin.trim().toLowerCase();
-  const updated = await db
-    .update(users)
-    .set({ role: "admin" })
-    .where(sql`lower(${users.email}) = ${key} or lower(${users.githubLogin}) = ${key}`)
-    .returning({ id: users.id });
-  return updated.length;
-}
-
 /** The latest decisions across all listings, newest first (the review page's history). */
 export async function recentDecisions(db: Db, limit = 20) {
   return db

@@ -12,6 +12,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { clientIp } from "@/lib/http";
 import { logError, logWarn } from "@/lib/log";
+import { pinAuthUrl } from "@/lib/public-origin";
 import { signInSchema } from "@/lib/validations/auth";
 import { fetchGitHubProfile, githubEndpoints, githubIdentity, GITHUB_SCOPE, type GitHubProfile } from "./github";
 import { oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
@@ -109,6 +110,7 @@ function secret(): string {
 }
 
 function config(): NextAuthConfig {
+  pinAuthUrl();
   return {
     basePath: AUTH_BASE_PATH,
     secret: secret(),

@@ -16,18 +16,31 @@ const AUTHJS_FAILURES = new Set([
   "Default",
 ]);
 
+// Every other `error` shows a fixed text: the parameter is the provider's code (or ours), and anyone can put
+// anything in a link to this page, so no text from the URL is ever shown (content spoofing).
+const KNOWN_REFUSALS: Record<string, string> = {
+  access_denied: "The sign-in was cancelled or access was not granted.",
+  EmailTaken: "An account with this email already exists. Sign in with your email and password.",
+  temporarily_unavailable: "GitHub is unavailable at the moment. Please try again later.",
+};
+const UNKNOWN_REFUSAL = "The sign-in did not complete. Please try again.";
+const EXCHANGE_FAILED = { kind: "error", title: "Error", description: "Failed to authenticate with GitHub. Please try again." } as const;
+
 export type CallbackOutcome = {
   toast: { kind: "success" | "error"; title: string; description: string };
   redirectTo: "/submit" | "/login";
 };
 
-export function callbackOutcome(params: { error?: string | null; signedIn: boolean }): CallbackOutcome {
-  const { error, signedIn } = params;
-  if (error && AUTHJS_FAILURES.has(error)) {
-    return { toast: { kind: "error", title: "Error", description: "Failed to authenticate with GitHub. Please try again." }, redirectTo: "/login" };
-  }
+export function callbackOutcome(params: { error?: string | null; code?: string | null; signedIn: boolean }): CallbackOutcome {
+  const { error, code, signedIn } = params;
+  if (error && AUTHJS_FAILURES.has(error)) return { toast: { ...EXCHANGE_FAILED }, redirectTo: "/login" };
   // Anything else in `error` is the provider's own answer (e.g. the person pressed Cancel) or our refusal.
-  if (error) return { toast: { kind: "error", title: "Authentication Error", description: error.slice(0, 300) }, redirectTo: "/login" };
+  if (error) {
+    const description = Object.hasOwn(KNOWN_REFUSALS, error) ? KNOWN_REFUSALS[error]! : UNKNOWN_REFUSAL;
+    return { toast: { kind: "error", title: "Authentication Error", description }, redirectTo: "/login" };
+  }
+  // A code came back but no sign-in finished: the exchange failed (spec §8).
+  if (!signedIn && code) return { toast: { ...EXCHANGE_FAILED }, redirectTo: "/login" };
   if (!signedIn) return { toast: { kind: "error", title: "Authentication Error", description: "No authorization code received." }, redirectTo: "/login" };
   return { toast: { kind: "success", title: "Success", description: "You have been logged in successfully." }, redirectTo: "/submit" };
 }

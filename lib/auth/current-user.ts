@@ -5,6 +5,7 @@ import type { User } from "@/db/schema";
 import { findUserById } from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";
 import { auth, signOut } from "./authjs";
+import { isSessionCookieName } from "./session-cookie";
 
 export const SESSION_EXPIRED_MESSAGE = "Your session has expired. Please sign in again.";
 
@@ -25,6 +26,6 @@ export async function requireSessionUserId(): Promise<string> {
   const id = await currentUserId();
   if (id) return id;
   const jar = await cookies();
-  if (jar.getAll().some((c) => /(^|\.)authjs\.session-token/.test(c.name))) await signOut({ redirect: false });
+  if (jar.getAll().some((c) => isSessionCookieName(c.name))) await signOut({ redirect: false });
   throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
 }

@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { issueApiToken, SIGN_IN_TOKEN_DAYS, type IssuedToken } from "./api-tokens";
-import { oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
+import { EMAIL_TAKEN_MESSAGE, oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
 
 export const GITHUB_SCOPE = "read:user user:email";
 export const GITHUB_FAILED_MESSAGE = "Failed to authenticate with GitHub. Please try again.";
@@ -104,7 +104,7 @@ export async function signInWithGitHubCode(db: Db, input: { code: string; codeVe
   }
   const identity = githubIdentity(profile);
   const problem = await oauthSignInProblem(db, identity);
-  if (problem) throw new ApiError(409, problem);
+  if (problem) throw new ApiError(409, EMAIL_TAKEN_MESSAGE);
   const userId = await resolveOAuthUser(db, identity);
   const issued = await issueApiToken(db, { userId, kind: "sign_in", name: "GitHub sign-in (API)", days: SIGN_IN_TOKEN_DAYS });
   return { user: (await findUserById(db, userId))!, issued };

@@ -1,12 +1,13 @@
 // Email and password accounts: registration and sign-in, with their abuse limits.
 import type { Db } from "@/db/types";
 import type { User } from "@/db/schema";
-import { findUserByEmail, insertPasswordUser } from "@/db/queries/users";
+import { findPasswordUserByEmail, insertPasswordUser } from "@/db/queries/users";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { ApiError } from "@/lib/errors";
 import { assertUnderLimit, enforceLimit, limits, recordFailure } from "@/lib/rate-limit";
 import type { RegisterInput, SignInInput } from "@/lib/validations/auth";
 import { issueApiToken, SIGN_IN_TOKEN_DAYS, type IssuedToken } from "./api-tokens";
+import { sendVerificationLink } from "./email-verification";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords";
 
 export const INVALID_CREDENTIALS = "Invalid email or password.";
@@ -21,17 +22,20 @@ export async function registerWithToken(db: Db, input: RegisterInput, ip: string
   return registerThen(db, input, ip, (tx, user) => issueApiToken(tx, { userId: user.id, kind: "sign_in", name: "Registration (API)", days: SIGN_IN_TOKEN_DAYS }));
 }
 
+// The new account's address is unproven until the link mailed to it is used (./email-verification.ts).
 async function registerThen<T>(db: Db, input: RegisterInput, ip: string, then: (tx: Db, user: User) => Promise<T>): Promise<{ user: User; issued: T }> {
   // Counted outside the transaction, so a refused attempt still counts.
   await enforceLimit(db, limits.registrationsPerIp, ip);
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const user = await insertPasswordUser(tx, { email: input.email.toLowerCase(), name: input.name, passwordHash });
       return { user, issued: await then(tx, user) };
     });
+    await sendVerificationLink(db, created.user);
+    return created;
   } catch (error) {
-    if (violatedUniqueConstraint(error) === "users_email_key") {
+    if (violatedUniqueConstraint(error) === "users_password_email_key") {
       throw new ApiError(409, "An account with this email already exists. Sign in, or reset your password.");
     }
     throw error;
@@ -40,17 +44,19 @@ async function registerThen<T>(db: Db, input: RegisterInput, ip: string, then: (
 
 /**
  * The account behind an email and password, or a 401 that does not say which of the two was wrong.
- * Failures count per account and per address; past the limit even the right password waits.
+ * Failures count per client address, and per account *from that client*: a client past either limit waits
+ * even with the right password, while the owner signing in from elsewhere is never locked out by it.
  */
 export async function verifyPasswordSignIn(db: Db, input: SignInInput, ip: string): Promise<User> {
   const email = input.email.toLowerCase();
+  const accountFromClient = `${email}|${ip}`;
   await assertUnderLimit(db, limits.signInFailuresPerIp, ip);
-  await assertUnderLimit(db, limits.signInFailuresPerAccount, email);
-  const user = await findUserByEmail(db, email);
+  await assertUnderLimit(db, limits.signInFailuresPerAccount, accountFromClient);
+  const user = await findPasswordUserByEmail(db, email);
   const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
   if (!user || !ok) {
     await recordFailure(db, limits.signInFailuresPerIp, ip);
-    await recordFailure(db, limits.signInFailuresPerAccount, email);
+    await recordFailure(db, limits.signInFailuresPerAccount, accountFromClient);
     throw new ApiError(401, INVALID_CREDENTIALS);
   }
   return user;

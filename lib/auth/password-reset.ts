@@ -3,7 +3,7 @@ import type { Db } from "@/db/types";
 import { deleteUserTokens } from "@/db/queries/api-tokens";
 import { consumeResetToken, insertResetToken, voidUserResetTokens } from "@/db/queries/password-resets";
 import { deleteUserSessions } from "@/db/queries/sessions";
-import { findUserByEmail, setPasswordHash } from "@/db/queries/users";
+import { findPasswordUserByEmail, findUserById, findVerifiedUserByEmail, markEmailVerified, setPasswordHash } from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { sendPasswordResetMail } from "@/lib/mail";
@@ -24,7 +24,8 @@ export const RESET_INVALID_MESSAGE = "This reset link is invalid or has expired.
 export async function requestPasswordReset(db: Db, email: string, ip: string): Promise<{ sent: Promise<void> }> {
   await enforceLimit(db, limits.resetRequestsPerIp, ip);
   await enforceLimit(db, limits.resetRequestsPerAccount, email);
-  const user = await findUserByEmail(db, email);
+  // The password account with this address, else the account that proved it (e.g. a GitHub user adding a password).
+  const user = (await findPasswordUserByEmail(db, email)) ?? (await findVerifiedUserByEmail(db, email));
   if (!user?.email) return { sent: Promise.resolve() };
   const token = randomSecret();
   await insertResetToken(db, { userId: user.id, tokenHash: digest(token), expiresAt: new Date(Date.now() + RESET_VALID_MINUTES * 60_000) });
@@ -33,7 +34,10 @@ export async function requestPasswordReset(db: Db, email: string, ip: string): P
   return { sent };
 }
 
-/** Sets the new password and ends every session, API token and other reset link of the account. */
+/**
+ * Sets the new password and ends every session, API token and other reset link of the account. Using a
+ * link mailed to the address also proves the address (unless another account proved it first).
+ */
 export async function resetPassword(db: Db, input: ResetPasswordInput, ip: string): Promise<void> {
   await enforceLimit(db, limits.resetAttemptsPerIp, ip);
   const passwordHash = await hashPassword(input.password);
@@ -41,6 +45,8 @@ export async function resetPassword(db: Db, input: ResetPasswordInput, ip: strin
     const userId = await consumeResetToken(tx, digest(input.token));
     if (!userId) throw new ApiError(400, RESET_INVALID_MESSAGE);
     await setPasswordHash(tx, userId, passwordHash);
+    const user = await findUserById(tx, userId);
+    if (user?.email) await markEmailVerified(tx, userId, user.email);
     await voidUserResetTokens(tx, userId);
     await deleteUserSessions(tx, userId);
     await deleteUserTokens(tx, userId);

@@ -52,6 +52,11 @@ export const apiTokenSchema = z.object({
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
+export const verifyEmailSchema = z.object({
+  token: z.string().trim().min(1, "This verification link is invalid or has expired.").max(200, "This verification link is invalid or has expired."),
+});
+
+export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 export type ApiTokenInput = z.infer<typeof apiTokenSchema>;

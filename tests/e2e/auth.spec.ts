@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { answerGitHub, mailedResetLink, registerByApi, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { answerGitHub, mailedResetLink, mailedVerificationLink, registerByApi, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
 
 // Client-side redirects wait for hydration, which is slow on a busy two-core machine.
 const slowNav = { timeout: 15_000 };
@@ -55,11 +55,13 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/submit$/, slowNav);
   });
 
-  test("cancelling at GitHub shows 'Authentication Error' with GitHub's reason, then /login", async ({ page }, testInfo) => {
+  test("cancelling at GitHub shows 'Authentication Error' with a fixed text for GitHub's code, then /login", async ({ page }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, uniqueLogin(testInfo, "cancel"), "Cancel");
-    await expect(toast(page, "Authentication Error", "The user has denied your application access.")).toBeVisible();
+    await expect(toast(page, "Authentication Error", "The sign-in was cancelled or access was not granted.")).toBeVisible();
+    // GitHub's own error_description is never shown (issue 15: provider text is content a stranger can write).
+    await expect(page.getByText("The user has denied your application access.")).toHaveCount(0);
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
@@ -77,15 +79,35 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
-  test("an error parameter is shown as the toast's description", async ({ page }) => {
+  test("an error parameter gives 'Authentication Error' with a fixed text, never the parameter's words", async ({ page }) => {
     await page.goto("/auth/callback?error=server_error");
-    await expect(toast(page, "Authentication Error", "server_error")).toBeVisible();
+    await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again.")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, slowNav);
+    await page.goto(`/auth/callback?error=${encodeURIComponent("Your account is suspended. Call +1 555 0100.")}`);
+    await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again.")).toBeVisible();
+    await expect(page.getByText("Your account is suspended")).toHaveCount(0);
+  });
+
+  test("a code without a finished sign-in is a failed exchange: 'Error', then /login (spec §8)", async ({ page }) => {
+    await page.goto("/auth/callback?code=0123456789abcdef&state=forged");
+    await expect(toast(page, "Error", "Failed to authenticate with GitHub. Please try again.")).toBeVisible();
+    await expect(page.getByText("No authorization code received.")).toHaveCount(0);
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
-  test("a GitHub address that already has an email account is refused, not merged", async ({ page, request }, testInfo) => {
+  test("an unconfirmed email account with a GitHub user's address does not block their GitHub sign-in", async ({ page, request }, testInfo) => {
+    const login = uniqueLogin(testInfo, "squatted");
+    await registerByApi(request, `${login.toLowerCase()}@users.example.com`, "a squatter's password");
+    await signInWithGitHub(page, login);
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
+  });
+
+  test("a GitHub address that another account has confirmed is refused, not merged", async ({ page, request }, testInfo) => {
     const login = uniqueLogin(testInfo, "twin");
-    await registerByApi(request, `${login.toLowerCase()}@users.example.com`, "someone else's password");
+    const email = `${login.toLowerCase()}@users.example.com`;
+    await registerByApi(request, email, "someone else's password");
+    const token = new URL(await mailedVerificationLink(request, email)).searchParams.get("token");
+    expect((await request.post("/api/auth/verify-email", { data: { token } })).status()).toBe(200);
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, login);
@@ -119,6 +141,37 @@ test.describe("logout", () => {
     await expect(other).toHaveURL(/\/login$/, slowNav);
     await replay.close();
   });
+
+  test("the account page's Sign out link signs out at once", async ({ page }, testInfo) => {
+    await signInWithGitHub(page, uniqueLogin(testInfo, "own-link"));
+    await page.goto("/account");
+    await page.getByRole("link", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/$/, slowNav);
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/login$/, slowNav);
+  });
+
+  test("a link to /logout on another site asks first, and staying keeps the session", async ({ page }, testInfo) => {
+    await signInWithGitHub(page, uniqueLogin(testInfo, "lured"));
+    const target = new URL("/logout", testInfo.project.use.baseURL).toString();
+    await page.route("https://elsewhere.example/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<!doctype html><title>Elsewhere</title><a href="${target}">Win a prize</a>` }),
+    );
+    await page.goto("https://elsewhere.example/");
+    await page.getByRole("link", { name: "Win a prize" }).click();
+    await expect(page.getByRole("heading", { name: "Sign out?" })).toBeVisible(slowNav);
+    await page.screenshot({ path: testInfo.outputPath("logout-confirm.png") });
+    await page.getByRole("link", { name: "Stay signed in" }).click();
+    await page.goto("/account");
+    await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible(slowNav);
+
+    await page.goto("https://elsewhere.example/");
+    await page.getByRole("link", { name: "Win a prize" }).click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/$/, slowNav);
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/login$/, slowNav);
+  });
 });
 
 test.describe("email accounts", () => {
@@ -144,6 +197,31 @@ test.describe("email accounts", () => {
     await expect(toast(page, "Success", "Your account has been created and you are signed in.")).toBeVisible();
     await expect(page).toHaveURL(/\/submit$/, slowNav);
     await expect(page.getByRole("form", { name: "Submit MonetizedMCP server" })).toBeVisible();
+  });
+
+  test("a new account confirms its address with the mailed link", async ({ page, request }, testInfo) => {
+    const email = `${uniqueLogin(testInfo, "confirm")}@example.com`;
+    await page.goto("/register");
+    await page.getByLabel("Name", { exact: true }).fill("Katherine Johnson");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(toast(page, "Success", "Check your inbox to confirm your email address.")).toBeVisible();
+    await expect(page).toHaveURL(/\/submit$/, slowNav);
+
+    await page.goto("/account");
+    await expect(page.getByText(`${email} (not confirmed)`)).toBeVisible();
+    await expect(page.getByText("Email not confirmed.")).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("account-unconfirmed.png"), fullPage: true });
+
+    await page.goto(await mailedVerificationLink(request, email));
+    await expect(page.getByRole("heading", { name: "Confirm your email address" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("verify-email.png"), fullPage: true });
+    await page.getByRole("button", { name: "Confirm email address" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Your email address is confirmed." })).toBeVisible(slowNav);
+    await page.getByRole("link", { name: "Go to your account" }).click();
+    await expect(page.getByText(`${email} (confirmed)`)).toBeVisible(slowNav);
+    await expect(page.getByText("Email not confirmed.")).toHaveCount(0);
   });
 
   test("registering a taken address shows the server's message", async ({ page, request }, testInfo) => {

@@ -87,7 +87,7 @@ describe.each(drivers())("email accounts on %s", (driver) => {
     it("limits registrations per address with 429 and Retry-After", async () => {
       setAuthEnv();
       reloadEnv();
-      const ip = { "x-forwarded-for": "203.0.113.10" };
+      const ip = { "x-agora-client-address": "203.0.113.10" };
       for (let i = 0; i < 5; i++) {
         expect((await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "R" }, ip))).status).toBe(201);
       }
@@ -130,22 +130,28 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       expect(res.status).toBe(400);
     });
 
-    it("locks an account after 10 failures in 15 minutes, even for the right password, from any address", async () => {
+    it("after 10 failures in 15 minutes locks that client out of the account, even for the right password, but not the owner elsewhere", async () => {
       const target = uniqueEmail("locked");
       await call(register, jsonRequest("/api/auth/register", { email: target, password: PASSWORD, name: "Locked" }));
       setAuthEnv(); // limits on from here
       reloadEnv();
-      for (let i = 0; i < 10; i++) expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: `wrong-${i}` }))).status).toBe(401);
-      const res = await call(login, jsonRequest("/api/auth/login", { email: target, password: PASSWORD }));
+      const attacker = { "x-agora-client-address": "198.51.100.66" };
+      for (let i = 0; i < 10; i++) expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: `wrong-${i}` }, attacker))).status).toBe(401);
+      const res = await call(login, jsonRequest("/api/auth/login", { email: target, password: PASSWORD }, attacker));
       expect(res.status).toBe(429);
       expect(res.body.message).toMatch(/^Too many failed sign-in attempts for this account\. Try again in \d+ minutes\.$/);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(800);
+      // Issue 15: a stranger's failures must not keep the owner out. From the owner's own address the right
+      // password still signs in (and a wrong one is still only a 401).
+      const owner = { "x-agora-client-address": "203.0.113.200" };
+      expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: "still-wrong" }, owner))).status).toBe(401);
+      expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: PASSWORD }, owner))).status).toBe(200);
     });
 
     it("limits failures per client address across accounts", async () => {
       setAuthEnv();
       reloadEnv();
-      const ip = { "x-forwarded-for": "203.0.113.99" };
+      const ip = { "x-agora-client-address": "203.0.113.99" };
       for (let i = 0; i < 30; i++) await call(login, jsonRequest("/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, ip));
       const res = await call(login, jsonRequest("/api/auth/login", { email, password: PASSWORD }, ip));
       expect(res.status).toBe(429);

@@ -81,14 +81,32 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     expect(res.body.message).toBe("GitHub sign-in is not configured on this server.");
   });
 
-  it("refuses to merge into an existing email account (409) and creates nothing", async () => {
+  it("refuses to merge into an account that has proven the address (409) and creates nothing", async () => {
     const email = uniqueEmail("collide");
-    await call(register, jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Email Owner" }));
+    const owner = await call(register, jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Email Owner" }));
+    // The owner used the link mailed to the address.
+    await conn.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, (owner.body.user as { id: string }).id));
     const before = (await conn.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
     const res = await post({ code: github.issueCode(`collider-${randomBytes(2).toString("hex")}`, { email }) });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("An account with this email already exists. Sign in with your email and password.");
     expect((await conn.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n).toBe(before);
+  });
+
+  it("is not refused because someone registered the address first without proving it (issue 15)", async () => {
+    const email = uniqueEmail("squatted");
+    const squatter = await call(register, jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Squatter" }));
+    expect(squatter.status).toBe(201);
+    const login = `owner-${randomBytes(2).toString("hex")}`;
+    const res = await post({ code: github.issueCode(login, { email }) });
+    expect(res.status).toBe(200);
+    const owner = res.body.user as { id: string; email: string };
+    expect(owner.email).toBe(email);
+    expect(owner.id).not.toBe((squatter.body.user as { id: string }).id);
+    const [row] = await conn.db.select().from(users).where(eq(users.id, owner.id));
+    expect(row!.emailVerifiedAt).not.toBeNull();
+    const [claim] = await conn.db.select().from(users).where(eq(users.id, (squatter.body.user as { id: string }).id));
+    expect(claim!.emailVerifiedAt).toBeNull();
   });
 
   it("does not keep an address GitHub has not verified", async () => {
@@ -109,7 +127,7 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
   it("limits code exchanges per client address", async () => {
     setAuthEnv({ ...configured(), RATE_LIMIT_DISABLED: undefined });
     reloadEnv();
-    const ip = { "x-forwarded-for": "203.0.113.77" };
+    const ip = { "x-agora-client-address": "203.0.113.77" };
     for (let i = 0; i < 20; i++) await post({ code: "bogus" }, ip);
     const res = await post({ code: github.issueCode("limited-user") }, ip);
     expect(res.status).toBe(429);

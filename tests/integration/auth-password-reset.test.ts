@@ -42,7 +42,7 @@ describe.each(drivers())("password reset on %s", (driver) => {
   }
 
   async function mailedToken(email: string): Promise<string> {
-    const mail = await smtp.waitFor(email);
+    const mail = await smtp.waitFor(email, 10_000, "Reset your Agora password");
     expect(mail.subject).toBe("Reset your Agora password");
     const link = /https:\/\/agora\.test\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
     expect(link).not.toBeNull();
@@ -163,7 +163,7 @@ describe.each(drivers())("password reset on %s", (driver) => {
   it("limits reset requests per client address and per account with 429", async () => {
     setAuthEnv({ SMTP_URL: smtp.url, SITE_URL: "https://agora.test" });
     reloadEnv();
-    const ip = { "x-forwarded-for": "203.0.113.50" };
+    const ip = { "x-agora-client-address": "203.0.113.50" };
     for (let i = 0; i < 5; i++) expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip))).status).toBe(200);
     const perIp = await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip));
     expect(perIp.status).toBe(429);

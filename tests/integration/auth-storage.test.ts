@@ -49,9 +49,11 @@ describe.each(drivers())("secrets at rest on %s", (driver) => {
     const personal = await issueApiToken(conn.db, { userId, kind: "personal", name: "canary token", days: 30 });
     const session = await openBrowserSession(conn.db, userId);
     await (await requestPasswordReset(conn.db, email, "203.0.113.1")).sent;
-    const resetToken = /token=([A-Za-z0-9_-]+)/.exec((await smtp.waitFor(email)).text)![1]!;
+    const resetToken = /token=([A-Za-z0-9_-]+)/.exec((await smtp.waitFor(email, 10_000, "Reset your Agora password")).text)![1]!;
 
-    const secrets = [PASSWORD, registered.body.token as string, signedIn.body.token as string, personal.token, session, resetToken];
+    const verifyToken = /token=([A-Za-z0-9_-]+)/.exec((await smtp.waitFor(email, 10_000, "Confirm your email address for Agora")).text)![1]!;
+
+    const secrets = [PASSWORD, registered.body.token as string, signedIn.body.token as string, personal.token, session, resetToken, verifyToken];
     const dump = await everythingStored();
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThanOrEqual(20);

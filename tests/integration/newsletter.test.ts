@@ -12,7 +12,7 @@ function post(body: BodyInit | null, headers: Record<string, string> = {}) {
   return POST(
     new Request("http://localhost/api/mailchimp/member", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": `10.0.0.${++ipCounter}`, ...headers },
+      headers: { "content-type": "application/json", "x-agora-client-address": `10.0.0.${++ipCounter}`, ...headers },
       body,
     }),
   );
@@ -115,7 +115,7 @@ describe.each(drivers())("POST /api/mailchimp/member on %s", (driver) => {
   });
 
   it("limits subscriptions per IP with 429 and Retry-After", async () => {
-    const ip = { "x-forwarded-for": "203.0.113.77" };
+    const ip = { "x-agora-client-address": "203.0.113.77" };
     for (let i = 0; i < 5; i++) expect((await post(JSON.stringify({ email: `n${i}@example.com` }), ip)).status).toBe(200);
     const res = await post(JSON.stringify({ email: "n6@example.com" }), ip);
     expect(res.status).toBe(429);

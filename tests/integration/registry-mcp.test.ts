@@ -273,13 +273,13 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   it("rate-limits each address with 429, Retry-After and a JSON-RPC error", async () => {
     setRateLimits(true);
     try {
-      const ip = { "x-forwarded-for": `198.51.100.${driver === "pglite" ? 7 : 8}` };
+      const ip = { "x-agora-client-address": `198.51.100.${driver === "pglite" ? 7 : 8}` };
       for (let i = 0; i < 120; i++) expect((await post(listToolsMessage, ip)).status).toBe(200);
       const limited = await post(listToolsMessage, ip);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await limited.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/Too many requests/) }, id: null });
-      expect((await post(listToolsMessage, { "x-forwarded-for": "198.51.100.99" })).status).toBe(200);
+      expect((await post(listToolsMessage, { "x-agora-client-address": "198.51.100.99" })).status).toBe(200);
     } finally {
       setRateLimits(false);
     }

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { insertListing } from "@/db/queries/listing-write";
-import { decideListing, grantAdmin, listingDecisions, listReviewQueue, recentDecisions } from "@/db/queries/reviews";
+import { decideListing, listingDecisions, listReviewQueue, recentDecisions } from "@/db/queries/reviews";
 import { listingReviews, listings, users } from "@/db/schema";
-import { isAdmin } from "@/lib/auth/roles";
-import { reloadEnv } from "@/lib/env";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
 describe.each(drivers())("review queue on %s", (driver) => {
@@ -52,20 +50,5 @@ describe.each(drivers())("review queue on %s", (driver) => {
     const [row] = await conn.db.select().from(listings).where(eq(listings.id, listing.id));
     expect(row!.status).toBe("approved");
     expect(await conn.db.select().from(listingReviews).where(eq(listingReviews.listingId, listing.id))).toHaveLength(1);
-  });
-
-  it("grants the admin role by email or GitHub login, and by configuration", async () => {
-    expect(await grantAdmin(conn.db, "nobody@example.com")).toBe(0);
-    expect(await grantAdmin(conn.db, "theadmin")).toBe(1);
-    const [admin] = await conn.db.select().from(users).where(eq(users.id, adminId));
-    expect(isAdmin(admin)).toBe(true);
-    const [provider] = await conn.db.select().from(users).where(eq(users.id, providerId));
-    expect(isAdmin(provider)).toBe(false);
-    process.env.ADMIN_EMAILS = "Provider@Example.com";
-    reloadEnv();
-    expect(isAdmin(provider)).toBe(true);
-    delete process.env.ADMIN_EMAILS;
-    reloadEnv();
-    expect(isAdmin(provider)).toBe(false);
   });
 });

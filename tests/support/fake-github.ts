@@ -26,11 +26,17 @@ export type FakeGitHub = {
 };
 
 const users = new Map<string, FakeGitHubUser>();
+
+/** The numeric id the fake gives a login (stable across runs, so configuration can name it: ADMIN_GITHUB_IDS). */
+export function fakeGitHubId(login: string): number {
+  return parseInt(createHash("sha256").update(login.toLowerCase()).digest("hex").slice(0, 8), 16);
+}
+
 function userFor(login: string, email?: string | null, emailVerified = true): FakeGitHubUser {
   let user = users.get(login.toLowerCase());
   if (!user) {
     // A stable id per login, like GitHub's numeric user ids.
-    const id = parseInt(createHash("sha256").update(login.toLowerCase()).digest("hex").slice(0, 8), 16);
+    const id = fakeGitHubId(login);
     user = { id, login, name: login.replace(/[-_]/g, " "), email: email === undefined ? `${login.toLowerCase()}@users.example.com` : email, emailVerified };
     users.set(login.toLowerCase(), user);
   }

@@ -11,7 +11,8 @@ export type FakeSmtp = {
   url: string;
   messages: ReceivedMail[];
   /** The newest message to `address`, waiting up to `timeoutMs` for it to arrive. */
-  waitFor: (address: string, timeoutMs?: number) => Promise<ReceivedMail>;
+  /** The newest mail to `address` (whose subject matches `subject`, when given). */
+  waitFor: (address: string, timeoutMs?: number, subject?: string) => Promise<ReceivedMail>;
   close: () => Promise<void>;
 };
 
@@ -54,11 +55,12 @@ export async function startFakeSmtp(options: { port?: number } = {}): Promise<Fa
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", () => resolve()));
   const { port } = server.server.address() as AddressInfo;
 
-  const newestTo = (address: string) => messages.filter((m) => m.to.includes(address.toLowerCase())).at(-1);
-  async function waitFor(address: string, timeoutMs = 10_000): Promise<ReceivedMail> {
+  const newestTo = (address: string, subject?: string) =>
+    messages.filter((m) => m.to.includes(address.toLowerCase()) && (subject === undefined || m.subject === subject)).at(-1);
+  async function waitFor(address: string, timeoutMs = 10_000, subject?: string): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = newestTo(address);
+      const found = newestTo(address, subject);
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no mail to ${address} within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));

@@ -11,7 +11,8 @@ export function jsonRequest(path: string, body: unknown, headers: Record<string,
     method: "POST",
     headers: {
       "content-type": "application/json",
-      "x-forwarded-for": `2001:db8::${counter.toString(16)}`,
+      // What server/client-address.mjs stamps from the TCP connection; a /64 of its own per call.
+      "x-agora-client-address": `2001:db8:${counter.toString(16)}::1`,
       ...headers,
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -46,6 +47,8 @@ export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
   env.NODE_ENV = "production";
   env.AUTH_SECRET = "production-secret-for-tests-0123456789";
   env.AUTH_TRUST_HOST = "true";
+  const siteUrl = env.SITE_URL;
+  env.SITE_URL ??= "http://localhost:3000";
   // Lets RATE_LIMIT_DISABLED stay set, as in the end-to-end run.
   env.E2E = "1";
   reloadEnv();
@@ -55,6 +58,7 @@ export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
     env.NODE_ENV = "test";
     delete env.AUTH_SECRET;
     delete env.AUTH_TRUST_HOST;
+    if (siteUrl === undefined) delete env.SITE_URL;
     delete env.E2E;
     reloadEnv();
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callbackOutcome } from "@/lib/auth/callback-outcome";
+import { isSessionCookieName } from "@/lib/auth/session-cookie";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { isPrivateHost, normalizeServerUrl } from "@/lib/listings/submit/server-url";
 import { parseEnv } from "@/lib/env";
@@ -13,10 +14,30 @@ describe("the sign-in callback screen", () => {
     });
   });
 
-  it("shows the provider's error as 'Authentication Error' and goes to /login", () => {
-    const outcome = callbackOutcome({ error: "The user has denied your application access.", signedIn: false });
-    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The user has denied your application access." });
+  it("shows a provider's refusal as 'Authentication Error' with a fixed text for its code, and goes to /login", () => {
+    const outcome = callbackOutcome({ error: "access_denied", signedIn: false });
+    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The sign-in was cancelled or access was not granted." });
     expect(outcome.redirectTo).toBe("/login");
+    expect(callbackOutcome({ error: "EmailTaken", signedIn: false }).toast.description).toBe(
+      "An account with this email already exists. Sign in with your email and password.",
+    );
+  });
+
+  it("never shows text from the link itself (content spoofing)", () => {
+    for (const error of ["Your account is suspended. Call +1 555 0100 to restore it.", "The user has denied your application access.", "constructor", "__proto__"]) {
+      expect(callbackOutcome({ error, signedIn: false }).toast).toEqual({
+        kind: "error",
+        title: "Authentication Error",
+        description: "The sign-in did not complete. Please try again.",
+      });
+    }
+  });
+
+  it("treats a returned code without a finished sign-in as a failed exchange (spec §8)", () => {
+    expect(callbackOutcome({ code: "abc123", signedIn: false })).toEqual({
+      toast: { kind: "error", title: "Error", description: "Failed to authenticate with GitHub. Please try again." },
+      redirectTo: "/login",
+    });
   });
 
   it("reports a failed code exchange in the spec's words", () => {
@@ -27,6 +48,17 @@ describe("the sign-in callback screen", () => {
 
   it("says no authorization code was received when nothing finished", () => {
     expect(callbackOutcome({ signedIn: false })).toMatchObject({ toast: { description: "No authorization code received." }, redirectTo: "/login" });
+  });
+});
+
+describe("the session cookie", () => {
+  it("is recognised under its https name too (__Secure-), and in chunks", () => {
+    for (const name of ["authjs.session-token", "__Secure-authjs.session-token", "__Secure-authjs.session-token.0", "authjs.session-token.1"]) {
+      expect(isSessionCookieName(name), name).toBe(true);
+    }
+    for (const name of ["authjs.csrf-token", "__Host-authjs.csrf-token", "my-authjs.session-token", "authjs.session-tokenX"]) {
+      expect(isSessionCookieName(name), name).toBe(false);
+    }
   });
 });
 
@@ -81,11 +113,26 @@ describe("server URLs", () => {
 describe("auth configuration", () => {
   it("requires AUTH_SECRET in production and GitHub credentials in pairs", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET: is required in production/);
-    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32) })).toThrow(/AUTH_TRUST_HOST: must be true in production/);
-    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_TRUST_HOST: "true" }).AUTH_TRUST_HOST).toBe(true);
+    // The public origin comes from configuration in production; trusting the Host header is not enough.
+    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_TRUST_HOST: "true" })).toThrow(/SITE_URL: is required in production/);
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), SITE_URL: "https://agora.example" }).SITE_URL).toBe("https://agora.example");
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "s".repeat(32), AUTH_URL: "https://agora.example" }).AUTH_URL).toBe("https://agora.example");
     expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32 characters/);
     expect(() => parseEnv({ AUTH_GITHUB_ID: "id" })).toThrow(/AUTH_GITHUB_SECRET: is required/);
     expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL: must be an smtp/);
+  });
+
+  it("refuses ADMIN_GITHUB_LOGINS, naming ADMIN_GITHUB_IDS, and takes only numeric GitHub ids", () => {
+    expect(() => parseEnv({ ADMIN_GITHUB_LOGINS: "octocat" })).toThrow(/ADMIN_GITHUB_LOGINS: is no longer supported .*use ADMIN_GITHUB_IDS/);
+    expect(() => parseEnv({ ADMIN_GITHUB_IDS: "octocat" })).toThrow(/ADMIN_GITHUB_IDS: must be comma-separated GitHub numeric user ids/);
+    expect(parseEnv({ ADMIN_GITHUB_IDS: "583231, 9919" }).ADMIN_GITHUB_IDS).toBe("583231, 9919");
+  });
+
+  it("reads TRUSTED_PROXY_HOPS as a small whole number, 0 by default", () => {
+    expect(parseEnv({}).TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "-1" })).toThrow(/TRUSTED_PROXY_HOPS/);
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "1.5" })).toThrow(/TRUSTED_PROXY_HOPS: must be a whole number of proxies/);
   });
 
   it("defaults GitHub's endpoints to github.com", () => {

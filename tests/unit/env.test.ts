@@ -29,7 +29,7 @@ describe("environment validation", () => {
   it("refuses PROBE_ALLOW_PRIVATE_HOSTS in production outside CI and end-to-end tests", () => {
     const saved = { CI: process.env.CI, E2E: process.env.E2E };
     // Production also needs its sign-in settings; they are not what this case is about.
-    const prod = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), AUTH_TRUST_HOST: "true" };
+    const prod = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), SITE_URL: "https://agora.example" };
     try {
       delete process.env.CI;
       delete process.env.E2E;

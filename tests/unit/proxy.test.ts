@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reloadEnv } from "@/lib/env";
 import { NextRequest } from "next/server";
 import { proxy } from "@/proxy";
 
@@ -26,5 +27,34 @@ describe("proxy: cross-site state changes", () => {
     expect(refused(post("/api/nextauth/callback/github", crossSite))).toBe(false);
     expect(refused(post("/api/mcp", crossSite))).toBe(false);
     expect(refused(post("/api/mcpx", crossSite))).toBe(true);
+  });
+});
+
+describe("proxy: the site's origin comes from configuration in production", () => {
+  const env = process.env as Record<string, string | undefined>;
+  const saved = { NODE_ENV: env.NODE_ENV, SITE_URL: env.SITE_URL, AUTH_SECRET: env.AUTH_SECRET };
+  beforeEach(() => {
+    env.NODE_ENV = "production";
+    env.SITE_URL = "https://agora.example";
+    env.AUTH_SECRET = "s".repeat(32);
+    reloadEnv();
+  });
+  afterEach(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    reloadEnv();
+  });
+
+  it("refuses an attacker's origin even when X-Forwarded-Host names it", () => {
+    const forged = { origin: "https://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
+    expect(refused(post("/api/auth/login", forged))).toBe(true);
+    // Nor does a Host header that matches the attacker's origin make it this site.
+    expect(refused(proxy(new NextRequest("https://evil.example/api/auth/login", { method: "POST", headers: { origin: "https://evil.example" } })))).toBe(true);
+  });
+
+  it("accepts the configured origin", () => {
+    expect(refused(post("/api/auth/login", { origin: "https://agora.example", "sec-fetch-site": "same-origin" }))).toBe(false);
   });
 });

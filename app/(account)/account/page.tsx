@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { LogOut, Plus } from "lucide-react";
 import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
+import { EmailVerificationNotice } from "@/components/account/email-verification-notice";
 import { YourServers } from "@/components/account/your-servers";
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/db";
@@ -32,9 +33,15 @@ export default async function AccountPage() {
             Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
           </p>
           <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-            {user.email && <span className="wrap-anywhere">{user.email}</span>}
+            {user.email && (
+              <span className="wrap-anywhere">
+                {user.email}
+                {user.emailVerifiedAt ? " (confirmed)" : " (not confirmed)"}
+              </span>
+            )}
             {user.githubLogin && <span className="wrap-anywhere">GitHub @{user.githubLogin}</span>}
           </p>
+          {user.email && !user.emailVerifiedAt && <EmailVerificationNotice />}
           {isAdmin(user) && (
             <p className="mt-2">
               <Link href="/admin/review" className="text-sm font-medium text-primary underline-offset-4 hover:underline">

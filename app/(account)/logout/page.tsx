@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { Loader2 } from "lucide-react";
+import { headers } from "next/headers";
 import { SignOutOnOpen } from "@/components/auth/sign-out-on-open";
 
 export const metadata: Metadata = { title: "Signing out", robots: { index: false } };
 
-export default function LogoutPage() {
-  return (
-    <div className="flex flex-col items-center gap-3 px-4 py-24 text-muted-foreground" role="status">
-      <Loader2 className="size-8 animate-spin text-primary" aria-hidden="true" />
-      <p>Signing out...</p>
-      <SignOutOnOpen />
-    </div>
-  );
+// Browsers say where a navigation came from (Sec-Fetch-Site): this site's own link is "same-origin", a typed
+// address or bookmark "none". Anything else, or no header at all, is asked to confirm.
+const SIGN_OUT_AT_ONCE = new Set(["same-origin", "none"]);
+
+export default async function LogoutPage() {
+  const site = (await headers()).get("sec-fetch-site");
+  return <SignOutOnOpen confirm={!site || !SIGN_OUT_AT_ONCE.has(site)} />;
 }

@@ -37,13 +37,26 @@ export async function registerByApi(request: APIRequestContext, email: string, p
 
 /** The newest reset link mailed to `email`, as captured by the fake SMTP server. */
 export async function mailedResetLink(request: APIRequestContext, email: string): Promise<string> {
+  return mailedLink(request, email, /https?:\/\/\S+\/reset-password\?token=[\w-]+/);
+}
+
+/** The newest email verification link mailed to `email` (sent when a password account is created). */
+export async function mailedVerificationLink(request: APIRequestContext, email: string): Promise<string> {
+  return mailedLink(request, email, /https?:\/\/\S+\/verify-email\?token=[\w-]+/);
+}
+
+// Registration mails a verification link too, so the newest message of the right kind is wanted, not the newest.
+async function mailedLink(request: APIRequestContext, email: string, pattern: RegExp): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(
       async () => {
         const res = await request.get(`http://127.0.0.1:${inboxPort}/messages?to=${encodeURIComponent(email)}`);
         const messages = (await res.json()) as { text: string }[];
-        link = messages.at(-1)?.text.match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
+        link = messages
+          .map((m) => m.text.match(pattern)?.[0])
+          .filter(Boolean)
+          .at(-1);
         return link;
       },
       { timeout: 10_000 },

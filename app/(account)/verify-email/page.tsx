@@ -1,0 +1,29 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AuthScreen } from "@/components/auth/auth-screen";
+import { VerifyEmailForm } from "@/components/auth/verify-email-form";
+import { Button } from "@/components/ui/button";
+
+export const metadata: Metadata = { title: "Confirm your email address", robots: { index: false }, referrer: "no-referrer" };
+
+// Where the mailed link lands: /verify-email?token=…
+export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
+  const { token } = await searchParams;
+  const value = typeof token === "string" ? token : "";
+  return (
+    <AuthScreen title="Confirm your email address" description="Until it is confirmed, your address does not count for your account.">
+      {value ? (
+        <VerifyEmailForm token={value} />
+      ) : (
+        <>
+          <p role="alert" className="text-center text-sm text-destructive">
+            This verification link is invalid or has expired. Ask for a new one from your account page.
+          </p>
+          <Button asChild variant="outline" size="lg" className="w-full">
+            <Link href="/account">Go to your account</Link>
+          </Button>
+        </>
+      )}
+    </AuthScreen>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+import { useEffect, useState } from "react";
+import Link from "next/link";
+import { Loader2 } from "lucide-react";
+import { toast } from "sonner";
+import { FormAlert } from "@/components/forms/field";
+import { Button } from "@/components/ui/button";
+import { confirmEmailWithLink } from "@/lib/actions/verify-email";
+
+/**
+ * Confirms on a press, not on open: mail scanners fetch links, and a page that changed state on a GET
+ * would also be a cross-site request away from doing so.
+ */
+export function VerifyEmailForm({ token }: { token: string }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | undefined>();
+  const [done, setDone] = useState(false);
+  // The form works through script, so its button stays disabled until the page is interactive.
+  const [ready, setReady] = useState(false);
+
+  // The secret link should not linger in the address bar or the history once the page has it.
+  useEffect(() => {
+    window.history.replaceState(null, "", window.location.pathname);
+    setReady(true);
+  }, []);
+
+  if (done) {
+    return (
+      <>
+        <p role="status" className="text-center text-sm">
+          Your email address is confirmed.
+        </p>
+        <Button asChild variant="outline" size="lg" className="w-full">
+          <Link href="/account">Go to your account</Link>
+        </Button>
+      </>
+    );
+  }
+  return (
+    <form
+      aria-label="Confirm your email address"
+      className="grid gap-4"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setBusy(true);
+        setFailure(undefined);
+        const result = await confirmEmailWithLink({ token }).catch(() => null);
+        setBusy(false);
+        if (result?.ok) {
+          setDone(true);
+          toast.success("Success", { description: "Your email address is confirmed." });
+        } else {
+          setFailure(result?.message ?? "Something went wrong on our side. Please try again.");
+        }
+      }}
+    >
+      <FormAlert message={failure} />
+      <Button type="submit" size="lg" className="w-full" disabled={busy || !ready}>
+        {busy && <Loader2 className="animate-spin" />}
+        {busy ? "Confirming..." : "Confirm email address"}
+      </Button>
+    </form>
+  );
+}
