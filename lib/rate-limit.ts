@@ -21,6 +21,11 @@ export const limits = {
   codeExchangesPerIp: { name: "github-code:ip", max: 20, windowSeconds: 15 * MINUTE, message: "Too many sign-in attempts." },
   submissionsPerUser: { name: "submit:user", max: 10, windowSeconds: 24 * HOUR, message: "You have submitted too many servers today." },
   tokensPerUser: { name: "api-token:user", max: 10, windowSeconds: HOUR, message: "Too many API tokens created." },
+  // Every probe reaches a host the owner picks and stores a row: re-checks and edits are bounded per user
+  // and cooled down per listing; edits also count against the daily submission limit.
+  rechecksPerUser: { name: "recheck:user", max: 30, windowSeconds: HOUR, message: "You have re-checked servers too often." },
+  recheckCooldownPerListing: { name: "recheck:listing", max: 1, windowSeconds: MINUTE, message: "This server was checked a moment ago." },
+  editCooldownPerListing: { name: "edit:listing", max: 1, windowSeconds: MINUTE, message: "This listing was changed a moment ago." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
 } satisfies Record<string, Limit>;
