@@ -30,10 +30,13 @@ export const limits = {
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
 } satisfies Record<string, Limit>;
 
-/** Counts a hit and throws a 429 with Retry-After once `subject` has used up `limit` in the current window. */
-export async function enforceLimit(db: Db, limit: Limit, subject: string): Promise<void> {
+/**
+ * Counts a hit (or `weight` hits: the calls of a batch) and throws a 429 with Retry-After once `subject`
+ * has used up `limit` in the current window.
+ */
+export async function enforceLimit(db: Db, limit: Limit, subject: string, weight = 1): Promise<void> {
   if (env().RATE_LIMIT_DISABLED) return;
-  const { count, resetAt } = await countHit(db, keyOf(limit, subject), limit.windowSeconds);
+  const { count, resetAt } = await countHit(db, keyOf(limit, subject), limit.windowSeconds, weight);
   if (count > limit.max) throw tooMany(limit, resetAt);
 }
 

@@ -17,22 +17,65 @@ async function runSearch(filters: ListingFilters, page: number) {
   return { items: await withProbeFacts(db, items), total };
 }
 
-const cachedBrowse = unstable_cache(runSearch, ["marketplace-browse"], { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS });
-
-/** One page of approved listings. Free-text searches skip the cache: their keys are unbounded. */
-export function browseListings(filters: ListingFilters, page: number) {
-  return filters.q ? runSearch(filters, page) : cachedBrowse(filters, page);
+/**
+ * unstable_cache stores whatever its function returns, and a key anyone can invent (an unknown slug, a
+ * category nobody uses, page 99999) would be written to the cache for each value. Its function throws
+ * this instead of returning an empty answer, which is never stored; the caller turns it back into one.
+ */
+class NotCached<T> extends Error {
+  constructor(readonly value: T) {
+    super("empty answer, not cached");
+  }
 }
+
+async function uncachedEmpty<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof NotCached) return error.value as T;
+    throw error;
+  }
+}
+
+const cachedBrowse = unstable_cache(
+  async (filters: ListingFilters, page: number) => {
+    const result = await runSearch(filters, page);
+    if (result.items.length === 0) throw new NotCached(result);
+    return result;
+  },
+  ["marketplace-browse"],
+  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+);
 
 export const getCategories = unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {
   tags: [CATALOGUE_TAG],
   revalidate: REVALIDATE_SECONDS,
 });
 
-export const getListing = unstable_cache(async (slug: string) => findListingView(await getDb(), slug), ["marketplace-listing"], {
-  tags: [CATALOGUE_TAG],
-  revalidate: REVALIDATE_SECONDS,
-});
+/**
+ * One page of approved listings. Only keys with an answer are cached: free-text searches and categories
+ * that no listing carries skip the cache (their keys are unbounded), and so do pages past the last.
+ */
+export async function browseListings(filters: ListingFilters, page: number) {
+  if (filters.q) return runSearch(filters, page);
+  if (filters.category && !(await getCategories()).some((c) => c.name === filters.category)) return runSearch(filters, page);
+  return uncachedEmpty(() => cachedBrowse(filters, page));
+}
+
+const cachedListing = unstable_cache(
+  async (slug: string) => {
+    const listing = await findListingView(await getDb(), slug);
+    if (!listing) throw new NotCached(null);
+    return listing;
+  },
+  ["marketplace-listing"],
+  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+);
+
+/** An approved listing by slug or id; unknown keys are looked up every time, never cached. */
+export function getListing(slug: string) {
+  return uncachedEmpty(() => cachedListing(slug));
+}
 
 /** A listing's day-by-day check record for the status strip. */
 export const getStatusHistory = unstable_cache(async (listingId: string) => uptimeAndLatency(await getDb(), listingId), ["marketplace-status-history"], {

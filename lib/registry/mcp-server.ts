@@ -5,6 +5,8 @@ import { z } from "zod";
 import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
 import { listCategories, searchListings } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
+import { knownFailure } from "@/lib/errors";
+import { logError } from "@/lib/log";
 import { site } from "@/lib/site";
 import { decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
 import { getServerShape, searchServersShape } from "@/lib/validations/registry";
@@ -24,6 +26,23 @@ const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: t
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/**
+ * Runs a tool's handler; a failure answers a generic tool error and the detail goes to the log only
+ * (the SDK would otherwise send the exception's message, SQL included, to an anonymous caller).
+ * A failure with a known meaning (the database restarting, text it cannot hold) keeps its safe message.
+ */
+function guarded<A extends unknown[]>(tool: string, handler: (...args: A) => Promise<CallToolResult>): (...args: A) => Promise<CallToolResult> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const known = knownFailure(error);
+      if (!known || known.status >= 500) logError("MCP tool failed", error, { tool });
+      return toolError(known ? known.message : `${tool} failed on our side. Please try again.`);
+    }
+  };
 }
 
 export function createRegistryServer(db: Db): McpServer {
@@ -47,7 +66,7 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: searchOutput,
       annotations: readOnly,
     },
-    async ({ query, category, price, sort, limit, cursor }) => {
+    guarded("search_servers", async ({ query, category, price, sort, limit, cursor }) => {
       const offset = cursor ? decodeCursor(cursor) : 0;
       if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
       const { items, total } = await searchListings(db, { q: query, category, price, sort }, { limit, offset });
@@ -57,7 +76,7 @@ export function createRegistryServer(db: Db): McpServer {
         content: [{ type: "text", text: searchText(servers, total, offset, nextCursor) }],
         structuredContent: { servers, total, nextCursor },
       };
-    },
+    }),
   );
 
   server.registerTool(
@@ -71,12 +90,12 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: serverDetailsSchema.shape,
       annotations: readOnly,
     },
-    async ({ id }) => {
+    guarded("get_server", async ({ id }) => {
       const listing = await findListingView(db, id);
       if (!listing) return toolError(`No approved MCP server has the id or slug "${id}". Use search_servers to find one.`);
       const details = toServerDetails(listing);
       return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };
-    },
+    }),
   );
 
   server.registerTool(
@@ -88,10 +107,10 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: categoriesOutput,
       annotations: readOnly,
     },
-    async () => {
+    guarded("list_categories", async () => {
       const categories = await listCategories(db);
       return { content: [{ type: "text", text: categoriesText(categories) }], structuredContent: { categories } };
-    },
+    }),
   );
 
   return server;
