@@ -1,7 +1,8 @@
 // One error type for every boundary: a status, a user-facing message, optional field errors.
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
-import { isDatabaseUnavailable, isInvalidTextError } from "@/db/errors";
+import { isInvalidTextError } from "@/db/errors";
+import { reportDatabaseFailure } from "@/db/health";
 import { logError } from "./log";
 
 export class ApiError extends Error {
@@ -40,7 +41,7 @@ export const RETRY_AFTER_SECONDS = 5;
 export function knownFailure(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return validationError(error);
-  if (isDatabaseUnavailable(error)) {
+  if (reportDatabaseFailure(error)) {
     return new ApiError(503, "The service is briefly unavailable. Please try again in a few seconds.", undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
   }
   if (isInvalidTextError(error)) return new ApiError(400, "The request contains characters that cannot be stored (such as a NUL byte).");
