@@ -34,7 +34,7 @@ export function reportDatabaseFailure(error: unknown): boolean {
 
 async function pingUntilUp(): Promise<void> {
   for (;;) {
-    await new Promise((r) => setTimeout(r, PING_INTERVAL_MS));
+    await new Promise((r) => setTimeout(r, PING_INTERVAL_MS).unref());
     try {
       await health.ping!();
       health.downSince = null;

@@ -36,4 +36,5 @@ export async function getDb(): Promise<Db> {
 /** Points the app at an already-open database (integration tests drive route handlers this way). */
 export function setDatabase(conn: Connection): void {
   holder.__mcpDb = Promise.resolve(conn);
+  setHealthPing(() => conn.db.execute(sql`select 1`));
 }
