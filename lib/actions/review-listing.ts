@@ -10,8 +10,8 @@ import { verifyListing } from "@/lib/probe";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
 import { actionResult } from "./result";
 
-export const EDITED_SINCE_OPENED = "The owner changed this listing after you opened the queue. Review the new version below, then decide again.";
-export const NO_LONGER_PENDING = "This listing is no longer waiting for review.";
+const EDITED_SINCE_OPENED = "The owner changed this listing after you opened the queue. Review the new version below, then decide again.";
+const NO_LONGER_PENDING = "This listing is no longer waiting for review.";
 
 /** An admin approves or rejects a pending listing, at the revision the review page showed; the public catalogue changes at once. */
 export async function reviewListing(input: ReviewDecisionInput) {

@@ -43,7 +43,7 @@ export function refusalFailure(refusal: SafeFetchError): ProbeFailure {
 }
 
 export function timeoutFailure(ms: number): ProbeFailure {
-  return { errorClass: "timeout", httpStatus: null, message: `No complete answer within ${ms} ms.` };
+  return { errorClass: "timeout", httpStatus: null, message: `No complete answer within ${ms} ms` };
 }
 
 /** Classifies a failure of the MCP exchange, by type and status only. */
