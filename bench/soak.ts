@@ -45,12 +45,26 @@ const asPostgres = (cmd: string, cmdArgs: string[]) => {
   const root = process.getuid?.() === 0;
   return root ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...cmdArgs], { stdio: "pipe" }) : execFileSync(cmd, cmdArgs, { stdio: "pipe" });
 };
-const pgCtl = (...rest: string[]) => asPostgres(path.join(pgBin, "pg_ctl"), ["-D", path.join(clusterDir, "data"), "-w", "-t", "60", ...rest]);
+const pgCtlArgs = (rest: string[]) => ["-D", path.join(clusterDir, "data"), "-l", path.join(clusterDir, "log"), "-w", "-t", "60", ...rest];
+const pgCtl = (...rest: string[]) => asPostgres(path.join(pgBin, "pg_ctl"), pgCtlArgs(rest));
+/**
+ * The same, without blocking this process's event loop (the load keeps running during a restart). Waits for
+ * pg_ctl to exit, not for its output to close: the restarted server may hold inherited descriptors open.
+ */
+const pgCtlAsync = (...rest: string[]) => {
+  const cmd = path.join(pgBin, "pg_ctl");
+  const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...pgCtlArgs(rest)]] : [cmd, pgCtlArgs(rest)];
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(file as string, argv as string[], { stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl exited with ${code}`))));
+  });
+};
 
 function startCluster(): void {
   if (process.getuid?.() === 0) execFileSync("chown", ["postgres:postgres", clusterDir]);
   asPostgres(path.join(pgBin, "initdb"), ["-D", path.join(clusterDir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  pgCtl("-o", `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1 -c max_connections=100 -c fsync=on`, "-l", path.join(clusterDir, "log"), "start");
+  pgCtl("-o", `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1 -c max_connections=100`, "start");
 }
 
 function stopCluster(): void {
@@ -253,11 +267,11 @@ async function main() {
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(server!.pid!))), 5000);
     const fault = args["restart-db"]
       ? new Promise<void>((resolve) => {
-          setTimeout(() => {
+          setTimeout(async () => {
             const stopAt = performance.now() - t0;
             try {
               // `restart` stops (fast: active sessions are ended), then starts and waits until it accepts connections.
-              pgCtl("-m", "fast", "restart", "-o", `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1`);
+              await pgCtlAsync("-m", "fast", "restart", "-o", `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1`);
             } catch (error) {
               restartError = String(error);
             }
