@@ -11,13 +11,19 @@ const UNAVAILABLE_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
 ]);
+/**
+ * Socket errors mean the database only when they come from a query (drizzle wraps those as "Failed query"):
+ * a browser that hangs up mid-request raises ECONNRESET too, and that says nothing about the database.
+ */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
+
+function fromAQuery(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof Error && (e.name === "DrizzleQueryError" || e.message.startsWith("Failed query:"))) return true;
+  }
+  return false;
+}
 
 /** Text PostgreSQL cannot store or compare: a NUL byte, a character the encoding lacks, a value too long for an index. */
 const INVALID_TEXT_CODES = new Set(["22021", "22P05", "54000"]);
@@ -34,7 +40,9 @@ function codesOf(error: unknown): string[] {
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return codesOf(error).some((c) => UNAVAILABLE_CODES.has(c) || c.startsWith("08"));
+  const codes = codesOf(error);
+  if (codes.some((c) => UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c))) return true;
+  return codes.some((c) => SOCKET_CODES.has(c)) && fromAQuery(error);
 }
 
 export function isInvalidTextError(error: unknown): boolean {
