@@ -11,6 +11,8 @@ const EXEMPT_PATHS = ["/api/nextauth", "/api/mcp"];
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
+  // Next decodes route parameters itself and answers a malformed escape (`/marketplace/%E0%A4%A`) with a 500.
+  if (!decodable(pathname)) return badAddress();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
   if (pathname === "/marketplace") return catalogueRewrite(request);
   if (!pathname.startsWith("/api/")) return NextResponse.next();
@@ -65,6 +67,19 @@ function unavailable(request: NextRequest) {
   if (!wantsHtml) return NextResponse.json({ message }, { status: 503, headers });
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Briefly unavailable — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Briefly unavailable</h1><p>${message}</p><p><a href="${pathname.replace(/[^\w/.-]/g, "")}">Try again</a></p></body></html>`;
   return new NextResponse(html, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badAddress() {
+  return NextResponse.json({ message: "The address contains malformed percent-encoding." }, { status: 400, headers: { "Cache-Control": "no-store" } });
 }
 
 function forbidden() {

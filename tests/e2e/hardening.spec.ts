@@ -21,6 +21,7 @@ test.describe("hardening", () => {
       const res = await request.get(url);
       expect([400, 404], url).toContain(res.status());
     }
+    expect(await (await request.get("/marketplace/%E0%A4%A")).json()).toEqual({ message: "The address contains malformed percent-encoding." });
     const api = await request.get("/api/mcp-agents?q=a%00b");
     expect(api.status()).toBe(400);
     expect((await api.json()).message).toMatch(/must not contain NUL bytes/);

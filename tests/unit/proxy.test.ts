@@ -28,3 +28,12 @@ describe("proxy: cross-site state changes", () => {
     expect(refused(post("/api/mcpx", crossSite))).toBe(true);
   });
 });
+
+describe("proxy: malformed addresses", () => {
+  it("answers a malformed percent-escape in the path with 400 instead of letting the route crash", async () => {
+    const res = proxy(new NextRequest("http://localhost:3000/marketplace/%E0%A4%A"));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: "The address contains malformed percent-encoding." });
+    expect(proxy(new NextRequest("http://localhost:3000/marketplace/caf%C3%A9")).status).not.toBe(400);
+  });
+});
