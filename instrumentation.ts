@@ -6,3 +6,11 @@ export async function register() {
     await startUp();
   }
 }
+
+// A page that failed because the database is unreachable marks it down, so proxy.ts answers the next
+// requests with a 503 until it is back (a page itself can only answer 500).
+export async function onRequestError(error: unknown) {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { reportDatabaseFailure } = await import("@/db/health");
+  reportDatabaseFailure(error);
+}

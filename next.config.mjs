@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import createMDX from "@next/mdx";
 
 const isDev = process.env.NODE_ENV !== "production";
@@ -40,6 +41,8 @@ const nextConfig = {
   pageExtensions: ["ts", "tsx", "md", "mdx"],
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
+  // The route cache never stores a 404: unknown slugs and page numbers cannot fill the disk.
+  cacheHandler: fileURLToPath(new URL("./lib/cache/route-cache-handler.mjs", import.meta.url)),
   // forbidden() renders app/forbidden.tsx with a 403 for signed-in non-admins.
   experimental: { authInterrupts: true },
   reactStrictMode: true,

@@ -3,6 +3,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
+import { databaseDown } from "@/db/health";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -11,9 +12,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const EXEMPT_PATHS = ["/api/nextauth", "/api/mcp"];
 
 export function proxy(request: NextRequest) {
-  if (request.nextUrl.pathname === "/marketplace") return catalogueRewrite(request);
-  if (SAFE_METHODS.has(request.method)) return NextResponse.next();
   const { pathname } = request.nextUrl;
+  // Next decodes route parameters itself and answers a malformed escape (`/marketplace/%E0%A4%A`) with a 500.
+  if (!decodable(pathname)) return badAddress();
+  if (databaseDown() && needsDatabase(request)) return unavailable(request);
+  if (pathname === "/marketplace") return catalogueRewrite(request);
+  if (!pathname.startsWith("/api/")) return NextResponse.next();
+  if (SAFE_METHODS.has(request.method)) return NextResponse.next();
   // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
   if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
   // Programs authenticate with a bearer token, which a browser never attaches on its own.
@@ -28,11 +33,14 @@ export function proxy(request: NextRequest) {
 
 // The unfiltered catalogue (optionally ?page=N) is served from a cached route; filtered views are not.
 function catalogueRewrite(request: NextRequest) {
+  if (!isPlainCatalogue(request)) return NextResponse.next();
+  return NextResponse.rewrite(new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url));
+}
+
+function isPlainCatalogue(request: NextRequest): boolean {
   const params = [...request.nextUrl.searchParams.keys()];
   const page = request.nextUrl.searchParams.get("page");
-  const plain = params.length === 0 || (params.length === 1 && page !== null && /^[1-9]\d{0,5}$/.test(page));
-  if (!plain) return NextResponse.next();
-  return NextResponse.rewrite(new URL(`/catalogue-page/${page ?? "1"}`, request.url));
+  return params.length === 0 || (params.length === 1 && page !== null && /^[1-9]\d{0,5}$/.test(page));
 }
 
 // Production compares against the configured public origin only (env.ts requires one); a forwarded Host
@@ -43,8 +51,44 @@ function isOwnOrigin(request: NextRequest, origin: string): boolean {
   return origin === configured || origin === request.nextUrl.origin;
 }
 
+// Served from the route cache (or static) without the database: they stay up while it restarts.
+const CACHED_PAGES = /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|robots\.txt|sitemap\.xml)/;
+
+function needsDatabase(request: NextRequest): boolean {
+  if (!SAFE_METHODS.has(request.method)) return true; // server actions and API writes
+  const { pathname } = request.nextUrl;
+  if (pathname === "/marketplace") return !isPlainCatalogue(request);
+  return !CACHED_PAGES.test(pathname);
+}
+
+/** The database is restarting: a clear, quick 503 (JSON for programs, a short page for browsers). */
+function unavailable(request: NextRequest) {
+  const headers = { "Retry-After": "5", "Cache-Control": "no-store" };
+  const message = "Agora is briefly unavailable while its database restarts. Please try again in a few seconds.";
+  const { pathname } = request.nextUrl;
+  if (pathname === "/api/mcp") return NextResponse.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status: 503, headers });
+  const wantsHtml = request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
+  if (!wantsHtml) return NextResponse.json({ message }, { status: 503, headers });
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Briefly unavailable — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Briefly unavailable</h1><p>${message}</p><p><a href="${pathname.replace(/[^\w/.-]/g, "")}">Try again</a></p></body></html>`;
+  return new NextResponse(html, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badAddress() {
+  return NextResponse.json({ message: "The address contains malformed percent-encoding." }, { status: 400, headers: { "Cache-Control": "no-store" } });
+}
+
 function forbidden() {
   return NextResponse.json({ message: "Cross-site requests are not allowed." }, { status: 403 });
 }
 
-export const config = { matcher: ["/api/:path*", "/marketplace"] };
+// Every page and API path (the database gate above); static files and Next's assets skip the proxy.
+export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:png|jpg|jpeg|svg|webp|ico|woff2?)$).*)"] };

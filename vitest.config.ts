@@ -16,5 +16,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     fileParallelism: false,
+    // next-auth imports `next/server` without an extension, which Node's ESM loader refuses; Vite resolves it.
+    server: { deps: { inline: ["next-auth", "@auth/core"] } },
   },
 });

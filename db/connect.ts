@@ -38,7 +38,9 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   await migratePostgres(url);
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  // A server that is down or restarting is reported within seconds (the default waits 30 s to connect);
+  // the driver opens fresh connections on the next query once it is back.
+  const client = postgres(url, { max: options.max ?? 10, connect_timeout: 5, onnotice: () => {} });
   return {
     db: drizzle(client, { schema }) as unknown as Db,
     driver: "postgres",

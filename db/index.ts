@@ -1,6 +1,8 @@
 import "server-only";
 import { env } from "@/lib/env";
+import { sql } from "drizzle-orm";
 import { openDatabase, type Connection } from "./connect";
+import { setHealthPing } from "./health";
 import { probeSampleListings } from "./sample-probes";
 import { seedSampleCatalogue } from "./seed";
 import type { Db } from "./types";
@@ -13,6 +15,7 @@ const holder = globalThis as unknown as { __mcpDb?: Promise<Connection> };
 async function connect(): Promise<Connection> {
   const { DATABASE_URL, PGLITE_DIR } = env();
   const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+  setHealthPing(() => conn.db.execute(sql`select 1`));
   // A brand-new embedded database gets the sample catalogue so a first run shows a full marketplace.
   if (conn.created) {
     await seedSampleCatalogue(conn.db);
@@ -33,4 +36,5 @@ export async function getDb(): Promise<Db> {
 /** Points the app at an already-open database (integration tests drive route handlers this way). */
 export function setDatabase(conn: Connection): void {
   holder.__mcpDb = Promise.resolve(conn);
+  setHealthPing(() => conn.db.execute(sql`select 1`));
 }

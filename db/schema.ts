@@ -58,7 +58,9 @@ export const listings = pgTable(
     // Normalised category names; the API joins them into the spec's comma-separated string.
     categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
     // USD per call of the cheapest priced item; null or 0 means free (spec: a falsy price is free).
-    price: numeric("price", { precision: 12, scale: 6, mode: "number" }),
+    // Up to 999,999,999.999999: 15 significant digits, so every stored price reads back exactly as a JS number
+    // (lib/probe refuses larger amounts rather than overflow the column).
+    price: numeric("price", { precision: 15, scale: 6, mode: "number" }),
     verified: boolean("verified").notNull().default(false),
     serverUrl: text("server_url").notNull(),
     websiteUrl: text("website_url"),
@@ -69,6 +71,8 @@ export const listings = pgTable(
     submitterId: uuid("submitter_id").references(() => users.id, { onDelete: "set null" }),
     // Lower-cased name, description and categories, written with the row; served by a trigram index.
     searchText: text("search_text").notNull(),
+    // Bumped by every owner edit: a review decision names the revision the reviewer saw (no bait-and-switch).
+    revision: integer("revision").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -229,7 +233,10 @@ export const listingProbes = pgTable(
     pricedItems: jsonb("priced_items").$type<PricedItem[]>().notNull().default([]),
     paymentMethods: jsonb("payment_methods").$type<AcceptedPayment[]>().notNull().default([]),
     latencyMs: integer("latency_ms"),
+    // A fixed sentence per error class (never the server's own text), the class, and the HTTP status if any.
     error: text("error"),
+    errorClass: text("error_class"),
+    httpStatus: integer("http_status"),
     quirks: jsonb("quirks").$type<string[]>().notNull().default([]),
     verifiable: boolean("verifiable").notNull().default(false),
   },

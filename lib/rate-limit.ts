@@ -27,14 +27,22 @@ export const limits = {
   verificationMailsPerUser: { name: "verify-mail:user", max: 3, windowSeconds: HOUR, message: "Too many verification emails requested." },
   verificationAttemptsPerIp: { name: "verify:ip", max: 20, windowSeconds: HOUR, message: "Too many verification attempts." },
   tokensPerUser: { name: "api-token:user", max: 10, windowSeconds: HOUR, message: "Too many API tokens created." },
+  // Every probe reaches a host the owner picks and stores a row: re-checks and edits are bounded per user
+  // and cooled down per listing; edits also count against the daily submission limit.
+  rechecksPerUser: { name: "recheck:user", max: 30, windowSeconds: HOUR, message: "You have re-checked servers too often." },
+  recheckCooldownPerListing: { name: "recheck:listing", max: 1, windowSeconds: MINUTE, message: "This server was checked a moment ago." },
+  editCooldownPerListing: { name: "edit:listing", max: 1, windowSeconds: MINUTE, message: "This listing was changed a moment ago." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
 } satisfies Record<string, Limit>;
 
-/** Counts a hit and throws a 429 with Retry-After once `subject` has used up `limit` in the current window. */
-export async function enforceLimit(db: Db, limit: Limit, subject: string): Promise<void> {
+/**
+ * Counts a hit (or `weight` hits: the calls of a batch) and throws a 429 with Retry-After once `subject`
+ * has used up `limit` in the current window.
+ */
+export async function enforceLimit(db: Db, limit: Limit, subject: string, weight = 1): Promise<void> {
   if (env().RATE_LIMIT_DISABLED) return;
-  const { count, resetAt } = await countHit(db, keyOf(limit, subject), limit.windowSeconds);
+  const { count, resetAt } = await countHit(db, keyOf(limit, subject), limit.windowSeconds, weight);
   maybePurge(db);
   if (count > limit.max) throw tooMany(limit, resetAt);
 }

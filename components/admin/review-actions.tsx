@@ -8,18 +8,26 @@ import { Textarea } from "@/components/ui/textarea";
 import { recheckListing } from "@/lib/actions/recheck-listing";
 import { reviewListing } from "@/lib/actions/review-listing";
 
-/** Approve, reject with a reason, or re-check one pending listing. */
-export function ReviewActions({ listingId, name }: { listingId: string; name: string }) {
+/**
+ * Approve, reject with a reason, or re-check one pending listing. Decisions carry the revision this page
+ * showed; if the owner edited since, the server answers 409 and the page reloads with the new text.
+ */
+export function ReviewActions({ listingId, name, revision }: { listingId: string; name: string; revision: number }) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState("");
 
-  function run(label: string, action: () => Promise<{ ok: true; data: unknown } | { ok: false; message: string }>, success: string) {
+  function run(label: string, action: () => Promise<{ ok: true; data: unknown } | { ok: false; status: number; message: string }>, success: string) {
     start(async () => {
       const result = await action();
       if (result.ok) {
         toast.success(label, { description: success });
+        router.refresh();
+      } else if (result.status === 409) {
+        // A fresh look: the queue reloads with what the listing says now.
+        toast.error("Listing changed", { description: result.message, duration: 10_000 });
+        setRejecting(false);
         router.refresh();
       } else {
         toast.error("Error", { description: result.message });
@@ -30,7 +38,7 @@ export function ReviewActions({ listingId, name }: { listingId: string; name: st
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" disabled={pending} onClick={() => run("Approved", () => reviewListing({ listingId, decision: "approved" }), `${name} is now in the marketplace.`)}>
+        <Button size="sm" disabled={pending} onClick={() => run("Approved", () => reviewListing({ listingId, revision, decision: "approved" }), `${name} is now in the marketplace.`)}>
           {pending ? <Loader2 className="animate-spin" /> : <Check />} Approve
         </Button>
         <Button size="sm" variant="outline" disabled={pending} onClick={() => setRejecting((r) => !r)} aria-expanded={rejecting}>
@@ -45,7 +53,7 @@ export function ReviewActions({ listingId, name }: { listingId: string; name: st
           className="space-y-2"
           onSubmit={(e) => {
             e.preventDefault();
-            run("Rejected", () => reviewListing({ listingId, decision: "rejected", reason }), `The provider will see your reason.`);
+            run("Rejected", () => reviewListing({ listingId, revision, decision: "rejected", reason }), `The provider will see your reason.`);
           }}
         >
           <label htmlFor={`reason-${listingId}`} className="text-sm font-medium">

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { SearchX } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { ListingCard } from "@/components/marketplace/listing-card";
@@ -13,6 +14,8 @@ import { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type View
 export async function MarketplaceView({ filters, view, page }: { filters: ListingFilters; view: View; page: number }) {
   const [{ items, total, capped }, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // A page past the last is not a page: 404 (and the cache handler never stores a 404).
+  if (page > pageCount) notFound();
   const first = (page - 1) * PAGE_SIZE + 1;
   const summary =
     total === 0 ? null : (

@@ -59,6 +59,8 @@ export async function updateListingForReview(
       status: "pending",
       rejectionReason: null,
       verified: false,
+      // A reviewer who opened the queue before this edit can no longer approve the old text.
+      revision: sql`${listings.revision} + 1`,
       updatedAt: sql`now()`,
     })
     .where(and(eq(listings.id, listingId), eq(listings.submitterId, ownerId)))

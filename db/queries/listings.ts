@@ -168,6 +168,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An approved listing by slug or id; null for unknown, pending and rejected ones. */
 export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListing | null> {
+  // No listing has such a key, and PostgreSQL refuses to compare text holding NUL: answer "not found".
+  if (slugOrId.length > 200 || slugOrId.includes("\u0000") || !slugOrId.isWellFormed()) return null;
   const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : eq(listings.slug, slugOrId);
   const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
   return row ? toPublicListing(row) : null;

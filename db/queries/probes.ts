@@ -10,6 +10,14 @@ import type { Db } from "../types";
 export const VERIFIED_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Probe history kept per listing: the 30-day status strip and uptime read the last 30 days, so older rows
+ * go; within them at most MAX_PROBES_PER_LISTING (hourly checks fill ~744, rate-limited re-checks the rest).
+ * The latest probe that reached the server always stays (an approval copies its terms).
+ */
+export const PROBE_RETENTION_DAYS = 31;
+export const MAX_PROBES_PER_LISTING = 2000;
+
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
 /**
@@ -33,6 +41,8 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
         paymentMethods: result.paymentMethods,
         latencyMs: result.latencyMs,
         error: result.error,
+        errorClass: result.errorClass,
+        httpStatus: result.httpStatus,
         quirks: result.quirks,
         verifiable: result.verifiable,
       })
@@ -43,6 +53,7 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
       .where(eq(listingProbes.listingId, listingId))
       .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
       .limit(1);
+    await pruneProbeHistory(tx, listingId, now);
     if (latest?.id !== probe!.id) return { probe: probe!, drift: [], listing: null };
 
     const fresh = now.getTime() - result.checkedAt.getTime() < VERIFIED_WINDOW_MS;
@@ -63,6 +74,23 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
     const verifiedNow = Boolean(listing?.verified) && !drift.sentBackToReview;
     return { probe: probe!, drift: drift.findings, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: verifiedNow } : null };
   });
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Deletes a listing's probes past the retention window or the per-listing cap, keeping the latest reachable one. */
+export async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - PROBE_RETENTION_DAYS * DAY_MS).toISOString();
+  const deleted = await tx.execute(sql`
+    delete from ${listingProbes} p
+    where p.listing_id = ${listingId}
+      and p.id is distinct from (select id from ${listingProbes} where listing_id = ${listingId} and reachable
+                                 order by checked_at desc, id desc limit 1)
+      and (p.checked_at < ${cutoff}::timestamptz
+           or p.id not in (select id from ${listingProbes} where listing_id = ${listingId}
+                           order by checked_at desc, id desc limit ${MAX_PROBES_PER_LISTING}))
+    returning p.id`);
+  return Array.isArray(deleted) ? deleted.length : ((deleted as { rows?: unknown[] }).rows?.length ?? 0);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../types";
 
-/** Counts one hit in a fixed window, atomically across app instances; returns the count and window end. */
-export async function countHit(db: Db, key: string, windowSeconds: number): Promise<{ count: number; resetAt: Date }> {
+/** Counts `weight` hits (default one) in a fixed window, atomically across app instances; returns the count and window end. */
+export async function countHit(db: Db, key: string, windowSeconds: number, weight = 1): Promise<{ count: number; resetAt: Date }> {
   const result = await db.execute<{ count: number; reset_at: string | Date }>(sql`
     insert into rate_limits (key, count, reset_at)
-    values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+    values (${key}, ${weight}::int, now() + make_interval(secs => ${windowSeconds}))
     on conflict (key) do update set
-      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
+      count = case when rate_limits.reset_at <= now() then ${weight}::int else rate_limits.count + ${weight}::int end,
       reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
     returning count, reset_at`);
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { count: number; reset_at: string | Date }[];

@@ -4,7 +4,7 @@ import { listingReviews, listings, users, type Listing } from "../schema";
 import type { Db } from "../types";
 import { approvedTermsFromLatestProbe } from "./drift";
 
-export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "createdAt"> & {
+export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
   submitter: { name: string | null; email: string | null; githubLogin: string | null } | null;
 };
 
@@ -18,6 +18,7 @@ export async function listReviewQueue(db: Db, status: Listing["status"] = "pendi
       serverUrl: listings.serverUrl,
       websiteUrl: listings.websiteUrl,
       status: listings.status,
+      revision: listings.revision,
       createdAt: listings.createdAt,
       submitterName: users.name,
       submitterEmail: users.email,
@@ -35,13 +36,16 @@ export async function listReviewQueue(db: Db, status: Listing["status"] = "pendi
   }));
 }
 
-export type Decision = { decision: "approved" | "rejected"; reason: string | null };
+export type Decision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
+
+export type DecisionOutcome = { ok: true; listing: Listing } | { ok: false; reason: "not_pending" | "edited" };
 
 /**
  * Records a decision and applies it to the listing in one transaction. Only a pending listing can be
- * decided (a second reviewer's click on a stale page is refused), so the history never contradicts itself.
+ * decided (a second reviewer's click on a stale page is refused), and only at the revision the reviewer
+ * saw: an owner's edit after the page was opened bumps the revision and the decision is refused.
  */
-export async function decideListing(db: Db, listingId: string, reviewerId: string, { decision, reason }: Decision): Promise<Listing | null> {
+export async function decideListing(db: Db, listingId: string, reviewerId: string, { decision, reason, revision }: Decision): Promise<DecisionOutcome> {
   return db.transaction(async (tx) => {
     const [listing] = await tx
       .update(listings)
@@ -54,11 +58,14 @@ export async function decideListing(db: Db, listingId: string, reviewerId: strin
         approvedTerms: decision === "approved" ? await approvedTermsFromLatestProbe(tx, listingId) : null,
         updatedAt: sql`now()`,
       })
-      .where(and(eq(listings.id, listingId), eq(listings.status, "pending")))
+      .where(and(eq(listings.id, listingId), eq(listings.status, "pending"), eq(listings.revision, revision)))
       .returning();
-    if (!listing) return null;
+    if (!listing) {
+      const [current] = await tx.select({ status: listings.status }).from(listings).where(eq(listings.id, listingId));
+      return { ok: false, reason: current?.status === "pending" ? "edited" : "not_pending" };
+    }
     await tx.insert(listingReviews).values({ listingId, reviewerId, decision, reason });
-    return listing;
+    return { ok: true, listing };
   });
 }
 

@@ -6,6 +6,7 @@ import { updateListingForReview } from "@/db/queries/listing-write";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { requireSessionUserId } from "@/lib/auth/current-user";
 import { ApiError } from "@/lib/errors";
+import { enforceLimit, limits } from "@/lib/rate-limit";
 import { CATALOGUE_TAG } from "@/lib/marketplace/catalogue";
 import { probeAfterResponse } from "@/lib/probe/schedule";
 import { DUPLICATE_SERVER_MESSAGE } from "@/lib/listings/submit/submit-server";
@@ -21,9 +22,14 @@ export async function editServer(listingId: string, values: ServerSubmissionValu
     const input = serverSubmissionSchema.parse(values);
     const problem = serverUrlProblem(input.mcpServerUrl);
     if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
+    const db = await getDb();
+    // An edit is a new submission for review (and a new probe of the owner's host): it counts against the
+    // daily submission limit, and one listing changes at most once a minute.
+    await enforceLimit(db, limits.submissionsPerUser, userId);
+    await enforceLimit(db, limits.editCooldownPerListing, id);
     let listing;
     try {
-      listing = await updateListingForReview(await getDb(), id, userId, {
+      listing = await updateListingForReview(db, id, userId, {
         name: input.name,
         description: input.description,
         categories: input.categories,

@@ -4,25 +4,41 @@ import { getDb } from "@/db";
 import { decideListing } from "@/db/queries/reviews";
 import { requireAdmin } from "@/lib/auth/admin";
 import { ApiError } from "@/lib/errors";
+import { logError } from "@/lib/log";
 import { CATALOGUE_TAG } from "@/lib/marketplace/catalogue";
 import { verifyListing } from "@/lib/probe";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
 import { actionResult } from "./result";
 
-/** An admin approves or rejects a pending listing; the public catalogue changes at once. */
+const EDITED_SINCE_OPENED = "The owner changed this listing after you opened the queue. Review the new version below, then decide again.";
+const NO_LONGER_PENDING = "This listing is no longer waiting for review.";
+
+/** An admin approves or rejects a pending listing, at the revision the review page showed; the public catalogue changes at once. */
 export async function reviewListing(input: ReviewDecisionInput) {
   return actionResult("reviewListing", async () => {
     const admin = await requireAdmin();
     const parsed = reviewDecisionSchema.parse(input);
     const reason = parsed.decision === "rejected" ? parsed.reason : null;
     const db = await getDb();
-    const listing = await decideListing(db, parsed.listingId, admin.id, { decision: parsed.decision, reason });
-    if (!listing) throw new ApiError(409, "This listing is no longer waiting for review.");
+    const outcome = await decideListing(db, parsed.listingId, admin.id, { decision: parsed.decision, reason, revision: parsed.revision });
+    if (!outcome.ok) {
+      revalidatePath("/admin/review");
+      throw new ApiError(409, outcome.reason === "edited" ? EDITED_SINCE_OPENED : NO_LONGER_PENDING);
+    }
+    const { listing } = outcome;
     // Verified needs a fresh probe of the approved listing (bounded by the probe's own timeout), so the
-    // listing enters the catalogue with its real price and badge.
-    const probe = listing.status === "approved" ? await verifyListing(db, listing.id) : null;
+    // listing enters the catalogue with its real price and badge. The decision is already committed: a
+    // probe that cannot be stored leaves the listing approved without the badge (the scheduler retries).
+    let verified = false;
+    if (listing.status === "approved") {
+      try {
+        verified = (await verifyListing(db, listing.id))?.listing?.verified ?? false;
+      } catch (error) {
+        logError("probe after approval failed", error, { listingId: listing.id });
+      }
+    }
     updateTag(CATALOGUE_TAG);
     revalidatePath("/admin/review");
-    return { id: listing.id, status: listing.status, verified: probe?.listing?.verified ?? false };
+    return { id: listing.id, status: listing.status, verified };
   });
 }

@@ -1,6 +1,11 @@
 "use server";
-import { AUTH_BASE_PATH, CALLBACK_PAGE, signIn } from "@/lib/auth/authjs";
+import { z } from "zod";
+import { AUTH_BASE_PATH, CALLBACK_PAGE, oauthProviders, signIn } from "@/lib/auth/authjs";
+import { ApiError } from "@/lib/errors";
 import { actionResult } from "./result";
+
+const providerSchema = z.enum(["github", "google"], { message: "Unknown sign-in provider." });
+const NAMES = { github: "GitHub", google: "Google" } as const;
 
 /**
  * Starts a GitHub (or Google) sign-in: Auth.js sets its state and PKCE cookies and returns the provider's
@@ -9,6 +14,11 @@ import { actionResult } from "./result";
  */
 export async function startOAuthSignIn(provider: "github" | "google") {
   return actionResult("startOAuthSignIn", async () => {
+    // A server action can be called with anything: only the providers this site offers are started.
+    const parsed = providerSchema.safeParse(provider);
+    if (!parsed.success) throw new ApiError(400, "Unknown sign-in provider.");
+    if (!oauthProviders()[parsed.data]) throw new ApiError(404, `Sign-in with ${NAMES[parsed.data]} is not available on this site.`);
+    provider = parsed.data;
     const url = new URL(await signIn(provider, { redirect: false, redirectTo: CALLBACK_PAGE }));
     // An unconfigured provider or a failure comes back as one of our own pages instead of the provider's.
     if ([AUTH_BASE_PATH, CALLBACK_PAGE].some((p) => url.pathname.startsWith(p))) {

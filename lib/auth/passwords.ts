@@ -1,5 +1,6 @@
 // Password hashing with scrypt: memory-hard, salted, compared in constant time.
 import { randomBytes, scrypt as scryptCallback, type ScryptOptions } from "node:crypto";
+import { hashSlots } from "./hash-slots";
 import { safeEqual } from "./secrets";
 
 // N = 2^15, r = 8 → 32 MiB and ~100 ms per hash on this class of machine. The parameters are stored
@@ -7,7 +8,12 @@ import { safeEqual } from "./secrets";
 const COST = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
+/** Every hash and check runs in a bounded slot (lib/auth/hash-slots): a burst is queued briefly or refused with 503. */
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return hashSlots.run(() => rawScrypt(password, salt, options));
+}
+
+function rawScrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // maxmem must exceed 128 * N * r bytes or Node refuses the parameters.
     scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>

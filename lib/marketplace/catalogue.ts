@@ -19,25 +19,66 @@ async function runBrowse(filters: ListingFilters, page: number) {
   return { ...result, items: await withProbeFacts(db, result.items) };
 }
 
-const cachedBrowse = unstable_cache(runBrowse, ["marketplace-browse"], { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS });
-
 /**
- * One page of approved listings. Free-text searches skip Next's data cache (their keys are unbounded) and
- * use the search module's small in-memory one (lib/listings/search.ts), shared with the API and MCP tool.
+ * unstable_cache stores whatever its function returns, and a key anyone can invent (an unknown slug, a
+ * category nobody uses, page 99999) would be written to the cache for each value. Its function throws
+ * this instead of returning an empty answer, which is never stored; the caller turns it back into one.
  */
-export async function browseListings(filters: ListingFilters, page: number) {
-  return filters.q ? searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }) : cachedBrowse(filters, page);
+class NotCached<T> extends Error {
+  constructor(readonly value: T) {
+    super("empty answer, not cached");
+  }
 }
+
+async function uncachedEmpty<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof NotCached) return error.value as T;
+    throw error;
+  }
+}
+
+const cachedBrowse = unstable_cache(
+  async (filters: ListingFilters, page: number) => {
+    const result = await runBrowse(filters, page);
+    if (result.items.length === 0) throw new NotCached(result);
+    return result;
+  },
+  ["marketplace-browse"],
+  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+);
 
 export const getCategories = unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {
   tags: [CATALOGUE_TAG],
   revalidate: REVALIDATE_SECONDS,
 });
 
-export const getListing = unstable_cache(async (slug: string) => findListingView(await getDb(), slug), ["marketplace-listing"], {
-  tags: [CATALOGUE_TAG],
-  revalidate: REVALIDATE_SECONDS,
-});
+/**
+ * One page of approved listings. Free-text searches skip Next's data cache (their keys are unbounded) and use
+ * the search module's small in-memory one (lib/listings/search.ts), shared with the API and MCP tool. Only
+ * browse keys with an answer are cached: categories no listing carries and pages past the last are not.
+ */
+export async function browseListings(filters: ListingFilters, page: number) {
+  if (filters.q) return searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  if (filters.category && !(await getCategories()).some((c) => c.name === filters.category)) return runBrowse(filters, page);
+  return uncachedEmpty(() => cachedBrowse(filters, page));
+}
+
+const cachedListing = unstable_cache(
+  async (slug: string) => {
+    const listing = await findListingView(await getDb(), slug);
+    if (!listing) throw new NotCached(null);
+    return listing;
+  },
+  ["marketplace-listing"],
+  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+);
+
+/** An approved listing by slug or id; unknown keys are looked up every time, never cached. */
+export function getListing(slug: string) {
+  return uncachedEmpty(() => cachedListing(slug));
+}
 
 /** A listing's day-by-day check record for the status strip. */
 export const getStatusHistory = unstable_cache(async (listingId: string) => uptimeAndLatency(await getDb(), listingId), ["marketplace-status-history"], {

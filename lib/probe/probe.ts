@@ -28,7 +28,8 @@ import {
   type PricedItem,
   type ProbedTool,
 } from "@agora-mcp/protocol";
-import { boundForStorage, boundQuirks } from "./storage-limits";
+import { classifyProbeError, refusalFailure, timeoutFailure, toolCallProblem } from "./probe-errors";
+import { boundForStorage, boundQuirks, storablePrice } from "./storage-limits";
 import type { ProbeResult } from "./types";
 
 export const PROBE_TIMEOUT_MS = 15_000;
@@ -59,9 +60,11 @@ class ProbeTimeout extends Error {
   }
 }
 
-function message(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").slice(0, 500);
+/** Both transports failed: the Streamable HTTP failure explains it unless it was only "not MCP". */
+class NotMcpServer extends Error {
+  constructor(readonly streamable: unknown, readonly sse: unknown) {
+    super("Not an MCP server");
+  }
 }
 
 type Session = { client: Client; transport: Transport; kind: "streamable-http" | "sse"; protocolVersion: string | null };
@@ -134,6 +137,8 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     pricesRead: false,
     latencyMs: null,
     error: null,
+    errorClass: null,
+    httpStatus: null,
     quirks: [],
     lowestPrice: null,
     verifiable: false,
@@ -157,7 +162,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
         quirks.add("served over the deprecated HTTP+SSE transport, not Streamable HTTP");
       } catch (sseError) {
         if (refusals.length || deadline.signal.aborted) throw sseError;
-        throw new Error(`Not an MCP server: Streamable HTTP: ${message(streamableError)}; SSE: ${message(sseError)}`);
+        throw new NotMcpServer(streamableError, sseError);
       }
     }
     // A handshake that finished after the deadline (the result is already out) must not stay open.
@@ -194,7 +199,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
         const lowest = lowestDollarPrice(items);
         result.pricedItems = items;
         if (lowest === undefined) quirks.add("no item priced in USD or USDC");
-        else {
+        else if (storablePrice(lowest, quirks)) {
           result.lowestPrice = lowest;
           result.pricesRead = true;
         }
@@ -216,8 +221,11 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
       }
     }
     if (x402.items.length && !priceTool) {
-      result.pricesRead = true;
-      result.lowestPrice = lowestDollarPrice(x402.items) ?? null;
+      const lowest = lowestDollarPrice(x402.items) ?? null;
+      if (storablePrice(lowest, quirks)) {
+        result.pricesRead = true;
+        result.lowestPrice = lowest;
+      }
     }
     // Payable: a MonetizedMCP server whose make-purchase takes a signed payment, or x402-paid tools, on a supported network.
     result.verifiable =
@@ -232,7 +240,17 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     ]);
   } catch (error) {
     // A refusal explains a failure better than the SDK's wrapping of it; the deadline explains a hang.
-    result.error = refusals[0]?.message ?? (deadline.signal.aborted ? message(deadline.signal.reason) : message(error));
+    // Only a class, a status and a fixed sentence are kept: never the server's own error text.
+    const failure = refusals[0]
+      ? refusalFailure(refusals[0])
+      : deadline.signal.aborted
+        ? timeoutFailure(timeoutMs)
+        : error instanceof NotMcpServer
+          ? classifyProbeError(error.streamable, "not_mcp")
+          : classifyProbeError(error);
+    result.error = failure.message;
+    result.errorClass = failure.errorClass;
+    result.httpStatus = failure.httpStatus;
     result.verifiable = false;
   } finally {
     clearTimeout(timer);
@@ -256,7 +274,7 @@ async function callTool(
     return readToolPayload(name, answer, quirks);
   } catch (error) {
     if (request().signal.aborted) throw error;
-    quirks.add(`${name}: call failed: ${message(error)}`);
+    quirks.add(`${name.slice(0, 60)}: call failed (${toolCallProblem(error)})`);
     return undefined;
   }
 }
@@ -279,7 +297,7 @@ async function readX402Tools(
       answer = await session.client.callTool({ name, arguments: {} }, undefined, request());
     } catch (error) {
       if (request().signal.aborted) throw error;
-      quirks.add(`${name}: unpaid call failed: ${message(error)}`);
+      quirks.add(`${name.slice(0, 60)}: unpaid call failed (${toolCallProblem(error)})`);
       continue;
     }
     const required = readPaymentRequired(answer);

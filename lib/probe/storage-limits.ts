@@ -53,3 +53,14 @@ export function boundQuirks(quirks: Quirks): string[] {
   const list = quirks.list();
   return list.length > STORAGE_LIMITS.quirks ? [...list.slice(0, STORAGE_LIMITS.quirks - 1), `and ${list.length - STORAGE_LIMITS.quirks + 1} more quirks`] : list;
 }
+
+/** The largest price per call a listing stores (the column's numeric(15,6); exact as a JS number). */
+export const MAX_LISTING_PRICE = 999_999_999.999999;
+
+/** Whether `price` fits the listing's price column; a larger one is left unread with a quirk, never overflowed. */
+export function storablePrice(price: number | null, quirks: Quirks): boolean {
+  if (price === null) return true;
+  if (Number.isFinite(price) && price >= 0 && price <= MAX_LISTING_PRICE) return true;
+  quirks.add(`lowest price ${Number.isFinite(price) ? price : "(not a number)"} USDC is above the ${MAX_LISTING_PRICE} USDC Agora can list; price not updated`);
+  return false;
+}

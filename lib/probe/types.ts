@@ -27,7 +27,10 @@ export type ProbeResult = {
   pricesRead: boolean;
   /** Time to connect and complete the initialize handshake. */
   latencyMs: number | null;
+  /** A fixed sentence for the failure (never the server's own text), its class, and the HTTP status if one. */
   error: string | null;
+  errorClass: string | null;
+  httpStatus: number | null;
   /** Deviations from the reference shapes that were tolerated, in the order met. */
   quirks: string[];
   /** Cheapest item in USD or USDC; null when nothing is priced (free). */

@@ -1,13 +1,18 @@
 // HTTP side of /api/mcp: limits first (rate, type, size), then a fresh stateless server and transport per request.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { getDb } from "@/db";
-import { ApiError } from "@/lib/errors";
+import { ApiError, knownFailure } from "@/lib/errors";
 import { clientIp, readBody, requireJsonContentType } from "@/lib/http";
 import { logError } from "@/lib/log";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { createRegistryServer } from "./mcp-server";
 
 export const MAX_MCP_BODY_BYTES = 64 * 1024;
+/**
+ * JSON-RPC batches are accepted (MCP 2025-03-26 clients may send them) but every message in one counts
+ * against the per-address limit, as if sent alone; past this size a batch is refused outright.
+ */
+export const MAX_MCP_BATCH = 20;
 
 // Public, keyless and read-only: browser-based MCP clients may call it from any origin (no cookies are used).
 const CORS = {
@@ -41,6 +46,12 @@ export async function handleMcpPost(request: Request): Promise<Response> {
     } catch {
       return jsonRpcError(400, -32700, "Parse error: the request body is not valid JSON.");
     }
+    if (Array.isArray(message)) {
+      if (message.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch. Send one JSON-RPC message, or a non-empty array of them.");
+      if (message.length > MAX_MCP_BATCH) return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH} messages.`);
+      // The request itself was counted above; each further message in the batch counts as one more.
+      if (message.length > 1) await enforceLimit(db, limits.mcpPerIp, clientIp(request), message.length - 1);
+    }
 
     const server = createRegistryServer(db);
     // JSON answers instead of an SSE stream: every tool answers at once, and nothing outlives the request.
@@ -53,7 +64,11 @@ export async function handleMcpPost(request: Request): Promise<Response> {
       await server.close();
     }
   } catch (error) {
-    if (error instanceof ApiError) return jsonRpcError(error.status, -32000, error.message, error.headers);
+    const known = knownFailure(error);
+    if (known) {
+      if (known.status >= 500) logError("MCP request refused", error, { context: "POST /api/mcp" });
+      return jsonRpcError(known.status, -32000, known.message, known.headers);
+    }
     logError("MCP request failed", error, { context: "POST /api/mcp" });
     return jsonRpcError(500, -32603, "Internal error. Please try again.");
   }

@@ -6,6 +6,8 @@ import { findListingView } from "@/db/queries/listing-view";
 import { listCategories } from "@/db/queries/listings";
 import { hasMore, searchListingViews } from "@/lib/listings/search";
 import type { Db } from "@/db/types";
+import { knownFailure } from "@/lib/errors";
+import { logError } from "@/lib/log";
 import { site } from "@/lib/site";
 import { decodeCursor, encodeCursor, withDefaultSort } from "@/lib/validations/marketplace";
 import { getServerShape, searchServersShape } from "@/lib/validations/registry";
@@ -26,6 +28,23 @@ const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: t
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/**
+ * Runs a tool's handler; a failure answers a generic tool error and the detail goes to the log only
+ * (the SDK would otherwise send the exception's message, SQL included, to an anonymous caller).
+ * A failure with a known meaning (the database restarting, text it cannot hold) keeps its safe message.
+ */
+function guarded<A extends unknown[]>(tool: string, handler: (...args: A) => Promise<CallToolResult>): (...args: A) => Promise<CallToolResult> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const known = knownFailure(error);
+      if (!known || known.status >= 500) logError("MCP tool failed", error, { tool });
+      return toolError(known ? known.message : `${tool} failed on our side. Please try again.`);
+    }
+  };
 }
 
 export function createRegistryServer(db: Db): McpServer {
@@ -50,7 +69,7 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: searchOutput,
       annotations: readOnly,
     },
-    async ({ query, category, price, sort, limit, cursor }) => {
+    guarded("search_servers", async ({ query, category, price, sort, limit, cursor }) => {
       const offset = cursor ? decodeCursor(cursor) : 0;
       if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
       const result = await searchListingViews(db, withDefaultSort({ q: query, category, price, sort }), { limit, offset });
@@ -60,7 +79,7 @@ export function createRegistryServer(db: Db): McpServer {
         content: [{ type: "text", text: searchText(servers, result.total, offset, nextCursor, result.capped) }],
         structuredContent: { servers, total: result.total, totalCapped: result.capped, nextCursor },
       };
-    },
+    }),
   );
 
   server.registerTool(
@@ -74,12 +93,12 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: serverDetailsSchema.shape,
       annotations: readOnly,
     },
-    async ({ id }) => {
+    guarded("get_server", async ({ id }) => {
       const listing = await findListingView(db, id);
       if (!listing) return toolError(`No approved MCP server has the id or slug "${id}". Use search_servers to find one.`);
       const details = toServerDetails(listing);
       return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };
-    },
+    }),
   );
 
   server.registerTool(
@@ -91,10 +110,10 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: categoriesOutput,
       annotations: readOnly,
     },
-    async () => {
+    guarded("list_categories", async () => {
       const categories = await listCategories(db);
       return { content: [{ type: "text", text: categoriesText(categories) }], structuredContent: { categories } };
-    },
+    }),
   );
 
   return server;

@@ -6,15 +6,36 @@ import { defaultSort, PRICES, SORTS, type ListingFilters, type Sort, type View }
 export { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type PriceFilter, type Sort, type View } from "@/lib/marketplace/filters";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+/** True for text PostgreSQL cannot hold or compare: a NUL byte, or a lone UTF-16 surrogate. */
+export function hasUnstorableText(value: string): boolean {
+  return value.includes("\u0000") || !value.isWellFormed();
+}
+
 /** Optional trimmed text with a length cap; the message names the parameter as its caller spells it. */
 export const boundedText = (max: number, name: string) =>
-  z.preprocess(first, z.string().trim().max(max, `${name} must be at most ${max} characters.`).optional().default(""));
+  z.preprocess(
+    first,
+    z
+      .string()
+      .trim()
+      .max(max, `${name} must be at most ${max} characters.`)
+      .refine((v) => !hasUnstorableText(v), `${name} must not contain NUL bytes or broken characters.`)
+      .optional()
+      .default(""),
+  );
 
 export const filtersShape = {
   q: boundedText(200, "q"),
   category: z.preprocess(
     (v) => (first(v) === "all" ? "" : first(v)),
-    z.string().trim().max(100, "category must be at most 100 characters.").optional().default(""),
+    z
+      .string()
+      .trim()
+      .max(100, "category must be at most 100 characters.")
+      .refine((v) => !hasUnstorableText(v), "category must not contain NUL bytes or broken characters.")
+      .optional()
+      .default(""),
   ),
   price: z.preprocess(first, z.enum(PRICES, { message: "price must be one of: all, free, paid." }).optional().default("all")),
   // No default here: it depends on the search text (defaultSort), so callers resolve it with withDefaultSort.
@@ -40,9 +61,11 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
   };
   filters.sort = pick(filtersShape.sort, query.sort, undefined) ?? defaultSort(filters.q);
   const view: View = first(query.view) === "list" ? "list" : "grid";
+  // Text no listing can hold (a NUL byte) is not a lenient fallback case: the page answers 404.
+  const unstorable = Object.values(query).some((v) => [v].flat().some((x) => typeof x === "string" && hasUnstorableText(x)));
   const pageNumber = Number(first(query.page));
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 100_000 ? pageNumber : 1;
-  return { filters, view, page };
+  return { filters, view, page, unstorable };
 }
 
 /** The JSON API is strict: a bad parameter is a 400 with a message naming it. */

@@ -1,6 +1,6 @@
 // Inputs of the registry for agents: the MCP tools' arguments and the official-registry API's query.
 import { z } from "zod";
-import { boundedText, filtersShape } from "./marketplace";
+import { boundedText, filtersShape, hasUnstorableText } from "./marketplace";
 
 /** A page size from JSON or a query string ("10" is read as 10). */
 const pageLimit = (max: number, fallback: number) =>
@@ -28,7 +28,13 @@ export const searchServersShape = {
 };
 
 export const getServerShape = {
-  id: z.string().trim().min(1, "id is required.").max(200, "id is too long.").describe("The server's id or slug, as returned by search_servers."),
+  id: z
+    .string()
+    .trim()
+    .min(1, "id is required.")
+    .max(200, "id is too long.")
+    .refine((v) => !hasUnstorableText(v), "id must not contain NUL bytes or broken characters.")
+    .describe("The server's id or slug, as returned by search_servers."),
 };
 
 export const REGISTRY_LIMIT_DEFAULT = 30;

@@ -100,6 +100,44 @@ test("submit → probe evidence → admin approves → public with price and Ver
   await expect(admin.getByTestId("queue-entry").filter({ hasText: bad })).toBeVisible();
 });
 
+test("an owner's edit after the reviewer opened the queue: Approve is refused, the reviewer sees the new text", async ({ page, browser, isMobile }, testInfo) => {
+  test.skip(isMobile, "one run is enough; it shares the admin account");
+  test.setTimeout(90_000);
+  const run = uniqueLogin(testInfo, "switch");
+  const name = `Bait Server ${run}`;
+  await signInWithGitHub(page, uniqueLogin(testInfo, "switcher"));
+  await submitServer(page, name, `http://127.0.0.1:${referencePort}/mcp?run=${run}`);
+
+  // The reviewer opens the queue and reads the harmless version.
+  const admin = await adminPage(browser);
+  await admin.goto("/admin/review");
+  const entry = admin.getByTestId("queue-entry").filter({ hasText: name });
+  await expect(entry.getByText("A reference MonetizedMCP server used by the review flow tests.")).toBeVisible();
+
+  // Meanwhile the owner swaps the description.
+  await page.goto("/account");
+  await page.getByRole("link", { name: `Edit ${name}` }).click();
+  await page.getByLabel("Description").fill("Switched after review: now forwards every call elsewhere.");
+  await page.getByRole("button", { name: "Save and resubmit" }).click();
+  await expect(toast(page, "Saved", "Your changes were sent for review.")).toBeVisible();
+
+  // Approve on the stale page is refused with a clear message, and the queue shows the new text.
+  await entry.getByRole("button", { name: "Approve" }).click();
+  await expect(toast(admin, "Listing changed", "The owner changed this listing after you opened the queue.")).toBeVisible({ timeout: 20_000 });
+  const fresh = admin.getByTestId("queue-entry").filter({ hasText: name });
+  await expect(fresh.getByText("Switched after review: now forwards every call elsewhere.")).toBeVisible();
+  await expect(fresh.getByText("edited (version 2)")).toBeVisible();
+  await admin.screenshot({ path: testInfo.outputPath("stale-approval.png"), fullPage: true });
+  await page.goto("/account");
+  await expect(page.getByRole("listitem").filter({ hasText: name }).getByText("Pending review")).toBeVisible();
+
+  // Deciding on what is now shown works.
+  await fresh.getByRole("button", { name: "Reject" }).click();
+  await fresh.getByLabel("Reason the provider will see").fill("Changed its purpose during review.");
+  await fresh.getByRole("button", { name: "Confirm rejection" }).click();
+  await expect(toast(admin, "Rejected")).toBeVisible();
+});
+
 test("signed-out visitors are sent to login from the review queue", async ({ page }) => {
   await page.goto("/admin/review");
   await expect(page).toHaveURL(/\/login$/);

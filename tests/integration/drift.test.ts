@@ -51,7 +51,7 @@ describe.each(drivers())("drift on %s", (driver) => {
   async function approvedListing(name: string, url: string) {
     const listing = await insertListing(conn.db, { name, description: "A server whose terms change after approval.", categories: ["Data"], serverUrl: url, status: "pending" });
     await verifyListing(conn.db, listing.id, loopback);
-    expect(await decideListing(conn.db, listing.id, reviewerId, { decision: "approved", reason: null })).not.toBeNull();
+    expect((await decideListing(conn.db, listing.id, reviewerId, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
     expect((await verifyListing(conn.db, listing.id, loopback))?.listing).toMatchObject({ verified: true });
     return listing.id;
   }
@@ -98,7 +98,7 @@ describe.each(drivers())("drift on %s", (driver) => {
       expect((await getServer(id)).isError).toBe(true);
 
       // A reviewer who approves again approves the new wallet: no drift afterwards, the badge returns.
-      await decideListing(conn.db, id, reviewerId, { decision: "approved", reason: null });
+      await decideListing(conn.db, id, reviewerId, { decision: "approved", reason: null, revision: 1 });
       const again = await verifyListing(conn.db, id, loopback);
       expect(again?.drift).toEqual([]);
       expect(again?.listing?.verified).toBe(true);

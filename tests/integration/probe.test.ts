@@ -93,7 +93,9 @@ describe("probing MonetizedMCP servers on loopback", () => {
   it("reports a plain web page as not an MCP server", async () => {
     const result = await probeServer(urlOf("not-mcp"), loopback);
     expect(result).toMatchObject({ reachable: false, verifiable: false, latencyMs: null });
-    expect(result.error).toMatch(/^Not an MCP server: Streamable HTTP: .*text\/html.*; SSE: /);
+    // A class and a fixed sentence: the page's own text is never stored (issue 15).
+    expect(result).toMatchObject({ errorClass: "not_mcp", httpStatus: null });
+    expect(result.error).toMatch(/^Not an MCP server: no answer over Streamable HTTP or the older HTTP\+SSE transport\.$/);
   });
 
   it("refuses a redirect to the cloud metadata address", async () => {

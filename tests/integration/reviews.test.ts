@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { insertListing } from "@/db/queries/listing-write";
+import { insertListing, updateListingForReview } from "@/db/queries/listing-write";
 import { decideListing, listingDecisions, listReviewQueue, recentDecisions } from "@/db/queries/reviews";
 import { listingReviews, listings, users } from "@/db/schema";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -33,10 +33,10 @@ describe.each(drivers())("review queue on %s", (driver) => {
 
   it("approves and rejects with a reason, recording who decided what", async () => {
     const [a, b] = await listReviewQueue(conn.db);
-    const approved = await decideListing(conn.db, a!.id, adminId, { decision: "approved", reason: null });
-    expect(approved?.status).toBe("approved");
-    const rejected = await decideListing(conn.db, b!.id, adminId, { decision: "rejected", reason: "Not an MCP server." });
-    expect(rejected?.rejectionReason).toBe("Not an MCP server.");
+    const approved = await decideListing(conn.db, a!.id, adminId, { decision: "approved", reason: null, revision: a!.revision });
+    expect(approved.ok && approved.listing.status).toBe("approved");
+    const rejected = await decideListing(conn.db, b!.id, adminId, { decision: "rejected", reason: "Not an MCP server.", revision: b!.revision });
+    expect(rejected.ok && rejected.listing.rejectionReason).toBe("Not an MCP server.");
     expect(await listReviewQueue(conn.db)).toEqual([]);
     const history = await listingDecisions(conn.db, b!.id);
     expect(history).toMatchObject([{ decision: "rejected", reason: "Not an MCP server.", reviewer: "Ada Admin" }]);
@@ -45,10 +45,34 @@ describe.each(drivers())("review queue on %s", (driver) => {
 
   it("refuses to decide a listing twice, leaving no extra history", async () => {
     const listing = await submit("Decided Once");
-    expect(await decideListing(conn.db, listing.id, adminId, { decision: "approved", reason: null })).not.toBeNull();
-    expect(await decideListing(conn.db, listing.id, adminId, { decision: "rejected", reason: "Too late" })).toBeNull();
+    expect((await decideListing(conn.db, listing.id, adminId, { decision: "approved", reason: null, revision: 1 })).ok).toBe(true);
+    expect(await decideListing(conn.db, listing.id, adminId, { decision: "rejected", reason: "Too late", revision: 1 })).toEqual({ ok: false, reason: "not_pending" });
     const [row] = await conn.db.select().from(listings).where(eq(listings.id, listing.id));
     expect(row!.status).toBe("approved");
     expect(await conn.db.select().from(listingReviews).where(eq(listingReviews.listingId, listing.id))).toHaveLength(1);
+  });
+
+  it("applies a decision only to the revision the reviewer saw: an owner's later edit makes it stale", async () => {
+    const listing = await submit("Bait And Switch");
+    const [seen] = (await listReviewQueue(conn.db)).filter((q) => q.id === listing.id);
+    expect(seen!.revision).toBe(1);
+    // The owner edits after the reviewer opened the queue.
+    const edited = await updateListingForReview(conn.db, listing.id, providerId, {
+      name: "Bait And Switch",
+      description: "Now sends your data elsewhere.",
+      categories: ["AI"],
+      serverUrl: listing.serverUrl,
+      websiteUrl: null,
+    });
+    expect(edited!.revision).toBe(2);
+    expect(await decideListing(conn.db, listing.id, adminId, { decision: "approved", reason: null, revision: seen!.revision })).toEqual({ ok: false, reason: "edited" });
+    const [row] = await conn.db.select().from(listings).where(eq(listings.id, listing.id));
+    expect(row).toMatchObject({ status: "pending", approvedTerms: null });
+    expect(await conn.db.select().from(listingReviews).where(eq(listingReviews.listingId, listing.id))).toHaveLength(0);
+    // A fresh look at the queue shows the new text and revision; deciding on that works.
+    const [fresh] = (await listReviewQueue(conn.db)).filter((q) => q.id === listing.id);
+    expect(fresh).toMatchObject({ description: "Now sends your data elsewhere.", revision: 2 });
+    const decided = await decideListing(conn.db, listing.id, adminId, { decision: "rejected", reason: "Changed its purpose.", revision: fresh!.revision });
+    expect(decided.ok).toBe(true);
   });
 });

@@ -58,3 +58,12 @@ describe("proxy: the site's origin comes from configuration in production", () =
     expect(refused(post("/api/auth/login", { origin: "https://agora.example", "sec-fetch-site": "same-origin" }))).toBe(false);
   });
 });
+
+describe("proxy: malformed addresses", () => {
+  it("answers a malformed percent-escape in the path with 400 instead of letting the route crash", async () => {
+    const res = proxy(new NextRequest("http://localhost:3000/marketplace/%E0%A4%A"));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: "The address contains malformed percent-encoding." });
+    expect(proxy(new NextRequest("http://localhost:3000/marketplace/caf%C3%A9")).status).not.toBe(400);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { MarketplaceView } from "@/components/marketplace/marketplace-view";
 import { site } from "@/lib/site";
 import { filtersToSearch, parsePageQuery } from "@/lib/validations/marketplace";
@@ -25,6 +26,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 // Filtered views render per request; the plain catalogue pages are rewritten by proxy.ts to the
 // cached /catalogue-page/[page] route.
 export default async function MarketplacePage({ searchParams }: { searchParams: SearchParams }) {
-  const { filters, view, page } = parsePageQuery(await searchParams);
+  const { filters, view, page, unstorable } = parsePageQuery(await searchParams);
+  if (unstorable) notFound();
   return <MarketplaceView filters={filters} view={view} page={page} />;
 }

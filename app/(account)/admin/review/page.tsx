@@ -30,10 +30,13 @@ export default async function ReviewQueuePage() {
 
       <ul className="mt-8 space-y-6" aria-label="Pending servers">
         {queue.map((listing) => (
-          <li key={listing.id} className="rounded-xl border bg-card p-5 shadow-xs" data-testid="queue-entry">
+          <li key={`${listing.id}@${listing.revision}`} className="rounded-xl border bg-card p-5 shadow-xs" data-testid="queue-entry">
             <div className="flex flex-col gap-1 sm:flex-row sm:items-baseline sm:justify-between">
               <h2 className="text-lg font-semibold break-words">{listing.name}</h2>
-              <p className="text-xs text-muted-foreground">Submitted {formatDayTime(listing.createdAt)}</p>
+              <p className="text-xs text-muted-foreground">
+                Submitted {formatDayTime(listing.createdAt)}
+                {listing.revision > 1 && ` · edited (version ${listing.revision})`}
+              </p>
             </div>
             <p className="mt-1 text-sm text-muted-foreground">
               by{" "}
@@ -52,7 +55,7 @@ export default async function ReviewQueuePage() {
               <ProbeEvidence probe={probes.get(listing.id)} drift={drift.get(listing.id)} />
             </div>
             <div className="mt-4">
-              <ReviewActions listingId={listing.id} name={listing.name} />
+              <ReviewActions listingId={listing.id} name={listing.name} revision={listing.revision} />
             </div>
           </li>
         ))}

@@ -1,6 +1,11 @@
-import type { NextRequest } from "next/server";
+import { NextRequest } from "next/server";
 import { CALLBACK_PAGE, handlers } from "@/lib/auth/authjs";
 import { configuredOrigin } from "@/lib/public-origin";
+import { errorResponse } from "@/lib/errors";
+import { readBody } from "@/lib/http";
+
+/** Auth.js posts small forms (CSRF token, credentials, callback URL); it would read any body whole. */
+export const MAX_AUTH_BODY_BYTES = 8 * 1024;
 
 // Auth.js's own endpoints (sign-in redirects, provider callbacks, session, sign-out).
 export async function GET(request: NextRequest) {
@@ -16,4 +21,13 @@ export async function GET(request: NextRequest) {
   return handlers.GET(request);
 }
 
-export const POST = handlers.POST;
+// The body is read under a cap first (413 past it, whatever Content-Length says), then handed on.
+export async function POST(request: NextRequest) {
+  let body: Buffer;
+  try {
+    body = await readBody(request, MAX_AUTH_BODY_BYTES);
+  } catch (error) {
+    return errorResponse(error, "POST /api/nextauth");
+  }
+  return handlers.POST(new NextRequest(request.url, { method: "POST", headers: request.headers, body: new Uint8Array(body) }));
+}

@@ -1,0 +1,50 @@
+// What a database failure means for the caller, read from the driver's error (PostgreSQL's SQLSTATE, or
+// the postgres driver's connection codes), through drizzle's wrapping. Never shown: only classified.
+
+/** SQLSTATEs and driver codes that mean "the database cannot be reached right now" (retry later). */
+const UNAVAILABLE_CODES = new Set([
+  "57P01", // admin_shutdown: the server is restarting
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now: starting up or shutting down
+  "53300", // too_many_connections
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+/**
+ * Socket errors mean the database only when they come from a query (drizzle wraps those as "Failed query"):
+ * a browser that hangs up mid-request raises ECONNRESET too, and that says nothing about the database.
+ */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
+
+function fromAQuery(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof Error && (e.name === "DrizzleQueryError" || e.message.startsWith("Failed query:"))) return true;
+  }
+  return false;
+}
+
+/** Text PostgreSQL cannot store or compare: a NUL byte, a character the encoding lacks, a value too long for an index. */
+const INVALID_TEXT_CODES = new Set(["22021", "22P05", "54000"]);
+
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    // PGlite reports a closed database with a plain message.
+    if (e instanceof Error && /PGlite is closed/i.test(e.message)) codes.push("CONNECTION_ENDED");
+  }
+  return codes;
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const codes = codesOf(error);
+  if (codes.some((c) => UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c))) return true;
+  return codes.some((c) => SOCKET_CODES.has(c)) && fromAQuery(error);
+}
+
+export function isInvalidTextError(error: unknown): boolean {
+  return codesOf(error).some((c) => INVALID_TEXT_CODES.has(c));
+}

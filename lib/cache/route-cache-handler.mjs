@@ -1,0 +1,15 @@
+// Next's own file-system route cache, minus 404s. With ISR (revalidate + empty generateStaticParams) Next
+// renders any path on first request and stores the result, notFound() included, so every invented slug or
+// page number would add a file to .next/ and an entry to the in-memory cache. A 404 is never stored here:
+// it is rendered again on the next request (cheap: one indexed lookup), while real pages stay cached.
+// Loaded by next.config.mjs `cacheHandler`; plain JavaScript because Next imports it at run time.
+import FileSystemCacheModule from "next/dist/server/lib/incremental-cache/file-system-cache.js";
+
+const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule;
+
+export default class RouteCacheWithout404s extends FileSystemCache {
+  async set(key, data, ctx) {
+    if (data && (data.kind === "APP_PAGE" || data.kind === "PAGES" || data.kind === "APP_ROUTE") && data.status === 404) return;
+    return super.set(key, data, ctx);
+  }
+}

@@ -1,0 +1,60 @@
+// Issue 15, part B, against the production build: odd URLs answer 4xx pages (never 500), and unknown
+// slugs and page numbers are never written to the route cache on disk.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => path.join(dir, f));
+}
+
+test.describe("hardening", () => {
+  test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
+
+  test("NUL bytes and malformed percent-encoding answer 400/404, never 500", async ({ request, page }) => {
+    for (const url of ["/marketplace/%00", "/marketplace/abc%00def", "/marketplace?q=a%00b", "/marketplace?category=x%00", "/catalogue-page/%00", "/catalogue-page/abc", "/catalogue-page/99999"]) {
+      const res = await request.get(url);
+      expect(res.status(), url).toBe(404);
+    }
+    for (const url of ["/marketplace/%E0%A4%A", "/api/mcp-agents/%E0%A4%A", "/marketplace/%ZZ"]) {
+      const res = await request.get(url);
+      expect([400, 404], url).toContain(res.status());
+    }
+    expect(await (await request.get("/marketplace/%E0%A4%A")).json()).toEqual({ message: "The address contains malformed percent-encoding." });
+    const api = await request.get("/api/mcp-agents?q=a%00b");
+    expect(api.status()).toBe(400);
+    expect((await api.json()).message).toMatch(/must not contain NUL bytes/);
+    expect(JSON.stringify(await api.json())).not.toMatch(/select|listings/i);
+
+    // What a person sees: the site's not-found page, not an error page.
+    const shown = await page.goto("/marketplace?q=a%00b");
+    expect(shown?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByText(/something went wrong|application error/i)).toHaveCount(0);
+  });
+
+  test("unknown slugs and page numbers are not written to the route cache", async ({ request }) => {
+    const marker = `nope-${Date.now().toString(36)}`;
+    for (let i = 0; i < 2; i++) {
+      expect((await request.get(`/marketplace/${marker}`)).status()).toBe(404);
+      expect((await request.get(`/catalogue-page/9${Date.now() % 100000}`)).status()).toBe(404);
+    }
+    const cached = filesUnder(path.resolve(".next")).filter((f) => f.includes(marker));
+    expect(cached).toEqual([]);
+  });
+
+  test("Auth.js endpoints refuse large bodies with 413", async ({ request }) => {
+    const res = await request.post("/api/nextauth/callback/password", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      data: `csrfToken=${"x".repeat(100 * 1024)}`,
+    });
+    expect(res.status()).toBe(413);
+  });
+
+  test("an MCP batch with no messages is a 400 JSON-RPC error", async ({ request }) => {
+    const res = await request.post("/api/mcp", { headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, data: "[]" });
+    expect(res.status()).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
+  });
+});

@@ -1,0 +1,116 @@
+// Issue 15, part B: what a probe stores is bounded and never the server's own text; big prices neither
+// overflow nor half-finish an approval; probe history stays bounded.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertListing } from "@/db/queries/listing-write";
+import { MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, probeHistory, recordProbe, uptimeAndLatency } from "@/db/queries/probes";
+import { decideListing } from "@/db/queries/reviews";
+import { listingProbes, listings, users } from "@/db/schema";
+import { probeServer, verifyListing, type ProbeResult } from "@/lib/probe";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { startPricedServer } from "../support/priced-server";
+
+const loopback = { allowPrivateHosts: true };
+const SECRET = "INTERNAL-STACK-TRACE db_password=hunter2";
+
+let errorPage: http.Server;
+let errorUrl: string;
+beforeAll(async () => {
+  // A host that answers every request with an error page full of things the owner must not be shown.
+  errorPage = http.createServer((_req, res) => res.writeHead(500, { "content-type": "text/html" }).end(`<html><body><pre>${SECRET}</pre></body></html>`));
+  await new Promise<void>((resolve) => errorPage.listen(0, "127.0.0.1", resolve));
+  errorUrl = `http://127.0.0.1:${(errorPage.address() as AddressInfo).port}/mcp`;
+});
+afterAll(async () => {
+  errorPage.closeAllConnections();
+  await new Promise((resolve) => errorPage.close(resolve));
+});
+
+describe("probe errors", () => {
+  it("stores a status and an error class, never the upstream body", async () => {
+    const result = await probeServer(errorUrl, loopback);
+    expect(result).toMatchObject({ reachable: false, errorClass: "http_error", httpStatus: 500, error: "The server answered HTTP 500." });
+    expect(JSON.stringify(result)).not.toContain("hunter2");
+  });
+});
+
+describe.each(drivers())("prices and probe history on %s", (driver) => {
+  let conn: TestConnection;
+  const wallet = "0x1111111111111111111111111111111111111111";
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+  });
+  afterAll(async () => conn?.close());
+
+  it("approves a server priced at 1,000,000 USDC per call and stores the price exactly", async () => {
+    const server = await startPricedServer({ items: [{ name: "gold-bar", amount: 1_000_000.5 }], wallet, extraTool: false });
+    try {
+      const listing = await insertListing(conn.db, { name: "Pricey", description: "Expensive calls.", categories: ["Finance"], serverUrl: server.url, status: "pending" });
+      expect((await verifyListing(conn.db, listing.id, loopback))?.listing?.price).toBe(1_000_000.5);
+      const [reviewer] = await conn.db.insert(users).values({ email: "reviewer@example.com", name: "Rita Reviewer" }).returning();
+      expect((await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).ok).toBe(true);
+      const after = await verifyListing(conn.db, listing.id, loopback);
+      expect(after?.listing).toEqual({ price: 1_000_000.5, verified: true });
+      const [row] = await conn.db.select({ price: listings.price, status: listings.status }).from(listings).where(eq(listings.id, listing.id));
+      expect(row).toEqual({ price: 1_000_000.5, status: "approved" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses a price beyond what a listing can hold without failing the probe or touching the stored price", async () => {
+    const server = await startPricedServer({ items: [{ name: "planet", amount: 5_000_000_000 }], wallet, extraTool: false });
+    try {
+      const listing = await insertListing(conn.db, { name: "Planet Seller", description: "Sells planets.", categories: ["Finance"], serverUrl: server.url, status: "pending", price: 3 });
+      const recorded = await verifyListing(conn.db, listing.id, loopback);
+      expect(recorded?.result).toMatchObject({ reachable: true, pricesRead: false, lowestPrice: null });
+      expect(recorded?.result.quirks.join("\n")).toMatch(/above the 999999999.999999 USDC Agora can list/);
+      expect(recorded?.listing?.price).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps a bounded history: rows past the retention window and the per-listing cap go, the 30-day strip stays whole", async () => {
+    const listing = await insertListing(conn.db, { name: "Chatty", description: "Checked very often.", categories: ["Data"], serverUrl: "https://chatty.example.com/mcp", status: "approved" });
+    const now = new Date();
+    const DAY = 24 * 60 * 60 * 1000;
+    const base: ProbeResult = {
+      url: "https://chatty.example.com/mcp",
+      checkedAt: now,
+      reachable: true,
+      transport: "streamable-http",
+      protocolVersion: "2025-06-18",
+      serverName: "chatty",
+      serverVersion: "1",
+      tools: [],
+      pricedItems: [],
+      paymentMethods: [],
+      pricesRead: false,
+      latencyMs: 10,
+      error: null,
+      errorClass: null,
+      httpStatus: null,
+      quirks: [],
+      lowestPrice: null,
+      verifiable: false,
+    };
+    // 40 old daily probes (10 past the window), then a flood of recent ones beyond the cap, in bulk.
+    const old = Array.from({ length: 40 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - (i + 1) * DAY), reachable: i % 2 === 0, latencyMs: 10 }));
+    await conn.db.insert(listingProbes).values(old);
+    const flood = Array.from({ length: MAX_PROBES_PER_LISTING + 50 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - 60_000 - i * 1000), reachable: true, latencyMs: 10 }));
+    for (let i = 0; i < flood.length; i += 500) await conn.db.insert(listingProbes).values(flood.slice(i, i + 500));
+
+    await recordProbe(conn.db, listing.id, { ...base, checkedAt: now }, now);
+    const rows = await conn.db.select({ checkedAt: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id));
+    expect(rows.length).toBeLessThanOrEqual(MAX_PROBES_PER_LISTING);
+    const cutoff = now.getTime() - PROBE_RETENTION_DAYS * DAY;
+    expect(rows.every((r) => r.checkedAt.getTime() >= cutoff)).toBe(true);
+    // What the status strip reads (the last 30 days) is still there.
+    expect((await probeHistory(conn.db, listing.id, 30, now)).length).toBeGreaterThan(0);
+    expect((await uptimeAndLatency(conn.db, listing.id, 30, now)).checks).toBe(rows.length);
+  });
+});
