@@ -4,16 +4,22 @@
 // once instead of letting each one fail on its own. The postgres driver opens fresh connections by itself.
 import { isDatabaseUnavailable } from "./errors";
 
-type Health = { downSince: number | null; pinging: boolean; ping?: () => Promise<unknown> };
+type Health = { downSince: number | null; lastFailureAt: number; pinging: boolean; ping?: () => Promise<unknown> };
 
 // On globalThis: the proxy, route handlers and pages of one server process share it.
 const holder = globalThis as unknown as { __agoraDbHealth?: Health };
-const health = (holder.__agoraDbHealth ??= { downSince: null, pinging: false });
+const health = (holder.__agoraDbHealth ??= { downSince: null, lastFailureAt: 0, pinging: false });
 
 const PING_INTERVAL_MS = 500;
+const PING_TIMEOUT_MS = 2_000;
+// The gate lapses this long after the last failure seen, ping or no ping: a ping that never gets an answer
+// (or a process where nothing registered one) cannot keep answering 503 after the database is back. While
+// it is still down, the next real query fails, reports again and closes the gate for another window.
+const GATE_MS = 3_000;
 
 export function databaseDown(): boolean {
-  return health.downSince !== null;
+  if (health.downSince === null) return false;
+  return Date.now() - health.lastFailureAt < GATE_MS;
 }
 
 /** Registers how to check the database (db/index.ts: `select 1` on the app's pool). */
@@ -25,6 +31,7 @@ export function setHealthPing(ping: () => Promise<unknown>): void {
 export function reportDatabaseFailure(error: unknown): boolean {
   if (!isDatabaseUnavailable(error)) return false;
   health.downSince ??= Date.now();
+  health.lastFailureAt = Date.now();
   if (!health.pinging && health.ping) {
     health.pinging = true;
     void pingUntilUp();
@@ -36,12 +43,17 @@ async function pingUntilUp(): Promise<void> {
   for (;;) {
     await new Promise((r) => setTimeout(r, PING_INTERVAL_MS).unref());
     try {
-      await health.ping!();
+      await Promise.race([health.ping!(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timed out")), PING_TIMEOUT_MS).unref())]);
       health.downSince = null;
       health.pinging = false;
       return;
     } catch {
-      // still down
+      // still down (or the answer is late): the gate keeps lapsing on its own meanwhile
+      if (!databaseDown()) {
+        health.downSince = null;
+        health.pinging = false;
+        return;
+      }
     }
   }
 }
