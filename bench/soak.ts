@@ -108,7 +108,7 @@ function startServer(): ChildProcess {
     ALLOW_PRIVATE_SERVER_URLS: "true",
     PROBE_ALLOW_PRIVATE_HOSTS: "true",
   };
-  return spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "pipe"] });
+  return spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "pipe"] });
 }
 
 async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
