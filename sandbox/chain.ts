@@ -2,6 +2,7 @@
 // USDC-like EIP-3009 token installed at the real Base Sepolia USDC address. Nothing leaves the machine.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net, { type AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,15 +73,26 @@ async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 15_00
   throw new Error(`anvil did not answer on ${rpcUrl} within ${timeoutMs} ms`);
 }
 
-export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {}): Promise<LocalChain> {
-  const chosen = port || 20_000 + Math.floor(Math.random() * 20_000);
-  const args = ["--chain-id", String(BASE_SEPOLIA.chainId), "--host", "127.0.0.1", "--port", String(chosen), "--silent", "--no-request-size-limit"];
+/** A port the kernel says is free right now (anvil binds it a moment later; startChain retries a lost race). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function launchAnvil(port: number, blockTime: number) {
+  const args = ["--chain-id", String(BASE_SEPOLIA.chainId), "--host", "127.0.0.1", "--port", String(port), "--silent", "--no-request-size-limit"];
   if (blockTime > 0) args.push("--block-time", String(blockTime));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
-  child.on("error", (error) => (stderr = `${error.message}: install Foundry's anvil (https://getfoundry.sh) or use Linux x64`));
   let stderr = "";
+  child.on("error", (error) => (stderr = `${error.message}: install Foundry's anvil (https://getfoundry.sh) or use Linux x64`));
   child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2_000)));
-  const rpcUrl = `http://127.0.0.1:${chosen}`;
+  const rpcUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((r) => child.once("exit", r));
@@ -94,6 +106,22 @@ export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {})
     await stop();
     throw new Error(`${(error as Error).message}${stderr ? `: ${stderr.trim()}` : ""}`);
   }
+  return { rpcUrl, stop };
+}
+
+export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {}): Promise<LocalChain> {
+  let chosen = port;
+  let launched: Awaited<ReturnType<typeof launchAnvil>> | undefined;
+  // Without a fixed port, another process can take the free one before anvil binds it: try a few.
+  for (let attempt = 1; !launched; attempt++) {
+    chosen = port || (await freePort());
+    try {
+      launched = await launchAnvil(chosen, blockTime);
+    } catch (error) {
+      if (port || attempt >= 5 || !/Address already in use/i.test((error as Error).message)) throw error;
+    }
+  }
+  const { rpcUrl, stop } = launched;
   const transport = http(rpcUrl);
   const test = createTestClient({ chain: baseSepolia, mode: "anvil", transport });
   await test.setCode({ address: USDC_ADDRESS, bytecode: artifact.deployedBytecode });
