@@ -75,10 +75,11 @@ export default defineConfig({
       ],
     },
   },
+  // E2E_PROJECTS=desktop runs one viewport (CI's PostgreSQL pass: the phone layout does not depend on the database).
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
     { name: "mobile", use: { ...devices["Pixel 7"], viewport: { width: 390, height: 844 } } },
-  ],
+  ].filter((p) => !process.env.E2E_PROJECTS || process.env.E2E_PROJECTS.split(",").includes(p.name)),
   webServer: [
     {
       command: `FAKE_MAILCHIMP_PORT=${mailchimpPort} npx tsx tests/support/fake-mailchimp.ts`,

@@ -6,7 +6,10 @@ import { openPglite, openPostgres, type Connection } from "@/db/connect";
 export type Driver = "pglite" | "postgres";
 
 export function drivers(): Driver[] {
-  return process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const all: Driver[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  // TEST_DRIVERS=postgres narrows a run to one driver (CI's second pass: the first already ran PGlite).
+  const only = process.env.TEST_DRIVERS?.split(",").map((d) => d.trim());
+  return only ? all.filter((d) => only.includes(d)) : all;
 }
 
 function withDatabase(url: string, name: string): string {
