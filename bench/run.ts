@@ -3,8 +3,9 @@
 // its EXPLAIN ANALYZE, starts the production build, drives load from this (separate) process with autocannon
 // and prints throughput, latency percentiles, peak server RSS and ratios to a static page. Search routes are
 // measured twice: as deployed (repeats answered by the search cache) and with SEARCH_CACHE_TTL_SECONDS=0.
-import { spawn, execSync, type ChildProcess } from "node:child_process";
+import { execSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import { memoryMb, startProductionServer, waitFor } from "./app-server";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -131,31 +132,7 @@ function startServer(extra: Record<string, string> = {}): ChildProcess {
     PGLITE_DIR: pgliteDir,
     ...extra,
   };
-  return spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server did not answer ${url}`);
-}
-
-/** Peak resident memory of the server and its children, from /proc (Linux). */
-function peakRssMb(pid: number): number {
-  const pids = [pid, ...execSync(`pgrep -P ${pid} || true`).toString().split(/\s+/).filter(Boolean).map(Number)];
-  let total = 0;
-  for (const p of pids) {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
-      if (m) total += Number(m[1]) / 1024;
-    } catch {}
-  }
-  return Math.round(total);
+  return startProductionServer(port, env);
 }
 
 async function firstLoadJsKb(pagePath: string): Promise<number> {
@@ -230,7 +207,7 @@ async function main() {
     if (!searchOnly) fixed.push(["/marketplace", "/marketplace"], ["detail page", "/marketplace/synthetic-12345"]);
     results = await loadAll([...fixed, ...searchTargets("", !searchOnly)]);
     if (!searchOnly) js = await firstLoadJsKb("/marketplace");
-    rss = peakRssMb(server.pid!);
+    rss = memoryMb(server.pid!, "VmHWM");
   } finally {
     server.kill("SIGTERM");
   }
@@ -240,7 +217,7 @@ async function main() {
   try {
     await waitFor(`${base}/terms-of-service`);
     results.push(...(await loadAll(searchTargets(" (no cache)", false))));
-    rss = Math.max(rss, peakRssMb(server.pid!));
+    rss = Math.max(rss, memoryMb(server.pid!, "VmHWM"));
   } finally {
     server.kill("SIGTERM");
   }

@@ -9,6 +9,7 @@
 // shared server on 5432: restarting that one would break other people's work. Needs `next build` first.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import { memoryMb, startProductionServer, waitFor } from "./app-server";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -108,29 +109,7 @@ function startServer(): ChildProcess {
     ALLOW_PRIVATE_SERVER_URLS: "true",
     PROBE_ALLOW_PRIVATE_HOSTS: "true",
   };
-  return spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "pipe"] });
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server did not answer ${url}`);
-}
-
-/** Resident memory of the server process and its children, in MB (Linux /proc). */
-function rssMb(pid: number): number {
-  const pids = [pid, ...execFileSync("sh", ["-c", `pgrep -P ${pid} || true`]).toString().split(/\s+/).filter(Boolean).map(Number)];
-  let total = 0;
-  for (const p of pids) {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
-    if (m) total += Number(m[1]) / 1024;
-  }
-  return Math.round(total);
+  return startProductionServer(port, env, ["ignore", "ignore", "pipe"]);
 }
 
 // ---------- traffic ----------
@@ -257,14 +236,14 @@ async function main() {
     // Warm the caches a little, as a deployed site would be.
     for (const slug of slugs.slice(0, 20)) await (await fetch(`${base}/marketplace/${slug}`)).arrayBuffer();
     await (await fetch(`${base}/marketplace`)).arrayBuffer();
-    const rssStart = rssMb(server.pid!);
+    const rssStart = memoryMb(server.pid!, "VmRSS");
     let rssPeak = rssStart;
 
     const t0 = performance.now();
     const end = t0 + seconds * 1000;
     let outage: { stopAt: number; upAt: number } | null = null;
     let restartError: string | null = null;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(server!.pid!))), 5000);
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, memoryMb(server!.pid!, "VmRSS"))), 5000);
     const fault = args["restart-db"]
       ? new Promise<void>((resolve) => {
           setTimeout(async () => {
@@ -299,7 +278,7 @@ async function main() {
     clearInterval(sampler);
     // Let the probes scheduled after the last submissions finish, then measure memory once more.
     await new Promise((r) => setTimeout(r, 3000));
-    const rssEnd = rssMb(server.pid!);
+    const rssEnd = memoryMb(server.pid!, "VmRSS");
 
     // Every acknowledged submission must be in the database.
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
