@@ -5,7 +5,7 @@ import type { Db } from "../types";
 import { approvedTermsFromLatestProbe } from "./drift";
 
 export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
-  submitter: { name: string | null; email: string | null; githubLogin: string | null } | null;
+  submitter: { name: string | null; email: string | null; emailConfirmed: boolean; githubLogin: string | null } | null;
 };
 
 export async function listReviewQueue(db: Db, status: Listing["status"] = "pending"): Promise<QueueEntry[]> {
@@ -22,6 +22,7 @@ export async function listReviewQueue(db: Db, status: Listing["status"] = "pendi
       createdAt: listings.createdAt,
       submitterName: users.name,
       submitterEmail: users.email,
+      submitterEmailVerifiedAt: users.emailVerifiedAt,
       submitterLogin: users.githubLogin,
       submitterId: users.id,
     })
@@ -30,9 +31,10 @@ export async function listReviewQueue(db: Db, status: Listing["status"] = "pendi
     .where(eq(listings.status, status))
     .orderBy(asc(listings.createdAt), asc(listings.id))
     .limit(200);
-  return rows.map(({ submitterName, submitterEmail, submitterLogin, submitterId, ...rest }) => ({
+  return rows.map(({ submitterName, submitterEmail, submitterEmailVerifiedAt, submitterLogin, submitterId, ...rest }) => ({
     ...rest,
-    submitter: submitterId ? { name: submitterName, email: submitterEmail, githubLogin: submitterLogin } : null,
+    // An unconfirmed address is only what the person typed: the reviewer sees it marked as such.
+    submitter: submitterId ? { name: submitterName, email: submitterEmail, emailConfirmed: submitterEmailVerifiedAt !== null, githubLogin: submitterLogin } : null,
   }));
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { registerByApi, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
 import { referencePort } from "./support/ports";
 
 // The whole moderation story runs once, on the desktop project: it shares one admin account.
@@ -136,6 +136,25 @@ test("an owner's edit after the reviewer opened the queue: Approve is refused, t
   await fresh.getByLabel("Reason the provider will see").fill("Changed its purpose during review.");
   await fresh.getByRole("button", { name: "Confirm rejection" }).click();
   await expect(toast(admin, "Rejected")).toBeVisible();
+});
+
+test("the queue marks a submitter whose email is not confirmed", async ({ browser, isMobile, request }, testInfo) => {
+  test.skip(isMobile, "one run is enough; it shares the admin account");
+  const run = uniqueLogin(testInfo, "unconfirmed").toLowerCase();
+  const email = `${run}@users.example.com`;
+  // A password account that never opened its verification link submits with its bearer token.
+  const { token } = await registerByApi(request, email, "a long enough password", "Una Unconfirmed");
+  const name = `Unconfirmed Server ${run}`;
+  const created = await request.post("/api/mcp-agents", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name, description: "Submitted by an account with an unconfirmed email.", mcpServerUrl: `https://${run}.example.com/mcp`, categories: "AI" },
+  });
+  expect(created.status()).toBe(201);
+
+  const admin = await adminPage(browser);
+  await admin.goto("/admin/review");
+  const entry = admin.getByTestId("queue-entry").filter({ hasText: name });
+  await expect(entry.getByText(`by Una Unconfirmed · ${email} (email not confirmed)`)).toBeVisible();
 });
 
 test("signed-out visitors are sent to login from the review queue", async ({ page }) => {

@@ -27,8 +27,18 @@ describe.each(drivers())("review queue on %s", (driver) => {
     await submit("Second In Line");
     const queue = await listReviewQueue(conn.db);
     expect(queue.map((q) => q.name)).toEqual(["First In Line", "Second In Line"]);
-    expect(queue[0]!.submitter).toEqual({ name: "Pat Provider", email: "provider@example.com", githubLogin: null });
+    expect(queue[0]!.submitter).toEqual({ name: "Pat Provider", email: "provider@example.com", emailConfirmed: false, githubLogin: null });
     expect(queue[0]!.id).toBe(first.id);
+  });
+
+  it("tells the reviewer whether the submitter's email is confirmed", async () => {
+    await conn.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, providerId));
+    try {
+      const queue = await listReviewQueue(conn.db);
+      expect(queue.map((q) => q.submitter?.emailConfirmed)).toEqual([true, true]);
+    } finally {
+      await conn.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, providerId));
+    }
   });
 
   it("approves and rejects with a reason, recording who decided what", async () => {

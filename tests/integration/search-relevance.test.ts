@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase } from "@/db";
 import { insertListing } from "@/db/queries/listing-write";
 import { searchListings } from "@/db/queries/listings";
+import { RANK_WINDOW, rowsOf, SEARCH_WINDOW } from "@/db/queries/listing-search";
+import { sql } from "drizzle-orm";
 import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
 import { GET as list } from "@/app/api/mcp-agents/route";
 import { createRegistryServer } from "@/lib/registry/mcp-server";
@@ -99,6 +101,29 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     expect((await search(1000)).items).toHaveLength(0);
     const browse = await searchListings(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), { limit: 24, offset: 0 });
     expect(browse).toMatchObject({ total: 1000, capped: true });
+  });
+
+  it("a word with more matches than the first pages rank still counts exactly and pages through every match once", async () => {
+    // A word the synthetic catalogue holds more often than RANK_WINDOW but less than SEARCH_WINDOW.
+    const exact = async (w: string) => Number(rowsOf<{ n: number }>(await conn.db.execute(sql`select count(*)::int as n from listings where status = 'approved' and search_text like ${`%${w}%`}`))[0]!.n);
+    let word: string | undefined;
+    let matches = 0;
+    for (const w of ["oracle", "scraper", "ledger", "vision", "search", "secure", "fast", "finance", "audio", "travel", "data"]) {
+      matches = await exact(w);
+      if (matches > RANK_WINDOW && matches < SEARCH_WINDOW) {
+        word = w;
+        break;
+      }
+    }
+    expect(word, "the seeded catalogue should hold such a word").toBeDefined();
+    const search = (offset: number) => searchListings(conn.db, withDefaultSort({ q: word!, category: "", price: "all" as const }), { limit: 50, offset });
+    const firstPage = await search(0);
+    expect(firstPage).toMatchObject({ total: matches, capped: false });
+    const seen: string[] = [];
+    for (let offset = 0; offset < matches; offset += 50) seen.push(...(await search(offset)).items.map((i) => i.id));
+    expect(seen).toHaveLength(matches);
+    expect(new Set(seen).size).toBe(matches);
+    expect(seen.slice(0, 50)).toEqual(firstPage.items.map((i) => i.id));
   });
 
   it("the page's API and the MCP tool give the same first result as the query module", async () => {

@@ -41,7 +41,13 @@ export default async function ReviewQueuePage() {
             <p className="mt-1 text-sm text-muted-foreground">
               by{" "}
               {listing.submitter
-                ? [listing.submitter.name, listing.submitter.email, listing.submitter.githubLogin && `@${listing.submitter.githubLogin}`].filter(Boolean).join(" · ")
+                ? [
+                    listing.submitter.name,
+                    listing.submitter.email && (listing.submitter.emailConfirmed ? listing.submitter.email : `${listing.submitter.email} (email not confirmed)`),
+                    listing.submitter.githubLogin && `@${listing.submitter.githubLogin}`,
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")
                 : "no account on record (seeded or deleted)"}
             </p>
             <p className="mt-3 text-sm whitespace-pre-line">{listing.description}</p>

@@ -1,0 +1,35 @@
+// An owner's edit: a new submission for review of an existing listing, with the same rules and limits.
+import type { Db } from "@/db/types";
+import type { Listing } from "@/db/schema";
+import { updateListingForReview } from "@/db/queries/listing-write";
+import { violatedUniqueConstraint } from "@/db/unique-violation";
+import { ApiError } from "@/lib/errors";
+import { enforceLimit, limits } from "@/lib/rate-limit";
+import type { ServerSubmission } from "@/lib/validations/server-submission";
+import { DUPLICATE_SERVER_MESSAGE } from "./submit-server";
+import { normalizeServerUrl, serverUrlProblem } from "./server-url";
+
+/** Puts the owner's listing back to `pending` with the new text; 404 when `userId` owns no such listing. */
+export async function editServer(db: Db, userId: string, listingId: string, input: ServerSubmission): Promise<Listing> {
+  const problem = serverUrlProblem(input.mcpServerUrl);
+  if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
+  // An edit is a new probe of the owner's host and a new review: it counts against the daily submission
+  // limit, and one listing changes at most once a minute.
+  await enforceLimit(db, limits.submissionsPerUser, userId);
+  await enforceLimit(db, limits.editCooldownPerListing, listingId);
+  let listing: Listing | null;
+  try {
+    listing = await updateListingForReview(db, listingId, userId, {
+      name: input.name,
+      description: input.description,
+      categories: input.categories,
+      serverUrl: normalizeServerUrl(input.mcpServerUrl),
+      websiteUrl: input.websiteUrl ?? null,
+    });
+  } catch (error) {
+    if (violatedUniqueConstraint(error) === "listings_server_url_key") throw new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
+    throw error;
+  }
+  if (!listing) throw new ApiError(404, "You have no server with that id.");
+  return listing;
+}
