@@ -1,10 +1,11 @@
-// The production build started as `npm start` starts it (with the client-address preload), for benchmarks:
+// The production build started as `npm start` starts it (client-address preload, heap cap), for benchmarks:
 // start, wait until it answers, and read its memory from /proc (Linux).
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import fs from "node:fs";
 
 export function startProductionServer(port: number, env: NodeJS.ProcessEnv, stdio: StdioOptions = ["ignore", "ignore", "inherit"]): ChildProcess {
-  return spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
+  const heap = `--max-old-space-size=${env.NODE_HEAP_MB ?? "256"}`;
+  return spawn(process.execPath, [heap, "--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
 }
 
 export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
