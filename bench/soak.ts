@@ -243,7 +243,14 @@ async function main() {
     const end = t0 + seconds * 1000;
     let outage: { stopAt: number; upAt: number } | null = null;
     let restartError: string | null = null;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, memoryMb(server!.pid!, "VmRSS"))), 5000);
+    // Every 5 s for the peak; one sample a minute is printed, so a plateau can be told from a leak.
+    const perMinute: number[] = [];
+    const sampler = setInterval(() => {
+      const mb = memoryMb(server!.pid!, "VmRSS");
+      rssPeak = Math.max(rssPeak, mb);
+      const minute = Math.floor((performance.now() - t0) / 60_000);
+      if (minute > perMinute.length) perMinute.push(mb);
+    }, 5000);
     const fault = args["restart-db"]
       ? new Promise<void>((resolve) => {
           setTimeout(async () => {
@@ -308,7 +315,7 @@ async function main() {
     const fiveHundreds = by((s) => s.status >= 500 && s.status !== 503);
     const unavailable = by((s) => s.status === 503);
     console.log(`\n5xx other than 503: ${fiveHundreds.length}; 503: ${unavailable.length}; hangs (> ${requestTimeoutMs / 1000} s): ${by((s) => s.status === -1).length}; connection errors: ${by((s) => s.status === 0).length}`);
-    console.log(`server RSS: ${rssStart} MB at start, ${rssEnd} MB at end, peak ${rssPeak} MB`);
+    console.log(`server RSS: ${rssStart} MB at start, ${rssEnd} MB at end, peak ${rssPeak} MB; at each minute: ${perMinute.join(", ")} MB`);
     console.log(`submissions acknowledged (201): ${acknowledged.length}; missing afterwards: ${missing.length}`);
     if (args["restart-db"]) {
       const o = outage as { stopAt: number; upAt: number } | null;
@@ -326,10 +333,24 @@ async function main() {
         console.log(`slowest answer during the outage: ${Math.round(slowest)} ms`);
         console.log(`first database-backed 2xx after the database was back: ${Number.isFinite(firstOk) ? `${((firstOk - o.upAt) / 1000).toFixed(2)} s after` : "never"}`);
         console.log(`database-backed failures from 5 s after it was back to the end: ${afterFailures.length}`);
+        // What database-backed requests got, 5 s at a time from just before the restart: recovery as a timeline.
+        const buckets = new Map<number, Sample[]>();
+        for (const sample of samples.filter((x) => x.dbBacked && x.at >= o.stopAt - 5000)) {
+          const b = Math.floor((sample.at - o.stopAt) / 5000);
+          buckets.set(b, [...(buckets.get(b) ?? []), sample]);
+        }
+        console.log("database-backed requests by start time, relative to the restart:");
+        for (const [b, list] of [...buckets].sort((x, y) => x[0] - y[0])) console.log(`  ${String(b * 5).padStart(4)}…${String(b * 5 + 5).padStart(4)} s: ${JSON.stringify(count(list))}`);
       }
     }
     const errorLines = stderr.join("").split("\n").filter((l) => l.includes('"level":"error"'));
     console.log(`server error log lines: ${errorLines.length}${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 300)}` : ""}`);
+    const kinds = new Map<string, number>();
+    for (const line of errorLines) {
+      const key = line.replace(/"time":"[^"]*",?/, "").replace(/\d+/g, "N").slice(0, 220);
+      kinds.set(key, (kinds.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of kinds) console.log(`  ${n} × ${key}`);
     console.log(`\nstarted ${started.toISOString()}, machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
     if (fiveHundreds.length || missing.length || (!args["restart-db"] && unavailable.length)) process.exitCode = 1;
   } finally {

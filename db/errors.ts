@@ -45,6 +45,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return codes.some((c) => SOCKET_CODES.has(c)) && fromAQuery(error);
 }
 
+/**
+ * The query's connection was closed under it (the server restarted or ended the session) — a pooled connection
+ * that is gone, not proof that the server is: the next attempt opens a new one.
+ */
+export function isDeadConnection(error: unknown): boolean {
+  return codesOf(error).some((c) => DEAD_CONNECTION_CODES.has(c));
+}
+const DEAD_CONNECTION_CODES = new Set(["57P01", "57P02", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "ECONNRESET", "EPIPE"]);
+
 export function isInvalidTextError(error: unknown): boolean {
   return codesOf(error).some((c) => INVALID_TEXT_CODES.has(c));
 }

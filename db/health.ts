@@ -1,20 +1,25 @@
-// Whether the database is reachable, as this process last saw it. A query that fails because the server
-// is restarting (or refuses connections) marks it down; a background ping every half second marks it up
-// again as soon as it answers. While down, proxy.ts answers requests that need the database with a 503 at
-// once instead of letting each one fail on its own. The postgres driver opens fresh connections by itself.
-import { isDatabaseUnavailable } from "./errors";
+// Whether the database is reachable, as this process last saw it. While it is down, proxy.ts answers
+// requests that need the database with a 503 at once instead of letting each one fail on its own.
+//
+// A failed query alone does not say the database is down: after a restart the pool still holds connections the
+// old server closed, and each fails once (57P01) when next used while the new server answers fine. So a failure
+// starts a ping, and only a ping that cannot get through (connection refused, server starting) closes the gate;
+// a ping that lands on such a dead connection is tried again at once on another. While down, a ping every half
+// second reopens the gate as soon as one answers. The postgres driver opens fresh connections by itself.
+import { isDatabaseUnavailable, isDeadConnection } from "./errors";
 
-type Health = { downSince: number | null; lastFailureAt: number; pinging: boolean; ping?: () => Promise<unknown> };
+type Health = { downSince: number | null; lastFailureAt: number; checking: boolean; ping?: () => Promise<unknown> };
 
 // On globalThis: the proxy, route handlers and pages of one server process share it.
 const holder = globalThis as unknown as { __agoraDbHealth?: Health };
-const health = (holder.__agoraDbHealth ??= { downSince: null, lastFailureAt: 0, pinging: false });
+const health = (holder.__agoraDbHealth ??= { downSince: null, lastFailureAt: 0, checking: false });
 
 const PING_INTERVAL_MS = 500;
 const PING_TIMEOUT_MS = 2_000;
-// The gate lapses this long after the last failure seen, ping or no ping: a ping that never gets an answer
-// (or a process where nothing registered one) cannot keep answering 503 after the database is back. While
-// it is still down, the next real query fails, reports again and closes the gate for another window.
+const PING_TRIES = 5;
+// The gate lapses this long after the last failed ping: a ping that never gets an answer (or a process where
+// nothing registered one) cannot keep answering 503 after the database is back. While it is still down, the
+// next real query fails, starts a ping and closes the gate again.
 const GATE_MS = 3_000;
 
 export function databaseDown(): boolean {
@@ -27,33 +32,55 @@ export function setHealthPing(ping: () => Promise<unknown>): void {
   health.ping = ping;
 }
 
-/** Called with any failure; only "cannot reach the database" ones mark it down. Returns whether it did. */
+/** Called with any failure; only "cannot reach the database" ones count. Returns whether it was one. */
 export function reportDatabaseFailure(error: unknown): boolean {
   if (!isDatabaseUnavailable(error)) return false;
-  health.downSince ??= Date.now();
-  health.lastFailureAt = Date.now();
-  if (!health.pinging && health.ping) {
-    health.pinging = true;
-    void pingUntilUp();
+  if (!health.ping) markDown();
+  else if (!health.checking) {
+    health.checking = true;
+    void checkUntilUp();
   }
   return true;
 }
 
-async function pingUntilUp(): Promise<void> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, PING_INTERVAL_MS).unref());
-    try {
-      await Promise.race([health.ping!(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timed out")), PING_TIMEOUT_MS).unref())]);
-      health.downSince = null;
-      health.pinging = false;
-      return;
-    } catch {
-      // still down (or the answer is late): the gate keeps lapsing on its own meanwhile
-      if (!databaseDown()) {
+function markDown(): void {
+  health.downSince ??= Date.now();
+  health.lastFailureAt = Date.now();
+}
+
+async function checkUntilUp(): Promise<void> {
+  try {
+    for (;;) {
+      const answer = await pingOnce();
+      if (answer === "up") {
         health.downSince = null;
-        health.pinging = false;
         return;
       }
+      if (answer === "down") markDown();
+      // "unknown" (no answer in time) leaves the gate to lapse on its own.
+      else if (!databaseDown()) return;
+      await new Promise((r) => setTimeout(r, PING_INTERVAL_MS).unref());
+    }
+  } finally {
+    health.checking = false;
+  }
+}
+
+async function pingOnce(): Promise<"up" | "down" | "unknown"> {
+  for (let attempt = 0; attempt < PING_TRIES; attempt++) {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), PING_TIMEOUT_MS).unref()));
+      await Promise.race([health.ping!(), late]);
+      return "up";
+    } catch (error) {
+      if (error instanceof Error && error.message === "ping timed out") return "unknown";
+      // A connection the last restart closed: the pool replaces it, so ask again.
+      if (isDeadConnection(error)) continue;
+      return isDatabaseUnavailable(error) ? "down" : "up";
+    } finally {
+      clearTimeout(timer);
     }
   }
+  return "down";
 }
