@@ -36,9 +36,7 @@ export function CategoryChips({ categories, max = 3 }: { categories: string[]; m
     <ul className="flex flex-wrap gap-1.5" aria-label="Categories">
       {shown.map((c) => (
         <li key={c}>
-          <Badge variant="secondary" className="font-normal">
-            {c}
-          </Badge>
+          <span className="category-chip">{c}</span>
         </li>
       ))}
       {categories.length > max && <li className="text-xs text-muted-foreground">+{categories.length - max}</li>}

@@ -6,11 +6,11 @@ export function ListingCard({ listing }: { listing: PublicListing }) {
   return (
     <article
       data-testid="listing"
-      className="group relative flex h-full flex-col rounded-xl border bg-card p-5 shadow-xs transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md"
+      className="listing-card"
     >
       <div className="flex items-start justify-between gap-3">
         <h2 className="text-base leading-snug font-semibold">
-          <Link href={`/marketplace/${listing.slug}`} className="after:absolute after:inset-0 focus-visible:outline-none after:rounded-xl focus-visible:after:ring-[3px] focus-visible:after:ring-ring/50">
+          <Link href={`/marketplace/${listing.slug}`} className="listing-card-link">
             {listing.name}
           </Link>
         </h2>
