@@ -65,7 +65,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // Recording a trace of every test costs the browser CPU on two cores; CI records one for a retried test only.
+    trace: (process.env.E2E_TRACE as "on" | "off" | "retain-on-failure" | "on-first-retry" | undefined) ?? (process.env.CI ? "on-first-retry" : "retain-on-failure"),
     launchOptions: {
       executablePath: chromium,
       args: [
