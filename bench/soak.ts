@@ -337,7 +337,9 @@ async function main() {
         const buckets = new Map<number, Sample[]>();
         for (const sample of samples.filter((x) => x.dbBacked && x.at >= o.stopAt - 5000)) {
           const b = Math.floor((sample.at - o.stopAt) / 5000);
-          buckets.set(b, [...(buckets.get(b) ?? []), sample]);
+          const list = buckets.get(b);
+          if (list) list.push(sample);
+          else buckets.set(b, [sample]);
         }
         console.log("database-backed requests by start time, relative to the restart:");
         for (const [b, list] of [...buckets].sort((x, y) => x[0] - y[0])) console.log(`  ${String(b * 5).padStart(4)}…${String(b * 5 + 5).padStart(4)} s: ${JSON.stringify(count(list))}`);

@@ -2,11 +2,10 @@
 import type { Db } from "@/db/types";
 import type { Listing } from "@/db/schema";
 import { updateListingForReview } from "@/db/queries/listing-write";
-import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
-import { DUPLICATE_SERVER_MESSAGE } from "./submit-server";
+import { asDuplicateServer } from "./submit-server";
 import { normalizeServerUrl, serverUrlProblem } from "./server-url";
 
 /** Puts the owner's listing back to `pending` with the new text; 404 when `userId` owns no such listing. */
@@ -27,8 +26,7 @@ export async function editServer(db: Db, userId: string, listingId: string, inpu
       websiteUrl: input.websiteUrl ?? null,
     });
   } catch (error) {
-    if (violatedUniqueConstraint(error) === "listings_server_url_key") throw new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
-    throw error;
+    throw asDuplicateServer(error);
   }
   if (!listing) throw new ApiError(404, "You have no server with that id.");
   return listing;

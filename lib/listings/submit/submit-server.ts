@@ -29,11 +29,14 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
       submitterId: userId,
     });
   } catch (error) {
-    if (violatedUniqueConstraint(error) === "listings_server_url_key") {
-      throw new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
-    }
-    throw error;
+    throw asDuplicateServer(error);
   }
+}
+
+/** A write refused by the unique server URL becomes the form's 409; anything else is passed on as it is. */
+export function asDuplicateServer(error: unknown): unknown {
+  if (violatedUniqueConstraint(error) === "listings_server_url_key") return new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
+  return error;
 }
 
 /** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
