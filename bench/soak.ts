@@ -1,4 +1,4 @@
-// npm run bench:soak [-- --seconds 600 --connections 32 --restart-db --port 3310 --pg-port 5499 --count 2000]
+// npm run bench:soak [-- --seconds 600 --connections 32 --restart-db --port 3310 --pg-port 5499 --count 2000 --server-log F]
 // A soak of the production build on PostgreSQL: mixed traffic (browse, search, detail, JSON API, registry
 // API, MCP, sign-in, submissions) from 32 connections for --seconds, counting every answer by status,
 // sampling the server's RSS, and afterwards checking that every acknowledged (201) submission exists.
@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     count: { type: "string", default: "2000" },
     "restart-db": { type: "boolean", default: false },
     "request-timeout": { type: "string", default: "10" },
+    // Keeps the server's whole stderr (the report below shows only the kinds of error lines).
+    "server-log": { type: "string" },
   },
 });
 const seconds = Number(args.seconds);
@@ -345,6 +347,7 @@ async function main() {
         for (const [b, list] of [...buckets].sort((x, y) => x[0] - y[0])) console.log(`  ${String(b * 5).padStart(4)}…${String(b * 5 + 5).padStart(4)} s: ${JSON.stringify(count(list))}`);
       }
     }
+    if (args["server-log"]) fs.writeFileSync(args["server-log"], stderr.join(""));
     const errorLines = stderr.join("").split("\n").filter((l) => l.includes('"level":"error"'));
     console.log(`server error log lines: ${errorLines.length}${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 300)}` : ""}`);
     const kinds = new Map<string, number>();

@@ -4,12 +4,15 @@ import path from "node:path";
 import * as schema from "./schema";
 import { migratePglite, migratePostgres } from "./migrate";
 import type { Db } from "./types";
+import { withConnectionDeadline, type DeadlineOptions } from "./connection-deadline";
 
 export type Connection = {
   db: Db;
   driver: "pglite" | "postgres";
   /** True when an embedded database was created by this call (it has no data yet). */
   created: boolean;
+  /** `select 1` on the driver itself, without the app's deadline and retries (db/health.ts times it). */
+  ping: () => Promise<unknown>;
   close: () => Promise<void>;
 };
 
@@ -30,25 +33,35 @@ export async function openPglite(dataDir: string | null): Promise<Connection> {
     db: drizzle(client, { schema }) as unknown as Db,
     driver: "pglite",
     created,
+    ping: () => client.query("select 1"),
     close: () => client.close(),
   };
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Connection> {
+export type PostgresOptions = {
+  max?: number;
+  /** Deadlines and read retries while the server restarts (db/connection-deadline.ts); none when unset. */
+  deadline?: DeadlineOptions;
+};
+
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Connection> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   await migratePostgres(url);
   // A server that is down or restarting is reported within seconds (the default waits 30 s to connect);
   // the driver opens fresh connections on the next query once it is back.
   const client = postgres(url, { max: options.max ?? 10, connect_timeout: 5, onnotice: () => {} });
+  const bounded = options.deadline ? withConnectionDeadline(client, options.deadline) : client;
   return {
-    db: drizzle(client, { schema }) as unknown as Db,
+    db: drizzle(bounded, { schema }) as unknown as Db,
     driver: "postgres",
     created: false,
+    ping: () => client`select 1`,
     close: () => client.end({ timeout: 5 }),
   };
 }
 
-export function openDatabase(config: { databaseUrl?: string; pgliteDir: string }): Promise<Connection> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.pgliteDir);
+export function openDatabase(config: { databaseUrl?: string; pgliteDir: string } & PostgresOptions): Promise<Connection> {
+  const { databaseUrl, pgliteDir, ...options } = config;
+  return databaseUrl ? openPostgres(databaseUrl, options) : openPglite(pgliteDir);
 }

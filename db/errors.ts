@@ -11,6 +11,7 @@ const UNAVAILABLE_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
+  "CONNECTION_WAIT_TIMEOUT", // db/connection-deadline.ts: no connection within the deadline
 ]);
 /**
  * Socket errors mean the database only when they come from a query (drizzle wraps those as "Failed query"):
@@ -43,6 +44,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const codes = codesOf(error);
   if (codes.some((c) => UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c))) return true;
   return codes.some((c) => SOCKET_CODES.has(c)) && fromAQuery(error);
+}
+
+/** The same, for an error known to come from a query (the driver's own, before drizzle wraps it). */
+export function isConnectionFailure(error: unknown): boolean {
+  const codes = codesOf(error);
+  return codes.some((c) => UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c) || SOCKET_CODES.has(c));
 }
 
 /**

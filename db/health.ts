@@ -35,12 +35,17 @@ export function setHealthPing(ping: () => Promise<unknown>): void {
 /** Called with any failure; only "cannot reach the database" ones count. Returns whether it was one. */
 export function reportDatabaseFailure(error: unknown): boolean {
   if (!isDatabaseUnavailable(error)) return false;
+  suspectDatabase();
+  return true;
+}
+
+/** A query lost its connection: ping to learn whether the database is down (db/connection-deadline.ts). */
+export function suspectDatabase(): void {
   if (!health.ping) markDown();
   else if (!health.checking) {
     health.checking = true;
     void checkUntilUp();
   }
-  return true;
 }
 
 function markDown(): void {

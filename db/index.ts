@@ -1,8 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { sql } from "drizzle-orm";
 import { openDatabase, type Connection } from "./connect";
-import { setHealthPing } from "./health";
+import { setHealthPing, suspectDatabase } from "./health";
 import { probeSampleListings } from "./sample-probes";
 import { seedSampleCatalogue } from "./seed";
 import type { Db } from "./types";
@@ -12,10 +11,19 @@ export type { Db };
 // One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
 const holder = globalThis as unknown as { __mcpDb?: Promise<Connection> };
 
+// A query that cannot get a connection in this time fails (the request answers 503) instead of hanging with the
+// driver, and a read whose connection died is asked again until then (db/connection-deadline.ts). The soak at 32
+// connections, two cores and a pool of 10 never waited this long without a fault.
+const CONNECTION_DEADLINE_MS = 4_000;
+
 async function connect(): Promise<Connection> {
   const { DATABASE_URL, PGLITE_DIR } = env();
-  const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
-  setHealthPing(() => conn.db.execute(sql`select 1`));
+  const conn = await openDatabase({
+    databaseUrl: DATABASE_URL,
+    pgliteDir: PGLITE_DIR,
+    deadline: { ms: CONNECTION_DEADLINE_MS, onConnectionFailure: suspectDatabase },
+  });
+  setHealthPing(conn.ping);
   // A brand-new embedded database gets the sample catalogue so a first run shows a full marketplace.
   if (conn.created) {
     await seedSampleCatalogue(conn.db);
@@ -36,5 +44,5 @@ export async function getDb(): Promise<Db> {
 /** Points the app at an already-open database (integration tests drive route handlers this way). */
 export function setDatabase(conn: Connection): void {
   holder.__mcpDb = Promise.resolve(conn);
-  setHealthPing(() => conn.db.execute(sql`select 1`));
+  setHealthPing(conn.ping);
 }

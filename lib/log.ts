@@ -17,6 +17,15 @@ export function logWarn(msg: string, fields: Fields = {}) {
 }
 
 export function logError(msg: string, error: unknown, fields: Fields = {}) {
-  const err = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
-  write("error", msg, { ...fields, error: err });
+  write("error", msg, { ...fields, error: describe(error, 0) });
+}
+
+// The cause chain too (drizzle's "Failed query" wraps the driver's error, whose code says what happened), bounded.
+function describe(error: unknown, depth: number): Fields {
+  if (!(error instanceof Error)) return { value: String(error) };
+  const code = (error as { code?: unknown }).code;
+  const out: Fields = { name: error.name, ...(typeof code === "string" ? { code } : {}), message: error.message };
+  if (depth === 0) out.stack = error.stack;
+  if (error.cause !== undefined && depth < 3) out.cause = describe(error.cause, depth + 1);
+  return out;
 }
