@@ -20,12 +20,14 @@ export function logError(msg: string, error: unknown, fields: Fields = {}) {
   write("error", msg, { ...fields, error: describe(error, 0) });
 }
 
-// The cause chain too (drizzle's "Failed query" wraps the driver's error, whose code says what happened), bounded.
+// With the names and codes of its causes (drizzle's "Failed query" wraps the driver's error, whose code says what
+// happened: ECONNRESET, 57P01, CONNECTION_WAIT_TIMEOUT). Not the causes' messages: they add nothing to the code
+// and could carry what a log must not.
 function describe(error: unknown, depth: number): Fields {
-  if (!(error instanceof Error)) return { value: String(error) };
+  if (!(error instanceof Error)) return depth === 0 ? { value: String(error) } : {};
   const code = (error as { code?: unknown }).code;
-  const out: Fields = { name: error.name, ...(typeof code === "string" ? { code } : {}), message: error.message };
-  if (depth === 0) out.stack = error.stack;
-  if (error.cause !== undefined && depth < 3) out.cause = describe(error.cause, depth + 1);
+  const out: Fields = { name: error.name, ...(typeof code === "string" ? { code } : {}) };
+  if (depth === 0) Object.assign(out, { message: error.message, stack: error.stack });
+  if (error.cause instanceof Error && depth < 3) out.cause = describe(error.cause, depth + 1);
   return out;
 }
