@@ -40,16 +40,17 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   const codes = codesOf(error);
-  if (codes.some((c) => UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c))) return true;
+  if (codes.some(isUnavailableCode)) return true;
   return codes.some((c) => SOCKET_CODES.has(c)) && fromAQuery(error);
 }
 
 /** The same, for an error known to come from a query (the driver's own, before drizzle wraps it). */
 export function isConnectionFailure(error: unknown): boolean {
-  const codes = codesOf(error);
-  return codes.some((c) => UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c) || SOCKET_CODES.has(c));
+  return codesOf(error).some((c) => isUnavailableCode(c) || SOCKET_CODES.has(c));
 }
 
 /**

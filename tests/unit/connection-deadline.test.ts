@@ -1,7 +1,8 @@
 // Which statements the connection deadline may leave to run late (reads) and which it runs in a transaction
 // so that a timed-out write can never be applied afterwards (db/connection-deadline.ts).
 import { describe, expect, it } from "vitest";
-import { isRead } from "@/db/connection-deadline";
+import { ConnectionWaitTimeout, isRead } from "@/db/connection-deadline";
+import { isConnectionFailure, isDatabaseUnavailable } from "@/db/errors";
 
 describe("isRead", () => {
   it("counts drizzle's selects and select-only CTEs as reads", () => {
@@ -18,5 +19,24 @@ describe("isRead", () => {
     expect(isRead("with gone as (delete from rate_limits returning 1) select count(*) from gone")).toBe(false);
     expect(isRead("WITH x AS (UPDATE listings SET name = 'a' RETURNING id) SELECT id FROM x")).toBe(false);
     expect(isRead("analyze listings")).toBe(false);
+  });
+});
+
+describe("isConnectionFailure", () => {
+  const driverError = (code: string) => Object.assign(new Error(code), { code });
+
+  it("counts the driver's socket errors, which alone do not prove a database failure", () => {
+    expect(isConnectionFailure(driverError("ECONNRESET"))).toBe(true);
+    expect(isDatabaseUnavailable(driverError("ECONNRESET"))).toBe(false); // a browser hanging up raises it too
+    expect(isDatabaseUnavailable(new Error("Failed query: select 1", { cause: driverError("ECONNRESET") }))).toBe(true);
+  });
+
+  it("counts restarts and connection errors, not query errors", () => {
+    for (const code of ["57P01", "57P03", "08006", "CONNECTION_CLOSED", "ECONNREFUSED"]) expect(isConnectionFailure(driverError(code))).toBe(true);
+    for (const code of ["23505", "22021", "42P01", "57014"]) expect(isConnectionFailure(driverError(code))).toBe(false);
+  });
+
+  it("a query that got no connection in time is a database failure (503)", () => {
+    expect(isDatabaseUnavailable(new Error("Failed query: select 1", { cause: new ConnectionWaitTimeout(4000) }))).toBe(true);
   });
 });
