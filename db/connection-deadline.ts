@@ -8,11 +8,13 @@
 // - A read whose connection dies under it (the restart ends every session) is asked again until the deadline:
 //   a short restart then costs a page a delay instead of a 500 (a page cannot answer 503 once it renders).
 //   The first such failure is reported at once, so that new requests get the 503 gate instead of waiting too.
-// - Only the wait is bounded: a query that was sent runs to its end or fails with its connection. The driver's
-//   own cancel() cannot be used on a waiting query (one cancelled while it opens a connection leaves that
-//   connection out of the pool for good), so a late query still runs once the server is back. For a read that is
-//   harmless; so that a write the caller was told failed cannot happen later, a write outside a transaction runs
-//   in one, and a transaction whose deadline passed before it started does nothing and rolls back.
+// - Only the wait is bounded: a query that was sent runs to its end or fails with its connection. A query given
+//   up on stays in the driver's queue and runs once the server is back: for a read that is harmless; a write is
+//   first turned into `select 1`, so that a write its caller was told failed cannot happen later. (The driver's
+//   own cancel() cannot be used: a query cancelled while it opens a connection leaves that connection out of the
+//   pool for good. Running each write in a transaction instead costs two round trips per write, and the driver
+//   throws an uncaught TypeError when it rolls back on a connection the restart closed.) A transaction whose
+//   deadline passed before it started does nothing and rolls back.
 import type { Sql } from "postgres";
 import { isConnectionFailure } from "./errors";
 
@@ -33,10 +35,13 @@ export type DeadlineOptions = {
   onConnectionFailure?: (error: unknown) => void;
 };
 
-/** The parts of a postgres.js query this relies on (postgres/cjs/src/query.js). */
+/** The parts of a postgres.js query this relies on (postgres/cjs/src/query.js, connection.js build()). */
 type DriverQuery = PromiseLike<unknown> & {
   /** Set when the query is handed to a connected server; null while it waits in a queue or for a connect. */
   state: unknown;
+  /** The statement and its parameters, read when the query is sent (not before). */
+  strings: string[];
+  args: unknown[];
   values(): DriverQuery;
 };
 
@@ -103,11 +108,15 @@ function readWithin(target: Sql, args: UnsafeArgs, { ms, onConnectionFailure }: 
   });
 }
 
-/** The query's result, or a ConnectionWaitTimeout if it has not reached a server within `ms`. */
-function sent(query: DriverQuery, ms: number): Promise<unknown> {
+/**
+ * The query's result, or a ConnectionWaitTimeout if it has not reached a server within `ms`; then `giveUp` sees
+ * the query, which the driver will still send once it can.
+ */
+function sent(query: DriverQuery, ms: number, giveUp?: (query: DriverQuery) => void): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       if (query.state) return; // it reached a server: its connection decides
+      giveUp?.(query);
       reject(new ConnectionWaitTimeout(ms));
     }, ms);
     query.then(
@@ -123,20 +132,17 @@ function sent(query: DriverQuery, ms: number): Promise<unknown> {
   });
 }
 
-/** A write outside a transaction runs in a bounded one, so that it cannot be applied after its caller gave up. */
+/** A write outside a transaction: bounded, and made harmless if given up on (it would still be sent later). */
 function writeWithin(target: Sql, args: UnsafeArgs, ms: number): Pending {
-  return pending((raw) =>
-    beginWithin(
-      target,
-      [
-        (tx: Sql) => {
-          const query = tx.unsafe(...args);
-          return raw ? query.values() : query;
-        },
-      ],
-      ms,
-    ),
-  );
+  return pending((raw) => {
+    const query = target.unsafe(...args) as unknown as DriverQuery;
+    return sent(raw ? query.values() : query, ms, voidStatement);
+  });
+}
+
+function voidStatement(query: DriverQuery): void {
+  query.strings = ["select 1"];
+  query.args = [];
 }
 
 function beginWithin(target: Sql, args: unknown[], ms: number): Promise<unknown> {
