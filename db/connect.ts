@@ -38,6 +38,16 @@ export async function openPglite(dataDir: string | null): Promise<Connection> {
   };
 }
 
+/**
+ * The wait before a connection is opened again after one failed. The driver's default grows as 3^n / 100 s up to
+ * 20 s, and n counts the failures of the whole pool: after a restart of a few seconds every connection waited up
+ * to 20 s before trying the server that was long back. Capped at half a second (a handful of connection
+ * attempts per second against a server that is down).
+ */
+export function reconnectDelaySeconds(failures: number): number {
+  return Math.min(0.05 * 2 ** failures, 0.5);
+}
+
 export type PostgresOptions = {
   max?: number;
   /** Deadlines and read retries while the server restarts (db/connection-deadline.ts); none when unset. */
@@ -50,7 +60,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   await migratePostgres(url);
   // A server that is down or restarting is reported within seconds (the default waits 30 s to connect);
   // the driver opens fresh connections on the next query once it is back.
-  const client = postgres(url, { max: options.max ?? 10, connect_timeout: 5, onnotice: () => {} });
+  const client = postgres(url, { max: options.max ?? 10, connect_timeout: 5, backoff: reconnectDelaySeconds, onnotice: () => {} });
   const bounded = options.deadline ? withConnectionDeadline(client, options.deadline) : client;
   return {
     db: drizzle(bounded, { schema }) as unknown as Db,
