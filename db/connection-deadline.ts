@@ -12,9 +12,9 @@
 //   up on stays in the driver's queue and runs once the server is back: for a read that is harmless; a write is
 //   first turned into `select 1`, so that a write its caller was told failed cannot happen later. (The driver's
 //   own cancel() cannot be used: a query cancelled while it opens a connection leaves that connection out of the
-//   pool for good. Running each write in a transaction instead costs two round trips per write, and the driver
-//   throws an uncaught TypeError when it rolls back on a connection the restart closed.) A transaction whose
-//   deadline passed before it started does nothing and rolls back.
+//   pool for good. Running each write in a transaction instead costs two round trips per write, and puts every
+//   write on the driver's rollback path, which throws an uncaught TypeError on a connection the restart closed.)
+//   A transaction whose deadline passed before it started does nothing and rolls back.
 import type { Sql } from "postgres";
 import { isConnectionFailure } from "./errors";
 
