@@ -95,9 +95,8 @@ function readWithin(target: Sql, args: UnsafeArgs, { ms, onConnectionFailure }: 
     const until = Date.now() + ms;
     let reported = false;
     for (let delay = RETRY_FIRST_DELAY_MS; ; delay = Math.min(delay * 2, RETRY_MAX_DELAY_MS)) {
-      const query = target.unsafe(...args) as unknown as DriverQuery;
       try {
-        return await sent(raw ? query.values() : query, Math.max(1, until - Date.now()));
+        return await sent(issue(target, args, raw), Math.max(1, until - Date.now()));
       } catch (error) {
         if (!isConnectionFailure(error) || Date.now() + delay >= until) throw error;
         if (!reported) onConnectionFailure?.(error);
@@ -134,10 +133,13 @@ function sent(query: DriverQuery, ms: number, giveUp?: (query: DriverQuery) => v
 
 /** A write outside a transaction: bounded, and made harmless if given up on (it would still be sent later). */
 function writeWithin(target: Sql, args: UnsafeArgs, ms: number): Pending {
-  return pending((raw) => {
-    const query = target.unsafe(...args) as unknown as DriverQuery;
-    return sent(raw ? query.values() : query, ms, voidStatement);
-  });
+  return pending((raw) => sent(issue(target, args, raw), ms, voidStatement));
+}
+
+/** The driver's query for drizzle's call, in the row shape drizzle asked for. */
+function issue(target: Sql, args: UnsafeArgs, raw: boolean): DriverQuery {
+  const query = target.unsafe(...args) as unknown as DriverQuery;
+  return raw ? query.values() : query;
 }
 
 function voidStatement(query: DriverQuery): void {
