@@ -2,7 +2,7 @@ import type { MDXComponents } from "mdx/types";
 import { isValidElement, type ReactElement } from "react";
 import Link from "next/link";
 import { CodeBlock } from "@/components/content/code-block";
-import { slugify } from "@/lib/slug";
+import { slugify } from "@/lib/listings/slug";
 
 type CodeProps = { className?: string; children?: string };
 

@@ -1,6 +1,5 @@
 import type { MetadataRoute } from "next";
-import { getDb } from "@/db";
-import { listSitemapEntries } from "@/db/queries/listings";
+import { listSitemapListings } from "@/lib/listings/catalogue";
 import { siteUrl } from "@/lib/site";
 
 // Rendered per request: it reads the database, which does not exist at build time.
@@ -25,7 +24,7 @@ const MAX_LISTINGS = 49_000;
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   const base = siteUrl();
-  const listings = await listSitemapEntries(await getDb(), { limit: MAX_LISTINGS, offset: 0 });
+  const listings = await listSitemapListings(MAX_LISTINGS);
   return [
     ...STATIC_PAGES.map((path) => ({ url: `${base}${path === "/" ? "" : path}`, changeFrequency: "weekly" as const, priority: path === "/" ? 1 : 0.7 })),
     ...listings.map((l) => ({ url: `${base}/marketplace/${l.slug}`, lastModified: l.updatedAt, changeFrequency: "daily" as const, priority: 0.6 })),

@@ -13,12 +13,13 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { openPglite, openPostgres } from "@/db/connect";
-import { seedSampleCatalogue, seedSyntheticBulk } from "@/db/seed";
+import { seedSampleCatalogue, seedSyntheticBulk } from "@/lib/sample-catalogue/seed";
 import { sql as dsql } from "drizzle-orm";
-import { rankedSearchSql, rowsOf } from "@/db/queries/listing-search";
+import { rowsOf } from "@/db/rows";
+import { rankedSearchSql } from "@/db/queries/listing-search";
 import { searchListings } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
-import { searchTerms } from "@/lib/marketplace/search-terms";
+import { searchTerms } from "@/lib/listings/search/terms";
 
 const { values: args } = parseArgs({
   options: {
@@ -88,12 +89,12 @@ async function timeSearches(db: Db): Promise<DbTiming[]> {
     let last: Awaited<ReturnType<typeof searchListings>> | undefined;
     for (let i = 0; i < 25; i++) {
       const started = performance.now();
-      last = await searchListings(db, { q, category, price: "all", sort: "relevance" }, { limit: 24, offset: 0 });
+      last = await searchListings(db, { terms: searchTerms(q), category, price: "all", sort: "relevance" }, { limit: 24, offset: 0 });
       if (i >= 5) times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
     const at = (p: number) => Math.round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]! * 10) / 10;
-    out.push({ label, q, p50: at(0.5), p99: at(0.99), max: at(1), total: `${last!.total}${last!.capped ? "+" : ""}`, first: last!.items[0]?.name ?? "—" });
+    out.push({ label, q, p50: at(0.5), p99: at(0.99), max: at(1), total: `${last!.total}${last!.capped ? "+" : ""}`, first: last!.rows[0]?.name ?? "—" });
   }
   return out;
 }

@@ -15,7 +15,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { openPostgres } from "@/db/connect";
-import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
+import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
 
 const { values: args } = parseArgs({
   options: {

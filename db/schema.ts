@@ -1,6 +1,6 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import {
   boolean,
   index,

@@ -1,9 +1,9 @@
 // Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the schedule.
 import { env } from "@/lib/env";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { logError, logInfo } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
-import { startScheduledVerification } from "@/lib/probe/scheduled-verification";
+import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean };
 
@@ -33,7 +33,7 @@ export async function startUp(): Promise<void> {
   // `next build` loads instrumentation too; only a serving process runs the schedule.
   if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || process.env.NEXT_PHASE === "phase-production-build") return;
   holder.__verifySchedule = true;
-  const schedule = startScheduledVerification(await getDb(), {
+  const schedule = startScheduledChecks(await getDb(), {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
     onRun: (summary) => logInfo("scheduled verification", summary),
     onError: (error) => logError("scheduled verification failed", error),

@@ -10,10 +10,10 @@ import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { formatUsd } from "@agora-mcp/protocol";
 import { openDatabase } from "@/db/connect";
-import { insertListing } from "@/db/queries/listing-write";
-import { recordProbe } from "@/db/queries/probes";
+import { insertListing } from "@/lib/listings/write";
+import { recordCheck } from "@/lib/listings/checks/drift";
 import { listings } from "@/db/schema";
-import { seedSampleCatalogue } from "@/db/seed";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { probeServer } from "@/lib/probe";
 import { ANVIL_TEST_KEYS, startChain, USDC_ADDRESS, type LocalChain } from "./chain";
@@ -117,7 +117,7 @@ async function main() {
         price: null,
       });
       const probe = await probeServer(p.url, { allowPrivateHosts: true });
-      const recorded = await recordProbe(conn.db, listing.id, probe);
+      const recorded = await recordCheck(conn.db, listing.id, probe);
       registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
     }
   } finally {

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { CircleCheck, CircleX, Clock } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
-import type { SubmittedListing } from "@/db/queries/submissions";
-import type { DriftRecord } from "@/db/queries/drift";
-import type { ListingProbe } from "@/db/schema";
+import type { SubmittedListing } from "@/lib/listings/model";
+import type { DriftRecord } from "@/lib/listings/model";
+import type { ListingCheck } from "@/lib/listings/model";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
 import { RecheckButton } from "./recheck-button";
 import { formatDay } from "@/lib/dates";
@@ -15,7 +15,7 @@ const status = {
 } as const;
 
 /** The signed-in provider's submissions with their review status. */
-export function YourServers({ servers, probes, drift }: { servers: SubmittedListing[]; probes: Map<string, ListingProbe>; drift: Map<string, DriftRecord[]> }) {
+export function YourServers({ servers, probes, drift }: { servers: SubmittedListing[]; probes: Map<string, ListingCheck>; drift: Map<string, DriftRecord[]> }) {
   if (servers.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">

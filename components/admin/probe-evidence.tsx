@@ -1,12 +1,12 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { DriftNotes } from "@/components/listings/drift-notes";
-import type { DriftRecord } from "@/db/queries/drift";
-import type { ListingProbe } from "@/db/schema";
+import type { DriftRecord } from "@/lib/listings/model";
+import type { ListingCheck } from "@/lib/listings/model";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
-import { formatPrice } from "@/lib/marketplace/format";
+import { formatPrice } from "@/lib/listings/format";
 
 /** What the last probe found, for a reviewer or the provider: the evidence behind a decision. */
-export function ProbeEvidence({ probe, drift = [] }: { probe: ListingProbe | undefined; drift?: DriftRecord[] }) {
+export function ProbeEvidence({ probe, drift = [] }: { probe: ListingCheck | undefined; drift?: DriftRecord[] }) {
   if (!probe) return <p className="text-sm text-muted-foreground">Not checked yet. The check runs right after submission; use Re-check to run it now.</p>;
   const tools = (probe.tools ?? []) as ProbedTool[];
   const items = (probe.pricedItems ?? []) as PricedItem[];

@@ -1,5 +1,5 @@
 import { TriangleAlert } from "lucide-react";
-import type { DriftRecord } from "@/db/queries/drift";
+import type { DriftRecord } from "@/lib/listings/model";
 import { formatDay } from "@/lib/dates";
 
 const label = { price: "Price changed", wallet: "Payee wallet changed", tools: "Tool set changed" } as const;

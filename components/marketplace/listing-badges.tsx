@@ -1,8 +1,8 @@
 import { BadgeCheck, Sparkles } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
-import { formatPrice, isFree, isNew } from "@/lib/marketplace/format";
-import type { PublicListing } from "@/db/queries/listings";
+import { formatPrice, isFree, isNew } from "@/lib/listings/format";
+import type { Listing } from "@/lib/listings/model";
 
 export function PriceTag({ price, className = "text-sm" }: { price: number | null; className?: string }) {
   return (
@@ -13,7 +13,7 @@ export function PriceTag({ price, className = "text-sm" }: { price: number | nul
   );
 }
 
-export function StatusBadges({ listing }: { listing: Pick<PublicListing, "verified" | "createdAt"> }) {
+export function StatusBadges({ listing }: { listing: Pick<Listing, "verified" | "createdAt"> }) {
   return (
     <>
       {listing.verified && (

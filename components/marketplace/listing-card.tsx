@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { PublicListing } from "@/db/queries/listings";
+import type { Listing } from "@/lib/listings/model";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingCard({ listing }: { listing: PublicListing }) {
+export function ListingCard({ listing }: { listing: Listing }) {
   return (
     <article
       data-testid="listing"

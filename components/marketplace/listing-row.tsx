@@ -1,9 +1,9 @@
 import Link from "next/link";
-import type { PublicListing } from "@/db/queries/listings";
-import { formatListedDate } from "@/lib/marketplace/format";
+import type { Listing } from "@/lib/listings/model";
+import { formatListedDate } from "@/lib/listings/format";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingRow({ listing }: { listing: PublicListing }) {
+export function ListingRow({ listing }: { listing: Listing }) {
   return (
     <li data-testid="listing" className="relative flex flex-col gap-3 px-4 py-4 transition hover:bg-accent/40 sm:flex-row sm:items-center sm:gap-6 sm:px-5">
       <div className="min-w-0 flex-1">

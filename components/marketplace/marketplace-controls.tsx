@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { defaultSort, filtersToSearch, type ListingFilters, type View } from "@/lib/marketplace/filters";
+import { defaultSort, filtersToSearch, type ListingFilters, type View } from "@/lib/listings/search/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
 

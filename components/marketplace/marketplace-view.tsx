@@ -6,13 +6,13 @@ import { ListingCard } from "@/components/marketplace/listing-card";
 import { ListingRow } from "@/components/marketplace/listing-row";
 import { MarketplaceControls } from "@/components/marketplace/marketplace-controls";
 import { Pagination } from "@/components/marketplace/pagination";
-import { browseListings, getCategories } from "@/lib/marketplace/catalogue";
+import type { MarketplacePage } from "@/lib/listings/catalogue";
+import { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type View } from "@/lib/listings/search/filters";
 import { site } from "@/lib/site";
-import { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type View } from "@/lib/marketplace/filters";
 
-/** The marketplace screen for one filter state; rendered per request or as a cached page. */
-export async function MarketplaceView({ filters, view, page }: { filters: ListingFilters; view: View; page: number }) {
-  const [{ items, total, capped }, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
+/** The marketplace screen for one filter state and the page of listings its page loaded. */
+export function MarketplaceView({ filters, view, page, data }: { filters: ListingFilters; view: View; page: number; data: MarketplacePage }) {
+  const { items, total, capped, categories } = data;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   // A page past the last is not a page: 404 (and the cache handler never stores a 404).
   if (page > pageCount) notFound();

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { filtersToSearch, type ListingFilters, type View } from "@/lib/marketplace/filters";
+import { filtersToSearch, type ListingFilters, type View } from "@/lib/listings/search/filters";
 import { cn } from "@/lib/utils";
 
 /** Plain links, so crawlers and people without JavaScript can page through the catalogue. */

@@ -1,4 +1,4 @@
-import type { Uptime } from "@/db/queries/probes";
+import type { Uptime } from "@/lib/listings/model";
 
 const DAYS = 30;
 

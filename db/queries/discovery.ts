@@ -1,7 +1,8 @@
 // What x402 discovery lists: each paid item of each listing whose latest probe verified it, with the
 // payment methods (and wallets) that item can be paid with. Filters and paging happen in the database.
 import { sql } from "drizzle-orm";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import { rowsOf } from "../rows";
 import type { Db } from "../types";
 import { VERIFIED_WINDOW_MS } from "./probes";
 
@@ -55,7 +56,7 @@ export async function listDiscoverableOffers(
     ), payable as (select * from offers where jsonb_array_length(methods) > 0)
     select counted.total, page.* from (select count(*)::int as total from payable) counted
     left join lateral (select * from payable order by slug, n limit ${filter.limit} offset ${filter.offset}) page on true`);
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: Row[] }).rows) as (Row & { n?: unknown })[];
+  const rows = rowsOf<Row & { n?: unknown }>(result);
   const total = Number(rows[0]?.total ?? 0);
   const offers = rows
     .filter((r) => r.listingId)

@@ -2,19 +2,34 @@
 // were approved. A changed wallet also sends the listing back to review (the terms forbid changing it
 // without consent), which takes it out of the catalogue and drops 'Verified'.
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { findDrift, termsOf, type DriftFinding } from "@/lib/listings/drift";
-import type { ProbeResult } from "@/lib/probe/types";
-import { listingDrift, listingProbes, listings, type ListingDrift } from "../schema";
+import type { AcceptedPayment, PricedItem, ProbedTool, ProbeResult } from "@agora-mcp/protocol";
+import { listingDrift, listingProbes, listings, type ApprovedTerms, type DriftKind, type ListingDrift } from "../schema";
 import type { Db } from "../types";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type DriftFinding = { kind: DriftKind; subject: string; approved: string; found: string };
+
+export type ProbeTerms = { tools: ProbedTool[]; pricedItems: PricedItem[]; paymentMethods: AcceptedPayment[] };
+
+/** What a reviewer approves, as the approved_terms column keeps it: prices, payee wallets and tool names. */
+export function termsOf(probe: ProbeTerms): ApprovedTerms {
+  return {
+    prices: probe.pricedItems.map((i) => ({ name: i.name, amount: i.amount, currency: i.currency })),
+    wallets: probe.paymentMethods.map((m) => ({ paymentMethod: m.paymentMethod, walletAddress: m.walletAddress })),
+    tools: probe.tools.map((t) => t.name).sort(),
+  };
+}
+
+/** The comparison of approved terms with a check's findings (lib/listings/drift.ts findDrift, bound to one result). */
+export type CompareTerms = (approved: ApprovedTerms) => DriftFinding[];
 
 /**
  * Compares the latest probe with what the listing was approved with, inside the probe's transaction.
  * The first verifiable probe of an approved listing without terms (approved before any probe) sets them.
  * Returns what differs; `sentBackToReview` when the payee wallet changed.
  */
-export async function applyDrift(tx: Tx, listingId: string, probeId: string, result: ProbeResult, now: Date): Promise<{ findings: DriftFinding[]; sentBackToReview: boolean }> {
+export async function applyDrift(tx: Tx, listingId: string, probeId: string, result: ProbeResult, compare: CompareTerms, now: Date): Promise<{ findings: DriftFinding[]; sentBackToReview: boolean }> {
   const none = { findings: [], sentBackToReview: false };
   if (!result.reachable) return none;
   const [listing] = await tx.select({ status: listings.status, terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId));
@@ -23,7 +38,7 @@ export async function applyDrift(tx: Tx, listingId: string, probeId: string, res
     if (result.verifiable) await tx.update(listings).set({ approvedTerms: termsOf(result) }).where(eq(listings.id, listingId));
     return none;
   }
-  const findings = findDrift(listing.terms, result);
+  const findings = compare(listing.terms);
   if (findings.length === 0) return none;
   await tx
     .insert(listingDrift)

@@ -2,9 +2,19 @@
 // from trigram indexes with a LIMIT per branch, counts stop at SEARCH_WINDOW, and scoring runs on at most
 // 2 × SEARCH_WINDOW rows whatever the catalogue's size.
 import { sql, type SQL } from "drizzle-orm";
-import type { SearchTerms } from "@/lib/marketplace/search-terms";
 import { listings, searchWords } from "../schema";
+import { rowsOf } from "../rows";
 import type { Db } from "../types";
+
+/** A search text as the ranking reads it (lib/listings/search/terms.ts makes it from what a person typed). */
+export type SearchTerms = {
+  /** Every word, stop-words included, joined by single spaces: compared with the listing's normalised name. */
+  phrase: string;
+  /** The words that must match, joined by single spaces (the phrase without its stop-words). */
+  core: string;
+  /** The words that must each match (stop-words dropped unless nothing else is left). */
+  words: string[];
+};
 
 /** Most matches a text search ranks, pages through and counts; past it the total reads "1,000+". */
 export const SEARCH_WINDOW = 1000;
@@ -195,9 +205,4 @@ function successor(text: string): string {
 export async function countUpTo(db: Db, condition: SQL, cap: number): Promise<number> {
   const result = await db.execute(sql`select count(*)::int as n from (select 1 from ${listings} where ${condition} limit ${cap}) t`);
   return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
-}
-
-/** Both drivers' execute() results as rows (postgres-js answers an array, PGlite `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }

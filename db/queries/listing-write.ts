@@ -1,34 +1,25 @@
-// Writes listings: derives the slug and the search text every reader depends on.
+// Writes listings, keeping the search text every reader depends on in step with name, description and categories.
+// Slug and categories arrive already derived (lib/listings/write.ts).
 import { and, eq, sql } from "drizzle-orm";
-import { splitCategories } from "@/lib/categories";
-import { slugify } from "@/lib/slug";
 import { listings, type Listing, type NewListing } from "../schema";
 import type { Db } from "../types";
 
-export type ListingInput = Omit<NewListing, "id" | "slug" | "searchText" | "categories"> & {
-  categories: string[] | string;
-  slug?: string;
-};
+export type ListingRowInput = Omit<NewListing, "id" | "searchText" | "slug" | "categories"> & { slug: string; categories: string[] };
 
 export function buildSearchText(name: string, description: string, categories: string[]): string {
   return `${name}\n${description}\n${categories.join(", ")}`.toLowerCase();
 }
 
-export function toListingRow(input: ListingInput): NewListing {
-  const categories = splitCategories(input.categories);
-  return {
-    ...input,
-    categories,
-    slug: input.slug ?? slugify(input.name),
-    searchText: buildSearchText(input.name, input.description, categories),
-  };
+/** The row to insert: the input with its search text. */
+export function listingRow(input: ListingRowInput): NewListing {
+  return { ...input, searchText: buildSearchText(input.name, input.description, input.categories) };
 }
 
 /** Inserts a listing; a taken slug gets a short random suffix instead of failing. */
-export async function insertListing(db: Db, input: ListingInput): Promise<Listing> {
-  const row = toListingRow(input);
+export async function insertListingRow(db: Db, input: ListingRowInput): Promise<Listing> {
+  const row = listingRow(input);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const slug = attempt === 0 ? row.slug : `${row.slug}-${Math.random().toString(36).slice(2, 7)}`;
+    const slug = attempt === 0 ? input.slug : `${input.slug}-${Math.random().toString(36).slice(2, 7)}`;
     const [created] = await db
       .insert(listings)
       .values({ ...row, slug })
@@ -49,13 +40,11 @@ export async function updateListingForReview(
   ownerId: string,
   input: { name: string; description: string; categories: string[]; serverUrl: string; websiteUrl: string | null },
 ): Promise<Listing | null> {
-  const categories = splitCategories(input.categories);
   const [updated] = await db
     .update(listings)
     .set({
       ...input,
-      categories,
-      searchText: buildSearchText(input.name, input.description, categories),
+      searchText: buildSearchText(input.name, input.description, input.categories),
       status: "pending",
       rejectionReason: null,
       verified: false,

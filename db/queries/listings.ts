@@ -1,25 +1,10 @@
-// Reads the public catalogue: filtering, sorting and paging happen in the database.
+// Reads the public catalogue: filtering, sorting and paging happen in the database. Rows come back as stored;
+// lib/listings/from-rows.ts turns them into what the surfaces show.
 import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
-import type { ListingFilters } from "@/lib/validations/marketplace";
-import { searchTerms, type SearchTerms } from "@/lib/marketplace/search-terms";
-import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow } from "./listing-search";
+import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
+import { rowsOf } from "../rows";
 import { listings, type Listing } from "../schema";
 import type { Db } from "../types";
-
-/** What the public sees of a listing; plain JSON so it can be cached and serialised. */
-export type PublicListing = {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  categories: string[];
-  price: number | null;
-  verified: boolean;
-  serverUrl: string;
-  websiteUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
 
 const columns = {
   id: listings.id,
@@ -35,23 +20,24 @@ const columns = {
   updatedAt: listings.updatedAt,
 };
 
-type Row = Pick<Listing, keyof typeof columns>;
+/** The columns of a listing the public may see, as stored. */
+export type PublicListingRow = Pick<Listing, keyof typeof columns>;
 
-export function toPublicListing(row: Row): PublicListing {
-  return {
-    ...row,
-    price: row.price === null ? null : Number(row.price),
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-  };
-}
+/** What the catalogue's filters and sorts are, as plain values (lib/listings/search/filters.ts names them). */
+export type CatalogueQuery = {
+  /** The search text's words; null: no text (browse). */
+  terms: SearchTerms | null;
+  category: string;
+  price: "all" | "free" | "paid";
+  sort: "relevance" | "popular" | "newest" | "name";
+};
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Category and price: the filters besides the text. */
-function filterConditions(filters: Pick<ListingFilters, "category" | "price">): SQL {
+function filterConditions(filters: Pick<CatalogueQuery, "category" | "price">): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filters.category) conditions.push(sql`${listings.categories} @> array[${filters.category}]::text[]`);
   if (filters.price === "free") conditions.push(or(isNull(listings.price), eq(listings.price, 0))!);
@@ -69,7 +55,7 @@ function substringWhere(q: string): SQL {
 
 // Every order ends in the id, so ties are stable and pages never repeat or skip a listing. "nulls last" matches
 // the indexes' DESC NULLS LAST (a plain DESC means NULLS FIRST, which no index serves, and sorts the table).
-function orderBy(sort: ListingFilters["sort"]): SQL[] {
+function orderBy(sort: CatalogueQuery["sort"]): SQL[] {
   const byName = sql`lower(${listings.name})`;
   if (sort === "newest") return [sql`${listings.createdAt} desc nulls last`, asc(listings.id)];
   if (sort === "name") return [asc(byName), asc(listings.id)];
@@ -80,7 +66,7 @@ function orderBy(sort: ListingFilters["sort"]): SQL[] {
  * A page of results. `total` is exact up to SEARCH_WINDOW; `capped` says more match than that (shown as
  * "1,000+"): no request counts every match of a common word in a large catalogue.
  */
-export type SearchResult = { items: PublicListing[]; total: number; capped: boolean };
+export type SearchResult = { rows: PublicListingRow[]; total: number; capped: boolean };
 
 /**
  * The one search behind the marketplace page, GET /api/mcp-agents and the MCP tool search_servers.
@@ -91,13 +77,11 @@ export type SearchResult = { items: PublicListing[]; total: number; capped: bool
  */
 export async function searchListings(
   db: Db,
-  filters: ListingFilters,
+  filters: CatalogueQuery,
   page: { limit: number; offset: number },
   options: { exactBrowseCount?: boolean } = {},
 ): Promise<SearchResult> {
-  const terms = searchTerms(filters.q);
-  // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
-  if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
+  const { terms } = filters;
   const filter = filterConditions(filters);
   const approved = and(eq(listings.status, "approved"), filter)!;
   if (!terms) {
@@ -105,8 +89,8 @@ export async function searchListings(
       db.select(columns).from(listings).where(approved).orderBy(...orderBy(filters.sort)).limit(page.limit).offset(page.offset),
       options.exactBrowseCount ? countAll(db, approved) : countUpTo(db, approved, SEARCH_WINDOW + 1),
     ]);
-    if (options.exactBrowseCount) return { items: rows.map(toPublicListing), total, capped: false };
-    return { items: rows.map(toPublicListing), total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW };
+    if (options.exactBrowseCount) return { rows, total, capped: false };
+    return { rows, total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW };
   }
   // Pages of a text search end at the window. When no listing holds every word, misspelled words are
   // corrected against the catalogue's vocabulary and the search runs once more.
@@ -117,19 +101,19 @@ export async function searchListings(
   return corrected ? textSearch(db, corrected, filters.sort, filter, { limit, offset: page.offset }) : first;
 }
 
-async function textSearch(db: Db, terms: SearchTerms, sort: ListingFilters["sort"], filter: SQL, page: { limit: number; offset: number }): Promise<SearchResult> {
+async function textSearch(db: Db, terms: SearchTerms, sort: CatalogueQuery["sort"], filter: SQL, page: { limit: number; offset: number }): Promise<SearchResult> {
   const condition = and(eq(listings.status, "approved"), filter, matchesSearchText(terms))!;
   const capped = (total: number) => ({ total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW });
   if (sort === "relevance") {
     const rows = page.limit > 0 ? await rankedSearch(db, terms, filter, page) : [];
     const total = rows.length > 0 ? Number(rows[0]!.total) : await countUpTo(db, condition, SEARCH_WINDOW + 1);
-    return { items: rows.map(fromRaw), ...capped(total) };
+    return { rows: rows.map(fromRaw), ...capped(total) };
   }
   const [rows, total] = await Promise.all([
     page.limit > 0 ? db.select(columns).from(listings).where(condition).orderBy(...orderBy(sort)).limit(page.limit).offset(page.offset) : [],
     countUpTo(db, condition, SEARCH_WINDOW + 1),
   ]);
-  return { items: rows.map(toPublicListing), ...capped(total) };
+  return { rows, ...capped(total) };
 }
 
 async function countAll(db: Db, condition: SQL): Promise<number> {
@@ -137,8 +121,9 @@ async function countAll(db: Db, condition: SQL): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-function fromRaw(r: RankedRow): PublicListing {
-  return toPublicListing({
+// The ranked statement is raw SQL: its snake_case columns become the row drizzle would have answered.
+function fromRaw(r: RankedRow): PublicListingRow {
+  return {
     id: r.id,
     slug: r.slug,
     name: r.name,
@@ -150,7 +135,7 @@ function fromRaw(r: RankedRow): PublicListing {
     websiteUrl: r.website_url,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
-  });
+  };
 }
 
 /** Every category in use by approved listings, with how many listings carry it. */
@@ -160,19 +145,19 @@ export async function listCategories(db: Db): Promise<{ name: string; count: num
     from ${listings}, unnest(${listings.categories}) as c
     where ${listings.status} = 'approved'
     group by c order by lower(c), c`);
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { name: string; count: number }[];
+  const rows = rowsOf<{ name: string; count: number }>(result);
   return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An approved listing by slug or id; null for unknown, pending and rejected ones. */
-export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListing | null> {
+export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListingRow | null> {
   // No listing has such a key, and PostgreSQL refuses to compare text holding NUL: answer "not found".
   if (slugOrId.length > 200 || slugOrId.includes("\u0000") || !slugOrId.isWellFormed()) return null;
   const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : eq(listings.slug, slugOrId);
   const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
-  return row ? toPublicListing(row) : null;
+  return row ?? null;
 }
 
 /**
@@ -183,12 +168,11 @@ export async function findPublicListing(db: Db, slugOrId: string): Promise<Publi
 export async function listRegistryPage(
   db: Db,
   page: { q: string; updatedSince?: Date; afterSlug?: string; limit: number },
-): Promise<PublicListing[]> {
+): Promise<PublicListingRow[]> {
   const conditions = [substringWhere(page.q)];
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
-  const rows = await db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
-  return rows.map(toPublicListing);
+  return db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
 }
 
 /** Slugs and update times of every approved listing, for the sitemap. */

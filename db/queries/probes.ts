@@ -1,10 +1,10 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
 // Verified = approved + the last probe, within 24 h, was verifiable.
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
-import type { DriftFinding } from "@/lib/listings/drift";
-import type { ProbeResult } from "@/lib/probe/types";
-import { applyDrift } from "./drift";
+import type { ProbeResult } from "@agora-mcp/protocol";
+import { applyDrift, type CompareTerms, type DriftFinding } from "./drift";
 import { listingProbes, listings, type ListingProbe } from "../schema";
+import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
 export const VERIFIED_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +25,7 @@ export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listin
  * cheapest priced item (null: free) when the probe read prices, and Verified follows the latest probe.
  * A result older than a probe already stored is kept as history and changes nothing else.
  */
-export async function recordProbe(db: Db, listingId: string, result: ProbeResult, now = new Date()): Promise<RecordedProbe> {
+export async function recordProbe(db: Db, listingId: string, result: ProbeResult, compare: CompareTerms, now = new Date()): Promise<RecordedProbe> {
   return db.transaction(async (tx) => {
     const [probe] = await tx
       .insert(listingProbes)
@@ -70,7 +70,7 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
       })
       .where(eq(listings.id, listingId))
       .returning({ price: listings.price, verified: listings.verified });
-    const drift = await applyDrift(tx, listingId, probe!.id, result, now);
+    const drift = await applyDrift(tx, listingId, probe!.id, result, compare, now);
     const verifiedNow = Boolean(listing?.verified) && !drift.sentBackToReview;
     return { probe: probe!, drift: drift.findings, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: verifiedNow } : null };
   });
@@ -90,7 +90,7 @@ export async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = ne
            or p.id not in (select id from ${listingProbes} where listing_id = ${listingId}
                            order by checked_at desc, id desc limit ${MAX_PROBES_PER_LISTING}))
     returning p.id`);
-  return Array.isArray(deleted) ? deleted.length : ((deleted as { rows?: unknown[] }).rows?.length ?? 0);
+  return rowsOf(deleted).length;
 }
 
 /**
@@ -202,4 +202,10 @@ export async function listListingsToProbe(db: Db): Promise<{ id: string; serverU
     .from(listings)
     .where(inArray(listings.status, ["approved", "pending"]))
     .orderBy(asc(listings.id));
+}
+
+/** The server URL of a listing, whatever its status; null for an unknown id. */
+export async function findListingServerUrl(db: Db, listingId: string): Promise<string | null> {
+  const [row] = await db.select({ serverUrl: listings.serverUrl }).from(listings).where(eq(listings.id, listingId));
+  return row?.serverUrl ?? null;
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
 /** Counts `weight` hits (default one) in a fixed window, atomically across app instances; returns the count and window end. */
@@ -10,7 +11,7 @@ export async function countHit(db: Db, key: string, windowSeconds: number, weigh
       count = case when rate_limits.reset_at <= now() then ${weight}::int else rate_limits.count + ${weight}::int end,
       reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
     returning count, reset_at`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { count: number; reset_at: string | Date }[];
+  const rows = rowsOf<{ count: number; reset_at: string | Date }>(result);
   const row = rows[0]!;
   return { count: Number(row.count), resetAt: new Date(row.reset_at) };
 }
@@ -19,7 +20,7 @@ export async function countHit(db: Db, key: string, windowSeconds: number, weigh
 export async function peekHits(db: Db, key: string): Promise<{ count: number; resetAt: Date } | undefined> {
   const result = await db.execute<{ count: number; reset_at: string | Date }>(sql`
     select count, reset_at from rate_limits where key = ${key} and reset_at > now()`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { count: number; reset_at: string | Date }[];
+  const rows = rowsOf<{ count: number; reset_at: string | Date }>(result);
   const row = rows[0];
   return row ? { count: Number(row.count), resetAt: new Date(row.reset_at) } : undefined;
 }
@@ -30,6 +31,6 @@ export async function purgeExpiredLimits(db: Db, batch = 5000): Promise<number> 
     delete from rate_limits where key in (
       select key from rate_limits where reset_at <= now() order by reset_at limit ${batch}
     ) returning key`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as unknown[];
+  const rows = rowsOf(result);
   return rows.length;
 }

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { issueApiToken } from "@/lib/auth/api-tokens";
 import { requireSessionUserId } from "@/lib/auth/current-user";
 import { enforceLimit, limits } from "@/lib/rate-limit";

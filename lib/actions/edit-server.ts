@@ -1,11 +1,11 @@
 "use server";
 import { revalidatePath, updateTag } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { requireSessionUserId } from "@/lib/auth/current-user";
-import { CATALOGUE_TAG } from "@/lib/marketplace/catalogue";
-import { probeAfterResponse } from "@/lib/probe/schedule";
-import { editServer as edit } from "@/lib/listings/submit/edit-server";
+import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { checkAfterResponse } from "@/lib/listings/checks/after-response";
+import { resubmitListing } from "@/lib/listings/submit/resubmit-listing";
 import { serverSubmissionSchema, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { actionResult } from "./result";
 
@@ -14,10 +14,10 @@ export async function editServer(listingId: string, values: ServerSubmissionValu
   return actionResult("editServer", async () => {
     const userId = await requireSessionUserId();
     const id = z.uuid("Unknown listing.").parse(listingId);
-    const listing = await edit(await getDb(), userId, id, serverSubmissionSchema.parse(values));
+    const listing = await resubmitListing(await getDb(), userId, id, serverSubmissionSchema.parse(values));
     updateTag(CATALOGUE_TAG);
     revalidatePath("/account");
-    probeAfterResponse(listing.id);
+    checkAfterResponse(listing.id);
     return { id: listing.id, status: listing.status };
   });
 }

@@ -1,11 +1,11 @@
 "use server";
 import { revalidatePath, updateTag } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { currentUser, requireSessionUserId, SESSION_EXPIRED_MESSAGE } from "@/lib/auth/current-user";
 import { ApiError } from "@/lib/errors";
-import { CATALOGUE_TAG } from "@/lib/marketplace/catalogue";
-import { recheckListing as recheck } from "@/lib/listings/recheck";
+import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { runRecheck } from "@/lib/listings/checks/recheck";
 import { actionResult } from "./result";
 
 /** 'Re-check': the listing's owner or an admin probes its server now and sees the result. */
@@ -15,7 +15,7 @@ export async function recheckListing(listingId: string) {
     const id = z.uuid("Unknown listing.").parse(listingId);
     const user = await currentUser();
     if (!user) throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
-    const summary = await recheck(await getDb(), user, id);
+    const summary = await runRecheck(await getDb(), user, id);
     updateTag(CATALOGUE_TAG);
     revalidatePath("/admin/review");
     revalidatePath("/account");

@@ -1,6 +1,6 @@
 "use server";
 import { headers } from "next/headers";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { signIn } from "@/lib/auth/authjs";
 import { registerAccount } from "@/lib/auth/password-accounts";
 import { clientIp } from "@/lib/http";

@@ -1,6 +1,6 @@
 "use server";
 import { headers } from "next/headers";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { requestPasswordReset, RESET_REQUESTED_MESSAGE } from "@/lib/auth/password-reset";
 import { clientIp } from "@/lib/http";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";

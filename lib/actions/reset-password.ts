@@ -1,6 +1,6 @@
 "use server";
 import { headers } from "next/headers";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { resetPassword } from "@/lib/auth/password-reset";
 import { clientIp } from "@/lib/http";
 import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/auth";

@@ -1,12 +1,12 @@
 "use server";
 import { revalidatePath, updateTag } from "next/cache";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { decideListing } from "@/db/queries/reviews";
 import { requireAdmin } from "@/lib/auth/admin";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { CATALOGUE_TAG } from "@/lib/marketplace/catalogue";
-import { verifyListing } from "@/lib/probe";
+import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
 import { actionResult } from "./result";
 
@@ -32,7 +32,7 @@ export async function reviewListing(input: ReviewDecisionInput) {
     let verified = false;
     if (listing.status === "approved") {
       try {
-        verified = (await verifyListing(db, listing.id))?.listing?.verified ?? false;
+        verified = (await checkListing(db, listing.id))?.listing?.verified ?? false;
       } catch (error) {
         logError("probe after approval failed", error, { listingId: listing.id });
       }

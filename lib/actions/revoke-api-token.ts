@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { revokeApiToken } from "@/lib/auth/api-tokens";
 import { requireSessionUserId } from "@/lib/auth/current-user";
 import { actionResult } from "./result";

@@ -1,7 +1,7 @@
 "use server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { requireSessionUserId } from "@/lib/auth/current-user";
-import { probeAfterResponse } from "@/lib/probe/schedule";
+import { checkAfterResponse } from "@/lib/listings/checks/after-response";
 import { submitServer } from "@/lib/listings/submit/submit-server";
 import { serverSubmissionSchema, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { actionResult } from "./result";
@@ -13,7 +13,7 @@ export async function submitServerForReview(values: ServerSubmissionValues) {
     const input = serverSubmissionSchema.parse(values);
     const listing = await submitServer(await getDb(), userId, input);
     // The reviewer (and the provider's servers page) see the probe's evidence shortly after.
-    probeAfterResponse(listing.id);
+    checkAfterResponse(listing.id);
     return { id: listing.id, name: listing.name, status: listing.status };
   });
 }

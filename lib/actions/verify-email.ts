@@ -1,6 +1,6 @@
 "use server";
 import { headers } from "next/headers";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { requireSessionUserId } from "@/lib/auth/current-user";
 import { resendVerificationLink, verifyEmail } from "@/lib/auth/email-verification";
 import { findUserById } from "@/db/queries/users";

@@ -7,7 +7,7 @@ import type { Provider } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { clientIp } from "@/lib/http";

@@ -1,6 +1,6 @@
 // The signed-in person for pages and server actions (browser sessions; programs use bearer tokens).
 import { cookies } from "next/headers";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import type { User } from "@/db/schema";
 import { findUserById } from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";

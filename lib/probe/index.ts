@@ -1,4 +1,3 @@
 // The probe: what a listing's MCP server answers, read as a MonetizedMCP server.
 export { probeServer, PROBE_TIMEOUT_MS, type ProbeOptions } from "./probe";
-export { probeListings, verifyListing, type ProbeListingsOptions, type ProbeListingsSummary } from "./verify";
 export * from "./types";

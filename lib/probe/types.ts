@@ -1,4 +1,5 @@
-// What one probe of a listing's MCP server found; stored as a listing_probes row.
+// What one probe of a listing's MCP server found; the types live in @agora-mcp/protocol so the database layer
+// and the packages share them.
 
 export {
   MAKE_PURCHASE_TOOL,
@@ -8,33 +9,5 @@ export {
   type AcceptedPayment,
   type PricedItem,
   type ProbedTool,
+  type ProbeResult,
 } from "@agora-mcp/protocol";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
-
-export type ProbeResult = {
-  url: string;
-  checkedAt: Date;
-  /** The server completed the MCP initialize handshake. */
-  reachable: boolean;
-  transport: "streamable-http" | "sse" | null;
-  protocolVersion: string | null;
-  serverName: string | null;
-  serverVersion: string | null;
-  tools: ProbedTool[];
-  pricedItems: PricedItem[];
-  paymentMethods: AcceptedPayment[];
-  /** price-listing answered with something we could read (an empty catalogue counts: the server is free). */
-  pricesRead: boolean;
-  /** Time to connect and complete the initialize handshake. */
-  latencyMs: number | null;
-  /** A fixed sentence for the failure (never the server's own text), its class, and the HTTP status if one. */
-  error: string | null;
-  errorClass: string | null;
-  httpStatus: number | null;
-  /** Deviations from the reference shapes that were tolerated, in the order met. */
-  quirks: string[];
-  /** Cheapest item in USD or USDC; null when nothing is priced (free). */
-  lowestPrice: number | null;
-  /** Reachable, exposes all three MonetizedMCP tools, and accepts a supported payment method. */
-  verifiable: boolean;
-};

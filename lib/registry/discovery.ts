@@ -1,7 +1,7 @@
 // GET /discovery/resources in the x402 Bazaar discovery format: one resource per paid item of each
 // verified listing (lib/listings/presenters/discovery-resource.ts), filtered and paged in the database.
 import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { listDiscoverableOffers } from "@/db/queries/discovery";
 import { cachedJson } from "@/lib/cached-json";
 import { validationError } from "@/lib/errors";

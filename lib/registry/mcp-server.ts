@@ -2,9 +2,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { findListingView } from "@/db/queries/listing-view";
+import { findListingView } from "@/lib/listings/from-rows";
 import { listCategories } from "@/db/queries/listings";
-import { hasMore, searchListingViews } from "@/lib/listings/search";
+import { hasMore, searchListingViews } from "@/lib/listings/search/search";
 import type { Db } from "@/db/types";
 import { knownFailure } from "@/lib/errors";
 import { logError } from "@/lib/log";

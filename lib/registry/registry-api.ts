@@ -1,7 +1,7 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
-import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
+import { getDb } from "@/lib/database";
+import { findListingView, toListingViews } from "@/lib/listings/from-rows";
 import { listRegistryPage } from "@/db/queries/listings";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
@@ -54,7 +54,7 @@ export async function listServers(request: Request): Promise<Response> {
     const page = rows.slice(0, limit);
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
     if (rows.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
-    return cachedJson(request, { servers: (await withProbeFacts(db, page)).map(toServerResponse), metadata }, CORS);
+    return cachedJson(request, { servers: (await toListingViews(db, page)).map(toServerResponse), metadata }, CORS);
   } catch (error) {
     return failure(error, "GET /v0.1/servers");
   }

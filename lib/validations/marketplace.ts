@@ -1,9 +1,7 @@
 // Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
 import { z } from "zod";
 
-import { defaultSort, PRICES, SORTS, type ListingFilters, type Sort, type View } from "@/lib/marketplace/filters";
-
-export { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type PriceFilter, type Sort, type View } from "@/lib/marketplace/filters";
+import { defaultSort, PRICES, SORTS, type ListingFilters, type Sort, type View } from "@/lib/listings/search/filters";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { grantAdmin, parseAdminGrantee } from "@/db/queries/users";
 import { emailVerificationTokens, users } from "@/db/schema";
 import { isAdmin } from "@/lib/auth/roles";

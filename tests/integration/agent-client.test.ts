@@ -10,12 +10,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { listings } from "@/db/schema";
-import { toListingRow } from "@/db/queries/listing-write";
+import { toListingRow } from "@/lib/listings/write";
 import { GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { reloadEnv } from "@/lib/env";
-import { clientConfig } from "@/lib/marketplace/connect-config";
+import { clientConfig } from "@/lib/listings/presenters/connect-config";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server/server";
 import type { PurchaseEvent } from "@agora-mcp/server";
 import { openTestDatabase, type TestConnection } from "../support/databases";

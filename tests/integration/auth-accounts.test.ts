@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { apiTokens, users } from "@/db/schema";
 import { reloadEnv } from "@/lib/env";
 import { POST as register } from "@/app/api/auth/register/route";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { accounts, users } from "@/db/schema";
 import { reloadEnv } from "@/lib/env";
 import { POST as exchange } from "@/app/api/auth/callback/route";

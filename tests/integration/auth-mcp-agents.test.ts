@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { apiTokens, listings } from "@/db/schema";
 import { issueApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { reloadEnv } from "@/lib/env";

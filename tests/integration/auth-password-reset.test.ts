@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { apiTokens, passwordResetTokens, sessions, users } from "@/db/schema";
 import { openBrowserSession, browserSessionUserId } from "@/lib/auth/sessions";
 import { reloadEnv } from "@/lib/env";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { issueApiToken } from "@/lib/auth/api-tokens";
 import { browserSessionUserId, closeBrowserSession, openBrowserSession } from "@/lib/auth/sessions";
 import { requestPasswordReset } from "@/lib/auth/password-reset";

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import "../../server/client-address.mjs";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { countHit } from "@/db/queries/rate-limits";
 import { reloadEnv } from "@/lib/env";
 import { keyOf, limits, enforceLimit } from "@/lib/rate-limit";

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "@/db/rows";
 import { listings } from "@/db/schema";
-import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
-import { sampleCatalogue } from "@/db/sample-catalogue";
+import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
+import { sampleCatalogue } from "@/lib/sample-catalogue/catalogue";
 import { migratePglite, migratePostgres } from "@/db/migrate";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
@@ -49,7 +50,7 @@ describe.each(drivers())("database on %s", (driver) => {
 
   it("uses the trigram extension for substring search", async () => {
     const result = await conn.db.execute(sql`select similarity('scraper', 'web scraper') > 0 as ok`);
-    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: { ok: boolean }[] }).rows) as { ok: boolean }[];
+    const rows = rowsOf<{ ok: boolean }>(result);
     expect(rows[0]?.ok).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 // GET /discovery/resources in the x402 Bazaar discovery format, over listings probed for real on loopback.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
-import { insertListing } from "@/db/queries/listing-write";
+import { setDatabase } from "@/lib/database";
+import { insertListing } from "@/lib/listings/write";
 import { GET } from "@/app/discovery/resources/route";
 import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
-import { verifyListing } from "@/lib/probe";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { MCP_INFO_SCHEMA } from "@/lib/listings/presenters/discovery-resource";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
@@ -40,13 +40,13 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
       const listing = await insertListing(conn.db, { name, description: `${name}, listed for discovery tests.`, categories, serverUrl, status: "approved" });
       return listing.id;
     };
-    await verifyListing(conn.db, await add("Reference Weather", reference.url, ["Data", "Weather", "data"]), loopback);
-    await verifyListing(conn.db, await add("Priced Forecasts", priced.url), loopback);
+    await checkListing(conn.db, await add("Reference Weather", reference.url, ["Data", "Weather", "data"]), loopback);
+    await checkListing(conn.db, await add("Priced Forecasts", priced.url), loopback);
     // Approved but never probed, and approved but not answering: neither is discoverable.
     await add("Never Probed", "https://never-probed.example.com/mcp");
     const gone = await startReferenceServer({ port: 0 });
     await gone.close();
-    await verifyListing(conn.db, await add("Gone Away", gone.url), { ...loopback, timeoutMs: 2_000 });
+    await checkListing(conn.db, await add("Gone Away", gone.url), { ...loopback, timeoutMs: 2_000 });
   });
   afterAll(async () => {
     await priced?.close();

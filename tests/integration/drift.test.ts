@@ -6,15 +6,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
-import { findListingView } from "@/db/queries/listing-view";
-import { insertListing } from "@/db/queries/listing-write";
+import { setDatabase } from "@/lib/database";
+import { findListingView } from "@/lib/listings/from-rows";
+import { insertListing } from "@/lib/listings/write";
 import { decideListing } from "@/db/queries/reviews";
 import { insertPasswordUser } from "@/db/queries/users";
 import { listingDrift, listings } from "@/db/schema";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { reloadEnv } from "@/lib/env";
-import { verifyListing } from "@/lib/probe";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
 import { serveRoute } from "../support/route-server";
@@ -50,9 +50,9 @@ describe.each(drivers())("drift on %s", (driver) => {
   /** Submitted, probed, approved by a reviewer and probed again, as the review flow does. */
   async function approvedListing(name: string, url: string) {
     const listing = await insertListing(conn.db, { name, description: "A server whose terms change after approval.", categories: ["Data"], serverUrl: url, status: "pending" });
-    await verifyListing(conn.db, listing.id, loopback);
+    await checkListing(conn.db, listing.id, loopback);
     expect((await decideListing(conn.db, listing.id, reviewerId, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
-    expect((await verifyListing(conn.db, listing.id, loopback))?.listing).toMatchObject({ verified: true });
+    expect((await checkListing(conn.db, listing.id, loopback))?.listing).toMatchObject({ verified: true });
     return listing.id;
   }
   const getServer = async (id: string) => (await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult;
@@ -64,11 +64,11 @@ describe.each(drivers())("drift on %s", (driver) => {
       expect((await findListingView(conn.db, id))!.drift).toEqual([]);
 
       server.state.items = [{ name: "Forecast", amount: 0.02 }, { name: "Radar", amount: 0.1 }];
-      const probed = await verifyListing(conn.db, id, loopback);
+      const probed = await checkListing(conn.db, id, loopback);
       expect(probed?.drift).toEqual([{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "0.02 USDC" }]);
       expect(probed?.listing).toEqual({ price: 0.02, verified: true });
       // The same change found again is not recorded twice.
-      await verifyListing(conn.db, id, loopback);
+      await checkListing(conn.db, id, loopback);
       expect(await conn.db.select().from(listingDrift).where(eq(listingDrift.listingId, id))).toHaveLength(1);
 
       const result = await getServer(id);
@@ -89,7 +89,7 @@ describe.each(drivers())("drift on %s", (driver) => {
     try {
       const id = await approvedListing("Wallet Switcher", server.url);
       server.state.wallet = WALLET_B;
-      const probed = await verifyListing(conn.db, id, loopback);
+      const probed = await checkListing(conn.db, id, loopback);
       expect(probed?.drift).toEqual([{ kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B }]);
       expect(probed?.listing?.verified).toBe(false);
       const [row] = await conn.db.select({ status: listings.status, verified: listings.verified }).from(listings).where(eq(listings.id, id));
@@ -99,7 +99,7 @@ describe.each(drivers())("drift on %s", (driver) => {
 
       // A reviewer who approves again approves the new wallet: no drift afterwards, the badge returns.
       await decideListing(conn.db, id, reviewerId, { decision: "approved", reason: null, revision: 1 });
-      const again = await verifyListing(conn.db, id, loopback);
+      const again = await checkListing(conn.db, id, loopback);
       expect(again?.drift).toEqual([]);
       expect(again?.listing?.verified).toBe(true);
       expect((await findListingView(conn.db, id))!.drift).toEqual([
@@ -115,7 +115,7 @@ describe.each(drivers())("drift on %s", (driver) => {
     try {
       const id = await approvedListing("Tool Grower", server.url);
       server.state.extraTool = true;
-      const probed = await verifyListing(conn.db, id, loopback);
+      const probed = await checkListing(conn.db, id, loopback);
       expect(probed?.drift).toEqual([{ kind: "tools", subject: "", approved: "make-purchase, payment-methods, price-listing", found: "bonus, make-purchase, payment-methods, price-listing" }]);
       expect(probed?.listing?.verified).toBe(true);
     } finally {
@@ -127,7 +127,7 @@ describe.each(drivers())("drift on %s", (driver) => {
     const server = await startPricedServer({ items: [{ name: "Forecast", amount: 0.01 }], wallet: WALLET_A, extraTool: false });
     const id = await approvedListing("Goes Quiet", server.url);
     await server.close();
-    const probed = await verifyListing(conn.db, id, { ...loopback, timeoutMs: 2_000 });
+    const probed = await checkListing(conn.db, id, { ...loopback, timeoutMs: 2_000 });
     expect(probed?.drift).toEqual([]);
     expect(probed?.listing?.verified).toBe(false);
     const [row] = await conn.db.select({ status: listings.status }).from(listings).where(eq(listings.id, id));

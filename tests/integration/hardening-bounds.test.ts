@@ -1,7 +1,7 @@
 // Issue 15, part B: bounded work per request and errors that neither leak nor crash, on real databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
-import { insertListing } from "@/db/queries/listing-write";
+import { setDatabase } from "@/lib/database";
+import { insertListing } from "@/lib/listings/write";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { GET as agentsGet } from "@/app/api/mcp-agents/route";
 import { GET as agentGet } from "@/app/api/mcp-agents/[id]/route";

@@ -3,12 +3,12 @@
 // These run the same functions the server actions call, with rate limits on (the end-to-end run turns them off).
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { insertListing } from "@/db/queries/listing-write";
+import { insertListing } from "@/lib/listings/write";
 import { listingProbes, listings, users, type User } from "@/db/schema";
 import { reloadEnv } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
-import { recheckListing } from "@/lib/listings/recheck";
-import { editServer } from "@/lib/listings/submit/edit-server";
+import { runRecheck } from "@/lib/listings/checks/recheck";
+import { resubmitListing } from "@/lib/listings/submit/resubmit-listing";
 import { submitServer } from "@/lib/listings/submit/submit-server";
 import { limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
@@ -67,10 +67,10 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
 
   it("cools a listing down for a minute after a re-check, without probing or storing a row", async () => {
     const listing = await newListing(owner.id);
-    expect(await recheckListing(conn.db, owner, listing.id, loopback)).toMatchObject({ reachable: true, tools: 3 });
+    expect(await runRecheck(conn.db, owner, listing.id, loopback)).toMatchObject({ reachable: true, tools: 3 });
     expect(await probeRows(listing.id)).toBe(1);
 
-    const again = await refusal(recheckListing(conn.db, owner, listing.id, loopback));
+    const again = await refusal(runRecheck(conn.db, owner, listing.id, loopback));
     expect(again.status).toBe(429);
     expect(again.message).toMatch(/^This server was checked a moment ago\. Try again in \d+ seconds\.$/);
     expect(Number(again.headers?.["Retry-After"])).toBeGreaterThan(0);
@@ -79,39 +79,39 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
 
     // Another of the owner's listings is not cooled down by the first.
     const other = await newListing(owner.id);
-    expect(await recheckListing(conn.db, owner, other.id, loopback)).toMatchObject({ reachable: true });
+    expect(await runRecheck(conn.db, owner, other.id, loopback)).toMatchObject({ reachable: true });
   });
 
   it(`stops one person after ${limits.rechecksPerUser.max} re-checks an hour, across listings`, async () => {
     const own = [];
     for (let i = 0; i <= limits.rechecksPerUser.max; i++) own.push(await newListing(owner.id));
-    for (const listing of own.slice(0, -1)) await recheckListing(conn.db, owner, listing.id, loopback);
+    for (const listing of own.slice(0, -1)) await runRecheck(conn.db, owner, listing.id, loopback);
     const last = own.at(-1)!;
-    const refused = await refusal(recheckListing(conn.db, owner, last.id, loopback));
+    const refused = await refusal(runRecheck(conn.db, owner, last.id, loopback));
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/^You have re-checked servers too often\. Try again in \d+ minutes\.$/);
     expect(await probeRows(last.id)).toBe(0);
 
     // Someone else may still re-check their own server.
     const neighbour = await newUser();
-    expect(await recheckListing(conn.db, neighbour, (await newListing(neighbour.id)).id, loopback)).toMatchObject({ reachable: true });
+    expect(await runRecheck(conn.db, neighbour, (await newListing(neighbour.id)).id, loopback)).toMatchObject({ reachable: true });
   });
 
   it("refuses a stranger with 403 before the limit counts, and lets an admin re-check", async () => {
     const listing = await newListing(owner.id);
     const stranger = await newUser();
-    expect((await refusal(recheckListing(conn.db, stranger, listing.id, loopback))).status).toBe(403);
+    expect((await refusal(runRecheck(conn.db, stranger, listing.id, loopback))).status).toBe(403);
     expect(await probeRows(listing.id)).toBe(0);
     // The stranger's refused attempt did not start the listing's cool-down.
     const admin = await newUser("admin");
-    expect(await recheckListing(conn.db, admin, listing.id, loopback)).toMatchObject({ reachable: true });
+    expect(await runRecheck(conn.db, admin, listing.id, loopback)).toMatchObject({ reachable: true });
   });
 
   it("cools a listing down for a minute after an edit and keeps the first edit's text", async () => {
     const listing = await newListing(owner.id);
-    const edited = await editServer(conn.db, owner.id, listing.id, submission("first"));
+    const edited = await resubmitListing(conn.db, owner.id, listing.id, submission("first"));
     expect(edited).toMatchObject({ name: "Edited first", status: "pending" });
-    const refused = await refusal(editServer(conn.db, owner.id, listing.id, submission("second")));
+    const refused = await refusal(resubmitListing(conn.db, owner.id, listing.id, submission("second")));
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/^This listing was changed a moment ago\. Try again in \d+ seconds\.$/);
     const [row] = await conn.db.select({ name: listings.name }).from(listings).where(eq(listings.id, listing.id));
@@ -121,7 +121,7 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
   it(`counts edits against the daily limit of ${limits.submissionsPerUser.max} submissions`, async () => {
     const own = [];
     for (let i = 0; i < limits.submissionsPerUser.max; i++) own.push(await newListing(owner.id));
-    for (const listing of own) await editServer(conn.db, owner.id, listing.id, submission(`day-${listing.id}`));
+    for (const listing of own) await resubmitListing(conn.db, owner.id, listing.id, submission(`day-${listing.id}`));
     const refused = await refusal(submitServer(conn.db, owner.id, submission("one-more")));
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/^You have submitted too many servers today\. Try again in \d+ minutes\.$/);

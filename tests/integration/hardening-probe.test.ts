@@ -4,11 +4,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertListing } from "@/db/queries/listing-write";
-import { MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, probeHistory, recordProbe, uptimeAndLatency } from "@/db/queries/probes";
+import { insertListing } from "@/lib/listings/write";
+import { MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, probeHistory, uptimeAndLatency } from "@/db/queries/probes";
+import { recordCheck } from "@/lib/listings/checks/drift";
 import { decideListing } from "@/db/queries/reviews";
 import { listingProbes, listings, users } from "@/db/schema";
-import { probeServer, verifyListing, type ProbeResult } from "@/lib/probe";
+import { probeServer, type ProbeResult } from "@/lib/probe";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
 
@@ -49,10 +51,10 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     const server = await startPricedServer({ items: [{ name: "gold-bar", amount: 1_000_000.5 }], wallet, extraTool: false });
     try {
       const listing = await insertListing(conn.db, { name: "Pricey", description: "Expensive calls.", categories: ["Finance"], serverUrl: server.url, status: "pending" });
-      expect((await verifyListing(conn.db, listing.id, loopback))?.listing?.price).toBe(1_000_000.5);
+      expect((await checkListing(conn.db, listing.id, loopback))?.listing?.price).toBe(1_000_000.5);
       const [reviewer] = await conn.db.insert(users).values({ email: "reviewer@example.com", name: "Rita Reviewer" }).returning();
       expect((await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).ok).toBe(true);
-      const after = await verifyListing(conn.db, listing.id, loopback);
+      const after = await checkListing(conn.db, listing.id, loopback);
       expect(after?.listing).toEqual({ price: 1_000_000.5, verified: true });
       const [row] = await conn.db.select({ price: listings.price, status: listings.status }).from(listings).where(eq(listings.id, listing.id));
       expect(row).toEqual({ price: 1_000_000.5, status: "approved" });
@@ -65,7 +67,7 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     const server = await startPricedServer({ items: [{ name: "planet", amount: 5_000_000_000 }], wallet, extraTool: false });
     try {
       const listing = await insertListing(conn.db, { name: "Planet Seller", description: "Sells planets.", categories: ["Finance"], serverUrl: server.url, status: "pending", price: 3 });
-      const recorded = await verifyListing(conn.db, listing.id, loopback);
+      const recorded = await checkListing(conn.db, listing.id, loopback);
       expect(recorded?.result).toMatchObject({ reachable: true, pricesRead: false, lowestPrice: null });
       expect(recorded?.result.quirks.join("\n")).toMatch(/above the 999999999.999999 USDC Agora can list/);
       expect(recorded?.listing?.price).toBe(3);
@@ -104,7 +106,7 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     const flood = Array.from({ length: MAX_PROBES_PER_LISTING + 50 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - 60_000 - i * 1000), reachable: true, latencyMs: 10 }));
     for (let i = 0; i < flood.length; i += 500) await conn.db.insert(listingProbes).values(flood.slice(i, i + 500));
 
-    await recordProbe(conn.db, listing.id, { ...base, checkedAt: now }, now);
+    await recordCheck(conn.db, listing.id, { ...base, checkedAt: now }, now);
     const rows = await conn.db.select({ checkedAt: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id));
     expect(rows.length).toBeLessThanOrEqual(MAX_PROBES_PER_LISTING);
     const cutoff = now.getTime() - PROBE_RETENTION_DAYS * DAY;

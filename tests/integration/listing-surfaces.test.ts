@@ -4,8 +4,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
-import { insertListing } from "@/db/queries/listing-write";
+import { setDatabase } from "@/lib/database";
+import { insertListing } from "@/lib/listings/write";
 import { GET as listAgents } from "@/app/api/mcp-agents/route";
 import { GET as oneAgent } from "@/app/api/mcp-agents/[id]/route";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
@@ -13,7 +13,7 @@ import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
 import { GET as listV01 } from "@/app/v0.1/servers/route";
 import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { reloadEnv } from "@/lib/env";
-import { verifyListing } from "@/lib/probe";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { serveRoute } from "../support/route-server";
 
@@ -68,7 +68,7 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
       status: "approved",
     });
     id = listing.id;
-    const probed = await verifyListing(conn.db, id, loopback);
+    const probed = await checkListing(conn.db, id, loopback);
     expect(probed?.listing).toEqual({ price: 0.01, verified: true });
     registry = await serveRoute({ POST, GET, DELETE, OPTIONS });
     client = new Client({ name: "surfaces-test", version: "1.0.0" });
@@ -125,7 +125,7 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
 
   it("shows a server that stopped answering as unreachable and unverified on every surface", async () => {
     await reference.close();
-    const probed = await verifyListing(conn.db, id, { ...loopback, timeoutMs: 3_000 });
+    const probed = await checkListing(conn.db, id, { ...loopback, timeoutMs: 3_000 });
     expect(probed?.result.reachable).toBe(false);
     const single = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
     expect(single).toMatchObject({ verified: false, reachable: false, lastVerification: { status: "failed" }, uptime30d: { percent: 50, checks: 2 } });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
-import { insertListing } from "@/db/queries/listing-write";
-import { seedSampleCatalogue } from "@/db/seed";
-import { sampleCatalogue } from "@/db/sample-catalogue";
+import { setDatabase } from "@/lib/database";
+import { insertListing } from "@/lib/listings/write";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
+import { sampleCatalogue } from "@/lib/sample-catalogue/catalogue";
 import { GET as list } from "@/app/api/mcp-agents/route";
 import { GET as one } from "@/app/api/mcp-agents/[id]/route";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

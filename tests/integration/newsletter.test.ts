@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { newsletterSubscribers } from "@/db/schema";
 import { reloadEnv } from "@/lib/env";
 import { POST } from "@/app/api/mailchimp/member/route";

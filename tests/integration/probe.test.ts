@@ -9,14 +9,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "@/db/connect";
-import { latestProbes, probeHistory, recordProbe, refreshVerifiedFlags, uptimeAndLatency } from "@/db/queries/probes";
-import { toListingRow } from "@/db/queries/listing-write";
+import { latestProbes, probeHistory, refreshVerifiedFlags, uptimeAndLatency } from "@/db/queries/probes";
+import { recordCheck } from "@/lib/listings/checks/drift";
+import { toListingRow } from "@/lib/listings/write";
 import { listingProbes, listings, type ReviewStatus } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { startReferenceServer, type ConcurrencyTracker, type ReferenceServer, type Variant } from "@/examples/monetized-server";
 import { reloadEnv } from "@/lib/env";
 import { PROBE_TIMEOUT_MS, probeServer, type ProbeResult } from "@/lib/probe";
-import { probeListings, verifyListing } from "@/lib/probe/verify";
+import { checkListings, checkListing } from "@/lib/listings/checks/check-listings";
 import { createSafeFetch } from "@/lib/ssrf";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
@@ -185,7 +186,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
   it("sets the price and Verified of an approved listing from a verifiable probe, in one step", async () => {
     const id = await addListing(conn.db, "Probed approved", `${urlOf("reference")}?a`);
-    const recorded = await recordProbe(conn.db, id, reference);
+    const recorded = await recordCheck(conn.db, id, reference);
     expect(recorded.listing).toEqual({ price: 0.01, verified: true });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(recorded.probe).toMatchObject({ listingId: id, reachable: true, verifiable: true, serverName: "agora-reference-monetized-server" });
@@ -195,27 +196,27 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
   it("never marks a pending listing Verified, but still reads its price", async () => {
     const id = await addListing(conn.db, "Probed pending", `${urlOf("reference")}?p`, "pending");
-    await recordProbe(conn.db, id, reference);
+    await recordCheck(conn.db, id, reference);
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: false });
   });
 
   it("takes Verified away after an unverifiable probe and keeps the price when prices were not read", async () => {
     const id = await addListing(conn.db, "Probed then broken", `${urlOf("reference")}?b`);
-    await recordProbe(conn.db, id, reference);
-    await recordProbe(conn.db, id, { ...unpriced, checkedAt: new Date(Date.now() + 1_000) });
+    await recordCheck(conn.db, id, reference);
+    await recordCheck(conn.db, id, { ...unpriced, checkedAt: new Date(Date.now() + 1_000) });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: false });
   });
 
   it("marks a listing free when its price listing is empty", async () => {
     const id = await addListing(conn.db, "Free server", `${urlOf("reference")}?f`);
-    await recordProbe(conn.db, id, { ...reference, pricedItems: [], lowestPrice: null });
+    await recordCheck(conn.db, id, { ...reference, pricedItems: [], lowestPrice: null });
     expect(await listingState(conn.db, id)).toEqual({ price: null, verified: true });
   });
 
   it("keeps an out-of-date result as history without touching the listing", async () => {
     const id = await addListing(conn.db, "Late result", `${urlOf("reference")}?l`);
-    await recordProbe(conn.db, id, reference);
-    const late = await recordProbe(conn.db, id, { ...down, checkedAt: new Date(reference.checkedAt.getTime() - HOUR) });
+    await recordCheck(conn.db, id, reference);
+    const late = await recordCheck(conn.db, id, { ...down, checkedAt: new Date(reference.checkedAt.getTime() - HOUR) });
     expect(late.listing).toBeNull();
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(await probeHistory(conn.db, id)).toHaveLength(2);
@@ -226,9 +227,9 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     const demoted = await addListing(conn.db, "Demoted", `${urlOf("reference")}?d`);
     const fresh = await addListing(conn.db, "Fresh badge", `${urlOf("reference")}?fr`);
     const now = new Date();
-    await recordProbe(conn.db, stale, { ...reference, checkedAt: new Date(now.getTime() - 23 * HOUR) }, now);
-    await recordProbe(conn.db, demoted, reference, now);
-    await recordProbe(conn.db, fresh, reference, now);
+    await recordCheck(conn.db, stale, { ...reference, checkedAt: new Date(now.getTime() - 23 * HOUR) }, now);
+    await recordCheck(conn.db, demoted, reference, now);
+    await recordCheck(conn.db, fresh, reference, now);
     await conn.db.update(listings).set({ status: "rejected" }).where(eq(listings.id, demoted));
     const later = new Date(now.getTime() + 2 * HOUR);
     await refreshVerifiedFlags(conn.db, later);
@@ -236,7 +237,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     expect(Object.fromEntries(flags.map((f) => [f.id, f.verified]))).toEqual({ [stale]: false, [demoted]: false, [fresh]: true });
     // A result that is already more than 24 h old never grants the badge.
     const old = await addListing(conn.db, "Old result", `${urlOf("reference")}?o`);
-    await recordProbe(conn.db, old, { ...reference, checkedAt: new Date(now.getTime() - 25 * HOUR) }, now);
+    await recordCheck(conn.db, old, { ...reference, checkedAt: new Date(now.getTime() - 25 * HOUR) }, now);
     expect((await listingState(conn.db, old)).verified).toBe(false);
   });
 
@@ -252,7 +253,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
       [at(2, 9), { ...reference, latencyMs: 400 }],
       [at(40, 9), { ...down }], // outside the 30-day window
     ];
-    for (const [checkedAt, result] of checks) await recordProbe(conn.db, id, { ...result, checkedAt }, now);
+    for (const [checkedAt, result] of checks) await recordCheck(conn.db, id, { ...result, checkedAt }, now);
 
     const history = await probeHistory(conn.db, id, 30, now);
     expect(history.map((p) => p.checkedAt.toISOString())).toEqual(checks.slice(0, 5).map(([d]) => d.toISOString()).sort().reverse());
@@ -273,22 +274,22 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
   it("probes one listing on demand and serves the latest probe of each listing to the review queue", async () => {
     const submitted = await addListing(conn.db, "Just submitted", `${urlOf("quirky")}?q`, "pending", null);
     const other = await addListing(conn.db, "Checked twice", `${urlOf("reference")}?t`);
-    const checked = await verifyListing(conn.db, submitted, loopback);
+    const checked = await checkListing(conn.db, submitted, loopback);
     expect(checked?.result.quirks).toContain("price listing tool spelled `pricing-listing`");
     expect(checked?.listing).toEqual({ price: 0.01, verified: false });
-    await recordProbe(conn.db, other, down);
-    const second = await recordProbe(conn.db, other, { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) });
+    await recordCheck(conn.db, other, down);
+    const second = await recordCheck(conn.db, other, { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) });
     const never = await addListing(conn.db, "Never probed", `${urlOf("reference")}?n`);
     const latest = await latestProbes(conn.db, [submitted, other, never]);
     expect([...latest.keys()].sort()).toEqual([submitted, other].sort());
     expect(latest.get(other)?.id).toBe(second.probe.id);
     expect(latest.get(submitted)?.verifiable).toBe(true);
-    expect(await verifyListing(conn.db, crypto.randomUUID(), loopback)).toBeNull();
+    expect(await checkListing(conn.db, crypto.randomUUID(), loopback)).toBeNull();
   });
 
   it("deletes a listing's probes with the listing", async () => {
     const id = await addListing(conn.db, "Deleted", `${urlOf("reference")}?x`);
-    await recordProbe(conn.db, id, reference);
+    await recordCheck(conn.db, id, reference);
     await conn.db.delete(listings).where(eq(listings.id, id));
     expect(await conn.db.select().from(listingProbes).where(eq(listingProbes.listingId, id))).toEqual([]);
   });
@@ -325,7 +326,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
       let slowCost = 0;
       const surprises: string[] = [];
-      const summary = await probeListings(conn.db, {
+      const summary = await checkListings(conn.db, {
         ...loopback,
         concurrency: 8,
         onResult: (_, result) => {
@@ -361,7 +362,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
 describe("npm run verify:all", () => {
   const run = promisify(execFile);
-  const cli = path.resolve("db/cli/verify-all.ts");
+  const cli = path.resolve("scripts/verify-all.ts");
   const tsx = path.resolve("node_modules/.bin/tsx");
 
   it("probes, prints a summary and exits 0 even when servers fail", async () => {

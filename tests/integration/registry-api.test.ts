@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { setDatabase } from "@/db";
+import { setDatabase } from "@/lib/database";
 import { countApproved } from "@/db/queries/listings";
-import { insertListing } from "@/db/queries/listing-write";
+import { insertListing } from "@/lib/listings/write";
 import { listings } from "@/db/schema";
-import { seedSynthetic } from "@/db/seed";
+import { seedSynthetic } from "@/lib/sample-catalogue/seed";
 import { PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { GET as listV01 } from "@/app/v0.1/servers/route";
 import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { insertListing, updateListingForReview } from "@/db/queries/listing-write";
+import { updateListingForReview } from "@/db/queries/listing-write";
+import { insertListing } from "@/lib/listings/write";
 import { decideListing, listingDecisions, listReviewQueue, recentDecisions } from "@/db/queries/reviews";
 import { listingReviews, listings, users } from "@/db/schema";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

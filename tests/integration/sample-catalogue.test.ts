@@ -2,10 +2,10 @@
 // a reference server on loopback; with the server up they are verified beside unverified listings, without it none is.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeSampleListings } from "@/db/sample-probes";
-import { sampleCatalogue } from "@/db/sample-catalogue";
+import { probeSampleListings } from "@/lib/sample-catalogue/probes";
+import { sampleCatalogue } from "@/lib/sample-catalogue/catalogue";
 import { listings } from "@/db/schema";
-import { seedSampleCatalogue } from "@/db/seed";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 

@@ -2,12 +2,13 @@
 // built to compete (synthetic listings, and verified listings that mention the query words only in passing).
 // Run on PGlite and, with DATABASE_URL, on PostgreSQL. If ranking regresses, one of these names moves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "@/db";
-import { insertListing } from "@/db/queries/listing-write";
-import { searchListings } from "@/db/queries/listings";
-import { RANK_WINDOW, rowsOf, SEARCH_WINDOW } from "@/db/queries/listing-search";
+import { setDatabase } from "@/lib/database";
+import { insertListing } from "@/lib/listings/write";
+import { searchCatalogue } from "@/lib/listings/search/search";
+import { rowsOf } from "@/db/rows";
+import { RANK_WINDOW, SEARCH_WINDOW } from "@/db/queries/listing-search";
 import { sql } from "drizzle-orm";
-import { seedSampleCatalogue, seedSynthetic } from "@/db/seed";
+import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
 import { GET as list } from "@/app/api/mcp-agents/route";
 import { createRegistryServer } from "@/lib/registry/mcp-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -35,7 +36,7 @@ const JUDGED: [string, string, string][] = [
 
 describe.each(drivers())("search relevance on %s", (driver) => {
   let conn: TestConnection;
-  const first = async (q: string) => (await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 5, offset: 0 })).items;
+  const first = async (q: string) => (await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 5, offset: 0 })).items;
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
@@ -71,7 +72,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("every word counts: a listing matching only some words is left out", async () => {
-    const items = (await searchListings(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" as const }), { limit: 50, offset: 0 })).items;
+    const items = (await searchCatalogue(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" as const }), { limit: 50, offset: 0 })).items;
     expect(items.length).toBeGreaterThan(0);
     expect(items.map((i) => i.name)).not.toContain("Rate Watch"); // "rates" alone is not "bubble tea"
     expect(items.every((i) => /bubble/i.test(i.description + i.name) && /tea/i.test(i.description + i.name))).toBe(true);
@@ -79,8 +80,8 @@ describe.each(drivers())("search relevance on %s", (driver) => {
 
   it("the other sorts stay available with a query, over the same matches", async () => {
     const q = "weather now";
-    const byRelevance = await searchListings(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 100, offset: 0 });
-    const byName = await searchListings(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 100, offset: 0 });
+    const byRelevance = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 100, offset: 0 });
+    const byName = await searchCatalogue(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 100, offset: 0 });
     expect(byName.total).toBe(byRelevance.total);
     expect(new Set(byName.items.map((i) => i.id))).toEqual(new Set(byRelevance.items.map((i) => i.id)));
     const names = byName.items.map((i) => i.name.toLowerCase());
@@ -95,11 +96,11 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("counts stop at 1,000 and say so; a common word pages through its best matches", async () => {
-    const search = (offset: number) => searchListings(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" as const }), { limit: 24, offset });
+    const search = (offset: number) => searchCatalogue(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" as const }), { limit: 24, offset });
     expect(await search(0)).toMatchObject({ total: 1000, capped: true });
     expect((await search(990)).items).toHaveLength(10);
     expect((await search(1000)).items).toHaveLength(0);
-    const browse = await searchListings(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), { limit: 24, offset: 0 });
+    const browse = await searchCatalogue(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), { limit: 24, offset: 0 });
     expect(browse).toMatchObject({ total: 1000, capped: true });
   });
 
@@ -116,7 +117,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
       }
     }
     expect(word, "the seeded catalogue should hold such a word").toBeDefined();
-    const search = (offset: number) => searchListings(conn.db, withDefaultSort({ q: word!, category: "", price: "all" as const }), { limit: 50, offset });
+    const search = (offset: number) => searchCatalogue(conn.db, withDefaultSort({ q: word!, category: "", price: "all" as const }), { limit: 50, offset });
     const firstPage = await search(0);
     expect(firstPage).toMatchObject({ total: matches, capped: false });
     const seen: string[] = [];

@@ -1,7 +1,7 @@
 // The sample catalogue as a first run sees it: its reference listings point at a real reference server on
 // loopback and earn 'Verified' from a real probe; every other listing stays unverified.
-import { probeSampleListings } from "@/db/sample-probes";
-import { seedSampleCatalogue } from "@/db/seed";
+import { probeSampleListings } from "@/lib/sample-catalogue/probes";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import type { Db } from "@/db/types";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 

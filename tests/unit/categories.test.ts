@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { joinCategories, splitCategories } from "@/lib/categories";
-import { slugify } from "@/lib/slug";
+import { joinCategories, splitCategories } from "@/lib/listings/categories";
+import { slugify } from "@/lib/listings/slug";
 
 describe("categories", () => {
   it("splits the comma-separated string, trimming and dropping blanks and duplicates", () => {

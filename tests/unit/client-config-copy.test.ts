@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings, SETTING_NAMES } from "@agora-mcp/client";
-import { clientConfig } from "@/lib/marketplace/connect-config";
+import { clientConfig } from "@/lib/listings/presenters/connect-config";
 
 const SETTING = /\b(?:AGORA|ENABLE|ELICITATION|UNSAFE)_[A-Z_]+\b/g;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findDrift, termsOf } from "@/lib/listings/drift";
+import { termsOf } from "@/db/queries/drift";
+import { findDrift } from "@/lib/listings/checks/drift";
 
 const tool = (name: string) => ({ name, description: null, inputSchema: {} });
 const base = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { searchTerms } from "@/lib/marketplace/search-terms";
-import { defaultSort, filtersToSearch } from "@/lib/marketplace/filters";
+import { searchTerms } from "@/lib/listings/search/terms";
+import { defaultSort, filtersToSearch } from "@/lib/listings/search/filters";
 import { parsePageQuery, withDefaultSort } from "@/lib/validations/marketplace";
 
 describe("searchTerms", () => {

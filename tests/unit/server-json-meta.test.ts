@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ListingView } from "@/db/queries/listing-view";
+import type { ListingView } from "@/lib/listings/model";
 import { META_MAX_BYTES, toServerResponse } from "@/lib/listings/presenters/server-json";
 import { officialSchema } from "../support/official-registry";
 

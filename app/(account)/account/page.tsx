@@ -6,10 +6,8 @@ import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
 import { EmailVerificationNotice } from "@/components/account/email-verification-notice";
 import { YourServers } from "@/components/account/your-servers";
 import { Button } from "@/components/ui/button";
-import { getDb } from "@/db";
-import { recentDrift } from "@/db/queries/drift";
-import { latestProbes } from "@/db/queries/probes";
-import { listSubmittedListings } from "@/db/queries/submissions";
+import { getDb } from "@/lib/database";
+import { listOwnListings } from "@/lib/listings/owned";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { isAdmin } from "@/lib/auth/admin";
 import { currentUser } from "@/lib/auth/current-user";
@@ -21,8 +19,7 @@ export default async function AccountPage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   const db = await getDb();
-  const [servers, tokens] = await Promise.all([listSubmittedListings(db, user.id), listApiTokens(db, user.id)]);
-  const [probes, drift] = await Promise.all([latestProbes(db, servers.map((s) => s.id)), recentDrift(db, servers.map((s) => s.id))]);
+  const [{ listings, checks, drift }, tokens] = await Promise.all([listOwnListings(db, user.id), listApiTokens(db, user.id)]);
 
   return (
     <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
@@ -69,7 +66,7 @@ export default async function AccountPage() {
           </Button>
         </div>
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
-        <YourServers servers={servers} probes={probes} drift={drift} />
+        <YourServers servers={listings} probes={checks} drift={drift} />
       </section>
 
       <section aria-labelledby="api-tokens" className="grid gap-4">

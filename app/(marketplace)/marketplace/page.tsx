@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { MarketplaceView } from "@/components/marketplace/marketplace-view";
+import { getMarketplacePage } from "@/lib/listings/catalogue";
 import { site } from "@/lib/site";
-import { filtersToSearch, parsePageQuery } from "@/lib/validations/marketplace";
+import { filtersToSearch } from "@/lib/listings/search/filters";
+import { parsePageQuery } from "@/lib/validations/marketplace";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -28,5 +30,5 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 export default async function MarketplacePage({ searchParams }: { searchParams: SearchParams }) {
   const { filters, view, page, unstorable } = parsePageQuery(await searchParams);
   if (unstorable) notFound();
-  return <MarketplaceView filters={filters} view={view} page={page} />;
+  return <MarketplaceView filters={filters} view={view} page={page} data={await getMarketplacePage(filters, page)} />;
 }

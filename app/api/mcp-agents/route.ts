@@ -1,12 +1,12 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { readJson } from "@/lib/http";
 import { cachedJson } from "@/lib/cached-json";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
-import { hasMore, searchListingViews } from "@/lib/listings/search";
-import { probeAfterResponse } from "@/lib/probe/schedule";
+import { hasMore, searchListingViews } from "@/lib/listings/search/search";
+import { checkAfterResponse } from "@/lib/listings/checks/after-response";
 import { submitServer, toSubmittedAgent } from "@/lib/listings/submit/submit-server";
 import { apiQuerySchema, decodeCursor, encodeCursor, withDefaultSort } from "@/lib/validations/marketplace";
 import { serverSubmissionSchema } from "@/lib/validations/server-submission";
@@ -49,7 +49,7 @@ export async function POST(request: Request) {
     const { userId } = await authenticateBearer(db, request);
     const input = await readJson(request, serverSubmissionSchema);
     const listing = await submitServer(db, userId, input);
-    probeAfterResponse(listing.id);
+    checkAfterResponse(listing.id);
     return NextResponse.json(toSubmittedAgent(listing), { status: 201 });
   } catch (error) {
     return errorResponse(error, "POST /api/mcp-agents");

@@ -1,7 +1,7 @@
 // The spec's MCP agent shape (§3) for the public JSON API.
-import type { ListingView } from "@/db/queries/listing-view";
-import { joinCategories } from "@/lib/categories";
-import { probeFacts, type ProbeFacts } from "@/lib/listings/facts";
+import type { ListingView } from "@/lib/listings/model";
+import { joinCategories } from "@/lib/listings/categories";
+import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 
 /** The spec's fields (§3) keep their shapes; what the probe knows follows them (additive). */
 export type ApiAgent = {

@@ -1,5 +1,5 @@
 // The readable half of each tool answer: what a model or a person reads beside structuredContent.
-import { formatPrice } from "@/lib/marketplace/format";
+import { formatPrice } from "@/lib/listings/format";
 import type { ServerDetails, ServerSummary } from "./server-details";
 
 function priceLine(s: ServerSummary): string {

@@ -1,10 +1,10 @@
 // What the registry tells agents about a listing. The zod schemas are the MCP tools' output schemas,
 // and the same facts travel in server.json's `_meta` on the official-registry API.
 import { z } from "zod";
-import type { ListingView } from "@/db/queries/listing-view";
-import { probeFacts, probeFactsSchema, statusFacts, statusFactsSchema } from "@/lib/listings/facts";
-import { clientConfig } from "@/lib/marketplace/connect-config";
-import { isFree } from "@/lib/marketplace/format";
+import type { ListingView } from "@/lib/listings/model";
+import { probeFacts, probeFactsSchema, statusFacts, statusFactsSchema } from "@/lib/listings/presenters/facts";
+import { clientConfig } from "@/lib/listings/presenters/connect-config";
+import { isFree } from "@/lib/listings/format";
 import { site, siteUrl } from "@/lib/site";
 
 export const serverSummarySchema = z.object({

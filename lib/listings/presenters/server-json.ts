@@ -1,7 +1,7 @@
 // A listing in the official MCP Registry's shape: server.json (schema 2025-12-11) plus registry metadata.
-import type { ListingView } from "@/db/queries/listing-view";
-import { probeFacts, type ProbeFacts } from "@/lib/listings/facts";
-import { isFree } from "@/lib/marketplace/format";
+import type { ListingView } from "@/lib/listings/model";
+import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
+import { isFree } from "@/lib/listings/format";
 import { site } from "@/lib/site";
 import { detailUrl, registryName } from "./server-details";
 

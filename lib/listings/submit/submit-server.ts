@@ -1,9 +1,8 @@
 // Saves a provider's server for review: the rules the schema cannot know (deployment, limits, duplicates).
 import type { Db } from "@/db/types";
 import type { Listing } from "@/db/schema";
-import { insertListing } from "@/db/queries/listing-write";
-import { unprobedView } from "@/db/queries/listing-view";
-import { toPublicListing } from "@/db/queries/listings";
+import { insertListing } from "@/lib/listings/write";
+import { unprobedView } from "@/lib/listings/from-rows";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { ApiError } from "@/lib/errors";
@@ -41,5 +40,5 @@ export function asDuplicateServer(error: unknown): unknown {
 
 /** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
 export function toSubmittedAgent(listing: Listing) {
-  return { ...toApiAgent(unprobedView(toPublicListing(listing))), mcpServerUrl: listing.serverUrl, status: listing.status };
+  return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status };
 }

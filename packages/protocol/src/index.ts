@@ -4,3 +4,4 @@ export * from "./networks.js";
 export * from "./x402.js";
 export * from "./monetized.js";
 export * from "./jobs.js";
+export * from "./probe.js";

@@ -3,9 +3,9 @@
 import fs from "node:fs";
 import postgres from "postgres";
 import { openPglite, openPostgres } from "@/db/connect";
-import { seedSampleCatalogue } from "@/db/seed";
-import { insertListing } from "@/db/queries/listing-write";
-import { probeSampleListings } from "@/db/sample-probes";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
+import { insertListing } from "@/lib/listings/write";
+import { probeSampleListings } from "@/lib/sample-catalogue/probes";
 import { referencePort } from "./ports";
 import type { Db } from "@/db/types";
 

@@ -3,10 +3,8 @@ import { forbidden, redirect } from "next/navigation";
 import { ReviewActions } from "@/components/admin/review-actions";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
 import { CategoryChips } from "@/components/marketplace/listing-badges";
-import { getDb } from "@/db";
-import { recentDrift } from "@/db/queries/drift";
-import { latestProbes } from "@/db/queries/probes";
-import { listReviewQueue, recentDecisions } from "@/db/queries/reviews";
+import { getDb } from "@/lib/database";
+import { loadReviewQueue } from "@/lib/listings/review-queue";
 import { isAdmin } from "@/lib/auth/admin";
 import { currentUser } from "@/lib/auth/current-user";
 import { formatDayTime } from "@/lib/dates";
@@ -17,9 +15,7 @@ export default async function ReviewQueuePage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   if (!isAdmin(user)) forbidden();
-  const db = await getDb();
-  const [queue, decisions] = await Promise.all([listReviewQueue(db), recentDecisions(db)]);
-  const [probes, drift] = await Promise.all([latestProbes(db, queue.map((l) => l.id)), recentDrift(db, queue.map((l) => l.id))]);
+  const { queue, decisions, checks, drift } = await loadReviewQueue(await getDb());
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
@@ -58,7 +54,7 @@ export default async function ReviewQueuePage() {
             </div>
             <div className="mt-4 rounded-lg border bg-muted/30 p-4">
               <h3 className="mb-2 text-sm font-semibold">Latest check</h3>
-              <ProbeEvidence probe={probes.get(listing.id)} drift={drift.get(listing.id)} />
+              <ProbeEvidence probe={checks.get(listing.id)} drift={drift.get(listing.id)} />
             </div>
             <div className="mt-4">
               <ReviewActions listingId={listing.id} name={listing.name} revision={listing.revision} />

@@ -1,7 +1,7 @@
 import { ImageResponse } from "next/og";
 import { OgCard } from "@/components/marketplace/og-card";
-import { getListing } from "@/lib/marketplace/catalogue";
-import { formatPrice } from "@/lib/marketplace/format";
+import { getListing } from "@/lib/listings/catalogue";
+import { formatPrice } from "@/lib/listings/format";
 
 export const alt = "MCP server on Agora";
 export const size = { width: 1200, height: 630 };

@@ -6,10 +6,10 @@ import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
-import { getListing, getStatusHistory } from "@/lib/marketplace/catalogue";
+import { getListing, getStatusHistory } from "@/lib/listings/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
-import { clientConfigFor } from "@/lib/marketplace/connect-config";
-import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/marketplace/format";
+import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
+import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
 import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { tokenAnswer } from "@/lib/auth/api-tokens";
 import { signInWithGitHubCode } from "@/lib/auth/github";
 import { errorResponse } from "@/lib/errors";

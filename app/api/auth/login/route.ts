@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { issueApiToken, SIGN_IN_TOKEN_DAYS, tokenAnswer } from "@/lib/auth/api-tokens";
 import { verifyPasswordSignIn } from "@/lib/auth/password-accounts";
 import { errorResponse } from "@/lib/errors";

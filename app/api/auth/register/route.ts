@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { tokenAnswer } from "@/lib/auth/api-tokens";
 import { registerWithToken } from "@/lib/auth/password-accounts";
 import { errorResponse } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { resetPassword } from "@/lib/auth/password-reset";
 import { errorResponse } from "@/lib/errors";
 import { clientIp, readJson } from "@/lib/http";

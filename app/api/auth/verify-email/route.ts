@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { EMAIL_VERIFIED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
 import { errorResponse } from "@/lib/errors";
 import { clientIp, readJson } from "@/lib/http";

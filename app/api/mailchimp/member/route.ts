@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { addSubscriber } from "@/db/queries/newsletter";
 import { ApiError, errorResponse } from "@/lib/errors";
 import { clientIp, readJson } from "@/lib/http";

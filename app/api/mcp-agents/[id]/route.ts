@@ -1,5 +1,5 @@
-import { getDb } from "@/db";
-import { findListingView } from "@/db/queries/listing-view";
+import { getDb } from "@/lib/database";
+import { findListingView } from "@/lib/listings/from-rows";
 import { ApiError, errorResponse } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";

@@ -3,19 +3,17 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { ArrowLeft } from "lucide-react";
 import { SubmitServerForm } from "@/components/submit/submit-server-form";
-import { getDb } from "@/db";
-import { findOwnListing } from "@/db/queries/submissions";
+import { getDb } from "@/lib/database";
+import { findOwnListing } from "@/lib/listings/owned";
 import { currentUser } from "@/lib/auth/current-user";
 
 export const metadata: Metadata = { title: "Edit server", robots: { index: false } };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default async function EditServerPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await currentUser();
   if (!user) redirect("/login");
   const { id } = await params;
-  const listing = UUID.test(id) ? await findOwnListing(await getDb(), user.id, id) : undefined;
+  const listing = await findOwnListing(await getDb(), user.id, id);
   if (!listing) notFound();
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">

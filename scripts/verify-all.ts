@@ -4,9 +4,9 @@
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
 import { logError, logInfo } from "@/lib/log";
-import { probeListings } from "@/lib/probe/verify";
+import { checkListings } from "@/lib/listings/checks/check-listings";
 import { PROBE_TIMEOUT_MS } from "@/lib/probe/probe";
-import { openDatabase } from "../connect";
+import { openDatabase } from "@/db/connect";
 
 const { values } = parseArgs({ options: { concurrency: { type: "string" }, timeout: { type: "string" } } });
 const concurrency = Number(values.concurrency ?? 8);
@@ -25,7 +25,7 @@ try {
   const { DATABASE_URL, PGLITE_DIR } = env();
   const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
   try {
-    const summary = await probeListings(conn.db, {
+    const summary = await checkListings(conn.db, {
       concurrency,
       timeoutMs,
       onRecordError: (listingId, error) => logError("probe not recorded", error, { listingId }),

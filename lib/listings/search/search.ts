@@ -1,5 +1,5 @@
-// The search every surface calls (marketplace page, GET /api/mcp-agents, MCP search_servers): one query
-// (db/queries/listings.ts searchListings) and the probe facts of its page, behind a small cache.
+// The search every surface calls (marketplace page, GET /api/mcp-agents, MCP search_servers): the words of
+// the text, one query (db/queries/listings.ts searchListings) and the check facts of its page, behind a small cache.
 //
 // The cache: per database, at most MAX_ENTRIES keys for SEARCH_CACHE_TTL_SECONDS (default 10) each, least recently used out first, and a
 // key includes the catalogue version (a sequence every write to listings, probes or drift bumps through
@@ -7,16 +7,18 @@
 // Concurrent identical requests share one query. Large pages (limit > MAX_CACHED_LIMIT) are not kept.
 import { sql } from "drizzle-orm";
 import { searchListings, type SearchResult } from "@/db/queries/listings";
-import { rowsOf } from "@/db/queries/listing-search";
-import { withProbeFacts, type ListingView } from "@/db/queries/listing-view";
+import { rowsOf } from "@/db/rows";
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
-import type { ListingFilters } from "@/lib/marketplace/filters";
+import { toListingViews } from "@/lib/listings/from-rows";
+import type { ListingView } from "@/lib/listings/model";
+import type { ListingFilters } from "./filters";
+import { searchTerms } from "./terms";
 
 export const MAX_ENTRIES = 300;
 const MAX_CACHED_LIMIT = 50;
 
-export type ViewSearchResult = Omit<SearchResult, "items"> & { items: ListingView[] };
+export type ViewSearchResult = Omit<SearchResult, "rows"> & { items: ListingView[] };
 type Entry = { expires: number; value: Promise<ViewSearchResult> };
 
 const caches = new WeakMap<Db, Map<string, Entry>>();
@@ -26,15 +28,27 @@ async function catalogueVersion(db: Db): Promise<string> {
   return row?.v ?? "0";
 }
 
-async function run(db: Db, filters: ListingFilters, page: { limit: number; offset: number }): Promise<ViewSearchResult> {
-  const result = await searchListings(db, filters, page);
-  return { ...result, items: await withProbeFacts(db, result.items) };
+/**
+ * One page of listing views, uncached. `exactBrowseCount`: the marketplace's cached browse pages count every
+ * listing (lib/listings/catalogue.ts); every other caller counts up to the search window.
+ */
+export async function searchCatalogue(
+  db: Db,
+  filters: ListingFilters,
+  page: { limit: number; offset: number },
+  options: { exactBrowseCount?: boolean } = {},
+): Promise<ViewSearchResult> {
+  const terms = searchTerms(filters.q);
+  // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
+  if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
+  const { rows, ...counts } = await searchListings(db, { terms, category: filters.category, price: filters.price, sort: filters.sort }, page, options);
+  return { ...counts, items: await toListingViews(db, rows) };
 }
 
 /** A page of listing views for the filters, from the cache when the same search ran within the TTL. */
 export async function searchListingViews(db: Db, filters: ListingFilters, page: { limit: number; offset: number }): Promise<ViewSearchResult> {
   const ttlMs = env().SEARCH_CACHE_TTL_SECONDS * 1000;
-  if (page.limit > MAX_CACHED_LIMIT || ttlMs === 0) return run(db, filters, page);
+  if (page.limit > MAX_CACHED_LIMIT || ttlMs === 0) return searchCatalogue(db, filters, page);
   const version = await catalogueVersion(db);
   const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.sort, page.limit, page.offset]);
   let cache = caches.get(db);
@@ -46,7 +60,7 @@ export async function searchListingViews(db: Db, filters: ListingFilters, page: 
     cache.set(key, hit);
     return hit.value;
   }
-  const value = run(db, filters, page);
+  const value = searchCatalogue(db, filters, page);
   cache.set(key, { expires: now + ttlMs, value });
   value.catch(() => cache.get(key)?.value === value && cache.delete(key)); // a failed query is not remembered
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);

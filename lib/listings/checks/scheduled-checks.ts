@@ -1,19 +1,19 @@
-// Re-verifies every listing on a schedule inside the app, so a badge never outlives its server. Several
+// Checks every listing on a schedule inside the app, so a badge never outlives its server. Several
 // instances may run this; the database lets one of them run each interval (db/queries/scheduled-jobs.ts).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
-import { probeListings, type ProbeListingsOptions, type ProbeListingsSummary } from "./verify";
+import { checkListings, type CheckListingsOptions, type ChecksSummary } from "./check-listings";
 
-export const VERIFY_JOB = "verify-listings";
+export const CHECK_JOB = "verify-listings";
 // A run that outlives this (a crashed instance) stops blocking the others.
 const LEASE_MS = 30 * 60 * 1000;
 
 export type ScheduleOptions = {
   intervalMs: number;
-  probe?: ProbeListingsOptions;
-  onRun?: (summary: ProbeListingsSummary) => void;
+  probe?: CheckListingsOptions;
+  onRun?: (summary: ChecksSummary) => void;
   onError?: (error: unknown) => void;
 };
 
@@ -23,7 +23,7 @@ export type RunningSchedule = { holder: string; stop: () => Promise<void> };
  * Checks every tenth of the interval (between 0.2 s and 60 s) whether a run is due, and runs it when this
  * instance wins the claim. Errors are reported and the schedule carries on; nothing here stops the app.
  */
-export function startScheduledVerification(db: Db, options: ScheduleOptions): RunningSchedule {
+export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningSchedule {
   const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const tickMs = Math.min(60_000, Math.max(200, options.intervalMs / 10));
   let stopped = false;
@@ -32,11 +32,11 @@ export function startScheduledVerification(db: Db, options: ScheduleOptions): Ru
 
   const tick = async () => {
     try {
-      if ((await claimJob(db, VERIFY_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
+      if ((await claimJob(db, CHECK_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
       try {
-        options.onRun?.(await probeListings(db, options.probe));
+        options.onRun?.(await checkListings(db, options.probe));
       } finally {
-        await releaseJob(db, VERIFY_JOB, holder);
+        await releaseJob(db, CHECK_JOB, holder);
       }
     } catch (error) {
       options.onError?.(error);

@@ -2,21 +2,19 @@ import "server-only";
 // The marketplace's data entry for pages: browse results without a search text come from Next's
 // data cache (a bounded set of keys), tagged so a new approval invalidates them at once.
 import { unstable_cache } from "next/cache";
-import { getDb } from "@/db";
-import { findListingView, withProbeFacts } from "@/db/queries/listing-view";
-import { listCategories, searchListings } from "@/db/queries/listings";
+import { listCategories, listSitemapEntries } from "@/db/queries/listings";
 import { uptimeAndLatency } from "@/db/queries/probes";
-import { searchListingViews } from "@/lib/listings/search";
-import { PAGE_SIZE, type ListingFilters } from "@/lib/validations/marketplace";
+import { getDb } from "@/lib/database";
+import { findListingView } from "./from-rows";
+import { PAGE_SIZE, type ListingFilters } from "./search/filters";
+import { searchCatalogue, searchListingViews } from "./search/search";
 
 export const CATALOGUE_TAG = "listings";
 const REVALIDATE_SECONDS = 300;
 
 // Browsing (no text) counts exactly, so the page links reach every listing; it runs once per key and approval.
 async function runBrowse(filters: ListingFilters, page: number) {
-  const db = await getDb();
-  const result = await searchListings(db, filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, { exactBrowseCount: true });
-  return { ...result, items: await withProbeFacts(db, result.items) };
+  return searchCatalogue(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, { exactBrowseCount: true });
 }
 
 /**
@@ -56,13 +54,21 @@ export const getCategories = unstable_cache(async () => listCategories(await get
 
 /**
  * One page of approved listings. Free-text searches skip Next's data cache (their keys are unbounded) and use
- * the search module's small in-memory one (lib/listings/search.ts), shared with the API and MCP tool. Only
+ * the search module's small in-memory one (lib/listings/search/search.ts), shared with the API and MCP tool. Only
  * browse keys with an answer are cached: categories no listing carries and pages past the last are not.
  */
 export async function browseListings(filters: ListingFilters, page: number) {
   if (filters.q) return searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   if (filters.category && !(await getCategories()).some((c) => c.name === filters.category)) return runBrowse(filters, page);
   return uncachedEmpty(() => cachedBrowse(filters, page));
+}
+
+export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & { categories: { name: string; count: number }[] };
+
+/** What the marketplace screen shows for one filter state: a page of listings and every category in use. */
+export async function getMarketplacePage(filters: ListingFilters, page: number): Promise<MarketplacePage> {
+  const [result, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
+  return { ...result, categories };
 }
 
 const cachedListing = unstable_cache(
@@ -85,3 +91,8 @@ export const getStatusHistory = unstable_cache(async (listingId: string) => upti
   tags: [CATALOGUE_TAG],
   revalidate: REVALIDATE_SECONDS,
 });
+
+/** Slugs and update times of up to `limit` approved listings, for the sitemap (uncached: it renders per request). */
+export async function listSitemapListings(limit: number) {
+  return listSitemapEntries(await getDb(), { limit, offset: 0 });
+}

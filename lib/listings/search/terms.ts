@@ -1,6 +1,7 @@
 // A search text as the ranking reads it: lower-case words (letters, digits, '_' as in tool names), punctuation
-// and stop-words gone. No zod, no db:
-// the query module and the tests both use it.
+// and stop-words gone (at most MAX_WORDS words).
+import type { SearchTerms } from "@/db/queries/listing-search";
+
 
 /** Words that carry no meaning in a search of this catalogue (English function words, and "mcp"/"server"). */
 const STOP_WORDS = new Set(
@@ -14,14 +15,6 @@ const STOP_WORDS = new Set(
 export const MAX_WORDS = 8;
 const MAX_WORD_LENGTH = 40;
 
-export type SearchTerms = {
-  /** Every word, stop-words included, joined by single spaces: compared with the listing's normalised name. */
-  phrase: string;
-  /** The words that must match, joined by single spaces (the phrase without its stop-words). */
-  core: string;
-  /** The words that must each match (stop-words dropped unless nothing else is left), at most MAX_WORDS. */
-  words: string[];
-};
 
 /** Null when the text holds no letter or digit (no search at all). */
 export function searchTerms(text: string): SearchTerms | null {

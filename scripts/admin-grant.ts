@@ -1,8 +1,8 @@
 // npm run admin:grant -- <user-id | github:<numeric id> | verified email> — gives one existing account the admin role.
 // GitHub logins are not accepted (they can be renamed and taken over), nor unproven email addresses.
 import { env } from "@/lib/env";
-import { openDatabase } from "../connect";
-import { grantAdmin, parseAdminGrantee } from "../queries/users";
+import { openDatabase } from "@/db/connect";
+import { grantAdmin, parseAdminGrantee } from "@/db/queries/users";
 
 const who = parseAdminGrantee(process.argv[2] ?? "");
 if (!who) {

@@ -1,7 +1,7 @@
 // What the probe knows about a listing, in the one shape every surface publishes (the marketplace JSON API,
 // the MCP tools, server.json's `_meta`). A field added here appears on all of them.
 import { z } from "zod";
-import type { ListingView } from "@/db/queries/listing-view";
+import type { ListingView } from "@/lib/listings/model";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { findNetwork } from "@agora-mcp/protocol";
 

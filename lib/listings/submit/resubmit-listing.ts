@@ -3,13 +3,14 @@ import type { Db } from "@/db/types";
 import type { Listing } from "@/db/schema";
 import { updateListingForReview } from "@/db/queries/listing-write";
 import { ApiError } from "@/lib/errors";
+import { splitCategories } from "@/lib/listings/categories";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
 import { asDuplicateServer } from "./submit-server";
 import { normalizeServerUrl, serverUrlProblem } from "./server-url";
 
 /** Puts the owner's listing back to `pending` with the new text; 404 when `userId` owns no such listing. */
-export async function editServer(db: Db, userId: string, listingId: string, input: ServerSubmission): Promise<Listing> {
+export async function resubmitListing(db: Db, userId: string, listingId: string, input: ServerSubmission): Promise<Listing> {
   const problem = serverUrlProblem(input.mcpServerUrl);
   if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
   // An edit is a new probe of the owner's host and a new review: it counts against the daily submission
@@ -21,7 +22,7 @@ export async function editServer(db: Db, userId: string, listingId: string, inpu
     listing = await updateListingForReview(db, listingId, userId, {
       name: input.name,
       description: input.description,
-      categories: input.categories,
+      categories: splitCategories(input.categories),
       serverUrl: normalizeServerUrl(input.mcpServerUrl),
       websiteUrl: input.websiteUrl ?? null,
     });

@@ -2,12 +2,12 @@
 // (`npx tsx examples/monetized-server/index.ts` serves one on the default address) and are probed for
 // real when it answers, so a first run shows listings that earned 'Verified' beside ones that did not.
 import { inArray } from "drizzle-orm";
-import { slugify } from "@/lib/slug";
+import { slugify } from "@/lib/listings/slug";
 import { probeServer, type ProbeOptions } from "@/lib/probe/probe";
-import { sampleCatalogue } from "./sample-catalogue";
-import { recordProbe } from "./queries/probes";
-import { listings } from "./schema";
-import type { Db } from "./types";
+import { sampleCatalogue } from "./catalogue";
+import { recordCheck } from "@/lib/listings/checks/drift";
+import { listings } from "@/db/schema";
+import type { Db } from "@/db/types";
 
 export const SAMPLE_REFERENCE_SERVER_URL = "http://127.0.0.1:8080/mcp";
 
@@ -33,7 +33,7 @@ export async function probeSampleListings(db: Db, options: ProbeOptions & { atte
       await new Promise((resolve) => setTimeout(resolve, 1000));
       result = await probeServer(target.serverUrl, options);
     }
-    const recorded = await recordProbe(db, target.id, result);
+    const recorded = await recordCheck(db, target.id, result);
     if (recorded.listing?.verified) verified++;
   }
   return verified;

@@ -4,13 +4,13 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findListingView } from "@/db/queries/listing-view";
-import { insertListing } from "@/db/queries/listing-write";
+import { findListingView } from "@/lib/listings/from-rows";
+import { insertListing } from "@/lib/listings/write";
 import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
 import { listingProbes, listings, scheduledJobs } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
-import { startScheduledVerification, VERIFY_JOB } from "@/lib/probe/scheduled-verification";
+import { startScheduledChecks, CHECK_JOB } from "@/lib/listings/checks/scheduled-checks";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
 const run = promisify(execFile);
@@ -55,7 +55,7 @@ describe.each(drivers())("scheduled verification on %s", (driver) => {
     const listing = await insertListing(conn.db, { name: "Comes And Goes", description: "A reference server that is stopped and restarted.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
     const view = () => findListingView(conn.db, listing.id);
     const runs: string[] = [];
-    const schedule = startScheduledVerification(conn.db, {
+    const schedule = startScheduledChecks(conn.db, {
       intervalMs,
       probe: { allowPrivateHosts: true, timeoutMs: probeTimeoutMs, onResult: (_, r) => runs.push(r.reachable ? "up" : `down: ${r.error}`) },
       onError: (error) => runs.push(`error: ${String(error)}`),
@@ -105,7 +105,7 @@ describe.runIf(process.env.DATABASE_URL)("two app processes on one PostgreSQL da
     const runs = outputs.map((o) => (JSON.parse(o.stdout.trim().split("\n").at(-1)!) as { runs: number }).runs);
 
     const probes = await conn.db.select({ at: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id)).orderBy(asc(listingProbes.checkedAt));
-    const [job] = await conn.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, VERIFY_JOB));
+    const [job] = await conn.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, CHECK_JOB));
     // Every run probed the listing once, and the database counted the same runs the processes did.
     expect(probes.length).toBe(runs[0]! + runs[1]!);
     expect(job!.runs).toBe(probes.length);

@@ -1,14 +1,14 @@
 import "server-only";
-// Probes a listing after the response is sent, so submitting or approving never waits on a remote server.
+// Checks a listing after the response is sent, so submitting or approving never waits on a remote server.
 import { after } from "next/server";
-import { getDb } from "@/db";
+import { getDb } from "@/lib/database";
 import { logError } from "@/lib/log";
-import { verifyListing } from "./verify";
+import { checkListing } from "./check-listings";
 
-export function probeAfterResponse(listingId: string): void {
+export function checkAfterResponse(listingId: string): void {
   const run = async () => {
     try {
-      await verifyListing(await getDb(), listingId);
+      await checkListing(await getDb(), listingId);
     } catch (error) {
       logError("background probe failed", error, { listingId });
     }

@@ -1,14 +1,12 @@
-// Probes listings and records the results: one on demand (a new submission, a reviewer's "check again"),
-// or every listing under review or approved (verify:all), a few at a time, then clears stale Verified
-// badges. Server failures are results; only the database failing is an error.
-import { eq } from "drizzle-orm";
-import { listListingsToProbe, recordProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
-import { listings } from "@/db/schema";
+// Checks listings (probes their servers) and records the results: one on demand (a new submission, a
+// reviewer's "check again"), or every listing under review or approved (verify:all), a few at a time, then
+// clears stale Verified badges. Server failures are results; only the database failing is an error.
+import { findListingServerUrl, listListingsToProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";
-import { probeServer, type ProbeOptions } from "./probe";
-import type { ProbeResult } from "./types";
+import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
+import { recordCheck } from "./drift";
 
-export type ProbeListingsSummary = {
+export type ChecksSummary = {
   listings: number;
   reachable: number;
   verifiable: number;
@@ -21,29 +19,29 @@ export type ProbeListingsSummary = {
   durationMs: number;
 };
 
-export type ProbeListingsOptions = ProbeOptions & {
+export type CheckListingsOptions = ProbeOptions & {
   concurrency?: number;
   onResult?: (listingId: string, result: ProbeResult) => void;
   onRecordError?: (listingId: string, error: unknown) => void;
 };
 
-/** Probes one listing's server now and records the result; null when there is no such listing. */
-export async function verifyListing(
+/** Checks one listing's server now and records the result; null when there is no such listing. */
+export async function checkListing(
   db: Db,
   listingId: string,
   options: ProbeOptions = {},
 ): Promise<(RecordedProbe & { result: ProbeResult }) | null> {
-  const [listing] = await db.select({ serverUrl: listings.serverUrl }).from(listings).where(eq(listings.id, listingId));
-  if (!listing) return null;
-  const result = await probeServer(listing.serverUrl, options);
-  return { result, ...(await recordProbe(db, listingId, result)) };
+  const serverUrl = await findListingServerUrl(db, listingId);
+  if (serverUrl === null) return null;
+  const result = await probeServer(serverUrl, options);
+  return { result, ...(await recordCheck(db, listingId, result)) };
 }
 
-export async function probeListings(db: Db, options: ProbeListingsOptions = {}): Promise<ProbeListingsSummary> {
+export async function checkListings(db: Db, options: CheckListingsOptions = {}): Promise<ChecksSummary> {
   const started = performance.now();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
   const targets = await listListingsToProbe(db);
-  const summary: ProbeListingsSummary = {
+  const summary: ChecksSummary = {
     listings: targets.length,
     reachable: 0,
     verifiable: 0,
@@ -63,7 +61,7 @@ export async function probeListings(db: Db, options: ProbeListingsOptions = {}):
       if (result.verifiable) summary.verifiable++;
       options.onResult?.(target.id, result);
       try {
-        await recordProbe(db, target.id, result);
+        await recordCheck(db, target.id, result);
       } catch (error) {
         summary.notRecorded++;
         options.onRecordError?.(target.id, error);

@@ -1,10 +1,10 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { openDatabase, type Connection } from "./connect";
-import { setHealthPing, suspectDatabase } from "./health";
-import { probeSampleListings } from "./sample-probes";
-import { seedSampleCatalogue } from "./seed";
-import type { Db } from "./types";
+import { openDatabase, type Connection } from "@/db/connect";
+import { setHealthPing, suspectDatabase } from "@/db/health";
+import { probeSampleListings } from "@/lib/sample-catalogue/probes";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
+import type { Db } from "@/db/types";
 
 export type { Db };
 

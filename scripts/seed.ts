@@ -1,9 +1,9 @@
 // npm run db:seed [-- --count N] — the sample catalogue, or N synthetic listings for benchmarks.
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
-import { openDatabase } from "../connect";
-import { probeSampleListings } from "../sample-probes";
-import { seedSampleCatalogue, seedSynthetic } from "../seed";
+import { openDatabase } from "@/db/connect";
+import { probeSampleListings } from "@/lib/sample-catalogue/probes";
+import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
 
 const { values } = parseArgs({ options: { count: { type: "string" } } });
 const count = values.count === undefined ? undefined : Number(values.count);

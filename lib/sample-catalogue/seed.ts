@@ -1,10 +1,11 @@
 // Sample catalogue (hand-written) and synthetic catalogues (for benchmarks).
 import { sql } from "drizzle-orm";
-import { listings } from "./schema";
-import { sampleCatalogue } from "./sample-catalogue";
-import { SAMPLE_REFERENCE_SERVER_URL, sampleReferenceUrl } from "./sample-probes";
-import { toListingRow } from "./queries/listing-write";
-import type { Db } from "./types";
+import { listings } from "@/db/schema";
+import { sampleCatalogue } from "./catalogue";
+import { SAMPLE_REFERENCE_SERVER_URL, sampleReferenceUrl } from "./probes";
+import { toListingRow } from "@/lib/listings/write";
+import { rowsOf } from "@/db/rows";
+import type { Db } from "@/db/types";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -97,7 +98,7 @@ const sqlArray = (list: readonly (string | number | null)[]) =>
  * is several times faster than maintaining trigram indexes row by row; meant for a fresh benchmark database.
  */
 export async function seedSyntheticBulk(db: Db, count: number, now = new Date(), onProgress?: (done: number) => void): Promise<number> {
-  const rows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Record<string, string>[];
+  const rows = (r: unknown) => rowsOf<Record<string, string>>(r);
   const defs = rows(
     await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'listings' and indexname not in ('listings_pkey', 'listings_slug_key', 'listings_server_url_key')`),
   );

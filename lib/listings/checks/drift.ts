@@ -1,19 +1,10 @@
-// Drift: what a probe found that differs from what the reviewer approved — a price, a payee wallet, the tool
-// set. Pure functions; db/queries/probes.ts records what they find in the probe's transaction.
-import type { ApprovedTerms, DriftKind } from "@/db/schema";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
-
-export type DriftFinding = { kind: DriftKind; subject: string; approved: string; found: string };
-
-type ProbeTerms = { tools: ProbedTool[]; pricedItems: PricedItem[]; paymentMethods: AcceptedPayment[] };
-
-export function termsOf(probe: ProbeTerms): ApprovedTerms {
-  return {
-    prices: probe.pricedItems.map((i) => ({ name: i.name, amount: i.amount, currency: i.currency })),
-    wallets: probe.paymentMethods.map((m) => ({ paymentMethod: m.paymentMethod, walletAddress: m.walletAddress })),
-    tools: probe.tools.map((t) => t.name).sort(),
-  };
-}
+// Drift: what a check found that differs from what the reviewer approved — a price, a payee wallet, the tool
+// set. A pure comparison; db/queries/probes.ts records what it finds in the check's transaction.
+import type { DriftFinding, ProbeTerms } from "@/db/queries/drift";
+import type { ApprovedTerms } from "@/db/schema";
+import { recordProbe, type RecordedProbe } from "@/db/queries/probes";
+import type { Db } from "@/db/types";
+import type { AcceptedPayment, PricedItem, ProbeResult } from "@agora-mcp/protocol";
 
 const price = (p: { amount: number; currency: string }) => `${p.amount} ${p.currency}`;
 
@@ -49,4 +40,9 @@ export function findDrift(approved: ApprovedTerms, probe: ProbeTerms & { pricesR
     findings.push({ kind: "tools", subject: "", approved: approved.tools.join(", ") || "none", found: tools.join(", ") });
   }
   return findings;
+}
+
+/** Stores a check of a listing's server with its drift against the approved terms, in one transaction. */
+export function recordCheck(db: Db, listingId: string, result: ProbeResult, now = new Date()): Promise<RecordedProbe> {
+  return recordProbe(db, listingId, result, (approved) => findDrift(approved, result), now);
 }

@@ -1,0 +1,23 @@
+// A new listing's derived fields: the slug from its name and its categories split and de-duplicated, before
+// the database layer writes it.
+import { insertListingRow, listingRow, type ListingRowInput } from "@/db/queries/listing-write";
+import type { Listing, NewListing } from "@/db/schema";
+import type { Db } from "@/db/types";
+import { splitCategories } from "./categories";
+import { slugify } from "./slug";
+
+export type ListingInput = Omit<ListingRowInput, "slug" | "categories"> & { categories: string[] | string; slug?: string };
+
+function derived(input: ListingInput): ListingRowInput {
+  return { ...input, categories: splitCategories(input.categories), slug: input.slug ?? slugify(input.name) };
+}
+
+/** The row a listing is stored as (for bulk inserts). */
+export function toListingRow(input: ListingInput): NewListing {
+  return listingRow(derived(input));
+}
+
+/** Inserts a listing; a taken slug gets a short random suffix instead of failing. */
+export function insertListing(db: Db, input: ListingInput): Promise<Listing> {
+  return insertListingRow(db, derived(input));
+}
