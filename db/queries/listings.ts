@@ -1,6 +1,6 @@
 // Reads the public catalogue: filtering, sorting and paging happen in the database. Rows come back as stored;
 // lib/listings/from-rows.ts turns them into what the surfaces show.
-import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
 import { listings, type Listing } from "../schema";
@@ -189,4 +189,16 @@ export async function listSitemapEntries(db: Db, page: { limit: number; offset: 
 export async function countApproved(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings).where(eq(listings.status, "approved"));
   return Number(row?.n ?? 0);
+}
+
+/** The catalogue's version: a sequence every write to listings, checks or drift bumps (statement triggers). */
+export async function catalogueVersion(db: Db): Promise<string> {
+  const [row] = rowsOf<{ v: string }>(await db.execute(sql`select last_value::text as v from catalogue_version`));
+  return row?.v ?? "0";
+}
+
+/** Ids and server URLs of the listings with these slugs, whatever their status. */
+export async function findListingTargets(db: Db, slugs: string[]): Promise<{ id: string; serverUrl: string }[]> {
+  if (slugs.length === 0) return [];
+  return db.select({ id: listings.id, serverUrl: listings.serverUrl }).from(listings).where(inArray(listings.slug, slugs));
 }

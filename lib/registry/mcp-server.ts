@@ -2,6 +2,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { registrySearchAnswerSchema } from "@agora-mcp/protocol";
 import { findListingView } from "@/lib/listings/from-rows";
 import { listCategories } from "@/db/queries/listings";
 import { hasMore, searchListingViews } from "@/lib/listings/search/search";
@@ -14,12 +15,7 @@ import { getServerShape, searchServersShape } from "@/lib/validations/registry";
 import { categoriesText, detailsText, searchText } from "@/lib/listings/presenters/mcp-text";
 import { serverDetailsSchema, serverSummarySchema, toServerDetails, toServerSummary } from "@/lib/listings/presenters/server-details";
 
-const searchOutput = {
-  servers: z.array(serverSummarySchema),
-  total: z.number().int().describe("How many servers match the filters in all, counted up to 1000 (see totalCapped)."),
-  totalCapped: z.boolean().describe("True when more than total servers match: counting stops at 1000; page on with nextCursor."),
-  nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page."),
-};
+const searchOutput = registrySearchAnswerSchema.extend({ servers: z.array(serverSummarySchema) }).shape;
 const categoriesOutput = {
   categories: z.array(z.object({ name: z.string(), count: z.number().int() })),
 };

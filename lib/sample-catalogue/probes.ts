@@ -1,12 +1,11 @@
 // The sample catalogue's reference listings: they point at a reference MonetizedMCP server on loopback
 // (`npx tsx examples/monetized-server/index.ts` serves one on the default address) and are probed for
 // real when it answers, so a first run shows listings that earned 'Verified' beside ones that did not.
-import { inArray } from "drizzle-orm";
 import { slugify } from "@/lib/listings/slug";
 import { probeServer, type ProbeOptions } from "@/lib/probe/probe";
 import { sampleCatalogue } from "./catalogue";
 import { recordCheck } from "@/lib/listings/checks/drift";
-import { listings } from "@/db/schema";
+import { findListingTargets } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 
 export const SAMPLE_REFERENCE_SERVER_URL = "http://127.0.0.1:8080/mcp";
@@ -25,7 +24,7 @@ const referenceSlugs = sampleCatalogue.filter((s) => s.reference).map((s) => slu
  * times, a second apart); one that never answers leaves its listings unverified. Returns how many verified.
  */
 export async function probeSampleListings(db: Db, options: ProbeOptions & { attempts?: number } = {}): Promise<number> {
-  const targets = await db.select({ id: listings.id, serverUrl: listings.serverUrl }).from(listings).where(inArray(listings.slug, referenceSlugs));
+  const targets = await findListingTargets(db, referenceSlugs);
   let verified = 0;
   for (const target of targets) {
     let result = await probeServer(target.serverUrl, options);

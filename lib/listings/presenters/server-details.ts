@@ -1,27 +1,14 @@
 // What the registry tells agents about a listing. The zod schemas are the MCP tools' output schemas,
 // and the same facts travel in server.json's `_meta` on the official-registry API.
 import { z } from "zod";
+import { registryListingSchema } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { probeFacts, probeFactsSchema, statusFacts, statusFactsSchema } from "@/lib/listings/presenters/facts";
 import { clientConfig } from "@/lib/listings/presenters/connect-config";
 import { isFree } from "@/lib/listings/format";
 import { site, siteUrl } from "@/lib/site";
 
-export const serverSummarySchema = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  categories: z.array(z.string()),
-  price: z.number().nullable().describe("USD per call of the cheapest item; null or 0 means free."),
-  free: z.boolean(),
-  verified: z.boolean(),
-  serverUrl: z.string().describe("The server's MCP endpoint (Streamable HTTP)."),
-  detailUrl: z.string().describe("The listing's page in the marketplace."),
-  websiteUrl: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).extend(statusFactsSchema.shape);
+export const serverSummarySchema = registryListingSchema.extend(statusFactsSchema.shape);
 
 export const serverDetailsSchema = serverSummarySchema.extend(probeFactsSchema.shape).extend({
   registryName: z.string().describe("The server's name in the official-registry API (/v0.1/servers)."),

@@ -5,9 +5,7 @@
 // key includes the catalogue version (a sequence every write to listings, probes or drift bumps through
 // statement triggers), so a listing approved, edited or re-probed is searchable at once, from any process.
 // Concurrent identical requests share one query. Large pages (limit > MAX_CACHED_LIMIT) are not kept.
-import { sql } from "drizzle-orm";
-import { searchListings, type SearchResult } from "@/db/queries/listings";
-import { rowsOf } from "@/db/rows";
+import { catalogueVersion, searchListings, type SearchResult } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
 import { toListingViews } from "@/lib/listings/from-rows";
@@ -22,11 +20,6 @@ export type ViewSearchResult = Omit<SearchResult, "rows"> & { items: ListingView
 type Entry = { expires: number; value: Promise<ViewSearchResult> };
 
 const caches = new WeakMap<Db, Map<string, Entry>>();
-
-async function catalogueVersion(db: Db): Promise<string> {
-  const [row] = rowsOf<{ v: string }>(await db.execute(sql`select last_value::text as v from catalogue_version`));
-  return row?.v ?? "0";
-}
 
 /**
  * One page of listing views, uncached. `exactBrowseCount`: the marketplace's cached browse pages count every

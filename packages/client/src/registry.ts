@@ -1,22 +1,9 @@
 // The Agora registry, through its own MCP endpoint (`{AGORA_REGISTRY_URL}/mcp`): search with its filters and
 // paging, and one listing's MCP URL.
+// Answers are checked against the protocol package's schemas, the same ones the registry builds its output on.
+import { registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchAnswer, type RegistrySearchInput } from "@agora-mcp/protocol";
+import type { z } from "zod";
 import { textOf, withConnection } from "./connections.js";
-
-export type RegistryServer = {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  categories: string[];
-  price: number | null;
-  free: boolean;
-  verified: boolean;
-  serverUrl: string;
-  detailUrl: string;
-};
-
-export type SearchInput = { query?: string; category?: string; price?: "all" | "free" | "paid"; sort?: "popular" | "newest" | "name"; limit?: number; cursor?: string };
-export type SearchAnswer = { servers: RegistryServer[]; total: number; nextCursor: string | null };
 
 export class RegistryError extends Error {}
 
@@ -27,19 +14,27 @@ export function registryEndpoint(registryUrl: string): string {
   return `${base}/mcp`;
 }
 
-export async function searchRegistry(registryUrl: string, input: SearchInput): Promise<SearchAnswer> {
+/** The structured answer, or a RegistryError naming what did not match (a registry of another version, say). */
+function checked<T extends z.ZodType>(schema: T, value: unknown, tool: string): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new RegistryError(`The registry's ${tool} answer is not in the expected shape (${issue ? `${issue.path.map(String).join(".") || "answer"}: ${issue.message}` : "unreadable"}).`);
+}
+
+export async function searchRegistry(registryUrl: string, input: RegistrySearchInput): Promise<RegistrySearchAnswer> {
   return withConnection(registryEndpoint(registryUrl), async (c) => {
     const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ""));
     const result = await c.call("search_servers", args);
     if (result.isError || !result.structuredContent) throw new RegistryError(`The registry refused the search: ${textOf(result).slice(0, 300)}`);
-    return result.structuredContent as SearchAnswer;
+    return checked(registrySearchAnswerSchema, result.structuredContent, "search_servers");
   });
 }
 
-export async function findListing(registryUrl: string, id: string): Promise<RegistryServer> {
+export async function findListing(registryUrl: string, id: string): Promise<RegistryListing> {
   return withConnection(registryEndpoint(registryUrl), async (c) => {
     const result = await c.call("get_server", { id });
     if (result.isError || !result.structuredContent) throw new RegistryError(textOf(result).slice(0, 300) || `No server "${id}" in the registry.`);
-    return result.structuredContent as RegistryServer;
+    return checked(registryListingSchema, result.structuredContent, "get_server");
   });
 }

@@ -5,3 +5,4 @@ export * from "./x402.js";
 export * from "./monetized.js";
 export * from "./jobs.js";
 export * from "./probe.js";
+export * from "./registry.js";

@@ -1,0 +1,44 @@
+// What Agora's registry answers on its MCP endpoint (`search_servers`, `get_server`): the site builds its
+// output schemas on these and the agent client checks each answer against them instead of trusting a cast.
+import { z } from "zod";
+
+export const REGISTRY_SORTS = ["relevance", "popular", "newest", "name"] as const;
+export const REGISTRY_PRICES = ["all", "free", "paid"] as const;
+
+/** A listing as every registry answer names it; answers may carry more (check facts), which readers may ignore. */
+export const registryListingSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  categories: z.array(z.string()),
+  price: z.number().nullable().describe("USD per call of the cheapest item; null or 0 means free."),
+  free: z.boolean(),
+  verified: z.boolean(),
+  serverUrl: z.string().describe("The server's MCP endpoint (Streamable HTTP)."),
+  detailUrl: z.string().describe("The listing's page in the marketplace."),
+  websiteUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export type RegistryListing = z.infer<typeof registryListingSchema>;
+
+/** `search_servers`' answer. */
+export const registrySearchAnswerSchema = z.object({
+  servers: z.array(registryListingSchema),
+  total: z.number().int().describe("How many servers match the filters in all, counted up to 1000 (see totalCapped)."),
+  totalCapped: z.boolean().describe("True when more than total servers match: counting stops at 1000; page on with nextCursor."),
+  nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page."),
+});
+
+export type RegistrySearchAnswer = z.infer<typeof registrySearchAnswerSchema>;
+
+export type RegistrySearchInput = {
+  query?: string;
+  category?: string;
+  price?: (typeof REGISTRY_PRICES)[number];
+  sort?: (typeof REGISTRY_SORTS)[number];
+  limit?: number;
+  cursor?: string;
+};
