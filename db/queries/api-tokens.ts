@@ -15,7 +15,7 @@ export async function insertApiToken(
 }
 
 /** Checks a token and records its use in one statement; undefined when unknown, revoked or expired. */
-export async function useLiveToken(db: Db, tokenHash: string): Promise<{ id: string; userId: string } | undefined> {
+export async function takeLiveToken(db: Db, tokenHash: string): Promise<{ id: string; userId: string } | undefined> {
   const [row] = await db
     .update(apiTokens)
     .set({ lastUsedAt: sql`now()` })

@@ -1,7 +1,7 @@
 // Bearer tokens for programs: `agora_` + 256 random bits, stored as SHA-256, with an expiry; deleting the
 // row revokes the token on its next use.
 import type { Db } from "@/db/types";
-import { deleteUserToken, insertApiToken, listLiveTokens, useLiveToken, type ApiTokenSummary } from "@/db/queries/api-tokens";
+import { deleteUserToken, insertApiToken, listLiveTokens, takeLiveToken, type ApiTokenSummary } from "@/db/queries/api-tokens";
 import type { ApiTokenKind } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
 import { API_TOKEN_PREFIX, digest, randomSecret } from "./secrets";
@@ -32,7 +32,7 @@ export async function authenticateBearer(db: Db, request: Request): Promise<{ us
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ApiError(401, "Sign in required: send Authorization: Bearer <token>.", undefined, { "WWW-Authenticate": "Bearer" });
   const token = match[1]!;
-  const live = token.startsWith(API_TOKEN_PREFIX) && token.length <= 100 ? await useLiveToken(db, digest(token)) : undefined;
+  const live = token.startsWith(API_TOKEN_PREFIX) && token.length <= 100 ? await takeLiveToken(db, digest(token)) : undefined;
   if (!live) throw new ApiError(401, "The API token is invalid, expired or revoked.", undefined, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
   return { userId: live.userId, tokenId: live.id };
 }

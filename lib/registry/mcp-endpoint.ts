@@ -1,7 +1,7 @@
 // HTTP side of /api/mcp: limits first (rate, type, size), then a fresh stateless server and transport per request.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { getDb } from "@/lib/database";
-import { ApiError, knownFailure } from "@/lib/errors";
+import { knownFailure } from "@/lib/errors";
 import { clientIp, readBody, requireJsonContentType } from "@/lib/http";
 import { logError } from "@/lib/log";
 import { enforceLimit, limits } from "@/lib/rate-limit";

@@ -6,16 +6,14 @@ import { ApiError } from "@/lib/errors";
 import { splitCategories } from "@/lib/listings/categories";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
-import { asDuplicateServer } from "./submit-server";
-import { normalizeServerUrl, serverUrlProblem } from "./server-url";
+import { admitSubmission, asDuplicateServer } from "./submit-server";
+import { normalizeServerUrl } from "./server-url";
 
 /** Puts the owner's listing back to `pending` with the new text; 404 when `userId` owns no such listing. */
 export async function resubmitListing(db: Db, userId: string, listingId: string, input: ServerSubmission): Promise<Listing> {
-  const problem = serverUrlProblem(input.mcpServerUrl);
-  if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
-  // An edit is a new probe of the owner's host and a new review: it counts against the daily submission
+  // An edit is a new check of the owner's host and a new review: it counts against the daily submission
   // limit, and one listing changes at most once a minute.
-  await enforceLimit(db, limits.submissionsPerUser, userId);
+  await admitSubmission(db, userId, input);
   await enforceLimit(db, limits.editCooldownPerListing, listingId);
   let listing: Listing | null;
   try {

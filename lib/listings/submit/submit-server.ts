@@ -14,9 +14,7 @@ export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been su
 
 /** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
 export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<Listing> {
-  const problem = serverUrlProblem(input.mcpServerUrl);
-  if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
-  await enforceLimit(db, limits.submissionsPerUser, userId);
+  await admitSubmission(db, userId, input);
   try {
     return await insertListing(db, {
       name: input.name,
@@ -30,6 +28,13 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
   } catch (error) {
     throw asDuplicateServer(error);
   }
+}
+
+/** What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit. */
+export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">): Promise<void> {
+  const problem = serverUrlProblem(input.mcpServerUrl);
+  if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
+  await enforceLimit(db, limits.submissionsPerUser, userId);
 }
 
 /** A write refused by the unique server URL becomes the form's 409; anything else is passed on as it is. */
