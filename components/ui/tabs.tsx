@@ -25,7 +25,10 @@ function Tabs({ className, value, onValueChange, ...props }: TabsProps) {
   const baseId = React.useId();
   // The last value asked for: a click that focuses a tab and then activates it reports one change, not two.
   const current = React.useRef(value);
-  current.current = value;
+  // Synced after each commit, not during render (a render React throws away must not move it).
+  React.useLayoutEffect(() => {
+    current.current = value;
+  });
   const select = React.useCallback(
     (next: string) => {
       if (next === current.current) return;

@@ -33,7 +33,8 @@ export function pinnedConnector(target: CheckedTarget, options: PinnedAgentOptio
         callback(null, socket!);
       }
     };
-    let tcp: net.Socket | undefined;
+    // finish() reads tcp and may run before the connect below (a refused host): declared here, not a const there.
+    let tcp: net.Socket | undefined = undefined;
     const timer = setTimeout(
       () => finish(new SafeFetchError("timeout", `Connecting to ${target.hostname} took longer than ${options.connectTimeoutMs} ms`)),
       options.connectTimeoutMs,
