@@ -41,8 +41,9 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
   useEffect(() => {
     if (pending) return;
     setWanted({ filters, view });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     if (!debounce.current) setQ(filters.q);
+    // setWanted is new each render but only writes a ref and a state setter: listing it would re-run this each render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [filters, view, pending]);
 
   // Marks the controls interactive, so tests (and styles) can tell a hydrated page from its HTML.
