@@ -1,6 +1,12 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
+// The workspace packages test themselves (packages/*/test, each with its own vitest.config.ts and `npm test`); the
+// root run includes them. They use no database, so a run narrowed by TEST_DRIVERS to drivers other than PGlite
+// (CI's second pass, on PostgreSQL, after the first ran everything) leaves them out.
+const drivers = process.env.TEST_DRIVERS?.split(",").map((d) => d.trim());
+const packageTests = !drivers || drivers.includes("pglite");
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -10,7 +16,10 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    projects: [
+      { extends: true, test: { name: "app", include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"] } },
+      ...(packageTests ? ["packages/*"] : []),
+    ],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 120_000,

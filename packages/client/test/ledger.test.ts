@@ -33,7 +33,7 @@ describe("client ledger", () => {
   it("holds the cap across processes sharing the ledger file", async () => {
     const ledger = tempLedger();
     const script = `
-      const { Ledger } = await import(${JSON.stringify(path.resolve("packages/client/dist/ledger.js"))});
+      const { Ledger } = await import(${JSON.stringify(path.resolve(import.meta.dirname, "../dist/ledger.js"))});
       const l = new Ledger(${JSON.stringify(ledger.file)});
       const r = await Promise.allSettled([1,2,3].map(() => l.reserve(${JSON.stringify(attempt)}, 500000n)));
       console.log(r.filter((x) => x.status === "fulfilled").length);`;

@@ -1,0 +1,64 @@
+// The provider kit on its own (no chain, no facilitator): the options a provider declares are checked when the
+// server is created, and the served endpoint lists exact prices and answers only POST on /mcp.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMonetizedServer, type ItemDefinition, type MonetizedServerOptions, type RunningServer } from "@agora-mcp/server";
+
+const WALLET = "0x000000000000000000000000000000000000dEaD";
+const quote: ItemDefinition = { id: "quote", name: "Quote", description: "A quote", price: "0.02", params: { topic: "Example: tea" }, handler: () => "q" };
+const options = (over: Partial<MonetizedServerOptions> = {}): MonetizedServerOptions => ({ name: "kit-test", walletAddress: WALLET, facilitatorUrl: "http://127.0.0.1:9", items: [quote], ...over });
+
+describe("provider options", () => {
+  it("resolves prices to exact units and the network to Base Sepolia by default", () => {
+    const { settings } = createMonetizedServer(options({ items: [quote, { ...quote, id: "tiny", price: 0.000001 }] }));
+    expect(settings.network.paymentMethod).toBe("USDC_BASE_SEPOLIA");
+    expect(settings.items.map((i) => i.units)).toEqual([20_000n, 1n]);
+    expect(settings.facilitatorUrl).toBe("http://127.0.0.1:9");
+  });
+
+  it.each([
+    [{ walletAddress: "me" }, /walletAddress must be a 0x address/],
+    [{ facilitatorUrl: "ftp://facilitator" }, /facilitatorUrl must be an http\(s\) URL/],
+    [{ network: "base", facilitatorUrl: undefined }, /Base mainnet needs a facilitatorUrl/],
+    [{ items: [quote, quote] }, /Item id "quote" is declared twice/],
+    [{ items: [{ ...quote, id: "a b" }] }, /Item id "a b" must be letters/],
+    [{ items: [{ ...quote, x402Tool: "make-purchase" }] }, /x402Tool "make-purchase" must be a unique tool name/],
+    [{ items: [{ ...quote, price: 0, x402Tool: "free_quote" }] }, /is free: x402 cannot carry a zero amount/],
+    [{ items: [{ ...quote, price: 0, async: { checkAfterSeconds: 5 } }] }, /an asynchronous item must be paid/],
+    [{ items: [{ ...quote, async: { checkAfterSeconds: 0 } }] }, /checkAfterSeconds must be positive/],
+  ])("refuses %o", (over, message) => {
+    expect(() => createMonetizedServer(options(over as Partial<MonetizedServerOptions>))).toThrow(message);
+  });
+});
+
+describe("the served endpoint", () => {
+  let server: RunningServer | undefined;
+  let client: Client | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await server?.close();
+    client = server = undefined;
+  });
+
+  it("answers POST on /mcp only, and lists the items with exact prices and the wallet paid", async () => {
+    server = await createMonetizedServer(options({ items: [quote, { ...quote, id: "fact", name: "Fact", price: 0, params: {} }] })).listen({ port: 0 });
+    const base = new URL(server.url);
+    expect((await fetch(new URL("/elsewhere", base))).status).toBe(404);
+    expect((await fetch(base)).status).toBe(405);
+
+    client = new Client({ name: "kit-test-buyer", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(base));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["price-listing", "payment-methods", "make-purchase"]));
+    const listing = (await client.callTool({ name: "price-listing", arguments: {} })) as CallToolResult;
+    const { items } = JSON.parse((listing.content[0] as { text: string }).text) as { items: { id: string; price: { amount: number } }[] };
+    expect(items.map((i) => [i.id, i.price.amount])).toEqual([
+      ["quote", 0.02],
+      ["fact", 0],
+    ]);
+    const methods = (await client.callTool({ name: "payment-methods", arguments: {} })) as CallToolResult;
+    expect((methods.content[0] as { text: string }).text).toContain(WALLET);
+  });
+});
