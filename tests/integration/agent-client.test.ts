@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setDatabase } from "@/lib/database";
 import { listings } from "@/db/schema";
 import { toListingRow } from "@/lib/listings/write";
@@ -87,6 +87,17 @@ async function balances(buyer: `0x${string}`) {
 
 const delivered = (itemId: string) => events.filter((e) => e.itemId === itemId && (e.outcome === "delivered" || e.outcome === "pending")).length;
 
+/** The purchase attempts in the host's ledger (one JSON line each, next to its wallet). */
+function ledgerLines(host: Host): string[] {
+  const file = path.join(path.dirname(host.walletFile), "ledger-base-sepolia.jsonl");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+}
+
+/** Everything a payment would change: both balances on chain, the host's ledger, and the purchases the paid server saw. */
+async function trace(host: Host) {
+  return { balances: await balances(host.address), ledger: ledgerLines(host).length, purchasesSeen: events.length };
+}
+
 beforeAll(async () => {
   stack = await startPaymentStack();
   provider = stack.freshAddress();
@@ -151,46 +162,50 @@ describe("a host that supports elicitation", () => {
 
   it("gets a free item with nothing signed or paid", async () => {
     const before = await balances(host.address);
+    const asked = host.elicitations.length;
     const got = await call(host, "purchase", { server: "reference-weather", item: "page-screenshot", params: { url: "https://example.com" } });
     expect(got.data).toMatchObject({ status: "free", signed: false, result: expect.stringContaining("screenshot-") });
     expect(await balances(host.address)).toEqual(before);
-    expect(host.elicitations).toHaveLength(0);
+    expect(host.elicitations).toHaveLength(asked);
   });
 
   it("buys a cheap item without asking, and the chain moves exactly its price", async () => {
     const before = await balances(host.address);
+    const [asked, sold] = [host.elicitations.length, delivered("weather-now")];
     const got = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Lisbon" } });
     expect(got.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(got.text).toContain("Lisbon");
-    firstTransaction = got.data.transaction;
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 10_000n, provider: before.provider + 10_000n });
-    expect(host.elicitations).toHaveLength(0);
-    expect(delivered("weather-now")).toBe(1);
+    expect(host.elicitations).toHaveLength(asked);
+    expect(delivered("weather-now")).toBe(sold + 1);
   });
 
   it("asks at or above the threshold; declining pays nothing, accepting pays exactly the price", async () => {
     const before = await balances(host.address);
+    const [asked, sold] = [host.elicitations.length, delivered("market-report")];
     host.answers.push({ action: "decline" });
     const declined = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
     expect(declined.data).toMatchObject({ status: "declined", signed: false });
     expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on Base Sepolia to Reference Weather for "Market report"/);
+    expect(host.elicitations).toHaveLength(asked + 1);
     expect(await balances(host.address)).toEqual(before);
-    expect(delivered("market-report")).toBe(0);
+    expect(delivered("market-report")).toBe(sold);
 
     host.answers.push({ action: "accept", content: { approve: true } });
     const bought = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
     expect(bought.data).toMatchObject({ status: "delivered", priceUsd: "$0.25" });
-    expect(host.elicitations).toHaveLength(2);
+    expect(host.elicitations).toHaveLength(asked + 2);
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 250_000n, provider: before.provider + 250_000n });
-    expect(delivered("market-report")).toBe(1);
+    expect(delivered("market-report")).toBe(sold + 1);
   });
 
   it("buys an asynchronous item and collects it later with the wallet that paid", async () => {
     const before = await balances(host.address);
+    const [asked, sold] = [host.elicitations.length, delivered("logo-render")];
     host.answers.push({ action: "accept", content: { approve: true } });
     const bought = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "a fox" } });
     expect(bought.data).toMatchObject({ status: "job-pending", jobId: expect.any(String), checkAfterSeconds: 1 });
-    expect(host.elicitations).toHaveLength(3);
+    expect(host.elicitations).toHaveLength(asked + 1);
     expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.10 USDC on Base Sepolia to Reference Weather for "Logo render"/);
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 100_000n, provider: before.provider + 100_000n });
     let job = await call(host, "check_job", { jobId: bought.data.jobId });
@@ -199,28 +214,38 @@ describe("a host that supports elicitation", () => {
       job = await call(host, "check_job", { jobId: bought.data.jobId });
     }
     expect(job.data).toMatchObject({ status: "done", result: { brief: "a fox", size: "512x512" } });
-    expect(delivered("logo-render")).toBe(1);
+    expect(delivered("logo-render")).toBe(sold + 1);
   });
 
   it("buys a tool sold through the x402 binding for MCP, checked on chain", async () => {
     const before = await balances(host.address);
+    const sold = events.filter((e) => e.itemId === "weather-now" && e.outcome === "delivered").length;
     const got = await call(host, "purchase", { server: "reference-weather", item: "weather", params: { city: "Porto" } });
     expect(got.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(got.text).toContain("Porto");
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 10_000n, provider: before.provider + 10_000n });
-    expect(events.filter((e) => e.itemId === "weather-now" && e.outcome === "delivered")).toHaveLength(2);
+    expect(events.filter((e) => e.itemId === "weather-now" && e.outcome === "delivered")).toHaveLength(sold + 1);
   });
 
   it("refuses missing parameters and unlisted URLs before signing", async () => {
+    const before = await trace(host);
+    expect(before.balances.buyer).toBeGreaterThanOrEqual(10_000n); // the wallet could pay: only the checks stop it
     const missing = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: {} });
     expect(missing.result.isError).toBe(true);
     expect(missing.data).toMatchObject({ status: "refused", signed: false, missingParams: ["city"] });
     expect(missing.text).toContain("city (Example: Lisbon)");
     const direct = await call(host, "purchase", { server: reference.url, item: "weather-now", params: { city: "Oslo" } });
+    expect(direct.data).toMatchObject({ status: "refused", signed: false });
     expect(direct.text).toMatch(/ENABLE_UNSAFE_DIRECT_ACCESS=true/);
+    // Nothing signed: no attempt in the ledger, no purchase reached the server, not a unit moved either way.
+    expect(await trace(host)).toEqual(before);
   });
 
   it("catches a server that names another transaction as its settlement", async () => {
+    // The liar names a real earlier payment of this wallet (to the reference server) as the settlement of this one.
+    const earlier = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Faro" } });
+    expect(earlier.data).toMatchObject({ status: "delivered", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    firstTransaction = earlier.data.transaction;
     const got = await call(host, "purchase", { server: "wrong-receipts", item: "fact" });
     expect(got.result.isError).toBe(true);
     expect(got.data.status).toBe("disputed");
@@ -239,38 +264,79 @@ describe("a host that supports elicitation", () => {
     const explored = await call(host, "explore_server", { server: "rising-prices" });
     expect(explored.data.items[0].priceUsd).toBe("0.01");
     const before = await stack.chain.usdcBalance(host.address);
+    const sold = liars.rise.delivered;
     const got = await call(host, "purchase", { server: "rising-prices", item: "fact", maxPriceUsd: explored.data.items[0].priceUsd });
     expect(got.data).toMatchObject({ status: "refused", signed: false });
     expect(got.text).toMatch(/now asks \$0\.05 for "Fact", more than the \$0\.01 you expected/);
     expect(await stack.chain.usdcBalance(host.address)).toBe(before);
-    expect(liars.rise.delivered).toBe(0);
+    expect(liars.rise.delivered).toBe(sold);
   });
+});
 
-  it("shows the balance, today's spending and every purchase in the wallet tool", async () => {
+describe("the wallet tool", () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await startHost("carol", { elicitation: true, usdc: 1_000_000n, env: { AGORA_MAX_PER_PURCHASE: "0.30", AGORA_DAILY_CAP: "1.00", ELICITATION_THRESHOLD: "0.10" } });
+  });
+  afterAll(() => host?.client.close());
+
+  it("shows the balance, today's spending and every purchase", async () => {
+    // The wallet's own history, one purchase of each kind the ledger records.
+    const buy = async (args: Record<string, unknown>) => (await call(host, "purchase", args)).data;
+    expect(await buy({ server: "reference-weather", item: "page-screenshot", params: { url: "https://example.com" } })).toMatchObject({ status: "free" });
+    expect(await buy({ server: "reference-weather", item: "weather-now", params: { city: "Lisbon" } })).toMatchObject({ status: "delivered" });
+    host.answers.push({ action: "decline" });
+    expect(await buy({ server: "reference-weather", item: "market-report", params: { segment: "solar" } })).toMatchObject({ status: "declined" });
+    host.answers.push({ action: "accept", content: { approve: true } });
+    const bought = await buy({ server: "reference-weather", item: "logo-render", params: { brief: "a fox" } });
+    expect(bought).toMatchObject({ status: "job-pending" });
+    let job = await call(host, "check_job", { jobId: bought.jobId });
+    for (let i = 0; i < 20 && job.data.status === "pending"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      job = await call(host, "check_job", { jobId: bought.jobId });
+    }
+    expect(job.data.status).toBe("done");
+    expect(await buy({ server: "reference-weather", item: "weather", params: { city: "Porto" } })).toMatchObject({ status: "delivered" });
+    expect(await buy({ server: "silent-taker", item: "fact" })).toMatchObject({ status: "disputed" });
+
     const wallet = await call(host, "wallet", {});
     expect(wallet.data).toMatchObject({ address: host.address, network: "Base Sepolia", dailyCap: "1.00" });
-    // 0.01 + 0.25 + 0.10 + 0.01 bought, 0.01 + 0.01 taken by the liars.
-    expect(wallet.data.spentToday).toBe("0.39");
-    expect(wallet.data.usdc).toBe("0.61");
-    expect(wallet.data.recentPurchases.map((p: { status: string }) => p.status)).toEqual(["disputed", "disputed", "paid", "job-done", "paid", "declined", "paid", "free"]);
+    // 0.01 + 0.10 + 0.01 bought, 0.01 taken by the liar; the free and the declined item cost nothing.
+    expect(wallet.data.spentToday).toBe("0.13");
+    expect(wallet.data.usdc).toBe("0.87");
+    expect(wallet.data.recentPurchases.map((p: { status: string }) => p.status)).toEqual(["disputed", "paid", "job-done", "declined", "paid", "free"]);
     expect(wallet.text).toMatch(/faucet/);
   });
 });
 
 describe("a host without elicitation, with tight limits", () => {
+  // Each test starts from the same fresh wallet: $0.05, at most $0.10 a purchase and $0.10 a day.
   let host: Host;
-  beforeAll(async () => {
-    host = await startHost("bob", { elicitation: false, usdc: 50_000n, env: { AGORA_MAX_PER_PURCHASE: "0.10", AGORA_DAILY_CAP: "0.10" } });
+  let hosts = 0;
+  beforeEach(async () => {
+    host = await startHost(`bob-${++hosts}`, { elicitation: false, usdc: 50_000n, env: { AGORA_MAX_PER_PURCHASE: "0.10", AGORA_DAILY_CAP: "0.10" } });
   });
-  afterAll(() => host?.client.close());
+  afterEach(() => host?.client.close());
+
+  /** Spends the whole daily cap: the two-step confirmation of a $0.10 job. */
+  async function spendTheCap() {
+    await stack.chain.mintUsdc(host.address, 70_000n);
+    const args = { server: "reference-weather", item: "logo-render", params: { brief: "owl" } };
+    const asked = await call(host, "purchase", args);
+    expect(asked.data.status).toBe("confirmation-required");
+    expect((await call(host, "purchase", { ...args, confirmationId: asked.data.confirmationId })).data).toMatchObject({ status: "job-pending", signed: true });
+  }
 
   it("refuses above the balance and above the per-purchase maximum without signing", async () => {
+    const before = await trace(host);
     const poor = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "owl" } });
     expect(poor.data).toMatchObject({ status: "refused", signed: false });
     expect(poor.text).toMatch(/costs \$0\.10 but the wallet holds \$0\.05 USDC/);
     const dear = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "tea" } });
+    expect(dear.data).toMatchObject({ status: "refused", signed: false });
     expect(dear.text).toMatch(/above the per-purchase maximum of \$0\.10 \(AGORA_MAX_PER_PURCHASE\)/);
     expect(await stack.chain.usdcBalance(host.address)).toBe(50_000n);
+    expect(await trace(host)).toEqual(before);
   });
 
   it("asks for a two-step confirmation, bound to one purchase and usable once", async () => {
@@ -289,15 +355,24 @@ describe("a host without elicitation, with tight limits", () => {
   });
 
   it("refuses above the daily cap without signing", async () => {
+    await spendTheCap();
+    const before = await trace(host);
     const capped = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Oslo" } });
     expect(capped.data).toMatchObject({ status: "refused", signed: false });
     expect(capped.text).toMatch(/today's spending is \$0\.10 of the \$0\.10 daily cap \(AGORA_DAILY_CAP\)/);
     expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
+    expect(await trace(host)).toEqual(before);
   });
 });
 
 describe("the private keys", () => {
   it("never appear in any message, log line or ledger of the whole run", async () => {
+    // At least this host's import, start and paid purchase are in the run, whichever tests ran before.
+    const host = await startHost("dana", { elicitation: true, usdc: 10_000n, env: { ELICITATION_THRESHOLD: "0.10" } });
+    const bought = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Oslo" } });
+    await host.client.close();
+    expect(bought.data.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(ledgerLines(host).join("\n")).toContain(bought.data.transaction);
     const keys = outputs.join("\n").toLowerCase();
     const ledgers = fs
       .readdirSync(tmp, { recursive: true, encoding: "utf8" })
@@ -305,8 +380,8 @@ describe("the private keys", () => {
       .map((f) => fs.readFileSync(path.join(tmp, f), "utf8"))
       .join("\n")
       .toLowerCase();
-    expect(outputs.length).toBeGreaterThan(20);
-    expect(ledgers.length).toBeGreaterThan(0);
+    expect(keys).toContain(bought.data.transaction);
+    expect(ledgers).toContain(bought.data.transaction);
     for (const file of fs.readdirSync(tmp, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("wallet.json"))) {
       const key = JSON.parse(fs.readFileSync(path.join(tmp, file), "utf8")).privateKey.slice(2).toLowerCase();
       expect(keys).not.toContain(key);
