@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
 import { importWallet, openWallet } from "@agora-mcp/client";
 
@@ -14,7 +15,7 @@ function tempFile(): string {
 }
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-const KEY = `0x${"4c".repeat(32)}`;
+const KEY = `0x${"4c".repeat(32)}` as const;
 
 describe("client wallet", () => {
   it("creates the wallet on first start in a 0700 directory as a 0600 file, and reopens the same one", () => {
@@ -42,8 +43,12 @@ describe("client wallet", () => {
   it("imports an existing key, with or without 0x, and never over an existing wallet", () => {
     const file = tempFile();
     const imported = importWallet(file, `${KEY.slice(2)}\n`);
-    expect(imported.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The address is the key's own (derived independently here), not any valid-looking address.
+    expect(imported.address).toBe(privateKeyToAccount(KEY).address);
     expect(openWallet(file).address).toBe(imported.address);
+    expect(JSON.parse(fs.readFileSync(file, "utf8")).privateKey).toBe(KEY);
+    // With 0x the same key is the same wallet.
+    expect(importWallet(tempFile(), KEY).address).toBe(privateKeyToAccount(KEY).address);
     expect(() => importWallet(file, KEY)).toThrow(/already exists/);
     expect(() => importWallet(tempFile(), "0x1234")).toThrow(/not a private key/);
   });
