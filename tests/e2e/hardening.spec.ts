@@ -35,13 +35,23 @@ test.describe("hardening", () => {
   });
 
   test("unknown slugs and page numbers are not written to the route cache", async ({ request }) => {
+    const cache = path.resolve(".next");
     const marker = `nope-${Date.now().toString(36)}`;
+    // A page number past the end of the catalogue that no earlier run asked for: six digits, as the route accepts.
+    const pageNumber = String(900_000 + (Date.now() % 100_000));
+    /** Cached files of /catalogue-page/<n>: named <n>.html, <n>.rsc, <n>.meta… (or a directory <n>). */
+    const cachedPage = (n: string) => filesUnder(cache).filter((f) => f.split(path.sep).some((part) => part === n || part.startsWith(`${n}.`)) && f.includes("catalogue-page"));
+
+    // A real page is written to the route cache under its number, so the absence of the unknown one means something.
+    expect((await request.get("/catalogue-page/2")).status()).toBe(200);
+    await expect.poll(() => cachedPage("2").length, { message: "page 2 in the route cache" }).toBeGreaterThan(0);
+
     for (let i = 0; i < 2; i++) {
       expect((await request.get(`/marketplace/${marker}`)).status()).toBe(404);
-      expect((await request.get(`/catalogue-page/9${Date.now() % 100000}`)).status()).toBe(404);
+      expect((await request.get(`/catalogue-page/${pageNumber}`)).status()).toBe(404);
     }
-    const cached = filesUnder(path.resolve(".next")).filter((f) => f.includes(marker));
-    expect(cached).toEqual([]);
+    expect(filesUnder(cache).filter((f) => f.includes(marker))).toEqual([]);
+    expect(cachedPage(pageNumber)).toEqual([]);
   });
 
   test("Auth.js endpoints refuse large bodies with 413", async ({ request }) => {
