@@ -124,11 +124,19 @@ test.describe("submit page, signed in", () => {
     await expect(mine).toContainText("Pending review");
     await expect(mine).toContainText(url);
 
-    // Pending listings are not public: not in the marketplace page, nor in the agents API once it lists.
+    // Pending listings are not public: not in the marketplace page, nor anywhere in the agents API's whole list
+    // (newest first, where it would lead), nor found by its own name.
     await page.goto("/marketplace");
     await expect(page.getByText(name)).toHaveCount(0);
-    const api = await request.get("/api/mcp-agents");
-    if (api.ok()) expect(JSON.stringify(await api.json())).not.toContain(name);
+    const api = await request.get("/api/mcp-agents?sort=newest&limit=1000");
+    expect(api.status()).toBe(200);
+    const listed = ((await api.json()) as { name: string }[]).map((l) => l.name);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed).toHaveLength(Number(api.headers()["x-total-count"]));
+    expect(listed).not.toContain(name);
+    const found = await request.get(`/api/mcp-agents?q=${encodeURIComponent(name)}`);
+    expect(found.status()).toBe(200);
+    expect(await found.json()).toEqual([]);
   });
 
   test("a refused submission shows the server's message and ends the busy state", async ({ page }, testInfo) => {
