@@ -5,7 +5,7 @@ import { unstable_cache } from "next/cache";
 import { listCategories, listSitemapEntries } from "@/db/queries/listings";
 import { uptimeAndLatency } from "@/db/queries/probes";
 import { getDb } from "@/lib/database";
-import { findListingView } from "./from-rows";
+import { findListingView } from "./lookup";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
 

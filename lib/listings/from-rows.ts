@@ -1,13 +1,9 @@
-// The one mapper from stored rows to the listing model (lib/listings/model.ts), and the page-of-listings
-// loader every surface uses: a page of rows plus three queries (latest checks, 30-day record, drift).
-import { recentDrift } from "@/db/queries/drift";
-import { latestProbeRows, type LatestProbeRow } from "@/db/queries/latest-probes";
-import { findPublicListing, type PublicListingRow } from "@/db/queries/listings";
-import { NO_PROBES, uptimeSummaries, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
-import type { Db } from "@/db/types";
+// The one mapper from stored rows to the listing model (lib/listings/model.ts). Every surface reads listings
+// through db/queries/listing-facts.ts (rows with their checks, uptime and drift) and shapes them here.
+import type { ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
+import type { PublicListingRow } from "@/db/queries/listings";
+import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
 import type { Listing, ListingView, ProbeSnapshot } from "./model";
-
-export const UPTIME_DAYS = 30;
 
 export function toListing(row: PublicListingRow): Listing {
   return {
@@ -18,8 +14,16 @@ export function toListing(row: PublicListingRow): Listing {
   };
 }
 
-function toSnapshot({ listingId: _id, checkedAt, ...probe }: LatestProbeRow): ProbeSnapshot {
-  return { ...probe, checkedAt: new Date(checkedAt).toISOString(), tools: probe.tools ?? [], pricedItems: probe.pricedItems ?? [], paymentMethods: probe.paymentMethods ?? [] };
+function toSnapshot(probe: LatestProbeRow): ProbeSnapshot {
+  return {
+    checkedAt: new Date(probe.checkedAt).toISOString(),
+    reachable: probe.reachable,
+    verifiable: probe.verifiable,
+    latencyMs: probe.latencyMs,
+    tools: probe.tools ?? [],
+    pricedItems: probe.pricedItems ?? [],
+    paymentMethods: probe.paymentMethods ?? [],
+  };
 }
 
 /**
@@ -30,25 +34,13 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
   return flag && probe !== null && probe.verifiable && now.getTime() - new Date(probe.checkedAt).getTime() < VERIFIED_WINDOW_MS;
 }
 
-/** The listings in the given order, each with what the checks know about it. */
-export async function toListingViews(db: Db, rows: PublicListingRow[], now = new Date()): Promise<ListingView[]> {
-  const ids = rows.map((l) => l.id);
-  const [probes, uptimes, drift] = await Promise.all([latestProbeRows(db, ids), uptimeSummaries(db, ids, UPTIME_DAYS, now), recentDrift(db, ids)]);
-  return rows.map((row) => {
-    const found = probes.get(row.id);
-    const probe = found ? toSnapshot(found) : null;
-    const listing = toListing(row);
-    return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: uptimes.get(row.id) ?? NO_PROBES, drift: drift.get(row.id) ?? [] };
-  });
-}
-
-/** One approved listing's view by slug or id; null for unknown, pending and rejected ones. */
-export async function findListingView(db: Db, slugOrId: string, now = new Date()): Promise<ListingView | null> {
-  const row = await findPublicListing(db, slugOrId);
-  return row ? (await toListingViews(db, [row], now))[0]! : null;
+export function toListingView(record: ListingRecord, now = new Date()): ListingView {
+  const probe = record.probe ? toSnapshot(record.probe) : null;
+  const listing = toListing(record.row);
+  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift };
 }
 
 /** A listing no check has reached yet (a submission just saved). */
 export function unprobedView(row: PublicListingRow): ListingView {
-  return { ...toListing(row), verified: false, probe: null, uptime: NO_PROBES, drift: [] };
+  return toListingView({ row, drift: [] });
 }

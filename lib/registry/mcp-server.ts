@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { registrySearchAnswerSchema } from "@agora-mcp/protocol";
-import { findListingView } from "@/lib/listings/from-rows";
+import { findListingView } from "@/lib/listings/lookup";
 import { listCategories } from "@/db/queries/listings";
 import { hasMore, searchListingViews } from "@/lib/listings/search/search";
 import type { Db } from "@/db/types";

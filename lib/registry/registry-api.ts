@@ -1,8 +1,7 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
 import { getDb } from "@/lib/database";
-import { findListingView, toListingViews } from "@/lib/listings/from-rows";
-import { listRegistryPage } from "@/db/queries/listings";
+import { findListingView, listRegistryViews } from "@/lib/listings/lookup";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
 import { registryListQuerySchema } from "@/lib/validations/registry";
@@ -47,14 +46,15 @@ export async function listServers(request: Request): Promise<Response> {
     }
 
     const db = await getDb();
-    const rows =
+    // One more than the page tells whether another follows.
+    const views =
       !version || servesVersion(version)
-        ? await listRegistryPage(db, { q: search, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
+        ? await listRegistryViews(db, { q: search, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
         : [];
-    const page = rows.slice(0, limit);
+    const page = views.slice(0, limit);
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
-    if (rows.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
-    return cachedJson(request, { servers: (await toListingViews(db, page)).map(toServerResponse), metadata }, CORS);
+    if (views.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
+    return cachedJson(request, { servers: page.map(toServerResponse), metadata }, CORS);
   } catch (error) {
     return failure(error, "GET /v0.1/servers");
   }

@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase } from "@/lib/database";
-import { findListingView } from "@/lib/listings/from-rows";
+import { findListingView } from "@/lib/listings/lookup";
 import { insertListing } from "@/lib/listings/write";
 import { decideListing } from "@/db/queries/reviews";
 import { insertPasswordUser } from "@/db/queries/users";

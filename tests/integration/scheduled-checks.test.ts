@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findListingView } from "@/lib/listings/from-rows";
+import { findListingView } from "@/lib/listings/lookup";
 import { insertListing } from "@/lib/listings/write";
 import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
 import { listingProbes, listings, scheduledJobs } from "@/db/schema";

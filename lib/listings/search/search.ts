@@ -5,10 +5,11 @@
 // key includes the catalogue version (a sequence every write to listings, probes or drift bumps through
 // statement triggers), so a listing approved, edited or re-probed is searchable at once, from any process.
 // Concurrent identical requests share one query. Large pages (limit > MAX_CACHED_LIMIT) are not kept.
-import { catalogueVersion, searchListings, type SearchResult } from "@/db/queries/listings";
+import { searchListingRecords } from "@/db/queries/listing-facts";
+import { catalogueVersion, type SearchResult } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
-import { toListingViews } from "@/lib/listings/from-rows";
+import { toListingView } from "@/lib/listings/from-rows";
 import type { ListingView } from "@/lib/listings/model";
 import type { ListingFilters } from "./filters";
 import { searchTerms } from "./terms";
@@ -34,8 +35,9 @@ export async function searchCatalogue(
   const terms = searchTerms(filters.q);
   // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
   if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
-  const { rows, ...counts } = await searchListings(db, { terms, category: filters.category, price: filters.price, sort: filters.sort }, page, options);
-  return { ...counts, items: await toListingViews(db, rows) };
+  const { records, ...counts } = await searchListingRecords(db, { terms, category: filters.category, price: filters.price, sort: filters.sort }, page, options);
+  const now = new Date();
+  return { ...counts, items: records.map((r) => toListingView(r, now)) };
 }
 
 /** A page of listing views for the filters, from the cache when the same search ran within the TTL. */

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/database";
-import { findListingView } from "@/lib/listings/from-rows";
+import { findListingView } from "@/lib/listings/lookup";
 import { ApiError, errorResponse } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";

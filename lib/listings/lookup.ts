@@ -1,0 +1,17 @@
+// Listings by key or by registry page, each read in one trip to the database and shaped by the one mapper.
+import { findListingRecord, listRegistryRecords } from "@/db/queries/listing-facts";
+import type { Db } from "@/db/types";
+import { toListingView } from "./from-rows";
+import type { ListingView } from "./model";
+
+/** One approved listing's view by slug or id; null for unknown, pending and rejected ones. */
+export async function findListingView(db: Db, slugOrId: string, now = new Date()): Promise<ListingView | null> {
+  const record = await findListingRecord(db, slugOrId, now);
+  return record ? toListingView(record, now) : null;
+}
+
+/** A page of the official-registry API: approved listings in slug order after a keyset, optionally changed since a time. */
+export async function listRegistryViews(db: Db, page: Parameters<typeof listRegistryRecords>[1]): Promise<ListingView[]> {
+  const now = new Date();
+  return (await listRegistryRecords(db, page)).map((r) => toListingView(r, now));
+}
