@@ -6,7 +6,7 @@ import { rowsOf } from "../rows";
 import type { Db } from "../types";
 import { VERIFIED_WINDOW_MS } from "./probes";
 
-export type DiscoverableOffer = {
+export type PayableItem = {
   listingId: string;
   slug: string;
   name: string;
@@ -20,18 +20,18 @@ export type DiscoverableOffer = {
   methods: AcceptedPayment[];
 };
 
-type Row = Omit<DiscoverableOffer, "checkedAt"> & { checkedAt: string | Date; total: number };
+type Row = Omit<PayableItem, "checkedAt"> & { checkedAt: string | Date; total: number };
 
 /**
- * One page of offers, in listing then catalogue order, and how many there are in all. `paymentMethods`
+ * One page of payable items, in listing then catalogue order, and how many there are in all. `paymentMethods`
  * are the method ids the caller can express in x402 (e.g. USDC_BASE_SEPOLIA); `payTo` narrows to one wallet.
  */
-export async function listDiscoverableOffers(
+export async function listPayableItems(
   db: Db,
   filter: { paymentMethods: string[]; payTo?: string; limit: number; offset: number },
   now = new Date(),
-): Promise<{ offers: DiscoverableOffer[]; total: number }> {
-  if (filter.paymentMethods.length === 0) return { offers: [], total: 0 };
+): Promise<{ payables: PayableItem[]; total: number }> {
+  if (filter.paymentMethods.length === 0) return { payables: [], total: 0 };
   const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
   const methods = sql.join(filter.paymentMethods.map((m) => sql`${m}`), sql`, `);
   const result = await db.execute<Row>(sql`
@@ -40,7 +40,7 @@ export async function listDiscoverableOffers(
       from listing_probes p
       where p.listing_id in (select id from listings where status = 'approved' and verified)
       order by p.listing_id, p.checked_at desc, p.id desc
-    ), offers as (
+    ), items as (
       select l.id as "listingId", l.slug, l.name, l.description, l.categories, l.server_url as "serverUrl",
         latest.checked_at as "checkedAt", latest.tools, item.value as item, item.n,
         (select coalesce(jsonb_agg(m.value), '[]'::jsonb) from jsonb_array_elements(latest.payment_methods) m
@@ -53,13 +53,13 @@ export async function listDiscoverableOffers(
       where latest.verifiable and latest.checked_at > ${since}::timestamptz
         -- a free item needs no payment, so x402 has nothing to discover
         and (item.value->>'amount')::numeric > 0
-    ), payable as (select * from offers where jsonb_array_length(methods) > 0)
+    ), payable as (select * from items where jsonb_array_length(methods) > 0)
     select counted.total, page.* from (select count(*)::int as total from payable) counted
     left join lateral (select * from payable order by slug, n limit ${filter.limit} offset ${filter.offset}) page on true`);
   const rows = rowsOf<Row & { n?: unknown }>(result);
   const total = Number(rows[0]?.total ?? 0);
-  const offers = rows
+  const payables = rows
     .filter((r) => r.listingId)
-    .map(({ total: _total, n: _n, checkedAt, ...offer }) => ({ ...offer, checkedAt: new Date(checkedAt).toISOString() }));
-  return { offers, total };
+    .map(({ total: _total, n: _n, checkedAt, ...payable }) => ({ ...payable, checkedAt: new Date(checkedAt).toISOString() }));
+  return { payables, total };
 }

@@ -2,7 +2,7 @@
 // verified listing (lib/listings/presenters/discovery-resource.ts), filtered and paged in the database.
 import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
 import { getDb } from "@/lib/database";
-import { listDiscoverableOffers } from "@/db/queries/discovery";
+import { listPayableItems } from "@/db/queries/discovery";
 import { cachedJson } from "@/lib/cached-json";
 import { validationError } from "@/lib/errors";
 import { toDiscoveryResource, X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
@@ -19,8 +19,8 @@ export async function listDiscoveryResources(request: Request): Promise<Response
     // Agora lists MCP tools paid with the `exact` scheme, each carrying the bazaar extension.
     const matches = (!type || type === "mcp") && (!scheme || scheme === "exact") && (!extensions || extensions === "bazaar");
     const methods = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.paymentMethod);
-    const { offers, total } = matches ? await listDiscoverableOffers(await getDb(), { paymentMethods: methods, payTo, limit, offset }) : { offers: [], total: 0 };
-    return cachedJson(request, { x402Version: X402_VERSION, items: offers.map(toDiscoveryResource), pagination: { limit, offset, total } }, CORS);
+    const { payables, total } = matches ? await listPayableItems(await getDb(), { paymentMethods: methods, payTo, limit, offset }) : { payables: [], total: 0 };
+    return cachedJson(request, { x402Version: X402_VERSION, items: payables.map(toDiscoveryResource), pagination: { limit, offset, total } }, CORS);
   } catch (error) {
     return failure(error, "GET /discovery/resources");
   }

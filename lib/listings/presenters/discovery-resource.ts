@@ -2,7 +2,7 @@
 // x402 specification): type "mcp", the item's x402 version 2 payment requirements in `accepts`, and the
 // bazaar extension describing the tool call.
 import { findNetwork, usdToUnits } from "@agora-mcp/protocol";
-import type { DiscoverableOffer } from "@/db/queries/discovery";
+import type { PayableItem } from "@/db/queries/discovery";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { detailUrl } from "./server-details";
 
@@ -40,9 +40,9 @@ function tags(categories: string[]): string[] {
   return categories.filter((c) => printable(c) && !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 5);
 }
 
-/** The x402 payment requirements for one offer, one per payment method it can be paid with. */
-function accepts(offer: DiscoverableOffer) {
-  return offer.methods.flatMap((method) => {
+/** The x402 payment requirements for one payable item, one per payment method it can be paid with. */
+function accepts(payable: PayableItem) {
+  return payable.methods.flatMap((method) => {
     const network = findNetwork(method.paymentMethod);
     if (!network) return [];
     return [
@@ -50,7 +50,7 @@ function accepts(offer: DiscoverableOffer) {
         scheme: "exact",
         network: network.caip2,
         // Exact: the probe's integer units when the server gave them, else the dollar amount converted once.
-        amount: offer.item.units ?? usdToUnits(offer.item.amount).toString(),
+        amount: payable.item.units ?? usdToUnits(payable.item.amount).toString(),
         asset: network.asset,
         payTo: method.walletAddress,
         maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
@@ -60,21 +60,21 @@ function accepts(offer: DiscoverableOffer) {
   });
 }
 
-export function toDiscoveryResource(offer: DiscoverableOffer) {
-  const toolName = offer.item.toolName ?? MAKE_PURCHASE_TOOL;
-  const tool = offer.tools.find((t) => t.name === toolName);
+export function toDiscoveryResource(payable: PayableItem) {
+  const toolName = payable.item.toolName ?? MAKE_PURCHASE_TOOL;
+  const tool = payable.tools.find((t) => t.name === toolName);
   const inputSchema = tool?.inputSchema && typeof tool.inputSchema === "object" ? tool.inputSchema : { type: "object" };
-  const description = `${offer.name}: ${offer.item.name}${offer.item.description ? ` — ${offer.item.description}` : ""}`;
+  const description = `${payable.name}: ${payable.item.name}${payable.item.description ? ` — ${payable.item.description}` : ""}`;
   return {
-    resource: offer.serverUrl,
+    resource: payable.serverUrl,
     type: "mcp",
     x402Version: X402_VERSION,
-    accepts: accepts(offer),
-    lastUpdated: offer.checkedAt,
+    accepts: accepts(payable),
+    lastUpdated: payable.checkedAt,
     description,
     mimeType: "application/json",
-    ...(printable(offer.name) ? { serviceName: offer.name } : {}),
-    tags: tags(offer.categories),
+    ...(printable(payable.name) ? { serviceName: payable.name } : {}),
+    tags: tags(payable.categories),
     extensions: {
       bazaar: {
         info: {
@@ -85,7 +85,7 @@ export function toDiscoveryResource(offer: DiscoverableOffer) {
             transport: "streamable-http",
             inputSchema,
             // MonetizedMCP servers sell every item through one tool; the item is its argument.
-            ...(toolName === MAKE_PURCHASE_TOOL ? { example: { itemId: offer.item.id ?? offer.item.name, params: offer.item.params ?? {} } } : {}),
+            ...(toolName === MAKE_PURCHASE_TOOL ? { example: { itemId: payable.item.id ?? payable.item.name, params: payable.item.params ?? {} } } : {}),
           },
           output: { type: "json" },
         },
@@ -93,13 +93,13 @@ export function toDiscoveryResource(offer: DiscoverableOffer) {
       },
     },
     metadata: {
-      listingId: offer.listingId,
-      slug: offer.slug,
-      detailUrl: detailUrl(offer.slug),
-      item: offer.item.name,
-      priceUsd: offer.item.amount,
-      currency: offer.item.currency,
-      paymentMethods: offer.methods.map((m) => m.paymentMethod),
+      listingId: payable.listingId,
+      slug: payable.slug,
+      detailUrl: detailUrl(payable.slug),
+      item: payable.item.name,
+      priceUsd: payable.item.amount,
+      currency: payable.item.currency,
+      paymentMethods: payable.methods.map((m) => m.paymentMethod),
     },
   };
 }

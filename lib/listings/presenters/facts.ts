@@ -57,7 +57,7 @@ export const statusFactsSchema = z.object({
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */
-export const offerFactsSchema = z.object({
+export const salesTermsSchema = z.object({
   tools: z.array(toolPriceSchema).describe("Tools with per-tool prices, as the latest check read them; empty before the first check."),
   pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
   paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
@@ -67,7 +67,7 @@ export const offerFactsSchema = z.object({
     .describe("Changes checks found against what was approved (price, payee wallet, tool set), newest first. A changed wallet sends a listing back to review."),
 });
 
-export const probeFactsSchema = statusFactsSchema.extend(offerFactsSchema.shape);
+export const probeFactsSchema = statusFactsSchema.extend(salesTermsSchema.shape);
 
 export type StatusFacts = z.infer<typeof statusFactsSchema>;
 export type ProbeFacts = z.infer<typeof probeFactsSchema>;
