@@ -1,4 +1,6 @@
 import "server-only";
+// The app's door to the database: opens PGlite or PostgreSQL as the settings say (db/ takes them as plain
+// values), seeds a brand-new embedded database with the sample catalogue, and keeps one connection per process.
 import { env } from "@/lib/env";
 import { openDatabase, type Connection } from "@/db/connect";
 import { setHealthPing, suspectDatabase } from "@/db/health";
