@@ -1,9 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
 import Link from "next/link";
-import { Loader2 } from "lucide-react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/forms/field";
+import { SubmitButton } from "@/components/forms/submit-button";
 import { Button } from "@/components/ui/button";
 import { confirmEmailWithLink } from "@/lib/actions/verify-email";
 
@@ -55,10 +55,9 @@ export function VerifyEmailForm({ token }: { token: string }) {
       }}
     >
       <FormAlert message={failure} />
-      <Button type="submit" size="lg" className="w-full" disabled={busy || !ready}>
-        {busy && <Loader2 className="animate-spin" />}
-        {busy ? "Confirming..." : "Confirm email address"}
-      </Button>
+      <SubmitButton busy={busy} busyLabel="Confirming..." disabled={!ready}>
+        Confirm email address
+      </SubmitButton>
     </form>
   );
 }
