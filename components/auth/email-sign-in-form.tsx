@@ -1,5 +1,6 @@
 "use client";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { EmailField } from "@/components/auth/auth-fields";
 import { ActionForm, useSuccessThenGo } from "@/components/forms/action-form";
 import { Field } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -14,9 +15,7 @@ export function EmailSignInForm() {
   const { errors } = state.form.formState;
   return (
     <ActionForm state={state} label="Sign in with email" submitLabel="Sign in" busyLabel="Signing in...">
-      <Field id="signin-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...state.form.register("email")} />
-      </Field>
+      <EmailField id="signin-email" error={errors.email?.message} registration={state.form.register("email")} />
       <Field id="signin-password" label="Password" error={errors.password?.message}>
         <Input type="password" autoComplete="current-password" {...state.form.register("password")} />
       </Field>

@@ -2,10 +2,9 @@
 import { useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
+import { EmailField } from "@/components/auth/auth-fields";
 import { ActionForm } from "@/components/forms/action-form";
-import { Field } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { Input } from "@/components/ui/input";
 import { requestPasswordResetLink } from "@/lib/actions/request-password-reset";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
 
@@ -27,9 +26,7 @@ export function ForgotPasswordForm() {
   const { errors } = state.form.formState;
   return (
     <ActionForm state={state} label="Reset your password" submitLabel="Send reset link" busyLabel="Sending...">
-      <Field id="forgot-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...state.form.register("email")} />
-      </Field>
+      <EmailField id="forgot-email" error={errors.email?.message} registration={state.form.register("email")} />
     </ActionForm>
   );
 }

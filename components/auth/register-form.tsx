@@ -1,11 +1,12 @@
 "use client";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { EmailField, NewPasswordField } from "@/components/auth/auth-fields";
 import { ActionForm, useSuccessThenGo } from "@/components/forms/action-form";
 import { Field } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Input } from "@/components/ui/input";
 import { registerWithEmail } from "@/lib/actions/register-account";
-import { MIN_PASSWORD_LENGTH, registerSchema, type RegisterInput } from "@/lib/validations/auth";
+import { registerSchema, type RegisterInput } from "@/lib/validations/auth";
 
 export function RegisterForm() {
   const onSuccess = useSuccessThenGo("Your account has been created and you are signed in. Check your inbox to confirm your email address.", "/submit");
@@ -17,17 +18,8 @@ export function RegisterForm() {
       <Field id="register-name" label="Name" error={errors.name?.message}>
         <Input autoComplete="name" {...state.form.register("name")} />
       </Field>
-      <Field id="register-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...state.form.register("email")} />
-      </Field>
-      <Field
-        id="register-password"
-        label="Password"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters. Common passwords are refused.`}
-        error={errors.password?.message}
-      >
-        <Input type="password" autoComplete="new-password" {...state.form.register("password")} />
-      </Field>
+      <EmailField id="register-email" error={errors.email?.message} registration={state.form.register("email")} />
+      <NewPasswordField id="register-password" label="Password" error={errors.password?.message} registration={state.form.register("password")} />
     </ActionForm>
   );
 }

@@ -1,12 +1,11 @@
 "use client";
 import { useEffect } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { NewPasswordField } from "@/components/auth/auth-fields";
 import { ActionForm, useSuccessThenGo } from "@/components/forms/action-form";
-import { Field } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { Input } from "@/components/ui/input";
 import { resetPasswordWithLink } from "@/lib/actions/reset-password";
-import { MIN_PASSWORD_LENGTH, resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/auth";
+import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/auth";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const onSuccess = useSuccessThenGo("Your password has been reset. Sign in with your new password.", "/login/email");
@@ -20,14 +19,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
   return (
     <ActionForm state={state} label="Choose a new password" submitLabel="Set new password" busyLabel="Saving...">
       <input type="hidden" {...state.form.register("token")} />
-      <Field
+      <NewPasswordField
         id="reset-password"
         label="New password"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters. Common passwords are refused.`}
         error={errors.password?.message ?? errors.token?.message}
-      >
-        <Input type="password" autoComplete="new-password" {...state.form.register("password")} />
-      </Field>
+        registration={state.form.register("password")}
+      />
     </ActionForm>
   );
 }
