@@ -132,11 +132,10 @@ export const accounts = pgTable(
   (t) => [uniqueIndex("accounts_provider_account_key").on(t.provider, t.providerAccountId), index("accounts_user_idx").on(t.userId)],
 );
 
-// Browser sessions. The Auth.js cookie carries a random secret; only its SHA-256 is stored, and deleting
-// the row ends the session on the next request.
-export const sessions = pgTable(
-  "sessions",
-  {
+// The columns every hashed-token table shares: the owner (rows go with the user), the SHA-256 of the secret
+// (the secret itself is never stored), when it was issued and when it stops working.
+function hashedTokenColumns() {
+  return {
     id: uuid("id").primaryKey().defaultRandom(),
     userId: uuid("user_id")
       .notNull()
@@ -144,9 +143,15 @@ export const sessions = pgTable(
     tokenHash: text("token_hash").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-  },
-  (t) => [uniqueIndex("sessions_token_hash_key").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
-);
+  };
+}
+
+// Browser sessions. The Auth.js cookie carries a random secret; only its SHA-256 is stored, and deleting
+// the row ends the session on the next request.
+export const sessions = pgTable("sessions", hashedTokenColumns(), (t) => [
+  uniqueIndex("sessions_token_hash_key").on(t.tokenHash),
+  index("sessions_user_idx").on(t.userId),
+]);
 
 // `sign_in`: issued by the JSON sign-in calls; `personal`: created by the user on /account.
 export const apiTokenKind = pgEnum("api_token_kind", ["sign_in", "personal"]);
@@ -155,17 +160,11 @@ export const apiTokenKind = pgEnum("api_token_kind", ["sign_in", "personal"]);
 export const apiTokens = pgTable(
   "api_tokens",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...hashedTokenColumns(),
     kind: apiTokenKind("kind").notNull(),
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),
-    tokenHash: text("token_hash").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId, t.createdAt.desc())],
 );
@@ -175,15 +174,9 @@ export const apiTokens = pgTable(
 export const emailVerificationTokens = pgTable(
   "email_verification_tokens",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...hashedTokenColumns(),
     email: text("email").notNull(),
-    tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("email_verification_tokens_token_hash_key").on(t.tokenHash), index("email_verification_tokens_user_idx").on(t.userId)],
 );
@@ -192,13 +185,7 @@ export const emailVerificationTokens = pgTable(
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    tokenHash: text("token_hash").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ...hashedTokenColumns(),
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("password_reset_tokens_token_hash_key").on(t.tokenHash), index("password_reset_tokens_user_idx").on(t.userId)],

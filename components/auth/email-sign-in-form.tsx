@@ -1,38 +1,24 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { toast } from "sonner";
-import { Field, FormAlert } from "@/components/forms/field";
-import { SubmitButton } from "@/components/forms/submit-button";
+import { EmailField } from "@/components/auth/auth-fields";
+import { ActionForm, useSuccessThenGo } from "@/components/forms/action-form";
+import { Field } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Input } from "@/components/ui/input";
 import { signInWithEmail } from "@/lib/actions/sign-in-with-email";
 import { signInSchema, type SignInInput } from "@/lib/validations/auth";
 
 export function EmailSignInForm() {
-  const router = useRouter();
-  const { form, failure, onSubmit } = useActionForm<SignInInput, null>({
-    resolver: zodResolver(signInSchema),
-    defaultValues: { email: "", password: "" },
-    action: signInWithEmail,
-    onSuccess: () => {
-      toast.success("Success", { description: "You have been logged in successfully." });
-      router.replace("/submit");
-    },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const onSuccess = useSuccessThenGo("You have been logged in successfully.", "/submit");
+  const defaultValues = { email: "", password: "" };
+  const state = useActionForm<SignInInput, null>({ resolver: zodResolver(signInSchema), defaultValues, action: signInWithEmail, onSuccess });
+  const { errors } = state.form.formState;
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Sign in with email">
-      <Field id="signin-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...form.register("email")} />
-      </Field>
+    <ActionForm state={state} label="Sign in with email" submitLabel="Sign in" busyLabel="Signing in...">
+      <EmailField id="signin-email" error={errors.email?.message} registration={state.form.register("email")} />
       <Field id="signin-password" label="Password" error={errors.password?.message}>
-        <Input type="password" autoComplete="current-password" {...form.register("password")} />
+        <Input type="password" autoComplete="current-password" {...state.form.register("password")} />
       </Field>
-      <FormAlert message={failure} />
-      <SubmitButton busy={isSubmitting} busyLabel="Signing in...">
-        Sign in
-      </SubmitButton>
-    </form>
+    </ActionForm>
   );
 }

@@ -2,21 +2,17 @@
 import { useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
-import { Field, FormAlert } from "@/components/forms/field";
-import { SubmitButton } from "@/components/forms/submit-button";
+import { EmailField } from "@/components/auth/auth-fields";
+import { ActionForm } from "@/components/forms/action-form";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { Input } from "@/components/ui/input";
 import { requestPasswordResetLink } from "@/lib/actions/request-password-reset";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
 
 export function ForgotPasswordForm() {
   const [sent, setSent] = useState<string | null>(null);
-  const { form, failure, onSubmit } = useActionForm<ForgotPasswordInput, { message: string }>({
-    resolver: zodResolver(forgotPasswordSchema),
-    defaultValues: { email: "" },
-    action: requestPasswordResetLink,
-    onSuccess: ({ message }) => setSent(message),
-  });
+  const onSuccess = ({ message }: { message: string }) => setSent(message);
+  const defaultValues = { email: "" };
+  const state = useActionForm<ForgotPasswordInput, { message: string }>({ resolver: zodResolver(forgotPasswordSchema), defaultValues, action: requestPasswordResetLink, onSuccess });
 
   if (sent) {
     return (
@@ -27,16 +23,10 @@ export function ForgotPasswordForm() {
     );
   }
 
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = state.form.formState;
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Reset your password">
-      <Field id="forgot-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...form.register("email")} />
-      </Field>
-      <FormAlert message={failure} />
-      <SubmitButton busy={isSubmitting} busyLabel="Sending...">
-        Send reset link
-      </SubmitButton>
-    </form>
+    <ActionForm state={state} label="Reset your password" submitLabel="Send reset link" busyLabel="Sending...">
+      <EmailField id="forgot-email" error={errors.email?.message} registration={state.form.register("email")} />
+    </ActionForm>
   );
 }

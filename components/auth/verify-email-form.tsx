@@ -1,10 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
-import Link from "next/link";
-import { Loader2 } from "lucide-react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/forms/field";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { GoToAccountButton } from "@/components/auth/go-to-account-button";
 import { confirmEmailWithLink } from "@/lib/actions/verify-email";
 
 /**
@@ -30,9 +29,7 @@ export function VerifyEmailForm({ token }: { token: string }) {
         <p role="status" className="text-center text-sm">
           Your email address is confirmed.
         </p>
-        <Button asChild variant="outline" size="lg" className="w-full">
-          <Link href="/account">Go to your account</Link>
-        </Button>
+        <GoToAccountButton />
       </>
     );
   }
@@ -55,10 +52,9 @@ export function VerifyEmailForm({ token }: { token: string }) {
       }}
     >
       <FormAlert message={failure} />
-      <Button type="submit" size="lg" className="w-full" disabled={busy || !ready}>
-        {busy && <Loader2 className="animate-spin" />}
-        {busy ? "Confirming..." : "Confirm email address"}
-      </Button>
+      <SubmitButton busy={busy} busyLabel="Confirming..." disabled={!ready}>
+        Confirm email address
+      </SubmitButton>
     </form>
   );
 }

@@ -2,16 +2,13 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/database";
 import { issueApiToken } from "@/lib/auth/api-tokens";
-import { requireSessionUserId } from "@/lib/auth/current-user";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { apiTokenSchema, type ApiTokenValues } from "@/lib/validations/auth";
-import { actionResult } from "./result";
+import { userAction } from "./result";
 
 /** A personal API token; the secret is returned this once and only its digest is kept. */
 export async function createPersonalApiToken(values: ApiTokenValues) {
-  return actionResult("createPersonalApiToken", async () => {
-    const userId = await requireSessionUserId();
-    const input = apiTokenSchema.parse(values);
+  return userAction("createPersonalApiToken", apiTokenSchema, values, async (input, userId) => {
     const db = await getDb();
     await enforceLimit(db, limits.tokensPerUser, userId);
     const { token, expiresAt } = await issueApiToken(db, { userId, kind: "personal", name: input.name, days: input.expiresInDays });

@@ -2,17 +2,15 @@
 import { revalidatePath, updateTag } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
-import { currentUser, requireSessionUserId, SESSION_EXPIRED_MESSAGE } from "@/lib/auth/current-user";
+import { currentUser, SESSION_EXPIRED_MESSAGE } from "@/lib/auth/current-user";
 import { ApiError } from "@/lib/errors";
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { runRecheck } from "@/lib/listings/checks/recheck";
-import { actionResult } from "./result";
+import { userAction } from "./result";
 
 /** 'Re-check': the listing's owner or an admin probes its server now and sees the result. */
 export async function recheckListing(listingId: string) {
-  return actionResult("recheckListing", async () => {
-    await requireSessionUserId();
-    const id = z.uuid("Unknown listing.").parse(listingId);
+  return userAction("recheckListing", z.uuid("Unknown listing."), listingId, async (id) => {
     const user = await currentUser();
     if (!user) throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
     const summary = await runRecheck(await getDb(), user, id);

@@ -5,12 +5,11 @@ import { signIn } from "@/lib/auth/authjs";
 import { registerAccount } from "@/lib/auth/password-accounts";
 import { clientIp } from "@/lib/http";
 import { registerSchema, type RegisterInput } from "@/lib/validations/auth";
-import { actionResult } from "./result";
+import { action } from "./result";
 
 /** Creates an email + password account and signs the browser in. */
 export async function registerWithEmail(values: RegisterInput) {
-  return actionResult("registerWithEmail", async () => {
-    const input = registerSchema.parse(values);
+  return action("registerWithEmail", registerSchema, values, async (input) => {
     await registerAccount(await getDb(), input, clientIp({ headers: await headers() }));
     await signIn("password", { email: input.email, password: input.password, redirect: false });
     return null;

@@ -4,12 +4,11 @@ import { getDb } from "@/lib/database";
 import { requestPasswordReset, RESET_REQUESTED_MESSAGE } from "@/lib/auth/password-reset";
 import { clientIp } from "@/lib/http";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
-import { actionResult } from "./result";
+import { action } from "./result";
 
 /** Asks for a reset link; answers the same whether or not the account exists. */
 export async function requestPasswordResetLink(values: ForgotPasswordInput) {
-  return actionResult("requestPasswordResetLink", async () => {
-    const { email } = forgotPasswordSchema.parse(values);
+  return action("requestPasswordResetLink", forgotPasswordSchema, values, async ({ email }) => {
     await requestPasswordReset(await getDb(), email, clientIp({ headers: await headers() }));
     return { message: RESET_REQUESTED_MESSAGE };
   });

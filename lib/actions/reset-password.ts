@@ -4,12 +4,12 @@ import { getDb } from "@/lib/database";
 import { resetPassword } from "@/lib/auth/password-reset";
 import { clientIp } from "@/lib/http";
 import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/auth";
-import { actionResult } from "./result";
+import { action } from "./result";
 
 /** Sets a new password from an emailed link; every session and token of the account ends. */
 export async function resetPasswordWithLink(values: ResetPasswordInput) {
-  return actionResult("resetPasswordWithLink", async () => {
-    await resetPassword(await getDb(), resetPasswordSchema.parse(values), clientIp({ headers: await headers() }));
+  return action("resetPasswordWithLink", resetPasswordSchema, values, async (input) => {
+    await resetPassword(await getDb(), input, clientIp({ headers: await headers() }));
     return null;
   });
 }

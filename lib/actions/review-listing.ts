@@ -2,22 +2,19 @@
 import { revalidatePath, updateTag } from "next/cache";
 import { getDb } from "@/lib/database";
 import { decideListing } from "@/db/queries/reviews";
-import { requireAdmin } from "@/lib/auth/admin";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
-import { actionResult } from "./result";
+import { adminAction } from "./result";
 
 const EDITED_SINCE_OPENED = "The owner changed this listing after you opened the queue. Review the new version below, then decide again.";
 const NO_LONGER_PENDING = "This listing is no longer waiting for review.";
 
 /** An admin approves or rejects a pending listing, at the revision the review page showed; the public catalogue changes at once. */
 export async function reviewListing(input: ReviewDecisionInput) {
-  return actionResult("reviewListing", async () => {
-    const admin = await requireAdmin();
-    const parsed = reviewDecisionSchema.parse(input);
+  return adminAction("reviewListing", reviewDecisionSchema, input, async (parsed, admin) => {
     const reason = parsed.decision === "rejected" ? parsed.reason : null;
     const db = await getDb();
     const outcome = await decideListing(db, parsed.listingId, admin.id, { decision: parsed.decision, reason, revision: parsed.revision });

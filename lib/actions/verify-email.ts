@@ -7,12 +7,11 @@ import { findUserById } from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";
 import { clientIp } from "@/lib/http";
 import { verifyEmailSchema, type VerifyEmailInput } from "@/lib/validations/auth";
-import { actionResult } from "./result";
+import { action, actionResult } from "./result";
 
 /** Confirms the address from a mailed link (the link's token is the proof; no session needed). */
 export async function confirmEmailWithLink(values: VerifyEmailInput) {
-  return actionResult("confirmEmailWithLink", async () => {
-    const { token } = verifyEmailSchema.parse(values);
+  return action("confirmEmailWithLink", verifyEmailSchema, values, async ({ token }) => {
     await verifyEmail(await getDb(), token, clientIp({ headers: await headers() }));
     return null;
   });

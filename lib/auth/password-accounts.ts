@@ -61,3 +61,10 @@ export async function verifyPasswordSignIn(db: Db, input: SignInInput, ip: strin
   }
   return user;
 }
+
+/** The JSON sign-in: the account behind an email and password (or the same 401), and a fresh API token for it. */
+export async function signInWithToken(db: Db, input: SignInInput, ip: string): Promise<{ user: User; issued: IssuedToken }> {
+  const user = await verifyPasswordSignIn(db, input, ip);
+  const issued = await issueApiToken(db, { userId: user.id, kind: "sign_in", name: "Email sign-in (API)", days: SIGN_IN_TOKEN_DAYS });
+  return { user, issued };
+}

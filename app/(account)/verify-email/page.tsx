@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AuthScreen } from "@/components/auth/auth-screen";
+import { GoToAccountButton } from "@/components/auth/go-to-account-button";
 import { VerifyEmailForm } from "@/components/auth/verify-email-form";
-import { Button } from "@/components/ui/button";
 
 export const metadata: Metadata = { title: "Confirm your email address", robots: { index: false }, referrer: "no-referrer" };
 
@@ -19,9 +18,7 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
           <p role="alert" className="text-center text-sm text-destructive">
             This verification link is invalid or has expired. Ask for a new one from your account page.
           </p>
-          <Button asChild variant="outline" size="lg" className="w-full">
-            <Link href="/account">Go to your account</Link>
-          </Button>
+          <GoToAccountButton />
         </>
       )}
     </AuthScreen>
