@@ -12,6 +12,13 @@ module.exports = {
       to: { path: "^(lib|components|app)/" },
     },
     {
+      name: "app-not-to-db",
+      comment: "Pages and route handlers (app/) may not import db/: they call lib/ (lib/database.ts is the door).",
+      severity: "error",
+      from: { path: "^app/" },
+      to: { path: "^db/" },
+    },
+    {
       name: "components-not-to-db",
       comment: "components/ may not import db/ (not even its types): they get data through lib/ or props.",
       severity: "error",
