@@ -26,6 +26,8 @@ const appEnv: Record<string, string> = {
   SITE_URL: baseURL,
   PGLITE_DIR: `.data/e2e-${port}`,
   RATE_LIMIT_DISABLED: "1",
+  // A production build takes the test switches (rate limits off, probes of loopback) only with this.
+  UNSAFE_TEST_MODE: "1",
   // The sample catalogue names hosts on the internet; the run reaches loopback only (the schedule has its own tests).
   VERIFY_SCHEDULE_DISABLED: "1",
   MAILCHIMP_API_KEY: "e2e-key-us1",

@@ -128,6 +128,7 @@ function startServer(extra: Record<string, string> = {}): ChildProcess {
     // The MCP endpoint's per-address limit would turn a one-address load test into 429s.
     E2E: "1",
     RATE_LIMIT_DISABLED: "1",
+    UNSAFE_TEST_MODE: "1",
     VERIFY_SCHEDULE_DISABLED: "1",
     DATABASE_URL: driver === "postgres" ? serverUrl : "",
     PGLITE_DIR: pgliteDir,

@@ -106,6 +106,7 @@ function startServer(): ChildProcess {
     // All load comes from one address: the per-address limits would turn it into 429s.
     E2E: "1",
     RATE_LIMIT_DISABLED: "1",
+    UNSAFE_TEST_MODE: "1",
     VERIFY_SCHEDULE_DISABLED: "1",
     // Submissions name loopback servers (nothing listens: the probe after each fails fast, on loopback only).
     ALLOW_PRIVATE_SERVER_URLS: "true",

@@ -12,6 +12,9 @@ const flag = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** Switches that turn a protection off, for tests; production accepts them only with UNSAFE_TEST_MODE. */
+export const TEST_SWITCHES = ["RATE_LIMIT_DISABLED", "PROBE_ALLOW_PRIVATE_HOSTS"] as const;
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -30,6 +33,9 @@ const schema = z
     // Defaults to https://{dc}.api.mailchimp.com/3.0 from the key's data-centre suffix; tests point it at a fake.
     MAILCHIMP_API_BASE: optionalUrl,
     RATE_LIMIT_DISABLED: flag,
+    // The only way a production build accepts the test switches (RATE_LIMIT_DISABLED, PROBE_ALLOW_PRIVATE_HOSTS):
+    // an ambient CI or E2E variable, which hosts may set for their own reasons, never unlocks them.
+    UNSAFE_TEST_MODE: flag,
     // Admins by configuration (also `npm run admin:grant`): GitHub numeric user ids, and emails that count only
     // once their owner has proven them (a verified GitHub/Google address or the verification link).
     ADMIN_GITHUB_IDS: optionalString.pipe(
@@ -108,12 +114,12 @@ const schema = z
     if (env.NODE_ENV === "production" && env.SMTP_URL && !env.SITE_URL) {
       ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required when SMTP_URL is set: reset links are built from it" });
     }
-    if (env.NODE_ENV === "production" && env.RATE_LIMIT_DISABLED && !process.env.CI && !process.env.E2E) {
-      ctx.addIssue({ code: "custom", path: ["RATE_LIMIT_DISABLED"], message: "may not be set in production" });
-    }
-    // A production probe that may reach private hosts would let any submitter scan the internal network.
-    if (env.NODE_ENV === "production" && env.PROBE_ALLOW_PRIVATE_HOSTS && !process.env.CI && !process.env.E2E) {
-      ctx.addIssue({ code: "custom", path: ["PROBE_ALLOW_PRIVATE_HOSTS"], message: "may not be set in production" });
+    // Without limits anyone can flood sign-in and submissions; a production probe that may reach private hosts
+    // would let any submitter scan the internal network.
+    for (const name of TEST_SWITCHES) {
+      if (env.NODE_ENV === "production" && env[name] && !env.UNSAFE_TEST_MODE) {
+        ctx.addIssue({ code: "custom", path: [name], message: "may not be set in production (a test deployment also sets UNSAFE_TEST_MODE=1)" });
+      }
     }
   });
 

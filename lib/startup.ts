@@ -1,7 +1,7 @@
 // Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the schedule.
-import { env } from "@/lib/env";
+import { env, TEST_SWITCHES } from "@/lib/env";
 import { getDb } from "@/lib/database";
-import { logError, logInfo } from "@/lib/log";
+import { logError, logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 
@@ -22,6 +22,11 @@ export async function startUp(): Promise<void> {
         "Start it with `npm start` / `npm run dev`, or `node --import ./server/client-address.mjs node_modules/next/dist/bin/next start`.",
     );
     process.exit(1);
+  }
+  const settings = env();
+  const switchedOff = TEST_SWITCHES.filter((name) => settings[name]);
+  if (settings.NODE_ENV === "production" && settings.UNSAFE_TEST_MODE && switchedOff.length > 0) {
+    logWarn("UNSAFE_TEST_MODE: protections are off; never run this set-up in front of users", { switchedOff });
   }
   pinAuthUrl();
   // Open the database (and apply migrations) now, so the first request does not pay for it.

@@ -50,7 +50,7 @@ export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
   const siteUrl = env.SITE_URL;
   env.SITE_URL ??= "http://localhost:3000";
   // Lets RATE_LIMIT_DISABLED stay set, as in the end-to-end run.
-  env.E2E = "1";
+  env.UNSAFE_TEST_MODE = "1";
   reloadEnv();
   try {
     return await fn();
@@ -59,7 +59,7 @@ export async function inProduction<T>(fn: () => Promise<T>): Promise<T> {
     delete env.AUTH_SECRET;
     delete env.AUTH_TRUST_HOST;
     if (siteUrl === undefined) delete env.SITE_URL;
-    delete env.E2E;
+    delete env.UNSAFE_TEST_MODE;
     reloadEnv();
   }
 }

@@ -26,18 +26,23 @@ describe("environment validation", () => {
     expect(parseEnv({ DATABASE_URL: "", NEXT_PUBLIC_POSTHOG_KEY: "" }).DATABASE_URL).toBeUndefined();
   });
 
-  it("refuses PROBE_ALLOW_PRIVATE_HOSTS in production outside CI and end-to-end tests", () => {
+  it("refuses the test switches in production unless UNSAFE_TEST_MODE is set, whatever CI or E2E say", () => {
     const saved = { CI: process.env.CI, E2E: process.env.E2E };
     // Production also needs its sign-in settings; they are not what this case is about.
     const prod = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), SITE_URL: "https://agora.example" };
     try {
-      delete process.env.CI;
-      delete process.env.E2E;
-      expect(() => parseEnv({ ...prod, PROBE_ALLOW_PRIVATE_HOSTS: "true" })).toThrow(/PROBE_ALLOW_PRIVATE_HOSTS: may not be set in production/);
-      expect(parseEnv(prod).PROBE_ALLOW_PRIVATE_HOSTS).toBe(false);
-      expect(parseEnv({ NODE_ENV: "development", PROBE_ALLOW_PRIVATE_HOSTS: "1" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
-      process.env.E2E = "1";
-      expect(parseEnv({ ...prod, PROBE_ALLOW_PRIVATE_HOSTS: "true" }).PROBE_ALLOW_PRIVATE_HOSTS).toBe(true);
+      for (const name of ["RATE_LIMIT_DISABLED", "PROBE_ALLOW_PRIVATE_HOSTS"] as const) {
+        for (const ambient of [{}, { CI: "true" }, { E2E: "1" }, { CI: "1", E2E: "1" }]) {
+          delete process.env.CI;
+          delete process.env.E2E;
+          Object.assign(process.env, ambient);
+          expect(() => parseEnv({ ...prod, ...ambient, [name]: "true" })).toThrow(new RegExp(`${name}: may not be set in production`));
+        }
+        expect(parseEnv(prod)[name]).toBe(false);
+        expect(parseEnv({ NODE_ENV: "development", [name]: "1" })[name]).toBe(true);
+        expect(parseEnv({ ...prod, [name]: "true", UNSAFE_TEST_MODE: "1" })[name]).toBe(true);
+        expect(() => parseEnv({ ...prod, [name]: "true", UNSAFE_TEST_MODE: "0" })).toThrow(new RegExp(name));
+      }
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];
