@@ -7,9 +7,12 @@ import FileSystemCacheModule from "next/dist/server/lib/incremental-cache/file-s
 
 const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule;
 
+// Redirects are not stored either: a listing's id redirects to its slug, and each stored redirect would be one
+// more entry per listing (and per spelling of the id).
 export default class RouteCacheWithout404s extends FileSystemCache {
   async set(key, data, ctx) {
-    if (data && (data.kind === "APP_PAGE" || data.kind === "PAGES" || data.kind === "APP_ROUTE") && data.status === 404) return;
+    const page = data && (data.kind === "APP_PAGE" || data.kind === "PAGES" || data.kind === "APP_ROUTE");
+    if (page && (data.status === 404 || (data.status >= 300 && data.status < 400))) return;
     return super.set(key, data, ctx);
   }
 }

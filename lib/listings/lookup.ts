@@ -1,5 +1,6 @@
 // Listings by key or by registry page, each read in one trip to the database and shaped by the one mapper.
 import { findListingRecord, listRegistryRecords } from "@/db/queries/listing-facts";
+import { findPublicListing } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { toListingView } from "./from-rows";
 import type { ListingView } from "./model";
@@ -14,4 +15,9 @@ export async function findListingView(db: Db, slugOrId: string, now = new Date()
 export async function listRegistryViews(db: Db, page: Parameters<typeof listRegistryRecords>[1]): Promise<ListingView[]> {
   const now = new Date();
   return (await listRegistryRecords(db, page)).map((r) => toListingView(r, now));
+}
+
+/** The slug of the approved listing with this id (its canonical URL's key); null for unknown, pending and rejected ones. */
+export async function findListingSlug(db: Db, id: string): Promise<string | null> {
+  return (await findPublicListing(db, id.toLowerCase()))?.slug ?? null;
 }

@@ -4,8 +4,7 @@ import { recentDrift } from "@/db/queries/drift";
 import { latestProbes } from "@/db/queries/probes";
 import { findOwnListing as findOwnRow, listSubmittedListings } from "@/db/queries/submissions";
 import type { Db } from "@/db/types";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isListingId } from "./keys";
 
 /** The owner's listings, newest first, with the latest check and recent drift of each. */
 export async function listOwnListings(db: Db, ownerId: string) {
@@ -17,5 +16,5 @@ export async function listOwnListings(db: Db, ownerId: string) {
 
 /** One of the owner's listings for its edit form; undefined for a malformed id or someone else's listing. */
 export async function findOwnListing(db: Db, ownerId: string, listingId: string) {
-  return UUID.test(listingId) ? findOwnRow(db, ownerId, listingId) : undefined;
+  return isListingId(listingId) ? findOwnRow(db, ownerId, listingId) : undefined;
 }

@@ -54,6 +54,38 @@ test.describe("hardening", () => {
     expect(cachedPage(pageNumber)).toEqual([]);
   });
 
+  test("a listing is cached under its slug only: its id in any letter case redirects there once, padded page numbers are 404", async ({ request }) => {
+    const cache = path.resolve(".next");
+    const [listing] = (await (await request.get("/api/mcp-agents?sort=name&limit=1")).json()) as { id: string; name: string }[];
+    const id = listing!.id.toLowerCase();
+    const mixed = [...id].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join("");
+    const spellings = [id, id.toUpperCase(), mixed];
+    let canonical: string | undefined;
+    for (const spelling of spellings) {
+      const res = await request.get(`/marketplace/${spelling}`, { maxRedirects: 0 });
+      expect(res.status(), spelling).toBe(308);
+      const location = new URL(res.headers()["location"]!, "http://x").pathname;
+      canonical ??= location;
+      expect(location, spelling).toBe(canonical);
+    }
+    const slug = canonical!.split("/").pop()!;
+    expect(slug).toMatch(/^[a-z0-9-]+$/);
+    expect(slug).not.toBe(id);
+    const page = await request.get(canonical!);
+    expect(page.status()).toBe(200);
+    expect(await page.text()).toContain(listing!.name.replace(/&/g, "&amp;"));
+
+    // On disk: the slug's page, and nothing under any spelling of the id.
+    await expect.poll(() => filesUnder(cache).filter((f) => f.split(path.sep).some((part) => part === slug || part.startsWith(`${slug}.`))).length).toBeGreaterThan(0);
+    expect(filesUnder(cache).filter((f) => f.toLowerCase().includes(id))).toEqual([]);
+
+    // Page numbers have one spelling: zero-padded ones are not pages (and not cached).
+    for (const padded of ["01", "001", "0002"]) {
+      expect((await request.get(`/catalogue-page/${padded}`)).status(), padded).toBe(404);
+    }
+    expect(filesUnder(cache).filter((f) => f.includes("catalogue-page") && /[\\/]0\d/.test(f))).toEqual([]);
+  });
+
   test("Auth.js endpoints refuse large bodies with 413", async ({ request }) => {
     const res = await request.post("/api/nextauth/callback/password", {
       headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -16,9 +16,9 @@ export function generateStaticParams() {
 
 type Params = Promise<{ page: string }>;
 
+// Only the canonical spelling (no leading zeros) is a page: /catalogue-page/01 would be rendered and cached again.
 function pageNumber(raw: string): number | null {
-  const n = Number(raw);
-  return /^\d{1,6}$/.test(raw) && n >= 1 ? n : null;
+  return /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : null;
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {

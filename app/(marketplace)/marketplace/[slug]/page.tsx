@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, permanentRedirect } from "next/navigation";
 import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
@@ -10,6 +10,9 @@ import { getListing, getStatusHistory } from "@/lib/listings/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
+import { getDb } from "@/lib/database";
+import { isListingId } from "@/lib/listings/keys";
+import { findListingSlug } from "@/lib/listings/lookup";
 import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;
@@ -22,7 +25,10 @@ export function generateStaticParams() {
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const listing = await getListing((await params).slug);
+  const key = (await params).slug;
+  // An id only redirects to the slug's page (below); its metadata is never shown.
+  if (isListingId(key)) return { robots: { index: false } };
+  const listing = await getListing(key);
   if (!listing) return { title: "Server not found", robots: { index: false } };
   const description = listing.description.length > 160 ? `${listing.description.slice(0, 157)}…` : listing.description;
   return {
@@ -34,7 +40,14 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function ListingPage({ params }: { params: Params }) {
-  const listing = await getListing((await params).slug);
+  const key = (await params).slug;
+  if (isListingId(key)) {
+    // Looked up uncached (one indexed row); the route cache keeps neither redirects nor 404s.
+    const slug = await findListingSlug(await getDb(), key);
+    if (slug) permanentRedirect(`/marketplace/${slug}`);
+    notFound();
+  }
+  const listing = await getListing(key);
   if (!listing) notFound();
   const history = await getStatusHistory(listing.id);
   const probe = listing.probe;
