@@ -1,8 +1,18 @@
 // Structured JSON logs on stdout/stderr, one line per event, for the platform's log collector.
 type Fields = Record<string, unknown>;
 
+/** Longest text any one logged value keeps: values can come from requests, and nobody may fill the log. */
+export const MAX_LOGGED_TEXT = 2_000;
+
+function bounded(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.length > MAX_LOGGED_TEXT ? `${value.slice(0, MAX_LOGGED_TEXT)}… (${value.length - MAX_LOGGED_TEXT} more characters)` : value;
+  if (value === null || typeof value !== "object" || depth > 4) return value;
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => bounded(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).slice(0, 50).map(([k, v]) => [k, bounded(v, depth + 1)]));
+}
+
 function write(level: "info" | "warn" | "error", msg: string, fields: Fields) {
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields });
+  const line = JSON.stringify(bounded({ level, time: new Date().toISOString(), msg, ...fields }));
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);
   else console.log(line);

@@ -1,6 +1,6 @@
 // Error log lines say what failed underneath (the cause's code) without repeating what a cause's message holds.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { logError } from "@/lib/log";
+import { logError, MAX_LOGGED_TEXT } from "@/lib/log";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -27,5 +27,18 @@ describe("logError", () => {
     const line = JSON.stringify(logged(error));
     expect(line.match(/"cause"/g)).toHaveLength(3);
     expect(logged("plain text").error).toEqual({ value: "plain text" });
+  });
+
+  it("bounds every logged text, so a request cannot write a long line (a 50,000-character path, say)", () => {
+    const path = `/api/nextauth/${"x".repeat(50_000)}`;
+    const lines: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
+    logError("auth.js", new Error(`Unknown action ${path}`), { path, nested: { again: path } });
+    expect(lines).toHaveLength(1);
+    // message, stack (which repeats the message), the field and the nested field: four bounded copies at most.
+    expect(lines[0]!.length).toBeLessThan(4 * (MAX_LOGGED_TEXT + 100) + 500);
+    const line = JSON.parse(lines[0]!) as { path: string; error: { message: string } };
+    expect(line.path).toMatch(/^\/api\/nextauth\/x+… \(\d+ more characters\)$/);
+    expect(line.error.message.length).toBeLessThan(MAX_LOGGED_TEXT + 100);
   });
 });
