@@ -1,5 +1,5 @@
-// The design's middleware (Next 16 calls it proxy): refuses cross-site state changes to route handlers,
-// and sends the plain catalogue to its cached route.
+// The design's middleware (Next 16 calls it proxy): refuses cross-site state changes to route handlers and
+// server actions, and sends the plain catalogue to its cached route.
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
@@ -17,12 +17,15 @@ export function proxy(request: NextRequest) {
   if (!decodable(pathname)) return badAddress();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
   if (pathname === "/marketplace") return catalogueRewrite(request);
-  if (!pathname.startsWith("/api/")) return NextResponse.next();
   if (SAFE_METHODS.has(request.method)) return NextResponse.next();
-  // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
-  if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
-  // Programs authenticate with a bearer token, which a browser never attaches on its own.
-  if (request.headers.get("authorization")?.toLowerCase().startsWith("bearer ")) return NextResponse.next();
+  if (pathname.startsWith("/api/")) {
+    // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
+    if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
+    // Programs authenticate with a bearer token, which a browser never attaches on its own.
+    if (request.headers.get("authorization")?.toLowerCase().startsWith("bearer ")) return NextResponse.next();
+  }
+  // Anything else that changes state is a server action (a POST to a page) or the JSON API: judged here by the
+  // same rule, against the configured origin, before Next's own action check (which believes X-Forwarded-Host).
 
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") return forbidden();

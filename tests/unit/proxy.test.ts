@@ -23,6 +23,15 @@ describe("proxy: cross-site state changes", () => {
     expect(refused(post("/api/auth/login"))).toBe(false);
   });
 
+  it("refuses cross-site server actions (POSTs to pages), bearer token or not", () => {
+    for (const path of ["/submit", "/account", "/admin/review", "/"]) {
+      expect(refused(post(path, { ...crossSite, "next-action": "abc123" })), path).toBe(true);
+      expect(refused(post(path, { origin: "https://evil.example" })), path).toBe(true);
+      expect(refused(post(path, { ...crossSite, authorization: "Bearer agora_x" })), path).toBe(true);
+      expect(refused(post(path, { "sec-fetch-site": "same-origin", origin: "http://localhost:3000", "next-action": "abc123" })), path).toBe(false);
+    }
+  });
+
   it("leaves Auth.js's own endpoints and the MCP endpoint to their own checks", () => {
     expect(refused(post("/api/nextauth/callback/github", crossSite))).toBe(false);
     expect(refused(post("/api/mcp", crossSite))).toBe(false);
@@ -50,6 +59,7 @@ describe("proxy: the site's origin comes from configuration in production", () =
   it("refuses an attacker's origin even when X-Forwarded-Host names it", () => {
     const forged = { origin: "https://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
     expect(refused(post("/api/auth/login", forged))).toBe(true);
+    expect(refused(post("/submit", { ...forged, "next-action": "abc123" }))).toBe(true);
     // Nor does a Host header that matches the attacker's origin make it this site.
     expect(refused(proxy(new NextRequest("https://evil.example/api/auth/login", { method: "POST", headers: { origin: "https://evil.example" } })))).toBe(true);
   });
