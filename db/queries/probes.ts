@@ -195,13 +195,42 @@ export async function uptimeAndLatency(db: Db, listingId: string, days = 30, now
   return { ...(totals.get(listingId) ?? NO_PROBES), daily: daily.map((d) => ({ day: d.day, ok: Number(d.ok), total: Number(d.total) })) };
 }
 
-/** Listings the verifier probes: approved ones keep their badge fresh, pending ones get a report for review. */
-export async function listListingsToProbe(db: Db): Promise<{ id: string; serverUrl: string }[]> {
-  return db
-    .select({ id: listings.id, serverUrl: listings.serverUrl })
-    .from(listings)
-    .where(inArray(listings.status, ["approved", "pending"]))
-    .orderBy(asc(listings.id));
+/**
+ * What one scheduled run may check, whatever the catalogue or its submitters do: at most MAX_CHECKS_PER_RUN
+ * listings (with the run's concurrency of 8 and the probe's 15 s limit, about 31 minutes if every server hangs,
+ * a few minutes when they answer), at most MAX_PENDING_PER_OWNER listings awaiting review per submitter, and a
+ * listing awaiting review for more than PENDING_BACKOFF_AFTER_DAYS is checked at most once a day. Oldest check
+ * first, so approved listings past the cap are next in line (hourly runs reach 24,000 a day, each within the
+ * 24 h that keeps its badge).
+ */
+export type CheckLimits = { MAX_CHECKS_PER_RUN: number; MAX_PENDING_PER_OWNER: number; PENDING_BACKOFF_AFTER_DAYS: number };
+export const CHECK_LIMITS: CheckLimits = { MAX_CHECKS_PER_RUN: 1000, MAX_PENDING_PER_OWNER: 10, PENDING_BACKOFF_AFTER_DAYS: 7 };
+
+/** Listings a scheduled run checks: approved ones keep their badge fresh, pending ones get a report for review. */
+export async function listListingsToProbe(db: Db, now = new Date(), limits = CHECK_LIMITS): Promise<{ id: string; serverUrl: string }[]> {
+  const backoffSince = new Date(now.getTime() - limits.PENDING_BACKOFF_AFTER_DAYS * DAY_MS).toISOString();
+  const daySince = new Date(now.getTime() - DAY_MS).toISOString();
+  const result = await db.execute(sql`
+    with candidates as (
+      select l.id, l.server_url, l.status, l.submitter_id, l.created_at,
+             (select max(p.checked_at) from ${listingProbes} p where p.listing_id = l.id) as last_checked
+      from ${listings} l
+      where l.status in ('approved', 'pending')
+    ), due as (
+      select *,
+             -- a submitter's pending listings, newest first (listings without a submitter stand alone)
+             case when status = 'pending'
+                  then row_number() over (partition by status, coalesce(submitter_id::text, id::text) order by created_at desc, id)
+             end as nth_pending
+      from candidates
+      -- counted from the submission, which a check cannot move (a check that changes the price moves updated_at)
+      where status = 'approved' or created_at > ${backoffSince}::timestamptz or last_checked is null or last_checked < ${daySince}::timestamptz
+    )
+    select id, server_url as "serverUrl" from due
+    where nth_pending is null or nth_pending <= ${limits.MAX_PENDING_PER_OWNER}
+    order by last_checked asc nulls first, id
+    limit ${limits.MAX_CHECKS_PER_RUN}`);
+  return rowsOf<{ id: string; serverUrl: string }>(result);
 }
 
 /** The server URL of a listing, whatever its status; null for an unknown id. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertListing } from "@/lib/listings/write";
-import { MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, probeHistory, uptimeAndLatency } from "@/db/queries/probes";
+import { CHECK_LIMITS, listListingsToProbe, MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, probeHistory, uptimeAndLatency } from "@/db/queries/probes";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { decideListing } from "@/db/queries/reviews";
 import { listingProbes, listings, users } from "@/db/schema";
@@ -114,5 +114,49 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     // What the status strip reads (the last 30 days) is still there.
     expect((await probeHistory(conn.db, listing.id, 30, now)).length).toBeGreaterThan(0);
     expect((await uptimeAndLatency(conn.db, listing.id, 30, now)).checks).toBe(rows.length);
+  });
+});
+
+describe.each(drivers())("what a scheduled run checks, on %s", (driver) => {
+  let conn: TestConnection;
+  const HOUR = 60 * 60 * 1000;
+  const DAY = 24 * HOUR;
+  const now = new Date();
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+  });
+  afterAll(async () => conn?.close());
+
+  async function listing(name: string, status: "approved" | "pending", options: { submitterId?: string; ageDays?: number; checkedAgo?: number } = {}) {
+    const created = new Date(now.getTime() - (options.ageDays ?? 0) * DAY);
+    const row = await insertListing(conn.db, { name, description: "Checked on a schedule.", categories: ["Data"], serverUrl: `https://${name.toLowerCase().replace(/\W+/g, "-")}.example.com/mcp`, status, submitterId: options.submitterId, createdAt: created, updatedAt: created });
+    if (options.checkedAgo !== undefined) await conn.db.insert(listingProbes).values({ listingId: row.id, checkedAt: new Date(now.getTime() - options.checkedAgo), reachable: false });
+    return row.id;
+  }
+
+  it("caps a submitter's pending listings, backs off old ones to once a day, keeps every approved one, and bounds the run", async () => {
+    const [owner] = await conn.db.insert(users).values({ email: `flooder-${driver}@example.com`, name: "Flooder" }).returning();
+    const flood: string[] = [];
+    for (let i = 0; i < 15; i++) flood.push(await listing(`Flood ${i}`, "pending", { submitterId: owner!.id, checkedAgo: HOUR }));
+    const approved = await listing("Approved Recently Checked", "approved", { ageDays: 30, checkedAgo: 60_000 });
+    const oldRecent = await listing("Old Pending Checked Today", "pending", { ageDays: 10, checkedAgo: 2 * HOUR });
+    const oldStale = await listing("Old Pending Checked Days Ago", "pending", { ageDays: 10, checkedAgo: 2 * DAY });
+    const fresh = await listing("New Pending Never Checked", "pending");
+    const rejected = await listing("Rejected One", "approved");
+    await conn.db.update(listings).set({ status: "rejected" }).where(eq(listings.id, rejected));
+
+    const due = (await listListingsToProbe(conn.db, now)).map((t) => t.id);
+    expect(due.filter((id) => flood.includes(id))).toHaveLength(CHECK_LIMITS.MAX_PENDING_PER_OWNER);
+    expect(due).toEqual(expect.arrayContaining([approved, oldStale, fresh]));
+    expect(due).not.toContain(oldRecent);
+    expect(due).not.toContain(rejected);
+    // Oldest check first: the never-checked listing leads, the approved one checked a minute ago comes last.
+    expect(due[0]).toBe(fresh);
+    expect(due.at(-1)).toBe(approved);
+
+    // However many are due, one run takes at most its cap, the longest-unchecked first.
+    const capped = await listListingsToProbe(conn.db, now, { ...CHECK_LIMITS, MAX_CHECKS_PER_RUN: 3 });
+    expect(capped.map((t) => t.id)).toEqual(due.slice(0, 3));
   });
 });
