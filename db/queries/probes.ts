@@ -12,11 +12,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Probe history kept per listing: the 30-day status strip and uptime read the last 30 days, so older rows
- * go; within them at most MAX_PROBES_PER_LISTING (hourly checks fill ~744, rate-limited re-checks the rest).
+ * go; within them the newest PROBES_PER_HOUR of each clock hour stay (hourly checks keep one, re-checks a few).
+ * Thinned by hour, not by count, so a flood of checks in one hour prunes that hour and leaves the strip whole.
  * The latest probe that reached the server always stays (an approval copies its terms).
  */
 export const PROBE_RETENTION_DAYS = 31;
-export const MAX_PROBES_PER_LISTING = 2000;
+export const PROBES_PER_HOUR = 4;
+/** What thinning by hour allows at most: every hour of the retention window full, plus the kept reachable one. */
+export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DAYS + 1) + 1;
 
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
@@ -78,7 +81,7 @@ export async function recordProbe(db: Db, listingId: string, result: ProbeResult
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Deletes a listing's probes past the retention window or the per-listing cap, keeping the latest reachable one. */
+/** Deletes a listing's probes past the retention window or past the newest PROBES_PER_HOUR of their hour, keeping the latest reachable one. */
 export async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - PROBE_RETENTION_DAYS * DAY_MS).toISOString();
   const deleted = await tx.execute(sql`
@@ -87,8 +90,9 @@ export async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = ne
       and p.id is distinct from (select id from ${listingProbes} where listing_id = ${listingId} and reachable
                                  order by checked_at desc, id desc limit 1)
       and (p.checked_at < ${cutoff}::timestamptz
-           or p.id not in (select id from ${listingProbes} where listing_id = ${listingId}
-                           order by checked_at desc, id desc limit ${MAX_PROBES_PER_LISTING}))
+           or p.id in (select id from (select id, row_number() over (partition by date_trunc('hour', checked_at) order by checked_at desc, id desc) as nth
+                                       from ${listingProbes} where listing_id = ${listingId}) hourly
+                       where nth > ${PROBES_PER_HOUR}))
     returning p.id`);
   return rowsOf(deleted).length;
 }

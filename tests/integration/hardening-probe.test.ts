@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertListing } from "@/lib/listings/write";
-import { CHECK_LIMITS, listListingsToProbe, MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, probeHistory, uptimeAndLatency } from "@/db/queries/probes";
+import { CHECK_LIMITS, listListingsToProbe, MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, PROBES_PER_HOUR, probeHistory, uptimeAndLatency } from "@/db/queries/probes";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { decideListing } from "@/db/queries/reviews";
 import { listingProbes, listings, users } from "@/db/schema";
@@ -76,7 +76,7 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     }
   });
 
-  it("keeps a bounded history: rows past the retention window and the per-listing cap go, the 30-day strip stays whole", async () => {
+  it("keeps a bounded history: rows past the retention window and past each hour's few go, the 30-day strip stays whole after a flood", async () => {
     const listing = await insertListing(conn.db, { name: "Chatty", description: "Checked very often.", categories: ["Data"], serverUrl: "https://chatty.example.com/mcp", status: "approved" });
     const now = new Date();
     const DAY = 24 * 60 * 60 * 1000;
@@ -100,10 +100,10 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
       lowestPrice: null,
       verifiable: false,
     };
-    // 40 old daily probes (10 past the window), then a flood of recent ones beyond the cap, in bulk.
+    // 40 old daily probes (10 past the window), then a flood of 2,050 checks in the last hour, in bulk.
     const old = Array.from({ length: 40 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - (i + 1) * DAY), reachable: i % 2 === 0, latencyMs: 10 }));
     await conn.db.insert(listingProbes).values(old);
-    const flood = Array.from({ length: MAX_PROBES_PER_LISTING + 50 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - 60_000 - i * 1000), reachable: true, latencyMs: 10 }));
+    const flood = Array.from({ length: 2050 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - 60_000 - i * 1000), reachable: true, latencyMs: 10 }));
     for (let i = 0; i < flood.length; i += 500) await conn.db.insert(listingProbes).values(flood.slice(i, i + 500));
 
     await recordCheck(conn.db, listing.id, { ...base, checkedAt: now }, now);
@@ -111,9 +111,18 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     expect(rows.length).toBeLessThanOrEqual(MAX_PROBES_PER_LISTING);
     const cutoff = now.getTime() - PROBE_RETENTION_DAYS * DAY;
     expect(rows.every((r) => r.checkedAt.getTime() >= cutoff)).toBe(true);
-    // What the status strip reads (the last 30 days) is still there.
-    expect((await probeHistory(conn.db, listing.id, 30, now)).length).toBeGreaterThan(0);
-    expect((await uptimeAndLatency(conn.db, listing.id, 30, now)).checks).toBe(rows.length);
+    // The flood is thinned to a few checks an hour...
+    const perHour = new Map<string, number>();
+    for (const r of rows) perHour.set(r.checkedAt.toISOString().slice(0, 13), (perHour.get(r.checkedAt.toISOString().slice(0, 13)) ?? 0) + 1);
+    expect(Math.max(...perHour.values())).toBeLessThanOrEqual(PROBES_PER_HOUR);
+    // ...and the status strip keeps every day of the 30 days: each old check inside the window is still there.
+    const strip = await uptimeAndLatency(conn.db, listing.id, 30, now);
+    const byDay = new Map(strip.daily.map((d) => [d.day, d]));
+    const inWindow = old.filter((o) => o.checkedAt.getTime() > now.getTime() - 30 * DAY);
+    expect(inWindow.length).toBeGreaterThanOrEqual(29);
+    for (const o of inWindow) expect(byDay.get(o.checkedAt.toISOString().slice(0, 10)), o.checkedAt.toISOString()).toMatchObject({ total: 1, ok: o.reachable ? 1 : 0 });
+    expect((await probeHistory(conn.db, listing.id, 30, now)).length).toBe(strip.checks);
+    expect(strip.checks).toBe(rows.filter((r) => r.checkedAt.getTime() > now.getTime() - 30 * DAY).length);
   });
 });
 
