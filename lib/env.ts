@@ -125,6 +125,9 @@ const schema = z
 
 export type Env = z.infer<typeof schema>;
 
+/** Every variable the site reads (the client package has settings of its own). */
+export const SITE_SETTING_NAMES: readonly string[] = Object.keys(schema.shape);
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
   if (!result.success) {
