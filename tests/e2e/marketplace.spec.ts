@@ -237,6 +237,8 @@ test.describe("listing detail", () => {
     await expect(page.getByRole("cell", { name: /^Market report/ })).toBeVisible();
     await expect(page.getByText("$0.25 USDC")).toBeVisible();
     await expect(page.getByText(/Accepts USDC_BASE_SEPOLIA → 0x/)).toBeVisible();
+    // The tools table scrolls inside its frame; the page itself never gets wider than the screen (a phone included).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
     await page.screenshot({ path: testInfo.outputPath("probed-detail.png"), fullPage: true });
   });
 

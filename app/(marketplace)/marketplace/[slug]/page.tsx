@@ -93,7 +93,7 @@ export default async function ListingPage({ params }: { params: Params }) {
         </div>
       </header>
 
-      <div className="mt-8 grid gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-10">
           <section>
             <h2 className="text-lg font-semibold">About</h2>
