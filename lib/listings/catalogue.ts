@@ -5,7 +5,7 @@ import { unstable_cache } from "next/cache";
 import { listCategories, listSitemapEntries } from "@/db/queries/listings";
 import { uptimeAndLatency } from "@/db/queries/probes";
 import { getDb } from "@/lib/database";
-import { findListingView } from "./lookup";
+import { findListingSlug, findListingView } from "./lookup";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
 
@@ -95,4 +95,9 @@ export const getStatusHistory = unstable_cache(async (listingId: string) => upti
 /** Slugs and update times of up to `limit` approved listings, for the sitemap (uncached: it renders per request). */
 export async function listSitemapListings(limit: number) {
   return listSitemapEntries(await getDb(), { limit, offset: 0 });
+}
+
+/** The slug of the approved listing with this id, looked up uncached (one indexed row); null when there is none. */
+export async function getCanonicalSlug(id: string): Promise<string | null> {
+  return findListingSlug(await getDb(), id);
 }

@@ -98,8 +98,7 @@ const sqlArray = (list: readonly (string | number | null)[]) =>
  * is several times faster than maintaining trigram indexes row by row; meant for a fresh benchmark database.
  */
 export async function seedSyntheticBulk(db: Db, count: number, now = new Date(), onProgress?: (done: number) => void): Promise<number> {
-  const rows = (r: unknown) => rowsOf<Record<string, string>>(r);
-  const defs = rows(
+  const defs = rowsOf<Record<string, string>>(
     await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'listings' and indexname not in ('listings_pkey', 'listings_slug_key', 'listings_server_url_key')`),
   );
   for (const d of defs) await db.execute(sql.raw(`drop index if exists "${d.indexname}"`));

@@ -6,13 +6,11 @@ import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
-import { getListing, getStatusHistory } from "@/lib/listings/catalogue";
+import { getCanonicalSlug, getListing, getStatusHistory } from "@/lib/listings/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
-import { getDb } from "@/lib/database";
 import { isListingId } from "@/lib/listings/keys";
-import { findListingSlug } from "@/lib/listings/lookup";
 import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;
@@ -42,8 +40,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ListingPage({ params }: { params: Params }) {
   const key = (await params).slug;
   if (isListingId(key)) {
-    // Looked up uncached (one indexed row); the route cache keeps neither redirects nor 404s.
-    const slug = await findListingSlug(await getDb(), key);
+    // The route cache keeps neither redirects nor 404s.
+    const slug = await getCanonicalSlug(key);
     if (slug) permanentRedirect(`/marketplace/${slug}`);
     notFound();
   }
