@@ -4,6 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
 import { databaseDown } from "@/db/health";
+import { isActionRequest, screenActionRequest } from "@/lib/action-request";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -11,7 +12,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // auth API (/api/auth/*) is not exempt: a browser may only call it from this site.
 const EXEMPT_PATHS = ["/api/nextauth", "/api/mcp"];
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Next decodes route parameters itself and answers a malformed escape (`/marketplace/%E0%A4%A`) with a 500.
   if (!decodable(pathname)) return badAddress();
@@ -31,6 +32,10 @@ export function proxy(request: NextRequest) {
   if (site && site !== "same-origin" && site !== "none") return forbidden();
   const origin = request.headers.get("origin");
   if (origin && !isOwnOrigin(request, origin)) return forbidden();
+  if (!pathname.startsWith("/api/") && isActionRequest(request.method, request.headers)) {
+    const refusal = await screenActionRequest(request);
+    if (refusal) return NextResponse.json({ message: refusal.message }, { status: refusal.status, headers: { "Cache-Control": "no-store" } });
+  }
   return NextResponse.next();
 }
 
