@@ -212,6 +212,10 @@ export const listingProbes = pgTable(
       .notNull()
       .references(() => listings.id, { onDelete: "cascade" }),
     checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+    // What was probed: the listing's server URL and revision when the probe read them. An approval takes its
+    // terms only from a probe of the revision it approves (null: a probe from before this was recorded).
+    serverUrl: text("server_url"),
+    revision: integer("revision"),
     reachable: boolean("reachable").notNull(),
     protocolVersion: text("protocol_version"),
     serverName: text("server_name"),

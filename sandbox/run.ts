@@ -117,7 +117,7 @@ async function main() {
         price: null,
       });
       const probe = await probeServer(p.url, { allowPrivateHosts: true });
-      const recorded = await recordCheck(conn.db, listing.id, probe);
+      const recorded = await recordCheck(conn.db, listing, probe);
       registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
     }
   } finally {
