@@ -33,7 +33,7 @@ export const REFUSAL_MESSAGES: Record<RefusalKind, string> = {
   wrong_scheme: "the payment uses a scheme this server does not take.",
   malformed: "the payment could not be read.",
   settlement_pending: "the settlement transaction has not been confirmed yet.",
-  transaction_failed: "the settlement transaction failed on chain.",
+  transaction_failed: "the settlement transaction failed.",
   facilitator_error: "the payment facilitator failed.",
   unknown: "the payment facilitator refused it.",
 };

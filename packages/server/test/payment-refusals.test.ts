@@ -100,9 +100,9 @@ describe("a facilitator's verdict becomes one fixed sentence", () => {
   });
 
   it.each([
-    ["invalid_exact_evm_transaction_failed", "Payment not settled: the settlement transaction failed on chain."],
+    ["invalid_exact_evm_transaction_failed", "Payment not settled: the settlement transaction failed."],
     ["invalid_exact_evm_nonce_already_used", "Payment not settled: this payment was already used; sign a new one."],
-    [`invalid_exact_evm_transaction_failed: ${RAW_VIEM}`, "Payment not settled: the settlement transaction failed on chain."],
+    [`invalid_exact_evm_transaction_failed: ${RAW_VIEM}`, "Payment not settled: the settlement transaction failed."],
     [RAW_VIEM, "Payment not settled: the payment facilitator refused it."],
   ])("settle says %s", async (errorReason, expected) => {
     verifyScript = verified;
