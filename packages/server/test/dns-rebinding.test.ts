@@ -65,7 +65,8 @@ describe("a kit server on loopback (protection on by default)", () => {
 
   it("answers a normal loopback request, with or without a loopback Origin", async () => {
     const port = await start();
-    for (const headers of [{ host: `127.0.0.1:${port}` }, { host: `localhost:${port}` }, { host: `localhost:${port}`, origin: "http://localhost:6274" }]) {
+    const loopback: Record<string, string>[] = [{ host: `127.0.0.1:${port}` }, { host: `localhost:${port}` }, { host: `localhost:${port}`, origin: "http://localhost:6274" }];
+    for (const headers of loopback) {
       const answer = await post(port, headers);
       expect(answer.status).toBe(200);
       expect(answer.body.result?.serverInfo?.name).toBe("rebinding-test");
