@@ -57,10 +57,15 @@ export function resolveHostCheck(input: z.input<typeof hostCheckOptions>, public
   return { mode: parsed.dnsRebindingProtection, hostnames, origins: new Set(parsed.allowedOrigins) };
 }
 
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return v4.startsWith("127.") || address === "::1";
+/** The connection's local address as a Host header's host name spells it (127.0.0.2, [::1]). */
+function localHostname(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return plain.includes(":") ? `[${plain}]` : plain;
+}
+
+function isLoopback(hostname: string | undefined): boolean {
+  return hostname !== undefined && (hostname.startsWith("127.") || hostname === "[::1]");
 }
 
 function hostnameOf(host: string): string | undefined {
@@ -73,10 +78,12 @@ function hostnameOf(host: string): string | undefined {
 
 /** Why the request is refused (a fixed sentence, never the header's value), or undefined when it may pass. */
 export function rebindingRefusal(req: http.IncomingMessage, check: HostCheck): string | undefined {
-  if (check.mode === false || (check.mode === "auto" && !isLoopback(req.socket.localAddress))) return undefined;
+  const local = localHostname(req.socket.localAddress);
+  if (check.mode === false || (check.mode === "auto" && !isLoopback(local))) return undefined;
   const host = req.headers.host;
   const name = host ? hostnameOf(host) : undefined;
-  if (!name || !check.hostnames.has(name)) {
+  // The address the connection arrived on, written as an IP, is always fine: rebinding needs a domain name.
+  if (!name || (!check.hostnames.has(name) && name !== local)) {
     return "Forbidden: the Host header names a host this server does not answer to (DNS-rebinding protection; the provider can allow it with allowedHosts).";
   }
   const from = req.headers.origin;
@@ -84,7 +91,8 @@ export function rebindingRefusal(req: http.IncomingMessage, check: HostCheck): s
   let allowed = check.origins.has(from);
   if (!allowed) {
     try {
-      allowed = check.hostnames.has(new URL(from).hostname.toLowerCase());
+      const originHost = new URL(from).hostname.toLowerCase();
+      allowed = check.hostnames.has(originHost) || originHost === local;
     } catch {
       allowed = false;
     }

@@ -10,11 +10,11 @@ const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { prot
 type Answer = { status: number; body: { jsonrpc?: string; error?: { code: number; message: string }; result?: { serverInfo?: { name: string } } } };
 
 /** POSTs initialize with exactly these headers (fetch would not let a test choose Host). */
-function post(port: number, headers: Record<string, string>): Promise<Answer> {
+function post(port: number, headers: Record<string, string>, address = "127.0.0.1"): Promise<Answer> {
   const body = JSON.stringify(INITIALIZE);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(body), ...headers } },
+      { host: address, port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(body), ...headers } },
       (res) => {
         let text = "";
         res.on("data", (d: Buffer) => (text += d.toString()));
@@ -32,7 +32,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(over: Partial<MonetizedServerOptions> = {}) {
+async function start(over: Partial<MonetizedServerOptions> = {}, host = "127.0.0.1") {
   const kit = createMonetizedServer({
     name: "rebinding-test",
     walletAddress: "0x000000000000000000000000000000000000dEaD",
@@ -40,7 +40,7 @@ async function start(over: Partial<MonetizedServerOptions> = {}) {
     items: [{ id: "fact", name: "Fact", description: "Free", price: 0, handler: () => "f" }],
     ...over,
   });
-  server = await kit.listen({ port: 0 });
+  server = await kit.listen({ port: 0, host });
   return server.port;
 }
 
@@ -71,6 +71,12 @@ describe("a kit server on loopback (protection on by default)", () => {
       expect(answer.status).toBe(200);
       expect(answer.body.result?.serverInfo?.name).toBe("rebinding-test");
     }
+  });
+
+  it("answers the loopback address it was reached at, whichever of 127.0.0.0/8 it is", async () => {
+    const port = await start({}, "127.0.0.2");
+    expect((await post(port, { host: `127.0.0.2:${port}`, origin: `http://127.0.0.2:${port}` }, "127.0.0.2")).status).toBe(200);
+    expect((await post(port, { host: `127.0.0.3:${port}` }, "127.0.0.2")).status).toBe(403);
   });
 
   it("answers the host names and origins a provider allows, and the publicUrl's host", async () => {
