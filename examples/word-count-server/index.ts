@@ -5,8 +5,6 @@ const server = createMonetizedServer({
   walletAddress: process.env.SERVER_WALLET_ADDRESS ?? "",
   network: process.env.NETWORK, // base-sepolia unless you name base
   facilitatorUrl: process.env.FACILITATOR_URL, // https://x402.org/facilitator unless set
-  // Host and Origin are checked on loopback (DNS-rebinding protection); name the host a proxy forwards as.
-  allowedHosts: process.env.ALLOWED_HOSTS?.split(",").filter(Boolean),
   items: [
     {
       id: "word-count",
