@@ -52,10 +52,11 @@ test.describe("sign-in under a burst of failures", () => {
     await sleep(50);
     person = await signIn("127.0.99.2", email, password);
     expect(person.status).toBe(200);
-    // Only the checks already running are ahead of it: far from the seconds the whole wave takes.
+    // Once queued, only the checks already running are ahead of it: it is in before the wave is through, within
+    // a few seconds on a busy two-core machine (most of that is the server reading sixty requests before it).
     const second = await Promise.all(wave2);
     expect(person.ms).toBeLessThan(Math.max(...second.map((a) => a.ms)));
-    expect(person.ms).toBeLessThan(2_000);
+    expect(person.ms).toBeLessThan(5_000);
     expect(second.every((a) => a.status === 401 || a.status === 503)).toBe(true);
   });
 });
