@@ -1,5 +1,6 @@
 // The one place that reads process.env on the server: every variable is validated with zod at start-up.
 import { z } from "zod";
+import { parseIngestSources } from "./ingest/sources";
 
 const optionalString = z
   .string()
@@ -54,6 +55,8 @@ const schema = z
       .pipe(z.number().int("must be a whole number of proxies").min(0).max(10)),
     // Lets the probe reach loopback and private-network hosts (tests, local development).
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
+    // Sources of listings to ingest (lib/ingest): `mcp-registry=https://registry.modelcontextprotocol.io`, comma-separated.
+    INGEST_SOURCES: optionalString,
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     VERIFY_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))
@@ -98,6 +101,11 @@ const schema = z
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (openssl rand -base64 32)" });
+    }
+    try {
+      parseIngestSources(env.INGEST_SOURCES);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", path: ["INGEST_SOURCES"], message: (error as Error).message });
     }
     if (env.ADMIN_GITHUB_LOGINS) {
       ctx.addIssue({
