@@ -1,5 +1,6 @@
 // The one place that reads process.env on the server: every variable is validated with zod at start-up.
 import { z } from "zod";
+import { DEFAULT_CONTACT_EMAIL } from "@/lib/site";
 
 const optionalString = z
   .string()
@@ -26,6 +27,11 @@ const schema = z
     ),
     PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
     SITE_URL: optionalUrl,
+    // The address pages give for questions and legal notices.
+    CONTACT_EMAIL: optionalString.pipe(z.email("must be an email address").optional()).transform((v) => v ?? DEFAULT_CONTACT_EMAIL),
+    // The client and the provider kit are published on the npm registry: install lines name the packages
+    // (`npx -y @agora-mcp/client`) instead of this site's tarballs ({SITE_URL}/downloads/…).
+    PACKAGES_ON_REGISTRY: flag,
     NEXT_PUBLIC_POSTHOG_KEY: optionalString,
     NEXT_PUBLIC_POSTHOG_HOST: optionalUrl,
     MAILCHIMP_API_KEY: optionalString,
