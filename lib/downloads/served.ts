@@ -36,8 +36,7 @@ export function resolveDownload(fileName: string, manifest: DownloadsManifest | 
 }
 
 /** The tarball with its digest: an ETag (304 on If-None-Match) and RFC 9530's Repr-Digest. */
-export async function downloadResponse(request: Request, fileName: string): Promise<Response> {
-  const dir = path.join(process.cwd(), DOWNLOADS_DIR);
+export async function downloadResponse(request: Request, fileName: string, dir = path.join(process.cwd(), DOWNLOADS_DIR)): Promise<Response> {
   const built = resolveDownload(fileName, await readManifest(dir));
   const etag = `"${built.sha256}"`;
   const headers: Record<string, string> = {
