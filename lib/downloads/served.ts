@@ -8,8 +8,11 @@ import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type B
 
 const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
 
+// Not traced from here (that would take in the whole project): next.config.mjs names the folder for the trace.
+const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), DOWNLOADS_DIR);
+
 /** The build's manifest (see scripts/build-downloads.ts), from the app's working directory; null before a build. */
-export async function readManifest(dir = path.join(process.cwd(), DOWNLOADS_DIR)): Promise<DownloadsManifest | null> {
+export async function readManifest(dir = builtDir()): Promise<DownloadsManifest | null> {
   let text: string;
   try {
     text = await fs.readFile(path.join(dir, MANIFEST_FILE), "utf8");
@@ -36,7 +39,7 @@ export function resolveDownload(fileName: string, manifest: DownloadsManifest | 
 }
 
 /** The tarball with its digest: an ETag (304 on If-None-Match) and RFC 9530's Repr-Digest. */
-export async function downloadResponse(request: Request, fileName: string, dir = path.join(process.cwd(), DOWNLOADS_DIR)): Promise<Response> {
+export async function downloadResponse(request: Request, fileName: string, dir = builtDir()): Promise<Response> {
   const built = resolveDownload(fileName, await readManifest(dir));
   const etag = `"${built.sha256}"`;
   const headers: Record<string, string> = {
