@@ -13,6 +13,12 @@ const flag = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return true; // z.url() has already named the variable
+  const url = new URL(value);
+  return (url.protocol === "https:" || url.protocol === "http:") && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+}
+
 /** Switches that turn a protection off, for tests; production accepts them only with UNSAFE_TEST_MODE. */
 export const TEST_SWITCHES = ["RATE_LIMIT_DISABLED", "PROBE_ALLOW_PRIVATE_HOSTS"] as const;
 
@@ -26,7 +32,8 @@ const schema = z
         .optional(),
     ),
     PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
-    SITE_URL: optionalUrl,
+    // Every URL the pages, guides and the downloaded client name starts with it, so it is an origin and nothing more.
+    SITE_URL: optionalUrl.refine((v) => v === undefined || isOrigin(v), "must be an origin such as https://agora.example (http or https, no path, query or fragment)"),
     // The address pages give for questions and legal notices.
     CONTACT_EMAIL: optionalString.pipe(z.email("must be an email address").optional()).transform((v) => v ?? DEFAULT_CONTACT_EMAIL),
     // The client and the provider kit are published on the npm registry: install lines name the packages
