@@ -1,7 +1,8 @@
 // What pages, guides and snippets name that differs from one deployment to the next: the registry agents use,
 // the install lines of the client and the provider kit, the contact address. Every URL is this deployment's own
-// origin (SITE_URL); pages prerendered at build time carry the build's.
-import { env } from "@/lib/env";
+// origin (SITE_URL); pages prerendered at build time carry the build's. Read through pageSettings(), so a build
+// renders them without the server's secrets.
+import { pageSettings } from "@/lib/env";
 import { siteUrl } from "@/lib/site";
 import { DOWNLOAD_PACKAGES, downloadPackage, type DownloadId } from "@/lib/downloads/packages";
 
@@ -17,11 +18,11 @@ export function downloadUrl(id: DownloadId, version?: string): string {
 
 /** What `npx -y …` and `npm install …` take: the package's name once it is on a registry, else this site's tarball. */
 export function packageSpec(id: DownloadId): string {
-  return env().PACKAGES_ON_REGISTRY ? downloadPackage(id).packageName : downloadUrl(id);
+  return pageSettings().PACKAGES_ON_REGISTRY ? downloadPackage(id).packageName : downloadUrl(id);
 }
 
 export function contactEmail(): string {
-  return env().CONTACT_EMAIL;
+  return pageSettings().CONTACT_EMAIL;
 }
 
 const PLACEHOLDERS: Record<string, () => string> = {

@@ -117,6 +117,8 @@ const { out, dev } = args(process.argv.slice(2));
 // The same .env files `next build` (or `next dev`) reads, so the tarballs name the origin the pages name.
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: console.error });
 const { siteUrl } = await import("@/lib/site");
+// A SITE_URL that is not an origin stops the build here, naming the variable, before it is written into a tarball.
+(await import("@/lib/env")).pageSettings();
 const origin = siteUrl();
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
