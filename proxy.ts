@@ -59,8 +59,9 @@ function isOwnOrigin(request: NextRequest, origin: string): boolean {
   return origin === configured || origin === request.nextUrl.origin;
 }
 
-// Served from the route cache (or static) without the database: they stay up while it restarts.
-const CACHED_PAGES = /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|robots\.txt|sitemap\.xml)/;
+// Served from the route cache, static or from files (the package tarballs) without the database: they stay up
+// while it restarts.
+const CACHED_PAGES = /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|downloads\/|robots\.txt|sitemap\.xml)/;
 
 function needsDatabase(request: NextRequest): boolean {
   if (!SAFE_METHODS.has(request.method)) return true; // server actions and API writes

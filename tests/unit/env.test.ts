@@ -11,6 +11,10 @@ describe("environment validation", () => {
   it("names the variable that is wrong", () => {
     expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgres/);
     expect(() => parseEnv({ SITE_URL: "not a url" })).toThrow(/SITE_URL/);
+    for (const notOrigin of ["agora.example:3000", "ftp://agora.example", "https://agora.example/agora", "https://agora.example/?x=1"]) {
+      expect(() => parseEnv({ SITE_URL: notOrigin })).toThrow(/SITE_URL: must be an origin/);
+    }
+    expect(parseEnv({ SITE_URL: "https://agora.example/" }).SITE_URL).toBe("https://agora.example/");
     expect(() => parseEnv({ MAILCHIMP_API_KEY: "abc-us1" })).toThrow(/MAILCHIMP_AUDIENCE_ID: is required/);
   });
 
