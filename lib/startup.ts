@@ -4,6 +4,8 @@ import { getDb } from "@/lib/database";
 import { logError, logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
+import { runIngest } from "@/lib/ingest/run-ingest";
+import { parseIngestSources } from "@/lib/ingest/sources";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean };
 
@@ -34,12 +36,16 @@ export async function startUp(): Promise<void> {
     console.error("Could not open the database:", error instanceof Error ? error.message : error);
     process.exit(1);
   });
-  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
+  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS, INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
   if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || process.env.NEXT_PHASE === "phase-production-build") return;
   holder.__verifySchedule = true;
-  const schedule = startScheduledChecks(await getDb(), {
+  const db = await getDb();
+  const sources = parseIngestSources(INGEST_SOURCES);
+  const schedule = startScheduledChecks(db, {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
+    // Ingestion rides on the same lease and interval (hourly by default, as the registry asks aggregators).
+    alsoRun: sources.length > 0 ? async () => logInfo("scheduled ingestion", await runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS })) : undefined,
     onRun: (summary) => logInfo("scheduled verification", summary),
     onError: (error) => logError("scheduled verification failed", error),
   });

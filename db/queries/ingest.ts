@@ -86,3 +86,9 @@ export async function hideImportedListing(db: Db, remoteUrl: string): Promise<bo
 export async function approveImported(db: Db, listingId: string, terms: typeof listings.$inferInsert.approvedTerms) {
   await db.update(listings).set({ approvedTerms: terms }).where(eq(listings.id, listingId));
 }
+
+/** Where a listing came from: submitted here, or found upstream (its name and entry there). */
+export async function listingProvenance(db: Db, listingId: string): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null } | null> {
+  const [row] = await db.select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl }).from(listings).where(eq(listings.id, listingId));
+  return row ?? null;
+}

@@ -14,6 +14,8 @@ export type ScheduleOptions = {
   intervalMs: number;
   probe?: CheckListingsOptions;
   onRun?: (summary: ChecksSummary) => void;
+  /** More work under the same lease after the checks (ingestion of INGEST_SOURCES). */
+  alsoRun?: () => Promise<void>;
   onError?: (error: unknown) => void;
 };
 
@@ -35,6 +37,7 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
       if ((await claimJob(db, CHECK_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
       try {
         options.onRun?.(await checkListings(db, options.probe));
+        await options.alsoRun?.();
       } finally {
         await releaseJob(db, CHECK_JOB, holder);
       }
