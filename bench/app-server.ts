@@ -3,9 +3,9 @@
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import fs from "node:fs";
 
-export function startProductionServer(port: number, env: NodeJS.ProcessEnv, stdio: StdioOptions = ["ignore", "ignore", "inherit"]): ChildProcess {
+export function startProductionServer(port: number, env: NodeJS.ProcessEnv, stdio: StdioOptions = ["ignore", "ignore", "inherit"], nodeFlags: string[] = []): ChildProcess {
   const heap = `--max-old-space-size=${env.NODE_HEAP_MB ?? "256"}`;
-  return spawn(process.execPath, [heap, "--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
+  return spawn(process.execPath, [heap, ...nodeFlags, "--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
 }
 
 export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {

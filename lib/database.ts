@@ -19,10 +19,11 @@ const holder = globalThis as unknown as { __mcpDb?: Promise<Connection> };
 const CONNECTION_DEADLINE_MS = 4_000;
 
 async function connect(): Promise<Connection> {
-  const { DATABASE_URL, PGLITE_DIR } = env();
+  const { DATABASE_URL, PGLITE_DIR, PGLITE_SHARED_BUFFERS_MB } = env();
   const conn = await openDatabase({
     databaseUrl: DATABASE_URL,
     pgliteDir: PGLITE_DIR,
+    pglite: { sharedBuffersMb: PGLITE_SHARED_BUFFERS_MB },
     deadline: { ms: CONNECTION_DEADLINE_MS, onConnectionFailure: suspectDatabase },
   });
   setHealthPing(conn.ping);

@@ -47,6 +47,15 @@ const schema = z
     ),
     PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
     ...pageSettingsShape,
+    // The embedded database's buffer cache (PostgreSQL's shared_buffers), resident in the app's process from start;
+    // unset → db/connect.ts's default (16 MB).
+    PGLITE_SHARED_BUFFERS_MB: optionalString
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .pipe(z.number().int("must be a whole number of MB").min(1).max(1024, "must be at most 1024").optional()),
+    // Logs the process's memory (RSS, V8 heap, external incl. PGlite's WebAssembly memory) every N seconds; 0 = off.
+    MEMORY_LOG_SECONDS: optionalString
+      .transform((v) => (v === undefined ? 0 : Number(v)))
+      .pipe(z.number().int("must be a whole number of seconds").min(0).max(3600, "must be at most 3600")),
     NEXT_PUBLIC_POSTHOG_KEY: optionalString,
     NEXT_PUBLIC_POSTHOG_HOST: optionalUrl,
     MAILCHIMP_API_KEY: optionalString,

@@ -7,7 +7,7 @@ import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/ingest/sources";
 
-const holder = globalThis as unknown as { __verifySchedule?: boolean };
+const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean };
 
 export async function startUp(): Promise<void> {
   try {
@@ -31,6 +31,16 @@ export async function startUp(): Promise<void> {
     logWarn("UNSAFE_TEST_MODE: protections are off; never run this set-up in front of users", { switchedOff });
   }
   pinAuthUrl();
+  if (settings.MEMORY_LOG_SECONDS > 0 && !holder.__memoryLog) {
+    holder.__memoryLog = true;
+    const mb = (n: number) => Math.round(n / 2 ** 20);
+    // external includes PGlite's WebAssembly memory (its whole size, resident or not); bench/memory.ts reads these.
+    const logMemory = () => {
+      const m = process.memoryUsage();
+      logInfo("memory", { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) });
+    };
+    setInterval(logMemory, settings.MEMORY_LOG_SECONDS * 1000).unref();
+  }
   // Open the database (and apply migrations) now, so the first request does not pay for it.
   await getDb().catch((error: unknown) => {
     console.error("Could not open the database:", error instanceof Error ? error.message : error);

@@ -6,6 +6,7 @@ import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed"
 import { sampleCatalogue } from "@/lib/sample-catalogue/catalogue";
 import { migratePglite, migratePostgres } from "@/db/migrate";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { openPglite, pgliteStartParams } from "@/db/connect";
 
 describe.each(drivers())("database on %s", (driver) => {
   let conn: TestConnection;
@@ -52,5 +53,25 @@ describe.each(drivers())("database on %s", (driver) => {
     const result = await conn.db.execute(sql`select similarity('scraper', 'web scraper') > 0 as ok`);
     const rows = rowsOf<{ ok: boolean }>(result);
     expect(rows[0]?.ok).toBe(true);
+  });
+});
+
+// The embedded database's buffer cache is resident in the app's own process from the first second (bench/memory.ts).
+describe("PGlite's memory bound", () => {
+  it("opens with a 16 MB buffer cache by default and the size it is given otherwise, keeping PGlite's own parameters", async () => {
+    expect(pgliteStartParams(["--single", "-F"], {})).toEqual(["--single", "-F", "-c", "shared_buffers=16MB"]);
+    expect(() => pgliteStartParams([], { sharedBuffersMb: 0 })).toThrow(/sharedBuffersMb/);
+    for (const [options, expected] of [[{}, "16MB"], [{ sharedBuffersMb: 8 }, "8MB"]] as const) {
+      const conn = await openPglite(null, options);
+      try {
+        const show = async (name: string) => Object.values(rowsOf<Record<string, string>>(await conn.db.execute(sql.raw(`show ${name}`)))[0]!)[0];
+        expect(await show("shared_buffers")).toBe(expected);
+        // PGlite's defaults still apply (startParams replaces them, so db/connect.ts repeats them).
+        expect(await show("search_path")).toBe("public");
+        expect(await show("max_parallel_workers_per_gather")).toBe("0");
+      } finally {
+        await conn.close();
+      }
+    }
   });
 });

@@ -26,6 +26,14 @@ describe("environment validation", () => {
     }
   });
 
+  it("leaves PGlite's buffer cache to db/connect.ts unless set, and refuses a bad size; the memory log is off by default", () => {
+    expect(parseEnv({}).PGLITE_SHARED_BUFFERS_MB).toBeUndefined();
+    expect(parseEnv({}).MEMORY_LOG_SECONDS).toBe(0);
+    expect(parseEnv({ PGLITE_SHARED_BUFFERS_MB: "64", MEMORY_LOG_SECONDS: "30" })).toMatchObject({ PGLITE_SHARED_BUFFERS_MB: 64, MEMORY_LOG_SECONDS: 30 });
+    for (const bad of ["0", "-1", "1.5", "16MB", "2048"]) expect(() => parseEnv({ PGLITE_SHARED_BUFFERS_MB: bad })).toThrow(/PGLITE_SHARED_BUFFERS_MB/);
+    for (const bad of ["-1", "0.5", "often"]) expect(() => parseEnv({ MEMORY_LOG_SECONDS: bad })).toThrow(/MEMORY_LOG_SECONDS/);
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseEnv({ DATABASE_URL: "", NEXT_PUBLIC_POSTHOG_KEY: "" }).DATABASE_URL).toBeUndefined();
   });
