@@ -39,7 +39,7 @@ type Row = Omit<PayableItem, "checkedAt"> & { checkedAt: string | Date; total: n
 
 // The host of a URL (bracketed for IPv6), and the literal hosts that are never on the public Internet.
 const HOST = String.raw`^[a-z][a-z0-9+.-]*://(?:[^@/?#]*@)?(\[[^]]*\]|[^:/?#]*)`;
-const PRIVATE_HOST = String.raw`^(localhost|.*\.localhost|.*\.local|.*\.internal|.*\.home\.arpa|0\..*|10\..*|127\..*|169\.254\..*|192\.168\..*|172\.(1[6-9]|2[0-9]|3[01])\..*|100\.(6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\..*|\[(::1?|::ffff:.*|f[cd].*|fe[89ab].*)\])\.?$`;
+const PRIVATE_HOST = String.raw`^(localhost|.*\.localhost|.*\.local|.*\.internal|.*\.home\.arpa|(0|10|127)(\.[0-9]{1,3}){3}|(169\.254|192\.168|172\.(1[6-9]|2[0-9]|3[01])|100\.(6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7]))(\.[0-9]{1,3}){2}|\[(::1?|::ffff:.*|f[cd].*|fe[89ab].*)\])\.?$`;
 
 /**
  * One page of payable items, in listing then catalogue order, and how many there are in all. `networks` are the

@@ -11,6 +11,8 @@ import { insertListing } from "@/lib/listings/write";
 import { GET } from "@/app/discovery/resources/route";
 import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "@/examples/monetized-server";
 import { checkListing } from "@/lib/listings/checks/check-listings";
+import { recordCheck } from "@/lib/listings/checks/drift";
+import { probeServer } from "@/lib/probe";
 import { MCP_INFO_SCHEMA } from "@/lib/listings/presenters/discovery-resource";
 import { sampleReferenceUrl } from "@/lib/sample-catalogue/probes";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -167,12 +169,24 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
   });
 
   it("lists no server on a loopback or private address where the probe may not reach one (production)", async () => {
+    // What a check of the weather server read, recorded as if read at other addresses (the probe refuses private
+    // ones in production, so only a database shared with a development deployment could hold such rows).
+    const read = await probeServer(weather.url, loopback);
+    const at = async (serverUrl: string) => {
+      const id = await insertListing(conn.db, { name: `At ${serverUrl}`, description: "The weather server's check, at another address.", categories: ["Data"], serverUrl, status: "approved" });
+      await recordCheck(conn.db, { id: id.id, revision: id.revision }, { ...read, url: serverUrl });
+    };
+    const privateUrls = ["https://10.1.2.3/mcp", "https://192.168.0.7/mcp", "https://172.20.0.1/mcp", "http://[::1]:9/mcp", "https://[fd00::1]/mcp", "https://box.internal/mcp", "https://printer.local./mcp", "https://169.254.1.1/mcp", "https://100.64.1.1/mcp", "http://0.0.0.0:8080/mcp"];
+    const publicUrls = ["https://weather.example.org/mcp", "https://172.32.0.1/mcp", "https://10.example.com/mcp"];
+    for (const url of [...privateUrls, ...publicUrls]) await at(url);
     setPrivateHosts(false);
     try {
-      expect(await page()).toMatchObject({ items: [], pagination: { total: 0 } });
+      const body = await page("?limit=100");
+      expect(new Set(body.items.map((i) => i.resource))).toEqual(new Set(publicUrls));
     } finally {
       setPrivateHosts(true);
     }
+    expect((await page("?limit=100")).pagination.total).toBe(6 + 3 * (privateUrls.length + publicUrls.length));
   });
 
   it.each([
