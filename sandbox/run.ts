@@ -129,8 +129,7 @@ async function main() {
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory).
     started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
-      // SITE_URL names the site where it really runs: every absolute URL it writes (discovery's detailUrl, canonical links) follows it.
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SITE_URL: registryUrl, PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) },
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
     });
     started.site.once("exit", (code) => {
