@@ -42,7 +42,7 @@ function port(name: keyof typeof args): number {
 
 /** The sandbox's two providers: each a reference server paid into its own fresh wallet. */
 const PROVIDERS = [
-  { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01, also over x402), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10).", categories: ["Data", "AI"] },
+  { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10); every paid item is also its own x402-paid tool.", categories: ["Data", "AI"] },
   { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"] },
 ];
 

@@ -1,7 +1,9 @@
-// What x402 discovery lists: each paid item of each listing whose latest probe verified it, with the
-// payment methods (and wallets) that item can be paid with. Filters and paging happen in the database.
+// What x402 discovery lists: each item a verified listing sells through an x402-paid MCP tool whose unpaid call
+// answered PaymentRequired at the latest check, with the requirements it answered. Items sold only through
+// MonetizedMCP's make-purchase are not listed: a generic x402 client cannot pay them (see README, discovery).
+// Filters and paging happen in the database.
 import { sql } from "drizzle-orm";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import type { PaymentRequirementsV2, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 import { VERIFIED_WINDOW_MS } from "./probes";
@@ -15,45 +17,70 @@ export type PayableItem = {
   serverUrl: string;
   checkedAt: string;
   tools: ProbedTool[];
-  item: PricedItem;
-  /** The accepted payment methods that fit the item and the filters; never empty. */
-  methods: AcceptedPayment[];
+  /** The x402-paid tool's item: `toolName` is the tool, `x402Requirements` what its unpaid call answered. */
+  item: PricedItem & { toolName: string; x402Requirements: PaymentRequirementsV2 };
+  /** The price-listing item that names this tool as its own (a provider-kit server), for its id and hints. */
+  listed: PricedItem | null;
+};
+
+/** Which listings may be shown at all: the deployment's rules, as plain values (db/ reads no settings). */
+export type DiscoveryExclusions = {
+  /** List servers whose host is loopback, private or link-local (development and test deployments only). */
+  includePrivateHosts: boolean;
+  /** Payees nobody can be paid at (lower case). */
+  placeholderPayees: string[];
+  /** Server URLs that belong to sample listings. */
+  sampleServerUrls: string[];
+  /** A POSIX regular expression matching any other sample listing's server URL. */
+  sampleServerUrlPattern: string;
 };
 
 type Row = Omit<PayableItem, "checkedAt"> & { checkedAt: string | Date; total: number };
 
+// The host of a URL (bracketed for IPv6), and the literal hosts that are never on the public Internet.
+const HOST = String.raw`^[a-z][a-z0-9+.-]*://(?:[^@/?#]*@)?(\[[^]]*\]|[^:/?#]*)`;
+const PRIVATE_HOST = String.raw`^(localhost|.*\.localhost|.*\.local|.*\.internal|.*\.home\.arpa|(0|10|127)(\.[0-9]{1,3}){3}|(169\.254|192\.168|172\.(1[6-9]|2[0-9]|3[01])|100\.(6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7]))(\.[0-9]{1,3}){2}|\[(::1?|::ffff:.*|f[cd].*|fe[89ab].*)\])\.?$`;
+
 /**
- * One page of payable items, in listing then catalogue order, and how many there are in all. `paymentMethods`
- * are the method ids the caller can express in x402 (e.g. USDC_BASE_SEPOLIA); `payTo` narrows to one wallet.
+ * One page of payable items, in listing then catalogue order, and how many there are in all. `networks` are the
+ * CAIP-2 networks the caller asks for; `payTo` narrows to one wallet.
  */
 export async function listPayableItems(
   db: Db,
-  filter: { paymentMethods: string[]; payTo?: string; limit: number; offset: number },
+  filter: { networks: string[]; payTo?: string; limit: number; offset: number },
+  exclusions: DiscoveryExclusions,
   now = new Date(),
 ): Promise<{ payables: PayableItem[]; total: number }> {
-  if (filter.paymentMethods.length === 0) return { payables: [], total: 0 };
+  if (filter.networks.length === 0) return { payables: [], total: 0 };
   const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
-  const methods = sql.join(filter.paymentMethods.map((m) => sql`${m}`), sql`, `);
+  const list = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
+  const payTo = filter.payTo?.toLowerCase() ?? null;
   const result = await db.execute<Row>(sql`
     with latest as (
-      select distinct on (p.listing_id) p.listing_id, p.checked_at, p.tools, p.priced_items, p.payment_methods, p.verifiable
+      select distinct on (p.listing_id) p.listing_id, p.checked_at, p.tools, p.priced_items, p.verifiable
       from listing_probes p
       where p.listing_id in (select id from listings where status = 'approved' and verified)
       order by p.listing_id, p.checked_at desc, p.id desc
     ), items as (
       select l.id as "listingId", l.slug, l.name, l.description, l.categories, l.server_url as "serverUrl",
         latest.checked_at as "checkedAt", latest.tools, item.value as item, item.n,
-        (select coalesce(jsonb_agg(m.value), '[]'::jsonb) from jsonb_array_elements(latest.payment_methods) m
-          where m.value->>'paymentMethod' in (${methods})
-            and coalesce(item.value->>'paymentMethod', m.value->>'paymentMethod') = m.value->>'paymentMethod'
-            and (${filter.payTo ?? null}::text is null or lower(m.value->>'walletAddress') = lower(${filter.payTo ?? null}::text))) as methods
+        (select listed.value from jsonb_array_elements(latest.priced_items) listed
+          where listed.value->>'x402Tool' = item.value->>'toolName' limit 1) as listed
       from latest
       join listings l on l.id = latest.listing_id
       cross join lateral jsonb_array_elements(latest.priced_items) with ordinality as item(value, n)
       where latest.verifiable and latest.checked_at > ${since}::timestamptz
-        -- a free item needs no payment, so x402 has nothing to discover
-        and (item.value->>'amount')::numeric > 0
-    ), payable as (select * from items where jsonb_array_length(methods) > 0)
+        and jsonb_typeof(item.value->'x402Requirements') = 'object' and item.value->>'toolName' is not null
+        and item.value->'x402Requirements'->>'network' = any(${list(filter.networks)})
+        and (${payTo}::text is null or lower(item.value->'x402Requirements'->>'payTo') = ${payTo}::text)
+        and lower(item.value->'x402Requirements'->>'payTo') <> all(${list(exclusions.placeholderPayees)})
+        and l.server_url <> all(${list(exclusions.sampleServerUrls)})
+        and l.server_url !~ ${exclusions.sampleServerUrlPattern}::text
+        and (${exclusions.includePrivateHosts}::boolean or coalesce(lower(substring(l.server_url from ${HOST}::text)), '') !~ ${PRIVATE_HOST}::text)
+    ), payable as (
+      -- Catalogues key entries on (resource, toolName): one entry per tool of a server, whatever it answered twice.
+      select distinct on ("listingId", item->>'toolName') * from items order by "listingId", item->>'toolName', n
+    )
     select counted.total, page.* from (select count(*)::int as total from payable) counted
     left join lateral (select * from payable order by slug, n limit ${filter.limit} offset ${filter.offset}) page on true`);
   const rows = rowsOf<Row & { n?: unknown }>(result);

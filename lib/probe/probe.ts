@@ -9,6 +9,8 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
 import {
   acceptsSupportedMethod,
+  EVM_ADDRESS,
+  exampleArguments,
   findNetwork,
   findTool,
   isVerifiable,
@@ -26,6 +28,7 @@ import {
   unitsToNumber,
   type AcceptedPayment,
   type PricedItem,
+  type PaymentRequirementsV2,
   type ProbedTool,
 } from "@agora-mcp/protocol";
 import { classifyProbeError, refusalFailure, timeoutFailure, toolCallProblem } from "./probe-errors";
@@ -44,8 +47,11 @@ const acceptAnything: jsonSchemaValidator = {
   },
 };
 const MAX_TOOL_PAGES = 5;
-/** x402-paid tools called unpaid per probe (each answers PaymentRequired; nothing is paid or run). */
-const MAX_X402_TOOLS = 5;
+/**
+ * x402-paid tools called unpaid per probe (each answers PaymentRequired; nothing is paid or run). A kit server has
+ * one per paid item, and only a tool whose PaymentRequired was read can be listed in discovery.
+ */
+const MAX_X402_TOOLS = 20;
 
 export type ProbeOptions = {
   /** Whole-probe deadline; the result comes back by then even if the server never answers. */
@@ -179,12 +185,16 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     result.serverVersion = server?.version?.slice(0, 200) ?? null;
 
     const tools: ProbedTool[] = [];
-    const x402Tools: string[] = [];
+    const x402Tools: ProbedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const listed = await session.client.listTools(cursor ? { cursor } : undefined, request());
       tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })));
-      x402Tools.push(...listed.tools.filter((t) => Object.keys(t._meta ?? {}).some((k) => k.startsWith("x402/"))).map((t) => t.name));
+      x402Tools.push(
+        ...listed.tools
+          .filter((t) => Object.keys(t._meta ?? {}).some((k) => k.startsWith("x402/")))
+          .map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })),
+      );
       cursor = listed.nextCursor;
       if (!cursor) break;
     }
@@ -213,6 +223,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     const purchase = tools.find((t) => t.name === MAKE_PURCHASE_TOOL);
     const sdkCompatible = purchase !== undefined && takesSignedTransaction(purchase);
     if (purchase && !sdkCompatible) quirks.add("make-purchase takes no `signedTransaction`: MonetizedMCP clients cannot pay it");
+    if (x402Tools.length > MAX_X402_TOOLS) quirks.add(`only the first ${MAX_X402_TOOLS} of ${x402Tools.length} x402-paid tools were read`);
     const x402 = await readX402Tools(session, x402Tools.slice(0, MAX_X402_TOOLS), request, quirks);
     result.pricedItems = [...result.pricedItems, ...x402.items];
     for (const method of x402.methods) {
@@ -279,22 +290,32 @@ async function callTool(
   }
 }
 
+/** The version 2 requirements of a PaymentRequired, as stored: only the fields x402 defines, bounded. */
+function storableRequirements(req: PaymentRequirementsV2): PaymentRequirementsV2 | undefined {
+  const name = req.extra.name;
+  const version = req.extra.version;
+  if (!EVM_ADDRESS.test(req.payTo) || !Number.isInteger(req.maxTimeoutSeconds) || req.maxTimeoutSeconds <= 0 || req.maxTimeoutSeconds > 86_400) return undefined;
+  if (typeof name !== "string" || typeof version !== "string" || name.length > 64 || version.length > 16) return undefined;
+  return { scheme: "exact", network: req.network, asset: req.asset, amount: req.amount, payTo: req.payTo, maxTimeoutSeconds: req.maxTimeoutSeconds, extra: { name, version } };
+}
+
 /**
  * Reads the price of x402-paid tools (those whose listing carries `_meta["x402/…"]`): an unpaid call answers
- * PaymentRequired with the payment requirements, so nothing is paid and nothing runs.
+ * PaymentRequired with the payment requirements, so nothing is paid and nothing runs. The call carries arguments
+ * made from the tool's input schema (a schema with required parameters refuses an empty call before payment).
  */
 async function readX402Tools(
   session: Session,
-  names: string[],
+  tools: ProbedTool[],
   request: () => { signal: AbortSignal; timeout: number },
   quirks: Quirks,
 ): Promise<{ items: PricedItem[]; methods: AcceptedPayment[] }> {
   const items: PricedItem[] = [];
   const methods: AcceptedPayment[] = [];
-  for (const name of names) {
+  for (const { name, inputSchema } of tools) {
     let answer: unknown;
     try {
-      answer = await session.client.callTool({ name, arguments: {} }, undefined, request());
+      answer = await session.client.callTool({ name, arguments: exampleArguments(inputSchema) ?? {} }, undefined, request());
     } catch (error) {
       if (request().signal.aborted) throw error;
       quirks.add(`${name.slice(0, 60)}: unpaid call failed (${toolCallProblem(error)})`);
@@ -313,7 +334,12 @@ async function readX402Tools(
         quirks.add(`${name}: asks for a payment Agora cannot read (network ${String(req.network).slice(0, 40)})`);
         continue;
       }
-      items.push({ name, toolName: name, amount: unitsToNumber(BigInt(units)), units, currency: "USDC", paymentMethod: network.paymentMethod });
+      const item: PricedItem = { name, toolName: name, amount: unitsToNumber(BigInt(units)), units, currency: "USDC", paymentMethod: network.paymentMethod };
+      // Only a version 2 offer in CAIP-2 terms is what discovery's entries promise a generic client.
+      const v2 = required.x402Version === 2 && accept.version === 2 && req.network === network.caip2 ? storableRequirements(accept.requirements) : undefined;
+      if (v2) item.x402Requirements = v2;
+      else quirks.add(`${name}: answers x402 version ${required.x402Version} requirements only; x402 discovery does not list it`);
+      items.push(item);
       methods.push({ paymentMethod: network.paymentMethod, walletAddress: req.payTo });
       break;
     }

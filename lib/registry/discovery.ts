@@ -1,5 +1,6 @@
-// GET /discovery/resources in the x402 Bazaar discovery format: one resource per paid item of each
-// verified listing (lib/listings/presenters/discovery-resource.ts), filtered and paged in the database.
+// GET /discovery/resources in the x402 Bazaar discovery format: one resource per x402-paid tool of each
+// verified listing (lib/listings/presenters/discovery-resource.ts), only real offers (discovery-policy.ts),
+// filtered and paged in the database.
 import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
 import { getDb } from "@/lib/database";
 import { listPayableItems } from "@/db/queries/discovery";
@@ -8,6 +9,7 @@ import { validationError } from "@/lib/errors";
 import { toDiscoveryResource, X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
 import { discoveryQuerySchema } from "@/lib/validations/registry";
 import { failure } from "./registry-api";
+import { discoveryExclusions } from "./discovery-policy";
 
 const CORS = { "Access-Control-Allow-Origin": "*" };
 
@@ -18,8 +20,8 @@ export async function listDiscoveryResources(request: Request): Promise<Response
     const { type, payTo, network, scheme, extensions, limit, offset } = parsed.data;
     // Agora lists MCP tools paid with the `exact` scheme, each carrying the bazaar extension.
     const matches = (!type || type === "mcp") && (!scheme || scheme === "exact") && (!extensions || extensions === "bazaar");
-    const methods = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.paymentMethod);
-    const { payables, total } = matches ? await listPayableItems(await getDb(), { paymentMethods: methods, payTo, limit, offset }) : { payables: [], total: 0 };
+    const networks = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.caip2);
+    const { payables, total } = matches ? await listPayableItems(await getDb(), { networks, payTo, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
     return cachedJson(request, { x402Version: X402_VERSION, items: payables.map(toDiscoveryResource), pagination: { limit, offset, total } }, CORS);
   } catch (error) {
     return failure(error, "GET /discovery/resources");

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { listings } from "@/db/schema";
 import { sampleCatalogue } from "./catalogue";
 import { SAMPLE_REFERENCE_SERVER_URL, sampleReferenceUrl } from "./probes";
+import { sampleServerUrl } from "./identity";
 import { toListingRow } from "@/lib/listings/write";
 import { rowsOf } from "@/db/rows";
 import type { Db } from "@/db/types";
@@ -20,7 +21,7 @@ export async function seedSampleCatalogue(db: Db, now = new Date(), referenceSer
       description: s.description,
       categories: s.categories,
       price: s.price,
-      serverUrl: s.reference ? sampleReferenceUrl(referenceServerUrl, s.name) : `https://${s.host}/mcp`,
+      serverUrl: s.reference ? sampleReferenceUrl(referenceServerUrl, s.name) : sampleServerUrl(s),
       websiteUrl: s.website ?? null,
       status: "approved",
       createdAt: new Date(now.getTime() - s.ageDays * DAY),

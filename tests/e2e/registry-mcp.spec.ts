@@ -58,7 +58,7 @@ test.describe("MCP endpoint with the SDK client", () => {
       paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC" }],
       lastVerification: { status: "passed" },
     });
-    expect((details.structuredContent as { pricedItems: { name: string }[] }).pricedItems.map((i) => i.name)).toEqual(["Current weather", "Market report", "Page screenshot", "Logo render", "weather"]);
+    expect((details.structuredContent as { pricedItems: { name: string }[] }).pricedItems.map((i) => i.name)).toEqual(["Current weather", "Market report", "Page screenshot", "Logo render", "weather", "market-report", "logo-render"]);
     expect((details.content[0] as { text: string }).text).toMatch(/Last verification: passed at /);
 
     const categories = await call("list_categories");

@@ -159,7 +159,11 @@ describe("a host that supports elicitation", () => {
         expect.objectContaining({ id: "page-screenshot", priceUsd: "0.00" }),
       ]),
     );
-    expect(explored.data.x402Tools).toEqual([expect.objectContaining({ name: "weather", priceUsd: "0.01" })]);
+    expect(explored.data.x402Tools).toEqual([
+      expect.objectContaining({ name: "weather", priceUsd: "0.01" }),
+      expect.objectContaining({ name: "market-report", priceUsd: "0.25" }),
+      expect.objectContaining({ name: "logo-render", priceUsd: "0.10" }),
+    ]);
   });
 
   it("gets a free item with nothing signed or paid", async () => {

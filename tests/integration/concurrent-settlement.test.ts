@@ -65,7 +65,7 @@ async function signV1(buyer: PrivateKeyAccount, payTo: `0x${string}`): Promise<s
 async function signV2(buyer: PrivateKeyAccount, payTo: `0x${string}`) {
   const accepted = requirements(payTo).v2;
   const signed = await new ExactEvmScheme(buyer).createPaymentPayload(2, accepted as never);
-  return { x402Version: 2, accepted, payload: signed.payload, resource: { url: "mcp://concurrent-provider#quote_x402" } };
+  return { x402Version: 2, accepted, payload: signed.payload, resource: { url: "mcp://concurrent-provider#quote_x402/quote" } };
 }
 
 function makePurchase(client: Client, topic: string, signedTransaction: string) {

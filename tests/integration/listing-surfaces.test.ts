@@ -27,8 +27,10 @@ const expectedItems = [
   { id: "market-report", name: "Market report", priceUsd: 0.25, ...sepolia, toolName: "make-purchase" },
   { id: "page-screenshot", name: "Page screenshot", priceUsd: 0, ...sepolia, toolName: "make-purchase" },
   { id: "logo-render", name: "Logo render", priceUsd: 0.1, ...sepolia, toolName: "make-purchase" },
-  // The weather tool is also sold per call over x402's MCP binding.
+  // Each paid item is also sold per call over x402's MCP binding, under a tool of its own.
   { id: null, name: "weather", priceUsd: 0.01, ...sepolia, toolName: "weather", description: null },
+  { id: null, name: "market-report", priceUsd: 0.25, ...sepolia, toolName: "market-report", description: null },
+  { id: null, name: "logo-render", priceUsd: 0.1, ...sepolia, toolName: "logo-render", description: null },
 ];
 const expectedMethods = [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }];
 
@@ -103,6 +105,8 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
       ["make-purchase", 0.01],
       ["job-status", null],
       ["weather", 0.01],
+      ["market-report", 0.25],
+      ["logo-render", 0.1],
     ]);
     expect(listed.tools[2]!.paymentMethods).toEqual(["USDC_BASE_SEPOLIA"]);
     expect(listed).toMatchObject({ verified: true, reachable: true, lastVerification: { status: "passed" } });

@@ -81,9 +81,10 @@ async function signV1(buyer: PrivateKeyAccount, req: PaymentRequirementsV1): Pro
   return encodePaymentV1(payment as never);
 }
 
+/** A v2 payment as an x402 client makes it: `resource` repeats the PaymentRequired's (the kit names the item's tool and id). */
 async function signV2(buyer: PrivateKeyAccount, req: PaymentRequirementsV2) {
   const signed = await new ExactEvmScheme(buyer).createPaymentPayload(2, req as never);
-  return { x402Version: 2, accepted: req, payload: signed.payload, resource: { url: "mcp://test-provider#quote" } };
+  return { x402Version: 2, accepted: req, payload: signed.payload, resource: { url: "mcp://test-provider#quote_x402/quote" } };
 }
 
 function purchase(itemId: string, params: Record<string, unknown>, signedTransaction: string, paymentMethod = "USDC_BASE_SEPOLIA") {

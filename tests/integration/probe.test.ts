@@ -52,7 +52,7 @@ describe("probing MonetizedMCP servers on loopback", () => {
       quirks: [],
     });
     expect(result.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(result.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase", "job-status", "weather"]);
+    expect(result.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase", "job-status", "weather", "market-report", "logo-render"]);
     // Built on the provider kit: make-purchase takes the payment the way MonetizedMCP SDK clients send it.
     expect(result.tools[2]!.inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" }, signedTransaction: { type: "string" } } });
     expect(result.pricedItems.map((i) => [i.id ?? i.toolName, i.amount, i.units, i.currency])).toEqual([
@@ -60,10 +60,23 @@ describe("probing MonetizedMCP servers on loopback", () => {
       ["market-report", 0.25, "250000", "USDC"],
       ["page-screenshot", 0, "0", "USDC"],
       ["logo-render", 0.1, "100000", "USDC"],
-      // The x402-paid tool, read from its PaymentRequired answer without paying.
+      // Each paid item's own x402 tool, read from its PaymentRequired answer without paying.
       ["weather", 0.01, "10000", "USDC"],
+      ["market-report", 0.25, "250000", "USDC"],
+      ["logo-render", 0.1, "100000", "USDC"],
     ]);
     expect(result.pricedItems[0]!.params).toEqual({ city: "Example: Lisbon" });
+    expect(result.pricedItems[0]!.x402Tool).toBe("weather");
+    // The unpaid call had to carry the required city: the tool's PaymentRequired is kept as it answered.
+    expect(result.pricedItems[4]!.x402Requirements).toEqual({
+      scheme: "exact",
+      network: "eip155:84532",
+      asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+      amount: "10000",
+      payTo: "0x000000000000000000000000000000000000dEaD",
+      maxTimeoutSeconds: 300,
+      extra: { name: "USDC", version: "2" },
+    });
     expect(result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x000000000000000000000000000000000000dEaD" }]);
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);
   });
@@ -190,7 +203,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     expect(recorded.listing).toEqual({ price: 0.01, verified: true });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(recorded.probe).toMatchObject({ listingId: id, reachable: true, verifiable: true, serverName: "agora-reference-monetized-server" });
-    expect(recorded.probe.pricedItems).toHaveLength(5);
+    expect(recorded.probe.pricedItems).toHaveLength(7);
     expect(recorded.probe.paymentMethods[0]!.paymentMethod).toBe("USDC_BASE_SEPOLIA");
   });
 

@@ -119,8 +119,8 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
       lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
     });
     const meta = boba.server._meta[OURS] as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number }[] };
-    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01]]);
-    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([["Current weather", 0.01], ["Market report", 0.25], ["Page screenshot", 0], ["Logo render", 0.1], ["weather", 0.01]]);
+    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01], ["market-report", 0.25], ["logo-render", 0.1]]);
+    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([["Current weather", 0.01], ["Market report", 0.25], ["Page screenshot", 0], ["Logo render", 0.1], ["weather", 0.01], ["market-report", 0.25], ["logo-render", 0.1]]);
     // A listing no probe has reached says so, and claims nothing.
     const scraper = all.find((e) => e.server.name === "dev.agora-mcp/ai-powered-web-scraper")!;
     expect(scraper.server._meta[OURS]).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });

@@ -155,13 +155,15 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
         detailUrl: `${SITE}/marketplace/boba-order-bot`,
       });
       const facts = details as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number; toolName: string }[] };
-      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01]]);
+      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01], ["market-report", 0.25], ["logo-render", 0.1]]);
       expect(facts.pricedItems.map((i) => [i.name, i.priceUsd, i.toolName])).toEqual([
         ["Current weather", 0.01, "make-purchase"],
         ["Market report", 0.25, "make-purchase"],
         ["Page screenshot", 0, "make-purchase"],
         ["Logo render", 0.1, "make-purchase"],
         ["weather", 0.01, "weather"],
+        ["market-report", 0.25, "market-report"],
+        ["logo-render", 0.1, "logo-render"],
       ]);
       expect(details.clientConfig).toMatchObject({ mcpServers: { agora: { command: "npx" } } });
       expect(text(result)).toContain("- make-purchase: $0.01");

@@ -1,14 +1,11 @@
-// A verified listing's paid item as an x402 Bazaar discovery resource (specs/extensions/bazaar.md of the
-// x402 specification): type "mcp", the item's x402 version 2 payment requirements in `accepts`, and the
-// bazaar extension describing the tool call.
-import { findNetwork, usdToUnits } from "@agora-mcp/protocol";
+// A verified listing's x402-paid tool as an x402 Bazaar discovery resource (specs/extensions/bazaar.md of the
+// x402 specification): type "mcp", the requirements the tool's unpaid call answered in `accepts`, and the
+// bazaar extension describing the tool call, with an example that satisfies the tool's input schema.
+import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
-import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { detailUrl } from "./server-details";
 
 export const X402_VERSION = 2;
-// How long a signed payment stays valid, as MonetizedMCP servers ask (PROTOCOLS.md §1).
-const MAX_TIMEOUT_SECONDS = 300;
 
 /** The JSON Schema the Bazaar extension requires for an MCP tool's discovery info (bazaar.md, "MCP Schema Example"). */
 export const MCP_INFO_SCHEMA = {
@@ -40,36 +37,23 @@ function tags(categories: string[]): string[] {
   return categories.filter((c) => printable(c) && !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 5);
 }
 
-/** The x402 payment requirements for one payable item, one per payment method it can be paid with. */
-function accepts(payable: PayableItem) {
-  return payable.methods.flatMap((method) => {
-    const network = findNetwork(method.paymentMethod);
-    if (!network) return [];
-    return [
-      {
-        scheme: "exact",
-        network: network.caip2,
-        // Exact: the probe's integer units when the server gave them, else the dollar amount converted once.
-        amount: payable.item.units ?? usdToUnits(payable.item.amount).toString(),
-        asset: network.asset,
-        payTo: method.walletAddress,
-        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        extra: network.eip712,
-      },
-    ];
-  });
-}
-
 export function toDiscoveryResource(payable: PayableItem) {
-  const toolName = payable.item.toolName ?? MAKE_PURCHASE_TOOL;
+  const { item, listed } = payable;
+  const toolName = item.toolName;
   const tool = payable.tools.find((t) => t.name === toolName);
-  const inputSchema = tool?.inputSchema && typeof tool.inputSchema === "object" ? tool.inputSchema : { type: "object" };
-  const description = `${payable.name}: ${payable.item.name}${payable.item.description ? ` — ${payable.item.description}` : ""}`;
+  const inputSchema = tool?.inputSchema && typeof tool.inputSchema === "object" ? (tool.inputSchema as Record<string, unknown>) : { type: "object" };
+  // Made only when it surely satisfies the schema; the probe's unpaid call with the same arguments got PaymentRequired.
+  const example = exampleArguments(inputSchema);
+  const itemName = listed?.name ?? item.name;
+  const itemDescription = listed?.description ?? tool?.description ?? undefined;
+  const description = `${payable.name}: ${itemName}${itemDescription ? ` — ${itemDescription}` : ""}`;
+  const network = findNetwork(item.x402Requirements.network);
   return {
     resource: payable.serverUrl,
     type: "mcp",
     x402Version: X402_VERSION,
-    accepts: accepts(payable),
+    // Exactly what the tool's unpaid call answered at the latest check.
+    accepts: [{ ...item.x402Requirements, scheme: "exact" }],
     lastUpdated: payable.checkedAt,
     description,
     mimeType: "application/json",
@@ -78,15 +62,7 @@ export function toDiscoveryResource(payable: PayableItem) {
     extensions: {
       bazaar: {
         info: {
-          input: {
-            type: "mcp",
-            toolName,
-            description,
-            transport: "streamable-http",
-            inputSchema,
-            // MonetizedMCP servers sell every item through one tool; the item is its argument.
-            ...(toolName === MAKE_PURCHASE_TOOL ? { example: { itemId: payable.item.id ?? payable.item.name, params: payable.item.params ?? {} } } : {}),
-          },
+          input: { type: "mcp", toolName, description, transport: "streamable-http", inputSchema, ...(example ? { example } : {}) },
           output: { type: "json" },
         },
         schema: MCP_INFO_SCHEMA,
@@ -96,10 +72,12 @@ export function toDiscoveryResource(payable: PayableItem) {
       listingId: payable.listingId,
       slug: payable.slug,
       detailUrl: detailUrl(payable.slug),
-      item: payable.item.name,
-      priceUsd: payable.item.amount,
-      currency: payable.item.currency,
-      paymentMethods: payable.methods.map((m) => m.paymentMethod),
+      item: itemName,
+      // The same item through MonetizedMCP's make-purchase, for clients that speak it (x402 version 1).
+      ...(listed?.id ? { itemId: listed.id } : {}),
+      priceUsd: item.amount,
+      currency: item.currency,
+      paymentMethods: network ? [network.paymentMethod] : [],
     },
   };
 }

@@ -6,3 +6,4 @@ export * from "./monetized.js";
 export * from "./jobs.js";
 export * from "./probe.js";
 export * from "./registry.js";
+export * from "./tool-example.js";

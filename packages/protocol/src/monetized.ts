@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { AmountError, unitsToNumber, usdToUnits } from "./amounts.js";
 import { EVM_ADDRESS, SUPPORTED_PAYMENT_METHODS } from "./networks.js";
+import type { PaymentRequirementsV2 } from "./x402.js";
 
 export const PRICE_LISTING_TOOLS = ["price-listing", "pricing-listing"] as const;
 export const PAYMENT_METHODS_TOOLS = ["payment-methods", "payment-method"] as const;
@@ -42,6 +43,13 @@ export type PricedItem = {
   paymentMethod?: string;
   /** Parameter name → hint, as the listing gives them. */
   params?: Record<string, string>;
+  /** The tool the listing says also sells this item through the x402 binding for MCP (the provider kit names it). */
+  x402Tool?: string;
+  /**
+   * Set on an item read from an x402-paid tool (`toolName`): the version 2 requirements its unpaid call answered
+   * in PaymentRequired. Only such items can be paid by a generic x402 client.
+   */
+  x402Requirements?: PaymentRequirementsV2;
 };
 
 export type AcceptedPayment = { paymentMethod: string; walletAddress: string };
@@ -170,10 +178,12 @@ function readItem(raw: unknown, index: number, quirks: Quirks): PricedItem | nul
   const item: PricedItem = { name, amount: unitsToNumber(units), units: units.toString(), currency: currency.toUpperCase() };
   const id = text(raw.id);
   const toolName = text(raw.toolName) ?? text(raw.tool);
+  const x402Tool = text(raw.x402Tool);
   const description = text(raw.description);
   const params = readParams(raw.params);
   if (id) item.id = id;
   if (toolName) item.toolName = toolName;
+  if (x402Tool) item.x402Tool = clip(x402Tool, 128);
   if (description) item.description = description;
   if (paymentMethod) item.paymentMethod = paymentMethod.toUpperCase();
   if (params) item.params = params;

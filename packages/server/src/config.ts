@@ -28,8 +28,12 @@ export type ItemDefinition = {
   handler: ItemHandler;
   /** The handler runs after the purchase answers: the buyer gets a job id and collects the result later. */
   async?: { checkAfterSeconds: number };
-  /** Also sell the item as its own tool through the standard x402 binding for MCP, under this tool name. */
-  x402Tool?: string;
+  /**
+   * The tool that sells the item through the standard x402 binding for MCP. Every paid item has one, named after
+   * its id (characters a tool name cannot hold become "_") unless named here; false sells it through
+   * make-purchase only, and then x402 clients and Agora's discovery cannot see it. Free items have none.
+   */
+  x402Tool?: string | false;
 };
 
 export type MonetizedServerOptions = {
@@ -76,7 +80,7 @@ export type PurchaseEvent = {
   timings?: { verifyMs?: number; settleMs?: number; handlerMs?: number };
 };
 
-export type CatalogueItem = Omit<ItemDefinition, "price"> & { units: bigint; params: Record<string, string> };
+export type CatalogueItem = Omit<ItemDefinition, "price" | "x402Tool"> & { units: bigint; params: Record<string, string>; x402Tool?: string };
 
 export type ResolvedOptions = {
   name: string;
@@ -96,6 +100,11 @@ const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const RESERVED_TOOLS = new Set(["price-listing", "payment-methods", "make-purchase", "job-status"]);
 
+/** An item id as a tool name: ids may hold "." and run to 100 characters, tool names may not. */
+function defaultToolName(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+}
+
 export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions {
   if (!EVM_ADDRESS.test(options.walletAddress)) throw new Error("walletAddress must be a 0x address of 40 hex digits");
   const network = networkFromSetting(options.network);
@@ -108,18 +117,20 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     if (!ITEM_ID.test(item.id)) throw new Error(`Item id "${item.id}" must be letters, digits, . _ or - (at most 100)`);
     if (ids.has(item.id)) throw new Error(`Item id "${item.id}" is declared twice`);
     ids.add(item.id);
-    if (item.x402Tool !== undefined) {
-      if (!TOOL_NAME.test(item.x402Tool) || RESERVED_TOOLS.has(item.x402Tool) || tools.has(item.x402Tool)) {
-        throw new Error(`x402Tool "${item.x402Tool}" must be a unique tool name other than the MonetizedMCP tools`);
-      }
-      tools.add(item.x402Tool);
-    }
     const units = usdToUnits(item.price);
-    if (item.x402Tool !== undefined && units === 0n) throw new Error(`Item "${item.id}" is free: x402 cannot carry a zero amount`);
+    if (typeof item.x402Tool === "string" && units === 0n) throw new Error(`Item "${item.id}" is free: x402 cannot carry a zero amount`);
+    const x402Tool = units === 0n || item.x402Tool === false ? undefined : (item.x402Tool ?? defaultToolName(item.id));
+    if (x402Tool !== undefined) {
+      if (!TOOL_NAME.test(x402Tool) || RESERVED_TOOLS.has(x402Tool) || tools.has(x402Tool)) {
+        const named = item.x402Tool === undefined ? ` (named after item "${item.id}"; set x402Tool to another name)` : "";
+        throw new Error(`x402Tool "${x402Tool}" must be a unique tool name other than the MonetizedMCP tools${named}`);
+      }
+      tools.add(x402Tool);
+    }
     if (item.async && units === 0n) throw new Error(`Item "${item.id}": an asynchronous item must be paid (its result goes to the wallet that paid)`);
     if (item.async && !(item.async.checkAfterSeconds > 0)) throw new Error(`Item "${item.id}": async.checkAfterSeconds must be positive`);
-    const { price: _price, ...rest } = item;
-    return { ...rest, units, params: item.params ?? {} };
+    const { price: _price, x402Tool: _tool, ...rest } = item;
+    return { ...rest, units, params: item.params ?? {}, ...(x402Tool ? { x402Tool } : {}) };
   });
   return {
     name: options.name,

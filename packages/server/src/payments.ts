@@ -9,6 +9,7 @@ import {
   formatUsd,
   sameAddress,
   type PaymentPayload,
+  type PaymentPayloadV2,
   type PaymentRequirementsV1,
   type PaymentRequirementsV2,
   type ResourceInfo,
@@ -23,6 +24,19 @@ export type Refused = { ok: false; reason: string; /** The facilitator could not
 /** Keeps a settled authorisation's nonce for longer than any authorisation stays valid. */
 const USED_NONCE_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_REMEMBERED = 100_000;
+
+/** Whether a v2 payload's `accepted` is the requirements offered: same values, addresses in any letter case. */
+function sameRequirements(accepted: PaymentPayloadV2["accepted"], offered: PaymentRequirementsV2): boolean {
+  const extra = (e: Record<string, unknown>) => JSON.stringify(Object.entries(e).sort(([a], [b]) => a.localeCompare(b)));
+  return (
+    accepted.network === offered.network &&
+    accepted.amount === offered.amount &&
+    accepted.maxTimeoutSeconds === offered.maxTimeoutSeconds &&
+    sameAddress(accepted.asset, offered.asset) &&
+    sameAddress(accepted.payTo, offered.payTo) &&
+    extra(accepted.extra) === extra(offered.extra)
+  );
+}
 
 export class PaymentGate {
   private readonly facilitator: HTTPFacilitatorClient;
@@ -98,6 +112,16 @@ export class PaymentGate {
       if (payment.accepted.scheme !== "exact") return "Payment refused: only the exact scheme is accepted";
       if (!sameAddress(payment.accepted.asset, network.asset)) return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
       if (!sameAddress(payment.accepted.payTo, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
+      // x402 v2: `accepted` repeats one of the requirements the server offered, field for field.
+      if (!sameRequirements(payment.accepted, this.requirements(item).v2)) {
+        return `Payment refused: its accepted requirements differ from those of "${item.name}"; sign the requirements the server answered`;
+      }
+      // The signature does not cover the resource, so two items at one price take the same signed transfer; a payment
+      // that says which item it is for is held to it, so a payment meant for one item never buys another.
+      const resource = payment.resource?.url;
+      if (resource !== undefined && resource !== this.resourceFor(item).url) {
+        return `Payment refused: it was made out for another item, not "${item.name}"; pay the requirements this tool answers`;
+      }
     }
     if (!sameAddress(auth.to, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
     if (BigInt(auth.value) !== item.units) {

@@ -88,6 +88,8 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
           price: { amount: unitsToNumber(i.units), currency: "USDC", paymentMethod: network.paymentMethod },
           params: i.params,
           ...(i.async ? { async: true, checkAfterSeconds: i.async.checkAfterSeconds } : {}),
+          // The item's own tool under the x402 binding for MCP; MonetizedMCP clients ignore the field.
+          ...(i.x402Tool ? { x402Tool: i.x402Tool } : {}),
         })),
       });
     },
@@ -186,7 +188,8 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
       const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: [requirements.v2] };
       return { isError: true, structuredContent: body as unknown as Record<string, unknown>, content: [{ type: "text", text: JSON.stringify(body) }] };
     };
-    const shape = Object.fromEntries(Object.entries(item.params).map(([name, hint]) => [name, z.string().max(MAX_PARAM_CHARS).optional().describe(hint)]));
+    // Every parameter is required, and says so in the schema: a generic client fills in what the schema asks.
+    const shape = Object.fromEntries(Object.entries(item.params).map(([name, hint]) => [name, z.string().min(1).max(MAX_PARAM_CHARS).describe(hint)]));
     server.registerTool(
       item.x402Tool!,
       {
@@ -206,14 +209,22 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
           return paymentRequired(charged.reason);
         }
         const settlement = { success: true, transaction: charged.transaction, network: charged.network, payer: charged.payer };
+        const paid = (result: CallToolResult): CallToolResult => ({ ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } });
+        const context = { orderId, itemId: item.id, payer: charged.payer, transaction: charged.transaction };
+        if (item.async) {
+          // The same job make-purchase starts: the x402 answer is the ticket, job-status hands over the result.
+          const job = jobs.start(charged.payer as `0x${string}`, item.async.checkAfterSeconds, async () => item.handler(read.params, context));
+          report({ orderId, itemId: item.id, units: item.units.toString(), outcome: "pending", transaction: charged.transaction, payer: charged.payer });
+          return paid(json({ orderId, status: "pending", jobId: job.id, checkAfterSeconds: item.async.checkAfterSeconds, transaction: charged.transaction }));
+        }
         try {
-          const output = await item.handler(read.params, { orderId, itemId: item.id, payer: charged.payer, transaction: charged.transaction });
+          const output = await item.handler(read.params, context);
           report({ orderId, itemId: item.id, units: item.units.toString(), outcome: "delivered", transaction: charged.transaction, payer: charged.payer, timings: charged.timings });
-          return { content: [{ type: "text", text: asText(output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
+          return paid({ content: [{ type: "text", text: asText(output) }] });
         } catch (error) {
           const why = error instanceof Error ? error.message.slice(0, 300) : "the item failed";
           report({ orderId, itemId: item.id, units: item.units.toString(), outcome: "failed", reason: why, transaction: charged.transaction });
-          return { isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${why}. The payment settled; quote order ${orderId} to the provider.` }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
+          return paid({ isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${why}. The payment settled; quote order ${orderId} to the provider.` }] });
         }
       },
     );

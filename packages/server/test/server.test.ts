@@ -27,6 +27,8 @@ describe("provider options", () => {
     [{ items: [{ ...quote, x402Tool: "make-purchase" }] }, /x402Tool "make-purchase" must be a unique tool name/],
     [{ items: [{ ...quote, price: 0, x402Tool: "free_quote" }] }, /is free: x402 cannot carry a zero amount/],
     [{ items: [{ ...quote, price: 0, async: { checkAfterSeconds: 5 } }] }, /an asynchronous item must be paid/],
+    [{ items: [quote, { ...quote, id: "other", x402Tool: "quote" }] }, /x402Tool "quote" must be a unique tool name/],
+    [{ items: [{ ...quote, id: "job-status" }] }, /x402Tool "job-status" must be a unique tool name .*named after item "job-status"; set x402Tool/],
     [{ items: [{ ...quote, async: { checkAfterSeconds: 0 } }] }, /checkAfterSeconds must be positive/],
   ])("refuses %o", (over, message) => {
     expect(() => createMonetizedServer(options(over as Partial<MonetizedServerOptions>))).toThrow(message);
@@ -60,5 +62,41 @@ describe("the served endpoint", () => {
     ]);
     const methods = (await client.callTool({ name: "payment-methods", arguments: {} })) as CallToolResult;
     expect((methods.content[0] as { text: string }).text).toContain(WALLET);
+  });
+
+  it("sells every paid item under a tool of its own through the x402 binding, its parameters required", async () => {
+    const items: ItemDefinition[] = [
+      quote,
+      { ...quote, id: "deep.report", name: "Report", price: "1.5", params: { topic: "Example: tea", depth: "Example: 2" } },
+      { ...quote, id: "named", x402Tool: "named_tool" },
+      { ...quote, id: "mp-only", x402Tool: false },
+      { ...quote, id: "fact", price: 0, params: {} },
+    ];
+    server = await createMonetizedServer(options({ items })).listen({ port: 0 });
+    client = new Client({ name: "kit-test-buyer", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const { tools } = await client.listTools();
+    const paidTools = tools.filter((t) => t._meta?.["x402/price"]);
+    expect(paidTools.map((t) => t.name)).toEqual(["quote", "deep_report", "named_tool"]);
+    expect(paidTools[1]!.inputSchema).toMatchObject({ type: "object", properties: { topic: { type: "string", description: "Example: tea" } }, required: ["topic", "depth"] });
+
+    const listing = (await client.callTool({ name: "price-listing", arguments: {} })) as CallToolResult;
+    const listed = (listing.structuredContent as { items: { id: string; x402Tool?: string }[] }).items;
+    expect(listed.map((i) => [i.id, i.x402Tool])).toEqual([["quote", "quote"], ["deep.report", "deep_report"], ["named", "named_tool"], ["mp-only", undefined], ["fact", undefined]]);
+
+    // Unpaid, with the arguments the schema asks for: PaymentRequired with the item's own price and resource.
+    const unpaid = (await client.callTool({ name: "deep_report", arguments: { topic: "tea", depth: "2" } })) as CallToolResult;
+    expect(unpaid.isError).toBe(true);
+    expect(unpaid.structuredContent).toMatchObject({
+      x402Version: 2,
+      error: "Payment required",
+      resource: { url: "mcp://kit-test#deep_report/deep.report" },
+      accepts: [{ scheme: "exact", network: "eip155:84532", amount: "1500000", payTo: WALLET, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } }],
+    });
+    // A required parameter left out is the caller's mistake, said before any payment is asked for.
+    const missing = (await client.callTool({ name: "deep_report", arguments: { topic: "tea" } })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toMatch(/depth/);
+    expect(missing.structuredContent).toBeUndefined();
   });
 });
