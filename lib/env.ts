@@ -25,7 +25,15 @@ const schema = z
         .optional(),
     ),
     PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
-    SITE_URL: optionalUrl,
+    // An origin only: every link the site builds appends its own path to it.
+    SITE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^https?:\/\//, "must start with http:// or https:// (the public origin, e.g. https://agora.example)")
+        .pipe(z.url())
+        .refine((v) => /^https?:\/\/[^/?#]+\/?$/.test(v), "must be an origin without a path, query or fragment (e.g. https://agora.example)")
+        .optional(),
+    ),
     NEXT_PUBLIC_POSTHOG_KEY: optionalString,
     NEXT_PUBLIC_POSTHOG_HOST: optionalUrl,
     MAILCHIMP_API_KEY: optionalString,

@@ -1,11 +1,12 @@
 // Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the schedule.
 import { env, TEST_SWITCHES } from "@/lib/env";
-import { getDb } from "@/lib/database";
+import { closeDatabase, getDb } from "@/lib/database";
 import { logError, logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
+import { onShutdown } from "@/lib/shutdown";
 
-const holder = globalThis as unknown as { __verifySchedule?: boolean };
+const holder = globalThis as unknown as { __verifySchedule?: boolean; __shutdownHooks?: boolean };
 
 export async function startUp(): Promise<void> {
   try {
@@ -34,14 +35,19 @@ export async function startUp(): Promise<void> {
     console.error("Could not open the database:", error instanceof Error ? error.message : error);
     process.exit(1);
   });
+  // Added first, so it runs last: the schedule's hook still needs the database to release its lease.
+  if (!holder.__shutdownHooks) onShutdown("close the database", closeDatabase);
+  holder.__shutdownHooks = true;
   const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
   if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || process.env.NEXT_PHASE === "phase-production-build") return;
   holder.__verifySchedule = true;
   const schedule = startScheduledChecks(await getDb(), {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
-    onRun: (summary) => logInfo("scheduled verification", summary),
+    onRun: (summary) => logInfo("scheduled verification", { ...summary, holder: schedule.holder }),
     onError: (error) => logError("scheduled verification failed", error),
   });
+  // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
+  onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));
   logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
 }

@@ -14,6 +14,13 @@ describe("environment validation", () => {
     expect(() => parseEnv({ MAILCHIMP_API_KEY: "abc-us1" })).toThrow(/MAILCHIMP_AUDIENCE_ID: is required/);
   });
 
+  it("takes SITE_URL only as an origin: a scheme, a host, no path", () => {
+    for (const bad of ["agora.example", "agora.example:3000", "ftp://agora.example", "https://agora.example/market", "https://agora.example/?x=1"]) {
+      expect(() => parseEnv({ SITE_URL: bad }), bad).toThrow(/SITE_URL: must/);
+    }
+    for (const good of ["https://agora.example", "http://localhost:3000", "https://agora.example/"]) expect(parseEnv({ SITE_URL: good }).SITE_URL).toBe(good);
+  });
+
   it("schedules verification hourly unless told otherwise, and refuses a bad interval", () => {
     expect(parseEnv({})).toMatchObject({ VERIFY_INTERVAL_SECONDS: 3600, VERIFY_SCHEDULE_DISABLED: false });
     expect(parseEnv({ VERIFY_INTERVAL_SECONDS: "90", VERIFY_SCHEDULE_DISABLED: "true" })).toMatchObject({ VERIFY_INTERVAL_SECONDS: 90, VERIFY_SCHEDULE_DISABLED: true });
