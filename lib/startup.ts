@@ -5,6 +5,7 @@ import { logError, logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
+import { shareCacheTags } from "@/lib/cache/shared-tags";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean; __shutdownHooks?: boolean };
 
@@ -37,10 +38,16 @@ export async function startUp(): Promise<void> {
   });
   // Added first, so it runs last: the schedule's hook still needs the database to release its lease.
   if (!holder.__shutdownHooks) onShutdown("close the database", closeDatabase);
+  // Several instances on one PostgreSQL database see each other's cache revalidations (PGlite has one process).
+  const { DATABASE_URL } = env();
+  if (DATABASE_URL && !building && !holder.__shutdownHooks) {
+    const sharing = await shareCacheTags(await getDb(), DATABASE_URL);
+    onShutdown("stop sharing cache revalidations", sharing.close);
+  }
   holder.__shutdownHooks = true;
   const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
-  if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || process.env.NEXT_PHASE === "phase-production-build") return;
+  if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || building) return;
   holder.__verifySchedule = true;
   const schedule = startScheduledChecks(await getDb(), {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
