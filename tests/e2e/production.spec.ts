@@ -17,7 +17,7 @@ test.skip(({ isMobile }) => isMobile, "servers, not layouts: one viewport is eno
 test.describe.configure({ mode: "serial" });
 
 const password = "correct horse battery staple";
-const [portA, portB, portC, hangingPort] = [appPort + 20, appPort + 21, appPort + 22, appPort + 23];
+const [portA, portB, portC, hangingPort, portD] = [appPort + 20, appPort + 21, appPort + 22, appPort + 23, appPort + 24];
 // One public origin for both instances, as behind one proxy; the browser reaches each directly (cookies on
 // localhost ignore the port, so a session cookie set by A is sent to B as it would be through the proxy).
 const siteUrl = `http://localhost:${portA}`;
@@ -196,5 +196,45 @@ test("SIGTERM: no new connections, the request in flight completes, the lease an
     await server.stop();
     for (const socket of held) socket.destroy();
     await new Promise((resolve) => hanging.close(resolve));
+  }
+});
+
+test("readiness: 503 with the reason when a migration is missing or the database refuses, within 2 s; health stays 200", async ({ request }) => {
+  test.setTimeout(60_000);
+  const name = `agora_prod_${portD}`;
+  const url = await createProductionDatabase(name, production);
+  const server = await startProductionServer(portD, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  try {
+    const ready = await request.get(`${server.origin}/api/ready`);
+    expect(ready.status()).toBe(200);
+    expect(ready.headers()["cache-control"]).toBe("no-store");
+    const health = await request.get(`${server.origin}/api/health`);
+    expect(health.status()).toBe(200);
+    expect(health.headers()["cache-control"]).toBe("no-store");
+
+    // The database lost the record of its newest migration (restored from an older backup, say).
+    const [newest] = await serverRows<{ id: number; hash: string; created_at: string }>(url, "delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning id, hash, created_at");
+    const behind = await request.get(`${server.origin}/api/ready`);
+    expect(behind.status()).toBe(503);
+    expect(((await behind.json()) as { reason: string }).reason).toMatch(/^migrations not applied: \d{4}_\w+$/);
+    await serverRows(url, "insert into drizzle.__drizzle_migrations (id, hash, created_at) values ($1, $2, $3)", [String(newest!.id), newest!.hash, newest!.created_at]);
+
+    // The database stops taking connections and drops the app's: readiness says so quickly, liveness is unaffected.
+    await serverRows(admin.toString(), `alter database "${name}" allow_connections false`);
+    await serverRows(admin.toString(), "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [name]);
+    const asked = Date.now();
+    const down = await request.get(`${server.origin}/api/ready`);
+    expect(Date.now() - asked).toBeLessThan(2_000);
+    expect(down.status()).toBe(503);
+    expect(((await down.json()) as { reason: string }).reason).toMatch(/^database (unreachable|did not answer)/);
+    expect((await request.get(`${server.origin}/api/health`)).status()).toBe(200);
+
+    await serverRows(admin.toString(), `alter database "${name}" allow_connections true`);
+    await expect.poll(async () => (await request.get(`${server.origin}/api/ready`)).status(), { timeout: 15_000 }).toBe(200);
+  } finally {
+    await serverRows(admin.toString(), `alter database "${name}" allow_connections true`).catch(() => {});
+    await server.stop();
   }
 });
