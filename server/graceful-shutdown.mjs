@@ -39,6 +39,8 @@ if (!globalThis[MARKER]) {
 
 function countRequest(_req, res) {
   inFlight++;
+  // Next itself adds up to ten 'close' listeners to a streamed page's response: one more is expected, not a leak.
+  res.setMaxListeners(res.getMaxListeners() + 1);
   res.once("close", () => {
     inFlight--;
     if (inFlight === 0) drained?.();
