@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reloadEnv } from "@/lib/env";
 import { NextRequest } from "next/server";
 import { proxy } from "@/proxy";
+import { databaseDown, suspectDatabase } from "@/db/health";
 
 function post(path: string, headers: Record<string, string> = {}) {
   return proxy(new NextRequest(`http://localhost:3000${path}`, { method: "POST", headers }));
@@ -75,5 +76,19 @@ describe("proxy: malformed addresses", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: "The address contains malformed percent-encoding." });
     expect(proxy(new NextRequest("http://localhost:3000/marketplace/caf%C3%A9")).status).not.toBe(400);
+  });
+});
+
+describe("proxy: health and readiness while the database is down", () => {
+  it("lets /api/health and /api/ready answer for themselves while other API calls get the 503 gate", () => {
+    // No ping registered in this process: a suspected outage closes the gate at once (db/health.ts).
+    suspectDatabase();
+    expect(databaseDown()).toBe(true);
+    expect(proxy(new NextRequest("http://localhost:3000/api/mcp-agents")).status).toBe(503);
+    for (const path of ["/api/health", "/api/ready"]) {
+      const res = proxy(new NextRequest(`http://localhost:3000${path}`));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-middleware-next"), path).toBe("1");
+    }
   });
 });
