@@ -40,7 +40,9 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
     try {
       if ((await claimJob(db, CHECK_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
       try {
-        options.onRun?.(await checkListings(db, { ...options.probe, signal: stopping.signal }));
+        // Not `onRun?.(await checkListings(…))`: an optional call skips its arguments, so without onRun nothing ran.
+        const summary = await checkListings(db, { ...options.probe, signal: stopping.signal });
+        options.onRun?.(summary);
       } finally {
         await releaseJob(db, CHECK_JOB, holder);
       }
