@@ -2,18 +2,24 @@ import type { MDXComponents } from "mdx/types";
 import { isValidElement, type ReactElement } from "react";
 import Link from "next/link";
 import { CodeBlock } from "@/components/content/code-block";
+import { fillPlaceholders } from "@/lib/deployment";
 import { slugify } from "@/lib/listings/slug";
 
 type CodeProps = { className?: string; children?: string };
 
-// Fenced code blocks arrive as <pre><code class="language-x">; highlight them with shiki.
+// Fenced code blocks arrive as <pre><code class="language-x">; highlight them with shiki. Code names this
+// deployment through placeholders ({SITE_URL}, {CLIENT_PACKAGE}, {SERVER_PACKAGE}; lib/deployment.ts).
 function Pre({ children }: { children?: React.ReactNode }) {
   if (isValidElement(children)) {
     const { className, children: code } = (children as ReactElement<CodeProps>).props;
     const lang = className?.replace(/^language-/, "");
-    return <CodeBlock code={String(code ?? "")} lang={lang} />;
+    return <CodeBlock code={fillPlaceholders(String(code ?? ""))} lang={lang} />;
   }
   return <pre>{children}</pre>;
+}
+
+function Code({ children, ...rest }: React.ComponentProps<"code">) {
+  return <code {...rest}>{typeof children === "string" ? fillPlaceholders(children) : children}</code>;
 }
 
 function Anchor({ href = "", children, ...rest }: React.ComponentProps<"a">) {
@@ -45,7 +51,7 @@ function H3({ id, children, ...rest }: React.ComponentProps<"h3">) {
   return <h3 id={id ?? slugify(textOf(children))} {...rest}>{children}</h3>;
 }
 
-const components: MDXComponents = { pre: Pre, a: Anchor, table: Table, h2: H2, h3: H3 };
+const components: MDXComponents = { pre: Pre, code: Code, a: Anchor, table: Table, h2: H2, h3: H3 };
 
 export function useMDXComponents(inherited: MDXComponents = {}): MDXComponents {
   return { ...components, ...inherited };

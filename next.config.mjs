@@ -49,6 +49,9 @@ const nextConfig = {
   // forbidden() renders app/forbidden.tsx with a 403 for signed-in non-admins.
   experimental: { authInterrupts: true },
   reactStrictMode: true,
+  // The package tarballs (dist/downloads, made by `npm run build:downloads`) are read at request time by
+  // app/downloads/[file]; traced here so a standalone build carries them next to its server.
+  outputFileTracingIncludes: { "/downloads/*": ["./dist/downloads/*"] },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

@@ -3,11 +3,11 @@ import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
 import { fakeGitHubId } from "./tests/support/fake-github";
 import { appPort as port, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
+import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
 const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
-// Served as localhost (not 127.0.0.1): Auth.js callbacks compare cookies against that host.
-const baseURL = `http://localhost:${port}`;
+const baseURL = siteOrigin;
 
 // With DATABASE_URL set, the app under test runs on the PostgreSQL server in its own database.
 const e2eDatabaseUrl = process.env.DATABASE_URL
@@ -26,6 +26,7 @@ const appEnv: Record<string, string> = {
   // The standalone server binds HOSTNAME (0.0.0.0 by default); tests stay on loopback.
   HOSTNAME: "127.0.0.1",
   SITE_URL: baseURL,
+  CONTACT_EMAIL: contactEmail,
   PGLITE_DIR: `.data/e2e-${port}`,
   RATE_LIMIT_DISABLED: "1",
   // A production build takes the test switches (rate limits off, probes of loopback) only with this.
@@ -52,6 +53,7 @@ const appEnv: Record<string, string> = {
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
+// `npm run build`: the packages, their tarballs for /downloads (made for this SITE_URL), then the site.
 const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npm run build && ";
 // On PostgreSQL the site runs as in production: the standalone server through `npm run start:prod` (README,
 // Production), the command the container image runs; on the embedded database through `npm start`'s `next start`.

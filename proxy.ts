@@ -4,6 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
 import { databaseDown } from "@/db/health";
+import { isActionRequest, screenActionRequest } from "@/lib/action-request";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -12,7 +13,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const EXEMPT_PATHS = ["/api/nextauth", "/api/mcp"];
 const HEALTH_PATHS = new Set(["/api/health", "/api/ready"]);
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Next decodes route parameters itself and answers a malformed escape (`/marketplace/%E0%A4%A`) with a 500.
   if (!decodable(pathname)) return badAddress();
@@ -34,6 +35,10 @@ export function proxy(request: NextRequest) {
   if (site && site !== "same-origin" && site !== "none") return forbidden();
   const origin = request.headers.get("origin");
   if (origin && !isOwnOrigin(request, origin)) return forbidden();
+  if (!pathname.startsWith("/api/") && isActionRequest(request.method, request.headers)) {
+    const refusal = await screenActionRequest(request);
+    if (refusal) return NextResponse.json({ message: refusal.message }, { status: refusal.status, headers: { "Cache-Control": "no-store" } });
+  }
   return NextResponse.next();
 }
 
@@ -57,8 +62,9 @@ function isOwnOrigin(request: NextRequest, origin: string): boolean {
   return origin === configured || origin === request.nextUrl.origin;
 }
 
-// Served from the route cache (or static) without the database: they stay up while it restarts.
-const CACHED_PAGES = /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|robots\.txt|sitemap\.xml)/;
+// Served from the route cache, static or from files (the package tarballs) without the database: they stay up
+// while it restarts.
+const CACHED_PAGES = /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|downloads\/|robots\.txt|sitemap\.xml)/;
 
 function needsDatabase(request: NextRequest): boolean {
   if (!SAFE_METHODS.has(request.method)) return true; // server actions and API writes

@@ -73,6 +73,11 @@ export const listings = pgTable(
     searchText: text("search_text").notNull(),
     // Bumped by every owner edit: a review decision names the revision the reviewer saw (no bait-and-switch).
     revision: integer("revision").notNull().default(1),
+    // Where the listing came from: submitted here ('agora') or found by ingestion ('mcp-registry',
+    // 'x402-discovery'), with its name and entry upstream.
+    source: text("source").notNull().default("agora"),
+    upstreamName: text("upstream_name"),
+    upstreamUrl: text("upstream_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -212,6 +217,10 @@ export const listingProbes = pgTable(
       .notNull()
       .references(() => listings.id, { onDelete: "cascade" }),
     checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+    // What was probed: the listing's server URL and revision when the probe read them. An approval takes its
+    // terms only from a probe of the revision it approves (null: a probe from before this was recorded).
+    serverUrl: text("server_url"),
+    revision: integer("revision"),
     reachable: boolean("reachable").notNull(),
     protocolVersion: text("protocol_version"),
     serverName: text("server_name"),
@@ -287,6 +296,45 @@ export const scheduledJobs = pgTable("scheduled_jobs", {
   lastFinishedAt: timestamp("last_finished_at", { withTimezone: true }),
   runs: integer("runs").notNull().default(0),
 });
+
+// Ingestion (lib/ingest): each configured source's progress, so a run resumes where a crash left it and a later
+// run asks only for what changed since the high-water mark.
+export const ingestSources = pgTable("ingest_sources", {
+  // `kind=baseUrl`, as INGEST_SOURCES names it.
+  key: text("key").primaryKey(),
+  highWaterMark: timestamp("high_water_mark", { withTimezone: true }),
+  // The next page of a run in progress (null between runs).
+  cursor: text("cursor"),
+  runStartedAt: timestamp("run_started_at", { withTimezone: true }),
+  lastRunAt: timestamp("last_run_at", { withTimezone: true }),
+  lastCounts: jsonb("last_counts").$type<Record<string, number>>(),
+  lastErrors: jsonb("last_errors").$type<string[]>().notNull().default([]),
+});
+
+// A remote MCP server some source lists: a candidate for a listing once a check shows it is paid. Free and
+// unreachable ones are remembered (and checked again later), not listed.
+export const ingestedServers = pgTable(
+  "ingested_servers",
+  {
+    remoteUrl: text("remote_url").primaryKey(),
+    sourceKey: text("source_key").notNull(),
+    upstreamName: text("upstream_name").notNull(),
+    version: text("version"),
+    title: text("title"),
+    description: text("description").notNull().default(""),
+    repositoryUrl: text("repository_url"),
+    websiteUrl: text("website_url"),
+    // active | deprecated | deleted, as the registry says.
+    status: text("status").notNull().default("active"),
+    upstreamUpdatedAt: timestamp("upstream_updated_at", { withTimezone: true }),
+    lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true }).notNull().defaultNow(),
+    // What the last check found: paid (listed), free, or unreachable.
+    outcome: text("outcome"),
+    listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
+  },
+  (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt)],
+);
 
 // When each cache tag was last revalidated by any instance (lib/cache/shared-tags.ts): instances that missed the
 // notification (not listening at the time) catch up from here.

@@ -1,5 +1,7 @@
 // The one place that reads process.env on the server: every variable is validated with zod at start-up.
 import { z } from "zod";
+import { DEFAULT_CONTACT_EMAIL } from "@/lib/site";
+import { parseIngestSources } from "./ingest/sources";
 
 const optionalString = z
   .string()
@@ -11,6 +13,25 @@ const flag = z
   .enum(["true", "false", "1", "0", ""])
   .optional()
   .transform((v) => v === "true" || v === "1");
+
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return true; // z.url() has already named the variable
+  const url = new URL(value);
+  return (url.protocol === "https:" || url.protocol === "http:") && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+}
+
+// What prerendered pages read (install lines, the contact address): checked on their own by pageSettings() too,
+// so a build, which renders those pages, needs none of the server's secrets.
+const pageSettingsShape = {
+  // Every URL the pages, guides and the downloaded client name starts with it, so it is an origin and nothing more.
+  SITE_URL: optionalUrl.refine((v) => v === undefined || isOrigin(v), "must be an origin such as https://agora.example (http or https, no path, query or fragment)"),
+  // The address pages give for questions and legal notices.
+  CONTACT_EMAIL: optionalString.pipe(z.email("must be an email address").optional()).transform((v) => v ?? DEFAULT_CONTACT_EMAIL),
+  // The client and the provider kit are published on the npm registry: install lines name the packages
+  // (`npx -y @agora-mcp/client`) instead of this site's tarballs ({SITE_URL}/downloads/…).
+  PACKAGES_ON_REGISTRY: flag,
+};
+const pageSettingsSchema = z.object(pageSettingsShape);
 
 /** Switches that turn a protection off, for tests; production accepts them only with UNSAFE_TEST_MODE. */
 export const TEST_SWITCHES = ["RATE_LIMIT_DISABLED", "PROBE_ALLOW_PRIVATE_HOSTS"] as const;
@@ -25,15 +46,7 @@ const schema = z
         .optional(),
     ),
     PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
-    // An origin only: every link the site builds appends its own path to it.
-    SITE_URL: optionalString.pipe(
-      z
-        .string()
-        .regex(/^https?:\/\//, "must start with http:// or https:// (the public origin, e.g. https://agora.example)")
-        .pipe(z.url())
-        .refine((v) => /^https?:\/\/[^/?#]+\/?$/.test(v), "must be an origin without a path, query or fragment (e.g. https://agora.example)")
-        .optional(),
-    ),
+    ...pageSettingsShape,
     NEXT_PUBLIC_POSTHOG_KEY: optionalString,
     NEXT_PUBLIC_POSTHOG_HOST: optionalUrl,
     MAILCHIMP_API_KEY: optionalString,
@@ -62,6 +75,8 @@ const schema = z
       .pipe(z.number().int("must be a whole number of proxies").min(0).max(10)),
     // Lets the probe reach loopback and private-network hosts (tests, local development).
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
+    // Sources of listings to ingest (lib/ingest): `mcp-registry=https://registry.modelcontextprotocol.io`, comma-separated.
+    INGEST_SOURCES: optionalString,
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     VERIFY_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))
@@ -107,6 +122,11 @@ const schema = z
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (openssl rand -base64 32)" });
     }
+    try {
+      parseIngestSources(env.INGEST_SOURCES);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", path: ["INGEST_SOURCES"], message: (error as Error).message });
+    }
     if (env.ADMIN_GITHUB_LOGINS) {
       ctx.addIssue({
         code: "custom",
@@ -136,13 +156,24 @@ export type Env = z.infer<typeof schema>;
 /** Every variable the site reads (the client package has settings of its own). */
 export const SITE_SETTING_NAMES: readonly string[] = Object.keys(schema.shape);
 
-export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = schema.safeParse(source);
+function parseWith<T>(settings: z.ZodType<T>, source: Record<string, string | undefined>): T {
+  const result = settings.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
   return result.data;
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  return parseWith(schema, source);
+}
+
+export type PageSettings = z.infer<typeof pageSettingsSchema>;
+
+/** The settings prerendered pages show, read now (no cache: tests change them), without the rest of env(). */
+export function pageSettings(): PageSettings {
+  return parseWith(pageSettingsSchema, process.env);
 }
 
 let cached: Env | undefined;

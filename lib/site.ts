@@ -5,15 +5,18 @@ export const site = {
   headline: "Where AI Agents Do Business",
   description:
     "Agora is a marketplace and registry for MonetizedMCP servers: AI agents discover paid tools and pay them directly in USDC on Base.",
-  contactEmail: "hello@agora-mcp.dev",
   socialUrl: "https://x.com/agora_mcp",
   githubUrl: "https://github.com/agora-mcp",
-  clientPackage: "@agora-mcp/client",
   paymentMethod: "USDC_BASE_SEPOLIA",
-  // Reverse-DNS namespace of every server name in the registry API (agora-mcp.dev reversed).
+  // Reverse-DNS namespace of every server name in the registry API and of Agora's `_meta` key. The same on every
+  // deployment: it names the software's extension, as every copy of the official registry writes
+  // `io.modelcontextprotocol.registry/official`, so a registry client reads any Agora with one key. It is no address.
   registryNamespace: "dev.agora-mcp",
   mcpPath: "/api/mcp",
 } as const;
+
+/** The contact address where the operator sets none (CONTACT_EMAIL; pages read contactEmail() in lib/deployment.ts). */
+export const DEFAULT_CONTACT_EMAIL = "hello@agora-mcp.dev";
 
 export const mainNav = [
   { href: "/how-it-works", label: "How It Works" },

@@ -6,6 +6,8 @@ import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
+import { runIngest } from "@/lib/ingest/run-ingest";
+import { parseIngestSources } from "@/lib/ingest/sources";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean; __shutdownHooks?: boolean };
 
@@ -45,12 +47,16 @@ export async function startUp(): Promise<void> {
     onShutdown("stop sharing cache revalidations", sharing.close);
   }
   holder.__shutdownHooks = true;
-  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
+  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS, INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
   if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || building) return;
   holder.__verifySchedule = true;
-  const schedule = startScheduledChecks(await getDb(), {
+  const db = await getDb();
+  const sources = parseIngestSources(INGEST_SOURCES);
+  const schedule = startScheduledChecks(db, {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
+    // Ingestion rides on the same lease and interval (hourly by default, as the registry asks aggregators).
+    alsoRun: sources.length > 0 ? async () => logInfo("scheduled ingestion", await runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS })) : undefined,
     onRun: (summary) => logInfo("scheduled verification", { ...summary, holder: schedule.holder }),
     onError: (error) => logError("scheduled verification failed", error),
   });

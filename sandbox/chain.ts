@@ -8,18 +8,25 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, createTestClient, createWalletClient, http, publicActions, toHex, type Abi } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { createNonceManager, jsonRpc } from "viem/nonce";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const artifact = JSON.parse(fs.readFileSync(path.join(here, "token/artifact.json"), "utf8")) as { abi: Abi; deployedBytecode: `0x${string}` };
+type Artifact = { abi: Abi; deployedBytecode: `0x${string}` };
+const readArtifact = (file: string) => JSON.parse(fs.readFileSync(path.join(here, "token", file), "utf8")) as Artifact;
+const artifact = readArtifact("artifact.json");
+const multicall3 = readArtifact("multicall3.json");
 
 export const USDC_ADDRESS = BASE_SEPOLIA.asset;
 export const USDC_ABI = artifact.abi;
+/** Where Multicall3 lives on Base Sepolia (and most chains); x402's facilitator reads through it. */
+export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11";
 
 /**
  * anvil's well-known development mnemonic (printed by every anvil and hardhat node, worthless anywhere but a
- * local chain), whose first account anvil funds with ETH. The facilitator pays gas with it; the sandbox mints with it.
+ * local chain), whose first ten accounts anvil funds with ETH. The sandbox mints with the first; the facilitator
+ * pays gas with the second, so a mint never takes a nonce the facilitator's nonce manager has counted on.
  */
 const ANVIL_TEST_MNEMONIC = "test test test test test test test test test test test junk";
 function anvilTestKey(index: number): `0x${string}` {
@@ -27,7 +34,7 @@ function anvilTestKey(index: number): `0x${string}` {
   if (!key) throw new Error("could not derive anvil's test key");
   return toHex(key);
 }
-export const ANVIL_TEST_KEYS = { facilitator: anvilTestKey(0) } as const;
+export const ANVIL_TEST_KEYS = { minter: anvilTestKey(0), facilitator: anvilTestKey(1) } as const;
 
 /**
  * anvil from npm (`@foundry-rs/anvil-linux-amd64`, an optional dependency: the registry this project installs
@@ -125,7 +132,10 @@ export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {})
   const transport = http(rpcUrl);
   const test = createTestClient({ chain: baseSepolia, mode: "anvil", transport });
   await test.setCode({ address: USDC_ADDRESS, bytecode: artifact.deployedBytecode });
-  const minter = createWalletClient({ account: privateKeyToAccount(ANVIL_TEST_KEYS.facilitator), chain: baseSepolia, transport }).extend(publicActions);
+  await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode });
+  // Its own nonce manager: tests fund many buyers at once, and parallel mints must not reuse a nonce.
+  const account = privateKeyToAccount(ANVIL_TEST_KEYS.minter, { nonceManager: createNonceManager({ source: jsonRpc() }) });
+  const minter = createWalletClient({ account, chain: baseSepolia, transport }).extend(publicActions);
   const reader = createPublicClient({ chain: baseSepolia, transport });
   return {
     rpcUrl,

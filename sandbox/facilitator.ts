@@ -1,6 +1,11 @@
 // An x402 facilitator on loopback that verifies and settles exact payments (v1 and v2) on the local chain,
 // built on @x402/core's facilitator and @x402/evm's exact scheme with a viem wallet: the same code a hosted
 // facilitator runs, pointed at anvil. POST /verify, POST /settle, GET /supported.
+// Every settlement is sent from one account, so concurrent settlements must not race for its nonce: the
+// account has a nonce manager of its own (viem's, which remembers the last nonce it handed out), and the
+// broadcast itself (nonce, gas estimate, signing, eth_sendRawTransaction) runs through a serial queue, so a
+// failed send that makes the manager re-read the chain can never hand out a nonce another send holds.
+// Waiting for receipts is not queued: twenty settlements broadcast one after another and land together.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { x402Facilitator } from "@x402/core/facilitator";
@@ -8,8 +13,10 @@ import { toFacilitatorEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { createWalletClient, http as viemHttp, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { createNonceManager, jsonRpc } from "viem/nonce";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
+import { serialQueue } from "./serial";
 
 export type LocalFacilitator = { url: string; address: `0x${string}`; close: () => Promise<void> };
 
@@ -23,6 +30,19 @@ export type FacilitatorOptions = {
 };
 
 const MAX_BODY = 64 * 1024;
+const TRANSACTION_FAILED = "invalid_exact_evm_transaction_failed";
+
+/**
+ * A settlement answer whose errorReason is a reason code. The scheme's v1 path puts viem's whole error (RPC
+ * URL, request body) into errorReason and its v2 path appends it to the code; clients act on the code, and
+ * the detail (first line, bounded) stays in errorMessage for the seller's log.
+ */
+function asCode<T extends { errorReason?: string; errorMessage?: string }>(settled: T): T {
+  if (!settled.errorReason) return settled;
+  const code = /^[a-z0-9]+(?:_[a-z0-9]+)+/.exec(settled.errorReason)?.[0];
+  const detail = code === settled.errorReason ? settled.errorMessage : settled.errorReason;
+  return { ...settled, errorReason: code ?? TRANSACTION_FAILED, errorMessage: detail?.split("\n")[0]?.slice(0, 200) };
+}
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   let size = 0;
@@ -44,14 +64,17 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
       onChainTiming?.({ step, ms: performance.now() - started });
     }
   };
-  const account = privateKeyToAccount(privateKey);
+  // A manager per facilitator, not viem's shared one: its memory is keyed by address and chain id, and every
+  // local chain answers as 84532, so a shared one would carry nonces over from a chain stopped earlier.
+  const account = privateKeyToAccount(privateKey, { nonceManager: createNonceManager({ source: jsonRpc() }) });
+  const broadcast = serialQueue();
   const client = createWalletClient({ account, chain: baseSepolia, transport: viemHttp(rpcUrl) }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({
     address: account.address,
     readContract: (args) => client.readContract(args as Parameters<typeof client.readContract>[0]),
     verifyTypedData: (args) => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0]),
-    writeContract: (args) => timed("broadcast", () => client.writeContract(args as Parameters<typeof client.writeContract>[0])),
-    sendTransaction: (args) => client.sendTransaction(args),
+    writeContract: (args) => broadcast(() => timed("broadcast", () => client.writeContract(args as Parameters<typeof client.writeContract>[0]))),
+    sendTransaction: (args) => broadcast(() => client.sendTransaction(args)),
     waitForTransactionReceipt: (args) => timed("receipt", () => client.waitForTransactionReceipt({ ...args, pollingInterval: 100 })),
     getCode: (args) => client.getCode(args),
   });
@@ -70,9 +93,7 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
       const payload = body.paymentPayload as Parameters<typeof facilitator.verify>[0];
       const requirements = body.paymentRequirements as Parameters<typeof facilitator.verify>[1];
       if (req.url === "/verify") return send(200, await facilitator.verify(payload, requirements));
-      const settled = await facilitator.settle(payload, requirements);
-      // The scheme's errorMessage carries viem's whole revert dump; the reason code is what clients act on.
-      return send(200, { ...settled, errorMessage: settled.errorMessage?.split("\n")[0]?.slice(0, 200) });
+      return send(200, asCode(await facilitator.settle(payload, requirements)));
     } catch (error) {
       const status = (error as { status?: number }).status ?? 400;
       return send(status, { error: error instanceof Error ? error.message.split("\n")[0]!.slice(0, 200) : "bad request" });

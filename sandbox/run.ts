@@ -2,7 +2,7 @@
 // sandbox USDC, an x402 facilitator settling on it, two paid reference servers, both registered in the site's
 // database as approved listings and probed for real, a freshly funded buyer wallet, and the site itself.
 // Prints what a person needs next and writes the same as JSON (.data/sandbox.json). Ctrl-C stops it all.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -117,7 +117,7 @@ async function main() {
         price: null,
       });
       const probe = await probeServer(p.url, { allowPrivateHosts: true });
-      const recorded = await recordCheck(conn.db, listing.id, probe);
+      const recorded = await recordCheck(conn.db, listing, probe);
       registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
     }
   } finally {
@@ -127,9 +127,12 @@ async function main() {
   const sitePort = port("site-port");
   const registryUrl = `http://localhost:${sitePort}`;
   if (!args["no-site"]) {
-    // The site opens the same database after us (one process per embedded data directory).
+    // The site opens the same database after us (one process per embedded data directory). Its pages and the
+    // client tarball it serves name its own origin.
+    const siteEnv = { ...process.env, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
+    execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
     started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) },
+      env: siteEnv,
       stdio: ["ignore", "ignore", "inherit"],
     });
     started.site.once("exit", (code) => {

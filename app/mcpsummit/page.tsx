@@ -5,6 +5,7 @@ import { DemoChat } from "@/components/demo/demo-chat";
 import { DemoFaq } from "@/components/demo/demo-faq";
 import { formatUsd } from "@/lib/demo/chat";
 import { wallet } from "@/lib/demo/script";
+import { contactEmail } from "@/lib/deployment";
 import { site } from "@/lib/site";
 
 const description = `Try ${site.name} in a simulated desktop chat client: ask what ${site.name} is, list paid MCP services and order a boba with a demo wallet.`;
@@ -46,10 +47,10 @@ export default function DemoPage() {
               <p className="mt-1 text-sm text-muted-foreground">Questions, feedback or a server you want to list? We read every email.</p>
             </div>
             <a
-              href={`mailto:${site.contactEmail}`}
+              href={`mailto:${contactEmail()}`}
               className="inline-flex shrink-0 items-center gap-2 rounded-md text-sm font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
             >
-              <Mail className="size-4" aria-hidden="true" /> {site.contactEmail}
+              <Mail className="size-4" aria-hidden="true" /> {contactEmail()}
             </a>
           </div>
         </section>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Mail } from "lucide-react";
+import { contactEmail } from "@/lib/deployment";
 import { mainNav, site } from "@/lib/site";
 import { Logo } from "./logo";
 
@@ -53,8 +54,8 @@ export function SiteFooter() {
               </a>
             </li>
             <li>
-              <a className="inline-flex items-center gap-2 hover:text-foreground" href={`mailto:${site.contactEmail}`}>
-                <Mail className="size-4" /> {site.contactEmail}
+              <a className="inline-flex items-center gap-2 hover:text-foreground" href={`mailto:${contactEmail()}`}>
+                <Mail className="size-4" /> {contactEmail()}
               </a>
             </li>
           </ul>

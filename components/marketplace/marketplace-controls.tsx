@@ -46,16 +46,26 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [filters, view, pending]);
 
+  // A typed search waiting for its pause must not outlive a navigation: 'Clear all filters', a page link or
+  // back/forward within the delay would otherwise be undone when it fires, re-applying the old filters.
+  function dropPendingSearch() {
+    clearTimeout(debounce.current);
+    debounce.current = undefined;
+  }
+
   // Marks the controls interactive, so tests (and styles) can tell a hydrated page from its HTML.
   const [ready, setReady] = useState(false);
   useEffect(() => {
     setReady(true);
-    return () => clearTimeout(debounce.current);
+    window.addEventListener("popstate", dropPendingSearch);
+    return () => {
+      window.removeEventListener("popstate", dropPendingSearch);
+      dropPendingSearch();
+    };
   }, []);
 
   function go(next: Partial<ListingFilters> & { view?: View }, mode: "push" | "replace" = "push") {
-    clearTimeout(debounce.current);
-    debounce.current = undefined;
+    dropPendingSearch();
     const current = wantedRef.current;
     const { view: nextView = current.view, ...nextFilters } = next;
     // A sort nobody chose follows the text: typing a search switches to relevance, clearing it back to popular.
@@ -78,7 +88,15 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
 
   const categoryKnown = !filters.category || categories.some((c) => c.name === filters.category);
   return (
-    <Tabs value={wanted.view} onValueChange={(v) => go({ view: v as View }, "replace")} className="gap-6">
+    <Tabs
+      value={wanted.view}
+      onValueChange={(v) => go({ view: v as View }, "replace")}
+      // Any link in the results ('Clear all filters', pagination, a listing) is a navigation.
+      onClickCapture={(e) => {
+        if (e.target instanceof Element && e.target.closest("a[href]")) dropPendingSearch();
+      }}
+      className="gap-6"
+    >
       <form
         role="search"
         data-ready={ready ? "true" : undefined}

@@ -52,11 +52,23 @@ export async function applyDrift(tx: Tx, listingId: string, probeId: string, res
 }
 
 /** The terms a reviewer approves: what the latest probe that reached the server read. */
-export async function approvedTermsFromLatestProbe(tx: Tx, listingId: string) {
+/**
+ * The terms an approval of `revision` records: from the latest probe that reached the server at that revision's
+ * URL. A probe of an earlier revision (perhaps another URL, another payee) never counts; null when none did.
+ */
+export async function approvedTermsOfRevision(tx: Tx, listingId: string, revision: number) {
   const [probe] = await tx
     .select({ tools: listingProbes.tools, pricedItems: listingProbes.pricedItems, paymentMethods: listingProbes.paymentMethods })
     .from(listingProbes)
-    .where(and(eq(listingProbes.listingId, listingId), eq(listingProbes.reachable, true)))
+    .innerJoin(listings, eq(listings.id, listingProbes.listingId))
+    .where(
+      and(
+        eq(listingProbes.listingId, listingId),
+        eq(listingProbes.reachable, true),
+        eq(listingProbes.revision, revision),
+        eq(listingProbes.serverUrl, listings.serverUrl),
+      ),
+    )
     .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
     .limit(1);
   return probe ? termsOf(probe) : null;

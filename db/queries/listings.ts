@@ -198,7 +198,7 @@ export async function catalogueVersion(db: Db): Promise<string> {
 }
 
 /** Ids and server URLs of the listings with these slugs, whatever their status. */
-export async function findListingTargets(db: Db, slugs: string[]): Promise<{ id: string; serverUrl: string }[]> {
+export async function findListingTargets(db: Db, slugs: string[]): Promise<{ id: string; serverUrl: string; revision: number }[]> {
   if (slugs.length === 0) return [];
-  return db.select({ id: listings.id, serverUrl: listings.serverUrl }).from(listings).where(inArray(listings.slug, slugs));
+  return db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(inArray(listings.slug, slugs));
 }

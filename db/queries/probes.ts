@@ -21,6 +21,9 @@ export const PROBES_PER_HOUR = 4;
 /** What thinning by hour allows at most: every hour of the retention window full, plus the kept reachable one. */
 export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DAYS + 1) + 1;
 
+/** A listing as a probe found it: which listing, and the revision whose server URL was probed. */
+export type ProbeTarget = { id: string; serverUrl: string; revision: number };
+
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
 /**
@@ -28,13 +31,16 @@ export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listin
  * cheapest priced item (null: free) when the probe read prices, and Verified follows the latest probe.
  * A result older than a probe already stored is kept as history and changes nothing else.
  */
-export async function recordProbe(db: Db, listingId: string, result: ProbeResult, compare: CompareTerms, now = new Date()): Promise<RecordedProbe> {
+export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revision">, result: ProbeResult, compare: CompareTerms, now = new Date()): Promise<RecordedProbe> {
+  const listingId = probed.id;
   return db.transaction(async (tx) => {
     const [probe] = await tx
       .insert(listingProbes)
       .values({
         listingId,
         checkedAt: result.checkedAt,
+        serverUrl: result.url,
+        revision: probed.revision,
         reachable: result.reachable,
         protocolVersion: result.protocolVersion,
         serverName: result.serverName,
@@ -211,12 +217,12 @@ export type CheckLimits = { MAX_CHECKS_PER_RUN: number; MAX_PENDING_PER_OWNER: n
 export const CHECK_LIMITS: CheckLimits = { MAX_CHECKS_PER_RUN: 1000, MAX_PENDING_PER_OWNER: 10, PENDING_BACKOFF_AFTER_DAYS: 7 };
 
 /** Listings a scheduled run checks: approved ones keep their badge fresh, pending ones get a report for review. */
-export async function listListingsToProbe(db: Db, now = new Date(), limits = CHECK_LIMITS): Promise<{ id: string; serverUrl: string }[]> {
+export async function listListingsToProbe(db: Db, now = new Date(), limits = CHECK_LIMITS): Promise<ProbeTarget[]> {
   const backoffSince = new Date(now.getTime() - limits.PENDING_BACKOFF_AFTER_DAYS * DAY_MS).toISOString();
   const daySince = new Date(now.getTime() - DAY_MS).toISOString();
   const result = await db.execute(sql`
     with candidates as (
-      select l.id, l.server_url, l.status, l.submitter_id, l.created_at,
+      select l.id, l.server_url, l.revision, l.status, l.submitter_id, l.created_at,
              (select max(p.checked_at) from ${listingProbes} p where p.listing_id = l.id) as last_checked
       from ${listings} l
       where l.status in ('approved', 'pending')
@@ -230,15 +236,15 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
       -- counted from the submission, which a check cannot move (a check that changes the price moves updated_at)
       where status = 'approved' or created_at > ${backoffSince}::timestamptz or last_checked is null or last_checked < ${daySince}::timestamptz
     )
-    select id, server_url as "serverUrl" from due
+    select id, server_url as "serverUrl", revision from due
     where nth_pending is null or nth_pending <= ${limits.MAX_PENDING_PER_OWNER}
     order by last_checked asc nulls first, id
     limit ${limits.MAX_CHECKS_PER_RUN}`);
-  return rowsOf<{ id: string; serverUrl: string }>(result);
+  return rowsOf<ProbeTarget>(result);
 }
 
-/** The server URL of a listing, whatever its status; null for an unknown id. */
-export async function findListingServerUrl(db: Db, listingId: string): Promise<string | null> {
-  const [row] = await db.select({ serverUrl: listings.serverUrl }).from(listings).where(eq(listings.id, listingId));
-  return row?.serverUrl ?? null;
+/** What a probe of a listing reads now: its server URL at its current revision, whatever its status; null for an unknown id. */
+export async function findProbeTarget(db: Db, listingId: string): Promise<ProbeTarget | null> {
+  const [row] = await db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(eq(listings.id, listingId));
+  return row ?? null;
 }

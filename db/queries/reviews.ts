@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { listingReviews, listings, users, type Listing } from "../schema";
 import type { Db } from "../types";
-import { approvedTermsFromLatestProbe } from "./drift";
+import { approvedTermsOfRevision } from "./drift";
 
 export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
   submitter: { name: string | null; email: string | null; emailConfirmed: boolean; githubLogin: string | null } | null;
@@ -40,7 +40,7 @@ export async function listReviewQueue(db: Db, status: Listing["status"] = "pendi
 
 export type Decision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
 
-export type DecisionOutcome = { ok: true; listing: Listing } | { ok: false; reason: "not_pending" | "edited" };
+export type DecisionOutcome = { ok: true; listing: Listing } | { ok: false; reason: "not_pending" | "edited" | "unprobed" };
 
 /**
  * Records a decision and applies it to the listing in one transaction. Only a pending listing can be
@@ -49,6 +49,13 @@ export type DecisionOutcome = { ok: true; listing: Listing } | { ok: false; reas
  */
 export async function decideListing(db: Db, listingId: string, reviewerId: string, { decision, reason, revision }: Decision): Promise<DecisionOutcome> {
   return db.transaction(async (tx) => {
+    // An approval records the terms a probe of this very revision read; without one there is nothing to approve.
+    const terms = decision === "approved" ? await approvedTermsOfRevision(tx, listingId, revision) : null;
+    if (decision === "approved" && !terms) {
+      const [current] = await tx.select({ status: listings.status, revision: listings.revision }).from(listings).where(eq(listings.id, listingId));
+      if (current?.status !== "pending") return { ok: false, reason: "not_pending" };
+      return { ok: false, reason: current.revision === revision ? "unprobed" : "edited" };
+    }
     const [listing] = await tx
       .update(listings)
       .set({
@@ -57,7 +64,7 @@ export async function decideListing(db: Db, listingId: string, reviewerId: strin
         // Verified needs approval; a fresh probe sets it again after an approval.
         verified: false,
         // Later probes are compared with what the reviewer saw (drift); a rejection keeps no terms.
-        approvedTerms: decision === "approved" ? await approvedTermsFromLatestProbe(tx, listingId) : null,
+        approvedTerms: terms,
         updatedAt: sql`now()`,
       })
       .where(and(eq(listings.id, listingId), eq(listings.status, "pending"), eq(listings.revision, revision)))

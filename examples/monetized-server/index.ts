@@ -1,6 +1,6 @@
 // Entry point: `npx tsx examples/monetized-server/index.ts` serves the reference paid MonetizedMCP server
 // on http://127.0.0.1:8080/mcp. Environment: PORT, HOST, SERVER_WALLET_ADDRESS, FACILITATOR_URL, NETWORK,
-// REFERENCE_JOB_SECONDS; VARIANT picks a test variant.
+// REFERENCE_JOB_SECONDS, ALLOWED_HOSTS (comma-separated host names besides loopback's); VARIANT picks a test variant.
 import { pathToFileURL } from "node:url";
 import { startReferenceServer, VARIANTS, type Variant } from "./server";
 
@@ -19,6 +19,7 @@ async function main() {
     walletAddress: process.env.SERVER_WALLET_ADDRESS || undefined,
     facilitatorUrl: process.env.FACILITATOR_URL || undefined,
     network: process.env.NETWORK || undefined,
+    allowedHosts: process.env.ALLOWED_HOSTS?.split(",").filter(Boolean),
   });
   console.log(`MonetizedMCP reference server (${variant}) listening on ${server.url}`);
   const stop = () => void server.close().then(() => process.exit(0));

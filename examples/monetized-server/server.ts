@@ -41,6 +41,8 @@ export type ReferenceServerOptions = {
   /** The server's name in the MCP handshake. */
   name?: string;
   onPurchase?: (event: PurchaseEvent) => void;
+  /** Host names it answers to besides loopback's (DNS-rebinding protection; see the kit's allowedHosts). */
+  allowedHosts?: string[];
 };
 
 const MCP_PATH = "/mcp";
@@ -100,6 +102,9 @@ export function createReferenceKit(options: ReferenceServerOptions = {}): Moneti
     network: options.network,
     items: referenceItems(options.jobSeconds),
     onPurchase: options.onPurchase,
+    // Stated rather than left to the default: a paid server on loopback is what DNS rebinding goes after.
+    dnsRebindingProtection: "auto",
+    allowedHosts: options.allowedHosts,
   });
 }
 

@@ -1,21 +1,106 @@
-// A bound on concurrent password hashing. Each scrypt takes 32 MiB and ~100 ms of a core; without a bound,
-// a burst of failed sign-ins (160 at once) queues on libuv's thread pool and every other request that needs
-// it (DNS, files, other hashes) waits behind them. A few run at once, a short queue waits, the rest are
-// refused at once with 503 and Retry-After, which costs nothing.
+// A fair bound on password hashing. Each scrypt takes 32 MiB and ~100 ms of a core; without a bound, a burst
+// of failed sign-ins queues on libuv's thread pool and every other request that needs it waits behind them.
+// With one plain queue, a burst from many addresses filled it and a person signing in during the burst was
+// refused with everyone else. So each check is claimed by a client address and an account, and:
+//   - two run at once (the machine's cores), at most one per address and one per account;
+//   - the next to run is the claimant whose address has the lowest recent score (then the oldest): one point
+//     per check it asked for and one more per wrong password, so addresses that keep trying wait behind
+//     everyone else and a fresh sign-in goes first (an attacker refused with 503 still paid for asking). It
+//     counts by address, not by account: an account under attack from many addresses must not push its owner
+//     back (its attackers already take turns, one check of that account at a time);
+//   - when the queue is full, the claimant with the most failures is shed (503), not the newcomer, unless the
+//     newcomer is no better; nothing waits longer than a few seconds.
 import { ApiError } from "@/lib/errors";
-
-export type Slots = { run<T>(task: () => Promise<T>): Promise<T>; readonly active: number; readonly waiting: number };
 
 export const BUSY_MESSAGE = "Too many sign-ins are being checked right now. Please try again in a moment.";
 
-export function createSlots(concurrency: number, maxQueue: number, retryAfterSeconds = 2): Slots {
+/** Who a hash is for: the client address and, where there is one, the account's email. */
+export type Claimant = { address: string; account?: string };
+
+export type SlotOptions = {
+  concurrency: number;
+  maxWaiting: number;
+  /** A waiting check is refused after this long (the person retries, rather than watching a spinner). */
+  maxWaitMs: number;
+  /** Checks and failures older than this no longer count against an address. */
+  scoreWindowMs?: number;
+  retryAfterSeconds?: number;
+};
+
+export type Slots = {
+  run<T>(claimant: Claimant, task: () => Promise<T>): Promise<T>;
+  /** A check that ended in a wrong password: the address's later checks wait behind others'. */
+  recordFailure(claimant: Claimant): void;
+  readonly active: number;
+  readonly waiting: number;
+};
+
+type Waiting = { claimant: Claimant; score: number; since: number; start: () => void; refuse: (error: ApiError) => void };
+
+// Enough for every address of a large attack; the oldest tallies are dropped first.
+const MAX_TALLIES = 50_000;
+
+export function createSlots(options: SlotOptions): Slots {
+  const { concurrency, maxWaiting, maxWaitMs, scoreWindowMs = 15 * 60_000, retryAfterSeconds = 2 } = options;
+  const busy = () => new ApiError(503, BUSY_MESSAGE, undefined, { "Retry-After": String(retryAfterSeconds) });
+  const tallies = new Map<string, { count: number; since: number }>();
+  const runningAddresses = new Map<string, number>();
+  const runningAccounts = new Map<string, number>();
+  const queue: Waiting[] = [];
   let active = 0;
-  const queue: (() => void)[] = [];
-  const release = () => {
-    const next = queue.shift();
-    if (next) next();
-    else active--;
+
+  const scoreOf = (c: Claimant) => {
+    const tally = tallies.get(c.address);
+    if (!tally) return 0;
+    if (Date.now() - tally.since > scoreWindowMs) {
+      tallies.delete(c.address);
+      return 0;
+    }
+    return tally.count;
   };
+  const note = (c: Claimant) => {
+    const count = scoreOf(c);
+    const since = count === 0 ? Date.now() : tallies.get(c.address)!.since;
+    tallies.delete(c.address); // re-inserted last: the Map's order is oldest first
+    tallies.set(c.address, { count: count + 1, since });
+    if (tallies.size > MAX_TALLIES) tallies.delete(tallies.keys().next().value!);
+  };
+  const eligible = (c: Claimant) => !runningAddresses.has(c.address) && !(c.account && runningAccounts.has(c.account));
+  const better = (a: Waiting, b: Waiting) => a.score < b.score || (a.score === b.score && a.since < b.since);
+
+  const bump = (map: Map<string, number>, key: string | undefined, by: 1 | -1) => {
+    if (!key) return;
+    const next = (map.get(key) ?? 0) + by;
+    if (next > 0) map.set(key, next);
+    else map.delete(key);
+  };
+  const take = (c: Claimant) => {
+    active++;
+    bump(runningAddresses, c.address, 1);
+    bump(runningAccounts, c.account, 1);
+  };
+  const release = (c: Claimant) => {
+    active--;
+    bump(runningAddresses, c.address, -1);
+    bump(runningAccounts, c.account, -1);
+    dispatch();
+  };
+  const remove = (entry: Waiting) => {
+    const index = queue.indexOf(entry);
+    if (index >= 0) queue.splice(index, 1);
+  };
+
+  function dispatch() {
+    while (active < concurrency) {
+      let next: Waiting | undefined;
+      for (const entry of queue) if (eligible(entry.claimant) && (!next || better(entry, next))) next = entry;
+      if (!next) return;
+      remove(next);
+      take(next.claimant);
+      next.start();
+    }
+  }
+
   return {
     get active() {
       return active;
@@ -23,18 +108,55 @@ export function createSlots(concurrency: number, maxQueue: number, retryAfterSec
     get waiting() {
       return queue.length;
     },
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (active < concurrency) active++;
-      else if (queue.length < maxQueue) await new Promise<void>((resolve) => queue.push(resolve));
-      else throw new ApiError(503, BUSY_MESSAGE, undefined, { "Retry-After": String(retryAfterSeconds) });
+    recordFailure: note,
+    async run<T>(claimant: Claimant, task: () => Promise<T>): Promise<T> {
+      const score = scoreOf(claimant); // what the address had asked before this check
+      note(claimant);
+      // A free slot means no waiting check could take it (dispatch fills slots as soon as one can).
+      if (active < concurrency && eligible(claimant)) {
+        take(claimant);
+      } else {
+        if (queue.length >= maxWaiting) {
+          let worst = queue[0];
+          for (const entry of queue) if (better(worst, entry)) worst = entry;
+          // Ties keep their place: a newcomer no better than the worst waiting check is the one refused.
+          if (worst.score <= score) throw busy();
+          remove(worst);
+          worst.refuse(busy());
+        }
+        await new Promise<void>((resolve, reject) => {
+          const entry: Waiting = {
+            claimant,
+            score,
+            since: performance.now(),
+            start: () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            refuse: (error) => {
+              clearTimeout(timer);
+              reject(error);
+            },
+          };
+          const timer = setTimeout(() => {
+            remove(entry);
+            reject(busy());
+          }, maxWaitMs);
+          queue.push(entry);
+          dispatch();
+        });
+      }
       try {
         return await task();
       } finally {
-        release();
+        release(claimant);
       }
     },
   };
 }
 
-/** Two hashes at a time (the machine's cores), 32 waiting; past that, 503 at once. */
-export const hashSlots = createSlots(2, 32);
+/**
+ * Two hashes at a time (the machine's cores); up to 256 wait, none longer than 4 s. At ~100 ms a hash that is
+ * about 80 served in the window: a fresh claimant is served first, so it waits for at most the two running.
+ */
+export const hashSlots = createSlots({ concurrency: 2, maxWaiting: 256, maxWaitMs: 4_000 });

@@ -8,6 +8,7 @@ import { assertUnderLimit, enforceLimit, limits, recordFailure } from "@/lib/rat
 import type { RegisterInput, SignInInput } from "@/lib/validations/auth";
 import { issueApiToken, SIGN_IN_TOKEN_DAYS, type IssuedToken } from "./api-tokens";
 import { sendVerificationLink } from "./email-verification";
+import { hashSlots } from "./hash-slots";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords";
 
 export const INVALID_CREDENTIALS = "Invalid email or password.";
@@ -26,7 +27,7 @@ export async function registerWithToken(db: Db, input: RegisterInput, ip: string
 async function registerThen<T>(db: Db, input: RegisterInput, ip: string, then: (tx: Db, user: User) => Promise<T>): Promise<{ user: User; issued: T }> {
   // Counted outside the transaction, so a refused attempt still counts.
   await enforceLimit(db, limits.registrationsPerIp, ip);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, { address: ip, account: input.email.toLowerCase() });
   try {
     const created = await db.transaction(async (tx) => {
       const user = await insertPasswordUser(tx, { email: input.email.toLowerCase(), name: input.name, passwordHash });
@@ -53,8 +54,10 @@ export async function verifyPasswordSignIn(db: Db, input: SignInInput, ip: strin
   await assertUnderLimit(db, limits.signInFailuresPerIp, ip);
   await assertUnderLimit(db, limits.signInFailuresPerAccount, accountFromClient);
   const user = await findPasswordUserByEmail(db, email);
-  const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
+  const claimant = { address: ip, account: email };
+  const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash, claimant) : (await burnPasswordCheck(input.password, claimant), false);
   if (!user || !ok) {
+    hashSlots.recordFailure(claimant);
     await recordFailure(db, limits.signInFailuresPerIp, ip);
     await recordFailure(db, limits.signInFailuresPerAccount, accountFromClient);
     throw new ApiError(401, INVALID_CREDENTIALS);

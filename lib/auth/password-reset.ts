@@ -40,7 +40,7 @@ export async function requestPasswordReset(db: Db, email: string, ip: string): P
  */
 export async function resetPassword(db: Db, input: ResetPasswordInput, ip: string): Promise<void> {
   await enforceLimit(db, limits.resetAttemptsPerIp, ip);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, { address: ip });
   await db.transaction(async (tx) => {
     const userId = await consumeResetToken(tx, digest(input.token));
     if (!userId) throw new ApiError(400, RESET_INVALID_MESSAGE);

@@ -1,6 +1,6 @@
 // Password hashing with scrypt: memory-hard, salted, compared in constant time.
 import { randomBytes, scrypt as scryptCallback, type ScryptOptions } from "node:crypto";
-import { hashSlots } from "./hash-slots";
+import { hashSlots, type Claimant } from "./hash-slots";
 import { safeEqual } from "./secrets";
 
 // N = 2^15, r = 8 → 32 MiB and ~100 ms per hash on this class of machine. The parameters are stored
@@ -8,9 +8,12 @@ import { safeEqual } from "./secrets";
 const COST = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
-/** Every hash and check runs in a bounded slot (lib/auth/hash-slots): a burst is queued briefly or refused with 503. */
-function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return hashSlots.run(() => rawScrypt(password, salt, options));
+/**
+ * Every hash and check runs in a fair, bounded slot (lib/auth/hash-slots) claimed by a client address and
+ * account: a burst is queued briefly, failing claimants last, or refused with 503.
+ */
+function scrypt(password: string, salt: Buffer, options: ScryptOptions, claimant: Claimant): Promise<Buffer> {
+  return hashSlots.run(claimant, () => rawScrypt(password, salt, options));
 }
 
 function rawScrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -23,23 +26,23 @@ function rawScrypt(password: string, salt: Buffer, options: ScryptOptions): Prom
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url), self-describing so the cost can change later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, claimant: Claimant): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, COST);
+  const key = await scrypt(password, salt, COST, claimant);
   return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, claimant: Claimant): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
   if (scheme !== "scrypt" || !salt || !hash || !Object.values(cost).every((v) => Number.isInteger(v) && v > 0)) return false;
-  const key = await scrypt(password, Buffer.from(salt, "base64url"), cost);
+  const key = await scrypt(password, Buffer.from(salt, "base64url"), cost, claimant);
   return safeEqual(key, Buffer.from(hash, "base64url"));
 }
 
 // Compared against when the account does not exist, so a miss costs as much time as a wrong password.
 let decoy: Promise<string> | undefined;
-export async function burnPasswordCheck(password: string): Promise<void> {
-  decoy ??= hashPassword(randomBytes(12).toString("base64url"));
-  await verifyPassword(password, await decoy);
+export async function burnPasswordCheck(password: string, claimant: Claimant): Promise<void> {
+  decoy ??= hashPassword(randomBytes(12).toString("base64url"), { address: "decoy" });
+  await verifyPassword(password, await decoy, claimant);
 }

@@ -4,6 +4,7 @@ import "server-only";
 import { unstable_cache } from "next/cache";
 import { listCategories, listSitemapEntries } from "@/db/queries/listings";
 import { uptimeAndLatency } from "@/db/queries/probes";
+import { listingProvenance } from "@/db/queries/ingest";
 import { getDb } from "@/lib/database";
 import { findListingSlug, findListingView } from "./lookup";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
@@ -88,6 +89,12 @@ export function getListing(slug: string) {
 
 /** A listing's day-by-day check record for the status strip. */
 export const getStatusHistory = unstable_cache(async (listingId: string) => uptimeAndLatency(await getDb(), listingId), ["marketplace-status-history"], {
+  tags: [CATALOGUE_TAG],
+  revalidate: REVALIDATE_SECONDS,
+});
+
+/** Where a listing came from (the detail page names an imported listing's upstream entry). */
+export const getProvenance = unstable_cache(async (listingId: string) => listingProvenance(await getDb(), listingId), ["marketplace-provenance"], {
   tags: [CATALOGUE_TAG],
   revalidate: REVALIDATE_SECONDS,
 });

@@ -32,7 +32,7 @@ export async function probeSampleListings(db: Db, options: ProbeOptions & { atte
       await new Promise((resolve) => setTimeout(resolve, 1000));
       result = await probeServer(target.serverUrl, options);
     }
-    const recorded = await recordCheck(db, target.id, result);
+    const recorded = await recordCheck(db, target, result);
     if (recorded.listing?.verified) verified++;
   }
   return verified;

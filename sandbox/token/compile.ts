@@ -1,5 +1,6 @@
-// Compiles SandboxUSDC.sol with solc-js (from npm, no network) into the artifact the sandbox installs.
-// `npx tsx sandbox/token/compile.ts` rewrites artifact.json; a unit test checks the committed one is current.
+// Compiles the sandbox chain's contracts with solc-js (from npm, no network) into the artifacts the sandbox
+// installs: SandboxUSDC.sol → artifact.json, Multicall3.sol → multicall3.json.
+// `npx tsx sandbox/token/compile.ts` rewrites both; a unit test checks the committed ones are current.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -9,15 +10,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 export type TokenArtifact = { compiler: string; abi: unknown[]; deployedBytecode: `0x${string}` };
 
-export function compileToken(): TokenArtifact {
+/** Each contract the sandbox chain installs, with the file its artifact is committed as. */
+export const SANDBOX_CONTRACTS = { SandboxUSDC: "artifact.json", Multicall3: "multicall3.json" } as const;
+export type SandboxContract = keyof typeof SANDBOX_CONTRACTS;
+
+export function compileContract(name: SandboxContract): TokenArtifact {
+  const source = `${name}.sol`;
   const input = {
     language: "Solidity",
-    sources: { "SandboxUSDC.sol": { content: fs.readFileSync(path.join(here, "SandboxUSDC.sol"), "utf8") } },
+    sources: { [source]: { content: fs.readFileSync(path.join(here, source), "utf8") } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: "cancun",
       metadata: { bytecodeHash: "none" },
-      outputSelection: { "*": { SandboxUSDC: ["abi", "evm.deployedBytecode.object"] } },
+      outputSelection: { "*": { [name]: ["abi", "evm.deployedBytecode.object"] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
@@ -26,12 +32,16 @@ export function compileToken(): TokenArtifact {
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === "error");
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join("\n"));
-  const contract = output.contracts["SandboxUSDC.sol"]!.SandboxUSDC!;
+  const contract = output.contracts[source]![name]!;
   return { compiler: solc.version(), abi: contract.abi, deployedBytecode: `0x${contract.evm.deployedBytecode.object}` };
 }
 
+export const compileToken = (): TokenArtifact => compileContract("SandboxUSDC");
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const artifact = compileToken();
-  fs.writeFileSync(path.join(here, "artifact.json"), `${JSON.stringify(artifact, null, 1)}\n`);
-  console.log(`SandboxUSDC: ${(artifact.deployedBytecode.length - 2) / 2} bytes of runtime code (${artifact.compiler})`);
+  for (const [name, file] of Object.entries(SANDBOX_CONTRACTS) as [SandboxContract, string][]) {
+    const artifact = compileContract(name);
+    fs.writeFileSync(path.join(here, file), `${JSON.stringify(artifact, null, 1)}\n`);
+    console.log(`${name}: ${(artifact.deployedBytecode.length - 2) / 2} bytes of runtime code (${artifact.compiler})`);
+  }
 }

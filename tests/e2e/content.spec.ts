@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { site } from "../../lib/site";
+import { contactEmail, siteOrigin } from "./support/deployment";
 
 const contentPages = [
   "/how-it-works",
@@ -67,15 +68,29 @@ test.describe("Getting Started", () => {
     await expect(page.locator('article a[href="/guides/setup-and-usage"]')).toBeVisible();
   });
 
-  test("the config block is complete JSON that runs the client through npx", async ({ page }) => {
+  test("the config block is complete JSON that runs this site's client through npx", async ({ page }) => {
     await page.goto("/getting-started");
     const { text } = await codeBlock(page, "json");
     const config = JSON.parse(text);
     expect(config.mcpServers.agora).toEqual({
       command: "npx",
-      args: ["-y", site.clientPackage],
-      env: { AGORA_REGISTRY_URL: "https://agora-mcp.dev/api", ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0.01" },
+      args: ["-y", `${siteOrigin}/downloads/agora-mcp-client.tgz`],
+      env: { AGORA_REGISTRY_URL: `${siteOrigin}/api`, ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0.01" },
     });
+  });
+
+  test("shows the SHA-256 of the tarball npx fetches, and the site serves that file", async ({ page, request }) => {
+    await page.goto("/getting-started");
+    const download = page.getByTestId("package-download");
+    await expect(download).toContainText("@agora-mcp/client");
+    const link = download.getByRole("link");
+    await expect(link).toHaveAttribute("href", new RegExp(`^${siteOrigin}/downloads/agora-mcp-client-\\d+\\.\\d+\\.\\d+\\.tgz$`));
+    const shown = await download.getByTestId("sha256").innerText();
+    for (const url of [`${siteOrigin}/downloads/agora-mcp-client.tgz`, (await link.getAttribute("href"))!]) {
+      const res = await request.get(url);
+      expect(res.status()).toBe(200);
+      expect(createHash("sha256").update(await res.body()).digest("hex")).toBe(shown);
+    }
   });
 
   test("the copy button puts the config on the clipboard", async ({ page, context }) => {
@@ -144,7 +159,7 @@ test.describe("Local Testing Guide", () => {
     await expect(page.getByTestId("code-block").filter({ hasText: "PORT=" })).toBeVisible();
 
     const config = JSON.parse((await codeBlock(page, "json")).text);
-    expect(config.mcpServers.agora.env).toMatchObject({ AGORA_REGISTRY_URL: "https://agora-mcp.dev/api", ENABLE_UNSAFE_DIRECT_ACCESS: "true" });
+    expect(config.mcpServers.agora.env).toMatchObject({ AGORA_REGISTRY_URL: `${siteOrigin}/api`, ENABLE_UNSAFE_DIRECT_ACCESS: "true" });
     await expect(page.getByText("Show me the services available on my local server.")).toBeVisible();
     await expect(page.getByText(/Fund the host's wallet with USDC/)).toBeVisible();
   });
@@ -219,7 +234,7 @@ test.describe("Terms of Service", () => {
     await expect(page.getByText(/\(price parity\)/)).toBeVisible();
     await expect(page.getByText(/without our prior written consent/).first()).toBeVisible();
     await expect(page.getByText(/is not the merchant of record/)).toBeVisible();
-    await expect(page.locator("article").getByRole("link", { name: site.contactEmail }).last()).toHaveAttribute("href", `mailto:${site.contactEmail}`);
+    await expect(page.locator("article").getByRole("link", { name: contactEmail }).last()).toHaveAttribute("href", `mailto:${contactEmail}`);
   });
 });
 

@@ -93,6 +93,38 @@ test.describe("hardening", () => {
     expect(filesUnder(cache).filter((f) => f.includes("catalogue-page") && /[\\/]0\d/.test(f))).toEqual([]);
   });
 
+  test("server actions answer every malformed body of the audit with a 4xx and a message, and still work", async ({ request, baseURL }) => {
+    // The build's id of the password-reset action (the page's form calls it with `[{"email": …}]`).
+    const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { exportedName?: string }> };
+    const id = Object.entries(manifest.node).find(([, a]) => a.exportedName === "requestPasswordResetLink")![0];
+    const send = (body: string | Buffer, headers: Record<string, string> = {}) =>
+      request.post("/forgot-password", { headers: { "next-action": id, origin: baseURL!, "content-type": "text/plain;charset=UTF-8", ...headers }, data: body });
+    const cases: Array<[string, string | Buffer, Record<string, string>, number]> = [
+      ["invalid JSON", '[{"email":', {}, 400],
+      ["empty body", "", {}, 400],
+      ["1e999", "[1e999]", {}, 400],
+      ["50,000-deep nesting", "[".repeat(50_000) + "]".repeat(50_000), {}, 400],
+      ["2 MB body", `["${"a".repeat(2_000_000)}"]`, {}, 413],
+      ["broken multipart", "garbage", { "content-type": "multipart/form-data; boundary=xyz" }, 400],
+      ["JSON content type", "[]", { "content-type": "application/json" }, 415],
+      ["dangling reference", '["$Q1"]', {}, 400],
+      ["two ids", "[]", { "next-action": `${id}, 0000` }, 400],
+      ["another build's id", "[]", { "next-action": "40" + "a".repeat(40) }, 409],
+      ["cross-origin", '[{"email":"a@b.co"}]', { origin: "http://evil.example", "sec-fetch-site": "cross-site" }, 403],
+    ];
+    for (const [label, body, headers, status] of cases) {
+      const res = await send(body, headers);
+      expect(res.status(), label).toBe(status);
+      const answer = (await res.json()) as { message: string };
+      expect(answer.message, label).toMatch(/^[A-Z][^\n]+\.$/);
+      expect(JSON.stringify(answer), label).not.toMatch(/digest|at .+:\d+|Error/);
+    }
+    // The form's own call still reaches the action.
+    const ok = await send(JSON.stringify([{ email: "nobody@example.com" }]));
+    expect(ok.status()).toBe(200);
+    expect(await ok.text()).toContain("we sent a link to reset its password");
+  });
+
   test("Auth.js endpoints refuse large bodies with 413", async ({ request }) => {
     const res = await request.post("/api/nextauth/callback/password", {
       headers: { "content-type": "application/x-www-form-urlencoded" },

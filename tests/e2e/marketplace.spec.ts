@@ -172,6 +172,23 @@ test.describe("marketplace", () => {
     await expect(cards(page)).toHaveCount(24);
   });
 
+  test("a search typed just before 'Clear all filters' does not come back after the clear", async ({ page }) => {
+    await open(page, "/marketplace?category=AI&price=paid&q=zzzz-nothing");
+    await expect(page.getByText("No MCP servers found matching your criteria.")).toBeVisible();
+    // Typed, then the clear clicked within the search's 300 ms pause.
+    await page.getByRole("searchbox", { name: "Search MCP servers" }).fill("zzzz-still-nothing");
+    await page.getByRole("link", { name: "Clear all filters" }).click();
+    await expect(page).toHaveURL(/\/marketplace$/);
+    await expect(cards(page)).toHaveCount(24);
+    // Well past the pause: the typed search, category and price stay cleared.
+    await page.waitForTimeout(1_000);
+    await expect(page).toHaveURL(/\/marketplace$/);
+    await expect(page.getByRole("searchbox", { name: "Search MCP servers" })).toHaveValue("");
+    await expect(page.getByRole("combobox", { name: "Category" })).toHaveValue("all");
+    await expect(page.getByRole("combobox", { name: "Price" })).toHaveValue("all");
+    await expect(cards(page)).toHaveCount(24);
+  });
+
   test("pagination links are crawlable and pages do not overlap", async ({ page, request }) => {
     const TOTAL = await approvedTotal(request);
     await page.goto("/marketplace");

@@ -9,7 +9,7 @@ import { openPostgres } from "@/db/connect";
 import { grantAdmin } from "@/db/queries/users";
 import { insertListing } from "@/lib/listings/write";
 import { toast } from "./support/auth";
-import { appPort } from "./support/ports";
+import { appPort, referencePort } from "./support/ports";
 import { createProductionDatabase, startProductionServer, type ProductionServer } from "./support/production-server";
 
 test.skip(!process.env.DATABASE_URL, "needs a PostgreSQL server (DATABASE_URL)");
@@ -54,10 +54,11 @@ test("two instances on one database share sessions, rate limits, the verificatio
   const url = await createProductionDatabase(`agora_prod_${portA}`, production);
   const fixtures = await openPostgres(url, { max: 1 });
   await insertListing(fixtures.db, { name: "Long Listed Weather", description: "Already in the catalogue before the approval.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/long-listed", status: "approved" });
-  await insertListing(fixtures.db, { name: "Freshly Approved Maps", description: "Waits for review until an admin approves it on instance A.", categories: ["Data"], price: 0.02, serverUrl: "http://127.0.0.1:9/fresh", status: "pending" });
+  await insertListing(fixtures.db, { name: "Freshly Approved Maps", description: "Waits for review until an admin approves it on instance A.", categories: ["Data"], price: 0.02, serverUrl: `http://127.0.0.1:${referencePort}/mcp`, status: "pending" });
   // Both instances run the schedule every 2 s; the database lease must let only one of them run each interval.
   const interval = 2_000;
-  const env = { ...production, DATABASE_URL: url, VERIFY_INTERVAL_SECONDS: String(interval / 1000) };
+  // The pending listing is the run's reference server on loopback: an approval takes its terms from a check that reached it.
+  const env = { ...production, DATABASE_URL: url, VERIFY_INTERVAL_SECONDS: String(interval / 1000), PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1" };
   const servers: ProductionServer[] = [];
   const contexts = [await browser.newContext(), await browser.newContext()];
   try {

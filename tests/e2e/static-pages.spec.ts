@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { siteOrigin } from "./support/deployment";
 
 const pages: [string, string | RegExp][] = [
   ["/how-it-works", "How It Works"],
@@ -26,7 +27,7 @@ test("the agents guide shows the registry's one config block, highlighted and co
   await page.goto("/guides/agents");
   const block = page.getByTestId("code-block").filter({ hasText: '"agora-registry"' });
   await expect(block).toHaveCount(1);
-  await expect(block).toContainText("https://agora-mcp.dev/api/mcp");
+  await expect(block).toContainText(`${siteOrigin}/api/mcp`);
   await expect(block.getByRole("button", { name: /copy/i })).toBeVisible();
   // Highlighted by shiki at build time: tokens carry inline colours.
   await expect(block.locator("pre span[style]").first()).toBeVisible();

@@ -56,7 +56,7 @@ async function startHost(name: string, { elicitation, usdc, env }: { elicitation
   const walletFile = path.join(tmp, name, ".agora-mcp", "wallet.json");
   // The env block exactly as the site's detail pages and guides print it, plus the local sandbox's addresses.
   const configured = clientConfig().mcpServers.agora!;
-  expect(configured.args).toEqual(["-y", "@agora-mcp/client"]);
+  expect(configured.args).toEqual(["-y", expect.stringMatching(/^http:\/\/[^/]+\/downloads\/agora-mcp-client\.tgz$/)]);
   const fullEnv = { ...configured.env, AGORA_REGISTRY_URL: `${registry.url}/api`, AGORA_RPC_URL: stack.chain.rpcUrl, AGORA_WALLET_FILE: walletFile, ...env };
   await importKey(walletFile, key, fullEnv);
   if (usdc > 0n) await stack.chain.mintUsdc(address, usdc);

@@ -8,6 +8,7 @@ import { insertListing } from "@/lib/listings/write";
 import { CHECK_LIMITS, listListingsToProbe, MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, PROBES_PER_HOUR, probeHistory, uptimeAndLatency } from "@/db/queries/probes";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { decideListing } from "@/db/queries/reviews";
+import { updateListingForReview } from "@/db/queries/listing-write";
 import { listingProbes, listings, users } from "@/db/schema";
 import { probeServer, type ProbeResult } from "@/lib/probe";
 import { checkListing } from "@/lib/listings/checks/check-listings";
@@ -63,6 +64,47 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     }
   });
 
+  it("approval binds to what was probed: terms come only from a probe of the revision approved, and none means 409-worthy 'unprobed'", async () => {
+    const honest = await startPricedServer({ items: [{ name: "lookup", amount: 0.01 }], wallet, extraTool: false });
+    const switched = await startPricedServer({ items: [{ name: "lookup", amount: 9 }], wallet: "0x2222222222222222222222222222222222222222", extraTool: false });
+    try {
+      const [owner] = await conn.db.insert(users).values({ email: "switcher@example.com", name: "Sam Switcher" }).returning();
+      const [reviewer] = await conn.db.insert(users).values({ email: "binder@example.com", name: "Bea Binder" }).returning();
+      const listing = await insertListing(conn.db, { name: "Switcher", description: "Honest at first.", categories: ["Data"], serverUrl: honest.url, status: "pending", submitterId: owner!.id });
+      const first = await checkListing(conn.db, listing.id, loopback);
+      const [stored] = await conn.db.select({ serverUrl: listingProbes.serverUrl, revision: listingProbes.revision }).from(listingProbes).where(eq(listingProbes.id, first!.probe.id));
+      expect(stored).toEqual({ serverUrl: honest.url, revision: 1 });
+
+      // The owner points the listing at another server; the only probe is of revision 1.
+      const edited = await updateListingForReview(conn.db, listing.id, owner!.id, { name: "Switcher", description: "Honest at first.", categories: ["Data"], serverUrl: switched.url, websiteUrl: null });
+      expect(edited!.revision).toBe(2);
+      expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 2 })).toEqual({ ok: false, reason: "unprobed" });
+      expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).toEqual({ ok: false, reason: "edited" });
+      const [untouched] = await conn.db.select({ status: listings.status, approvedTerms: listings.approvedTerms }).from(listings).where(eq(listings.id, listing.id));
+      expect(untouched).toEqual({ status: "pending", approvedTerms: null });
+
+      // A probe of revision 2 reads the new server; approval records its payee and price, not the old ones.
+      await checkListing(conn.db, listing.id, loopback);
+      const approved = await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 2 });
+      expect(approved.ok && approved.listing.approvedTerms).toEqual({
+        prices: [{ name: "lookup", amount: 9, currency: "USDC" }],
+        wallets: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x2222222222222222222222222222222222222222" }],
+        tools: ["make-purchase", "payment-methods", "price-listing"],
+      });
+    } finally {
+      await Promise.all([honest.close(), switched.close()]);
+    }
+  });
+
+  it("refuses approval when the only probe of the revision could not reach the server", async () => {
+    const listing = await insertListing(conn.db, { name: "Unreached", description: "Never answers.", categories: ["Data"], serverUrl: errorUrl, status: "pending" });
+    await checkListing(conn.db, listing.id, loopback);
+    const [reviewer] = await conn.db.insert(users).values({ email: "unreached@example.com", name: "Uma" }).returning();
+    expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).toEqual({ ok: false, reason: "unprobed" });
+    // A rejection needs no probe.
+    expect((await decideListing(conn.db, listing.id, reviewer!.id, { decision: "rejected", reason: "Unreachable.", revision: 1 })).ok).toBe(true);
+  });
+
   it("refuses a price beyond what a listing can hold without failing the probe or touching the stored price", async () => {
     const server = await startPricedServer({ items: [{ name: "planet", amount: 5_000_000_000 }], wallet, extraTool: false });
     try {
@@ -106,7 +148,7 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
     const flood = Array.from({ length: 2050 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - 60_000 - i * 1000), reachable: true, latencyMs: 10 }));
     for (let i = 0; i < flood.length; i += 500) await conn.db.insert(listingProbes).values(flood.slice(i, i + 500));
 
-    await recordCheck(conn.db, listing.id, { ...base, checkedAt: now }, now);
+    await recordCheck(conn.db, { id: listing.id, revision: 1 }, { ...base, checkedAt: now }, now);
     const rows = await conn.db.select({ checkedAt: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id));
     expect(rows.length).toBeLessThanOrEqual(MAX_PROBES_PER_LISTING);
     const cutoff = now.getTime() - PROBE_RETENTION_DAYS * DAY;

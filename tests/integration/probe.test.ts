@@ -186,7 +186,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
   it("sets the price and Verified of an approved listing from a verifiable probe, in one step", async () => {
     const id = await addListing(conn.db, "Probed approved", `${urlOf("reference")}?a`);
-    const recorded = await recordCheck(conn.db, id, reference);
+    const recorded = await recordCheck(conn.db, { id: id, revision: 1 }, reference);
     expect(recorded.listing).toEqual({ price: 0.01, verified: true });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(recorded.probe).toMatchObject({ listingId: id, reachable: true, verifiable: true, serverName: "agora-reference-monetized-server" });
@@ -196,27 +196,27 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
   it("never marks a pending listing Verified, but still reads its price", async () => {
     const id = await addListing(conn.db, "Probed pending", `${urlOf("reference")}?p`, "pending");
-    await recordCheck(conn.db, id, reference);
+    await recordCheck(conn.db, { id: id, revision: 1 }, reference);
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: false });
   });
 
   it("takes Verified away after an unverifiable probe and keeps the price when prices were not read", async () => {
     const id = await addListing(conn.db, "Probed then broken", `${urlOf("reference")}?b`);
-    await recordCheck(conn.db, id, reference);
-    await recordCheck(conn.db, id, { ...unpriced, checkedAt: new Date(Date.now() + 1_000) });
+    await recordCheck(conn.db, { id: id, revision: 1 }, reference);
+    await recordCheck(conn.db, { id: id, revision: 1 }, { ...unpriced, checkedAt: new Date(Date.now() + 1_000) });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: false });
   });
 
   it("marks a listing free when its price listing is empty", async () => {
     const id = await addListing(conn.db, "Free server", `${urlOf("reference")}?f`);
-    await recordCheck(conn.db, id, { ...reference, pricedItems: [], lowestPrice: null });
+    await recordCheck(conn.db, { id: id, revision: 1 }, { ...reference, pricedItems: [], lowestPrice: null });
     expect(await listingState(conn.db, id)).toEqual({ price: null, verified: true });
   });
 
   it("keeps an out-of-date result as history without touching the listing", async () => {
     const id = await addListing(conn.db, "Late result", `${urlOf("reference")}?l`);
-    await recordCheck(conn.db, id, reference);
-    const late = await recordCheck(conn.db, id, { ...down, checkedAt: new Date(reference.checkedAt.getTime() - HOUR) });
+    await recordCheck(conn.db, { id: id, revision: 1 }, reference);
+    const late = await recordCheck(conn.db, { id: id, revision: 1 }, { ...down, checkedAt: new Date(reference.checkedAt.getTime() - HOUR) });
     expect(late.listing).toBeNull();
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(await probeHistory(conn.db, id)).toHaveLength(2);
@@ -227,9 +227,9 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     const demoted = await addListing(conn.db, "Demoted", `${urlOf("reference")}?d`);
     const fresh = await addListing(conn.db, "Fresh badge", `${urlOf("reference")}?fr`);
     const now = new Date();
-    await recordCheck(conn.db, stale, { ...reference, checkedAt: new Date(now.getTime() - 23 * HOUR) }, now);
-    await recordCheck(conn.db, demoted, reference, now);
-    await recordCheck(conn.db, fresh, reference, now);
+    await recordCheck(conn.db, { id: stale, revision: 1 }, { ...reference, checkedAt: new Date(now.getTime() - 23 * HOUR) }, now);
+    await recordCheck(conn.db, { id: demoted, revision: 1 }, reference, now);
+    await recordCheck(conn.db, { id: fresh, revision: 1 }, reference, now);
     await conn.db.update(listings).set({ status: "rejected" }).where(eq(listings.id, demoted));
     const later = new Date(now.getTime() + 2 * HOUR);
     await refreshVerifiedFlags(conn.db, later);
@@ -237,7 +237,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     expect(Object.fromEntries(flags.map((f) => [f.id, f.verified]))).toEqual({ [stale]: false, [demoted]: false, [fresh]: true });
     // A result that is already more than 24 h old never grants the badge.
     const old = await addListing(conn.db, "Old result", `${urlOf("reference")}?o`);
-    await recordCheck(conn.db, old, { ...reference, checkedAt: new Date(now.getTime() - 25 * HOUR) }, now);
+    await recordCheck(conn.db, { id: old, revision: 1 }, { ...reference, checkedAt: new Date(now.getTime() - 25 * HOUR) }, now);
     expect((await listingState(conn.db, old)).verified).toBe(false);
   });
 
@@ -253,7 +253,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
       [at(2, 9), { ...reference, latencyMs: 400 }],
       [at(40, 9), { ...down }], // outside the 30-day window
     ];
-    for (const [checkedAt, result] of checks) await recordCheck(conn.db, id, { ...result, checkedAt }, now);
+    for (const [checkedAt, result] of checks) await recordCheck(conn.db, { id: id, revision: 1 }, { ...result, checkedAt }, now);
 
     const history = await probeHistory(conn.db, id, 30, now);
     expect(history.map((p) => p.checkedAt.toISOString())).toEqual(checks.slice(0, 5).map(([d]) => d.toISOString()).sort().reverse());
@@ -277,8 +277,8 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     const checked = await checkListing(conn.db, submitted, loopback);
     expect(checked?.result.quirks).toContain("price listing tool spelled `pricing-listing`");
     expect(checked?.listing).toEqual({ price: 0.01, verified: false });
-    await recordCheck(conn.db, other, down);
-    const second = await recordCheck(conn.db, other, { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) });
+    await recordCheck(conn.db, { id: other, revision: 1 }, down);
+    const second = await recordCheck(conn.db, { id: other, revision: 1 }, { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) });
     const never = await addListing(conn.db, "Never probed", `${urlOf("reference")}?n`);
     const latest = await latestProbes(conn.db, [submitted, other, never]);
     expect([...latest.keys()].sort()).toEqual([submitted, other].sort());
@@ -289,7 +289,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
 
   it("deletes a listing's probes with the listing", async () => {
     const id = await addListing(conn.db, "Deleted", `${urlOf("reference")}?x`);
-    await recordCheck(conn.db, id, reference);
+    await recordCheck(conn.db, { id: id, revision: 1 }, reference);
     await conn.db.delete(listings).where(eq(listings.id, id));
     expect(await conn.db.select().from(listingProbes).where(eq(listingProbes.listingId, id))).toEqual([]);
   });

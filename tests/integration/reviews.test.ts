@@ -4,7 +4,17 @@ import { updateListingForReview } from "@/db/queries/listing-write";
 import { insertListing } from "@/lib/listings/write";
 import { decideListing, listingDecisions, listReviewQueue, recentDecisions } from "@/db/queries/reviews";
 import { listingReviews, listings, users } from "@/db/schema";
+import { recordCheck } from "@/lib/listings/checks/drift";
+import type { ProbeResult } from "@/lib/probe";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+
+// A probe that reached the listing's server at its current revision: what an approval takes its terms from.
+function reachedProbe(url: string): ProbeResult {
+  return {
+    url, checkedAt: new Date(), reachable: true, transport: "streamable-http", protocolVersion: "2025-06-18", serverName: "s", serverVersion: "1",
+    tools: [], pricedItems: [], paymentMethods: [], pricesRead: true, latencyMs: 5, error: null, errorClass: null, httpStatus: 200, quirks: [], lowestPrice: null, verifiable: false,
+  };
+}
 
 describe.each(drivers())("review queue on %s", (driver) => {
   let conn: TestConnection;
@@ -20,8 +30,11 @@ describe.each(drivers())("review queue on %s", (driver) => {
   });
   afterAll(async () => conn?.close());
 
-  const submit = (name: string) =>
-    insertListing(conn.db, { name, description: "A server waiting for review.", categories: ["AI"], serverUrl: `https://${name.toLowerCase().replace(/\W+/g, "-")}.example.com/mcp`, status: "pending", submitterId: providerId });
+  const submit = async (name: string) => {
+    const listing = await insertListing(conn.db, { name, description: "A server waiting for review.", categories: ["AI"], serverUrl: `https://${name.toLowerCase().replace(/\W+/g, "-")}.example.com/mcp`, status: "pending", submitterId: providerId });
+    await recordCheck(conn.db, listing, reachedProbe(listing.serverUrl));
+    return listing;
+  };
 
   it("lists pending listings oldest first, with their submitter", async () => {
     const first = await submit("First In Line");

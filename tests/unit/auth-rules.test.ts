@@ -63,17 +63,18 @@ describe("the session cookie", () => {
 });
 
 describe("password hashing", () => {
+  const me = { address: "127.0.0.1", account: "me@example.com" };
   it("verifies the right password only, and refuses malformed hashes without throwing", async () => {
-    const hash = await hashPassword("tr0ub4dor & 3");
+    const hash = await hashPassword("tr0ub4dor & 3", me);
     expect(hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{86}$/);
-    expect(await verifyPassword("tr0ub4dor & 3", hash)).toBe(true);
-    expect(await verifyPassword("tr0ub4dor & 4", hash)).toBe(false);
-    for (const bad of ["", "bcrypt$x", "scrypt$x$y$z$salt$hash", "scrypt$32768$8$1$$"]) expect(await verifyPassword("x", bad)).toBe(false);
+    expect(await verifyPassword("tr0ub4dor & 3", hash, me)).toBe(true);
+    expect(await verifyPassword("tr0ub4dor & 4", hash, me)).toBe(false);
+    for (const bad of ["", "bcrypt$x", "scrypt$x$y$z$salt$hash", "scrypt$32768$8$1$$"]) expect(await verifyPassword("x", bad, me)).toBe(false);
   });
 
   it("treats composed and decomposed unicode as the same password", async () => {
-    const hash = await hashPassword("caf\u00e9 au lait");
-    expect(await verifyPassword("cafe\u0301 au lait", hash)).toBe(true);
+    const hash = await hashPassword("caf\u00e9 au lait", me);
+    expect(await verifyPassword("cafe\u0301 au lait", hash, me)).toBe(true);
   });
 });
 

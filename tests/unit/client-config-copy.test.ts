@@ -26,7 +26,7 @@ describe("client settings in the site's copy", () => {
 
   it("starts a valid client from the config block the detail pages print", () => {
     const { env, args } = clientConfig().mcpServers.agora!;
-    expect(args).toContain("@agora-mcp/client");
+    expect(args).toEqual(["-y", expect.stringMatching(/\/downloads\/agora-mcp-client\.tgz$/)]);
     for (const name of Object.keys(env)) expect(SETTING_NAMES).toContain(name);
     const settings = loadSettings(env);
     expect(settings.elicitation).toBe(true);

@@ -1,7 +1,7 @@
 // Checks listings (probes their servers) and records the results: one on demand (a new submission, a
 // reviewer's "check again"), or every listing under review or approved (verify:all), a few at a time, then
 // clears stale Verified badges. Server failures are results; only the database failing is an error.
-import { findListingServerUrl, listListingsToProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
+import { findProbeTarget, listListingsToProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";
 import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
 import { recordCheck } from "./drift";
@@ -33,10 +33,10 @@ export async function checkListing(
   listingId: string,
   options: ProbeOptions = {},
 ): Promise<(RecordedProbe & { result: ProbeResult }) | null> {
-  const serverUrl = await findListingServerUrl(db, listingId);
-  if (serverUrl === null) return null;
-  const result = await probeServer(serverUrl, options);
-  return { result, ...(await recordCheck(db, listingId, result)) };
+  const target = await findProbeTarget(db, listingId);
+  if (target === null) return null;
+  const result = await probeServer(target.serverUrl, options);
+  return { result, ...(await recordCheck(db, target, result)) };
 }
 
 export async function checkListings(db: Db, options: CheckListingsOptions = {}): Promise<ChecksSummary> {
@@ -63,7 +63,7 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
       if (result.verifiable) summary.verifiable++;
       options.onResult?.(target.id, result);
       try {
-        await recordCheck(db, target.id, result);
+        await recordCheck(db, target, result);
       } catch (error) {
         summary.notRecorded++;
         options.onRecordError?.(target.id, error);

@@ -2,7 +2,7 @@
 // set. A pure comparison; db/queries/probes.ts records what it finds in the check's transaction.
 import type { DriftFinding, ProbeTerms } from "@/db/queries/drift";
 import type { ApprovedTerms } from "@/db/schema";
-import { recordProbe, type RecordedProbe } from "@/db/queries/probes";
+import { recordProbe, type ProbeTarget, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";
 import type { AcceptedPayment, PricedItem, ProbeResult } from "@agora-mcp/protocol";
 
@@ -43,6 +43,6 @@ export function findDrift(approved: ApprovedTerms, probe: ProbeTerms & { pricesR
 }
 
 /** Stores a check of a listing's server with its drift against the approved terms, in one transaction. */
-export function recordCheck(db: Db, listingId: string, result: ProbeResult, now = new Date()): Promise<RecordedProbe> {
-  return recordProbe(db, listingId, result, (approved) => findDrift(approved, result), now);
+export function recordCheck(db: Db, probed: Pick<ProbeTarget, "id" | "revision">, result: ProbeResult, now = new Date()): Promise<RecordedProbe> {
+  return recordProbe(db, probed, result, (approved) => findDrift(approved, result), now);
 }

@@ -14,6 +14,8 @@ export type ScheduleOptions = {
   intervalMs: number;
   probe?: CheckListingsOptions;
   onRun?: (summary: ChecksSummary) => void;
+  /** More work under the same lease after the checks (ingestion of INGEST_SOURCES). */
+  alsoRun?: () => Promise<void>;
   onError?: (error: unknown) => void;
 };
 
@@ -43,6 +45,8 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
         // Not `onRun?.(await checkListings(…))`: an optional call skips its arguments, so without onRun nothing ran.
         const summary = await checkListings(db, { ...options.probe, signal: stopping.signal });
         options.onRun?.(summary);
+        // A run stopped for shutdown starts no ingestion either.
+        if (!stopping.signal.aborted) await options.alsoRun?.();
       } finally {
         await releaseJob(db, CHECK_JOB, holder);
       }

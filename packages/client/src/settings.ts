@@ -4,7 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { AmountError, BASE_MAINNET, networkFromSetting, usdToUnits, type PaymentNetwork } from "@agora-mcp/protocol";
 
-export const DEFAULT_REGISTRY_URL = "https://agora-mcp.dev/api";
+// The tarball a site serves has that site's `{SITE_URL}/api` written in at build time (esbuild's define in the
+// site's scripts/build-downloads.ts), so the client searches the site it was downloaded from. A plain workspace
+// build has none and defaults to the local development site.
+declare const __DEFAULT_REGISTRY_URL__: string | undefined;
+export const DEFAULT_REGISTRY_URL = typeof __DEFAULT_REGISTRY_URL__ === "string" ? __DEFAULT_REGISTRY_URL__ : "http://localhost:3000/api";
 /** Defaults a newcomer cannot hurt themselves with: a dollar a day, fifty cents a purchase. */
 export const DEFAULT_DAILY_CAP_USD = "1.00";
 export const DEFAULT_MAX_PER_PURCHASE_USD = "0.50";

@@ -7,7 +7,7 @@ describe("client settings", () => {
   it("defaults to Base Sepolia, the public registry, elicitation on at $0.01 and small caps", () => {
     const s = loadSettings({ HOME: "/home/someone" });
     expect(s.network).toBe(BASE_SEPOLIA);
-    expect(s.registryUrl).toBe("https://agora-mcp.dev/api");
+    expect(s.registryUrl).toBe("http://localhost:3000/api");
     expect(s.elicitation).toBe(true);
     expect(s.thresholdUnits).toBe(10_000n);
     expect(s.directAccess).toBe(false);
@@ -36,8 +36,8 @@ describe("client settings", () => {
     [{ ELICITATION_THRESHOLD: "0.0000001" }, /^ELICITATION_THRESHOLD: .*6 decimals/],
     [{ ENABLE_REQUEST_ELICITATION: "yes" }, /^ENABLE_REQUEST_ELICITATION: must be "true" or "false"/],
     [{ ENABLE_UNSAFE_DIRECT_ACCESS: "on" }, /^ENABLE_UNSAFE_DIRECT_ACCESS: must be "true" or "false"/],
-    [{ AGORA_REGISTRY_URL: "agora-mcp.dev" }, /^AGORA_REGISTRY_URL: is not a URL/],
-    [{ AGORA_REGISTRY_URL: "ftp://agora-mcp.dev" }, /^AGORA_REGISTRY_URL: must be an http\(s\) URL/],
+    [{ AGORA_REGISTRY_URL: "agora.example" }, /^AGORA_REGISTRY_URL: is not a URL/],
+    [{ AGORA_REGISTRY_URL: "ftp://agora.example" }, /^AGORA_REGISTRY_URL: must be an http\(s\) URL/],
     [{ AGORA_RPC_URL: "http://user:pw@rpc" }, /^AGORA_RPC_URL: must not carry a user name or password/],
     [{ AGORA_DAILY_CAP: "0" }, /^AGORA_DAILY_CAP: must be more than 0/],
     [{ AGORA_MAX_PER_PURCHASE: "5", AGORA_DAILY_CAP: "1" }, /^AGORA_MAX_PER_PURCHASE: must not be more than AGORA_DAILY_CAP/],
@@ -47,7 +47,7 @@ describe("client settings", () => {
   });
 
   it("finds the registry's MCP endpoint under the API base, or under /api of a bare site address", () => {
-    expect(registryEndpoint("https://agora-mcp.dev/api")).toBe("https://agora-mcp.dev/api/mcp");
+    expect(registryEndpoint("https://agora.example/api")).toBe("https://agora.example/api/mcp");
     expect(registryEndpoint("http://localhost:3000")).toBe("http://localhost:3000/api/mcp");
     expect(registryEndpoint("http://localhost:3000/")).toBe("http://localhost:3000/api/mcp");
   });

@@ -1,6 +1,7 @@
 // What a provider declares: items with prices and handlers, the wallet that is paid, the network and the
 // facilitator. Checked once at start so a typo fails loudly instead of at the first purchase.
 import { EVM_ADDRESS, networkFromSetting, usdToUnits, type PaymentNetwork } from "@agora-mcp/protocol";
+import { resolveHostCheck, type HostCheck, type HostCheckMode } from "./host-check.js";
 
 /** The public testnet facilitator (x402.org); name your own for Base mainnet. */
 export const DEFAULT_FACILITATOR_URL = "https://x402.org/facilitator";
@@ -46,6 +47,21 @@ export type MonetizedServerOptions = {
   publicUrl?: string;
   /** Called with each delivered or refused purchase (for the provider's own records). */
   onPurchase?: (event: PurchaseEvent) => void;
+  /**
+   * Where the kit writes what buyers are never shown: a facilitator's own words when it refuses or fails
+   * (one line, at most 300 characters). Default: console.error.
+   */
+  log?: (line: string) => void;
+  /**
+   * DNS-rebinding protection: check `Host` and `Origin`. "auto" (default) checks every request that arrives
+   * on a loopback address (a server on 127.0.0.1, or one behind a proxy on the same machine); true checks
+   * every request; false none.
+   */
+  dnsRebindingProtection?: HostCheckMode;
+  /** Host names (no scheme, no port) the server answers to besides localhost, 127.0.0.1, [::1] and publicUrl's. */
+  allowedHosts?: string[];
+  /** Browser origins (https://app.example.com) allowed besides those on an allowed host. */
+  allowedOrigins?: string[];
 };
 
 export type PurchaseEvent = {
@@ -72,6 +88,8 @@ export type ResolvedOptions = {
   items: CatalogueItem[];
   publicUrl?: string;
   onPurchase?: (event: PurchaseEvent) => void;
+  log: (line: string) => void;
+  hostCheck: HostCheck;
 };
 
 const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -113,5 +131,7 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     items,
     publicUrl: options.publicUrl,
     onPurchase: options.onPurchase,
+    log: options.log ?? ((line) => console.error(`[@agora-mcp/server] ${line}`)),
+    hostCheck: resolveHostCheck(options, options.publicUrl),
   };
 }

@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { rebindingRefusal, type HostCheck } from "./host-check.js";
 
 export const MCP_PATH = "/mcp";
 const MAX_BODY_BYTES = 256 * 1024;
@@ -16,8 +17,11 @@ function rpcError(res: http.ServerResponse, status: number, message: string) {
   sendJson(res, status, { jsonrpc: "2.0", error: { code: -32000, message }, id: null });
 }
 
-export function createRequestHandler(build: () => McpServer) {
+export function createRequestHandler(build: () => McpServer, hostCheck: HostCheck) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    // Before anything else, even a 404: a rebound page learns nothing about what this server serves.
+    const refusal = rebindingRefusal(req, hostCheck);
+    if (refusal) return rpcError(res, 403, refusal);
     const url = new URL(req.url ?? "/", "http://provider.local");
     if (url.pathname !== MCP_PATH) {
       res.writeHead(404, { "content-type": "text/plain" }).end(`Not found: the MCP endpoint is ${MCP_PATH}`);

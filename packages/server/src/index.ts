@@ -18,7 +18,7 @@ export type MonetizedServer = {
   readonly settings: ResolvedOptions;
   /** A fresh MCP server over the shared state, for another transport (stdio, SSE, your own HTTP stack). */
   createMcpServer: () => McpServer;
-  /** A node:http handler serving POST /mcp. */
+  /** A node:http handler serving POST /mcp, with DNS-rebinding protection (see dnsRebindingProtection). */
   handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
   /** Listens on host:port (127.0.0.1:8080 by default; port 0 picks a free one). */
   listen: (options?: { port?: number; host?: string }) => Promise<RunningServer>;
@@ -28,6 +28,6 @@ export function createMonetizedServer(options: MonetizedServerOptions): Monetize
   const settings = resolveOptions(options);
   const deps = { options: settings, gate: new PaymentGate(settings), jobs: new JobStore() };
   const createMcpServer = () => buildTools(deps);
-  const handle = createRequestHandler(createMcpServer);
+  const handle = createRequestHandler(createMcpServer, settings.hostCheck);
   return { settings, createMcpServer, handle, listen: (at) => listen(handle, at) };
 }

@@ -1,6 +1,7 @@
 // Takes one payment for one item: checks it against the server's own listing (amount, payee, network,
 // token, validity window, replay), then asks the facilitator to verify and to settle. Only a settled
-// payment lets the caller deliver. Every refusal names its reason; nothing here ever moves money itself.
+// payment lets the caller deliver. Every refusal names its reason in a fixed sentence (refusals.ts); what the
+// facilitator said in its own words goes to the provider's log only. Nothing here ever moves money itself.
 import { HTTPFacilitatorClient } from "@x402/core/http";
 import {
   buildRequirements,
@@ -13,6 +14,7 @@ import {
   type ResourceInfo,
 } from "@agora-mcp/protocol";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
+import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage } from "./refusals.js";
 
 export type Timings = { verifyMs: number; settleMs: number };
 export type Settled = { ok: true; transaction: string; network: string; payer: string; timings: Timings };
@@ -21,28 +23,6 @@ export type Refused = { ok: false; reason: string; /** The facilitator could not
 /** Keeps a settled authorisation's nonce for longer than any authorisation stays valid. */
 const USED_NONCE_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_REMEMBERED = 100_000;
-
-/** The facilitator's invalid/error reasons, in words a buyer can act on. */
-const REASONS: Record<string, string> = {
-  insufficient_funds: "the paying wallet does not hold enough USDC",
-  invalid_exact_evm_payload_signature: "the payment's signature is not valid",
-  invalid_exact_evm_authorization_value: "the payment's amount differs from the price",
-  invalid_exact_evm_payload_recipient_mismatch: "the payment names another payee",
-  invalid_exact_evm_authorization_valid_before: "the payment authorisation has expired",
-  invalid_exact_evm_authorization_valid_after: "the payment authorisation is not valid yet",
-  invalid_network: "the payment is for another network",
-  invalid_scheme: "the payment uses another scheme",
-};
-
-function explain(reason: string | undefined, message?: string): string {
-  if (!reason) return message ? message.slice(0, 200) : "no reason given";
-  const known = REASONS[reason];
-  if (known) return known;
-  if (/nonce.*used|already.*used/i.test(reason)) return "this payment was already used";
-  if (/insufficient/i.test(reason)) return "the paying wallet does not hold enough USDC";
-  if (/signature/i.test(reason)) return "the payment's signature is not valid";
-  return reason.replace(/_/g, " ").slice(0, 120);
-}
 
 export class PaymentGate {
   private readonly facilitator: HTTPFacilitatorClient;
@@ -85,15 +65,11 @@ export class PaymentGate {
       const verified = await this.ask("verify", () => this.facilitator.verify(payload, reqs));
       const t1 = performance.now();
       if ("refused" in verified) return verified.refused;
-      if (!verified.value.isValid) {
-        return { ok: false, reason: `Payment refused: ${explain(verified.value.invalidReason, verified.value.invalidMessage)}` };
-      }
+      if (!verified.value.isValid) return this.refuse("verify", verified.value.invalidReason, verified.value.invalidMessage);
       const settlement = await this.ask("settle", () => this.facilitator.settle(payload, reqs));
       const t2 = performance.now();
       if ("refused" in settlement) return settlement.refused;
-      if (!settlement.value.success || !settlement.value.transaction) {
-        return { ok: false, reason: `Payment not settled: ${explain(settlement.value.errorReason, settlement.value.errorMessage)}` };
-      }
+      if (!settlement.value.success || !settlement.value.transaction) return this.refuse("settle", settlement.value.errorReason, settlement.value.errorMessage);
       settled = true;
       return {
         ok: true,
@@ -134,22 +110,30 @@ export class PaymentGate {
     return undefined;
   }
 
+  /** A facilitator's verdict against the payment: a fixed message for the buyer, the facilitator's words to the log. */
+  private refuse(step: "verify" | "settle", reason: string | undefined, message: string | undefined): Refused {
+    const kind = classifyReason(reason);
+    this.options.log(`facilitator ${step} refused a payment (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
+    return { ok: false, reason: `${step === "verify" ? "Payment refused" : "Payment not settled"}: ${REFUSAL_MESSAGES[kind]}` };
+  }
+
   private async ask<T>(step: "verify" | "settle", call: () => Promise<T>): Promise<{ value: T } | { refused: Refused }> {
     try {
       return { value: await call() };
     } catch (error) {
       // The facilitator client throws VerifyError/SettleError for a non-2xx answer that still carries a verdict.
-      const verdict = error as { invalidReason?: string; errorReason?: string; invalidMessage?: string; errorMessage?: string; name?: string };
+      const verdict = error as { invalidReason?: string; errorReason?: string; invalidMessage?: string; errorMessage?: string; name?: string; message?: string };
       if (verdict.invalidReason || verdict.errorReason) {
-        const what = step === "verify" ? "Payment refused" : "Payment not settled";
-        return { refused: { ok: false, reason: `${what}: ${explain(verdict.invalidReason ?? verdict.errorReason, verdict.invalidMessage ?? verdict.errorMessage)}` } };
+        return { refused: this.refuse(step, verdict.invalidReason ?? verdict.errorReason, verdict.invalidMessage ?? verdict.errorMessage) };
       }
-      const timedOut = verdict.name === "FacilitatorTimeoutError" || /timed? ?out|abort/i.test(String((error as Error)?.message));
-      const reason =
-        step === "verify"
-          ? `The payment facilitator ${timedOut ? "did not answer in time" : "could not be reached"}; nothing was charged. Try again later.`
-          : `The payment facilitator ${timedOut ? "did not confirm the settlement in time" : "failed during settlement"}; nothing was delivered. If your balance dropped, contact the provider.`;
-      return { refused: { ok: false, reason, unavailable: true } };
+      const timedOut = verdict.name === "FacilitatorTimeoutError" || /timed? ?out|abort/i.test(String(verdict.message));
+      // Only a refused or unresolvable connection proves the request never arrived; a connection dropped midway,
+      // or an answer that is no verdict (5xx, HTML), is the facilitator's failure with the outcome unknown.
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const unreachable = !timedOut && ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(String(cause));
+      const outage: Outage = timedOut ? "timeout" : unreachable ? "unreachable" : "error";
+      this.options.log(`facilitator ${step} ${outage}: ${bounded(String(verdict.message ?? error))}`);
+      return { refused: { ok: false, reason: OUTAGE_MESSAGES[step][outage], unavailable: true } };
     }
   }
 

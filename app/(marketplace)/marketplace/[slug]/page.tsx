@@ -6,7 +6,7 @@ import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
-import { getCanonicalSlug, getListing, getStatusHistory } from "@/lib/listings/catalogue";
+import { getCanonicalSlug, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
@@ -48,6 +48,7 @@ export default async function ListingPage({ params }: { params: Params }) {
   const listing = await getListing(key);
   if (!listing) notFound();
   const history = await getStatusHistory(listing.id);
+  const provenance = await getProvenance(listing.id);
   const probe = listing.probe;
 
   const jsonLd = {
@@ -193,6 +194,18 @@ export default async function ListingPage({ params }: { params: Params }) {
             <p className="mt-2 text-muted-foreground">
               <time dateTime={listing.createdAt}>{formatListedDate(listing.createdAt)}</time>
             </p>
+            {provenance?.source === "mcp-registry" && provenance.upstreamName && (
+              <p className="mt-1 text-sm text-muted-foreground" data-testid="provenance">
+                From the MCP Registry as{" "}
+                {provenance.upstreamUrl ? (
+                  <a href={provenance.upstreamUrl} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-primary underline-offset-4 hover:underline">
+                    {provenance.upstreamName}
+                  </a>
+                ) : (
+                  <span className="break-all">{provenance.upstreamName}</span>
+                )}
+              </p>
+            )}
           </div>
           <div>
             <h2 className="font-semibold">Status</h2>

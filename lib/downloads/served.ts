@@ -1,0 +1,56 @@
+// Answers GET /downloads/{file}: `{stem}.tgz` is the current build of a package, `{stem}-{version}.tgz` the same
+// file by its version; anything else, an unknown version included, is a 404 that says what is served.
+import "server-only";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "@/lib/errors";
+import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
+
+const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
+
+// Not traced from here (that would take in the whole project): next.config.mjs names the folder for the trace.
+const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), DOWNLOADS_DIR);
+
+/** The build's manifest (see scripts/build-downloads.ts), from the app's working directory; null before a build. */
+export async function readManifest(dir = builtDir()): Promise<DownloadsManifest | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(dir, MANIFEST_FILE), "utf8");
+  } catch {
+    return null;
+  }
+  return manifestSchema.parse(JSON.parse(text));
+}
+
+/** The built tarball a requested file name stands for, or an ApiError(404) saying what is served instead. */
+export function resolveDownload(fileName: string, manifest: DownloadsManifest | null): BuiltDownload {
+  const match = FILE_NAME.exec(fileName);
+  const pkg = match ? DOWNLOAD_PACKAGES.find((p) => p.stem === match[1]) : undefined;
+  if (!match || !pkg) {
+    throw new ApiError(404, `No download named "${fileName.slice(0, 80)}". Served: ${DOWNLOAD_PACKAGES.map((p) => `/downloads/${p.stem}.tgz`).join(", ")}.`);
+  }
+  const built = manifest?.packages.find((p) => p.id === pkg.id);
+  if (!built) throw new ApiError(404, `${pkg.packageName} has not been built on this site (npm run build makes it).`);
+  const version = match[2];
+  if (version !== undefined && version !== built.version) {
+    throw new ApiError(404, `${pkg.packageName} ${version} is not served here; this site serves ${built.version}: /downloads/${pkg.stem}-${built.version}.tgz`);
+  }
+  return built;
+}
+
+/** The tarball with its digest: an ETag (304 on If-None-Match) and RFC 9530's Repr-Digest. */
+export async function downloadResponse(request: Request, fileName: string, dir = builtDir()): Promise<Response> {
+  const built = resolveDownload(fileName, await readManifest(dir));
+  const etag = `"${built.sha256}"`;
+  const headers: Record<string, string> = {
+    "Content-Type": "application/gzip",
+    "Content-Disposition": `attachment; filename="${built.file}"`,
+    // The stable name moves to the next build's file; a cache asks again rather than keep an old one.
+    "Cache-Control": "public, max-age=0, must-revalidate",
+    ETag: etag,
+    "Repr-Digest": `sha-256=:${Buffer.from(built.sha256, "hex").toString("base64")}:`,
+  };
+  if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  const bytes = await fs.readFile(path.join(dir, built.file));
+  return new Response(new Uint8Array(bytes), { status: 200, headers: { ...headers, "Content-Length": String(bytes.length) } });
+}

@@ -1,0 +1,91 @@
+// Checks ingested candidates with the same probe as any listing (SSRF guard, timeouts), a few at a time and at
+// most one per host at a time. A server that shows prices becomes an approved listing marked with its source;
+// free and unreachable ones are remembered and checked again on a slower interval, so one that starts charging
+// appears.
+import { approveImported, dueCandidates, listingAtUrl, recordCandidateCheck, type Candidate } from "@/db/queries/ingest";
+import { termsOf } from "@/db/queries/drift";
+import type { Db } from "@/db/types";
+import { recordCheck } from "@/lib/listings/checks/drift";
+import { insertListing } from "@/lib/listings/write";
+import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A listed server is checked hourly as a listing; its candidate row only needs a daily look. */
+export const PAID_RECHECK_MS = DAY_MS;
+/** Free or unreachable: a week, so a server that starts charging is found within one. */
+export const UNPAID_RECHECK_MS = 7 * DAY_MS;
+
+export type CandidateCounts = { checked: number; paid: number; listed: number; free: number; unreachable: number };
+export type CandidateOptions = ProbeOptions & { limit?: number; concurrency?: number; now?: Date };
+
+const isPaid = (result: ProbeResult) => result.reachable && result.pricedItems.length > 0;
+
+function nameOf(candidate: Candidate): string {
+  return (candidate.title || candidate.upstreamName.split("/").pop() || candidate.upstreamName).slice(0, 100);
+}
+
+async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult): Promise<{ id: string; created: boolean }> {
+  const existing = await listingAtUrl(db, candidate.remoteUrl);
+  if (existing) {
+    // Submitted here first (or imported before): that listing stands, with its own review and owner.
+    await recordCheck(db, { id: existing.id, revision: 1 }, result);
+    return { id: existing.id, created: false };
+  }
+  const listing = await insertListing(db, {
+    name: nameOf(candidate),
+    description: (candidate.description || `${candidate.upstreamName}, from the MCP Registry.`).slice(0, 1000),
+    categories: [],
+    serverUrl: candidate.remoteUrl,
+    websiteUrl: candidate.websiteUrl ?? candidate.repositoryUrl,
+    status: "approved",
+    source: "mcp-registry",
+    upstreamName: candidate.upstreamName,
+    upstreamUrl: candidate.sourceKey.startsWith("mcp-registry=")
+      ? `${candidate.sourceKey.slice("mcp-registry=".length)}/v0.1/servers/${encodeURIComponent(candidate.upstreamName)}/versions/latest`
+      : null,
+  });
+  // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
+  await approveImported(db, listing.id, termsOf(result));
+  await recordCheck(db, listing, result);
+  return { id: listing.id, created: true };
+}
+
+export async function checkCandidates(db: Db, options: CandidateOptions = {}): Promise<CandidateCounts> {
+  const now = options.now ?? new Date();
+  const due = await dueCandidates(db, now, options.limit ?? 200);
+  const counts: CandidateCounts = { checked: 0, paid: 0, listed: 0, free: 0, unreachable: 0 };
+  const busyHosts = new Set<string>();
+  const queue = [...due];
+
+  const worker = async () => {
+    while (queue.length > 0) {
+      // The next candidate whose host no other worker is checking (one check per host at a time).
+      const index = queue.findIndex((c) => !busyHosts.has(new URL(c.remoteUrl).host));
+      if (index < 0) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      const [candidate] = queue.splice(index, 1);
+      const host = new URL(candidate!.remoteUrl).host;
+      busyHosts.add(host);
+      try {
+        const result = await probeServer(candidate!.remoteUrl, options);
+        counts.checked++;
+        if (isPaid(result)) {
+          counts.paid++;
+          const listed = await listCandidate(db, candidate!, result);
+          if (listed.created) counts.listed++;
+          await recordCandidateCheck(db, candidate!.remoteUrl, { outcome: "paid", nextCheckAt: new Date(now.getTime() + PAID_RECHECK_MS), listingId: listed.id });
+        } else {
+          const outcome = result.reachable ? "free" : "unreachable";
+          counts[outcome]++;
+          await recordCandidateCheck(db, candidate!.remoteUrl, { outcome, nextCheckAt: new Date(now.getTime() + UNPAID_RECHECK_MS) });
+        }
+      } finally {
+        busyHosts.delete(host);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, due.length)) }, worker));
+  return counts;
+}

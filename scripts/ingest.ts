@@ -1,0 +1,40 @@
+// npm run ingest — reads every INGEST_SOURCES source once against the configured database, checks the
+// candidates that are due, and prints what it counted. With PGlite, stop the app first (one process per data
+// directory). Exits non-zero when a source failed or the database did.
+import { openDatabase } from "@/db/connect";
+import { env } from "@/lib/env";
+import { runIngest } from "@/lib/ingest/run-ingest";
+import { parseIngestSources } from "@/lib/ingest/sources";
+import { logError } from "@/lib/log";
+
+let exitCode = 0;
+try {
+  const { DATABASE_URL, PGLITE_DIR, INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
+  const sources = parseIngestSources(INGEST_SOURCES);
+  if (sources.length === 0) {
+    console.log("INGEST_SOURCES is not set: nothing to ingest (e.g. INGEST_SOURCES=mcp-registry=https://registry.modelcontextprotocol.io).");
+  } else {
+    const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+    try {
+      const summary = await runIngest(conn.db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS });
+      for (const source of summary.sources) {
+        if ("skipped" in source) console.log(`${source.key}: skipped (${source.skipped})`);
+        else {
+          const c = source.counts;
+          console.log(`${source.key}: ${c.pages} pages, ${c.seen} servers seen, ${c.candidates} remote candidates (${c.written} new or changed), ${c.notLatest} older versions, ${c.noRemote} without a remote, ${c.malformed} malformed, ${c.hidden} hidden${source.completed ? "" : " — stopped early, resumes next run"}`);
+          for (const error of source.errors) console.log(`  error: ${error}`);
+          if (source.errors.length > 0) exitCode = 1;
+        }
+      }
+      const c = summary.candidates;
+      console.log(`Checked ${c.checked} candidates: ${c.paid} paid (${c.listed} newly listed), ${c.free} free, ${c.unreachable} unreachable.`);
+    } finally {
+      await conn.close();
+    }
+  }
+} catch (error) {
+  logError("ingest failed", error);
+  console.error(error instanceof Error ? error.message : error);
+  exitCode = 1;
+}
+process.exit(exitCode);

@@ -1,0 +1,62 @@
+// Issue 24, item 1, against the production build: a burst of wrong-password sign-ins from many loopback
+// addresses (each request leaves from its own 127.x address, which the server reads off the socket) cannot keep
+// a person with the right password out.
+import http from "node:http";
+import { expect, test } from "@playwright/test";
+import { appPort } from "./support/ports";
+
+type Answer = { status: number; ms: number };
+
+function signIn(from: string, email: string, password: string): Promise<Answer> {
+  const body = JSON.stringify({ email, password });
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: appPort, path: "/api/auth/login", method: "POST", localAddress: from, agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test.describe("sign-in under a burst of failures", () => {
+  test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
+  test.setTimeout(90_000);
+
+  test("sixty addresses failing at once never lock out a person signing in with the right password", async ({ request }) => {
+    const email = `burst-${Date.now()}@example.com`;
+    const password = "a long and unusual passphrase 4 burst";
+    const registered = await request.post("/api/auth/register", { data: { email, password, name: "Burst Person" } });
+    expect(registered.status()).toBe(201);
+    const attackers = Array.from({ length: 60 }, (_, i) => `127.0.${10 + Math.floor(i / 250)}.${(i % 250) + 1}`);
+
+    // First wave: every address is new to the server, so the person queues with them (in arrival order).
+    const wave1 = attackers.map((from, i) => signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password 1"));
+    await sleep(50);
+    let person = await signIn("127.0.99.1", email, password);
+    // Refused at worst once, as "busy", and in within a few seconds on the retry it is told to make.
+    if (person.status === 503) person = await sleep(2_000).then(() => signIn("127.0.99.1", email, password));
+    expect(person.status).toBe(200);
+    const first = await Promise.all(wave1);
+    expect(first.every((a) => a.status === 401 || a.status === 503)).toBe(true);
+    expect(first.filter((a) => a.status === 401).length).toBeGreaterThan(0);
+
+    // Second wave: the same addresses again, now known to be failing; the person goes ahead of all of them.
+    const wave2 = attackers.map((from, i) => signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password 2"));
+    await sleep(50);
+    person = await signIn("127.0.99.2", email, password);
+    expect(person.status).toBe(200);
+    // Once queued, only the checks already running are ahead of it: it is in before the wave is through, within
+    // a few seconds on a busy two-core machine (most of that is the server reading sixty requests before it).
+    const second = await Promise.all(wave2);
+    expect(person.ms).toBeLessThan(Math.max(...second.map((a) => a.ms)));
+    expect(person.ms).toBeLessThan(5_000);
+    expect(second.every((a) => a.status === 401 || a.status === 503)).toBe(true);
+  });
+});

@@ -1,0 +1,156 @@
+// The packages install from the site that serves them, with the npm registry out of reach and an empty cache:
+// the npx line of the Getting Started block starts the client, which searches the site it was downloaded from
+// (its default registry, written in at build time); the provider guide's install lines put the kit in an empty
+// project, where the guide's example server starts and answers price-listing. The tarballs are built here for this
+// test's own origin and served by the downloads route's code and the registry's real /api/mcp route.
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as mcpPost } from "@/app/api/mcp/route";
+import { listings } from "@/db/schema";
+import { setDatabase } from "@/lib/database";
+import { fillPlaceholders } from "@/lib/deployment";
+import { downloadResponse } from "@/lib/downloads/served";
+import { reloadEnv } from "@/lib/env";
+import { toListingRow } from "@/lib/listings/write";
+import { openTestDatabase, type TestConnection } from "../support/databases";
+import { serveRoute } from "../support/route-server";
+
+const REPO = process.cwd();
+const TSX = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-downloads-"));
+const out = path.join(tmp, "downloads");
+// npm as a stranger runs it: a registry nobody answers on (port 9, discard) and a cache of its own.
+const npmEnv = {
+  ...process.env,
+  npm_config_registry: "http://127.0.0.1:9",
+  npm_config_cache: path.join(tmp, "npm-cache"),
+  npm_config_update_notifier: "false",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_fetch_retries: "0",
+};
+
+let site: Awaited<ReturnType<typeof serveRoute>>;
+let conn: TestConnection;
+let provider: ChildProcess | undefined;
+
+/** The first fenced block of `lang` after `marker` in a guide, with this deployment's placeholders filled. */
+function guideBlock(guide: string, marker: string, lang: string): string {
+  const text = fs.readFileSync(path.join(REPO, "content/guides", guide), "utf8");
+  const from = text.indexOf(marker);
+  expect(from).toBeGreaterThan(-1);
+  const block = new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n\\s*```").exec(text.slice(from));
+  return fillPlaceholders(block![1]!.replace(/^ {4}/gm, ""));
+}
+
+beforeAll(async () => {
+  conn = await openTestDatabase("pglite");
+  setDatabase(conn);
+  await conn.db.insert(listings).values(
+    toListingRow({ name: "Tarball Weather", slug: "tarball-weather", description: "Forecasts for agents that installed their client from the site.", categories: ["AI"], serverUrl: "https://weather.example/mcp", status: "approved", price: 0.01 }),
+  );
+  site = await serveRoute({
+    GET: (request) => {
+      const { pathname } = new URL(request.url);
+      return pathname.startsWith("/downloads/") ? downloadResponse(request, decodeURIComponent(pathname.slice("/downloads/".length)), out) : new Response(null, { status: 404 });
+    },
+    POST: (request) => (new URL(request.url).pathname === "/api/mcp" ? mcpPost(request) : new Response(null, { status: 404 })),
+  });
+  process.env.SITE_URL = site.url;
+  process.env.RATE_LIMIT_DISABLED = "1";
+  delete process.env.PACKAGES_ON_REGISTRY;
+  reloadEnv();
+  execFileSync(process.execPath, [TSX, "scripts/build-downloads.ts", "--out", out], { env: { ...process.env, SITE_URL: site.url }, stdio: ["ignore", "ignore", "inherit"] });
+}, 120_000);
+
+afterAll(async () => {
+  provider?.kill("SIGTERM");
+  await site?.close();
+  await conn?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("the client from the Getting Started block", () => {
+  it("starts through npx from the site, lists its tools and finds the site's servers by default", async () => {
+    const config = JSON.parse(guideBlock("getting-started.mdx", "Add the Agora server", "json")) as { mcpServers: { agora: { command: string; args: string[]; env: Record<string, string> } } };
+    const { command, args, env } = config.mcpServers.agora;
+    expect([command, ...args]).toEqual(["npx", "-y", `${site.url}/downloads/agora-mcp-client.tgz`]);
+    expect(env.AGORA_REGISTRY_URL).toBe(`${site.url}/api`);
+    // Without AGORA_REGISTRY_URL the client must still search this site: the registry written into its tarball.
+    const { AGORA_REGISTRY_URL: _named, ...rest } = env;
+    const home = path.join(tmp, "home");
+    const transport = new StdioClientTransport({
+      command,
+      args,
+      cwd: tmp,
+      env: { ...getDefaultEnvironment(), ...npmEnv, ...rest, HOME: home, AGORA_WALLET_FILE: path.join(home, ".agora/wallet.json") },
+      stderr: "pipe",
+    });
+    let log = "";
+    transport.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+    const client = new Client({ name: "getting-started-reader", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "explore_server", "purchase", "search_servers", "wallet"]);
+      const found = (await client.callTool({ name: "search_servers", arguments: { query: "weather" } })) as CallToolResult;
+      expect(found.isError ?? false).toBe(false);
+      expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual(["tarball-weather"]);
+      expect(log).toContain(`registry ${site.url}/api; ready.`);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe("the provider kit from the provider guide", () => {
+  it("installs into an empty project, and the guide's example starts and answers price-listing", async () => {
+    const project = path.join(tmp, "provider");
+    fs.mkdirSync(project);
+    const install = guideBlock("setup-and-usage.mdx", "**2. Install the kit.**", "bash");
+    expect(install).toContain(`npm install ${site.url}/downloads/agora-mcp-server.tgz`);
+    // Asynchronously: this process serves the tarball npm fetches.
+    await promisify(execFile)("sh", ["-e", "-c", install], { cwd: project, env: npmEnv, timeout: 50_000 });
+    const installed = JSON.parse(fs.readFileSync(path.join(project, "node_modules/@agora-mcp/server/package.json"), "utf8")) as Record<string, unknown>;
+    expect(installed).toMatchObject({ name: "@agora-mcp/server", types: "./dist/index.d.ts" });
+    expect(installed.dependencies).toBeUndefined();
+    expect(fs.existsSync(path.join(project, "node_modules/@agora-mcp/server/dist/protocol/index.d.ts"))).toBe(true);
+
+    fs.writeFileSync(path.join(project, "index.ts"), guideBlock("setup-and-usage.mdx", "**4. Declare what you sell.**", "ts"));
+    provider = spawn(process.execPath, [TSX, "index.ts"], {
+      cwd: project,
+      env: { ...process.env, PORT: "0", SERVER_WALLET_ADDRESS: `0x${"5".repeat(40)}`, FACILITATOR_URL: "http://127.0.0.1:9" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = "";
+      const read = (d: Buffer) => {
+        output += d.toString();
+        const match = /Selling word counts at (\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      };
+      provider!.stdout!.on("data", read);
+      provider!.stderr!.on("data", read);
+      provider!.once("exit", (code) => reject(new Error(`the example exited with ${code}: ${output}`)));
+    });
+    const client = new Client({ name: "guide-reader", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      const listing = (await client.callTool({ name: "price-listing", arguments: {} })) as CallToolResult;
+      expect(listing.isError ?? false).toBe(false);
+      const text = listing.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      expect(text).toContain("word-count");
+      expect(text).toContain("character-count");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,73 @@
+// A local MCP Registry for ingestion tests: serves `GET /v0.1/servers` in the official response shape
+// (`servers[].server`, `servers[]._meta["io.modelcontextprotocol.registry/official"]`, `metadata.nextCursor`),
+// paged by cursor, filtered by `updated_since` (which, as upstream, then includes deleted entries), from entries
+// built on the real server.json documents in ../shared/fixtures/registry/. A page can be told to fail.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+
+// Copies of the real documents in ../shared/fixtures/registry/ (with that folder's README), kept in the repository.
+export const FIXTURES = path.resolve(__dirname, "../fixtures/registry");
+const OFFICIAL = "io.modelcontextprotocol.registry/official";
+
+export function fixture<T = Record<string, unknown>>(file: string): T {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8")) as T;
+}
+
+export type RegistryEntry = {
+  server: unknown;
+  status?: "active" | "deprecated" | "deleted";
+  updatedAt: string;
+  isLatest?: boolean;
+};
+
+export type FixtureRegistry = {
+  url: string;
+  entries: RegistryEntry[];
+  /** Request URLs in the order received. */
+  requests: string[];
+  /** Answer the page with this cursor (null: the first) with a 500, this many times. */
+  failPage: (cursor: string | null, times: number) => void;
+  close: () => Promise<void>;
+};
+
+export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 2): Promise<FixtureRegistry> {
+  const requests: string[] = [];
+  const failures = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? "");
+    const url = new URL(req.url ?? "/", "http://registry.local");
+    if (url.pathname !== "/v0.1/servers") return res.writeHead(404).end();
+    const cursor = url.searchParams.get("cursor");
+    const left = failures.get(cursor ?? "") ?? 0;
+    if (left > 0) {
+      failures.set(cursor ?? "", left - 1);
+      return res.writeHead(500, { "content-type": "application/json" }).end('{"error":"try again"}');
+    }
+    const since = url.searchParams.get("updated_since");
+    const visible = entries.filter((e) => (since ? e.updatedAt >= since : e.status !== "deleted"));
+    const start = cursor ? Number(cursor) : 0;
+    const page = visible.slice(start, start + pageSize);
+    const next = start + pageSize < visible.length ? String(start + pageSize) : null;
+    const body = {
+      servers: page.map((e) => ({
+        server: e.server,
+        _meta: { [OFFICIAL]: { status: e.status ?? "active", publishedAt: e.updatedAt, updatedAt: e.updatedAt, isLatest: e.isLatest ?? true } },
+      })),
+      metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) },
+    };
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    entries,
+    requests,
+    failPage: (cursor, times) => failures.set(cursor ?? "", times),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
