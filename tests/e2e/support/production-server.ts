@@ -1,6 +1,9 @@
 // Starts the standalone production build as `npm run start:prod` does (migrate, then serve, in .next/standalone),
 // on a PostgreSQL database of its own, for the specs that stop servers or run two of them side by side.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { productionStart } from "../../support/production-start";
 
@@ -31,8 +34,15 @@ export async function createProductionDatabase(name: string, env: Record<string,
 }
 
 export async function startProductionServer(port: number, env: Record<string, string>): Promise<ProductionServer> {
+  // Each server runs from its own copy of the standalone output, as each container has its own disk: Next writes
+  // its page cache beside server.js, and the suite's own site (another database) runs from the original.
+  const dir = path.join(os.tmpdir(), `agora-standalone-${port}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(start.dir, dir, { recursive: true, verbatimSymlinks: true });
+  // Without what the suite's site cached from its own database (prepare-db.ts clears the same for it).
+  for (const cache of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(path.join(dir, cache), { recursive: true, force: true });
   const child = spawn(start.serve[0]!, start.serve.slice(1), {
-    cwd: start.dir,
+    cwd: dir,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOSTNAME: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -40,6 +50,7 @@ export async function startProductionServer(port: number, env: Record<string, st
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  void exited.then(() => fs.rmSync(dir, { recursive: true, force: true }));
   // A worker that dies (a test timeout) must not leave a server behind holding its port.
   const orphan = () => child.kill("SIGKILL");
   process.once("exit", orphan);
