@@ -38,6 +38,9 @@ const securityHeaders = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A runnable server without the source tree (.next/standalone, completed by scripts/standalone.mjs): the
+  // container image and CI's production start run it.
+  output: "standalone",
   pageExtensions: ["ts", "tsx", "md", "mdx"],
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,

@@ -23,6 +23,8 @@ const appEnv: Record<string, string> = {
   NEXT_TELEMETRY_DISABLED: "1",
   E2E: "1",
   PORT: String(port),
+  // The standalone server binds HOSTNAME (0.0.0.0 by default); tests stay on loopback.
+  HOSTNAME: "127.0.0.1",
   SITE_URL: baseURL,
   CONTACT_EMAIL: contactEmail,
   PGLITE_DIR: `.data/e2e-${port}`,
@@ -53,6 +55,11 @@ const appEnv: Record<string, string> = {
 
 // `npm run build`: the packages, their tarballs for /downloads (made for this SITE_URL), then the site.
 const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npm run build && ";
+// On PostgreSQL the site runs as in production: the standalone server through `npm run start:prod` (README,
+// Production), the command the container image runs; on the embedded database through `npm start`'s `next start`.
+const serve = e2eDatabaseUrl
+  ? "npm run start:prod"
+  : `node --import ./server/client-address.mjs --import ./server/graceful-shutdown.mjs node_modules/next/dist/bin/next start -p ${port}`;
 
 // Pages prerendered at build time (guides, legal pages, the event demo) are the same HTML whatever the database:
 // E2E_SKIP_PRERENDERED=1 leaves their specs out (CI's PostgreSQL pass; the PGlite pass runs them).
@@ -116,7 +123,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}node --import ./server/client-address.mjs node_modules/next/dist/bin/next start -p ${port}`,
+      command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}${serve}`,
       url: `${baseURL}/terms-of-service`,
       env: appEnv,
       reuseExistingServer: false,

@@ -11,11 +11,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // provider callbacks; the MCP endpoint is a public, unauthenticated protocol endpoint. The product's JSON
 // auth API (/api/auth/*) is not exempt: a browser may only call it from this site.
 const EXEMPT_PATHS = ["/api/nextauth", "/api/mcp"];
+const HEALTH_PATHS = new Set(["/api/health", "/api/ready"]);
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Next decodes route parameters itself and answers a malformed escape (`/marketplace/%E0%A4%A`) with a 500.
   if (!decodable(pathname)) return badAddress();
+  // Health and readiness answer for themselves, also while the database is down (that is what they report).
+  if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
   if (pathname === "/marketplace") return catalogueRewrite(request);
   if (SAFE_METHODS.has(request.method)) return NextResponse.next();

@@ -336,6 +336,13 @@ export const ingestedServers = pgTable(
   (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt)],
 );
 
+// When each cache tag was last revalidated by any instance (lib/cache/shared-tags.ts): instances that missed the
+// notification (not listening at the time) catch up from here.
+export const cacheTags = pgTable("cache_tags", {
+  tag: text("tag").primaryKey(),
+  revalidatedAt: timestamp("revalidated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;

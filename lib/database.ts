@@ -44,6 +44,13 @@ export async function getDb(): Promise<Db> {
   return (await holder.__mcpDb).db;
 }
 
+/** Closes this process's connection (at shutdown); the next getDb() would open a new one. */
+export async function closeDatabase(): Promise<void> {
+  const open = holder.__mcpDb;
+  holder.__mcpDb = undefined;
+  if (open) await (await open).close();
+}
+
 /** Points the app at an already-open database (integration tests drive route handlers this way). */
 export function setDatabase(conn: Connection): void {
   holder.__mcpDb = Promise.resolve(conn);

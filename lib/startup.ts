@@ -1,13 +1,15 @@
 // Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the schedule.
 import { env, TEST_SWITCHES } from "@/lib/env";
-import { getDb } from "@/lib/database";
+import { closeDatabase, getDb } from "@/lib/database";
 import { logError, logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
+import { onShutdown } from "@/lib/shutdown";
+import { shareCacheTags } from "@/lib/cache/shared-tags";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/ingest/sources";
 
-const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean };
+const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
 
 export async function startUp(): Promise<void> {
   try {
@@ -46,9 +48,18 @@ export async function startUp(): Promise<void> {
     console.error("Could not open the database:", error instanceof Error ? error.message : error);
     process.exit(1);
   });
+  // Added first, so it runs last: the schedule's hook still needs the database to release its lease.
+  if (!holder.__shutdownHooks) onShutdown("close the database", closeDatabase);
+  // Several instances on one PostgreSQL database see each other's cache revalidations (PGlite has one process).
+  const { DATABASE_URL } = env();
+  if (DATABASE_URL && !building && !holder.__shutdownHooks) {
+    const sharing = await shareCacheTags(await getDb(), DATABASE_URL);
+    onShutdown("stop sharing cache revalidations", sharing.close);
+  }
+  holder.__shutdownHooks = true;
   const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS, INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
-  if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || process.env.NEXT_PHASE === "phase-production-build") return;
+  if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || building) return;
   holder.__verifySchedule = true;
   const db = await getDb();
   const sources = parseIngestSources(INGEST_SOURCES);
@@ -56,8 +67,10 @@ export async function startUp(): Promise<void> {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
     // Ingestion rides on the same lease and interval (hourly by default, as the registry asks aggregators).
     alsoRun: sources.length > 0 ? async () => logInfo("scheduled ingestion", await runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS })) : undefined,
-    onRun: (summary) => logInfo("scheduled verification", summary),
+    onRun: (summary) => logInfo("scheduled verification", { ...summary, holder: schedule.holder }),
     onError: (error) => logError("scheduled verification failed", error),
   });
+  // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
+  onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));
   logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
 }

@@ -37,3 +37,11 @@ export async function releaseJob(db: Db, name: string, holder: string): Promise<
     .set({ leaseUntil: sql`now()`, lastFinishedAt: sql`now()` })
     .where(and(eq(scheduledJobs.name, name), eq(scheduledJobs.holder, holder)));
 }
+
+/** Ends `holder`'s lease only while it still holds one (a run cut short at shutdown); a finished run is untouched. */
+export async function releaseJobIfHeld(db: Db, name: string, holder: string): Promise<void> {
+  await db
+    .update(scheduledJobs)
+    .set({ leaseUntil: sql`now()` })
+    .where(and(eq(scheduledJobs.name, name), eq(scheduledJobs.holder, holder), sql`${scheduledJobs.leaseUntil} > now()`));
+}

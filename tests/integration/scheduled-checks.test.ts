@@ -1,6 +1,7 @@
 // The app's own verification schedule, against a real reference MCP server on loopback that goes away and
 // comes back, and two app processes sharing one PostgreSQL database.
 import { execFile } from "node:child_process";
+import net from "node:net";
 import { promisify } from "node:util";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +32,46 @@ describe.each(drivers())("scheduled verification on %s", (driver) => {
     conn = await openTestDatabase(driver);
   });
   afterAll(async () => conn?.close());
+
+  it("stopping at shutdown checks no further listing and releases the lease of a run still in progress", async () => {
+    // Two listings whose server reads the request and never answers: the first check hangs, the second must never start.
+    const sockets = new Set<net.Socket>();
+    const paths = new Set<string>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.once("data", (chunk: Buffer) => paths.add(chunk.toString().split(" ")[1] ?? ""));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const db: Db = conn.db;
+    for (const path of ["first", "second"]) {
+      await insertListing(db, { name: `Silent ${path}`, description: "Reads the request, then says nothing.", categories: ["Data"], serverUrl: `http://127.0.0.1:${port}/${path}`, status: "approved" });
+    }
+    // No onRun or onError: a schedule checks listings whether or not anyone listens to its results.
+    const schedule = startScheduledChecks(db, { intervalMs: 60_000, probe: { allowPrivateHosts: true, timeoutMs: 30_000, concurrency: 1 } });
+    const job = async () => (await db.select().from(scheduledJobs).where(eq(scheduledJobs.name, CHECK_JOB)))[0]!;
+    try {
+      await waitFor(async () => paths.size > 0, 10_000);
+      expect((await job()).leaseUntil.getTime()).toBeGreaterThan(Date.now());
+      const started = Date.now();
+      await schedule.stop({ waitMs: 300 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect((await job()).holder).toBe(schedule.holder);
+      expect((await job()).leaseUntil.getTime()).toBeLessThanOrEqual(Date.now());
+      // Another instance may take the next due run at once instead of waiting out a 30-minute lease.
+      await db.update(scheduledJobs).set({ nextRunAt: new Date(0) });
+      expect(await claimJob(db, CHECK_JOB, "another instance", 60_000, 60_000)).not.toBeNull();
+      // The hanging check ends (its server goes away); the stopped run moves on to no other listing.
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(paths.size).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await db.delete(listings);
+      await db.delete(scheduledJobs);
+    }
+  });
 
   it("lets one claimant run a due job; the next run is due an interval later; a held lease blocks others", async () => {
     const db: Db = conn.db;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reloadEnv } from "@/lib/env";
 import { NextRequest } from "next/server";
 import { proxy } from "@/proxy";
+import { databaseDown, suspectDatabase } from "@/db/health";
 
 function post(path: string, headers: Record<string, string> = {}, body?: BodyInit) {
   return proxy(new NextRequest(`http://localhost:3000${path}`, { method: "POST", headers, body }));
@@ -144,5 +145,19 @@ describe("proxy: malformed server action bodies are refused before Next decodes 
 
   it("still refuses a cross-site action with 403 before reading its body", async () => {
     expect(await answer({ ...text, origin: "https://evil.example", "sec-fetch-site": "cross-site" }, "[")).toEqual({ status: 403, message: "Cross-site requests are not allowed." });
+  });
+});
+
+describe("proxy: health and readiness while the database is down", () => {
+  it("lets /api/health and /api/ready answer for themselves while other API calls get the 503 gate", async () => {
+    // No ping registered in this process: a suspected outage closes the gate at once (db/health.ts).
+    suspectDatabase();
+    expect(databaseDown()).toBe(true);
+    expect((await proxy(new NextRequest("http://localhost:3000/api/mcp-agents"))).status).toBe(503);
+    for (const path of ["/api/health", "/api/ready"]) {
+      const res = await proxy(new NextRequest(`http://localhost:3000${path}`));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-middleware-next"), path).toBe("1");
+    }
   });
 });

@@ -21,6 +21,8 @@ export type ChecksSummary = {
 
 export type CheckListingsOptions = ProbeOptions & {
   concurrency?: number;
+  /** Once aborted (the app is shutting down), no further listing is checked. */
+  signal?: AbortSignal;
   onResult?: (listingId: string, result: ProbeResult) => void;
   onRecordError?: (listingId: string, error: unknown) => void;
 };
@@ -53,7 +55,7 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   };
   let next = 0;
   const worker = async () => {
-    while (next < targets.length) {
+    while (next < targets.length && !options.signal?.aborted) {
       const target = targets[next++]!;
       const result = await probeServer(target.serverUrl, options);
       if (result.reachable) summary.reachable++;

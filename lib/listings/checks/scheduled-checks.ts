@@ -2,7 +2,7 @@
 // instances may run this; the database lets one of them run each interval (db/queries/scheduled-jobs.ts).
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
+import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
 import { checkListings, type CheckListingsOptions, type ChecksSummary } from "./check-listings";
 
@@ -19,7 +19,12 @@ export type ScheduleOptions = {
   onError?: (error: unknown) => void;
 };
 
-export type RunningSchedule = { holder: string; stop: () => Promise<void> };
+export type StopOptions = {
+  /** How long a run in progress may go on (it checks no further listings); then its lease is released anyway. */
+  waitMs?: number;
+};
+
+export type RunningSchedule = { holder: string; stop: (options?: StopOptions) => Promise<void> };
 
 /**
  * Checks every tenth of the interval (between 0.2 s and 60 s) whether a run is due, and runs it when this
@@ -31,13 +36,17 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
+  const stopping = new AbortController();
 
   const tick = async () => {
     try {
       if ((await claimJob(db, CHECK_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
       try {
-        options.onRun?.(await checkListings(db, options.probe));
-        await options.alsoRun?.();
+        // Not `onRun?.(await checkListings(…))`: an optional call skips its arguments, so without onRun nothing ran.
+        const summary = await checkListings(db, { ...options.probe, signal: stopping.signal });
+        options.onRun?.(summary);
+        // A run stopped for shutdown starts no ingestion either.
+        if (!stopping.signal.aborted) await options.alsoRun?.();
       } finally {
         await releaseJob(db, CHECK_JOB, holder);
       }
@@ -55,10 +64,16 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
 
   return {
     holder,
-    stop: async () => {
+    stop: async ({ waitMs }: StopOptions = {}) => {
       stopped = true;
       clearTimeout(timer);
-      await current;
+      stopping.abort();
+      if (waitMs === undefined) return current;
+      let late: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([current.then(() => true), new Promise<false>((resolve) => (late = setTimeout(resolve, waitMs, false)))]);
+      clearTimeout(late);
+      // The probe still running belongs to a process about to exit: the lease must not outlive it.
+      if (!finished) await releaseJobIfHeld(db, CHECK_JOB, holder);
     },
   };
 }

@@ -34,7 +34,8 @@ async function seed(db: Db) {
 
 // A fresh database needs fresh caches: a reused build keeps the previous run's cached pages and data
 // (Next's route and fetch caches on disk), which would show listings this database no longer has.
-for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
+// The standalone server (CI's PostgreSQL pass) keeps its own under .next/standalone/.next.
+for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache", ".next/standalone/.next/server/route-cache", ".next/standalone/.next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
 
 const url = process.env.E2E_DATABASE_URL;
 if (url) {

@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# Agora's production image: the standalone server (`npm run build`, .next/standalone) on Node 20, run as a non-root
+# user, with the same start command CI runs outside a container (README, Production; tests/unit/container.test.ts
+# holds the two together). Secrets come from the environment at run time, never from the image.
+
+# Build: the whole workspace, its dev dependencies and `npm run build` (next build, then scripts/standalone.mjs).
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+ENV NEXT_TELEMETRY_DISABLED=1
+# Public settings that a build bakes into pages and headers (the analytics key in the browser bundle, the sign-in
+# form targets in the CSP, the origin written into the downloadable packages). None of them is a secret.
+ARG SITE_URL
+ARG NEXT_PUBLIC_POSTHOG_KEY
+ARG NEXT_PUBLIC_POSTHOG_HOST
+ARG AUTH_GOOGLE_ID
+ARG GITHUB_OAUTH_URL
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build
+
+# The sandbox (compose profile "sandbox"): it runs from a full checkout with its dev tools (tsx, anvil).
+FROM build AS sandbox
+CMD ["npm", "run", "sandbox"]
+
+# Runtime: only the standalone output (traced node_modules, server.js, static assets, public/, migrations,
+# migrate.mjs and the two preloads), owned by the image's unprivileged `node` user.
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0 \
+    NODE_OPTIONS=--max-old-space-size=256
+COPY --from=build --chown=node:node /src/.next/standalone ./
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Migrations run first as their own step (compose: the `migrate` service, `node migrate.mjs`).
+CMD ["node", "--import", "./server/client-address.mjs", "--import", "./server/graceful-shutdown.mjs", "server.js"]

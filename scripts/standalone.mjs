@@ -1,0 +1,46 @@
+// Run by `npm run build` after `next build`: completes .next/standalone into a server that runs without the
+// source tree. Next traces the server's own files there; what it leaves out is copied here: the static
+// assets and public/ (Next serves them from beside server.js), the preloads the start command names, the
+// migrations and a bundled migration command (the standalone output has neither tsx nor the TypeScript sources).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = path.join(root, ".next", "standalone");
+
+if (!fs.existsSync(path.join(out, "server.js"))) {
+  console.error("No .next/standalone/server.js: run `next build` first (next.config.mjs sets output: \"standalone\").");
+  process.exit(1);
+}
+
+function copy(from, to) {
+  const source = path.join(root, from);
+  if (!fs.existsSync(source)) return;
+  fs.rmSync(path.join(out, to), { recursive: true, force: true });
+  fs.cpSync(source, path.join(out, to), { recursive: true });
+}
+
+copy(".next/static", ".next/static");
+copy("public", "public");
+copy("db/migrations", "db/migrations");
+for (const preload of ["client-address.mjs", "graceful-shutdown.mjs"]) copy(`server/${preload}`, `server/${preload}`);
+
+// scripts/migrate.ts with everything it imports in one file; PGlite stays a package (its wasm and data files
+// sit beside it in the traced node_modules).
+await build({
+  entryPoints: [path.join(root, "scripts/migrate.ts")],
+  outfile: path.join(out, "migrate.mjs"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  alias: { "@": root },
+  external: ["@electric-sql/pglite"],
+  // Bundled CommonJS (postgres, drizzle) calls require; an ES module has none until it is made.
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  logLevel: "warning",
+});
+
+console.log("standalone server ready in .next/standalone (start: see README, Production)");

@@ -1,0 +1,241 @@
+// The standalone production build as it is deployed (README, Production): started with `npm run start:prod`'s
+// commands on PostgreSQL, stopped with SIGTERM, and run twice on one database. Needs DATABASE_URL (CI's PostgreSQL
+// pass; the embedded database allows one process, so there is nothing to share on the PGlite pass).
+import http from "node:http";
+import net from "node:net";
+import { expect, test, type Page } from "@playwright/test";
+import postgres from "postgres";
+import { openPostgres } from "@/db/connect";
+import { grantAdmin } from "@/db/queries/users";
+import { insertListing } from "@/lib/listings/write";
+import { toast } from "./support/auth";
+import { appPort, referencePort } from "./support/ports";
+import { createProductionDatabase, startProductionServer, type ProductionServer } from "./support/production-server";
+
+test.skip(!process.env.DATABASE_URL, "needs a PostgreSQL server (DATABASE_URL)");
+test.skip(({ isMobile }) => isMobile, "servers, not layouts: one viewport is enough");
+test.describe.configure({ mode: "serial" });
+
+const password = "correct horse battery staple";
+const [portA, portB, portC, hangingPort, portD] = [appPort + 20, appPort + 21, appPort + 22, appPort + 23, appPort + 24];
+// One public origin for both instances, as behind one proxy; the browser reaches each directly (cookies on
+// localhost ignore the port, so a session cookie set by A is sent to B as it would be through the proxy).
+const siteUrl = `http://localhost:${portA}`;
+const production = { NODE_ENV: "production", AUTH_SECRET: "production-spec-secret-0123456789abcdef", SITE_URL: siteUrl };
+
+async function serverRows<T extends Record<string, unknown>>(url: string, query: string, params: string[] = []): Promise<T[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return (await sql.unsafe(query, params)) as unknown as T[];
+  } finally {
+    await sql.end();
+  }
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${siteUrl}/login/email`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(toast(page, "Success", "You have been logged in successfully.")).toBeVisible();
+}
+
+/** The times at which each instance finished a scheduled run, from its log. */
+function scheduledRuns(server: ProductionServer): number[] {
+  return server
+    .log()
+    .split("\n")
+    .filter((line) => line.includes('"msg":"scheduled verification"'))
+    .map((line) => Date.parse((JSON.parse(line) as { time: string }).time));
+}
+
+test("two instances on one database share sessions, rate limits, the verification schedule and the page cache", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const url = await createProductionDatabase(`agora_prod_${portA}`, production);
+  const fixtures = await openPostgres(url, { max: 1 });
+  await insertListing(fixtures.db, { name: "Long Listed Weather", description: "Already in the catalogue before the approval.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/long-listed", status: "approved" });
+  await insertListing(fixtures.db, { name: "Freshly Approved Maps", description: "Waits for review until an admin approves it on instance A.", categories: ["Data"], price: 0.02, serverUrl: `http://127.0.0.1:${referencePort}/mcp`, status: "pending" });
+  // Both instances run the schedule every 2 s; the database lease must let only one of them run each interval.
+  const interval = 2_000;
+  // The pending listing is the run's reference server on loopback: an approval takes its terms from a check that reached it.
+  const env = { ...production, DATABASE_URL: url, VERIFY_INTERVAL_SECONDS: String(interval / 1000), PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1" };
+  const servers: ProductionServer[] = [];
+  const contexts = [await browser.newContext(), await browser.newContext()];
+  try {
+    const [a, b] = await Promise.all([startProductionServer(portA, env), startProductionServer(portB, env)]);
+    servers.push(a!, b!);
+    const originB = `http://localhost:${portB}`;
+    const [page, adminPage] = await Promise.all(contexts.map((c) => c.newPage()));
+
+    // Two accounts, made on A: an admin (granted in the database, as `npm run admin:grant` does) and a provider.
+    const adminEmail = `admin-${Date.now()}@example.com`;
+    const made = await page!.request.post(`${siteUrl}/api/auth/register`, { data: { email: adminEmail, password, name: "Ada Admin" } });
+    expect(made.status()).toBe(201);
+    await grantAdmin(fixtures.db, { by: "id", value: ((await made.json()) as { user: { id: string } }).user.id });
+    const email = `provider-${Date.now()}@example.com`;
+    expect((await page!.request.post(`${siteUrl}/api/auth/register`, { data: { email, password, name: "Grace Hopper" } })).status()).toBe(201);
+
+    // A session made on A works on B.
+    await signIn(page!, email);
+    await page!.goto(`${originB}/account`);
+    await expect(page!.getByText(email)).toBeVisible();
+
+    // Rate limits count across both: 5 registrations an hour per address, wherever they land. Two were made on A.
+    const answers: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const origin = i % 2 === 0 ? originB : siteUrl;
+      const res = await page!.request.post(`${origin}/api/auth/register`, { data: { email: `limit-${i}-${Date.now()}@example.com`, password, name: "Limit" } });
+      answers.push(res.status());
+    }
+    expect(answers).toEqual([201, 201, 201, 429, 429]);
+
+    // B caches the catalogue page; an approval on A then shows on B at once, not after B's 5-minute revalidation.
+    for (let i = 0; i < 2; i++) {
+      const cached = await page!.request.get(`${originB}/marketplace`);
+      expect(await cached.text()).toContain("Long Listed Weather");
+    }
+    expect(await (await page!.request.get(`${originB}/marketplace`)).text()).not.toContain("Freshly Approved Maps");
+    await signIn(adminPage!, adminEmail);
+    await adminPage!.goto(`${siteUrl}/admin/review`);
+    await adminPage!.getByTestId("queue-entry").filter({ hasText: "Freshly Approved Maps" }).getByRole("button", { name: "Approve" }).click();
+    await expect(toast(adminPage!, "Approved")).toBeVisible({ timeout: 20_000 });
+    const afterApproval = await page!.request.get(`${originB}/marketplace`);
+    expect(await afterApproval.text()).toContain("Freshly Approved Maps");
+
+    // One scheduled run per interval across both instances: every run either of them logged is in the lease
+    // table's count, and no two runs (on whichever instance) came closer together than the interval allows.
+    const runs = [...scheduledRuns(a!), ...scheduledRuns(b!)].sort((x, y) => x - y);
+    const [job] = await serverRows<{ runs: number }>(url, "select runs from scheduled_jobs where name = 'verify-listings'");
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(job!.runs).toBeGreaterThanOrEqual(runs.length);
+    expect(job!.runs).toBeLessThanOrEqual(runs.length + 2); // runs still in progress have not logged yet
+    for (let i = 1; i < runs.length; i++) expect(runs[i]! - runs[i - 1]!, "time between two scheduled runs").toBeGreaterThan(interval * 0.5);
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+    await Promise.all(servers.map((s) => s.stop()));
+    await fixtures.close();
+  }
+});
+
+/** Sends the first part of a request body now and returns a function that sends the rest and reads the answer. */
+function slowPost(port: number, path: string, body: string) {
+  const request = http.request({
+    host: "127.0.0.1",
+    port,
+    path,
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(body) },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on("response", (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    request.on("error", reject);
+  });
+  const half = Math.floor(body.length / 2);
+  request.write(body.slice(0, half));
+  return () => {
+    request.end(body.slice(half));
+    return answer;
+  };
+}
+
+function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
+
+test("SIGTERM: no new connections, the request in flight completes, the lease and the pool are released, exit 0", async () => {
+  test.setTimeout(90_000);
+  // A listed server that accepts connections and never answers: the scheduled check started at boot is still
+  // probing it (up to 15 s) when the signal comes, so the verification lease is held.
+  const held = new Set<net.Socket>();
+  const hanging = net.createServer((socket) => held.add(socket));
+  await new Promise<void>((resolve) => hanging.listen(hangingPort, "127.0.0.1", resolve));
+  const name = `agora_prod_${portC}`;
+  const url = await createProductionDatabase(name, production);
+  const fixtures = await openPostgres(url, { max: 1 });
+  await insertListing(fixtures.db, { name: "Never Answers", description: "Its server accepts and then says nothing.", categories: ["Data"], price: 0.01, serverUrl: `http://127.0.0.1:${hangingPort}/mcp`, status: "approved" });
+  await fixtures.close();
+  // A 20 s interval: the schedule looks for a due run every 2 s, so a claim that missed at boot is soon made again.
+  const server = await startProductionServer(portC, { ...production, DATABASE_URL: url, PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1", VERIFY_INTERVAL_SECONDS: "20" });
+  try {
+    await expect
+      .poll(async () => (await serverRows<{ held: boolean }>(url, "select lease_until > now() as held from scheduled_jobs"))[0]?.held, { timeout: 15_000 })
+      .toBe(true);
+
+    // A client still sending its request (an MCP call, half its body on the wire) when the signal comes.
+    const finish = slowPost(portC, "/api/mcp", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }));
+    await new Promise((r) => setTimeout(r, 500));
+    const signalled = Date.now();
+    server.process.kill("SIGTERM");
+    await expect.poll(() => connects(portC), { timeout: 5_000 }).toBe(false);
+    expect(server.process.exitCode, "still draining the request in flight").toBeNull();
+
+    const answer = await finish();
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain("search_servers");
+
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(server.log()).toContain('"msg":"shut down"');
+    // Nothing left behind: the lease is free for another instance now, and no connection of the app remains.
+    const [lease] = await serverRows<{ held: boolean }>(url, "select lease_until > now() as held from scheduled_jobs");
+    expect(lease!.held).toBe(false);
+    const admin = new URL(url);
+    admin.pathname = "/postgres";
+    const [sessions] = await serverRows<{ count: string }>(admin.toString(), "select count(*) from pg_stat_activity where datname = $1", [name]);
+    expect(Number(sessions!.count)).toBe(0);
+  } finally {
+    await server.stop();
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => hanging.close(resolve));
+  }
+});
+
+test("readiness: 503 with the reason when a migration is missing or the database refuses, within 2 s; health stays 200", async ({ request }) => {
+  test.setTimeout(60_000);
+  const name = `agora_prod_${portD}`;
+  const url = await createProductionDatabase(name, production);
+  const server = await startProductionServer(portD, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  try {
+    const ready = await request.get(`${server.origin}/api/ready`);
+    expect(ready.status()).toBe(200);
+    expect(ready.headers()["cache-control"]).toBe("no-store");
+    const health = await request.get(`${server.origin}/api/health`);
+    expect(health.status()).toBe(200);
+    expect(health.headers()["cache-control"]).toBe("no-store");
+
+    // The database lost the record of its newest migration (restored from an older backup, say).
+    const [newest] = await serverRows<{ id: number; hash: string; created_at: string }>(url, "delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning id, hash, created_at");
+    const behind = await request.get(`${server.origin}/api/ready`);
+    expect(behind.status()).toBe(503);
+    expect(((await behind.json()) as { reason: string }).reason).toMatch(/^migrations not applied: \d{4}_\w+$/);
+    await serverRows(url, "insert into drizzle.__drizzle_migrations (id, hash, created_at) values ($1, $2, $3)", [String(newest!.id), newest!.hash, newest!.created_at]);
+
+    // The database stops taking connections and drops the app's: readiness says so quickly, liveness is unaffected.
+    await serverRows(admin.toString(), `alter database "${name}" allow_connections false`);
+    await serverRows(admin.toString(), "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [name]);
+    const asked = Date.now();
+    const down = await request.get(`${server.origin}/api/ready`);
+    expect(Date.now() - asked).toBeLessThan(2_000);
+    expect(down.status()).toBe(503);
+    expect(((await down.json()) as { reason: string }).reason).toMatch(/^database (unreachable|did not answer)/);
+    expect((await request.get(`${server.origin}/api/health`)).status()).toBe(200);
+
+    await serverRows(admin.toString(), `alter database "${name}" allow_connections true`);
+    await expect.poll(async () => (await request.get(`${server.origin}/api/ready`)).status(), { timeout: 15_000 }).toBe(200);
+  } finally {
+    await serverRows(admin.toString(), `alter database "${name}" allow_connections true`).catch(() => {});
+    await server.stop();
+  }
+});
