@@ -252,7 +252,9 @@ test.describe("listing detail", () => {
     await expect(page.getByTestId("status-badges").getByText("Verified")).toBeVisible();
     await expect(page.getByTestId("last-checked")).toContainText(/Last checked .+ UTC: reachable/);
     await expect(page.getByRole("cell", { name: /^Market report/ })).toBeVisible();
-    await expect(page.getByText("$0.25 USDC")).toBeVisible();
+    // The item's own row (its x402 tool, market-report, is listed further down at the same price).
+    await expect(page.getByRole("row", { name: /^Market report/ }).getByText("$0.25 USDC")).toBeVisible();
+    await expect(page.getByRole("row", { name: /^market-report/ }).getByText("$0.25 USDC")).toBeVisible();
     await expect(page.getByText(/Accepts USDC_BASE_SEPOLIA → 0x/)).toBeVisible();
     // The tools table scrolls inside its frame; the page itself never gets wider than the screen (a phone included).
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
