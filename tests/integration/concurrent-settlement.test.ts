@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startHangingFacilitator } from "../support/hanging-facilitator";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -173,18 +174,11 @@ describe("when settlement cannot happen", () => {
 
   it("a facilitator whose settlement never answers: a timeout refusal, and the same payment later charges once", async () => {
     // Verifies through the real facilitator, then holds every settlement open without sending anything.
-    const hanging = http.createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      if (req.url !== "/verify") return;
-      const answer = await fetch(`${stack.facilitator.url}/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
-      res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
-    });
-    await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", () => r()));
-    running.push({ close: async () => (hanging.closeAllConnections(), await new Promise<void>((r) => hanging.close(() => r()))) });
+    const hanging = await startHangingFacilitator(stack.facilitator.url);
+    running.push(hanging);
     const payTo = stack.freshAddress();
     const buyer = await stack.fundedBuyer(1_000_000n);
-    const stuck = await kitServer(payTo, `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, 1_500);
+    const stuck = await kitServer(payTo, hanging.url, 1_500);
     const payment = await signV1(buyer, payTo);
     const count = delivered.length;
 

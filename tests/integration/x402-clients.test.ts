@@ -3,9 +3,8 @@
 // entry's tool unpaid, sign the PaymentRequired it answers, call again with `_meta["x402/payment"]`. The same
 // entries bought through MonetizedMCP's make-purchase with x402 version 1. Real chain (anvil), real facilitator,
 // real kit servers probed into a real database, all on loopback; balances move by exactly the price each time.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { startHangingFacilitator } from "../support/hanging-facilitator";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
@@ -215,16 +214,9 @@ describe("payments that must not buy anything", () => {
 
   it("a settlement the facilitator never answers: a timeout refusal, nothing delivered, and the payment later charges once", async () => {
     // Verifies through the real facilitator, then holds every settlement open without sending it anywhere.
-    const hanging = http.createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      if (req.url !== "/verify") return;
-      const answer = await fetch(`${stack.facilitator.url}/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
-      res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
-    });
-    await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", () => r()));
-    closing.push({ close: async () => (hanging.closeAllConnections(), await new Promise<void>((r) => hanging.close(() => r()))) });
-    const stuck = await twinServer(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, 1_500);
+    const hanging = await startHangingFacilitator(stack.facilitator.url);
+    closing.push(hanging);
+    const stuck = await twinServer(hanging.url, 1_500);
     const buyer = await stack.fundedBuyer(1_000_000n);
     const payment = await x402Buyer(buyer).createPaymentPayload(await ask(stuck.client, "tea"));
 
