@@ -68,8 +68,8 @@ export async function recordCandidateCheck(db: Db, remoteUrl: string, check: { o
 }
 
 /** A listing already at this server URL (submitted here, or imported before). */
-export async function listingAtUrl(db: Db, serverUrl: string): Promise<{ id: string; source: string } | null> {
-  const [row] = await db.select({ id: listings.id, source: listings.source }).from(listings).where(eq(listings.serverUrl, serverUrl));
+export async function listingAtUrl(db: Db, serverUrl: string): Promise<{ id: string; revision: number } | null> {
+  const [row] = await db.select({ id: listings.id, revision: listings.revision }).from(listings).where(eq(listings.serverUrl, serverUrl));
   return row ?? null;
 }
 
@@ -81,10 +81,6 @@ export async function hideImportedListing(db: Db, remoteUrl: string): Promise<bo
     .where(and(eq(listings.serverUrl, remoteUrl), ne(listings.source, "agora"), ne(listings.status, "rejected")))
     .returning({ id: listings.id });
   return hidden.length > 0;
-}
-
-export async function approveImported(db: Db, listingId: string, terms: typeof listings.$inferInsert.approvedTerms) {
-  await db.update(listings).set({ approvedTerms: terms }).where(eq(listings.id, listingId));
 }
 
 /** Where a listing came from: submitted here, or found upstream (its name and entry there). */

@@ -2,7 +2,7 @@
 // most one per host at a time. A server that shows prices becomes an approved listing marked with its source;
 // free and unreachable ones are remembered and checked again on a slower interval, so one that starts charging
 // appears.
-import { approveImported, dueCandidates, listingAtUrl, recordCandidateCheck, type Candidate } from "@/db/queries/ingest";
+import { dueCandidates, listingAtUrl, recordCandidateCheck, type Candidate } from "@/db/queries/ingest";
 import { termsOf } from "@/db/queries/drift";
 import type { Db } from "@/db/types";
 import { recordCheck } from "@/lib/listings/checks/drift";
@@ -28,7 +28,7 @@ async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult):
   const existing = await listingAtUrl(db, candidate.remoteUrl);
   if (existing) {
     // Submitted here first (or imported before): that listing stands, with its own review and owner.
-    await recordCheck(db, { id: existing.id, revision: 1 }, result);
+    await recordCheck(db, existing, result);
     return { id: existing.id, created: false };
   }
   const listing = await insertListing(db, {
@@ -43,9 +43,9 @@ async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult):
     upstreamUrl: candidate.sourceKey.startsWith("mcp-registry=")
       ? `${candidate.sourceKey.slice("mcp-registry=".length)}/v0.1/servers/${encodeURIComponent(candidate.upstreamName)}/versions/latest`
       : null,
+    // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
+    approvedTerms: termsOf(result),
   });
-  // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
-  await approveImported(db, listing.id, termsOf(result));
   await recordCheck(db, listing, result);
   return { id: listing.id, created: true };
 }
