@@ -6,8 +6,7 @@ import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
-import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { scheduledWork } from "@/lib/scheduled-work";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
 
@@ -57,18 +56,17 @@ export async function startUp(): Promise<void> {
     onShutdown("stop sharing cache revalidations", sharing.close);
   }
   holder.__shutdownHooks = true;
-  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS, INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
+  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
   if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || building) return;
   holder.__verifySchedule = true;
   const db = await getDb();
-  const sources = parseIngestSources(INGEST_SOURCES);
   const schedule = startScheduledChecks(db, {
     intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
-    // Ingestion rides on the same lease and interval (hourly by default, as the registry asks aggregators).
-    alsoRun: sources.length > 0 ? async () => logInfo("scheduled ingestion", await runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS })) : undefined,
+    alsoRun: scheduledWork(db),
     onRun: (summary) => logInfo("scheduled verification", { ...summary, holder: schedule.holder }),
-    onError: (error) => logError("scheduled verification failed", error),
+    onWork: (name, result) => logInfo(`scheduled ${name}`, result && typeof result === "object" ? (result as Record<string, unknown>) : { result }),
+    onError: (error, work) => logError(work ? `scheduled ${work} failed` : "scheduled verification failed", error),
   });
   // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
   onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));

@@ -10,13 +10,17 @@ export const CHECK_JOB = "verify-listings";
 // A run that outlives this (a crashed instance) stops blocking the others.
 const LEASE_MS = 30 * 60 * 1000;
 
+/** One piece of work that rides on the checks' lease; its failure is reported and the next piece still runs. */
+export type ScheduledWork = { name: string; run: (signal: AbortSignal) => Promise<unknown> };
+
 export type ScheduleOptions = {
   intervalMs: number;
   probe?: CheckListingsOptions;
   onRun?: (summary: ChecksSummary) => void;
-  /** More work under the same lease after the checks (ingestion of INGEST_SOURCES). */
-  alsoRun?: () => Promise<void>;
-  onError?: (error: unknown) => void;
+  /** More work under the same lease after the checks, in order (lib/scheduled-work.ts lists it). */
+  alsoRun?: ScheduledWork[];
+  onWork?: (name: string, result: unknown) => void;
+  onError?: (error: unknown, work?: string) => void;
 };
 
 export type StopOptions = {
@@ -45,8 +49,15 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
         // Not `onRun?.(await checkListings(…))`: an optional call skips its arguments, so without onRun nothing ran.
         const summary = await checkListings(db, { ...options.probe, signal: stopping.signal });
         options.onRun?.(summary);
-        // A run stopped for shutdown starts no ingestion either.
-        if (!stopping.signal.aborted) await options.alsoRun?.();
+        for (const work of options.alsoRun ?? []) {
+          // A run stopped for shutdown starts no further work either.
+          if (stopping.signal.aborted) break;
+          try {
+            options.onWork?.(work.name, await work.run(stopping.signal));
+          } catch (error) {
+            options.onError?.(error, work.name);
+          }
+        }
       } finally {
         await releaseJob(db, CHECK_JOB, holder);
       }

@@ -1,0 +1,16 @@
+// What runs after each scheduled check, under the same database lease. Each feature adds its entry here,
+// switched on by its own settings, so the schedule itself knows nothing of them.
+import type { Db } from "@/db/types";
+import { env } from "@/lib/env";
+import { runIngest } from "@/lib/ingest/run-ingest";
+import { parseIngestSources } from "@/lib/ingest/sources";
+import type { ScheduledWork } from "@/lib/listings/checks/scheduled-checks";
+
+export function scheduledWork(db: Db): ScheduledWork[] {
+  const { INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
+  const work: ScheduledWork[] = [];
+  const sources = parseIngestSources(INGEST_SOURCES);
+  // Hourly by default (the check interval), as the official registry asks of aggregators.
+  if (sources.length > 0) work.push({ name: "ingestion", run: () => runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS }) });
+  return work;
+}
