@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { DEFAULT_CONTACT_EMAIL } from "@/lib/site";
 import { parseIngestSources } from "./ingest/sources";
+import { parseRpcUrls } from "./chain/rpc-urls";
 
 const optionalString = z
   .string()
@@ -86,6 +87,8 @@ const schema = z
     PROBE_ALLOW_PRIVATE_HOSTS: flag,
     // Sources of listings to ingest (lib/ingest): `mcp-registry=https://registry.modelcontextprotocol.io`, comma-separated.
     INGEST_SOURCES: optionalString,
+    // Where the site reads each payment network's chain (lib/chain): `eip155:84532=https://sepolia.base.org`, comma-separated.
+    CHAIN_RPC_URLS: optionalString,
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     VERIFY_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))
@@ -135,6 +138,11 @@ const schema = z
       parseIngestSources(env.INGEST_SOURCES);
     } catch (error) {
       ctx.addIssue({ code: "custom", path: ["INGEST_SOURCES"], message: (error as Error).message });
+    }
+    try {
+      parseRpcUrls(env.CHAIN_RPC_URLS);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", path: ["CHAIN_RPC_URLS"], message: (error as Error).message });
     }
     if (env.ADMIN_GITHUB_LOGINS) {
       ctx.addIssue({

@@ -1,0 +1,31 @@
+// A read-only client for one payment network's chain, from CHAIN_RPC_URLS. Bounded: every call times out and
+// none is retried here (callers keep their own cursors and try again on their next run).
+import { findNetwork } from "@agora-mcp/protocol";
+import { createPublicClient, http, type PublicClient } from "viem";
+import { env } from "@/lib/env";
+import { parseRpcUrls } from "./rpc-urls";
+
+const RPC_TIMEOUT_MS = 10_000;
+const clients = new Map<string, PublicClient>();
+
+/** The client for `network` (any spelling), or null when no RPC URL is configured for it. */
+export function chainReader(network: string): PublicClient | null {
+  const wanted = findNetwork(network);
+  if (!wanted) return null;
+  const endpoint = parseRpcUrls(env().CHAIN_RPC_URLS).find((e) => e.network.caip2 === wanted.caip2);
+  if (!endpoint) return null;
+  const key = `${wanted.caip2}=${endpoint.url}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = createPublicClient({ transport: http(endpoint.url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** A transaction's page on the network's block explorer. */
+export function explorerTxUrl(network: string, txHash: string): string | null {
+  const found = findNetwork(network);
+  if (!found) return null;
+  return `${found.testnet ? "https://sepolia.basescan.org" : "https://basescan.org"}/tx/${txHash}`;
+}
