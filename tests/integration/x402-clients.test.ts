@@ -1,5 +1,5 @@
 // A generic x402 buyer, using only x402's own client packages (@x402/core's client, @x402/evm's exact scheme), pays
-// every entry Agora's discovery lists, as a stranger to this project would: read /discovery/resources, call the
+// every entry Agora's discovery lists, as a stranger to this project would: read /discovery/resources over HTTP, call the
 // entry's tool unpaid, sign the PaymentRequired it answers, call again with `_meta["x402/payment"]`. The same
 // entries bought through MonetizedMCP's make-purchase with x402 version 1. Real chain (anvil), real facilitator,
 // real kit servers probed into a real database, all on loopback; balances move by exactly the price each time.
@@ -21,6 +21,7 @@ import { reloadEnv } from "@/lib/env";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { serveRoute } from "../support/route-server";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 
 type Requirements = PaymentRequired["accepts"][number];
@@ -52,9 +53,13 @@ function x402Buyer(account: PrivateKeyAccount): x402Client {
   return new x402Client().register("eip155:84532", new ExactEvmScheme(account)).registerV1("base-sepolia", new ExactEvmSchemeV1(account));
 }
 
+let discoveryUrl: string;
+
+/** The catalogue as a stranger reads it: over HTTP, from the site's discovery route on loopback. */
 async function discovery(): Promise<Entry[]> {
-  const res = await GET(new Request("http://localhost/discovery/resources?limit=100"));
+  const res = await fetch(`${discoveryUrl}/discovery/resources?limit=100`);
   expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   return ((await res.json()) as { items: Entry[] }).items;
 }
 
@@ -78,6 +83,9 @@ beforeAll(async () => {
   reloadEnv();
   conn = await openTestDatabase(drivers()[0]!);
   setDatabase(conn);
+  const site = await serveRoute({ GET });
+  closing.push(site);
+  discoveryUrl = site.url;
   for (const name of ["Generic Weather", "Generic Studio"]) {
     const server = await startReferenceServer({ port: 0, walletAddress: stack.freshAddress(), facilitatorUrl: stack.facilitator.url, jobSeconds: 1, name });
     closing.push(server);
