@@ -2,7 +2,7 @@
 // answered PaymentRequired at the latest check, with the requirements it answered. Items sold only through
 // MonetizedMCP's make-purchase are not listed: a generic x402 client cannot pay them (see README, discovery).
 // Filters and paging happen in the database.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PaymentRequirementsV2, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -47,7 +47,7 @@ const PRIVATE_HOST = String.raw`^(localhost|.*\.localhost|.*\.local|.*\.internal
  */
 export async function listPayableItems(
   db: Db,
-  filter: { networks: string[]; payTo?: string; limit: number; offset: number },
+  filter: { networks: string[]; payTo?: string; limit: number; offset: number; listingIds?: string[] },
   exclusions: DiscoveryExclusions,
   now = new Date(),
 ): Promise<{ payables: PayableItem[]; total: number }> {
@@ -55,11 +55,12 @@ export async function listPayableItems(
   const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
   const list = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
   const payTo = filter.payTo?.toLowerCase() ?? null;
+  const ids = filter.listingIds ? sql`array[${sql.join([sql`null`, ...filter.listingIds.map((id) => sql`${id}`)], sql`, `)}]::uuid[]` : sql`null::uuid[]`;
   const result = await db.execute<Row>(sql`
     with latest as (
       select distinct on (p.listing_id) p.listing_id, p.checked_at, p.tools, p.priced_items, p.verifiable
       from listing_probes p
-      where p.listing_id in (select id from listings where status = 'approved' and verified)
+      where p.listing_id in (select id from listings where status = 'approved' and verified and (${ids} is null or id = any(${ids})))
       order by p.listing_id, p.checked_at desc, p.id desc
     ), items as (
       select l.id as "listingId", l.slug, l.name, l.description, l.categories, l.server_url as "serverUrl",
@@ -89,4 +90,14 @@ export async function listPayableItems(
     .filter((r) => r.listingId)
     .map(({ total: _total, n: _n, checkedAt, ...payable }) => ({ ...payable, checkedAt: new Date(checkedAt).toISOString() }));
   return { payables, total };
+}
+
+/**
+ * Listings that may have payable items (verified, checked within the window, an x402-paid tool at some recent
+ * check): the search of /discovery/search ranks these, then listPayableItems keeps exactly what it lists.
+ */
+export function maySellThroughX402(now = new Date()): SQL {
+  const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
+  return sql`(listings.verified and exists (select 1 from listing_probes p where p.listing_id = listings.id and p.verifiable
+    and p.checked_at > ${since}::timestamptz and jsonb_path_exists(p.priced_items, '$[*].x402Requirements')))`;
 }
