@@ -5,6 +5,7 @@ import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
 import { databaseDown } from "@/db/health";
 import { isActionRequest, screenActionRequest } from "@/lib/action-request";
+import { readCacheControl } from "@/lib/http-cache";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -20,8 +21,8 @@ export async function proxy(request: NextRequest) {
   // Health and readiness answer for themselves, also while the database is down (that is what they report).
   if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
-  if (pathname === "/marketplace") return catalogueRewrite(request);
-  if (SAFE_METHODS.has(request.method)) return NextResponse.next();
+  if (pathname === "/marketplace") return withReadCache(request, catalogueRewrite(request));
+  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? withReadCache(request, NextResponse.next()) : NextResponse.next();
   if (pathname.startsWith("/api/")) {
     // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
     if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
@@ -40,6 +41,15 @@ export async function proxy(request: NextRequest) {
     if (refusal) return NextResponse.json({ message: refusal.message }, { status: refusal.status, headers: { "Cache-Control": "no-store" } });
   }
   return NextResponse.next();
+}
+
+// Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http-cache.ts).
+// Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/cached-json.ts.
+const MARKETPLACE_PAGE = /^\/marketplace\/[^/]+$/;
+
+function withReadCache(request: NextRequest, response: NextResponse): NextResponse {
+  if (request.method === "GET" || request.method === "HEAD") response.headers.set("Cache-Control", readCacheControl(request));
+  return response;
 }
 
 // The unfiltered catalogue (optionally ?page=N) is served from a cached route; filtered views are not.

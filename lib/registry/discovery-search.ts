@@ -1,10 +1,10 @@
 // GET /discovery/search?query=…&cursor=… — the x402 Bazaar's search: the marketplace's own search (relevance,
-// typo correction, the same bounded window) over the listings that may sell through x402, each answered as the
+// typo correction, the same bounded window) over the listings that have a payable item, each answered as the
 // payable resources GET /discovery/resources lists for it (same policy, same presenter). A page holds `limit`
 // listings' worth of resources; `pagination.cursor` reads the next page, null after the last. `partialResults`
 // is true when more listings match than the search ranks (its window), so paging on cannot reach them all.
 import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
-import { listPayableItems, maySellThroughX402 } from "@/db/queries/discovery";
+import { listPayableItems, sellsThroughX402 } from "@/db/queries/discovery";
 import { searchListings } from "@/db/queries/listings";
 import { cachedJson } from "@/lib/cached-json";
 import { getDb } from "@/lib/database";
@@ -31,13 +31,13 @@ export async function searchDiscoveryResources(request: Request): Promise<Respon
     const db = await getDb();
     await enforceLimit(db, limits.discoverySearchPerIp, clientIp(request));
     const terms = searchTerms(query);
+    const networks = PAYMENT_NETWORKS.map((n) => n.caip2);
     // Text without a letter or digit finds nothing, as on the marketplace.
     const found =
       !terms && query
         ? { rows: [], total: 0, capped: false }
-        : await searchListings(db, { terms, category: "", price: "all", sort: terms ? "relevance" : "popular", only: maySellThroughX402() }, { limit, offset });
+        : await searchListings(db, { terms, category: "", price: "all", sort: terms ? "relevance" : "popular", only: sellsThroughX402(networks, discoveryExclusions()) }, { limit, offset });
     const ids = found.rows.map((r) => r.id);
-    const networks = PAYMENT_NETWORKS.map((n) => n.caip2);
     const { payables } = ids.length
       ? await listPayableItems(db, { networks, limit: 1000, offset: 0, listingIds: ids }, discoveryExclusions())
       : { payables: [] };
