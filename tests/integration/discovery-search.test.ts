@@ -14,7 +14,7 @@ import { startPricedServer } from "../support/priced-server";
 import { discoveryResourcesResponse, discoverySearchResponse } from "../support/x402-discovery";
 
 const loopback = { allowPrivateHosts: true };
-const slug = (r: { metadata?: unknown }) => (r.metadata as { slug: string }).slug;
+const slug = (r: object) => (r as { metadata: { slug: string } }).metadata.slug;
 
 async function search(query: string, peer = "198.51.100.7") {
   return SEARCH(new Request(`http://localhost/discovery/search${query}`, { headers: { "x-agora-client-address": peer } }));
