@@ -5,6 +5,9 @@ import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
 import { databaseDown } from "@/db/health";
 import { isActionRequest, screenActionRequest } from "@/lib/action-request";
+import { catalogueVersion } from "@/db/queries/listings";
+import { getDb } from "@/lib/database";
+import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -20,8 +23,8 @@ export async function proxy(request: NextRequest) {
   // Health and readiness answer for themselves, also while the database is down (that is what they report).
   if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
-  if (pathname === "/marketplace") return catalogueRewrite(request);
-  if (SAFE_METHODS.has(request.method)) return NextResponse.next();
+  if (pathname === "/marketplace") return marketplace(request);
+  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? withReadCache(request, NextResponse.next()) : NextResponse.next();
   if (pathname.startsWith("/api/")) {
     // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
     if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
@@ -42,10 +45,33 @@ export async function proxy(request: NextRequest) {
   return NextResponse.next();
 }
 
-// The unfiltered catalogue (optionally ?page=N) is served from a cached route; filtered views are not.
-function catalogueRewrite(request: NextRequest) {
-  if (!isPlainCatalogue(request)) return NextResponse.next();
-  return NextResponse.rewrite(new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url));
+// Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http-cache.ts).
+// Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/cached-json.ts.
+const MARKETPLACE_PAGE = /^\/marketplace\/[^/]+$/;
+
+function withReadCache(request: NextRequest, response: NextResponse): NextResponse {
+  if (request.method === "GET" || request.method === "HEAD") response.headers.set("Cache-Control", readCacheControl(request));
+  return response;
+}
+
+// The unfiltered catalogue (optionally ?page=N) is served from a cached route (Next gives it an ETag); filtered
+// views render per request, with a validator of their own so a repeat is a 304 without rendering.
+async function marketplace(request: NextRequest) {
+  if (isPlainCatalogue(request)) {
+    return withReadCache(request, NextResponse.rewrite(new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url)));
+  }
+  if (request.method !== "GET" && request.method !== "HEAD") return NextResponse.next();
+  // Without the catalogue's version there is no honest validator: the page renders as it would without one.
+  const version = await getDb()
+    .then(catalogueVersion)
+    .catch(() => null);
+  if (version === null) return withReadCache(request, NextResponse.next());
+  const etag = renderedPageEtag(request, deploymentId(), version);
+  const headers = { ETag: etag, "Cache-Control": readCacheControl(request) };
+  if (matchesEtag(request, etag)) return new NextResponse(null, { status: 304, headers });
+  const response = NextResponse.next();
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 function isPlainCatalogue(request: NextRequest): boolean {

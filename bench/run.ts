@@ -11,9 +11,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import postgres from "postgres";
-import { openPglite, openPostgres } from "@/db/connect";
-import { seedSampleCatalogue, seedSyntheticBulk } from "@/lib/sample-catalogue/seed";
+import { benchServerEnv, openBenchDatabase, seedBenchDatabase, type BenchDatabase } from "./seed";
 import { sql as dsql } from "drizzle-orm";
 import { rowsOf } from "@/db/rows";
 import { rankedSearchSql } from "@/db/queries/listing-search";
@@ -50,34 +48,8 @@ const KINDS: [string, string, string][] = [
   ["typo", "scrapper", ""],
   ["category word", "finance", ""],
 ];
-const pgliteDir = path.resolve("bench/.tmp/pglite");
-
-async function seed(): Promise<void> {
-  const started = Date.now();
-  // Cached pages and data from an earlier run describe another catalogue.
-  for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
-  if (driver === "postgres") {
-    const name = new URL(serverUrl).pathname.slice(1);
-    const admin = new URL(serverUrl);
-    admin.pathname = "/postgres";
-    const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-    await sql.unsafe(`drop database if exists "${name}" with (force)`);
-    await sql.unsafe(`create database "${name}"`);
-    await sql.end();
-    const conn = await openPostgres(serverUrl, { max: 4 });
-    await conn.db.execute(dsql`set maintenance_work_mem = '256MB'`);
-    await seedSampleCatalogue(conn.db);
-    await seedSyntheticBulk(conn.db, count, new Date(), (n) => process.stdout.write(`\rseeding ${n.toLocaleString("en-US")}…`));
-    await conn.close();
-  } else {
-    fs.rmSync(pgliteDir, { recursive: true, force: true });
-    const conn = await openPglite(pgliteDir);
-    await seedSampleCatalogue(conn.db);
-    await seedSyntheticBulk(conn.db, count);
-    await conn.close();
-  }
-  console.log(`seeded ${count} synthetic listings on ${driver} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
+const target: BenchDatabase = { driver, serverUrl, pgliteDir: path.resolve("bench/.tmp/pglite") };
+const seed = () => seedBenchDatabase(target, count);
 
 type DbTiming = { label: string; q: string; p50: number; p99: number; max: number; total: string; first: string };
 
@@ -113,28 +85,8 @@ async function explainSearches(db: Db): Promise<string> {
   return parts.join("\n\n");
 }
 
-async function openBenchDb() {
-  return driver === "postgres" ? openPostgres(serverUrl, { max: 2 }) : openPglite(pgliteDir);
-}
-
 function startServer(extra: Record<string, string> = {}): ChildProcess {
-  const env = {
-    ...process.env,
-    NODE_ENV: "production" as const,
-    NEXT_TELEMETRY_DISABLED: "1",
-    SITE_URL: base,
-    AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-only-secret-0123456789abcdef0123",
-    AUTH_TRUST_HOST: "true",
-    // The MCP endpoint's per-address limit would turn a one-address load test into 429s.
-    E2E: "1",
-    RATE_LIMIT_DISABLED: "1",
-    UNSAFE_TEST_MODE: "1",
-    VERIFY_SCHEDULE_DISABLED: "1",
-    DATABASE_URL: driver === "postgres" ? serverUrl : "",
-    PGLITE_DIR: pgliteDir,
-    ...extra,
-  };
-  return startProductionServer(port, env);
+  return startProductionServer(port, benchServerEnv(target, base, extra));
 }
 
 async function firstLoadJsKb(pagePath: string): Promise<number> {
@@ -191,7 +143,7 @@ async function main() {
   const load1 = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
   if (args.build || !fs.existsSync(".next/BUILD_ID")) execSync("npx next build", { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (!args["skip-seed"]) await seed();
-  const conn = await openBenchDb();
+  const conn = await openBenchDatabase(target);
   const dbTimes = await timeSearches(conn.db);
   const plans = await explainSearches(conn.db);
   await conn.close();

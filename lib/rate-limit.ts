@@ -34,6 +34,8 @@ export const limits = {
   editCooldownPerListing: { name: "edit:listing", max: 1, windowSeconds: MINUTE, message: "This listing was changed a moment ago." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
+  // The Bazaar's search is a program's too: the same room as the MCP endpoint's.
+  discoverySearchPerIp: { name: "discovery-search:ip", max: 120, windowSeconds: MINUTE },
 } satisfies Record<string, Limit>;
 
 /**

@@ -7,6 +7,7 @@ import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
 import { scheduledWork } from "@/lib/scheduled-work";
+import { searchCacheStats } from "@/lib/listings/search/search";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
 
@@ -38,7 +39,7 @@ export async function startUp(): Promise<void> {
     // external includes PGlite's WebAssembly memory (its whole size, resident or not); bench/memory.ts reads these.
     const logMemory = () => {
       const m = process.memoryUsage();
-      logInfo("memory", { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) });
+      logInfo("memory", { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers), searchCache: searchCacheStats() });
     };
     setInterval(logMemory, settings.MEMORY_LOG_SECONDS * 1000).unref();
   }

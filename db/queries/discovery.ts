@@ -2,7 +2,7 @@
 // answered PaymentRequired at the latest check, with the requirements it answered. Items sold only through
 // MonetizedMCP's make-purchase are not listed: a generic x402 client cannot pay them (see README, discovery).
 // Filters and paging happen in the database.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PaymentRequirementsV2, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -47,19 +47,39 @@ const PRIVATE_HOST = String.raw`^(localhost|.*\.localhost|.*\.local|.*\.internal
  */
 export async function listPayableItems(
   db: Db,
-  filter: { networks: string[]; payTo?: string; limit: number; offset: number },
+  filter: PayableFilter & { limit: number; offset: number },
   exclusions: DiscoveryExclusions,
   now = new Date(),
 ): Promise<{ payables: PayableItem[]; total: number }> {
   if (filter.networks.length === 0) return { payables: [], total: 0 };
+  const result = await db.execute<Row>(sql`
+    with ${payableItemsCtes(filter, exclusions, now)}, payable as (
+      -- Catalogues key entries on (resource, toolName): one entry per tool of a server, whatever it answered twice.
+      select distinct on ("listingId", item->>'toolName') * from items order by "listingId", item->>'toolName', n
+    )
+    select counted.total, page.* from (select count(*)::int as total from payable) counted
+    left join lateral (select * from payable order by slug, n limit ${filter.limit} offset ${filter.offset}) page on true`);
+  const rows = rowsOf<Row & { n?: unknown }>(result);
+  const total = Number(rows[0]?.total ?? 0);
+  const payables = rows
+    .filter((r) => r.listingId)
+    .map(({ total: _total, n: _n, checkedAt, ...payable }) => ({ ...payable, checkedAt: new Date(checkedAt).toISOString() }));
+  return { payables, total };
+}
+
+
+type PayableFilter = { networks: string[]; payTo?: string; listingIds?: string[] };
+
+/** `latest` (each listing's latest check) and `items` (its x402-paid tools that pass the policy), as CTEs. */
+function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions, now: Date): SQL {
   const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
   const list = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
   const payTo = filter.payTo?.toLowerCase() ?? null;
-  const result = await db.execute<Row>(sql`
-    with latest as (
+  const ids = filter.listingIds ? sql`array[${sql.join([sql`null`, ...filter.listingIds.map((id) => sql`${id}`)], sql`, `)}]::uuid[]` : sql`null::uuid[]`;
+  return sql`latest as (
       select distinct on (p.listing_id) p.listing_id, p.checked_at, p.tools, p.priced_items, p.verifiable
       from listing_probes p
-      where p.listing_id in (select id from listings where status = 'approved' and verified)
+      where p.listing_id in (select id from listings where status = 'approved' and verified and (${ids} is null or id = any(${ids})))
       order by p.listing_id, p.checked_at desc, p.id desc
     ), items as (
       select l.id as "listingId", l.slug, l.name, l.description, l.categories, l.server_url as "serverUrl",
@@ -77,16 +97,14 @@ export async function listPayableItems(
         and l.server_url <> all(${list(exclusions.sampleServerUrls)})
         and l.server_url !~ ${exclusions.sampleServerUrlPattern}::text
         and (${exclusions.includePrivateHosts}::boolean or coalesce(lower(substring(l.server_url from ${HOST}::text)), '') !~ ${PRIVATE_HOST}::text)
-    ), payable as (
-      -- Catalogues key entries on (resource, toolName): one entry per tool of a server, whatever it answered twice.
-      select distinct on ("listingId", item->>'toolName') * from items order by "listingId", item->>'toolName', n
-    )
-    select counted.total, page.* from (select count(*)::int as total from payable) counted
-    left join lateral (select * from payable order by slug, n limit ${filter.limit} offset ${filter.offset}) page on true`);
-  const rows = rowsOf<Row & { n?: unknown }>(result);
-  const total = Number(rows[0]?.total ?? 0);
-  const payables = rows
-    .filter((r) => r.listingId)
-    .map(({ total: _total, n: _n, checkedAt, ...payable }) => ({ ...payable, checkedAt: new Date(checkedAt).toISOString() }));
-  return { payables, total };
+    )`;
+}
+
+/**
+ * Listings that have a payable item (listPayableItems' own rule): the search of /discovery/search ranks only
+ * these. Work grows with the verified, checked listings, not with the catalogue.
+ */
+export function sellsThroughX402(networks: string[], exclusions: DiscoveryExclusions, now = new Date()): SQL {
+  if (networks.length === 0) return sql`false`;
+  return sql`listings.id in (with ${payableItemsCtes({ networks }, exclusions, now)} select "listingId" from items)`;
 }

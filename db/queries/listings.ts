@@ -30,6 +30,8 @@ export type CatalogueQuery = {
   category: string;
   price: "all" | "free" | "paid";
   sort: "relevance" | "popular" | "newest" | "name";
+  /** A further condition on listings (x402 discovery's search: listings that may sell through x402). */
+  only?: SQL;
 };
 
 function escapeLike(text: string): string {
@@ -37,8 +39,8 @@ function escapeLike(text: string): string {
 }
 
 /** Category and price: the filters besides the text. */
-function filterConditions(filters: Pick<CatalogueQuery, "category" | "price">): SQL {
-  const conditions: SQL[] = [sql`true`];
+function filterConditions(filters: Pick<CatalogueQuery, "category" | "price" | "only">): SQL {
+  const conditions: SQL[] = [filters.only ?? sql`true`];
   if (filters.category) conditions.push(sql`${listings.categories} @> array[${filters.category}]::text[]`);
   if (filters.price === "free") conditions.push(or(isNull(listings.price), eq(listings.price, 0))!);
   if (filters.price === "paid") conditions.push(gt(listings.price, 0));

@@ -95,3 +95,15 @@ export const discoveryQuerySchema = z.object({
 });
 
 export type DiscoveryQuery = z.infer<typeof discoveryQuerySchema>;
+
+export const DISCOVERY_SEARCH_LIMIT_DEFAULT = 10;
+export const DISCOVERY_SEARCH_LIMIT_MAX = 50;
+
+/** GET /discovery/search: the Bazaar's search, the marketplace's text under the Bazaar's names. */
+export const discoverySearchSchema = z
+  .object({
+    query: boundedText(200, "query"),
+    cursor: z.string().max(200, "cursor is not valid.").optional(),
+    limit: pageLimit(DISCOVERY_SEARCH_LIMIT_MAX, DISCOVERY_SEARCH_LIMIT_DEFAULT),
+  })
+  .strict();

@@ -44,3 +44,11 @@ export function bazaarInfoValid(extension: { info: unknown; schema: object }): b
   if ([schema.$ref, schema.$id].some((ref) => ref !== undefined && !ref.startsWith("#"))) return false;
   return ajv.validate(extension.schema, extension.info) as boolean;
 }
+
+/** GET /discovery/search (the Bazaar's search): the same resources, a partial flag and an opaque cursor. */
+export const discoverySearchResponse = z.strictObject({
+  x402Version: z.number().int(),
+  resources: z.array(discoveryResource),
+  partialResults: z.boolean(),
+  pagination: z.strictObject({ cursor: z.string().min(1).nullable() }),
+});

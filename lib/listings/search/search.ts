@@ -23,6 +23,15 @@ type Entry = { expires: number; value: Promise<ViewSearchResult> };
 const caches = new WeakMap<Db, Map<string, Entry>>();
 
 /**
+ * Hits and misses since start (the memory log reports them; the bench reads them to show its queries were not
+ * answered from the cache). On globalThis: instrumentation and route handlers are separate bundles.
+ */
+export function searchCacheStats(): { hits: number; misses: number } {
+  const holder = globalThis as { __searchCacheStats?: { hits: number; misses: number } };
+  return (holder.__searchCacheStats ??= { hits: 0, misses: 0 });
+}
+
+/**
  * One page of listing views, uncached. `exactBrowseCount`: the marketplace's cached browse pages count every
  * listing (lib/listings/catalogue.ts); every other caller counts up to the search window.
  */
@@ -43,7 +52,10 @@ export async function searchCatalogue(
 /** A page of listing views for the filters, from the cache when the same search ran within the TTL. */
 export async function searchListingViews(db: Db, filters: ListingFilters, page: { limit: number; offset: number }): Promise<ViewSearchResult> {
   const ttlMs = env().SEARCH_CACHE_TTL_SECONDS * 1000;
-  if (page.limit > MAX_CACHED_LIMIT || ttlMs === 0) return searchCatalogue(db, filters, page);
+  if (page.limit > MAX_CACHED_LIMIT || ttlMs === 0) {
+    searchCacheStats().misses++;
+    return searchCatalogue(db, filters, page);
+  }
   const version = await catalogueVersion(db);
   const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.sort, page.limit, page.offset]);
   let cache = caches.get(db);
@@ -51,10 +63,12 @@ export async function searchListingViews(db: Db, filters: ListingFilters, page: 
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expires > now) {
+    searchCacheStats().hits++;
     cache.delete(key); // re-insert: Map order is the recency order
     cache.set(key, hit);
     return hit.value;
   }
+  searchCacheStats().misses++;
   const value = searchCatalogue(db, filters, page);
   cache.set(key, { expires: now + ttlMs, value });
   value.catch(() => cache.get(key)?.value === value && cache.delete(key)); // a failed query is not remembered

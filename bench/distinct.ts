@@ -1,0 +1,281 @@
+// npm run bench:search [-- --driver postgres|pglite --count 100000 --duration 10 --connections 32 --rates 25,50,100,200
+//                        --queries 5000 --skip-seed --only api,mcp,page,detail,bazaar]
+// Search as users do it: every request a different search (bench/queries.ts), against the production build with
+// its search cache on as deployed (the cache's hit rate is printed: it should be ~0). Each surface is driven
+// closed-loop (the most it does) and open-loop at fixed arrival rates (p50/p99/p99.9 including queueing), next
+// to the static terms page and a bare node:http server sending that page's bytes (bench/floor-server.mjs).
+// Also times every query kind in the database alone. Writes bench/.out/latest.json. See bench/README-search.md.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { searchListings } from "@/db/queries/listings";
+import { rowsOf } from "@/db/rows";
+import type { Db } from "@/db/types";
+import { searchTerms } from "@/lib/listings/search/terms";
+import { sql } from "drizzle-orm";
+import { memoryMb, startProductionServer, waitFor } from "./app-server";
+import { closedLoop, openLoop, type LoadResult, type Shot } from "./load";
+import { buildQuerySet, kindCounts, QUERY_KINDS, type BenchQuery } from "./queries";
+import { benchServerEnv, openBenchDatabase, seedBenchDatabase, type BenchDatabase } from "./seed";
+
+const { values: args } = parseArgs({
+  options: {
+    driver: { type: "string", default: "postgres" },
+    count: { type: "string", default: "100000" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "32" },
+    rates: { type: "string", default: "25,50,100,200" },
+    queries: { type: "string", default: "5000" },
+    port: { type: "string", default: "3362" },
+    "floor-port": { type: "string", default: "3363" },
+    only: { type: "string", default: "" },
+    label: { type: "string", default: "" },
+    "skip-seed": { type: "boolean", default: false },
+  },
+});
+const driver = args.driver === "pglite" ? "pglite" : "postgres";
+const count = Number(args.count);
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const rates = args.rates.split(",").filter(Boolean).map(Number);
+const port = Number(args.port);
+const base = `http://localhost:${port}`;
+const floorBase = `http://127.0.0.1:${args["floor-port"]}`;
+const target: BenchDatabase = {
+  driver,
+  serverUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/agora_bench",
+  pgliteDir: path.resolve("bench/.tmp/pglite"),
+};
+const outDir = path.resolve("bench/.out");
+
+type DbKindTiming = { kind: string; n: number; p50: number; p99: number; max: number };
+
+/** Each query kind through the query module, uncached, one at a time (up to 40 queries a kind). */
+async function timeKinds(db: Db, queries: BenchQuery[]): Promise<DbKindTiming[]> {
+  const out: DbKindTiming[] = [];
+  for (const kind of QUERY_KINDS) {
+    const sample = queries.filter((q) => q.kind === kind).slice(0, 40);
+    const times: number[] = [];
+    for (const { q } of sample) {
+      const started = performance.now();
+      await searchListings(db, { terms: searchTerms(q), category: "", price: "all", sort: "relevance" }, { limit: 24, offset: 0 });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (p: number) => Math.round((times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)] ?? NaN) * 10) / 10;
+    out.push({ kind, n: times.length, p50: at(0.5), p99: at(0.99), max: at(1) });
+  }
+  return out;
+}
+
+/** The surfaces, each a request maker: searches rotate through the query set, details through listings. */
+function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][] {
+  let qi = 0;
+  let si = 0;
+  const nextQ = () => queries[qi++ % queries.length]!.q;
+  const mcpOk = (status: number, body: string) => status === 200 && body.includes('"structuredContent"') && !body.includes('"isError":true');
+  const all: [string, () => Shot][] = [
+    ["api", () => ({ path: `/api/mcp-agents?q=${encodeURIComponent(nextQ())}&limit=24` })],
+    [
+      "mcp",
+      () => ({
+        path: "/api/mcp",
+        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: nextQ(), limit: 24 } } }),
+        ok: mcpOk,
+      }),
+    ],
+    ["page", () => ({ path: `/marketplace?q=${encodeURIComponent(nextQ())}` })],
+    ["detail", () => ({ path: `/marketplace/${slugs[si++ % slugs.length]}` })],
+    ["bazaar", () => ({ path: `/discovery/search?query=${encodeURIComponent(nextQ())}` })],
+  ];
+  const only = args.only.split(",").filter(Boolean);
+  return only.length ? all.filter(([name]) => only.includes(name)) : all;
+}
+
+const NAMES: Record<string, string> = {
+  floor: "bare node:http (same bytes)",
+  static: "static /terms-of-service",
+  api: "search API /api/mcp-agents?q=",
+  mcp: "MCP search_servers",
+  page: "search page /marketplace?q=",
+  detail: "detail page /marketplace/<slug>",
+  bazaar: "Bazaar /discovery/search?query=",
+};
+
+type Row = LoadResult & { name: string; ratios: { toStatic: number | null; toFloor: number | null } };
+
+/**
+ * Requests a client gave up on are still being served: before the next row the server must be idle again
+ * (a cheap page answering quickly twice in a row), or that row pays for this one's backlog.
+ */
+async function drained(url: string): Promise<void> {
+  const end = Date.now() + 60_000;
+  let quick = 0;
+  while (quick < 2 && Date.now() < end) {
+    const started = performance.now();
+    await fetch(`${url}/api/health`).catch(() => null);
+    quick = performance.now() - started < 100 ? quick + 1 : 0;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function measure(name: string, url: string, next: () => Shot): Promise<LoadResult[]> {
+  await closedLoop(url, next, 4, 2); // warm-up
+  const results = [await closedLoop(url, next, connections, duration)];
+  print(name, results[0]!);
+  for (const rate of rates) {
+    await drained(url);
+    const r = await openLoop(url, next, rate, duration);
+    print(name, r);
+    results.push(r);
+    // A rate the server could not hold: higher ones only pile up more backlog (and take minutes to drain).
+    if (r.rps < 0.9 * rate || r.failed > 0.01 * r.sent) {
+      console.log(`${NAMES[name]}: ${rate}/s not held; higher rates skipped`);
+      break;
+    }
+  }
+  await drained(url);
+  return results;
+}
+
+function print(name: string, r: LoadResult) {
+  const mode = r.mode === "closed" ? `closed c=${connections}` : `open ${r.rate}/s`;
+  console.log(`${NAMES[name]!.padEnd(36)} ${mode.padEnd(14)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} ms  failed ${r.failed}`);
+}
+
+/** The static page's bytes and headers, for the floor server to replay. */
+async function captureStatic(): Promise<string> {
+  const res = await fetch(`${base}/terms-of-service`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    if (!["transfer-encoding", "connection", "keep-alive", "date", "content-length", "content-encoding"].includes(k)) headers[k] = v;
+  });
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, "static-capture.json");
+  fs.writeFileSync(file, JSON.stringify({ headers, bodyBase64: body.toString("base64") }));
+  console.log(`static page: ${body.length.toLocaleString("en-US")} bytes`);
+  return file;
+}
+
+/** The last memory line the server logged (MEMORY_LOG_SECONDS=1): its search-cache counters. */
+function watchServerLog(server: ChildProcess): () => { hits: number; misses: number } | null {
+  let last: { hits: number; misses: number } | null = null;
+  let buffered = "";
+  server.stdout!.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    for (const line of lines) {
+      const m = /"searchCache":\{"hits":(\d+),"misses":(\d+)\}/.exec(line);
+      if (m) last = { hits: Number(m[1]), misses: Number(m[2]) };
+    }
+  });
+  return () => last;
+}
+
+function ratio(a: number, b: number | undefined): number | null {
+  return b ? Math.round((a / b) * 100) / 100 : null;
+}
+
+async function main() {
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+  let seedSeconds: number | null = null;
+  if (!args["skip-seed"]) seedSeconds = await seedBenchDatabase(target, count);
+
+  const conn = await openBenchDatabase(target);
+  const queries = await buildQuerySet(conn.db, Number(args.queries));
+  const slugs = rowsOf<{ slug: string }>(await conn.db.execute(sql`select slug from listings tablesample system (5) where status = 'approved' limit 5000`)).map((r) => r.slug);
+  console.log(`${queries.length} distinct queries (${kindCounts(queries)}); ${slugs.length} detail pages`);
+  const dbTimes = await timeKinds(conn.db, queries);
+  await conn.close();
+  for (const t of dbTimes) console.log(`database, uncached: ${t.kind.padEnd(14)} p50 ${t.p50} p99 ${t.p99} max ${t.max} ms (${t.n} queries)`);
+
+  const server = startProductionServer(port, benchServerEnv(target, base, { MEMORY_LOG_SECONDS: "1" }), ["ignore", "pipe", "inherit"]);
+  const cacheStats = watchServerLog(server);
+  let floor: ChildProcess | undefined;
+  const rows: Row[] = [];
+  let rssEnd = 0;
+  let rssPeak = 0;
+  let before: { hits: number; misses: number } | null = null;
+  try {
+    await waitFor(`${base}/terms-of-service`);
+    floor = spawn(process.execPath, ["bench/floor-server.mjs", args["floor-port"], await captureStatic()], { stdio: "ignore" });
+    await waitFor(floorBase);
+    const results: [string, LoadResult[]][] = [];
+    results.push(["floor", await measure("floor", floorBase, () => ({ path: "/terms-of-service" }))]);
+    results.push(["static", await measure("static", base, () => ({ path: "/terms-of-service" }))]);
+    await new Promise((r) => setTimeout(r, 1200));
+    before = cacheStats();
+    for (const [name, next] of surfaces(queries, slugs)) {
+      if (name === "bazaar" && (await fetch(`${base}/discovery/search?query=probe`).catch(() => null))?.status === 404) {
+        console.log(`${NAMES[name]}: not served by this build, skipped`);
+        continue;
+      }
+      results.push([name, await measure(name, base, next)]);
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    rssEnd = memoryMb(server.pid!, "VmRSS");
+    rssPeak = memoryMb(server.pid!, "VmHWM");
+    const [staticRows, floorRows] = [results.find(([n]) => n === "static")![1], results.find(([n]) => n === "floor")![1]];
+    for (const [name, list] of results) {
+      for (const r of list) {
+        // Closed loop: throughput over the reference's; open loop: p99 over the reference's at the same rate.
+        const ref = (refs: LoadResult[]) => refs.find((x) => x.mode === r.mode && x.rate === r.rate);
+        const ratios =
+          r.mode === "closed"
+            ? { toStatic: ratio(r.rps, ref(staticRows)?.rps), toFloor: ratio(r.rps, ref(floorRows)?.rps) }
+            : { toStatic: ratio(r.p99, ref(staticRows)?.p99), toFloor: ratio(r.p99, ref(floorRows)?.p99) };
+        rows.push({ name: NAMES[name]!, ...r, ratios });
+      }
+    }
+  } finally {
+    server.kill("SIGTERM");
+    floor?.kill("SIGTERM");
+  }
+  const after = cacheStats();
+  const hits = after && before ? after.hits - before.hits : null;
+  const lookups = after && before ? hits! + after.misses - before.misses : null;
+  const hitRate = lookups ? Math.round((hits! / lookups) * 1000) / 10 : null;
+  const loadAtEnd = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
+  console.log(`\n## ${args.label || "search, distinct queries"} · ${driver} · ${count.toLocaleString("en-US")} listings · ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
+  console.log(`${machine} · load ${loadAtStart} at start, ${loadAtEnd} at the end · ${duration} s a row · closed loop c=${connections}`);
+  if (seedSeconds !== null) console.log(`seeded in ${seedSeconds.toFixed(1)} s`);
+  console.log(`${queries.length} distinct queries; search cache: ${hitRate === null ? "n/a (this build does not report it)" : `${hits} hits of ${lookups} lookups (${hitRate} %)`}`);
+  console.log(`server RSS ${rssEnd} MB at the end, peak ${rssPeak} MB\n`);
+  console.log("| query kind (database, uncached, sequential) | queries | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|");
+  for (const t of dbTimes) console.log(`| ${t.kind} | ${t.n} | ${t.p50} | ${t.p99} | ${t.max} |`);
+  console.log("\n| route | mode | achieved req/s | p50 ms | p99 ms | p99.9 ms | failed | ÷ static | ÷ floor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const mode = r.mode === "closed" ? `closed c=${connections}` : `open ${r.rate}/s`;
+    const fmt = (x: number | null) => (x === null ? "—" : r.mode === "closed" ? x.toFixed(2) : `p99 ×${x.toFixed(2)}`);
+    console.log(`| ${r.name} | ${mode} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.failed} | ${fmt(r.ratios.toStatic)} | ${fmt(r.ratios.toFloor)} |`);
+  }
+  const report = {
+    startedAt: startedAt.toISOString(),
+    driver,
+    listings: count,
+    machine,
+    load: { start: loadAtStart, end: loadAtEnd },
+    seedSeconds,
+    durationSeconds: duration,
+    connections,
+    queries: { distinct: queries.length, kinds: kindCounts(queries) },
+    searchCache: { hits, lookups, hitRatePercent: hitRate },
+    rss: { endMb: rssEnd, peakMb: rssPeak },
+    database: dbTimes,
+    rows: rows.map((r) => ({ name: r.name, mode: r.mode, rate: r.rate, rps: r.rps, p50: r.p50, p99: r.p99, p999: r.p999, failed: r.failed, ratios: r.ratios })),
+  };
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten: bench/.out/latest.json`);
+}
+
+await main();
+process.exit(0);
