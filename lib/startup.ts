@@ -7,6 +7,7 @@ import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
 import { scheduledWork } from "@/lib/scheduled-work";
+import { startSalesSchedule } from "@/lib/sales/schedule";
 
 const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
 
@@ -71,4 +72,16 @@ export async function startUp(): Promise<void> {
   // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
   onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));
   logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
+  // Sales run on their own, shorter schedule (lib/sales/schedule.ts): a purchase should show within a minute.
+  const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();
+  if (CHAIN_RPC_URLS && SALES_INDEX_INTERVAL_SECONDS > 0) {
+    const sales = startSalesSchedule(db, {
+      intervalMs: SALES_INDEX_INTERVAL_SECONDS * 1000,
+      onRun: (summary) => {
+        if (summary.networks.some((n) => "error" in n || n.added > 0 || n.removed > 0)) logInfo("sales indexed", summary);
+      },
+      onError: (error) => logError("sales indexing failed", error),
+    });
+    onShutdown("stop sales indexing", () => sales.stop({ waitMs: 3_000 }));
+  }
 }
