@@ -154,7 +154,8 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
   const { network, client } = options;
   const token = getAddress(options.token ?? network.asset);
   const payees = payeesOn(network, token, await latestPaymentTerms(db));
-  const head = await client.getBlockNumber();
+  // cacheTime 0: viem would otherwise answer a head up to its polling interval old.
+  const head = await client.getBlockNumber({ cacheTime: 0 });
   const safe = head - BigInt(options.confirmations);
   const result: IndexResult = { network: network.caip2, from: null, to: null, payees: payees.size, added: 0, removed: 0 };
   if (safe < 0n) return result;
