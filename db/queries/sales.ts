@@ -1,12 +1,21 @@
 // Sales read from the chain (lib/sales/indexer.ts writes them): the payees to watch, the indexer's cursor and
 // its writes, and the figures every surface shows. Amounts stay exact: numeric in the database, strings out.
-import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
 import { listingProbes, listingSales, salesCursors } from "../schema";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The number of a listing's sales in the last 30 days, for ordering (`listingId` is the outer query's column): one
+ * range of listing_sales_listing_time_idx, stopped at `cap` so one best-seller costs no more than any other.
+ */
+export function recentSalesCount(listingId: SQL, cap?: number): SQL {
+  const recent = sql`from ${listingSales} s where s.listing_id = ${listingId} and s.block_time > now() - interval '30 days'`;
+  return cap ? sql`(select count(*) from (select 1 ${recent} limit ${cap}) capped)` : sql`(select count(*) ${recent})`;
+}
 
 /** What the latest check of each listing says it is paid with (payees come from here). */
 export type PaymentTerms = { listingId: string; paymentMethods: AcceptedPayment[]; pricedItems: PricedItem[] };

@@ -7,6 +7,7 @@ import { uptimeAndLatency } from "@/db/queries/probes";
 import { listingProvenance } from "@/db/queries/ingest";
 import { getDb } from "@/lib/database";
 import { findListingSlug, findListingView } from "./lookup";
+import { salesPerDay, withFreshSales } from "./fresh-sales";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
 
@@ -69,7 +70,7 @@ export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & { cat
 /** What the marketplace screen shows for one filter state: a page of listings and every category in use. */
 export async function getMarketplacePage(filters: ListingFilters, page: number): Promise<MarketplacePage> {
   const [result, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
-  return { ...result, categories };
+  return { ...result, items: await withFreshSales(await getDb(), result.items), categories };
 }
 
 const cachedListing = unstable_cache(
@@ -83,8 +84,14 @@ const cachedListing = unstable_cache(
 );
 
 /** An approved listing by slug or id; unknown keys are looked up every time, never cached. */
-export function getListing(slug: string) {
-  return uncachedEmpty(() => cachedListing(slug));
+export async function getListing(slug: string) {
+  const listing = await uncachedEmpty(() => cachedListing(slug));
+  return listing ? (await withFreshSales(await getDb(), [listing]))[0]! : null;
+}
+
+/** A listing's sales per day for the last 30 days (uncached: a purchase shows at once). */
+export async function getDailySales(listingId: string) {
+  return salesPerDay(await getDb(), listingId);
 }
 
 /** A listing's day-by-day check record for the status strip. */

@@ -57,7 +57,6 @@ type RawLog = z.infer<typeof rawLog>;
 
 const toBlockTag = (n: bigint) => `0x${n.toString(16)}` as Hex;
 const topicOf = (address: Address) => pad(address.toLowerCase() as Hex, { size: 32 });
-const addressOfTopic = (topic: string) => getAddress(`0x${topic.slice(26)}`);
 
 /** eth_getLogs with every answered log checked against what was asked: anything else stops the run. */
 async function getLogs(client: PublicClient, token: Address, from: bigint, to: bigint, topics: [Hex, Hex[] | null, Hex[] | null]): Promise<RawLog[]> {
