@@ -8,6 +8,7 @@ import { listingProvenance } from "@/db/queries/ingest";
 import { getDb } from "@/lib/database";
 import { findListingSlug, findListingView } from "./lookup";
 import { salesPerDay, withFreshSales } from "./fresh-sales";
+import { SALES_TAG } from "@/lib/sales/revalidate";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
 
@@ -89,10 +90,14 @@ export async function getListing(slug: string) {
   return listing ? (await withFreshSales(await getDb(), [listing]))[0]! : null;
 }
 
-/** A listing's sales per day for the last 30 days (uncached: a purchase shows at once). */
-export async function getDailySales(listingId: string) {
-  return salesPerDay(await getDb(), listingId);
-}
+/**
+ * A listing's sales per day for the last 30 days. Cached under the sales tag, which the indexer revalidates when it
+ * wrote any (lib/sales/revalidate.ts): the detail page that shows them carries the tag too and is rendered again.
+ */
+export const getDailySales = unstable_cache(async (listingId: string) => salesPerDay(await getDb(), listingId), ["listing-daily-sales"], {
+  tags: [SALES_TAG],
+  revalidate: REVALIDATE_SECONDS,
+});
 
 /** A listing's day-by-day check record for the status strip. */
 export const getStatusHistory = unstable_cache(async (listingId: string) => uptimeAndLatency(await getDb(), listingId), ["marketplace-status-history"], {

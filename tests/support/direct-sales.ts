@@ -85,6 +85,12 @@ export function directSeller(rpcUrl: string) {
       await payer.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       return hash;
     },
+    /** Mints sandbox USDC to each address (anyone may mint the sandbox token), in one transaction. */
+    async fund(to: Address[], units: bigint): Promise<void> {
+      const calls = to.map((address) => ({ target: USDC_ADDRESS, allowFailure: false, callData: encodeFunctionData({ abi: USDC_ABI, functionName: "mint", args: [address, units] }) }));
+      const hash = await wallet.writeContract({ address: MULTICALL3_ADDRESS, abi: MULTICALL3_ABI, functionName: "aggregate3", args: [calls], gas: BigInt(60_000 + 40_000 * calls.length) });
+      await wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    },
     test,
     reader: wallet,
   };
