@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -10,6 +11,7 @@ import {
   pgEnum,
   pgSequence,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -343,6 +345,42 @@ export const cacheTags = pgTable("cache_tags", {
   revalidatedAt: timestamp("revalidated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+// A sale read from the chain (lib/sales/indexer.ts): a token Transfer to a payee of the listing's latest check,
+// paired with the payer's AuthorizationUsed in the same transaction. Kept once per listing and log; the amount
+// is exact (the token's smallest unit). Rows in the last blocks are re-read each run, so a reorg removes them.
+export const listingSales = pgTable(
+  "listing_sales",
+  {
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    // CAIP-2, e.g. eip155:84532.
+    network: text("network").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true }).notNull(),
+    payer: text("payer").notNull(),
+    payee: text("payee").notNull(),
+    amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.network, t.txHash, t.logIndex, t.listingId] }),
+    // Figures per listing over a time window (cards, detail page, the "Most purchased" sort).
+    index("listing_sales_listing_time_idx").on(t.listingId, t.blockTime.desc()),
+    // The indexer's re-read of the last blocks of a network.
+    index("listing_sales_network_block_idx").on(t.network, t.blockNumber),
+  ],
+);
+
+// How far the sales indexer has read each network: every block up to `block` is indexed.
+export const salesCursors = pgTable("sales_cursors", {
+  network: text("network").primaryKey(),
+  block: bigint("block", { mode: "bigint" }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -352,3 +390,4 @@ export type ApiTokenKind = (typeof apiTokenKind.enumValues)[number];
 export type ReviewStatus = (typeof reviewStatus.enumValues)[number];
 export type ListingDrift = typeof listingDrift.$inferSelect;
 export type DriftKind = (typeof driftKind.enumValues)[number];
+export type ListingSale = typeof listingSales.$inferSelect;

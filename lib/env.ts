@@ -15,6 +15,13 @@ const flag = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** A whole number setting with a default and bounds. */
+function wholeNumber(fallback: number, min: number, max: number, tooLarge: string) {
+  return optionalString
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(z.number().int("must be a whole number").min(min, `must be at least ${min}`).max(max, tooLarge));
+}
+
 function isOrigin(value: string): boolean {
   if (!URL.canParse(value)) return true; // z.url() has already named the variable
   const url = new URL(value);
@@ -89,6 +96,14 @@ const schema = z
     INGEST_SOURCES: optionalString,
     // Where the site reads each payment network's chain (lib/chain): `eip155:84532=https://sepolia.base.org`, comma-separated.
     CHAIN_RPC_URLS: optionalString,
+    // The sales indexer (lib/sales): how often it reads new blocks (its own schedule and lease; 0 = off), how many
+    // blocks deep a sale must be before it counts, how many recent blocks each run reads again (a reorg there removes
+    // what it undid), the most blocks one eth_getLogs asks for (RPCs cap it), and how far back a first run starts.
+    SALES_INDEX_INTERVAL_SECONDS: wholeNumber(60, 0, 24 * 3600, "must be at most a day (86400)"),
+    SALES_CONFIRMATIONS: wholeNumber(2, 0, 1000, "must be at most 1000"),
+    SALES_REORG_DEPTH: wholeNumber(64, 1, 10_000, "must be at most 10000"),
+    SALES_MAX_BLOCK_RANGE: wholeNumber(2000, 1, 100_000, "must be at most 100000"),
+    SALES_BACKFILL_BLOCKS: wholeNumber(50_000, 0, 10_000_000, "must be at most 10000000"),
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     VERIFY_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))

@@ -8,8 +8,10 @@ import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
 import { scheduledWork } from "@/lib/scheduled-work";
 import { searchCacheStats } from "@/lib/listings/search/search";
+import { startSalesSchedule } from "@/lib/sales/schedule";
+import { revalidateSalesPages } from "@/lib/sales/revalidate";
 
-const holder = globalThis as unknown as { __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
+const holder = globalThis as unknown as { __salesSchedule?: boolean; __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
 
 export async function startUp(): Promise<void> {
   try {
@@ -57,6 +59,7 @@ export async function startUp(): Promise<void> {
     onShutdown("stop sharing cache revalidations", sharing.close);
   }
   holder.__shutdownHooks = true;
+  if (!building) startSalesIndexing(await getDb());
   const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
   // `next build` loads instrumentation too; only a serving process runs the schedule.
   if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || building) return;
@@ -72,4 +75,22 @@ export async function startUp(): Promise<void> {
   // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
   onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));
   logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
+}
+
+// Sales run on their own, shorter schedule (lib/sales/schedule.ts), whether or not the listing checks do: a purchase
+// should show within a minute (seconds in the sandbox). Pages that show sales are revalidated when a run changed any.
+function startSalesIndexing(db: Awaited<ReturnType<typeof getDb>>): void {
+  const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();
+  if (!CHAIN_RPC_URLS || SALES_INDEX_INTERVAL_SECONDS === 0 || holder.__salesSchedule) return;
+  holder.__salesSchedule = true;
+  const sales = startSalesSchedule(db, {
+    intervalMs: SALES_INDEX_INTERVAL_SECONDS * 1000,
+    onRun: (summary) => {
+      const changed = summary.networks.some((n) => !("error" in n) && (n.added > 0 || n.removed > 0));
+      if (changed) void revalidateSalesPages().catch((error: unknown) => logError("could not revalidate sales pages", error));
+      if (changed || summary.networks.some((n) => "error" in n)) logInfo("sales indexed", summary);
+    },
+    onError: (error) => logError("sales indexing failed", error),
+  });
+  onShutdown("stop sales indexing", () => sales.stop({ waitMs: 3_000 }));
 }

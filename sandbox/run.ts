@@ -12,7 +12,7 @@ import { formatUsd } from "@agora-mcp/protocol";
 import { openDatabase } from "@/db/connect";
 import { insertListing } from "@/lib/listings/write";
 import { recordCheck } from "@/lib/listings/checks/drift";
-import { listings } from "@/db/schema";
+import { listings, salesCursors } from "@/db/schema";
 import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { probeServer } from "@/lib/probe";
@@ -38,6 +38,14 @@ function port(name: keyof typeof args): number {
   const value = Number(args[name]);
   if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`--${name} must be a port number`);
   return value;
+}
+
+/**
+ * The site reads sales from the sandbox chain every two seconds from its first block, counting a sale as soon as it
+ * is mined (a local chain has no reorgs to wait out), so a purchase through the client shows within seconds.
+ */
+function salesSettings(rpcUrl: string) {
+  return { CHAIN_RPC_URLS: `eip155:84532=${rpcUrl}`, SALES_INDEX_INTERVAL_SECONDS: "2", SALES_CONFIRMATIONS: "0", SALES_BACKFILL_BLOCKS: "10000000" };
 }
 
 /** The sandbox's two providers: each a reference server paid into its own fresh wallet. */
@@ -102,6 +110,8 @@ async function main() {
   const registered = [];
   try {
     if (conn.created) await seedSampleCatalogue(conn.db);
+    // Every run starts a new chain: what the sales indexer read of the last one means nothing here.
+    await conn.db.delete(salesCursors);
     for (const p of providers) {
       // A second run starts clean: last run's sandbox listings (other wallets, maybe other ports) go first.
       await conn.db.delete(listings).where(eq(listings.slug, p.slug));
@@ -129,7 +139,7 @@ async function main() {
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory). Its pages and the
     // client tarball it serves name its own origin.
-    const siteEnv = { ...process.env, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
+    const siteEnv = { ...process.env, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
     execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
     started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
       env: siteEnv,

@@ -1,8 +1,9 @@
 import Link from "next/link";
-import type { Listing } from "@/lib/listings/model";
+import type { Listing, ListingSales } from "@/lib/listings/model";
+import { SalesLine } from "@/components/listings/sales-line";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingCard({ listing }: { listing: Listing }) {
+export function ListingCard({ listing }: { listing: Listing & Partial<ListingSales> }) {
   return (
     <article
       data-testid="listing"
@@ -19,6 +20,7 @@ export function ListingCard({ listing }: { listing: Listing }) {
         </div>
       </div>
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-muted-foreground">{listing.description}</p>
+      <SalesLine sales={listing.sales} />
       <div className="mt-4 flex items-end justify-between gap-3">
         <CategoryChips categories={listing.categories} />
         <PriceTag price={listing.price} />

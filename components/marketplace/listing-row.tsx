@@ -1,9 +1,10 @@
 import Link from "next/link";
-import type { Listing } from "@/lib/listings/model";
+import type { Listing, ListingSales } from "@/lib/listings/model";
+import { SalesLine } from "@/components/listings/sales-line";
 import { formatListedDate } from "@/lib/listings/format";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingRow({ listing }: { listing: Listing }) {
+export function ListingRow({ listing }: { listing: Listing & Partial<ListingSales> }) {
   return (
     <li data-testid="listing" className="relative flex flex-col gap-3 px-4 py-4 transition hover:bg-accent/40 sm:flex-row sm:items-center sm:gap-6 sm:px-5">
       <div className="min-w-0 flex-1">
@@ -16,6 +17,7 @@ export function ListingRow({ listing }: { listing: Listing }) {
           <StatusBadges listing={listing} />
         </div>
         <p className="mt-1 line-clamp-2 text-sm text-muted-foreground">{listing.description}</p>
+        <SalesLine sales={listing.sales} />
       </div>
       <div className="flex items-center justify-between gap-4 sm:w-72 sm:justify-end">
         <CategoryChips categories={listing.categories} max={2} />

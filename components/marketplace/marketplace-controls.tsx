@@ -154,6 +154,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           <FilterSelect label="Sort" name="sort" value={wanted.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
             <option value="relevance">Relevance</option>
             <option value="popular">Popular</option>
+            <option value="purchased">Most purchased</option>
             <option value="newest">Newest</option>
             <option value="name">Name</option>
           </FilterSelect>

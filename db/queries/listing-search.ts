@@ -3,6 +3,7 @@
 // 2 × SEARCH_WINDOW rows whatever the catalogue's size.
 import { sql, type SQL } from "drizzle-orm";
 import { listings, searchWords } from "../schema";
+import { recentSalesCount } from "./sales";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
@@ -40,6 +41,12 @@ const W = {
   categorySubstring: 12,
   description: 8,
 };
+
+// Sales are one signal among relevance: at most a description match's worth (2·ln(1 + sales in 30 days), the count
+// capped at 100), so they order equally relevant matches and never lift a weaker match over a name match.
+const SALES_WEIGHT = 2;
+const SALES_CAP = 100;
+const salesBoost = sql`least(${W.description}, ${SALES_WEIGHT} * ln(1 + ${recentSalesCount(sql`f.id`, SALES_CAP)}))`;
 
 /** Every word found in the searched text (served by a trigram index for words of 3 letters or more). */
 function textMatches(column: SQL, terms: SearchTerms): SQL {
@@ -188,7 +195,7 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
            end as total
     from f
     ${exclude.length ? sql`where id not in (${sql.join(exclude.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
-    order by ${score(terms)} desc, verified desc, lower(name), id
+    order by ${score(terms)} + ${salesBoost} desc, verified desc, lower(name), id
     limit ${page.limit} offset ${page.offset}`;
 }
 

@@ -4,6 +4,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-or
 import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
 import { listings, type Listing } from "../schema";
+import { recentSalesCount } from "./sales";
 import type { Db } from "../types";
 
 const columns = {
@@ -29,7 +30,7 @@ export type CatalogueQuery = {
   terms: SearchTerms | null;
   category: string;
   price: "all" | "free" | "paid";
-  sort: "relevance" | "popular" | "newest" | "name";
+  sort: "relevance" | "popular" | "purchased" | "newest" | "name";
   /** A further condition on listings (x402 discovery's search: listings that may sell through x402). */
   only?: SQL;
 };
@@ -61,6 +62,8 @@ function orderBy(sort: CatalogueQuery["sort"]): SQL[] {
   const byName = sql`lower(${listings.name})`;
   if (sort === "newest") return [sql`${listings.createdAt} desc nulls last`, asc(listings.id)];
   if (sort === "name") return [asc(byName), asc(listings.id)];
+  // Most purchased: sales in the last 30 days (one index range per listing), then as popular.
+  if (sort === "purchased") return [sql`${recentSalesCount(sql`${listings.id}`)} desc`, sql`${listings.verified} desc nulls last`, asc(byName), asc(listings.id)];
   return [sql`${listings.verified} desc nulls last`, asc(byName), asc(listings.id)];
 }
 

@@ -7,6 +7,8 @@ import { uptimeAndLatency } from "@/db/queries/probes";
 import { listingProvenance } from "@/db/queries/ingest";
 import { getDb } from "@/lib/database";
 import { findListingSlug, findListingView } from "./lookup";
+import { salesPerDay, withFreshSales } from "./fresh-sales";
+import { SALES_TAG } from "@/lib/sales/revalidate";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
 
@@ -69,7 +71,7 @@ export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & { cat
 /** What the marketplace screen shows for one filter state: a page of listings and every category in use. */
 export async function getMarketplacePage(filters: ListingFilters, page: number): Promise<MarketplacePage> {
   const [result, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
-  return { ...result, categories };
+  return { ...result, items: await withFreshSales(await getDb(), result.items), categories };
 }
 
 const cachedListing = unstable_cache(
@@ -83,9 +85,19 @@ const cachedListing = unstable_cache(
 );
 
 /** An approved listing by slug or id; unknown keys are looked up every time, never cached. */
-export function getListing(slug: string) {
-  return uncachedEmpty(() => cachedListing(slug));
+export async function getListing(slug: string) {
+  const listing = await uncachedEmpty(() => cachedListing(slug));
+  return listing ? (await withFreshSales(await getDb(), [listing]))[0]! : null;
 }
+
+/**
+ * A listing's sales per day for the last 30 days. Cached under the sales tag, which the indexer revalidates when it
+ * wrote any (lib/sales/revalidate.ts): the detail page that shows them carries the tag too and is rendered again.
+ */
+export const getDailySales = unstable_cache(async (listingId: string) => salesPerDay(await getDb(), listingId), ["listing-daily-sales"], {
+  tags: [SALES_TAG],
+  revalidate: REVALIDATE_SECONDS,
+});
 
 /** A listing's day-by-day check record for the status strip. */
 export const getStatusHistory = unstable_cache(async (listingId: string) => uptimeAndLatency(await getDb(), listingId), ["marketplace-status-history"], {

@@ -3,6 +3,7 @@
 import type { ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
 import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
+import { NO_SALES } from "@/db/queries/sales";
 import type { Listing, ListingView, ProbeSnapshot } from "./model";
 
 export function toListing(row: PublicListingRow): Listing {
@@ -37,7 +38,7 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
 export function toListingView(record: ListingRecord, now = new Date()): ListingView {
   const probe = record.probe ? toSnapshot(record.probe) : null;
   const listing = toListing(record.row);
-  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift };
+  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, sales: record.sales ?? NO_SALES };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

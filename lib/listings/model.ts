@@ -3,11 +3,12 @@
 // types from here, never from the database layer.
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { DriftRecord } from "@/db/queries/drift";
+import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
 
-export type { DriftRecord, ListingProbe as ListingCheck, SubmittedListing, Uptime, UptimeSummary };
+export type { DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
 export type Listing = {
   id: string;
@@ -35,4 +36,7 @@ export type ProbeSnapshot = {
 };
 
 /** `drift`: the latest changes a check found against what was approved, newest first. */
-export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] };
+export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] } & ListingSales;
+
+/** What the chain says was bought (lib/sales): sales, buyers and volume over 7 / 30 days and all time. */
+export type ListingSales = { sales: SalesSummary };

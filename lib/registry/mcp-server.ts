@@ -59,8 +59,8 @@ export function createRegistryServer(db: Db): McpServer {
       title: "Search MCP servers",
       description:
         "Search the approved MonetizedMCP servers by text, category and price. With a query the best matches come first " +
-        "(relevance: name, then category, then description; close spellings count); other sorts: popular (verified first), newest, name. " +
-        "Returns each server's id, name, description, categories, price per call, verified flag, MCP URL and marketplace page, and a cursor for the next page.",
+        "(relevance: name, then category, then description; close spellings count); other sorts: popular (verified first), purchased (most sales on chain in 30 days first), newest, name. " +
+        "Returns each server's id, name, description, categories, price per call, verified flag, sales on chain (30 days and all time), MCP URL and marketplace page, and a cursor for the next page.",
       inputSchema: searchServersShape,
       outputSchema: searchOutput,
       annotations: readOnly,

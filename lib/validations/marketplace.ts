@@ -37,7 +37,7 @@ export const filtersShape = {
   ),
   price: z.preprocess(first, z.enum(PRICES, { message: "price must be one of: all, free, paid." }).optional().default("all")),
   // No default here: it depends on the search text (defaultSort), so callers resolve it with withDefaultSort.
-  sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: relevance, popular, newest, name." }).optional()),
+  sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: relevance, popular, purchased, newest, name." }).optional()),
 };
 
 /** Filters with the sort the text implies when none was chosen. */

@@ -38,7 +38,7 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     // The spec's fields keep their shapes; what the probe knows follows them.
     expect(Object.keys(body[0]!).sort()).toEqual(
       ["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]
-        .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "lastVerification", "drift"])
+        .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "lastVerification", "drift", "sales"])
         .sort(),
     );
     const scraper = body.find((a) => a.name === "AI-Powered Web Scraper")!;
@@ -140,7 +140,7 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     ["?limit=2.5", "limit must be a whole number."],
     ["?page=0", "page must be at least 1."],
     ["?price=cheap", "price must be one of: all, free, paid."],
-    ["?sort=random", "sort must be one of: relevance, popular, newest, name."],
+    ["?sort=random", "sort must be one of: relevance, popular, purchased, newest, name."],
     ["?cursor=bogus", "cursor is not valid."],
     ["?page=2&cursor=" + Buffer.from("o:5").toString("base64url"), "Use either page or cursor, not both."],
     ["?q=" + "x".repeat(201), "q must be at most 200 characters."],

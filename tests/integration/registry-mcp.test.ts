@@ -81,7 +81,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     expect(Object.keys(searchTool.inputSchema.properties ?? {}).sort()).toEqual(["category", "cursor", "limit", "price", "query", "sort"]);
     expect(searchTool.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });
     expect(searchTool.inputSchema.properties!.price).toMatchObject({ enum: ["all", "free", "paid"] });
-    expect(searchTool.inputSchema.properties!.sort).toMatchObject({ enum: ["relevance", "popular", "newest", "name"] });
+    expect(searchTool.inputSchema.properties!.sort).toMatchObject({ enum: ["relevance", "popular", "purchased", "newest", "name"] });
     expect(searchTool.outputSchema?.required).toEqual(expect.arrayContaining(["servers", "total", "totalCapped", "nextCursor"]));
     expect(byName.get_server!.inputSchema.required).toEqual(["id"]);
     expect(Object.keys(byName.get_server!.outputSchema?.properties ?? {})).toEqual(

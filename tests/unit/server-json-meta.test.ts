@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ListingView } from "@/lib/listings/model";
+import { NO_SALES } from "@/db/queries/sales";
 import { META_MAX_BYTES, toServerResponse } from "@/lib/listings/presenters/server-json";
 import { officialSchema } from "../support/official-registry";
 
@@ -30,6 +31,7 @@ function view(tools: number): ListingView {
     },
     uptime: { uptimePct: 100, medianLatencyMs: 12, checks: 3 },
     drift: [],
+    sales: NO_SALES,
   };
 }
 

@@ -3,7 +3,9 @@
 // bazaar extension describing the tool call, with an example that satisfies the tool's input schema.
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
+import type { SalesSummary } from "@/lib/listings/model";
 import { detailUrl } from "./server-details";
+import { salesFacts } from "./sales-facts";
 
 export const X402_VERSION = 2;
 
@@ -37,7 +39,7 @@ function tags(categories: string[]): string[] {
   return categories.filter((c) => printable(c) && !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 5);
 }
 
-export function toDiscoveryResource(payable: PayableItem) {
+export function toDiscoveryResource(payable: PayableItem, sales: SalesSummary) {
   const { item, listed } = payable;
   const toolName = item.toolName;
   const tool = payable.tools.find((t) => t.name === toolName);
@@ -78,6 +80,8 @@ export function toDiscoveryResource(payable: PayableItem) {
       priceUsd: item.amount,
       currency: item.currency,
       paymentMethods: network ? [network.paymentMethod] : [],
+      // The listing's sales read from the chain (all its items together), as on every other surface.
+      sales: salesFacts(sales),
     },
   };
 }

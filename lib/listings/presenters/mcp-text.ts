@@ -1,5 +1,6 @@
 // The readable half of each tool answer: what a model or a person reads beside structuredContent.
 import { formatPrice } from "@/lib/listings/format";
+import { salesLine } from "./sales-facts";
 import type { ServerDetails, ServerSummary } from "./server-details";
 
 function priceLine(s: ServerSummary): string {
@@ -12,6 +13,7 @@ function summaryBlock(s: ServerSummary, index: number): string {
     `   id: ${s.id} · slug: ${s.slug}${s.lastCheckedAt ? ` · last checked ${s.lastCheckedAt}${s.reachable ? "" : " (not reachable)"}` : " · not checked yet"}`,
     `   ${s.description}`,
     `   Categories: ${s.categories.join(", ") || "none"}`,
+    `   Sales: ${salesLine(s.sales)}`,
     `   Server: ${s.serverUrl}`,
     `   Details: ${s.detailUrl}`,
   ].join("\n");
@@ -70,6 +72,7 @@ export function detailsText(d: ServerDetails): string {
     "",
     `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}${d.reachable ? "" : " (server not reachable)"}` : "not yet verified"}`,
     ...(d.drift.length ? ["", "Changes since approval:", ...d.drift.map(driftLine)] : []),
+    `Sales: ${salesLine(d.sales)}${d.sales.lastSale ? `; last ${d.sales.lastSale.at} ($${d.sales.lastSale.amountUsd}, ${d.sales.lastSale.explorerUrl ?? d.sales.lastSale.txHash})` : ""}`,
     `Uptime: ${uptime}${d.uptime30d.medianLatencyMs !== null ? `, median ${d.uptime30d.medianLatencyMs} ms` : ""}`,
     "",
     "Client config (desktop assistant → Settings › Developer › Edit Config):",

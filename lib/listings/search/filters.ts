@@ -1,5 +1,5 @@
 // Marketplace filter types and URLs. No zod here: client components import this module.
-export const SORTS = ["relevance", "popular", "newest", "name"] as const;
+export const SORTS = ["relevance", "popular", "purchased", "newest", "name"] as const;
 export const PRICES = ["all", "free", "paid"] as const;
 export const VIEWS = ["grid", "list"] as const;
 export const PAGE_SIZE = 24;

@@ -5,3 +5,5 @@ export const githubPort = appPort + 98;
 export const smtpPort = appPort + 97;
 export const inboxPort = appPort + 96;
 export const referencePort = appPort + 95;
+/** The local chain (anvil answering as Base Sepolia) the site reads sales from. */
+export const chainPort = appPort + 94;

@@ -6,7 +6,8 @@ import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
-import { getCanonicalSlug, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
+import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
+import { SalesPanel } from "@/components/listings/sales-panel";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
@@ -49,6 +50,7 @@ export default async function ListingPage({ params }: { params: Params }) {
   if (!listing) notFound();
   const history = await getStatusHistory(listing.id);
   const provenance = await getProvenance(listing.id);
+  const daily = await getDailySales(listing.id);
   const probe = listing.probe;
 
   const jsonLd = {
@@ -150,6 +152,8 @@ export default async function ListingPage({ params }: { params: Params }) {
               </p>
             )}
           </section>
+
+          <SalesPanel sales={listing.sales} daily={daily} />
 
           <section>
             <h2 className="text-lg font-semibold">How to connect</h2>

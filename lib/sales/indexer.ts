@@ -1,0 +1,188 @@
+// The sales indexer: reads the token's logs on one network for every listing's payees, keeps each sale once, and
+// re-reads the last blocks each run so a reorg removes what it undid. Each block range is written in one
+// transaction with the cursor, so a run that fails (RPC down, answers it did not ask for) leaves the cursor at the
+// last range it finished and nothing half-written; the next run starts there again.
+import type { PaymentNetwork } from "@agora-mcp/protocol";
+import { encodeEventTopics, getAddress, pad, type Address, type Hex, type Log, type PublicClient } from "viem";
+import { z } from "zod";
+import { applySalesRange, latestPaymentTerms, salesCursor, storedSales, type NewSale } from "@/db/queries/sales";
+import type { Db } from "@/db/types";
+import { SALE_EVENTS_ABI, salesInLogs } from "./sale-logs";
+import { payeesOn } from "./payees";
+
+export type IndexSettings = {
+  /** Blocks a sale must be under before it counts (0: the head itself). */
+  confirmations: number;
+  /** Recent blocks each run reads again; a reorg no deeper than this is undone. */
+  reorgDepth: number;
+  /** Most blocks one eth_getLogs asks for. */
+  maxBlockRange: number;
+  /** Where a network's first run starts: this many blocks below the head. */
+  backfillBlocks: number;
+};
+
+export type IndexOptions = IndexSettings & {
+  network: PaymentNetwork;
+  client: PublicClient;
+  /** The token whose transfers are sales; the network's USDC unless a test says otherwise. */
+  token?: Address;
+  signal?: AbortSignal;
+};
+
+export type IndexResult = { network: string; from: string | null; to: string | null; payees: number; added: number; removed: number };
+
+/** The RPC answered something the indexer did not ask for or cannot read: the run stops, nothing of it is kept. */
+export class SalesRpcError extends Error {}
+
+const TRANSFER_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer" })[0];
+const AUTHORIZATION_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "AuthorizationUsed" })[0];
+// RPCs bound the addresses one topic position may list.
+const TOPIC_GROUP = 100;
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
+const word = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+const quantity = z.string().regex(/^0x[0-9a-fA-F]{1,16}$/);
+const rawLog = z.object({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  topics: z.array(word).min(1).max(4),
+  data: hex,
+  blockNumber: quantity,
+  blockHash: word,
+  transactionHash: word,
+  logIndex: quantity,
+  removed: z.boolean().optional(),
+  blockTimestamp: quantity.optional().nullable(),
+});
+type RawLog = z.infer<typeof rawLog>;
+
+const toBlockTag = (n: bigint) => `0x${n.toString(16)}` as Hex;
+const topicOf = (address: Address) => pad(address.toLowerCase() as Hex, { size: 32 });
+
+/** eth_getLogs with every answered log checked against what was asked: anything else stops the run. */
+async function getLogs(client: PublicClient, token: Address, from: bigint, to: bigint, topics: [Hex, Hex[] | null, Hex[] | null]): Promise<RawLog[]> {
+  const answer: unknown = await client.request({
+    method: "eth_getLogs",
+    params: [{ address: token, fromBlock: toBlockTag(from), toBlock: toBlockTag(to), topics }],
+  });
+  if (!Array.isArray(answer)) throw new SalesRpcError("eth_getLogs did not answer a list of logs");
+  const seen = new Set<string>();
+  return answer.map((raw, i) => {
+    const parsed = rawLog.safeParse(raw);
+    if (!parsed.success) throw new SalesRpcError(`eth_getLogs answered a malformed log (#${i}: ${parsed.error.issues[0]!.path.join(".") || "log"})`);
+    const log = parsed.data;
+    const block = BigInt(log.blockNumber);
+    const wanted = (position: 1 | 2, list: Hex[] | null) => list === null || (log.topics[position] !== undefined && list.includes(log.topics[position].toLowerCase() as Hex));
+    if (log.address.toLowerCase() !== token.toLowerCase() || log.topics[0]!.toLowerCase() !== topics[0] || block < from || block > to || !wanted(1, topics[1]) || !wanted(2, topics[2])) {
+      throw new SalesRpcError(`eth_getLogs answered a log it was not asked for (block ${block}, ${log.transactionHash})`);
+    }
+    const key = `${log.transactionHash.toLowerCase()}:${BigInt(log.logIndex)}`;
+    if (seen.has(key)) throw new SalesRpcError(`eth_getLogs answered the same log twice (${log.transactionHash})`);
+    seen.add(key);
+    if (log.removed) throw new SalesRpcError(`eth_getLogs answered a removed log (${log.transactionHash})`);
+    return log;
+  });
+}
+
+function toViemLog(log: RawLog): Log {
+  return {
+    address: getAddress(log.address),
+    topics: log.topics as [Hex, ...Hex[]],
+    data: log.data as Hex,
+    blockNumber: BigInt(log.blockNumber),
+    blockHash: log.blockHash as Hex,
+    transactionHash: log.transactionHash as Hex,
+    logIndex: Number(BigInt(log.logIndex)),
+    transactionIndex: null,
+    removed: false,
+  } as Log;
+}
+
+/** The timestamp of each block, from the logs when the node includes it, else one eth_getBlockByNumber each. */
+async function blockTimes(client: PublicClient, logs: RawLog[], blocks: bigint[]): Promise<Map<bigint, Date>> {
+  const times = new Map<bigint, Date>();
+  for (const log of logs) if (log.blockTimestamp) times.set(BigInt(log.blockNumber), new Date(Number(BigInt(log.blockTimestamp)) * 1000));
+  const missing = blocks.filter((b) => !times.has(b));
+  for (let i = 0; i < missing.length; i += 8) {
+    await Promise.all(
+      missing.slice(i, i + 8).map(async (blockNumber) => {
+        const block = await client.getBlock({ blockNumber });
+        times.set(blockNumber, new Date(Number(block.timestamp) * 1000));
+      }),
+    );
+  }
+  return times;
+}
+
+/** The sales in blocks from..to to any of `payees` (one listing per row). */
+async function readRange(client: PublicClient, token: Address, network: string, payees: Map<Address, string[]>, from: bigint, to: bigint): Promise<NewSale[]> {
+  const addresses = [...payees.keys()];
+  const transfers: RawLog[] = [];
+  for (let i = 0; i < addresses.length; i += TOPIC_GROUP) {
+    transfers.push(...(await getLogs(client, token, from, to, [TRANSFER_TOPIC, null, addresses.slice(i, i + TOPIC_GROUP).map(topicOf)])));
+  }
+  if (transfers.length === 0) return [];
+  // Only the authorizations of the wallets that paid: a plain transfer's sender never used one in that transaction.
+  const payers = [...new Set(transfers.map((t) => t.topics[1]!.toLowerCase() as Hex))];
+  const authorizations: RawLog[] = [];
+  for (let i = 0; i < payers.length; i += TOPIC_GROUP) {
+    authorizations.push(...(await getLogs(client, token, from, to, [AUTHORIZATION_TOPIC, payers.slice(i, i + TOPIC_GROUP), null])));
+  }
+  const sales = salesInLogs([...transfers, ...authorizations].map(toViemLog), token);
+  if (sales.length === 0) return [];
+  const times = await blockTimes(client, transfers, [...new Set(sales.map((s) => s.blockNumber))]);
+  return sales.flatMap((sale) =>
+    (payees.get(sale.payee) ?? []).map((listingId) => ({
+      listingId,
+      network,
+      txHash: sale.txHash.toLowerCase(),
+      logIndex: sale.logIndex,
+      blockNumber: sale.blockNumber,
+      blockHash: sale.blockHash.toLowerCase(),
+      blockTime: times.get(sale.blockNumber)!,
+      payer: sale.payer,
+      payee: sale.payee,
+      amount: sale.amount,
+    })),
+  );
+}
+
+const keyOf = (s: { listingId: string; txHash: string; logIndex: number; blockHash: string }) => `${s.listingId}|${s.txHash}|${s.logIndex}|${s.blockHash}`;
+
+/** One run over one network: from the cursor's last `reorgDepth` blocks up to the confirmed head. */
+export async function indexSales(db: Db, options: IndexOptions): Promise<IndexResult> {
+  const { network, client } = options;
+  const token = getAddress(options.token ?? network.asset);
+  const payees = payeesOn(network, token, await latestPaymentTerms(db));
+  // cacheTime 0: viem would otherwise answer a head up to its polling interval old.
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  const safe = head - BigInt(options.confirmations);
+  const result: IndexResult = { network: network.caip2, from: null, to: null, payees: payees.size, added: 0, removed: 0 };
+  if (safe < 0n) return result;
+  const cursor = await salesCursor(db, network.caip2);
+  const start =
+    cursor === null
+      ? max(0n, safe - BigInt(options.backfillBlocks) + 1n)
+      : max(0n, min(cursor, safe) - BigInt(options.reorgDepth) + 1n);
+  // The chain is shorter than what was read (a reorg onto a shorter branch): what lay above it is gone.
+  let dropAbove = cursor !== null && cursor > safe ? safe : undefined;
+  result.from = start.toString();
+  for (let from = start; from <= safe; from += BigInt(options.maxBlockRange)) {
+    if (options.signal?.aborted) break;
+    const to = min(safe, from + BigInt(options.maxBlockRange) - 1n);
+    const found = payees.size > 0 ? await readRange(client, token, network.caip2, payees, from, to) : [];
+    const stored = await storedSales(db, network.caip2, from, to);
+    const now = new Set(found.map(keyOf));
+    const before = new Set(stored.map(keyOf));
+    const remove = stored.filter((s) => !now.has(keyOf(s)));
+    const add = found.filter((s) => !before.has(keyOf(s)));
+    await applySalesRange(db, network.caip2, { remove, add, cursor: to, dropAbove });
+    dropAbove = undefined;
+    result.added += add.length;
+    result.removed += remove.length;
+    result.to = to.toString();
+  }
+  return result;
+}
+
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+const min = (a: bigint, b: bigint) => (a < b ? a : b);

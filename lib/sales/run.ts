@@ -1,0 +1,31 @@
+// One indexing run over every network CHAIN_RPC_URLS names, with the settings from lib/env.ts. A network whose
+// RPC fails is reported and the others still run; its cursor stays at the last range it finished.
+import { findNetwork } from "@agora-mcp/protocol";
+import type { Db } from "@/db/types";
+import { chainReader } from "@/lib/chain/reader";
+import { parseRpcUrls } from "@/lib/chain/rpc-urls";
+import { env } from "@/lib/env";
+import { indexSales, type IndexResult, type IndexSettings } from "./indexer";
+
+export type SalesRunSummary = { networks: (IndexResult | { network: string; error: string })[] };
+
+export function indexSettings(): IndexSettings {
+  const e = env();
+  return { confirmations: e.SALES_CONFIRMATIONS, reorgDepth: e.SALES_REORG_DEPTH, maxBlockRange: e.SALES_MAX_BLOCK_RANGE, backfillBlocks: e.SALES_BACKFILL_BLOCKS };
+}
+
+export async function indexAllSales(db: Db, signal?: AbortSignal): Promise<SalesRunSummary> {
+  const networks: SalesRunSummary["networks"] = [];
+  for (const endpoint of parseRpcUrls(env().CHAIN_RPC_URLS)) {
+    if (signal?.aborted) break;
+    const network = findNetwork(endpoint.network.caip2)!;
+    const client = chainReader(network.caip2)!;
+    try {
+      networks.push(await indexSales(db, { ...indexSettings(), network, client, signal }));
+    } catch (error) {
+      // A fixed sentence and the error's own message (RPC errors name the method, never a key).
+      networks.push({ network: network.caip2, error: error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : String(error) });
+    }
+  }
+  return { networks };
+}

@@ -1,0 +1,55 @@
+// The sales indexer's own schedule: every SALES_INDEX_INTERVAL_SECONDS (seconds in the sandbox, so a purchase
+// shows at once, while listing checks run hourly), one app instance at a time under its own database lease.
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-jobs";
+import type { Db } from "@/db/types";
+import { indexAllSales, type SalesRunSummary } from "./run";
+
+export const SALES_JOB = "index-sales";
+// A run that outlives this (a crashed instance) stops blocking the others.
+const LEASE_MS = 10 * 60 * 1000;
+
+export type SalesSchedule = { holder: string; stop: (options?: { waitMs?: number }) => Promise<void> };
+
+export function startSalesSchedule(
+  db: Db,
+  options: { intervalMs: number; onRun?: (summary: SalesRunSummary) => void; onError?: (error: unknown) => void },
+): SalesSchedule {
+  const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const tickMs = Math.min(60_000, Math.max(200, options.intervalMs / 5));
+  const stopping = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const tick = async () => {
+    try {
+      if ((await claimJob(db, SALES_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
+      try {
+        options.onRun?.(await indexAllSales(db, stopping.signal));
+      } finally {
+        await releaseJob(db, SALES_JOB, holder);
+      }
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
+  const loop = () => {
+    if (stopping.signal.aborted) return;
+    current = tick().finally(() => {
+      if (!stopping.signal.aborted) timer = setTimeout(loop, tickMs).unref();
+    });
+  };
+  loop();
+  return {
+    holder,
+    stop: async ({ waitMs = 3_000 } = {}) => {
+      stopping.abort();
+      clearTimeout(timer);
+      let late: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([current.then(() => true), new Promise<false>((resolve) => (late = setTimeout(resolve, waitMs, false)))]);
+      clearTimeout(late);
+      if (!finished) await releaseJobIfHeld(db, SALES_JOB, holder);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { directSeller } from "../support/direct-sales";
+import { chainPort } from "./support/ports";
+
+// Sales settled on the run's local chain (buyer-signed transferWithAuthorization, as a facilitator settles an x402
+// payment) to the reference server's payee: the site's indexer reads them within seconds, and the detail page, the
+// cards and the "Most purchased" sort show them. The sample's reference listings share that payee.
+const PAYEE = "0x000000000000000000000000000000000000dEaD";
+
+test("sales read from the chain show on the detail page, the cards and the Most purchased sort", async ({ page, isMobile }, testInfo) => {
+  test.skip(isMobile, "one run settles the sales; the phone layout is screenshotted below");
+  test.setTimeout(90_000);
+  const seller = directSeller(`http://127.0.0.1:${chainPort}`);
+  const [alice, bob] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())];
+  await seller.fund([alice.address, bob.address], 1_000_000n);
+  await seller.settle([{ buyer: alice, payee: PAYEE, units: 10_000n }]);
+  await seller.settle([{ buyer: alice, payee: PAYEE, units: 10_000n }]);
+  const last = await seller.settle([{ buyer: bob, payee: PAYEE, units: 250_000n }]);
+
+  await expect(async () => {
+    await page.goto("/marketplace/weather-now");
+    await expect(page.getByTestId("sales-panel").getByRole("row", { name: /^Sales/ })).toHaveText(/Sales\s*3\s*3\s*3/, { timeout: 1_000 });
+  }).toPass({ timeout: 45_000 });
+  const panel = page.getByTestId("sales-panel");
+  await expect(panel.getByRole("row", { name: /^Unique buyers/ })).toHaveText(/Unique buyers\s*2\s*2\s*2/);
+  await expect(panel.getByRole("row", { name: /^Volume/ })).toHaveText(/Volume\s*\$0\.27\s*\$0\.27\s*\$0\.27/);
+  await expect(panel.getByTestId("last-sale")).toContainText("Last sale: $0.25 on");
+  await expect(panel.getByRole("link", { name: "View transaction" })).toHaveAttribute("href", `https://sepolia.basescan.org/tx/${last}`);
+  await expect(panel.getByRole("img", { name: /Sales per day over the last 30 days: 3 in all\./ })).toBeVisible();
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("sales-detail.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("sales-detail-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.goto("/marketplace?q=weather+now");
+  const card = page.getByTestId("listing").filter({ hasText: "Weather Now" }).first();
+  await expect(card.getByTestId("sales-line")).toHaveText("3 sales · 2 buyers in 30 days");
+
+  await page.goto("/marketplace");
+  await page.getByLabel("Sort").selectOption("purchased");
+  await expect(page).toHaveURL(/sort=purchased/);
+  // The three reference listings (paid to that payee) lead; listings nobody bought from follow.
+  const lines = page.getByTestId("listing").getByTestId("sales-line");
+  await expect(lines.nth(0)).toHaveText("3 sales · 2 buyers in 30 days");
+  await expect(lines.nth(2)).toHaveText("3 sales · 2 buyers in 30 days");
+  await expect(lines.nth(3)).toHaveText("No sales yet");
+  await page.screenshot({ path: testInfo.outputPath("sales-most-purchased.png") });
+});

@@ -1,0 +1,177 @@
+// The sales indexer on a real local chain: purchases through the real provider kit and facilitator, a listing whose
+// payee comes from a real check of that server, and the indexer reading anvil's logs (directly, or through a proxy
+// that misbehaves). On PGlite, and on PostgreSQL when DATABASE_URL is set.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
+import { createPublicClient, http, type PublicClient } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult } from "@agora-mcp/protocol";
+import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
+import { catalogueVersion } from "@/db/queries/listings";
+import { listingSales, salesCursors } from "@/db/schema";
+import { salesCursor, salesOf, salesSummaries } from "@/db/queries/sales";
+import { checkListing } from "@/lib/listings/checks/check-listings";
+import { insertListing } from "@/lib/listings/write";
+import { indexSales, type IndexSettings } from "@/lib/sales/indexer";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { directSeller } from "../support/direct-sales";
+import { startFaultyRpc } from "../support/faulty-rpc";
+import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
+
+const PRICE = 30_000n; // $0.03
+const SETTINGS: IndexSettings = { confirmations: 0, reorgDepth: 64, maxBlockRange: 10_000, backfillBlocks: 1_000_000 };
+
+let stack: PaymentStack;
+let kit: RunningServer;
+let provider: `0x${string}`;
+let chain: PublicClient;
+let seller: ReturnType<typeof directSeller>;
+const kitSales: { buyer: `0x${string}`; tx: string }[] = [];
+let buyers: PrivateKeyAccount[];
+
+async function buyThroughKit(buyer: PrivateKeyAccount): Promise<string> {
+  const client = new Client({ name: "sales-test-buyer", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(kit.url)));
+  try {
+    const { v1 } = buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo: provider, resource: { url: "mcp://sales-test#tip" } });
+    const payment = await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, v1 as never);
+    const args = { itemId: "tip", params: { topic: "tea" }, signedTransaction: encodePaymentV1(payment as never), paymentMethod: "USDC_BASE_SEPOLIA" };
+    const outcome = readPurchaseResult(await client.callTool({ name: "make-purchase", arguments: args }));
+    if (!outcome.ok) throw new Error(outcome.reason);
+    return outcome.transaction!;
+  } finally {
+    await client.close();
+  }
+}
+
+beforeAll(async () => {
+  stack = await startPaymentStack();
+  provider = stack.freshAddress();
+  kit = await createMonetizedServer({
+    name: "sales-test",
+    walletAddress: provider,
+    facilitatorUrl: stack.facilitator.url,
+    items: [{ id: "tip", name: "Tip", description: "A tip about a topic", price: "0.03", params: { topic: "Example: tea" }, handler: ({ topic }) => `A tip about ${topic}` }],
+  }).listen({ port: 0 });
+  chain = createPublicClient({ transport: http(stack.chain.rpcUrl) });
+  seller = directSeller(stack.chain.rpcUrl);
+  buyers = await Promise.all([1, 2, 3].map(() => stack.fundedBuyer(1_000_000n)));
+  // Five purchases by three buyers (2 + 2 + 1), settled by the facilitator through the provider kit.
+  for (const buyer of [buyers[0]!, buyers[1]!, buyers[0]!, buyers[2]!, buyers[1]!]) kitSales.push({ buyer: buyer.address, tx: await buyThroughKit(buyer) });
+  // A plain transfer to the same payee: money arrives, but no authorization was used, so it is not a sale.
+  const plain = await stack.fundedBuyer(500_000n);
+  await seller.plainTransfer(plain, provider, 100_000n);
+}, 120_000);
+
+afterAll(async () => {
+  await kit?.close();
+  await stack?.stop();
+});
+
+describe.each(drivers())("sales indexer (%s)", (driver) => {
+  let conn: TestConnection;
+  let listingId: string;
+  let otherId: string;
+  const run = (client: PublicClient = chain, settings: Partial<IndexSettings> = {}) =>
+    indexSales(conn.db, { ...SETTINGS, ...settings, network: BASE_SEPOLIA, client });
+  const stored = async () => (await salesOf(conn.db, [listingId])).sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+    const listing = await insertListing(conn.db, { name: "Sales Test", description: "Sells tips.", categories: ["Data"], serverUrl: kit.url, status: "approved" });
+    listingId = listing.id;
+    // The payee comes from a real check of the provider kit's server (its payment-methods answer).
+    const check = await checkListing(conn.db, listingId, { allowPrivateHosts: true });
+    expect(check?.result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: provider }]);
+    // A listing paid elsewhere: none of these sales are its.
+    otherId = (await insertListing(conn.db, { name: "Other", description: "Paid elsewhere.", categories: [], serverUrl: "http://127.0.0.1:9/mcp", status: "approved" })).id;
+  }, 60_000);
+  afterAll(async () => conn?.close());
+
+  it("counts exactly the purchases made through the provider kit, with their buyers and volume, and not a plain transfer", async () => {
+    const result = await run();
+    expect(result).toMatchObject({ added: 5, removed: 0, payees: 1 });
+    const sales = await stored();
+    expect(sales.map((s) => s.txHash)).toEqual(kitSales.map((s) => s.tx.toLowerCase()));
+    expect(sales.map((s) => s.payer)).toEqual(kitSales.map((s) => s.buyer));
+    expect(sales.every((s) => s.amount === PRICE.toString() && s.payee === provider)).toBe(true);
+    const summary = (await salesSummaries(conn.db, [listingId, otherId])).get(listingId)!;
+    expect(summary.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
+    expect(summary.last30d).toEqual(summary.allTime);
+    expect(summary.lastSale).toMatchObject({ txHash: kitSales.at(-1)!.tx.toLowerCase(), network: "eip155:84532", amountUnits: PRICE.toString() });
+    expect((await salesSummaries(conn.db, [otherId])).has(otherId)).toBe(false);
+    expect(await salesCursor(conn.db, BASE_SEPOLIA.caip2)).toBe(await chain.getBlockNumber());
+  });
+
+  it("writes nothing new when it indexes the same blocks again", async () => {
+    const before = { rows: await stored(), version: await catalogueVersion(conn.db) };
+    const again = await run();
+    expect(again).toMatchObject({ added: 0, removed: 0 });
+    expect(await stored()).toEqual(before.rows);
+    // No statement touched the sales table (its trigger would have bumped the catalogue version).
+    expect(await catalogueVersion(conn.db)).toBe(before.version);
+  });
+
+  it("removes the sales a reorg undid and keeps the rest", async () => {
+    const snapshot = await seller.test.snapshot();
+    const undone = await seller.settle([{ buyer: buyers[2]!, payee: provider, units: PRICE }]);
+    expect((await run()).added).toBe(1);
+    expect((await stored()).map((s) => s.txHash)).toContain(undone);
+    await seller.test.revert({ id: snapshot });
+    // The other branch: a different sale in a block at the same height, then a longer chain.
+    const kept = await seller.settle([{ buyer: buyers[1]!, payee: provider, units: 7n }]);
+    await seller.test.mine({ blocks: 3 });
+    expect(await run()).toMatchObject({ added: 1, removed: 1 });
+    const hashes = (await stored()).map((s) => s.txHash);
+    expect(hashes).not.toContain(undone);
+    expect(hashes).toContain(kept);
+    expect(hashes).toHaveLength(6);
+
+    // A revert onto a shorter chain: the sale above the new head goes too.
+    const shorter = await seller.test.snapshot();
+    await seller.settle([{ buyer: buyers[1]!, payee: provider, units: 9n }]);
+    await seller.test.mine({ blocks: 2 });
+    expect((await run()).added).toBe(1);
+    await seller.test.revert({ id: shorter });
+    await run();
+    expect((await stored()).map((s) => s.txHash)).toEqual(hashes);
+  });
+
+  it("stops cleanly on an RPC that hangs, fails or answers logs it was not asked for, and counts nothing twice", async () => {
+    const proxy = await startFaultyRpc(stack.chain.rpcUrl);
+    try {
+      const viaProxy = createPublicClient({ transport: http(proxy.url, { timeout: 500, retryCount: 0 }) });
+      const before = { rows: await stored(), cursor: await salesCursor(conn.db, BASE_SEPOLIA.caip2) };
+      const fresh = await seller.settle([{ buyer: buyers[0]!, payee: provider, units: PRICE }]);
+      for (const [fault, message] of [
+        ["hang", /took too long|timed out/i],
+        ["error", /more than 10000 results/],
+        ["extra-log", /a log it was not asked for/],
+        ["malformed-log", /malformed log/],
+      ] as const) {
+        proxy.set(fault);
+        await expect(run(viaProxy), fault).rejects.toThrow(message);
+        expect(await stored(), fault).toEqual(before.rows);
+        expect(await salesCursor(conn.db, BASE_SEPOLIA.caip2), fault).toBe(before.cursor);
+      }
+      proxy.set("none");
+      expect(await run(viaProxy)).toMatchObject({ added: 1, removed: 0 });
+      const after = await stored();
+      expect(after.map((s) => s.txHash)).toEqual([...before.rows.map((s) => s.txHash), fresh]);
+      expect(new Set(after.map((s) => `${s.txHash}:${s.logIndex}`)).size).toBe(after.length);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("reads in bounded ranges and finds the same sales as one big read", async () => {
+    const all = await stored();
+    await conn.db.delete(listingSales);
+    await conn.db.delete(salesCursors);
+    const result = await run(chain, { maxBlockRange: 3 });
+    expect(result.added).toBe(all.length);
+    expect(await stored()).toEqual(all);
+  });
+});
