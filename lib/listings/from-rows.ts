@@ -3,6 +3,7 @@
 import type { ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
 import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
+import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/buyer-reviews/view";
 import type { Listing, ListingView, ProbeSnapshot } from "./model";
 
 export function toListing(row: PublicListingRow): Listing {
@@ -37,7 +38,9 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
 export function toListingView(record: ListingRecord, now = new Date()): ListingView {
   const probe = record.probe ? toSnapshot(record.probe) : null;
   const listing = toListing(record.row);
-  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift };
+  const reviews = record.buyerReviews;
+  const buyerReviews = reviews ? { count: reviews.count, average: reviews.average, latest: reviews.latest.map(toBuyerReviewView) } : NO_BUYER_REVIEWS;
+  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, buyerReviews };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

@@ -6,8 +6,9 @@ import type { DriftRecord } from "@/db/queries/drift";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
+import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/buyer-reviews/view";
 
-export type { DriftRecord, ListingProbe as ListingCheck, SubmittedListing, Uptime, UptimeSummary };
+export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SubmittedListing, Uptime, UptimeSummary };
 
 export type Listing = {
   id: string;
@@ -35,4 +36,7 @@ export type ProbeSnapshot = {
 };
 
 /** `drift`: the latest changes a check found against what was approved, newest first. */
-export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] };
+export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] } & {
+  /** Reviews from wallets that paid (lib/buyer-reviews): count, average rating and the newest few. */
+  buyerReviews: BuyerReviewFacts;
+};
