@@ -1,8 +1,9 @@
 import Link from "next/link";
-import type { Listing } from "@/lib/listings/model";
+import { BuyerRating } from "@/components/listings/buyer-rating";
+import type { BuyerReviewFacts, Listing } from "@/lib/listings/model";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingCard({ listing }: { listing: Listing }) {
+export function ListingCard({ listing }: { listing: Listing & { buyerReviews?: BuyerReviewFacts } }) {
   return (
     <article
       data-testid="listing"
@@ -21,7 +22,10 @@ export function ListingCard({ listing }: { listing: Listing }) {
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-muted-foreground">{listing.description}</p>
       <div className="mt-4 flex items-end justify-between gap-3">
         <CategoryChips categories={listing.categories} />
-        <PriceTag price={listing.price} />
+        <div className="flex shrink-0 flex-col items-end gap-1">
+          <BuyerRating summary={listing.buyerReviews} />
+          <PriceTag price={listing.price} />
+        </div>
       </div>
     </article>
   );

@@ -52,7 +52,6 @@ const TASK_REF = new RegExp(`^eip155:(${chains}):0x[0-9a-fA-F]{64}$`);
 const seconds = z.number().int().min(0).max(2 ** 40);
 
 // Control characters other than line breaks and tabs hide text from a reader; NUL cannot be stored.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
 export const buyerReviewTextSchema = z
