@@ -1,5 +1,5 @@
 // Every visible review of one listing, for the detail page and the feedback endpoint.
-import { visibleBuyerReviews } from "@/db/queries/buyer-reviews";
+import { recentBuyerReviews, visibleBuyerReviews } from "@/db/queries/buyer-reviews";
 import type { Db } from "@/db/types";
 import { findListingView } from "@/lib/listings/lookup";
 import { registryName } from "@/lib/listings/presenters/server-details";
@@ -20,3 +20,10 @@ export async function listingFeedback(db: Db, key: string) {
   const { feedback: _latest, ...summary } = reputationSummary(listing, { withRecords: false });
   return { agentId: registryName(listing.slug), listingId: listing.id, summary, feedback: feedbackRecords(listing, reviews) };
 }
+
+/** Reviews for the owner's answer desk (their listings') or the admin's (every listing's), newest first. */
+export async function reviewDesk(db: Db, scope: { ownerId: string } | { all: true }) {
+  return (await recentBuyerReviews(db, scope)).map(({ review, listingName, listingSlug }) => ({ ...toBuyerReviewView(review), listingName, listingSlug }));
+}
+
+export type DeskReview = Awaited<ReturnType<typeof reviewDesk>>[number];

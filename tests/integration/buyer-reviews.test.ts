@@ -27,7 +27,9 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { findListingView } from "@/lib/listings/lookup";
 import { toServerResponse, AGORA_META_KEY } from "@/lib/listings/presenters/server-json";
 import { insertListing } from "@/lib/listings/write";
-import { buyerReviews } from "@/db/schema";
+import { buyerReviews, listingReviews, listings, users } from "@/db/schema";
+import { answerBuyerReview, hideBuyerReview } from "@/db/queries/buyer-reviews";
+import { eq } from "drizzle-orm";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { call, jsonRequest } from "../support/route-client";
@@ -289,6 +291,28 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     expect(again.status).toBe(409);
     // The sale stays reviewed: a revoked review is not replaced by another.
     expect((await review(await signed({ listing: listingA, sale: sales.a1 }))).status).toBe(409);
+  });
+
+  it("lets an admin hide a review, recorded with who and why, and the owner answer each review once", async () => {
+    const [admin] = await conn.db.insert(users).values({ name: "Ada Admin", role: "admin" }).returning();
+    const [owner] = await conn.db.insert(users).values({ name: "Owen Owner" }).returning();
+    await conn.db.update(listings).set({ submitterId: owner!.id }).where(eq(listings.id, listingA));
+    const target = (await stored()).find((r) => r.txHash === sales.a2.tx.toLowerCase())!;
+
+    expect(await answerBuyerReview(conn.db, target.id, admin!.id, "Not my listing")).toBe("missing");
+    expect(await answerBuyerReview(conn.db, target.id, owner!.id, "Thanks for buying!")).toBe("answered");
+    expect(await answerBuyerReview(conn.db, target.id, owner!.id, "A second answer")).toBe("taken");
+    const shown = (await findListingView(conn.db, listingA))!.buyerReviews.latest.find((r) => r.id === target.id)!;
+    expect(shown.response?.text).toBe("Thanks for buying!");
+
+    expect(await hideBuyerReview(conn.db, target.id, admin!.id, "Spam link in the text")).toBe("hidden");
+    expect(await hideBuyerReview(conn.db, target.id, admin!.id, "again")).toBe("already");
+    const view = (await findListingView(conn.db, listingA))!;
+    expect(view.buyerReviews.latest.map((r) => r.id)).not.toContain(target.id);
+    const [kept] = await conn.db.select().from(buyerReviews).where(eq(buyerReviews.id, target.id));
+    expect(kept).toMatchObject({ hiddenBy: admin!.id, hiddenReason: "Spam link in the text" });
+    const history = await conn.db.select().from(listingReviews).where(eq(listingReviews.buyerReviewId, target.id));
+    expect(history).toEqual([expect.objectContaining({ listingId: listingA, reviewerId: admin!.id, decision: "hid a buyer review", reason: "Spam link in the text" })]);
   });
 
   it("limits reviews per wallet and per client address", async () => {

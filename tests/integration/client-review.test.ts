@@ -58,9 +58,15 @@ beforeAll(async () => {
   const key = generatePrivateKey();
   address = privateKeyToAccount(key).address;
   const walletFile = path.join(tmp, ".agora-mcp", "wallet.json");
-  const env = { ...process.env, AGORA_REGISTRY_URL: `${registry.url}/api`, AGORA_RPC_URL: stack.chain.rpcUrl, AGORA_WALLET_FILE: walletFile, ELICITATION_THRESHOLD: "0.10" } as Record<string, string>;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    AGORA_REGISTRY_URL: `${registry.url}/api`,
+    AGORA_RPC_URL: stack.chain.rpcUrl,
+    AGORA_WALLET_FILE: walletFile,
+    ELICITATION_THRESHOLD: "0.10",
+  };
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "import-key"], { env });
+    const child = spawn(process.execPath, [BIN, "import-key"], { env: env as NodeJS.ProcessEnv });
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`import-key exited ${code}`))));
     child.stdin.end(key);
   });
