@@ -4,7 +4,7 @@ import { ratingToScore, type FeedbackRecord } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { detailUrl, registryName } from "@/lib/listings/presenters/server-details";
 import { siteUrl } from "@/lib/site";
-import { toFeedbackRecord, type BuyerReviewView } from "./view";
+import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView } from "./view";
 
 export type ReputationSummary = {
   /** ERC-8004 getSummary: how many feedback records and their average value (0–100). */
@@ -29,7 +29,8 @@ export function feedbackRecords(listing: Pick<ListingView, "slug" | "serverUrl">
 
 /** The summary with the newest records; `withRecords: false` leaves only the pointer (a tight metadata budget). */
 export function reputationSummary(listing: ListingView, { withRecords = true } = {}): ReputationSummary {
-  const { count, average, latest } = listing.buyerReviews;
+  // A view cached before buyer reviews existed has none.
+  const { count, average, latest } = listing.buyerReviews ?? NO_BUYER_REVIEWS;
   return {
     count,
     averageScore: average === null ? null : Math.round(ratingToScore(average) * 100) / 100,
