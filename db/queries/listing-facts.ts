@@ -1,5 +1,5 @@
-// What the checks know about a page of listings, loaded beside the rows in three queries whatever the page's
-// size: the latest check, the 30-day record and the recent drift of each. Every surface reads listings this
+// What the checks know about a page of listings, loaded beside the rows in a fixed number of queries whatever the page's
+// size: the latest check, the 30-day record, the recent drift and the buyer reviews of each. Every surface reads listings this
 // way, so a search or a lookup goes down to the database once and comes back with everything it shows.
 import type { BuyerReviewRow, ListingProbe } from "../schema";
 import type { Db } from "../types";
