@@ -2,7 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
 import { fakeGitHubId } from "./tests/support/fake-github";
-import { appPort as port, chainPort, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
+import { appPort as port, chainPort, facilitatorPort, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
 import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
@@ -50,7 +50,8 @@ const appEnv: Record<string, string> = {
   PROBE_ALLOW_PRIVATE_HOSTS: "true",
   // Admin by GitHub's numeric id (a login can change hands); the fake derives it from the login.
   ADMIN_GITHUB_IDS: String(fakeGitHubId("e2e-admin")),
-  // Sales come from a local chain (tests/e2e/support/sales-chain.ts), read every second, counted once mined.
+  // The local chain (tests/e2e/support/payment-chain.ts): sales are read from it every second, counted once
+  // mined, and buyer reviews are checked against it.
   CHAIN_RPC_URLS: `eip155:84532=http://127.0.0.1:${chainPort}`,
   SALES_INDEX_INTERVAL_SECONDS: "1",
   SALES_CONFIRMATIONS: "0",
@@ -121,16 +122,16 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `E2E_CHAIN_PORT=${chainPort} npx tsx tests/e2e/support/sales-chain.ts`,
-      port: chainPort,
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
       command: `PORT=${referencePort} npx tsx examples/monetized-server/index.ts`,
       port: referencePort,
       reuseExistingServer: false,
       timeout: 30_000,
+    },
+    {
+      command: "npx tsx tests/e2e/support/payment-chain.ts",
+      port: facilitatorPort,
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
     {
       command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}${serve}`,

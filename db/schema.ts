@@ -12,6 +12,7 @@ import {
   pgSequence,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -269,7 +270,9 @@ export const listingDrift = pgTable(
   ],
 );
 
-export const reviewDecision = pgEnum("review_decision", ["approved", "rejected"]);
+// "hid a buyer review": an admin hid a buyer review of the listing (buyer_review_id names it), kept here
+// with who and why like every other moderation decision.
+export const reviewDecision = pgEnum("review_decision", ["approved", "rejected", "hid a buyer review"]);
 
 // Every moderation decision, kept as history: who decided what, when and why.
 export const listingReviews = pgTable(
@@ -282,6 +285,7 @@ export const listingReviews = pgTable(
     reviewerId: uuid("reviewer_id").references(() => users.id, { onDelete: "set null" }),
     decision: reviewDecision("decision").notNull(),
     reason: text("reason"),
+    buyerReviewId: uuid("buyer_review_id").references(() => buyerReviews.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("listing_reviews_listing_idx").on(t.listingId, t.createdAt.desc())],
@@ -391,3 +395,48 @@ export type ReviewStatus = (typeof reviewStatus.enumValues)[number];
 export type ListingDrift = typeof listingDrift.$inferSelect;
 export type DriftKind = (typeof driftKind.enumValues)[number];
 export type ListingSale = typeof listingSales.$inferSelect;
+
+// Buyer reviews (lib/buyer-reviews): a rating and plain text signed (EIP-712) by the wallet that paid one of the
+// listing's sales, checked against the chain when it arrived. Amount, payer, payee and time are the chain's.
+// One review per sale, ever: a revoked or hidden one keeps its sale.
+export const buyerReviews = pgTable(
+  "buyer_reviews",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    chainId: integer("chain_id").notNull(),
+    // Lower-case 0x hash; with the chain and the Transfer's log index, the sale.
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    // Checksummed addresses.
+    payer: text("payer").notNull(),
+    payee: text("payee").notNull(),
+    // Token units (USDC: 6 decimals), exact.
+    amount: numeric("amount", { precision: 78, scale: 0, mode: "string" }).notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }).notNull(),
+    rating: smallint("rating").notNull(),
+    text: text("text").notNull(),
+    // keccak256 of the text's UTF-8 bytes (the feedback record's feedbackHash).
+    textHash: text("text_hash").notNull(),
+    signature: text("signature").notNull(),
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokeSignature: text("revoke_signature"),
+    // Hidden by an admin (who and why are in listing_reviews too).
+    hiddenAt: timestamp("hidden_at", { withTimezone: true }),
+    hiddenBy: uuid("hidden_by").references(() => users.id, { onDelete: "set null" }),
+    hiddenReason: text("hidden_reason"),
+    // The listing owner's one answer.
+    response: text("response"),
+    respondedAt: timestamp("responded_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("buyer_reviews_sale_key").on(t.chainId, t.txHash, t.logIndex),
+    index("buyer_reviews_listing_idx").on(t.listingId, t.createdAt.desc()),
+  ],
+);
+export type BuyerReviewRow = typeof buyerReviews.$inferSelect;

@@ -1,9 +1,10 @@
 import Link from "next/link";
-import type { Listing, ListingSales } from "@/lib/listings/model";
+import { BuyerRating } from "@/components/listings/buyer-rating";
+import type { BuyerReviewFacts, Listing, ListingSales } from "@/lib/listings/model";
 import { SalesLine } from "@/components/listings/sales-line";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingCard({ listing }: { listing: Listing & Partial<ListingSales> }) {
+export function ListingCard({ listing }: { listing: Listing & Partial<ListingSales> & { buyerReviews?: BuyerReviewFacts } }) {
   return (
     <article
       data-testid="listing"
@@ -23,7 +24,10 @@ export function ListingCard({ listing }: { listing: Listing & Partial<ListingSal
       <SalesLine sales={listing.sales} />
       <div className="mt-4 flex items-end justify-between gap-3">
         <CategoryChips categories={listing.categories} />
-        <PriceTag price={listing.price} />
+        <div className="flex shrink-0 flex-col items-end gap-1">
+          <BuyerRating summary={listing.buyerReviews} />
+          <PriceTag price={listing.price} />
+        </div>
       </div>
     </article>
   );

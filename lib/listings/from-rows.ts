@@ -4,6 +4,7 @@ import type { ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
 import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
 import { NO_SALES } from "@/db/queries/sales";
+import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/buyer-reviews/view";
 import type { Listing, ListingView, ProbeSnapshot } from "./model";
 
 export function toListing(row: PublicListingRow): Listing {
@@ -38,7 +39,9 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
 export function toListingView(record: ListingRecord, now = new Date()): ListingView {
   const probe = record.probe ? toSnapshot(record.probe) : null;
   const listing = toListing(record.row);
-  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, sales: record.sales ?? NO_SALES };
+  const reviews = record.buyerReviews;
+  const buyerReviews = reviews ? { count: reviews.count, average: reviews.average, latest: reviews.latest.map(toBuyerReviewView) } : NO_BUYER_REVIEWS;
+  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, sales: record.sales ?? NO_SALES, buyerReviews };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

@@ -7,8 +7,9 @@ import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
+import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/buyer-reviews/view";
 
-export type { DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
+export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
 export type Listing = {
   id: string;
@@ -36,7 +37,10 @@ export type ProbeSnapshot = {
 };
 
 /** `drift`: the latest changes a check found against what was approved, newest first. */
-export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] } & ListingSales;
+export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] } & ListingSales & {
+  /** Reviews from wallets that paid (lib/buyer-reviews): count, average rating and the newest few. */
+  buyerReviews: BuyerReviewFacts;
+};
 
 /** What the chain says was bought (lib/sales): sales, buyers and volume over 7 / 30 days and all time. */
 export type ListingSales = { sales: SalesSummary };

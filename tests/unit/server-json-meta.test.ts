@@ -32,6 +32,7 @@ function view(tools: number): ListingView {
     uptime: { uptimePct: 100, medianLatencyMs: 12, checks: 3 },
     drift: [],
     sales: NO_SALES,
+    buyerReviews: { count: 0, average: null, latest: [] },
   };
 }
 

@@ -5,6 +5,8 @@ import { LogOut, Plus } from "lucide-react";
 import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
 import { EmailVerificationNotice } from "@/components/account/email-verification-notice";
 import { YourServers } from "@/components/account/your-servers";
+import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
+import { reviewDesk } from "@/lib/buyer-reviews/feedback";
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/lib/database";
 import { listOwnListings } from "@/lib/listings/owned";
@@ -19,7 +21,7 @@ export default async function AccountPage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   const db = await getDb();
-  const [{ listings, checks, drift }, tokens] = await Promise.all([listOwnListings(db, user.id), listApiTokens(db, user.id)]);
+  const [{ listings, checks, drift }, tokens, buyerReviews] = await Promise.all([listOwnListings(db, user.id), listApiTokens(db, user.id), reviewDesk(db, { ownerId: user.id })]);
 
   return (
     <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
@@ -68,6 +70,8 @@ export default async function AccountPage() {
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
         <YourServers servers={listings} probes={checks} drift={drift} />
       </section>
+
+      {buyerReviews.length > 0 && <BuyerReviewDesk reviews={buyerReviews} mode="owner" />}
 
       <section aria-labelledby="api-tokens" className="grid gap-4">
         <h2 id="api-tokens" className="scroll-mt-24 text-xl font-semibold tracking-tight">

@@ -2,6 +2,7 @@
 import type { ListingView } from "@/lib/listings/model";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { isFree } from "@/lib/listings/format";
+import { reputationSummary } from "@/lib/buyer-reviews/reputation";
 import { site } from "@/lib/site";
 import { detailUrl, registryName } from "./server-details";
 
@@ -63,7 +64,10 @@ function listingMeta(listing: ListingView) {
     verified: listing.verified,
     createdAt: listing.createdAt,
     ...facts,
+    buyerReviews: reputationSummary(listing),
   };
+  // The feedback records give way first: the summary keeps a pointer to all of them.
+  if (Buffer.byteLength(JSON.stringify(meta)) > META_MAX_BYTES) meta.buyerReviews = reputationSummary(listing, { withRecords: false });
   for (const list of ["tools", "pricedItems"] as const) {
     if (Buffer.byteLength(JSON.stringify(meta)) <= META_MAX_BYTES) break;
     meta[list] = [];

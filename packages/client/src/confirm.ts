@@ -30,15 +30,15 @@ export function supportsElicitation(server: Server): boolean {
   return !!server.getClientCapabilities()?.elicitation?.form;
 }
 
-/** Asks through elicitation/create; anything but an explicit yes is a no. */
-export async function askPerson(server: Server, message: string): Promise<"accepted" | "declined"> {
+/** Asks through elicitation/create; anything but an explicit yes is a no. `choice` names the yes (a payment by default). */
+export async function askPerson(server: Server, message: string, choice = { title: "Pay", description: "Approve this payment" }): Promise<"accepted" | "declined"> {
   const answer = await server.elicitInput(
     {
       mode: "form",
       message,
       requestedSchema: {
         type: "object",
-        properties: { approve: { type: "boolean", title: "Pay", description: "Approve this payment" } },
+        properties: { approve: { type: "boolean", title: choice.title, description: choice.description } },
         required: ["approve"],
       },
     },

@@ -7,11 +7,15 @@ import { textOf, withConnection } from "./connections.js";
 
 export class RegistryError extends Error {}
 
-/** `{AGORA_REGISTRY_URL}/mcp`; a bare site address (no path) means its API at /api. */
-export function registryEndpoint(registryUrl: string): string {
+/** The site's API base: AGORA_REGISTRY_URL, where a bare site address (no path) means its API at /api. */
+export function registryApiBase(registryUrl: string): string {
   const url = new URL(registryUrl);
-  const base = url.pathname === "/" || url.pathname === "" ? `${url.origin}/api` : registryUrl.replace(/\/+$/, "");
-  return `${base}/mcp`;
+  return url.pathname === "/" || url.pathname === "" ? `${url.origin}/api` : registryUrl.replace(/\/+$/, "");
+}
+
+/** `{AGORA_REGISTRY_URL}/mcp`. */
+export function registryEndpoint(registryUrl: string): string {
+  return `${registryApiBase(registryUrl)}/mcp`;
 }
 
 /** The structured answer, or a RegistryError naming what did not match (a registry of another version, say). */

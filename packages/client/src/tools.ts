@@ -1,10 +1,10 @@
-// The wallet's MCP server for the agent: wallet, search_servers, explore_server, purchase and check_job,
+// The wallet's MCP server for the agent: wallet, search_servers, explore_server, purchase, review and check_job,
 // each with input and output schemas and a readable text answer. Nothing here ever returns the key.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { formatEther } from "viem";
 import { z } from "zod";
-import { formatUsd, REGISTRY_SORTS, unitsToUsd } from "@agora-mcp/protocol";
+import { BUYER_REVIEW_TEXT_MAX, formatUsd, REGISTRY_SORTS, unitsToUsd } from "@agora-mcp/protocol";
 import { readCatalogue } from "./catalogue.js";
 import type { ChainReader } from "./chain.js";
 import { Confirmations } from "./confirm.js";
@@ -12,6 +12,7 @@ import { withConnection } from "./connections.js";
 import { checkJob } from "./jobs.js";
 import type { Ledger } from "./ledger.js";
 import { purchase } from "./purchase.js";
+import { review } from "./review.js";
 import { searchRegistry } from "./registry.js";
 import { resolveServer } from "./servers.js";
 import type { Settings } from "./settings.js";
@@ -64,7 +65,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
     {
       instructions:
         "A USDC wallet for paid MCP servers listed in the Agora registry. Find servers with search_servers, see what one sells with explore_server, " +
-        "buy with purchase (it checks the price, the caps and asks the person when needed), collect asynchronous items with check_job. The wallet tool shows the balance and spending.",
+        "buy with purchase (it checks the price, the caps and asks the person when needed), collect asynchronous items with check_job, rate a server you paid with review. The wallet tool shows the balance and spending.",
     },
   );
 
@@ -226,6 +227,36 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       const failed = outcome.status === "refused" || outcome.status === "failed" || outcome.status === "disputed";
       const shown = outcome.result === undefined ? "" : `\nResult: ${typeof outcome.result === "string" ? outcome.result : JSON.stringify(outcome.result)}`;
       return answer(wallet, `${outcome.message}${shown}`, outcome as unknown as Record<string, unknown>, failed);
+    }),
+  );
+
+  mcp.registerTool(
+    "review",
+    {
+      title: "Review a server you bought from",
+      description:
+        "Rates a listed server 1–5 with a short plain-text review, signed by this wallet for one of its paid purchases from that server (the latest, or the transaction named). " +
+        "The registry shows it as a verified purchase only after checking the payment on chain. The person confirms the text first when confirmations are on.",
+      inputSchema: {
+        server: z.string().min(1).max(200).describe("Registry id or slug of the server you bought from"),
+        rating: z.number().int().min(1).max(5),
+        text: z.string().max(BUYER_REVIEW_TEXT_MAX).describe("Plain text; shown exactly as written"),
+        transaction: z.string().max(100).optional().describe("The purchase's transaction hash, when not the latest from that server"),
+        confirmationId: z.string().max(100).optional().describe("Only when a previous call answered confirmation-required and the person said yes"),
+      },
+      outputSchema: {
+        status: z.enum(["posted", "confirmation-required", "declined", "refused"]),
+        message: z.string(),
+        server: z.string().optional(),
+        transaction: z.string().optional(),
+        reviewId: z.string().optional(),
+        confirmationId: z.string().optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guarded(wallet, "review", async (args) => {
+      const outcome = await review(args, { settings, wallet, ledger, confirmations, mcp: mcp.server });
+      return answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "refused");
     }),
   );
 

@@ -7,3 +7,4 @@ export * from "./jobs.js";
 export * from "./probe.js";
 export * from "./registry.js";
 export * from "./tool-example.js";
+export * from "./buyer-review.js";

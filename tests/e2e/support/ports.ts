@@ -5,5 +5,6 @@ export const githubPort = appPort + 98;
 export const smtpPort = appPort + 97;
 export const inboxPort = appPort + 96;
 export const referencePort = appPort + 95;
-/** The local chain (anvil answering as Base Sepolia) the site reads sales from. */
+/** The local chain (anvil as Base Sepolia) and its x402 facilitator: paid purchases and buyer reviews. */
 export const chainPort = appPort + 94;
+export const facilitatorPort = appPort + 93;

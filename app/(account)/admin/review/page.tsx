@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { forbidden, redirect } from "next/navigation";
 import { ReviewActions } from "@/components/admin/review-actions";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
+import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
+import { reviewDesk } from "@/lib/buyer-reviews/feedback";
 import { CategoryChips } from "@/components/marketplace/listing-badges";
 import { getDb } from "@/lib/database";
 import { loadReviewQueue } from "@/lib/listings/review-queue";
@@ -15,7 +17,8 @@ export default async function ReviewQueuePage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   if (!isAdmin(user)) forbidden();
-  const { queue, decisions, checks, drift } = await loadReviewQueue(await getDb());
+  const db = await getDb();
+  const [{ queue, decisions, checks, drift }, buyerReviews] = await Promise.all([loadReviewQueue(db), reviewDesk(db, { all: true })]);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
@@ -62,6 +65,10 @@ export default async function ReviewQueuePage() {
           </li>
         ))}
       </ul>
+
+      <div className="mt-14">
+        <BuyerReviewDesk reviews={buyerReviews} mode="admin" />
+      </div>
 
       <section className="mt-14" aria-labelledby="history">
         <h2 id="history" className="text-xl font-semibold">

@@ -4,6 +4,8 @@ import { notFound, permanentRedirect } from "next/navigation";
 import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
+import { BuyerReviews } from "@/components/listings/buyer-reviews";
+import { BuyerRating } from "@/components/listings/buyer-rating";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
@@ -12,6 +14,7 @@ import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
 import { isListingId } from "@/lib/listings/keys";
+import { getBuyerReviews } from "@/lib/buyer-reviews/page-data";
 import { site, siteUrl } from "@/lib/site";
 
 type Params = Promise<{ slug: string }>;
@@ -51,6 +54,7 @@ export default async function ListingPage({ params }: { params: Params }) {
   const history = await getStatusHistory(listing.id);
   const provenance = await getProvenance(listing.id);
   const daily = await getDailySales(listing.id);
+  const buyerReviews = await getBuyerReviews(listing.id);
   const probe = listing.probe;
 
   const jsonLd = {
@@ -80,6 +84,9 @@ export default async function ListingPage({ params }: { params: Params }) {
           <h1 className="mt-2 text-3xl font-bold tracking-tight break-words sm:text-4xl">{listing.name}</h1>
           <div className="mt-3">
             <CategoryChips categories={listing.categories} max={10} />
+          </div>
+          <div className="mt-2">
+            <BuyerRating summary={listing.buyerReviews} />
           </div>
         </div>
         <div className="shrink-0 rounded-xl border bg-muted/40 px-5 py-4 sm:text-right">
@@ -154,6 +161,7 @@ export default async function ListingPage({ params }: { params: Params }) {
           </section>
 
           <SalesPanel sales={listing.sales} daily={daily} />
+          <BuyerReviews summary={listing.buyerReviews} reviews={buyerReviews} />
 
           <section>
             <h2 className="text-lg font-semibold">How to connect</h2>

@@ -1,0 +1,48 @@
+// The JSON endpoints' work, shared by the review and revoke routes: limits per client address (before the
+// body is read) and per wallet, the check-and-store, and the catalogue caches refreshed on a change.
+import { revalidateTag } from "next/cache";
+import { NextResponse } from "next/server";
+import { signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-mcp/protocol";
+import { getDb } from "@/lib/database";
+import { clientIp } from "@/lib/http";
+import { jsonRoute } from "@/lib/json-route";
+import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { enforceLimit, limits } from "@/lib/rate-limit";
+import { acceptBuyerReview, revokeOwnBuyerReview } from "./submit";
+import { toBuyerReviewView } from "./view";
+
+const perIp = { first: async (request: Request) => enforceLimit(await getDb(), limits.buyerReviewsPerIp, clientIp(request)) };
+
+function refreshCatalogue() {
+  // Pages and cached listings carry the count and average: they show the change at once.
+  try {
+    revalidateTag(CATALOGUE_TAG, { expire: 0 });
+  } catch (error) {
+    // Outside a Next server (the handler called directly by a test) there is no cache to refresh.
+    if (!String((error as Error).message).includes("static generation store missing")) throw error;
+  }
+}
+
+export const postBuyerReview = jsonRoute(
+  "POST /api/buyer-reviews",
+  signedBuyerReviewSchema,
+  async (signed, { db }) => {
+    await enforceLimit(db, limits.buyerReviewsPerWallet, signed.message.reviewer);
+    const review = await acceptBuyerReview(db, signed);
+    refreshCatalogue();
+    return NextResponse.json({ review: toBuyerReviewView(review) }, { status: 201 });
+  },
+  perIp,
+);
+
+export const postBuyerReviewRevoke = jsonRoute(
+  "POST /api/buyer-reviews/revoke",
+  signedBuyerReviewRevokeSchema,
+  async (signed, { db }) => {
+    await enforceLimit(db, limits.buyerReviewsPerWallet, signed.message.reviewer);
+    const review = await revokeOwnBuyerReview(db, signed);
+    refreshCatalogue();
+    return NextResponse.json({ revoked: true, id: review.id, taskRef: toBuyerReviewView(review).taskRef });
+  },
+  perIp,
+);

@@ -1,0 +1,81 @@
+// Accepting and revoking signed buyer reviews. A review is stored only when every check passes: the signature
+// (domain, time window, signer), the listing, the sale on chain (paid by the signer to one of the listing's
+// payees) and no earlier review of that sale; anything else answers a precise ApiError and stores nothing.
+import { sameAddress, type SignedBuyerReview, type SignedBuyerReviewRevoke } from "@agora-mcp/protocol";
+import { keccak256, toBytes } from "viem";
+import {
+  findBuyerReviewBySale,
+  findReviewableListing,
+  insertBuyerReview,
+  listingPayees,
+  revokeBuyerReview,
+} from "@/db/queries/buyer-reviews";
+import type { BuyerReviewRow } from "@/db/schema";
+import type { Db } from "@/db/types";
+import { ApiError } from "@/lib/errors";
+import { readSale } from "./sale";
+import { checkSignature } from "./signature";
+
+export function textHash(text: string): string {
+  return keccak256(toBytes(text));
+}
+
+async function listingOf(db: Db, key: string) {
+  const listing = await findReviewableListing(db, key);
+  if (!listing) throw new ApiError(404, `No listed server "${key.slice(0, 100)}" in the marketplace.`);
+  return listing;
+}
+
+export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, now = new Date()): Promise<BuyerReviewRow> {
+  const { network, txHash, reviewer } = await checkSignature(signed, "Review", now);
+  const { message } = signed;
+  const listing = await listingOf(db, message.listing);
+  // A sale reviewed before is refused before the chain is asked again.
+  const earlier = await findBuyerReviewBySale(db, network.chainId, txHash, message.logIndex === -1 ? undefined : message.logIndex);
+  if (earlier.length > 0 && message.logIndex !== -1) throw duplicate(txHash);
+  const sale = await readSale(network, txHash, message.logIndex);
+  if (earlier.some((r) => r.logIndex === sale.logIndex)) throw duplicate(txHash);
+  const payees = await listingPayees(db, listing.id, network.paymentMethod, 31, now);
+  if (!payees.includes(sale.payee.toLowerCase())) {
+    throw new ApiError(403, `This sale paid ${sale.payee}, which is not a wallet of "${listing.slug}" (its checks found ${payees.length ? payees.join(", ") : "no payee"}). Review the listing you paid.`);
+  }
+  if (payees.some((p) => sameAddress(p, reviewer))) throw new ApiError(403, "A listing's own payee wallet cannot review it (self-feedback).");
+  if (!sameAddress(sale.payer, reviewer)) throw new ApiError(403, `This sale was paid by ${sale.payer}, not by ${reviewer}: only the wallet that paid can review it.`);
+  const stored = await insertBuyerReview(db, {
+    listingId: listing.id,
+    chainId: network.chainId,
+    txHash,
+    logIndex: sale.logIndex,
+    payer: sale.payer,
+    payee: sale.payee,
+    amount: sale.amount.toString(),
+    blockNumber: sale.blockNumber,
+    paidAt: sale.paidAt,
+    rating: message.rating,
+    text: message.text,
+    textHash: textHash(message.text),
+    signature: signed.signature.toLowerCase(),
+    signedAt: new Date(message.issuedAt * 1000),
+  });
+  if (!stored.ok) throw duplicate(txHash);
+  return stored.review;
+}
+
+function duplicate(txHash: string) {
+  return new ApiError(409, `This sale (transaction ${txHash}) already has a review; a sale is reviewed once.`);
+}
+
+/** Revokes the reviewer's own review of a sale (signed again). */
+export async function revokeOwnBuyerReview(db: Db, signed: SignedBuyerReviewRevoke, now = new Date()): Promise<BuyerReviewRow> {
+  const { network, txHash, reviewer } = await checkSignature(signed, "RevokeReview", now);
+  const listing = await listingOf(db, signed.message.listing);
+  const found = (await findBuyerReviewBySale(db, network.chainId, txHash, signed.message.logIndex === -1 ? undefined : signed.message.logIndex)).filter(
+    (r) => r.listingId === listing.id,
+  );
+  if (found.length === 0) throw new ApiError(404, `No review of transaction ${txHash} on "${listing.slug}".`);
+  if (found.length > 1) throw new ApiError(400, `Transaction ${txHash} has ${found.length} reviews; name yours by logIndex.`);
+  const review = found[0]!;
+  if (!sameAddress(review.payer, reviewer)) throw new ApiError(403, `This review was written by ${review.payer}; only its reviewer can revoke it.`);
+  if (!(await revokeBuyerReview(db, review.id, signed.signature.toLowerCase()))) throw new ApiError(409, "This review is already revoked.");
+  return { ...review, revokedAt: now };
+}

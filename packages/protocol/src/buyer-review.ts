@@ -1,0 +1,119 @@
+// Buyer reviews: a review of a listing signed with EIP-712 by the wallet that paid one of its sales, and the
+// signed revocation of one. Plain constants and zod schemas (no viem here): the site checks them, the agent
+// client and any other wallet software sign them with their own EIP-712 library (viem's signTypedData,
+// ethers' signTypedData, eth_signTypedData_v4). The sale is named as x402's `reputation` extension draft
+// names a task: a CAIP-220 reference `eip155:<chainId>:<txHash>` of the settlement.
+import { z } from "zod";
+import { PAYMENT_NETWORKS } from "./networks.js";
+
+/** The EIP-712 domain's name and version; its chainId is the chain the sale settled on. No verifying contract: nothing is submitted on chain. */
+export const BUYER_REVIEW_DOMAIN = { name: "Agora buyer reviews", version: "1" } as const;
+
+export type BuyerReviewDomain = { name: string; version: string; chainId: number };
+
+export function buyerReviewDomain(chainId: number): BuyerReviewDomain {
+  return { ...BUYER_REVIEW_DOMAIN, chainId };
+}
+
+/**
+ * `logIndex` names the sale's Transfer log when a transaction holds several sales; -1 means "the one sale
+ * in this transaction" (the common case: one x402 settlement per transaction).
+ */
+export const BUYER_REVIEW_TYPES = {
+  Review: [
+    { name: "listing", type: "string" },
+    { name: "taskRef", type: "string" },
+    { name: "logIndex", type: "int256" },
+    { name: "reviewer", type: "address" },
+    { name: "rating", type: "uint8" },
+    { name: "text", type: "string" },
+    { name: "issuedAt", type: "uint64" },
+    { name: "expiresAt", type: "uint64" },
+  ],
+  RevokeReview: [
+    { name: "listing", type: "string" },
+    { name: "taskRef", type: "string" },
+    { name: "logIndex", type: "int256" },
+    { name: "reviewer", type: "address" },
+    { name: "issuedAt", type: "uint64" },
+    { name: "expiresAt", type: "uint64" },
+  ],
+} as const;
+
+export const BUYER_REVIEW_TEXT_MAX = 1_000;
+/** A signature is good for at most this long after it was made (and is refused once expired). */
+export const BUYER_REVIEW_MAX_VALIDITY_SECONDS = 3_600;
+/** Clock difference tolerated between the signer and the site. */
+export const BUYER_REVIEW_CLOCK_SKEW_SECONDS = 300;
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address of 40 hex digits");
+const chains = PAYMENT_NETWORKS.map((n) => n.chainId).join("|");
+const TASK_REF = new RegExp(`^eip155:(${chains}):0x[0-9a-fA-F]{64}$`);
+const seconds = z.number().int().min(0).max(2 ** 40);
+
+// Control characters other than line breaks and tabs hide text from a reader; NUL cannot be stored.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+
+export const buyerReviewTextSchema = z
+  .string()
+  .max(BUYER_REVIEW_TEXT_MAX, `A review is at most ${BUYER_REVIEW_TEXT_MAX} characters.`)
+  .refine((t) => !CONTROL.test(t), "The review text contains control characters.");
+
+const common = {
+  listing: z.string().min(1, "Name the listing (its id).").max(100),
+  taskRef: z.string().regex(TASK_REF, "taskRef must be eip155:<84532|8453>:<0x transaction hash of 64 hex digits>"),
+  logIndex: z.number().int().min(-1).max(1_000_000),
+  reviewer: address,
+  issuedAt: seconds,
+  expiresAt: seconds,
+};
+
+export const buyerReviewMessageSchema = z.object({ ...common, rating: z.number().int().min(1, "The rating is 1 to 5.").max(5, "The rating is 1 to 5."), text: buyerReviewTextSchema });
+export const buyerReviewRevokeMessageSchema = z.object(common);
+
+const domainSchema = z.object({ name: z.string().max(100), version: z.string().max(20), chainId: z.number().int() });
+const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, "signature must be a 65-byte 0x hex string");
+
+/** POST /api/buyer-reviews: what any wallet software sends. */
+export const signedBuyerReviewSchema = z.object({ domain: domainSchema, message: buyerReviewMessageSchema, signature });
+/** POST /api/buyer-reviews/revoke. */
+export const signedBuyerReviewRevokeSchema = z.object({ domain: domainSchema, message: buyerReviewRevokeMessageSchema, signature });
+
+export type BuyerReviewMessage = z.infer<typeof buyerReviewMessageSchema>;
+export type BuyerReviewRevokeMessage = z.infer<typeof buyerReviewRevokeMessageSchema>;
+export type SignedBuyerReview = z.infer<typeof signedBuyerReviewSchema>;
+export type SignedBuyerReviewRevoke = z.infer<typeof signedBuyerReviewRevokeSchema>;
+
+/** CAIP-220 reference of a settlement transaction. */
+export function taskRefOf(chainId: number, txHash: string): string {
+  return `eip155:${chainId}:${txHash.toLowerCase()}`;
+}
+
+export function parseTaskRef(taskRef: string): { chainId: number; txHash: `0x${string}` } | null {
+  const match = TASK_REF.exec(taskRef);
+  if (!match) return null;
+  return { chainId: Number(match[1]), txHash: taskRef.slice(taskRef.lastIndexOf(":") + 1).toLowerCase() as `0x${string}` };
+}
+
+/** ERC-8004 / x402 `reputation` score (0–100) of a 1–5 star rating. */
+export function ratingToScore(rating: number): number {
+  return rating * 20;
+}
+
+/** A review as an ERC-8004 reputation-registry feedback record (x402 `reputation` extension draft tags). */
+export type FeedbackRecord = {
+  agentId: string;
+  clientAddress: string;
+  value: number;
+  valueDecimals: 0;
+  tag1: "starred";
+  tag2: "x402";
+  endpoint: string;
+  taskRef: string;
+  feedbackURI: string;
+  /** keccak256 of the review text's UTF-8 bytes. */
+  feedbackHash: string;
+  createdAt: string;
+  isRevoked: false;
+  response?: { text: string; createdAt: string };
+};
