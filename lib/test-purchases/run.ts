@@ -35,6 +35,11 @@ function payableNetwork(probe: ListingProbe): { network: PaymentNetwork; payTo: 
     const network = findNetwork(method.paymentMethod);
     if (network && chainReader(network.caip2)) return { network, payTo: method.walletAddress };
   }
+  // A server selling only through the x402 binding names its payee in each tool's requirements.
+  for (const item of probe.pricedItems ?? []) {
+    const network = findNetwork(item.x402Requirements?.network);
+    if (network && chainReader(network.caip2)) return { network, payTo: item.x402Requirements!.payTo };
+  }
   return null;
 }
 
@@ -84,8 +89,9 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   if (!probe?.verifiable) return { kind: "skipped", reason: "its latest check did not read its prices and payee" };
   const payable = payableNetwork(probe);
   if (!payable) return { kind: "skipped", reason: "it is paid on no network the site can read (CHAIN_RPC_URLS)" };
-  const { network, payTo } = payable;
-  const item = chooseItem(probe.pricedItems ?? [], { network, excluded: await excludedItems(db, target.id), maxUnits: settings.maxUnits });
+  const { network } = payable;
+  const excluded = await excludedItems(db, target.id);
+  const item = chooseItem(probe.pricedItems ?? [], { network, excluded, maxUnits: settings.maxUnits, tools: probe.tools ?? [] });
   if (!item) return { kind: "skipped", reason: "no item within the per-purchase maximum can be filled from its own examples" };
 
   const client = chainReader(network.caip2)!;
@@ -95,6 +101,7 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const connection = { fetch: safe, callTimeoutMs: settings.timeoutMs, signal };
   const deps = { settings: purchaseSettings(settings, network), wallet: settings.wallet, ledger, chain: siteChainReader(client, network), connection };
+  const payTo = item.payTo ?? payable.payTo;
   const record = { listingId: target.id, item: item.key, network: network.caip2, payTo, units: item.units };
   const started = performance.now();
 
