@@ -1,8 +1,9 @@
 import Link from "next/link";
-import type { Listing } from "@/lib/listings/model";
+import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
+import type { Listing, ListingView } from "@/lib/listings/model";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingCard({ listing }: { listing: Listing }) {
+export function ListingCard({ listing }: { listing: Listing & Partial<Pick<ListingView, "probe" | "testPurchase">> }) {
   return (
     <article
       data-testid="listing"
@@ -16,6 +17,7 @@ export function ListingCard({ listing }: { listing: Listing }) {
         </h2>
         <div className="flex shrink-0 gap-1.5">
           <StatusBadges listing={listing} />
+          <TestPurchaseBadge listing={listing} />
         </div>
       </div>
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-muted-foreground">{listing.description}</p>

@@ -1,11 +1,12 @@
 // What the checks know about a page of listings, loaded beside the rows in three queries whatever the page's
 // size: the latest check, the 30-day record and the recent drift of each. Every surface reads listings this
 // way, so a search or a lookup goes down to the database once and comes back with everything it shows.
-import type { ListingProbe } from "../schema";
+import type { ListingProbe, TestPurchase } from "../schema";
 import type { Db } from "../types";
 import { recentDrift, type DriftRecord } from "./drift";
 import { findPublicListing, listRegistryPage, searchListings, type CatalogueQuery, type PublicListingRow } from "./listings";
 import { latestProbes, uptimeSummaries, type UptimeSummary } from "./probes";
+import { latestTestPurchases } from "./test-purchases";
 
 /** The record window of `uptime`. */
 export const UPTIME_DAYS = 30;
@@ -14,14 +15,14 @@ export const UPTIME_DAYS = 30;
 export type LatestProbeRow = Pick<ListingProbe, "listingId" | "checkedAt" | "reachable" | "verifiable" | "latencyMs" | "tools" | "pricedItems" | "paymentMethods">;
 
 /** A listing row with what the checks know about it; `probe` and `uptime` are absent before the first check. */
-export type ListingRecord = { row: PublicListingRow; probe?: LatestProbeRow; uptime?: UptimeSummary; drift: DriftRecord[] };
+export type ListingRecord = { row: PublicListingRow; probe?: LatestProbeRow; uptime?: UptimeSummary; drift: DriftRecord[]; testPurchase?: TestPurchase };
 
 /** The rows in the given order, each with its facts. */
 export async function withListingFacts(db: Db, rows: PublicListingRow[], now = new Date()): Promise<ListingRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [probes, uptimes, drift] = await Promise.all([latestProbes(db, ids), uptimeSummaries(db, ids, UPTIME_DAYS, now), recentDrift(db, ids)]);
-  return rows.map((row) => ({ row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [] }));
+  const [probes, uptimes, drift, tests] = await Promise.all([latestProbes(db, ids), uptimeSummaries(db, ids, UPTIME_DAYS, now), recentDrift(db, ids), latestTestPurchases(db, ids)]);
+  return rows.map((row) => ({ row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [], testPurchase: tests.get(row.id) }));
 }
 
 /** A page of the catalogue's search (db/queries/listings.ts searchListings) with the facts of each listing. */

@@ -3,6 +3,7 @@
 import type { ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
 import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
+import { toTestPurchaseView } from "@/lib/test-purchases/view";
 import type { Listing, ListingView, ProbeSnapshot } from "./model";
 
 export function toListing(row: PublicListingRow): Listing {
@@ -37,7 +38,10 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
 export function toListingView(record: ListingRecord, now = new Date()): ListingView {
   const probe = record.probe ? toSnapshot(record.probe) : null;
   const listing = toListing(record.row);
-  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift };
+  const testPurchase = record.testPurchase ? toTestPurchaseView(record.testPurchase) : null;
+  // Took the money and delivered nothing: not Verified, whatever the checks say, until a test purchase delivers.
+  const verified = verifiedByProbe(listing.verified, probe, now) && testPurchase?.outcome !== "not-delivered";
+  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, testPurchase };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

@@ -6,6 +6,7 @@ import type { DriftRecord } from "@/db/queries/drift";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
+import type { TestPurchaseView } from "@/lib/test-purchases/view";
 
 export type { DriftRecord, ListingProbe as ListingCheck, SubmittedListing, Uptime, UptimeSummary };
 
@@ -34,5 +35,8 @@ export type ProbeSnapshot = {
   paymentMethods: AcceptedPayment[];
 };
 
-/** `drift`: the latest changes a check found against what was approved, newest first. */
-export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] };
+/**
+ * `drift`: the latest changes a check found against what was approved, newest first. `testPurchase`: Agora's
+ * latest purchase from it (lib/test-purchases), null before the first.
+ */
+export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[]; testPurchase: TestPurchaseView | null };

@@ -30,6 +30,7 @@ function view(tools: number): ListingView {
     },
     uptime: { uptimePct: 100, medianLatencyMs: 12, checks: 3 },
     drift: [],
+    testPurchase: null,
   };
 }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ListingView } from "@/lib/listings/model";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { findNetwork } from "@agora-mcp/protocol";
+import { testPurchaseSchema } from "@/lib/test-purchases/view";
 
 export const toolPriceSchema = z.object({
   name: z.string(),
@@ -54,6 +55,7 @@ export const statusFactsSchema = z.object({
   lastCheckedAt: z.string().nullable().describe("When Agora last probed the server (ISO 8601); null before the first check."),
   reachable: z.boolean().nullable().describe("Whether that check completed the MCP handshake."),
   uptime30d: uptimeSchema,
+  testPurchase: testPurchaseSchema.nullable().describe("Agora's latest test purchase from this server (it buys from each paid listing on a schedule); null before the first."),
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */
@@ -77,6 +79,7 @@ export function statusFacts(view: ListingView): StatusFacts {
     lastCheckedAt: view.probe?.checkedAt ?? null,
     reachable: view.probe?.reachable ?? null,
     uptime30d: { percent: view.uptime.uptimePct, checks: view.uptime.checks, medianLatencyMs: view.uptime.medianLatencyMs },
+    testPurchase: view.testPurchase,
   };
 }
 

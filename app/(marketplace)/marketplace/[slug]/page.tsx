@@ -5,6 +5,8 @@ import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lu
 import { CodeBlock } from "@/components/content/code-block";
 import { CopyButton } from "@/components/content/copy-button";
 import { DriftNotes } from "@/components/listings/drift-notes";
+import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
+import { TestPurchaseLine } from "@/components/listings/test-purchase-line";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
 import { StatusStrip } from "@/components/marketplace/status-strip";
@@ -74,10 +76,14 @@ export default async function ListingPage({ params }: { params: Params }) {
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2" data-testid="status-badges">
             <StatusBadges listing={listing} />
+            <TestPurchaseBadge listing={listing} />
           </div>
           <h1 className="mt-2 text-3xl font-bold tracking-tight break-words sm:text-4xl">{listing.name}</h1>
           <div className="mt-3">
             <CategoryChips categories={listing.categories} max={10} />
+          </div>
+          <div className="mt-3">
+            <TestPurchaseLine testPurchase={listing.testPurchase} />
           </div>
         </div>
         <div className="shrink-0 rounded-xl border bg-muted/40 px-5 py-4 sm:text-right">
