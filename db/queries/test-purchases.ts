@@ -151,3 +151,25 @@ export async function setItemExcluded(db: Db, listingId: string, item: string, e
   if (excluded) await db.insert(testPurchaseExclusions).values({ listingId, item }).onConflictDoNothing();
   else await db.delete(testPurchaseExclusions).where(and(eq(testPurchaseExclusions.listingId, listingId), eq(testPurchaseExclusions.item, item)));
 }
+
+export type UndeliveredListing = { id: string; name: string; slug: string; serverUrl: string; purchase: TestPurchase };
+
+/** Listings whose latest finished test purchase took payment and delivered nothing (the admin queue flags them). */
+export async function undeliveredListings(db: Db, limit = 50): Promise<UndeliveredListing[]> {
+  const latest = db
+    .selectDistinctOn([testPurchases.listingId])
+    .from(testPurchases)
+    .where(sql`${testPurchases.outcome} <> 'pending'`)
+    .orderBy(testPurchases.listingId, desc(testPurchases.startedAt), desc(testPurchases.id))
+    .as("latest");
+  const rows = await db
+    .select({ id: listings.id, name: listings.name, slug: listings.slug, serverUrl: listings.serverUrl, latestId: latest.id })
+    .from(latest)
+    .innerJoin(listings, eq(listings.id, latest.listingId))
+    .where(eq(latest.outcome, "not-delivered"))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const full = await db.select().from(testPurchases).where(inArray(testPurchases.id, rows.map((r) => r.latestId)));
+  const byId = new Map(full.map((p) => [p.id, p]));
+  return rows.map(({ latestId, ...r }) => ({ ...r, purchase: byId.get(latestId)! }));
+}

@@ -5,6 +5,8 @@ import { LogOut, Plus } from "lucide-react";
 import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
 import { EmailVerificationNotice } from "@/components/account/email-verification-notice";
 import { YourServers } from "@/components/account/your-servers";
+import { TestPurchaseOwnerPanel } from "@/components/listings/test-purchase-owner-panel";
+import { ownerTestPurchases } from "@/lib/test-purchases/owner";
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/lib/database";
 import { listOwnListings } from "@/lib/listings/owned";
@@ -20,6 +22,7 @@ export default async function AccountPage() {
   if (!user) redirect("/login");
   const db = await getDb();
   const [{ listings, checks, drift }, tokens] = await Promise.all([listOwnListings(db, user.id), listApiTokens(db, user.id)]);
+  const testPurchases = await ownerTestPurchases(db, listings);
 
   return (
     <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
@@ -67,6 +70,7 @@ export default async function AccountPage() {
         </div>
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
         <YourServers servers={listings} probes={checks} drift={drift} />
+        <TestPurchaseOwnerPanel listings={testPurchases} />
       </section>
 
       <section aria-labelledby="api-tokens" className="grid gap-4">

@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import { forbidden, redirect } from "next/navigation";
 import { ReviewActions } from "@/components/admin/review-actions";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
+import { TestPurchaseWalletPanel } from "@/components/listings/test-purchase-wallet-panel";
+import { undeliveredListings } from "@/db/queries/test-purchases";
+import { walletStatus } from "@/lib/test-purchases/owner";
 import { CategoryChips } from "@/components/marketplace/listing-badges";
 import { getDb } from "@/lib/database";
 import { loadReviewQueue } from "@/lib/listings/review-queue";
@@ -15,7 +18,8 @@ export default async function ReviewQueuePage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   if (!isAdmin(user)) forbidden();
-  const { queue, decisions, checks, drift } = await loadReviewQueue(await getDb());
+  const db = await getDb();
+  const [{ queue, decisions, checks, drift }, wallet, undelivered] = await Promise.all([loadReviewQueue(db), walletStatus(db), undeliveredListings(db)]);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
@@ -23,6 +27,8 @@ export default async function ReviewQueuePage() {
       <p className="mt-2 text-muted-foreground">
         {queue.length === 0 ? "Nothing is waiting for review." : `${queue.length} ${queue.length === 1 ? "server is" : "servers are"} waiting for review, oldest first.`}
       </p>
+
+      <TestPurchaseWalletPanel wallet={wallet} undelivered={undelivered} />
 
       <ul className="mt-8 space-y-6" aria-label="Pending servers">
         {queue.map((listing) => (
