@@ -1,5 +1,4 @@
-import type { UndeliveredListing } from "@/db/queries/test-purchases";
-import type { WalletStatus } from "@/lib/test-purchases/owner";
+import type { UndeliveredListing, WalletStatus } from "@/lib/test-purchases/owner";
 import { toTestPurchaseView } from "@/lib/test-purchases/view";
 import Link from "next/link";
 

@@ -2,7 +2,9 @@
 // (for the owner's exclusions), and the wallet's state.
 import { formatUsd } from "@agora-mcp/protocol";
 import { latestProbes } from "@/db/queries/probes";
-import { excludedItems, latestTestPurchases, setItemExcluded, spentToday } from "@/db/queries/test-purchases";
+import { excludedItems, latestTestPurchases, setItemExcluded, spentToday, undeliveredListings, type UndeliveredListing } from "@/db/queries/test-purchases";
+
+export { undeliveredListings, type UndeliveredListing };
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
