@@ -1,7 +1,7 @@
 // Agora's test purchases: the day's budget (reserved in the database before anything is signed, so instances
 // sharing it cannot overspend it together), each purchase's record, and the items owners exclude.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type TestPurchase, type TestPurchaseOutcome } from "../schema";
+import { listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type TestPurchase, type TestPurchaseOutcome } from "../schema";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
@@ -133,6 +133,8 @@ export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit:
       and(
         eq(listings.status, "approved"),
         sql`${listings.price} > 0`,
+        // Only a server whose latest check read its prices and payee: there is nothing to buy from the others.
+        sql`coalesce((select p.verifiable from ${listingProbes} p where p.listing_id = ${listings.id} order by p.checked_at desc, p.id desc limit 1), false)`,
         sql`coalesce(${last} < now() - (${Math.round(intervalMs)} * interval '1 millisecond'), true)`,
       ),
     )
