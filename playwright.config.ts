@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { fakeGitHubId } from "./tests/support/fake-github";
 import { appPort as port, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
 import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
+import { e2eTestPurchaseKey } from "./tests/e2e/support/test-purchase-key";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
 const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
@@ -50,6 +51,8 @@ const appEnv: Record<string, string> = {
   PROBE_ALLOW_PRIVATE_HOSTS: "true",
   // Admin by GitHub's numeric id (a login can change hands); the fake derives it from the login.
   ADMIN_GITHUB_IDS: String(fakeGitHubId("e2e-admin")),
+  // A wallet for the admin page to show; the daily budget stays 0 (off), so it never buys.
+  TEST_PURCHASE_WALLET_KEY: e2eTestPurchaseKey,
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
