@@ -10,9 +10,6 @@ export function TestPurchaseLine({ testPurchase }: { testPurchase: TestPurchaseV
     <p data-testid="test-purchase" className={`flex gap-2 text-sm ${good ? "text-emerald-800 dark:text-emerald-300" : "text-amber-800 dark:text-amber-300"}`}>
       <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <span className="min-w-0 break-words">
-        <time dateTime={testPurchase.at} className="sr-only">
-          {testPurchase.at}
-        </time>
         {testPurchase.summary}
         {testPurchase.explorerUrl && (
           <>

@@ -8,7 +8,14 @@ import { eq, sql } from "drizzle-orm";
 import { openPostgres } from "@/db/connect";
 import { latestProbes } from "@/db/queries/probes";
 import { listTestPurchaseTargets, reserveTestPurchase, setItemExcluded, spentToday } from "@/db/queries/test-purchases";
-import { listings, testPurchases } from "@/db/schema";
+import { findListingRecord } from "@/db/queries/listing-facts";
+import { listings, testPurchases, users } from "@/db/schema";
+import { toListingView } from "@/lib/listings/from-rows";
+import { toApiAgent } from "@/lib/listings/presenters/api-agent";
+import { detailsText } from "@/lib/listings/presenters/mcp-text";
+import { toServerDetails } from "@/lib/listings/presenters/server-details";
+import { toServerResponse } from "@/lib/listings/presenters/server-json";
+import { chooseItemExclusion, ownerTestPurchases, undeliveredListings } from "@/lib/test-purchases/owner";
 import type { Db } from "@/db/types";
 import { reloadEnv } from "@/lib/env";
 import { recordCheck } from "@/lib/listings/checks/drift";
@@ -106,6 +113,15 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(await spentToday(db)).toBeGreaterThanOrEqual(PRICE);
     // Bought once per interval: the listing is no longer due.
     expect((await listTestPurchaseTargets(db, settings.intervalMs, 100)).map((t) => t.id)).not.toContain(listing.id);
+    // Every surface says the same sentence, with the settlement on the explorer.
+    const view = toListingView((await findListingRecord(db, listing.slug))!);
+    expect(view.verified).toBe(true);
+    expect(view.testPurchase).toMatchObject({ outcome: "delivered", priceUsd: "$0.01", transaction: row!.transaction, explorerUrl: `https://sepolia.basescan.org/tx/${row!.transaction}` });
+    expect(view.testPurchase!.summary).toMatch(/^Test purchase on [A-Z][a-z]{2} \d{1,2}, \d{4}: paid \$0\.01, delivered in \d+\.\d s$/);
+    expect(toApiAgent(view).testPurchase).toEqual(view.testPurchase);
+    expect(toServerDetails(view).testPurchase).toEqual(view.testPurchase);
+    expect(detailsText(toServerDetails(view))).toContain(view.testPurchase!.summary);
+    expect(JSON.stringify(toServerResponse(view))).toContain(view.testPurchase!.summary);
     // The key is nowhere in what was stored.
     const stored = JSON.stringify(await db.select().from(testPurchases), (_, v) => (typeof v === "bigint" ? v.toString() : v)).toLowerCase();
     expect(stored).not.toContain(settings.key.slice(2).toLowerCase());
@@ -144,6 +160,15 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(row).toMatchObject({ outcome: "not-delivered", money: "disputed", units: PRICE });
     const [after] = await db.select({ verified: listings.verified }).from(listings).where(eq(listings.id, listing.id));
     expect(after!.verified).toBe(false);
+    // A later check finds the server answering again: still not Verified while its latest test purchase delivered nothing.
+    await recordCheck(db, { ...listing }, await probeServer(liar.url, { allowPrivateHosts: true }));
+    const view = toListingView((await findListingRecord(db, listing.slug))!);
+    expect(view.verified).toBe(false);
+    expect(view.testPurchase!.summary).toMatch(/: Paid, nothing delivered$/);
+    // Flagged for the admins, told to the owner.
+    expect((await undeliveredListings(db)).map((u) => u.id)).toContain(listing.id);
+    const [owned] = await ownerTestPurchases(db, [{ id: listing.id, name: listing.name }]);
+    expect(owned).toMatchObject({ listingId: listing.id, latest: { outcome: "not-delivered" }, items: [{ key: "fact", excluded: false }] });
   });
 
   it("gives up on a server that settles and never answers within the time limit, and counts the money as spent", async () => {
@@ -158,6 +183,16 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     const [row] = await purchasesOf(db, listing.id);
     expect(row).toMatchObject({ outcome: "not-delivered", money: "disputed" });
   }, 20_000);
+
+  it("lets only the listing's owner exclude an item", async () => {
+    const [owner] = await db.insert(users).values({ email: `owner-${driver}@example.com` }).returning();
+    const [other] = await db.insert(users).values({ email: `other-${driver}@example.com` }).returning();
+    const listing = await insertListing(db, { slug: slug("owned"), name: "Owned", description: "Owned server.", categories: [], serverUrl: `http://127.0.0.1:9/${driver}`, websiteUrl: null, status: "approved", price: 0.01, submitterId: owner!.id });
+    await expect(chooseItemExclusion(db, other!.id, { listingId: listing.id, item: "weather-now", excluded: true })).rejects.toMatchObject({ status: 404 });
+    await chooseItemExclusion(db, owner!.id, { listingId: listing.id, item: "weather-now", excluded: true });
+    const rows = await db.execute(sql`select item from test_purchase_exclusions where listing_id = ${listing.id}`);
+    expect(JSON.stringify(rows)).toContain("weather-now");
+  });
 
   for (const lie of ["price-rise", "payee-swap"] as const) {
     it(`pays nothing to a server whose terms changed since the latest check (${lie}), and records it as drift`, async () => {
