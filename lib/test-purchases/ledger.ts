@@ -7,6 +7,8 @@ import type { Db } from "@/db/types";
 export class DatabaseLedger implements PurchaseLedger {
   /** The row the purchase reserved, once it has. */
   reservedId: string | null = null;
+  /** The last word on its money. */
+  money: string | null = null;
 
   constructor(
     private readonly db: Db,
@@ -26,7 +28,11 @@ export class DatabaseLedger implements PurchaseLedger {
   }
 
   async update(id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerEntry["status"] }): Promise<void> {
-    await recordTestPurchaseMoney(this.db, id, { money: change.status, transaction: change.transaction, note: change.note });
+    // A call that failed without the server's answer (a timeout, a cut connection) left a signed authorisation the
+    // server may still settle until it expires: the site keeps its amount reserved as unknown rather than released.
+    const unanswered = change.status === "refused" && (change.note ?? "").startsWith("the call failed");
+    this.money = unanswered ? "unknown" : change.status;
+    await recordTestPurchaseMoney(this.db, id, { money: this.money, transaction: change.transaction, note: change.note });
   }
 
   /** Free items and declines: the run records the purchase itself. */

@@ -19,11 +19,13 @@ import type { TestPurchaseSettings } from "./settings";
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Listings bought from in one run at most (the rest wait for the next run). */
 const RUN_LIMIT = 20;
+/** Due listings looked at in one run: those with nothing to buy are passed over without any network call. */
+const CANDIDATES = 200;
 
 export type TestPurchaseResult =
   | { kind: "recorded"; outcome: TestPurchaseOutcome; message: string }
   /** Nothing bought and nothing recorded: no item fits, no chain, or the wallet or budget cannot pay. */
-  | { kind: "skipped"; reason: string; stopRun?: boolean };
+  | { kind: "skipped"; reason: string; stopRun?: boolean; contacted?: boolean };
 
 export type TestPurchaseRunSummary = { due: number; recorded: Partial<Record<TestPurchaseOutcome, number>>; skipped: number; stoppedEarly: string | null };
 
@@ -66,12 +68,15 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 export async function runTestPurchases(db: Db, settings: TestPurchaseSettings, options: RunOptions = {}): Promise<TestPurchaseRunSummary> {
-  const targets = await listTestPurchaseTargets(db, settings.intervalMs, options.limit ?? RUN_LIMIT);
+  const limit = options.limit ?? RUN_LIMIT;
+  const targets = await listTestPurchaseTargets(db, settings.intervalMs, Math.max(limit, CANDIDATES));
   const probes = await latestProbes(db, targets.map((t) => t.id));
   const summary: TestPurchaseRunSummary = { due: targets.length, recorded: {}, skipped: 0, stoppedEarly: null };
+  let attempts = 0;
   for (const target of targets) {
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted || attempts >= limit) break;
     const result = await testPurchase(db, settings, target, probes.get(target.id) ?? null, options);
+    if (result.kind === "recorded" || result.contacted) attempts++;
     if (result.kind === "recorded") summary.recorded[result.outcome] = (summary.recorded[result.outcome] ?? 0) + 1;
     else {
       summary.skipped++;
@@ -110,7 +115,7 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
     outcome = await purchase({ server: target.serverUrl, item: item.key, params: item.params, expectTerms: { units: item.units.toString(), payTo } }, deps);
   } catch (error) {
     const message = settings.wallet.redact(error instanceof Error ? error.message.split("\n")[0]! : String(error)).slice(0, 300);
-    if (!ledger.reservedId) return { kind: "skipped", reason: message };
+    if (!ledger.reservedId) return { kind: "skipped", reason: message, contacted: true };
     // Failed after the reservation: the money's state is the ledger's last word on it (unknown counts as spent).
     await finishTestPurchase(db, ledger.reservedId, { outcome: "not-delivered", note: message });
     return { kind: "recorded", outcome: "not-delivered", message };
@@ -135,13 +140,13 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
       await insertTestPurchase(db, { ...record, outcome: "not-delivered", note: message });
       return { kind: "recorded", outcome: "not-delivered", message };
     }
-    return { kind: "skipped", reason: message, stopRun };
+    return { kind: "skipped", reason: message, stopRun, contacted: true };
   }
   const id = ledger.reservedId;
   let verdict: { outcome: TestPurchaseOutcome; deliveredMs?: number };
   if (outcome.status === "delivered") verdict = { outcome: "delivered", deliveredMs: outcome.answeredInMs ?? elapsed };
   else if (outcome.status === "job-pending") verdict = await collectJob(settings, target, outcome, connection, options.signal);
-  else if (outcome.status === "failed" && outcome.signed) verdict = { outcome: "refused" }; // the payment was not used
+  else if (outcome.status === "failed" && outcome.signed && ledger.money === "refused") verdict = { outcome: "refused" }; // the server refused; the payment was not used
   else verdict = { outcome: "not-delivered" }; // disputed: money moved (or may have), nothing good came back
   await finishTestPurchase(db, id, { ...verdict, note: message, transaction: outcome.transaction });
   return { kind: "recorded", outcome: verdict.outcome, message };

@@ -14,6 +14,7 @@ export const testPurchaseSchema = z.object({
   deliveredMs: z.number().int().nullable().describe("Milliseconds from paying to the result; null when nothing was delivered."),
   transaction: z.string().nullable().describe("The settlement transaction, when one was made."),
   explorerUrl: z.string().nullable().describe("The transaction on the block explorer."),
+  paid: z.boolean().describe("Whether the chain shows the payment was taken (false: refused, drift, or a timed-out call whose payment was not seen settled)."),
   summary: z.string().describe("One sentence, as the listing's page shows it."),
 });
 
@@ -26,7 +27,7 @@ function seconds(ms: number): string {
 export function testPurchaseSummary(v: Omit<TestPurchaseView, "summary">): string {
   const on = formatDay(new Date(v.at));
   if (v.outcome === "delivered") return `Test purchase on ${on}: paid ${v.priceUsd}, delivered in ${seconds(v.deliveredMs ?? 0)}`;
-  if (v.outcome === "not-delivered") return `Test purchase on ${on}: Paid, nothing delivered`;
+  if (v.outcome === "not-delivered") return `Test purchase on ${on}: ${v.paid ? "Paid, nothing delivered" : "Nothing delivered in time (payment not seen settled)"}`;
   if (v.outcome === "refused") return `Test purchase on ${on}: Refused payment`;
   return `Test purchase on ${on}: not made, the price or payee differed from the latest check`;
 }
@@ -42,6 +43,7 @@ export function toTestPurchaseView(row: TestPurchase): TestPurchaseView | null {
     deliveredMs: row.outcome === "delivered" ? row.deliveredMs : null,
     transaction: row.transaction,
     explorerUrl: row.transaction ? explorerTxUrl(row.network, row.transaction) : null,
+    paid: ["paid", "disputed", "job-pending", "job-done"].includes(row.money),
   };
   return { ...view, summary: testPurchaseSummary(view) };
 }
