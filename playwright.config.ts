@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { fakeGitHubId } from "./tests/support/fake-github";
 import { appPort as port, chainPort, facilitatorPort, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
 import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
+import { e2eTestPurchaseKey } from "./tests/e2e/support/test-purchase-key";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
 const chromium = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
@@ -55,6 +56,8 @@ const appEnv: Record<string, string> = {
   CHAIN_RPC_URLS: `eip155:84532=http://127.0.0.1:${chainPort}`,
   SALES_INDEX_INTERVAL_SECONDS: "1",
   SALES_CONFIRMATIONS: "0",
+  // A wallet for the admin page to show; the daily budget stays 0 (off), so it never buys.
+  TEST_PURCHASE_WALLET_KEY: e2eTestPurchaseKey,
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 

@@ -4,6 +4,7 @@ import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protoco
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -385,6 +386,58 @@ export const salesCursors = pgTable("sales_cursors", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+// Agora's own test purchases from paid listings (lib/test-purchases): what was bought, what was paid and whether
+// anything came back. A row is written with its reservation under the day's budget, before anything is signed.
+export const testPurchaseOutcome = pgEnum("test_purchase_outcome", ["pending", "delivered", "not-delivered", "refused", "drift"]);
+
+export const testPurchases = pgTable(
+  "test_purchases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    item: text("item").notNull(),
+    // CAIP-2 id of the network paid on.
+    network: text("network").notNull(),
+    payTo: text("pay_to"),
+    // The price in the token's smallest unit; counted against the day's budget while `money` says it may have moved.
+    units: bigint("units", { mode: "bigint" }).notNull().default(sql`0`),
+    outcome: testPurchaseOutcome("outcome").notNull().default("pending"),
+    // The purchase ledger's word on the money: reserved, paid, refused (nothing moved), disputed, unknown, job-pending…
+    money: text("money").notNull().default("none"),
+    transaction: text("transaction"),
+    deliveredMs: integer("delivered_ms"),
+    // A fixed-length sentence for the record (the server's own words clipped); never shown as HTML.
+    note: text("note"),
+    // The UTC day whose budget the amount counts against.
+    day: date("day", { mode: "string" }).notNull().default(sql`(now() at time zone 'utc')::date`),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("test_purchases_listing_started_idx").on(t.listingId, t.startedAt.desc())],
+);
+
+// What each UTC day's test purchases have spent or hold reserved: one row a day, raised only by a conditional update
+// that keeps it within the budget, so instances sharing the database cannot overspend it together.
+export const testPurchaseSpending = pgTable("test_purchase_spending", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  spentUnits: bigint("spent_units", { mode: "bigint" }).notNull().default(sql`0`),
+});
+
+// Items an owner does not want bought by Agora's test purchases (say, one with side effects in the world).
+export const testPurchaseExclusions = pgTable(
+  "test_purchase_exclusions",
+  {
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    item: text("item").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.listingId, t.item] })],
+);
+
 export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -440,3 +493,5 @@ export const buyerReviews = pgTable(
   ],
 );
 export type BuyerReviewRow = typeof buyerReviews.$inferSelect;
+export type TestPurchase = typeof testPurchases.$inferSelect;
+export type TestPurchaseOutcome = (typeof testPurchaseOutcome.enumValues)[number];

@@ -22,6 +22,11 @@ function wholeNumber(fallback: number, min: number, max: number, tooLarge: strin
     .pipe(z.number().int("must be a whole number").min(min, `must be at least ${min}`).max(max, tooLarge));
 }
 
+/** An amount in US dollars (`0.50`), kept as the exact string; checked by usdToUnits where it is used. */
+function usdSetting(fallback: string) {
+  return optionalString.transform((v) => v ?? fallback).pipe(z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, "must be an amount in US dollars such as 0.50"));
+}
+
 function isOrigin(value: string): boolean {
   if (!URL.canParse(value)) return true; // z.url() has already named the variable
   const url = new URL(value);
@@ -104,6 +109,21 @@ const schema = z
     SALES_REORG_DEPTH: wholeNumber(64, 1, 10_000, "must be at most 10000"),
     SALES_MAX_BLOCK_RANGE: wholeNumber(2000, 1, 100_000, "must be at most 100000"),
     SALES_BACKFILL_BLOCKS: wholeNumber(50_000, 0, 10_000_000, "must be at most 10000000"),
+    // Agora's own test purchases from paid listings (lib/test-purchases). The wallet's key: 0x and 64 hex digits,
+    // only ever read from here (never stored, logged or shown). Off while the daily budget is 0.
+    TEST_PURCHASE_WALLET_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex digits (a private key)").optional()),
+    // USDC a day the test purchases may spend, e.g. 1.00; 0 (default) turns them off.
+    TEST_PURCHASE_DAILY_BUDGET: usdSetting("0"),
+    // The most one test purchase may cost; dearer items are never bought.
+    TEST_PURCHASE_MAX_PRICE: usdSetting("0.10"),
+    // How often each listing is test-bought at most (default 7 days).
+    TEST_PURCHASE_INTERVAL_SECONDS: optionalString
+      .transform((v) => (v === undefined ? 7 * 24 * 3600 : Number(v)))
+      .pipe(z.number().int("must be a whole number of seconds").min(1).max(90 * 24 * 3600, "must be at most 90 days")),
+    // How long a purchase may take to deliver (an asynchronous item: its promised time, at most this again).
+    TEST_PURCHASE_TIMEOUT_SECONDS: optionalString
+      .transform((v) => (v === undefined ? 60 : Number(v)))
+      .pipe(z.number().int("must be a whole number of seconds").min(1).max(600, "must be at most 600")),
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     VERIFY_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))
@@ -158,6 +178,9 @@ const schema = z
       parseRpcUrls(env.CHAIN_RPC_URLS);
     } catch (error) {
       ctx.addIssue({ code: "custom", path: ["CHAIN_RPC_URLS"], message: (error as Error).message });
+    }
+    if (env.TEST_PURCHASE_DAILY_BUDGET !== "0" && Number(env.TEST_PURCHASE_DAILY_BUDGET) > 0 && !env.TEST_PURCHASE_WALLET_KEY) {
+      ctx.addIssue({ code: "custom", path: ["TEST_PURCHASE_WALLET_KEY"], message: "is required when TEST_PURCHASE_DAILY_BUDGET is more than 0" });
     }
     if (env.ADMIN_GITHUB_LOGINS) {
       ctx.addIssue({

@@ -16,6 +16,9 @@ import { listings, salesCursors } from "@/db/schema";
 import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { probeServer } from "@/lib/probe";
+import { walletFromKey } from "@agora-mcp/client";
+import { reloadEnv } from "@/lib/env";
+import { runTestPurchases } from "@/lib/test-purchases/run";
 import { ANVIL_TEST_KEYS, startChain, USDC_ADDRESS, type LocalChain } from "./chain";
 import { startFacilitator, type LocalFacilitator } from "./facilitator";
 
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     "block-time": { type: "string", default: "1" },
     "job-seconds": { type: "string", default: "90" },
     "buyer-usdc": { type: "string", default: "10" },
+    "test-purchase-budget": { type: "string", default: "1.00" },
     "no-site": { type: "boolean", default: false },
     out: { type: "string", default: ".data/sandbox.json" },
     "pglite-dir": { type: "string" },
@@ -104,10 +108,24 @@ async function main() {
   fs.writeFileSync(walletFile, `${JSON.stringify({ address: buyer.address, privateKey: buyerKey, createdAt: new Date().toISOString() }, null, 2)}\n`, { mode: 0o600 });
   fs.chmodSync(walletFile, 0o600);
 
+  // The site's own test-purchase wallet, funded too; its key reaches the site only as a setting (never a file or the screen).
+  const testPurchaseKey = generatePrivateKey();
+  const testPurchaseWallet = walletFromKey(testPurchaseKey);
+  await started.chain.mintUsdc(testPurchaseWallet.address, 5_000_000n);
+  const testPurchaseEnv = {
+    CHAIN_RPC_URLS: `eip155:84532=${started.chain.rpcUrl}`,
+    TEST_PURCHASE_WALLET_KEY: testPurchaseKey,
+    TEST_PURCHASE_DAILY_BUDGET: args["test-purchase-budget"]!,
+    TEST_PURCHASE_MAX_PRICE: "0.10",
+  };
+  Object.assign(process.env, testPurchaseEnv);
+  reloadEnv();
+
   // Register both servers as approved listings and let the probe earn (or refuse) their badge.
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const conn = await openDatabase({ databaseUrl, pgliteDir: args["pglite-dir"] ?? process.env.PGLITE_DIR ?? ".data/pglite" });
   const registered = [];
+  let testPurchases = {};
   try {
     if (conn.created) await seedSampleCatalogue(conn.db);
     // Every run starts a new chain: what the sales indexer read of the last one means nothing here.
@@ -130,6 +148,20 @@ async function main() {
       const recorded = await recordCheck(conn.db, listing, probe);
       registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
     }
+    // The first round of test purchases now, so the servers show theirs as soon as the site is up; the site's
+    // schedule buys again after TEST_PURCHASE_INTERVAL_SECONDS.
+    const budgetUnits = BigInt(Math.round(Number(args["test-purchase-budget"]) * 1_000_000));
+    if (budgetUnits > 0n) {
+      const round = await runTestPurchases(conn.db, {
+        wallet: testPurchaseWallet,
+        budgetUnits,
+        maxUnits: 100_000n,
+        intervalMs: 7 * 86_400_000,
+        timeoutMs: 30_000,
+        allowPrivateHosts: true,
+      });
+      testPurchases = round.recorded;
+    }
   } finally {
     await conn.close();
   }
@@ -139,7 +171,7 @@ async function main() {
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory). Its pages and the
     // client tarball it serves name its own origin.
-    const siteEnv = { ...process.env, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
+    const siteEnv = { ...process.env, ...testPurchaseEnv, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
     execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
     started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
       env: siteEnv,
@@ -160,6 +192,7 @@ async function main() {
     facilitatorUrl: started.facilitator.url,
     servers: registered,
     buyer: { address: buyer.address, usdcUnits: balance.toString(), walletFile },
+    testPurchases: { wallet: testPurchaseWallet.address, firstRound: testPurchases },
     startedAt: new Date().toISOString(),
     pid: process.pid,
   };
@@ -172,6 +205,7 @@ Agora sandbox is running (loopback only; nothing here touches a public network).
   USDC:         ${USDC_ADDRESS}  (sandbox token, EIP-3009)
   Facilitator:  ${started.facilitator.url}
 ${registered.map((s) => `  Server:       ${s.name}: ${s.mcpUrl}  ${s.verified ? "Verified" : `not verified${s.probeError ? ` (${s.probeError})` : ""}`}`).join("\n")}
+  Test buys:    the site's wallet ${testPurchaseWallet.address} buys from each paid listing (${JSON.stringify(testPurchases)})
   Buyer wallet: ${buyer.address}  holds ${formatUsd(balance)} USDC; key in ${path.relative(process.cwd(), walletFile)} (mode 0600)
 The same as JSON: ${path.relative(process.cwd(), out)}. Ctrl-C stops everything.`);
 }

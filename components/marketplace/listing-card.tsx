@@ -1,10 +1,15 @@
 import Link from "next/link";
 import { BuyerRating } from "@/components/listings/buyer-rating";
-import type { BuyerReviewFacts, Listing, ListingSales } from "@/lib/listings/model";
 import { SalesLine } from "@/components/listings/sales-line";
+import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
+import type { BuyerReviewFacts, Listing, ListingSales, ListingView } from "@/lib/listings/model";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingCard({ listing }: { listing: Listing & Partial<ListingSales> & { buyerReviews?: BuyerReviewFacts } }) {
+export function ListingCard({
+  listing,
+}: {
+  listing: Listing & Partial<ListingSales> & { buyerReviews?: BuyerReviewFacts } & Partial<Pick<ListingView, "probe" | "testPurchase">>;
+}) {
   return (
     <article
       data-testid="listing"
@@ -18,6 +23,7 @@ export function ListingCard({ listing }: { listing: Listing & Partial<ListingSal
         </h2>
         <div className="flex shrink-0 gap-1.5">
           <StatusBadges listing={listing} />
+          <TestPurchaseBadge listing={listing} />
         </div>
       </div>
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-muted-foreground">{listing.description}</p>

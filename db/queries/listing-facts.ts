@@ -1,13 +1,14 @@
 // What the checks know about a page of listings, loaded beside the rows in a fixed number of queries whatever the page's
 // size: the latest check, the 30-day record, the recent drift and the buyer reviews of each. Every surface reads listings this
 // way, so a search or a lookup goes down to the database once and comes back with everything it shows.
-import type { BuyerReviewRow, ListingProbe } from "../schema";
+import type { BuyerReviewRow, ListingProbe, TestPurchase } from "../schema";
 import type { Db } from "../types";
 import { buyerReviewSummaries, latestBuyerReviews, type BuyerReviewSummary } from "./buyer-reviews";
 import { recentDrift, type DriftRecord } from "./drift";
 import { findPublicListing, listRegistryPage, searchListings, type CatalogueQuery, type PublicListingRow } from "./listings";
 import { latestProbes, uptimeSummaries, type UptimeSummary } from "./probes";
 import { salesSummaries, type SalesSummary } from "./sales";
+import { latestTestPurchases } from "./test-purchases";
 
 /** The record window of `uptime`. */
 export const UPTIME_DAYS = 30;
@@ -24,24 +25,26 @@ export type ListingRecord = {
   sales?: SalesSummary;
   /** Visible buyer reviews: count, average and the newest few (absent before the first). */
   buyerReviews?: BuyerReviewSummary & { latest: BuyerReviewRow[] };
+  testPurchase?: TestPurchase;
 };
 
 /** The rows in the given order, each with its facts. */
 export async function withListingFacts(db: Db, rows: PublicListingRow[], now = new Date()): Promise<ListingRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [probes, uptimes, drift, sales, reviewSummaries, reviews] = await Promise.all([
+  const [probes, uptimes, drift, sales, reviewSummaries, reviews, tests] = await Promise.all([
     latestProbes(db, ids),
     uptimeSummaries(db, ids, UPTIME_DAYS, now),
     recentDrift(db, ids),
     salesSummaries(db, ids, now),
     buyerReviewSummaries(db, ids),
     latestBuyerReviews(db, ids),
+    latestTestPurchases(db, ids),
   ]);
   return rows.map((row) => {
     const summary = reviewSummaries.get(row.id);
     const buyerReviews = summary ? { ...summary, latest: reviews.get(row.id) ?? [] } : undefined;
-    return { row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [], sales: sales.get(row.id), buyerReviews };
+    return { row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [], sales: sales.get(row.id), buyerReviews, testPurchase: tests.get(row.id) };
   });
 }
 

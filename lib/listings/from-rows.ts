@@ -5,6 +5,7 @@ import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
 import { NO_SALES } from "@/db/queries/sales";
 import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/buyer-reviews/view";
+import { toTestPurchaseView } from "@/lib/test-purchases/view";
 import type { Listing, ListingView, ProbeSnapshot } from "./model";
 
 export function toListing(row: PublicListingRow): Listing {
@@ -41,7 +42,10 @@ export function toListingView(record: ListingRecord, now = new Date()): ListingV
   const listing = toListing(record.row);
   const reviews = record.buyerReviews;
   const buyerReviews = reviews ? { count: reviews.count, average: reviews.average, latest: reviews.latest.map(toBuyerReviewView) } : NO_BUYER_REVIEWS;
-  return { ...listing, verified: verifiedByProbe(listing.verified, probe, now), probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, sales: record.sales ?? NO_SALES, buyerReviews };
+  const testPurchase = record.testPurchase ? toTestPurchaseView(record.testPurchase) : null;
+  // Took the money and delivered nothing: not Verified, whatever the checks say, until a test purchase delivers.
+  const verified = verifiedByProbe(listing.verified, probe, now) && testPurchase?.outcome !== "not-delivered";
+  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, sales: record.sales ?? NO_SALES, buyerReviews, testPurchase };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

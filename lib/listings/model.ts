@@ -8,6 +8,7 @@ import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
 import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/buyer-reviews/view";
+import type { TestPurchaseView } from "@/lib/test-purchases/view";
 
 export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
@@ -36,8 +37,11 @@ export type ProbeSnapshot = {
   paymentMethods: AcceptedPayment[];
 };
 
-/** `drift`: the latest changes a check found against what was approved, newest first. */
-export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[] } & ListingSales & {
+/**
+ * `drift`: the latest changes a check found against what was approved, newest first. `testPurchase`: Agora's
+ * latest purchase from it (lib/test-purchases), null before the first.
+ */
+export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[]; testPurchase: TestPurchaseView | null } & ListingSales & {
   /** Reviews from wallets that paid (lib/buyer-reviews): count, average rating and the newest few. */
   buyerReviews: BuyerReviewFacts;
 };

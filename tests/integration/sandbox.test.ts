@@ -15,7 +15,7 @@ import { baseSepolia } from "viem/chains";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPricedItems, readPurchaseResult, Quirks, readToolPayload } from "@agora-mcp/protocol";
 import { openPglite } from "@/db/connect";
-import { listings } from "@/db/schema";
+import { listings, testPurchases } from "@/db/schema";
 import { USDC_ABI } from "@/sandbox/chain";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
@@ -24,6 +24,7 @@ type Summary = {
   facilitatorUrl: string;
   servers: { slug: string; mcpUrl: string; payTo: `0x${string}`; verified: boolean; price: number }[];
   buyer: { address: `0x${string}`; usdcUnits: string; walletFile: string };
+  testPurchases: { wallet: `0x${string}`; firstRound: Record<string, number> };
 };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-sandbox-"));
@@ -108,7 +109,10 @@ describe("npm run sandbox", () => {
     expect(outcome).toMatchObject({ ok: true });
     expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
-    expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(units);
+    // The site's own test purchase bought the same item from each server before this one.
+    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 2 });
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(2n * units);
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 2n * units);
     // The private key is in the 0600 file only, never on the screen.
     const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
     expect(first.output()).not.toContain(key.slice(2));
@@ -126,6 +130,12 @@ describe("npm run sandbox", () => {
       expect(rows.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
         { slug: "sandbox-studio", verified: true },
         { slug: "sandbox-weather-and-reports", verified: true },
+      ]);
+      // Each paid server shows a delivered test purchase, paid on the sandbox chain.
+      const bought = await conn.db.select({ outcome: testPurchases.outcome, money: testPurchases.money, units: testPurchases.units }).from(testPurchases);
+      expect(bought).toEqual([
+        { outcome: "delivered", money: "paid", units: 10_000n },
+        { outcome: "delivered", money: "paid", units: 10_000n },
       ]);
       // The sample catalogue is there too, so the marketplace is not just the sandbox.
       expect((await conn.db.select({ id: listings.id }).from(listings).where(eq(listings.status, "approved"))).length).toBeGreaterThan(10);

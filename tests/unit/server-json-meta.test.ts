@@ -33,6 +33,7 @@ function view(tools: number): ListingView {
     drift: [],
     sales: NO_SALES,
     buyerReviews: { count: 0, average: null, latest: [] },
+    testPurchase: null,
   };
 }
 

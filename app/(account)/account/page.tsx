@@ -7,6 +7,8 @@ import { EmailVerificationNotice } from "@/components/account/email-verification
 import { YourServers } from "@/components/account/your-servers";
 import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
 import { reviewDesk } from "@/lib/buyer-reviews/feedback";
+import { TestPurchaseOwnerPanel } from "@/components/listings/test-purchase-owner-panel";
+import { ownerTestPurchases } from "@/lib/test-purchases/owner";
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/lib/database";
 import { listOwnListings } from "@/lib/listings/owned";
@@ -22,6 +24,7 @@ export default async function AccountPage() {
   if (!user) redirect("/login");
   const db = await getDb();
   const [{ listings, checks, drift }, tokens, buyerReviews] = await Promise.all([listOwnListings(db, user.id), listApiTokens(db, user.id), reviewDesk(db, { ownerId: user.id })]);
+  const testPurchases = await ownerTestPurchases(db, listings);
 
   return (
     <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
@@ -69,6 +72,7 @@ export default async function AccountPage() {
         </div>
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
         <YourServers servers={listings} probes={checks} drift={drift} />
+        <TestPurchaseOwnerPanel listings={testPurchases} />
       </section>
 
       {buyerReviews.length > 0 && <BuyerReviewDesk reviews={buyerReviews} mode="owner" />}

@@ -5,6 +5,7 @@ import type { ListingView } from "@/lib/listings/model";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { findNetwork } from "@agora-mcp/protocol";
 import { salesFacts, salesFactsSchema } from "./sales-facts";
+import { testPurchaseSchema } from "@/lib/test-purchases/view";
 
 export const toolPriceSchema = z.object({
   name: z.string(),
@@ -56,6 +57,7 @@ export const statusFactsSchema = z.object({
   reachable: z.boolean().nullable().describe("Whether that check completed the MCP handshake."),
   uptime30d: uptimeSchema,
   sales: salesFactsSchema,
+  testPurchase: testPurchaseSchema.nullable().describe("Agora's latest test purchase from this server (it buys from each paid listing on a schedule); null before the first."),
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */
@@ -80,6 +82,7 @@ export function statusFacts(view: ListingView): StatusFacts {
     reachable: view.probe?.reachable ?? null,
     uptime30d: { percent: view.uptime.uptimePct, checks: view.uptime.checks, medianLatencyMs: view.uptime.medianLatencyMs },
     sales: salesFacts(view.sales),
+    testPurchase: view.testPurchase,
   };
 }
 

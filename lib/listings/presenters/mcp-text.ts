@@ -11,6 +11,7 @@ function summaryBlock(s: ServerSummary, index: number): string {
   return [
     `${index}. ${s.name} — ${priceLine(s)}${s.verified ? " · verified" : ""}`,
     `   id: ${s.id} · slug: ${s.slug}${s.lastCheckedAt ? ` · last checked ${s.lastCheckedAt}${s.reachable ? "" : " (not reachable)"}` : " · not checked yet"}`,
+    ...(s.testPurchase ? [`   ${s.testPurchase.summary}`] : []),
     `   ${s.description}`,
     `   Categories: ${s.categories.join(", ") || "none"}`,
     `   Sales: ${salesLine(s.sales)}`,
@@ -73,6 +74,7 @@ export function detailsText(d: ServerDetails): string {
     `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}${d.reachable ? "" : " (server not reachable)"}` : "not yet verified"}`,
     ...(d.drift.length ? ["", "Changes since approval:", ...d.drift.map(driftLine)] : []),
     `Sales: ${salesLine(d.sales)}${d.sales.lastSale ? `; last ${d.sales.lastSale.at} ($${d.sales.lastSale.amountUsd}, ${d.sales.lastSale.explorerUrl ?? d.sales.lastSale.txHash})` : ""}`,
+    ...(d.testPurchase ? [`${d.testPurchase.summary}${d.testPurchase.transaction ? ` (transaction ${d.testPurchase.transaction})` : ""}`] : []),
     `Uptime: ${uptime}${d.uptime30d.medianLatencyMs !== null ? `, median ${d.uptime30d.medianLatencyMs} ms` : ""}`,
     "",
     "Client config (desktop assistant → Settings › Developer › Edit Config):",

@@ -14,18 +14,31 @@ export type Connection = {
 
 export class ConnectionError extends Error {}
 
+/**
+ * How a connection reaches the server: a caller that buys from servers nobody vouches for (the registry's test
+ * purchases) passes its own fetch (address-checked, size- and time-bounded) and a shorter call timeout.
+ */
+export type ConnectionOptions = {
+  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  callTimeoutMs?: number;
+  /** Ends the connection's requests when aborted. */
+  signal?: AbortSignal;
+};
+
 /** Connects to an MCP server over Streamable HTTP, runs `work`, and always closes. */
-export async function withConnection<T>(url: string, work: (c: Connection) => Promise<T>): Promise<T> {
+export async function withConnection<T>(url: string, work: (c: Connection) => Promise<T>, options: ConnectionOptions = {}): Promise<T> {
   const client = new Client(CLIENT_INFO);
+  const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+  const request = { timeout: callTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout: 15_000 });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined), { ...request, timeout: Math.min(15_000, callTimeoutMs) });
   } catch (error) {
     throw new ConnectionError(`Could not connect to ${url}: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`);
   }
   const connection: Connection = {
     call: async (name, args, meta) =>
-      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, { timeout: CALL_TIMEOUT_MS })) as CallToolResult,
-    toolNames: async () => (await client.listTools()).tools.map((t) => ({ name: t.name, description: t.description, meta: t._meta as Record<string, unknown> | undefined })),
+      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, request)) as CallToolResult,
+    toolNames: async () => (await client.listTools(undefined, request)).tools.map((t) => ({ name: t.name, description: t.description, meta: t._meta as Record<string, unknown> | undefined })),
     close: () => client.close(),
   };
   try {

@@ -1,7 +1,7 @@
 // Collecting an asynchronous item: the job-status tool hands the result to the wallet that paid, proven by
 // an EIP-191 signature of "Agora job-status <jobId>".
 import { JOB_STATUS_TOOL, jobStatusMessage, readToolPayload, Quirks } from "@agora-mcp/protocol";
-import { textOf, withConnection } from "./connections.js";
+import { textOf, withConnection, type ConnectionOptions } from "./connections.js";
 import type { Ledger } from "./ledger.js";
 import type { Wallet } from "./wallet.js";
 
@@ -10,19 +10,31 @@ export type JobCheck = { status: "pending" | "done" | "failed" | "unknown"; mess
 export async function checkJob(jobId: string, { ledger, wallet }: { ledger: Ledger; wallet: Wallet }): Promise<JobCheck> {
   const attempt = ledger.attempts().find((a) => a.jobId === jobId);
   if (!attempt?.serverUrl) return { status: "unknown", jobId, message: `No purchase in this wallet's ledger has job "${jobId}".` };
+  const check = await readJob(attempt.serverUrl, jobId, { wallet, server: attempt.server, item: attempt.item });
+  if (check.status === "done") await ledger.update(attempt.id, { status: "job-done" });
+  return check;
+}
+
+/** Asks the server that sold job `jobId` how it stands, signed by the wallet that paid. */
+export async function readJob(
+  serverUrl: string,
+  jobId: string,
+  { wallet, server, item, connection }: { wallet: Pick<Wallet, "account">; server: string; item: string; connection?: ConnectionOptions },
+): Promise<JobCheck> {
   const signature = await wallet.account.signMessage({ message: jobStatusMessage(jobId) });
-  return withConnection(attempt.serverUrl, async (c) => {
-    const result = await c.call(JOB_STATUS_TOOL, { jobId, signature });
-    if (result.isError) return { status: "failed" as const, jobId, message: `${attempt.server} answered: ${textOf(result).slice(0, 300)}` };
-    const payload = readToolPayload(JOB_STATUS_TOOL, result, new Quirks()) as { status?: string; toolResult?: unknown; checkAfterSeconds?: number; error?: string } | undefined;
-    if (payload?.status === "done") {
-      await ledger.update(attempt.id, { status: "job-done" });
-      return { status: "done" as const, jobId, message: `"${attempt.item}" from ${attempt.server} is ready.`, result: payload.toolResult };
-    }
-    if (payload?.status === "pending") {
-      const wait = payload.checkAfterSeconds ?? 30;
-      return { status: "pending" as const, jobId, checkAfterSeconds: wait, message: `Still being prepared; look again in about ${wait} seconds.` };
-    }
-    return { status: "failed" as const, jobId, message: `The job failed: ${payload?.error ?? textOf(result).slice(0, 300)}` };
-  });
+  return withConnection(
+    serverUrl,
+    async (c) => {
+      const result = await c.call(JOB_STATUS_TOOL, { jobId, signature });
+      if (result.isError) return { status: "failed" as const, jobId, message: `${server} answered: ${textOf(result).slice(0, 300)}` };
+      const payload = readToolPayload(JOB_STATUS_TOOL, result, new Quirks()) as { status?: string; toolResult?: unknown; checkAfterSeconds?: number; error?: string } | undefined;
+      if (payload?.status === "done") return { status: "done" as const, jobId, message: `"${item}" from ${server} is ready.`, result: payload.toolResult };
+      if (payload?.status === "pending") {
+        const wait = payload.checkAfterSeconds ?? 30;
+        return { status: "pending" as const, jobId, checkAfterSeconds: wait, message: `Still being prepared; look again in about ${wait} seconds.` };
+      }
+      return { status: "failed" as const, jobId, message: `The job failed: ${payload?.error ?? textOf(result).slice(0, 300)}` };
+    },
+    connection,
+  );
 }

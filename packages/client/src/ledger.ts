@@ -47,10 +47,21 @@ export class CapExceeded extends Error {
   }
 }
 
+/**
+ * What a purchase needs of a ledger: today's spending, and a reservation under the cap that two buyers at once
+ * cannot both slip under. This file's Ledger keeps it in a file; the registry's test purchases in its database.
+ */
+export type PurchaseLedger = {
+  spentToday: () => bigint | Promise<bigint>;
+  reserve: (entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint) => Promise<Pick<LedgerEntry, "id">>;
+  update: (id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerStatus }) => Promise<void>;
+  append: (entry: LedgerEntry) => Promise<void>;
+};
+
 const LOCK_STALE_MS = 30_000;
 const LOCK_WAIT_MS = 10_000;
 
-export class Ledger {
+export class Ledger implements PurchaseLedger {
   constructor(readonly file: string) {}
 
   private get lockFile() {

@@ -25,9 +25,9 @@ import {
 } from "@agora-mcp/protocol";
 import { readCatalogue, findItem, missingParams } from "./catalogue.js";
 import { askPerson, supportsElicitation, type Confirmations } from "./confirm.js";
-import { textOf, withConnection, type Connection } from "./connections.js";
+import { textOf, withConnection, type Connection, type ConnectionOptions } from "./connections.js";
 import type { ChainReader } from "./chain.js";
-import { CapExceeded, type Ledger } from "./ledger.js";
+import { CapExceeded, type PurchaseLedger } from "./ledger.js";
 import { resolveServer, type ResolvedServer } from "./servers.js";
 import type { Settings } from "./settings.js";
 import type { Wallet } from "./wallet.js";
@@ -38,9 +38,14 @@ export type PurchaseInput = {
   params?: Record<string, unknown>;
   confirmationId?: string;
   maxPriceUsd?: string;
+  /**
+   * The exact terms the buyer already knows (the registry's latest check): a server now asking another price or
+   * payee is refused as drift before anything is signed.
+   */
+  expectTerms?: { units: string; payTo: string };
 };
 
-export type PurchaseStatus = "delivered" | "free" | "job-pending" | "confirmation-required" | "declined" | "refused" | "failed" | "disputed";
+export type PurchaseStatus = "delivered" | "free" | "job-pending" | "confirmation-required" | "declined" | "refused" | "drift" | "failed" | "disputed";
 
 export type PurchaseOutcome = {
   status: PurchaseStatus;
@@ -58,9 +63,25 @@ export type PurchaseOutcome = {
   checkAfterSeconds?: number;
   confirmationId?: string;
   missingParams?: string[];
+  /** The payee the server asked to be paid (when the purchase got that far). */
+  payTo?: string;
+  /** Milliseconds from sending the paid call to its answer. */
+  answeredInMs?: number;
 };
 
-export type PurchaseDeps = { settings: Settings; wallet: Wallet; ledger: Ledger; chain: ChainReader; confirmations: Confirmations; mcp: Server };
+/**
+ * `confirmations` and `mcp` ask the person (settings.elicitation); a buyer with nobody to ask (the registry's test
+ * purchases) turns elicitation off and leaves them out. `connection` bounds how the server is reached.
+ */
+export type PurchaseDeps = {
+  settings: Settings;
+  wallet: Wallet;
+  ledger: PurchaseLedger;
+  chain: ChainReader;
+  confirmations?: Confirmations;
+  mcp?: Server;
+  connection?: ConnectionOptions;
+};
 
 function refused(message: string, extra: Partial<PurchaseOutcome> = {}): PurchaseOutcome {
   return { status: "refused", message, signed: false, ...extra };
@@ -135,7 +156,7 @@ export async function purchase(input: PurchaseInput, deps: PurchaseDeps): Promis
       };
       return { nonce: signed.payload.authorization.nonce as `0x${string}`, send };
     });
-  });
+  }, deps.connection);
 }
 
 /** An item sold through the x402 binding for MCP: the unpaid call answers its PaymentRequired. */
@@ -190,7 +211,11 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
   const { input, server } = ctx;
   const { units, name, itemKey, payTo } = priced;
   const priceUsd = formatUsd(units);
-  const at = { ...ctx.at, priceUsd };
+  const at = { ...ctx.at, priceUsd, payTo };
+  if (input.expectTerms && (BigInt(input.expectTerms.units) !== units || !sameAddress(input.expectTerms.payTo, payTo))) {
+    const was = `${formatUsd(BigInt(input.expectTerms.units))} to ${input.expectTerms.payTo}`;
+    return { status: "drift", message: `${server.label} now asks ${priceUsd} to ${payTo} for "${name}", not the ${was} last recorded. Nothing was signed.`, signed: false, ...at };
+  }
   if (input.maxPriceUsd !== undefined && units > usdToUnits(input.maxPriceUsd)) {
     return refused(`${server.label} now asks ${priceUsd} for "${name}", more than the ${formatUsd(usdToUnits(input.maxPriceUsd))} you expected. Nothing was signed.`, at);
   }
@@ -201,21 +226,23 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
   if (units > balance) {
     return refused(`"${name}" costs ${priceUsd} but the wallet holds ${formatUsd(balance)} USDC. Fund ${wallet.address} first (see the wallet tool). Nothing was signed.`, at);
   }
-  const spent = ledger.spentToday();
+  const spent = await ledger.spentToday();
   if (spent + units > settings.dailyCapUnits) return refused(capMessage(name, priceUsd, spent, settings.dailyCapUnits), at);
 
   // At or above the threshold (0 asks for every paid purchase), as the reference client users know does.
   if (settings.elicitation && units >= settings.thresholdUnits) {
     const question = `Pay ${priceUsd} USDC on ${settings.network.label} to ${server.label} for "${name}"? Payee ${payTo}; today's spending so far ${formatUsd(spent)} of ${formatUsd(settings.dailyCapUnits)}.`;
-    if (supportsElicitation(ctx.deps.mcp)) {
-      if ((await askPerson(ctx.deps.mcp, question)) !== "accepted") {
+    const { mcp, confirmations } = ctx.deps;
+    if (!mcp || !confirmations) throw new Error("Elicitation is on, but this buyer has nobody to ask.");
+    if (supportsElicitation(mcp)) {
+      if ((await askPerson(mcp, question)) !== "accepted") {
         await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: server.label, serverUrl: server.url, item: itemKey, units: units.toString(), status: "declined" });
         return { status: "declined", message: `You declined paying ${priceUsd} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
       }
     } else {
       const key = confirmationKey(server, itemKey, units, input.params ?? {});
-      if (!input.confirmationId || !ctx.deps.confirmations.redeem(input.confirmationId, key)) {
-        const { confirmationId, expiresAt } = ctx.deps.confirmations.issue(key);
+      if (!input.confirmationId || !confirmations.redeem(input.confirmationId, key)) {
+        const { confirmationId, expiresAt } = confirmations.issue(key);
         return {
           status: "confirmation-required",
           message: `Confirmation required: ${question} Ask the person; only if they say yes, call purchase again with the same server, item and params and confirmationId "${confirmationId}" (valid once, until ${expiresAt}). Nothing was signed.`,
@@ -241,8 +268,9 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
     await ledger.update(attempt.id, { status: "refused", note: "signing failed" });
     throw error;
   }
+  const sentAt = performance.now();
   const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
-  const paid = { ...at, signed: true };
+  const paid = { ...at, signed: true, answeredInMs: Math.round(performance.now() - sentAt) };
 
   if (!answer.ok) {
     const moved = await chain.authorizationUsed(wallet.address, signed.nonce).catch(() => undefined);

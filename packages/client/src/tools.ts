@@ -41,7 +41,7 @@ function guarded<A>(wallet: Wallet, tool: string, handler: (args: A) => Promise<
 }
 
 const purchaseOutput = {
-  status: z.enum(["delivered", "free", "job-pending", "confirmation-required", "declined", "refused", "failed", "disputed"]),
+  status: z.enum(["delivered", "free", "job-pending", "confirmation-required", "declined", "refused", "drift", "failed", "disputed"]),
   message: z.string(),
   signed: z.boolean().describe("Whether a payment authorisation was signed"),
   server: z.string().optional(),

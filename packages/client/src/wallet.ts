@@ -122,3 +122,10 @@ export function importWallet(file: string, key: string): Wallet {
   writeNew(file, normalised);
   return toWallet(normalised, file, true);
 }
+
+/** A wallet whose key a program was given (the registry's test-purchase setting): nothing is written anywhere. */
+export function walletFromKey(key: string, label = "(from a setting)"): Wallet {
+  const trimmed = key.trim();
+  if (!KEY.test(trimmed)) throw new WalletError("That is not a private key: expected 0x and 64 hex digits.");
+  return toWallet(trimmed as `0x${string}`, label, false);
+}

@@ -7,6 +7,7 @@ import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { insertListing } from "@/lib/listings/write";
 import { probeSampleListings } from "@/lib/sample-catalogue/probes";
 import { referencePort } from "./ports";
+import { addTestPurchaseFixtures } from "./test-purchase-fixtures";
 import type { Db } from "@/db/types";
 
 // A listing whose text is markup: the pages must show it as text and never run it.
@@ -30,6 +31,7 @@ async function seed(db: Db) {
   const verified = await probeSampleListings(db, { allowPrivateHosts: true, attempts: 30 });
   console.log(`sample catalogue: ${verified} reference listings verified by a probe`);
   await addFixtures(db);
+  await addTestPurchaseFixtures(db);
 }
 
 // A fresh database needs fresh caches: a reused build keeps the previous run's cached pages and data

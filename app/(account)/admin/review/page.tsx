@@ -4,6 +4,8 @@ import { ReviewActions } from "@/components/admin/review-actions";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
 import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
 import { reviewDesk } from "@/lib/buyer-reviews/feedback";
+import { TestPurchaseWalletPanel } from "@/components/listings/test-purchase-wallet-panel";
+import { undeliveredListings, walletStatus } from "@/lib/test-purchases/owner";
 import { CategoryChips } from "@/components/marketplace/listing-badges";
 import { getDb } from "@/lib/database";
 import { loadReviewQueue } from "@/lib/listings/review-queue";
@@ -18,7 +20,12 @@ export default async function ReviewQueuePage() {
   if (!user) redirect("/login");
   if (!isAdmin(user)) forbidden();
   const db = await getDb();
-  const [{ queue, decisions, checks, drift }, buyerReviews] = await Promise.all([loadReviewQueue(db), reviewDesk(db, { all: true })]);
+  const [{ queue, decisions, checks, drift }, buyerReviews, wallet, undelivered] = await Promise.all([
+    loadReviewQueue(db),
+    reviewDesk(db, { all: true }),
+    walletStatus(db),
+    undeliveredListings(db),
+  ]);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
@@ -26,6 +33,8 @@ export default async function ReviewQueuePage() {
       <p className="mt-2 text-muted-foreground">
         {queue.length === 0 ? "Nothing is waiting for review." : `${queue.length} ${queue.length === 1 ? "server is" : "servers are"} waiting for review, oldest first.`}
       </p>
+
+      <TestPurchaseWalletPanel wallet={wallet} undelivered={undelivered} />
 
       <ul className="mt-8 space-y-6" aria-label="Pending servers">
         {queue.map((listing) => (

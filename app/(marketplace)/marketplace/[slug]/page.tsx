@@ -7,6 +7,8 @@ import { CopyButton } from "@/components/content/copy-button";
 import { BuyerReviews } from "@/components/listings/buyer-reviews";
 import { BuyerRating } from "@/components/listings/buyer-rating";
 import { DriftNotes } from "@/components/listings/drift-notes";
+import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
+import { TestPurchaseLine } from "@/components/listings/test-purchase-line";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
 import { SalesPanel } from "@/components/listings/sales-panel";
@@ -80,6 +82,7 @@ export default async function ListingPage({ params }: { params: Params }) {
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2" data-testid="status-badges">
             <StatusBadges listing={listing} />
+            <TestPurchaseBadge listing={listing} />
           </div>
           <h1 className="mt-2 text-3xl font-bold tracking-tight break-words sm:text-4xl">{listing.name}</h1>
           <div className="mt-3">
@@ -87,6 +90,9 @@ export default async function ListingPage({ params }: { params: Params }) {
           </div>
           <div className="mt-2">
             <BuyerRating summary={listing.buyerReviews} />
+          </div>
+          <div className="mt-3">
+            <TestPurchaseLine testPurchase={listing.testPurchase} />
           </div>
         </div>
         <div className="shrink-0 rounded-xl border bg-muted/40 px-5 py-4 sm:text-right">

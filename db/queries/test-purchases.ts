@@ -1,0 +1,177 @@
+// Agora's test purchases: the day's budget (reserved in the database before anything is signed, so instances
+// sharing it cannot overspend it together), each purchase's record, and the items owners exclude.
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type TestPurchase, type TestPurchaseOutcome } from "../schema";
+import { rowsOf } from "../rows";
+import type { Db } from "../types";
+
+/** Today as the database's clock sees it, in UTC: the day a budget counts. */
+const TODAY = sql`(now() at time zone 'utc')::date`;
+
+export type NewTestPurchase = { listingId: string; item: string; network: string; payTo: string | null; units: bigint };
+
+/** Returned when the day's budget cannot take `units` more. */
+export type OverBudget = { overBudget: true; spentUnits: bigint };
+
+/**
+ * Reserves `units` of today's budget and records the purchase as pending, in one transaction. The spending row
+ * only ever rises through a conditional update (`spent + units <= budget`), which PostgreSQL re-checks on the
+ * latest row version under its row lock: two instances reserving at once cannot both pass the last dollar.
+ */
+export async function reserveTestPurchase(db: Db, purchase: NewTestPurchase, budgetUnits: bigint): Promise<{ id: string } | OverBudget> {
+  if (purchase.units > budgetUnits) return { overBudget: true, spentUnits: await spentToday(db) };
+  return db.transaction(async (tx) => {
+    const raised = await tx.execute(sql`
+      insert into ${testPurchaseSpending} (day, spent_units) values (${TODAY}, ${purchase.units})
+      on conflict (day) do update set spent_units = ${testPurchaseSpending.spentUnits} + excluded.spent_units
+      where ${testPurchaseSpending.spentUnits} + excluded.spent_units <= ${budgetUnits}
+      returning spent_units`);
+    if (rowsOf(raised).length === 0) return { overBudget: true as const, spentUnits: await spentToday(tx as unknown as Db) };
+    const [row] = await tx
+      .insert(testPurchases)
+      .values({ ...purchase, money: "reserved" })
+      .returning({ id: testPurchases.id });
+    return { id: row!.id };
+  });
+}
+
+/** Units spent or held in reservation today. */
+export async function spentToday(db: Db): Promise<bigint> {
+  const [row] = await db.select({ spent: testPurchaseSpending.spentUnits }).from(testPurchaseSpending).where(sql`${testPurchaseSpending.day} = ${TODAY}`);
+  return row?.spent ?? 0n;
+}
+
+/**
+ * The purchase ledger's later word on a reserved purchase's money. "refused" (the payment was not used: nothing
+ * moved) gives its reservation back to the day it was taken from, once; anything else keeps it spent.
+ */
+export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ money: testPurchases.money, units: testPurchases.units, day: testPurchases.day })
+      .from(testPurchases)
+      .where(eq(testPurchases.id, id))
+      .for("update");
+    if (!before) return;
+    await tx
+      .update(testPurchases)
+      .set({ money: change.money, ...(change.transaction ? { transaction: change.transaction } : {}), ...(change.note ? { note: change.note.slice(0, 300) } : {}) })
+      .where(eq(testPurchases.id, id));
+    if (change.money === "refused" && before.money !== "refused") {
+      await tx
+        .update(testPurchaseSpending)
+        .set({ spentUnits: sql`greatest(0, ${testPurchaseSpending.spentUnits} - ${before.units})` })
+        .where(eq(testPurchaseSpending.day, before.day));
+    }
+  });
+}
+
+/** Records a purchase that never reached a reservation (drift, refused before signing). */
+export async function insertTestPurchase(db: Db, purchase: NewTestPurchase & { outcome: TestPurchaseOutcome; note: string }): Promise<string> {
+  const [row] = await db
+    .insert(testPurchases)
+    .values({ ...purchase, note: purchase.note.slice(0, 300), money: "none", finishedAt: sql`now()` })
+    .returning({ id: testPurchases.id });
+  return row!.id;
+}
+
+/**
+ * The purchase's verdict. A listing that took payment and delivered nothing loses Verified in the same
+ * transaction (the presenters keep it off until a later test purchase delivers).
+ */
+export async function finishTestPurchase(
+  db: Db,
+  id: string,
+  verdict: { outcome: TestPurchaseOutcome; deliveredMs?: number | null; note?: string; transaction?: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(testPurchases)
+      .set({
+        outcome: verdict.outcome,
+        deliveredMs: verdict.deliveredMs ?? null,
+        finishedAt: sql`now()`,
+        ...(verdict.note ? { note: verdict.note.slice(0, 300) } : {}),
+        ...(verdict.transaction ? { transaction: verdict.transaction } : {}),
+      })
+      .where(eq(testPurchases.id, id))
+      .returning({ listingId: testPurchases.listingId });
+    if (row && verdict.outcome === "not-delivered") {
+      await tx.update(listings).set({ verified: false, updatedAt: sql`now()` }).where(and(eq(listings.id, row.listingId), eq(listings.verified, true)));
+    }
+  });
+}
+
+/** The latest finished test purchase of each listing (pending ones are not shown until they end). */
+export async function latestTestPurchases(db: Db, listingIds: string[]): Promise<Map<string, TestPurchase>> {
+  if (listingIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([testPurchases.listingId])
+    .from(testPurchases)
+    .where(and(inArray(testPurchases.listingId, listingIds), sql`${testPurchases.outcome} <> 'pending'`))
+    .orderBy(testPurchases.listingId, desc(testPurchases.startedAt), desc(testPurchases.id));
+  return new Map(rows.map((row) => [row.listingId, row]));
+}
+
+/** A listing's test purchases, newest first (the money account a reviewer reads). */
+export async function testPurchaseHistory(db: Db, listingId: string, limit = 20): Promise<TestPurchase[]> {
+  return db.select().from(testPurchases).where(eq(testPurchases.listingId, listingId)).orderBy(desc(testPurchases.startedAt)).limit(limit);
+}
+
+export type TestPurchaseTarget = { id: string; name: string; serverUrl: string; price: number | null; lastTestedAt: Date | null };
+
+/**
+ * Approved paid listings due a test purchase (none since `intervalMs` ago): never tested first, then cheapest
+ * first. The interval is measured on the database's clock.
+ */
+export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit: number): Promise<TestPurchaseTarget[]> {
+  const last = sql<Date | null>`(select max(t.started_at) from ${testPurchases} t where t.listing_id = ${listings.id})`;
+  const rows = await db
+    .select({ id: listings.id, name: listings.name, serverUrl: listings.serverUrl, price: listings.price, lastTestedAt: last })
+    .from(listings)
+    .where(
+      and(
+        eq(listings.status, "approved"),
+        sql`${listings.price} > 0`,
+        // Only a server whose latest check read its prices and payee: there is nothing to buy from the others.
+        sql`coalesce((select p.verifiable from ${listingProbes} p where p.listing_id = ${listings.id} order by p.checked_at desc, p.id desc limit 1), false)`,
+        sql`coalesce(${last} < now() - (${Math.round(intervalMs)} * interval '1 millisecond'), true)`,
+      ),
+    )
+    .orderBy(sql`${last} is not null`, asc(listings.price), asc(listings.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, price: r.price === null ? null : Number(r.price), lastTestedAt: r.lastTestedAt ? new Date(r.lastTestedAt) : null }));
+}
+
+/** The items of `listingId` its owner excluded from test purchases. */
+export async function excludedItems(db: Db, listingId: string): Promise<Set<string>> {
+  const rows = await db.select({ item: testPurchaseExclusions.item }).from(testPurchaseExclusions).where(eq(testPurchaseExclusions.listingId, listingId));
+  return new Set(rows.map((r) => r.item));
+}
+
+export async function setItemExcluded(db: Db, listingId: string, item: string, excluded: boolean): Promise<void> {
+  if (excluded) await db.insert(testPurchaseExclusions).values({ listingId, item }).onConflictDoNothing();
+  else await db.delete(testPurchaseExclusions).where(and(eq(testPurchaseExclusions.listingId, listingId), eq(testPurchaseExclusions.item, item)));
+}
+
+export type UndeliveredListing = { id: string; name: string; slug: string; serverUrl: string; purchase: TestPurchase };
+
+/** Listings whose latest finished test purchase took payment and delivered nothing (the admin queue flags them). */
+export async function undeliveredListings(db: Db, limit = 50): Promise<UndeliveredListing[]> {
+  const latest = db
+    .selectDistinctOn([testPurchases.listingId])
+    .from(testPurchases)
+    .where(sql`${testPurchases.outcome} <> 'pending'`)
+    .orderBy(testPurchases.listingId, desc(testPurchases.startedAt), desc(testPurchases.id))
+    .as("latest");
+  const rows = await db
+    .select({ id: listings.id, name: listings.name, slug: listings.slug, serverUrl: listings.serverUrl, latestId: latest.id })
+    .from(latest)
+    .innerJoin(listings, eq(listings.id, latest.listingId))
+    .where(eq(latest.outcome, "not-delivered"))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const full = await db.select().from(testPurchases).where(inArray(testPurchases.id, rows.map((r) => r.latestId)));
+  const byId = new Map(full.map((p) => [p.id, p]));
+  return rows.map(({ latestId, ...r }) => ({ ...r, purchase: byId.get(latestId)! }));
+}

@@ -1,0 +1,55 @@
+// Which item a test purchase buys: the cheapest priced item on the network, within the per-purchase maximum,
+// not excluded by its owner, whose every parameter can be filled from the item's own example ("Example: Lisbon")
+// or, for a tool sold through the x402 binding, from its input schema's defaults and examples; without one, a free
+// item that can be filled the same way. Nothing is guessed: an item that cannot be filled is not bought.
+import { exampleArguments, usdToUnits, type PaymentNetwork, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+
+/** `payTo`: the payee an x402-paid tool itself named at the latest check (MonetizedMCP items use payment-methods'). */
+export type ChosenItem = { key: string; name: string; units: bigint; params: Record<string, unknown>; payTo?: string };
+
+/** "Example: Lisbon" or "e.g. Lisbon" → "Lisbon"; anything else names no value. */
+function exampleOf(hint: string): string | undefined {
+  return /^\s*(?:example:|e\.g\.?)\s*(.+?)\s*$/i.exec(hint)?.[1];
+}
+
+export function fillParams(item: PricedItem): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (const [name, hint] of Object.entries(item.params ?? {})) {
+    const value = exampleOf(hint);
+    if (value === undefined) return null;
+    params[name] = value;
+  }
+  return params;
+}
+
+function unitsOf(item: PricedItem): bigint | null {
+  try {
+    return item.units !== undefined ? BigInt(item.units) : usdToUnits(item.amount);
+  } catch {
+    return null;
+  }
+}
+
+export type ChoiceInput = { network: PaymentNetwork; excluded: Set<string>; maxUnits: bigint; tools?: ProbedTool[] };
+
+export function chooseItem(items: PricedItem[], { network, excluded, maxUnits, tools = [] }: ChoiceInput): ChosenItem | null {
+  // An owner who excludes an item excludes it however it is sold (its x402-paid tool too).
+  const excludedTools = new Set(items.filter((i) => excluded.has(i.id ?? i.name) && i.x402Tool).map((i) => i.x402Tool!));
+  const candidates: ChosenItem[] = [];
+  for (const item of items) {
+    const key = item.toolName && item.x402Requirements ? item.toolName : (item.id ?? item.name);
+    if (excluded.has(key) || excludedTools.has(key) || (item.paymentMethod && item.paymentMethod !== network.paymentMethod)) continue;
+    const units = unitsOf(item);
+    if (units === null || units > maxUnits) continue;
+    if (item.toolName && item.x402Requirements) {
+      if (item.x402Requirements.network !== network.caip2) continue;
+      const params = exampleArguments(tools.find((t) => t.name === item.toolName)?.inputSchema);
+      if (params) candidates.push({ key, name: item.name, units, params, payTo: item.x402Requirements.payTo });
+      continue;
+    }
+    const params = fillParams(item);
+    if (params !== null) candidates.push({ key, name: item.name, units, params });
+  }
+  const paid = candidates.filter((c) => c.units > 0n).sort((a, b) => (a.units < b.units ? -1 : a.units > b.units ? 1 : 0));
+  return paid[0] ?? candidates.find((c) => c.units === 0n) ?? null;
+}

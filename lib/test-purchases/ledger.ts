@@ -1,0 +1,40 @@
+// The agent client's purchase ledger, kept in the site's database for one listing's test purchase: the
+// reservation under the day's budget is a row written before anything is signed (db/queries/test-purchases.ts).
+import { CapExceeded, type LedgerEntry, type PurchaseLedger } from "@agora-mcp/client";
+import { recordTestPurchaseMoney, reserveTestPurchase, spentToday } from "@/db/queries/test-purchases";
+import type { Db } from "@/db/types";
+
+export class DatabaseLedger implements PurchaseLedger {
+  /** The row the purchase reserved, once it has. */
+  reservedId: string | null = null;
+  /** The last word on its money. */
+  money: string | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly listingId: string,
+    private readonly network: string,
+  ) {}
+
+  spentToday(): Promise<bigint> {
+    return spentToday(this.db);
+  }
+
+  async reserve(entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint): Promise<{ id: string }> {
+    const reserved = await reserveTestPurchase(this.db, { listingId: this.listingId, item: entry.item, network: this.network, payTo: entry.payTo ?? null, units: BigInt(entry.units) }, capUnits);
+    if ("overBudget" in reserved) throw new CapExceeded(reserved.spentUnits, capUnits);
+    this.reservedId = reserved.id;
+    return reserved;
+  }
+
+  async update(id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerEntry["status"] }): Promise<void> {
+    // A call that failed without the server's answer (a timeout, a cut connection) left a signed authorisation the
+    // server may still settle until it expires: the site keeps its amount reserved as unknown rather than released.
+    const unanswered = change.status === "refused" && (change.note ?? "").startsWith("the call failed");
+    this.money = unanswered ? "unknown" : change.status;
+    await recordTestPurchaseMoney(this.db, id, { money: this.money, transaction: change.transaction, note: change.note });
+  }
+
+  /** Free items and declines: the run records the purchase itself. */
+  async append(): Promise<void> {}
+}
