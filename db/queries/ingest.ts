@@ -18,11 +18,16 @@ export async function saveProgress(db: Db, key: string, progress: { cursor: stri
   await db.update(ingestSources).set(progress).where(eq(ingestSources.key, key));
 }
 
-export async function finishRun(db: Db, key: string, run: { highWaterMark: Date | null; counts: Record<string, number>; errors: string[]; completed: boolean }) {
+/**
+ * Ends a run. A completed run advances the high-water mark and clears the cursor; an interrupted one keeps both
+ * (the next run resumes at the cursor), unless `restart` says the cursor itself is bad (a cursor loop).
+ */
+export async function finishRun(db: Db, key: string, run: { highWaterMark: Date | null; counts: Record<string, number>; errors: string[]; completed: boolean; restart?: boolean }) {
   await db
     .update(ingestSources)
     .set({
       ...(run.completed ? { cursor: null, runStartedAt: null, highWaterMark: run.highWaterMark } : {}),
+      ...(!run.completed && run.restart ? { cursor: null, runStartedAt: null } : {}),
       lastRunAt: sql`now()`,
       lastCounts: run.counts,
       lastErrors: run.errors.slice(0, 20),
@@ -30,24 +35,47 @@ export async function finishRun(db: Db, key: string, run: { highWaterMark: Date 
     .where(eq(ingestSources.key, key));
 }
 
-const COMPARED = ["sourceKey", "upstreamName", "version", "title", "description", "repositoryUrl", "websiteUrl", "status"] as const;
+const COMPARED = ["upstreamName", "version", "title", "description", "repositoryUrl", "websiteUrl", "status"] as const;
+
+const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=");
 
 /**
  * Inserts or updates a candidate, writing only when something upstream changed: a second run over the same
- * pages writes nothing. A changed entry is due for a check again.
+ * pages writes nothing. A changed entry is due for a check again. One remote URL is one candidate whichever
+ * sources list it: it belongs to the first source that found it, except that a registry entry (a name,
+ * version, repository) takes over one only an x402 discovery list knew; another source's entry is "foreign"
+ * and left alone, so two sources never take turns rewriting it.
  */
-export async function upsertCandidate(db: Db, input: CandidateInput): Promise<"inserted" | "updated" | "unchanged"> {
+export async function upsertCandidate(db: Db, input: CandidateInput): Promise<"inserted" | "updated" | "unchanged" | "foreign"> {
   const [current] = await db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, input.remoteUrl));
   if (!current) {
     const inserted = await db.insert(ingestedServers).values(input).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl });
     return inserted.length ? "inserted" : "unchanged";
   }
-  if (COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
+  if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
+  if (current.sourceKey === input.sourceKey && COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
   await db
     .update(ingestedServers)
     .set({ ...input, nextCheckAt: sql`now()` })
     .where(eq(ingestedServers.remoteUrl, input.remoteUrl));
+  // An imported listing shows its upstream's latest word (a deprecation notice, a new source).
+  await db
+    .update(listings)
+    .set({ upstreamStatus: input.status ?? "active", ...(current.sourceKey !== input.sourceKey ? { source: sourceKind(input.sourceKey), upstreamName: input.upstreamName, upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName) } : {}) })
+    .where(and(eq(listings.serverUrl, input.remoteUrl), ne(listings.source, "agora")));
   return "updated";
+}
+
+/** Where a person can read the upstream entry: the registry's latest version of the name, or the discovery list. */
+export function upstreamEntryUrl(sourceKey: string, upstreamName: string): string {
+  const baseUrl = sourceKey.slice(sourceKey.indexOf("=") + 1);
+  if (isDiscovery(sourceKey)) return `${baseUrl}/discovery/resources?type=mcp`;
+  return `${baseUrl}/v0.1/servers/${encodeURIComponent(upstreamName)}/versions/latest`;
+}
+
+/** The listing source a source key stands for ('mcp-registry' or 'x402-discovery'). */
+export function sourceKind(sourceKey: string): string {
+  return sourceKey.slice(0, sourceKey.indexOf("="));
 }
 
 /** Candidates due for a check, never-checked first; deleted ones are never checked. */
@@ -77,14 +105,34 @@ export async function listingAtUrl(db: Db, serverUrl: string): Promise<{ id: str
 export async function hideImportedListing(db: Db, remoteUrl: string): Promise<boolean> {
   const hidden = await db
     .update(listings)
-    .set({ status: "rejected", rejectionReason: "Deleted from the MCP Registry.", verified: false, updatedAt: sql`now()` })
+    .set({ status: "rejected", rejectionReason: "Deleted from the MCP Registry.", upstreamStatus: "deleted", verified: false, updatedAt: sql`now()` })
     .where(and(eq(listings.serverUrl, remoteUrl), ne(listings.source, "agora"), ne(listings.status, "rejected")))
     .returning({ id: listings.id });
   return hidden.length > 0;
 }
 
 /** Where a listing came from: submitted here, or found upstream (its name and entry there). */
-export async function listingProvenance(db: Db, listingId: string): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null } | null> {
-  const [row] = await db.select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl }).from(listings).where(eq(listings.id, listingId));
+export async function listingProvenance(
+  db: Db,
+  listingId: string,
+): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null; upstreamStatus: string | null } | null> {
+  const [row] = await db
+    .select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl, upstreamStatus: listings.upstreamStatus })
+    .from(listings)
+    .where(eq(listings.id, listingId));
   return row ?? null;
+}
+
+/** Every source's state, for the admin view. */
+export async function allSourceStates(db: Db): Promise<SourceState[]> {
+  return db.select().from(ingestSources).orderBy(asc(ingestSources.key));
+}
+
+/** Candidates per source and outcome (how many are paid, listed, free …), for the admin view. */
+export async function candidateTallies(db: Db): Promise<Array<{ sourceKey: string; outcome: string | null; listed: boolean; n: number }>> {
+  const rows = await db
+    .select({ sourceKey: ingestedServers.sourceKey, outcome: ingestedServers.outcome, listed: sql<boolean>`${ingestedServers.listingId} is not null`, n: sql<number>`count(*)::int` })
+    .from(ingestedServers)
+    .groupBy(ingestedServers.sourceKey, ingestedServers.outcome, sql`${ingestedServers.listingId} is not null`);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }
