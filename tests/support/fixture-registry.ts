@@ -29,6 +29,8 @@ export type FixtureRegistry = {
   requests: string[];
   /** Answer the page with this cursor (null: the first) with a 500, this many times. */
   failPage: (cursor: string | null, times: number) => void;
+  /** Misbehave: when set, answers every request itself (a bad-input test's upstream); clear it to behave again. */
+  misbehave: ((req: http.IncomingMessage, res: http.ServerResponse, url: URL) => void) | null;
   close: () => Promise<void>;
 };
 
@@ -38,6 +40,7 @@ export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? "");
     const url = new URL(req.url ?? "/", "http://registry.local");
+    if (handle.misbehave) return handle.misbehave(req, res, url);
     if (url.pathname !== "/v0.1/servers") return res.writeHead(404).end();
     const cursor = url.searchParams.get("cursor");
     const left = failures.get(cursor ?? "") ?? 0;
@@ -60,14 +63,16 @@ export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
+  const handle: FixtureRegistry = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     entries,
     requests,
     failPage: (cursor, times) => failures.set(cursor ?? "", times),
+    misbehave: null,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+  return handle;
 }
