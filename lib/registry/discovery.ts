@@ -17,11 +17,11 @@ export async function listDiscoveryResources(request: Request): Promise<Response
   try {
     const parsed = discoveryQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!parsed.success) throw validationError(parsed.error);
-    const { type, payTo, network, scheme, extensions, limit, offset } = parsed.data;
+    const { type, payTo, network, scheme, extensions, source, limit, offset } = parsed.data;
     // Agora lists MCP tools paid with the `exact` scheme, each carrying the bazaar extension.
     const matches = (!type || type === "mcp") && (!scheme || scheme === "exact") && (!extensions || extensions === "bazaar");
     const networks = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.caip2);
-    const { payables, total } = matches ? await listPayableItems(await getDb(), { networks, payTo, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
+    const { payables, total } = matches ? await listPayableItems(await getDb(), { networks, payTo, source, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
     return cachedJson(request, { x402Version: X402_VERSION, items: payables.map(toDiscoveryResource), pagination: { limit, offset, total } }, CORS);
   } catch (error) {
     return failure(error, "GET /discovery/resources");

@@ -3,6 +3,7 @@
 // bazaar extension describing the tool call, with an example that satisfies the tool's input schema.
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
+import { provenanceFacts } from "./provenance";
 import { detailUrl } from "./server-details";
 
 export const X402_VERSION = 2;
@@ -78,6 +79,7 @@ export function toDiscoveryResource(payable: PayableItem) {
       priceUsd: item.amount,
       currency: item.currency,
       paymentMethods: network ? [network.paymentMethod] : [],
+      ...provenanceFacts(payable),
     },
   };
 }

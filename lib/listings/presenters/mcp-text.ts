@@ -1,5 +1,6 @@
 // The readable half of each tool answer: what a model or a person reads beside structuredContent.
 import { formatPrice } from "@/lib/listings/format";
+import { provenanceLine } from "./provenance";
 import type { ServerDetails, ServerSummary } from "./server-details";
 
 function priceLine(s: ServerSummary): string {
@@ -12,6 +13,7 @@ function summaryBlock(s: ServerSummary, index: number): string {
     `   id: ${s.id} · slug: ${s.slug}${s.lastCheckedAt ? ` · last checked ${s.lastCheckedAt}${s.reachable ? "" : " (not reachable)"}` : " · not checked yet"}`,
     `   ${s.description}`,
     `   Categories: ${s.categories.join(", ") || "none"}`,
+    `   ${provenanceLine(s)}`,
     `   Server: ${s.serverUrl}`,
     `   Details: ${s.detailUrl}`,
   ].join("\n");
@@ -60,6 +62,7 @@ export function detailsText(d: ServerDetails): string {
     `Details: ${d.detailUrl}`,
     ...(d.websiteUrl ? [`Website: ${d.websiteUrl}`] : []),
     `id: ${d.id} · slug: ${d.slug} · registry name: ${d.registryName}`,
+    provenanceLine(d),
     "",
     "Tools and prices:",
     tools,
