@@ -128,11 +128,21 @@ export async function allSourceStates(db: Db): Promise<SourceState[]> {
   return db.select().from(ingestSources).orderBy(asc(ingestSources.key));
 }
 
-/** Candidates per source and outcome (how many are paid, listed, free …), for the admin view. */
-export async function candidateTallies(db: Db): Promise<Array<{ sourceKey: string; outcome: string | null; listed: boolean; n: number }>> {
+/** Per source: how many candidates it knows, how many are paid, listed, free or unreachable, and deleted upstream. */
+export type CandidateTally = { sourceKey: string; candidates: number; paid: number; listed: number; unpaid: number; deleted: number };
+
+export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
+  const n = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
   const rows = await db
-    .select({ sourceKey: ingestedServers.sourceKey, outcome: ingestedServers.outcome, listed: sql<boolean>`${ingestedServers.listingId} is not null`, n: sql<number>`count(*)::int` })
+    .select({
+      sourceKey: ingestedServers.sourceKey,
+      candidates: sql<number>`count(*)::int`,
+      paid: n(sql`${ingestedServers.outcome} = 'paid'`),
+      listed: n(sql`${ingestedServers.listingId} is not null`),
+      unpaid: n(sql`${ingestedServers.outcome} in ('free', 'unreachable', 'refused')`),
+      deleted: n(sql`${ingestedServers.status} = 'deleted'`),
+    })
     .from(ingestedServers)
-    .groupBy(ingestedServers.sourceKey, ingestedServers.outcome, sql`${ingestedServers.listingId} is not null`);
-  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+    .groupBy(ingestedServers.sourceKey);
+  return rows.map((r) => ({ sourceKey: r.sourceKey, candidates: Number(r.candidates), paid: Number(r.paid), listed: Number(r.listed), unpaid: Number(r.unpaid), deleted: Number(r.deleted) }));
 }
