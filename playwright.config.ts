@@ -2,7 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
 import { fakeGitHubId } from "./tests/support/fake-github";
-import { appPort as port, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
+import { appPort as port, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort, upstreamRegistryPort } from "./tests/e2e/support/ports";
 import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
 
 // Debian's Chromium: Playwright cannot download its own browsers here.
@@ -50,6 +50,8 @@ const appEnv: Record<string, string> = {
   PROBE_ALLOW_PRIVATE_HOSTS: "true",
   // Admin by GitHub's numeric id (a login can change hands); the fake derives it from the login.
   ADMIN_GITHUB_IDS: String(fakeGitHubId("e2e-admin")),
+  // A local upstream registry (tests/e2e/support/upstream-registry.ts); read only when an admin presses "Run now".
+  INGEST_SOURCES: `mcp-registry=http://127.0.0.1:${upstreamRegistryPort}`,
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
@@ -119,6 +121,12 @@ export default defineConfig({
     {
       command: `PORT=${referencePort} npx tsx examples/monetized-server/index.ts`,
       port: referencePort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `npx tsx tests/e2e/support/upstream-registry.ts`,
+      port: upstreamRegistryPort,
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -2,6 +2,7 @@
 // limit/offset, leniently: an item that does not parse is counted and skipped; only MCP resources are kept.
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
+import { readJsonBody } from "./read-json";
 import { httpUrl, plainText } from "./text";
 
 export const DISCOVERY_PAGE_SIZE = 100;
@@ -41,7 +42,7 @@ export function discoveryPageUrl(baseUrl: string, offset: number): string {
 export async function fetchDiscoveryPage(fetch: FetchLike, url: string): Promise<DiscoveryPage> {
   const res = await fetch(url, { headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(`the facilitator answered HTTP ${res.status}`);
-  const page = pageSchema.safeParse(await res.json().catch(() => null));
+  const page = pageSchema.safeParse(await readJsonBody(res, "the facilitator"));
   if (!page.success) throw new Error("the facilitator's answer is not a discovery list");
   const out: DiscoveryPage = { servers: [], received: page.data.items.length, notMcp: 0, malformed: 0, total: page.data.pagination?.total ?? null };
   for (const raw of page.data.items) {

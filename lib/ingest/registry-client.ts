@@ -2,6 +2,7 @@
 // that does not parse is counted and skipped, never the end of the run.
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
+import { readJsonBody } from "./read-json";
 import { httpUrl, plainText } from "./text";
 
 export const PAGE_SIZE = 100;
@@ -91,7 +92,7 @@ export function pageUrl(baseUrl: string, cursor: string | null, since: Date | nu
 export async function fetchRegistryPage(fetch: FetchLike, url: string): Promise<RegistryPage> {
   const res = await fetch(url, { headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(`the registry answered HTTP ${res.status}`);
-  const page = pageSchema.safeParse(await res.json().catch(() => null));
+  const page = pageSchema.safeParse(await readJsonBody(res, "the registry"));
   if (!page.success) throw new Error("the registry's answer is not a server list");
   const servers = page.data.servers.map(toServer);
   return {

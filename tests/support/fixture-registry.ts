@@ -34,7 +34,7 @@ export type FixtureRegistry = {
   close: () => Promise<void>;
 };
 
-export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 2): Promise<FixtureRegistry> {
+export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 2, port = 0): Promise<FixtureRegistry> {
   const requests: string[] = [];
   const failures = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -62,7 +62,7 @@ export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 
     };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const handle: FixtureRegistry = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     entries,

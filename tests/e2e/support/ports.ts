@@ -5,3 +5,5 @@ export const githubPort = appPort + 98;
 export const smtpPort = appPort + 97;
 export const inboxPort = appPort + 96;
 export const referencePort = appPort + 95;
+/** A local MCP Registry the run's INGEST_SOURCES names (tests/e2e/support/upstream-registry.ts). */
+export const upstreamRegistryPort = appPort + 94;
