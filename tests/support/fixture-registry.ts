@@ -6,9 +6,10 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 // Copies of the real documents in ../shared/fixtures/registry/ (with that folder's README), kept in the repository.
-export const FIXTURES = path.resolve(__dirname, "../fixtures/registry");
+export const FIXTURES = fileURLToPath(new URL("../fixtures/registry", import.meta.url));
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
 
 export function fixture<T = Record<string, unknown>>(file: string): T {
