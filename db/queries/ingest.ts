@@ -1,5 +1,5 @@
 // Ingestion's store: each source's progress and the remote servers the sources list (candidates).
-import { and, asc, eq, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { ingestedServers, ingestSources, listings } from "../schema";
 import type { Db } from "../types";
 
@@ -46,12 +46,31 @@ const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=
  * version, repository) takes over one only an x402 discovery list knew; another source's entry is "foreign"
  * and left alone, so two sources never take turns rewriting it.
  */
-export async function upsertCandidate(db: Db, input: CandidateInput): Promise<"inserted" | "updated" | "unchanged" | "foreign"> {
-  const [current] = await db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, input.remoteUrl));
-  if (!current) {
-    const inserted = await db.insert(ingestedServers).values(input).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl });
-    return inserted.length ? "inserted" : "unchanged";
+export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
+
+/** One page's candidates at once: one read, one insert of the new ones, an update per changed one. */
+export async function upsertCandidates(db: Db, inputs: CandidateInput[]): Promise<UpsertOutcome[]> {
+  if (inputs.length === 0) return [];
+  const urls = [...new Set(inputs.map((i) => i.remoteUrl))];
+  const current = new Map((await db.select().from(ingestedServers).where(inArray(ingestedServers.remoteUrl, urls))).map((row) => [row.remoteUrl, row]));
+  const fresh = inputs.filter((input, i) => !current.has(input.remoteUrl) && inputs.findIndex((o) => o.remoteUrl === input.remoteUrl) === i);
+  const inserted = new Set(
+    fresh.length ? (await db.insert(ingestedServers).values(fresh).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl })).map((r) => r.url) : [],
+  );
+  const outcomes: UpsertOutcome[] = [];
+  for (const input of inputs) {
+    const row = current.get(input.remoteUrl);
+    if (!row) outcomes.push(inserted.delete(input.remoteUrl) ? "inserted" : "unchanged");
+    else outcomes.push(await updateCandidate(db, row, input));
   }
+  return outcomes;
+}
+
+export async function upsertCandidate(db: Db, input: CandidateInput): Promise<UpsertOutcome> {
+  return (await upsertCandidates(db, [input]))[0]!;
+}
+
+async function updateCandidate(db: Db, current: Candidate, input: CandidateInput): Promise<UpsertOutcome> {
   if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
   if (current.sourceKey === input.sourceKey && COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
   await db

@@ -2,7 +2,7 @@
 // time, then only what changed since the last run's high-water mark. Resumable: the page cursor is saved after
 // each page, and re-reading a page writes nothing new. Bounded: one page in memory at a time, at most
 // MAX_PAGES_PER_RUN pages, and a set of the names and cursors this run has seen (at most 10,000 names).
-import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidate } from "@/db/queries/ingest";
+import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidates } from "@/db/queries/ingest";
 import type { Db } from "@/db/types";
 import { logWarn } from "@/lib/log";
 import type { FetchLike } from "@/lib/ssrf";
@@ -29,10 +29,13 @@ export type RegistryRun = { counts: RegistryCounts; errors: string[]; completed:
 /** A run reads at most this many pages (10,000 servers); the next run resumes from the saved cursor. */
 const MAX_PAGES_PER_RUN = 100;
 
-async function ingestServer(db: Db, source: IngestSource, server: RegistryServer, counts: RegistryCounts): Promise<void> {
-  for (const remote of server.remotes) {
-    counts.candidates++;
-    const outcome = await upsertCandidate(db, {
+/** A page's latest servers with remotes, written as one batch of candidates. */
+async function ingestServers(db: Db, source: IngestSource, servers: RegistryServer[], counts: RegistryCounts): Promise<void> {
+  const remotes = servers.flatMap((server) => server.remotes.map((remote) => ({ server, remote })));
+  counts.candidates += remotes.length;
+  const outcomes = await upsertCandidates(
+    db,
+    remotes.map(({ server, remote }) => ({
       remoteUrl: remote.url,
       sourceKey: source.key,
       upstreamName: server.name,
@@ -43,10 +46,13 @@ async function ingestServer(db: Db, source: IngestSource, server: RegistryServer
       websiteUrl: server.websiteUrl,
       status: server.status,
       upstreamUpdatedAt: server.updatedAt,
-    });
+    })),
+  );
+  for (const [i, outcome] of outcomes.entries()) {
     if (outcome === "foreign") counts.merged++;
     else if (outcome !== "unchanged") counts.written++;
     // Only the source a candidate belongs to can take its listing down.
+    const { server, remote } = remotes[i]!;
     if (server.status === "deleted" && outcome !== "foreign" && (await hideImportedListing(db, remote.url))) counts.hidden++;
   }
 }
@@ -70,6 +76,7 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
       const page = await withOneRetry(() => fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since)), options.retryDelayMs ?? 1000);
       counts.pages++;
       counts.malformed += page.malformed;
+      const toWrite: RegistryServer[] = [];
       for (const server of page.servers) {
         counts.seen++;
         if (server.updatedAt && (!highWaterMark || server.updatedAt > highWaterMark)) highWaterMark = server.updatedAt;
@@ -77,18 +84,21 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
         if (!server.isLatest) counts.notLatest++;
         else if (names.has(server.name)) counts.duplicateName++;
         else if (server.remotes.length === 0) counts.noRemote++;
-        else await ingestServer(db, source, server, counts);
+        else toWrite.push(server);
         if (server.isLatest) names.add(server.name);
       }
+      await ingestServers(db, source, toWrite, counts);
       if (page.nextCursor && cursors.has(page.nextCursor)) {
         // The registry sent a cursor it sent before: reading on would never end. The next run starts over from
         // the high-water mark (unchanged: this run did not finish).
         restart = true;
         throw new Error(`the registry sent cursor "${page.nextCursor.slice(0, 50)}" a second time (a cursor loop)`);
       }
+      const moved = page.nextCursor !== cursor;
       cursor = page.nextCursor;
       if (cursor) cursors.add(cursor);
-      await saveProgress(db, source.key, { cursor });
+      // Saved only when it moved: a run over nothing new writes no progress rows.
+      if (moved) await saveProgress(db, source.key, { cursor });
       if (!cursor) {
         completed = true;
         break;
