@@ -2,7 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
 import { fakeGitHubId } from "./tests/support/fake-github";
-import { appPort as port, chainPort, facilitatorPort, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort } from "./tests/e2e/support/ports";
+import { appPort as port, chainPort, facilitatorPort, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort, upstreamRegistryPort } from "./tests/e2e/support/ports";
 import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
 import { e2eTestPurchaseKey } from "./tests/e2e/support/test-purchase-key";
 
@@ -58,6 +58,8 @@ const appEnv: Record<string, string> = {
   SALES_CONFIRMATIONS: "0",
   // A wallet for the admin page to show; the daily budget stays 0 (off), so it never buys.
   TEST_PURCHASE_WALLET_KEY: e2eTestPurchaseKey,
+  // A local upstream registry (tests/e2e/support/upstream-registry.ts); read only when an admin presses "Run now".
+  INGEST_SOURCES: `mcp-registry=http://127.0.0.1:${upstreamRegistryPort}`,
   ...(e2eDatabaseUrl ? { DATABASE_URL: e2eDatabaseUrl, E2E_DATABASE_URL: e2eDatabaseUrl } : { DATABASE_URL: "" }),
 };
 
@@ -135,6 +137,12 @@ export default defineConfig({
       port: facilitatorPort,
       reuseExistingServer: false,
       timeout: 60_000,
+    },
+    {
+      command: `npx tsx tests/e2e/support/upstream-registry.ts`,
+      port: upstreamRegistryPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
     {
       command: `npx tsx tests/e2e/support/prepare-db.ts && ${build}${serve}`,

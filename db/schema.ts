@@ -82,6 +82,9 @@ export const listings = pgTable(
     source: text("source").notNull().default("agora"),
     upstreamName: text("upstream_name"),
     upstreamUrl: text("upstream_url"),
+    // The upstream entry's status for an imported listing ('active', 'deprecated': shown with a notice,
+    // 'deleted': hidden); null for a listing submitted here.
+    upstreamStatus: text("upstream_status"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

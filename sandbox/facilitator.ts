@@ -1,6 +1,7 @@
 // An x402 facilitator on loopback that verifies and settles exact payments (v1 and v2) on the local chain,
 // built on @x402/core's facilitator and @x402/evm's exact scheme with a viem wallet: the same code a hosted
-// facilitator runs, pointed at anvil. POST /verify, POST /settle, GET /supported.
+// facilitator runs, pointed at anvil. POST /verify, POST /settle, GET /supported, and GET /discovery/resources
+// (the Bazaar list of what the sandbox declares: sandbox/discovery-list.ts).
 // Every settlement is sent from one account, so concurrent settlements must not race for its nonce: the
 // account has a nonce manager of its own (viem's, which remembers the last nonce it handed out), and the
 // broadcast itself (nonce, gas estimate, signing, eth_sendRawTransaction) runs through a serial queue, so a
@@ -16,9 +17,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
+import { discoveryAnswer, discoveryList, type DiscoveryList } from "./discovery-list";
 import { serialQueue } from "./serial";
 
-export type LocalFacilitator = { url: string; address: `0x${string}`; close: () => Promise<void> };
+export type LocalFacilitator = { url: string; address: `0x${string}`; discovery: DiscoveryList; close: () => Promise<void> };
 
 export type FacilitatorOptions = {
   rpcUrl: string;
@@ -81,10 +83,16 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
   const facilitator = new x402Facilitator();
   registerExactEvmScheme(facilitator, { signer, networks: BASE_SEPOLIA.caip2 });
 
+  const discovery = discoveryList();
   const server = http.createServer(async (req, res) => {
     const send = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     try {
       if (req.method === "GET" && req.url === "/supported") return send(200, facilitator.getSupported());
+      const url = new URL(req.url ?? "/", "http://facilitator.local");
+      if (req.method === "GET" && url.pathname === "/discovery/resources") {
+        const answer = discoveryAnswer(discovery, url.searchParams);
+        return send(answer.status, answer.body);
+      }
       if (req.method !== "POST" || (req.url !== "/verify" && req.url !== "/settle")) return send(404, { error: "not found" });
       const body = (await readJson(req)) as { paymentPayload?: unknown; paymentRequirements?: unknown };
       if (!body || typeof body !== "object" || !body.paymentPayload || !body.paymentRequirements) {
@@ -107,6 +115,7 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
   return {
     url: `http://${host}:${actual}`,
     address: account.address,
+    discovery,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -96,6 +96,8 @@ async function main() {
     });
     started.servers.push(server);
     providers.push({ ...provider, url: server.url, wallet });
+    // Listed in the facilitator's discovery list too, so an Agora with INGEST_SOURCES=x402-discovery=<facilitator> finds it.
+    started.facilitator.discovery.add({ resource: server.url, type: "mcp", x402Version: 2, accepts: [], lastUpdated: new Date().toISOString(), serviceName: provider.name, description: provider.description });
   }
 
   // A fresh buyer each run, funded with sandbox USDC; its key goes to a 0600 file, never to the screen.

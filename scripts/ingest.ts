@@ -18,16 +18,15 @@ try {
     try {
       const summary = await runIngest(conn.db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS });
       for (const source of summary.sources) {
-        if ("skipped" in source) console.log(`${source.key}: skipped (${source.skipped})`);
-        else {
-          const c = source.counts;
-          console.log(`${source.key}: ${c.pages} pages, ${c.seen} servers seen, ${c.candidates} remote candidates (${c.written} new or changed), ${c.notLatest} older versions, ${c.noRemote} without a remote, ${c.malformed} malformed, ${c.hidden} hidden${source.completed ? "" : " — stopped early, resumes next run"}`);
-          for (const error of source.errors) console.log(`  error: ${error}`);
-          if (source.errors.length > 0) exitCode = 1;
-        }
+        const counted = Object.entries(source.counts)
+          .map(([name, n]) => `${n} ${name}`)
+          .join(", ");
+        console.log(`${source.key}: ${counted}${source.completed ? "" : " — stopped early, resumes next run"}`);
+        for (const error of source.errors) console.log(`  error: ${error}`);
+        if (source.errors.length > 0) exitCode = 1;
       }
       const c = summary.candidates;
-      console.log(`Checked ${c.checked} candidates: ${c.paid} paid (${c.listed} newly listed), ${c.free} free, ${c.unreachable} unreachable.`);
+      console.log(`Checked ${c.checked} candidates: ${c.paid} paid (${c.listed} newly listed), ${c.free} free, ${c.unreachable} unreachable, ${c.refused} refused (private address).`);
     } finally {
       await conn.close();
     }

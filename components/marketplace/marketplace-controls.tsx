@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { defaultSort, filtersToSearch, type ListingFilters, type View } from "@/lib/listings/search/filters";
+import { defaultSort, filtersToSearch, SOURCE_LABELS, SOURCES, type ListingFilters, type View } from "@/lib/listings/search/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -136,7 +136,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             </button>
           ) : null}
         </div>
-        <div className="grid grid-cols-3 gap-2 sm:gap-3 lg:flex">
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3 lg:flex">
           <FilterSelect label="Category" name="category" value={wanted.filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
             <option value="all">All categories</option>
             {!categoryKnown && <option value={filters.category}>{filters.category}</option>}
@@ -150,6 +150,13 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             <option value="all">All prices</option>
             <option value="free">Free</option>
             <option value="paid">Paid</option>
+          </FilterSelect>
+          <FilterSelect label="Source" name="source" value={wanted.filters.source ?? "all"} onChange={(v) => go({ source: v as ListingFilters["source"] })}>
+            {SOURCES.map((s) => (
+              <option key={s} value={s}>
+                {SOURCE_LABELS[s]}
+              </option>
+            ))}
           </FilterSelect>
           <FilterSelect label="Sort" name="sort" value={wanted.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
             <option value="relevance">Relevance</option>

@@ -21,6 +21,11 @@ export type PayableItem = {
   item: PricedItem & { toolName: string; x402Requirements: PaymentRequirementsV2 };
   /** The price-listing item that names this tool as its own (a provider-kit server), for its id and hints. */
   listed: PricedItem | null;
+  /** Where the listing came from (lib/listings/presenters/provenance.ts). */
+  source: string;
+  upstreamName: string | null;
+  upstreamUrl: string | null;
+  upstreamStatus: string | null;
 };
 
 /** Which listings may be shown at all: the deployment's rules, as plain values (db/ reads no settings). */
@@ -68,7 +73,7 @@ export async function listPayableItems(
 }
 
 
-type PayableFilter = { networks: string[]; payTo?: string; listingIds?: string[] };
+type PayableFilter = { networks: string[]; payTo?: string; source?: string; listingIds?: string[] };
 
 /** `latest` (each listing's latest check) and `items` (its x402-paid tools that pass the policy), as CTEs. */
 function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions, now: Date): SQL {
@@ -76,6 +81,7 @@ function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions
   const list = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
   const payTo = filter.payTo?.toLowerCase() ?? null;
   const ids = filter.listingIds ? sql`array[${sql.join([sql`null`, ...filter.listingIds.map((id) => sql`${id}`)], sql`, `)}]::uuid[]` : sql`null::uuid[]`;
+  const source = filter.source && filter.source !== "all" ? filter.source : null;
   return sql`latest as (
       select distinct on (p.listing_id) p.listing_id, p.checked_at, p.tools, p.priced_items, p.verifiable
       from listing_probes p
@@ -83,6 +89,7 @@ function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions
       order by p.listing_id, p.checked_at desc, p.id desc
     ), items as (
       select l.id as "listingId", l.slug, l.name, l.description, l.categories, l.server_url as "serverUrl",
+        l.source, l.upstream_name as "upstreamName", l.upstream_url as "upstreamUrl", l.upstream_status as "upstreamStatus",
         latest.checked_at as "checkedAt", latest.tools, item.value as item, item.n,
         (select listed.value from jsonb_array_elements(latest.priced_items) listed
           where listed.value->>'x402Tool' = item.value->>'toolName' limit 1) as listed
@@ -92,6 +99,7 @@ function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions
       where latest.verifiable and latest.checked_at > ${since}::timestamptz
         and jsonb_typeof(item.value->'x402Requirements') = 'object' and item.value->>'toolName' is not null
         and item.value->'x402Requirements'->>'network' = any(${list(filter.networks)})
+        and (${source}::text is null or l.source = ${source}::text)
         and (${payTo}::text is null or lower(item.value->'x402Requirements'->>'payTo') = ${payTo}::text)
         and lower(item.value->'x402Requirements'->>'payTo') <> all(${list(exclusions.placeholderPayees)})
         and l.server_url <> all(${list(exclusions.sampleServerUrls)})

@@ -1,5 +1,5 @@
 // Ingestion's store: each source's progress and the remote servers the sources list (candidates).
-import { and, asc, eq, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { ingestedServers, ingestSources, listings } from "../schema";
 import type { Db } from "../types";
 
@@ -18,11 +18,16 @@ export async function saveProgress(db: Db, key: string, progress: { cursor: stri
   await db.update(ingestSources).set(progress).where(eq(ingestSources.key, key));
 }
 
-export async function finishRun(db: Db, key: string, run: { highWaterMark: Date | null; counts: Record<string, number>; errors: string[]; completed: boolean }) {
+/**
+ * Ends a run. A completed run advances the high-water mark and clears the cursor; an interrupted one keeps both
+ * (the next run resumes at the cursor), unless `restart` says the cursor itself is bad (a cursor loop).
+ */
+export async function finishRun(db: Db, key: string, run: { highWaterMark: Date | null; counts: Record<string, number>; errors: string[]; completed: boolean; restart?: boolean }) {
   await db
     .update(ingestSources)
     .set({
       ...(run.completed ? { cursor: null, runStartedAt: null, highWaterMark: run.highWaterMark } : {}),
+      ...(!run.completed && run.restart ? { cursor: null, runStartedAt: null } : {}),
       lastRunAt: sql`now()`,
       lastCounts: run.counts,
       lastErrors: run.errors.slice(0, 20),
@@ -30,24 +35,66 @@ export async function finishRun(db: Db, key: string, run: { highWaterMark: Date 
     .where(eq(ingestSources.key, key));
 }
 
-const COMPARED = ["sourceKey", "upstreamName", "version", "title", "description", "repositoryUrl", "websiteUrl", "status"] as const;
+const COMPARED = ["upstreamName", "version", "title", "description", "repositoryUrl", "websiteUrl", "status"] as const;
+
+const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=");
 
 /**
  * Inserts or updates a candidate, writing only when something upstream changed: a second run over the same
- * pages writes nothing. A changed entry is due for a check again.
+ * pages writes nothing. A changed entry is due for a check again. One remote URL is one candidate whichever
+ * sources list it: it belongs to the first source that found it, except that a registry entry (a name,
+ * version, repository) takes over one only an x402 discovery list knew; another source's entry is "foreign"
+ * and left alone, so two sources never take turns rewriting it.
  */
-export async function upsertCandidate(db: Db, input: CandidateInput): Promise<"inserted" | "updated" | "unchanged"> {
-  const [current] = await db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, input.remoteUrl));
-  if (!current) {
-    const inserted = await db.insert(ingestedServers).values(input).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl });
-    return inserted.length ? "inserted" : "unchanged";
+export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
+
+/** One page's candidates at once: one read, one insert of the new ones, an update per changed one. */
+export async function upsertCandidates(db: Db, inputs: CandidateInput[]): Promise<UpsertOutcome[]> {
+  if (inputs.length === 0) return [];
+  const urls = [...new Set(inputs.map((i) => i.remoteUrl))];
+  const current = new Map((await db.select().from(ingestedServers).where(inArray(ingestedServers.remoteUrl, urls))).map((row) => [row.remoteUrl, row]));
+  const fresh = inputs.filter((input, i) => !current.has(input.remoteUrl) && inputs.findIndex((o) => o.remoteUrl === input.remoteUrl) === i);
+  const inserted = new Set(
+    fresh.length ? (await db.insert(ingestedServers).values(fresh).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl })).map((r) => r.url) : [],
+  );
+  const outcomes: UpsertOutcome[] = [];
+  for (const input of inputs) {
+    const row = current.get(input.remoteUrl);
+    if (!row) outcomes.push(inserted.delete(input.remoteUrl) ? "inserted" : "unchanged");
+    else outcomes.push(await updateCandidate(db, row, input));
   }
-  if (COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
+  return outcomes;
+}
+
+export async function upsertCandidate(db: Db, input: CandidateInput): Promise<UpsertOutcome> {
+  return (await upsertCandidates(db, [input]))[0]!;
+}
+
+async function updateCandidate(db: Db, current: Candidate, input: CandidateInput): Promise<UpsertOutcome> {
+  if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
+  if (current.sourceKey === input.sourceKey && COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
   await db
     .update(ingestedServers)
     .set({ ...input, nextCheckAt: sql`now()` })
     .where(eq(ingestedServers.remoteUrl, input.remoteUrl));
+  // An imported listing shows its upstream's latest word (a deprecation notice, a new source).
+  await db
+    .update(listings)
+    .set({ upstreamStatus: input.status ?? "active", ...(current.sourceKey !== input.sourceKey ? { source: sourceKind(input.sourceKey), upstreamName: input.upstreamName, upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName) } : {}) })
+    .where(and(eq(listings.serverUrl, input.remoteUrl), ne(listings.source, "agora")));
   return "updated";
+}
+
+/** Where a person can read the upstream entry: the registry's latest version of the name, or the discovery list. */
+export function upstreamEntryUrl(sourceKey: string, upstreamName: string): string {
+  const baseUrl = sourceKey.slice(sourceKey.indexOf("=") + 1);
+  if (isDiscovery(sourceKey)) return `${baseUrl}/discovery/resources?type=mcp`;
+  return `${baseUrl}/v0.1/servers/${encodeURIComponent(upstreamName)}/versions/latest`;
+}
+
+/** The listing source a source key stands for ('mcp-registry' or 'x402-discovery'). */
+export function sourceKind(sourceKey: string): string {
+  return sourceKey.slice(0, sourceKey.indexOf("="));
 }
 
 /** Candidates due for a check, never-checked first; deleted ones are never checked. */
@@ -77,14 +124,44 @@ export async function listingAtUrl(db: Db, serverUrl: string): Promise<{ id: str
 export async function hideImportedListing(db: Db, remoteUrl: string): Promise<boolean> {
   const hidden = await db
     .update(listings)
-    .set({ status: "rejected", rejectionReason: "Deleted from the MCP Registry.", verified: false, updatedAt: sql`now()` })
+    .set({ status: "rejected", rejectionReason: "Deleted from the MCP Registry.", upstreamStatus: "deleted", verified: false, updatedAt: sql`now()` })
     .where(and(eq(listings.serverUrl, remoteUrl), ne(listings.source, "agora"), ne(listings.status, "rejected")))
     .returning({ id: listings.id });
   return hidden.length > 0;
 }
 
 /** Where a listing came from: submitted here, or found upstream (its name and entry there). */
-export async function listingProvenance(db: Db, listingId: string): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null } | null> {
-  const [row] = await db.select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl }).from(listings).where(eq(listings.id, listingId));
+export async function listingProvenance(
+  db: Db,
+  listingId: string,
+): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null; upstreamStatus: string | null } | null> {
+  const [row] = await db
+    .select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl, upstreamStatus: listings.upstreamStatus })
+    .from(listings)
+    .where(eq(listings.id, listingId));
   return row ?? null;
+}
+
+/** Every source's state, for the admin view. */
+export async function allSourceStates(db: Db): Promise<SourceState[]> {
+  return db.select().from(ingestSources).orderBy(asc(ingestSources.key));
+}
+
+/** Per source: how many candidates it knows, how many are paid, listed, free or unreachable, and deleted upstream. */
+export type CandidateTally = { sourceKey: string; candidates: number; paid: number; listed: number; unpaid: number; deleted: number };
+
+export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
+  const n = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const rows = await db
+    .select({
+      sourceKey: ingestedServers.sourceKey,
+      candidates: sql<number>`count(*)::int`,
+      paid: n(sql`${ingestedServers.outcome} = 'paid'`),
+      listed: n(sql`${ingestedServers.listingId} is not null`),
+      unpaid: n(sql`${ingestedServers.outcome} in ('free', 'unreachable', 'refused')`),
+      deleted: n(sql`${ingestedServers.status} = 'deleted'`),
+    })
+    .from(ingestedServers)
+    .groupBy(ingestedServers.sourceKey);
+  return rows.map((r) => ({ sourceKey: r.sourceKey, candidates: Number(r.candidates), paid: Number(r.paid), listed: Number(r.listed), unpaid: Number(r.unpaid), deleted: Number(r.deleted) }));
 }

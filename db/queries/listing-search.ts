@@ -123,7 +123,7 @@ const normalised = (column: SQL) => {
   for (const ch of ["-", ".", ",", ":", ";", "/", "&", "(", ")", "'", "!", "?", "+"]) out = sql`replace(${out}, ${ch}, ' ')`;
   return sql`' ' || btrim(replace(replace(${out}, '   ', ' '), '  ', ' ')) || ' '`;
 };
-const COLUMNS = sql.raw("id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at");
+const COLUMNS = sql.raw("id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at, source, upstream_name, upstream_url, upstream_status");
 
 export type RankedRow = {
   id: string;
@@ -137,6 +137,10 @@ export type RankedRow = {
   website_url: string | null;
   created_at: string | Date;
   updated_at: string | Date;
+  source: string;
+  upstream_name: string | null;
+  upstream_url: string | null;
+  upstream_status: string | null;
   total: number | string;
 };
 
@@ -190,6 +194,7 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
     -- branch held every match and this is the count; otherwise the matches are counted, up to the cap.
     -- (An uncorrelated subquery is run only when the CASE reaches it.)
     select id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at,
+           source, upstream_name, upstream_url, upstream_status,
            case when (select count(*) from candidates) <= ${window} then (select count(*) from candidates)
                 else (select count(*) from (select 1 from ${listings} where ${base} and ${matchesSearchText(terms)} limit ${SEARCH_WINDOW + 1}) m)
            end as total

@@ -19,6 +19,11 @@ const columns = {
   websiteUrl: listings.websiteUrl,
   createdAt: listings.createdAt,
   updatedAt: listings.updatedAt,
+  // Provenance: submitted here or imported (lib/ingest), with the upstream entry's name, page and status.
+  source: listings.source,
+  upstreamName: listings.upstreamName,
+  upstreamUrl: listings.upstreamUrl,
+  upstreamStatus: listings.upstreamStatus,
 };
 
 /** The columns of a listing the public may see, as stored. */
@@ -30,6 +35,8 @@ export type CatalogueQuery = {
   terms: SearchTerms | null;
   category: string;
   price: "all" | "free" | "paid";
+  /** Where listings came from: every source, or one ('agora', 'mcp-registry', 'x402-discovery'). */
+  source?: "all" | "agora" | "mcp-registry" | "x402-discovery";
   sort: "relevance" | "popular" | "purchased" | "newest" | "name";
   /** A further condition on listings (x402 discovery's search: listings that may sell through x402). */
   only?: SQL;
@@ -40,11 +47,12 @@ function escapeLike(text: string): string {
 }
 
 /** Category and price: the filters besides the text. */
-function filterConditions(filters: Pick<CatalogueQuery, "category" | "price" | "only">): SQL {
+function filterConditions(filters: Pick<CatalogueQuery, "category" | "price" | "source" | "only">): SQL {
   const conditions: SQL[] = [filters.only ?? sql`true`];
   if (filters.category) conditions.push(sql`${listings.categories} @> array[${filters.category}]::text[]`);
   if (filters.price === "free") conditions.push(or(isNull(listings.price), eq(listings.price, 0))!);
   if (filters.price === "paid") conditions.push(gt(listings.price, 0));
+  if (filters.source && filters.source !== "all") conditions.push(eq(listings.source, filters.source));
   return and(...conditions)!;
 }
 
@@ -140,6 +148,10 @@ function fromRaw(r: RankedRow): PublicListingRow {
     websiteUrl: r.website_url,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
+    source: r.source,
+    upstreamName: r.upstream_name,
+    upstreamUrl: r.upstream_url,
+    upstreamStatus: r.upstream_status,
   };
 }
 
@@ -160,7 +172,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListingRow | null> {
   // No listing has such a key, and PostgreSQL refuses to compare text holding NUL: answer "not found".
   if (slugOrId.length > 200 || slugOrId.includes("\u0000") || !slugOrId.isWellFormed()) return null;
-  const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : eq(listings.slug, slugOrId);
+  // A key with a slash is an imported listing's registry name upstream (slugs never hold one): the registry
+  // API keeps that name (lib/listings/presenters/server-details.ts registryNameOf), so it finds it by it too.
+  const key = UUID.test(slugOrId)
+    ? eq(listings.id, slugOrId)
+    : slugOrId.includes("/")
+      ? and(eq(listings.upstreamName, slugOrId), eq(listings.source, "mcp-registry"))
+      : eq(listings.slug, slugOrId);
   const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
   return row ?? null;
 }
@@ -172,9 +190,10 @@ export async function findPublicListing(db: Db, slugOrId: string): Promise<Publi
  */
 export async function listRegistryPage(
   db: Db,
-  page: { q: string; updatedSince?: Date; afterSlug?: string; limit: number },
+  page: { q: string; source?: CatalogueQuery["source"]; updatedSince?: Date; afterSlug?: string; limit: number },
 ): Promise<PublicListingRow[]> {
   const conditions = [substringWhere(page.q)];
+  if (page.source && page.source !== "all") conditions.push(eq(listings.source, page.source));
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
   return db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);

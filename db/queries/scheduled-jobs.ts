@@ -45,3 +45,23 @@ export async function releaseJobIfHeld(db: Db, name: string, holder: string): Pr
     .set({ leaseUntil: sql`now()` })
     .where(and(eq(scheduledJobs.name, name), eq(scheduledJobs.holder, holder), sql`${scheduledJobs.leaseUntil} > now()`));
 }
+
+/**
+ * Takes `name`'s lease for `holder` now, due or not, when nobody holds it (a run started by hand): while it is
+ * held the schedule cannot claim the job, and the schedule's run blocks this. Does not move the next run.
+ * Returns false when another holder has it.
+ */
+export async function takeLease(db: Db, name: string, holder: string, leaseMs: number): Promise<boolean> {
+  const [taken] = await db
+    .insert(scheduledJobs)
+    .values({ name, holder, leaseUntil: sql`now() + ${ms(leaseMs)}`, nextRunAt: sql`now()`, lastStartedAt: sql`now()`, runs: 0 })
+    .onConflictDoUpdate({ target: scheduledJobs.name, set: { holder, leaseUntil: sql`now() + ${ms(leaseMs)}` }, setWhere: sql`${scheduledJobs.leaseUntil} <= now()` })
+    .returning({ holder: scheduledJobs.holder });
+  return taken?.holder === holder;
+}
+
+/** Whether somebody holds `name`'s lease now. */
+export async function leaseHeld(db: Db, name: string): Promise<boolean> {
+  const [row] = await db.select({ held: sql<boolean>`${scheduledJobs.leaseUntil} > now()` }).from(scheduledJobs).where(eq(scheduledJobs.name, name));
+  return Boolean(row?.held);
+}

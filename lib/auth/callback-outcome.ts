@@ -24,6 +24,10 @@ const KNOWN_REFUSALS: Record<string, string> = {
   temporarily_unavailable: "GitHub is unavailable at the moment. Please try again later.",
 };
 const UNKNOWN_REFUSAL = "The sign-in did not complete. Please try again.";
+// The spec shows the parameter's value as the description. A bare OAuth error code (RFC 6749 §4.1.2.1:
+// access_denied, server_error …) is shown beside the friendly text, so a person can report it; any other value
+// (sentences, punctuation, digits, capitals) could be a stranger's words and is never shown.
+const OAUTH_ERROR_CODE = /^[a-z_]{1,64}$/;
 const EXCHANGE_FAILED = { kind: "error", title: "Error", description: "Failed to authenticate with GitHub. Please try again." } as const;
 
 export type CallbackOutcome = {
@@ -36,7 +40,8 @@ export function callbackOutcome(params: { error?: string | null; code?: string |
   if (error && AUTHJS_FAILURES.has(error)) return { toast: { ...EXCHANGE_FAILED }, redirectTo: "/login" };
   // Anything else in `error` is the provider's own answer (e.g. the person pressed Cancel) or our refusal.
   if (error) {
-    const description = Object.hasOwn(KNOWN_REFUSALS, error) ? KNOWN_REFUSALS[error]! : UNKNOWN_REFUSAL;
+    const friendly = Object.hasOwn(KNOWN_REFUSALS, error) ? KNOWN_REFUSALS[error]! : UNKNOWN_REFUSAL;
+    const description = OAUTH_ERROR_CODE.test(error) ? `${friendly} (${error})` : friendly;
     return { toast: { kind: "error", title: "Authentication Error", description }, redirectTo: "/login" };
   }
   // A code came back but no sign-in finished: the exchange failed (spec §8).

@@ -2,7 +2,7 @@
 // most one per host at a time. A server that shows prices becomes an approved listing marked with its source;
 // free and unreachable ones are remembered and checked again on a slower interval, so one that starts charging
 // appears.
-import { dueCandidates, listingAtUrl, recordCandidateCheck, type Candidate } from "@/db/queries/ingest";
+import { dueCandidates, listingAtUrl, recordCandidateCheck, sourceKind, upstreamEntryUrl, type Candidate } from "@/db/queries/ingest";
 import { termsOf } from "@/db/queries/drift";
 import type { Db } from "@/db/types";
 import { recordCheck } from "@/lib/listings/checks/drift";
@@ -15,7 +15,8 @@ export const PAID_RECHECK_MS = DAY_MS;
 /** Free or unreachable: a week, so a server that starts charging is found within one. */
 export const UNPAID_RECHECK_MS = 7 * DAY_MS;
 
-export type CandidateCounts = { checked: number; paid: number; listed: number; free: number; unreachable: number };
+/** `refused`: the remote points at an address the SSRF guard does not let a check reach (a private network). */
+export type CandidateCounts = { checked: number; paid: number; listed: number; free: number; unreachable: number; refused: number };
 export type CandidateOptions = ProbeOptions & { limit?: number; concurrency?: number; now?: Date };
 
 const isPaid = (result: ProbeResult) => result.reachable && result.pricedItems.length > 0;
@@ -33,16 +34,15 @@ async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult):
   }
   const listing = await insertListing(db, {
     name: nameOf(candidate),
-    description: (candidate.description || `${candidate.upstreamName}, from the MCP Registry.`).slice(0, 1000),
+    description: (candidate.description || `${candidate.upstreamName}, found by ${sourceKind(candidate.sourceKey) === "x402-discovery" ? "x402 discovery" : "the MCP Registry"}.`).slice(0, 1000),
     categories: [],
     serverUrl: candidate.remoteUrl,
     websiteUrl: candidate.websiteUrl ?? candidate.repositoryUrl,
     status: "approved",
-    source: "mcp-registry",
+    source: sourceKind(candidate.sourceKey),
     upstreamName: candidate.upstreamName,
-    upstreamUrl: candidate.sourceKey.startsWith("mcp-registry=")
-      ? `${candidate.sourceKey.slice("mcp-registry=".length)}/v0.1/servers/${encodeURIComponent(candidate.upstreamName)}/versions/latest`
-      : null,
+    upstreamUrl: upstreamEntryUrl(candidate.sourceKey, candidate.upstreamName),
+    upstreamStatus: candidate.status,
     // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
     approvedTerms: termsOf(result),
   });
@@ -53,7 +53,7 @@ async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult):
 export async function checkCandidates(db: Db, options: CandidateOptions = {}): Promise<CandidateCounts> {
   const now = options.now ?? new Date();
   const due = await dueCandidates(db, now, options.limit ?? 200);
-  const counts: CandidateCounts = { checked: 0, paid: 0, listed: 0, free: 0, unreachable: 0 };
+  const counts: CandidateCounts = { checked: 0, paid: 0, listed: 0, free: 0, unreachable: 0, refused: 0 };
   const busyHosts = new Set<string>();
   const queue = [...due];
 
@@ -77,7 +77,7 @@ export async function checkCandidates(db: Db, options: CandidateOptions = {}): P
           if (listed.created) counts.listed++;
           await recordCandidateCheck(db, candidate!.remoteUrl, { outcome: "paid", nextCheckAt: new Date(now.getTime() + PAID_RECHECK_MS), listingId: listed.id });
         } else {
-          const outcome = result.reachable ? "free" : "unreachable";
+          const outcome = result.reachable ? "free" : result.errorClass === "blocked_address" || result.errorClass === "invalid_url" ? "refused" : "unreachable";
           counts[outcome]++;
           await recordCandidateCheck(db, candidate!.remoteUrl, { outcome, nextCheckAt: new Date(now.getTime() + UNPAID_RECHECK_MS) });
         }

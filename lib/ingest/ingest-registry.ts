@@ -1,82 +1,116 @@
 // One run over an MCP Registry source, as the registry asks aggregators to read it: every page the first
 // time, then only what changed since the last run's high-water mark. Resumable: the page cursor is saved after
-// each page, and re-reading a page writes nothing new. Bounded: one page in memory at a time.
-import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidate } from "@/db/queries/ingest";
+// each page, and re-reading a page writes nothing new. Bounded: one page in memory at a time, at most
+// MAX_PAGES_PER_RUN pages, and a set of the names and cursors this run has seen (at most 10,000 names).
+import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidates } from "@/db/queries/ingest";
 import type { Db } from "@/db/types";
+import { logWarn } from "@/lib/log";
 import type { FetchLike } from "@/lib/ssrf";
-import { fetchRegistryPage, pageUrl, type RegistryPage } from "./registry-client";
+import { fetchRegistryPage, pageUrl, type RegistryServer } from "./registry-client";
+import { errorText, withOneRetry } from "./retry";
 import type { IngestSource } from "./sources";
 
-export type RegistryCounts = { pages: number; seen: number; notLatest: number; noRemote: number; malformed: number; candidates: number; written: number; hidden: number };
+export type RegistryCounts = {
+  pages: number;
+  seen: number;
+  notLatest: number;
+  noRemote: number;
+  malformed: number;
+  duplicateName: number;
+  htmlStripped: number;
+  candidates: number;
+  written: number;
+  merged: number;
+  hidden: number;
+};
 
 export type RegistryRun = { counts: RegistryCounts; errors: string[]; completed: boolean };
 
 /** A run reads at most this many pages (10,000 servers); the next run resumes from the saved cursor. */
 const MAX_PAGES_PER_RUN = 100;
 
-async function pageWithRetry(fetch: FetchLike, url: string, retryDelayMs: number): Promise<RegistryPage> {
-  try {
-    return await fetchRegistryPage(fetch, url);
-  } catch {
-    await new Promise((r) => setTimeout(r, retryDelayMs));
-    return fetchRegistryPage(fetch, url); // a page that fails twice ends the run where it is
+/** A page's latest servers with remotes, written as one batch of candidates. */
+async function ingestServers(db: Db, source: IngestSource, servers: RegistryServer[], counts: RegistryCounts): Promise<void> {
+  const remotes = servers.flatMap((server) => server.remotes.map((remote) => ({ server, remote })));
+  counts.candidates += remotes.length;
+  const outcomes = await upsertCandidates(
+    db,
+    remotes.map(({ server, remote }) => ({
+      remoteUrl: remote.url,
+      sourceKey: source.key,
+      upstreamName: server.name,
+      version: server.version,
+      title: server.title,
+      description: server.description,
+      repositoryUrl: server.repositoryUrl,
+      websiteUrl: server.websiteUrl,
+      status: server.status,
+      upstreamUpdatedAt: server.updatedAt,
+    })),
+  );
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome === "foreign") counts.merged++;
+    else if (outcome !== "unchanged") counts.written++;
+    // Only the source a candidate belongs to can take its listing down.
+    const { server, remote } = remotes[i]!;
+    if (server.status === "deleted" && outcome !== "foreign" && (await hideImportedListing(db, remote.url))) counts.hidden++;
   }
 }
 
 export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<RegistryRun> {
-  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, candidates: 0, written: 0, hidden: 0 };
+  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, candidates: 0, written: 0, merged: 0, hidden: 0 };
   const errors: string[] = [];
   const state = await sourceState(db, source.key);
   const since = state.highWaterMark;
   let highWaterMark = since;
   let cursor = state.cursor;
   if (!state.runStartedAt) await saveProgress(db, source.key, { cursor, runStartedAt: new Date() });
+  // The registry keeps one latest version per name: a name seen again in one run is an upstream fault, skipped.
+  const names = new Set<string>();
+  const cursors = new Set<string>(cursor ? [cursor] : []);
 
   let completed = false;
+  let restart = false;
   try {
     while (counts.pages < MAX_PAGES_PER_RUN) {
-      const page = await pageWithRetry(fetch, pageUrl(source.baseUrl, cursor, since), options.retryDelayMs ?? 1000);
+      const page = await withOneRetry(() => fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since)), options.retryDelayMs ?? 1000);
       counts.pages++;
       counts.malformed += page.malformed;
+      const toWrite: RegistryServer[] = [];
       for (const server of page.servers) {
         counts.seen++;
         if (server.updatedAt && (!highWaterMark || server.updatedAt > highWaterMark)) highWaterMark = server.updatedAt;
-        if (!server.isLatest) {
-          counts.notLatest++;
-          continue;
-        }
-        if (server.remotes.length === 0) {
-          counts.noRemote++;
-          continue;
-        }
-        for (const remote of server.remotes) {
-          counts.candidates++;
-          const outcome = await upsertCandidate(db, {
-            remoteUrl: remote.url,
-            sourceKey: source.key,
-            upstreamName: server.name,
-            version: server.version,
-            title: server.title,
-            description: server.description,
-            repositoryUrl: server.repositoryUrl,
-            websiteUrl: server.websiteUrl,
-            status: server.status,
-            upstreamUpdatedAt: server.updatedAt,
-          });
-          if (outcome !== "unchanged") counts.written++;
-          if (server.status === "deleted" && (await hideImportedListing(db, remote.url))) counts.hidden++;
-        }
+        if (server.htmlStripped) counts.htmlStripped++;
+        if (!server.isLatest) counts.notLatest++;
+        else if (names.has(server.name)) counts.duplicateName++;
+        else if (server.remotes.length === 0) counts.noRemote++;
+        else toWrite.push(server);
+        if (server.isLatest) names.add(server.name);
       }
+      await ingestServers(db, source, toWrite, counts);
+      if (page.nextCursor && cursors.has(page.nextCursor)) {
+        // The registry sent a cursor it sent before: reading on would never end. The next run starts over from
+        // the high-water mark (unchanged: this run did not finish).
+        restart = true;
+        throw new Error(`the registry sent cursor "${page.nextCursor.slice(0, 50)}" a second time (a cursor loop)`);
+      }
+      const moved = page.nextCursor !== cursor;
       cursor = page.nextCursor;
-      await saveProgress(db, source.key, { cursor });
+      if (cursor) cursors.add(cursor);
+      // Saved only when it moved: a run over nothing new writes no progress rows.
+      if (moved) await saveProgress(db, source.key, { cursor });
       if (!cursor) {
         completed = true;
         break;
       }
     }
   } catch (error) {
-    errors.push(`page ${counts.pages + 1}: ${error instanceof Error ? error.message.slice(0, 200) : "failed"}`);
+    errors.push(`page ${counts.pages + (restart ? 0 : 1)}: ${errorText(error)}`);
   }
-  await finishRun(db, source.key, { highWaterMark, counts, errors, completed });
+  // Skipped entries are counted (lastCounts, the admin view); a run that stopped has its reason in lastErrors.
+  if (errors.length > 0 || counts.malformed > 0 || counts.duplicateName > 0) {
+    logWarn("ingestion: registry run had problems", { source: source.key, errors: errors.slice(0, 5), malformed: counts.malformed, duplicateName: counts.duplicateName });
+  }
+  await finishRun(db, source.key, { highWaterMark, counts, errors, completed, restart });
   return { counts, errors, completed };
 }

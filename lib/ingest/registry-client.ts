@@ -2,6 +2,8 @@
 // that does not parse is counted and skipped, never the end of the run.
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
+import { readJsonBody } from "./read-json";
+import { httpUrl, plainText } from "./text";
 
 export const PAGE_SIZE = 100;
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
@@ -43,19 +45,11 @@ export type RegistryServer = {
   updatedAt: Date | null;
   isLatest: boolean;
   remotes: { type: string; url: string }[];
+  /** Markup was taken out of the title or description. */
+  htmlStripped: boolean;
 };
 
 export type RegistryPage = { servers: RegistryServer[]; malformed: number; nextCursor: string | null };
-
-function httpUrl(value: string | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
 
 function toServer(entry: { server: unknown; _meta?: Record<string, unknown> }): RegistryServer | null {
   const parsed = serverJson.safeParse(entry.server);
@@ -68,10 +62,13 @@ function toServer(entry: { server: unknown; _meta?: Record<string, unknown> }): 
     const url = httpUrl(r.url);
     return REMOTE_TYPES.has(r.type) && url ? [{ type: r.type, url }] : [];
   });
+  const title = plainText(s.title ?? "", 200);
+  const description = plainText(s.description, 2000);
   return {
     name: s.name,
-    title: s.title || null,
-    description: s.description,
+    title: title.text || null,
+    description: description.text,
+    htmlStripped: title.stripped || description.stripped,
     version: s.version ?? null,
     websiteUrl: httpUrl(s.websiteUrl),
     repositoryUrl: httpUrl(s.repository?.url),
@@ -95,7 +92,7 @@ export function pageUrl(baseUrl: string, cursor: string | null, since: Date | nu
 export async function fetchRegistryPage(fetch: FetchLike, url: string): Promise<RegistryPage> {
   const res = await fetch(url, { headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(`the registry answered HTTP ${res.status}`);
-  const page = pageSchema.safeParse(await res.json().catch(() => null));
+  const page = pageSchema.safeParse(await readJsonBody(res, "the registry"));
   if (!page.success) throw new Error("the registry's answer is not a server list");
   const servers = page.data.servers.map(toServer);
   return {

@@ -1,23 +1,40 @@
-// One ingestion run: every configured source read (registries page by page), then the candidates that are due
-// checked. The scheduled verification runs it under its database lease; `npm run ingest` runs it by hand.
+// One ingestion run: every configured source read (registries and discovery lists, page by page), then the
+// candidates that are due checked. The scheduled verification runs it under its database lease; `npm run ingest`
+// and the admin view's "run now" run it by hand.
 import type { Db } from "@/db/types";
 import { createSafeFetch } from "@/lib/ssrf";
 import { checkCandidates, type CandidateCounts, type CandidateOptions } from "./check-candidates";
+import { ingestDiscovery, type DiscoveryRun } from "./ingest-discovery";
 import { ingestRegistry, type RegistryRun } from "./ingest-registry";
 import type { IngestSource } from "./sources";
 
-export type IngestSummary = { sources: Array<{ key: string } & (RegistryRun | { skipped: string })>; candidates: CandidateCounts };
+export type SourceRun = { key: string; kind: IngestSource["kind"] } & (RegistryRun | DiscoveryRun);
+export type IngestSummary = { sources: SourceRun[]; candidates: CandidateCounts };
 
-export type IngestOptions = CandidateOptions & { retryDelayMs?: number };
+export type IngestOptions = CandidateOptions & {
+  retryDelayMs?: number;
+  /** A source's page must arrive within this (default 30 s) and be at most this large (default 8 MB). */
+  sourceTimeoutMs?: number;
+  sourceMaxBytes?: number;
+  /**
+   * Sources are the operator's own settings, not user input, so one on a private address (a registry on the
+   * same network) may be allowed on its own; the candidates they list are checked under allowPrivateHosts.
+   */
+  sourceAllowPrivateHosts?: boolean;
+};
 
 export async function runIngest(db: Db, sources: IngestSource[], options: IngestOptions = {}): Promise<IngestSummary> {
-  const fetch = createSafeFetch({ allowPrivateHosts: options.allowPrivateHosts, timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024, reuseConnections: true });
-  const summary: IngestSummary = { sources: [], candidates: { checked: 0, paid: 0, listed: 0, free: 0, unreachable: 0 } };
+  const fetch = createSafeFetch({
+    allowPrivateHosts: options.sourceAllowPrivateHosts ?? options.allowPrivateHosts,
+    timeoutMs: options.sourceTimeoutMs ?? 30_000,
+    maxBytes: options.sourceMaxBytes ?? 8 * 1024 * 1024,
+    reuseConnections: true,
+  });
+  const summary: IngestSummary = { sources: [], candidates: { checked: 0, paid: 0, listed: 0, free: 0, unreachable: 0, refused: 0 } };
   try {
     for (const source of sources) {
-      if (source.kind === "mcp-registry") summary.sources.push({ key: source.key, ...(await ingestRegistry(db, source, fetch, options)) });
-      // x402 discovery lists are not read yet (issue #27, item 4).
-      else summary.sources.push({ key: source.key, skipped: "x402-discovery sources are not read yet" });
+      const run = source.kind === "mcp-registry" ? await ingestRegistry(db, source, fetch, options) : await ingestDiscovery(db, source, fetch, options);
+      summary.sources.push({ key: source.key, kind: source.kind, ...run });
     }
   } finally {
     await fetch.close();

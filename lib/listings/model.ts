@@ -24,6 +24,12 @@ export type Listing = {
   websiteUrl: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Where it came from: 'agora' (submitted here), 'mcp-registry' or 'x402-discovery' (found by ingestion). */
+  source: string;
+  /** An imported listing's name, entry and status upstream ('active', 'deprecated'); null for one submitted here. */
+  upstreamName: string | null;
+  upstreamUrl: string | null;
+  upstreamStatus: string | null;
 };
 
 /** What the latest check found. */

@@ -18,12 +18,12 @@ export async function listDiscoveryResources(request: Request): Promise<Response
   try {
     const parsed = discoveryQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!parsed.success) throw validationError(parsed.error);
-    const { type, payTo, network, scheme, extensions, limit, offset } = parsed.data;
+    const { type, payTo, network, scheme, extensions, source, limit, offset } = parsed.data;
     // Agora lists MCP tools paid with the `exact` scheme, each carrying the bazaar extension.
     const matches = (!type || type === "mcp") && (!scheme || scheme === "exact") && (!extensions || extensions === "bazaar");
     const networks = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.caip2);
     const db = await getDb();
-    const { payables, total } = matches ? await listPayableItems(db, { networks, payTo, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
+    const { payables, total } = matches ? await listPayableItems(db, { networks, payTo, source, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
     // Each listing's sales, read once for the page (one statement), beside each of its resources.
     const sales = await salesSummaries(db, [...new Set(payables.map((p) => p.listingId))]);
     const items = payables.map((p) => toDiscoveryResource(p, sales.get(p.listingId) ?? NO_SALES));

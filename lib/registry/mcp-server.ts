@@ -65,10 +65,10 @@ export function createRegistryServer(db: Db): McpServer {
       outputSchema: searchOutput,
       annotations: readOnly,
     },
-    guarded("search_servers", async ({ query, category, price, sort, limit, cursor }) => {
+    guarded("search_servers", async ({ query, category, price, source, sort, limit, cursor }) => {
       const offset = cursor ? decodeCursor(cursor) : 0;
       if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
-      const result = await searchListingViews(db, withDefaultSort({ q: query, category, price, sort }), { limit, offset });
+      const result = await searchListingViews(db, withDefaultSort({ q: query, category, price, source, sort }), { limit, offset });
       const servers = result.items.map(toServerSummary);
       const nextCursor = hasMore(result, offset, servers.length, limit) ? encodeCursor(offset + servers.length) : null;
       return {

@@ -38,7 +38,7 @@ export async function listServers(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const parsed = registryListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw validationError(parsed.error);
-    const { cursor, limit, search, updated_since, version } = parsed.data;
+    const { cursor, limit, search, updated_since, version, source } = parsed.data;
     let afterSlug: string | undefined;
     if (cursor) {
       afterSlug = decodeRegistryCursor(cursor) ?? undefined;
@@ -49,7 +49,7 @@ export async function listServers(request: Request): Promise<Response> {
     // One more than the page tells whether another follows.
     const views =
       !version || servesVersion(version)
-        ? await listRegistryViews(db, { q: search, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
+        ? await listRegistryViews(db, { q: search, source, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
         : [];
     const page = views.slice(0, limit);
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
@@ -77,7 +77,8 @@ export function parseServerPath(segments: string[]): ServerPath | null {
   };
   const parts = segments.map(decode).join("/").split("/");
   if (parts.length === 1) return parts[0] ? { key: parts[0], version: null, listVersions: false } : null;
-  const slug = slugFromRegistryName(`${parts[0]}/${parts[1]}`);
+  // Agora's own names carry the slug; any other is an imported listing's upstream name, looked up as it is.
+  const slug = slugFromRegistryName(`${parts[0]}/${parts[1]}`) ?? (parts[0] && parts[1] ? `${parts[0]}/${parts[1]}` : null);
   if (!slug) return null;
   const rest = parts.slice(2);
   if (rest.length === 0) return { key: slug, version: null, listVersions: false };

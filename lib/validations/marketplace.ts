@@ -1,7 +1,7 @@
 // Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
 import { z } from "zod";
 
-import { defaultSort, PRICES, SORTS, type ListingFilters, type Sort, type View } from "@/lib/listings/search/filters";
+import { defaultSort, PRICES, SORTS, SOURCES, type ListingFilters, type Sort, type View } from "@/lib/listings/search/filters";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
@@ -36,6 +36,7 @@ export const filtersShape = {
       .default(""),
   ),
   price: z.preprocess(first, z.enum(PRICES, { message: "price must be one of: all, free, paid." }).optional().default("all")),
+  source: z.preprocess(first, z.enum(SOURCES, { message: "source must be one of: all, agora, mcp-registry, x402-discovery." }).optional().default("all")),
   // No default here: it depends on the search text (defaultSort), so callers resolve it with withDefaultSort.
   sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: relevance, popular, purchased, newest, name." }).optional()),
 };
@@ -55,6 +56,7 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
     q: pick(filtersShape.q, query.q, ""),
     category: pick(filtersShape.category, query.category, ""),
     price: pick(filtersShape.price, query.price, "all"),
+    source: pick(filtersShape.source, query.source, "all"),
     sort: "popular",
   };
   filters.sort = pick(filtersShape.sort, query.sort, undefined) ?? defaultSort(filters.q);

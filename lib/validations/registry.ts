@@ -20,6 +20,9 @@ export const searchServersShape = {
   query: boundedText(200, "query").describe("Words to find in a server's name, description or categories (case-insensitive). Empty: every server."),
   category: filtersShape.category.describe("Exact category name from list_categories, e.g. \"Finance\". Empty or \"all\": every category."),
   price: filtersShape.price.describe("\"free\", \"paid\" or \"all\" (default)."),
+  source: filtersShape.source.describe(
+    "Where the listing came from: \"agora\" (submitted to Agora), \"mcp-registry\" (found in the official MCP Registry), \"x402-discovery\" (found in an x402 facilitator's discovery list) or \"all\" (default).",
+  ),
   sort: filtersShape.sort.describe(
     "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by name), \"purchased\" (most sales on chain in the last 30 days first), \"newest\" or \"name\".",
   ),
@@ -52,6 +55,7 @@ export const registryListQuerySchema = z.object({
     .datetime({ offset: true, message: "updated_since must be an RFC 3339 date-time, e.g. 2025-08-07T13:15:04.280Z." })
     .optional(),
   version: z.string().trim().max(255, "version must be at most 255 characters.").optional(),
+  source: filtersShape.source,
 });
 
 export type RegistryListQuery = z.infer<typeof registryListQuerySchema>;
@@ -84,6 +88,7 @@ export const discoveryQuerySchema = z.object({
     .optional(),
   scheme: token("scheme", "exact"),
   extensions: token("extensions", "bazaar"),
+  source: filtersShape.source,
   limit: pageLimit(DISCOVERY_LIMIT_MAX, DISCOVERY_LIMIT_DEFAULT),
   offset: z.coerce
     .number({ message: "offset must be a number." })

@@ -55,11 +55,11 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/submit$/, slowNav);
   });
 
-  test("cancelling at GitHub shows 'Authentication Error' with a fixed text for GitHub's code, then /login", async ({ page }, testInfo) => {
+  test("cancelling at GitHub shows 'Authentication Error' with a fixed text and GitHub's code, then /login", async ({ page }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, uniqueLogin(testInfo, "cancel"), "Cancel");
-    await expect(toast(page, "Authentication Error", "The sign-in was cancelled or access was not granted.")).toBeVisible();
+    await expect(toast(page, "Authentication Error", "The sign-in was cancelled or access was not granted. (access_denied)")).toBeVisible();
     // GitHub's own error_description is never shown (issue 15: provider text is content a stranger can write).
     await expect(page.getByText("The user has denied your application access.")).toHaveCount(0);
     await expect(page).toHaveURL(/\/login$/, slowNav);
@@ -79,9 +79,9 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
-  test("an error parameter gives 'Authentication Error' with a fixed text, never the parameter's words", async ({ page }) => {
+  test("an error parameter gives 'Authentication Error' with a fixed text and the bare OAuth code, never other words", async ({ page }) => {
     await page.goto("/auth/callback?error=server_error");
-    await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again.")).toBeVisible();
+    await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again. (server_error)")).toBeVisible();
     await expect(page).toHaveURL(/\/login$/, slowNav);
     await page.goto(`/auth/callback?error=${encodeURIComponent("Your account is suspended. Call +1 555 0100.")}`);
     await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again.")).toBeVisible();

@@ -69,7 +69,7 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
     if (!("counts" in run)) return;
     expect(run.errors).toEqual([]);
     expect(run.counts).toMatchObject({ pages: 5, seen: 8, notLatest: 1, malformed: 1, candidates: 2, written: 2, hidden: 0 });
-    expect(summary.candidates).toEqual({ checked: 2, paid: 1, listed: 1, free: 1, unreachable: 0 });
+    expect(summary.candidates).toEqual({ checked: 2, paid: 1, listed: 1, free: 1, unreachable: 0, refused: 0 });
 
     const [listing] = await imported();
     expect(listing).toMatchObject({
@@ -108,7 +108,7 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
     registry.entries.splice(registry.entries.findIndex((e) => e.updatedAt === "2026-01-07T00:00:00Z"), 1);
     const summary = await runIngest(conn.db, sources(), loopback);
     const run = summary.sources[0]!;
-    expect("counts" in run && run.counts.hidden).toBe(1);
+    expect(run.kind === "mcp-registry" && "hidden" in run.counts && run.counts.hidden).toBe(1);
     const [listing] = await imported();
     expect(listing).toMatchObject({ status: "rejected", verified: false });
   });

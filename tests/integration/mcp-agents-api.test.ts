@@ -39,6 +39,7 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     expect(Object.keys(body[0]!).sort()).toEqual(
       ["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]
         .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "lastVerification", "drift", "sales"])
+        .concat(["source", "upstream"])
         .sort(),
     );
     const scraper = body.find((a) => a.name === "AI-Powered Web Scraper")!;

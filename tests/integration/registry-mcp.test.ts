@@ -78,7 +78,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     expect(tools.map((t) => t.name).sort()).toEqual(["get_server", "list_categories", "search_servers"]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const searchTool = byName.search_servers!;
-    expect(Object.keys(searchTool.inputSchema.properties ?? {}).sort()).toEqual(["category", "cursor", "limit", "price", "query", "sort"]);
+    expect(Object.keys(searchTool.inputSchema.properties ?? {}).sort()).toEqual(["category", "cursor", "limit", "price", "query", "sort", "source"]);
     expect(searchTool.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });
     expect(searchTool.inputSchema.properties!.price).toMatchObject({ enum: ["all", "free", "paid"] });
     expect(searchTool.inputSchema.properties!.sort).toMatchObject({ enum: ["relevance", "popular", "purchased", "newest", "name"] });

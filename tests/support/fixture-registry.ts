@@ -6,9 +6,10 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 // Copies of the real documents in ../shared/fixtures/registry/ (with that folder's README), kept in the repository.
-export const FIXTURES = path.resolve(__dirname, "../fixtures/registry");
+export const FIXTURES = fileURLToPath(new URL("../fixtures/registry", import.meta.url));
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
 
 export function fixture<T = Record<string, unknown>>(file: string): T {
@@ -29,15 +30,18 @@ export type FixtureRegistry = {
   requests: string[];
   /** Answer the page with this cursor (null: the first) with a 500, this many times. */
   failPage: (cursor: string | null, times: number) => void;
+  /** Misbehave: when set, answers every request itself (a bad-input test's upstream); clear it to behave again. */
+  misbehave: ((req: http.IncomingMessage, res: http.ServerResponse, url: URL) => void) | null;
   close: () => Promise<void>;
 };
 
-export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 2): Promise<FixtureRegistry> {
+export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 2, port = 0): Promise<FixtureRegistry> {
   const requests: string[] = [];
   const failures = new Map<string, number>();
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? "");
     const url = new URL(req.url ?? "/", "http://registry.local");
+    if (handle.misbehave) return handle.misbehave(req, res, url);
     if (url.pathname !== "/v0.1/servers") return res.writeHead(404).end();
     const cursor = url.searchParams.get("cursor");
     const left = failures.get(cursor ?? "") ?? 0;
@@ -59,15 +63,17 @@ export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 
     };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const handle: FixtureRegistry = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     entries,
     requests,
     failPage: (cursor, times) => failures.set(cursor ?? "", times),
+    misbehave: null,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+  return handle;
 }

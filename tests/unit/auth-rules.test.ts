@@ -16,7 +16,9 @@ describe("the sign-in callback screen", () => {
 
   it("shows a provider's refusal as 'Authentication Error' with a fixed text for its code, and goes to /login", () => {
     const outcome = callbackOutcome({ error: "access_denied", signedIn: false });
-    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The sign-in was cancelled or access was not granted." });
+    // The provider's bare error code is shown beside the friendly text (spec: the parameter value as description).
+    expect(outcome.toast).toEqual({ kind: "error", title: "Authentication Error", description: "The sign-in was cancelled or access was not granted. (access_denied)" });
+    expect(callbackOutcome({ error: "server_error", signedIn: false }).toast.description).toBe("The sign-in did not complete. Please try again. (server_error)");
     expect(outcome.redirectTo).toBe("/login");
     expect(callbackOutcome({ error: "EmailTaken", signedIn: false }).toast.description).toBe(
       "An account with this email already exists. Sign in with your email and password.",
@@ -24,12 +26,19 @@ describe("the sign-in callback screen", () => {
   });
 
   it("never shows text from the link itself (content spoofing)", () => {
-    for (const error of ["Your account is suspended. Call +1 555 0100 to restore it.", "The user has denied your application access.", "constructor", "__proto__"]) {
+    const notCodes = ["Your account is suspended. Call +1 555 0100 to restore it.", "The user has denied your application access.", "Access_Denied", "access-denied", "a".repeat(65), "access_denied<script>"];
+    for (const error of notCodes) {
       expect(callbackOutcome({ error, signedIn: false }).toast).toEqual({
         kind: "error",
         title: "Authentication Error",
         description: "The sign-in did not complete. Please try again.",
       });
+    }
+  });
+
+  it("looks a known code up as a key of its own, not of Object's prototype", () => {
+    for (const error of ["constructor", "__proto__", "tostring"]) {
+      expect(callbackOutcome({ error, signedIn: false }).toast.description).toBe(`The sign-in did not complete. Please try again. (${error})`);
     }
   });
 

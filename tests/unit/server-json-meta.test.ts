@@ -20,6 +20,10 @@ function view(tools: number): ListingView {
     websiteUrl: null,
     createdAt: at,
     updatedAt: at,
+    source: "agora",
+    upstreamName: null,
+    upstreamUrl: null,
+    upstreamStatus: null,
     probe: {
       checkedAt: at,
       reachable: true,

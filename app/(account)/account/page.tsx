@@ -49,6 +49,10 @@ export default async function AccountPage() {
               <Link href="/admin/review" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
                 Open the review queue
               </Link>
+              {" · "}
+              <Link href="/admin/sources" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+                Ingestion sources
+              </Link>
             </p>
           )}
         </div>

@@ -2,6 +2,7 @@
 import type { ListingView } from "@/lib/listings/model";
 import { joinCategories } from "@/lib/listings/categories";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
+import { provenanceFacts, type Provenance } from "@/lib/listings/presenters/provenance";
 
 /** The spec's fields (§3) keep their shapes; what the probe knows follows them (additive). */
 export type ApiAgent = {
@@ -13,7 +14,8 @@ export type ApiAgent = {
   verified: boolean;
   createdAt: string;
   website_url: string | null;
-} & ProbeFacts;
+} & ProbeFacts &
+  Provenance;
 
 export function toApiAgent(listing: ListingView): ApiAgent {
   return {
@@ -26,5 +28,6 @@ export function toApiAgent(listing: ListingView): ApiAgent {
     createdAt: listing.createdAt,
     website_url: listing.websiteUrl,
     ...probeFacts(listing),
+    ...provenanceFacts(listing),
   };
 }

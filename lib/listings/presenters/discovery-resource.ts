@@ -4,6 +4,7 @@
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
 import type { SalesSummary } from "@/lib/listings/model";
+import { provenanceFacts } from "./provenance";
 import { detailUrl } from "./server-details";
 import { salesFacts } from "./sales-facts";
 
@@ -82,6 +83,7 @@ export function toDiscoveryResource(payable: PayableItem, sales: SalesSummary) {
       paymentMethods: network ? [network.paymentMethod] : [],
       // The listing's sales read from the chain (all its items together), as on every other surface.
       sales: salesFacts(sales),
+      ...provenanceFacts(payable),
     },
   };
 }

@@ -1,6 +1,7 @@
 // The readable half of each tool answer: what a model or a person reads beside structuredContent.
 import { formatPrice } from "@/lib/listings/format";
 import { salesLine } from "./sales-facts";
+import { provenanceLine } from "./provenance";
 import type { ServerDetails, ServerSummary } from "./server-details";
 
 function priceLine(s: ServerSummary): string {
@@ -15,6 +16,7 @@ function summaryBlock(s: ServerSummary, index: number): string {
     `   ${s.description}`,
     `   Categories: ${s.categories.join(", ") || "none"}`,
     `   Sales: ${salesLine(s.sales)}`,
+    `   ${provenanceLine(s)}`,
     `   Server: ${s.serverUrl}`,
     `   Details: ${s.detailUrl}`,
   ].join("\n");
@@ -63,6 +65,7 @@ export function detailsText(d: ServerDetails): string {
     `Details: ${d.detailUrl}`,
     ...(d.websiteUrl ? [`Website: ${d.websiteUrl}`] : []),
     `id: ${d.id} · slug: ${d.slug} · registry name: ${d.registryName}`,
+    provenanceLine(d),
     "",
     "Tools and prices:",
     tools,

@@ -5,10 +5,11 @@ import { registryListingSchema } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { probeFacts, probeFactsSchema, statusFacts, statusFactsSchema } from "@/lib/listings/presenters/facts";
 import { clientConfig } from "@/lib/listings/presenters/connect-config";
+import { provenanceFacts, provenanceSchema } from "@/lib/listings/presenters/provenance";
 import { isFree } from "@/lib/listings/format";
 import { site, siteUrl } from "@/lib/site";
 
-export const serverSummarySchema = registryListingSchema.extend(statusFactsSchema.shape);
+export const serverSummarySchema = registryListingSchema.extend(statusFactsSchema.shape).extend(provenanceSchema.shape);
 
 export const serverDetailsSchema = serverSummarySchema.extend(probeFactsSchema.shape).extend({
   registryName: z.string().describe("The server's name in the official-registry API (/v0.1/servers)."),
@@ -22,6 +23,14 @@ export type ServerDetails = z.infer<typeof serverDetailsSchema>;
 
 export function registryName(slug: string): string {
   return `${site.registryNamespace}/${slug}`;
+}
+
+/**
+ * A listing's name in the registry API: an imported registry entry keeps its upstream name, as the official
+ * registry asks of aggregators; everything else is named in Agora's namespace.
+ */
+export function registryNameOf(listing: Pick<ListingView, "slug" | "source" | "upstreamName">): string {
+  return listing.source === "mcp-registry" && listing.upstreamName ? listing.upstreamName : registryName(listing.slug);
 }
 
 export function detailUrl(slug: string): string {
@@ -44,6 +53,7 @@ export function toServerSummary(listing: ListingView): ServerSummary {
     createdAt: listing.createdAt,
     updatedAt: listing.updatedAt,
     ...statusFacts(listing),
+    ...provenanceFacts(listing),
   };
 }
 
@@ -51,7 +61,7 @@ export function toServerDetails(listing: ListingView): ServerDetails {
   return {
     ...toServerSummary(listing),
     ...probeFacts(listing),
-    registryName: registryName(listing.slug),
+    registryName: registryNameOf(listing),
     clientConfig: clientConfig(),
   };
 }

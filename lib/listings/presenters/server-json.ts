@@ -4,7 +4,8 @@ import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { isFree } from "@/lib/listings/format";
 import { reputationSummary } from "@/lib/buyer-reviews/reputation";
 import { site } from "@/lib/site";
-import { detailUrl, registryName } from "./server-details";
+import { provenanceFacts } from "./provenance";
+import { detailUrl, registryNameOf } from "./server-details";
 
 export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 export const OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official";
@@ -29,7 +30,7 @@ export type ServerJson = {
 
 export type ServerResponse = {
   server: ServerJson;
-  _meta: { [OFFICIAL_META_KEY]: { status: "active"; publishedAt: string; updatedAt: string; isLatest: boolean } };
+  _meta: { [OFFICIAL_META_KEY]: { status: "active" | "deprecated"; publishedAt: string; updatedAt: string; isLatest: boolean } };
 };
 
 /** Cuts text to `max` code points (as JSON Schema counts them), at a word break when one is near, with an ellipsis. */
@@ -63,6 +64,8 @@ function listingMeta(listing: ListingView) {
     currency: "USD",
     verified: listing.verified,
     createdAt: listing.createdAt,
+    // An imported listing's entry upstream (its name there is server.name, kept as the registry asks).
+    ...provenanceFacts(listing),
     ...facts,
     buyerReviews: reputationSummary(listing),
   };
@@ -80,7 +83,7 @@ export function toServerResponse(listing: ListingView): ServerResponse {
   return {
     server: {
       $schema: SERVER_SCHEMA_URL,
-      name: registryName(listing.slug),
+      name: registryNameOf(listing),
       title: truncate(listing.name, TEXT_MAX),
       description: truncate(listing.description, TEXT_MAX),
       version: SERVER_VERSION,
@@ -89,7 +92,7 @@ export function toServerResponse(listing: ListingView): ServerResponse {
       _meta: { [AGORA_META_KEY]: listingMeta(listing) },
     },
     _meta: {
-      [OFFICIAL_META_KEY]: { status: "active", publishedAt: listing.createdAt, updatedAt: listing.updatedAt, isLatest: true },
+      [OFFICIAL_META_KEY]: { status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active", publishedAt: listing.createdAt, updatedAt: listing.updatedAt, isLatest: true },
     },
   };
 }

@@ -44,7 +44,7 @@ export async function searchCatalogue(
   const terms = searchTerms(filters.q);
   // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
   if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
-  const { records, ...counts } = await searchListingRecords(db, { terms, category: filters.category, price: filters.price, sort: filters.sort }, page, options);
+  const { records, ...counts } = await searchListingRecords(db, { terms, category: filters.category, price: filters.price, source: filters.source, sort: filters.sort }, page, options);
   const now = new Date();
   return { ...counts, items: records.map((r) => toListingView(r, now)) };
 }
@@ -57,7 +57,7 @@ export async function searchListingViews(db: Db, filters: ListingFilters, page: 
     return searchCatalogue(db, filters, page);
   }
   const version = await catalogueVersion(db);
-  const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.sort, page.limit, page.offset]);
+  const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.source ?? "all", filters.sort, page.limit, page.offset]);
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const now = Date.now();

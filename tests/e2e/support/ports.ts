@@ -8,3 +8,5 @@ export const referencePort = appPort + 95;
 /** The local chain (anvil as Base Sepolia) and its x402 facilitator: paid purchases and buyer reviews. */
 export const chainPort = appPort + 94;
 export const facilitatorPort = appPort + 93;
+/** A local MCP Registry the run's INGEST_SOURCES names (tests/e2e/support/upstream-registry.ts). */
+export const upstreamRegistryPort = appPort + 92;

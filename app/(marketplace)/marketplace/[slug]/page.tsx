@@ -9,6 +9,7 @@ import { BuyerRating } from "@/components/listings/buyer-rating";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
 import { TestPurchaseLine } from "@/components/listings/test-purchase-line";
+import { DeprecatedNotice, ProvenanceNote } from "@/components/listings/provenance-note";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
 import { SalesPanel } from "@/components/listings/sales-panel";
@@ -106,6 +107,7 @@ export default async function ListingPage({ params }: { params: Params }) {
           </div>
         </div>
       </header>
+      <DeprecatedNotice listing={listing} />
 
       <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-10">
@@ -212,18 +214,7 @@ export default async function ListingPage({ params }: { params: Params }) {
             <p className="mt-2 text-muted-foreground">
               <time dateTime={listing.createdAt}>{formatListedDate(listing.createdAt)}</time>
             </p>
-            {provenance?.source === "mcp-registry" && provenance.upstreamName && (
-              <p className="mt-1 text-sm text-muted-foreground" data-testid="provenance">
-                From the MCP Registry as{" "}
-                {provenance.upstreamUrl ? (
-                  <a href={provenance.upstreamUrl} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-primary underline-offset-4 hover:underline">
-                    {provenance.upstreamName}
-                  </a>
-                ) : (
-                  <span className="break-all">{provenance.upstreamName}</span>
-                )}
-              </p>
-            )}
+            {provenance && <ProvenanceNote listing={provenance} />}
           </div>
           <div>
             <h2 className="font-semibold">Status</h2>

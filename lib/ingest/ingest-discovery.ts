@@ -1,0 +1,67 @@
+// One run over an x402 facilitator's discovery list: MCP resources become candidates like registry remotes,
+// merged with them by remote URL (db/queries/ingest.ts upsertCandidate). The list has no "changed since", so
+// every run reads it all, page by page (limit/offset), writing only what changed. Resumable: the offset is saved
+// after each page. Bounded: one page in memory, at most MAX_PAGES_PER_RUN pages per run.
+import { finishRun, saveProgress, sourceState, upsertCandidate } from "@/db/queries/ingest";
+import type { Db } from "@/db/types";
+import { logWarn } from "@/lib/log";
+import type { FetchLike } from "@/lib/ssrf";
+import { DISCOVERY_PAGE_SIZE, discoveryPageUrl, fetchDiscoveryPage } from "./discovery-client";
+import { errorText, withOneRetry } from "./retry";
+import type { IngestSource } from "./sources";
+
+export type DiscoveryCounts = { pages: number; seen: number; notMcp: number; malformed: number; htmlStripped: number; candidates: number; written: number; merged: number };
+export type DiscoveryRun = { counts: DiscoveryCounts; errors: string[]; completed: boolean };
+
+const MAX_PAGES_PER_RUN = 100;
+
+export async function ingestDiscovery(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<DiscoveryRun> {
+  const counts: DiscoveryCounts = { pages: 0, seen: 0, notMcp: 0, malformed: 0, htmlStripped: 0, candidates: 0, written: 0, merged: 0 };
+  const errors: string[] = [];
+  const state = await sourceState(db, source.key);
+  const resumeAt = Number(state.cursor);
+  let offset = Number.isSafeInteger(resumeAt) && resumeAt > 0 ? resumeAt : 0;
+  if (!state.runStartedAt) await saveProgress(db, source.key, { cursor: state.cursor, runStartedAt: new Date() });
+  // One server lists one resource per paid tool: the same URL comes several times in one run.
+  const seenUrls = new Set<string>();
+
+  let completed = false;
+  try {
+    while (counts.pages < MAX_PAGES_PER_RUN) {
+      const page = await withOneRetry(() => fetchDiscoveryPage(fetch, discoveryPageUrl(source.baseUrl, offset)), options.retryDelayMs ?? 1000);
+      counts.pages++;
+      counts.seen += page.received;
+      counts.notMcp += page.notMcp;
+      counts.malformed += page.malformed;
+      for (const server of page.servers) {
+        if (server.htmlStripped) counts.htmlStripped++;
+        if (seenUrls.has(server.remoteUrl)) continue;
+        seenUrls.add(server.remoteUrl);
+        counts.candidates++;
+        const outcome = await upsertCandidate(db, {
+          remoteUrl: server.remoteUrl,
+          sourceKey: source.key,
+          upstreamName: server.name,
+          title: server.name,
+          description: server.description,
+          status: "active",
+        });
+        if (outcome === "foreign") counts.merged++;
+        else if (outcome !== "unchanged") counts.written++;
+      }
+      offset += page.received;
+      // The end: an empty or short page, or the total the facilitator gave reached.
+      const done = page.received === 0 || page.received < DISCOVERY_PAGE_SIZE || (page.total !== null && offset >= page.total);
+      await saveProgress(db, source.key, { cursor: done ? null : String(offset) });
+      if (done) {
+        completed = true;
+        break;
+      }
+    }
+  } catch (error) {
+    errors.push(`page ${counts.pages + 1}: ${errorText(error)}`);
+  }
+  if (errors.length > 0 || counts.malformed > 0) logWarn("ingestion: discovery run had problems", { source: source.key, errors, malformed: counts.malformed });
+  await finishRun(db, source.key, { highWaterMark: null, counts, errors, completed });
+  return { counts, errors, completed };
+}

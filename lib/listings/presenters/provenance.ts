@@ -1,0 +1,38 @@
+// Where a listing came from, the same on every surface: submitted to Agora, or imported from the official MCP
+// Registry or an x402 discovery list, with its name, entry and status upstream. A deprecated upstream entry
+// stays listed with a notice; a deleted one is hidden everywhere (lib/ingest).
+import { z } from "zod";
+import type { Listing } from "@/lib/listings/model";
+
+export const SOURCE_NAMES: Record<string, string> = { agora: "Agora", "mcp-registry": "MCP Registry", "x402-discovery": "x402 discovery" };
+
+export const provenanceSchema = z.object({
+  source: z.enum(["agora", "mcp-registry", "x402-discovery"]).describe("Where the listing came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list."),
+  upstream: z
+    .object({
+      name: z.string().describe("The server's name where it was found (the registry name, or the discovery list's service name)."),
+      url: z.string().nullable().describe("The upstream entry."),
+      status: z.enum(["active", "deprecated"]).describe("The upstream entry's status; a deprecated server is still listed, with a notice."),
+    })
+    .nullable()
+    .describe("For an imported listing, its entry upstream; null for one submitted to Agora."),
+});
+
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+export function provenanceFacts(listing: Pick<Listing, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus">): Provenance {
+  const source = listing.source === "mcp-registry" || listing.source === "x402-discovery" ? listing.source : "agora";
+  return {
+    source,
+    upstream:
+      source !== "agora" && listing.upstreamName
+        ? { name: listing.upstreamName, url: listing.upstreamUrl, status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active" }
+        : null,
+  };
+}
+
+/** One line for text answers: "Source: MCP Registry (io.github.x/y), deprecated upstream". */
+export function provenanceLine(p: Provenance): string {
+  if (!p.upstream) return `Source: ${SOURCE_NAMES[p.source]}`;
+  return `Source: ${SOURCE_NAMES[p.source]} (${p.upstream.name})${p.upstream.status === "deprecated" ? " — deprecated upstream: its publisher recommends against new use" : ""}`;
+}
