@@ -32,6 +32,9 @@ export const limits = {
   rechecksPerUser: { name: "recheck:user", max: 30, windowSeconds: HOUR, message: "You have re-checked servers too often." },
   recheckCooldownPerListing: { name: "recheck:listing", max: 1, windowSeconds: MINUTE, message: "This server was checked a moment ago." },
   editCooldownPerListing: { name: "edit:listing", max: 1, windowSeconds: MINUTE, message: "This listing was changed a moment ago." },
+  // Claiming an imported listing: each token is a stored row, each verification reaches the claimed domain.
+  claimTokensPerUser: { name: "claim-token:user", max: 20, windowSeconds: HOUR, message: "Too many claim tokens requested." },
+  claimChecksPerUser: { name: "claim-check:user", max: 30, windowSeconds: HOUR, message: "Too many claim verifications." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
 } satisfies Record<string, Limit>;

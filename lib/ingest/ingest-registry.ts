@@ -2,8 +2,10 @@
 // time, then only what changed since the last run's high-water mark. Resumable: the page cursor is saved after
 // each page, and re-reading a page writes nothing new. Bounded: one page in memory at a time.
 import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidate } from "@/db/queries/ingest";
+import { refreshImportedListing } from "@/db/queries/listing-write";
 import type { Db } from "@/db/types";
 import type { FetchLike } from "@/lib/ssrf";
+import { importedListingText } from "./listing-text";
 import { fetchRegistryPage, pageUrl, type RegistryPage } from "./registry-client";
 import type { IngestSource } from "./sources";
 
@@ -64,6 +66,8 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
             upstreamUpdatedAt: server.updatedAt,
           });
           if (outcome !== "unchanged") counts.written++;
+          // An upstream change reaches the listing, except what its owner edited.
+          if (outcome === "updated" && server.status !== "deleted") await refreshImportedListing(db, remote.url, importedListingText({ ...server, upstreamName: server.name }));
           if (server.status === "deleted" && (await hideImportedListing(db, remote.url))) counts.hidden++;
         }
       }
