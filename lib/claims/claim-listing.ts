@@ -1,7 +1,7 @@
 // Claiming an imported listing by its namespace: which rule applies, a token for a domain's owner to publish,
 // and the check of what the domain published. A proven namespace hands over every unclaimed imported listing in
 // it, in one transaction with the token's single use.
-import { claimNamespaces, consumeClaimToken, findClaimTarget, findClaimTokens, type ClaimTarget } from "@/db/queries/claims";
+import { claimNamespaces, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimTarget } from "@/db/queries/claims";
 import type { Db } from "@/db/types";
 import { digest } from "@/lib/auth/secrets";
 import { ApiError } from "@/lib/errors";
@@ -67,4 +67,19 @@ export async function verifyDomainClaim(db: Db, userId: string, listingId: strin
     return ids.length;
   });
   return { namespace: namespace.namespace, claimed };
+}
+
+export type ClaimPage = { listing: ClaimTarget; namespace: Namespace | null; state: "open" | "mine" | "taken" };
+
+/** What the claim page shows for this listing and person; null when the listing is not an imported one. */
+export async function claimPage(db: Db, userId: string, listingId: string): Promise<ClaimPage | null> {
+  const listing = isListingId(listingId) ? await findClaimTarget(db, listingId) : null;
+  if (!listing || listing.source === "agora" || !listing.upstreamName) return null;
+  const state = listing.submitterId === userId ? "mine" : listing.submitterId ? "taken" : "open";
+  return { listing, namespace: namespaceOf(listing.upstreamName), state };
+}
+
+/** The listings this account claimed (the account page). */
+export function claimedListings(db: Db, userId: string) {
+  return listClaimedListings(db, userId);
 }

@@ -3,10 +3,12 @@ import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
 import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
+import { ClaimListingLink } from "@/components/claims/claim-listing-link";
 import { CopyButton } from "@/components/content/copy-button";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
+import { getClaimOffer } from "@/lib/claims/offer";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
@@ -49,6 +51,7 @@ export default async function ListingPage({ params }: { params: Params }) {
   if (!listing) notFound();
   const history = await getStatusHistory(listing.id);
   const provenance = await getProvenance(listing.id);
+  const claimable = await getClaimOffer(listing.id);
   const probe = listing.probe;
 
   const jsonLd = {
@@ -206,6 +209,7 @@ export default async function ListingPage({ params }: { params: Params }) {
                 )}
               </p>
             )}
+            {claimable && <ClaimListingLink listingId={listing.id} />}
           </div>
           <div>
             <h2 className="font-semibold">Status</h2>
