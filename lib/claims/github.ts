@@ -67,7 +67,7 @@ export async function claimOnGitHubSignIn(db: Db, userId: string, login: string,
 /** Pages that offered "Claim this listing" stop offering it (outside a request, e.g. in tests, there is no cache). */
 function refreshCatalogue() {
   try {
-    revalidateTag(CATALOGUE_TAG, "max");
+    revalidateTag(CATALOGUE_TAG, { expire: 0 });
   } catch {
     // not inside a Next.js request
   }
