@@ -85,6 +85,12 @@ export const listings = pgTable(
     // The upstream entry's status for an imported listing ('active', 'deprecated': shown with a notice,
     // 'deleted': hidden); null for a listing submitted here.
     upstreamStatus: text("upstream_status"),
+    // An imported listing belongs to nobody (submitter null) until its publisher claims its namespace
+    // (lib/claims); then the claimant is its submitter and may edit it like a submitted one.
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    // Fields the owner changed by an edit ('name', 'description', 'websiteUrl'): an upstream update of an
+    // imported listing leaves them as the owner wrote them.
+    editedFields: text("edited_fields").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -99,6 +105,8 @@ export const listings = pgTable(
     // Name matches for text search, so a word common in descriptions cannot crowd a name match out of the ranked window.
     index("listings_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`).where(sql`${t.status} = 'approved'`),
     index("listings_submitter_idx").on(t.submitterId),
+    // Claiming finds a namespace's imported listings by the part of the upstream name before the '/'.
+    index("listings_upstream_namespace_idx").on(sql`lower(split_part(${t.upstreamName}, '/', 1))`).where(sql`${t.upstreamName} is not null`),
   ],
 );
 
@@ -498,3 +506,15 @@ export const buyerReviews = pgTable(
 export type BuyerReviewRow = typeof buyerReviews.$inferSelect;
 export type TestPurchase = typeof testPurchases.$inferSelect;
 export type TestPurchaseOutcome = (typeof testPurchaseOutcome.enumValues)[number];
+
+// One-time tokens for claiming a reverse-DNS namespace (`com.example`) by publishing the token at the domain
+// (lib/claims): stored as SHA-256, bound to the account and the namespace, short-lived, single use.
+export const claimTokens = pgTable(
+  "claim_tokens",
+  {
+    ...hashedTokenColumns(),
+    namespace: text("namespace").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("claim_tokens_token_hash_key").on(t.tokenHash), index("claim_tokens_user_idx").on(t.userId, t.namespace)],
+);

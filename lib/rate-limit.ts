@@ -35,6 +35,9 @@ export const limits = {
   // Buyer reviews: each one costs chain reads, so they are bounded per client address and per reviewing wallet.
   buyerReviewsPerIp: { name: "buyer-review:ip", max: 30, windowSeconds: HOUR, message: "Too many reviews sent from this address." },
   buyerReviewsPerWallet: { name: "buyer-review:wallet", max: 10, windowSeconds: HOUR, message: "Too many reviews from this wallet." },
+  // Claiming an imported listing: each token is a stored row, each verification reaches the claimed domain.
+  claimTokensPerUser: { name: "claim-token:user", max: 20, windowSeconds: HOUR, message: "Too many claim tokens requested." },
+  claimChecksPerUser: { name: "claim-check:user", max: 30, windowSeconds: HOUR, message: "Too many claim verifications." },
   // Agents page through search results a few calls at a time; this leaves room for bursts.
   mcpPerIp: { name: "mcp:ip", max: 120, windowSeconds: MINUTE },
   // The Bazaar's search is a program's too: the same room as the MCP endpoint's.

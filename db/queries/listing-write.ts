@@ -1,6 +1,6 @@
 // Writes listings, keeping the search text every reader depends on in step with name, description and categories.
 // Slug and categories arrive already derived (lib/listings/write.ts).
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { listings, type Listing, type NewListing } from "../schema";
 import type { Db } from "../types";
 
@@ -31,6 +31,46 @@ export async function insertListingRow(db: Db, input: ListingRowInput): Promise<
 }
 
 /**
+ * The fields an upstream update must leave alone from now on: those this edit changed, added to those changed
+ * before (compared with the stored values inside the same UPDATE, so no read can go stale in between).
+ */
+function ownerEditedFields(input: { name: string; description: string; websiteUrl: string | null }) {
+  const changed = sql`array_remove(array[
+    case when ${listings.name} is distinct from ${input.name}::text then 'name' end,
+    case when ${listings.description} is distinct from ${input.description}::text then 'description' end,
+    case when ${listings.websiteUrl} is distinct from ${input.websiteUrl}::text then 'websiteUrl' end
+  ]::text[], null)`;
+  return sql`array(select distinct f from unnest(${listings.editedFields} || ${changed}) as f order by f)`;
+}
+
+/** The fields an owner's edit can set that an upstream source also supplies (see ownerEditedFields). */
+export type UpstreamFields = { name: string; description: string; websiteUrl: string | null };
+
+/**
+ * An upstream update of an imported listing: its name, description and website follow the source, except the
+ * fields its owner edited. Returns whether anything changed (an unchanged entry writes nothing).
+ */
+export async function refreshImportedListing(db: Db, serverUrl: string, upstream: UpstreamFields): Promise<boolean> {
+  const [row] = await db
+    .select({ id: listings.id, name: listings.name, description: listings.description, websiteUrl: listings.websiteUrl, categories: listings.categories, editedFields: listings.editedFields })
+    .from(listings)
+    .where(and(eq(listings.serverUrl, serverUrl), ne(listings.source, "agora")));
+  if (!row) return false;
+  const kept = new Set(row.editedFields);
+  const next = {
+    name: kept.has("name") ? row.name : upstream.name,
+    description: kept.has("description") ? row.description : upstream.description,
+    websiteUrl: kept.has("websiteUrl") ? row.websiteUrl : upstream.websiteUrl,
+  };
+  if (next.name === row.name && next.description === row.description && next.websiteUrl === row.websiteUrl) return false;
+  await db
+    .update(listings)
+    .set({ ...next, searchText: buildSearchText(next.name, next.description, row.categories), updatedAt: sql`now()` })
+    .where(eq(listings.id, row.id));
+  return true;
+}
+
+/**
  * A provider's edit: new fields, and the listing goes back to review (and out of the public catalogue)
  * until an admin approves it again. Null when the listing is not the owner's.
  */
@@ -45,6 +85,7 @@ export async function updateListingForReview(
     .set({
       ...input,
       searchText: buildSearchText(input.name, input.description, input.categories),
+      editedFields: ownerEditedFields(input),
       status: "pending",
       rejectionReason: null,
       verified: false,

@@ -15,6 +15,7 @@ import { logError, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { signInSchema } from "@/lib/validations/auth";
 import { fetchGitHubProfile, githubEndpoints, githubIdentity, GITHUB_SCOPE, type GitHubProfile } from "./github";
+import { claimOnGitHubSignIn } from "@/lib/claims/github";
 import { oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
 import { INVALID_CREDENTIALS, verifyPasswordSignIn } from "./password-accounts";
 import { browserSessionUserId, closeBrowserSession, openBrowserSession, SESSION_MAX_AGE_SECONDS } from "./sessions";
@@ -130,6 +131,8 @@ function config(): NextAuthConfig {
         if ((trigger === "signIn" || trigger === "signUp") && account && user) {
           const identity = oauthIdentity(account.provider, profile);
           const userId = identity ? await resolveOAuthUser(db, identity) : user.id!;
+          // A GitHub sign-in claims the imported listings its account and owned organisations publish.
+          if (account.provider === "github") await claimOnGitHubSignIn(db, userId, (profile as unknown as GitHubProfile).login, account.access_token);
           return { sub: userId, sid: await openBrowserSession(db, userId) };
         }
         // Every later read: the session must still exist server-side, or the cookie is cleared.

@@ -6,10 +6,12 @@ import { findUserById } from "@/db/queries/users";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
+import { claimOnGitHubSignIn } from "@/lib/claims/github";
 import { issueApiToken, SIGN_IN_TOKEN_DAYS, type IssuedToken } from "./api-tokens";
 import { EMAIL_TAKEN_MESSAGE, oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
 
-export const GITHUB_SCOPE = "read:user user:email";
+// read:org lets a sign-in read which organisations the person owns (claiming their io.github.<org> listings).
+export const GITHUB_SCOPE = "read:user user:email read:org";
 export const GITHUB_FAILED_MESSAGE = "Failed to authenticate with GitHub. Please try again.";
 const TIMEOUT_MS = 10_000;
 
@@ -96,8 +98,10 @@ export async function signInWithGitHubCode(db: Db, input: { code: string; codeVe
   if (!AUTH_GITHUB_ID || !AUTH_GITHUB_SECRET) throw new ApiError(503, "GitHub sign-in is not configured on this server.");
   await enforceLimit(db, limits.codeExchangesPerIp, ip);
   let profile: GitHubProfile;
+  let accessToken: string;
   try {
-    profile = await fetchGitHubProfile(await exchangeCode(input.code, input.codeVerifier));
+    accessToken = await exchangeCode(input.code, input.codeVerifier);
+    profile = await fetchGitHubProfile(accessToken);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError(502, GITHUB_FAILED_MESSAGE);
@@ -106,6 +110,7 @@ export async function signInWithGitHubCode(db: Db, input: { code: string; codeVe
   const problem = await oauthSignInProblem(db, identity);
   if (problem) throw new ApiError(409, EMAIL_TAKEN_MESSAGE);
   const userId = await resolveOAuthUser(db, identity);
+  await claimOnGitHubSignIn(db, userId, profile.login, accessToken);
   const issued = await issueApiToken(db, { userId, kind: "sign_in", name: "GitHub sign-in (API)", days: SIGN_IN_TOKEN_DAYS });
   return { user: (await findUserById(db, userId))!, issued };
 }

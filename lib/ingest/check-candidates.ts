@@ -8,6 +8,7 @@ import type { Db } from "@/db/types";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { insertListing } from "@/lib/listings/write";
 import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
+import { importedListingText } from "./listing-text";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A listed server is checked hourly as a listing; its candidate row only needs a daily look. */
@@ -21,10 +22,6 @@ export type CandidateOptions = ProbeOptions & { limit?: number; concurrency?: nu
 
 const isPaid = (result: ProbeResult) => result.reachable && result.pricedItems.length > 0;
 
-function nameOf(candidate: Candidate): string {
-  return (candidate.title || candidate.upstreamName.split("/").pop() || candidate.upstreamName).slice(0, 100);
-}
-
 async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult): Promise<{ id: string; created: boolean }> {
   const existing = await listingAtUrl(db, candidate.remoteUrl);
   if (existing) {
@@ -33,11 +30,9 @@ async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult):
     return { id: existing.id, created: false };
   }
   const listing = await insertListing(db, {
-    name: nameOf(candidate),
-    description: (candidate.description || `${candidate.upstreamName}, found by ${sourceKind(candidate.sourceKey) === "x402-discovery" ? "x402 discovery" : "the MCP Registry"}.`).slice(0, 1000),
+    ...importedListingText(candidate, sourceKind(candidate.sourceKey)),
     categories: [],
     serverUrl: candidate.remoteUrl,
-    websiteUrl: candidate.websiteUrl ?? candidate.repositoryUrl,
     status: "approved",
     source: sourceKind(candidate.sourceKey),
     upstreamName: candidate.upstreamName,

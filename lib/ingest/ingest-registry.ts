@@ -3,9 +3,11 @@
 // each page, and re-reading a page writes nothing new. Bounded: one page in memory at a time, at most
 // MAX_PAGES_PER_RUN pages, and a set of the names and cursors this run has seen (at most 10,000 names).
 import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidates } from "@/db/queries/ingest";
+import { refreshImportedListing } from "@/db/queries/listing-write";
 import type { Db } from "@/db/types";
 import { logWarn } from "@/lib/log";
 import type { FetchLike } from "@/lib/ssrf";
+import { importedListingText } from "./listing-text";
 import { fetchRegistryPage, pageUrl, type RegistryServer } from "./registry-client";
 import { errorText, withOneRetry } from "./retry";
 import type { IngestSource } from "./sources";
@@ -53,6 +55,8 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
     else if (outcome !== "unchanged") counts.written++;
     // Only the source a candidate belongs to can take its listing down.
     const { server, remote } = remotes[i]!;
+    // An upstream change reaches the listing, except the fields its owner edited (lib/claims).
+    if (outcome === "updated" && server.status !== "deleted") await refreshImportedListing(db, remote.url, importedListingText({ ...server, upstreamName: server.name }));
     if (server.status === "deleted" && outcome !== "foreign" && (await hideImportedListing(db, remote.url))) counts.hidden++;
   }
 }

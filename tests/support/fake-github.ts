@@ -1,6 +1,6 @@
 // A small stand-in for GitHub's OAuth app flow and REST API on loopback, strict where GitHub is:
 // registered client and redirect URI, single-use codes that expire, PKCE S256 when a challenge was sent,
-// bearer-authenticated /user and /user/emails. The authorize page is a real form, so a browser can approve
+// bearer-authenticated /user and /user/emails, and organisation memberships (/user/memberships/orgs, scope read:org). The authorize page is a real form, so a browser can approve
 // as any login, or cancel. Logins starting with "fail-exchange" get a code the token endpoint refuses.
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
@@ -10,6 +10,7 @@ export type FakeGitHubUser = { id: number; login: string; name: string | null; e
 
 type Grant = {
   user: FakeGitHubUser;
+  scope: string;
   redirectUri: string | null;
   challenge: string | null;
   expires: number;
@@ -21,11 +22,29 @@ export type FakeGitHub = {
   /** What the token endpoint saw, for assertions about PKCE. */
   exchanges: { code: string; verifierOk: boolean | null }[];
   /** Issues a code directly, as if the person had approved (for programs that exchange codes). */
-  issueCode: (login: string, options?: { email?: string | null; emailVerified?: boolean; challenge?: string }) => string;
+  issueCode: (login: string, options?: { email?: string | null; emailVerified?: boolean; challenge?: string; scope?: string }) => string;
+  /** Makes `login` a member (role "member") or an owner (role "admin") of organisation `org`; null removes them. */
+  setOrgRole: (org: string, login: string, role: "admin" | "member" | null) => void;
   close: () => Promise<void>;
 };
 
 const users = new Map<string, FakeGitHubUser>();
+/** org → (lower-cased login → role), as GET /user/memberships/orgs reports it. */
+const orgRoles = new Map<string, Map<string, "admin" | "member">>();
+
+function setOrgRole(org: string, login: string, role: "admin" | "member" | null) {
+  const members = orgRoles.get(org) ?? new Map<string, "admin" | "member">();
+  if (role) members.set(login.toLowerCase(), role);
+  else members.delete(login.toLowerCase());
+  orgRoles.set(org, members);
+}
+
+function membershipsOf(login: string) {
+  return [...orgRoles].flatMap(([org, members]) => {
+    const role = members.get(login.toLowerCase());
+    return role ? [{ state: "active", role, organization: { login: org, id: fakeGitHubId(org) }, user: { login } }] : [];
+  });
+}
 
 /** The numeric id the fake gives a login (stable across runs, so configuration can name it: ADMIN_GITHUB_IDS). */
 export function fakeGitHubId(login: string): number {
@@ -57,12 +76,12 @@ export async function startFakeGitHub(options: {
   port?: number;
 }): Promise<FakeGitHub> {
   const grants = new Map<string, Grant>();
-  const tokens = new Map<string, FakeGitHubUser>();
+  const tokens = new Map<string, { user: FakeGitHubUser; scope: string }>();
   const exchanges: FakeGitHub["exchanges"] = [];
 
-  function issue(user: FakeGitHubUser, redirectUri: string | null, challenge: string | null, failExchange = false): string {
+  function issue(user: FakeGitHubUser, redirectUri: string | null, challenge: string | null, scope: string, failExchange = false): string {
     const code = randomBytes(10).toString("hex");
-    grants.set(code, { user, redirectUri, challenge, expires: Date.now() + 10 * 60_000, failExchange });
+    grants.set(code, { user, scope, redirectUri, challenge, expires: Date.now() + 10 * 60_000, failExchange });
     return code;
   }
 
@@ -112,7 +131,7 @@ export async function startFakeGitHub(options: {
         back.searchParams.set("error_description", "The user has denied your application access.");
       } else {
         const login = form.get("login") || "octo-tester";
-        back.searchParams.set("code", issue(userFor(login), form.get("redirect_uri"), form.get("code_challenge") || null, login.startsWith("fail-exchange")));
+        back.searchParams.set("code", issue(userFor(login), form.get("redirect_uri"), form.get("code_challenge") || null, form.get("scope") ?? "", login.startsWith("fail-exchange")));
       }
       res.writeHead(302, { Location: back.toString() });
       return res.end();
@@ -143,11 +162,28 @@ export async function startFakeGitHub(options: {
       exchanges.push({ code, verifierOk });
       if (verifierOk === false) return json(200, { error: "invalid_grant", error_description: "The code_verifier does not match the code_challenge." });
       const accessToken = `gho_${randomBytes(18).toString("hex")}`;
-      tokens.set(accessToken, grant.user);
-      return json(200, { access_token: accessToken, token_type: "bearer", scope: "read:user,user:email" });
+      tokens.set(accessToken, { user: grant.user, scope: grant.scope });
+      return json(200, { access_token: accessToken, token_type: "bearer", scope: grant.scope.split(/[\s,]+/).filter(Boolean).join(",") });
     }
 
-    const user = tokens.get(req.headers.authorization?.replace(/^(Bearer|token) /, "") ?? "");
+    const held = tokens.get(req.headers.authorization?.replace(/^(Bearer|token) /, "") ?? "");
+    const user = held?.user;
+    // The authenticated user's organisation memberships with their role; GitHub refuses a token without read:org.
+    if (req.method === "GET" && url.pathname === "/user/memberships/orgs") {
+      if (!held) return json(401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
+      if (!held.scope.split(/[\s,]+/).includes("read:org")) return json(403, { message: "You need at least read:org scope or user scope to list your organization memberships." });
+      const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30) || 30);
+      const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
+      const all = membershipsOf(held.user.login).filter((m) => !url.searchParams.get("state") || m.state === url.searchParams.get("state"));
+      return json(200, all.slice((page - 1) * perPage, page * perPage));
+    }
+    // Test control (the end-to-end run's fake is another process): set an organisation role.
+    if (req.method === "POST" && url.pathname === "/_fake/org-role") {
+      const form = await readBody();
+      const role = form.get("role");
+      setOrgRole(form.get("org") ?? "", form.get("login") ?? "", role === "admin" || role === "member" ? role : null);
+      return json(200, { ok: true });
+    }
     if (req.method === "GET" && (url.pathname === "/user" || url.pathname === "/user/emails")) {
       if (!user) return json(401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
       if (url.pathname === "/user") {
@@ -164,7 +200,8 @@ export async function startFakeGitHub(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     exchanges,
-    issueCode: (login, o = {}) => issue(userFor(login, o.email, o.emailVerified ?? true), null, o.challenge ?? null),
+    issueCode: (login, o = {}) => issue(userFor(login, o.email, o.emailVerified ?? true), null, o.challenge ?? null, o.scope ?? "read:user user:email read:org"),
+    setOrgRole,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { LogOut, Plus } from "lucide-react";
 import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
+import { ClaimedListings } from "@/components/account/claimed-listings";
 import { EmailVerificationNotice } from "@/components/account/email-verification-notice";
 import { YourServers } from "@/components/account/your-servers";
 import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
@@ -15,6 +16,7 @@ import { listOwnListings } from "@/lib/listings/owned";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { isAdmin } from "@/lib/auth/admin";
 import { currentUser } from "@/lib/auth/current-user";
+import { claimedListings } from "@/lib/claims/claim-listing";
 import { formatDay, formatDayTime } from "@/lib/dates";
 
 export const metadata: Metadata = { title: "Your account", robots: { index: false } };
@@ -23,7 +25,12 @@ export default async function AccountPage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   const db = await getDb();
-  const [{ listings, checks, drift }, tokens, buyerReviews] = await Promise.all([listOwnListings(db, user.id), listApiTokens(db, user.id), reviewDesk(db, { ownerId: user.id })]);
+  const [{ listings, checks, drift }, tokens, buyerReviews, claimed] = await Promise.all([
+    listOwnListings(db, user.id),
+    listApiTokens(db, user.id),
+    reviewDesk(db, { ownerId: user.id }),
+    claimedListings(db, user.id),
+  ]);
   const testPurchases = await ownerTestPurchases(db, listings);
 
   return (
@@ -80,6 +87,13 @@ export default async function AccountPage() {
       </section>
 
       {buyerReviews.length > 0 && <BuyerReviewDesk reviews={buyerReviews} mode="owner" />}
+      <section aria-labelledby="claimed-listings" className="grid gap-4">
+        <h2 id="claimed-listings" className="scroll-mt-24 text-xl font-semibold tracking-tight">
+          Claimed listings
+        </h2>
+        <p className="text-sm text-muted-foreground">Listings imported from the MCP Registry that you proved you publish. Edit them under Your servers.</p>
+        <ClaimedListings listings={claimed} />
+      </section>
 
       <section aria-labelledby="api-tokens" className="grid gap-4">
         <h2 id="api-tokens" className="scroll-mt-24 text-xl font-semibold tracking-tight">

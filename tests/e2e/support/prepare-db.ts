@@ -24,6 +24,30 @@ async function addFixtures(db: Db) {
   });
 }
 
+// Imported listings nobody has claimed yet (tests/e2e/claims.spec.ts): one per project for the GitHub path, one
+// reverse-DNS name for the token path.
+async function addClaimFixtures(db: Db) {
+  const imported = { categories: [], status: "approved" as const, source: "mcp-registry" };
+  for (const project of ["desktop", "mobile"]) {
+    await insertListing(db, {
+      ...imported,
+      name: `Claimable Weather ${project}`,
+      slug: `claimable-weather-${project}`,
+      description: "Weather forecasts imported from the MCP Registry, waiting for their publisher to claim them.",
+      serverUrl: `https://claimable-${project}.example.com/mcp`,
+      upstreamName: `io.github.e2e-claimer-${project}/weather`,
+    });
+  }
+  await insertListing(db, {
+    ...imported,
+    name: "Claimable Lookup",
+    slug: "claimable-lookup",
+    description: "A lookup service imported from the MCP Registry under a reverse-DNS name.",
+    serverUrl: "https://lookup.claims-e2e.example.com/mcp",
+    upstreamName: "com.example.claims-e2e/lookup",
+  });
+}
+
 // The sample's reference listings point at the run's reference server and are probed once it answers
 // (Playwright starts it beside this script), so the catalogue shows badges a real probe earned.
 async function seed(db: Db) {
@@ -32,6 +56,7 @@ async function seed(db: Db) {
   console.log(`sample catalogue: ${verified} reference listings verified by a probe`);
   await addFixtures(db);
   await addTestPurchaseFixtures(db);
+  await addClaimFixtures(db);
 }
 
 // A fresh database needs fresh caches: a reused build keeps the previous run's cached pages and data

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
 import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
+import { ClaimListingLink } from "@/components/claims/claim-listing-link";
 import { CopyButton } from "@/components/content/copy-button";
 import { BuyerReviews } from "@/components/listings/buyer-reviews";
 import { BuyerRating } from "@/components/listings/buyer-rating";
@@ -13,6 +14,7 @@ import { DeprecatedNotice, ProvenanceNote } from "@/components/listings/provenan
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
 import { SalesPanel } from "@/components/listings/sales-panel";
+import { getClaimOffer } from "@/lib/claims/offer";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
@@ -58,6 +60,7 @@ export default async function ListingPage({ params }: { params: Params }) {
   const provenance = await getProvenance(listing.id);
   const daily = await getDailySales(listing.id);
   const buyerReviews = await getBuyerReviews(listing.id);
+  const claimable = await getClaimOffer(listing.id);
   const probe = listing.probe;
 
   const jsonLd = {
@@ -215,6 +218,7 @@ export default async function ListingPage({ params }: { params: Params }) {
               <time dateTime={listing.createdAt}>{formatListedDate(listing.createdAt)}</time>
             </p>
             {provenance && <ProvenanceNote listing={provenance} />}
+            {claimable && <ClaimListingLink listingId={listing.id} />}
           </div>
           <div>
             <h2 className="font-semibold">Status</h2>

@@ -1,0 +1,297 @@
+// Issue 27, item 5: an imported listing belongs to nobody until its publisher claims it, by the official MCP
+// Registry's namespace rules. GitHub sign-in (through the real code-exchange route, against the fake GitHub with
+// organisation memberships) claims io.github.<login> and owned organisations; a reverse-DNS namespace is claimed
+// with a one-time token published in a file served on loopback or in a TXT record answered by a DNS server on
+// loopback. Then the owner edits the listing, and an upstream update leaves the edited field alone.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as exchange } from "@/app/api/auth/callback/route";
+import { listings, users } from "@/db/schema";
+import { setDatabase } from "@/lib/database";
+import { reloadEnv } from "@/lib/env";
+import { claimableListing, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
+import type { DomainProofOptions } from "@/lib/claims/domain-proof";
+import { issueClaimToken } from "@/lib/claims/tokens";
+import { runIngest } from "@/lib/ingest/run-ingest";
+import { parseIngestSources } from "@/lib/ingest/sources";
+import { insertListing } from "@/lib/listings/write";
+import { resubmitListing } from "@/lib/listings/submit/resubmit-listing";
+import { ApiError } from "@/lib/errors";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { startFakeDns, type FakeDns } from "../support/fake-dns";
+import { startFakeGitHub, type FakeGitHub } from "../support/fake-github";
+import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/fixture-registry";
+import { startPricedServer } from "../support/priced-server";
+import { call, jsonRequest, setAuthEnv } from "../support/route-client";
+
+type Site = { status?: number; body?: string; headers?: Record<string, string> };
+
+/** Domains' web servers on loopback, chosen by the Host header. */
+async function startSites() {
+  const sites = new Map<string, Site>();
+  const server = http.createServer((req, res) => {
+    const site = sites.get((req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase());
+    if (!site || req.url !== "/.well-known/agora-claim") return res.writeHead(404).end("not found");
+    res.writeHead(site.status ?? 200, { "content-type": "text/plain", ...site.headers }).end(site.body ?? "");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return { sites, port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let serial = 0;
+const unique = (label: string) => `${label}${Date.now().toString(36)}${(serial++).toString(36)}`;
+
+async function refusal(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe.each(drivers())("claiming imported listings on %s", (driver) => {
+  let conn: TestConnection;
+  let github: FakeGitHub;
+  let dnsServer: FakeDns;
+  let web: Awaited<ReturnType<typeof startSites>>;
+  let proof: DomainProofOptions;
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+    setDatabase(conn);
+    github = await startFakeGitHub({ clientId: "claim-client", clientSecret: "claim-secret" });
+    dnsServer = await startFakeDns();
+    web = await startSites();
+    // Every domain resolves to loopback, where `web` serves it over plain HTTP on its port.
+    proof = {
+      lookup: async () => [{ address: "127.0.0.1", family: 4 }],
+      allowPrivateHosts: true,
+      origin: (domain) => `http://${domain}:${web.port}`,
+      resolveTxt: dnsServer.resolveTxt,
+    };
+  });
+  afterAll(async () => {
+    await Promise.all([github?.close(), dnsServer?.close(), web?.close()]);
+    await conn?.close();
+  });
+  beforeEach(() => {
+    setAuthEnv({ RATE_LIMIT_DISABLED: "1", AUTH_GITHUB_ID: "claim-client", AUTH_GITHUB_SECRET: "claim-secret", GITHUB_OAUTH_URL: github.url, GITHUB_API_URL: github.url });
+    reloadEnv();
+  });
+
+  const imported = (upstreamName: string, extra: Partial<Parameters<typeof insertListing>[1]> = {}) =>
+    insertListing(conn.db, {
+      name: upstreamName.split("/").pop()!,
+      description: `${upstreamName}, from the MCP Registry.`,
+      categories: [],
+      serverUrl: `https://${unique("srv")}.example.net/mcp`,
+      status: "approved",
+      source: "mcp-registry",
+      upstreamName,
+      ...extra,
+    });
+  const ownerOf = async (id: string) => (await conn.db.select({ submitterId: listings.submitterId, claimedAt: listings.claimedAt }).from(listings).where(eq(listings.id, id)))[0]!;
+  const signIn = async (login: string, scope?: string) => {
+    const res = await call(exchange, jsonRequest("/api/auth/callback", { code: github.issueCode(login, scope ? { scope } : {}) }));
+    expect(res.status).toBe(200);
+    return (res.body.user as { id: string }).id;
+  };
+  const newUser = async () => (await conn.db.insert(users).values({ name: "Domain Owner", email: `${unique("owner")}@example.org` }).returning())[0]!.id;
+
+  describe("GitHub", () => {
+    it("a sign-in as <login> claims io.github.<login>/… at once, and nothing under another login or submitted here", async () => {
+      const login = unique("alice-");
+      const mine = await imported(`io.github.${login.toUpperCase()}/weather`); // GitHub names are case-insensitive
+      const someoneElses = await imported(`io.github.${unique("bob-")}/weather`);
+      const submitted = await insertListing(conn.db, { name: "Submitted", description: "Submitted here.", categories: [], serverUrl: `https://${unique("s")}.example.net/mcp`, status: "approved", upstreamName: `io.github.${login}/x` });
+      const userId = await signIn(login);
+      expect(await ownerOf(mine.id)).toMatchObject({ submitterId: userId, claimedAt: expect.any(Date) });
+      expect((await ownerOf(someoneElses.id)).submitterId).toBeNull();
+      expect((await ownerOf(submitted.id)).submitterId).toBeNull();
+      // Signed in as the wrong login, the other listing cannot be claimed with a token either.
+      expect((await refusal(startDomainClaim(conn.db, userId, someoneElses.id))).message).toMatch(/names are claimed by signing in with GitHub, not with a token/);
+    });
+
+    it("an organisation's names need its owner role: a member claims nothing, an owner claims them", async () => {
+      const org = unique("acme-");
+      const login = unique("carol-");
+      const listing = await imported(`io.github.${org}/billing`);
+      github.setOrgRole(org, login, "member");
+      await signIn(login);
+      expect((await ownerOf(listing.id)).submitterId).toBeNull();
+      github.setOrgRole(org, login, "admin");
+      const userId = await signIn(login);
+      expect((await ownerOf(listing.id)).submitterId).toBe(userId);
+    });
+
+    it("a token without read:org proves the personal namespace only, as the registry does", async () => {
+      const org = unique("noscope-");
+      const login = unique("dora-");
+      const orgListing = await imported(`io.github.${org}/tool`);
+      const personal = await imported(`io.github.${login}/tool`);
+      github.setOrgRole(org, login, "admin");
+      const userId = await signIn(login, "read:user user:email");
+      expect((await ownerOf(personal.id)).submitterId).toBe(userId);
+      expect((await ownerOf(orgListing.id)).submitterId).toBeNull();
+    });
+
+    it("a claimed listing stays with its claimant when someone else proves the namespace later", async () => {
+      const login = unique("erin-");
+      const listing = await imported(`io.github.${login}/tool`);
+      const first = await signIn(login);
+      const intruder = await newUser();
+      expect((await refusal(claimableListing(conn.db, intruder, listing.id))).message).toBe("This listing has already been claimed by its publisher.");
+      expect((await refusal(claimableListing(conn.db, first, listing.id))).message).toBe("This listing is already yours.");
+      expect((await ownerOf(listing.id)).submitterId).toBe(first);
+    });
+  });
+
+  describe("a domain's well-known file", () => {
+    it("claims every unclaimed listing of the namespace with a token served at /.well-known/agora-claim, once", async () => {
+      const label = unique("wk");
+      const domain = `${label}.example.com`;
+      const listing = await imported(`com.example.${label}/search`);
+      const sibling = await imported(`com.example.${label}/maps`);
+      const userId = await newUser();
+      const issued = await startDomainClaim(conn.db, userId, listing.id);
+      expect(issued).toMatchObject({ namespace: `com.example.${label}`, domain, record: `agora-claim=${issued.token}` });
+      web.sites.set(domain, { body: `${issued.record}\n` });
+      expect(await verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof)).toEqual({ namespace: `com.example.${label}`, claimed: 2 });
+      expect((await ownerOf(listing.id)).submitterId).toBe(userId);
+      expect((await ownerOf(sibling.id)).submitterId).toBe(userId);
+      // Single use: a listing imported later in the same namespace needs a new token.
+      const later = await imported(`com.example.${label}/later`);
+      const reused = await refusal(verifyDomainClaim(conn.db, userId, later.id, "well-known", proof));
+      expect(reused.message).toBe(`The token published at http://${domain}:${web.port}/.well-known/agora-claim has already been used. Get a new token and publish it.`);
+      expect((await ownerOf(later.id)).submitterId).toBeNull();
+    });
+
+    it("refuses a wrong token, another account's token, another namespace's token and an expired one, claiming nothing", async () => {
+      const label = unique("bad");
+      const domain = `${label}.example.com`;
+      const namespace = `com.example.${label}`;
+      const listing = await imported(`${namespace}/tool`);
+      const userId = await newUser();
+      const other = await newUser();
+      const url = `http://${domain}:${web.port}/.well-known/agora-claim`;
+      const publish = (record: string) => web.sites.set(domain, { body: record });
+      const attempt = async () => (await refusal(verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof))).message;
+
+      publish(`agora-claim=${"x".repeat(43)}`);
+      expect(await attempt()).toBe(`The token published at ${url} is not one Agora gave this account for ${namespace}.`);
+      publish((await issueClaimToken(conn.db, other, namespace)).record);
+      expect(await attempt()).toBe(`The token published at ${url} is not one Agora gave this account for ${namespace}.`);
+      publish((await issueClaimToken(conn.db, userId, "com.example.elsewhere")).record);
+      expect(await attempt()).toBe(`The token published at ${url} is not one Agora gave this account for ${namespace}.`);
+      publish((await issueClaimToken(conn.db, userId, namespace, new Date(Date.now() - 49 * 3600_000))).record);
+      expect(await attempt()).toBe(`The token published at ${url} has expired. Get a new token and publish it.`);
+      publish("nothing to see");
+      expect(await attempt()).toBe(`${url} does not contain an Agora claim record (agora-claim=…).`);
+      expect((await ownerOf(listing.id)).submitterId).toBeNull();
+    });
+
+    it("refuses a file over 4 KB, a redirect, a missing file and a private address", async () => {
+      const label = unique("net");
+      const domain = `${label}.example.com`;
+      const listing = await imported(`com.example.${label}/tool`);
+      const userId = await newUser();
+      const { record } = await startDomainClaim(conn.db, userId, listing.id);
+      const url = `http://${domain}:${web.port}/.well-known/agora-claim`;
+      const attempt = async (options = proof) => (await refusal(verifyDomainClaim(conn.db, userId, listing.id, "well-known", options))).message;
+
+      web.sites.set(domain, { body: `${record}\n${"#".repeat(5000)}` });
+      expect(await attempt()).toBe(`${url} is larger than 4 KB. Serve only the claim record.`);
+      web.sites.set(domain, { status: 302, headers: { location: `http://elsewhere.example.com:${web.port}/.well-known/agora-claim` } });
+      expect(await attempt()).toBe(`${url} answered with a redirect (302). Serve the file there directly: redirects are not followed.`);
+      web.sites.delete(domain);
+      expect(await attempt()).toBe(`${url} answered 404. It must answer 200 with the claim record.`);
+      web.sites.set(domain, { body: record });
+      expect(await attempt({ ...proof, allowPrivateHosts: false })).toBe(`${url} was not fetched: ${domain} resolves to a private or reserved address.`);
+      expect((await ownerOf(listing.id)).submitterId).toBeNull();
+      // The same token, served properly, still works: refusals did not use it up.
+      expect((await verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof)).claimed).toBe(1);
+    });
+  });
+
+  describe("a domain's TXT record", () => {
+    it("claims with the token in a TXT record at the apex (split into strings, among other records)", async () => {
+      const label = unique("txt");
+      const domain = `${label}.example.org`;
+      const listing = await imported(`org.example.${label}/tool`);
+      const userId = await newUser();
+      const { record } = await startDomainClaim(conn.db, userId, listing.id);
+      dnsServer.txt.set(domain, [["v=spf1 -all"], [record.slice(0, 20), record.slice(20)]]);
+      expect(await verifyDomainClaim(conn.db, userId, listing.id, "dns", proof)).toEqual({ namespace: `org.example.${label}`, claimed: 1 });
+      expect((await ownerOf(listing.id)).submitterId).toBe(userId);
+    });
+
+    it("says so when no TXT record carries a token, whether the name has other records or none", async () => {
+      const label = unique("notxt");
+      const domain = `${label}.example.org`;
+      const listing = await imported(`org.example.${label}/tool`);
+      const userId = await newUser();
+      await startDomainClaim(conn.db, userId, listing.id);
+      const missing = `No TXT record at ${domain} carries an Agora claim record (agora-claim=…).`;
+      expect((await refusal(verifyDomainClaim(conn.db, userId, listing.id, "dns", proof))).message).toBe(missing); // NXDOMAIN
+      dnsServer.txt.set(domain, []);
+      expect((await refusal(verifyDomainClaim(conn.db, userId, listing.id, "dns", proof))).message).toBe(missing); // NODATA
+      dnsServer.txt.set(domain, [["google-site-verification=abc"]]);
+      expect((await refusal(verifyDomainClaim(conn.db, userId, listing.id, "dns", proof))).status).toBe(403);
+      expect((await ownerOf(listing.id)).submitterId).toBeNull();
+    });
+  });
+
+  it("refuses to claim a listing submitted on Agora, an unknown id, and a name no rule can prove", async () => {
+    const userId = await newUser();
+    const submitted = await insertListing(conn.db, { name: "Here", description: "Submitted.", categories: [], serverUrl: `https://${unique("h")}.example.net/mcp`, status: "approved" });
+    expect(await refusal(claimableListing(conn.db, userId, submitted.id))).toMatchObject({ status: 400 });
+    expect(await refusal(claimableListing(conn.db, userId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404 });
+    const odd = await imported("localhost/tool");
+    expect((await refusal(claimableListing(conn.db, userId, odd.id))).message).toBe("localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.");
+  });
+
+  describe("after a claim", () => {
+    let registry: FixtureRegistry;
+    let paid: Awaited<ReturnType<typeof startPricedServer>>;
+    beforeAll(async () => {
+      paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet: "0x3333333333333333333333333333333333333333", extraTool: false });
+      const server = { ...fixture("io.github.golfgolfgolf200.warppay402-server.json"), transports: { "streamable-http": { url: paid.url } } };
+      registry = await startFixtureRegistry([{ server, updatedAt: "2026-01-07T00:00:00Z" }]);
+    });
+    afterAll(async () => {
+      await Promise.all([registry?.close(), paid?.close()]);
+    });
+
+    it("the owner edits the imported listing like a submitted one, and an upstream update never overwrites the edited field", async () => {
+      const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000 };
+      const sources = parseIngestSources(`mcp-registry=${registry.url}`);
+      await runIngest(conn.db, sources, loopback);
+      const [listing] = await conn.db.select().from(listings).where(eq(listings.upstreamName, "io.github.golfgolfgolf200/warppay402-server"));
+      expect(listing).toMatchObject({ submitterId: null, name: "warppay402-server" });
+
+      const owner = await signIn("golfgolfgolf200");
+      expect((await ownerOf(listing!.id)).submitterId).toBe(owner);
+      const edited = await resubmitListing(conn.db, owner, listing!.id, {
+        name: listing!.name,
+        description: "Written by the owner: pay per answer in USDC.",
+        mcpServerUrl: listing!.serverUrl,
+        websiteUrl: listing!.websiteUrl,
+        categories: ["Finance"],
+      });
+      expect(edited).toMatchObject({ status: "pending", editedFields: ["description"] });
+
+      // Upstream publishes a new version with a new title and description: the title arrives, the description stays the owner's.
+      const entry = registry.entries[0]!;
+      registry.entries.push({ server: { ...(entry.server as object), title: "WarpPay 402", description: "Upstream's new description." }, updatedAt: "2026-02-01T00:00:00Z" });
+      registry.entries.shift();
+      await runIngest(conn.db, sources, loopback);
+      const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
+      expect(after).toMatchObject({ name: "WarpPay 402", description: "Written by the owner: pay per answer in USDC.", submitterId: owner, categories: ["Finance"] });
+      expect(after!.searchText).toContain("warppay 402");
+    });
+  });
+});
