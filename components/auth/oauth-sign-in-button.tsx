@@ -13,10 +13,13 @@ export function OAuthSignInButton({
   provider,
   label,
   variant = "default",
+  purpose = "sign-in",
 }: {
   provider: keyof typeof names;
   label: string;
   variant?: "default" | "outline";
+  /** "claim": the claim page's GitHub sign-in, which also asks to read organisation ownership. */
+  purpose?: "sign-in" | "claim";
 }) {
   const [busy, setBusy] = useState(false);
 
@@ -30,7 +33,7 @@ export function OAuthSignInButton({
   async function start() {
     setBusy(true);
     try {
-      const result = await startOAuthSignIn(provider);
+      const result = await startOAuthSignIn(provider, purpose);
       if (!result.ok) throw new Error(result.message);
       window.location.assign(result.data.url);
     } catch {

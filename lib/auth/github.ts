@@ -10,8 +10,10 @@ import { claimOnGitHubSignIn } from "@/lib/claims/github";
 import { issueApiToken, SIGN_IN_TOKEN_DAYS, type IssuedToken } from "./api-tokens";
 import { EMAIL_TAKEN_MESSAGE, oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
 
-// read:org lets a sign-in read which organisations the person owns (claiming their io.github.<org> listings).
-export const GITHUB_SCOPE = "read:user user:email read:org";
+export const GITHUB_SCOPE = "read:user user:email";
+// Asked for only by the claim page's sign-in (lib/claims): lets that sign-in read which organisations the person
+// owns, to claim their io.github.<org> listings. Every other sign-in asks for the email scope the spec names.
+export const GITHUB_CLAIM_SCOPE = `${GITHUB_SCOPE} read:org`;
 export const GITHUB_FAILED_MESSAGE = "Failed to authenticate with GitHub. Please try again.";
 const TIMEOUT_MS = 10_000;
 

@@ -34,7 +34,7 @@ test.describe("GitHub sign-in against the fake provider", () => {
     const button = page.getByRole("button", { name: "Continue with GitHub" });
     await button.click();
     await expect(page.getByRole("heading", { name: "Authorize Agora" })).toBeVisible();
-    await expect(page.locator("#scope")).toHaveText("read:user user:email read:org");
+    await expect(page.locator("#scope")).toHaveText("read:user user:email");
     const authorizeUrl = new URL(page.url());
     expect(authorizeUrl.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorizeUrl.searchParams.get("redirect_uri")).toMatch(/\/api\/nextauth\/callback\/github$/);

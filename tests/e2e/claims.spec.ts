@@ -33,6 +33,8 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
 
   // The publisher signs in with GitHub from the claim page: the listing is theirs at once.
   await page.getByRole("button", { name: `Sign in with GitHub as @${owner}` }).click();
+  // Only this sign-in asks GitHub to read organisation ownership; the login page's asks for email alone.
+  await expect(page.locator("#scope")).toHaveText("read:user user:email read:org");
   await answerGitHub(page, owner);
   await expect(toast(page, "Success", "You have been logged in successfully.")).toBeVisible();
   await page.goto("/account");

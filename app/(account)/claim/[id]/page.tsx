@@ -64,7 +64,7 @@ export default async function ClaimListingPage({ params }: { params: Promise<{ i
             </p>
             {oauthProviders().github && (
               <div className="max-w-xs">
-                <OAuthSignInButton provider="github" label={`Sign in with GitHub as @${namespace.account}`} />
+                <OAuthSignInButton provider="github" purpose="claim" label={`Sign in with GitHub as @${namespace.account}`} />
               </div>
             )}
           </>
