@@ -6,7 +6,7 @@ import { answerGitHub, signInWithGitHub, toast, uniqueLogin } from "./support/au
 // reverse-DNS name com.example.claims-e2e/lookup (tests/e2e/support/prepare-db.ts).
 
 test("the publisher claims an io.github listing by signing in with GitHub, then edits it", async ({ page }, testInfo) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const project = testInfo.project.name;
   const owner = `e2e-claimer-${project}`;
   const detail = `/marketplace/claimable-weather-${project}`;
