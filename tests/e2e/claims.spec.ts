@@ -32,7 +32,7 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The publisher signs in with GitHub from the claim page: the listing is theirs at once.
-  await page.getByRole("button", { name: `Sign in with GitHub as @${owner}` }).click();
+  await page.getByRole("button", { name: "Sign in with GitHub to claim" }).click();
   await answerGitHub(page, owner);
   await expect(toast(page, "Success", "You have been logged in successfully.")).toBeVisible();
   await page.goto("/account");
