@@ -63,8 +63,8 @@ export default async function ClaimListingPage({ params }: { params: Promise<{ i
               {githubStatus(user.githubLogin, namespace.account)}
             </p>
             {oauthProviders().github && (
-              <div className="max-w-xs">
-                <OAuthSignInButton provider="github" purpose="claim" label={`Sign in with GitHub as @${namespace.account}`} />
+              <div className="sm:max-w-xs">
+                <OAuthSignInButton provider="github" purpose="claim" label="Sign in with GitHub to claim" />
               </div>
             )}
           </>
