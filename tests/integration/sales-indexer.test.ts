@@ -9,7 +9,8 @@ import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult } from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
-import { catalogueVersion } from "@/db/queries/listings";
+import { catalogueVersion, searchListings } from "@/db/queries/listings";
+import { searchTerms } from "@/lib/listings/search/terms";
 import { listingSales, salesCursors } from "@/db/schema";
 import { salesCursor, salesOf, salesSummaries } from "@/db/queries/sales";
 import { checkListing } from "@/lib/listings/checks/check-listings";
@@ -63,7 +64,7 @@ beforeAll(async () => {
   // A plain transfer to the same payee: money arrives, but no authorization was used, so it is not a sale.
   const plain = await stack.fundedBuyer(500_000n);
   await seller.plainTransfer(plain, provider, 100_000n);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await kit?.close();
@@ -87,7 +88,10 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(check?.result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: provider }]);
     // A listing paid elsewhere: none of these sales are its.
     otherId = (await insertListing(conn.db, { name: "Other", description: "Paid elsewhere.", categories: [], serverUrl: "http://127.0.0.1:9/mcp", status: "approved" })).id;
-  }, 60_000);
+    // Two more that sell tips and nothing on chain: one names them (a stronger text match), one only describes them.
+    await insertListing(conn.db, { name: "Tips Tower", description: "Sells tips.", categories: [], serverUrl: "http://127.0.0.1:10/mcp", status: "approved" });
+    await insertListing(conn.db, { name: "Aaa Seller", description: "Sells tips.", categories: [], serverUrl: "http://127.0.0.1:11/mcp", status: "approved" });
+  }, 240_000);
   afterAll(async () => conn?.close());
 
   it("counts exactly the purchases made through the provider kit, with their buyers and volume, and not a plain transfer", async () => {
@@ -103,6 +107,15 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(summary.lastSale).toMatchObject({ txHash: kitSales.at(-1)!.tx.toLowerCase(), network: "eip155:84532", amountUnits: PRICE.toString() });
     expect((await salesSummaries(conn.db, [otherId])).has(otherId)).toBe(false);
     expect(await salesCursor(conn.db, BASE_SEPOLIA.caip2)).toBe(await chain.getBlockNumber());
+  });
+
+  it("orders Most purchased by sales, and ranks sales below text relevance in search", async () => {
+    const purchased = await searchListings(conn.db, { terms: null, category: "", price: "all", sort: "purchased" }, { limit: 10, offset: 0 });
+    expect(purchased.rows[0]!.id).toBe(listingId);
+    expect(purchased.rows.map((r) => r.name).slice(1)).toEqual(["Aaa Seller", "Other", "Tips Tower"]);
+    const ranked = await searchListings(conn.db, { terms: searchTerms("tips"), category: "", price: "all", sort: "relevance" }, { limit: 10, offset: 0 });
+    // The name match stays first; between two equal description matches, the one with sales comes first.
+    expect(ranked.rows.map((r) => r.name)).toEqual(["Tips Tower", "Sales Test", "Aaa Seller"]);
   });
 
   it("writes nothing new when it indexes the same blocks again", async () => {

@@ -57,6 +57,15 @@ export function directSeller(rpcUrl: string) {
   const transport = http(rpcUrl);
   const wallet = createWalletClient({ account: SUBMITTER, chain: baseSepolia, transport }).extend(publicActions);
   const test = createTestClient({ chain: baseSepolia, mode: "anvil", transport });
+  // A plain poll for the receipt (viem's waitForTransactionReceipt watches block numbers, and was seen to miss a
+  // mined transaction on a loaded machine).
+  const receiptOf = async (hash: Hex) => {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      const receipt = await wallet.getTransactionReceipt({ hash }).catch(() => null);
+      if (receipt) return receipt;
+    }
+    throw new Error(`transaction ${hash} was not mined within 120 s`);
+  };
   return {
     /** Settles the sales in one transaction (Multicall3 when more than one); all must succeed. Returns its hash. */
     async settle(sales: DirectSale[], options: { wait?: boolean } = {}): Promise<Hex> {
@@ -69,10 +78,10 @@ export function directSeller(rpcUrl: string) {
               abi: MULTICALL3_ABI,
               functionName: "aggregate3",
               args: [calls.map((callData) => ({ target: USDC_ADDRESS, allowFailure: false, callData }))],
-              gas: BigInt(60_000 + 45_000 * calls.length),
+              gas: BigInt(60_000 + 90_000 * calls.length),
             });
       if (options.wait !== false) {
-        const receipt = await wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+        const receipt = await receiptOf(hash);
         if (receipt.status !== "success") throw new Error("settling the sales failed");
       }
       return hash;
@@ -82,14 +91,14 @@ export function directSeller(rpcUrl: string) {
       await test.setBalance({ address: from.address, value: 10n ** 18n });
       const payer = createWalletClient({ account: from, chain: baseSepolia, transport }).extend(publicActions);
       const hash = await payer.writeContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "transfer", args: [to, units] });
-      await payer.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      await receiptOf(hash);
       return hash;
     },
     /** Mints sandbox USDC to each address (anyone may mint the sandbox token), in one transaction. */
     async fund(to: Address[], units: bigint): Promise<void> {
       const calls = to.map((address) => ({ target: USDC_ADDRESS, allowFailure: false, callData: encodeFunctionData({ abi: USDC_ABI, functionName: "mint", args: [address, units] }) }));
-      const hash = await wallet.writeContract({ address: MULTICALL3_ADDRESS, abi: MULTICALL3_ABI, functionName: "aggregate3", args: [calls], gas: BigInt(60_000 + 40_000 * calls.length) });
-      await wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      const hash = await wallet.writeContract({ address: MULTICALL3_ADDRESS, abi: MULTICALL3_ABI, functionName: "aggregate3", args: [calls], gas: BigInt(60_000 + 60_000 * calls.length) });
+      if ((await receiptOf(hash)).status !== "success") throw new Error("minting failed");
     },
     test,
     reader: wallet,
