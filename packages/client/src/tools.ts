@@ -55,6 +55,8 @@ const purchaseOutput = {
   checkAfterSeconds: z.number().optional(),
   confirmationId: z.string().optional(),
   missingParams: z.array(z.string()).optional(),
+  payTo: z.string().optional().describe("The wallet the server asked to be paid"),
+  answeredInMs: z.number().optional().describe("Milliseconds from sending the paid call to its answer"),
 };
 
 export function buildClientServer(deps: ClientDeps): McpServer {
