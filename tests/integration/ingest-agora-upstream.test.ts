@@ -75,7 +75,7 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
   });
 
   it("B lists A's paid servers as paid listings from the registry, under A's names, and remembers the free one", async () => {
-    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000 });
+    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
     expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
     expect(summary.sources[0]!.counts).toMatchObject({ seen: 3, candidates: 3 });
     expect(summary.candidates).toMatchObject({ checked: 3, paid: 2, listed: 2, free: 1 });

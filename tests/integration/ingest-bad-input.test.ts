@@ -10,7 +10,7 @@ import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/
 import { startPricedServer } from "../support/priced-server";
 
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
-const options: IngestOptions = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000, sourceTimeoutMs: 1_000 };
+const options: IngestOptions = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000, sourceTimeoutMs: 1_000 };
 const entry = (server: unknown, updatedAt = "2026-03-01T00:00:00Z") => ({ server, _meta: { [OFFICIAL]: { status: "active", updatedAt, isLatest: true } } });
 
 describe.each(drivers())("bad upstream input on %s", (driver) => {

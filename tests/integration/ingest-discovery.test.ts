@@ -12,7 +12,7 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/fixture-registry";
 import { startPricedServer } from "../support/priced-server";
 
-const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000 };
+const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 };
 const wallet = "0x4444444444444444444444444444444444444444";
 const mcp = (resource: string, serviceName: string, toolName = "answer") => ({
   resource,
