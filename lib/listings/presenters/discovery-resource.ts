@@ -4,6 +4,7 @@
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
 import type { SalesSummary } from "@/lib/listings/model";
+import type { TestPurchaseView } from "@/lib/test-purchases/view";
 import { provenanceFacts } from "./provenance";
 import { detailUrl } from "./server-details";
 import { salesFacts } from "./sales-facts";
@@ -40,7 +41,10 @@ function tags(categories: string[]): string[] {
   return categories.filter((c) => printable(c) && !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 5);
 }
 
-export function toDiscoveryResource(payable: PayableItem, sales: SalesSummary) {
+/** Agora's evidence about the listing an entry belongs to (lib/registry/discovery-facts.ts reads it). */
+export type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null };
+
+export function toDiscoveryResource(payable: PayableItem, { sales, testPurchase }: DiscoveryFacts) {
   const { item, listed } = payable;
   const toolName = item.toolName;
   const tool = payable.tools.find((t) => t.name === toolName);
@@ -83,6 +87,8 @@ export function toDiscoveryResource(payable: PayableItem, sales: SalesSummary) {
       paymentMethods: network ? [network.paymentMethod] : [],
       // The listing's sales read from the chain (all its items together), as on every other surface.
       sales: salesFacts(sales),
+      // Agora's latest purchase from this server (lib/test-purchases), as on every other surface; null before the first.
+      testPurchase,
       ...provenanceFacts(payable),
     },
   };
