@@ -57,12 +57,18 @@ test("admin runs ingestion; imported listings show with their source, filter and
 
   // The APIs filter the same way and keep the upstream name.
   const agents = (await (await request.get("/api/mcp-agents?source=mcp-registry")).json()) as Array<{ name: string; source: string; upstream: { name: string; status: string } }>;
-  expect(agents.map((a) => [a.upstream.name, a.upstream.status]).sort()).toEqual([
-    ["io.decisionrules/mcp-server", "deprecated"],
-    ["io.github.golfgolfgolf200/warppay402-server", "active"],
-  ]);
+  // (Other specs import listings of their own, e.g. to claim them: only the source is asserted of those.)
+  expect(agents.every((a) => a.source === "mcp-registry")).toBe(true);
+  expect(agents.map((a) => [a.upstream.name, a.upstream.status])).toEqual(
+    expect.arrayContaining([
+      ["io.decisionrules/mcp-server", "deprecated"],
+      ["io.github.golfgolfgolf200/warppay402-server", "active"],
+    ]),
+  );
+  expect(agents.map((a) => a.name)).not.toContain("AI-Powered Web Scraper");
   const registry = (await (await request.get("/v0.1/servers?source=mcp-registry")).json()) as { servers: Array<{ server: { name: string } }> };
-  expect(registry.servers.map((s) => s.server.name).sort()).toEqual(["io.decisionrules/mcp-server", "io.github.golfgolfgolf200/warppay402-server"]);
+  expect(registry.servers.map((s) => s.server.name)).toEqual(expect.arrayContaining(["io.decisionrules/mcp-server", "io.github.golfgolfgolf200/warppay402-server"]));
+  expect(registry.servers).toHaveLength(agents.length);
   expect((await request.get("/api/mcp-agents?source=elsewhere")).status()).toBe(400);
 
   // The phone layout of the new screens.
