@@ -16,12 +16,13 @@ export function ListingCard({
       className="listing-card"
     >
       <div className="flex items-start justify-between gap-3">
-        <h2 className="text-base leading-snug font-semibold">
+        <h2 className="min-w-0 text-base leading-snug font-semibold break-words">
           <Link href={`/marketplace/${listing.slug}`} className="listing-card-link">
             {listing.name}
           </Link>
         </h2>
-        <div className="flex shrink-0 gap-1.5">
+        {/* Up to three badges: they wrap under each other rather than push out of the card. */}
+        <div className="flex max-w-[60%] shrink-0 flex-wrap justify-end gap-1.5">
           <StatusBadges listing={listing} />
           <TestPurchaseBadge listing={listing} />
         </div>

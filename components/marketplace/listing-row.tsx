@@ -1,10 +1,11 @@
 import Link from "next/link";
-import type { Listing, ListingSales } from "@/lib/listings/model";
+import type { Listing, ListingSales, ListingView } from "@/lib/listings/model";
 import { SalesLine } from "@/components/listings/sales-line";
+import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
 import { formatListedDate } from "@/lib/listings/format";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingRow({ listing }: { listing: Listing & Partial<ListingSales> }) {
+export function ListingRow({ listing }: { listing: Listing & Partial<ListingSales> & Partial<Pick<ListingView, "probe" | "testPurchase">> }) {
   return (
     <li data-testid="listing" className="relative flex flex-col gap-3 px-4 py-4 transition hover:bg-accent/40 sm:flex-row sm:items-center sm:gap-6 sm:px-5">
       <div className="min-w-0 flex-1">
@@ -15,6 +16,7 @@ export function ListingRow({ listing }: { listing: Listing & Partial<ListingSale
             </Link>
           </h2>
           <StatusBadges listing={listing} />
+          <TestPurchaseBadge listing={listing} />
         </div>
         <p className="mt-1 line-clamp-2 text-sm text-muted-foreground">{listing.description}</p>
         <SalesLine sales={listing.sales} />

@@ -27,6 +27,9 @@ test("a delivered test purchase shows on the page and the card; one that deliver
   await page.goto(`/marketplace?q=${encodeURIComponent("Delivery Tested Weather")}`);
   const card = page.getByTestId("listing").filter({ hasText: "Delivery Tested Weather" });
   await expect(card.getByText("Delivery tested", { exact: true })).toBeVisible();
+  // Three badges wrap inside the card instead of running past its edge.
+  const [cardBox, badgeBox] = [await card.boundingBox(), await card.getByText("Delivery tested", { exact: true }).boundingBox()];
+  expect(badgeBox!.x + badgeBox!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width);
   await page.screenshot({ path: testInfo.outputPath(`card-${isMobile ? "phone" : "desktop"}.png`) });
 });
 
