@@ -71,6 +71,12 @@ function listingMeta(listing: ListingView) {
   };
   // The feedback records give way first: the summary keeps a pointer to all of them.
   if (Buffer.byteLength(JSON.stringify(meta)) > META_MAX_BYTES) meta.buyerReviews = reputationSummary(listing, { withRecords: false });
+  // Then the tools' and items' descriptions (the detail page has them), keeping every name and price.
+  if (Buffer.byteLength(JSON.stringify(meta)) > META_MAX_BYTES) {
+    meta.tools = meta.tools.map((tool) => ({ ...tool, description: null }));
+    meta.pricedItems = meta.pricedItems.map((item) => ({ ...item, description: null }));
+    meta.truncated = true;
+  }
   for (const list of ["tools", "pricedItems"] as const) {
     if (Buffer.byteLength(JSON.stringify(meta)) <= META_MAX_BYTES) break;
     meta[list] = [];
