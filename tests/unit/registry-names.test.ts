@@ -28,7 +28,10 @@ describe("registry names, paths and text limits", () => {
     expect(parseServerPath(["dev.agora-mcp/x"])).toEqual({ key: "x", version: null, listVersions: false });
     expect(parseServerPath(["some-id"])).toEqual({ key: "some-id", version: null, listVersions: false });
     expect(parseServerPath(["dev.agora-mcp/x", "versions", "1.0.0", "extra"])).toBeNull();
-    expect(parseServerPath(["other.ns/x"])).toBeNull();
+    // Another namespace is an imported listing's upstream name, looked up as it is (a 404 when none has it).
+    expect(parseServerPath(["other.ns/x"])).toEqual({ key: "other.ns/x", version: null, listVersions: false });
+    expect(parseServerPath(["other.ns%2Fx", "versions", "latest"])).toEqual({ key: "other.ns/x", version: "latest", listVersions: false });
+    expect(parseServerPath(["/x"])).toBeNull();
   });
 
   it("round-trips registry cursors and refuses forged ones", () => {
