@@ -11,7 +11,7 @@ import { POST as exchange } from "@/app/api/auth/callback/route";
 import { listings, users } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
-import { claimableListing, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
+import { claimableListing, claimPage, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
 import type { DomainProofOptions } from "@/lib/claims/domain-proof";
 import { issueClaimToken } from "@/lib/claims/tokens";
 import { runIngest } from "@/lib/ingest/run-ingest";
@@ -252,6 +252,22 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     expect(await refusal(claimableListing(conn.db, userId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404 });
     const odd = await imported("localhost/tool");
     expect((await refusal(claimableListing(conn.db, userId, odd.id))).message).toBe("localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.");
+  });
+
+  it("never hands over a listing found in an x402 discovery list: its name there is whatever the list says, proven by no one", async () => {
+    const login = unique("mallory-");
+    const label = unique("disc");
+    // A discovery list's serviceName is not a registry name: anyone who gets a resource into the list picks it.
+    const byGitHubName = await imported(`io.github.${login}/weather`, { source: "x402-discovery" });
+    const byDomainName = await imported(`com.example.${label}/weather`, { source: "x402-discovery" });
+    const userId = await signIn(login);
+    expect((await ownerOf(byGitHubName.id)).submitterId).toBeNull();
+    const refused = await refusal(claimableListing(conn.db, userId, byGitHubName.id));
+    expect(refused).toMatchObject({ status: 400 });
+    expect(refused.message).toBe("This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.");
+    expect(await refusal(startDomainClaim(conn.db, userId, byDomainName.id))).toMatchObject({ status: 400 });
+    expect(await claimPage(conn.db, userId, byDomainName.id)).toBeNull();
+    expect((await ownerOf(byDomainName.id)).submitterId).toBeNull();
   });
 
   describe("after a claim", () => {
