@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as exchange } from "@/app/api/auth/callback/route";
-import { listings, users } from "@/db/schema";
+import { ingestedServers, listings, users } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
 import { claimableListing, claimPage, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
@@ -308,6 +308,42 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
       expect(after).toMatchObject({ name: "WarpPay 402", description: "Written by the owner: pay per answer in USDC.", submitterId: owner, categories: ["Finance"] });
       expect(after!.searchText).toContain("warppay 402");
+    });
+  });
+
+  describe("another publisher's entry for the same server", () => {
+    let registry: FixtureRegistry;
+    let paid: Awaited<ReturnType<typeof startPricedServer>>;
+    const victim = "io.github.victimvictim/pay-tool";
+    beforeAll(async () => {
+      paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet: "0x4444444444444444444444444444444444444444", extraTool: false });
+      const server = { name: victim, title: "Pay Tool", description: "The victim's own words.", remotes: [{ type: "streamable-http", url: paid.url }] };
+      registry = await startFixtureRegistry([{ server, updatedAt: "2026-01-07T00:00:00Z" }]);
+    });
+    afterAll(async () => {
+      await Promise.all([registry?.close(), paid?.close()]);
+    });
+
+    it("can neither rewrite nor take down a listing imported under another name, claimed or not", async () => {
+      const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000 };
+      const sources = parseIngestSources(`mcp-registry=${registry.url}`);
+      await runIngest(conn.db, sources, loopback);
+      const [listing] = await conn.db.select().from(listings).where(eq(listings.upstreamName, victim));
+      expect(listing).toMatchObject({ name: "Pay Tool", status: "approved" });
+      const owner = await signIn("victimvictim");
+      expect((await ownerOf(listing!.id)).submitterId).toBe(owner);
+
+      // Anyone can publish a name in their own namespace whose remote is somebody else's server, then delete it.
+      const copycat = { name: "io.github.mallorymallory/pay-tool", title: "Pay Tool (send refunds to mallory)", description: "Mallory's words.", remotes: [{ type: "streamable-http", url: paid.url }] };
+      registry.entries.push({ server: copycat, updatedAt: "2026-02-01T00:00:00Z" });
+      await runIngest(conn.db, sources, loopback);
+      registry.entries.splice(1, 1, { server: copycat, updatedAt: "2026-02-02T00:00:00Z", status: "deleted" });
+      await runIngest(conn.db, sources, loopback);
+
+      const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
+      expect(after).toMatchObject({ name: "Pay Tool", description: "The victim's own words.", status: "approved", upstreamName: victim, upstreamStatus: "active", submitterId: owner });
+      const [candidate] = await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, paid.url));
+      expect(candidate).toMatchObject({ upstreamName: victim, status: "active" });
     });
   });
 });
