@@ -27,6 +27,8 @@ export async function consumeClaimToken(db: Db, id: string): Promise<boolean> {
 }
 
 const namespaceOf = sql`lower(split_part(${listings.upstreamName}, '/', 1))`;
+// lower() folds some non-ASCII lookalikes to ASCII (U+212A KELVIN SIGN to "k"); only plain ASCII namespaces match.
+const asciiNamespace = sql`split_part(${listings.upstreamName}, '/', 1) ~ '^[A-Za-z0-9.-]+$'`;
 
 /**
  * The only source whose names mean who publishes: the MCP Registry checked the namespace when the entry was
@@ -49,6 +51,7 @@ export async function claimNamespaces(db: Db, userId: string, namespaces: string
           namespaceOf,
           namespaces.map((n) => n.toLowerCase()),
         ),
+        asciiNamespace,
       ),
     )
     .returning({ id: listings.id });

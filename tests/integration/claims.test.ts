@@ -116,6 +116,14 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       expect((await refusal(startDomainClaim(conn.db, userId, someoneElses.id))).message).toMatch(/names are claimed by signing in with GitHub, not with a token/);
     });
 
+    it("a name whose namespace only lower-cases to <login> (a Unicode lookalike) is not <login>'s", async () => {
+      const rest = unique("evin-");
+      // U+212A KELVIN SIGN: PostgreSQL's lower() folds it to "k" as JavaScript's does.
+      const lookalike = await imported(`io.github.\u212A${rest}/tool`);
+      await signIn(`k${rest}`);
+      expect((await ownerOf(lookalike.id)).submitterId).toBeNull();
+    });
+
     it("an organisation's names need its owner role: a member claims nothing, an owner claims them", async () => {
       const org = unique("acme-");
       const login = unique("carol-");
