@@ -8,7 +8,7 @@ import { latestProbes } from "@/db/queries/probes";
 import { excludedItems, finishTestPurchase, insertTestPurchase, listTestPurchaseTargets, type TestPurchaseTarget } from "@/db/queries/test-purchases";
 import type { ListingProbe, TestPurchaseOutcome } from "@/db/schema";
 import type { Db } from "@/db/types";
-import { chainReader } from "@/lib/chain/reader";
+import { ChainMismatchError, chainReader, verifiedChainReader } from "@/lib/chain/reader";
 import { createSafeFetch, type Lookup } from "@/lib/ssrf";
 import { siteChainReader } from "./chain";
 import { chooseItem } from "./choose-item";
@@ -99,7 +99,11 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   const item = chooseItem(probe.pricedItems ?? [], { network, excluded, maxUnits: settings.maxUnits, tools: probe.tools ?? [] });
   if (!item) return { kind: "skipped", reason: "no item within the per-purchase maximum can be filled from its own examples" };
 
-  const client = chainReader(network.caip2)!;
+  // Nothing is signed against an RPC that serves another chain (or does not answer): the run stops.
+  const client = await verifiedChainReader(network.caip2).catch((error: Error) => error);
+  if (!client || client instanceof Error) {
+    return { kind: "skipped", reason: client instanceof ChainMismatchError ? client.message : `${network.label}'s RPC did not answer`, stopRun: true };
+  }
   const ledger = new DatabaseLedger(db, target.id, network.caip2);
   const safe = createSafeFetch({ allowPrivateHosts: settings.allowPrivateHosts, lookup: options.lookup, timeoutMs: settings.timeoutMs, maxBytes: MAX_ANSWER_BYTES });
   const deadline = AbortSignal.timeout(settings.timeoutMs * 3);

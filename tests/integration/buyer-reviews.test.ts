@@ -123,6 +123,8 @@ beforeAll(async () => {
   // The owner's own payee wallet buys from its own server: a real sale, but self-feedback.
   sales.self = await buy(shopA, ownerOfA);
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
+  // Reviewed as soon as mined (buyer-review-confirmations.test.ts covers the depth).
+  process.env.SALES_CONFIRMATIONS = "0";
   delete process.env.RATE_LIMIT_DISABLED;
   reloadEnv();
 }, 120_000);
@@ -134,6 +136,7 @@ afterAll(async () => {
   }
   await stack?.stop();
   delete process.env.CHAIN_RPC_URLS;
+  delete process.env.SALES_CONFIRMATIONS;
   reloadEnv();
 });
 

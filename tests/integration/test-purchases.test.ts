@@ -37,7 +37,7 @@ let stack: PaymentStack;
 let refs: ReferenceServer[];
 let referencePayee: `0x${string}`;
 const liars = new Map<Lie, LyingServer>();
-const LIES: Lie[] = ["no-delivery", "silent", "refuse-then-settle", "price-rise", "payee-swap", "huge", "html", "redirect-private", "endless"];
+const LIES: Lie[] = ["no-delivery", "silent", "refuse-then-settle", "huge", "html", "redirect-private", "endless"];
 const servers: { close: () => Promise<void> }[] = [];
 
 beforeAll(async () => {
@@ -218,7 +218,9 @@ describe.each(drivers())("test purchases on %s", (driver) => {
   for (const lie of ["price-rise", "payee-swap"] as const) {
     it(`pays nothing to a server whose terms changed since the latest check (${lie}), and records it as drift`, async () => {
       const settings = await fundedSettings(1_000_000n);
-      const liar = liars.get(lie)!;
+      // A liar of its own per database: its terms change after the first time it is asked.
+      const liar = await startLyingServer(lie, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), otherPayTo: stack.freshAddress() });
+      servers.push(liar);
       const listing = await listed(db, liar.url, slug(lie));
       const result = await buy(db, settings, listing.id);
       expect(result).toMatchObject({ kind: "recorded", outcome: "drift" });
