@@ -10,7 +10,7 @@ import type { ListingProbe, TestPurchaseOutcome } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
 import { chainReader } from "@/lib/chain/reader";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { CATALOGUE_TAG } from "@/lib/listings/cache-tag";
 import { logError } from "@/lib/log";
 import { createSafeFetch, type Lookup } from "@/lib/ssrf";
 import { siteChainReader } from "./chain";
