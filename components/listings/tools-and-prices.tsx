@@ -27,7 +27,7 @@ export function ToolsAndPrices({ probe }: { probe: ProbeSnapshot | null }) {
                     {row.description && <span className="block text-xs text-muted-foreground">{row.description}</span>}
                     {row.alsoX402Tool && (
                       <span className="block text-xs text-muted-foreground">
-                        Also sold over x402 as the tool <code className="font-mono break-all">{row.alsoX402Tool}</code>
+                        Also sold over x402 as the tool <code className="font-mono break-words">{row.alsoX402Tool}</code>
                       </span>
                     )}
                   </td>
@@ -35,7 +35,8 @@ export function ToolsAndPrices({ probe }: { probe: ProbeSnapshot | null }) {
                     <td className="px-3 py-2 text-right text-muted-foreground">—</td>
                   ) : (
                     <td className="px-3 py-2 text-right whitespace-nowrap">
-                      {formatPrice(row.amount)} {row.currency}
+                      {/* "Free", not "Free USDC": a free item is paid in nothing. */}
+                      {row.amount === 0 ? formatPrice(0) : `${formatPrice(row.amount)} ${row.currency}`}
                     </td>
                   )}
                 </tr>
