@@ -1,17 +1,20 @@
-// npm run bench:sales [-- --sales 100000 --listings 50 --batch 200 --block-range 50 --driver postgres]
+// npm run bench:sales [-- --sales 100000 --listings 50 --buyers 500 --batch 200 --block-range 50 --driver postgres]
 // The sales indexer at size: a local chain (anvil) gets `--sales` real sales (buyer-signed EIP-3009
-// transferWithAuthorization, `--batch` of them per transaction through Multicall3) to the payees of `--listings`
-// listings; the indexer reads them all in one run (time, peak RSS of this process during the run); then the card
-// query (a page of 24 listings' figures), the detail page's queries and the "Most purchased" browse are timed on
-// that database. PostgreSQL (a fresh database on DATABASE_URL's server, dropped after) unless --driver pglite.
+// transferWithAuthorization, `--batch` of them per transaction through Multicall3, bench/sales-chain.ts) to the
+// payees of `--listings` listings; the indexer reads them all in one run (time, peak RSS of this process during the
+// run); then the card query (a page of 24 listings' figures), the detail page's queries and the "Most purchased"
+// browse are timed on that database. PostgreSQL (a fresh database on DATABASE_URL's server, dropped after) unless
+// --driver pglite.
 import { parseArgs } from "node:util";
 import os from "node:os";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { chainAccounts, FIRST_BUYER_ACCOUNT, generateSales } from "./sales-chain";
 import { createPublicClient, http } from "viem";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { dailySales, salesSummaries } from "@/db/queries/sales";
 import { searchListings } from "@/db/queries/listings";
-import { listingProbes, listings } from "@/db/schema";
+import { sql } from "drizzle-orm";
+import { listingProbes, listingSales, listings } from "@/db/schema";
 import { indexSales } from "@/lib/sales/indexer";
 import { startChain } from "@/sandbox/chain";
 import { openTestDatabase } from "@/tests/support/databases";
@@ -48,13 +51,14 @@ async function timeIt<T>(runs: number, run: () => Promise<T>): Promise<{ medianM
   return { medianMs: Number(times[Math.floor(times.length / 2)]!.toFixed(2)), maxMs: Number(times.at(-1)!.toFixed(2)) };
 }
 
-const chain = await startChain({ blockTime: 0 });
+const chain = await startChain({ blockTime: 0, accounts: FIRST_BUYER_ACCOUNT + BUYERS });
 const conn = await openTestDatabase(driver);
 try {
   const seller = directSeller(chain.rpcUrl);
   const payees = Array.from({ length: LISTINGS }, () => privateKeyToAccount(generatePrivateKey()).address);
-  const buyers = Array.from({ length: BUYERS }, () => privateKeyToAccount(generatePrivateKey()));
-  for (let i = 0; i < buyers.length; i += 200) await seller.fund(buyers.slice(i, i + 200).map((b) => b.address), 10n ** 12n);
+  // The buyers are anvil's unlocked accounts, so anvil signs their authorizations (bench/sales-chain.ts).
+  const buyers = (await chainAccounts(chain.rpcUrl)).slice(FIRST_BUYER_ACCOUNT, FIRST_BUYER_ACCOUNT + BUYERS);
+  for (let i = 0; i < buyers.length; i += 200) await seller.fund(buyers.slice(i, i + 200), 10n ** 12n);
 
   // Listings whose latest check names their payee, as a probe records it.
   const ids: string[] = [];
@@ -68,19 +72,20 @@ try {
     await conn.db.insert(listingProbes).values({ listingId: row!.id, reachable: true, verifiable: true, paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: payee }] });
   }
 
-  // Generation: batches of authorizations, each one transaction; sale k goes to listing k mod LISTINGS.
+  // Generation: sale n goes to listing n mod LISTINGS from buyer n mod BUYERS, $0.010–$0.016.
   const generated = performance.now();
+  const plan = (n: number) => ({ buyer: buyers[n % BUYERS]!, payee: payees[n % LISTINGS]!, units: 10_000n + BigInt(n % 7) * 1_000n });
   let expectedVolume = 0n;
-  for (let k = 0; k < SALES; k += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, SALES - k) }, (_, j) => {
-      const n = k + j;
-      const units = 10_000n + BigInt(n % 7) * 1_000n;
-      expectedVolume += units;
-      return { buyer: buyers[n % BUYERS]!, payee: payees[n % LISTINGS]!, units };
-    });
-    await seller.settle(batch);
-    if ((k / BATCH) % 50 === 0) console.error(`generated ${k + batch.length} sales (${seconds(performance.now() - generated)} s)`);
-  }
+  for (let n = 0; n < SALES; n++) expectedVolume += plan(n).units;
+  let reported = 0;
+  const steps = await generateSales(chain.rpcUrl, {
+    count: SALES,
+    batch: BATCH,
+    plan,
+    onProgress: (done) => {
+      if (done - reported >= 10_000 || done === SALES) console.error(`generated ${(reported = done)} sales (${seconds(performance.now() - generated)} s)`);
+    },
+  });
   const generationMs = performance.now() - generated;
   const head = await seller.reader.getBlockNumber({ cacheTime: 0 });
 
@@ -110,8 +115,16 @@ try {
   if (counted !== SALES || volume !== expectedVolume) throw new Error(`indexed ${counted} sales / ${volume} units, expected ${SALES} / ${expectedVolume}`);
 
   const page = ids.slice(0, 24);
+  // For comparison, the card figures as they were read before the roll-ups: aggregated from every raw sale.
+  const rawCardPage = () =>
+    conn.db.execute(sql`
+      select s.listing_id, count(*) filter (where s.block_time > now() - interval '30 days') as s30,
+        count(distinct s.payer) filter (where s.block_time > now() - interval '30 days') as b30,
+        count(*) as s_all, count(distinct s.payer) as b_all, coalesce(sum(s.amount), 0)::text as v_all
+      from ${listingSales} s where s.listing_id in (${sql.join(page.map((id) => sql`${id}::uuid`), sql`, `)}) group by s.listing_id`);
   const queries = {
     cardPage24: await timeIt(20, () => salesSummaries(conn.db, page)),
+    cardPage24FromRawSales: await timeIt(20, rawCardPage),
     detailSummary: await timeIt(20, () => salesSummaries(conn.db, [ids[0]!])),
     detailDaily: await timeIt(20, () => dailySales(conn.db, ids[0]!, 30)),
     mostPurchasedBrowse: await timeIt(10, () => searchListings(conn.db, { terms: null, category: "", price: "all", sort: "purchased" }, { limit: 24, offset: 0 })),
@@ -127,6 +140,7 @@ try {
     blocks: Number(head),
     blockRange: Number(args["block-range"]),
     generationSeconds: Number(seconds(generationMs)),
+    generationSteps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k.replace(/Ms$/, "Seconds"), Number(seconds(v))])),
     index: { seconds: Number(seconds(indexMs)), salesPerSecond: Math.round(SALES / (indexMs / 1000)), added: result.added, rssBeforeMb: mb(rssBefore), peakRssMb: mb(peak) },
     secondRun: { seconds: Number(seconds(secondMs)), added: second.added, removed: second.removed },
     queries,

@@ -390,12 +390,75 @@ export const listingSales = pgTable(
   ],
 );
 
-// How far the sales indexer has read each network: every block up to `block` is indexed.
+// The figures every surface shows, rolled up from listing_sales in the same transaction as each change to it
+// (db/queries/sales-rollup.ts), so reading them costs a bounded number of rows however many sales a listing has.
+// Days are UTC days; amounts stay exact (numeric, the token's smallest unit).
+export const listingSalesDays = pgTable(
+  "listing_sales_days",
+  {
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    sales: integer("sales").notNull(),
+    volume: numeric("volume", { precision: 78, scale: 0 }).notNull(),
+    // Buyers whose latest purchase from the listing fell on this day: summed over the days of a window, the window's
+    // unique buyers (a buyer counts once, on their latest day), which a per-day distinct count could not give.
+    lastBuyers: integer("last_buyers").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listingId, t.day] })],
+);
+
+// Each buyer of each listing: how many sales, and the UTC day of the latest (which day row counts them).
+export const listingSalesBuyers = pgTable(
+  "listing_sales_buyers",
+  {
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    payer: text("payer").notNull(),
+    sales: integer("sales").notNull(),
+    lastDay: date("last_day", { mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listingId, t.payer] }), index("listing_sales_buyers_last_day_idx").on(t.listingId, t.lastDay)],
+);
+
+// All-time figures of each listing with sales: one row to read.
+export const listingSalesTotals = pgTable("listing_sales_totals", {
+  listingId: uuid("listing_id")
+    .primaryKey()
+    .references(() => listings.id, { onDelete: "cascade" }),
+  sales: integer("sales").notNull(),
+  buyers: integer("buyers").notNull(),
+  volume: numeric("volume", { precision: 78, scale: 0 }).notNull(),
+});
+
+// How far the sales indexer has read each network: every block up to `block` is indexed, from `firstBlock` (where
+// its first run started; null for cursors older than the column) on.
 export const salesCursors = pgTable("sales_cursors", {
   network: text("network").primaryKey(),
   block: bigint("block", { mode: "bigint" }).notNull(),
+  firstBlock: bigint("first_block", { mode: "bigint" }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// Every payee the indexer reads for a listing on a network. One that appears after the network's first run (a
+// check found a new wallet) is back-filled: blocks fromBlock..toBlock (where the index started, up to the cursor
+// when it appeared) are read for it alone, a bounded range per transaction, `nextBlock` the first not yet read.
+export const salesPayees = pgTable(
+  "sales_payees",
+  {
+    network: text("network").notNull(),
+    listingId: uuid("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    payee: text("payee").notNull(),
+    fromBlock: bigint("from_block", { mode: "bigint" }).notNull(),
+    toBlock: bigint("to_block", { mode: "bigint" }).notNull(),
+    nextBlock: bigint("next_block", { mode: "bigint" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.listingId, t.payee] })],
+);
 
 // Agora's own test purchases from paid listings (lib/test-purchases): what was bought, what was paid and whether
 // anything came back. A row is written with its reservation under the day's budget, before anything is signed.

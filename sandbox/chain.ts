@@ -63,7 +63,13 @@ export type LocalChain = {
   stop: () => Promise<void>;
 };
 
-export type ChainOptions = { port?: number; /** Seconds per block; 0 mines each transaction at once. */ blockTime?: number };
+export type ChainOptions = {
+  port?: number;
+  /** Seconds per block; 0 mines each transaction at once. */
+  blockTime?: number;
+  /** How many of the development mnemonic's accounts anvil unlocks (default 10): the benchmark's buyers sign through it. */
+  accounts?: number;
+};
 
 async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -92,9 +98,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function launchAnvil(port: number, blockTime: number) {
+async function launchAnvil(port: number, blockTime: number, accounts: number | undefined) {
   const args = ["--chain-id", String(BASE_SEPOLIA.chainId), "--host", "127.0.0.1", "--port", String(port), "--silent", "--no-request-size-limit"];
   if (blockTime > 0) args.push("--block-time", String(blockTime));
+  if (accounts !== undefined) args.push("--accounts", String(accounts));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.on("error", (error) => (stderr = `${error.message}: install Foundry's anvil (https://getfoundry.sh) or use Linux x64`));
@@ -116,14 +123,14 @@ async function launchAnvil(port: number, blockTime: number) {
   return { rpcUrl, stop };
 }
 
-export async function startChain({ port = 0, blockTime = 1 }: ChainOptions = {}): Promise<LocalChain> {
+export async function startChain({ port = 0, blockTime = 1, accounts }: ChainOptions = {}): Promise<LocalChain> {
   let chosen = port;
   let launched: Awaited<ReturnType<typeof launchAnvil>> | undefined;
   // Without a fixed port, another process can take the free one before anvil binds it: try a few.
   for (let attempt = 1; !launched; attempt++) {
     chosen = port || (await freePort());
     try {
-      launched = await launchAnvil(chosen, blockTime);
+      launched = await launchAnvil(chosen, blockTime, accounts);
     } catch (error) {
       if (port || attempt >= 5 || !/Address already in use/i.test((error as Error).message)) throw error;
     }

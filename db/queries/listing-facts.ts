@@ -1,6 +1,7 @@
 // What the checks know about a page of listings, loaded beside the rows in a fixed number of queries whatever the page's
-// size: the latest check, the 30-day record, the recent drift and the buyer reviews of each. Every surface reads listings this
-// way, so a search or a lookup goes down to the database once and comes back with everything it shows.
+// size: the latest check, the 30-day record, the recent drift, the buyer reviews and Agora's own evidence (sales, test
+// purchase) of each. Every surface reads listings this way, so a search or a lookup goes down to the database once and
+// comes back with everything it shows; discovery, which pages tools rather than listings, reads the evidence alone.
 import type { BuyerReviewRow, ListingProbe, TestPurchase } from "../schema";
 import type { Db } from "../types";
 import { buyerReviewSummaries, latestBuyerReviews, type BuyerReviewSummary } from "./buyer-reviews";
@@ -28,23 +29,33 @@ export type ListingRecord = {
   testPurchase?: TestPurchase;
 };
 
+/** Agora's own evidence about a listing: its sales read from the chain and its latest test purchase (absent: none yet). */
+export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase">;
+
+/** The evidence of each listing in `listingIds`, in two statements however many there are. */
+export async function listingEvidence(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, ListingEvidence>> {
+  const ids = [...new Set(listingIds)];
+  if (ids.length === 0) return new Map();
+  const [sales, tests] = await Promise.all([salesSummaries(db, ids, now), latestTestPurchases(db, ids)]);
+  return new Map(ids.map((id) => [id, { sales: sales.get(id), testPurchase: tests.get(id) }]));
+}
+
 /** The rows in the given order, each with its facts. */
 export async function withListingFacts(db: Db, rows: PublicListingRow[], now = new Date()): Promise<ListingRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [probes, uptimes, drift, sales, reviewSummaries, reviews, tests] = await Promise.all([
+  const [probes, uptimes, drift, evidence, reviewSummaries, reviews] = await Promise.all([
     latestProbes(db, ids),
     uptimeSummaries(db, ids, UPTIME_DAYS, now),
     recentDrift(db, ids),
-    salesSummaries(db, ids, now),
+    listingEvidence(db, ids, now),
     buyerReviewSummaries(db, ids),
     latestBuyerReviews(db, ids),
-    latestTestPurchases(db, ids),
   ]);
   return rows.map((row) => {
     const summary = reviewSummaries.get(row.id);
     const buyerReviews = summary ? { ...summary, latest: reviews.get(row.id) ?? [] } : undefined;
-    return { row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [], sales: sales.get(row.id), buyerReviews, testPurchase: tests.get(row.id) };
+    return { row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [], buyerReviews, ...evidence.get(row.id) };
   });
 }
 

@@ -46,7 +46,7 @@ const W = {
 // capped at 100), so they order equally relevant matches and never lift a weaker match over a name match.
 const SALES_WEIGHT = 2;
 const SALES_CAP = 100;
-const salesBoost = sql`least(${W.description}, ${SALES_WEIGHT} * ln(1 + ${recentSalesCount(sql`f.id`, SALES_CAP)}))`;
+const salesBoost = sql`least(${W.description}, ${SALES_WEIGHT} * ln(1 + least(${SALES_CAP}, ${recentSalesCount(sql`f.id`)})))`;
 
 /** Every word found in the searched text (served by a trigram index for words of 3 letters or more). */
 function textMatches(column: SQL, terms: SearchTerms): SQL {

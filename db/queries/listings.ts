@@ -70,7 +70,7 @@ function orderBy(sort: CatalogueQuery["sort"]): SQL[] {
   const byName = sql`lower(${listings.name})`;
   if (sort === "newest") return [sql`${listings.createdAt} desc nulls last`, asc(listings.id)];
   if (sort === "name") return [asc(byName), asc(listings.id)];
-  // Most purchased: sales in the last 30 days (one index range per listing), then as popular.
+  // Most purchased: sales in the last 30 days (at most 30 rows of the daily roll-up per listing), then as popular.
   if (sort === "purchased") return [sql`${recentSalesCount(sql`${listings.id}`)} desc`, sql`${listings.verified} desc nulls last`, asc(byName), asc(listings.id)];
   return [sql`${listings.verified} desc nulls last`, asc(byName), asc(listings.id)];
 }

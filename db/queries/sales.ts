@@ -2,19 +2,25 @@
 // its writes, and the figures every surface shows. Amounts stay exact: numeric in the database, strings out.
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
-import { listingProbes, listingSales, salesCursors } from "../schema";
+import { listingProbes, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "../schema";
+import { applySalesRollup, type SaleRowChange } from "./sales-rollup";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
 const DAY_MS = 86_400_000;
 
 /**
- * The number of a listing's sales in the last 30 days, for ordering (`listingId` is the outer query's column): one
- * range of listing_sales_listing_time_idx, stopped at `cap` so one best-seller costs no more than any other.
+ * The figures' windows are UTC days: "the last 30 days" is today and the 29 days before it, as the daily chart
+ * shows them, so a card's count is the sum of the chart's bars. Read from the daily roll-up (at most 30 rows a listing).
  */
-export function recentSalesCount(listingId: SQL, cap?: number): SQL {
-  const recent = sql`from ${listingSales} s where s.listing_id = ${listingId} and s.block_time > now() - interval '30 days'`;
-  return cap ? sql`(select count(*) from (select 1 ${recent} limit ${cap}) capped)` : sql`(select count(*) ${recent})`;
+const windowStart = (days: number, now: Date) => {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+};
+
+/** The number of a listing's sales in the last 30 days, for ordering (`listingId` is the outer query's column). */
+export function recentSalesCount(listingId: SQL): SQL {
+  return sql`(select coalesce(sum(d.sales), 0) from ${listingSalesDays} d where d.listing_id = ${listingId} and d.day > (now() at time zone 'UTC')::date - 30)`;
 }
 
 /** What the latest check of each listing says it is paid with (payees come from here). */
@@ -34,8 +40,13 @@ export async function latestPaymentTerms(db: Db): Promise<PaymentTerms[]> {
 
 /** The last block indexed on `network`, or null before its first run. */
 export async function salesCursor(db: Db, network: string): Promise<bigint | null> {
-  const [row] = await db.select({ block: salesCursors.block }).from(salesCursors).where(eq(salesCursors.network, network));
-  return row ? row.block : null;
+  return (await salesCursorRow(db, network))?.block ?? null;
+}
+
+/** The cursor of `network` and the block its first run started at (null when that was not recorded). */
+export async function salesCursorRow(db: Db, network: string): Promise<{ block: bigint; firstBlock: bigint | null } | null> {
+  const [row] = await db.select({ block: salesCursors.block, firstBlock: salesCursors.firstBlock }).from(salesCursors).where(eq(salesCursors.network, network));
+  return row ?? null;
 }
 
 /** A sale as the indexer stores it (amount in the token's smallest unit). */
@@ -53,49 +64,109 @@ export type NewSale = {
 };
 
 /** What identifies a stored sale, and the block it was read in (a different hash later means a reorg). */
-export type StoredSaleKey = { listingId: string; txHash: string; logIndex: number; blockHash: string };
+export type StoredSaleKey = { listingId: string; txHash: string; logIndex: number; blockHash: string; payee: string };
 
 /** The stored sales of `network` in blocks from..to. */
 export async function storedSales(db: Db, network: string, from: bigint, to: bigint): Promise<StoredSaleKey[]> {
   return db
-    .select({ listingId: listingSales.listingId, txHash: listingSales.txHash, logIndex: listingSales.logIndex, blockHash: listingSales.blockHash })
+    .select({ listingId: listingSales.listingId, txHash: listingSales.txHash, logIndex: listingSales.logIndex, blockHash: listingSales.blockHash, payee: listingSales.payee })
     .from(listingSales)
     .where(and(eq(listingSales.network, network), gte(listingSales.blockNumber, from), lte(listingSales.blockNumber, to)));
 }
 
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+const changed = { listingId: listingSales.listingId, payer: listingSales.payer, blockTime: listingSales.blockTime, amount: listingSales.amount };
+
+/**
+ * Raw rows out and in, and the roll-ups moved by exactly the rows deleted and inserted (RETURNING), in the caller's
+ * transaction. Statements run only when there is something to write.
+ */
+async function writeSales(tx: Tx, network: string, change: { remove: StoredSaleKey[]; add: NewSale[]; dropAbove?: bigint }): Promise<void> {
+  const removed: SaleRowChange[] = [];
+  const added: SaleRowChange[] = [];
+  if (change.dropAbove !== undefined) {
+    const [above] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(listingSales)
+      .where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`));
+    if (Number(above?.n ?? 0) > 0) {
+      removed.push(...(await tx.delete(listingSales).where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`)).returning(changed)));
+    }
+  }
+  for (let i = 0; i < change.remove.length; i += 500) {
+    const keys = change.remove.slice(i, i + 500).map((k) => sql`(${k.listingId}::uuid, ${k.txHash}, ${k.logIndex}::int)`);
+    removed.push(
+      ...(await tx
+        .delete(listingSales)
+        .where(and(eq(listingSales.network, network), sql`(${listingSales.listingId}, ${listingSales.txHash}, ${listingSales.logIndex}) in (${sql.join(keys, sql`, `)})`))
+        .returning(changed)),
+    );
+  }
+  // Under PostgreSQL's 65,535 bound parameters per statement (10 a row).
+  for (let i = 0; i < change.add.length; i += 1000) {
+    const rows = change.add.slice(i, i + 1000).map((s) => ({ ...s, amount: s.amount.toString() }));
+    added.push(...(await tx.insert(listingSales).values(rows).onConflictDoNothing().returning(changed)));
+  }
+  await applySalesRollup(tx, added, removed);
+}
+
 /**
  * One indexed range, all or nothing: drops the sales the chain no longer holds (`remove`, and everything past
- * `dropAbove` when the chain got shorter), adds the new ones, and moves the cursor to `cursor`. Statements run only
- * when there is something to write, so a run that finds nothing new writes nothing but the cursor.
+ * `dropAbove` when the chain got shorter), adds the new ones, and moves the cursor to `cursor` (`firstBlock`: where
+ * the network's first run started, recorded with its first cursor). A run that finds nothing new writes only the cursor.
  */
 export async function applySalesRange(
   db: Db,
   network: string,
-  change: { remove: StoredSaleKey[]; add: NewSale[]; cursor: bigint; dropAbove?: bigint },
+  change: { remove: StoredSaleKey[]; add: NewSale[]; cursor: bigint; dropAbove?: bigint; firstBlock?: bigint },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    if (change.dropAbove !== undefined) {
-      const [above] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(listingSales)
-        .where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`));
-      if (Number(above?.n ?? 0) > 0) await tx.delete(listingSales).where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`));
-    }
-    for (let i = 0; i < change.remove.length; i += 500) {
-      const keys = change.remove.slice(i, i + 500).map((k) => sql`(${k.listingId}::uuid, ${k.txHash}, ${k.logIndex}::int)`);
-      await tx
-        .delete(listingSales)
-        .where(and(eq(listingSales.network, network), sql`(${listingSales.listingId}, ${listingSales.txHash}, ${listingSales.logIndex}) in (${sql.join(keys, sql`, `)})`));
-    }
-    // Under PostgreSQL's 65,535 bound parameters per statement (10 a row).
-    for (let i = 0; i < change.add.length; i += 1000) {
-      const rows = change.add.slice(i, i + 1000).map((s) => ({ ...s, amount: s.amount.toString() }));
-      await tx.insert(listingSales).values(rows).onConflictDoNothing();
-    }
+    await writeSales(tx, network, change);
     await tx
       .insert(salesCursors)
-      .values({ network, block: change.cursor })
+      .values({ network, block: change.cursor, firstBlock: change.firstBlock ?? null })
       .onConflictDoUpdate({ target: salesCursors.network, set: { block: change.cursor, updatedAt: sql`now()` } });
+  });
+}
+
+/** A listing's payee as the indexer tracks it on one network (addresses checksummed). */
+export type TrackedPayee = { listingId: string; payee: string; fromBlock: bigint; toBlock: bigint; nextBlock: bigint };
+
+export async function trackedPayees(db: Db, network: string): Promise<TrackedPayee[]> {
+  return db
+    .select({ listingId: salesPayees.listingId, payee: salesPayees.payee, fromBlock: salesPayees.fromBlock, toBlock: salesPayees.toBlock, nextBlock: salesPayees.nextBlock })
+    .from(salesPayees)
+    .where(eq(salesPayees.network, network));
+}
+
+/** Records payees that appeared (with the blocks to back-fill for them) and forgets those no check names any more. */
+export async function syncTrackedPayees(db: Db, network: string, change: { add: TrackedPayee[]; drop: { listingId: string; payee: string }[] }): Promise<void> {
+  if (change.add.length === 0 && change.drop.length === 0) return;
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < change.drop.length; i += 1000) {
+      const keys = change.drop.slice(i, i + 1000).map((p) => sql`(${p.listingId}::uuid, ${p.payee})`);
+      await tx.delete(salesPayees).where(and(eq(salesPayees.network, network), sql`(${salesPayees.listingId}, ${salesPayees.payee}) in (${sql.join(keys, sql`, `)})`));
+    }
+    for (let i = 0; i < change.add.length; i += 1000) {
+      await tx.insert(salesPayees).values(change.add.slice(i, i + 1000).map((p) => ({ ...p, network }))).onConflictDoNothing();
+    }
+  });
+}
+
+/**
+ * One back-filled range for payees that appeared late, all or nothing: adds the sales found for them (any already
+ * stored are kept once) and moves their progress past `to`.
+ */
+export async function applyBackfillRange(db: Db, network: string, change: { add: NewSale[]; payees: { listingId: string; payee: string }[]; to: bigint }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await writeSales(tx, network, { remove: [], add: change.add });
+    for (let i = 0; i < change.payees.length; i += 1000) {
+      const keys = change.payees.slice(i, i + 1000).map((p) => sql`(${p.listingId}::uuid, ${p.payee})`);
+      await tx
+        .update(salesPayees)
+        .set({ nextBlock: change.to + 1n })
+        .where(and(eq(salesPayees.network, network), sql`(${salesPayees.listingId}, ${salesPayees.payee}) in (${sql.join(keys, sql`, `)})`));
+    }
   });
 }
 
@@ -130,33 +201,34 @@ type SummaryRow = {
   last_amount: string | null;
 };
 
-/** The figures of each listing in `listingIds` (listings without sales are absent: NO_SALES). One statement. */
+/**
+ * The figures of each listing in `listingIds` (listings without sales are absent: NO_SALES). One statement reading
+ * bounded rows: the totals row, at most 30 day rows and the last sale (one index lookup) per listing. A window's
+ * buyers are the sum of its days' `last_buyers` (each buyer counted on their latest day, which lies in the window
+ * exactly when they bought in it).
+ */
 export async function salesSummaries(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, SalesSummary>> {
   if (listingIds.length === 0) return new Map();
   const ids = sql.join(listingIds.map((id) => sql`${id}::uuid`), sql`, `);
-  const week = new Date(now.getTime() - 7 * DAY_MS).toISOString();
-  const month = new Date(now.getTime() - 30 * DAY_MS).toISOString();
-  // Aggregated first, then one index lookup per listing for its last sale (not one per sale).
+  const week = windowStart(7, now);
+  const month = windowStart(30, now);
   const result = await db.execute(sql`
-    with agg as (
-      select s.listing_id,
-        count(*) filter (where s.block_time > ${week}::timestamptz) as s7,
-        count(distinct s.payer) filter (where s.block_time > ${week}::timestamptz) as b7,
-        coalesce(sum(s.amount) filter (where s.block_time > ${week}::timestamptz), 0)::text as v7,
-        count(*) filter (where s.block_time > ${month}::timestamptz) as s30,
-        count(distinct s.payer) filter (where s.block_time > ${month}::timestamptz) as b30,
-        coalesce(sum(s.amount) filter (where s.block_time > ${month}::timestamptz), 0)::text as v30,
-        count(*) as s_all, count(distinct s.payer) as b_all, coalesce(sum(s.amount), 0)::text as v_all
-      from ${listingSales} s
-      where s.listing_id in (${ids})
-      group by s.listing_id
-    )
-    select agg.*, l.network as last_network, l.tx_hash as last_tx, l.block_time as last_at, l.amount::text as last_amount
-    from agg
+    select t.listing_id, t.sales as s_all, t.buyers as b_all, t.volume::text as v_all,
+      coalesce(w.s7, 0) as s7, coalesce(w.b7, 0) as b7, coalesce(w.v7, 0)::text as v7,
+      coalesce(w.s30, 0) as s30, coalesce(w.b30, 0) as b30, coalesce(w.v30, 0)::text as v30,
+      l.network as last_network, l.tx_hash as last_tx, l.block_time as last_at, l.amount::text as last_amount
+    from ${listingSalesTotals} t
+    left join lateral (
+      select sum(d.sales) filter (where d.day >= ${week}::date) as s7, sum(d.last_buyers) filter (where d.day >= ${week}::date) as b7,
+        sum(d.volume) filter (where d.day >= ${week}::date) as v7,
+        sum(d.sales) as s30, sum(d.last_buyers) as b30, sum(d.volume) as v30
+      from ${listingSalesDays} d where d.listing_id = t.listing_id and d.day >= ${month}::date
+    ) w on true
     left join lateral (
       select network, tx_hash, block_time, amount from ${listingSales} x
-      where x.listing_id = agg.listing_id order by x.block_time desc, x.block_number desc, x.log_index desc limit 1
-    ) l on true`);
+      where x.listing_id = t.listing_id order by x.block_time desc, x.block_number desc, x.log_index desc limit 1
+    ) l on true
+    where t.listing_id in (${ids})`);
   const out = new Map<string, SalesSummary>();
   for (const r of rowsOf<SummaryRow>(result)) {
     out.set(r.listing_id, {
@@ -174,16 +246,15 @@ export async function salesSummaries(db: Db, listingIds: string[], now = new Dat
 
 /** Sales per UTC day over the last `days` days, oldest first, days without sales included (count 0). */
 export async function dailySales(db: Db, listingId: string, days = 30, now = new Date()): Promise<{ day: string; sales: number }[]> {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const first = new Date(today - (days - 1) * DAY_MS);
+  const first = windowStart(days, now);
   const rows = await db
-    .select({ day: sql<string>`to_char(${listingSales.blockTime} at time zone 'UTC', 'YYYY-MM-DD')`, n: sql<number>`count(*)::int` })
-    .from(listingSales)
-    .where(and(eq(listingSales.listingId, listingId), gte(listingSales.blockTime, first)))
-    .groupBy(sql`1`);
+    .select({ day: listingSalesDays.day, n: listingSalesDays.sales })
+    .from(listingSalesDays)
+    .where(and(eq(listingSalesDays.listingId, listingId), gte(listingSalesDays.day, first)));
   const counts = new Map(rows.map((r) => [r.day, Number(r.n)]));
+  const start = Date.parse(`${first}T00:00:00Z`);
   return Array.from({ length: days }, (_, i) => {
-    const day = new Date(first.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    const day = new Date(start + i * DAY_MS).toISOString().slice(0, 10);
     return { day, sales: counts.get(day) ?? 0 };
   });
 }

@@ -1,13 +1,15 @@
 import "server-only";
 // The marketplace's data entry for pages: browse results without a search text come from Next's
-// data cache (a bounded set of keys), tagged so a new approval invalidates them at once.
+// data cache (a bounded set of keys), tagged so a new approval invalidates them at once. Listings carry their sales
+// figures, so their entries also carry the sales tag, which the indexer revalidates after each run that added or
+// removed a sale (lib/sales/revalidate.ts): pages show a sale within a run, with no query of their own per render.
 import { unstable_cache } from "next/cache";
 import { listCategories, listSitemapEntries } from "@/db/queries/listings";
+import { dailySales } from "@/db/queries/sales";
 import { uptimeAndLatency } from "@/db/queries/probes";
 import { listingProvenance } from "@/db/queries/ingest";
 import { getDb } from "@/lib/database";
 import { findListingSlug, findListingView } from "./lookup";
-import { salesPerDay, withFreshSales } from "./fresh-sales";
 import { SALES_TAG } from "@/lib/sales/revalidate";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
@@ -48,7 +50,7 @@ const cachedBrowse = unstable_cache(
     return result;
   },
   ["marketplace-browse"],
-  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+  { tags: [CATALOGUE_TAG, SALES_TAG], revalidate: REVALIDATE_SECONDS },
 );
 
 export const getCategories = unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {
@@ -72,7 +74,7 @@ export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & { cat
 /** What the marketplace screen shows for one filter state: a page of listings and every category in use. */
 export async function getMarketplacePage(filters: ListingFilters, page: number): Promise<MarketplacePage> {
   const [result, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
-  return { ...result, items: await withFreshSales(await getDb(), result.items), categories };
+  return { ...result, categories };
 }
 
 const cachedListing = unstable_cache(
@@ -82,20 +84,19 @@ const cachedListing = unstable_cache(
     return listing;
   },
   ["marketplace-listing"],
-  { tags: [CATALOGUE_TAG], revalidate: REVALIDATE_SECONDS },
+  { tags: [CATALOGUE_TAG, SALES_TAG], revalidate: REVALIDATE_SECONDS },
 );
 
 /** An approved listing by slug or id; unknown keys are looked up every time, never cached. */
 export async function getListing(slug: string) {
-  const listing = await uncachedEmpty(() => cachedListing(slug));
-  return listing ? (await withFreshSales(await getDb(), [listing]))[0]! : null;
+  return uncachedEmpty(() => cachedListing(slug));
 }
 
 /**
  * A listing's sales per day for the last 30 days. Cached under the sales tag, which the indexer revalidates when it
  * wrote any (lib/sales/revalidate.ts): the detail page that shows them carries the tag too and is rendered again.
  */
-export const getDailySales = unstable_cache(async (listingId: string) => salesPerDay(await getDb(), listingId), ["listing-daily-sales"], {
+export const getDailySales = unstable_cache(async (listingId: string) => dailySales(await getDb(), listingId, 30), ["listing-daily-sales"], {
   tags: [SALES_TAG],
   revalidate: REVALIDATE_SECONDS,
 });

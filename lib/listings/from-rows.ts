@@ -1,12 +1,13 @@
 // The one mapper from stored rows to the listing model (lib/listings/model.ts). Every surface reads listings
 // through db/queries/listing-facts.ts (rows with their checks, uptime and drift) and shapes them here.
-import type { ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
+import type { ListingEvidence, ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
 import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
 import { NO_SALES } from "@/db/queries/sales";
 import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/buyer-reviews/view";
 import { toTestPurchaseView } from "@/lib/test-purchases/view";
-import type { Listing, ListingView, ProbeSnapshot } from "./model";
+import type { Listing, ListingSales, ListingView, ProbeSnapshot } from "./model";
+import type { TestPurchaseView } from "@/lib/test-purchases/view";
 
 export function toListing(row: PublicListingRow): Listing {
   return {
@@ -37,15 +38,20 @@ export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now 
   return flag && probe !== null && probe.verifiable && now.getTime() - new Date(probe.checkedAt).getTime() < VERIFIED_WINDOW_MS;
 }
 
+/** A listing's sales and latest test purchase as every surface shows them (listing views and discovery entries alike). */
+export function toEvidenceView(evidence: ListingEvidence | undefined): ListingSales & { testPurchase: TestPurchaseView | null } {
+  return { sales: evidence?.sales ?? NO_SALES, testPurchase: evidence?.testPurchase ? toTestPurchaseView(evidence.testPurchase) : null };
+}
+
 export function toListingView(record: ListingRecord, now = new Date()): ListingView {
   const probe = record.probe ? toSnapshot(record.probe) : null;
   const listing = toListing(record.row);
   const reviews = record.buyerReviews;
   const buyerReviews = reviews ? { count: reviews.count, average: reviews.average, latest: reviews.latest.map(toBuyerReviewView) } : NO_BUYER_REVIEWS;
-  const testPurchase = record.testPurchase ? toTestPurchaseView(record.testPurchase) : null;
+  const evidence = toEvidenceView(record);
   // Took the money and delivered nothing: not Verified, whatever the checks say, until a test purchase delivers.
-  const verified = verifiedByProbe(listing.verified, probe, now) && testPurchase?.outcome !== "not-delivered";
-  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, sales: record.sales ?? NO_SALES, buyerReviews, testPurchase };
+  const verified = verifiedByProbe(listing.verified, probe, now) && evidence.testPurchase?.outcome !== "not-delivered";
+  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, buyerReviews, ...evidence };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

@@ -5,7 +5,8 @@
 // is true when more listings match than the search ranks (its window), so paging on cannot reach them all.
 import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
 import { listPayableItems, sellsThroughX402 } from "@/db/queries/discovery";
-import { discoveryFacts } from "./discovery-facts";
+import { listingEvidence } from "@/db/queries/listing-facts";
+import { toEvidenceView } from "@/lib/listings/from-rows";
 import { searchListings } from "@/db/queries/listings";
 import { cachedJson } from "@/lib/cached-json";
 import { getDb } from "@/lib/database";
@@ -44,8 +45,8 @@ export async function searchDiscoveryResources(request: Request): Promise<Respon
       : { payables: [] };
     // In the search's order: listings by rank, a listing's tools as discovery orders them.
     const rank = new Map(ids.map((id, i) => [id, i]));
-    const facts = await discoveryFacts(db, ids);
-    const resources = payables.sort((a, b) => rank.get(a.listingId)! - rank.get(b.listingId)!).map((p) => toDiscoveryResource(p, facts(p.listingId)));
+    const evidence = await listingEvidence(db, ids);
+    const resources = payables.sort((a, b) => rank.get(a.listingId)! - rank.get(b.listingId)!).map((p) => toDiscoveryResource(p, toEvidenceView(evidence.get(p.listingId))));
     const more = hasMore(found, offset, found.rows.length, limit);
     return cachedJson(
       request,

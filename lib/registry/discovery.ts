@@ -4,7 +4,8 @@
 import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
 import { getDb } from "@/lib/database";
 import { listPayableItems } from "@/db/queries/discovery";
-import { discoveryFacts } from "./discovery-facts";
+import { listingEvidence } from "@/db/queries/listing-facts";
+import { toEvidenceView } from "@/lib/listings/from-rows";
 import { cachedJson } from "@/lib/cached-json";
 import { validationError } from "@/lib/errors";
 import { toDiscoveryResource, X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
@@ -24,8 +25,8 @@ export async function listDiscoveryResources(request: Request): Promise<Response
     const networks = PAYMENT_NETWORKS.filter((n) => !network || n.caip2 === network || n.v1Network === network).map((n) => n.caip2);
     const db = await getDb();
     const { payables, total } = matches ? await listPayableItems(db, { networks, payTo, source, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
-    const facts = await discoveryFacts(db, payables.map((p) => p.listingId));
-    const items = payables.map((p) => toDiscoveryResource(p, facts(p.listingId)));
+    const evidence = await listingEvidence(db, payables.map((p) => p.listingId));
+    const items = payables.map((p) => toDiscoveryResource(p, toEvidenceView(evidence.get(p.listingId))));
     return cachedJson(request, { x402Version: X402_VERSION, items, pagination: { limit, offset, total } }, CORS);
   } catch (error) {
     return failure(error, "GET /discovery/resources");

@@ -5,10 +5,10 @@
 import type { PaymentNetwork } from "@agora-mcp/protocol";
 import { encodeEventTopics, getAddress, pad, type Address, type Hex, type Log, type PublicClient } from "viem";
 import { z } from "zod";
-import { applySalesRange, latestPaymentTerms, salesCursor, storedSales, type NewSale } from "@/db/queries/sales";
+import { applyBackfillRange, applySalesRange, latestPaymentTerms, salesCursorRow, storedSales, syncTrackedPayees, trackedPayees, type NewSale } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
 import { SALE_EVENTS_ABI, salesInLogs } from "./sale-logs";
-import { payeesOn } from "./payees";
+import { payeesOn, type Payees } from "./payees";
 
 export type IndexSettings = {
   /** Blocks a sale must be under before it counts (0: the head itself). */
@@ -29,7 +29,8 @@ export type IndexOptions = IndexSettings & {
   signal?: AbortSignal;
 };
 
-export type IndexResult = { network: string; from: string | null; to: string | null; payees: number; added: number; removed: number };
+/** `added` counts every sale written, `backfilled` those of it found for payees that appeared late. */
+export type IndexResult = { network: string; from: string | null; to: string | null; payees: number; added: number; removed: number; backfilled: number };
 
 /** The RPC answered something the indexer did not ask for or cannot read: the run stops, nothing of it is kept. */
 export class SalesRpcError extends Error {}
@@ -114,7 +115,7 @@ async function blockTimes(client: PublicClient, logs: RawLog[], blocks: bigint[]
 }
 
 /** The sales in blocks from..to to any of `payees` (one listing per row). */
-async function readRange(client: PublicClient, token: Address, network: string, payees: Map<Address, string[]>, from: bigint, to: bigint): Promise<NewSale[]> {
+async function readRange(client: PublicClient, token: Address, network: string, payees: Payees, from: bigint, to: bigint): Promise<NewSale[]> {
   const addresses = [...payees.keys()];
   const transfers: RawLog[] = [];
   for (let i = 0; i < addresses.length; i += TOPIC_GROUP) {
@@ -147,8 +148,9 @@ async function readRange(client: PublicClient, token: Address, network: string, 
 }
 
 const keyOf = (s: { listingId: string; txHash: string; logIndex: number; blockHash: string }) => `${s.listingId}|${s.txHash}|${s.logIndex}|${s.blockHash}`;
+const pairOf = (p: { listingId: string; payee: string }) => `${p.listingId}|${p.payee}`;
 
-/** One run over one network: from the cursor's last `reorgDepth` blocks up to the confirmed head. */
+/** One run over one network: from the cursor's last `reorgDepth` blocks up to the confirmed head, then the back-fill. */
 export async function indexSales(db: Db, options: IndexOptions): Promise<IndexResult> {
   const { network, client } = options;
   const token = getAddress(options.token ?? network.asset);
@@ -156,13 +158,15 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
   // cacheTime 0: viem would otherwise answer a head up to its polling interval old.
   const head = await client.getBlockNumber({ cacheTime: 0 });
   const safe = head - BigInt(options.confirmations);
-  const result: IndexResult = { network: network.caip2, from: null, to: null, payees: payees.size, added: 0, removed: 0 };
+  const result: IndexResult = { network: network.caip2, from: null, to: null, payees: payees.size, added: 0, removed: 0, backfilled: 0 };
   if (safe < 0n) return result;
-  const cursor = await salesCursor(db, network.caip2);
+  const cursorRow = await salesCursorRow(db, network.caip2);
+  const cursor = cursorRow?.block ?? null;
   const start =
     cursor === null
       ? max(0n, safe - BigInt(options.backfillBlocks) + 1n)
       : max(0n, min(cursor, safe) - BigInt(options.reorgDepth) + 1n);
+  await trackPayees(db, network.caip2, payees, cursorRow, options.backfillBlocks);
   // The chain is shorter than what was read (a reorg onto a shorter branch): what lay above it is gone.
   let dropAbove = cursor !== null && cursor > safe ? safe : undefined;
   result.from = start.toString();
@@ -175,13 +179,58 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
     const before = new Set(stored.map(keyOf));
     const remove = stored.filter((s) => !now.has(keyOf(s)));
     const add = found.filter((s) => !before.has(keyOf(s)));
-    await applySalesRange(db, network.caip2, { remove, add, cursor: to, dropAbove });
+    await applySalesRange(db, network.caip2, { remove, add, cursor: to, dropAbove, firstBlock: cursor === null ? start : undefined });
     dropAbove = undefined;
     result.added += add.length;
     result.removed += remove.length;
     result.to = to.toString();
   }
+  result.backfilled = await backfill(db, options, token);
+  result.added += result.backfilled;
   return result;
+}
+
+/**
+ * Records the payees the checks name now. On a network's first run there is nothing behind them to read; later, a
+ * payee that appeared is to be read from where the network's index started (or `backfillBlocks` below the cursor,
+ * for a cursor older than that record) up to the cursor, and one no check names any more is forgotten.
+ */
+async function trackPayees(db: Db, network: string, payees: Payees, cursor: { block: bigint; firstBlock: bigint | null } | null, backfillBlocks: number) {
+  const current = [...payees].flatMap(([payee, listingIds]) => listingIds.map((listingId) => ({ listingId, payee })));
+  const tracked = await trackedPayees(db, network);
+  const known = new Set(tracked.map(pairOf));
+  const wanted = new Set(current.map(pairOf));
+  const fromBlock = cursor ? (cursor.firstBlock ?? max(0n, cursor.block - BigInt(backfillBlocks) + 1n)) : 0n;
+  // Nothing to read behind a payee on the first run: toBlock below fromBlock marks it done.
+  const toBlock = cursor ? cursor.block : -1n;
+  const add = current.filter((p) => !known.has(pairOf(p))).map((p) => ({ ...p, fromBlock, toBlock, nextBlock: fromBlock }));
+  const drop = tracked.filter((p) => !wanted.has(pairOf(p)));
+  await syncTrackedPayees(db, network, { add, drop });
+}
+
+/**
+ * Reads, for the payees that appeared after the network's first run, the blocks indexed before they appeared: the
+ * same bounded, checked eth_getLogs, one range per transaction with their progress, so a run that stops resumes
+ * where it was and a sale already stored (the re-read window, a run that stopped) is kept once. Returns sales added.
+ */
+async function backfill(db: Db, options: IndexOptions, token: Address): Promise<number> {
+  const network = options.network.caip2;
+  let added = 0;
+  for (;;) {
+    const pending = (await trackedPayees(db, network)).filter((p) => p.nextBlock <= p.toBlock);
+    if (pending.length === 0 || options.signal?.aborted) return added;
+    // The payees at the lowest next block go together, as far as the nearest end among them.
+    const from = pending.reduce((m, p) => min(m, p.nextBlock), pending[0]!.nextBlock);
+    const group = pending.filter((p) => p.nextBlock === from);
+    const to = min(from + BigInt(options.maxBlockRange) - 1n, group.reduce((m, p) => min(m, p.toBlock), group[0]!.toBlock));
+    const wanted: Payees = new Map();
+    for (const p of group) wanted.set(getAddress(p.payee), [...(wanted.get(getAddress(p.payee)) ?? []), p.listingId]);
+    const found = await readRange(options.client, token, network, wanted, from, to);
+    const stored = new Set((await storedSales(db, network, from, to)).map(keyOf));
+    const add = found.filter((s) => !stored.has(keyOf(s)));
+    await applyBackfillRange(db, network, { add, payees: group, to });
+    added += add.length;
+  }
 }
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -1,6 +1,6 @@
-// The agent client's review tool end to end: the built client over stdio buys from the reference server on a
-// local chain, then reviews it; the person is asked through elicitation, and the registry's real routes check
-// the signed review against the chain before storing it.
+// The agent client's review and revoke_review tools end to end: the built client over stdio buys from the reference
+// server on a local chain, then reviews it and withdraws the review; the person is asked through elicitation (or, on
+// a host without it, by a confirmation id), and the registry's real routes check each signature and the sale.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
 import { POST as postReview } from "@/app/api/buyer-reviews/route";
+import { POST as postRevoke } from "@/app/api/buyer-reviews/revoke/route";
 import { buyerReviews } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
@@ -30,6 +31,7 @@ let reference: ReferenceServer;
 let conn: TestConnection;
 let registry: Awaited<ReturnType<typeof serveRoute>>;
 let client: Client;
+let clientEnv: Record<string, string>;
 let address: `0x${string}`;
 const elicitations: string[] = [];
 const answers: ElicitResult[] = [];
@@ -54,7 +56,10 @@ beforeAll(async () => {
   // The site's API on one origin: the MCP endpoint and the buyer-review endpoint.
   registry = await serveRoute({
     GET: mcpGet,
-    POST: (request) => (new URL(request.url).pathname === "/api/buyer-reviews" ? postReview(request) : mcpPost(request)),
+    POST: (request) => {
+      const route = { "/api/buyer-reviews": postReview, "/api/buyer-reviews/revoke": postRevoke }[new URL(request.url).pathname] ?? mcpPost;
+      return route(request);
+    },
   });
 
   const key = generatePrivateKey();
@@ -79,6 +84,7 @@ beforeAll(async () => {
     return answers.shift() ?? { action: "decline" };
   });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env, stderr: "ignore" }));
+  clientEnv = env;
 }, 120_000);
 
 afterAll(async () => {
@@ -123,5 +129,48 @@ describe("the client's review tool", () => {
     const again = await call("review", { server: "reference-weather", rating: 1, text: "Again" });
     expect(again.data).toMatchObject({ status: "refused" });
     expect(again.text).toMatch(/The registry refused the review \(409\): This sale .* already has a review/);
+  });
+
+  it("withdraws the wallet's own review once the person agrees; a no keeps it; a second withdrawal is refused", async () => {
+    const [posted] = await conn.db.select().from(buyerReviews);
+    const declined = await call("revoke_review", { server: "reference-weather" });
+    expect(declined.data).toMatchObject({ status: "declined", transaction: expect.any(String) });
+    expect(elicitations.at(-1)).toMatch(new RegExp(`^Withdraw this wallet's \\(${address}\\) review of Reference Weather for purchase 0x[0-9a-fA-F]{64}\\?`));
+    expect((await conn.db.select().from(buyerReviews))[0]!.revokedAt).toBeNull();
+
+    answers.push({ action: "accept", content: { approve: true } });
+    const revoked = await call("revoke_review", { server: "reference-weather" });
+    expect(revoked.data, revoked.text).toMatchObject({ status: "revoked", reviewId: posted!.id });
+    expect((await conn.db.select().from(buyerReviews))[0]!.revokedAt).toBeInstanceOf(Date);
+
+    answers.push({ action: "accept", content: { approve: true } });
+    const again = await call("revoke_review", { server: "reference-weather" });
+    expect(again.data).toMatchObject({ status: "refused" });
+    expect(again.text).toMatch(/The registry refused the revocation \(409\): This review is already revoked/);
+  });
+
+  it("on a host without elicitation, withdraws only with the confirmation id the first call gave, for that purchase", async () => {
+    const bought = await call("purchase", { server: "reference-weather", item: "weather-now", params: { city: "Porto" } });
+    expect(bought.data).toMatchObject({ status: "delivered" });
+    const transaction = bought.data.transaction as string;
+    answers.push({ action: "accept", content: { approve: true } });
+    expect((await call("review", { server: "reference-weather", rating: 2, text: "Slow today.", transaction })).data).toMatchObject({ status: "posted" });
+
+    // The same wallet from a host that cannot elicit.
+    const plain = new Client({ name: "plain-host", version: "1.0.0" });
+    await plain.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: clientEnv, stderr: "ignore" }));
+    try {
+      const callPlain = async (args: Record<string, unknown>) => (await plain.callTool({ name: "revoke_review", arguments: args })).structuredContent as Record<string, unknown>;
+      const first = await callPlain({ server: "reference-weather", transaction });
+      expect(first).toMatchObject({ status: "confirmation-required", transaction, confirmationId: expect.stringMatching(/^conf_/) });
+      expect(first.message).toContain(`call revoke_review again with the same server and transaction and confirmationId "${first.confirmationId as string}"`);
+      expect(await callPlain({ server: "reference-weather", transaction, confirmationId: "conf_000000000000000000000000" })).toMatchObject({ status: "confirmation-required" });
+      const second = await callPlain({ server: "reference-weather", transaction });
+      expect(await callPlain({ server: "reference-weather", transaction, confirmationId: second.confirmationId })).toMatchObject({ status: "revoked", transaction });
+    } finally {
+      await plain.close();
+    }
+    const rows = await conn.db.select().from(buyerReviews);
+    expect(rows.find((r) => r.txHash === transaction.toLowerCase())?.revokedAt).toBeInstanceOf(Date);
   });
 });

@@ -11,8 +11,8 @@ import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult } 
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { catalogueVersion, searchListings } from "@/db/queries/listings";
 import { searchTerms } from "@/lib/listings/search/terms";
-import { listingSales, salesCursors } from "@/db/schema";
-import { salesCursor, salesOf, salesSummaries } from "@/db/queries/sales";
+import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
+import { salesCursor, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { indexSales, type IndexSettings } from "@/lib/sales/indexer";
@@ -20,6 +20,7 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { directSeller } from "../support/direct-sales";
 import { startFaultyRpc } from "../support/faulty-rpc";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
+import { expectFiguresMatchRaw } from "../support/sales-figures";
 
 const PRICE = 30_000n; // $0.03
 const SETTINGS: IndexSettings = { confirmations: 0, reorgDepth: 64, maxBlockRange: 10_000, backfillBlocks: 1_000_000 };
@@ -31,6 +32,8 @@ let chain: PublicClient;
 let seller: ReturnType<typeof directSeller>;
 const kitSales: { buyer: `0x${string}`; tx: string }[] = [];
 let buyers: PrivateKeyAccount[];
+// The chain as the purchases left it: each database's pass starts from it (anvil snapshot), so both see the same sales.
+let baseline: `0x${string}`;
 
 async function buyThroughKit(buyer: PrivateKeyAccount): Promise<string> {
   const client = new Client({ name: "sales-test-buyer", version: "1.0.0" });
@@ -64,6 +67,7 @@ beforeAll(async () => {
   // A plain transfer to the same payee: money arrives, but no authorization was used, so it is not a sale.
   const plain = await stack.fundedBuyer(500_000n);
   await seller.plainTransfer(plain, provider, 100_000n);
+  baseline = await seller.test.snapshot();
 }, 300_000);
 
 afterAll(async () => {
@@ -79,7 +83,12 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     indexSales(conn.db, { ...SETTINGS, ...settings, network: BASE_SEPOLIA, client });
   const stored = async () => (await salesOf(conn.db, [listingId])).sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
 
+  const figuresMatchRaw = (now?: Date) => expectFiguresMatchRaw(conn.db, [listingId, otherId], now);
+
   beforeAll(async () => {
+    // evm_revert drops the snapshot it returns to: take it again for the next pass.
+    await seller.test.revert({ id: baseline });
+    baseline = await seller.test.snapshot();
     conn = await openTestDatabase(driver);
     const listing = await insertListing(conn.db, { name: "Sales Test", description: "Sells tips.", categories: ["Data"], serverUrl: kit.url, status: "approved" });
     listingId = listing.id;
@@ -107,6 +116,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(summary.lastSale).toMatchObject({ txHash: kitSales.at(-1)!.tx.toLowerCase(), network: "eip155:84532", amountUnits: PRICE.toString() });
     expect((await salesSummaries(conn.db, [otherId])).has(otherId)).toBe(false);
     expect(await salesCursor(conn.db, BASE_SEPOLIA.caip2)).toBe(await chain.getBlockNumber());
+    await figuresMatchRaw();
   });
 
   it("orders Most purchased by sales, and ranks sales below text relevance in search", async () => {
@@ -125,6 +135,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(await stored()).toEqual(before.rows);
     // No statement touched the sales table (its trigger would have bumped the catalogue version).
     expect(await catalogueVersion(conn.db)).toBe(before.version);
+    await figuresMatchRaw();
   });
 
   it("removes the sales a reorg undid and keeps the rest", async () => {
@@ -132,6 +143,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     const undone = await seller.settle([{ buyer: buyers[2]!, payee: provider, units: PRICE }]);
     expect((await run()).added).toBe(1);
     expect((await stored()).map((s) => s.txHash)).toContain(undone);
+    await figuresMatchRaw();
     await seller.test.revert({ id: snapshot });
     // The other branch: a different sale in a block at the same height, then a longer chain.
     const kept = await seller.settle([{ buyer: buyers[1]!, payee: provider, units: 7n }]);
@@ -141,6 +153,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(hashes).not.toContain(undone);
     expect(hashes).toContain(kept);
     expect(hashes).toHaveLength(6);
+    await figuresMatchRaw();
 
     // A revert onto a shorter chain: the sale above the new head goes too.
     const shorter = await seller.test.snapshot();
@@ -148,8 +161,10 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await seller.test.mine({ blocks: 2 });
     expect((await run()).added).toBe(1);
     await seller.test.revert({ id: shorter });
+    await figuresMatchRaw();
     await run();
     expect((await stored()).map((s) => s.txHash)).toEqual(hashes);
+    await figuresMatchRaw();
   });
 
   it("stops cleanly on an RPC that hangs, fails or answers logs it was not asked for, and counts nothing twice", async () => {
@@ -174,17 +189,79 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
       const after = await stored();
       expect(after.map((s) => s.txHash)).toEqual([...before.rows.map((s) => s.txHash), fresh]);
       expect(new Set(after.map((s) => `${s.txHash}:${s.logIndex}`)).size).toBe(after.length);
+      await figuresMatchRaw();
     } finally {
       await proxy.close();
     }
   });
 
+  it("back-fills a payee a later check found: its earlier sales count, once, even when the back-fill stops half-way", async () => {
+    // Sales to a wallet the listing does not name yet, buried under the blocks each run reads again.
+    const later = stack.freshAddress();
+    const earlier = [
+      await seller.settle([{ buyer: buyers[0]!, payee: later, units: PRICE }]),
+      await seller.settle([{ buyer: buyers[2]!, payee: later, units: 2n * PRICE }]),
+    ].map((h) => h.toLowerCase());
+    await seller.test.mine({ blocks: 3 });
+    const shallow = { reorgDepth: 1, maxBlockRange: 4 };
+    expect(await run(chain, shallow)).toMatchObject({ added: 0, backfilled: 0 });
+    const before = await stored();
+
+    // A newer check names both wallets (as a probe records it).
+    await conn.db.insert(listingProbes).values({
+      listingId,
+      reachable: true,
+      verifiable: true,
+      paymentMethods: [
+        { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: provider },
+        { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: later },
+      ],
+    });
+    const proxy = await startFaultyRpc(stack.chain.rpcUrl);
+    try {
+      // The main read (one range) and two back-fill ranges go through; the next eth_getLogs fails.
+      proxy.set("error", { after: 3 });
+      await expect(run(createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }), shallow)).rejects.toThrow(/more than 10000 results/);
+    } finally {
+      await proxy.close();
+    }
+    const [pending] = (await trackedPayees(conn.db, BASE_SEPOLIA.caip2)).filter((p) => p.payee === later);
+    expect(pending!.nextBlock).toBe(pending!.fromBlock + 8n);
+    expect(pending!.nextBlock).toBeLessThanOrEqual(pending!.toBlock);
+
+    const resumed = await run(chain, shallow);
+    expect(resumed).toMatchObject({ added: 2, backfilled: 2, removed: 0 });
+    const after = await stored();
+    expect(after.filter((s) => s.payee === later).map((s) => s.txHash)).toEqual(earlier);
+    expect(after).toHaveLength(before.length + 2);
+    await figuresMatchRaw();
+    expect(await run(chain, shallow)).toMatchObject({ added: 0, backfilled: 0, removed: 0 });
+    await figuresMatchRaw();
+  });
+
   it("reads in bounded ranges and finds the same sales as one big read", async () => {
     const all = await stored();
-    await conn.db.delete(listingSales);
-    await conn.db.delete(salesCursors);
+    // A fresh index: no sale, roll-up, cursor or tracked payee left.
+    for (const table of [listingSales, listingSalesDays, listingSalesBuyers, listingSalesTotals, salesCursors, salesPayees]) await conn.db.delete(table);
     const result = await run(chain, { maxBlockRange: 3 });
     expect(result.added).toBe(all.length);
     expect(await stored()).toEqual(all);
+    await figuresMatchRaw();
+  });
+
+  it("counts windows in UTC days, each buyer once however many days they bought on", async () => {
+    const before = await salesSummaries(conn.db, [listingId]);
+    // Eight days on, the first buyer buys again.
+    await seller.test.increaseTime({ seconds: 8 * 86_400 });
+    await seller.settle([{ buyer: buyers[0]!, payee: provider, units: PRICE }]);
+    expect((await run()).added).toBe(1);
+    const latest = (await stored()).at(-1)!;
+    const summary = (await salesSummaries(conn.db, [listingId], latest.blockTime)).get(listingId)!;
+    expect(summary.last7d).toEqual({ sales: 1, buyers: 1, volumeUnits: PRICE.toString() });
+    expect(summary.last30d.sales).toBe(before.get(listingId)!.last30d.sales + 1);
+    expect(summary.last30d.buyers).toBe(before.get(listingId)!.last30d.buyers);
+    expect(summary.allTime.buyers).toBe(before.get(listingId)!.allTime.buyers);
+    await figuresMatchRaw(latest.blockTime);
+    await figuresMatchRaw(new Date(latest.blockTime.getTime() + 25 * 86_400_000));
   });
 });

@@ -1,5 +1,6 @@
-// `npm run sandbox` as a newcomer runs it: start, buy through a listed server with the funded buyer wallet,
-// stop with Ctrl-C; a second run starts clean. On PGlite, and on the PostgreSQL server when DATABASE_URL is set.
+// `npm run sandbox` as a newcomer runs it: start (the first time with the site), buy through a listed server with the
+// funded buyer wallet and see the sale on the site within seconds, stop with Ctrl-C; a second run starts clean. On
+// PGlite, and on the PostgreSQL server when DATABASE_URL is set.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -31,16 +32,23 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-sandbox-"));
 const children: ChildProcess[] = [];
 const base = 21_000 + (process.pid % 500) * 10;
 
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+// A run a failed test left behind gets Ctrl-C first, so it stops its chain and site too (SIGKILL would leave them).
+afterAll(async () => {
+  for (const child of children.filter((c) => c.exitCode === null)) {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGINT");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
   fs.rmSync(tmp, { recursive: true, force: true });
-});
+}, 60_000);
 
-async function startSandbox(databaseEnv: Record<string, string>): Promise<{ child: ChildProcess; summary: Summary; output: () => string }> {
+async function startSandbox(databaseEnv: Record<string, string>, { site = false } = {}): Promise<{ child: ChildProcess; summary: Summary; output: () => string }> {
   const out = path.join(tmp, "sandbox.json");
+  const ports = ["--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 4)];
   const child = spawn(
     process.execPath,
-    ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--no-site", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--job-seconds", "1"],
+    ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", ...(site ? [] : ["--no-site"]), "--out", out, ...ports, "--job-seconds", "1"],
     { env: { ...process.env, DATABASE_URL: "", ...databaseEnv }, stdio: ["ignore", "pipe", "pipe"] },
   );
   children.push(child);
@@ -87,10 +95,18 @@ async function buyWeather(summary: Summary) {
     const outcome = readPurchaseResult(
       await client.callTool({ name: "make-purchase", arguments: { itemId: "weather-now", params: { city: "Porto" }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: encodePaymentV1(payment as never) } }),
     );
-    return { outcome, units: BigInt(weather.units!), ms: Date.now() - started };
+    return { outcome, units: BigInt(weather.units!), ms: Date.now() - started, finishedAt: Date.now() };
   } finally {
     await client.close();
   }
+}
+
+type SiteSales = { allTime: { sales: number; buyers: number; volumeUnits: string }; lastSale: { txHash: string } | null };
+
+/** The listing's sales as the site's JSON API serves them (`next dev` compiles the route on the first request). */
+async function siteSales(slug: string): Promise<SiteSales | null> {
+  const res = await fetch(`http://127.0.0.1:${base + 4}/api/mcp-agents/${slug}`, { signal: AbortSignal.timeout(240_000) }).catch(() => null);
+  return res?.ok ? ((await res.json()) as { sales: SiteSales }).sales : null;
 }
 
 async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
@@ -99,14 +115,27 @@ async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
 }
 
 describe("npm run sandbox", () => {
-  it("comes up on PGlite with two verified paid servers and a funded buyer, sells, and stops on Ctrl-C; a second run starts clean", async () => {
+  it("comes up on PGlite with the site, two verified paid servers and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
     const pgliteDir = path.join(tmp, "pglite");
-    const first = await startSandbox({ PGLITE_DIR: pgliteDir });
+    const first = await startSandbox({ PGLITE_DIR: pgliteDir }, { site: true });
     expect(first.summary.servers).toHaveLength(2);
     expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);
     expect(first.summary.buyer.usdcUnits).toBe("10000000");
-    const { outcome, units } = await buyWeather(first.summary);
+    // The site is up and its indexer has read the chain: the site's own test purchase is its first sale.
+    const weatherSlug = first.summary.servers[0]!.slug;
+    for (const deadline = Date.now() + 240_000; (await siteSales(weatherSlug))?.allTime.sales !== 1; await new Promise((r) => setTimeout(r, 500))) {
+      if (Date.now() > deadline) throw new Error(`the site did not show the test purchase: ${first.output()}`);
+    }
+    const { outcome, units, finishedAt } = await buyWeather(first.summary);
     expect(outcome).toMatchObject({ ok: true });
+    // The purchase shows on the site within seconds (the sandbox indexes every two seconds).
+    let shown = await siteSales(weatherSlug);
+    while (shown?.lastSale?.txHash !== (outcome.ok && outcome.transaction?.toLowerCase()) && Date.now() - finishedAt < 20_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      shown = await siteSales(weatherSlug);
+    }
+    expect(shown).toMatchObject({ allTime: { sales: 2, buyers: 2, volumeUnits: (2n * units).toString() }, lastSale: { txHash: outcome.ok && outcome.transaction?.toLowerCase() } });
+    expect(Date.now() - finishedAt).toBeLessThan(20_000);
     expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
     // The site's own test purchase bought the same item from each server before this one.
@@ -118,7 +147,8 @@ describe("npm run sandbox", () => {
     expect(first.output()).not.toContain(key.slice(2));
 
     expect(await stopSandbox(first.child)).toBe(0);
-    for (const port of [base, base + 1, base + 2, base + 3]) expect(await portOpen(port)).toBe(false);
+    // Chain, facilitator, the two servers and the site.
+    for (const port of [base, base + 1, base + 2, base + 3, base + 4]) expect(await portOpen(port)).toBe(false);
 
     const second = await startSandbox({ PGLITE_DIR: pgliteDir });
     expect(second.summary.buyer.address).not.toBe(first.summary.buyer.address);
@@ -142,7 +172,7 @@ describe("npm run sandbox", () => {
     } finally {
       await conn.close();
     }
-  }, 300_000);
+  }, 600_000);
 
   it.runIf(drivers().includes("postgres"))("registers its servers in a PostgreSQL database", async () => {
     let conn: TestConnection | undefined;

@@ -15,7 +15,8 @@ import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { detailsText } from "@/lib/listings/presenters/mcp-text";
 import { toServerDetails } from "@/lib/listings/presenters/server-details";
 import { toServerResponse } from "@/lib/listings/presenters/server-json";
-import { discoveryFacts } from "@/lib/registry/discovery-facts";
+import { listingEvidence } from "@/db/queries/listing-facts";
+import { toEvidenceView } from "@/lib/listings/from-rows";
 import { chooseItemExclusion, ownerTestPurchases, undeliveredListings } from "@/lib/test-purchases/owner";
 import type { Db } from "@/db/types";
 import { reloadEnv } from "@/lib/env";
@@ -124,7 +125,7 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(detailsText(toServerDetails(view))).toContain(view.testPurchase!.summary);
     expect(JSON.stringify(toServerResponse(view))).toContain(view.testPurchase!.summary);
     // /discovery/resources and /discovery/search read it with the page's sales, beside each entry.
-    expect((await discoveryFacts(db, [listing.id]))(listing.id).testPurchase).toEqual(view.testPurchase);
+    expect(toEvidenceView((await listingEvidence(db, [listing.id])).get(listing.id)).testPurchase).toEqual(view.testPurchase);
     // The key is nowhere in what was stored.
     const stored = JSON.stringify(await db.select().from(testPurchases), (_, v) => (typeof v === "bigint" ? v.toString() : v)).toLowerCase();
     expect(stored).not.toContain(settings.key.slice(2).toLowerCase());

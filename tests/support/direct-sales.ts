@@ -11,7 +11,7 @@ import { MULTICALL3_ADDRESS, USDC_ABI, USDC_ADDRESS } from "@/sandbox/chain";
 // nonce each time: after an evm_revert its nonce goes back too.
 const SUBMITTER = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 2 });
 
-const AUTHORIZATION_TYPES = {
+export const AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
     { name: "from", type: "address" },
     { name: "to", type: "address" },
@@ -22,7 +22,7 @@ const AUTHORIZATION_TYPES = {
   ],
 } as const;
 
-const MULTICALL3_ABI = [
+export const MULTICALL3_ABI = [
   {
     type: "function",
     name: "aggregate3",

@@ -7,4 +7,5 @@ export { registryEndpoint } from "./registry.js";
 export { buildClientServer, type ClientDeps } from "./tools.js";
 export { purchase, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus } from "./purchase.js";
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
+export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";
 export type { ConnectionOptions } from "./connections.js";

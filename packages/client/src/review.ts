@@ -1,7 +1,16 @@
-// Reviewing a server this wallet bought from: the purchase is found in the ledger (only a paid one counts),
-// the person confirms the text when elicitation is on, the wallet signs the review (EIP-712, the shared
-// typed data of @agora-mcp/protocol) and the site checks it against the chain before it shows it.
-import { BUYER_REVIEW_TYPES, buyerReviewDomain, taskRefOf } from "@agora-mcp/protocol";
+// Reviewing a server this wallet bought from, and withdrawing that review: the purchase is found in the ledger
+// (only a paid one counts), the person confirms when elicitation is on, the wallet signs (EIP-712, the shared typed
+// data of @agora-mcp/protocol: Review, RevokeReview) and the site checks the signature and the sale before it acts.
+import {
+  BUYER_REVIEW_TYPES,
+  buyerReviewDomain,
+  taskRefOf,
+  type BuyerReviewMessage,
+  type BuyerReviewRevokeMessage,
+  type SignedBuyerReview,
+  type SignedBuyerReviewRevoke,
+} from "@agora-mcp/protocol";
+import type { RegistryListing } from "@agora-mcp/protocol";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { askPerson, supportsElicitation, type Confirmations } from "./confirm.js";
 import type { Ledger, LedgerEntry } from "./ledger.js";
@@ -10,15 +19,12 @@ import type { Settings } from "./settings.js";
 import type { Wallet } from "./wallet.js";
 
 export type ReviewInput = { server: string; rating: number; text: string; transaction?: string; confirmationId?: string };
+export type RevokeReviewInput = { server: string; transaction?: string; confirmationId?: string };
 
-export type ReviewOutcome = {
-  status: "posted" | "confirmation-required" | "declined" | "refused";
-  message: string;
-  server?: string;
-  transaction?: string;
-  reviewId?: string;
-  confirmationId?: string;
-};
+type Refusal = { status: "confirmation-required" | "declined" | "refused"; message: string; server?: string; transaction?: string; confirmationId?: string };
+
+export type ReviewOutcome = (Refusal | { status: "posted"; message: string; server: string; transaction: string }) & { reviewId?: string };
+export type RevokeReviewOutcome = (Refusal | { status: "revoked"; message: string; server: string; transaction: string }) & { reviewId?: string };
 
 export type ReviewDeps = { settings: Settings; wallet: Wallet; ledger: Ledger; confirmations: Confirmations; mcp: Server };
 
@@ -33,60 +39,99 @@ function purchaseToReview(ledger: Ledger, serverUrl: string, transaction: string
   return paid.at(-1);
 }
 
-export async function review(input: ReviewInput, deps: ReviewDeps): Promise<ReviewOutcome> {
-  const { settings, wallet, ledger } = deps;
-  const listing = await findListing(settings.registryUrl, input.server);
-  const bought = purchaseToReview(ledger, listing.serverUrl, input.transaction);
+/** The listing and this wallet's paid purchase from it, or the refusal to answer (nothing signed). */
+async function reviewedPurchase(input: { server: string; transaction?: string }, deps: ReviewDeps, what: string): Promise<{ listing: RegistryListing; transaction: string } | Refusal> {
+  const listing = await findListing(deps.settings.registryUrl, input.server);
+  const bought = purchaseToReview(deps.ledger, listing.serverUrl, input.transaction);
   if (!bought) {
     const which = input.transaction ? `transaction ${input.transaction.slice(0, 80)}` : "any purchase";
-    return { status: "refused", message: `This wallet's ledger has no paid purchase from ${listing.name} (${which}); only a wallet that paid can review. Nothing was signed.`, server: listing.name };
+    return { status: "refused", message: `This wallet's ledger has no paid purchase from ${listing.name} (${which}); only a wallet that paid can ${what}. Nothing was signed.`, server: listing.name };
   }
-  const transaction = bought.transaction!;
-  const base = { server: listing.name, transaction };
-  if (settings.elicitation) {
-    const question = `Post this review of ${listing.name} from wallet ${wallet.address} (purchase ${transaction})? ${input.rating} of 5 stars: "${input.text}"`;
-    const key = JSON.stringify([listing.id, transaction, input.rating, input.text]);
-    if (supportsElicitation(deps.mcp)) {
-      if ((await askPerson(deps.mcp, question, { title: "Post", description: "Post this review, signed by this wallet" })) !== "accepted") {
-        return { status: "declined", message: "The person declined; the review was not signed or sent.", ...base };
-      }
-    } else if (!input.confirmationId || !deps.confirmations.redeem(input.confirmationId, key)) {
-      const { confirmationId, expiresAt } = deps.confirmations.issue(key);
-      return {
-        status: "confirmation-required",
-        message: `${question}\nAsk the person; if they agree, call review again with the same rating and text and confirmationId "${confirmationId}" (valid until ${expiresAt}).`,
-        ...base,
-        confirmationId,
-      };
-    }
-  }
-  const issuedAt = Math.floor(Date.now() / 1000);
-  const message = {
-    listing: listing.id,
-    taskRef: taskRefOf(settings.network.chainId, transaction),
-    logIndex: -1,
-    reviewer: wallet.address,
-    rating: input.rating,
-    text: input.text,
-    issuedAt,
-    expiresAt: issuedAt + SIGNATURE_VALID_SECONDS,
+  return { listing, transaction: bought.transaction! };
+}
+
+type Ask = { question: string; key: string; tool: string; again: string; declined: string; choice: { title: string; description: string } };
+
+/**
+ * When confirmations are on, the person says yes first: through elicitation when the host has it, else with the
+ * one-time id a first call answers, bound to exactly this request (`key`). Null: go ahead.
+ */
+async function confirmed(deps: ReviewDeps, confirmationId: string | undefined, ask: Ask): Promise<Refusal | null> {
+  if (!deps.settings.elicitation) return null;
+  if (supportsElicitation(deps.mcp)) return (await askPerson(deps.mcp, ask.question, ask.choice)) === "accepted" ? null : { status: "declined", message: ask.declined };
+  if (confirmationId && deps.confirmations.redeem(confirmationId, ask.key)) return null;
+  const issued = deps.confirmations.issue(ask.key);
+  return {
+    status: "confirmation-required",
+    message: `${ask.question}\nAsk the person; if they agree, call ${ask.tool} again with ${ask.again} and confirmationId "${issued.confirmationId}" (valid until ${issued.expiresAt}).`,
+    confirmationId: issued.confirmationId,
   };
-  const domain = buyerReviewDomain(settings.network.chainId);
-  const signature = await wallet.account.signTypedData({
-    domain,
-    types: BUYER_REVIEW_TYPES,
-    primaryType: "Review",
-    message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(issuedAt), expiresAt: BigInt(message.expiresAt) },
-  });
-  const response = await fetch(`${registryApiBase(settings.registryUrl)}/buyer-reviews`, {
+}
+
+/** Signs one of the buyer-review messages with the wallet, in the body shape the registry's endpoints take. */
+async function signed<T extends BuyerReviewMessage | BuyerReviewRevokeMessage>(wallet: Wallet, chainId: number, primaryType: "Review" | "RevokeReview", message: T) {
+  const domain = buyerReviewDomain(chainId);
+  const typed = { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) };
+  const signature = await wallet.account.signTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType, message: typed as never });
+  return { domain, message, signature };
+}
+
+function messageBase(wallet: Wallet, chainId: number, listingId: string, transaction: string, now: number) {
+  const issuedAt = Math.floor(now / 1000);
+  return { listing: listingId, taskRef: taskRefOf(chainId, transaction), logIndex: -1, reviewer: wallet.address, issuedAt, expiresAt: issuedAt + SIGNATURE_VALID_SECONDS };
+}
+
+/** The signed body of POST /buyer-reviews: this wallet's rating and text for its purchase `transaction`. */
+export function signReview(wallet: Wallet, chainId: number, listingId: string, transaction: string, review: { rating: number; text: string }, now = Date.now()): Promise<SignedBuyerReview> {
+  return signed(wallet, chainId, "Review", { ...messageBase(wallet, chainId, listingId, transaction, now), ...review });
+}
+
+/** The signed body of POST /buyer-reviews/revoke: this wallet withdraws its review of its purchase `transaction`. */
+export function signRevocation(wallet: Wallet, chainId: number, listingId: string, transaction: string, now = Date.now()): Promise<SignedBuyerReviewRevoke> {
+  return signed(wallet, chainId, "RevokeReview", messageBase(wallet, chainId, listingId, transaction, now));
+}
+
+async function post(settings: Settings, path: string, body: unknown): Promise<{ status: number; body: { message?: string; id?: string; review?: { id?: string } } }> {
+  const response = await fetch(`${registryApiBase(settings.registryUrl)}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ domain, message, signature }),
+    body: JSON.stringify(body),
     signal: AbortSignal.timeout(POST_TIMEOUT_MS),
   });
-  const body = (await response.json().catch(() => ({}))) as { message?: string; review?: { id?: string } };
-  if (response.status !== 201) {
-    return { status: "refused", message: `The registry refused the review (${response.status}): ${String(body.message ?? "no reason given").slice(0, 300)}`, ...base };
-  }
-  return { status: "posted", message: `Posted your ${input.rating}-star review of ${listing.name}, verified against purchase ${transaction}.`, ...base, reviewId: body.review?.id };
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as { message?: string; id?: string; review?: { id?: string } } };
+}
+
+const refusedBy = (what: string, answer: { status: number; body: { message?: string } }) =>
+  `The registry refused the ${what} (${answer.status}): ${String(answer.body.message ?? "no reason given").slice(0, 300)}`;
+
+export async function review(input: ReviewInput, deps: ReviewDeps): Promise<ReviewOutcome> {
+  const found = await reviewedPurchase(input, deps, "review");
+  if ("status" in found) return found;
+  const { listing, transaction } = found;
+  const base = { server: listing.name, transaction };
+  const question = `Post this review of ${listing.name} from wallet ${deps.wallet.address} (purchase ${transaction})? ${input.rating} of 5 stars: "${input.text}"`;
+  const key = JSON.stringify(["review", listing.id, transaction, input.rating, input.text]);
+  const choice = { title: "Post", description: "Post this review, signed by this wallet" };
+  const declined = "The person declined; the review was not signed or sent.";
+  const stop = await confirmed(deps, input.confirmationId, { question, key, tool: "review", again: "the same rating and text", declined, choice });
+  if (stop) return { ...stop, ...base };
+  const answer = await post(deps.settings, "/buyer-reviews", await signReview(deps.wallet, deps.settings.network.chainId, listing.id, transaction, input));
+  if (answer.status !== 201) return { status: "refused", message: refusedBy("review", answer), ...base };
+  return { status: "posted", message: `Posted your ${input.rating}-star review of ${listing.name}, verified against purchase ${transaction}.`, ...base, reviewId: answer.body.review?.id };
+}
+
+export async function revokeReview(input: RevokeReviewInput, deps: ReviewDeps): Promise<RevokeReviewOutcome> {
+  const found = await reviewedPurchase(input, deps, "revoke a review");
+  if ("status" in found) return found;
+  const { listing, transaction } = found;
+  const base = { server: listing.name, transaction };
+  const question = `Withdraw this wallet's (${deps.wallet.address}) review of ${listing.name} for purchase ${transaction}? It will no longer be shown or counted, and that purchase cannot be reviewed again.`;
+  const key = JSON.stringify(["revoke_review", listing.id, transaction]);
+  const choice = { title: "Withdraw", description: "Withdraw this review, signed by this wallet" };
+  const declined = "The person declined; the revocation was not signed or sent.";
+  const stop = await confirmed(deps, input.confirmationId, { question, key, tool: "revoke_review", again: "the same server and transaction", declined, choice });
+  if (stop) return { ...stop, ...base };
+  const answer = await post(deps.settings, "/buyer-reviews/revoke", await signRevocation(deps.wallet, deps.settings.network.chainId, listing.id, transaction));
+  if (answer.status !== 200) return { status: "refused", message: refusedBy("revocation", answer), ...base };
+  return { status: "revoked", message: `Withdrew your review of ${listing.name} for purchase ${transaction}.`, ...base, reviewId: answer.body.id };
 }

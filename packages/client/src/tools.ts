@@ -1,4 +1,4 @@
-// The wallet's MCP server for the agent: wallet, search_servers, explore_server, purchase, review and check_job,
+// The wallet's MCP server for the agent: wallet, search_servers, explore_server, purchase, review, revoke_review and check_job,
 // each with input and output schemas and a readable text answer. Nothing here ever returns the key.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -12,7 +12,7 @@ import { withConnection } from "./connections.js";
 import { checkJob } from "./jobs.js";
 import type { Ledger } from "./ledger.js";
 import { purchase } from "./purchase.js";
-import { review } from "./review.js";
+import { review, revokeReview } from "./review.js";
 import { searchRegistry } from "./registry.js";
 import { resolveServer } from "./servers.js";
 import type { Settings } from "./settings.js";
@@ -59,6 +59,20 @@ const purchaseOutput = {
   answeredInMs: z.number().optional().describe("Milliseconds from sending the paid call to its answer"),
 };
 
+const CONFIRMATION_ID = z.string().max(100).optional().describe("Only when a previous call answered confirmation-required and the person said yes");
+
+/** What review and revoke_review answer; `done` is the status of a review posted or withdrawn. */
+function reviewOutput(done: "posted" | "revoked") {
+  return {
+    status: z.enum([done, "confirmation-required", "declined", "refused"]),
+    message: z.string(),
+    server: z.string().optional(),
+    transaction: z.string().optional(),
+    reviewId: z.string().optional(),
+    confirmationId: z.string().optional(),
+  };
+}
+
 export function buildClientServer(deps: ClientDeps): McpServer {
   const { settings, wallet, ledger, chain } = deps;
   const confirmations = new Confirmations();
@@ -67,7 +81,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
     {
       instructions:
         "A USDC wallet for paid MCP servers listed in the Agora registry. Find servers with search_servers, see what one sells with explore_server, " +
-        "buy with purchase (it checks the price, the caps and asks the person when needed), collect asynchronous items with check_job, rate a server you paid with review. The wallet tool shows the balance and spending.",
+        "buy with purchase (it checks the price, the caps and asks the person when needed), collect asynchronous items with check_job, rate a server you paid with review (and withdraw that review with revoke_review). The wallet tool shows the balance and spending.",
     },
   );
 
@@ -218,7 +232,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on"),
         item: z.string().min(1).max(200).describe("The item's id from explore_server"),
         params: z.record(z.string(), z.unknown()).optional().describe("The item's parameters, named as explore_server lists them"),
-        confirmationId: z.string().max(100).optional().describe("Only when a previous call answered confirmation-required and the person said yes"),
+        confirmationId: CONFIRMATION_ID,
         maxPriceUsd: z.string().max(20).optional().describe("Refuse if the server now asks more than this (dollars, e.g. 0.25)"),
       },
       outputSchema: purchaseOutput,
@@ -232,6 +246,9 @@ export function buildClientServer(deps: ClientDeps): McpServer {
     }),
   );
 
+  const reviewDeps = { settings, wallet, ledger, confirmations, mcp: mcp.server };
+  const reviewAnswer = (outcome: { status: string; message: string }) => answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "refused");
+
   mcp.registerTool(
     "review",
     {
@@ -244,22 +261,30 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         rating: z.number().int().min(1).max(5),
         text: z.string().max(BUYER_REVIEW_TEXT_MAX).describe("Plain text; shown exactly as written"),
         transaction: z.string().max(100).optional().describe("The purchase's transaction hash, when not the latest from that server"),
-        confirmationId: z.string().max(100).optional().describe("Only when a previous call answered confirmation-required and the person said yes"),
+        confirmationId: CONFIRMATION_ID,
       },
-      outputSchema: {
-        status: z.enum(["posted", "confirmation-required", "declined", "refused"]),
-        message: z.string(),
-        server: z.string().optional(),
-        transaction: z.string().optional(),
-        reviewId: z.string().optional(),
-        confirmationId: z.string().optional(),
-      },
+      outputSchema: reviewOutput("posted"),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    guarded(wallet, "review", async (args) => {
-      const outcome = await review(args, { settings, wallet, ledger, confirmations, mcp: mcp.server });
-      return answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "refused");
-    }),
+    guarded(wallet, "review", async (args) => reviewAnswer(await review(args, reviewDeps))),
+  );
+
+  mcp.registerTool(
+    "revoke_review",
+    {
+      title: "Withdraw your review of a server",
+      description:
+        "Withdraws the review this wallet wrote for one of its paid purchases from a server (the latest, or the transaction named), signed by this wallet. " +
+        "The registry stops showing and counting it; that purchase cannot be reviewed again. The person confirms first when confirmations are on.",
+      inputSchema: {
+        server: z.string().min(1).max(200).describe("Registry id or slug of the server you reviewed"),
+        transaction: z.string().max(100).optional().describe("The reviewed purchase's transaction hash, when not the latest from that server"),
+        confirmationId: CONFIRMATION_ID,
+      },
+      outputSchema: reviewOutput("revoked"),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    guarded(wallet, "revoke_review", async (args) => reviewAnswer(await revokeReview(args, reviewDeps))),
   );
 
   mcp.registerTool(
