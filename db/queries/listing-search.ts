@@ -55,9 +55,19 @@ const salesBoost = sql`least(${W.description}, ${SALES_WEIGHT} * ln(1 + ${recent
  * a space, line break or common punctuation): "fast weather sc" finds "scraper", "ai" finds "AI-Powered" but not
  * "email", and the index serves it by the word-start trigrams ("  s", " sc") instead of re-reading every row
  * the other words match.
+ * `form`: "index" where a trigram index leads (a regular expression it can read), "scan" where rows are read
+ * anyway (the same test as plain string functions: a regular expression costs ~10 µs a row, these ~1 µs).
+ * `recheckOnly`: words checked only on the rows the others found (see SearchPlan).
  */
-function textMatches(column: SQL, terms: SearchTerms): SQL {
-  return sql.join(terms.words.map((w) => (isShort(w) ? sql`${column} ~ ${WORD_START + w}` : sql`${column} like ${`%${like(w)}%`}`)), sql` and `);
+function textMatches(column: SQL, terms: SearchTerms, form: "index" | "scan", recheckOnly: readonly string[] = []): SQL {
+  return sql.join(
+    terms.words.map((w) => {
+      if (isShort(w)) return form === "index" && !recheckOnly.includes(w) ? sql`${column} ~ ${wordStart(w)}` : startsAWord(column, w);
+      // `|| ''` hides the column from the index.
+      return sql`${recheckOnly.includes(w) ? sql`(${column} || '')` : column} like ${`%${like(w)}%`}`;
+    }),
+    sql` and `,
+  );
 }
 
 /** Under three characters (code points): no trigram of its own. */
@@ -65,19 +75,31 @@ function isShort(word: string): boolean {
   return [...word].length < 3;
 }
 
-// What may come before a word's start, as a regular expression the trigram index reads as a word boundary: only
-// characters that are not letters or digits (pg_trgm then extracts the padded trigrams "  s", " sc"). A word
-// holds letters, digits and '_' only (lib/listings/search/terms.ts), none of them special in a regex.
-const WORD_START = "(^|[ \n\t/(),.;:&+'\"!?*#@=<>|-])";
+// What may come before a word's start. As a regular expression the trigram index reads it as a word boundary
+// (only characters that are not letters or digits: pg_trgm then extracts the padded trigrams "  s", " sc").
+// A word holds letters, digits and '_' only (lib/listings/search/terms.ts), none of them special in a regex or,
+// once '_' is escaped, in LIKE.
+const WORD_SEPARATORS = [" ", "\n", "\t", "-", "/", "(", "'", '"', ".", ",", ":", ";", "&", "+"];
+const WORD_START = `(^|[${WORD_SEPARATORS.filter((c) => c !== "-").join("")}-])`;
+
+function wordStart(w: string): string {
+  return WORD_START + w;
+}
+
+/** The word starts the text or follows a separator: the regular expression's test in string functions. */
+function startsAWord(column: SQL, w: string): SQL {
+  const starts = [sql`${column} like ${`${like(w)}%`}`, ...WORD_SEPARATORS.map((c) => sql`${column} like ${`%${c}${like(w)}%`}`)];
+  return sql`(strpos(${column}, ${w}) > 0 and (${sql.join(starts, sql` or `)}))`;
+}
 
 /** Search text (lower-cased name, description, categories) matches every word; trigram index listings_search_trgm_idx. */
-export function matchesSearchText(terms: SearchTerms): SQL {
-  return textMatches(sql.raw("search_text"), terms);
+export function matchesSearchText(terms: SearchTerms, form: "index" | "scan" = "index", recheckOnly: readonly string[] = []): SQL {
+  return textMatches(sql.raw("search_text"), terms, form, recheckOnly);
 }
 
 /** The lower-cased name matches every word; partial trigram index listings_name_trgm_idx. */
-function matchesName(terms: SearchTerms): SQL {
-  return textMatches(sql.raw("lower(name)"), terms);
+function matchesName(terms: SearchTerms, form: "index" | "scan" = "index"): SQL {
+  return textMatches(sql.raw("lower(name)"), terms, form);
 }
 
 /**
@@ -109,7 +131,7 @@ function wordScore(w: string): SQL {
   const whole = `% ${like(w)} %`;
   const prefix = `% ${like(w)}%`;
   const inside = isShort(w) ? prefix : `%${like(w)}%`;
-  const inDescription = isShort(w) ? sql`f.d ~ ${WORD_START + w}` : sql`f.d like ${inside}`;
+  const inDescription = isShort(w) ? startsAWord(sql`f.d`, w) : sql`f.d like ${inside}`;
   return sql`(
     case when f.n like ${whole} then ${W.nameWord} when f.n like ${prefix} then ${W.nameWordPrefix}
          when f.n like ${inside} then ${W.nameSubstring} else 0 end
@@ -173,24 +195,32 @@ export type RankedRow = {
  *   window (a few thousand rows), never the index;
  * - otherwise the index, with the planner costing every match (no LIMIT in sight), so a misjudged LIMIT cannot
  *   turn it into a scan of the table.
- * `nameDense` is the same for the names (read only when the text matches outnumber the window). Tables smaller than the probe take the index path: all of it is cheap.
+ * `nameDense` is the same for the names (read only when the text matches outnumber the window). Tables smaller
+ * than the probe take the index path: all of it is cheap.
+ * `recheckOnly`: on the index path, when one word is rare (not in the probe at all: "42173") the dense words
+ * ("fast", "recipe": 8 % each) are left out of the index condition and checked on the few rows the rare ones
+ * found. Their posting lists, a hundred thousand entries each, are most of a trigram index's work.
  */
-export type SearchPlan = { textDense: boolean; nameDense: boolean };
+export type SearchPlan = { textDense: boolean; nameDense: boolean; recheckOnly: string[] };
 
 /** The probe's size and what counts as dense (exported for tests that make a small catalogue look large). */
 export const searchPlanning = { probeRows: 1000, denseShare: 0.05, scanRows: 50_000 };
 
 export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promise<SearchPlan> {
   const { probeRows, denseShare } = searchPlanning;
-  const [row] = rowsOf<{ seen: number; text: number; name: number }>(
+  const perWord = terms.words.map((w, i) => sql`, (count(*) filter (where ${textMatches(sql.raw("search_text"), { ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`);
+  const [row] = rowsOf<Record<string, number>>(
     await db.execute(sql`
-      select count(*)::int as seen, (count(*) filter (where ${matchesSearchText(terms)}))::int as text,
-             (count(*) filter (where ${matchesName(terms)}))::int as name
+      select count(*)::int as seen, (count(*) filter (where ${matchesSearchText(terms, "scan")}))::int as text,
+             (count(*) filter (where ${matchesName(terms, "scan")}))::int as name ${sql.join(perWord, sql``)}
       from (select name, search_text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${probeRows}) probe`),
   );
   const sized = Number(row?.seen ?? 0) >= probeRows;
   const dense = (n: number | undefined) => sized && Number(n ?? 0) >= denseShare * probeRows;
-  return { textDense: dense(row?.text), nameDense: dense(row?.name) };
+  const textDense = dense(row?.text);
+  const counts = terms.words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
+  const rare = sized && !textDense && counts.some((n) => n === 0);
+  return { textDense, nameDense: dense(row?.name), recheckOnly: rare ? terms.words.filter((_, i) => dense(counts[i])) : [] };
 }
 
 /**
@@ -228,23 +258,26 @@ type RankOptions = { window: number; exclude: string[]; plan: SearchPlan };
  * else from the trigram index. Used inside a MATERIALIZED CTE and read with a LIMIT outside it: the CTE runs only
  * as far as it is read, while the planner, seeing no LIMIT, plans for every match (index, not a hopeful scan).
  */
-function matching(condition: SQL, base: SQL, dense: boolean): SQL {
+function matching(condition: (form: "index" | "scan") => SQL, base: SQL, dense: boolean): SQL {
   return dense
-    ? sql`select ${COLUMNS} from (select ${COLUMNS}, search_text from ${listings} where ${base} limit ${searchPlanning.scanRows}) m where ${condition}`
-    : sql`select ${COLUMNS} from ${listings} where ${base} and ${condition}`;
+    ? sql`select ${COLUMNS} from (select ${COLUMNS}, search_text from ${listings} where ${base} limit ${searchPlanning.scanRows}) m where ${condition("scan")}`
+    : sql`select ${COLUMNS} from ${listings} where ${base} and ${condition("index")}`;
 }
 
 /** The ranked search's statement (the bench prints its EXPLAIN ANALYZE). */
 export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, options: Partial<RankOptions> = {}): SQL {
   const base = sql`${listings.status} = 'approved' and ${filter}`;
-  const { window = RANK_WINDOW, exclude = [], plan = { textDense: false, nameDense: false } } = options;
+  const { window = RANK_WINDOW, exclude = [], plan = { textDense: false, nameDense: false, recheckOnly: [] } } = options;
   // Four branches, each served by its own index and bounded: the exact name and names that start with the words
   // (a range on the btree over lower(name); the LIKE re-checks it whatever the collation), names that hold every
   // word (a common description word cannot crowd them out), and then anything that matches. The text matches
   // are read once for the branch and the count.
+  // Read in table order, the text matches the count reads anyway hold the first name matches in the same order
+  // (names are a part of the search text): when they hold enough, the names need no read of their own.
+  const namesInCount = sql`select * from (select * from text_matches limit ${SEARCH_WINDOW + 1}) t where ${matchesName(terms, "scan")}`;
   return sql`
-    with text_matches as materialized (${matching(matchesSearchText(terms), base, plan.textDense)}),
-    name_matches as materialized (${matching(matchesName(terms), base, plan.nameDense)}),
+    with text_matches as materialized (${matching((form) => matchesSearchText(terms, form, plan.recheckOnly), base, plan.textDense)}),
+    name_matches as materialized (${matching((form) => matchesName(terms, form), base, plan.nameDense)}),
     candidates as materialized (
       (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) in (${terms.phrase}, ${terms.core}) limit 10)
       union
@@ -253,7 +286,9 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
       union
       -- Every name match is a text match (the search text starts with the name): only when the text branch
       -- cannot hold every match do the names need a branch of their own (a one-time filter: else never read).
-      (select * from name_matches where (select count(*) from (select 1 from text_matches limit ${window + 1}) w) > ${window} limit ${window + 1})
+      ${plan.textDense ? sql`(select * from (${namesInCount}) n limit ${window + 1}) union` : sql``}
+      (select * from name_matches where (select count(*) from (select 1 from text_matches limit ${window + 1}) w) > ${window}
+         ${plan.textDense ? sql`and (select count(*) from (${namesInCount}) n) <= ${window}` : sql``} limit ${window + 1})
       union
       (select * from text_matches limit ${window + 1})
     ),
@@ -296,7 +331,7 @@ export async function countUpTo(db: Db, condition: SQL, cap: number): Promise<nu
 export async function countMatches(db: Db, terms: SearchTerms, filter: SQL, plan: SearchPlan, cap: number): Promise<number> {
   const base = sql`${listings.status} = 'approved' and ${filter}`;
   const counted = async (dense: boolean) => {
-    const result = await db.execute(sql`with t as materialized (${matching(matchesSearchText(terms), base, dense)}) select count(*)::int as n from (select 1 from t limit ${cap}) c`);
+    const result = await db.execute(sql`with t as materialized (${matching((form) => matchesSearchText(terms, form, dense ? [] : plan.recheckOnly), base, dense)}) select count(*)::int as n from (select 1 from t limit ${cap}) c`);
     return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
   };
   const n = await counted(plan.textDense);
