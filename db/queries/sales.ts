@@ -2,7 +2,7 @@
 // its writes, and the figures every surface shows. Amounts stay exact: numeric in the database, strings out.
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
-import { listingProbes, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "../schema";
+import { listingProbes, listings, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "../schema";
 import { applySalesRollup, type SaleRowChange } from "./sales-rollup";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -23,18 +23,21 @@ export function recentSalesCount(listingId: SQL): SQL {
   return sql`(select coalesce(sum(d.sales), 0) from ${listingSalesDays} d where d.listing_id = ${listingId} and d.day > (now() at time zone 'UTC')::date - 30)`;
 }
 
-/** What the latest check of each listing says it is paid with (payees come from here). */
-export type PaymentTerms = { listingId: string; paymentMethods: AcceptedPayment[]; pricedItems: PricedItem[] };
+/** What the latest check of each listing says it is paid with (payees come from here), and whose listing it is. */
+export type PaymentTerms = { listingId: string; ownerId: string | null; listedAt: Date; paymentMethods: AcceptedPayment[]; pricedItems: PricedItem[] };
 
 /** The latest check of every listing that has one: one indexed row per listing. */
 export async function latestPaymentTerms(db: Db): Promise<PaymentTerms[]> {
   return db
     .selectDistinctOn([listingProbes.listingId], {
       listingId: listingProbes.listingId,
+      ownerId: listings.submitterId,
+      listedAt: listings.createdAt,
       paymentMethods: listingProbes.paymentMethods,
       pricedItems: listingProbes.pricedItems,
     })
     .from(listingProbes)
+    .innerJoin(listings, eq(listings.id, listingProbes.listingId))
     .orderBy(listingProbes.listingId, sql`${listingProbes.checkedAt} desc`, sql`${listingProbes.id} desc`);
 }
 
@@ -108,6 +111,20 @@ async function writeSales(tx: Tx, network: string, change: { remove: StoredSaleK
     added.push(...(await tx.insert(listingSales).values(rows).onConflictDoNothing().returning(changed)));
   }
   await applySalesRollup(tx, added, removed);
+}
+
+/** Drops the stored sales paid by `payers` (lower-case addresses) and moves the roll-ups with them; how many went. */
+export async function dropSalesPaidBy(db: Db, network: string, payers: string[]): Promise<number> {
+  if (payers.length === 0) return 0;
+  const list = sql.join(payers.map((p) => sql`${p}`), sql`, `);
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(listingSales)
+      .where(and(eq(listingSales.network, network), sql`lower(${listingSales.payer}) in (${list})`))
+      .returning(changed);
+    await applySalesRollup(tx, [], removed);
+    return removed.length;
+  });
 }
 
 /**

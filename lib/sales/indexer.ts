@@ -5,7 +5,7 @@
 import type { PaymentNetwork } from "@agora-mcp/protocol";
 import { encodeEventTopics, getAddress, pad, type Address, type Hex, type Log, type PublicClient } from "viem";
 import { z } from "zod";
-import { applyBackfillRange, applySalesRange, latestPaymentTerms, salesCursorRow, storedSales, syncTrackedPayees, trackedPayees, type NewSale } from "@/db/queries/sales";
+import { applyBackfillRange, applySalesRange, dropSalesPaidBy, latestPaymentTerms, salesCursorRow, storedSales, syncTrackedPayees, trackedPayees, type NewSale } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
 import { SALE_EVENTS_ABI, salesInLogs } from "./sale-logs";
 import { payeesOn, type Payees } from "./payees";
@@ -19,6 +19,12 @@ export type IndexSettings = {
   maxBlockRange: number;
   /** Where a network's first run starts: this many blocks below the head. */
   backfillBlocks: number;
+  /**
+   * Wallets whose payments are not sales: Agora's own test-purchase wallet. A listing's figures are what its
+   * customers paid; the site's delivery checks show as test purchases, not as a buyer. Sales of these wallets
+   * already stored are dropped on the next run.
+   */
+  excludedPayers?: string[];
 };
 
 export type IndexOptions = IndexSettings & {
@@ -115,7 +121,7 @@ async function blockTimes(client: PublicClient, logs: RawLog[], blocks: bigint[]
 }
 
 /** The sales in blocks from..to to any of `payees` (one listing per row). */
-async function readRange(client: PublicClient, token: Address, network: string, payees: Payees, from: bigint, to: bigint): Promise<NewSale[]> {
+async function readRange(client: PublicClient, token: Address, network: string, payees: Payees, from: bigint, to: bigint, excluded: Set<string>): Promise<NewSale[]> {
   const addresses = [...payees.keys()];
   const transfers: RawLog[] = [];
   for (let i = 0; i < addresses.length; i += TOPIC_GROUP) {
@@ -128,7 +134,7 @@ async function readRange(client: PublicClient, token: Address, network: string, 
   for (let i = 0; i < payers.length; i += TOPIC_GROUP) {
     authorizations.push(...(await getLogs(client, token, from, to, [AUTHORIZATION_TOPIC, payers.slice(i, i + TOPIC_GROUP), null])));
   }
-  const sales = salesInLogs([...transfers, ...authorizations].map(toViemLog), token);
+  const sales = salesInLogs([...transfers, ...authorizations].map(toViemLog), token).filter((sale) => !excluded.has(sale.payer.toLowerCase()));
   if (sales.length === 0) return [];
   const times = await blockTimes(client, transfers, [...new Set(sales.map((s) => s.blockNumber))]);
   return sales.flatMap((sale) =>
@@ -159,6 +165,8 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
   const head = await client.getBlockNumber({ cacheTime: 0 });
   const safe = head - BigInt(options.confirmations);
   const result: IndexResult = { network: network.caip2, from: null, to: null, payees: payees.size, added: 0, removed: 0, backfilled: 0 };
+  const excluded = new Set((options.excludedPayers ?? []).map((a) => a.toLowerCase()));
+  result.removed += await dropSalesPaidBy(db, network.caip2, [...excluded]);
   if (safe < 0n) return result;
   const cursorRow = await salesCursorRow(db, network.caip2);
   const cursor = cursorRow?.block ?? null;
@@ -173,7 +181,7 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
   for (let from = start; from <= safe; from += BigInt(options.maxBlockRange)) {
     if (options.signal?.aborted) break;
     const to = min(safe, from + BigInt(options.maxBlockRange) - 1n);
-    const found = payees.size > 0 ? await readRange(client, token, network.caip2, payees, from, to) : [];
+    const found = payees.size > 0 ? await readRange(client, token, network.caip2, payees, from, to, excluded) : [];
     const stored = await storedSales(db, network.caip2, from, to);
     const now = new Set(found.map(keyOf));
     const before = new Set(stored.map(keyOf));
@@ -225,7 +233,7 @@ async function backfill(db: Db, options: IndexOptions, token: Address): Promise<
     const to = min(from + BigInt(options.maxBlockRange) - 1n, group.reduce((m, p) => min(m, p.toBlock), group[0]!.toBlock));
     const wanted: Payees = new Map();
     for (const p of group) wanted.set(getAddress(p.payee), [...(wanted.get(getAddress(p.payee)) ?? []), p.listingId]);
-    const found = await readRange(options.client, token, network, wanted, from, to);
+    const found = await readRange(options.client, token, network, wanted, from, to, new Set((options.excludedPayers ?? []).map((a) => a.toLowerCase())));
     const stored = new Set((await storedSales(db, network, from, to)).map(keyOf));
     const add = found.filter((s) => !stored.has(keyOf(s)));
     await applyBackfillRange(db, network, { add, payees: group, to });

@@ -3,6 +3,7 @@
 import { findNetwork } from "@agora-mcp/protocol";
 import type { Db } from "@/db/types";
 import { verifiedChainReader } from "@/lib/chain/reader";
+import { testPurchaseWallet } from "@/lib/test-purchases/settings";
 import { parseRpcUrls } from "@/lib/chain/rpc-urls";
 import { env } from "@/lib/env";
 import { indexSales, type IndexResult, type IndexSettings } from "./indexer";
@@ -11,7 +12,14 @@ export type SalesRunSummary = { networks: (IndexResult | { network: string; erro
 
 export function indexSettings(): IndexSettings {
   const e = env();
-  return { confirmations: e.SALES_CONFIRMATIONS, reorgDepth: e.SALES_REORG_DEPTH, maxBlockRange: e.SALES_MAX_BLOCK_RANGE, backfillBlocks: e.SALES_BACKFILL_BLOCKS };
+  const houseWallet = testPurchaseWallet()?.address;
+  return {
+    confirmations: e.SALES_CONFIRMATIONS,
+    reorgDepth: e.SALES_REORG_DEPTH,
+    maxBlockRange: e.SALES_MAX_BLOCK_RANGE,
+    backfillBlocks: e.SALES_BACKFILL_BLOCKS,
+    excludedPayers: houseWallet ? [houseWallet] : [],
+  };
 }
 
 export async function indexAllSales(db: Db, signal?: AbortSignal): Promise<SalesRunSummary> {

@@ -138,6 +138,21 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await figuresMatchRaw();
   });
 
+  it("leaves out the site's own test-purchase wallet: its payments are no sale, and those stored before go", async () => {
+    // buyers[0] stands for the wallet Agora test-buys with (TEST_PURCHASE_WALLET_KEY): it made two of the five.
+    const house = buyers[0]!.address;
+    const result = await run(chain, { excludedPayers: [house] });
+    expect(result).toMatchObject({ added: 0, removed: 2 });
+    expect((await stored()).map((s) => s.payer)).toEqual(kitSales.filter((s) => s.buyer !== house).map((s) => s.buyer));
+    const summary = (await salesSummaries(conn.db, [listingId])).get(listingId)!;
+    expect(summary.allTime).toEqual({ sales: 3, buyers: 2, volumeUnits: (3n * PRICE).toString() });
+    await figuresMatchRaw();
+    // Indexed again without it (another wallet configured), its purchases are customers' sales once more.
+    expect(await run()).toMatchObject({ added: 2, removed: 0 });
+    expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
+    await figuresMatchRaw();
+  });
+
   it("removes the sales a reorg undid and keeps the rest", async () => {
     const snapshot = await seller.test.snapshot();
     const undone = await seller.settle([{ buyer: buyers[2]!, payee: provider, units: PRICE }]);

@@ -1,0 +1,42 @@
+// lib/sales/payees.ts: which listings a wallet's sales count for. Any server can name any wallet as its payee, so a
+// wallet several listings name is credited to the one that named it first and its owner's other listings only.
+import { describe, expect, it } from "vitest";
+import { BASE_SEPOLIA, type PricedItem } from "@agora-mcp/protocol";
+import { getAddress } from "viem";
+import type { PaymentTerms } from "@/db/queries/sales";
+import { payeesOn } from "@/lib/sales/payees";
+
+const SELLER = "0x1111111111111111111111111111111111111111";
+const OTHER = "0x2222222222222222222222222222222222222222";
+
+function terms(listingId: string, ownerId: string | null, listedAt: string, wallet: string, x402PayTo?: string): PaymentTerms {
+  const pricedItems = x402PayTo
+    ? ([{ x402Requirements: { network: BASE_SEPOLIA.caip2, asset: BASE_SEPOLIA.asset, payTo: x402PayTo } }] as unknown as PricedItem[])
+    : [];
+  return { listingId, ownerId, listedAt: new Date(listedAt), paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }], pricedItems };
+}
+
+const payees = (all: PaymentTerms[]) => payeesOn(BASE_SEPOLIA, getAddress(BASE_SEPOLIA.asset), all);
+
+describe("payeesOn", () => {
+  it("credits a wallet named by one listing to it, through payment methods and x402 tools alike", () => {
+    const map = payees([terms("a", "alice", "2026-01-01", SELLER, OTHER)]);
+    expect(map.get(getAddress(SELLER))).toEqual(["a"]);
+    expect(map.get(getAddress(OTHER))).toEqual(["a"]);
+  });
+
+  it("does not credit a stranger's later listing that names a seller's wallet", () => {
+    const map = payees([terms("mallory", "mallory", "2026-03-01", SELLER), terms("seller", "sam", "2026-01-01", SELLER)]);
+    expect(map.get(getAddress(SELLER))).toEqual(["seller"]);
+  });
+
+  it("credits every listing of the first listing's owner that names the wallet", () => {
+    const map = payees([terms("one", "sam", "2026-01-01", SELLER), terms("two", "sam", "2026-02-01", SELLER), terms("x", "mallory", "2026-01-15", SELLER)]);
+    expect(map.get(getAddress(SELLER))?.sort()).toEqual(["one", "two"]);
+  });
+
+  it("keeps an unowned import alone: two imports naming one wallet are not one owner's", () => {
+    const map = payees([terms("import-1", null, "2026-01-01", SELLER), terms("import-2", null, "2026-01-02", SELLER)]);
+    expect(map.get(getAddress(SELLER))).toEqual(["import-1"]);
+  });
+});
