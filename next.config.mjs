@@ -48,6 +48,12 @@ const nextConfig = {
   cacheHandler: fileURLToPath(new URL("./lib/cache/route-cache-handler.mjs", import.meta.url)),
   // forbidden() renders app/forbidden.tsx with a 403 for signed-in non-admins.
   experimental: { authInterrupts: true },
+  // The proxy sees the URL the server compares rewrites against. Without this Next hands the proxy
+  // `http://localhost:<port>/…` while the standalone server, bound to HOSTNAME (127.0.0.1, or 0.0.0.0 in the
+  // container), judges a rewrite internal only if it names `http://<HOSTNAME>:<port>`: the catalogue rewrite then
+  // became an external proxy to itself, a second request per /marketplace that also lost the proxy's
+  // Cache-Control (tests/e2e/cdn-cache.spec.ts on the production build).
+  skipProxyUrlNormalize: true,
   reactStrictMode: true,
   // The package tarballs (dist/downloads, made by `npm run build:downloads`) are read at request time by
   // app/downloads/[file]; traced here so a standalone build carries them next to its server.

@@ -2,8 +2,8 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 // The workspace packages test themselves (packages/*/test, each with its own vitest.config.ts and `npm test`); the
-// root run includes them. They use no database, so a run narrowed by TEST_DRIVERS to drivers other than PGlite
-// (CI's second pass, on PostgreSQL, after the first ran everything) leaves them out.
+// root run includes them. They and tests/unit use no database, so a run narrowed by TEST_DRIVERS to drivers other
+// than PGlite (CI's second pass, on PostgreSQL, after the first ran everything) leaves them out.
 const drivers = process.env.TEST_DRIVERS?.split(",").map((d) => d.trim());
 const packageTests = !drivers || drivers.includes("pglite");
 
@@ -17,7 +17,8 @@ export default defineConfig({
   },
   test: {
     projects: [
-      { extends: true, test: { name: "app", include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"] } },
+      // Unit tests touch no database either: a run narrowed away from PGlite leaves them out too.
+      { extends: true, test: { name: "app", include: [...(packageTests ? ["tests/unit/**/*.test.ts"] : []), "tests/integration/**/*.test.ts"] } },
       ...(packageTests ? ["packages/*"] : []),
     ],
     environment: "node",

@@ -479,7 +479,8 @@ export const testPurchases = pgTable(
     // The price in the token's smallest unit; counted against the day's budget while `money` says it may have moved.
     units: bigint("units", { mode: "bigint" }).notNull().default(sql`0`),
     outcome: testPurchaseOutcome("outcome").notNull().default("pending"),
-    // The purchase ledger's word on the money: reserved, paid, refused (nothing moved), disputed, unknown, job-pending…
+    // The purchase ledger's word on the money: reserved, paid, refused (nothing moved yet; still counted once signed,
+    // since the server could settle it until it expires), disputed, unknown, job-pending…
     money: text("money").notNull().default("none"),
     transaction: text("transaction"),
     deliveredMs: integer("delivered_ms"),

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import Link from "next/link";
 import { Loader2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -35,8 +36,7 @@ export function SignOutOnOpen({ confirm }: { confirm: boolean }) {
   const started = useRef(false);
   const [confirmed, setConfirmed] = useState(!confirm);
   // The button works through script, so it stays disabled until the page is interactive.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   useEffect(() => {
     if (!confirmed || started.current) return;
     started.current = true;

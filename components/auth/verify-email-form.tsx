@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/forms/field";
 import { SubmitButton } from "@/components/forms/submit-button";
@@ -15,12 +16,11 @@ export function VerifyEmailForm({ token }: { token: string }) {
   const [failure, setFailure] = useState<string | undefined>();
   const [done, setDone] = useState(false);
   // The form works through script, so its button stays disabled until the page is interactive.
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
 
   // The secret link should not linger in the address bar or the history once the page has it.
   useEffect(() => {
     window.history.replaceState(null, "", window.location.pathname);
-    setReady(true);
   }, []);
 
   if (done) {

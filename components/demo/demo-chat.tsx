@@ -12,7 +12,8 @@ import { ChatSidebar, sidebarId } from "./chat-sidebar";
 import { MessageList } from "./message-list";
 import { SettingsPanel } from "./settings-panel";
 import { useDemoChat } from "./use-demo-chat";
-import { useHydrated, useIsWide, useModifierLabel } from "./use-media";
+import { useHydrated } from "@/components/hooks/use-hydrated";
+import { useIsWide, useModifierLabel } from "./use-media";
 import { BalanceBadge } from "./wallet-balance";
 
 export function DemoChat({ className }: { className?: string }) {
@@ -27,8 +28,13 @@ export function DemoChat({ className }: { className?: string }) {
   const sidebarOpen = sidebarChoice ?? isWide;
   const sidebarOverlays = sidebarOpen && !isWide;
 
-  // Crossing the breakpoint returns to that width's default layout.
-  useEffect(() => setSidebarChoice(undefined), [isWide]);
+  // Crossing the breakpoint returns to that width's default layout (set while rendering, not in an effect that
+  // would paint the old choice at the new width first).
+  const [choiceWidth, setChoiceWidth] = useState(isWide);
+  if (choiceWidth !== isWide) {
+    setChoiceWidth(isWide);
+    setSidebarChoice(undefined);
+  }
 
   function focusInput() {
     inputRef.current?.focus();

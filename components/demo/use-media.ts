@@ -24,8 +24,3 @@ export function useModifierLabel(): string {
     () => "Ctrl",
   );
 }
-
-/** False in the server render and during hydration, true once the client is interactive. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}

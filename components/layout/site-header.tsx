@@ -29,8 +29,13 @@ export function SiteHeader() {
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
 
-  // A navigation closes the mobile menu.
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // A navigation (a link, back or forward) closes the mobile menu: adjusted while rendering the new path, so the
+  // page never paints once with the menu still open (React's pattern for state that follows a changed value).
+  const [menuPath, setMenuPath] = useState(pathname);
+  if (menuPath !== pathname) {
+    setMenuPath(pathname);
+    setMenuOpen(false);
+  }
 
   const opaque = scrolled || menuOpen;
   return (

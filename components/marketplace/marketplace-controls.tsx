@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { defaultSort, filtersToSearch, SOURCE_LABELS, SOURCES, type ListingFilters, type View } from "@/lib/listings/search/filters";
 
@@ -26,37 +27,42 @@ type Props = {
 export function MarketplaceControls({ filters, view, categories, summary, children }: Props) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  // What the user asked for last; it leads the server-rendered props while a navigation is pending,
-  // so quick successive changes build on each other instead of on stale props.
+  // What the user asked for last; it leads the server-rendered props while a navigation is pending, so quick
+  // successive changes build on each other (through the ref, read by the next change) instead of on stale props.
+  // Once no navigation is pending, the committed one (including back/forward and 'Clear all filters') is the truth.
   const [wanted, setWantedState] = useState({ filters, view });
   const wantedRef = useRef(wanted);
   const setWanted = (next: typeof wanted) => {
     wantedRef.current = next;
     setWantedState(next);
   };
-  const [q, setQ] = useState(filters.q);
-  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  // A committed navigation (including back/forward and 'Clear all filters') is the new truth.
+  const shown = pending ? wanted : { filters, view };
   useEffect(() => {
-    if (pending) return;
-    setWanted({ filters, view });
-    if (!debounce.current) setQ(filters.q);
-    // setWanted is new each render but only writes a ref and a state setter: listing it would re-run this each render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (!pending) wantedRef.current = { filters, view };
   }, [filters, view, pending]);
+
+  // The search box: what was typed, or the committed search once a navigation lands while no typing waits for its
+  // pause (adjusted while rendering the new props, so the box never shows the old text over the new results).
+  const [q, setQ] = useState(filters.q);
+  const [typing, setTyping] = useState(false);
+  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const [committed, setCommitted] = useState(filters);
+  if (!pending && committed !== filters) {
+    setCommitted(filters);
+    if (!typing) setQ(filters.q);
+  }
 
   // A typed search waiting for its pause must not outlive a navigation: 'Clear all filters', a page link or
   // back/forward within the delay would otherwise be undone when it fires, re-applying the old filters.
   function dropPendingSearch() {
     clearTimeout(debounce.current);
     debounce.current = undefined;
+    setTyping(false);
   }
 
   // Marks the controls interactive, so tests (and styles) can tell a hydrated page from its HTML.
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
   useEffect(() => {
-    setReady(true);
     window.addEventListener("popstate", dropPendingSearch);
     return () => {
       window.removeEventListener("popstate", dropPendingSearch);
@@ -79,9 +85,11 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
   // Typing updates results without a full reload, once the user pauses.
   function onType(value: string) {
     setQ(value);
+    setTyping(true);
     clearTimeout(debounce.current);
     debounce.current = setTimeout(() => {
       debounce.current = undefined;
+      setTyping(false);
       if (value.trim() !== wantedRef.current.filters.q) go({ q: value.trim() }, "replace");
     }, SEARCH_DEBOUNCE_MS);
   }
@@ -89,7 +97,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
   const categoryKnown = !filters.category || categories.some((c) => c.name === filters.category);
   return (
     <Tabs
-      value={wanted.view}
+      value={shown.view}
       onValueChange={(v) => go({ view: v as View }, "replace")}
       // Any link in the results ('Clear all filters', pagination, a listing) is a navigation.
       onClickCapture={(e) => {
@@ -137,7 +145,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           ) : null}
         </div>
         <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3 lg:flex">
-          <FilterSelect label="Category" name="category" value={wanted.filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
+          <FilterSelect label="Category" name="category" value={shown.filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
             <option value="all">All categories</option>
             {!categoryKnown && <option value={filters.category}>{filters.category}</option>}
             {categories.map((c) => (
@@ -146,19 +154,19 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
               </option>
             ))}
           </FilterSelect>
-          <FilterSelect label="Price" name="price" value={wanted.filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
+          <FilterSelect label="Price" name="price" value={shown.filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
             <option value="all">All prices</option>
             <option value="free">Free</option>
             <option value="paid">Paid</option>
           </FilterSelect>
-          <FilterSelect label="Source" name="source" value={wanted.filters.source ?? "all"} onChange={(v) => go({ source: v as ListingFilters["source"] })}>
+          <FilterSelect label="Source" name="source" value={shown.filters.source ?? "all"} onChange={(v) => go({ source: v as ListingFilters["source"] })}>
             {SOURCES.map((s) => (
               <option key={s} value={s}>
                 {SOURCE_LABELS[s]}
               </option>
             ))}
           </FilterSelect>
-          <FilterSelect label="Sort" name="sort" value={wanted.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
+          <FilterSelect label="Sort" name="sort" value={shown.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
             <option value="relevance">Relevance</option>
             <option value="popular">Popular</option>
             <option value="purchased">Most purchased</option>
@@ -166,7 +174,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             <option value="name">Name</option>
           </FilterSelect>
         </div>
-        {wanted.view === "list" && <input type="hidden" name="view" value="list" />}
+        {shown.view === "list" && <input type="hidden" name="view" value="list" />}
         <button type="submit" className="sr-only">
           Search
         </button>
@@ -184,7 +192,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           </TabsTrigger>
         </TabsList>
       </div>
-      <TabsContent value={wanted.view} className={pending ? "opacity-60 transition-opacity" : "transition-opacity"} aria-busy={pending}>
+      <TabsContent value={shown.view} className={pending ? "opacity-60 transition-opacity" : "transition-opacity"} aria-busy={pending}>
         {children}
       </TabsContent>
     </Tabs>

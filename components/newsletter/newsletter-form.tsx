@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import { useForm, type Resolver } from "react-hook-form";
 import { CheckCircle2, Loader2, XCircle } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -27,8 +28,7 @@ const lazyResolver: Resolver<NewsletterInput> = async (values, context, options)
 export function NewsletterForm() {
   const [status, setStatus] = useState<Status>("idle");
   // Until React has hydrated, a submit would be a plain GET that reloads the page: keep it disabled.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const { register, handleSubmit, reset, formState } = useForm<NewsletterInput>({
     resolver: lazyResolver,
     defaultValues: { email: "" },

@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Loader2 } from "lucide-react";
 import { toast } from "sonner";
@@ -19,7 +19,7 @@ const empty: ServerSubmissionValues = { name: "", description: "", mcpServerUrl:
 /** Submits a new server, or (with `editing`) saves an owner's changes and sends the listing back to review. */
 export function SubmitServerForm({ editing }: { editing?: { id: string; values: ServerSubmissionValues } } = {}) {
   const router = useRouter();
-  const { register, handleSubmit, control, reset, setError, formState, watch } = useForm<ServerSubmissionValues, unknown, ServerSubmission>({
+  const { register, handleSubmit, control, reset, setError, formState } = useForm<ServerSubmissionValues, unknown, ServerSubmission>({
     resolver: zodResolver(serverSubmissionSchema),
     defaultValues: editing?.values ?? empty,
   });
@@ -52,7 +52,8 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
   }
 
   const { errors, isSubmitting } = formState;
-  const description = watch("description") ?? "";
+  // useWatch (not watch()): a subscription React can memoise around, re-rendering as the text changes.
+  const description = useWatch({ control, name: "description" }) ?? "";
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="grid gap-6" aria-label="Submit MonetizedMCP server">
       <Field id="server-name" label="Name" required error={errors.name?.message}>

@@ -1,6 +1,6 @@
 // Claiming imported listings: the one-time tokens a domain's owner publishes, and the write that hands a
 // namespace's unclaimed imported listings to the account that proved it.
-import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { claimTokens, listings } from "../schema";
 import type { Db } from "../types";
 
@@ -27,6 +27,14 @@ export async function consumeClaimToken(db: Db, id: string): Promise<boolean> {
 }
 
 const namespaceOf = sql`lower(split_part(${listings.upstreamName}, '/', 1))`;
+// lower() folds some non-ASCII lookalikes to ASCII (U+212A KELVIN SIGN to "k"); only plain ASCII namespaces match.
+const asciiNamespace = sql`split_part(${listings.upstreamName}, '/', 1) ~ '^[A-Za-z0-9.-]+$'`;
+
+/**
+ * The only source whose names mean who publishes: the MCP Registry checked the namespace when the entry was
+ * published. A discovery list's name is whatever whoever listed the resource wrote, so it proves nothing.
+ */
+export const CLAIMABLE_SOURCE = "mcp-registry";
 
 /** Every unclaimed imported listing in these namespaces becomes `userId`'s; returns the ids it took. */
 export async function claimNamespaces(db: Db, userId: string, namespaces: string[]): Promise<string[]> {
@@ -37,12 +45,13 @@ export async function claimNamespaces(db: Db, userId: string, namespaces: string
     .where(
       and(
         isNotNull(listings.upstreamName),
-        ne(listings.source, "agora"),
+        eq(listings.source, CLAIMABLE_SOURCE),
         isNull(listings.submitterId),
         inArray(
           namespaceOf,
           namespaces.map((n) => n.toLowerCase()),
         ),
+        asciiNamespace,
       ),
     )
     .returning({ id: listings.id });

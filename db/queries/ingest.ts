@@ -44,7 +44,9 @@ const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=
  * pages writes nothing. A changed entry is due for a check again. One remote URL is one candidate whichever
  * sources list it: it belongs to the first source that found it, except that a registry entry (a name,
  * version, repository) takes over one only an x402 discovery list knew; another source's entry is "foreign"
- * and left alone, so two sources never take turns rewriting it.
+ * and left alone, so two sources never take turns rewriting it. Within one registry it belongs to the first
+ * name that listed it: anyone may publish a name in their own namespace whose remote is someone else's server,
+ * and such an entry must not rename, deprecate or (by deleting itself) take down the listing of that server.
  */
 export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
 
@@ -72,6 +74,7 @@ export async function upsertCandidate(db: Db, input: CandidateInput): Promise<Up
 
 async function updateCandidate(db: Db, current: Candidate, input: CandidateInput): Promise<UpsertOutcome> {
   if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
+  if (current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && current.upstreamName !== input.upstreamName) return "foreign";
   if (current.sourceKey === input.sourceKey && COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
   await db
     .update(ingestedServers)
@@ -114,9 +117,17 @@ export async function recordCandidateCheck(db: Db, remoteUrl: string, check: { o
     .where(eq(ingestedServers.remoteUrl, remoteUrl));
 }
 
-/** A listing already at this server URL (submitted here, or imported before). */
-export async function listingAtUrl(db: Db, serverUrl: string): Promise<{ id: string; revision: number } | null> {
-  const [row] = await db.select({ id: listings.id, revision: listings.revision }).from(listings).where(eq(listings.serverUrl, serverUrl));
+/**
+ * A listing already at this server URL (submitted here, or imported before), under any of its `spellings`; one at
+ * the first spelling wins when there are several.
+ */
+export async function listingAtUrl(db: Db, spellings: [string, ...string[]]): Promise<{ id: string; revision: number } | null> {
+  const [row] = await db
+    .select({ id: listings.id, revision: listings.revision })
+    .from(listings)
+    .where(inArray(listings.serverUrl, spellings))
+    .orderBy(sql`${listings.serverUrl} = ${spellings[0]} desc`)
+    .limit(1);
   return row ?? null;
 }
 

@@ -1,6 +1,7 @@
 // Text search over the approved catalogue, ranked by relevance. Every query here is bounded: candidates come
 // from trigram indexes with a LIMIT per branch, counts stop at SEARCH_WINDOW, and scoring runs on at most
-// 2 × SEARCH_WINDOW rows whatever the catalogue's size.
+// 2 × SEARCH_WINDOW rows whatever the catalogue's size. How the matches are read is chosen per search from a
+// fixed-size probe of the catalogue (planSearch), not left to the planner's guess about how the words combine.
 import { sql, type SQL } from "drizzle-orm";
 import { listings, searchWords } from "../schema";
 import { recentSalesCount } from "./sales";
@@ -48,19 +49,57 @@ const SALES_WEIGHT = 2;
 const SALES_CAP = 100;
 const salesBoost = sql`least(${W.description}, ${SALES_WEIGHT} * ln(1 + least(${SALES_CAP}, ${recentSalesCount(sql`f.id`)})))`;
 
-/** Every word found in the searched text (served by a trigram index for words of 3 letters or more). */
-function textMatches(column: SQL, terms: SearchTerms): SQL {
-  return sql.join(terms.words.map((w) => sql`${column} like ${`%${like(w)}%`}`), sql` and `);
+/**
+ * Every word found in the searched text. A word of three characters or more is found anywhere in it (a trigram
+ * index serves LIKE); a shorter one has no trigram of its own, so it must start a word (the text's start or after
+ * a space, line break or common punctuation): "fast weather sc" finds "scraper", "ai" finds "AI-Powered" but not
+ * "email", and the index serves it by the word-start trigrams ("  s", " sc") instead of re-reading every row
+ * the other words match.
+ * `form`: "index" where a trigram index leads (a regular expression it can read), "scan" where rows are read
+ * anyway (the same test as plain string functions: a regular expression costs ~10 µs a row, these ~1 µs).
+ * `recheckOnly`: words checked only on the rows the others found (see SearchPlan).
+ */
+function textMatches(column: SQL, terms: SearchTerms, form: "index" | "scan", recheckOnly: readonly string[] = []): SQL {
+  return sql.join(
+    terms.words.map((w) => {
+      if (isShort(w)) return form === "index" && !recheckOnly.includes(w) ? sql`${column} ~ ${wordStart(w)}` : startsAWord(column, w);
+      // `|| ''` hides the column from the index.
+      return sql`${recheckOnly.includes(w) ? sql`(${column} || '')` : column} like ${`%${like(w)}%`}`;
+    }),
+    sql` and `,
+  );
+}
+
+/** Under three characters (code points): no trigram of its own. */
+function isShort(word: string): boolean {
+  return [...word].length < 3;
+}
+
+// What may come before a word's start. As a regular expression the trigram index reads it as a word boundary
+// (only characters that are not letters or digits: pg_trgm then extracts the padded trigrams "  s", " sc").
+// A word holds letters, digits and '_' only (lib/listings/search/terms.ts), none of them special in a regex or,
+// once '_' is escaped, in LIKE.
+const WORD_SEPARATORS = [" ", "\n", "\t", "-", "/", "(", "'", '"', ".", ",", ":", ";", "&", "+"];
+const WORD_START = `(^|[${WORD_SEPARATORS.filter((c) => c !== "-").join("")}-])`;
+
+function wordStart(w: string): string {
+  return WORD_START + w;
+}
+
+/** The word starts the text or follows a separator: the regular expression's test in string functions. */
+function startsAWord(column: SQL, w: string): SQL {
+  const starts = [sql`${column} like ${`${like(w)}%`}`, ...WORD_SEPARATORS.map((c) => sql`${column} like ${`%${c}${like(w)}%`}`)];
+  return sql`(strpos(${column}, ${w}) > 0 and (${sql.join(starts, sql` or `)}))`;
 }
 
 /** Search text (lower-cased name, description, categories) matches every word; trigram index listings_search_trgm_idx. */
-export function matchesSearchText(terms: SearchTerms): SQL {
-  return textMatches(sql`${listings.searchText}`, terms);
+export function matchesSearchText(terms: SearchTerms, form: "index" | "scan" = "index", recheckOnly: readonly string[] = []): SQL {
+  return textMatches(sql.raw("search_text"), terms, form, recheckOnly);
 }
 
 /** The lower-cased name matches every word; partial trigram index listings_name_trgm_idx. */
-function matchesName(terms: SearchTerms): SQL {
-  return textMatches(sql`lower(${listings.name})`, terms);
+function matchesName(terms: SearchTerms, form: "index" | "scan" = "index"): SQL {
+  return textMatches(sql.raw("lower(name)"), terms, form);
 }
 
 /**
@@ -86,16 +125,18 @@ const MIN_SIMILARITY = 0.45;
  * One word's score: the best of its matches in the name, plus those in categories and description. Name and
  * categories are normalised (`n`, `c` below) so ' word ' is a whole word; the description (`d`) is lower-cased only.
  * Plain LIKE only: per-row trigram similarity over descriptions costs ~0.1 ms a row, too much for the window.
+ * A short word scores where it starts a word, as it matches (textMatches).
  */
 function wordScore(w: string): SQL {
   const whole = `% ${like(w)} %`;
   const prefix = `% ${like(w)}%`;
-  const inside = `%${like(w)}%`;
+  const inside = isShort(w) ? prefix : `%${like(w)}%`;
+  const inDescription = isShort(w) ? startsAWord(sql`f.d`, w) : sql`f.d like ${inside}`;
   return sql`(
     case when f.n like ${whole} then ${W.nameWord} when f.n like ${prefix} then ${W.nameWordPrefix}
          when f.n like ${inside} then ${W.nameSubstring} else 0 end
     + case when f.c like ${whole} then ${W.categoryWord} when f.c like ${inside} then ${W.categorySubstring} else 0 end
-    + case when f.d like ${inside} then ${W.description} else 0 end)`;
+    + case when ${inDescription} then ${W.description} else 0 end)`;
 }
 
 /** Words hold letters, digits and '_' only; '_' is LIKE's one-character wildcard, so it is escaped. */
@@ -145,12 +186,58 @@ export type RankedRow = {
 };
 
 /**
+ * How a search reads its matches, judged from the first PROBE_ROWS approved listings of the filter (a fixed-size
+ * read; physical order, as the matches are read). Where every word's trigrams are common but rarely together
+ * ("audio retail": each in 8 % of a million listings, together in none) the planner multiplies the words' odds,
+ * expects thousands of matches, and reads the whole table until a LIMIT that never comes; where they are common
+ * together ("tiny token": 80,000), a trigram index builds a bitmap of every match before the LIMIT can stop it.
+ * - `textDense`: the words match at least DENSE_SHARE of the probe: read the table in order and stop at the
+ *   window (a few thousand rows), never the index;
+ * - otherwise the index, with the planner costing every match (no LIMIT in sight), so a misjudged LIMIT cannot
+ *   turn it into a scan of the table.
+ * `nameDense` is the same for the names (read only when the text matches outnumber the window). Tables smaller
+ * than the probe take the index path: all of it is cheap.
+ * `recheckOnly`: on the index path, when one word is rare (not in the probe at all: "42173") the dense words
+ * ("fast", "recipe": 8 % each) are left out of the index condition and checked on the few rows the rare ones
+ * found. Their posting lists, a hundred thousand entries each, are most of a trigram index's work.
+ */
+export type SearchPlan = { textDense: boolean; nameDense: boolean; recheckOnly: string[] };
+
+/** The probe's size and what counts as dense (exported for tests that make a small catalogue look large). */
+export const searchPlanning = { probeRows: 1000, denseShare: 0.05, scanRows: 50_000 };
+
+export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promise<SearchPlan> {
+  const { probeRows, denseShare } = searchPlanning;
+  const perWord = terms.words.map((w, i) => sql`, (count(*) filter (where ${textMatches(sql.raw("search_text"), { ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`);
+  const [row] = rowsOf<Record<string, number>>(
+    await db.execute(sql`
+      select count(*)::int as seen, (count(*) filter (where ${matchesSearchText(terms, "scan")}))::int as text,
+             (count(*) filter (where ${matchesName(terms, "scan")}))::int as name ${sql.join(perWord, sql``)}
+      from (select name, search_text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${probeRows}) probe`),
+  );
+  const sized = Number(row?.seen ?? 0) >= probeRows;
+  const dense = (n: number | undefined) => sized && Number(n ?? 0) >= denseShare * probeRows;
+  const textDense = dense(row?.text);
+  const counts = terms.words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
+  const rare = sized && !textDense && counts.some((n) => n === 0);
+  return { textDense, nameDense: dense(row?.name), recheckOnly: rare ? terms.words.filter((_, i) => dense(counts[i])) : [] };
+}
+
+/**
  * The best matches in relevance order (score, then verified, then name), with the number of matches in `total`:
  * exact when the branches held them all, else counted up to SEARCH_WINDOW + 1 (only then, and only once).
  * `filter` holds the category and price conditions.
  */
-export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }): Promise<RankedRow[]> {
-  const run = async (p: typeof page, options?: RankOptions) => rowsOf<RankedRow>(await db.execute(rankedSearchSql(terms, filter, p, options)));
+export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, plan: SearchPlan): Promise<RankedRow[]> {
+  const rows = await rankedPage(db, terms, filter, page, plan);
+  // A dense read stops after scanRows rows: fewer matches than the window there means the probe's rows were not
+  // like the rest of the table, so the count would be short. The index path counts them instead (rare).
+  if (plan.textDense && (rows.length === 0 || Number(rows[0]!.total) <= SEARCH_WINDOW)) return rankedPage(db, terms, filter, page, { ...plan, textDense: false });
+  return rows;
+}
+
+async function rankedPage(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, plan: SearchPlan): Promise<RankedRow[]> {
+  const run = async (p: typeof page, options?: Partial<RankOptions>) => rowsOf<RankedRow>(await db.execute(rankedSearchSql(terms, filter, p, { plan, ...options })));
   const end = page.offset + page.limit;
   if (end <= RANK_WINDOW) return run(page);
   // A deeper page: the first RANK_WINDOW places are exactly the first pages' ranking, so no row shows twice
@@ -164,25 +251,46 @@ export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page
   return [...placed, ...rest.map((r) => ({ ...r, total: top[0]!.total }))];
 }
 
-type RankOptions = { window: number; exclude: string[] };
+type RankOptions = { window: number; exclude: string[]; plan: SearchPlan };
+
+/**
+ * The listings that match, as a subquery `m` of COLUMNS: read in table order and stopped at scanRows when dense,
+ * else from the trigram index. Used inside a MATERIALIZED CTE and read with a LIMIT outside it: the CTE runs only
+ * as far as it is read, while the planner, seeing no LIMIT, plans for every match (index, not a hopeful scan).
+ */
+function matching(condition: (form: "index" | "scan") => SQL, base: SQL, dense: boolean): SQL {
+  return dense
+    ? sql`select ${COLUMNS} from (select ${COLUMNS}, search_text from ${listings} where ${base} limit ${searchPlanning.scanRows}) m where ${condition("scan")}`
+    : sql`select ${COLUMNS} from ${listings} where ${base} and ${condition("index")}`;
+}
 
 /** The ranked search's statement (the bench prints its EXPLAIN ANALYZE). */
-export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, options: RankOptions = { window: RANK_WINDOW, exclude: [] }): SQL {
+export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, options: Partial<RankOptions> = {}): SQL {
   const base = sql`${listings.status} = 'approved' and ${filter}`;
-  const { window, exclude } = options;
+  const { window = RANK_WINDOW, exclude = [], plan = { textDense: false, nameDense: false, recheckOnly: [] } } = options;
   // Four branches, each served by its own index and bounded: the exact name and names that start with the words
   // (a range on the btree over lower(name); the LIKE re-checks it whatever the collation), names that hold every
-  // word (a common description word cannot crowd them out), and then anything that matches.
+  // word (a common description word cannot crowd them out), and then anything that matches. The text matches
+  // are read once for the branch and the count.
+  // Read in table order, the text matches the count reads anyway hold the first name matches in the same order
+  // (names are a part of the search text): when they hold enough, the names need no read of their own.
+  const namesInCount = sql`select * from (select * from text_matches limit ${SEARCH_WINDOW + 1}) t where ${matchesName(terms, "scan")}`;
   return sql`
-    with candidates as materialized (
+    with text_matches as materialized (${matching((form) => matchesSearchText(terms, form, plan.recheckOnly), base, plan.textDense)}),
+    name_matches as materialized (${matching((form) => matchesName(terms, form), base, plan.nameDense)}),
+    candidates as materialized (
       (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) in (${terms.phrase}, ${terms.core}) limit 10)
       union
       (select ${COLUMNS} from ${listings} where ${base} and lower(${listings.name}) >= ${terms.core}
          and lower(${listings.name}) < ${successor(terms.core)} and lower(${listings.name}) like ${`${like(terms.core)}%`} limit ${PREFIX_LIMIT})
       union
-      (select ${COLUMNS} from ${listings} where ${base} and ${matchesName(terms)} limit ${window + 1})
+      -- Every name match is a text match (the search text starts with the name): only when the text branch
+      -- cannot hold every match do the names need a branch of their own (a one-time filter: else never read).
+      ${plan.textDense ? sql`(select * from (${namesInCount}) n limit ${window + 1}) union` : sql``}
+      (select * from name_matches where (select count(*) from (select 1 from text_matches limit ${window + 1}) w) > ${window}
+         ${plan.textDense ? sql`and (select count(*) from (${namesInCount}) n) <= ${window}` : sql``} limit ${window + 1})
       union
-      (select ${COLUMNS} from ${listings} where ${base} and ${matchesSearchText(terms)} limit ${window + 1})
+      (select * from text_matches limit ${window + 1})
     ),
     -- Each field normalised once per row (materialized: the planner would otherwise repeat it in every term).
     f as materialized (
@@ -196,7 +304,7 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
     select id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at,
            source, upstream_name, upstream_url, upstream_status,
            case when (select count(*) from candidates) <= ${window} then (select count(*) from candidates)
-                else (select count(*) from (select 1 from ${listings} where ${base} and ${matchesSearchText(terms)} limit ${SEARCH_WINDOW + 1}) m)
+                else (select count(*) from (select 1 from text_matches limit ${SEARCH_WINDOW + 1}) m)
            end as total
     from f
     ${exclude.length ? sql`where id not in (${sql.join(exclude.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
@@ -217,4 +325,15 @@ function successor(text: string): string {
 export async function countUpTo(db: Db, condition: SQL, cap: number): Promise<number> {
   const result = await db.execute(sql`select count(*)::int as n from (select 1 from ${listings} where ${condition} limit ${cap}) t`);
   return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+}
+
+/** The matches of a text search counted up to `cap`, read as the plan says (see `matching`). */
+export async function countMatches(db: Db, terms: SearchTerms, filter: SQL, plan: SearchPlan, cap: number): Promise<number> {
+  const base = sql`${listings.status} = 'approved' and ${filter}`;
+  const counted = async (dense: boolean) => {
+    const result = await db.execute(sql`with t as materialized (${matching((form) => matchesSearchText(terms, form, dense ? [] : plan.recheckOnly), base, dense)}) select count(*)::int as n from (select 1 from t limit ${cap}) c`);
+    return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+  };
+  const n = await counted(plan.textDense);
+  return plan.textDense && n < cap ? counted(false) : n;
 }

@@ -1,7 +1,7 @@
 // Reads the public catalogue: filtering, sorting and paging happen in the database. Rows come back as stored;
 // lib/listings/from-rows.ts turns them into what the surfaces show.
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { correctedTerms, countUpTo, matchesSearchText, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
+import { correctedTerms, countMatches, countUpTo, matchesSearchText, planSearch, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
 import { listings, type Listing } from "../schema";
 import { recentSalesCount } from "./sales";
@@ -115,16 +115,19 @@ export async function searchListings(
 }
 
 async function textSearch(db: Db, terms: SearchTerms, sort: CatalogueQuery["sort"], filter: SQL, page: { limit: number; offset: number }): Promise<SearchResult> {
-  const condition = and(eq(listings.status, "approved"), filter, matchesSearchText(terms))!;
+  const plan = await planSearch(db, terms, filter);
   const capped = (total: number) => ({ total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW });
+  const count = () => countMatches(db, terms, filter, plan, SEARCH_WINDOW + 1);
   if (sort === "relevance") {
-    const rows = page.limit > 0 ? await rankedSearch(db, terms, filter, page) : [];
-    const total = rows.length > 0 ? Number(rows[0]!.total) : await countUpTo(db, condition, SEARCH_WINDOW + 1);
+    const rows = page.limit > 0 ? await rankedSearch(db, terms, filter, page, plan) : [];
+    // An empty first page is no match at all: nothing to count.
+    const total = rows.length > 0 ? Number(rows[0]!.total) : page.offset === 0 && page.limit > 0 ? 0 : await count();
     return { rows: rows.map(fromRaw), ...capped(total) };
   }
+  const condition = and(eq(listings.status, "approved"), filter, matchesSearchText(terms))!;
   const [rows, total] = await Promise.all([
     page.limit > 0 ? db.select(columns).from(listings).where(condition).orderBy(...orderBy(sort)).limit(page.limit).offset(page.offset) : [],
-    countUpTo(db, condition, SEARCH_WINDOW + 1),
+    count(),
   ]);
   return { rows, ...capped(total) };
 }

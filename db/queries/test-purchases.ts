@@ -42,10 +42,11 @@ export async function spentToday(db: Db): Promise<bigint> {
 }
 
 /**
- * The purchase ledger's later word on a reserved purchase's money. "refused" (the payment was not used: nothing
- * moved) gives its reservation back to the day it was taken from, once; anything else keeps it spent.
+ * The purchase ledger's later word on a reserved purchase's money. `release` (nothing was ever signed, so nothing
+ * can move) gives its reservation back to the day it was taken from, once; anything else keeps it spent, a refusal
+ * included: the server still holds a signed authorisation it can settle until it expires.
  */
-export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string }): Promise<void> {
+export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string; release?: boolean }): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx
       .select({ money: testPurchases.money, units: testPurchases.units, day: testPurchases.day })
@@ -57,7 +58,7 @@ export async function recordTestPurchaseMoney(db: Db, id: string, change: { mone
       .update(testPurchases)
       .set({ money: change.money, ...(change.transaction ? { transaction: change.transaction } : {}), ...(change.note ? { note: change.note.slice(0, 300) } : {}) })
       .where(eq(testPurchases.id, id));
-    if (change.money === "refused" && before.money !== "refused") {
+    if (change.release && before.money !== "refused") {
       await tx
         .update(testPurchaseSpending)
         .set({ spentUnits: sql`greatest(0, ${testPurchaseSpending.spentUnits} - ${before.units})` })

@@ -1,5 +1,6 @@
-// The JSON endpoints' work, shared by the review and revoke routes: limits per client address (before the
-// body is read) and per wallet, the check-and-store, and the catalogue caches refreshed on a change.
+// The JSON endpoints' work, shared by the review and revoke routes: the limit per client address (before the
+// body is read; the one per wallet is counted once the signature proves the wallet, in ./submit), the
+// check-and-store, and the catalogue caches refreshed on a change.
 import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
 import { signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-mcp/protocol";
@@ -27,7 +28,6 @@ export const postBuyerReview = jsonRoute(
   "POST /api/buyer-reviews",
   signedBuyerReviewSchema,
   async (signed, { db }) => {
-    await enforceLimit(db, limits.buyerReviewsPerWallet, signed.message.reviewer);
     const review = await acceptBuyerReview(db, signed);
     refreshCatalogue();
     return NextResponse.json({ review: toBuyerReviewView(review) }, { status: 201 });
@@ -39,7 +39,6 @@ export const postBuyerReviewRevoke = jsonRoute(
   "POST /api/buyer-reviews/revoke",
   signedBuyerReviewRevokeSchema,
   async (signed, { db }) => {
-    await enforceLimit(db, limits.buyerReviewsPerWallet, signed.message.reviewer);
     const review = await revokeOwnBuyerReview(db, signed);
     refreshCatalogue();
     return NextResponse.json({ revoked: true, id: review.id, taskRef: toBuyerReviewView(review).taskRef });

@@ -3,7 +3,8 @@
 // each call timing out in the chain reader.
 import type { PaymentNetwork } from "@agora-mcp/protocol";
 import type { Hex } from "viem";
-import { chainReader } from "@/lib/chain/reader";
+import { ChainMismatchError, verifiedChainReader } from "@/lib/chain/reader";
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { salesInLogs, type SaleLog } from "@/lib/sales/sale-logs";
 
@@ -13,7 +14,13 @@ const UNREADABLE = (network: PaymentNetwork) => new ApiError(503, `Agora cannot 
 
 /** The sale `logIndex` names in `txHash` (-1: the transaction's only sale); ApiError 404/400/503 otherwise. */
 export async function readSale(network: PaymentNetwork, txHash: Hex, logIndex: number): Promise<ChainSale> {
-  const client = chainReader(network.caip2);
+  let client;
+  try {
+    client = await verifiedChainReader(network.caip2);
+  } catch (error) {
+    if (error instanceof ChainMismatchError) throw new ApiError(503, `Agora cannot check sales on ${network.label} right now (its chain connection is misconfigured).`);
+    throw UNREADABLE(network);
+  }
   if (!client) throw new ApiError(503, `Agora does not read ${network.label} (no RPC is configured for it), so it cannot check this sale.`);
   let receipt;
   try {
@@ -33,11 +40,16 @@ export async function readSale(network: PaymentNetwork, txHash: Hex, logIndex: n
     sale = sales.find((s) => s.logIndex === logIndex);
     if (!sale) throw new ApiError(404, `Log ${logIndex} of transaction ${txHash} is not a sale (sales there: ${sales.map((s) => s.logIndex).join(", ")}).`);
   }
-  let block;
+  // As deep as the sales indexer counts a sale: a review must not outlive a reorganisation that undoes its sale.
+  const confirmations = BigInt(env().SALES_CONFIRMATIONS);
+  let block, head;
   try {
-    block = await client.getBlock({ blockHash: sale!.blockHash });
+    [block, head] = await Promise.all([client.getBlock({ blockHash: sale!.blockHash }), client.getBlockNumber({ cacheTime: 0 })]);
   } catch {
     throw UNREADABLE(network);
+  }
+  if (head < receipt.blockNumber + confirmations) {
+    throw new ApiError(409, `Transaction ${txHash} is not confirmed yet on ${network.label} (${confirmations} confirmations needed); try again in a minute.`, undefined, { "Retry-After": "30" });
   }
   return { ...sale!, paidAt: new Date(Number(block.timestamp) * 1000) };
 }

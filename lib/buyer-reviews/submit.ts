@@ -13,11 +13,23 @@ import {
 import type { BuyerReviewRow } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { ApiError } from "@/lib/errors";
+import { enforceLimit, limits } from "@/lib/rate-limit";
 import { readSale } from "./sale";
-import { checkSignature } from "./signature";
+import { checkSignature, type CheckedSignature } from "./signature";
 
 export function textHash(text: string): string {
   return keccak256(toBytes(text));
+}
+
+/**
+ * The signature's checks, then the reviewing wallet's limit (each sale check costs chain reads). Counted only once
+ * the signature proves the wallet: counted on the address a message merely names, anyone could use up a buyer's
+ * limit with forged requests.
+ */
+async function signedByWallet(db: Db, signed: SignedBuyerReview | SignedBuyerReviewRevoke, primaryType: "Review" | "RevokeReview", now: Date): Promise<CheckedSignature> {
+  const checked = await checkSignature(signed, primaryType, now);
+  await enforceLimit(db, limits.buyerReviewsPerWallet, checked.reviewer);
+  return checked;
 }
 
 async function listingOf(db: Db, key: string) {
@@ -27,7 +39,7 @@ async function listingOf(db: Db, key: string) {
 }
 
 export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, now = new Date()): Promise<BuyerReviewRow> {
-  const { network, txHash, reviewer } = await checkSignature(signed, "Review", now);
+  const { network, txHash, reviewer } = await signedByWallet(db, signed, "Review", now);
   const { message } = signed;
   const listing = await listingOf(db, message.listing);
   // A sale reviewed before is refused before the chain is asked again.
@@ -67,7 +79,7 @@ function duplicate(txHash: string) {
 
 /** Revokes the reviewer's own review of a sale (signed again). */
 export async function revokeOwnBuyerReview(db: Db, signed: SignedBuyerReviewRevoke, now = new Date()): Promise<BuyerReviewRow> {
-  const { network, txHash, reviewer } = await checkSignature(signed, "RevokeReview", now);
+  const { network, txHash, reviewer } = await signedByWallet(db, signed, "RevokeReview", now);
   const listing = await listingOf(db, signed.message.listing);
   const found = (await findBuyerReviewBySale(db, network.chainId, txHash, signed.message.logIndex === -1 ? undefined : signed.message.logIndex)).filter(
     (r) => r.listingId === listing.id,

@@ -23,6 +23,35 @@ export function chainReader(network: string): PublicClient | null {
   return client;
 }
 
+const checks = new Map<string, Promise<void>>();
+
+/** The RPC configured for a network answers another chain: nothing read from it may count. */
+export class ChainMismatchError extends Error {
+  override name = "ChainMismatchError";
+}
+
+/**
+ * The client for `network` once its RPC has said it serves that chain (eth_chainId, asked once per process and
+ * again after a failed answer): a CHAIN_RPC_URLS entry pointing at the wrong chain would otherwise count another
+ * chain's transfers as sales, or verify a review against them. Null when no RPC URL is configured.
+ */
+export async function verifiedChainReader(network: string): Promise<PublicClient | null> {
+  const wanted = findNetwork(network);
+  const client = chainReader(network);
+  if (!wanted || !client) return null;
+  const key = `${wanted.caip2}=${client.transport.url ?? ""}`;
+  let check = checks.get(key);
+  if (!check) {
+    check = client.getChainId().then((id) => {
+      if (id !== wanted.chainId) throw new ChainMismatchError(`The RPC configured for ${wanted.label} answers chain id ${id}, not ${wanted.chainId}: check CHAIN_RPC_URLS.`);
+    });
+    checks.set(key, check);
+    check.catch(() => checks.delete(key));
+  }
+  await check;
+  return client;
+}
+
 /** A transaction's page on the network's block explorer. */
 export function explorerTxUrl(network: string, txHash: string): string | null {
   const found = findNetwork(network);

@@ -1,7 +1,7 @@
 // Claiming an imported listing by its namespace: which rule applies, a token for a domain's owner to publish,
 // and the check of what the domain published. A proven namespace hands over every unclaimed imported listing in
 // it, in one transaction with the token's single use.
-import { claimNamespaces, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimTarget } from "@/db/queries/claims";
+import { CLAIMABLE_SOURCE, claimNamespaces, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimTarget } from "@/db/queries/claims";
 import type { Db } from "@/db/types";
 import { digest } from "@/lib/auth/secrets";
 import { ApiError } from "@/lib/errors";
@@ -18,6 +18,9 @@ export async function claimableListing(db: Db, userId: string, listingId: string
   const listing = isListingId(listingId) ? await findClaimTarget(db, listingId) : null;
   if (!listing) throw new ApiError(404, "There is no listing with that id.");
   if (listing.source === "agora" || !listing.upstreamName) throw new ApiError(400, "This listing was submitted on Agora: only listings imported from a registry can be claimed.");
+  if (listing.source !== CLAIMABLE_SOURCE) {
+    throw new ApiError(400, "This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.");
+  }
   if (listing.submitterId === userId) throw new ApiError(409, "This listing is already yours.");
   if (listing.submitterId) throw new ApiError(409, "This listing has already been claimed by its publisher.");
   const namespace = namespaceOf(listing.upstreamName);
@@ -71,10 +74,10 @@ export async function verifyDomainClaim(db: Db, userId: string, listingId: strin
 
 export type ClaimPage = { listing: ClaimTarget; namespace: Namespace | null; state: "open" | "mine" | "taken" };
 
-/** What the claim page shows for this listing and person; null when the listing is not an imported one. */
+/** What the claim page shows for this listing and person; null when the listing is not one imported from the MCP Registry. */
 export async function claimPage(db: Db, userId: string, listingId: string): Promise<ClaimPage | null> {
   const listing = isListingId(listingId) ? await findClaimTarget(db, listingId) : null;
-  if (!listing || listing.source === "agora" || !listing.upstreamName) return null;
+  if (!listing || listing.source !== CLAIMABLE_SOURCE || !listing.upstreamName) return null;
   const state = listing.submitterId === userId ? "mine" : listing.submitterId ? "taken" : "open";
   return { listing, namespace: namespaceOf(listing.upstreamName), state };
 }

@@ -8,13 +8,18 @@ export type Namespace =
 /** GitHub logins and organisation names, as the registry accepts them. */
 export const GITHUB_NAME = /^[a-zA-Z0-9-]{1,39}$/;
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** What a namespace may be written with, before any case folding (the same rule as claimNamespaces' query). */
+const NAMESPACE_CHARACTERS = /^[A-Za-z0-9.-]+$/;
 
 /** The namespace of an upstream name (the part before the '/'), lower-cased; null when no rule can prove it. */
 export function namespaceOf(upstreamName: string | null): Namespace | null {
   if (!upstreamName) return null;
   const slash = upstreamName.indexOf("/");
   if (slash <= 0) return null;
-  const namespace = upstreamName.slice(0, slash).toLowerCase();
+  const raw = upstreamName.slice(0, slash);
+  // ASCII only, checked before lower-casing: Unicode folds some lookalikes to ASCII ("\u212A", KELVIN SIGN, to "k").
+  if (!NAMESPACE_CHARACTERS.test(raw)) return null;
+  const namespace = raw.toLowerCase();
   if (namespace.startsWith("io.github.")) {
     const account = namespace.slice("io.github.".length);
     return GITHUB_NAME.test(account) ? { kind: "github", namespace, account } : null;

@@ -6,6 +6,7 @@ import { dueCandidates, listingAtUrl, recordCandidateCheck, sourceKind, upstream
 import { termsOf } from "@/db/queries/drift";
 import type { Db } from "@/db/types";
 import { recordCheck } from "@/lib/listings/checks/drift";
+import { normalizeServerUrl } from "@/lib/listings/submit/server-url";
 import { insertListing } from "@/lib/listings/write";
 import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
 import { importedListingText } from "./listing-text";
@@ -23,7 +24,9 @@ export type CandidateOptions = ProbeOptions & { limit?: number; concurrency?: nu
 const isPaid = (result: ProbeResult) => result.reachable && result.pricedItems.length > 0;
 
 async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult): Promise<{ id: string; created: boolean }> {
-  const existing = await listingAtUrl(db, candidate.remoteUrl);
+  // A submission is stored in one spelling (no trailing slash: a server at the root of its host is `https://host`),
+  // which the URL a registry lists need not be (the URL parser writes that server as `https://host/`).
+  const existing = await listingAtUrl(db, [candidate.remoteUrl, normalizeServerUrl(candidate.remoteUrl)]);
   if (existing) {
     // Submitted here first (or imported before): that listing stands, with its own review and owner.
     await recordCheck(db, existing, result);

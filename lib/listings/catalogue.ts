@@ -13,8 +13,9 @@ import { findListingSlug, findListingView } from "./lookup";
 import { SALES_TAG } from "@/lib/sales/revalidate";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
+import { CATALOGUE_TAG } from "./cache-tag";
 
-export const CATALOGUE_TAG = "listings";
+export { CATALOGUE_TAG } from "./cache-tag";
 const REVALIDATE_SECONDS = 300;
 
 // Browsing (no text) counts exactly, so the page links reach every listing; it runs once per key and approval.

@@ -1,5 +1,6 @@
 // The registry's MCP server: three read-only tools over the approved catalogue. Stateless, one per request.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { registrySearchAnswerSchema } from "@agora-mcp/protocol";
@@ -19,6 +20,11 @@ const searchOutput = registrySearchAnswerSchema.extend({ servers: z.array(server
 const categoriesOutput = {
   categories: z.array(z.object({ name: z.string(), count: z.number().int() })),
 };
+
+// One JSON Schema validator for every server: the SDK otherwise builds a new Ajv instance (its meta-schemas
+// compiled) for each, which was most of the cost of the fresh server each stateless request makes.
+// The registry asks clients nothing (no elicitation), so the validator is hardly used.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -47,6 +53,7 @@ export function createRegistryServer(db: Db): McpServer {
   const server = new McpServer(
     { name: "agora-registry", title: `${site.name} registry`, version: "1.0.0" },
     {
+      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
       instructions:
         `${site.name} lists paid MCP tool servers (MonetizedMCP) that charge per call in USDC on Base. ` +
         "Find servers with search_servers, read one with get_server, browse topics with list_categories. No sign-up or keys.",

@@ -2,7 +2,7 @@
 // RPC fails is reported and the others still run; its cursor stays at the last range it finished.
 import { findNetwork } from "@agora-mcp/protocol";
 import type { Db } from "@/db/types";
-import { chainReader } from "@/lib/chain/reader";
+import { verifiedChainReader } from "@/lib/chain/reader";
 import { parseRpcUrls } from "@/lib/chain/rpc-urls";
 import { env } from "@/lib/env";
 import { indexSales, type IndexResult, type IndexSettings } from "./indexer";
@@ -19,8 +19,8 @@ export async function indexAllSales(db: Db, signal?: AbortSignal): Promise<Sales
   for (const endpoint of parseRpcUrls(env().CHAIN_RPC_URLS)) {
     if (signal?.aborted) break;
     const network = findNetwork(endpoint.network.caip2)!;
-    const client = chainReader(network.caip2)!;
     try {
+      const client = (await verifiedChainReader(network.caip2))!;
       networks.push(await indexSales(db, { ...indexSettings(), network, client, signal }));
     } catch (error) {
       // A fixed sentence and the error's own message (RPC errors name the method, never a key).

@@ -4,6 +4,9 @@ import { CapExceeded, type LedgerEntry, type PurchaseLedger } from "@agora-mcp/c
 import { recordTestPurchaseMoney, reserveTestPurchase, spentToday } from "@/db/queries/test-purchases";
 import type { Db } from "@/db/types";
 
+/** The purchase code's note when signing failed: nothing signed, nothing can move. */
+const NEVER_SIGNED = "signing failed";
+
 export class DatabaseLedger implements PurchaseLedger {
   /** The row the purchase reserved, once it has. */
   reservedId: string | null = null;
@@ -32,7 +35,10 @@ export class DatabaseLedger implements PurchaseLedger {
     // server may still settle until it expires: the site keeps its amount reserved as unknown rather than released.
     const unanswered = change.status === "refused" && (change.note ?? "").startsWith("the call failed");
     this.money = unanswered ? "unknown" : change.status;
-    await recordTestPurchaseMoney(this.db, id, { money: this.money, transaction: change.transaction, note: change.note });
+    // So does a refusal the server answered: "unused" was true when the chain was asked, but the server holds the
+    // signed authorisation and can still settle it. Only a purchase that was never signed gives its amount back.
+    const release = change.status === "refused" && change.note === NEVER_SIGNED;
+    await recordTestPurchaseMoney(this.db, id, { money: this.money, transaction: change.transaction, note: change.note, release });
   }
 
   /** Free items and declines: the run records the purchase itself. */

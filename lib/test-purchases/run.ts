@@ -8,7 +8,10 @@ import { latestProbes } from "@/db/queries/probes";
 import { excludedItems, finishTestPurchase, insertTestPurchase, listTestPurchaseTargets, type TestPurchaseTarget } from "@/db/queries/test-purchases";
 import type { ListingProbe, TestPurchaseOutcome } from "@/db/schema";
 import type { Db } from "@/db/types";
-import { chainReader } from "@/lib/chain/reader";
+import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
+import { ChainMismatchError, chainReader, verifiedChainReader } from "@/lib/chain/reader";
+import { CATALOGUE_TAG } from "@/lib/listings/cache-tag";
+import { logError } from "@/lib/log";
 import { createSafeFetch, type Lookup } from "@/lib/ssrf";
 import { siteChainReader } from "./chain";
 import { chooseItem } from "./choose-item";
@@ -86,6 +89,11 @@ export async function runTestPurchases(db: Db, settings: TestPurchaseSettings, o
       }
     }
   }
+  // A recorded purchase changes the listing's line and badges (Delivery tested, and Verified for one that took the
+  // money and delivered nothing): the cached marketplace and detail pages must not keep the old state for minutes.
+  if (Object.keys(summary.recorded).length > 0) {
+    await revalidateOutsideRequest([CATALOGUE_TAG]).catch((error: unknown) => logError("could not revalidate pages after test purchases", error));
+  }
   return summary;
 }
 
@@ -99,7 +107,11 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   const item = chooseItem(probe.pricedItems ?? [], { network, excluded, maxUnits: settings.maxUnits, tools: probe.tools ?? [] });
   if (!item) return { kind: "skipped", reason: "no item within the per-purchase maximum can be filled from its own examples" };
 
-  const client = chainReader(network.caip2)!;
+  // Nothing is signed against an RPC that serves another chain (or does not answer): the run stops.
+  const client = await verifiedChainReader(network.caip2).catch((error: Error) => error);
+  if (!client || client instanceof Error) {
+    return { kind: "skipped", reason: client instanceof ChainMismatchError ? client.message : `${network.label}'s RPC did not answer`, stopRun: true };
+  }
   const ledger = new DatabaseLedger(db, target.id, network.caip2);
   const safe = createSafeFetch({ allowPrivateHosts: settings.allowPrivateHosts, lookup: options.lookup, timeoutMs: settings.timeoutMs, maxBytes: MAX_ANSWER_BYTES });
   const deadline = AbortSignal.timeout(settings.timeoutMs * 3);

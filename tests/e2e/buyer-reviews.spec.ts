@@ -10,6 +10,7 @@ import { createMonetizedServer } from "@agora-mcp/server";
 import { ANVIL_TEST_KEYS, USDC_ABI, USDC_ADDRESS } from "../../sandbox/chain";
 import { chainPort, facilitatorPort } from "./support/ports";
 import { signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { listServer } from "./support/listing-flow";
 
 // A buyer pays a listed server on the local chain, reviews it with the paying wallet, and the detail page shows
 // the review as a verified purchase; the text is plain text (a script payload shows as typed). An admin hides it.
@@ -32,22 +33,7 @@ test("a paying wallet's review shows on the detail page as plain text, and an ad
     // The provider lists the server and an admin approves it (the approval's check reads its payee wallet).
     const name = `Quote Shop ${uniqueLogin(testInfo, "q")}`;
     await signInWithGitHub(page, uniqueLogin(testInfo, "quote-provider"));
-    await page.goto("/submit");
-    await page.getByLabel("Name").fill(name);
-    await page.getByLabel("Description").fill("Sells quotes for a quarter each.");
-    await page.getByLabel("MCP Server URL").fill(server.url);
-    await page.getByLabel("Categories", { exact: true }).fill("Data");
-    await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Submit for review" }).click();
-    await expect(toast(page, "Success")).toBeVisible();
-    const admin = await (await browser.newContext()).newPage();
-    await signInWithGitHub(admin, "e2e-admin");
-    await expect(async () => {
-      await admin.goto("/admin/review");
-      await expect(admin.getByTestId("queue-entry").filter({ hasText: name }).getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 30_000 });
-    await admin.getByTestId("queue-entry").filter({ hasText: name }).getByRole("button", { name: "Approve" }).click();
-    await expect(toast(admin, "Approved")).toBeVisible({ timeout: 20_000 });
+    const admin = await listServer(page, browser, { name, description: "Sells quotes for a quarter each.", serverUrl: server.url });
 
     await page.goto(`/marketplace?q=${encodeURIComponent(name)}`);
     await page.getByRole("link", { name }).click();

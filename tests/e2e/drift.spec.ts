@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startPricedServer } from "../support/priced-server";
 import { signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { listServer } from "./support/listing-flow";
 
 // A provider's server changes its price, then its payee wallet, after approval: the page, the provider
 // and the reviewers see it. One run (desktop): it shares the admin account with the review flow.
@@ -22,23 +23,7 @@ test("a changed price shows on the page and to the provider; a changed wallet se
   try {
     const name = `Drifting Server ${uniqueLogin(testInfo, "d")}`;
     await signInWithGitHub(page, uniqueLogin(testInfo, "drift-provider"));
-    await page.goto("/submit");
-    await page.getByLabel("Name").fill(name);
-    await page.getByLabel("Description").fill("A server whose price and wallet change after approval.");
-    await page.getByLabel("MCP Server URL").fill(server.url);
-    await page.getByLabel("Categories", { exact: true }).fill("Data");
-    await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Submit for review" }).click();
-    await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
-
-    const admin = await (await browser.newContext()).newPage();
-    await signInWithGitHub(admin, "e2e-admin");
-    await expect(async () => {
-      await admin.goto("/admin/review");
-      await expect(admin.getByTestId("queue-entry").filter({ hasText: name }).getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 30_000 });
-    await admin.getByTestId("queue-entry").filter({ hasText: name }).getByRole("button", { name: "Approve" }).click();
-    await expect(toast(admin, "Approved")).toBeVisible({ timeout: 20_000 });
+    const admin = await listServer(page, browser, { name, description: "A server whose price and wallet change after approval.", serverUrl: server.url });
 
     // The price goes up after approval: the next check records it, and everyone can see it.
     server.state.items = [{ name: "Forecast", amount: 0.03 }, { name: "Radar", amount: 0.1 }];

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { adminPage } from "./support/listing-flow";
 
 // Issue 27 end to end: an admin runs ingestion by hand from /admin/sources against the run's local upstream
 // registry (tests/e2e/support/upstream-registry.ts); its two paid servers become listings a person can find with
@@ -16,8 +17,7 @@ test("admin runs ingestion; imported listings show with their source, filter and
   const refused = await page.goto("/admin/sources");
   expect(refused?.status()).toBe(403);
 
-  const admin = await (await browser.newContext()).newPage();
-  await signInWithGitHub(admin, "e2e-admin");
+  const admin = await adminPage(browser);
   await admin.goto("/admin/sources");
   await expect(admin.getByRole("heading", { name: "Ingestion sources" })).toBeVisible();
   const source = admin.getByTestId("source").filter({ hasText: "MCP Registry" });

@@ -264,10 +264,18 @@ test.describe("listing detail", () => {
     await page.goto("/marketplace/weather-now");
     await expect(page.getByTestId("status-badges").getByText("Verified")).toBeVisible();
     await expect(page.getByTestId("last-checked")).toContainText(/Last checked .+ UTC: reachable/);
-    await expect(page.getByRole("cell", { name: /^Market report/ })).toBeVisible();
-    // The item's own row (its x402 tool, market-report, is listed further down at the same price).
-    await expect(page.getByRole("row", { name: /^Market report/ }).getByText("$0.25 USDC")).toBeVisible();
-    await expect(page.getByRole("row", { name: /^market-report/ }).getByText("$0.25 USDC")).toBeVisible();
+    // The reference server (the provider kit) sells each paid item through make-purchase and through an x402 tool
+    // of its own: one row per item, naming the tool, at the item's exact price.
+    const table = page.getByTestId("tools-and-prices");
+    const report = table.getByRole("row", { name: /^Market report/ });
+    await expect(report).toHaveCount(1);
+    await expect(report.getByRole("cell").last()).toHaveText("$0.25 USDC");
+    await expect(report).toContainText("Also sold over x402 as the tool market-report");
+    await expect(table.getByRole("row", { name: /^Current weather/ })).toContainText("Also sold over x402 as the tool weather");
+    const firstCells = (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.querySelector("td > :first-child")?.textContent ?? ""))).map((n) => n.trim());
+    expect(firstCells.slice(0, 4)).toEqual(["Current weather", "Market report", "Page screenshot", "Logo render"]);
+    for (const x402Tool of ["weather", "market-report", "logo-render"]) expect(firstCells).not.toContain(x402Tool);
+    expect(new Set(firstCells).size).toBe(firstCells.length);
     await expect(page.getByText(/Accepts USDC_BASE_SEPOLIA → 0x/)).toBeVisible();
     // The tools table scrolls inside its frame; the page itself never gets wider than the screen (a phone included).
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);

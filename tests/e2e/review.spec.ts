@@ -1,26 +1,13 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { registerByApi, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { adminPage, submitServer as submit } from "./support/listing-flow";
 import { referencePort } from "./support/ports";
 
 // The whole moderation story runs once, on the desktop project: it shares one admin account.
 test.describe.configure({ mode: "serial" });
 
-async function submitServer(page: Page, name: string, serverUrl: string) {
-  await page.goto("/submit");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Description").fill("A reference MonetizedMCP server used by the review flow tests.");
-  await page.getByLabel("MCP Server URL").fill(serverUrl);
-  await page.getByLabel("Categories", { exact: true }).fill("Dev Tools");
-  await page.keyboard.press("Enter");
-  await page.getByRole("button", { name: "Submit for review" }).click();
-  await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
-}
-
-async function adminPage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signInWithGitHub(page, "e2e-admin");
-  return page;
-}
+const submitServer = (page: Page, name: string, serverUrl: string) =>
+  submit(page, { name, serverUrl, description: "A reference MonetizedMCP server used by the review flow tests.", category: "Dev Tools" });
 
 test("submit → probe evidence → admin approves → public with price and Verified; a rejection reaches the provider only", async ({ page, browser, isMobile, request }, testInfo) => {
   test.skip(isMobile, "one run is enough; it shares the admin account");

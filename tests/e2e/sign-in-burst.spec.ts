@@ -52,11 +52,13 @@ test.describe("sign-in under a burst of failures", () => {
     await sleep(50);
     person = await signIn("127.0.99.2", email, password);
     expect(person.status).toBe(200);
-    // Once queued, only the checks already running are ahead of it: it is in before the wave is through, within
-    // a few seconds on a busy two-core machine (most of that is the server reading sixty requests before it).
+    // Once queued, only the checks already running are ahead of it: it is in before the wave is through. The
+    // ordering is the property; the wall-clock bound is loose because on a saturated two-core machine (load 20)
+    // the server reading sixty requests before it took 5.5 s, while the queue never held it past its 4 s deadline
+    // (it would have answered 503, not 200).
     const second = await Promise.all(wave2);
     expect(person.ms).toBeLessThan(Math.max(...second.map((a) => a.ms)));
-    expect(person.ms).toBeLessThan(5_000);
+    expect(person.ms).toBeLessThan(10_000);
     expect(second.every((a) => a.status === 401 || a.status === 503)).toBe(true);
   });
 });

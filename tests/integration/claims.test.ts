@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as exchange } from "@/app/api/auth/callback/route";
-import { listings, users } from "@/db/schema";
+import { ingestedServers, listings, users } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
-import { claimableListing, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
+import { claimableListing, claimPage, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
 import type { DomainProofOptions } from "@/lib/claims/domain-proof";
 import { issueClaimToken } from "@/lib/claims/tokens";
 import { runIngest } from "@/lib/ingest/run-ingest";
@@ -114,6 +114,14 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       expect((await ownerOf(submitted.id)).submitterId).toBeNull();
       // Signed in as the wrong login, the other listing cannot be claimed with a token either.
       expect((await refusal(startDomainClaim(conn.db, userId, someoneElses.id))).message).toMatch(/names are claimed by signing in with GitHub, not with a token/);
+    });
+
+    it("a name whose namespace only lower-cases to <login> (a Unicode lookalike) is not <login>'s", async () => {
+      const rest = unique("evin-");
+      // U+212A KELVIN SIGN: PostgreSQL's lower() folds it to "k" as JavaScript's does.
+      const lookalike = await imported(`io.github.\u212A${rest}/tool`);
+      await signIn(`k${rest}`);
+      expect((await ownerOf(lookalike.id)).submitterId).toBeNull();
     });
 
     it("an organisation's names need its owner role: a member claims nothing, an owner claims them", async () => {
@@ -254,6 +262,22 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     expect((await refusal(claimableListing(conn.db, userId, odd.id))).message).toBe("localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.");
   });
 
+  it("never hands over a listing found in an x402 discovery list: its name there is whatever the list says, proven by no one", async () => {
+    const login = unique("mallory-");
+    const label = unique("disc");
+    // A discovery list's serviceName is not a registry name: anyone who gets a resource into the list picks it.
+    const byGitHubName = await imported(`io.github.${login}/weather`, { source: "x402-discovery" });
+    const byDomainName = await imported(`com.example.${label}/weather`, { source: "x402-discovery" });
+    const userId = await signIn(login);
+    expect((await ownerOf(byGitHubName.id)).submitterId).toBeNull();
+    const refused = await refusal(claimableListing(conn.db, userId, byGitHubName.id));
+    expect(refused).toMatchObject({ status: 400 });
+    expect(refused.message).toBe("This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.");
+    expect(await refusal(startDomainClaim(conn.db, userId, byDomainName.id))).toMatchObject({ status: 400 });
+    expect(await claimPage(conn.db, userId, byDomainName.id)).toBeNull();
+    expect((await ownerOf(byDomainName.id)).submitterId).toBeNull();
+  });
+
   describe("after a claim", () => {
     let registry: FixtureRegistry;
     let paid: Awaited<ReturnType<typeof startPricedServer>>;
@@ -292,6 +316,42 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
       expect(after).toMatchObject({ name: "WarpPay 402", description: "Written by the owner: pay per answer in USDC.", submitterId: owner, categories: ["Finance"] });
       expect(after!.searchText).toContain("warppay 402");
+    });
+  });
+
+  describe("another publisher's entry for the same server", () => {
+    let registry: FixtureRegistry;
+    let paid: Awaited<ReturnType<typeof startPricedServer>>;
+    const victim = "io.github.victimvictim/pay-tool";
+    beforeAll(async () => {
+      paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet: "0x4444444444444444444444444444444444444444", extraTool: false });
+      const server = { name: victim, title: "Pay Tool", description: "The victim's own words.", remotes: [{ type: "streamable-http", url: paid.url }] };
+      registry = await startFixtureRegistry([{ server, updatedAt: "2026-01-07T00:00:00Z" }]);
+    });
+    afterAll(async () => {
+      await Promise.all([registry?.close(), paid?.close()]);
+    });
+
+    it("can neither rewrite nor take down a listing imported under another name, claimed or not", async () => {
+      const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000 };
+      const sources = parseIngestSources(`mcp-registry=${registry.url}`);
+      await runIngest(conn.db, sources, loopback);
+      const [listing] = await conn.db.select().from(listings).where(eq(listings.upstreamName, victim));
+      expect(listing).toMatchObject({ name: "Pay Tool", status: "approved" });
+      const owner = await signIn("victimvictim");
+      expect((await ownerOf(listing!.id)).submitterId).toBe(owner);
+
+      // Anyone can publish a name in their own namespace whose remote is somebody else's server, then delete it.
+      const copycat = { name: "io.github.mallorymallory/pay-tool", title: "Pay Tool (send refunds to mallory)", description: "Mallory's words.", remotes: [{ type: "streamable-http", url: paid.url }] };
+      registry.entries.push({ server: copycat, updatedAt: "2026-02-01T00:00:00Z" });
+      await runIngest(conn.db, sources, loopback);
+      registry.entries.splice(1, 1, { server: copycat, updatedAt: "2026-02-02T00:00:00Z", status: "deleted" });
+      await runIngest(conn.db, sources, loopback);
+
+      const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
+      expect(after).toMatchObject({ name: "Pay Tool", description: "The victim's own words.", status: "approved", upstreamName: victim, upstreamStatus: "active", submitterId: owner });
+      const [candidate] = await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, paid.url));
+      expect(candidate).toMatchObject({ upstreamName: victim, status: "active" });
     });
   });
 });

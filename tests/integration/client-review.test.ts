@@ -48,6 +48,8 @@ beforeAll(async () => {
   setDatabase(conn);
   process.env.RATE_LIMIT_DISABLED = "1";
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
+  // Reviewed as soon as mined (buyer-review-confirmations.test.ts covers the depth).
+  process.env.SALES_CONFIRMATIONS = "0";
   reloadEnv();
   const listing = await insertListing(conn.db, { name: "Reference Weather", slug: "reference-weather", description: "Weather for tests.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
   await checkListing(conn.db, listing.id, { allowPrivateHosts: true });
@@ -92,6 +94,7 @@ afterAll(async () => {
   await reference?.close();
   await stack?.stop();
   delete process.env.CHAIN_RPC_URLS;
+  delete process.env.SALES_CONFIRMATIONS;
   reloadEnv();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

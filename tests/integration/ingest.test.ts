@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, ingestSources, listings } from "@/db/schema";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/ingest/sources";
+import { normalizeServerUrl } from "@/lib/listings/submit/server-url";
+import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { fixture, startFixtureRegistry, type FixtureRegistry, type RegistryEntry } from "../support/fixture-registry";
 import { startPricedServer } from "../support/priced-server";
@@ -125,5 +127,37 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
     const resumed = (await runIngest(conn.db, sources(), loopback)).sources[0]!;
     expect("counts" in resumed && resumed.completed).toBe(true);
     expect(registry.requests[0]).toContain("cursor=4");
+  });
+});
+
+// A server submitted here and published in the registry too is one listing. The registry writes a server at the
+// root of its host as `https://host` and the URL parser makes that `https://host/`, while a submission is stored in
+// its one spelling without the trailing slash (normalizeServerUrl): the two must still be found to be the same.
+describe.each(drivers())("a submitted server also published upstream on %s", (driver) => {
+  let conn: TestConnection;
+  let registry: FixtureRegistry;
+  let paid: Awaited<ReturnType<typeof startPricedServer>>;
+  let root: string;
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+    paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet, extraTool: false });
+    root = new URL(paid.url).origin;
+    registry = await startFixtureRegistry([{ server: { name: "io.github.rootserver/tool", description: "At the root of its host.", remotes: [{ type: "streamable-http", url: root }] }, updatedAt: "2026-01-07T00:00:00Z" }]);
+  });
+  afterAll(async () => {
+    await Promise.all([registry?.close(), paid?.close()]);
+    await conn?.close();
+  });
+
+  it("is not listed a second time when its remote differs from the submitted URL only by the trailing slash", async () => {
+    const submitted = await insertListing(conn.db, { name: "Root Server", description: "Submitted here first.", categories: [], serverUrl: normalizeServerUrl(`${root}/`), status: "approved" });
+    expect(submitted.serverUrl).toBe(root);
+    const summary = await runIngest(conn.db, parseIngestSources(`mcp-registry=${registry.url}`), loopback);
+    expect(summary.candidates).toMatchObject({ checked: 1, paid: 1, listed: 0 });
+    const all = await conn.db.select({ id: listings.id, serverUrl: listings.serverUrl }).from(listings);
+    expect(all).toEqual([{ id: submitted.id, serverUrl: root }]);
+    const [candidate] = await conn.db.select().from(ingestedServers);
+    expect(candidate!.listingId).toBe(submitted.id);
   });
 });

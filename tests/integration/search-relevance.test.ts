@@ -6,7 +6,8 @@ import { setDatabase } from "@/lib/database";
 import { insertListing } from "@/lib/listings/write";
 import { searchCatalogue } from "@/lib/listings/search/search";
 import { rowsOf } from "@/db/rows";
-import { RANK_WINDOW, SEARCH_WINDOW } from "@/db/queries/listing-search";
+import { planSearch, RANK_WINDOW, SEARCH_WINDOW, searchPlanning } from "@/db/queries/listing-search";
+import { searchTerms } from "@/lib/listings/search/terms";
 import { sql } from "drizzle-orm";
 import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
 import { GET as list } from "@/app/api/mcp-agents/route";
@@ -125,6 +126,47 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     expect(seen).toHaveLength(matches);
     expect(new Set(seen).size).toBe(matches);
     expect(seen.slice(0, 50)).toEqual(firstPage.items.map((i) => i.id));
+  });
+
+  const syntheticName = async (i = 1) => rowsOf<{ name: string }>(await conn.db.execute(sql`select name from listings where slug = ${`synthetic-${i}`}`))[0]!.name;
+
+  it("a word of one or two letters matches where a word starts: 'ai' finds AI listings, not every 'email' or 'detail'", async () => {
+    const all = (await searchCatalogue(conn.db, withDefaultSort({ q: "ai", category: "", price: "all" as const }), { limit: 100, offset: 0 })).items;
+    expect(all.map((i) => i.name)).toContain("AI-Powered Web Scraper");
+    for (const i of all) expect(`${i.name}\n${i.description}\n${i.categories.join(", ")}`.toLowerCase()).toMatch(/(^|[^\p{L}\p{N}_])ai/u);
+    // A name typed halfway: the last, unfinished word is a word's start.
+    const [adjective, domain, noun] = (await syntheticName()).split(" ");
+    expect((await first(`${adjective} ${domain} ${noun!.slice(0, 2)}`))[0]?.name).toMatch(new RegExp(`^${adjective} ${domain} ${noun} `));
+  });
+
+  it("reads matches the same whichever way the probe judges them: by index, in table order, or in table order cut short", async () => {
+    const [adjective, domain, noun] = (await syntheticName()).toLowerCase().split(" ");
+    const late = (await syntheticName(1050)).toLowerCase(); // its number is in no row the probe reads
+    const queries = [late, adjective!, `${adjective} ${domain}`, `${adjective} ${domain} ${noun!.slice(0, 2)}`, "ai", "weather", "bubble tea", "scrapper", "zzqxv", "web search", "synthetic"];
+    const answers = async () => {
+      const out: unknown[] = [];
+      for (const q of queries) {
+        const page = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 24, offset: 0 });
+        const byName = await searchCatalogue(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 24, offset: 0 });
+        out.push([q, page.total, page.capped, page.items.map((i) => i.name), byName.total, byName.items.map((i) => i.name)]);
+      }
+      return out;
+    };
+    const saved = { ...searchPlanning };
+    try {
+      Object.assign(searchPlanning, { probeRows: 1_000_000 }); // the catalogue looks small: every search by index
+      expect(await planSearch(conn.db, searchTerms("synthetic")!, sql`true`)).toMatchObject({ textDense: false, nameDense: false, recheckOnly: [] });
+      const byIndex = await answers();
+      Object.assign(searchPlanning, { probeRows: 400 }); // common words are read in table order
+      expect(await planSearch(conn.db, searchTerms(adjective!)!, sql`true`)).toMatchObject({ textDense: true, nameDense: true });
+      // A rare word (the number) leads the index; the common words are checked on what it found.
+      expect((await planSearch(conn.db, searchTerms(late)!, sql`true`)).recheckOnly).toEqual(late.split(" ").slice(0, 3));
+      expect(await answers()).toEqual(byIndex);
+      Object.assign(searchPlanning, { scanRows: 300 }); // ... and that read stops short of the count: the index counts
+      expect(await answers()).toEqual(byIndex);
+    } finally {
+      Object.assign(searchPlanning, saved);
+    }
   });
 
   it("the page's API and the MCP tool give the same first result as the query module", async () => {

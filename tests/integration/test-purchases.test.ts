@@ -38,7 +38,7 @@ let stack: PaymentStack;
 let refs: ReferenceServer[];
 let referencePayee: `0x${string}`;
 const liars = new Map<Lie, LyingServer>();
-const LIES: Lie[] = ["no-delivery", "silent", "price-rise", "payee-swap", "huge", "html", "redirect-private", "endless"];
+const LIES: Lie[] = ["no-delivery", "silent", "refuse-then-settle", "huge", "html", "redirect-private", "endless"];
 const servers: { close: () => Promise<void> }[] = [];
 
 beforeAll(async () => {
@@ -188,6 +188,24 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(row).toMatchObject({ outcome: "not-delivered", money: "disputed" });
   }, 20_000);
 
+  it("keeps a refused purchase's amount under the day's budget: its signed authorization can still be settled", async () => {
+    const settings = await fundedSettings(1_000_000n);
+    const liar = liars.get("refuse-then-settle")!;
+    const listing = await listed(db, liar.url, slug("refuse-then-settle"));
+    const before = await spentToday(db);
+    const settledBefore = liar.settled;
+    const result = await buy(db, settings, listing.id);
+    expect(result).toMatchObject({ kind: "recorded", outcome: "refused" });
+    // The server settles the authorization it was given after answering the refusal.
+    for (let i = 0; i < 100 && liar.settled === settledBefore; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(liar.settled).toBe(settledBefore + 1);
+    expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);
+    // What left the wallet is counted against the day's budget: the budget cannot be overspent this way.
+    expect((await spentToday(db)) - before).toBe(PRICE);
+    const [row] = await purchasesOf(db, listing.id);
+    expect(row).toMatchObject({ outcome: "refused", money: "refused", units: PRICE });
+  });
+
   it("lets only the listing's owner exclude an item", async () => {
     const [owner] = await db.insert(users).values({ email: `owner-${driver}@example.com` }).returning();
     const [other] = await db.insert(users).values({ email: `other-${driver}@example.com` }).returning();
@@ -201,7 +219,9 @@ describe.each(drivers())("test purchases on %s", (driver) => {
   for (const lie of ["price-rise", "payee-swap"] as const) {
     it(`pays nothing to a server whose terms changed since the latest check (${lie}), and records it as drift`, async () => {
       const settings = await fundedSettings(1_000_000n);
-      const liar = liars.get(lie)!;
+      // A liar of its own per database: its terms change after the first time it is asked.
+      const liar = await startLyingServer(lie, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), otherPayTo: stack.freshAddress() });
+      servers.push(liar);
       const listing = await listed(db, liar.url, slug(lie));
       const result = await buy(db, settings, listing.id);
       expect(result).toMatchObject({ kind: "recorded", outcome: "drift" });

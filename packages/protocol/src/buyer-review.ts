@@ -16,28 +16,29 @@ export function buyerReviewDomain(chainId: number): BuyerReviewDomain {
 }
 
 /**
- * `logIndex` names the sale's Transfer log when a transaction holds several sales; -1 means "the one sale
- * in this transaction" (the common case: one x402 settlement per transaction).
+ * Which sale is reviewed, by whom. `logIndex` names the sale's Transfer log when a transaction holds several sales;
+ * -1 means "the one sale in this transaction" (the common case: one x402 settlement per transaction).
+ */
+const SALE_FIELDS = [
+  { name: "listing", type: "string" },
+  { name: "taskRef", type: "string" },
+  { name: "logIndex", type: "int256" },
+  { name: "reviewer", type: "address" },
+] as const;
+/** When the signature was made and until when it counts. */
+const VALIDITY_FIELDS = [
+  { name: "issuedAt", type: "uint64" },
+  { name: "expiresAt", type: "uint64" },
+] as const;
+
+/**
+ * The EIP-712 types. The order of the fields is part of the signed type string: a review carries its rating and text
+ * between the sale and the validity fields, a revocation nothing in between (tests/unit/buyer-review-signature.test.ts
+ * pins both strings and signatures made with them).
  */
 export const BUYER_REVIEW_TYPES = {
-  Review: [
-    { name: "listing", type: "string" },
-    { name: "taskRef", type: "string" },
-    { name: "logIndex", type: "int256" },
-    { name: "reviewer", type: "address" },
-    { name: "rating", type: "uint8" },
-    { name: "text", type: "string" },
-    { name: "issuedAt", type: "uint64" },
-    { name: "expiresAt", type: "uint64" },
-  ],
-  RevokeReview: [
-    { name: "listing", type: "string" },
-    { name: "taskRef", type: "string" },
-    { name: "logIndex", type: "int256" },
-    { name: "reviewer", type: "address" },
-    { name: "issuedAt", type: "uint64" },
-    { name: "expiresAt", type: "uint64" },
-  ],
+  Review: [...SALE_FIELDS, { name: "rating", type: "uint8" }, { name: "text", type: "string" }, ...VALIDITY_FIELDS],
+  RevokeReview: [...SALE_FIELDS, ...VALIDITY_FIELDS],
 } as const;
 
 export const BUYER_REVIEW_TEXT_MAX = 1_000;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
-import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server, Wrench } from "lucide-react";
+import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
 import { ClaimListingLink } from "@/components/claims/claim-listing-link";
 import { CopyButton } from "@/components/content/copy-button";
@@ -10,6 +10,7 @@ import { BuyerRating } from "@/components/listings/buyer-rating";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
 import { TestPurchaseLine } from "@/components/listings/test-purchase-line";
+import { ToolsAndPrices } from "@/components/listings/tools-and-prices";
 import { DeprecatedNotice, ProvenanceNote } from "@/components/listings/provenance-note";
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
@@ -17,7 +18,7 @@ import { SalesPanel } from "@/components/listings/sales-panel";
 import { getClaimOffer } from "@/lib/claims/offer";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
-import { formatCheckedAt, formatListedDate, formatPrice, isFree } from "@/lib/listings/format";
+import { formatCheckedAt, formatListedDate, isFree } from "@/lib/listings/format";
 import { isListingId } from "@/lib/listings/keys";
 import { getBuyerReviews } from "@/lib/buyer-reviews/page-data";
 import { site, siteUrl } from "@/lib/site";
@@ -119,57 +120,7 @@ export default async function ListingPage({ params }: { params: Params }) {
             <p className="mt-3 leading-7 whitespace-pre-line text-foreground/90">{listing.description}</p>
           </section>
 
-          <section>
-            <h2 className="flex items-center gap-2 text-lg font-semibold">
-              <Wrench className="size-5 text-muted-foreground" /> Tools and prices
-            </h2>
-            {probe && probe.tools.length > 0 ? (
-              <div className="mt-3 overflow-x-auto rounded-lg border">
-                <table className="w-full text-sm">
-                  <thead className="bg-muted/50 text-left">
-                    <tr>
-                      <th className="px-3 py-2 font-medium">Item or tool</th>
-                      <th className="px-3 py-2 text-right font-medium">Price</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y">
-                    {probe.pricedItems.map((item) => (
-                      <tr key={`item-${item.name}-${item.amount}`}>
-                        <td className="px-3 py-2">
-                          <span className="font-medium">{item.name}</span>
-                          {item.description && <span className="block text-xs text-muted-foreground">{item.description}</span>}
-                        </td>
-                        <td className="px-3 py-2 text-right whitespace-nowrap">
-                          {formatPrice(item.amount)} {item.currency}
-                        </td>
-                      </tr>
-                    ))}
-                    {probe.tools
-                      .filter((tool) => !probe.pricedItems.some((item) => item.name === tool.name || item.toolName === tool.name))
-                      .map((tool) => (
-                        <tr key={`tool-${tool.name}`}>
-                          <td className="px-3 py-2">
-                            <code className="font-mono text-xs">{tool.name}</code>
-                            {tool.description && <span className="block text-xs text-muted-foreground">{tool.description}</span>}
-                          </td>
-                          <td className="px-3 py-2 text-right text-muted-foreground">—</td>
-                        </tr>
-                      ))}
-                  </tbody>
-                </table>
-                {probe.paymentMethods.length > 0 && (
-                  <p className="border-t px-3 py-2 text-xs break-all text-muted-foreground">
-                    Accepts {probe.paymentMethods.map((m) => `${m.paymentMethod} → ${m.walletAddress}`).join("; ")}
-                  </p>
-                )}
-              </div>
-            ) : (
-              <p className="mt-3 text-sm text-muted-foreground">
-                Tools and per-tool prices appear here once the automatic check has read this server&apos;s <code>price-listing</code>. Your agent can always ask
-                the server directly.
-              </p>
-            )}
-          </section>
+          <ToolsAndPrices probe={probe} />
 
           <SalesPanel sales={listing.sales} daily={daily} />
           <BuyerReviews summary={listing.buyerReviews} reviews={buyerReviews} />

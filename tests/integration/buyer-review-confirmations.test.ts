@@ -1,0 +1,130 @@
+// A review rests on a sale only as deep in the chain as the sales indexer counts one (SALES_CONFIRMATIONS), so a
+// reorganisation cannot leave a review pointing at a sale that no longer exists; and nothing is read from an RPC
+// that answers another chain than the one CHAIN_RPC_URLS names it for.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
+import { createTestClient, http, type Hex } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_SEPOLIA, BUYER_REVIEW_TYPES, buildRequirements, buyerReviewDomain, encodePaymentV1, readPurchaseResult, taskRefOf } from "@agora-mcp/protocol";
+import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
+import { POST as postReview } from "@/app/api/buyer-reviews/route";
+import { ChainMismatchError, verifiedChainReader } from "@/lib/chain/reader";
+import { setDatabase } from "@/lib/database";
+import { reloadEnv } from "@/lib/env";
+import { checkListing } from "@/lib/listings/checks/check-listings";
+import { insertListing } from "@/lib/listings/write";
+import { indexAllSales } from "@/lib/sales/run";
+import { buyerReviews } from "@/db/schema";
+import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
+import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { call, jsonRequest } from "../support/route-client";
+
+const PRICE = 10_000n; // $0.01
+let stack: PaymentStack;
+let server: RunningServer;
+let shop: Client;
+
+async function buy(buyer: PrivateKeyAccount, payTo: `0x${string}`): Promise<Hex> {
+  const req = buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo, resource: { url: "mcp://shop#quote" } }).v1;
+  const payment = await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, req as never);
+  const answer = await shop.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: { topic: "tea" }, signedTransaction: encodePaymentV1(payment as never), paymentMethod: "USDC_BASE_SEPOLIA" } });
+  const outcome = readPurchaseResult(answer);
+  if (!outcome.ok || !outcome.transaction) throw new Error(`purchase failed: ${outcome.ok ? "no transaction" : outcome.reason}`);
+  return outcome.transaction as Hex;
+}
+
+async function signedReview(listing: string, buyer: PrivateKeyAccount, tx: Hex) {
+  const now = Math.floor(Date.now() / 1000);
+  const message = { listing, taskRef: taskRefOf(BASE_SEPOLIA.chainId, tx), logIndex: -1, reviewer: buyer.address, rating: 5, text: "Worth it.", issuedAt: now, expiresAt: now + 600 };
+  const domain = buyerReviewDomain(BASE_SEPOLIA.chainId);
+  const signature = await buyer.signTypedData({
+    domain,
+    types: BUYER_REVIEW_TYPES,
+    primaryType: "Review",
+    message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) },
+  });
+  return { domain, message, signature };
+}
+
+let payTo: `0x${string}`;
+
+beforeAll(async () => {
+  stack = await startPaymentStack();
+  payTo = stack.freshAddress();
+  const kit = createMonetizedServer({
+    name: "confirm-shop",
+    walletAddress: payTo,
+    facilitatorUrl: stack.facilitator.url,
+    facilitatorTimeoutMs: 10_000,
+    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` }],
+  });
+  server = await kit.listen({ port: 0 });
+  shop = new Client({ name: "buyer", version: "1.0.0" });
+  await shop.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
+  process.env.SALES_CONFIRMATIONS = "3";
+  process.env.RATE_LIMIT_DISABLED = "1";
+  reloadEnv();
+}, 120_000);
+
+afterAll(async () => {
+  await shop?.close();
+  await server?.close();
+  await stack?.stop();
+  for (const name of ["CHAIN_RPC_URLS", "SALES_CONFIRMATIONS", "RATE_LIMIT_DISABLED"]) delete process.env[name];
+  reloadEnv();
+});
+
+describe.each(drivers())("review confirmations on %s", (driver) => {
+  let conn: TestConnection;
+  let listing: string;
+
+  beforeAll(async () => {
+    conn = await openTestDatabase(driver);
+    setDatabase(conn);
+    listing = (await insertListing(conn.db, { name: "Confirm Shop", description: "Sells quotes to confirm.", categories: ["Data"], serverUrl: server.url, status: "approved" })).id;
+    await checkListing(conn.db, listing, { allowPrivateHosts: true });
+  });
+  afterAll(async () => conn?.close());
+
+  it("answers 409 until the sale is as deep as the indexer counts one, then accepts the same signed review", async () => {
+    const buyer = await stack.fundedBuyer(100_000n);
+    const tx = await buy(buyer, payTo);
+    const body = await signedReview(listing, buyer, tx);
+    const early = await call(postReview, jsonRequest("/api/buyer-reviews", body));
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe(`Transaction ${tx} is not confirmed yet on Base Sepolia (3 confirmations needed); try again in a minute.`);
+    expect(await conn.db.select().from(buyerReviews)).toHaveLength(0);
+
+    await createTestClient({ mode: "anvil", transport: http(stack.chain.rpcUrl) }).mine({ blocks: 3 });
+    const later = await call(postReview, jsonRequest("/api/buyer-reviews", body));
+    expect(later.status, later.body.message).toBe(201);
+    expect(await conn.db.select().from(buyerReviews)).toHaveLength(1);
+  });
+});
+
+describe("an RPC that answers another chain", () => {
+  beforeAll(() => {
+    // Base mainnet's entry points at the local chain, which answers as Base Sepolia (84532).
+    process.env.CHAIN_RPC_URLS = `eip155:8453=${stack.chain.rpcUrl}`;
+    reloadEnv();
+  });
+  afterAll(() => {
+    process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
+    reloadEnv();
+  });
+
+  it("is refused before anything is read from it, by the reader and by the sales run", async () => {
+    await expect(verifiedChainReader("eip155:8453")).rejects.toThrow(ChainMismatchError);
+    await expect(verifiedChainReader("eip155:8453")).rejects.toThrow("The RPC configured for Base answers chain id 84532, not 8453: check CHAIN_RPC_URLS.");
+    const conn = await openTestDatabase("pglite");
+    try {
+      const summary = await indexAllSales(conn.db);
+      expect(summary.networks).toEqual([{ network: "eip155:8453", error: "The RPC configured for Base answers chain id 84532, not 8453: check CHAIN_RPC_URLS." }]);
+    } finally {
+      await conn.close();
+    }
+  });
+});
