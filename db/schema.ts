@@ -383,8 +383,9 @@ export const listingSales = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.network, t.txHash, t.logIndex, t.listingId] }),
-    // Figures per listing over a time window (cards, detail page, the "Most purchased" sort).
-    index("listing_sales_listing_time_idx").on(t.listingId, t.blockTime.desc()),
+    // A listing's last sale: one entry read, however many sales it has (its exact order, ties included). Also a
+    // listing's sales newest first, where a reorg makes the roll-ups read a buyer's latest sale again.
+    index("listing_sales_listing_last_idx").on(t.listingId, t.blockTime.desc(), t.blockNumber.desc(), t.logIndex.desc()),
     // The indexer's re-read of the last blocks of a network.
     index("listing_sales_network_block_idx").on(t.network, t.blockNumber),
   ],

@@ -58,7 +58,7 @@ async function buyerRows(tx: Tx, pairs: BuyerDelta[]): Promise<Map<string, Buyer
   const out = new Map<string, BuyerRow>();
   await inChunks(pairs, async (chunk) => {
     const result = await tx.execute(sql`
-      select listing_id, payer, last_day::text as last_day from listing_sales_buyers where (listing_id, payer) in (${pairsIn(chunk)})`);
+      select listing_id, payer, to_char(last_day, 'YYYY-MM-DD') as last_day from listing_sales_buyers where (listing_id, payer) in (${pairsIn(chunk)})`);
     for (const r of rowsOf<BuyerRow>(result)) out.set(pairKey(r.listing_id, r.payer), r);
   });
   return out;
