@@ -66,6 +66,20 @@ test.describe("event demo chat", () => {
     await expect(page.getByRole("button", { name: "Open sidebar" }).or(page.getByRole("button", { name: "Close sidebar" }))).toBeVisible();
   });
 
+  test("crossing the breakpoint returns the sidebar to that width's default", async ({ page, isMobile }) => {
+    test.skip(isMobile, "resizes a desktop window across the breakpoint");
+    await openDemo(page);
+    await expect(sidebar(page)).toBeVisible();
+    await page.getByRole("button", { name: "Close sidebar" }).click();
+    await expect(sidebar(page)).toBeHidden();
+    // Narrow, the sidebar starts collapsed; wide again, it is open again (the choice made at the other width is gone).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole("button", { name: "Open sidebar" })).toBeVisible();
+    await expect(sidebar(page)).toBeHidden();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(sidebar(page)).toBeVisible();
+  });
+
   const replies = [
     { command: `what is ${name}`, delayMs: 1000, expected: `${name} is a marketplace and registry for MonetizedMCP servers` },
     { command: `  LIST SERVICES ON ${name.toUpperCase()} `, delayMs: 2000, expected: "Image Studio — $0.25 per image" },

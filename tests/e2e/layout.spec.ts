@@ -44,6 +44,17 @@ test.describe("shared layout", () => {
     await expect(menu.getByRole("link")).toHaveText(["How It Works", "Getting Started", "Marketplace", "Submit Server"]);
     await page.getByRole("button", { name: "Close menu" }).click();
     await expect(menu).toBeHidden();
+
+    // Any navigation closes it, not only a press on one of its links: here the browser's back button.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await menu.getByRole("link", { name: "Getting Started" }).click();
+    await expect(page).toHaveURL("/getting-started");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(menu).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL("/");
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
   });
 
   test("navigation scrolls to the top", async ({ page }) => {
