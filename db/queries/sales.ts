@@ -220,7 +220,8 @@ type SummaryRow = {
 
 /**
  * The figures of each listing in `listingIds` (listings without sales are absent: NO_SALES). One statement reading
- * bounded rows: the totals row, at most 30 day rows and the last sale (one index lookup) per listing. A window's
+ * bounded rows: the totals row, at most 30 day rows and the last sale (one entry of listing_sales_listing_last_idx:
+ * its order must say "nulls last" as the index does, or PostgreSQL sorts every sale of the listing) per listing. A window's
  * buyers are the sum of its days' `last_buyers` (each buyer counted on their latest day, which lies in the window
  * exactly when they bought in it).
  */
@@ -243,7 +244,7 @@ export async function salesSummaries(db: Db, listingIds: string[], now = new Dat
     ) w on true
     left join lateral (
       select network, tx_hash, block_time, amount from ${listingSales} x
-      where x.listing_id = t.listing_id order by x.block_time desc, x.block_number desc, x.log_index desc limit 1
+      where x.listing_id = t.listing_id order by x.block_time desc nulls last, x.block_number desc nulls last, x.log_index desc nulls last limit 1
     ) l on true
     where t.listing_id in (${ids})`);
   const out = new Map<string, SalesSummary>();
