@@ -193,7 +193,7 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
     result.removed += remove.length;
     result.to = to.toString();
   }
-  result.backfilled = await backfill(db, options, token);
+  result.backfilled = await backfill(db, options, token, excluded);
   result.added += result.backfilled;
   return result;
 }
@@ -221,7 +221,7 @@ async function trackPayees(db: Db, network: string, payees: Payees, cursor: { bl
  * same bounded, checked eth_getLogs, one range per transaction with their progress, so a run that stops resumes
  * where it was and a sale already stored (the re-read window, a run that stopped) is kept once. Returns sales added.
  */
-async function backfill(db: Db, options: IndexOptions, token: Address): Promise<number> {
+async function backfill(db: Db, options: IndexOptions, token: Address, excluded: Set<string>): Promise<number> {
   const network = options.network.caip2;
   let added = 0;
   for (;;) {
@@ -233,7 +233,7 @@ async function backfill(db: Db, options: IndexOptions, token: Address): Promise<
     const to = min(from + BigInt(options.maxBlockRange) - 1n, group.reduce((m, p) => min(m, p.toBlock), group[0]!.toBlock));
     const wanted: Payees = new Map();
     for (const p of group) wanted.set(getAddress(p.payee), [...(wanted.get(getAddress(p.payee)) ?? []), p.listingId]);
-    const found = await readRange(options.client, token, network, wanted, from, to, new Set((options.excludedPayers ?? []).map((a) => a.toLowerCase())));
+    const found = await readRange(options.client, token, network, wanted, from, to, excluded);
     const stored = new Set((await storedSales(db, network, from, to)).map(keyOf));
     const add = found.filter((s) => !stored.has(keyOf(s)));
     await applyBackfillRange(db, network, { add, payees: group, to });

@@ -3,11 +3,10 @@
 // that answers another chain than the one CHAIN_RPC_URLS names it for.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { createTestClient, http, type Hex } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_SEPOLIA, BUYER_REVIEW_TYPES, buildRequirements, buyerReviewDomain, encodePaymentV1, readPurchaseResult, taskRefOf } from "@agora-mcp/protocol";
+import { BASE_SEPOLIA, taskRefOf } from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { POST as postReview } from "@/app/api/buyer-reviews/route";
 import { ChainMismatchError, verifiedChainReader } from "@/lib/chain/reader";
@@ -17,6 +16,7 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { indexAllSales } from "@/lib/sales/run";
 import { buyerReviews } from "@/db/schema";
+import { buyQuote, signBuyerMessage } from "../support/buyer-review-fixtures";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { call, jsonRequest } from "../support/route-client";
@@ -26,26 +26,9 @@ let stack: PaymentStack;
 let server: RunningServer;
 let shop: Client;
 
-async function buy(buyer: PrivateKeyAccount, payTo: `0x${string}`): Promise<Hex> {
-  const req = buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo, resource: { url: "mcp://shop#quote" } }).v1;
-  const payment = await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, req as never);
-  const answer = await shop.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: { topic: "tea" }, signedTransaction: encodePaymentV1(payment as never), paymentMethod: "USDC_BASE_SEPOLIA" } });
-  const outcome = readPurchaseResult(answer);
-  if (!outcome.ok || !outcome.transaction) throw new Error(`purchase failed: ${outcome.ok ? "no transaction" : outcome.reason}`);
-  return outcome.transaction as Hex;
-}
-
 async function signedReview(listing: string, buyer: PrivateKeyAccount, tx: Hex) {
   const now = Math.floor(Date.now() / 1000);
-  const message = { listing, taskRef: taskRefOf(BASE_SEPOLIA.chainId, tx), logIndex: -1, reviewer: buyer.address, rating: 5, text: "Worth it.", issuedAt: now, expiresAt: now + 600 };
-  const domain = buyerReviewDomain(BASE_SEPOLIA.chainId);
-  const signature = await buyer.signTypedData({
-    domain,
-    types: BUYER_REVIEW_TYPES,
-    primaryType: "Review",
-    message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) },
-  });
-  return { domain, message, signature };
+  return signBuyerMessage(buyer, "Review", { listing, taskRef: taskRefOf(BASE_SEPOLIA.chainId, tx), logIndex: -1, reviewer: buyer.address, rating: 5, text: "Worth it.", issuedAt: now, expiresAt: now + 600 });
 }
 
 let payTo: `0x${string}`;
@@ -91,7 +74,7 @@ describe.each(drivers())("review confirmations on %s", (driver) => {
 
   it("answers 409 until the sale is as deep as the indexer counts one, then accepts the same signed review", async () => {
     const buyer = await stack.fundedBuyer(100_000n);
-    const tx = await buy(buyer, payTo);
+    const tx = await buyQuote(shop, buyer, payTo, PRICE);
     const body = await signedReview(listing, buyer, tx);
     const early = await call(postReview, jsonRequest("/api/buyer-reviews", body));
     expect(early.status).toBe(409);

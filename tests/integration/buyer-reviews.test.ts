@@ -3,17 +3,12 @@
 // by POST /api/buyer-reviews. Each refusal answers its precise status and message and stores nothing.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { createPublicClient, http, keccak256, toBytes, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BASE_SEPOLIA,
-  BUYER_REVIEW_TYPES,
-  buildRequirements,
   buyerReviewDomain,
-  encodePaymentV1,
-  readPurchaseResult,
   taskRefOf,
   type BuyerReviewDomain,
 } from "@agora-mcp/protocol";
@@ -30,6 +25,7 @@ import { insertListing } from "@/lib/listings/write";
 import { buyerReviews, listingReviews, listings, users } from "@/db/schema";
 import { answerBuyerReview, hideBuyerReview } from "@/db/queries/buyer-reviews";
 import { eq } from "drizzle-orm";
+import { buyQuote, signBuyerMessage } from "../support/buyer-review-fixtures";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { call, jsonRequest } from "../support/route-client";
@@ -60,12 +56,7 @@ async function openShop(name: string, wallet: `0x${string}`): Promise<Shop> {
 
 /** A real purchase through make-purchase: the kit verifies and settles it on anvil through the facilitator. */
 async function buy(shop: Shop, buyer: PrivateKeyAccount): Promise<Sale> {
-  const req = buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo: shop.wallet, resource: { url: "mcp://shop#quote" } }).v1;
-  const payment = await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, req as never);
-  const answer = await shop.client.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: { topic: "tea" }, signedTransaction: encodePaymentV1(payment as never), paymentMethod: "USDC_BASE_SEPOLIA" } });
-  const outcome = readPurchaseResult(answer);
-  if (!outcome.ok || !outcome.transaction) throw new Error(`purchase failed: ${outcome.ok ? "no transaction" : outcome.reason}`);
-  return { buyer, tx: outcome.transaction as Hex };
+  return { buyer, tx: await buyQuote(shop.client, buyer, shop.wallet, PRICE) };
 }
 
 type Fields = { listing: string; sale: Sale; rating?: number; text?: string; logIndex?: number; issuedAt?: number; expiresAt?: number; reviewer?: `0x${string}` };
@@ -85,26 +76,12 @@ function messageOf(f: Fields) {
 }
 
 async function signed(f: Fields, { signer = f.sale.buyer, domain = buyerReviewDomain(BASE_SEPOLIA.chainId) }: { signer?: PrivateKeyAccount; domain?: BuyerReviewDomain } = {}) {
-  const message = messageOf(f);
-  const signature = await signer.signTypedData({
-    domain,
-    types: BUYER_REVIEW_TYPES,
-    primaryType: "Review",
-    message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) },
-  });
-  return { domain, message, signature };
+  return signBuyerMessage(signer, "Review", messageOf(f), domain);
 }
 
 async function signedRevoke(f: Fields, signer: PrivateKeyAccount = f.sale.buyer) {
   const { rating: _r, text: _t, ...message } = messageOf(f);
-  const domain = buyerReviewDomain(BASE_SEPOLIA.chainId);
-  const signature = await signer.signTypedData({
-    domain,
-    types: BUYER_REVIEW_TYPES,
-    primaryType: "RevokeReview",
-    message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) },
-  });
-  return { domain, message, signature };
+  return signBuyerMessage(signer, "RevokeReview", message);
 }
 
 const review = (body: unknown, headers: Record<string, string> = {}) => call(postReview, jsonRequest("/api/buyer-reviews", body, headers));
