@@ -1,10 +1,12 @@
 // Buyer reviews: stored once per sale (the unique sale key decides a race), read per listing for the
 // surfaces, hidden by admins (recorded in listing_reviews with who and why), answered once by the owner,
 // revoked by their reviewer.
-import { and, desc, eq, getTableColumns, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { buyerReviews, listingProbes, listingReviews, listings, type BuyerReviewRow } from "../schema";
+import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
+import type { ListingFact } from "./facts-statement";
 import { violatedUniqueConstraint } from "../unique-violation";
 
 export type NewBuyerReview = Omit<typeof buyerReviews.$inferInsert, "id" | "createdAt" | "revokedAt" | "revokeSignature" | "hiddenAt" | "hiddenBy" | "hiddenReason" | "response" | "respondedAt">;
@@ -84,15 +86,20 @@ export async function visibleBuyerReviews(db: Db, listingId: string, limit = 100
 
 export type BuyerReviewSummary = { count: number; average: number | null };
 
-/** Count and average rating (two decimals) of each listing's visible reviews. */
-export async function buyerReviewSummaries(db: Db, listingIds: string[]): Promise<Map<string, BuyerReviewSummary>> {
-  if (listingIds.length === 0) return new Map();
-  const rows = await db
-    .select({ listingId: buyerReviews.listingId, count: sql<number>`count(*)::int`, average: sql<string>`round(avg(${buyerReviews.rating}), 2)::text` })
-    .from(buyerReviews)
-    .where(and(inArray(buyerReviews.listingId, listingIds), visible))
-    .groupBy(buyerReviews.listingId);
-  return new Map(rows.map((r) => [r.listingId, { count: Number(r.count), average: r.average === null ? null : Number(r.average) }]));
+/** A listing's visible reviews: count, average rating (two decimals) and the newest `perListing` (absent: none). */
+export function buyerReviewsFact(perListing = 5): ListingFact<BuyerReviewSummary & { latest: BuyerReviewRow[] }> {
+  const shown = sql`r.revoked_at is null and r.hidden_at is null`;
+  return {
+    select: (listingId) => sql`(select case when count(*) > 0 then jsonb_build_object('count', count(*), 'average', round(avg(r.rating), 2)::text,
+        'latest', (select jsonb_agg(x.row order by x.created_at desc, x.id desc)
+          from (select ${rowJson(buyerReviews, "r")} as row, r.created_at, r.id from ${buyerReviews} r
+                where r.listing_id = ${listingId} and ${shown} order by r.created_at desc, r.id desc limit ${perListing}) x)) end
+      from ${buyerReviews} r where r.listing_id = ${listingId} and ${shown})`,
+    decode: (json) => {
+      const r = json as { count: number; average: string | null; latest: Record<string, unknown>[] | null };
+      return { count: Number(r.count), average: r.average === null ? null : Number(r.average), latest: (r.latest ?? []).map((row) => rowFromJson(buyerReviews, row)) };
+    },
+  };
 }
 
 /** Reviews awaiting an owner's answer or an admin's eye: the latest visible reviews of the given listings, or of all (admins). */
@@ -132,23 +139,3 @@ export async function findReviewableListing(db: Db, key: string): Promise<{ id: 
   return row ?? null;
 }
 
-/** The newest `perListing` visible reviews of each listing, in one query (the registry surfaces carry them as feedback records). */
-export async function latestBuyerReviews(db: Db, listingIds: string[], perListing = 5): Promise<Map<string, BuyerReviewRow[]>> {
-  if (listingIds.length === 0) return new Map();
-  const ranked = db
-    .select({
-      ...getTableColumns(buyerReviews),
-      rank: sql<number>`row_number() over (partition by ${buyerReviews.listingId} order by ${buyerReviews.createdAt} desc, ${buyerReviews.id} desc)`.as("rank"),
-    })
-    .from(buyerReviews)
-    .where(and(inArray(buyerReviews.listingId, listingIds), visible))
-    .as("ranked");
-  const rows = await db.select().from(ranked).where(lte(ranked.rank, perListing)).orderBy(ranked.listingId, ranked.rank);
-  const out = new Map<string, BuyerReviewRow[]>();
-  for (const { rank: _rank, ...row } of rows) {
-    const list = out.get(row.listingId) ?? [];
-    list.push(row as BuyerReviewRow);
-    out.set(row.listingId, list);
-  }
-  return out;
-}

@@ -1,10 +1,11 @@
 // Drift records: kept when a probe of an approved listing finds other prices, payee wallets or tools than
 // were approved. A changed wallet also sends the listing back to review (the terms forbid changing it
 // without consent), which takes it out of the catalogue and drops 'Verified'.
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool, ProbeResult } from "@agora-mcp/protocol";
 import { listingDrift, listingProbes, listings, type ApprovedTerms, type DriftKind, type ListingDrift } from "../schema";
 import type { Db } from "../types";
+import { readListingFacts, type ListingFact } from "./facts-statement";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -76,20 +77,18 @@ export async function approvedTermsOfRevision(tx: Tx, listingId: string, revisio
 
 export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; detectedAt: string };
 
+/** A listing's latest `perListing` drift records, newest first (absent: none). */
+export function recentDriftFact(perListing = 10): ListingFact<DriftRecord[]> {
+  return {
+    select: (listingId) => sql`(select jsonb_agg(jsonb_build_object('kind', d.kind, 'subject', d.subject, 'approved', d.approved, 'found', d.found,
+        'detectedAt', d.detected_at) order by d.detected_at desc, d.id desc)
+      from (select * from ${listingDrift} d where d.listing_id = ${listingId} order by d.detected_at desc, d.id desc limit ${perListing}) d)`,
+    decode: (json) => (json as DriftRecord[]).map((d) => ({ kind: d.kind, subject: d.subject, approved: d.approved, found: d.found, detectedAt: new Date(d.detectedAt).toISOString() })),
+  };
+}
+
 /** The latest `perListing` drift records of each listing, newest first, keyed by listing id. */
 export async function recentDrift(db: Db, listingIds: string[], perListing = 10): Promise<Map<string, DriftRecord[]>> {
-  const byListing = new Map<string, DriftRecord[]>();
-  if (listingIds.length === 0) return byListing;
-  const rows = await db
-    .select()
-    .from(listingDrift)
-    .where(inArray(listingDrift.listingId, listingIds))
-    .orderBy(desc(listingDrift.detectedAt), desc(listingDrift.id))
-    .limit(listingIds.length * perListing);
-  for (const row of rows) {
-    const list = byListing.get(row.listingId) ?? [];
-    if (list.length < perListing) list.push({ kind: row.kind, subject: row.subject, approved: row.approved, found: row.found, detectedAt: row.detectedAt.toISOString() });
-    byListing.set(row.listingId, list);
-  }
-  return byListing;
+  const facts = await readListingFacts(db, listingIds, { drift: recentDriftFact(perListing) });
+  return new Map([...facts].flatMap(([id, f]) => (f.drift ? [[id, f.drift] as const] : [])));
 }

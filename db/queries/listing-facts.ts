@@ -1,15 +1,16 @@
-// What the checks know about a page of listings, loaded beside the rows in a fixed number of queries whatever the page's
-// size: the latest check, the 30-day record, the recent drift, the buyer reviews and Agora's own evidence (sales, test
+// What the checks know about a page of listings, loaded beside the rows in one statement whatever the page's size
+// (db/queries/facts-statement.ts): the latest check, the 30-day record, the recent drift, the buyer reviews and Agora's own evidence (sales, test
 // purchase) of each. Every surface reads listings this way, so a search or a lookup goes down to the database once and
 // comes back with everything it shows; discovery, which pages tools rather than listings, reads the evidence alone.
 import type { BuyerReviewRow, ListingProbe, TestPurchase } from "../schema";
 import type { Db } from "../types";
-import { buyerReviewSummaries, latestBuyerReviews, type BuyerReviewSummary } from "./buyer-reviews";
-import { recentDrift, type DriftRecord } from "./drift";
+import { buyerReviewsFact, type BuyerReviewSummary } from "./buyer-reviews";
+import { recentDriftFact, type DriftRecord } from "./drift";
+import { readListingFacts } from "./facts-statement";
 import { findPublicListing, listRegistryPage, searchListings, type CatalogueQuery, type PublicListingRow } from "./listings";
-import { latestProbes, uptimeSummaries, type UptimeSummary } from "./probes";
-import { salesSummaries, type SalesSummary } from "./sales";
-import { latestTestPurchases } from "./test-purchases";
+import { latestProbeFact, uptimeFact, type UptimeSummary } from "./probes";
+import { salesSummaryFact, type SalesSummary } from "./sales";
+import { latestTestPurchaseFact } from "./test-purchases";
 
 /** The record window of `uptime`. */
 export const UPTIME_DAYS = 30;
@@ -32,30 +33,29 @@ export type ListingRecord = {
 /** Agora's own evidence about a listing: its sales read from the chain and its latest test purchase (absent: none yet). */
 export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase">;
 
-/** The evidence of each listing in `listingIds`, in two statements however many there are. */
+/** The evidence of each listing in `listingIds`, in one statement however many there are. */
 export async function listingEvidence(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, ListingEvidence>> {
-  const ids = [...new Set(listingIds)];
-  if (ids.length === 0) return new Map();
-  const [sales, tests] = await Promise.all([salesSummaries(db, ids, now), latestTestPurchases(db, ids)]);
-  return new Map(ids.map((id) => [id, { sales: sales.get(id), testPurchase: tests.get(id) }]));
+  return readListingFacts(db, listingIds, { sales: salesSummaryFact(now), testPurchase: latestTestPurchaseFact });
 }
 
 /** The rows in the given order, each with its facts. */
 export async function withListingFacts(db: Db, rows: PublicListingRow[], now = new Date()): Promise<ListingRecord[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [probes, uptimes, drift, evidence, reviewSummaries, reviews] = await Promise.all([
-    latestProbes(db, ids),
-    uptimeSummaries(db, ids, UPTIME_DAYS, now),
-    recentDrift(db, ids),
-    listingEvidence(db, ids, now),
-    buyerReviewSummaries(db, ids),
-    latestBuyerReviews(db, ids),
-  ]);
+  const facts = await readListingFacts(
+    db,
+    rows.map((r) => r.id),
+    {
+      probe: latestProbeFact,
+      uptime: uptimeFact(UPTIME_DAYS, now),
+      drift: recentDriftFact(),
+      sales: salesSummaryFact(now),
+      testPurchase: latestTestPurchaseFact,
+      buyerReviews: buyerReviewsFact(),
+    },
+  );
   return rows.map((row) => {
-    const summary = reviewSummaries.get(row.id);
-    const buyerReviews = summary ? { ...summary, latest: reviews.get(row.id) ?? [] } : undefined;
-    return { row, probe: probes.get(row.id), uptime: uptimes.get(row.id), drift: drift.get(row.id) ?? [], buyerReviews, ...evidence.get(row.id) };
+    const f = facts.get(row.id);
+    return { row, probe: f?.probe, uptime: f?.uptime, drift: f?.drift ?? [], sales: f?.sales, buyerReviews: f?.buyerReviews, testPurchase: f?.testPurchase };
   });
 }
 

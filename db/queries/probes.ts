@@ -1,11 +1,13 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
 // Verified = approved + the last probe, within 24 h, was verifiable.
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { ProbeResult } from "@agora-mcp/protocol";
 import { applyDrift, type CompareTerms, type DriftFinding } from "./drift";
 import { listingProbes, listings, type ListingProbe } from "../schema";
+import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
+import { readListingFacts, type ListingFact } from "./facts-statement";
 
 export const VERIFIED_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -125,15 +127,16 @@ export async function refreshVerifiedFlags(db: Db, now = new Date()): Promise<nu
   return cleared.length;
 }
 
+/** The latest probe of a listing (absent: never probed). */
+export const latestProbeFact: ListingFact<ListingProbe> = {
+  select: (listingId) => sql`(select ${rowJson(listingProbes, "p")} from ${listingProbes} p where p.listing_id = ${listingId} order by p.checked_at desc, p.id desc limit 1)`,
+  decode: (json) => rowFromJson(listingProbes, json as Record<string, unknown>),
+};
+
 /** The latest probe of each listing (for the review queue), keyed by listing id; listings never probed are absent. */
 export async function latestProbes(db: Db, listingIds: string[]): Promise<Map<string, ListingProbe>> {
-  if (listingIds.length === 0) return new Map();
-  const rows = await db
-    .selectDistinctOn([listingProbes.listingId])
-    .from(listingProbes)
-    .where(inArray(listingProbes.listingId, listingIds))
-    .orderBy(listingProbes.listingId, desc(listingProbes.checkedAt), desc(listingProbes.id));
-  return new Map(rows.map((row) => [row.listingId, row]));
+  const facts = await readListingFacts(db, listingIds, { probe: latestProbeFact });
+  return new Map([...facts].flatMap(([id, f]) => (f.probe ? [[id, f.probe] as const] : [])));
 }
 
 /** The listing's probes of the last `days` days, newest first. */
@@ -163,31 +166,28 @@ export const NO_PROBES: UptimeSummary = { uptimePct: null, medianLatencyMs: null
 
 const since = (days: number, now: Date) => new Date(now.getTime() - days * DAY_MS);
 
-/** The `days`-day summary of each listing, keyed by id, in one query; listings without probes in the window are absent. */
-export async function uptimeSummaries(db: Db, listingIds: string[], days = 30, now = new Date()): Promise<Map<string, UptimeSummary>> {
-  if (listingIds.length === 0) return new Map();
-  const rows = await db
-    .select({
-      listingId: listingProbes.listingId,
-      checks: sql<number>`count(*)::int`,
-      ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`,
-      median: sql<number | null>`percentile_cont(0.5) within group (order by ${listingProbes.latencyMs})
-        filter (where ${listingProbes.reachable} and ${listingProbes.latencyMs} is not null)`,
-    })
-    .from(listingProbes)
-    .where(and(inArray(listingProbes.listingId, listingIds), gt(listingProbes.checkedAt, since(days, now))))
-    .groupBy(listingProbes.listingId);
-  return new Map(
-    rows.map((r) => {
+/** A listing's `days`-day summary (absent: no probes in the window). */
+export function uptimeFact(days = 30, now = new Date()): ListingFact<UptimeSummary> {
+  return {
+    select: (listingId) => sql`(select case when count(*) > 0 then jsonb_build_object('checks', count(*), 'ok', count(*) filter (where p.reachable),
+        'median', percentile_cont(0.5) within group (order by p.latency_ms) filter (where p.reachable and p.latency_ms is not null)) end
+      from ${listingProbes} p where p.listing_id = ${listingId} and p.checked_at > ${since(days, now).toISOString()}::timestamptz)`,
+    decode: (json) => {
+      const r = json as { checks: number; ok: number; median: number | null };
       const checks = Number(r.checks);
-      const summary: UptimeSummary = {
+      return {
         uptimePct: checks ? Math.round((Number(r.ok) / checks) * 10_000) / 100 : null,
         medianLatencyMs: r.median === null || r.median === undefined ? null : Math.round(Number(r.median)),
         checks,
       };
-      return [r.listingId, summary];
-    }),
-  );
+    },
+  };
+}
+
+/** The `days`-day summary of each listing, keyed by id, in one query; listings without probes in the window are absent. */
+export async function uptimeSummaries(db: Db, listingIds: string[], days = 30, now = new Date()): Promise<Map<string, UptimeSummary>> {
+  const facts = await readListingFacts(db, listingIds, { uptime: uptimeFact(days, now) });
+  return new Map([...facts].flatMap(([id, f]) => (f.uptime ? [[id, f.uptime] as const] : [])));
 }
 
 /** One listing's summary plus its day-by-day record (the detail page's status strip). */

@@ -4,8 +4,8 @@ import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
 import { listingProbes, listings, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "../schema";
 import { applySalesRollup, type SaleRowChange } from "./sales-rollup";
-import { rowsOf } from "../rows";
 import type { Db } from "../types";
+import { readListingFacts, type ListingFact } from "./facts-statement";
 
 const DAY_MS = 86_400_000;
 
@@ -201,8 +201,7 @@ export const NO_SALES: SalesSummary = {
   lastSale: null,
 };
 
-type SummaryRow = {
-  listing_id: string;
+type SummaryJson = {
   s7: number | string;
   b7: number | string;
   v7: string;
@@ -214,52 +213,56 @@ type SummaryRow = {
   v_all: string;
   last_network: string | null;
   last_tx: string | null;
-  last_at: string | Date | null;
+  last_at: string | null;
   last_amount: string | null;
 };
 
 /**
- * The figures of each listing in `listingIds` (listings without sales are absent: NO_SALES). One statement reading
- * bounded rows: the totals row, at most 30 day rows and the last sale (one entry of listing_sales_listing_last_idx:
- * its order must say "nulls last" as the index does, or PostgreSQL sorts every sale of the listing) per listing. A window's
+ * A listing's figures (absent without sales: NO_SALES), from bounded rows: the totals row, at most 30 day rows and
+ * the last sale (one entry of listing_sales_listing_last_idx: its order must say "nulls last" as the index does, or
+ * PostgreSQL sorts every sale of the listing). A window's
  * buyers are the sum of its days' `last_buyers` (each buyer counted on their latest day, which lies in the window
  * exactly when they bought in it).
  */
-export async function salesSummaries(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, SalesSummary>> {
-  if (listingIds.length === 0) return new Map();
-  const ids = sql.join(listingIds.map((id) => sql`${id}::uuid`), sql`, `);
+export function salesSummaryFact(now = new Date()): ListingFact<SalesSummary> {
   const week = windowStart(7, now);
   const month = windowStart(30, now);
-  const result = await db.execute(sql`
-    select t.listing_id, t.sales as s_all, t.buyers as b_all, t.volume::text as v_all,
-      coalesce(w.s7, 0) as s7, coalesce(w.b7, 0) as b7, coalesce(w.v7, 0)::text as v7,
-      coalesce(w.s30, 0) as s30, coalesce(w.b30, 0) as b30, coalesce(w.v30, 0)::text as v30,
-      l.network as last_network, l.tx_hash as last_tx, l.block_time as last_at, l.amount::text as last_amount
-    from ${listingSalesTotals} t
-    left join lateral (
-      select sum(d.sales) filter (where d.day >= ${week}::date) as s7, sum(d.last_buyers) filter (where d.day >= ${week}::date) as b7,
-        sum(d.volume) filter (where d.day >= ${week}::date) as v7,
-        sum(d.sales) as s30, sum(d.last_buyers) as b30, sum(d.volume) as v30
-      from ${listingSalesDays} d where d.listing_id = t.listing_id and d.day >= ${month}::date
-    ) w on true
-    left join lateral (
-      select network, tx_hash, block_time, amount from ${listingSales} x
-      where x.listing_id = t.listing_id order by x.block_time desc nulls last, x.block_number desc nulls last, x.log_index desc nulls last limit 1
-    ) l on true
-    where t.listing_id in (${ids})`);
-  const out = new Map<string, SalesSummary>();
-  for (const r of rowsOf<SummaryRow>(result)) {
-    out.set(r.listing_id, {
-      last7d: { sales: Number(r.s7), buyers: Number(r.b7), volumeUnits: r.v7 },
-      last30d: { sales: Number(r.s30), buyers: Number(r.b30), volumeUnits: r.v30 },
-      allTime: { sales: Number(r.s_all), buyers: Number(r.b_all), volumeUnits: r.v_all },
-      lastSale:
-        r.last_tx && r.last_network && r.last_at
-          ? { network: r.last_network, txHash: r.last_tx, at: new Date(r.last_at).toISOString(), amountUnits: r.last_amount ?? "0" }
-          : null,
-    });
-  }
-  return out;
+  return {
+    select: (listingId) => sql`(select jsonb_build_object('s_all', t.sales, 'b_all', t.buyers, 'v_all', t.volume::text,
+        's7', coalesce(w.s7, 0), 'b7', coalesce(w.b7, 0), 'v7', coalesce(w.v7, 0)::text,
+        's30', coalesce(w.s30, 0), 'b30', coalesce(w.b30, 0), 'v30', coalesce(w.v30, 0)::text,
+        'last_network', l.network, 'last_tx', l.tx_hash, 'last_at', l.block_time, 'last_amount', l.amount::text)
+      from ${listingSalesTotals} t
+      left join lateral (
+        select sum(d.sales) filter (where d.day >= ${week}::date) as s7, sum(d.last_buyers) filter (where d.day >= ${week}::date) as b7,
+          sum(d.volume) filter (where d.day >= ${week}::date) as v7,
+          sum(d.sales) as s30, sum(d.last_buyers) as b30, sum(d.volume) as v30
+        from ${listingSalesDays} d where d.listing_id = t.listing_id and d.day >= ${month}::date
+      ) w on true
+      left join lateral (
+        select network, tx_hash, block_time, amount from ${listingSales} x
+        where x.listing_id = t.listing_id order by x.block_time desc nulls last, x.block_number desc nulls last, x.log_index desc nulls last limit 1
+      ) l on true
+      where t.listing_id = ${listingId})`,
+    decode: (json) => {
+      const r = json as SummaryJson;
+      return {
+        last7d: { sales: Number(r.s7), buyers: Number(r.b7), volumeUnits: r.v7 },
+        last30d: { sales: Number(r.s30), buyers: Number(r.b30), volumeUnits: r.v30 },
+        allTime: { sales: Number(r.s_all), buyers: Number(r.b_all), volumeUnits: r.v_all },
+        lastSale:
+          r.last_tx && r.last_network && r.last_at
+            ? { network: r.last_network, txHash: r.last_tx, at: new Date(r.last_at).toISOString(), amountUnits: r.last_amount ?? "0" }
+            : null,
+      };
+    },
+  };
+}
+
+/** The figures of each listing in `listingIds`, keyed by id (listings without sales are absent: NO_SALES). */
+export async function salesSummaries(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, SalesSummary>> {
+  const facts = await readListingFacts(db, listingIds, { sales: salesSummaryFact(now) });
+  return new Map([...facts].flatMap(([id, f]) => (f.sales ? [[id, f.sales] as const] : [])));
 }
 
 /** Sales per UTC day over the last `days` days, oldest first, days without sales included (count 0). */

@@ -2,8 +2,10 @@
 // sharing it cannot overspend it together), each purchase's record, and the items owners exclude.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type TestPurchase, type TestPurchaseOutcome } from "../schema";
+import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
+import { readListingFacts, type ListingFact } from "./facts-statement";
 
 /** Today as the database's clock sees it, in UTC: the day a budget counts. */
 const TODAY = sql`(now() at time zone 'utc')::date`;
@@ -103,15 +105,17 @@ export async function finishTestPurchase(
   });
 }
 
+/** A listing's latest finished test purchase (absent: none yet). */
+export const latestTestPurchaseFact: ListingFact<TestPurchase> = {
+  select: (listingId) => sql`(select ${rowJson(testPurchases, "t")} from ${testPurchases} t
+    where t.listing_id = ${listingId} and t.outcome <> 'pending' order by t.started_at desc, t.id desc limit 1)`,
+  decode: (json) => rowFromJson(testPurchases, json as Record<string, unknown>),
+};
+
 /** The latest finished test purchase of each listing (pending ones are not shown until they end). */
 export async function latestTestPurchases(db: Db, listingIds: string[]): Promise<Map<string, TestPurchase>> {
-  if (listingIds.length === 0) return new Map();
-  const rows = await db
-    .selectDistinctOn([testPurchases.listingId])
-    .from(testPurchases)
-    .where(and(inArray(testPurchases.listingId, listingIds), sql`${testPurchases.outcome} <> 'pending'`))
-    .orderBy(testPurchases.listingId, desc(testPurchases.startedAt), desc(testPurchases.id));
-  return new Map(rows.map((row) => [row.listingId, row]));
+  const facts = await readListingFacts(db, listingIds, { test: latestTestPurchaseFact });
+  return new Map([...facts].flatMap(([id, f]) => (f.test ? [[id, f.test] as const] : [])));
 }
 
 /** A listing's test purchases, newest first (the money account a reviewer reads). */
