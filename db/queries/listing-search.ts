@@ -3,6 +3,7 @@
 // 2 × SEARCH_WINDOW rows whatever the catalogue's size. How the matches are read is chosen per search from a
 // fixed-size probe of the catalogue (planSearch), not left to the planner's guess about how the words combine.
 import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { listings, searchWords } from "../schema";
 import { recentSalesCount } from "./sales";
 import { rowsOf } from "../rows";
@@ -208,6 +209,18 @@ export const searchPlanning = { probeRows: 1000, denseShare: 0.05, scanRows: 50_
 
 export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promise<SearchPlan> {
   const { probeRows, denseShare } = searchPlanning;
+  const threshold = denseShare * probeRows;
+  const known = wordCounts(db, filter);
+  const counts = terms.words.map((w) => known.get(w));
+  const seen = known.seen();
+  // A word not dense in the probe makes every word together not dense either: the plan follows from the words'
+  // own counts, remembered from earlier probes (the probe is a sample; a minute-old sample is as good a sample).
+  // Only when every word is dense does the plan need the words counted together.
+  if (seen !== undefined && counts.every((n) => n !== undefined) && (seen < probeRows || counts.some((n) => n! < threshold))) {
+    probeStats().skipped++;
+    return planFrom(terms.words, counts as number[], seen);
+  }
+  probeStats().run++;
   const perWord = terms.words.map((w, i) => sql`, (count(*) filter (where ${textMatches(sql.raw("search_text"), { ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`);
   const [row] = rowsOf<Record<string, number>>(
     await db.execute(sql`
@@ -215,12 +228,69 @@ export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promi
              (count(*) filter (where ${matchesName(terms, "scan")}))::int as name ${sql.join(perWord, sql``)}
       from (select name, search_text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${probeRows}) probe`),
   );
-  const sized = Number(row?.seen ?? 0) >= probeRows;
-  const dense = (n: number | undefined) => sized && Number(n ?? 0) >= denseShare * probeRows;
-  const textDense = dense(row?.text);
-  const counts = terms.words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
+  const probed = terms.words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
+  known.remember(Number(row?.seen ?? 0), terms.words, probed);
+  return planFrom(terms.words, probed, Number(row?.seen ?? 0), { text: Number(row?.text ?? 0), name: Number(row?.name ?? 0) });
+}
+
+/**
+ * The plan from the probe's counts: each word's (`counts`, in the order of `words`), the rows it read (`seen`) and,
+ * when every word is dense, every word's together (`together`). Together the words match no more rows than the
+ * rarest alone, and a name match is a text match, so a word that is not dense settles both without them.
+ */
+function planFrom(words: string[], counts: number[], seen: number, together?: { text: number; name: number }): SearchPlan {
+  const { probeRows, denseShare } = searchPlanning;
+  const sized = seen >= probeRows;
+  const dense = (n: number) => sized && n >= denseShare * probeRows;
+  const textDense = together !== undefined && dense(together.text);
+  const nameDense = together !== undefined && dense(together.name);
   const rare = sized && !textDense && counts.some((n) => n === 0);
-  return { textDense, nameDense: dense(row?.name), recheckOnly: rare ? terms.words.filter((_, i) => dense(counts[i])) : [] };
+  return { textDense, nameDense, recheckOnly: rare ? words.filter((_, i) => dense(counts[i]!)) : [] };
+}
+
+/** Probes run and skipped since start (the bench prints them; a test checks a known word skips the probe). */
+export function probeStats(): { run: number; skipped: number } {
+  const holder = globalThis as { __searchProbeStats?: { run: number; skipped: number } };
+  return (holder.__searchProbeStats ??= { run: 0, skipped: 0 });
+}
+
+// Each word's count in the probe, per database and filter, for WORD_COUNT_TTL_MS: a bounded map (oldest out first).
+const WORD_COUNT_TTL_MS = 60_000;
+const MAX_WORD_COUNTS = 20_000;
+type Counted = { n: number; at: number };
+const wordCountCache = new WeakMap<Db, Map<string, Counted>>();
+const dialect = new PgDialect();
+
+function wordCounts(db: Db, filter: SQL) {
+  let cache = wordCountCache.get(db);
+  if (!cache) wordCountCache.set(db, (cache = new Map()));
+  const map = cache;
+  const { sql: text, params } = dialect.sqlToQuery(filter);
+  // The probe's size is part of the key: a count from a probe of another size is not comparable.
+  const scope = JSON.stringify([searchPlanning.probeRows, text, params]);
+  const read = (key: string) => {
+    const hit = map.get(key);
+    if (!hit) return undefined;
+    if (Date.now() - hit.at > WORD_COUNT_TTL_MS) {
+      map.delete(key);
+      return undefined;
+    }
+    return hit.n;
+  };
+  const write = (key: string, n: number, at: number) => {
+    map.delete(key);
+    map.set(key, { n, at });
+    while (map.size > MAX_WORD_COUNTS) map.delete(map.keys().next().value!);
+  };
+  return {
+    seen: () => read(`${scope} seen`),
+    get: (word: string) => read(`${scope} ${word}`),
+    remember: (seen: number, words: string[], counts: number[]) => {
+      const at = Date.now();
+      write(`${scope} seen`, seen, at);
+      words.forEach((w, i) => write(`${scope} ${w}`, counts[i]!, at));
+    },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { setDatabase } from "@/lib/database";
 import { insertListing } from "@/lib/listings/write";
 import { searchCatalogue } from "@/lib/listings/search/search";
 import { rowsOf } from "@/db/rows";
-import { planSearch, RANK_WINDOW, SEARCH_WINDOW, searchPlanning } from "@/db/queries/listing-search";
+import { planSearch, probeStats, RANK_WINDOW, SEARCH_WINDOW, searchPlanning } from "@/db/queries/listing-search";
 import { searchTerms } from "@/lib/listings/search/terms";
 import { sql } from "drizzle-orm";
 import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
@@ -164,6 +164,34 @@ describe.each(drivers())("search relevance on %s", (driver) => {
       expect(await answers()).toEqual(byIndex);
       Object.assign(searchPlanning, { scanRows: 300 }); // ... and that read stops short of the count: the index counts
       expect(await answers()).toEqual(byIndex);
+    } finally {
+      Object.assign(searchPlanning, saved);
+    }
+  });
+
+  it("plans a search whose words a probe counted a moment ago without probing again, to the plan the probe gives", async () => {
+    const [adjective, domain] = (await syntheticName()).toLowerCase().split(" ");
+    const late = (await syntheticName(1050)).toLowerCase();
+    const number = late.split(" ").at(-1)!;
+    const saved = { ...searchPlanning };
+    try {
+      Object.assign(searchPlanning, { probeRows: 400 }); // the seeded catalogue looks large: common words are dense
+      const plan = (q: string) => planSearch(conn.db, searchTerms(q)!, sql`true`);
+      // Counted once: a common word with a word in no probed row, and a rare word alone.
+      const first = [await plan(`${adjective} ${number}`), await plan("zzqxv")];
+      const before = { ...probeStats() };
+      // Every word known, and one of each pair not dense: no probe, the same plans as a fresh probe gives.
+      const again = [await plan(`${number} ${adjective}`), await plan(`zzqxv ${adjective}`), await plan("zzqxv")];
+      expect(probeStats().run).toBe(before.run);
+      expect(probeStats().skipped).toBe(before.skipped + 3);
+      expect(again[0]).toEqual({ textDense: false, nameDense: false, recheckOnly: [adjective] });
+      expect(again[2]).toEqual(first[1]);
+      // Dense words together still need the probe (together they may be rare): it runs, and agrees with the count.
+      await plan(`${adjective} ${domain}`);
+      expect(probeStats().run).toBe(before.run + 1);
+      // Another filter is another sample: its counts are not reused.
+      await planSearch(conn.db, searchTerms("zzqxv")!, sql`categories @> array['Data']`);
+      expect(probeStats().run).toBe(before.run + 2);
     } finally {
       Object.assign(searchPlanning, saved);
     }
