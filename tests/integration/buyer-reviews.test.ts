@@ -26,6 +26,7 @@ import { buyerReviews, listingReviews, listings, users } from "@/db/schema";
 import { answerBuyerReview, hideBuyerReview } from "@/db/queries/buyer-reviews";
 import { eq } from "drizzle-orm";
 import { buyQuote, signBuyerMessage } from "../support/buyer-review-fixtures";
+import { directSeller } from "../support/direct-sales";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { call, jsonRequest } from "../support/route-client";
@@ -38,7 +39,7 @@ let stack: PaymentStack;
 let shopA: Shop;
 let shopB: Shop;
 let ownerOfA: PrivateKeyAccount;
-const sales: Record<"a1" | "a2" | "a3" | "b1" | "self", Sale> = {} as never;
+const sales: Record<"a1" | "a2" | "a3" | "b1" | "self" | "oneUnit", Sale> = {} as never;
 
 async function openShop(name: string, wallet: `0x${string}`): Promise<Shop> {
   const kit = createMonetizedServer({
@@ -99,6 +100,10 @@ beforeAll(async () => {
   sales.b1 = await buy(shopB, buyers[0]!);
   // The owner's own payee wallet buys from its own server: a real sale, but self-feedback.
   sales.self = await buy(shopA, ownerOfA);
+  // One unit sent to shop A's wallet with a transferWithAuthorization, settled straight on the chain: a transfer
+  // that looks like a sale, at no price shop A asks.
+  const sender = await stack.fundedBuyer(1_000_000n);
+  sales.oneUnit = { buyer: sender, tx: await directSeller(stack.chain.rpcUrl).settle([{ buyer: sender, payee: ownerOfA.address, units: 1n }]) };
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
   // Reviewed as soon as mined (buyer-review-confirmations.test.ts covers the depth).
   process.env.SALES_CONFIRMATIONS = "0";
@@ -176,6 +181,14 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     expect(answer.status).toBe(403);
     expect(answer.body.message).toMatch(new RegExp(`^This sale paid ${shopB.wallet}, which is not a wallet of "quote-shop-a"`));
     expect(await stored()).toHaveLength(1);
+  });
+
+  it("refuses a transfer to the listing's wallet at an amount the listing does not ask", async () => {
+    const answer = await review(await signed({ listing: listingA, sale: sales.oneUnit }));
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toBe(`This sale paid $0.000001 to ${ownerOfA.address}, which is no price "quote-shop-a" asked there: only a purchase at a listed price is a verified purchase.`);
+    expect(await stored()).toHaveLength(1);
+    expect((await findListingView(conn.db, listingA))!.buyerReviews.count).toBe(1);
   });
 
   it("refuses a second review of the same sale", async () => {
