@@ -43,13 +43,24 @@ export async function latestPaymentTerms(db: Db): Promise<PaymentTerms[]> {
     .orderBy(listingProbes.listingId, sql`${listingProbes.checkedAt} desc`, sql`${listingProbes.id} desc`);
 }
 
-/** Every check of one listing since `since`, one row each (buyer reviews: a sale to a wallet or at a price of last month). */
-export async function listingPaymentTermsSince(db: Db, listingId: string, since: Date): Promise<PaymentTerms[]> {
+/**
+ * Every check since `since`, of any listing, that names `wallet` (payment methods or an x402 tool's payTo), one row
+ * each: buyer reviews credit a wallet's sale as the indexer does, over the checks of the last month. Reads the
+ * window's checks once (no index on the wallets they name); reached only by a signed review of a sale on chain.
+ */
+export async function paymentTermsNamingSince(db: Db, wallet: string, since: Date): Promise<PaymentTerms[]> {
+  const lower = wallet.toLowerCase();
   return db
     .select(termsColumns)
     .from(listingProbes)
     .innerJoin(listings, eq(listings.id, listingProbes.listingId))
-    .where(and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, since)));
+    .where(
+      and(
+        gt(listingProbes.checkedAt, since),
+        sql`(exists (select 1 from jsonb_array_elements(${listingProbes.paymentMethods}) m where lower(m->>'walletAddress') = ${lower})
+          or exists (select 1 from jsonb_array_elements(${listingProbes.pricedItems}) i where lower(i->'x402Requirements'->>'payTo') = ${lower}))`,
+      ),
+    );
 }
 
 /** The last block indexed on `network`, or null before its first run. */

@@ -11,7 +11,7 @@ import {
   revokeBuyerReview,
 } from "@/db/queries/buyer-reviews";
 import type { BuyerReviewRow } from "@/db/schema";
-import { listingPaymentTermsSince } from "@/db/queries/sales";
+import { paymentTermsNamingSince } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
@@ -56,8 +56,13 @@ export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, now =
   if (!payees.includes(sale.payee.toLowerCase())) {
     throw new ApiError(403, `This sale paid ${sale.payee}, which is not a wallet of "${listing.slug}" (its checks found ${payees.length ? payees.join(", ") : "no payee"}). Review the listing you paid.`);
   }
-  // The rule the sales indexer counts sales by: a transfer at a price the listing's checks asked at that wallet.
-  const terms = payeesOn(network, getAddress(network.asset), await listingPaymentTermsSince(db, listing.id, new Date(now.getTime() - PAYEE_WINDOW_DAYS * 86_400_000)));
+  // The rules the sales indexer counts sales by: a wallet several listings name is the first one's (and its owner's
+  // other listings'), and a transfer is a sale only at a price the listing's checks asked at that wallet.
+  const since = new Date(now.getTime() - PAYEE_WINDOW_DAYS * 86_400_000);
+  const terms = payeesOn(network, getAddress(network.asset), await paymentTermsNamingSince(db, sale.payee, since));
+  if (!terms.get(getAddress(sale.payee))?.has(listing.id)) {
+    throw new ApiError(403, `This sale paid ${sale.payee}, a wallet "${listing.slug}" shares with a listing listed before it by another owner: its sales count for that listing. Review the listing you paid.`);
+  }
   if (!listingsSold(terms, sale.payee, sale.amount).includes(listing.id)) {
     throw new ApiError(403, `This sale paid ${formatUsd(sale.amount)} to ${sale.payee}, which is no price "${listing.slug}" asked there: only a purchase at a listed price is a verified purchase.`);
   }
