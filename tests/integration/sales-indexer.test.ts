@@ -13,6 +13,8 @@ import { catalogueVersion, searchListings } from "@/db/queries/listings";
 import { searchTerms } from "@/lib/listings/search/terms";
 import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
 import { salesCursor, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
+import { rowsOf } from "@/db/rows";
+import { sql } from "drizzle-orm";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { indexSales, type IndexSettings } from "@/lib/sales/indexer";
@@ -169,6 +171,15 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(await run()).toMatchObject({ added: 2, removed: 0 });
     expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
     await figuresMatchRaw();
+  });
+
+  it("finds the excluded payers' sales, dropped every run, through an index rather than a scan of the network's sales", async () => {
+    // The statement dropSalesPaidBy runs; the planner told not to scan takes the payer index when there is one.
+    const plan = await conn.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<Record<string, string>>(await tx.execute(sql`explain delete from listing_sales where network = ${BASE_SEPOLIA.caip2} and lower(payer) in (${buyers[0]!.address.toLowerCase()})`));
+    });
+    expect(plan.map((row) => Object.values(row).join(" ")).join("\n")).toContain("listing_sales_network_payer_idx");
   });
 
   it("removes the sales a reorg undid and keeps the rest", async () => {
