@@ -34,6 +34,8 @@ const SALES = Number(args.sales);
 const LISTINGS = Number(args.listings);
 const BUYERS = Number(args.buyers);
 const BATCH = Number(args.batch);
+// The seven prices sales are generated at ($0.010–$0.016): a transfer counts as a sale only at a price the listing asks.
+const PRICED_ITEMS = Array.from({ length: 7 }, (_, i) => ({ name: `Item ${i}`, amount: 0.01 + i / 1000, units: String(10_000 + i * 1_000), currency: "USDC" }));
 const driver = args.driver === "pglite" ? "pglite" : "postgres";
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
@@ -69,7 +71,7 @@ try {
       .values({ slug, name: `Bench Sales ${i}`, description: "A listing for the sales benchmark.", serverUrl: `https://bench-sales-${i}.example.com/mcp`, status: "approved", searchText: `bench sales ${i}` })
       .returning({ id: listings.id });
     ids.push(row!.id);
-    await conn.db.insert(listingProbes).values({ listingId: row!.id, reachable: true, verifiable: true, paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: payee }] });
+    await conn.db.insert(listingProbes).values({ listingId: row!.id, reachable: true, verifiable: true, paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: payee }], pricedItems: PRICED_ITEMS });
   }
 
   // Generation: sale n goes to listing n mod LISTINGS from buyer n mod BUYERS, $0.010–$0.016.

@@ -117,20 +117,6 @@ export async function recordCandidateCheck(db: Db, remoteUrl: string, check: { o
     .where(eq(ingestedServers.remoteUrl, remoteUrl));
 }
 
-/**
- * A listing already at this server URL (submitted here, or imported before), under any of its `spellings`; one at
- * the first spelling wins when there are several.
- */
-export async function listingAtUrl(db: Db, spellings: [string, ...string[]]): Promise<{ id: string; revision: number } | null> {
-  const [row] = await db
-    .select({ id: listings.id, revision: listings.revision })
-    .from(listings)
-    .where(inArray(listings.serverUrl, spellings))
-    .orderBy(sql`${listings.serverUrl} = ${spellings[0]} desc`)
-    .limit(1);
-  return row ?? null;
-}
-
 /** An upstream entry was deleted: its imported listing leaves every surface (kept, so its history stays). */
 export async function hideImportedListing(db: Db, remoteUrl: string): Promise<boolean> {
   const hidden = await db

@@ -229,3 +229,17 @@ export async function findListingTargets(db: Db, slugs: string[]): Promise<{ id:
   if (slugs.length === 0) return [];
   return db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(inArray(listings.slug, slugs));
 }
+
+/**
+ * A listing already at this server URL (submitted here, or imported before), under any of its `spellings`; one at
+ * the first spelling wins when there are several.
+ */
+export async function listingAtUrl(db: Db, spellings: [string, ...string[]]): Promise<{ id: string; revision: number } | null> {
+  const [row] = await db
+    .select({ id: listings.id, revision: listings.revision })
+    .from(listings)
+    .where(inArray(listings.serverUrl, spellings))
+    .orderBy(sql`${listings.serverUrl} = ${spellings[0]} desc`)
+    .limit(1);
+  return row ?? null;
+}

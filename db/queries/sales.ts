@@ -1,6 +1,6 @@
 // Sales read from the chain (lib/sales/indexer.ts writes them): the payees to watch, the indexer's cursor and
 // its writes, and the figures every surface shows. Amounts stay exact: numeric in the database, strings out.
-import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
 import { listingProbes, listings, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "../schema";
 import { applySalesRollup, type SaleRowChange } from "./sales-rollup";
@@ -26,19 +26,41 @@ export function recentSalesCount(listingId: SQL): SQL {
 /** What the latest check of each listing says it is paid with (payees come from here), and whose listing it is. */
 export type PaymentTerms = { listingId: string; ownerId: string | null; listedAt: Date; paymentMethods: AcceptedPayment[]; pricedItems: PricedItem[] };
 
+const termsColumns = {
+  listingId: listingProbes.listingId,
+  ownerId: listings.submitterId,
+  listedAt: listings.createdAt,
+  paymentMethods: listingProbes.paymentMethods,
+  pricedItems: listingProbes.pricedItems,
+};
+
 /** The latest check of every listing that has one: one indexed row per listing. */
 export async function latestPaymentTerms(db: Db): Promise<PaymentTerms[]> {
   return db
-    .selectDistinctOn([listingProbes.listingId], {
-      listingId: listingProbes.listingId,
-      ownerId: listings.submitterId,
-      listedAt: listings.createdAt,
-      paymentMethods: listingProbes.paymentMethods,
-      pricedItems: listingProbes.pricedItems,
-    })
+    .selectDistinctOn([listingProbes.listingId], termsColumns)
     .from(listingProbes)
     .innerJoin(listings, eq(listings.id, listingProbes.listingId))
     .orderBy(listingProbes.listingId, sql`${listingProbes.checkedAt} desc`, sql`${listingProbes.id} desc`);
+}
+
+/**
+ * Every check since `since`, of any listing, that names `wallet` (payment methods or an x402 tool's payTo), one row
+ * each: buyer reviews credit a wallet's sale as the indexer does, over the checks of the last month. Reads the
+ * window's checks once (no index on the wallets they name); reached only by a signed review of a sale on chain.
+ */
+export async function paymentTermsNamingSince(db: Db, wallet: string, since: Date): Promise<PaymentTerms[]> {
+  const lower = wallet.toLowerCase();
+  return db
+    .select(termsColumns)
+    .from(listingProbes)
+    .innerJoin(listings, eq(listings.id, listingProbes.listingId))
+    .where(
+      and(
+        gt(listingProbes.checkedAt, since),
+        sql`(exists (select 1 from jsonb_array_elements(${listingProbes.paymentMethods}) m where lower(m->>'walletAddress') = ${lower})
+          or exists (select 1 from jsonb_array_elements(${listingProbes.pricedItems}) i where lower(i->'x402Requirements'->>'payTo') = ${lower}))`,
+      ),
+    );
 }
 
 /** The last block indexed on `network`, or null before its first run. */

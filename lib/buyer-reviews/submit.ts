@@ -1,8 +1,8 @@
 // Accepting and revoking signed buyer reviews. A review is stored only when every check passes: the signature
 // (domain, time window, signer), the listing, the sale on chain (paid by the signer to one of the listing's
 // payees) and no earlier review of that sale; anything else answers a precise ApiError and stores nothing.
-import { sameAddress, type SignedBuyerReview, type SignedBuyerReviewRevoke } from "@agora-mcp/protocol";
-import { keccak256, toBytes } from "viem";
+import { formatUsd, sameAddress, type SignedBuyerReview, type SignedBuyerReviewRevoke } from "@agora-mcp/protocol";
+import { getAddress, keccak256, toBytes } from "viem";
 import {
   findBuyerReviewBySale,
   findReviewableListing,
@@ -11,11 +11,16 @@ import {
   revokeBuyerReview,
 } from "@/db/queries/buyer-reviews";
 import type { BuyerReviewRow } from "@/db/schema";
+import { paymentTermsNamingSince } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
+import { listingsSold, payeesOn } from "@/lib/sales/payees";
 import { readSale } from "./sale";
 import { checkSignature, type CheckedSignature } from "./signature";
+
+/** How far back a listing's checks name the wallets and prices a reviewed sale may have paid (about the probe history kept). */
+const PAYEE_WINDOW_DAYS = 31;
 
 export function textHash(text: string): string {
   return keccak256(toBytes(text));
@@ -47,9 +52,19 @@ export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, now =
   if (earlier.length > 0 && message.logIndex !== -1) throw duplicate(txHash);
   const sale = await readSale(network, txHash, message.logIndex);
   if (earlier.some((r) => r.logIndex === sale.logIndex)) throw duplicate(txHash);
-  const payees = await listingPayees(db, listing.id, network.paymentMethod, 31, now);
+  const payees = await listingPayees(db, listing.id, network.paymentMethod, PAYEE_WINDOW_DAYS, now);
   if (!payees.includes(sale.payee.toLowerCase())) {
     throw new ApiError(403, `This sale paid ${sale.payee}, which is not a wallet of "${listing.slug}" (its checks found ${payees.length ? payees.join(", ") : "no payee"}). Review the listing you paid.`);
+  }
+  // The rules the sales indexer counts sales by: a wallet several listings name is the first one's (and its owner's
+  // other listings'), and a transfer is a sale only at a price the listing's checks asked at that wallet.
+  const since = new Date(now.getTime() - PAYEE_WINDOW_DAYS * 86_400_000);
+  const terms = payeesOn(network, getAddress(network.asset), await paymentTermsNamingSince(db, sale.payee, since));
+  if (!terms.get(getAddress(sale.payee))?.has(listing.id)) {
+    throw new ApiError(403, `This sale paid ${sale.payee}, a wallet "${listing.slug}" shares with a listing listed before it by another owner: its sales count for that listing. Review the listing you paid.`);
+  }
+  if (!listingsSold(terms, sale.payee, sale.amount).includes(listing.id)) {
+    throw new ApiError(403, `This sale paid ${formatUsd(sale.amount)} to ${sale.payee}, which is no price "${listing.slug}" asked there: only a purchase at a listed price is a verified purchase.`);
   }
   if (payees.some((p) => sameAddress(p, reviewer))) throw new ApiError(403, "A listing's own payee wallet cannot review it (self-feedback).");
   if (!sameAddress(sale.payer, reviewer)) throw new ApiError(403, `This sale was paid by ${sale.payer}, not by ${reviewer}: only the wallet that paid can review it.`);

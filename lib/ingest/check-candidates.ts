@@ -2,11 +2,12 @@
 // most one per host at a time. A server that shows prices becomes an approved listing marked with its source;
 // free and unreachable ones are remembered and checked again on a slower interval, so one that starts charging
 // appears.
-import { dueCandidates, listingAtUrl, recordCandidateCheck, sourceKind, upstreamEntryUrl, type Candidate } from "@/db/queries/ingest";
+import { dueCandidates, recordCandidateCheck, sourceKind, upstreamEntryUrl, type Candidate } from "@/db/queries/ingest";
 import { termsOf } from "@/db/queries/drift";
+import { listingAtUrl } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { recordCheck } from "@/lib/listings/checks/drift";
-import { normalizeServerUrl } from "@/lib/listings/submit/server-url";
+import { serverUrlSpellings } from "@/lib/listings/submit/server-url";
 import { insertListing } from "@/lib/listings/write";
 import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
 import { importedListingText } from "./listing-text";
@@ -26,7 +27,7 @@ const isPaid = (result: ProbeResult) => result.reachable && result.pricedItems.l
 async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult): Promise<{ id: string; created: boolean }> {
   // A submission is stored in one spelling (no trailing slash: a server at the root of its host is `https://host`),
   // which the URL a registry lists need not be (the URL parser writes that server as `https://host/`).
-  const existing = await listingAtUrl(db, [candidate.remoteUrl, normalizeServerUrl(candidate.remoteUrl)]);
+  const existing = await listingAtUrl(db, [candidate.remoteUrl, ...serverUrlSpellings(candidate.remoteUrl)]);
   if (existing) {
     // Submitted here first (or imported before): that listing stands, with its own review and owner.
     await recordCheck(db, existing, result);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { applyBackfillRange, applySalesRange, dropSalesPaidBy, latestPaymentTerms, salesCursorRow, storedSales, syncTrackedPayees, trackedPayees, type NewSale } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
 import { SALE_EVENTS_ABI, salesInLogs } from "./sale-logs";
-import { payeesOn, type Payees } from "./payees";
+import { listingsSold, payeesOn, type Payees } from "./payees";
 
 export type IndexSettings = {
   /** Blocks a sale must be under before it counts (0: the head itself). */
@@ -120,7 +120,7 @@ async function blockTimes(client: PublicClient, logs: RawLog[], blocks: bigint[]
   return times;
 }
 
-/** The sales in blocks from..to to any of `payees` (one listing per row). */
+/** The sales in blocks from..to to any of `payees` at a price a listing asked there (one listing per row). */
 async function readRange(client: PublicClient, token: Address, network: string, payees: Payees, from: bigint, to: bigint, excluded: Set<string>): Promise<NewSale[]> {
   const addresses = [...payees.keys()];
   const transfers: RawLog[] = [];
@@ -138,7 +138,7 @@ async function readRange(client: PublicClient, token: Address, network: string, 
   if (sales.length === 0) return [];
   const times = await blockTimes(client, transfers, [...new Set(sales.map((s) => s.blockNumber))]);
   return sales.flatMap((sale) =>
-    (payees.get(sale.payee) ?? []).map((listingId) => ({
+    listingsSold(payees, sale.payee, sale.amount).map((listingId) => ({
       listingId,
       network,
       txHash: sale.txHash.toLowerCase(),
@@ -193,7 +193,7 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
     result.removed += remove.length;
     result.to = to.toString();
   }
-  result.backfilled = await backfill(db, options, token, excluded);
+  result.backfilled = await backfill(db, options, token, payees, excluded);
   result.added += result.backfilled;
   return result;
 }
@@ -204,7 +204,7 @@ export async function indexSales(db: Db, options: IndexOptions): Promise<IndexRe
  * for a cursor older than that record) up to the cursor, and one no check names any more is forgotten.
  */
 async function trackPayees(db: Db, network: string, payees: Payees, cursor: { block: bigint; firstBlock: bigint | null } | null, backfillBlocks: number) {
-  const current = [...payees].flatMap(([payee, listingIds]) => listingIds.map((listingId) => ({ listingId, payee })));
+  const current = [...payees].flatMap(([payee, listings]) => [...listings.keys()].map((listingId) => ({ listingId, payee })));
   const tracked = await trackedPayees(db, network);
   const known = new Set(tracked.map(pairOf));
   const wanted = new Set(current.map(pairOf));
@@ -219,9 +219,10 @@ async function trackPayees(db: Db, network: string, payees: Payees, cursor: { bl
 /**
  * Reads, for the payees that appeared after the network's first run, the blocks indexed before they appeared: the
  * same bounded, checked eth_getLogs, one range per transaction with their progress, so a run that stops resumes
- * where it was and a sale already stored (the re-read window, a run that stopped) is kept once. Returns sales added.
+ * where it was and a sale already stored (the re-read window, a run that stopped) is kept once. Sales count at the
+ * prices the latest checks ask (`payees`, which the tracked payees were just synced to). Returns sales added.
  */
-async function backfill(db: Db, options: IndexOptions, token: Address, excluded: Set<string>): Promise<number> {
+async function backfill(db: Db, options: IndexOptions, token: Address, payees: Payees, excluded: Set<string>): Promise<number> {
   const network = options.network.caip2;
   let added = 0;
   for (;;) {
@@ -232,7 +233,12 @@ async function backfill(db: Db, options: IndexOptions, token: Address, excluded:
     const group = pending.filter((p) => p.nextBlock === from);
     const to = min(from + BigInt(options.maxBlockRange) - 1n, group.reduce((m, p) => min(m, p.toBlock), group[0]!.toBlock));
     const wanted: Payees = new Map();
-    for (const p of group) wanted.set(getAddress(p.payee), [...(wanted.get(getAddress(p.payee)) ?? []), p.listingId]);
+    for (const p of group) {
+      const payee = getAddress(p.payee);
+      const listings = wanted.get(payee) ?? new Map<string, Set<bigint>>();
+      listings.set(p.listingId, payees.get(payee)?.get(p.listingId) ?? new Set());
+      wanted.set(payee, listings);
+    }
     const found = await readRange(options.client, token, network, wanted, from, to, excluded);
     const stored = new Set((await storedSales(db, network, from, to)).map(keyOf));
     const add = found.filter((s) => !stored.has(keyOf(s)));

@@ -1,38 +1,75 @@
-// Which wallets are whose: each listing's payees on one network, as its latest check read them (the
-// payment-methods wallets and the payTo of x402-paid tools). A payment to a wallet cannot say which of several
-// listings naming it was bought from, and any server can name any wallet: so a wallet's sales go to the listing that
-// named it first and to that listing's owner's other listings naming it, never to a stranger's listing that names a
-// popular seller's wallet to take its figures (an unowned import counts alone).
-import { EVM_ADDRESS, findNetwork, type PaymentNetwork } from "@agora-mcp/protocol";
+// Which wallets are whose, and at what prices: each listing's payees on one network, as its checks read them (the
+// payment-methods wallets and the payTo of x402-paid tools), with the prices those checks asked there. A payment to a
+// wallet cannot say which of several listings naming it was bought from, and any server can name any wallet: so a
+// wallet's sales go to the listing that named it first and to that listing's owner's other listings naming it, never
+// to a stranger's listing that names a popular seller's wallet to take its figures (an unowned import counts alone).
+// And a transfer is a sale only at a price the listing asked: anyone can send a seller one unit with an authorization,
+// which must not make a "sale" or a verified purchase. The sales indexer and buyer reviews both decide here.
+import { EVM_ADDRESS, findNetwork, usdToUnits, type PaymentNetwork, type PricedItem } from "@agora-mcp/protocol";
 import { getAddress, type Address } from "viem";
 import type { PaymentTerms } from "@/db/queries/sales";
 
-/** Payee address (checksummed) → the listings paid there. */
-export type Payees = Map<Address, string[]>;
+/** Payee address (checksummed) → the listings credited with its sales → the prices (token units) they asked there. */
+export type Payees = Map<Address, Map<string, Set<bigint>>>;
 
+/** An item's price in token units when it is a USD(C) price above zero; null otherwise (a free item sells nothing). */
+function priceOf(item: PricedItem): bigint | null {
+  if (item.currency !== "USDC" && item.currency !== "USD") return null;
+  try {
+    const units = item.units !== undefined ? BigInt(item.units) : usdToUnits(item.amount);
+    return units > 0n ? units : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `terms` holds one row per check (the indexer passes each listing's latest, buyer reviews every check of the
+ * listings naming a wallet in their window); rows of one listing add up.
+ */
 export function payeesOn(network: PaymentNetwork, token: Address, terms: PaymentTerms[]): Payees {
   const payees: Payees = new Map();
   const byId = new Map(terms.map((t) => [t.listingId, t]));
-  const add = (wallet: string | undefined, listingId: string) => {
+  const add = (wallet: string | undefined, listingId: string, prices: bigint[]) => {
     if (!wallet || !EVM_ADDRESS.test(wallet)) return;
     const address = getAddress(wallet);
-    const list = payees.get(address) ?? [];
-    if (!list.includes(listingId)) list.push(listingId);
-    payees.set(address, list);
+    const listings = payees.get(address) ?? new Map<string, Set<bigint>>();
+    const asked = listings.get(listingId) ?? new Set<bigint>();
+    for (const price of prices) asked.add(price);
+    listings.set(listingId, asked);
+    payees.set(address, listings);
   };
+  const onNetwork = (name: string | undefined) => findNetwork(name)?.caip2 === network.caip2;
   for (const t of terms) {
+    const items = t.pricedItems ?? [];
+    // Items sold through make-purchase (and x402 tools answering version 1 only) are paid to the payment-methods
+    // wallets of their network; x402 tools with version 2 requirements name their own payTo and amount.
+    const purchasePrices = items.filter((i) => !i.x402Requirements && (!i.paymentMethod || onNetwork(i.paymentMethod))).map(priceOf).filter((p) => p !== null);
     for (const method of t.paymentMethods ?? []) {
-      if (findNetwork(method.paymentMethod)?.caip2 === network.caip2) add(method.walletAddress, t.listingId);
+      if (onNetwork(method.paymentMethod)) add(method.walletAddress, t.listingId, purchasePrices);
     }
-    for (const item of t.pricedItems ?? []) {
+    for (const item of items) {
       const req = item.x402Requirements;
-      if (req && findNetwork(req.network)?.caip2 === network.caip2 && EVM_ADDRESS.test(req.asset ?? "") && getAddress(req.asset) === token) add(req.payTo, t.listingId);
+      if (!req || !onNetwork(req.network) || !EVM_ADDRESS.test(req.asset ?? "") || getAddress(req.asset) !== token) continue;
+      const amount = /^\d{1,78}$/.test(req.amount ?? "") ? BigInt(req.amount) : 0n;
+      add(req.payTo, t.listingId, amount > 0n ? [amount] : []);
     }
   }
-  for (const [address, listingIds] of payees) {
-    if (listingIds.length > 1) payees.set(address, firstOwnersListings(listingIds.map((id) => byId.get(id)!)));
+  for (const [address, listings] of payees) {
+    if (listings.size > 1) {
+      const credited = new Set(firstOwnersListings([...listings.keys()].map((id) => byId.get(id)!)));
+      for (const id of listings.keys()) if (!credited.has(id)) listings.delete(id);
+      payees.set(address, listings);
+    }
   }
   return payees;
+}
+
+/** The listings a transfer of `amount` to `payee` is a sale of: those credited with the wallet that asked that price there. */
+export function listingsSold(payees: Payees, payee: string, amount: bigint): string[] {
+  if (!EVM_ADDRESS.test(payee)) return [];
+  const listings = payees.get(getAddress(payee));
+  return listings ? [...listings].filter(([, prices]) => prices.has(amount)).map(([id]) => id) : [];
 }
 
 /** Of the listings naming one wallet: the first listed, and its owner's other listings. */

@@ -4,6 +4,7 @@ import { setDatabase } from "@/lib/database";
 import { apiTokens, listings } from "@/db/schema";
 import { issueApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { reloadEnv } from "@/lib/env";
+import { insertListing } from "@/lib/listings/write";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as createAgent } from "@/app/api/mcp-agents/route";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -86,6 +87,20 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
     const res = await post(payload({ mcpServerUrl: `https://${url.host.toUpperCase()}${url.pathname}/` }));
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("This MCP server URL has already been submitted.");
+    expect(await listingCount()).toBe(before);
+  });
+
+  it("answers 409 for a server imported from a registry under its trailing-slash spelling, submitted without it or with it", async () => {
+    // Ingestion keeps the URL its registry lists, as the URL parser writes it (lib/ingest/check-candidates.ts).
+    const host = `imported-${Date.now().toString(36)}.example.com`;
+    await insertListing(conn.db, { name: "Imported Root", description: "Found in the MCP Registry.", categories: [], serverUrl: `https://${host}/`, status: "approved", source: "mcp-registry" });
+    await insertListing(conn.db, { name: "Imported Path", description: "Found in the MCP Registry.", categories: [], serverUrl: `https://${host}/mcp/`, status: "approved", source: "mcp-registry" });
+    const before = await listingCount();
+    for (const mcpServerUrl of [`https://${host}`, `https://${host}/`, `https://${host}/mcp`, `https://${host.toUpperCase()}/mcp/`]) {
+      const res = await post(payload({ mcpServerUrl }));
+      expect(res.status, mcpServerUrl).toBe(409);
+      expect(res.body.message).toBe("This MCP server URL has already been submitted.");
+    }
     expect(await listingCount()).toBe(before);
   });
 

@@ -26,6 +26,7 @@ import { buyerReviews, listingReviews, listings, users } from "@/db/schema";
 import { answerBuyerReview, hideBuyerReview } from "@/db/queries/buyer-reviews";
 import { eq } from "drizzle-orm";
 import { buyQuote, signBuyerMessage } from "../support/buyer-review-fixtures";
+import { directSeller } from "../support/direct-sales";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { call, jsonRequest } from "../support/route-client";
@@ -37,8 +38,10 @@ type Sale = { buyer: PrivateKeyAccount; tx: Hex };
 let stack: PaymentStack;
 let shopA: Shop;
 let shopB: Shop;
+// A stranger's server naming shop A's wallet (and its price) as its own.
+let copycat: Shop;
 let ownerOfA: PrivateKeyAccount;
-const sales: Record<"a1" | "a2" | "a3" | "b1" | "self", Sale> = {} as never;
+const sales: Record<"a1" | "a2" | "a3" | "a4" | "b1" | "self" | "oneUnit", Sale> = {} as never;
 
 async function openShop(name: string, wallet: `0x${string}`): Promise<Shop> {
   const kit = createMonetizedServer({
@@ -92,13 +95,19 @@ beforeAll(async () => {
   ownerOfA = await stack.fundedBuyer(1_000_000n);
   shopA = await openShop("shop-a", ownerOfA.address);
   shopB = await openShop("shop-b", stack.freshAddress());
-  const buyers = await Promise.all([1, 2, 3].map(() => stack.fundedBuyer(2_000_000n)));
+  copycat = await openShop("copycat", ownerOfA.address);
+  const buyers = await Promise.all([1, 2, 3, 4].map(() => stack.fundedBuyer(2_000_000n)));
   sales.a1 = await buy(shopA, buyers[0]!);
   sales.a2 = await buy(shopA, buyers[1]!);
   sales.a3 = await buy(shopA, buyers[2]!);
+  sales.a4 = await buy(shopA, buyers[3]!);
   sales.b1 = await buy(shopB, buyers[0]!);
   // The owner's own payee wallet buys from its own server: a real sale, but self-feedback.
   sales.self = await buy(shopA, ownerOfA);
+  // One unit sent to shop A's wallet with a transferWithAuthorization, settled straight on the chain: a transfer
+  // that looks like a sale, at no price shop A asks.
+  const sender = await stack.fundedBuyer(1_000_000n);
+  sales.oneUnit = { buyer: sender, tx: await directSeller(stack.chain.rpcUrl).settle([{ buyer: sender, payee: ownerOfA.address, units: 1n }]) };
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
   // Reviewed as soon as mined (buyer-review-confirmations.test.ts covers the depth).
   process.env.SALES_CONFIRMATIONS = "0";
@@ -107,7 +116,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const shop of [shopA, shopB]) {
+  for (const shop of [shopA, shopB, copycat]) {
     await shop?.client.close();
     await shop?.server.close();
   }
@@ -121,6 +130,7 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   let conn: TestConnection;
   let listingA: string;
   let listingB: string;
+  let copycatListing: string;
   const stored = async () => conn.db.select().from(buyerReviews);
 
   beforeAll(async () => {
@@ -132,6 +142,9 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     // The payees are what the checks read from each server's payment-methods.
     await checkListing(conn.db, listingA, { allowPrivateHosts: true });
     await checkListing(conn.db, listingB, { allowPrivateHosts: true });
+    // Listed after shop A by someone else, naming shop A's wallet at shop A's price.
+    copycatListing = await add("Quote Copycat", copycat.server.url);
+    await checkListing(conn.db, copycatListing, { allowPrivateHosts: true });
   });
   afterAll(async () => conn?.close());
 
@@ -176,6 +189,14 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     expect(answer.status).toBe(403);
     expect(answer.body.message).toMatch(new RegExp(`^This sale paid ${shopB.wallet}, which is not a wallet of "quote-shop-a"`));
     expect(await stored()).toHaveLength(1);
+  });
+
+  it("refuses a transfer to the listing's wallet at an amount the listing does not ask", async () => {
+    const answer = await review(await signed({ listing: listingA, sale: sales.oneUnit }));
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toBe(`This sale paid $0.000001 to ${ownerOfA.address}, which is no price "quote-shop-a" asked there: only a purchase at a listed price is a verified purchase.`);
+    expect(await stored()).toHaveLength(1);
+    expect((await findListingView(conn.db, listingA))!.buyerReviews.count).toBe(1);
   });
 
   it("refuses a second review of the same sale", async () => {
@@ -293,6 +314,15 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     expect(kept).toMatchObject({ hiddenBy: admin!.id, hiddenReason: "Spam link in the text" });
     const history = await conn.db.select().from(listingReviews).where(eq(listingReviews.buyerReviewId, target.id));
     expect(history).toEqual([expect.objectContaining({ listingId: listingA, reviewerId: admin!.id, decision: "hid a buyer review", reason: "Spam link in the text" })]);
+  });
+
+  it("gives a stranger's listing naming a seller's wallet no review of that seller's sales; the seller's listing gets it", async () => {
+    const answer = await review(await signed({ listing: copycatListing, sale: sales.a4 }));
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toBe(`This sale paid ${ownerOfA.address}, a wallet "quote-copycat" shares with a listing listed before it by another owner: its sales count for that listing. Review the listing you paid.`);
+    expect((await findListingView(conn.db, copycatListing))!.buyerReviews.count).toBe(0);
+    const seller = await review(await signed({ listing: listingA, sale: sales.a4 }));
+    expect(seller.status, seller.body.message).toBe(201);
   });
 
   it("limits reviews per wallet and per client address", async () => {

@@ -7,12 +7,14 @@ import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult } from "@agora-mcp/protocol";
+import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult, type PricedItem } from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { catalogueVersion, searchListings } from "@/db/queries/listings";
 import { searchTerms } from "@/lib/listings/search/terms";
 import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
 import { salesCursor, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
+import { rowsOf } from "@/db/rows";
+import { sql } from "drizzle-orm";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { indexSales, type IndexSettings } from "@/lib/sales/indexer";
@@ -79,6 +81,8 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
   let conn: TestConnection;
   let listingId: string;
   let otherId: string;
+  // What the real check read from the kit's price-listing: the tip at PRICE.
+  let kitItems: PricedItem[];
   const run = (client: PublicClient = chain, settings: Partial<IndexSettings> = {}) =>
     indexSales(conn.db, { ...SETTINGS, ...settings, network: BASE_SEPOLIA, client });
   const stored = async () => (await salesOf(conn.db, [listingId])).sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
@@ -95,6 +99,8 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     // The payee comes from a real check of the provider kit's server (its payment-methods answer).
     const check = await checkListing(conn.db, listingId, { allowPrivateHosts: true });
     expect(check?.result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: provider }]);
+    kitItems = check!.result.pricedItems;
+    expect(new Set(kitItems.map((i) => i.units))).toEqual(new Set([PRICE.toString()]));
     // A listing paid elsewhere: none of these sales are its.
     otherId = (await insertListing(conn.db, { name: "Other", description: "Paid elsewhere.", categories: [], serverUrl: "http://127.0.0.1:9/mcp", status: "approved" })).id;
     // Two more that sell tips and nothing on chain: one names them (a stronger text match), one only describes them.
@@ -138,6 +144,20 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await figuresMatchRaw();
   });
 
+  it("does not count an authorized transfer to the payee at an amount the listing does not ask", async () => {
+    const before = await stored();
+    // One unit, and twice the price: both transferWithAuthorization to the listing's payee, neither a price it lists.
+    const cheap = await seller.settle([{ buyer: buyers[2]!, payee: provider, units: 1n }]);
+    const double = await seller.settle([{ buyer: buyers[1]!, payee: provider, units: 2n * PRICE }]);
+    expect(await run()).toMatchObject({ added: 0, removed: 0 });
+    const after = await stored();
+    expect(after).toEqual(before);
+    expect(after.map((s) => s.txHash)).not.toContain(cheap.toLowerCase());
+    expect(after.map((s) => s.txHash)).not.toContain(double.toLowerCase());
+    expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
+    await figuresMatchRaw();
+  });
+
   it("leaves out the site's own test-purchase wallet: its payments are no sale, and those stored before go", async () => {
     // buyers[0] stands for the wallet Agora test-buys with (TEST_PURCHASE_WALLET_KEY): it made two of the five.
     const house = buyers[0]!.address;
@@ -153,6 +173,15 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await figuresMatchRaw();
   });
 
+  it("finds the excluded payers' sales, dropped every run, through an index rather than a scan of the network's sales", async () => {
+    // The statement dropSalesPaidBy runs; the planner told not to scan takes the payer index when there is one.
+    const plan = await conn.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<Record<string, string>>(await tx.execute(sql`explain delete from listing_sales where network = ${BASE_SEPOLIA.caip2} and lower(payer) in (${buyers[0]!.address.toLowerCase()})`));
+    });
+    expect(plan.map((row) => Object.values(row).join(" ")).join("\n")).toContain("listing_sales_network_payer_idx");
+  });
+
   it("removes the sales a reorg undid and keeps the rest", async () => {
     const snapshot = await seller.test.snapshot();
     const undone = await seller.settle([{ buyer: buyers[2]!, payee: provider, units: PRICE }]);
@@ -161,7 +190,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await figuresMatchRaw();
     await seller.test.revert({ id: snapshot });
     // The other branch: a different sale in a block at the same height, then a longer chain.
-    const kept = await seller.settle([{ buyer: buyers[1]!, payee: provider, units: 7n }]);
+    const kept = await seller.settle([{ buyer: buyers[1]!, payee: provider, units: PRICE }]);
     await seller.test.mine({ blocks: 3 });
     expect(await run()).toMatchObject({ added: 1, removed: 1 });
     const hashes = (await stored()).map((s) => s.txHash);
@@ -172,7 +201,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
 
     // A revert onto a shorter chain: the sale above the new head goes too.
     const shorter = await seller.test.snapshot();
-    await seller.settle([{ buyer: buyers[1]!, payee: provider, units: 9n }]);
+    await seller.settle([{ buyer: buyers[1]!, payee: provider, units: PRICE }]);
     await seller.test.mine({ blocks: 2 });
     expect((await run()).added).toBe(1);
     await seller.test.revert({ id: shorter });
@@ -215,18 +244,19 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     const later = stack.freshAddress();
     const earlier = [
       await seller.settle([{ buyer: buyers[0]!, payee: later, units: PRICE }]),
-      await seller.settle([{ buyer: buyers[2]!, payee: later, units: 2n * PRICE }]),
+      await seller.settle([{ buyer: buyers[2]!, payee: later, units: PRICE }]),
     ].map((h) => h.toLowerCase());
     await seller.test.mine({ blocks: 3 });
     const shallow = { reorgDepth: 1, maxBlockRange: 4 };
     expect(await run(chain, shallow)).toMatchObject({ added: 0, backfilled: 0 });
     const before = await stored();
 
-    // A newer check names both wallets (as a probe records it).
+    // A newer check names both wallets (as a probe records it), with the same price list.
     await conn.db.insert(listingProbes).values({
       listingId,
       reachable: true,
       verifiable: true,
+      pricedItems: kitItems,
       paymentMethods: [
         { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: provider },
         { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: later },

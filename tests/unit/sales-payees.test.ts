@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, type PricedItem } from "@agora-mcp/protocol";
 import { getAddress } from "viem";
 import type { PaymentTerms } from "@/db/queries/sales";
-import { payeesOn } from "@/lib/sales/payees";
+import { listingsSold, payeesOn } from "@/lib/sales/payees";
 
 const SELLER = "0x1111111111111111111111111111111111111111";
 const OTHER = "0x2222222222222222222222222222222222222222";
@@ -16,7 +16,8 @@ function terms(listingId: string, ownerId: string | null, listedAt: string, wall
   return { listingId, ownerId, listedAt: new Date(listedAt), paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }], pricedItems };
 }
 
-const payees = (all: PaymentTerms[]) => payeesOn(BASE_SEPOLIA, getAddress(BASE_SEPOLIA.asset), all);
+// Which listings each wallet is credited to (prices aside).
+const payees = (all: PaymentTerms[]) => new Map([...payeesOn(BASE_SEPOLIA, getAddress(BASE_SEPOLIA.asset), all)].map(([wallet, listings]) => [wallet, [...listings.keys()]]));
 
 describe("payeesOn", () => {
   it("credits a wallet named by one listing to it, through payment methods and x402 tools alike", () => {
@@ -38,5 +39,27 @@ describe("payeesOn", () => {
   it("keeps an unowned import alone: two imports naming one wallet are not one owner's", () => {
     const map = payees([terms("import-1", null, "2026-01-01", SELLER), terms("import-2", null, "2026-01-02", SELLER)]);
     expect(map.get(getAddress(SELLER))).toEqual(["import-1"]);
+  });
+});
+
+describe("listingsSold", () => {
+  const sold = (all: PaymentTerms[], payee: string, amount: bigint) => listingsSold(payeesOn(BASE_SEPOLIA, getAddress(BASE_SEPOLIA.asset), all), payee, amount);
+  const item = (fields: Partial<PricedItem>): PricedItem => ({ name: "item", amount: 0, currency: "USDC", ...fields });
+
+  it("counts a transfer only at a price the listing asked at that wallet", () => {
+    const listing = { ...terms("a", "alice", "2026-01-01", SELLER), pricedItems: [item({ units: "30000" }), item({ amount: 0.25 })] };
+    expect(sold([listing], SELLER, 30_000n)).toEqual(["a"]);
+    expect(sold([listing], SELLER, 250_000n)).toEqual(["a"]);
+    expect(sold([listing], SELLER, 1n)).toEqual([]);
+    expect(sold([listing], OTHER, 30_000n)).toEqual([]);
+  });
+
+  it("takes an x402 tool's amount at its own payTo, and no free or non-dollar price", () => {
+    const x402 = item({ units: "20000", x402Requirements: { scheme: "exact", network: BASE_SEPOLIA.caip2, asset: BASE_SEPOLIA.asset, amount: "20000", payTo: OTHER, maxTimeoutSeconds: 60, extra: {} } });
+    const listing = { ...terms("a", "alice", "2026-01-01", SELLER), pricedItems: [x402, item({ units: "0" }), item({ units: "5000", currency: "EUR" })] };
+    expect(sold([listing], OTHER, 20_000n)).toEqual(["a"]);
+    expect(sold([listing], SELLER, 20_000n)).toEqual([]);
+    expect(sold([listing], SELLER, 0n)).toEqual([]);
+    expect(sold([listing], SELLER, 5_000n)).toEqual([]);
   });
 });

@@ -3,7 +3,10 @@
 // clears stale Verified badges. Server failures are results; only the database failing is an error.
 import { findProbeTarget, listListingsToProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";
+import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
+import { logError } from "@/lib/log";
 import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
+import { CATALOGUE_TAG } from "../cache-tag";
 import { recordCheck } from "./drift";
 
 export type ChecksSummary = {
@@ -72,6 +75,13 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
   summary.badgesCleared = await refreshVerifiedFlags(db);
+  // Every recorded check changes what the pages show ("Last checked", the uptime line and strip; often status,
+  // badges and prices), and the cached detail and marketplace pages would keep the old state for minutes: one tag,
+  // revalidated once per run (hourly by default), as test purchases, sales and ingestion do. Comparing each check
+  // with the last to skip it would cost more than it saves.
+  if (summary.listings > summary.notRecorded || summary.badgesCleared > 0) {
+    await revalidateOutsideRequest([CATALOGUE_TAG]).catch((error: unknown) => logError("could not revalidate pages after the checks", error));
+  }
   summary.durationMs = Math.round(performance.now() - started);
   return summary;
 }

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/errors";
 import { splitCategories } from "@/lib/listings/categories";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
-import { admitSubmission, asDuplicateServer } from "./submit-server";
+import { admitSubmission, asDuplicateServer, refuseListedServer } from "./submit-server";
 import { normalizeServerUrl } from "./server-url";
 
 /** Puts the owner's listing back to `pending` with the new text; 404 when `userId` owns no such listing. */
@@ -15,6 +15,7 @@ export async function resubmitListing(db: Db, userId: string, listingId: string,
   // limit, and one listing changes at most once a minute.
   await admitSubmission(db, userId, input);
   await enforceLimit(db, limits.editCooldownPerListing, listingId);
+  await refuseListedServer(db, input.mcpServerUrl, listingId);
   let listing: Listing | null;
   try {
     listing = await updateListingForReview(db, listingId, userId, {

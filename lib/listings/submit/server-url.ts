@@ -11,6 +11,17 @@ export function normalizeServerUrl(raw: string): string {
   return `${url.origin}${path}${url.search}`;
 }
 
+/**
+ * The spellings one server is stored under: the normalised one (submissions), and the same with a trailing slash,
+ * as a registry's URL may give it and ingestion keeps it (`https://host/`, `https://host/mcp/`): an imported
+ * listing is found again by the URL its registry lists, so both spellings exist and a lookup must try both.
+ */
+export function serverUrlSpellings(raw: string): [string, string] {
+  const normal = normalizeServerUrl(raw);
+  const url = new URL(normal);
+  return [normal, `${url.origin}${url.pathname.replace(/\/?$/, "/")}${url.search}`];
+}
+
 export function serverUrlProblem(raw: string): string | null {
   const { NODE_ENV, ALLOW_PRIVATE_SERVER_URLS } = env();
   if (NODE_ENV !== "production" || ALLOW_PRIVATE_SERVER_URLS) return null;

@@ -8,13 +8,15 @@ import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
-import { normalizeServerUrl, serverUrlProblem } from "./server-url";
+import { listingAtUrl } from "@/db/queries/listings";
+import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./server-url";
 
 export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
 
 /** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
 export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<Listing> {
   await admitSubmission(db, userId, input);
+  await refuseListedServer(db, input.mcpServerUrl);
   try {
     return await insertListing(db, {
       name: input.name,
@@ -37,9 +39,21 @@ export async function admitSubmission(db: Db, userId: string, input: Pick<Server
   await enforceLimit(db, limits.submissionsPerUser, userId);
 }
 
+const duplicateServer = () => new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
+
+/**
+ * The form's 409 for a server already listed under another spelling of its URL (an import keeps its registry's
+ * `https://host/`, a submission stores `https://host`), which the unique index, on the exact string, cannot see.
+ * `except`: the listing being edited, which may keep its own URL.
+ */
+export async function refuseListedServer(db: Db, serverUrl: string, except?: string): Promise<void> {
+  const listed = await listingAtUrl(db, serverUrlSpellings(serverUrl));
+  if (listed && listed.id !== except) throw duplicateServer();
+}
+
 /** A write refused by the unique server URL becomes the form's 409; anything else is passed on as it is. */
 export function asDuplicateServer(error: unknown): unknown {
-  if (violatedUniqueConstraint(error) === "listings_server_url_key") return new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
+  if (violatedUniqueConstraint(error) === "listings_server_url_key") return duplicateServer();
   return error;
 }
 

@@ -1,0 +1,2 @@
+-- The indexer drops the excluded payers' sales every run: an index range per payer, not a scan of the network's sales.
+CREATE INDEX "listing_sales_network_payer_idx" ON "listing_sales" USING btree ("network",lower("payer"));
