@@ -139,9 +139,12 @@ function loadStaticPages(dir) {
   };
   if (config.generateEtags === false) return refuse("generateEtags is off");
   if (config.basePath || config.i18n || config.trailingSlash) return refuse("basePath, i18n or trailingSlash is set");
-  // Intercepting routes make Next's Vary (and answer) depend on Next-URL.
-  const interception = fs.readFileSync(path.join(distDir, "server/interception-route-rewrite-manifest.js"), "utf8");
-  if (!/=\s*"\[\]";?\s*$/.test(interception.trim())) return refuse("the build has intercepting routes");
+  // Intercepting routes make Next's Vary (and answer) depend on Next-URL; Next finds them among the rewrites that run
+  // before the file system, with a Next-URL condition (next-server.js getinterceptionRoutePatterns).
+  const beforeFiles = Array.isArray(routesManifest.rewrites) ? [] : (routesManifest.rewrites?.beforeFiles ?? []);
+  if (beforeFiles.some((rule) => (rule.has ?? []).some((c) => c.type === "header" && c.key?.toLowerCase() === "next-url"))) {
+    return refuse("the build has intercepting routes");
+  }
   const vary = routesManifest.rsc?.varyHeader;
   if (!vary) return refuse("routes-manifest.json has no rsc.varyHeader");
   const compress = config.compress !== false;
