@@ -145,7 +145,8 @@ test.describe("static fast path", () => {
   test("RSC requests, server-action POSTs and query strings still reach Next", async () => {
     // Client navigations and prefetches ask for the RSC payload: Next sends them to its cache-busting URL and answers
     // that with the payload. The fast path answers none of them with the page's HTML.
-    for (const headers of [{ rsc: "1" }, { rsc: "1", "next-router-prefetch": "1" }, { rsc: "1", "next-router-state-tree": "%5B%22%22%5D" }]) {
+    const flightRequests: Record<string, string>[] = [{ rsc: "1" }, { rsc: "1", "next-router-prefetch": "1" }, { rsc: "1", "next-router-state-tree": "%5B%22%22%5D" }];
+    for (const headers of flightRequests) {
       const [mine, nexts] = await Promise.all([send(fast.origin, "/terms-of-service", "GET", headers), send(next.origin, "/terms-of-service", "GET", headers)]);
       expect(mine.status, JSON.stringify(headers)).toBe(nexts.status);
       expect(mine.headers, JSON.stringify(headers)).toEqual(nexts.headers);
