@@ -155,6 +155,12 @@ function loadStaticPages(dir) {
     const base = path.join(distDir, "server/app", route === "/" ? "index" : route.slice(1));
     const meta = JSON.parse(fs.readFileSync(`${base}.meta`, "utf8"));
     if ((meta.status !== undefined && meta.status !== 200) || meta.postponed !== undefined) continue;
+    // A page that read tagged data (unstable_cache, fetch tags) is re-rendered by Next once such a tag is revalidated
+    // (updateTag(CATALOGUE_TAG) after every catalogue write): only pages with nothing but their implicit path tags
+    // are the same for the life of the build. (No action revalidates the paths of these pages: revalidatePath is only
+    // called for /account and /admin/review.)
+    const tags = String(meta.headers?.["x-next-cache-tags"] ?? "").split(",").filter(Boolean);
+    if (tags.some((tag) => !tag.startsWith("_N_T_/"))) continue;
     const configHeaders = headersFromConfig(route, routesManifest.headers);
     if (configHeaders === null) continue;
     const text = fs.readFileSync(`${base}.html`, "utf8");

@@ -43,11 +43,15 @@ function send(origin: string, target: string, method = "GET", headers: Record<st
 
 const header = (answer: Answer, name: string) => answer.headers.find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}: `))?.replace(/^[^:]+: /, "");
 
-/** The pages the build prerendered once and never revalidates: what the fast path must serve. */
+/** The pages the build prerendered once, never revalidates and tagged with nothing but their path: what the fast path must serve. */
 function fullyStaticPages(): string[] {
   const manifest = JSON.parse(fs.readFileSync(".next/prerender-manifest.json", "utf8")) as { routes: Record<string, { routeType?: string; initialRevalidateSeconds: number | false; initialStatus?: number }> };
+  const onlyPathTags = (route: string) => {
+    const meta = JSON.parse(fs.readFileSync(`.next/server/app/${route === "/" ? "index" : route.slice(1)}.meta`, "utf8")) as { headers?: Record<string, string> };
+    return (meta.headers?.["x-next-cache-tags"] ?? "").split(",").every((tag) => tag === "" || tag.startsWith("_N_T_/"));
+  };
   return Object.entries(manifest.routes)
-    .filter(([route, r]) => !route.startsWith("/_") && r.routeType === "page" && r.initialRevalidateSeconds === false && r.initialStatus === undefined)
+    .filter(([route, r]) => !route.startsWith("/_") && r.routeType === "page" && r.initialRevalidateSeconds === false && r.initialStatus === undefined && onlyPathTags(route))
     .map(([route]) => route)
     .sort();
 }
