@@ -98,6 +98,7 @@ function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][
 const NAMES: Record<string, string> = {
   floor: "bare node:http (same bytes)",
   static: "static /terms-of-service",
+  nextStatic: "static through Next (?via=next)",
   api: "search API /api/mcp-agents?q=",
   mcp: "MCP search_servers",
   page: "search page /marketplace?q=",
@@ -209,6 +210,9 @@ async function main() {
     const results: [string, LoadResult[]][] = [];
     results.push(["floor", await measure("floor", floorBase, () => ({ path: "/terms-of-service" }))]);
     results.push(["static", await measure("static", base, () => ({ path: "/terms-of-service" }))]);
+    // The same page with a query string: the static fast path (server/static-fast-path.mjs) leaves it to Next, which
+    // serves the same prerendered bytes. What Next's own pipeline costs per request, beside the stored answer.
+    results.push(["nextStatic", await measure("nextStatic", base, () => ({ path: "/terms-of-service?via=next" }))]);
     await new Promise((r) => setTimeout(r, 1200));
     before = cacheStats();
     for (const [name, next] of surfaces(queries, slugs)) {
