@@ -10,7 +10,9 @@ const PAYEE = "0x000000000000000000000000000000000000dEaD";
 
 test("sales read from the chain show on the detail page, the cards and the Most purchased sort", async ({ page, isMobile }, testInfo) => {
   test.skip(isMobile, "one run settles the sales; the phone layout is screenshotted below");
-  test.setTimeout(90_000);
+  // The indexer runs every second, but in the full suite under CI load one run was seen to take ~45 s (chain and
+  // database shared with every other spec): the wait allows for that; the property is that the sales show.
+  test.setTimeout(150_000);
   const seller = directSeller(`http://127.0.0.1:${chainPort}`);
   const [alice, bob] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())];
   await seller.fund([alice.address, bob.address], 1_000_000n);
@@ -21,7 +23,7 @@ test("sales read from the chain show on the detail page, the cards and the Most 
   await expect(async () => {
     await page.goto("/marketplace/weather-now");
     await expect(page.getByTestId("sales-panel").getByRole("row", { name: /^Sales/ })).toHaveText(/Sales\s*3\s*3\s*3/, { timeout: 1_000 });
-  }).toPass({ timeout: 45_000 });
+  }).toPass({ timeout: 100_000 });
   const panel = page.getByTestId("sales-panel");
   await expect(panel.getByRole("row", { name: /^Unique buyers/ })).toHaveText(/Unique buyers\s*2\s*2\s*2/);
   await expect(panel.getByRole("row", { name: /^Volume/ })).toHaveText(/Volume\s*\$0\.27\s*\$0\.27\s*\$0\.27/);
