@@ -99,7 +99,7 @@ export function matchesSearchText(terms: SearchTerms, form: "index" | "scan" = "
 }
 
 /** The lower-cased name matches every word; partial trigram index listings_name_trgm_idx. */
-function matchesName(terms: SearchTerms, form: "index" | "scan" = "index"): SQL {
+export function matchesName(terms: SearchTerms, form: "index" | "scan" = "index"): SQL {
   return textMatches(sql.raw("lower(name)"), terms, form);
 }
 
@@ -207,90 +207,92 @@ export type SearchPlan = { textDense: boolean; nameDense: boolean; recheckOnly: 
 /** The probe's size and what counts as dense (exported for tests that make a small catalogue look large). */
 export const searchPlanning = { probeRows: 1000, denseShare: 0.05, scanRows: 50_000 };
 
+/**
+ * The plan from the probe: the first `probeRows` approved listings of the filter, read once and kept in memory for
+ * SAMPLE_TTL_MS (per database and filter), and every search's words counted in them here instead of in a statement
+ * of their own (it was ~4 ms of the database's time a search, and a round trip). The probe is a sample, and a
+ * minute-old sample is as good a sample: a plan only chooses how the matches are read, never which rows match
+ * (the tests run every way and compare the answers).
+ */
 export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promise<SearchPlan> {
-  const { probeRows, denseShare } = searchPlanning;
-  const threshold = denseShare * probeRows;
-  const known = wordCounts(db, filter);
-  const counts = terms.words.map((w) => known.get(w));
-  const seen = known.seen();
-  // A word not dense in the probe makes every word together not dense either: the plan follows from the words'
-  // own counts, remembered from earlier probes (the probe is a sample; a minute-old sample is as good a sample).
-  // Only when every word is dense does the plan need the words counted together.
-  if (seen !== undefined && counts.every((n) => n !== undefined) && (seen < probeRows || counts.some((n) => n! < threshold))) {
-    probeStats().skipped++;
-    return planFrom(terms.words, counts as number[], seen);
-  }
-  probeStats().run++;
-  const perWord = terms.words.map((w, i) => sql`, (count(*) filter (where ${textMatches(sql.raw("search_text"), { ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`);
-  const [row] = rowsOf<Record<string, number>>(
-    await db.execute(sql`
-      select count(*)::int as seen, (count(*) filter (where ${matchesSearchText(terms, "scan")}))::int as text,
-             (count(*) filter (where ${matchesName(terms, "scan")}))::int as name ${sql.join(perWord, sql``)}
-      from (select name, search_text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${probeRows}) probe`),
-  );
-  const probed = terms.words.map((_, i) => Number(row?.[`w${i}`] ?? 0));
-  known.remember(Number(row?.seen ?? 0), terms.words, probed);
-  return planFrom(terms.words, probed, Number(row?.seen ?? 0), { text: Number(row?.text ?? 0), name: Number(row?.name ?? 0) });
+  const counts = await probeCounts(db, terms, filter);
+  return planFrom(terms.words, counts.words, counts.seen, counts);
+}
+
+/** The probe's counts: rows sampled, rows whose search text (`text`) and name (`name`) hold every word, and each word's. */
+export async function probeCounts(db: Db, terms: SearchTerms, filter: SQL): Promise<{ seen: number; text: number; name: number; words: number[] }> {
+  const rows = await probeSample(db, filter);
+  const count = (field: (r: SampleRow) => string, words: string[]) => rows.filter((r) => words.every((w) => containsWord(field(r), w))).length;
+  return {
+    seen: rows.length,
+    text: count((r) => r.text, terms.words),
+    name: count((r) => r.name, terms.words),
+    words: terms.words.map((w) => count((r) => r.text, [w])),
+  };
 }
 
 /**
- * The plan from the probe's counts: each word's (`counts`, in the order of `words`), the rows it read (`seen`) and,
- * when every word is dense, every word's together (`together`). Together the words match no more rows than the
- * rarest alone, and a name match is a text match, so a word that is not dense settles both without them.
+ * A word found in a lower-cased text as the "scan" form of textMatches finds it: anywhere when it has three
+ * characters or more, else only where it starts a word (the text's start, or after a separator).
  */
-function planFrom(words: string[], counts: number[], seen: number, together?: { text: number; name: number }): SearchPlan {
+function containsWord(text: string, word: string): boolean {
+  if (!isShort(word)) return text.includes(word);
+  return text.startsWith(word) || WORD_SEPARATORS.some((c) => text.includes(c + word));
+}
+
+/**
+ * The plan from the probe's counts: each word's (`counts`, in the order of `words`), the rows it read (`seen`) and
+ * every word's together (`together`: in the search text and in the name).
+ */
+function planFrom(words: string[], counts: number[], seen: number, together: { text: number; name: number }): SearchPlan {
   const { probeRows, denseShare } = searchPlanning;
   const sized = seen >= probeRows;
   const dense = (n: number) => sized && n >= denseShare * probeRows;
-  const textDense = together !== undefined && dense(together.text);
-  const nameDense = together !== undefined && dense(together.name);
+  const textDense = dense(together.text);
+  const nameDense = dense(together.name);
   const rare = sized && !textDense && counts.some((n) => n === 0);
   return { textDense, nameDense, recheckOnly: rare ? words.filter((_, i) => dense(counts[i]!)) : [] };
 }
 
-/** Probes run and skipped since start (the bench prints them; a test checks a known word skips the probe). */
-export function probeStats(): { run: number; skipped: number } {
-  const holder = globalThis as { __searchProbeStats?: { run: number; skipped: number } };
-  return (holder.__searchProbeStats ??= { run: 0, skipped: 0 });
+/** Since start: probe samples read from the database, and plans made from one already in memory. */
+export function probeStats(): { reads: number; reused: number } {
+  const holder = globalThis as { __searchProbeStats?: { reads: number; reused: number } };
+  return (holder.__searchProbeStats ??= { reads: 0, reused: 0 });
 }
 
-// Each word's count in the probe, per database and filter, for WORD_COUNT_TTL_MS: a bounded map (oldest out first).
-const WORD_COUNT_TTL_MS = 60_000;
-const MAX_WORD_COUNTS = 20_000;
-type Counted = { n: number; at: number };
-const wordCountCache = new WeakMap<Db, Map<string, Counted>>();
+// The samples, per database and filter: at most MAX_SAMPLES (oldest out first), each probeRows rows of a name
+// (≤ 100 characters) and a search text (≤ ~1,300: name, description ≤ 1,000, categories), so a few MB at most.
+const SAMPLE_TTL_MS = 60_000;
+const MAX_SAMPLES = 16;
+type SampleRow = { name: string; text: string };
+type Sample = { rows: Promise<SampleRow[]>; at: number };
+const samples = new WeakMap<Db, Map<string, Sample>>();
 const dialect = new PgDialect();
 
-function wordCounts(db: Db, filter: SQL) {
-  let cache = wordCountCache.get(db);
-  if (!cache) wordCountCache.set(db, (cache = new Map()));
-  const map = cache;
+async function probeSample(db: Db, filter: SQL): Promise<SampleRow[]> {
+  let cache = samples.get(db);
+  if (!cache) samples.set(db, (cache = new Map()));
+  const { probeRows } = searchPlanning;
   const { sql: text, params } = dialect.sqlToQuery(filter);
-  // The probe's size is part of the key: a count from a probe of another size is not comparable.
-  const scope = JSON.stringify([searchPlanning.probeRows, text, params]);
-  const read = (key: string) => {
-    const hit = map.get(key);
-    if (!hit) return undefined;
-    if (Date.now() - hit.at > WORD_COUNT_TTL_MS) {
-      map.delete(key);
-      return undefined;
-    }
-    return hit.n;
-  };
-  const write = (key: string, n: number, at: number) => {
-    map.delete(key);
-    map.set(key, { n, at });
-    while (map.size > MAX_WORD_COUNTS) map.delete(map.keys().next().value!);
-  };
-  return {
-    seen: () => read(`${scope} seen`),
-    get: (word: string) => read(`${scope} ${word}`),
-    remember: (seen: number, words: string[], counts: number[]) => {
-      const at = Date.now();
-      write(`${scope} seen`, seen, at);
-      words.forEach((w, i) => write(`${scope} ${w}`, counts[i]!, at));
-    },
-  };
+  // The probe's size is part of the key: a sample of another size is not comparable.
+  const key = JSON.stringify([probeRows, text, params]);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at <= SAMPLE_TTL_MS) {
+    probeStats().reused++;
+    return hit.rows;
+  }
+  probeStats().reads++;
+  // Concurrent searches share one read; a failed read is not kept.
+  const rows = db
+    .execute(sql`select lower(name) as name, search_text as text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${probeRows}`)
+    .then((result) => rowsOf<SampleRow>(result));
+  const entry = { rows, at: now };
+  cache.delete(key);
+  cache.set(key, entry);
+  while (cache.size > MAX_SAMPLES) cache.delete(cache.keys().next().value!);
+  rows.catch(() => cache.get(key) === entry && cache.delete(key));
+  return rows;
 }
 
 /**

@@ -6,7 +6,7 @@ import { setDatabase } from "@/lib/database";
 import { insertListing } from "@/lib/listings/write";
 import { searchCatalogue } from "@/lib/listings/search/search";
 import { rowsOf } from "@/db/rows";
-import { planSearch, probeStats, RANK_WINDOW, SEARCH_WINDOW, searchPlanning } from "@/db/queries/listing-search";
+import { matchesName, matchesSearchText, planSearch, probeCounts, probeStats, RANK_WINDOW, SEARCH_WINDOW, searchPlanning } from "@/db/queries/listing-search";
 import { searchTerms } from "@/lib/listings/search/terms";
 import { sql } from "drizzle-orm";
 import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
@@ -169,7 +169,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     }
   });
 
-  it("plans a search whose words a probe counted a moment ago without probing again, to the plan the probe gives", async () => {
+  it("plans searches from one probe sample read once a minute, with the plans a fresh read gives", async () => {
     const [adjective, domain] = (await syntheticName()).toLowerCase().split(" ");
     const late = (await syntheticName(1050)).toLowerCase();
     const number = late.split(" ").at(-1)!;
@@ -177,21 +177,48 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     try {
       Object.assign(searchPlanning, { probeRows: 400 }); // the seeded catalogue looks large: common words are dense
       const plan = (q: string) => planSearch(conn.db, searchTerms(q)!, sql`true`);
-      // Counted once: a common word with a word in no probed row, and a rare word alone.
-      const first = [await plan(`${adjective} ${number}`), await plan("zzqxv")];
+      const fresh = await Promise.all([`${adjective} ${number}`, "zzqxv", `${adjective} ${domain}`].map(plan));
       const before = { ...probeStats() };
-      // Every word known, and one of each pair not dense: no probe, the same plans as a fresh probe gives.
-      const again = [await plan(`${number} ${adjective}`), await plan(`zzqxv ${adjective}`), await plan("zzqxv")];
-      expect(probeStats().run).toBe(before.run);
-      expect(probeStats().skipped).toBe(before.skipped + 3);
+      // Other searches on the same filter within the minute: no read, each word counted in the sample in memory.
+      const again = [await plan(`${number} ${adjective}`), await plan(`zzqxv ${adjective}`), await plan("zzqxv"), await plan(`${domain} ${adjective}`)];
+      expect(probeStats()).toEqual({ reads: before.reads, reused: before.reused + 4 });
+      // A common word with one in no sampled row: the index, led by the rare one; common words together: table order.
       expect(again[0]).toEqual({ textDense: false, nameDense: false, recheckOnly: [adjective] });
-      expect(again[2]).toEqual(first[1]);
-      // Dense words together still need the probe (together they may be rare): it runs, and agrees with the count.
-      await plan(`${adjective} ${domain}`);
-      expect(probeStats().run).toBe(before.run + 1);
-      // Another filter is another sample: its counts are not reused.
+      expect(again[1]).toEqual({ textDense: false, nameDense: false, recheckOnly: [adjective] });
+      expect(fresh[2]).toMatchObject({ textDense: true, nameDense: true });
+      expect(again[3]).toEqual(fresh[2]);
+      // Another filter is another sample; another probe size too.
       await planSearch(conn.db, searchTerms("zzqxv")!, sql`categories @> array['Data']`);
-      expect(probeStats().run).toBe(before.run + 2);
+      expect(probeStats().reads).toBe(before.reads + 1);
+      Object.assign(searchPlanning, { probeRows: 401 });
+      await plan("zzqxv");
+      expect(probeStats().reads).toBe(before.reads + 2);
+    } finally {
+      Object.assign(searchPlanning, saved);
+    }
+  });
+
+  it("counts words in the probe sample in memory exactly as the statement would count them", async () => {
+    const [adjective, domain, noun] = (await syntheticName()).toLowerCase().split(" ");
+    const late = (await syntheticName(1050)).toLowerCase();
+    const queries = [adjective!, `${adjective} ${domain}`, `${domain} ${noun!.slice(0, 2)}`, late, "ai", "we", "a", "web search", "weather", "zzqxv", "snake_case", "café", "ünïcode 東京"];
+    const saved = { ...searchPlanning };
+    try {
+      Object.assign(searchPlanning, { probeRows: 400 });
+      for (const filter of [sql`true`, sql`categories @> array['Data']`, sql`price <= 0.01`]) {
+        for (const q of queries) {
+          const terms = searchTerms(q)!;
+          const perWord = terms.words.map((w, i) => sql`, (count(*) filter (where ${matchesSearchText({ ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`);
+          const [row] = rowsOf<Record<string, number>>(
+            await conn.db.execute(sql`
+              select count(*)::int as seen, (count(*) filter (where ${matchesSearchText(terms, "scan")}))::int as text,
+                     (count(*) filter (where ${matchesName(terms, "scan")}))::int as name ${sql.join(perWord, sql``)}
+              from (select name, search_text from listings where status = 'approved' and ${filter} limit 400) probe`),
+          );
+          const expected = { seen: Number(row!.seen), text: Number(row!.text), name: Number(row!.name), words: terms.words.map((_, i) => Number(row![`w${i}`])) };
+          expect(await probeCounts(conn.db, terms, filter), q).toEqual(expected);
+        }
+      }
     } finally {
       Object.assign(searchPlanning, saved);
     }
