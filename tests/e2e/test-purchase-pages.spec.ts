@@ -5,40 +5,23 @@
 // embedded database admits one process, and the suite's site runs with the schedule off).
 import { expect, test } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { openPostgres } from "@/db/connect";
-import { startReferenceServer } from "@/examples/monetized-server/server";
-import { recordCheck } from "@/lib/listings/checks/drift";
-import { insertListing } from "@/lib/listings/write";
-import { probeServer } from "@/lib/probe";
 import { directSeller } from "../support/direct-sales";
-import { appPort, chainPort, facilitatorPort } from "./support/ports";
-import { createProductionDatabase, startProductionServer } from "./support/production-server";
+import { appPort, chainPort } from "./support/ports";
+import { startListedReferenceServer } from "./support/listed-reference-server";
 
 test.skip(!process.env.DATABASE_URL, "needs a PostgreSQL server (DATABASE_URL)");
 test.skip(({ isMobile }) => isMobile, "the cache, not a layout: one viewport is enough");
 
-const port = appPort + 25;
-const production = { NODE_ENV: "production", AUTH_SECRET: "test-purchase-pages-secret-0123456789abcdef", SITE_URL: `http://127.0.0.1:${port}` };
-
 test("a recorded test purchase shows on the cached detail page and marketplace at once", async ({ page }) => {
   test.setTimeout(120_000);
-  const url = await createProductionDatabase(`agora_test_purchase_pages_${port}`, production);
   const chain = directSeller(`http://127.0.0.1:${chainPort}`);
-  const payee = privateKeyToAccount(generatePrivateKey()).address;
-  const reference = await startReferenceServer({ port: 0, walletAddress: payee, facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`, name: "cached-pages" });
-  const fixtures = await openPostgres(url, { max: 1 });
-  let server: Awaited<ReturnType<typeof startProductionServer>> | undefined;
-  try {
-    const listing = await insertListing(fixtures.db, { name: "Cached Weather", slug: "cached-weather", description: "A paid server whose pages are cached when Agora test-buys from it.", categories: ["Data"], serverUrl: reference.url, websiteUrl: null, status: "approved", price: null });
-    await recordCheck(fixtures.db, listing, await probeServer(reference.url, { allowPrivateHosts: true }));
-
-    // The test-purchase wallet starts empty: each scheduled run finds it cannot pay and records nothing, until it is funded.
-    const key = generatePrivateKey();
-    server = await startProductionServer(port, {
-      ...production,
-      DATABASE_URL: url,
-      UNSAFE_TEST_MODE: "1",
-      PROBE_ALLOW_PRIVATE_HOSTS: "true",
+  // The test-purchase wallet starts empty: each scheduled run finds it cannot pay and records nothing, until it is funded.
+  const key = generatePrivateKey();
+  const { server, stop } = await startListedReferenceServer({
+    port: appPort + 25,
+    secret: "test-purchase-pages-secret-0123456789abcdef",
+    listing: { name: "Cached Weather", slug: "cached-weather", description: "A paid server whose pages are cached when Agora test-buys from it." },
+    env: {
       VERIFY_INTERVAL_SECONDS: "2",
       CHAIN_RPC_URLS: `eip155:84532=http://127.0.0.1:${chainPort}`,
       // Sales would revalidate the detail page by themselves: the indexer stays off here.
@@ -46,7 +29,9 @@ test("a recorded test purchase shows on the cached detail page and marketplace a
       TEST_PURCHASE_WALLET_KEY: key,
       TEST_PURCHASE_DAILY_BUDGET: "1",
       TEST_PURCHASE_MAX_PRICE: "0.10",
-    });
+    },
+  });
+  try {
     const detail = `${server.origin}/marketplace/cached-weather`;
 
     // Both pages cached before any purchase. (Each scheduled check run revalidates them too, check-pages.spec.ts;
@@ -68,8 +53,6 @@ test("a recorded test purchase shows on the cached detail page and marketplace a
     await page.goto(`${server.origin}/marketplace`);
     await expect(page.getByTestId("listing").filter({ hasText: "Cached Weather" }).getByText("Delivery tested", { exact: true })).toBeVisible();
   } finally {
-    await server?.stop();
-    await fixtures.close();
-    await reference.close();
+    await stop();
   }
 });
