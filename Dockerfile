@@ -36,4 +36,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Migrations run first as their own step (compose: the `migrate` service, `node migrate.mjs`).
-CMD ["node", "--import", "./server/client-address.mjs", "--import", "./server/graceful-shutdown.mjs", "--import", "./server/static-fast-path.mjs", "server.js"]
+CMD ["node", "--import", "./server/client-address.mjs", "--import", "./server/graceful-shutdown.mjs", "--import", "./server/overload.mjs", "--import", "./server/static-fast-path.mjs", "server.js"]

@@ -69,7 +69,7 @@ const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npm run build && ";
 // Production), the command the container image runs; on the embedded database through `npm start`'s `next start`.
 const serve = e2eDatabaseUrl
   ? "npm run start:prod"
-  : `node --import ./server/client-address.mjs --import ./server/graceful-shutdown.mjs --import ./server/static-fast-path.mjs node_modules/next/dist/bin/next start -p ${port}`;
+  : `node --import ./server/client-address.mjs --import ./server/graceful-shutdown.mjs --import ./server/overload.mjs --import ./server/static-fast-path.mjs node_modules/next/dist/bin/next start -p ${port}`;
 
 // Pages prerendered at build time (guides, legal pages, the event demo) are the same HTML whatever the database:
 // E2E_SKIP_PRERENDERED=1 leaves their specs out (CI's PostgreSQL pass; the PGlite pass runs them).

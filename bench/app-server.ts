@@ -1,4 +1,4 @@
-// The production build started as `npm start` starts it (client-address and static fast-path preloads, heap cap;
+// The production build started as `npm start` starts it (client-address, overload and static fast-path preloads, heap cap;
 // STATIC_FAST_PATH=0 in the environment measures Next alone), for benchmarks:
 // start, wait until it answers, and read its memory from /proc (Linux).
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
@@ -6,7 +6,7 @@ import fs from "node:fs";
 
 export function startProductionServer(port: number, env: NodeJS.ProcessEnv, stdio: StdioOptions = ["ignore", "ignore", "inherit"], nodeFlags: string[] = []): ChildProcess {
   const heap = `--max-old-space-size=${env.NODE_HEAP_MB ?? "256"}`;
-  return spawn(process.execPath, [heap, ...nodeFlags, "--import", "./server/client-address.mjs", "--import", "./server/static-fast-path.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
+  return spawn(process.execPath, [heap, ...nodeFlags, "--import", "./server/client-address.mjs", "--import", "./server/overload.mjs", "--import", "./server/static-fast-path.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
 }
 
 export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {

@@ -25,7 +25,7 @@ function copy(from, to) {
 copy(".next/static", ".next/static");
 copy("public", "public");
 copy("db/migrations", "db/migrations");
-for (const preload of ["client-address.mjs", "graceful-shutdown.mjs", "static-fast-path.mjs"]) copy(`server/${preload}`, `server/${preload}`);
+for (const preload of ["client-address.mjs", "graceful-shutdown.mjs", "overload.mjs", "static-fast-path.mjs"]) copy(`server/${preload}`, `server/${preload}`);
 
 // scripts/migrate.ts with everything it imports in one file; PGlite stays a package (its wasm and data files
 // sit beside it in the traced node_modules).
