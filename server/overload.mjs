@@ -66,7 +66,7 @@ function refuse(req, res) {
     path === "/api/mcp"
       ? JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: MESSAGE }, id: null })
       : wantsHtml
-        ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Busy — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Busy</h1><p>${MESSAGE}</p></body></html>`
+        ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Busy — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Busy</h1><p>${MESSAGE}</p><p><a href="${path.replace(/[^\w/.-]/g, "")}">Try again</a></p></body></html>`
         : JSON.stringify({ message: MESSAGE });
   res.writeHead(503, {
     "Content-Type": wantsHtml && path !== "/api/mcp" ? "text/html; charset=utf-8" : "application/json",

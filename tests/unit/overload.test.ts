@@ -97,6 +97,11 @@ describe("overload preload", () => {
     expect(page.status).toBe(503);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.body).toContain("<h1>Busy</h1>");
+    expect(page.body).toContain('<a href="/marketplace/some-listing">Try again</a>');
+    // What the address holds goes back into the page only as path characters.
+    const hostile = await send(port, "/x%22%3E%3Cscript%3Ealert(1)%3C/script%3E", { headers: { accept: "text/html" } });
+    expect(hostile.body).toContain(`<a href="/x223E3Cscript3Ealert13C/script3E">`);
+    expect(hostile.body).not.toContain("<script");
     expect(page.body).not.toContain("<script");
 
     const mcp = await send(port, "/api/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
