@@ -32,10 +32,24 @@ if (!globalThis[MARKER] && limit > 0) {
       refuse(req, res);
       return true;
     }
-    inFlight++;
     // Next adds up to ten 'close' listeners to a streamed page's response: one more is expected, not a leak.
     res.setMaxListeners(res.getMaxListeners() + 1);
-    res.once("close", () => inFlight--);
+    let counted = false;
+    let closed = false;
+    const count = () => {
+      if (closed || counted) return;
+      counted = true;
+      inFlight++;
+    };
+    res.once("close", () => {
+      closed = true;
+      if (counted) inFlight--;
+    });
+    // A request counts once there is work to do: at once without a body, once its body has arrived with one. A
+    // client that sends a body slowly (or never finishes it) holds a socket, never one of the limit's places, so
+    // a few such connections cannot lock everyone else out.
+    if (hasBody(req)) req.once("end", count);
+    else count();
     return emit.call(this, event, req, res, ...rest);
   };
 }
@@ -45,6 +59,11 @@ function parseLimit(value) {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`MAX_IN_FLIGHT_REQUESTS must be a whole number (0 turns the limit off), not ${JSON.stringify(value)}`);
   return n;
+}
+
+function hasBody(req) {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 function pathOf(url = "/") {

@@ -17,6 +17,14 @@ const server = http.createServer((req, res) => {
     res.once("close", () => holding--);
     return;
   }
+  if (req.url === "/upload") {
+    // Answers once the whole body has arrived.
+    holding++;
+    res.once("close", () => holding--);
+    req.resume();
+    req.on("end", () => res.end("received"));
+    return;
+  }
   if (req.url === "/api/health") return res.end(JSON.stringify({ holding }));
   res.end("ok");
 });
@@ -121,6 +129,27 @@ describe("overload preload", () => {
     expect(lines.length).toBeGreaterThanOrEqual(1);
     expect(lines.length).toBeLessThan(3);
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: "warn", limit: 2, inFlight: 2 });
+  });
+
+  it("counts a request with a body once the body has arrived: slow uploads cannot take every place", async () => {
+    const { port } = await start("2");
+    // Five uploads whose bodies never finish: the server has each of them, none counts.
+    const uploads = Array.from({ length: 5 }, () => {
+      const req = http.request({ host: "127.0.0.1", port, path: "/upload", method: "POST", headers: { "content-type": "application/json", "content-length": "1000" }, agent: false });
+      req.on("error", () => {});
+      req.write("{");
+      held.push(req);
+      return req;
+    });
+    await expect.poll(() => holding(port), { timeout: 10_000 }).toBe(5);
+    expect((await send(port, "/fast")).status).toBe(200);
+    // Two requests held after their whole body arrived do count: the next is refused.
+    await hold(port, 2);
+    expect((await send(port, "/fast")).status).toBe(503);
+    // A finished upload is answered, and the places it never held stay as they were.
+    uploads[0]!.end("x".repeat(999));
+    await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(6);
+    expect((await send(port, "/fast")).status).toBe(503);
   });
 
   it("holds 64 at once by default, and none with MAX_IN_FLIGHT_REQUESTS=0", async () => {
