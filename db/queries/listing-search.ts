@@ -222,13 +222,17 @@ export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promi
 /** The probe's counts: rows sampled, rows whose search text (`text`) and name (`name`) hold every word, and each word's. */
 export async function probeCounts(db: Db, terms: SearchTerms, filter: SQL): Promise<{ seen: number; text: number; name: number; words: number[] }> {
   const rows = await probeSample(db, filter);
-  const count = (field: (r: SampleRow) => string, words: string[]) => rows.filter((r) => words.every((w) => containsWord(field(r), w))).length;
-  return {
-    seen: rows.length,
-    text: count((r) => r.text, terms.words),
-    name: count((r) => r.name, terms.words),
-    words: terms.words.map((w) => count((r) => r.text, [w])),
-  };
+  // Each word is looked for once per row's text; the rows holding every word are the rows where each was found.
+  const found = terms.words.map((w) => rows.map((r) => containsWord(r.text, w)));
+  let text = 0;
+  let name = 0;
+  rows.forEach((r, i) => {
+    if (!found.every((inText) => inText[i])) return;
+    text++;
+    // A name is a part of the search text: only a row whose text holds every word can hold them in its name.
+    if (terms.words.every((w) => containsWord(r.name, w))) name++;
+  });
+  return { seen: rows.length, text, name, words: found.map((inText) => inText.filter(Boolean).length) };
 }
 
 /**
