@@ -12,9 +12,12 @@ const LEASE_MS = 10 * 60 * 1000;
 
 export type SalesSchedule = { holder: string; stop: (options?: { waitMs?: number }) => Promise<void> };
 
+/** How long a run waited for its lease and then took (a slow run is logged, to see where the time went). */
+export type SalesRunTiming = { claimMs: number; runMs: number };
+
 export function startSalesSchedule(
   db: Db,
-  options: { intervalMs: number; onRun?: (summary: SalesRunSummary) => void; onError?: (error: unknown) => void },
+  options: { intervalMs: number; onRun?: (summary: SalesRunSummary, timing: SalesRunTiming) => void; onError?: (error: unknown) => void },
 ): SalesSchedule {
   const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const tickMs = Math.min(60_000, Math.max(200, options.intervalMs / 5));
@@ -24,9 +27,13 @@ export function startSalesSchedule(
 
   const tick = async () => {
     try {
+      const started = performance.now();
       if ((await claimJob(db, SALES_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
+      const claimed = performance.now();
       try {
-        options.onRun?.(await indexAllSales(db, stopping.signal));
+        // Not `onRun?.(await indexAllSales(…))`: an optional call skips its arguments, so without onRun nothing would run.
+        const summary = await indexAllSales(db, stopping.signal);
+        options.onRun?.(summary, { claimMs: Math.round(claimed - started), runMs: Math.round(performance.now() - claimed) });
       } finally {
         await releaseJob(db, SALES_JOB, holder);
       }

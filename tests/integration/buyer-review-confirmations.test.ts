@@ -1,6 +1,7 @@
 // A review rests on a sale only as deep in the chain as the sales indexer counts one (SALES_CONFIRMATIONS), so a
 // reorganisation cannot leave a review pointing at a sale that no longer exists; and nothing is read from an RPC
-// that answers another chain than the one CHAIN_RPC_URLS names it for.
+// that answers another chain than the one CHAIN_RPC_URLS names it for. The sales schedule that counts those sales
+// runs here too, on the same chain and shop.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createTestClient, http, type Hex } from "viem";
@@ -15,7 +16,9 @@ import { reloadEnv } from "@/lib/env";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { indexAllSales } from "@/lib/sales/run";
-import { buyerReviews } from "@/db/schema";
+import { startSalesSchedule, type SalesRunTiming } from "@/lib/sales/schedule";
+import { buyerReviews, listingSales } from "@/db/schema";
+import { eq } from "drizzle-orm";
 import { buyQuote, signBuyerMessage } from "../support/buyer-review-fixtures";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -85,6 +88,30 @@ describe.each(drivers())("review confirmations on %s", (driver) => {
     const later = await call(postReview, jsonRequest("/api/buyer-reviews", body));
     expect(later.status, later.body.message).toBe(201);
     expect(await conn.db.select().from(buyerReviews)).toHaveLength(1);
+  });
+
+  it("the sales schedule indexes a sale whether or not anyone listens to its runs, and tells a listener how long each took", async () => {
+    const buyer = await stack.fundedBuyer(100_000n);
+    const tx = await buyQuote(shop, buyer, payTo, PRICE);
+    await createTestClient({ mode: "anvil", transport: http(stack.chain.rpcUrl) }).mine({ blocks: 3 });
+    const indexed = async () => (await conn.db.select().from(listingSales).where(eq(listingSales.txHash, tx))).length;
+    // No onRun: the runs happen all the same.
+    const quiet = startSalesSchedule(conn.db, { intervalMs: 200 });
+    try {
+      await expect.poll(indexed, { timeout: 20_000 }).toBe(1);
+    } finally {
+      await quiet.stop();
+    }
+    const timings: SalesRunTiming[] = [];
+    const listened = startSalesSchedule(conn.db, { intervalMs: 200, onRun: (_summary, timing) => timings.push(timing) });
+    try {
+      await expect.poll(() => timings.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    } finally {
+      await listened.stop();
+    }
+    expect(timings[0]!.claimMs).toBeGreaterThanOrEqual(0);
+    expect(timings[0]!.runMs).toBeGreaterThanOrEqual(0);
+    expect(Number.isInteger(timings[0]!.runMs)).toBe(true);
   });
 });
 
