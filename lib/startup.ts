@@ -77,10 +77,11 @@ export async function startUp(): Promise<void> {
   logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
 }
 
-// Sales run on their own, shorter schedule (lib/sales/schedule.ts), whether or not the listing checks do: a purchase
-// should show within a minute (seconds in the sandbox). Pages that show sales are revalidated when a run changed any.
+// A sales run longer than this (or than ten intervals) is logged as slow, with how long it waited for its lease.
 const SLOW_SALES_RUN_MS = 10_000;
 
+// Sales run on their own, shorter schedule (lib/sales/schedule.ts), whether or not the listing checks do: a purchase
+// should show within a minute (seconds in the sandbox). Pages that show sales are revalidated when a run changed any.
 function startSalesIndexing(db: Awaited<ReturnType<typeof getDb>>): void {
   const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();
   if (!CHAIN_RPC_URLS || SALES_INDEX_INTERVAL_SECONDS === 0 || holder.__salesSchedule) return;

@@ -215,12 +215,13 @@ export const searchPlanning = { probeRows: 1000, denseShare: 0.05, scanRows: 50_
  * (the tests run every way and compare the answers).
  */
 export async function planSearch(db: Db, terms: SearchTerms, filter: SQL): Promise<SearchPlan> {
-  const counts = await probeCounts(db, terms, filter);
-  return planFrom(terms.words, counts.words, counts.seen, counts);
+  return planFrom(terms.words, await probeCounts(db, terms, filter));
 }
 
 /** The probe's counts: rows sampled, rows whose search text (`text`) and name (`name`) hold every word, and each word's. */
-export async function probeCounts(db: Db, terms: SearchTerms, filter: SQL): Promise<{ seen: number; text: number; name: number; words: number[] }> {
+type ProbeCounts = { seen: number; text: number; name: number; words: number[] };
+
+export async function probeCounts(db: Db, terms: SearchTerms, filter: SQL): Promise<ProbeCounts> {
   const rows = await probeSample(db, filter);
   // Each word is looked for once per row's text; the rows holding every word are the rows where each was found.
   const found = terms.words.map((w) => rows.map((r) => containsWord(r.text, w)));
@@ -244,18 +245,15 @@ function containsWord(text: string, word: string): boolean {
   return text.startsWith(word) || WORD_SEPARATORS.some((c) => text.includes(c + word));
 }
 
-/**
- * The plan from the probe's counts: each word's (`counts`, in the order of `words`), the rows it read (`seen`) and
- * every word's together (`together`: in the search text and in the name).
- */
-function planFrom(words: string[], counts: number[], seen: number, together: { text: number; name: number }): SearchPlan {
+/** The plan from the probe's counts (`counts.words` in the order of `words`). */
+function planFrom(words: string[], counts: ProbeCounts): SearchPlan {
   const { probeRows, denseShare } = searchPlanning;
-  const sized = seen >= probeRows;
+  const sized = counts.seen >= probeRows;
   const dense = (n: number) => sized && n >= denseShare * probeRows;
-  const textDense = dense(together.text);
-  const nameDense = dense(together.name);
-  const rare = sized && !textDense && counts.some((n) => n === 0);
-  return { textDense, nameDense, recheckOnly: rare ? words.filter((_, i) => dense(counts[i]!)) : [] };
+  const textDense = dense(counts.text);
+  const nameDense = dense(counts.name);
+  const rare = sized && !textDense && counts.words.some((n) => n === 0);
+  return { textDense, nameDense, recheckOnly: rare ? words.filter((_, i) => dense(counts.words[i]!)) : [] };
 }
 
 /** Since start: probe samples read from the database, and plans made from one already in memory. */

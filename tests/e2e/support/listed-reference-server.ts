@@ -32,18 +32,15 @@ export async function startListedReferenceServer(options: {
   const reference = await startReferenceServer({ port: 0, walletAddress: payee, facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`, name: options.listing.slug });
   let closing: Promise<void> | undefined;
   const closeReference = () => (closing ??= reference.close());
-  const fixtures = await openPostgres(url, { max: 1 });
-  try {
-    const listing = await insertListing(fixtures.db, { ...options.listing, categories: ["Data"], serverUrl: reference.url, websiteUrl: null, status: "approved", price: null });
-    await recordCheck(fixtures.db, listing, await probeServer(reference.url, { allowPrivateHosts: true }));
-  } catch (error) {
-    await closeReference();
-    throw error;
-  } finally {
-    await fixtures.close();
-  }
   let server: ProductionServer;
   try {
+    const fixtures = await openPostgres(url, { max: 1 });
+    try {
+      const listing = await insertListing(fixtures.db, { ...options.listing, categories: ["Data"], serverUrl: reference.url, websiteUrl: null, status: "approved", price: null });
+      await recordCheck(fixtures.db, listing, await probeServer(reference.url, { allowPrivateHosts: true }));
+    } finally {
+      await fixtures.close();
+    }
     server = await startProductionServer(options.port, { ...production, DATABASE_URL: url, UNSAFE_TEST_MODE: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ...options.env });
   } catch (error) {
     await closeReference();
