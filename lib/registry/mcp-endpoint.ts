@@ -20,10 +20,10 @@ const CORS = {
   "Access-Control-Expose-Headers": "Mcp-Session-Id, Mcp-Protocol-Version, Retry-After",
 };
 
+/** The transport's own Response, with headers added in place (a copy would pipe the body through a second stream). */
 function withHeaders(response: Response, headers: Record<string, string>): Response {
-  const merged = new Headers(response.headers);
-  for (const [k, v] of Object.entries(headers)) merged.set(k, v);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
 }
 
 /** A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take. */

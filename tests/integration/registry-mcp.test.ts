@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { setDatabase } from "@/lib/database";
 import { countApproved, listCategories } from "@/db/queries/listings";
 import { seedSynthetic } from "@/lib/sample-catalogue/seed";
@@ -92,6 +93,28 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
       expect(tool.description!.length).toBeGreaterThan(40);
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     }
+  });
+
+  // The server does not re-validate its answers on every call (lib/registry/mcp-server.ts): this is where they are
+  // held to the output schemas tools/list advertises, with the JSON Schema validator MCP clients use.
+  it("answers every tool with structured content that fits the output schema it advertises", async () => {
+    const { tools } = await client.listTools();
+    const validator = new AjvJsonSchemaValidator();
+    const fits = (name: string, result: CallToolResult) => {
+      expect(result.isError ?? false).toBe(false);
+      const schema = tools.find((t) => t.name === name)!.outputSchema!;
+      const check = validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(result.structuredContent);
+      expect(check.valid ? "fits" : check.errorMessage).toBe("fits");
+    };
+    for (const args of [{ query: "weather", limit: 50 }, { sort: "purchased", limit: 50 }, { category: "Finance", price: "free" }, { query: "zzzz-nothing" }]) {
+      fits("search_servers", await call("search_servers", args));
+    }
+    fits("get_server", await call("get_server", { id: "boba-order-bot" }));
+    fits("get_server", await call("get_server", { id: "ai-powered-web-scraper" }));
+    fits("list_categories", await call("list_categories"));
+    // A field the schema does not name is refused, so an answer that drifts from its schema fails here.
+    const schema = tools.find((t) => t.name === "list_categories")!.outputSchema!;
+    expect(validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])({ categories: [], extra: 1 }).valid).toBe(false);
   });
 
   it("search_servers finds a server by text with its URLs, and says so in readable text", async () => {
