@@ -20,6 +20,29 @@ export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
   throw new Error(`server did not answer ${url}`);
 }
 
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"]).toString()) || 100;
+
+/** CPU time (user + system) in ms used so far by the processes whose pid `select` keeps (Linux /proc). */
+export function cpuMs(select: (pid: number, command: string) => boolean): number {
+  let ticks = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (!select(Number(entry), command)) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    } catch {}
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** The server and its children, by pid. */
+export function processTree(pid: number): Set<number> {
+  return new Set([pid, ...execFileSync("sh", ["-c", `pgrep -P ${pid} || true`]).toString().split(/\s+/).filter(Boolean).map(Number)]);
+}
+
 /** Memory of the server and its children in MB: `VmRSS` now, or `VmHWM` for the peak so far. */
 export function memoryMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   const pids = [pid, ...execFileSync("sh", ["-c", `pgrep -P ${pid} || true`]).toString().split(/\s+/).filter(Boolean).map(Number)];

@@ -15,7 +15,7 @@ import { rowsOf } from "@/db/rows";
 import type { Db } from "@/db/types";
 import { searchTerms } from "@/lib/listings/search/terms";
 import { sql } from "drizzle-orm";
-import { memoryMb, startProductionServer, waitFor } from "./app-server";
+import { cpuMs, memoryMb, processTree, startProductionServer, waitFor } from "./app-server";
 import { closedLoop, openLoop, type LoadResult, type Shot } from "./load";
 import { buildQuerySet, kindCounts, QUERY_KINDS, type BenchQuery } from "./queries";
 import { benchServerEnv, openBenchDatabase, seedBenchDatabase, type BenchDatabase } from "./seed";
@@ -70,26 +70,34 @@ async function timeKinds(db: Db, queries: BenchQuery[]): Promise<DbKindTiming[]>
   return out;
 }
 
-/** The surfaces, each a request maker: searches rotate through the query set, details through listings. */
+/**
+ * The surfaces, each a request maker. Every search surface asks the same searches in the same order, so surfaces
+ * compare on the same mix of kinds (slices of a few thousand differ: a run of name fragments costs several times a run
+ * of misses). A text comes back only on the next surface, after the previous one's rows (40 s and more): past the
+ * search cache's 10 s, as the printed hit rate shows. Detail pages rotate through listings.
+ */
 function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][] {
-  let qi = 0;
   let si = 0;
-  const nextQ = () => queries[qi++ % queries.length]!.q;
+  const searches = () => {
+    let qi = 0;
+    return () => queries[qi++ % queries.length]!.q;
+  };
   const mcpOk = (status: number, body: string) => status === 200 && body.includes('"structuredContent"') && !body.includes('"isError":true');
+  const [apiQ, mcpQ, pageQ, bazaarQ] = [searches(), searches(), searches(), searches()];
   const all: [string, () => Shot][] = [
-    ["api", () => ({ path: `/api/mcp-agents?q=${encodeURIComponent(nextQ())}&limit=24` })],
+    ["api", () => ({ path: `/api/mcp-agents?q=${encodeURIComponent(apiQ())}&limit=24` })],
     [
       "mcp",
       () => ({
         path: "/api/mcp",
         headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: nextQ(), limit: 24 } } }),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: mcpQ(), limit: 24 } } }),
         ok: mcpOk,
       }),
     ],
-    ["page", () => ({ path: `/marketplace?q=${encodeURIComponent(nextQ())}` })],
+    ["page", () => ({ path: `/marketplace?q=${encodeURIComponent(pageQ())}` })],
     ["detail", () => ({ path: `/marketplace/${slugs[si++ % slugs.length]}` })],
-    ["bazaar", () => ({ path: `/discovery/search?query=${encodeURIComponent(nextQ())}` })],
+    ["bazaar", () => ({ path: `/discovery/search?query=${encodeURIComponent(bazaarQ())}` })],
   ];
   const only = args.only.split(",").filter(Boolean);
   return only.length ? all.filter(([name]) => only.includes(name)) : all;
@@ -106,7 +114,24 @@ const NAMES: Record<string, string> = {
   bazaar: "Bazaar /discovery/search?query=",
 };
 
-type Row = LoadResult & { name: string; ratios: { toStatic: number | null; toFloor: number | null } };
+/** CPU per answer of a closed-loop row: the app's process (and children) and the database's (PostgreSQL's processes). */
+type CpuPerAnswer = { appMs: number; dbMs: number | null };
+type Measured = LoadResult & { cpu: CpuPerAnswer | null };
+type Row = Measured & { name: string; ratios: { toStatic: number | null; toFloor: number | null } };
+
+/**
+ * CPU time per answer is steadier than throughput on a shared machine: it does not move with what else runs,
+ * so two surfaces compare by it even when their req/s differ by noise. PGlite runs inside the app: no db column.
+ */
+async function withCpu(pids: Set<number>, run: () => Promise<LoadResult>): Promise<Measured> {
+  const app = () => cpuMs((pid) => pids.has(pid));
+  const db = () => (driver === "postgres" ? cpuMs((_, command) => command === "postgres") : 0);
+  const [app0, db0] = [app(), db()];
+  const r = await run();
+  const answers = Math.max(1, r.ok);
+  const round = (ms: number) => Math.round((ms / answers) * 100) / 100;
+  return { ...r, cpu: { appMs: round(app() - app0), dbMs: driver === "postgres" ? round(db() - db0) : null } };
+}
 
 /**
  * Requests a client gave up on are still being served: before the next row the server must be idle again
@@ -123,15 +148,15 @@ async function drained(url: string): Promise<void> {
   }
 }
 
-async function measure(name: string, url: string, next: () => Shot): Promise<LoadResult[]> {
+async function measure(name: string, url: string, next: () => Shot, pids: Set<number>): Promise<Measured[]> {
   await closedLoop(url, next, 4, 2); // warm-up
-  const results = [await closedLoop(url, next, connections, duration)];
+  const results: Measured[] = [await withCpu(pids, () => closedLoop(url, next, connections, duration))];
   print(name, results[0]!);
   for (const rate of rates) {
     await drained(url);
     const r = await openLoop(url, next, rate, duration);
     print(name, r);
-    results.push(r);
+    results.push({ ...r, cpu: null });
     // A rate the server could not hold: higher ones only pile up more backlog (and take minutes to drain).
     if (r.rps < 0.9 * rate || r.failed > 0.01 * r.sent) {
       console.log(`${NAMES[name]}: ${rate}/s not held; higher rates skipped`);
@@ -142,9 +167,10 @@ async function measure(name: string, url: string, next: () => Shot): Promise<Loa
   return results;
 }
 
-function print(name: string, r: LoadResult) {
+function print(name: string, r: Measured | LoadResult) {
   const mode = r.mode === "closed" ? `closed c=${connections}` : `open ${r.rate}/s`;
-  console.log(`${NAMES[name]!.padEnd(36)} ${mode.padEnd(14)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} ms  failed ${r.failed}`);
+  const cpu = "cpu" in r && r.cpu ? `  CPU/answer app ${r.cpu.appMs} ms${r.cpu.dbMs === null ? "" : ` db ${r.cpu.dbMs} ms`}` : "";
+  console.log(`${NAMES[name]!.padEnd(36)} ${mode.padEnd(14)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} ms  failed ${r.failed}${cpu}`);
 }
 
 /** The static page's bytes and headers, for the floor server to replay. */
@@ -207,12 +233,13 @@ async function main() {
     await waitFor(`${base}/terms-of-service`);
     floor = spawn(process.execPath, ["bench/floor-server.mjs", args["floor-port"], await captureStatic()], { stdio: "ignore" });
     await waitFor(floorBase);
-    const results: [string, LoadResult[]][] = [];
-    results.push(["floor", await measure("floor", floorBase, () => ({ path: "/terms-of-service" }))]);
-    results.push(["static", await measure("static", base, () => ({ path: "/terms-of-service" }))]);
+    const results: [string, Measured[]][] = [];
+    const appPids = processTree(server.pid!);
+    results.push(["floor", await measure("floor", floorBase, () => ({ path: "/terms-of-service" }), new Set([floor.pid!]))]);
+    results.push(["static", await measure("static", base, () => ({ path: "/terms-of-service" }), appPids)]);
     // The same page with a query string: the static fast path (server/static-fast-path.mjs) leaves it to Next, which
     // serves the same prerendered bytes. What Next's own pipeline costs per request, beside the stored answer.
-    results.push(["nextStatic", await measure("nextStatic", base, () => ({ path: "/terms-of-service?via=next" }))]);
+    results.push(["nextStatic", await measure("nextStatic", base, () => ({ path: "/terms-of-service?via=next" }), appPids)]);
     await new Promise((r) => setTimeout(r, 1200));
     before = cacheStats();
     for (const [name, next] of surfaces(queries, slugs)) {
@@ -220,7 +247,7 @@ async function main() {
         console.log(`${NAMES[name]}: not served by this build, skipped`);
         continue;
       }
-      results.push([name, await measure(name, base, next)]);
+      results.push([name, await measure(name, base, next, appPids)]);
     }
     await new Promise((r) => setTimeout(r, 1500));
     rssEnd = memoryMb(server.pid!, "VmRSS");
@@ -255,11 +282,14 @@ async function main() {
   console.log(`server RSS ${rssEnd} MB at the end, peak ${rssPeak} MB\n`);
   console.log("| query kind (database, uncached, sequential) | queries | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|");
   for (const t of dbTimes) console.log(`| ${t.kind} | ${t.n} | ${t.p50} | ${t.p99} | ${t.max} |`);
-  console.log("\n| route | mode | achieved req/s | p50 ms | p99 ms | p99.9 ms | failed | ÷ static | ÷ floor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "\n| route | mode | achieved req/s | p50 ms | p99 ms | p99.9 ms | failed | ÷ static | ÷ floor | app CPU ms/answer | db CPU ms/answer |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  );
   for (const r of rows) {
     const mode = r.mode === "closed" ? `closed c=${connections}` : `open ${r.rate}/s`;
     const fmt = (x: number | null) => (x === null ? "—" : r.mode === "closed" ? x.toFixed(2) : `p99 ×${x.toFixed(2)}`);
-    console.log(`| ${r.name} | ${mode} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.failed} | ${fmt(r.ratios.toStatic)} | ${fmt(r.ratios.toFloor)} |`);
+    const cpu = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(2));
+    console.log(`| ${r.name} | ${mode} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.failed} | ${fmt(r.ratios.toStatic)} | ${fmt(r.ratios.toFloor)} | ${cpu(r.cpu?.appMs)} | ${cpu(r.cpu?.dbMs)} |`);
   }
   const report = {
     startedAt: startedAt.toISOString(),
@@ -274,7 +304,7 @@ async function main() {
     searchCache: { hits, lookups, hitRatePercent: hitRate },
     rss: { endMb: rssEnd, peakMb: rssPeak },
     database: dbTimes,
-    rows: rows.map((r) => ({ name: r.name, mode: r.mode, rate: r.rate, rps: r.rps, p50: r.p50, p99: r.p99, p999: r.p999, failed: r.failed, ratios: r.ratios })),
+    rows: rows.map((r) => ({ name: r.name, mode: r.mode, rate: r.rate, rps: r.rps, p50: r.p50, p99: r.p99, p999: r.p999, failed: r.failed, ratios: r.ratios, cpuPerAnswer: r.cpu })),
   };
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
