@@ -45,9 +45,8 @@ export function processTree(pid: number): Set<number> {
 
 /** Memory of the server and its children in MB: `VmRSS` now, or `VmHWM` for the peak so far. */
 export function memoryMb(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const pids = [pid, ...execFileSync("sh", ["-c", `pgrep -P ${pid} || true`]).toString().split(/\s+/).filter(Boolean).map(Number)];
   let total = 0;
-  for (const p of pids) {
+  for (const p of processTree(pid)) {
     try {
       const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${p}/status`, "utf8"));
       if (m) total += Number(m[1]) / 1024;

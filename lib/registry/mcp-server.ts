@@ -33,14 +33,14 @@ type RegistryTool<I extends z.ZodObject> = {
 };
 
 // Inferred per tool, then widened for the table below (each entry's run only ever sees its own input's output).
-const tool = <I extends z.ZodObject>(t: RegistryTool<I>) => t as unknown as RegistryTool<z.ZodObject>;
+const defineTool = <I extends z.ZodObject>(t: RegistryTool<I>) => t as unknown as RegistryTool<z.ZodObject>;
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
 const tools = [
-  tool({
+  defineTool({
     name: "search_servers",
     title: "Search MCP servers",
     description:
@@ -61,7 +61,7 @@ const tools = [
       };
     },
   }),
-  tool({
+  defineTool({
     name: "get_server",
     title: "Get one MCP server",
     description:
@@ -76,7 +76,7 @@ const tools = [
       return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };
     },
   }),
-  tool({
+  defineTool({
     name: "list_categories",
     title: "List categories",
     description: "Every category in use by approved servers, with how many servers carry it. Use a name as search_servers' category.",
