@@ -125,12 +125,12 @@ type Row = Measured & { name: string; ratios: { toStatic: number | null; toFloor
  */
 async function withCpu(pids: Set<number>, run: () => Promise<LoadResult>): Promise<Measured> {
   const app = () => cpuMs((pid) => pids.has(pid));
-  const db = () => (driver === "postgres" ? cpuMs((_, command) => command === "postgres") : 0);
-  const [app0, db0] = [app(), db()];
+  const db = driver === "postgres" ? () => cpuMs((_, command) => command === "postgres") : null;
+  const [app0, db0] = [app(), db?.()];
   const r = await run();
   const answers = Math.max(1, r.ok);
   const round = (ms: number) => Math.round((ms / answers) * 100) / 100;
-  return { ...r, cpu: { appMs: round(app() - app0), dbMs: driver === "postgres" ? round(db() - db0) : null } };
+  return { ...r, cpu: { appMs: round(app() - app0), dbMs: db ? round(db() - db0!) : null } };
 }
 
 /**

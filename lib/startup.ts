@@ -86,13 +86,14 @@ function startSalesIndexing(db: Awaited<ReturnType<typeof getDb>>): void {
   const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();
   if (!CHAIN_RPC_URLS || SALES_INDEX_INTERVAL_SECONDS === 0 || holder.__salesSchedule) return;
   holder.__salesSchedule = true;
+  const slowMs = Math.max(SLOW_SALES_RUN_MS, 10 * SALES_INDEX_INTERVAL_SECONDS * 1000);
   const sales = startSalesSchedule(db, {
     intervalMs: SALES_INDEX_INTERVAL_SECONDS * 1000,
     onRun: (summary, timing) => {
       const changed = summary.networks.some((n) => !("error" in n) && (n.added > 0 || n.removed > 0));
       if (changed) void revalidateSalesPages().catch((error: unknown) => logError("could not revalidate sales pages", error));
       // A run far longer than its interval delays every sale it finds: say so, with where the time went.
-      const slow = timing.claimMs + timing.runMs > Math.max(SLOW_SALES_RUN_MS, 10 * SALES_INDEX_INTERVAL_SECONDS * 1000);
+      const slow = timing.claimMs + timing.runMs > slowMs;
       if (changed || slow || summary.networks.some((n) => "error" in n)) logInfo(slow ? "sales indexed slowly" : "sales indexed", { ...summary, ...timing });
     },
     onError: (error) => logError("sales indexing failed", error),
