@@ -25,7 +25,8 @@ function copy(from, to) {
 copy(".next/static", ".next/static");
 copy("public", "public");
 copy("db/migrations", "db/migrations");
-for (const preload of ["client-address.mjs", "graceful-shutdown.mjs", "overload.mjs", "static-fast-path.mjs"]) copy(`server/${preload}`, `server/${preload}`);
+// The preloads and the modules they import.
+for (const file of fs.readdirSync(path.join(root, "server")).filter((f) => f.endsWith(".mjs"))) copy(`server/${file}`, `server/${file}`);
 
 // scripts/migrate.ts with everything it imports in one file; PGlite stays a package (its wasm and data files
 // sit beside it in the traced node_modules).

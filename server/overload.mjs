@@ -1,64 +1,143 @@
 // Preloaded with `node --import ./server/overload.mjs` by the production starts (`npm start`, `npm run start:prod`,
-// the Dockerfile's CMD), before the static fast path. Bounds the requests Next works on at once: past
-// MAX_IN_FLIGHT_REQUESTS (default 64) a request is answered 503 at once, with Retry-After, instead of queueing.
+// the Dockerfile's CMD), before the static fast path. Bounds what Next works on at once: past a bound, a request
+// is answered 503 at once, with Retry-After, instead of queueing.
 //
 // Why: when requests arrive faster than pages render (a detail page renders ~30 a second on two cores), each
 // one waiting holds its render's memory; the backlog grew until the heap limit killed the process and every
 // request failed (the search bench, 50 detail pages a second, issue 30). Refusing the excess keeps the server
 // answering at the rate it can, with bounded memory, and tells clients and load balancers to come back.
 //
+// The bounds (issue 42: no single kind of slow work, and no single client, can take every place):
+// - MAX_IN_FLIGHT_REQUESTS (default 64) places for everything Next works on, counted from the moment a request
+//   arrives, body or not (a GET with a 1-byte body was never counted: 1,000 of them exhausted the heap);
+// - of those, renders (pages) and API calls may each hold at most three quarters, and requests whose body is still
+//   arriving at most half; a body must arrive within REQUEST_BODY_TIMEOUT_SECONDS (default 15) or the connection
+//   is closed (a slow upload holds a place for that long at most);
+// - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http.ts reads it, an IPv6
+//   client per /64 (server/client-address.mjs); no header a client writes changes it;
+// - sign-ins (the password checks: JSON sign-in, registration, password reset, Auth.js credentials, the sign-in
+//   pages' actions) have MAX_IN_FLIGHT_SIGN_INS (default 8) places of their own, queued fairly before Next
+//   (server/sign-in-door.mjs), taken from no one else.
 // Not counted and never refused: the health and readiness checks (an orchestrator must not restart a busy
-// instance), and what the static fast path answers from memory (it runs before this, costs no render).
-// MAX_IN_FLIGHT_REQUESTS=0 turns it off.
+// instance), and what the static fast path answers from memory (it runs before this, costs no render). Requests
+// no route serves are answered first (server/request-hygiene.mjs). MAX_IN_FLIGHT_REQUESTS=0 turns the bounds off.
 import http from "node:http";
+import { clientKey } from "./client-address.mjs";
+import { answerPlain, log, pathOf } from "./plain-answer.mjs";
+import { screenRequest } from "./request-hygiene.mjs";
+import { createSignInDoor } from "./sign-in-door.mjs";
 
 const MARKER = Symbol.for("agora.overload-preload");
 const EXEMPT = new Set(["/api/health", "/api/ready"]);
 const MESSAGE = "Agora is busy right now. Please try again in a moment.";
-// One log line a second at most while shedding: the count, not a line per refused request.
+const SIGN_IN_MESSAGE = "Too many sign-ins are being checked right now. Please try again in a moment.";
+// Route handlers that check a password, and the pages whose server actions do (a POST with Next-Action).
+const SIGN_IN_ROUTES = new Set(["/api/auth/login", "/api/auth/register", "/api/auth/reset-password", "/api/nextauth/callback/password"]);
+const SIGN_IN_PAGES = new Set(["/login", "/login/email", "/register", "/reset-password"]);
+// One log line a second at most while shedding: the counts, not a line per refused request.
 const LOG_EVERY_MS = 1000;
 
-const limit = parseLimit(process.env.MAX_IN_FLIGHT_REQUESTS);
+const limit = parseCount("MAX_IN_FLIGHT_REQUESTS", 64);
+const perClient = parseCount("MAX_IN_FLIGHT_PER_CLIENT", 16);
+const signInPlaces = parseCount("MAX_IN_FLIGHT_SIGN_INS", 8);
+const bodyTimeoutMs = parseCount("REQUEST_BODY_TIMEOUT_SECONDS", 15) * 1000;
+const shares = { render: Math.max(1, Math.floor((limit * 3) / 4)), api: Math.max(1, Math.floor((limit * 3) / 4)), upload: Math.max(1, Math.floor(limit / 2)) };
+
 let inFlight = 0;
-let shed = 0;
+const byKind = { render: 0, api: 0, upload: 0 };
+const byClient = new Map();
+const refused = {};
 let lastLog = 0;
 
-if (!globalThis[MARKER] && limit > 0) {
+const door = createSignInDoor({
+  places: signInPlaces,
+  canStart: (key) => perClient === 0 || (byClient.get(key) ?? 0) < perClient,
+  start: ({ server, key, req, res, rest }) => {
+    holdClient(key, res);
+    server[MARKER].call(server, "request", req, res, ...rest);
+  },
+  refuse: ({ req, res }) => refuse(req, res, "sign-ins", SIGN_IN_MESSAGE, "2"),
+});
+
+if (!globalThis[MARKER]) {
   globalThis[MARKER] = true;
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitWithinLimit(event, req, res, ...rest) {
-    if (event !== "request" || EXEMPT.has(pathOf(req.url))) return emit.call(this, event, req, res, ...rest);
-    if (inFlight >= limit) {
-      refuse(req, res);
+  http.Server.prototype.emit = function emitWithinLimits(event, req, res, ...rest) {
+    if (event !== "request") return emit.call(this, event, req, res, ...rest);
+    if (screenRequest(req, res)) return true;
+    if (limit === 0 || EXEMPT.has(pathOf(req.url))) return emit.call(this, event, req, res, ...rest);
+    // Next adds up to ten 'close' listeners to a streamed page's response: a few more are expected, not a leak.
+    res.setMaxListeners(res.getMaxListeners() + 4);
+    const key = clientKey(req);
+    if (isSignIn(req)) {
+      this[MARKER] ??= emit;
+      door.admit({ server: this, key, req, res, rest });
       return true;
     }
-    // Next adds up to ten 'close' listeners to a streamed page's response: one more is expected, not a leak.
-    res.setMaxListeners(res.getMaxListeners() + 1);
-    let counted = false;
-    let closed = false;
-    const count = () => {
-      if (closed || counted) return;
-      counted = true;
-      inFlight++;
-    };
-    res.once("close", () => {
-      closed = true;
-      if (counted) inFlight--;
-    });
-    // A request counts once there is work to do: at once without a body, once its body has arrived with one. A
-    // client that sends a body slowly (or never finishes it) holds a socket, never one of the limit's places, so
-    // a few such connections cannot lock everyone else out.
-    if (hasBody(req)) req.once("end", count);
-    else count();
+    const kind = hasBody(req) ? "upload" : isApi(pathOf(req.url)) ? "api" : "render";
+    const full = refusal(kind, key);
+    if (full) {
+      refuse(req, res, full, MESSAGE, "1");
+      return true;
+    }
+    hold(kind, key, req, res);
     return emit.call(this, event, req, res, ...rest);
   };
 }
 
-function parseLimit(value) {
-  if (value === undefined || value.trim() === "") return 64;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`MAX_IN_FLIGHT_REQUESTS must be a whole number (0 turns the limit off), not ${JSON.stringify(value)}`);
-  return n;
+/** Why a request of `kind` from `key` cannot have a place now, or null when it can. */
+function refusal(kind, key) {
+  if (inFlight >= limit) return "busy";
+  if (byKind[kind] >= shares[kind]) return kind;
+  if (perClient > 0 && (byClient.get(key) ?? 0) >= perClient) return "client";
+  return null;
+}
+
+function hold(kind, key, req, res) {
+  inFlight++;
+  byKind[kind]++;
+  holdClient(key, res);
+  let current = kind;
+  let timer;
+  if (kind === "upload") {
+    // Once the body is in, the request is the work it asked for; until then a slow sender gets bodyTimeoutMs.
+    req.once("end", () => {
+      clearTimeout(timer);
+      byKind[current]--;
+      current = isApi(pathOf(req.url)) ? "api" : "render";
+      byKind[current]++;
+    });
+    if (bodyTimeoutMs > 0) {
+      timer = setTimeout(() => {
+        if (!req.complete) req.socket?.destroy();
+      }, bodyTimeoutMs);
+      timer.unref();
+    }
+  }
+  res.once("close", () => {
+    clearTimeout(timer);
+    inFlight--;
+    byKind[current]--;
+  });
+}
+
+function holdClient(key, res) {
+  byClient.set(key, (byClient.get(key) ?? 0) + 1);
+  res.once("close", () => {
+    const n = byClient.get(key) - 1;
+    if (n > 0) byClient.set(key, n);
+    else byClient.delete(key);
+  });
+}
+
+function isSignIn(req) {
+  if (req.method !== "POST") return false;
+  const path = pathOf(req.url);
+  return SIGN_IN_ROUTES.has(path) || (SIGN_IN_PAGES.has(path) && req.headers["next-action"] !== undefined);
+}
+
+function isApi(path) {
+  return path.startsWith("/api/") || path.startsWith("/v0/") || path.startsWith("/v0.1/") || path === "/v0" || path === "/v0.1";
 }
 
 function hasBody(req) {
@@ -66,38 +145,22 @@ function hasBody(req) {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-function pathOf(url = "/") {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
+function parseCount(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 turns it off), not ${JSON.stringify(value)}`);
+  return n;
 }
 
-/** 503 in the shape the proxy answers while the database restarts: JSON-RPC for MCP, a short page for browsers, JSON otherwise. */
-function refuse(req, res) {
-  shed++;
+/** 503 with Retry-After, counted by reason (one log line a second at most). */
+function refuse(req, res, reason, message, retryAfter) {
+  refused[reason] = (refused[reason] ?? 0) + 1;
   const now = Date.now();
   if (now - lastLog >= LOG_EVERY_MS) {
     lastLog = now;
-    console.log(JSON.stringify({ level: "warn", time: new Date(now).toISOString(), msg: "overloaded: requests refused", refused: shed, inFlight, limit }));
+    const total = Object.values(refused).reduce((a, b) => a + b, 0);
+    log("warn", "overloaded: requests refused", { refused: total, byReason: { ...refused }, inFlight, limit, signIns: door.running, signInsWaiting: door.waiting });
   }
-  const path = pathOf(req.url);
-  const wantsHtml = req.method === "GET" && (req.headers.accept ?? "").includes("text/html");
-  const body =
-    path === "/api/mcp"
-      ? JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: MESSAGE }, id: null })
-      : wantsHtml
-        ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Busy — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Busy</h1><p>${MESSAGE}</p><p><a href="${path.replace(/[^\w/.-]/g, "")}">Try again</a></p></body></html>`
-        : JSON.stringify({ message: MESSAGE });
-  res.writeHead(503, {
-    "Content-Type": wantsHtml && path !== "/api/mcp" ? "text/html; charset=utf-8" : "application/json",
-    "Content-Length": Buffer.byteLength(body),
-    "Retry-After": "1",
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-    // The request's body (if any) is never read: the connection cannot carry another request after it.
-    Connection: "close",
-  });
-  res.end(req.method === "HEAD" ? undefined : body);
+  answerPlain(req, res, { status: 503, title: "Busy", message, retry: true, headers: { "Retry-After": retryAfter } });
 }

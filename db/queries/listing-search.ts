@@ -264,37 +264,49 @@ export function probeStats(): { reads: number; reused: number } {
 
 // The samples, per database and filter: at most MAX_SAMPLES (oldest out first), each probeRows rows of a name
 // (≤ 100 characters) and a search text (≤ ~1,300: name, description ≤ 1,000, categories), so a few MB at most.
+// Kept as rows once read, never as the read's promise: a promise made during a request holds that request's
+// async context, and with it the whole request (issue 42). A read in progress is shared, then forgotten.
 const SAMPLE_TTL_MS = 60_000;
 const MAX_SAMPLES = 16;
 type SampleRow = { name: string; text: string };
-type Sample = { rows: Promise<SampleRow[]>; at: number };
-const samples = new WeakMap<Db, Map<string, Sample>>();
+type Sample = { rows: SampleRow[]; at: number };
+const samples = new WeakMap<Db, { kept: Map<string, Sample>; reading: Map<string, Promise<SampleRow[]>> }>();
 const dialect = new PgDialect();
 
 async function probeSample(db: Db, filter: SQL): Promise<SampleRow[]> {
   let cache = samples.get(db);
-  if (!cache) samples.set(db, (cache = new Map()));
+  if (!cache) samples.set(db, (cache = { kept: new Map(), reading: new Map() }));
+  const { kept, reading } = cache;
   const { probeRows } = searchPlanning;
   const { sql: text, params } = dialect.sqlToQuery(filter);
   // The probe's size is part of the key: a sample of another size is not comparable.
   const key = JSON.stringify([probeRows, text, params]);
   const now = Date.now();
-  const hit = cache.get(key);
+  const hit = kept.get(key);
   if (hit && now - hit.at <= SAMPLE_TTL_MS) {
     probeStats().reused++;
     return hit.rows;
   }
+  const running = reading.get(key);
+  if (running) {
+    probeStats().reused++;
+    return running;
+  }
   probeStats().reads++;
   // Concurrent searches share one read; a failed read is not kept.
-  const rows = db
+  const read = db
     .execute(sql`select lower(name) as name, search_text as text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${probeRows}`)
     .then((result) => rowsOf<SampleRow>(result));
-  const entry = { rows, at: now };
-  cache.delete(key);
-  cache.set(key, entry);
-  while (cache.size > MAX_SAMPLES) cache.delete(cache.keys().next().value!);
-  rows.catch(() => cache.get(key) === entry && cache.delete(key));
-  return rows;
+  reading.set(key, read);
+  try {
+    const rows = await read;
+    kept.delete(key);
+    kept.set(key, { rows, at: now });
+    while (kept.size > MAX_SAMPLES) kept.delete(kept.keys().next().value!);
+    return rows;
+  } finally {
+    reading.delete(key);
+  }
 }
 
 /**

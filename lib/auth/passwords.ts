@@ -40,9 +40,14 @@ export async function verifyPassword(password: string, stored: string, claimant:
   return safeEqual(key, Buffer.from(hash, "base64url"));
 }
 
-// Compared against when the account does not exist, so a miss costs as much time as a wrong password.
-let decoy: Promise<string> | undefined;
+// Compared against when the account does not exist, so a miss costs as much time as a wrong password. Kept as
+// the hash once made, not as the promise of the request that made it (which would keep that request alive).
+let decoy: string | undefined;
+let decoyHashing: Promise<string> | undefined;
 export async function burnPasswordCheck(password: string, claimant: Claimant): Promise<void> {
-  decoy ??= hashPassword(randomBytes(12).toString("base64url"), { address: "decoy" });
-  await verifyPassword(password, await decoy, claimant);
+  if (!decoy) {
+    decoyHashing ??= hashPassword(randomBytes(12).toString("base64url"), { address: "decoy" }).finally(() => (decoyHashing = undefined));
+    decoy = await decoyHashing;
+  }
+  await verifyPassword(password, decoy, claimant);
 }

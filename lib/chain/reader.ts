@@ -23,6 +23,9 @@ export function chainReader(network: string): PublicClient | null {
   return client;
 }
 
+// Networks whose RPC said it serves them, and the checks in progress: the outcome is kept, not the promise (a
+// promise made during a request would keep that request alive for the life of the process).
+const verified = new Set<string>();
 const checks = new Map<string, Promise<void>>();
 
 /** The RPC configured for a network answers another chain: nothing read from it may count. */
@@ -40,13 +43,17 @@ export async function verifiedChainReader(network: string): Promise<PublicClient
   const client = chainReader(network);
   if (!wanted || !client) return null;
   const key = `${wanted.caip2}=${client.transport.url ?? ""}`;
+  if (verified.has(key)) return client;
   let check = checks.get(key);
   if (!check) {
-    check = client.getChainId().then((id) => {
-      if (id !== wanted.chainId) throw new ChainMismatchError(`The RPC configured for ${wanted.label} answers chain id ${id}, not ${wanted.chainId}: check CHAIN_RPC_URLS.`);
-    });
+    check = client
+      .getChainId()
+      .then((id) => {
+        if (id !== wanted.chainId) throw new ChainMismatchError(`The RPC configured for ${wanted.label} answers chain id ${id}, not ${wanted.chainId}: check CHAIN_RPC_URLS.`);
+        verified.add(key);
+      })
+      .finally(() => checks.delete(key));
     checks.set(key, check);
-    check.catch(() => checks.delete(key));
   }
   await check;
   return client;

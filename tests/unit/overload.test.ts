@@ -12,9 +12,25 @@ const SERVER = `
 const http = require("node:http");
 let holding = 0;
 const server = http.createServer((req, res) => {
-  if (req.url === "/hold") {
+  const path = req.url.split("?")[0];
+  if (path === "/hold" || path === "/api/hold") {
     holding++;
     res.once("close", () => holding--);
+    return;
+  }
+  if (path === "/echo") return res.end(req.url);
+  if (path === "/api/auth/login") {
+    // A password check: answered after ?ms= with ?status= (401: a wrong password).
+    const q = new URLSearchParams(req.url.split("?")[1]);
+    holding++;
+    res.once("close", () => holding--);
+    req.resume();
+    return setTimeout(() => { res.statusCode = Number(q.get("status") ?? 200); res.end(path); }, Number(q.get("ms") ?? 0));
+  }
+  if (path === "/next-style") {
+    // As Next does with a body the client abandons: the stream's error is logged.
+    req.on("error", (error) => console.error(error));
+    req.resume();
     return;
   }
   if (req.url === "/upload") {
@@ -40,10 +56,13 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-function start(limit: string | undefined): Promise<Started> {
+const SETTINGS = ["MAX_IN_FLIGHT_REQUESTS", "MAX_IN_FLIGHT_PER_CLIENT", "MAX_IN_FLIGHT_SIGN_INS", "REQUEST_BODY_TIMEOUT_SECONDS", "TRUSTED_PROXY_HOPS"];
+
+function start(limit: string | undefined, settings: Record<string, string> = { MAX_IN_FLIGHT_PER_CLIENT: "0" }): Promise<Started> {
   const env = { ...process.env };
-  if (limit === undefined) delete env.MAX_IN_FLIGHT_REQUESTS;
-  else env.MAX_IN_FLIGHT_REQUESTS = limit;
+  for (const name of SETTINGS) delete env[name];
+  if (limit !== undefined) env.MAX_IN_FLIGHT_REQUESTS = limit;
+  Object.assign(env, settings);
   const child = spawn(process.execPath, ["--import", "./server/overload.mjs", "-e", SERVER], { env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let output = "";
@@ -61,9 +80,11 @@ function start(limit: string | undefined): Promise<Started> {
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-function send(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+type Init = { method?: string; headers?: Record<string, string>; body?: string; from?: string };
+
+function send(port: number, path: string, init: Init = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers, agent: false }, (res) => {
+    const req = http.request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers, agent: false, localAddress: init.from }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (body += c));
@@ -76,13 +97,14 @@ function send(port: number, path: string, init: { method?: string; headers?: Rec
 
 const holding = async (port: number) => JSON.parse((await send(port, "/api/health")).body).holding as number;
 
-/** Opens `n` more requests the server holds, and waits until its handler has them all. */
-async function hold(port: number, n: number): Promise<void> {
+/** Opens `n` more requests the server holds (a page, or `path`), and waits until its handler has them all. */
+async function hold(port: number, n: number, options: { path?: string; from?: (i: number) => string; body?: string } = {}): Promise<void> {
   const expected = (await holding(port)) + n;
   for (let i = 0; i < n; i++) {
-    const req = http.request({ host: "127.0.0.1", port, path: "/hold", agent: false });
+    const headers = options.body === undefined ? undefined : { "content-length": String(Buffer.byteLength(options.body)) };
+    const req = http.request({ host: "127.0.0.1", port, path: options.path ?? "/hold", agent: false, headers, localAddress: options.from?.(i) });
     req.on("error", () => {});
-    req.end();
+    req.end(options.body);
     held.push(req);
   }
   await expect.poll(() => holding(port), { timeout: 10_000 }).toBe(expected);
@@ -92,7 +114,9 @@ describe("overload preload", () => {
   it("answers 503 with Retry-After past the limit, and serves again once a request finishes", async () => {
     const { port, output } = await start("2");
     expect((await send(port, "/fast")).status).toBe(200);
-    await hold(port, 2);
+    // A page and an API call: with two places, each kind may hold at most one of them (three quarters, rounded down).
+    await hold(port, 1);
+    await hold(port, 1, { path: "/api/hold" });
 
     const refused = await send(port, "/api/mcp-agents?q=weather");
     expect(refused.status).toBe(503);
@@ -120,7 +144,7 @@ describe("overload preload", () => {
     expect((await send(port, "/api/health")).status).toBe(200);
     expect((await send(port, "/api/ready")).status).toBe(200);
 
-    // One held request ends: there is room again.
+    // The page ends: there is room for a page again.
     held.shift()!.destroy();
     await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(1);
     expect((await send(port, "/fast")).status).toBe(200);
@@ -131,40 +155,117 @@ describe("overload preload", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: "warn", limit: 2, inFlight: 2 });
   });
 
-  it("counts a request with a body once the body has arrived: slow uploads cannot take every place", async () => {
-    const { port } = await start("2");
-    // Five uploads whose bodies never finish: the server has each of them, none counts.
-    const uploads = Array.from({ length: 5 }, () => {
-      const req = http.request({ host: "127.0.0.1", port, path: "/upload", method: "POST", headers: { "content-type": "application/json", "content-length": "1000" }, agent: false });
-      req.on("error", () => {});
-      req.write("{");
-      held.push(req);
-      return req;
-    });
-    await expect.poll(() => holding(port), { timeout: 10_000 }).toBe(5);
-    expect((await send(port, "/fast")).status).toBe(200);
-    // Two requests held after their whole body arrived do count: the next is refused.
-    await hold(port, 2);
-    expect((await send(port, "/fast")).status).toBe(503);
-    // A finished upload is answered, and the places it never held stay as they were.
-    uploads[0]!.end("x".repeat(999));
-    await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(6);
+  it("counts a request from the moment it arrives, a GET with a 1-byte body included; bodies still arriving hold half the places at most", async () => {
+    const { port } = await start("4");
+    // GETs with a one-byte body the handler never reads (Next never reads a page's): they count, up to half the places.
+    await hold(port, 2, { body: "x" });
+    const third = await send(port, "/marketplace?q=weather", { method: "GET", headers: { "content-length": "1" }, body: "x" });
+    expect(third.status).toBe(503);
+    // The other half is there for everything else: a page, an API call, then the limit.
+    await hold(port, 1);
+    await hold(port, 1, { path: "/api/hold" });
     expect((await send(port, "/fast")).status).toBe(503);
   });
 
-  it("holds 64 at once by default, and none with MAX_IN_FLIGHT_REQUESTS=0", async () => {
-    const byDefault = await start(undefined);
-    await hold(byDefault.port, 64);
-    expect((await send(byDefault.port, "/fast")).status).toBe(503);
+  it("closes a connection whose body has not arrived within REQUEST_BODY_TIMEOUT_SECONDS, and its place is free again", async () => {
+    const { port } = await start("2", { MAX_IN_FLIGHT_PER_CLIENT: "0", REQUEST_BODY_TIMEOUT_SECONDS: "1" });
+    const upload = http.request({ host: "127.0.0.1", port, path: "/upload", method: "POST", headers: { "content-type": "application/json", "content-length": "1000" }, agent: false });
+    const closed = new Promise<void>((resolve) => upload.on("error", () => resolve()).on("close", () => resolve()));
+    upload.write("{");
+    held.push(upload);
+    await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(1);
+    // One place of two: a page still gets in, and nothing else does (the upload holds the other).
+    await hold(port, 1);
+    expect((await send(port, "/fast")).status).toBe(503);
+    await closed;
+    await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(1);
+    expect((await send(port, "/api/fast")).status).toBe(200);
+  });
 
-    const off = await start("0");
+  it("caps the requests in flight per client address, whatever the client writes in its headers", async () => {
+    const { port } = await start("64", { MAX_IN_FLIGHT_PER_CLIENT: "3" });
+    await hold(port, 3, { from: () => "127.0.0.2" });
+    const forged = { "x-forwarded-for": "10.9.8.7", "x-agora-client-address": "10.9.8.6", "x-real-ip": "10.9.8.5" };
+    expect((await send(port, "/fast", { from: "127.0.0.2", headers: forged })).status).toBe(503);
+    expect((await send(port, "/fast", { from: "127.0.0.3" })).status).toBe(200);
+
+    // Behind one trusted proxy the client is the address the proxy appended; what the client wrote before it is not.
+    const proxied = await start("64", { MAX_IN_FLIGHT_PER_CLIENT: "2", TRUSTED_PROXY_HOPS: "1" });
+    await hold(proxied.port, 2, { path: "/hold" });
+    const asClient = (address: string, forgedLeft = "") => send(proxied.port, "/fast", { headers: { "x-forwarded-for": `${forgedLeft}${address}` } });
+    expect((await asClient("203.0.113.9")).status).toBe(200);
+    // The held requests came from loopback with no header: that client is full, through the proxy's own address too.
+    expect((await send(proxied.port, "/fast")).status).toBe(503);
+    expect((await asClient("127.0.0.1", "198.51.100.1, ")).status).toBe(503);
+  });
+
+  it("lets no one kind of work take every place: pages hold three quarters at most", async () => {
+    const { port } = await start("4");
+    await hold(port, 3);
+    expect((await send(port, "/fast")).status).toBe(503);
+    expect((await send(port, "/api/fast")).status).toBe(200);
+  });
+
+  it("gives sign-ins places of their own, taken from no one, and lets a fresh client go ahead of failing ones", async () => {
+    const { port } = await start("2", { MAX_IN_FLIGHT_PER_CLIENT: "0", MAX_IN_FLIGHT_SIGN_INS: "1" });
+    await hold(port, 1);
+    await hold(port, 1, { path: "/api/hold" });
+    expect((await send(port, "/fast")).status).toBe(503);
+    // Every general place is taken: a sign-in still goes in, on its own place.
+    const signIn = (from: string, ms: number, status = 401) => send(port, `/api/auth/login?ms=${ms}&status=${status}`, { method: "POST", from, headers: { "content-type": "application/json" }, body: "{}" });
+    expect((await signIn("127.0.0.9", 0, 200)).status).toBe(200);
+
+    // Five addresses fail, then keep three sign-ins each waiting; a person's sign-in from a new address arrives last.
+    const attackers = Array.from({ length: 5 }, (_, i) => `127.0.1.${i + 1}`);
+    await Promise.all(attackers.map((from) => signIn(from, 0)));
+    const order: string[] = [];
+    const burst = attackers.flatMap((from) => [0, 1, 2].map(() => signIn(from, 100).then((a) => (order.push(from), a))));
+    await new Promise((r) => setTimeout(r, 50));
+    const person = await signIn("127.0.2.1", 0, 200).then((a) => (order.push("person"), a));
+    expect(person.status).toBe(200);
+    const answers = await Promise.all(burst);
+    // One place, one sign-in at a time: only the check already running was ahead of the person.
+    expect(order.indexOf("person")).toBeLessThanOrEqual(1);
+    expect(answers.every((a) => a.status === 401 || a.status === 503)).toBe(true);
+  });
+
+  it("answers methods no route serves with 405, decodes escaped letters in the path, and logs no stack for an abandoned body", async () => {
+    const { port, output } = await start("8");
+    const trace = await send(port, "/hold", { method: "TRACE" });
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(JSON.parse(trace.body)).toEqual({ message: "TRACE is not served here." });
+    expect((await send(port, "/api/health", { method: "PROPFIND" })).status).toBe(405);
+    // /%65cho is /echo; an escaped slash or dot stays as it was sent.
+    expect((await send(port, "/%65%63ho?x=%41")).body).toBe("/echo?x=%41");
+    expect((await send(port, "/%2e%2e/%2Fhold")).status).toBe(200);
+
+    const upload = http.request({ host: "127.0.0.1", port, path: "/next-style", method: "POST", headers: { "content-length": "1000" }, agent: false });
+    upload.on("error", () => {});
+    upload.write("{");
+    await new Promise((r) => setTimeout(r, 200));
+    upload.destroy();
+    await expect.poll(output, { timeout: 5_000 }).toContain('"msg":"clients left before their request body arrived"');
+    expect(output()).not.toContain("Error: aborted");
+  });
+
+  it("holds 64 at once by default, 16 from one client, and none with MAX_IN_FLIGHT_REQUESTS=0", async () => {
+    const byDefault = await start(undefined, {});
+    await hold(byDefault.port, 16);
+    expect((await send(byDefault.port, "/fast")).status).toBe(503);
+    await hold(byDefault.port, 32, { from: (i) => `127.0.3.${i + 1}` });
+    await hold(byDefault.port, 16, { path: "/api/hold", from: (i) => `127.0.4.${i + 1}` });
+    expect((await send(byDefault.port, "/api/fast", { from: "127.0.5.1" })).status).toBe(503);
+
+    const off = await start("0", {});
     await hold(off.port, 80);
     expect((await send(off.port, "/fast")).status).toBe(200);
   });
 
-  it("refuses to start with a limit that is not a whole number", async () => {
+  it("refuses to start with a setting that is not a whole number", async () => {
     await expect(start("lots")).rejects.toThrow(/MAX_IN_FLIGHT_REQUESTS must be a whole number/);
     await expect(start("-1")).rejects.toThrow(/MAX_IN_FLIGHT_REQUESTS must be a whole number/);
+    await expect(start("8", { MAX_IN_FLIGHT_PER_CLIENT: "many" })).rejects.toThrow(/MAX_IN_FLIGHT_PER_CLIENT must be a whole number/);
   });
 
   it("is preloaded by the production start, before the static fast path (which answers without a render)", () => {

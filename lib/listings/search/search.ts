@@ -1,13 +1,15 @@
 // The search every surface calls (marketplace page, GET /api/mcp-agents, MCP search_servers): the words of
 // the text, one query (db/queries/listings.ts searchListings) and the check facts of its page, behind a small cache.
 //
-// The cache: per database, at most MAX_ENTRIES keys for SEARCH_CACHE_TTL_SECONDS (default 10) each, least recently used out first, and a
-// key includes the catalogue version (a sequence every write to listings, probes or drift bumps through
+// The cache (lib/cache/result-cache.ts): per database, at most MAX_ENTRIES results and MAX_CACHED_BYTES of them,
+// each for SEARCH_CACHE_TTL_SECONDS (default 10), oldest out first; it keeps results, never a request's promise.
+// A key includes the catalogue version (a sequence every write to listings, probes or drift bumps through
 // statement triggers), so a listing approved, edited or re-probed is searchable at once, from any process.
 // Concurrent identical requests share one query. Large pages (limit > MAX_CACHED_LIMIT) are not kept.
 import { searchListingRecords } from "@/db/queries/listing-facts";
 import { catalogueVersion, type SearchResult } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
+import { createResultCache, type ResultCache } from "@/lib/cache/result-cache";
 import { env } from "@/lib/env";
 import { toListingView } from "@/lib/listings/from-rows";
 import type { ListingView } from "@/lib/listings/model";
@@ -15,12 +17,19 @@ import type { ListingFilters } from "./filters";
 import { searchTerms } from "./terms";
 
 export const MAX_ENTRIES = 300;
+// A page of 50 listing views is ~60 KB of JSON at most (descriptions are capped at 1,000 characters).
+const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 const MAX_CACHED_LIMIT = 50;
 
 export type ViewSearchResult = Omit<SearchResult, "rows"> & { items: ListingView[] };
-type Entry = { expires: number; value: Promise<ViewSearchResult> };
 
-const caches = new WeakMap<Db, Map<string, Entry>>();
+const caches = new WeakMap<Db, { ttlMs: number; cache: ResultCache<ViewSearchResult> }>();
+
+function cacheFor(db: Db, ttlMs: number): ResultCache<ViewSearchResult> {
+  let held = caches.get(db);
+  if (!held || held.ttlMs !== ttlMs) caches.set(db, (held = { ttlMs, cache: createResultCache({ maxEntries: MAX_ENTRIES, maxBytes: MAX_CACHED_BYTES, ttlMs }) }));
+  return held.cache;
+}
 
 /**
  * Hits and misses since start (the memory log reports them; the bench reads them to show its queries were not
@@ -58,21 +67,9 @@ export async function searchListingViews(db: Db, filters: ListingFilters, page: 
   }
   const version = await catalogueVersion(db);
   const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.source ?? "all", filters.sort, page.limit, page.offset]);
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.expires > now) {
-    searchCacheStats().hits++;
-    cache.delete(key); // re-insert: Map order is the recency order
-    cache.set(key, hit);
-    return hit.value;
-  }
-  searchCacheStats().misses++;
-  const value = searchCatalogue(db, filters, page);
-  cache.set(key, { expires: now + ttlMs, value });
-  value.catch(() => cache.get(key)?.value === value && cache.delete(key)); // a failed query is not remembered
-  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  // A failed query is not remembered: the next caller runs it again.
+  const { value, hit } = await cacheFor(db, ttlMs).get(key, () => searchCatalogue(db, filters, page));
+  searchCacheStats()[hit ? "hits" : "misses"]++;
   return value;
 }
 

@@ -1,0 +1,82 @@
+// Requests Next mishandles, answered or straightened before it sees them (called first by server/overload.mjs, so
+// every production start has it). Issue 42, item 6:
+// - a method no route serves (TRACE, and any other Node parses) made Next's proxy throw "'TRACE' HTTP method is
+//   unsupported": a 500 and a stack on every route. They are answered 405 with the methods the site serves;
+// - a path with a percent-encoded letter (`/%72egister`, `/api/%68ealth`) made Next's router match the decoded
+//   route and its renderer refuse the encoded one until "Attempted to handle request too many times": a 500 and
+//   a stack. Escapes of unreserved characters (letters, digits, - _ ~; not the dot) are decoded first: RFC 3986 (6.2.2.2)
+//   makes both spellings the same address. Any other escape that would make a static route of the build once
+//   decoded (`/api%2Fhealth`) is not that route: 404;
+// - a client that closes the connection before its request body has arrived made Next log "Error: aborted" with a
+//   stack (the proxy's copy of the body fails). That is the client leaving, not a fault: counted instead, one log
+//   line a second at most.
+import fs from "node:fs";
+import path from "node:path";
+import { answerPlain, log } from "./plain-answer.mjs";
+
+/** The methods the site's pages and route handlers serve. */
+export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const SERVED = new Set(SERVED_METHODS);
+// Letters, digits, - _ ~; not the dot, whose decoding could make `..` segments out of an escaped spelling.
+const UNRESERVED_ESCAPE = /%(2[dD]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g;
+const LOG_EVERY_MS = 1000;
+
+const staticRoutes = loadStaticRoutes(process.cwd());
+
+/** Answers the request (405, 404) or straightens its path; true when it was answered. */
+export function screenRequest(req, res) {
+  if (!SERVED.has(req.method)) {
+    req.resume();
+    answerPlain(req, res, { status: 405, title: "Method not allowed", message: `${req.method} is not served here.`, headers: { Allow: SERVED_METHODS.join(", ") } });
+    return true;
+  }
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
+  if (!pathname.includes("%")) return false;
+  const straight = pathname.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  if (straight !== pathname) req.url = straight + (q === -1 ? "" : url.slice(q));
+  if (straight.includes("%") && isStaticRoute(decoded(straight))) {
+    req.resume();
+    answerPlain(req, res, { status: 404, title: "Not found", message: "There is nothing at this address." });
+    return true;
+  }
+  return false;
+}
+
+function decoded(pathname) {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+function isStaticRoute(pathname) {
+  return staticRoutes.some((route) => route.test(pathname));
+}
+
+/** The build's static routes (`.next/routes-manifest.json`), as Next matches them; none without a build. */
+function loadStaticRoutes(dir) {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, ".next", "routes-manifest.json"), "utf8"));
+    return (manifest.staticRoutes ?? []).map((route) => new RegExp(route.regex));
+  } catch {
+    return [];
+  }
+}
+
+// Node's own error for a request whose client went away before the body arrived (node:_http_server abortIncoming).
+const isClientAbort = (value) => value instanceof Error && value.message === "aborted" && value.code === "ECONNRESET";
+let aborted = 0;
+let lastLog = 0;
+const error = console.error;
+console.error = function errorUnlessClientLeft(...args) {
+  if (args.length !== 1 || !isClientAbort(args[0])) return error.apply(this, args);
+  aborted++;
+  const now = Date.now();
+  if (now - lastLog >= LOG_EVERY_MS) {
+    lastLog = now;
+    log("info", "clients left before their request body arrived", { count: aborted });
+  }
+};

@@ -1,0 +1,120 @@
+// The sign-ins' own places in front of Next (server/overload.mjs): password checks are slow (~100 ms of a core and
+// 32 MiB each, lib/auth/hash-slots.ts) and a burst of them once filled every place of the overload limit, so the
+// whole site answered 503 for minutes (issue 42). Sign-ins now have MAX_IN_FLIGHT_SIGN_INS places of their own,
+// taken from no one else, one per client at a time; the rest wait here, before Next, costing a parked socket.
+//
+// The wait is fair the way the hash queue is: the next to go in is the client with the lowest recent score (one
+// point per sign-in it sent, one more per refusal it got: 401 or 429), so addresses that keep failing wait behind
+// everyone else and a person signing in goes first. Among equal scores the oldest goes first, unless the oldest has
+// waited past a second (a burst from fresh addresses): then the newest, whose sender is still there to be served
+// (the oldest ones are near their deadline either way). A full queue sheds its worst waiting entry for a better
+// newcomer, and nothing waits longer than MAX_WAIT_MS: both answer 503 with Retry-After.
+
+const MAX_WAITING = 64;
+const MAX_WAIT_MS = 4_000;
+const LIFO_AFTER_MS = 1_000;
+const SCORE_WINDOW_MS = 15 * 60_000;
+const MAX_TALLIES = 50_000;
+
+/**
+ * `start(entry)` hands a sign-in to Next; `refuse(entry)` answers it 503. Returns `admit(entry)` for a new sign-in
+ * ({key, req, res}) and `running`/`waiting` counts.
+ */
+export function createSignInDoor({ places, start, refuse, canStart = () => true }) {
+  const tallies = new Map();
+  const runningByClient = new Map();
+  const queue = [];
+  let running = 0;
+
+  const scoreOf = (key) => {
+    const tally = tallies.get(key);
+    if (!tally || Date.now() - tally.since > SCORE_WINDOW_MS) return 0;
+    return tally.points;
+  };
+  const addPoints = (key, points) => {
+    const tally = tallies.get(key);
+    const fresh = !tally || Date.now() - tally.since > SCORE_WINDOW_MS;
+    tallies.delete(key); // re-inserted last: the Map's order is oldest first
+    tallies.set(key, { points: (fresh ? 0 : tally.points) + points, since: fresh ? Date.now() : tally.since });
+    if (tallies.size > MAX_TALLIES) tallies.delete(tallies.keys().next().value);
+  };
+  const eligible = (entry) => !runningByClient.has(entry.key) && canStart(entry.key);
+
+  function go(entry) {
+    running++;
+    runningByClient.set(entry.key, (runningByClient.get(entry.key) ?? 0) + 1);
+    entry.res.once("finish", () => {
+      if (entry.res.statusCode === 401 || entry.res.statusCode === 429) addPoints(entry.key, 1);
+    });
+    entry.res.once("close", () => {
+      running--;
+      const n = runningByClient.get(entry.key) - 1;
+      if (n > 0) runningByClient.set(entry.key, n);
+      else runningByClient.delete(entry.key);
+      dispatch();
+    });
+    start(entry);
+  }
+
+  /** The waiting entry to go next: lowest score; among equals FIFO, or LIFO once the oldest has waited too long. */
+  function best() {
+    const now = performance.now();
+    const lifo = queue.length > 0 && now - queue[0].since > LIFO_AFTER_MS;
+    let next;
+    for (const entry of queue) {
+      if (!eligible(entry)) continue;
+      if (!next || entry.score < next.score || (lifo && entry.score === next.score)) next = entry;
+    }
+    return next;
+  }
+
+  function dispatch() {
+    while (running < places) {
+      const next = best();
+      if (!next) return;
+      leave(next);
+      go(next);
+    }
+  }
+
+  function leave(entry) {
+    const i = queue.indexOf(entry);
+    if (i >= 0) queue.splice(i, 1);
+    clearTimeout(entry.timer);
+  }
+
+  function wait(entry) {
+    if (queue.length >= MAX_WAITING) {
+      let worst = queue[0];
+      for (const e of queue) if (e.score > worst.score || (e.score === worst.score && e.since > worst.since)) worst = e;
+      // A newcomer no better than the worst waiting entry is the one refused.
+      if (worst.score <= entry.score) return refuse(entry);
+      leave(worst);
+      refuse(worst);
+    }
+    entry.timer = setTimeout(() => {
+      leave(entry);
+      refuse(entry);
+    }, MAX_WAIT_MS);
+    // A client that gives up while waiting leaves the queue.
+    entry.res.once("close", () => leave(entry));
+    queue.push(entry);
+  }
+
+  return {
+    admit(entry) {
+      entry.score = scoreOf(entry.key);
+      entry.since = performance.now();
+      addPoints(entry.key, 1);
+      if (running < places && queue.length === 0 && eligible(entry)) go(entry);
+      else wait(entry);
+      dispatch();
+    },
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return queue.length;
+    },
+  };
+}
