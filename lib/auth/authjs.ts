@@ -154,6 +154,10 @@ function config(): NextAuthConfig {
       error(error) {
         // A wrong password is an answer, not a fault.
         if (error instanceof CredentialsSignin) return;
+        // An address no Auth.js action or provider answers (/api/nextauth/nope, /signin/nope) is the client's
+        // mistake: one line without a stack (issue 42).
+        const refused = refusedAddress(error);
+        if (refused) return logWarn("auth.js: refused an unknown action or provider", { type: refused });
         logError("auth.js", error);
       },
       warn(code) {
@@ -162,6 +166,15 @@ function config(): NextAuthConfig {
       debug() {},
     },
   };
+}
+
+/** "UnknownAction" or "InvalidProvider" for an error Auth.js raises for an address it does not serve; else null. */
+function refusedAddress(error: Error): string | null {
+  const type = (error as { type?: unknown }).type;
+  if (type === "UnknownAction" || type === "InvalidProvider") return type;
+  // @auth/core's provider lookup throws a plain Error for an unknown provider id.
+  if (/^Provider with id ".*" not found\./s.test(error.message)) return "InvalidProvider";
+  return null;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => config());

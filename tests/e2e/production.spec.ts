@@ -1,6 +1,7 @@
 // The standalone production build as it is deployed (README, Production): started with `npm run start:prod`'s
 // commands on PostgreSQL, stopped with SIGTERM, and run twice on one database. Needs DATABASE_URL (CI's PostgreSQL
 // pass; the embedded database allows one process, so there is nothing to share on the PGlite pass).
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -238,4 +239,134 @@ test("readiness: 503 with the reason when a migration is missing or the database
     await serverRows(admin.toString(), `alter database "${name}" allow_connections true`).catch(() => {});
     await server.stop();
   }
+});
+
+// ---------- issue 42: bursts, bodies, distinct URLs and odd requests against the production server ----------
+
+const burstPort = appPort + 25;
+
+/** Resident memory of the server and its children, in MB. */
+function rssMb(pid: number): number {
+  const children = (() => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  })();
+  let kb = 0;
+  for (const p of [pid, ...children]) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {}
+  }
+  return Math.round(kb / 1024);
+}
+
+type Raw = { status: number; body: string };
+
+/** One request as written (path as is, any method, a body on a GET), from a chosen loopback address. */
+function raw(port: number, path: string, init: { method?: string; body?: string; from?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+  return new Promise((resolve) => {
+    const headers = { ...init.headers, ...(init.body === undefined ? {} : { "content-length": String(Buffer.byteLength(init.body)) }) };
+    const req = http.request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers, localAddress: init.from, agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("error", () => resolve({ status: -1, body }));
+    });
+    req.setTimeout(60_000, () => req.destroy());
+    req.on("error", () => resolve({ status: -1, body: "" }));
+    req.end(init.body);
+  });
+}
+
+test.describe("issue 42: the production server under bursts, bodies and odd requests", () => {
+  let server: ProductionServer;
+
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    const url = await createProductionDatabase(`agora_prod_${burstPort}`, production);
+    // The image's heap cap (Dockerfile NODE_OPTIONS), so memory held per request shows as it would in production.
+    server = await startProductionServer(burstPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true", NODE_OPTIONS: "--max-old-space-size=256" });
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test("TRACE and other methods no route serves answer 405, escaped paths answer as decoded or 404, and none logs a stack", async () => {
+    test.setTimeout(60_000);
+    const logged = server.log().length;
+    const routes = ["/", "/marketplace", "/register", "/login/email", "/api/health", "/api/ready", "/api/mcp", "/api/mcp-agents", "/api/auth/login", "/v0.1/servers", "/api/nextauth/providers", "/terms-of-service"];
+    for (const route of routes) {
+      for (const method of ["TRACE", "PROPFIND", "TRACK"]) expect((await raw(burstPort, route, { method })).status, `${method} ${route}`).toBe(405);
+    }
+    // Escaped letters and digits are the same address; other escapes of a route's path are not that route.
+    const same: [string, string][] = [
+      ["/%72egister", "/register"],
+      ["/reg%69ster", "/register"],
+      ["/api/%68ealth", "/api/health"],
+      ["/api/%6Dcp-agents", "/api/mcp-agents"],
+      ["/api/mcp%2Dagents", "/api/mcp-agents"],
+      ["/%6Darketplace", "/marketplace"],
+      ["/v0.1/%73ervers", "/v0.1/servers"],
+      ["/login/%65mail", "/login/email"],
+    ];
+    for (const [escaped, plain] of same) expect((await raw(burstPort, escaped)).status, escaped).toBe((await raw(burstPort, plain)).status);
+    for (const path of ["/api%2Fhealth", "/api%2fhealth", "/v0.1%2Fservers", "/login%2Femail", "/%2e%2e/register", "/api/%2e%2e/health", "/%252Fregister", "/api/health%2F"]) {
+      expect((await raw(burstPort, path)).status, path).toBe(404);
+    }
+    // Bodies abandoned half-way, and Auth.js addresses no provider or action answers.
+    for (const path of ["/api/auth/login", "/api/mcp", "/login/email"]) {
+      const upload = http.request({ host: "127.0.0.1", port: burstPort, path, method: "POST", headers: { "content-type": "application/json", "content-length": "1000" }, agent: false });
+      upload.on("error", () => {});
+      upload.write('{"email":');
+      await new Promise((r) => setTimeout(r, 300));
+      upload.destroy();
+    }
+    for (const path of ["/api/nextauth/signin/nope", "/api/nextauth/callback/nope", "/api/nextauth/nope", "/api/nextauth/%70roviders"]) {
+      expect((await raw(burstPort, path)).status, path).toBeLessThan(500);
+    }
+    await expect.poll(() => server.log().slice(logged), { timeout: 5_000 }).toContain("clients left before their request body arrived");
+    const log = server.log().slice(logged);
+    expect(log).not.toMatch(/\n\s+at |"stack"|Error: aborted|too many times|HTTP method is unsupported/);
+  });
+
+  test("1,000 requests with a 1-byte body at once are counted and refused past the limit; the server answers afterwards", async () => {
+    test.setTimeout(120_000);
+    // From 250 addresses, four each: the per-client cap is not what holds them back.
+    const answers = await Promise.all(
+      Array.from({ length: 1_000 }, (_, i) => raw(burstPort, `/marketplace?q=burst${i % 50}`, { body: "x", from: `127.0.${60 + Math.floor(i / 4 / 250)}.${((i >> 2) % 250) + 1}`, headers: { accept: "text/html" } })),
+    );
+    const count = (status: number) => answers.filter((a) => a.status === status).length;
+    expect(count(200) + count(503), JSON.stringify(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 503).slice(0, 10))).toBe(1_000);
+    expect(count(503)).toBeGreaterThan(500);
+    expect((await raw(burstPort, "/api/health")).status).toBe(200);
+    expect((await raw(burstPort, "/marketplace?q=after")).status).toBe(200);
+    expect(rssMb(server.process.pid!)).toBeLessThan(400);
+  });
+
+  test("4,000 distinct URLs, 16 at a time, leave memory flat and the server answering", async () => {
+    test.setTimeout(300_000);
+    const urls = Array.from({ length: 4_000 }, (_, i) =>
+      [`/marketplace?q=distinct${i}`, `/marketplace?q=distinct${i}&category=Data`, `/api/mcp-agents?q=distinct${i}`, `/marketplace?q=distinct${i}&sort=name`][i % 4]!,
+    );
+    let next = 0;
+    const failures: string[] = [];
+    // Sixteen clients, one request at a time each.
+    const worker = async (client: number) => {
+      while (next < urls.length) {
+        const url = urls[next++]!;
+        const answer = await raw(burstPort, url, { from: `127.0.70.${client + 1}` });
+        if (answer.status !== 200) failures.push(`${answer.status} ${url}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, (_, client) => worker(client)));
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect((await raw(burstPort, "/api/health")).status).toBe(200);
+    expect(server.process.exitCode).toBeNull();
+    expect(rssMb(server.process.pid!)).toBeLessThan(400);
+  });
 });

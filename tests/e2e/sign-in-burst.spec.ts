@@ -7,6 +7,18 @@ import { appPort } from "./support/ports";
 
 type Answer = { status: number; ms: number };
 
+function get(from: string, path: string): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = http.request({ host: "127.0.0.1", port: appPort, path, localAddress: from, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+    });
+    req.on("error", () => resolve({ status: -1, ms: performance.now() - started }));
+    req.end();
+  });
+}
+
 function signIn(from: string, email: string, password: string): Promise<Answer> {
   const body = JSON.stringify({ email, password });
   const started = performance.now();
@@ -60,5 +72,41 @@ test.describe("sign-in under a burst of failures", () => {
     expect(person.ms).toBeLessThan(Math.max(...second.map((a) => a.ms)));
     expect(person.ms).toBeLessThan(10_000);
     expect(second.every((a) => a.status === 401 || a.status === 503)).toBe(true);
+  });
+
+  test("sixty addresses each keeping four wrong-password sign-ins in flight: the site keeps answering and a person signs in", async ({ request }) => {
+    test.setTimeout(120_000);
+    const email = `siege-${Date.now()}@example.com`;
+    const password = "another long passphrase 4 the siege";
+    expect((await request.post("/api/auth/register", { data: { email, password, name: "Siege Person" } })).status()).toBe(201);
+    const attackers = Array.from({ length: 60 }, (_, i) => `127.0.20.${i + 1}`);
+    let attacking = true;
+    const attempts: number[] = [];
+    // Each address keeps four sign-ins in flight until the end: a new one as soon as one is answered.
+    const loops = attackers.flatMap((from, i) =>
+      [0, 1, 2, 3].map(async () => {
+        while (attacking) attempts.push((await signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password")).status);
+      }),
+    );
+    try {
+      await sleep(1_500);
+      // Ten tries, each from an address the server has never seen, each within 5 s; the site answers other routes.
+      const tries: Answer[] = [];
+      const others: Answer[] = [];
+      for (let i = 0; i < 10; i++) {
+        tries.push(await signIn(`127.0.21.${i + 1}`, email, password));
+        others.push(await get(`127.0.22.${i + 1}`, `/api/mcp-agents?q=weather&limit=5`));
+        await sleep(300);
+      }
+      const good = tries.filter((t) => t.status === 200 && t.ms < 5_000);
+      expect(good.length, JSON.stringify(tries.map((t) => [t.status, Math.round(t.ms)]))).toBeGreaterThanOrEqual(9);
+      expect(others.every((o) => o.status === 200), JSON.stringify(others)).toBe(true);
+    } finally {
+      attacking = false;
+      await Promise.all(loops);
+    }
+    // The attackers were answered too: refused as they should be, never left hanging or crashed.
+    expect(attempts.length).toBeGreaterThan(240);
+    expect(attempts.every((s) => s === 401 || s === 503)).toBe(true);
   });
 });
