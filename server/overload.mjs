@@ -99,10 +99,13 @@ function hold(kind, key, req, res) {
   holdClient(key, res);
   let current = kind;
   let timer;
+  let closed = false;
   if (kind === "upload") {
     // Once the body is in, the request is the work it asked for; until then a slow sender gets bodyTimeoutMs.
+    // (A body nobody read is drained after the answer: its end may come after the close, and changes nothing then.)
     req.once("end", () => {
       clearTimeout(timer);
+      if (closed) return;
       byKind[current]--;
       current = isApi(pathOf(req.url)) ? "api" : "render";
       byKind[current]++;
@@ -115,6 +118,7 @@ function hold(kind, key, req, res) {
     }
   }
   res.once("close", () => {
+    closed = true;
     clearTimeout(timer);
     inFlight--;
     byKind[current]--;

@@ -36,7 +36,9 @@ export function screenRequest(req, res) {
   if (!pathname.includes("%")) return false;
   const straight = pathname.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
   if (straight !== pathname) req.url = straight + (q === -1 ? "" : url.slice(q));
-  if (straight.includes("%") && isStaticRoute(decoded(straight))) {
+  // As Next's router will see it: dot segments resolved (`%2e%2e` is `..` to a URL parser), then decoded.
+  const resolved = new URL(straight, "http://localhost").pathname;
+  if (resolved.includes("%") && isStaticRoute(decoded(resolved))) {
     req.resume();
     answerPlain(req, res, { status: 404, title: "Not found", message: "There is nothing at this address." });
     return true;

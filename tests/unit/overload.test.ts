@@ -165,6 +165,12 @@ describe("overload preload", () => {
     await hold(port, 1);
     await hold(port, 1, { path: "/api/hold" });
     expect((await send(port, "/fast")).status).toBe(503);
+    // Answered, they give their places back (a body nobody read is drained after the answer, and counts no more).
+    for (const req of held.splice(0)) req.destroy();
+    await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(0);
+    for (let i = 0; i < 10; i++) expect((await send(port, "/fast", { headers: { "content-length": "1" }, body: "x" })).status).toBe(200);
+    await hold(port, 3);
+    expect((await send(port, "/fast")).status).toBe(503);
   });
 
   it("closes a connection whose body has not arrived within REQUEST_BODY_TIMEOUT_SECONDS, and its place is free again", async () => {
