@@ -1,4 +1,4 @@
-// npm run bench:urls [-- --count 20000 --warmup 1000 --clients 16 --port 3730]
+// npm run bench:urls [-- --count 20000 --warmup 2000 --clients 16 --port 3730]
 // Memory under any number of distinct URLs (issue 42, item 2): the production server (`npm start`'s preloads and
 // heap cap) on PostgreSQL with the sample catalogue, then --count URLs no one asked before, spread over every
 // surface (search pages with their filters, unknown detail pages, catalogue pages past the end, the JSON API, the
@@ -17,7 +17,7 @@ import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 const { values: args } = parseArgs({
   options: {
     count: { type: "string", default: "20000" },
-    warmup: { type: "string", default: "1000" },
+    warmup: { type: "string", default: "2000" },
     clients: { type: "string", default: "16" },
     port: { type: "string", default: "3730" },
   },
@@ -97,7 +97,20 @@ async function main() {
     UNSAFE_TEST_MODE: "1",
     VERIFY_SCHEDULE_DISABLED: "1",
     DATABASE_URL: databaseUrl,
+    MEMORY_LOG_SECONDS: "2",
+  }, ["ignore", "pipe", "inherit"]);
+  // The server's own reading of its heap (MEMORY_LOG_SECONDS), to tell a growing heap from a heap that only sized up.
+  let heapUsed = 0;
+  let tail = "";
+  server.stdout!.on("data", (chunk: Buffer) => {
+    const lines = (tail + chunk.toString()).split("\n");
+    tail = lines.pop()!;
+    for (const line of lines) if (line.includes('"msg":"memory"')) heapUsed = (JSON.parse(line) as { heapUsedMb: number }).heapUsedMb;
   });
+  const heapNow = async () => {
+    await new Promise((r) => setTimeout(r, 2_500));
+    return heapUsed;
+  };
   try {
     await waitFor(`${base}/terms-of-service`);
     for (let i = 0; i < SURFACES.length; i++) await request(i, "127.0.80.1");
@@ -105,6 +118,7 @@ async function main() {
     const statuses: Record<string, number> = {};
     await run(SURFACES.length, SURFACES.length + warmup, statuses);
     const afterWarmup = memoryMb(server.pid!, "VmRSS");
+    const heapAfterWarmup = await heapNow();
     const t0 = performance.now();
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(memoryMb(server.pid!, "VmRSS")), 5_000);
@@ -113,11 +127,13 @@ async function main() {
     const seconds = (performance.now() - t0) / 1000;
     await new Promise((r) => setTimeout(r, 2_000));
     const atEnd = memoryMb(server.pid!, "VmRSS");
+    const heapAtEnd = await heapNow();
     const change = (atEnd - afterWarmup) / afterWarmup;
     console.log(`\n## Distinct URLs · ${started.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · Node ${process.version} · load ${loadAtStart} at start, ${os.loadavg().map((l) => l.toFixed(2)).join(", ")} at end\n`);
-    console.log(`| URLs | surfaces | clients | seconds | RSS after start-up MB | after ${warmup} warm-up MB | peak during MB | at end MB | end vs warm-up | statuses |`);
-    console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
-    console.log(`| ${count} | ${SURFACES.length} | ${args.clients} | ${seconds.toFixed(0)} | ${atStart} | ${afterWarmup} | ${Math.max(afterWarmup, ...samples)} | ${atEnd} | ${(change * 100).toFixed(1)} % | ${JSON.stringify(statuses)} |`);
+    console.log(`| URLs | surfaces | clients | seconds | RSS after start-up MB | after ${warmup} warm-up MB | peak during MB | at end MB | end vs warm-up | V8 heap used after warm-up / at end MB | statuses |`);
+    console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    console.log(`| ${count} | ${SURFACES.length} | ${args.clients} | ${seconds.toFixed(0)} | ${atStart} | ${afterWarmup} | ${Math.max(afterWarmup, ...samples)} | ${atEnd} | ${(change * 100).toFixed(1)} % | ${heapAfterWarmup} / ${heapAtEnd} | ${JSON.stringify(statuses)} |`);
+    console.log(`\nRSS every 5 s (MB): ${samples.join(" ")}`);
     console.log(Math.abs(change) <= 0.1 ? "\nRSS at the end is within 10 % of the warm-up reading." : "\nRSS at the end is NOT within 10 % of the warm-up reading.");
     if (Math.abs(change) > 0.1) process.exitCode = 1;
   } finally {
