@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { GET as RESOURCES } from "@/app/discovery/resources/route";
 import { GET as SEARCH } from "@/app/discovery/search/route";
+import { GET as MARKETPLACE } from "@/app/api/mcp-agents/route";
 import { applySalesRange, type NewSale } from "@/db/queries/sales";
 import { buyerReviews } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
@@ -155,8 +156,13 @@ describe.each(drivers())("x402 Bazaar client against Agora's discovery on %s", (
   });
 
   it("gives every entry its listing's usage as `quality` and Agora's evidence under Agora's key; search ranks usage among equals", async () => {
+    const order = async (query: string) => [...new Set(discoverySearchResponse.parse(await (await fetch(`${origin.url}/discovery/search?query=${query}&limit=50`)).json()).resources.map((r) => slug(r as Entry)))];
+    // The marketplace's default order (no text: popular) as its JSON list gives it.
+    const marketplace = async () => ((await (await MARKETPLACE(new Request("http://localhost/api/mcp-agents"))).json()) as { name: string }[]).map((a) => a.name);
     const before = discoverySearchResponse.parse(await (await fetch(`${origin.url}/discovery/search?query=reference&limit=50`)).json());
     expect([...new Set(before.resources.map((r) => slug(r as Entry)))]).toEqual(["reference-studio", "reference-weather"]);
+    expect(await order("")).toEqual(["reference-studio", "reference-weather"]);
+    expect(await marketplace()).toEqual(["Reference Studio", "Reference Weather"]);
     expect(before.resources[0]!.quality).toMatchObject({ l30DaysTotalCalls: 0, l30DaysUniquePayers: 0, lastCalledAt: null });
 
     // Reference Weather: seven paid calls by three wallets in the last 30 days, and one older sale by a fourth.
@@ -183,7 +189,10 @@ describe.each(drivers())("x402 Bazaar client against Agora's discovery on %s", (
         [AGORA_KEY]: { verified: true, lastCheckedAt: entry.lastUpdated, deliveryTested: null, buyerRating: { count: 2, averageStars: 4.5 } },
       });
     }
-    // Equal relevance, and now real usage: the listing people pay for comes first.
+    // Equal relevance, and now real usage: the listing people pay for comes first, in search, in discovery without
+    // text, and in the marketplace's default order.
     expect([...new Set(searched.resources.map((r) => slug(r as Entry)))]).toEqual(["reference-weather", "reference-studio"]);
+    expect(await order("")).toEqual(["reference-weather", "reference-studio"]);
+    expect(await marketplace()).toEqual(["Reference Weather", "Reference Studio"]);
   });
 });

@@ -1,0 +1,2 @@
+-- The listings with sales in the last 30 days, for the popular order: an index range over the window's days.
+CREATE INDEX "listing_sales_days_day_idx" ON "listing_sales_days" USING btree ("day","listing_id");
