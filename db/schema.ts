@@ -412,9 +412,9 @@ export const listingSalesDays = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.listingId, t.day] }),
-    // The listings with sales in the last 30 days (the marketplace's popular order ranks them by usage): an index
-    // range over the window's days, not a scan of every day of every listing.
-    index("listing_sales_days_day_idx").on(t.day, t.listingId),
+    // The listings with sales in the last 30 days and their usage (the popular order ranks them by it): an index-only
+    // range over the window's days (it covers the counts it sums), not a scan of every day of every listing's history.
+    index("listing_sales_days_day_idx").on(t.day, t.listingId, t.sales, t.lastBuyers),
   ],
 );
 
