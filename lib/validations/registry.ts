@@ -25,7 +25,7 @@ export const searchServersShape = {
     "Where the listing came from: \"agora\" (submitted to Agora), \"mcp-registry\" (found in the official MCP Registry), \"x402-discovery\" (found in an x402 facilitator's discovery list) or \"all\" (default).",
   ),
   sort: filtersShape.sort.describe(
-    "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by name), \"purchased\" (most sales on chain in the last 30 days first), \"newest\" or \"name\".",
+    "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by paying wallets and calls on chain in the last 30 days, then by name), \"purchased\" (most sales on chain in the last 30 days first), \"newest\" or \"name\".",
   ),
   limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
   cursor: z.string().max(200, "cursor is not valid.").optional().describe("nextCursor from the previous answer, to read the next page with the same filters."),
