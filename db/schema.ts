@@ -410,7 +410,12 @@ export const listingSalesDays = pgTable(
     // unique buyers (a buyer counts once, on their latest day), which a per-day distinct count could not give.
     lastBuyers: integer("last_buyers").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.listingId, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.listingId, t.day] }),
+    // The listings with sales in the last 30 days and their usage (the popular order ranks them by it): an index-only
+    // range over the window's days (it covers the counts it sums), not a scan of every day of every listing's history.
+    index("listing_sales_days_day_idx").on(t.day, t.listingId, t.sales, t.lastBuyers),
+  ],
 );
 
 // Each buyer of each listing: how many sales, and the UTC day of the latest (which day row counts them).

@@ -73,13 +73,29 @@ export async function listPayableItems(
 }
 
 
-type PayableFilter = { networks: string[]; payTo?: string; source?: string; listingIds?: string[] };
+/**
+ * Which entries a caller asks for (lib/registry/discovery-filters.ts reads them from the Bazaar's filters):
+ * `networks` in CAIP-2, one payee, one asset, a maximum price in the token's smallest unit (only where the asset
+ * is one of `usdcAssets`, the USDC the dollar price means), one source.
+ */
+export type PayableFilter = {
+  networks: string[];
+  payTo?: string;
+  asset?: string;
+  maxUnits?: bigint;
+  usdcAssets?: string[];
+  source?: string;
+  listingIds?: string[];
+};
 
 /** `latest` (each listing's latest check) and `items` (its x402-paid tools that pass the policy), as CTEs. */
 function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions, now: Date): SQL {
   const since = new Date(now.getTime() - VERIFIED_WINDOW_MS).toISOString();
   const list = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
   const payTo = filter.payTo?.toLowerCase() ?? null;
+  const asset = filter.asset?.toLowerCase() ?? null;
+  const maxUnits = filter.maxUnits === undefined ? null : filter.maxUnits.toString();
+  const usdc = (filter.usdcAssets ?? []).map((a) => a.toLowerCase());
   const ids = filter.listingIds ? sql`array[${sql.join([sql`null`, ...filter.listingIds.map((id) => sql`${id}`)], sql`, `)}]::uuid[]` : sql`null::uuid[]`;
   const source = filter.source && filter.source !== "all" ? filter.source : null;
   return sql`latest as (
@@ -101,6 +117,12 @@ function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions
         and item.value->'x402Requirements'->>'network' = any(${list(filter.networks)})
         and (${source}::text is null or l.source = ${source}::text)
         and (${payTo}::text is null or lower(item.value->'x402Requirements'->>'payTo') = ${payTo}::text)
+        and (${asset}::text is null or lower(item.value->'x402Requirements'->>'asset') = ${asset}::text)
+        -- A dollar price means USDC: the amount is compared in its smallest unit, only for USDC (CASE: the cast
+        -- runs only on digits).
+        and (${maxUnits}::numeric is null or (lower(item.value->'x402Requirements'->>'asset') = any(${list(usdc)})
+          and case when item.value->'x402Requirements'->>'amount' ~ '^[0-9]{1,30}$'
+                   then (item.value->'x402Requirements'->>'amount')::numeric <= ${maxUnits}::numeric else false end))
         and lower(item.value->'x402Requirements'->>'payTo') <> all(${list(exclusions.placeholderPayees)})
         and l.server_url <> all(${list(exclusions.sampleServerUrls)})
         and l.server_url !~ ${exclusions.sampleServerUrlPattern}::text
@@ -109,10 +131,10 @@ function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions
 }
 
 /**
- * Listings that have a payable item (listPayableItems' own rule): the search of /discovery/search ranks only
- * these. Work grows with the verified, checked listings, not with the catalogue.
+ * Listings that have a payable item the filter keeps (listPayableItems' own rule): the search of
+ * /discovery/search ranks only these. Work grows with the verified, checked listings, not with the catalogue.
  */
-export function sellsThroughX402(networks: string[], exclusions: DiscoveryExclusions, now = new Date()): SQL {
-  if (networks.length === 0) return sql`false`;
-  return sql`listings.id in (with ${payableItemsCtes({ networks }, exclusions, now)} select "listingId" from items)`;
+export function sellsThroughX402(filter: PayableFilter, exclusions: DiscoveryExclusions, now = new Date()): SQL {
+  if (filter.networks.length === 0) return sql`false`;
+  return sql`listings.id in (with ${payableItemsCtes(filter, exclusions, now)} select "listingId" from items)`;
 }

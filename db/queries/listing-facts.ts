@@ -30,12 +30,15 @@ export type ListingRecord = {
   testPurchase?: TestPurchase;
 };
 
-/** Agora's own evidence about a listing: its sales read from the chain and its latest test purchase (absent: none yet). */
-export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase">;
+/**
+ * Agora's own evidence about a listing: its sales read from the chain, its latest test purchase and its buyers'
+ * rating (count and average of the visible reviews, without the reviews); each absent when there is none yet.
+ */
+export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase"> & { buyerRating?: BuyerReviewSummary };
 
 /** The evidence of each listing in `listingIds`, in one statement however many there are. */
 export async function listingEvidence(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, ListingEvidence>> {
-  return readListingFacts(db, listingIds, { sales: salesSummaryFact(now), testPurchase: latestTestPurchaseFact });
+  return readListingFacts(db, listingIds, { sales: salesSummaryFact(now), testPurchase: latestTestPurchaseFact, buyerRating: buyerReviewsFact(0) });
 }
 
 /** The rows in the given order, each with its facts. */

@@ -5,7 +5,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { listings, searchWords } from "../schema";
-import { recentSalesCount } from "./sales";
+import { recentUsageScore } from "./sales";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
@@ -44,11 +44,12 @@ const W = {
   description: 8,
 };
 
-// Sales are one signal among relevance: at most a description match's worth (2·ln(1 + sales in 30 days), the count
-// capped at 100), so they order equally relevant matches and never lift a weaker match over a name match.
-const SALES_WEIGHT = 2;
-const SALES_CAP = 100;
-const salesBoost = sql`least(${W.description}, ${SALES_WEIGHT} * ln(1 + least(${SALES_CAP}, ${recentSalesCount(sql`f.id`)})))`;
+// Real usage is one signal among relevance: at most a description match's worth, so it orders equally relevant
+// matches and never lifts a weaker match over a name match. Usage is what the chain shows over 30 days (the site's
+// own test-purchase wallet never counts): distinct paying wallets weigh most, paid calls add a little, and calls
+// count only up to CALLS_PER_PAYER per wallet, so one wallet buying a thousand times ranks like one buying ten.
+// 2·ln(1 + payers) + ½·ln(1 + calls): one buyer once ≈ 1.7, ten buyers ≈ 6, twenty buyers reach the cap.
+const usageBoost = sql`least(${W.description}, ${recentUsageScore(sql`f.id`)})`;
 
 /**
  * Every word found in the searched text. A word of three characters or more is found anywhere in it (a trigram
@@ -394,7 +395,7 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
            end as total
     from f
     ${exclude.length ? sql`where id not in (${sql.join(exclude.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
-    order by ${score(terms)} + ${salesBoost} desc, verified desc, lower(name), id
+    order by ${score(terms)} + ${usageBoost} desc, verified desc, lower(name), id
     limit ${page.limit} offset ${page.offset}`;
 }
 

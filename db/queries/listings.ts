@@ -4,7 +4,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-or
 import { correctedTerms, countMatches, countUpTo, matchesSearchText, planSearch, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
 import { listings, type Listing } from "../schema";
-import { recentSalesCount } from "./sales";
+import { recentSalesCount, recentUsageByListing } from "./sales";
 import type { Db } from "../types";
 
 const columns = {
@@ -99,7 +99,7 @@ export async function searchListings(
   const approved = and(eq(listings.status, "approved"), filter)!;
   if (!terms) {
     const [rows, total] = await Promise.all([
-      db.select(columns).from(listings).where(approved).orderBy(...orderBy(filters.sort)).limit(page.limit).offset(page.offset),
+      filters.sort === "popular" ? popularPage(db, approved, page) : db.select(columns).from(listings).where(approved).orderBy(...orderBy(filters.sort)).limit(page.limit).offset(page.offset),
       options.exactBrowseCount ? countAll(db, approved) : countUpTo(db, approved, SEARCH_WINDOW + 1),
     ]);
     if (options.exactBrowseCount) return { rows, total, capped: false };
@@ -125,12 +125,34 @@ async function textSearch(db: Db, terms: SearchTerms, sort: CatalogueQuery["sort
     return { rows: rows.map(fromRaw), ...capped(total) };
   }
   const condition = and(eq(listings.status, "approved"), filter, matchesSearchText(terms))!;
+  const rowsOfPage = () => (sort === "popular" ? popularPage(db, condition, page) : db.select(columns).from(listings).where(condition).orderBy(...orderBy(sort)).limit(page.limit).offset(page.offset));
   const [rows, total] = await Promise.all([
-    page.limit > 0 ? db.select(columns).from(listings).where(condition).orderBy(...orderBy(sort)).limit(page.limit).offset(page.offset) : [],
+    page.limit > 0 ? rowsOfPage() : [],
     count(),
   ]);
   return { rows, ...capped(total) };
 }
+
+/**
+ * A page in the popular order: verified first, then real usage over 30 days (db/queries/sales.ts recentUsageScore),
+ * then by name. Bounded however large the catalogue: only listings with sales in the window are scored (an index
+ * range of the daily roll-up), every other listing is read in the index's order (verified, name) up to the page's
+ * end, and the two are merged.
+ */
+async function popularPage(db: Db, condition: SQL, page: { limit: number; offset: number }): Promise<PublicListingRow[]> {
+  const result = await db.execute(sql`
+    with used as materialized (${recentUsageByListing}),
+    scored as (select ${POPULAR_COLUMNS}, used.usage from ${listings} join used on used.listing_id = ${listings.id} where ${condition}),
+    rest as (select ${POPULAR_COLUMNS}, 0::float8 as usage from ${listings} where ${condition} and ${listings.id} not in (select listing_id from used)
+      order by ${listings.verified} desc nulls last, lower(${listings.name}), ${listings.id} limit ${page.offset + page.limit})
+    select * from (select * from scored union all select * from rest) merged
+    order by verified desc nulls last, usage desc, lower(name), id limit ${page.limit} offset ${page.offset}`);
+  return rowsOf<RankedRow>(result).map(fromRaw);
+}
+
+const POPULAR_COLUMNS = sql.raw(
+  ["id", "slug", "name", "description", "categories", "price", "verified", "server_url", "website_url", "created_at", "updated_at", "source", "upstream_name", "upstream_url", "upstream_status"].map((c) => `listings.${c}`).join(", "),
+);
 
 async function countAll(db: Db, condition: SQL): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings).where(condition);

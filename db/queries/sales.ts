@@ -23,6 +23,23 @@ export function recentSalesCount(listingId: SQL): SQL {
   return sql`(select coalesce(sum(d.sales), 0) from ${listingSalesDays} d where d.listing_id = ${listingId} and d.day > (now() at time zone 'UTC')::date - 30)`;
 }
 
+/** Calls beyond this many per distinct payer add nothing to a listing's usage score. */
+export const CALLS_PER_PAYER = 10;
+
+// A listing's real usage over the last 30 days as one number for ranking: 2·ln(1 + distinct payers) + ½·ln(1 + paid
+// calls, at most CALLS_PER_PAYER per payer); 0 without sales. Read from the daily roll-up (`d`, at most 30 rows a
+// listing): a window's `last_buyers` sum to its distinct buyers, so a buyer counts once however often they paid.
+const usageOfDays = sql`2 * ln(1 + coalesce(sum(d.last_buyers), 0)) + 0.5 * ln(1 + least(coalesce(sum(d.sales), 0), ${CALLS_PER_PAYER} * coalesce(sum(d.last_buyers), 0)))`;
+const inUsageWindow = sql`d.day > (now() at time zone 'UTC')::date - 30`;
+
+/** The usage score of one listing (`listingId` is the outer query's column). */
+export function recentUsageScore(listingId: SQL): SQL {
+  return sql`(select ${usageOfDays} from ${listingSalesDays} d where d.listing_id = ${listingId} and ${inUsageWindow})`;
+}
+
+/** Each listing with sales in the last 30 days (`listing_id`) and its `usage`: a range of listing_sales_days_day_idx. */
+export const recentUsageByListing = sql`select d.listing_id, ${usageOfDays} as usage from ${listingSalesDays} d where ${inUsageWindow} group by d.listing_id`;
+
 /** What the latest check of each listing says it is paid with (payees come from here), and whose listing it is. */
 export type PaymentTerms = { listingId: string; ownerId: string | null; listedAt: Date; paymentMethods: AcceptedPayment[]; pricedItems: PricedItem[] };
 

@@ -1,59 +1,90 @@
-// GET /discovery/search?query=…&cursor=… — the x402 Bazaar's search: the marketplace's own search (relevance,
-// typo correction, the same bounded window) over the listings that have a payable item, each answered as the
-// payable resources GET /discovery/resources lists for it (same policy, same presenter). A page holds `limit`
-// listings' worth of resources; `pagination.cursor` reads the next page, null after the last. `partialResults`
-// is true when more listings match than the search ranks (its window), so paging on cannot reach them all.
-import { PAYMENT_NETWORKS } from "@agora-mcp/protocol";
-import { listPayableItems, sellsThroughX402 } from "@/db/queries/discovery";
-import { listingEvidence } from "@/db/queries/listing-facts";
-import { toEvidenceView } from "@/lib/listings/from-rows";
+// GET /discovery/search?query=…&cursor=…&limit=… — the x402 Bazaar's search: the marketplace's own search
+// (relevance blended with usage, typo correction, the same bounded window) over the listings that have an entry the
+// Bazaar's filters keep (the same filters, schema and meaning as /discovery/resources: discovery-filters.ts), each
+// answered as the entries /discovery/resources lists for it (same policy, same presenter). `limit` counts entries,
+// as x402's search client reads it; `pagination.cursor` reads the next page (a place in the ranked listings and how
+// many of that listing's entries were already given), null after the last. `partialResults` is true when more
+// listings match than the search ranks (its window), so paging on cannot reach them all.
+import { listPayableItems, sellsThroughX402, type PayableFilter, type PayableItem } from "@/db/queries/discovery";
 import { searchListings } from "@/db/queries/listings";
+import type { Db } from "@/db/types";
 import { cachedJson } from "@/lib/cached-json";
 import { getDb } from "@/lib/database";
-import { ApiError, validationError } from "@/lib/errors";
+import { ApiError } from "@/lib/errors";
 import { clientIp } from "@/lib/http";
 import { hasMore } from "@/lib/listings/search/search";
 import { searchTerms } from "@/lib/listings/search/terms";
-import { toDiscoveryResource, X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
+import { X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
 import { enforceLimit, limits } from "@/lib/rate-limit";
-import { decodeCursor, encodeCursor } from "@/lib/validations/marketplace";
 import { discoverySearchSchema } from "@/lib/validations/registry";
+import { payableFilter, readDiscoveryQuery, unappliedReport } from "./discovery-filters";
 import { discoveryExclusions } from "./discovery-policy";
+import { discoveryEntries } from "./discovery-entries";
 import { failure } from "./registry-api";
 
 const CORS = { "Access-Control-Allow-Origin": "*" };
 
+/** A place in the results: the rank of a listing, and how many of its entries earlier pages gave. */
+type Place = { listing: number; skip: number };
+
+function encodePlace({ listing, skip }: Place): string {
+  return Buffer.from(`d:${listing}:${skip}`).toString("base64url");
+}
+
+function decodePlace(cursor: string): Place | null {
+  const m = /^d:(\d{1,9}):(\d{1,4})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  return m ? { listing: Number(m[1]), skip: Number(m[2]) } : null;
+}
+
 export async function searchDiscoveryResources(request: Request): Promise<Response> {
   try {
-    const parsed = discoverySearchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { query, cursor, limit } = parsed.data;
-    const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    if (offset === null) throw new ApiError(400, "cursor is not valid.");
+    const { query: params, unappliedFilters } = readDiscoveryQuery(request, discoverySearchSchema);
+    const { query, cursor, limit } = params;
+    const place = cursor === undefined ? { listing: 0, skip: 0 } : decodePlace(cursor);
+    if (place === null) throw new ApiError(400, "cursor is not valid.");
     const db = await getDb();
     await enforceLimit(db, limits.discoverySearchPerIp, clientIp(request));
-    const terms = searchTerms(query);
-    const networks = PAYMENT_NETWORKS.map((n) => n.caip2);
-    // Text without a letter or digit finds nothing, as on the marketplace.
-    const found =
-      !terms && query
-        ? { rows: [], total: 0, capped: false }
-        : await searchListings(db, { terms, category: "", price: "all", sort: terms ? "relevance" : "popular", only: sellsThroughX402(networks, discoveryExclusions()) }, { limit, offset });
-    const ids = found.rows.map((r) => r.id);
-    const { payables } = ids.length
-      ? await listPayableItems(db, { networks, limit: 1000, offset: 0, listingIds: ids }, discoveryExclusions())
-      : { payables: [] };
-    // In the search's order: listings by rank, a listing's tools as discovery orders them.
-    const rank = new Map(ids.map((id, i) => [id, i]));
-    const evidence = await listingEvidence(db, ids);
-    const resources = payables.sort((a, b) => rank.get(a.listingId)! - rank.get(b.listingId)!).map((p) => toDiscoveryResource(p, toEvidenceView(evidence.get(p.listingId))));
-    const more = hasMore(found, offset, found.rows.length, limit);
+    const { entries, capped, next } = await searchPage(db, query, payableFilter(params), place, limit);
+    const resources = await discoveryEntries(db, entries);
     return cachedJson(
       request,
-      { x402Version: X402_VERSION, resources, partialResults: found.capped, pagination: { cursor: more ? encodeCursor(offset + limit) : null } },
+      {
+        x402Version: X402_VERSION,
+        resources,
+        partialResults: capped,
+        pagination: { limit, cursor: next ? encodePlace(next) : null },
+        ...unappliedReport(unappliedFilters),
+      },
       CORS,
     );
   } catch (error) {
     return failure(error, "GET /discovery/search");
   }
+}
+
+/**
+ * One page of entries from `place`: the next `limit` ranked listings (each has at least one entry the filter keeps,
+ * so they hold enough), their entries in rank order then as discovery orders a listing's tools, `limit` of them
+ * after the ones earlier pages gave; and where the next page starts.
+ */
+async function searchPage(db: Db, query: string, filter: PayableFilter | null, place: Place, limit: number) {
+  const terms = searchTerms(query);
+  const exclusions = discoveryExclusions();
+  // Text without a letter or digit finds nothing, as on the marketplace; so do filters no entry can match.
+  const found =
+    !filter || (!terms && query)
+      ? { rows: [], total: 0, capped: false }
+      : await searchListings(db, { terms, category: "", price: "all", sort: terms ? "relevance" : "popular", only: sellsThroughX402(filter, exclusions) }, { limit, offset: place.listing });
+  const ids = found.rows.map((r) => r.id);
+  const { payables } = ids.length && filter ? await listPayableItems(db, { ...filter, limit: 1000, offset: 0, listingIds: ids }, exclusions) : { payables: [] as PayableItem[] };
+  const byListing = new Map<string, PayableItem[]>(ids.map((id) => [id, []]));
+  for (const p of payables) byListing.get(p.listingId)!.push(p);
+  // Every entry after the cursor, each with the place it stands at.
+  const ranked = ids
+    .flatMap((id, i) => byListing.get(id)!.map((p, skip) => ({ p, at: { listing: place.listing + i, skip } })))
+    .filter((e) => e.at.listing > place.listing || e.at.skip >= place.skip);
+  const page = ranked.slice(0, limit);
+  const following = ranked[limit];
+  const afterThese = hasMore(found, place.listing, found.rows.length, limit) ? { listing: place.listing + found.rows.length, skip: 0 } : null;
+  return { entries: page.map((e) => e.p), capped: found.capped, next: following ? following.at : afterThese };
 }

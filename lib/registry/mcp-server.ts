@@ -144,7 +144,8 @@ export function createRegistryServer(db: Db): Server {
   const server = new Server(
     { name: "agora-registry", title: `${site.name} registry`, version: "1.0.0" },
     {
-      capabilities: { tools: { listChanged: true } },
+      // The three tools never change, so no notifications/tools/list_changed is ever sent: advertise none.
+      capabilities: { tools: {} },
       jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
       instructions:
         `${site.name} lists paid MCP tool servers (MonetizedMCP) that charge per call in USDC on Base. ` +

@@ -1,4 +1,5 @@
 // Inputs of the registry for agents: the MCP tools' arguments and the official-registry API's query.
+import { usdToUnits } from "@agora-mcp/protocol";
 import { z } from "zod";
 import { boundedText, filtersShape, hasUnstorableText } from "./marketplace";
 
@@ -24,7 +25,7 @@ export const searchServersShape = {
     "Where the listing came from: \"agora\" (submitted to Agora), \"mcp-registry\" (found in the official MCP Registry), \"x402-discovery\" (found in an x402 facilitator's discovery list) or \"all\" (default).",
   ),
   sort: filtersShape.sort.describe(
-    "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by name), \"purchased\" (most sales on chain in the last 30 days first), \"newest\" or \"name\".",
+    "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by paying wallets and calls on chain in the last 30 days, then by name), \"purchased\" (most sales on chain in the last 30 days first), \"newest\" or \"name\".",
   ),
   limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
   cursor: z.string().max(200, "cursor is not valid.").optional().describe("nextCursor from the previous answer, to read the next page with the same filters."),
@@ -67,28 +68,46 @@ const token = (name: string, example: string) =>
   z
     .string()
     .trim()
-    .regex(/^[a-z0-9-]{1,32}$/i, `${name} must be a short identifier, e.g. ${example}.`)
+    .regex(/^[a-z0-9-]{1,32}$/i, `${name} must be a short identifier, e.g. ${example}.`);
+
+const evmAddress = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{40}$/, `${name} must be an EVM address: 0x and 40 hex digits.`)
     .optional();
 
 /**
- * GET /discovery/resources, with the filters of x402's Bazaar discovery API. `network` takes CAIP-2
- * (eip155:84532) or the version 1 name (base-sepolia); `payTo` an EVM address. Unknown parameters are ignored.
+ * The filters of x402's Bazaar, one schema for GET /discovery/resources and GET /discovery/search (the spec gives
+ * both the same five; Coinbase's Bazaar adds a maximum price and the asset). `network` takes CAIP-2 (eip155:84532)
+ * or the version 1 name (base-sepolia); `extensions` may repeat (every one named must be on the entry);
+ * `maxUsdPrice` is dollars, at most USDC's 6 decimals, read as exact units.
  */
-export const discoveryQuerySchema = z.object({
-  type: token("type", "mcp"),
-  payTo: z
-    .string()
-    .trim()
-    .regex(/^0x[0-9a-fA-F]{40}$/, "payTo must be an EVM address: 0x and 40 hex digits.")
-    .optional(),
+export const bazaarFiltersShape = {
+  type: token("type", "mcp").optional(),
+  payTo: evmAddress("payTo"),
   network: z
     .string()
     .trim()
     .regex(/^([a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}|[a-z0-9-]{1,32})$/, "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia.")
     .optional(),
-  scheme: token("scheme", "exact"),
-  extensions: token("extensions", "bazaar"),
+  scheme: token("scheme", "exact").optional(),
+  extensions: z
+    .preprocess((v) => (v === undefined ? undefined : [v].flat()), z.array(token("extensions", "bazaar")).max(10, "extensions may be given at most 10 times."))
+    .optional(),
+  asset: evmAddress("asset"),
+  maxUsdPrice: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, "maxUsdPrice must be a price in US dollars with at most 6 decimals, e.g. 0.05.")
+    .transform((v) => usdToUnits(v))
+    .optional(),
   source: filtersShape.source,
+};
+
+/** GET /discovery/resources: the Bazaar's filters, paged by offset. */
+export const discoveryQuerySchema = z.object({
+  ...bazaarFiltersShape,
   limit: pageLimit(DISCOVERY_LIMIT_MAX, DISCOVERY_LIMIT_DEFAULT),
   offset: z.coerce
     .number({ message: "offset must be a number." })
@@ -99,16 +118,15 @@ export const discoveryQuerySchema = z.object({
     .default(0),
 });
 
-export type DiscoveryQuery = z.infer<typeof discoveryQuerySchema>;
+export type BazaarFilters = Pick<z.infer<typeof discoveryQuerySchema>, keyof typeof bazaarFiltersShape>;
 
 export const DISCOVERY_SEARCH_LIMIT_DEFAULT = 10;
 export const DISCOVERY_SEARCH_LIMIT_MAX = 50;
 
-/** GET /discovery/search: the Bazaar's search, the marketplace's text under the Bazaar's names. */
-export const discoverySearchSchema = z
-  .object({
-    query: boundedText(200, "query"),
-    cursor: z.string().max(200, "cursor is not valid.").optional(),
-    limit: pageLimit(DISCOVERY_SEARCH_LIMIT_MAX, DISCOVERY_SEARCH_LIMIT_DEFAULT),
-  })
-  .strict();
+/** GET /discovery/search: the Bazaar's search, the marketplace's text under the Bazaar's names, with the same filters. */
+export const discoverySearchSchema = z.object({
+  query: boundedText(200, "query"),
+  ...bazaarFiltersShape,
+  cursor: z.string().max(200, "cursor is not valid.").optional(),
+  limit: pageLimit(DISCOVERY_SEARCH_LIMIT_MAX, DISCOVERY_SEARCH_LIMIT_DEFAULT),
+});

@@ -120,7 +120,7 @@ describe("buying through make-purchase (MonetizedMCP wire format, x402 v1)", () 
     expect(delivered.filter((d) => d === "quote:tea")).toHaveLength(1);
 
     // The same signed payment again: refused, delivered once only.
-    await expectRefused(buyer, () => purchase("quote", { topic: "tea" }, signed), /already used/);
+    await expectRefused(buyer, () => purchase("quote", { topic: "tea" }, signed), /this payment was already used; sign a new one\. Nothing was delivered\./);
     expect(events.filter((e) => e.outcome === "delivered" && e.itemId === "quote")).toHaveLength(1);
   });
 
@@ -211,7 +211,7 @@ describe("buying through the x402 binding for MCP", () => {
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
 
     const again = await client.callTool({ name: "quote_x402", arguments: { topic: "tea" }, _meta: { "x402/payment": payment } });
-    expect(readPaymentRequired(again)?.error).toMatch(/already used/);
+    expect(readPaymentRequired(again)?.error).toBe("Payment refused: this payment was already used; sign a new one.");
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
   });
 

@@ -28,12 +28,22 @@ export const discoveryResource = z.looseObject({
   tags: z.array(printable).max(5).optional(),
   iconUrl: z.url().optional(),
   extensions: z.record(z.string(), z.unknown()).optional(),
+  // Usage the way Coinbase's Bazaar gives it (its own keys beside these are allowed).
+  quality: z.looseObject({
+    l30DaysTotalCalls: z.number().int().min(0),
+    l30DaysUniquePayers: z.number().int().min(0),
+    lastCalledAt: z.iso.datetime({ offset: true }).nullable(),
+  }),
 });
+
+// A filter the server cannot apply is named here (specs/extensions/bazaar.md; PROTOCOLS.md section 6).
+const unappliedFilters = z.array(z.string().min(1)).min(1).optional();
 
 export const discoveryResourcesResponse = z.strictObject({
   x402Version: z.number().int(),
   items: z.array(discoveryResource),
   pagination: z.strictObject({ limit: z.number().int(), offset: z.number().int(), total: z.number().int() }),
+  unappliedFilters,
 });
 
 const ajv = new Ajv2020({ strict: false });
@@ -45,10 +55,11 @@ export function bazaarInfoValid(extension: { info: unknown; schema: object }): b
   return ajv.validate(extension.schema, extension.info) as boolean;
 }
 
-/** GET /discovery/search (the Bazaar's search): the same resources, a partial flag and an opaque cursor. */
+/** GET /discovery/search (the Bazaar's search): the same resources, a partial flag, the page size and an opaque cursor. */
 export const discoverySearchResponse = z.strictObject({
   x402Version: z.number().int(),
   resources: z.array(discoveryResource),
   partialResults: z.boolean(),
-  pagination: z.strictObject({ cursor: z.string().min(1).nullable() }),
+  pagination: z.strictObject({ limit: z.number().int().min(1), cursor: z.string().min(1).nullable() }),
+  unappliedFilters,
 });

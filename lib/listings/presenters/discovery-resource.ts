@@ -8,6 +8,7 @@ import type { TestPurchaseView } from "@/lib/test-purchases/view";
 import { provenanceFacts } from "./provenance";
 import { detailUrl } from "./server-details";
 import { salesFacts } from "./sales-facts";
+import { AGORA_META_KEY } from "./server-json";
 
 export const X402_VERSION = 2;
 
@@ -41,10 +42,31 @@ function tags(categories: string[]): string[] {
   return categories.filter((c) => printable(c) && !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 5);
 }
 
-/** Agora's evidence about the listing an entry belongs to (lib/registry/discovery-facts.ts reads it). */
-export type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null };
+/** Agora's evidence about the listing an entry belongs to (lib/registry/discovery-entries.ts reads it). */
+export type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null; buyerRating: { count: number; average: number | null } };
 
-export function toDiscoveryResource(payable: PayableItem, { sales, testPurchase }: DiscoveryFacts) {
+/**
+ * The listing's evidence, read the way the field reads it: Coinbase's Bazaar's `quality` (paid calls and distinct
+ * paying wallets over 30 days, the last paid call; sales read from the chain, the site's own test-purchase wallet
+ * never counted), and beside them, under Agora's own key, what Agora checked itself.
+ */
+function quality(payable: PayableItem, { sales, testPurchase, buyerRating }: DiscoveryFacts) {
+  return {
+    l30DaysTotalCalls: sales.last30d.sales,
+    l30DaysUniquePayers: sales.last30d.buyers,
+    lastCalledAt: sales.lastSale?.at ?? null,
+    [AGORA_META_KEY]: {
+      // Discovery lists verified listings only; a test purchase that paid and got nothing back takes it away.
+      verified: testPurchase?.outcome !== "not-delivered",
+      lastCheckedAt: payable.checkedAt,
+      deliveryTested: testPurchase ? { outcome: testPurchase.outcome, at: testPurchase.at, deliveredMs: testPurchase.deliveredMs } : null,
+      buyerRating: { count: buyerRating.count, averageStars: buyerRating.average },
+    },
+  };
+}
+
+export function toDiscoveryResource(payable: PayableItem, facts: DiscoveryFacts) {
+  const { sales, testPurchase } = facts;
   const { item, listed } = payable;
   const toolName = item.toolName;
   const tool = payable.tools.find((t) => t.name === toolName);
@@ -66,6 +88,7 @@ export function toDiscoveryResource(payable: PayableItem, { sales, testPurchase 
     mimeType: "application/json",
     ...(printable(payable.name) ? { serviceName: payable.name } : {}),
     tags: tags(payable.categories),
+    quality: quality(payable, facts),
     extensions: {
       bazaar: {
         info: {

@@ -68,7 +68,8 @@ export class PaymentGate {
 
     const key = `${payment.payload.authorization.from.toLowerCase()}:${payment.payload.authorization.nonce.toLowerCase()}`;
     this.forgetExpired();
-    if (this.nonces.has(key)) return { ok: false, reason: "Payment refused: this payment was already used" };
+    // A replay this server caught itself reads as the facilitator's own code would (refusals.ts).
+    if (this.nonces.has(key)) return { ok: false, reason: `Payment refused: ${REFUSAL_MESSAGES.already_used}` };
     this.nonces.set(key, Date.now());
     let settled = false;
     try {

@@ -229,5 +229,8 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
       },
     );
   }
+  // The tool list is fixed for the server's life, so it never sends notifications/tools/list_changed: say so
+  // (registerTool advertises listChanged: true by default).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

@@ -52,6 +52,9 @@ describe("the served endpoint", () => {
 
     client = new Client({ name: "kit-test-buyer", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(base));
+    // Its tool list never changes, so it promises no tools/list_changed notification (issue 40).
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBeFalsy();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["price-listing", "payment-methods", "make-purchase"]));
     const listing = (await client.callTool({ name: "price-listing", arguments: {} })) as CallToolResult;
