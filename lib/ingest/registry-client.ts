@@ -103,7 +103,8 @@ export function toServer(raw: unknown): RegistryServer | { reason: string } {
     htmlStripped: title.stripped || description.stripped,
     invisibleStripped: title.invisible || description.invisible || s.name !== (entry.data.server as { name: string }).name.trim(),
     version: s.version ?? null,
-    websiteUrl: httpUrl(s.websiteUrl),
+    // Another Agora names its own page as the website of a listing that gave none: that is no website of the server's.
+    websiteUrl: agora && httpUrl(s.websiteUrl) === agora.detailUrl ? null : httpUrl(s.websiteUrl),
     repositoryUrl: httpUrl(s.repository?.url),
     status: official.status,
     updatedAt: official.updatedAt ? new Date(official.updatedAt) : null,
