@@ -91,6 +91,10 @@ export const listings = pgTable(
     // Fields the owner changed by an edit ('name', 'description', 'websiteUrl'): an upstream update of an
     // imported listing leaves them as the owner wrote them.
     editedFields: text("edited_fields").array().notNull().default(sql`'{}'::text[]`),
+    // The name the registry API lists an imported registry entry under (its upstream name, or that name with a
+    // suffix when another listing had it first); null for the rest, named "<namespace>/<slug>". Stored, never
+    // derived, so a name resolves whatever the slug; unique, so no name is listed twice (lib/ingest/naming.ts).
+    registryName: text("registry_name"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -107,6 +111,7 @@ export const listings = pgTable(
     index("listings_submitter_idx").on(t.submitterId),
     // Claiming finds a namespace's imported listings by the part of the upstream name before the '/'.
     index("listings_upstream_namespace_idx").on(sql`lower(split_part(${t.upstreamName}, '/', 1))`).where(sql`${t.upstreamName} is not null`),
+    uniqueIndex("listings_registry_name_key").on(t.registryName),
   ],
 );
 
@@ -345,6 +350,9 @@ export const ingestedServers = pgTable(
     // active | deprecated | deleted, as the registry says.
     status: text("status").notNull().default("active"),
     upstreamUpdatedAt: timestamp("upstream_updated_at", { withTimezone: true }),
+    // From another Agora's `_meta` (lib/ingest/agora-meta.ts): the listing's categories and when it was listed there.
+    categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     nextCheckAt: timestamp("next_check_at", { withTimezone: true }).notNull().defaultNow(),
     // What the last check found: paid (listed), free, or unreachable.

@@ -36,6 +36,16 @@ export async function finishRun(db: Db, key: string, run: { highWaterMark: Date 
 }
 
 const COMPARED = ["upstreamName", "version", "title", "description", "repositoryUrl", "websiteUrl", "status"] as const;
+/** Rows per statement: a page of 1,000 servers × 20 remotes is 20,000 candidates, far past one statement's parameters. */
+const BATCH = 500;
+
+function sameUpstream(current: Candidate, input: CandidateInput): boolean {
+  return (
+    COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null)) &&
+    (current.categories ?? []).join("\n") === (input.categories ?? []).join("\n") &&
+    (current.publishedAt?.getTime() ?? null) === (input.publishedAt?.getTime() ?? null)
+  );
+}
 
 const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=");
 
@@ -50,12 +60,23 @@ const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=
  */
 export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
 
-/** One page's candidates at once: one read, one insert of the new ones, an update per changed one. */
+/**
+ * One page's candidates, BATCH at a time: one read and one insert of the new ones per batch, an update per changed
+ * one. (One statement for a whole page of 20,000 remotes overflowed the stack building its parameters.)
+ */
 export async function upsertCandidates(db: Db, inputs: CandidateInput[]): Promise<UpsertOutcome[]> {
+  const outcomes: UpsertOutcome[] = [];
+  for (let start = 0; start < inputs.length; start += BATCH) outcomes.push(...(await upsertBatch(db, inputs.slice(start, start + BATCH))));
+  return outcomes;
+}
+
+async function upsertBatch(db: Db, inputs: CandidateInput[]): Promise<UpsertOutcome[]> {
   if (inputs.length === 0) return [];
   const urls = [...new Set(inputs.map((i) => i.remoteUrl))];
   const current = new Map((await db.select().from(ingestedServers).where(inArray(ingestedServers.remoteUrl, urls))).map((row) => [row.remoteUrl, row]));
-  const fresh = inputs.filter((input, i) => !current.has(input.remoteUrl) && inputs.findIndex((o) => o.remoteUrl === input.remoteUrl) === i);
+  const firstOfUrl = new Map<string, CandidateInput>();
+  for (const input of inputs) if (!firstOfUrl.has(input.remoteUrl)) firstOfUrl.set(input.remoteUrl, input);
+  const fresh = [...firstOfUrl.values()].filter((input) => !current.has(input.remoteUrl));
   const inserted = new Set(
     fresh.length ? (await db.insert(ingestedServers).values(fresh).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl })).map((r) => r.url) : [],
   );
@@ -75,7 +96,7 @@ export async function upsertCandidate(db: Db, input: CandidateInput): Promise<Up
 async function updateCandidate(db: Db, current: Candidate, input: CandidateInput): Promise<UpsertOutcome> {
   if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
   if (current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && current.upstreamName !== input.upstreamName) return "foreign";
-  if (current.sourceKey === input.sourceKey && COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null))) return "unchanged";
+  if (current.sourceKey === input.sourceKey && sameUpstream(current, input)) return "unchanged";
   await db
     .update(ingestedServers)
     .set({ ...input, nextCheckAt: sql`now()` })

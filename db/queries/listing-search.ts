@@ -166,7 +166,7 @@ const normalised = (column: SQL) => {
   for (const ch of ["-", ".", ",", ":", ";", "/", "&", "(", ")", "'", "!", "?", "+"]) out = sql`replace(${out}, ${ch}, ' ')`;
   return sql`' ' || btrim(replace(replace(${out}, '   ', ' '), '  ', ' ')) || ' '`;
 };
-const COLUMNS = sql.raw("id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at, source, upstream_name, upstream_url, upstream_status");
+const COLUMNS = sql.raw("id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at, source, upstream_name, upstream_url, upstream_status, registry_name");
 
 export type RankedRow = {
   id: string;
@@ -184,6 +184,7 @@ export type RankedRow = {
   upstream_name: string | null;
   upstream_url: string | null;
   upstream_status: string | null;
+  registry_name: string | null;
   total: number | string;
 };
 
@@ -389,7 +390,7 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
     -- branch held every match and this is the count; otherwise the matches are counted, up to the cap.
     -- (An uncorrelated subquery is run only when the CASE reaches it.)
     select id, slug, name, description, categories, price, verified, server_url, website_url, created_at, updated_at,
-           source, upstream_name, upstream_url, upstream_status,
+           source, upstream_name, upstream_url, upstream_status, registry_name,
            case when (select count(*) from candidates) <= ${window} then (select count(*) from candidates)
                 else (select count(*) from (select 1 from text_matches limit ${SEARCH_WINDOW + 1}) m)
            end as total

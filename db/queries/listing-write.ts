@@ -15,11 +15,15 @@ export function listingRow(input: ListingRowInput): NewListing {
   return { ...input, searchText: buildSearchText(input.name, input.description, input.categories) };
 }
 
-/** Inserts a listing; a taken slug gets a short random suffix instead of failing. */
-export async function insertListingRow(db: Db, input: ListingRowInput): Promise<Listing> {
+/**
+ * Inserts a listing; a taken slug gets a short random suffix instead of failing. `nameOf` spells the registry name
+ * a slug gives a listing without a stored one: a slug whose name an imported listing holds is taken too.
+ */
+export async function insertListingRow(db: Db, input: ListingRowInput, nameOf?: (slug: string) => string): Promise<Listing> {
   const row = listingRow(input);
   for (let attempt = 0; attempt < 5; attempt++) {
     const slug = attempt === 0 ? input.slug : `${input.slug}-${Math.random().toString(36).slice(2, 7)}`;
+    if (nameOf && !input.registryName && (await db.select({ id: listings.id }).from(listings).where(eq(listings.registryName, nameOf(slug))).limit(1)).length > 0) continue;
     const [created] = await db
       .insert(listings)
       .values({ ...row, slug })

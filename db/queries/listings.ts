@@ -24,6 +24,8 @@ const columns = {
   upstreamName: listings.upstreamName,
   upstreamUrl: listings.upstreamUrl,
   upstreamStatus: listings.upstreamStatus,
+  // The name the registry API lists it under when it is not "<namespace>/<slug>" (an imported entry's).
+  registryName: listings.registryName,
 };
 
 /** The columns of a listing the public may see, as stored. */
@@ -177,6 +179,7 @@ function fromRaw(r: RankedRow): PublicListingRow {
     upstreamName: r.upstream_name,
     upstreamUrl: r.upstream_url,
     upstreamStatus: r.upstream_status,
+    registryName: r.registry_name,
   };
 }
 
@@ -197,15 +200,33 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListingRow | null> {
   // No listing has such a key, and PostgreSQL refuses to compare text holding NUL: answer "not found".
   if (slugOrId.length > 200 || slugOrId.includes("\u0000") || !slugOrId.isWellFormed()) return null;
-  // A key with a slash is an imported listing's registry name upstream (slugs never hold one): the registry
-  // API keeps that name (lib/listings/presenters/server-details.ts registryNameOf), so it finds it by it too.
-  const key = UUID.test(slugOrId)
-    ? eq(listings.id, slugOrId)
-    : slugOrId.includes("/")
-      ? and(eq(listings.upstreamName, slugOrId), eq(listings.source, "mcp-registry"))
-      : eq(listings.slug, slugOrId);
+  // A key with a slash is an imported listing's registry name (slugs never hold one): the name the registry API
+  // lists it under (lib/listings/presenters/server-details.ts registryNameOf), stored with it.
+  const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : slugOrId.includes("/") ? eq(listings.registryName, slugOrId) : eq(listings.slug, slugOrId);
   const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
   return row ?? null;
+}
+
+const registryNameKey = (name: string, ownSlug: string | null) =>
+  ownSlug ? or(eq(listings.registryName, name), and(isNull(listings.registryName), eq(listings.slug, ownSlug))) : eq(listings.registryName, name);
+
+/**
+ * An approved listing by the name the registry API lists it under: its stored registry name, or, for a listing
+ * without one, "<namespace>/<slug>" (`ownSlug`: the slug the name spells in Agora's namespace, else null). Naming
+ * keeps the two apart (lib/ingest/naming.ts), so at most one listing answers to a name.
+ */
+export async function findPublicListingByRegistryName(db: Db, name: string, ownSlug: string | null): Promise<PublicListingRow | null> {
+  if (name.length > 200 || name.includes("\u0000") || !name.isWellFormed()) return null;
+  const key = registryNameKey(name, ownSlug);
+  const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
+  return row ?? null;
+}
+
+/** Whether any listing, whatever its status, is named `name` in the registry API (see findPublicListingByRegistryName). */
+export async function registryNameHeld(db: Db, name: string, ownSlug: string | null): Promise<boolean> {
+  const key = registryNameKey(name, ownSlug);
+  const [row] = await db.select({ id: listings.id }).from(listings).where(key).limit(1);
+  return row !== undefined;
 }
 
 /**

@@ -10,7 +10,9 @@ import { recordCheck } from "@/lib/listings/checks/drift";
 import { serverUrlSpellings } from "@/lib/listings/submit/server-url";
 import { insertListing } from "@/lib/listings/write";
 import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
+import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { importedListingText } from "./listing-text";
+import { freeRegistryName } from "./naming";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A listed server is checked hourly as a listing; its candidate row only needs a daily look. */
@@ -33,20 +35,38 @@ async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult):
     await recordCheck(db, existing, result);
     return { id: existing.id, created: false };
   }
-  const listing = await insertListing(db, {
-    ...importedListingText(candidate, sourceKind(candidate.sourceKey)),
-    categories: [],
-    serverUrl: candidate.remoteUrl,
-    status: "approved",
-    source: sourceKind(candidate.sourceKey),
-    upstreamName: candidate.upstreamName,
-    upstreamUrl: upstreamEntryUrl(candidate.sourceKey, candidate.upstreamName),
-    upstreamStatus: candidate.status,
-    // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
-    approvedTerms: termsOf(result),
-  });
+  const listing = await insertImported(db, candidate, result);
   await recordCheck(db, listing, result);
   return { id: listing.id, created: true };
+}
+
+/**
+ * The new listing, under a registry name nobody else answers to (lib/ingest/naming.ts). Two checks of one server's
+ * remotes may race for its name: the loser takes the next free one.
+ */
+async function insertImported(db: Db, candidate: Candidate, result: ProbeResult) {
+  const source = sourceKind(candidate.sourceKey);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await insertListing(db, {
+        ...importedListingText(candidate, source),
+        // Another Agora's categories and listing date, read from its `_meta` (empty and null from any other source).
+        categories: candidate.categories,
+        ...(candidate.publishedAt ? { createdAt: candidate.publishedAt } : {}),
+        serverUrl: candidate.remoteUrl,
+        status: "approved",
+        source,
+        upstreamName: candidate.upstreamName,
+        upstreamUrl: upstreamEntryUrl(candidate.sourceKey, candidate.upstreamName),
+        upstreamStatus: candidate.status,
+        registryName: source === "mcp-registry" ? await freeRegistryName(db, candidate.upstreamName) : null,
+        // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
+        approvedTerms: termsOf(result),
+      });
+    } catch (error) {
+      if (attempt >= 3 || violatedUniqueConstraint(error) !== "listings_registry_name_key") throw error;
+    }
+  }
 }
 
 export async function checkCandidates(db: Db, options: CandidateOptions = {}): Promise<CandidateCounts> {

@@ -1,5 +1,7 @@
 // Reads an x402 facilitator's Bazaar discovery list (GET /discovery/resources?type=mcp), page by page with
-// limit/offset, leniently: an item that does not parse is counted and skipped; only MCP resources are kept.
+// limit/offset, leniently: an item that does not parse is counted and skipped (with its position); only MCP
+// resources are kept. The Bazaar specification's text names the MCP tool field `tool`, the SDKs send `toolName`:
+// either is read.
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
 import { readJsonBody } from "./read-json";
@@ -16,7 +18,19 @@ const itemSchema = z
     serviceName: z.string().max(200).optional().catch(undefined),
     lastUpdated: z.string().max(100).optional().catch(undefined),
     extensions: z
-      .object({ bazaar: z.object({ info: z.object({ input: z.object({ toolName: z.string().max(200).optional(), transport: z.string().max(50).optional() }).loose() }).loose() }).loose() })
+      .object({
+        bazaar: z
+          .object({
+            info: z
+              .object({
+                input: z
+                  .object({ toolName: z.string().max(200).optional().catch(undefined), tool: z.string().max(200).optional().catch(undefined), transport: z.string().max(50).optional() })
+                  .loose(),
+              })
+              .loose(),
+          })
+          .loose(),
+      })
       .loose()
       .optional()
       .catch(undefined),
@@ -28,7 +42,7 @@ const pageSchema = z.object({
 });
 
 export type DiscoveredServer = { remoteUrl: string; name: string; description: string; htmlStripped: boolean };
-export type DiscoveryPage = { servers: DiscoveredServer[]; received: number; notMcp: number; malformed: number; total: number | null };
+export type DiscoveryPage = { servers: DiscoveredServer[]; received: number; notMcp: number; malformed: number; malformedAt: number[]; total: number | null };
 
 export function discoveryPageUrl(baseUrl: string, offset: number): string {
   const url = new URL(`${baseUrl}/discovery/resources`);
@@ -44,20 +58,22 @@ export async function fetchDiscoveryPage(fetch: FetchLike, url: string): Promise
   if (!res.ok) throw new Error(`the facilitator answered HTTP ${res.status}`);
   const page = pageSchema.safeParse(await readJsonBody(res, "the facilitator"));
   if (!page.success) throw new Error("the facilitator's answer is not a discovery list");
-  const out: DiscoveryPage = { servers: [], received: page.data.items.length, notMcp: 0, malformed: 0, total: page.data.pagination?.total ?? null };
-  for (const raw of page.data.items) {
-    const item = itemSchema.safeParse(raw);
+  const out: DiscoveryPage = { servers: [], received: page.data.items.length, notMcp: 0, malformed: 0, malformedAt: [], total: page.data.pagination?.total ?? null };
+  for (let position = 0; position < page.data.items.length; position++) {
+    const item = itemSchema.safeParse(page.data.items[position]);
     const remoteUrl = item.success ? httpUrl(item.data.resource) : null;
     if (!item.success || !remoteUrl) {
       out.malformed++;
+      out.malformedAt.push(position);
       continue;
     }
-    const transport = item.data.extensions?.bazaar.info.input.transport;
-    if (item.data.type !== "mcp" || (transport && !REMOTE_TYPES.has(transport))) {
+    const input = item.data.extensions?.bazaar.info.input;
+    if (item.data.type !== "mcp" || (input?.transport && !REMOTE_TYPES.has(input.transport))) {
       out.notMcp++;
       continue;
     }
-    const name = plainText(item.data.serviceName ?? "", 100);
+    // A resource with no service name is named by its tool (either field), else by its host.
+    const name = plainText(item.data.serviceName || input?.toolName || input?.tool || "", 100);
     const description = plainText(item.data.description ?? "", 1000);
     out.servers.push({
       remoteUrl,

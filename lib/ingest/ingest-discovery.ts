@@ -33,6 +33,7 @@ export async function ingestDiscovery(db: Db, source: IngestSource, fetch: Fetch
       counts.seen += page.received;
       counts.notMcp += page.notMcp;
       counts.malformed += page.malformed;
+      if (page.malformedAt.length > 0) logWarn("ingestion: discovery items skipped", { source: source.key, offset, positions: page.malformedAt.slice(0, 20).map((p) => offset + p) });
       for (const server of page.servers) {
         if (server.htmlStripped) counts.htmlStripped++;
         if (seenUrls.has(server.remoteUrl)) continue;

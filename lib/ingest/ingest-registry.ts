@@ -20,6 +20,8 @@ export type RegistryCounts = {
   malformed: number;
   duplicateName: number;
   htmlStripped: number;
+  /** Entries whose name, title or description held bidi or zero-width characters (taken out). */
+  invisibleStripped: number;
   candidates: number;
   written: number;
   merged: number;
@@ -48,6 +50,8 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
       websiteUrl: server.websiteUrl,
       status: server.status,
       upstreamUpdatedAt: server.updatedAt,
+      categories: server.agora?.categories ?? [],
+      publishedAt: server.agora?.publishedAt ?? null,
     })),
   );
   for (const [i, outcome] of outcomes.entries()) {
@@ -62,7 +66,7 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
 }
 
 export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<RegistryRun> {
-  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, candidates: 0, written: 0, merged: 0, hidden: 0 };
+  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, invisibleStripped: 0, candidates: 0, written: 0, merged: 0, hidden: 0 };
   const errors: string[] = [];
   const state = await sourceState(db, source.key);
   const since = state.highWaterMark;
@@ -79,12 +83,17 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
     while (counts.pages < MAX_PAGES_PER_RUN) {
       const page = await withOneRetry(() => fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since)), options.retryDelayMs ?? 1000);
       counts.pages++;
-      counts.malformed += page.malformed;
+      counts.malformed += page.malformed.length;
+      // Each skipped entry is logged with where it was, so a publisher (or the operator) can find it upstream.
+      if (page.malformed.length > 0) {
+        logWarn("ingestion: registry entries skipped", { source: source.key, page: counts.pages, cursor, entries: page.malformed.slice(0, 20), skipped: page.malformed.length });
+      }
       const toWrite: RegistryServer[] = [];
       for (const server of page.servers) {
         counts.seen++;
         if (server.updatedAt && (!highWaterMark || server.updatedAt > highWaterMark)) highWaterMark = server.updatedAt;
         if (server.htmlStripped) counts.htmlStripped++;
+        if (server.invisibleStripped) counts.invisibleStripped++;
         if (!server.isLatest) counts.notLatest++;
         else if (names.has(server.name)) counts.duplicateName++;
         else if (server.remotes.length === 0) counts.noRemote++;

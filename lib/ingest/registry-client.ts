@@ -1,36 +1,47 @@
-// Reads the official MCP Registry's aggregator API (GET /v0.1/servers), page by page, leniently: an entry
-// that does not parse is counted and skipped, never the end of the run.
+// Reads the official MCP Registry's aggregator API (GET /v0.1/servers), page by page, leniently: each entry is
+// read on its own, so one that does not parse is counted (with its position and reason) and skipped, never the
+// end of its page or of the run. An upstream that is another Agora carries each listing's full text, categories
+// and dates under `_meta["dev.agora-mcp/listing"]` (server.json's own fields are cut to 100 characters); those
+// are kept (lib/ingest/agora-meta.ts).
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
+import { agoraListingMeta, type AgoraListingMeta } from "./agora-meta";
 import { readJsonBody } from "./read-json";
-import { httpUrl, plainText } from "./text";
+import { httpUrl, plainText, visibleText } from "./text";
 
 export const PAGE_SIZE = 100;
+/** The most entries one page may carry (the official registry's limit is 100; a page past this is refused whole). */
+export const MAX_PAGE_ENTRIES = 1000;
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
 /** The transports a remote server can be checked over (stdio packages are not remote). */
 const REMOTE_TYPES = new Set(["streamable-http", "sse"]);
 
 const text = (max: number) => z.string().trim().max(max);
 const serverJson = z.object({
-  name: text(200).min(1),
+  // Invisible characters are taken out before the name is compared with any other (lib/ingest/text.ts).
+  name: text(200).transform(visibleText).pipe(z.string().trim().min(1)),
   title: text(200).optional(),
-  description: text(2000).optional().default(""),
+  // Long enough for any real description (the schema's is 100); a longer one is cut, not refused.
+  description: z.string().optional().default(""),
   version: text(100).optional(),
   websiteUrl: text(2000).optional(),
   repository: z.object({ url: text(2000).optional() }).loose().optional(),
   remotes: z.array(z.object({ type: z.string(), url: z.string() }).loose()).max(20).optional(),
   // The registry's earlier shape (still in some entries): transports keyed by type.
   transports: z.record(z.string(), z.object({ url: z.string() }).loose()).optional(),
+  _meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
 });
 const officialMeta = z
   .object({
     status: z.enum(["active", "deprecated", "deleted"]).catch("active"),
+    publishedAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
     updatedAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
     isLatest: z.boolean().optional(),
   })
   .loose();
+const entrySchema = z.object({ server: z.unknown(), _meta: z.record(z.string(), z.unknown()).optional().catch(undefined) }).loose();
 const pageSchema = z.object({
-  servers: z.array(z.object({ server: z.unknown(), _meta: z.record(z.string(), z.unknown()).optional() }).loose()).max(1000),
+  servers: z.array(z.unknown()).max(MAX_PAGE_ENTRIES),
   metadata: z.object({ nextCursor: z.string().max(2000).nullish() }).loose().optional(),
 });
 
@@ -45,38 +56,62 @@ export type RegistryServer = {
   updatedAt: Date | null;
   isLatest: boolean;
   remotes: { type: string; url: string }[];
+  /** What another Agora says of the listing (null from any other registry). */
+  agora: AgoraListingMeta | null;
   /** Markup was taken out of the title or description. */
   htmlStripped: boolean;
+  /** Bidi or zero-width characters were taken out of the name, title or description. */
+  invisibleStripped: boolean;
 };
 
-export type RegistryPage = { servers: RegistryServer[]; malformed: number; nextCursor: string | null };
+/** An entry that was skipped: its position on the page (0-based) and why. */
+export type MalformedEntry = { position: number; reason: string };
+export type RegistryPage = { servers: RegistryServer[]; received: number; malformed: MalformedEntry[]; nextCursor: string | null };
 
-function toServer(entry: { server: unknown; _meta?: Record<string, unknown> }): RegistryServer | null {
-  const parsed = serverJson.safeParse(entry.server);
-  if (!parsed.success) return null;
-  const s = parsed.data;
-  const meta = officialMeta.safeParse(entry._meta?.[OFFICIAL] ?? {});
-  const official = meta.success ? meta.data : { status: "active" as const, updatedAt: undefined, isLatest: undefined };
+/** The first problem zod found, as a short reason: "server.name: Invalid input: expected string, received number". */
+function reasonOf(error: z.ZodError, prefix: string): string {
+  const issue = error.issues[0]!;
+  const at = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+  return `${at}: ${issue.message}`.slice(0, 200);
+}
+
+function remotesOf(s: z.infer<typeof serverJson>) {
   const declared = [...(s.remotes ?? []), ...Object.entries(s.transports ?? {}).map(([type, t]) => ({ type, url: t.url }))];
   const remotes = declared.flatMap((r) => {
     const url = httpUrl(r.url);
     return REMOTE_TYPES.has(r.type) && url ? [{ type: r.type, url }] : [];
   });
+  return [...new Map(remotes.map((r) => [r.url, r])).values()];
+}
+
+export function toServer(raw: unknown): RegistryServer | { reason: string } {
+  const entry = entrySchema.safeParse(raw);
+  if (!entry.success) return { reason: typeof raw === "object" && raw !== null ? reasonOf(entry.error, "") : "the entry is not an object" };
+  if (typeof entry.data.server !== "object" || entry.data.server === null) return { reason: "the entry has no server object" };
+  const parsed = serverJson.safeParse(entry.data.server);
+  if (!parsed.success) return { reason: reasonOf(parsed.error, "server") };
+  const s = parsed.data;
+  const meta = officialMeta.safeParse(entry.data._meta?.[OFFICIAL] ?? {});
+  const official = meta.success ? meta.data : { status: "active" as const, publishedAt: undefined, updatedAt: undefined, isLatest: undefined };
+  const agora = agoraListingMeta(s._meta, official.publishedAt);
   const title = plainText(s.title ?? "", 200);
-  const description = plainText(s.description, 2000);
+  const description = plainText(agora?.description ?? s.description, 2000);
   return {
     name: s.name,
     title: title.text || null,
     description: description.text,
     htmlStripped: title.stripped || description.stripped,
+    invisibleStripped: title.invisible || description.invisible || s.name !== (entry.data.server as { name: string }).name.trim(),
     version: s.version ?? null,
-    websiteUrl: httpUrl(s.websiteUrl),
+    // Another Agora names its own page as the website of a listing that gave none: that is no website of the server's.
+    websiteUrl: agora && httpUrl(s.websiteUrl) === agora.detailUrl ? null : httpUrl(s.websiteUrl),
     repositoryUrl: httpUrl(s.repository?.url),
     status: official.status,
     updatedAt: official.updatedAt ? new Date(official.updatedAt) : null,
     // Without the registry's own metadata (another aggregator, an old mirror) an entry counts as latest.
     isLatest: official.isLatest ?? true,
-    remotes: [...new Map(remotes.map((r) => [r.url, r])).values()],
+    remotes: remotesOf(s),
+    agora,
   };
 }
 
@@ -93,11 +128,13 @@ export async function fetchRegistryPage(fetch: FetchLike, url: string): Promise<
   const res = await fetch(url, { headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(`the registry answered HTTP ${res.status}`);
   const page = pageSchema.safeParse(await readJsonBody(res, "the registry"));
-  if (!page.success) throw new Error("the registry's answer is not a server list");
-  const servers = page.data.servers.map(toServer);
-  return {
-    servers: servers.filter((s): s is RegistryServer => s !== null),
-    malformed: servers.filter((s) => s === null).length,
-    nextCursor: page.data.metadata?.nextCursor || null,
-  };
+  if (!page.success) throw new Error(`the registry's answer is not a server list (${reasonOf(page.error, "")})`);
+  const out: RegistryPage = { servers: [], received: page.data.servers.length, malformed: [], nextCursor: page.data.metadata?.nextCursor || null };
+  // A loop, not recursion or a spread: a page of any size up to the cap is read in constant stack.
+  for (let position = 0; position < page.data.servers.length; position++) {
+    const server = toServer(page.data.servers[position]);
+    if ("reason" in server) out.malformed.push({ position, reason: server.reason });
+    else out.servers.push(server);
+  }
+  return out;
 }

@@ -30,6 +30,8 @@ export type Listing = {
   upstreamName: string | null;
   upstreamUrl: string | null;
   upstreamStatus: string | null;
+  /** The name the registry API lists it under, stored for an imported registry entry; null: "<namespace>/<slug>". */
+  registryName: string | null;
 };
 
 /** What the latest check found. */

@@ -4,6 +4,7 @@ import { insertListingRow, listingRow, type ListingRowInput } from "@/db/queries
 import type { Listing, NewListing } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { splitCategories } from "./categories";
+import { registryName } from "./presenters/server-details";
 import { slugify } from "./slug";
 
 export type ListingInput = Omit<ListingRowInput, "slug" | "categories"> & { categories: string[] | string; slug?: string };
@@ -19,5 +20,5 @@ export function toListingRow(input: ListingInput): NewListing {
 
 /** Inserts a listing; a taken slug gets a short random suffix instead of failing. */
 export function insertListing(db: Db, input: ListingInput): Promise<Listing> {
-  return insertListingRow(db, derived(input));
+  return insertListingRow(db, derived(input), registryName);
 }

@@ -1,11 +1,11 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
 import { getDb } from "@/lib/database";
-import { findListingView, listRegistryViews } from "@/lib/listings/lookup";
+import { findListingView, findListingViewByRegistryName, listRegistryViews } from "@/lib/listings/lookup";
 import { ApiError, errorResponse, validationError } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
 import { registryListQuerySchema } from "@/lib/validations/registry";
-import { SERVER_VERSION, slugFromRegistryName, toServerResponse } from "@/lib/listings/presenters/server-json";
+import { SERVER_VERSION, toServerResponse } from "@/lib/listings/presenters/server-json";
 
 const CORS = { "Access-Control-Allow-Origin": "*" };
 
@@ -60,12 +60,13 @@ export async function listServers(request: Request): Promise<Response> {
   }
 }
 
-type ServerPath = { key: string; version: string | null; listVersions: boolean };
+/** `byName`: `key` is a registry name ("namespace/name"); otherwise a bare listing id or slug. */
+type ServerPath = { key: string; byName: boolean; version: string | null; listVersions: boolean };
 
 /**
- * The path after /servers/: `{name}`, `{name}/versions` or `{name}/versions/{version}`, where {name} is
- * "dev.agora-mcp/{slug}", URL-encoded (as the OpenAPI asks) or not. A bare listing id or slug also names
- * a server, as the first v0 API's `/v0/servers/{id}` did.
+ * The path after /servers/: `{name}`, `{name}/versions` or `{name}/versions/{version}`, where {name} is the
+ * server's name as /v0.1/servers lists it, URL-encoded (as the OpenAPI asks) or not. A bare listing id or slug
+ * also names a server, as the first v0 API's `/v0/servers/{id}` did.
  */
 export function parseServerPath(segments: string[]): ServerPath | null {
   const decode = (s: string) => {
@@ -76,21 +77,22 @@ export function parseServerPath(segments: string[]): ServerPath | null {
     }
   };
   const parts = segments.map(decode).join("/").split("/");
-  if (parts.length === 1) return parts[0] ? { key: parts[0], version: null, listVersions: false } : null;
-  // Agora's own names carry the slug; any other is an imported listing's upstream name, looked up as it is.
-  const slug = slugFromRegistryName(`${parts[0]}/${parts[1]}`) ?? (parts[0] && parts[1] ? `${parts[0]}/${parts[1]}` : null);
-  if (!slug) return null;
+  if (parts.length === 1) return parts[0] ? { key: parts[0], byName: false, version: null, listVersions: false } : null;
+  // A name is looked up as it is (the listing's stored name, or "<namespace>/<slug>"), never parsed into a slug.
+  if (!parts[0] || !parts[1]) return null;
+  const named = { key: `${parts[0]}/${parts[1]}`, byName: true };
   const rest = parts.slice(2);
-  if (rest.length === 0) return { key: slug, version: null, listVersions: false };
+  if (rest.length === 0) return { ...named, version: null, listVersions: false };
   if (rest[0] !== "versions" || rest.length > 2) return null;
-  return rest.length === 1 ? { key: slug, version: null, listVersions: true } : { key: slug, version: rest[1]!, listVersions: false };
+  return rest.length === 1 ? { ...named, version: null, listVersions: true } : { ...named, version: rest[1]!, listVersions: false };
 }
 
 export async function getServerAt(request: Request, segments: string[]): Promise<Response> {
   try {
     const path = parseServerPath(segments);
     if (!path || path.key.length > 200) throw new ApiError(404, "Server not found");
-    const listing = await findListingView(await getDb(), path.key);
+    const db = await getDb();
+    const listing = path.byName ? await findListingViewByRegistryName(db, path.key) : await findListingView(db, path.key);
     if (!listing) throw new ApiError(404, "Server not found");
     if (path.version !== null && !servesVersion(path.version)) throw new ApiError(404, "Server version not found");
     const entry = toServerResponse(listing);

@@ -2,40 +2,18 @@
 // are served on loopback; Agora B (its own database) ingests them as an MCP Registry source. A's paid servers
 // become paid listings on B, each under the name A gives it (an entry A imported itself keeps its upstream
 // name through both); A's free server is remembered on B, not listed.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as listV01 } from "@/app/v0.1/servers/route";
-import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
 import { ingestedServers, listings } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/ingest/sources";
 import { insertListing } from "@/lib/listings/write";
+import { serveRegistryApi } from "../support/agora-registry-api";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
 
 const wallet = "0x6666666666666666666666666666666666666666";
-
-/** Agora A's registry API on loopback: the route handlers themselves, behind a plain HTTP server. */
-async function serveRegistryApi(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", "http://agora-a.local");
-    const request = new Request(url);
-    const path = url.pathname.replace(/^\/v0\.1\/servers\/?/, "");
-    const answer = url.pathname === "/v0.1/servers" ? await listV01(request) : await oneV01(request, { params: Promise.resolve({ path: path.split("/").map(decodeURIComponent) }) });
-    res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
   let a: TestConnection;
@@ -63,11 +41,13 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
       price: 0.5,
       source: "mcp-registry",
       upstreamName: "io.github.quoter/quotes",
+      // As ingestion stores it: the name A lists it under (lib/ingest/naming.ts).
+      registryName: "io.github.quoter/quotes",
       upstreamUrl: "https://registry.example/v0.1/servers/io.github.quoter%2Fquotes/versions/latest",
       upstreamStatus: "active",
     });
     await insertListing(a.db, { ...listing, name: "Free Things", slug: "free-things", description: "Free, listed on Agora A.", serverUrl: free.url, price: null });
-    agoraA = await serveRegistryApi();
+    agoraA = await serveRegistryApi(a);
   });
   afterAll(async () => {
     await Promise.all([agoraA?.close(), ...servers.map((s) => s.close())]);

@@ -23,14 +23,15 @@ describe("registry names, paths and text limits", () => {
   });
 
   it("reads server paths with the name encoded or not, and the first API's bare id", () => {
-    expect(parseServerPath(["dev.agora-mcp%2Fx", "versions", "latest"])).toEqual({ key: "x", version: "latest", listVersions: false });
-    expect(parseServerPath(["dev.agora-mcp", "x", "versions"])).toEqual({ key: "x", version: null, listVersions: true });
-    expect(parseServerPath(["dev.agora-mcp/x"])).toEqual({ key: "x", version: null, listVersions: false });
-    expect(parseServerPath(["some-id"])).toEqual({ key: "some-id", version: null, listVersions: false });
+    // A name is kept whole and looked up as stored (issue 40, item 3): never parsed into a slug.
+    expect(parseServerPath(["dev.agora-mcp%2Fx", "versions", "latest"])).toEqual({ key: "dev.agora-mcp/x", byName: true, version: "latest", listVersions: false });
+    expect(parseServerPath(["dev.agora-mcp", "x", "versions"])).toEqual({ key: "dev.agora-mcp/x", byName: true, version: null, listVersions: true });
+    expect(parseServerPath(["dev.agora-mcp/x"])).toEqual({ key: "dev.agora-mcp/x", byName: true, version: null, listVersions: false });
+    expect(parseServerPath(["some-id"])).toEqual({ key: "some-id", byName: false, version: null, listVersions: false });
     expect(parseServerPath(["dev.agora-mcp/x", "versions", "1.0.0", "extra"])).toBeNull();
     // Another namespace is an imported listing's upstream name, looked up as it is (a 404 when none has it).
-    expect(parseServerPath(["other.ns/x"])).toEqual({ key: "other.ns/x", version: null, listVersions: false });
-    expect(parseServerPath(["other.ns%2Fx", "versions", "latest"])).toEqual({ key: "other.ns/x", version: "latest", listVersions: false });
+    expect(parseServerPath(["other.ns/x"])).toEqual({ key: "other.ns/x", byName: true, version: null, listVersions: false });
+    expect(parseServerPath(["other.ns%2Fx", "versions", "latest"])).toEqual({ key: "other.ns/x", byName: true, version: "latest", listVersions: false });
     expect(parseServerPath(["/x"])).toBeNull();
   });
 

@@ -24,6 +24,7 @@ function view(tools: number): ListingView {
     upstreamName: null,
     upstreamUrl: null,
     upstreamStatus: null,
+    registryName: null,
     probe: {
       checkedAt: at,
       reachable: true,

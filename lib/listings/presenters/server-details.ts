@@ -27,10 +27,12 @@ export function registryName(slug: string): string {
 
 /**
  * A listing's name in the registry API: an imported registry entry keeps its upstream name, as the official
- * registry asks of aggregators; everything else is named in Agora's namespace.
+ * registry asks of aggregators (suffixed when another listing had that name first), stored when it was listed
+ * (lib/ingest/naming.ts); everything else is named in Agora's namespace by its slug. The API finds a listing by
+ * this same name (db/queries/listings.ts findListingByRegistryName), never by parsing a slug out of it.
  */
-export function registryNameOf(listing: Pick<ListingView, "slug" | "source" | "upstreamName">): string {
-  return listing.source === "mcp-registry" && listing.upstreamName ? listing.upstreamName : registryName(listing.slug);
+export function registryNameOf(listing: Pick<ListingView, "slug" | "registryName">): string {
+  return listing.registryName ?? registryName(listing.slug);
 }
 
 export function detailUrl(slug: string): string {
