@@ -72,6 +72,9 @@ export const listings = pgTable(
     rejectionReason: text("rejection_reason"),
     // What the reviewer approved, as the probe read it then: later probes are compared against it (drift).
     approvedTerms: jsonb("approved_terms").$type<ApprovedTerms>(),
+    // When a reviewer (or ingestion, for an import) last approved it; null while it never was. Who named a wallet
+    // first is decided among approved listings by this (and by when each wallet entered their approved terms).
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
     submitterId: uuid("submitter_id").references(() => users.id, { onDelete: "set null" }),
     // Lower-cased name, description and categories, written with the row; served by a trigram index.
     searchText: text("search_text").notNull(),
@@ -259,8 +262,17 @@ export const listingProbes = pgTable(
   (t) => [index("listing_probes_listing_checked_idx").on(t.listingId, t.checkedAt.desc())],
 );
 
-/** Prices, payee wallets and tool names a listing was approved with. */
-export type ApprovedTerms = { prices: { name: string; amount: number; currency: string }[]; wallets: AcceptedPayment[]; tools: string[] };
+/**
+ * Prices, payee wallets and tool names a listing was approved with; `walletsSince`: for each payee wallet of those
+ * terms (payment methods and x402 payTo, lower-cased), when an approval first took it in, kept across later approvals
+ * that still name it (absent in terms approved before it was recorded).
+ */
+export type ApprovedTerms = {
+  prices: { name: string; amount: number; currency: string }[];
+  wallets: AcceptedPayment[];
+  tools: string[];
+  walletsSince?: Record<string, string>;
+};
 
 export const driftKind = pgEnum("drift_kind", ["price", "wallet", "tools"]);
 

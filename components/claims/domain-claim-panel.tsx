@@ -21,8 +21,11 @@ function Record({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** A domain namespace's claim: get a one-time token, publish it (file or TXT record), verify. */
-export function DomainClaimPanel({ listingId, domain, fileUrl }: { listingId: string; domain: string; fileUrl: string }) {
+/**
+ * A domain namespace's claim: get a one-time token, publish it (file or TXT record), verify. A server host's claim
+ * (`hostOnly`) takes the file on the server's own origin only.
+ */
+export function DomainClaimPanel({ listingId, domain, fileUrl, hostOnly = false }: { listingId: string; domain: string; fileUrl: string; hostOnly?: boolean }) {
   const router = useRouter();
   const [issued, setIssued] = useState<Issued | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -55,24 +58,29 @@ export function DomainClaimPanel({ listingId, domain, fileUrl }: { listingId: st
       ) : (
         <div className="rounded-lg border p-4" data-testid="claim-token">
           <p className="text-sm">
-            Publish this record in <strong>one</strong> of the two places below, then press the matching Verify button. The token works once, for this account and{" "}
+            {hostOnly ? "Publish this record in the file below, then press Verify." : <>Publish this record in <strong>one</strong> of the two places below, then press the matching Verify button.</>} The token works once, for this account and{" "}
             <code className="font-mono text-xs">{issued.namespace}</code> only, until <time dateTime={issued.expiresAt}>{new Date(issued.expiresAt).toUTCString()}</time>.
           </p>
           <Record label="Claim record" value={issued.record} />
-          <h3 className="mt-5 font-semibold">A file on the domain&apos;s website</h3>
+          <h3 className="mt-5 font-semibold">{hostOnly ? "A file on the server's origin" : "A file on the domain's website"}</h3>
           <p className="mt-1 text-sm text-muted-foreground">
             Serve the record as the whole body of <code className="font-mono text-xs break-all">{fileUrl}</code>: status 200, no redirect, at most 4 KB, answered within 10 seconds.
           </p>
           <Button variant="outline" size="sm" className="mt-2" onClick={() => verify("well-known")} disabled={pending}>
             {pending ? <Loader2 className="animate-spin" /> : <ShieldCheck />} Verify the file
           </Button>
-          <h3 className="mt-5 font-semibold">A DNS TXT record</h3>
-          <p className="mt-1 text-sm text-muted-foreground">
-            Add a TXT record at the apex of <code className="font-mono text-xs">{domain}</code> (host <code className="font-mono text-xs">@</code>) whose value is the record above.
-          </p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => verify("dns")} disabled={pending}>
-            {pending ? <Loader2 className="animate-spin" /> : <ShieldCheck />} Verify the DNS record
-          </Button>
+          {!hostOnly && (
+            <>
+              <h3 className="mt-5 font-semibold">A DNS TXT record</h3>
+              <p className="mt-1 text-sm text-muted-foreground">
+                Add a TXT record at the apex of <code className="font-mono text-xs">{domain}</code> (host <code className="font-mono text-xs">@</code>) whose value is the record
+                above.
+              </p>
+              <Button variant="outline" size="sm" className="mt-2" onClick={() => verify("dns")} disabled={pending}>
+                {pending ? <Loader2 className="animate-spin" /> : <ShieldCheck />} Verify the DNS record
+              </Button>
+            </>
+          )}
         </div>
       )}
       {problem && (

@@ -36,12 +36,20 @@ const asciiNamespace = sql`split_part(${listings.upstreamName}, '/', 1) ~ '^[A-Z
  */
 export const CLAIMABLE_SOURCE = "mcp-registry";
 
-/** Every unclaimed imported listing in these namespaces becomes `userId`'s; returns the ids it took. */
-export async function claimNamespaces(db: Db, userId: string, namespaces: string[]): Promise<string[]> {
+/** An imported listing a claim may hand over: its name upstream, its server and its current claimant. */
+export type ClaimableRow = { id: string; upstreamName: string; serverUrl: string; submitterId: string | null };
+
+const claimableColumns = { id: listings.id, upstreamName: sql<string>`${listings.upstreamName}`, serverUrl: listings.serverUrl, submitterId: listings.submitterId };
+
+/**
+ * The unclaimed imported listings named in these namespaces (lib/claims keeps those whose namespace covers their
+ * server's host).
+ */
+export async function unclaimedInNamespaces(db: Db, namespaces: string[]): Promise<ClaimableRow[]> {
   if (namespaces.length === 0) return [];
-  const claimed = await db
-    .update(listings)
-    .set({ submitterId: userId, claimedAt: sql`now()`, updatedAt: sql`now()` })
+  return db
+    .select(claimableColumns)
+    .from(listings)
     .where(
       and(
         isNotNull(listings.upstreamName),
@@ -52,6 +60,38 @@ export async function claimNamespaces(db: Db, userId: string, namespaces: string
           namespaces.map((n) => n.toLowerCase()),
         ),
         asciiNamespace,
+      ),
+    );
+}
+
+/** The imported listings whose server is at `origin` (scheme, host and port), claimed or not. */
+export async function importedAtOrigin(db: Db, origin: string): Promise<ClaimableRow[]> {
+  return db
+    .select(claimableColumns)
+    .from(listings)
+    .where(
+      and(
+        isNotNull(listings.upstreamName),
+        eq(listings.source, CLAIMABLE_SOURCE),
+        sql`(${listings.serverUrl} = ${origin} or left(${listings.serverUrl}, ${origin.length + 1}) in (${`${origin}/`}, ${`${origin}?`}))`,
+      ),
+    );
+}
+
+/**
+ * These imported listings become `userId`'s; returns the ids it took. Only unclaimed ones, unless `takeOver` (the
+ * owner of a server's host takes its listings from whoever claimed them by a name that does not cover the host).
+ */
+export async function claimListings(db: Db, userId: string, ids: string[], { takeOver = false } = {}): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const claimed = await db
+    .update(listings)
+    .set({ submitterId: userId, claimedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        inArray(listings.id, ids),
+        eq(listings.source, CLAIMABLE_SOURCE),
+        takeOver ? sql`${listings.submitterId} is distinct from ${userId}::uuid` : isNull(listings.submitterId),
       ),
     )
     .returning({ id: listings.id });
@@ -65,6 +105,7 @@ export type ClaimTarget = {
   status: string;
   source: string;
   upstreamName: string | null;
+  serverUrl: string;
   submitterId: string | null;
   claimedAt: Date | null;
 };
@@ -79,6 +120,7 @@ export async function findClaimTarget(db: Db, listingId: string): Promise<ClaimT
       status: listings.status,
       source: listings.source,
       upstreamName: listings.upstreamName,
+      serverUrl: listings.serverUrl,
       submitterId: listings.submitterId,
       claimedAt: listings.claimedAt,
     })

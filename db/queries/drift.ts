@@ -13,12 +13,24 @@ export type DriftFinding = { kind: DriftKind; subject: string; approved: string;
 
 export type ProbeTerms = { tools: ProbedTool[]; pricedItems: PricedItem[]; paymentMethods: AcceptedPayment[] };
 
-/** What a reviewer approves, as the approved_terms column keeps it: prices, payee wallets and tool names. */
-export function termsOf(probe: ProbeTerms): ApprovedTerms {
+/** Every payee wallet a check names (payment methods and x402 tools' payTo), lower-cased. */
+export function payeeWalletsOf(probe: Pick<ProbeTerms, "pricedItems" | "paymentMethods">): string[] {
+  const named = [...probe.paymentMethods.map((m) => m.walletAddress), ...probe.pricedItems.map((i) => i.x402Requirements?.payTo)];
+  return [...new Set(named.filter((w): w is string => typeof w === "string" && /^0x[0-9a-fA-F]{40}$/.test(w)).map((w) => w.toLowerCase()))].sort();
+}
+
+/**
+ * What a reviewer approves, as the approved_terms column keeps it: prices, payee wallets and tool names, and when
+ * each wallet was first approved (a wallet the `previous` approved terms named keeps its time: re-approving an edit
+ * does not make a seller's wallet newer than a stranger's listing that named it meanwhile).
+ */
+export function termsOf(probe: ProbeTerms, previous: ApprovedTerms | null = null, now = new Date()): ApprovedTerms {
+  const since = previous?.walletsSince ?? {};
   return {
     prices: probe.pricedItems.map((i) => ({ name: i.name, amount: i.amount, currency: i.currency })),
     wallets: probe.paymentMethods.map((m) => ({ paymentMethod: m.paymentMethod, walletAddress: m.walletAddress })),
     tools: probe.tools.map((t) => t.name).sort(),
+    walletsSince: Object.fromEntries(payeeWalletsOf(probe).map((w) => [w, since[w] ?? now.toISOString()])),
   };
 }
 
@@ -36,7 +48,7 @@ export async function applyDrift(tx: Tx, listingId: string, probeId: string, res
   const [listing] = await tx.select({ status: listings.status, terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId));
   if (listing?.status !== "approved") return none;
   if (!listing.terms) {
-    if (result.verifiable) await tx.update(listings).set({ approvedTerms: termsOf(result) }).where(eq(listings.id, listingId));
+    if (result.verifiable) await tx.update(listings).set({ approvedTerms: termsOf(result, null, now) }).where(eq(listings.id, listingId));
     return none;
   }
   const findings = compare(listing.terms);
@@ -57,7 +69,7 @@ export async function applyDrift(tx: Tx, listingId: string, probeId: string, res
  * The terms an approval of `revision` records: from the latest probe that reached the server at that revision's
  * URL. A probe of an earlier revision (perhaps another URL, another payee) never counts; null when none did.
  */
-export async function approvedTermsOfRevision(tx: Tx, listingId: string, revision: number) {
+export async function approvedTermsOfRevision(tx: Tx, listingId: string, revision: number, previous: ApprovedTerms | null = null) {
   const [probe] = await tx
     .select({ tools: listingProbes.tools, pricedItems: listingProbes.pricedItems, paymentMethods: listingProbes.paymentMethods })
     .from(listingProbes)
@@ -72,7 +84,7 @@ export async function approvedTermsOfRevision(tx: Tx, listingId: string, revisio
     )
     .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
     .limit(1);
-  return probe ? termsOf(probe) : null;
+  return probe ? termsOf(probe, previous) : null;
 }
 
 export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; detectedAt: string };

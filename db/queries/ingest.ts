@@ -56,27 +56,37 @@ const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=
  * version, repository) takes over one only an x402 discovery list knew; another source's entry is "foreign"
  * and left alone, so two sources never take turns rewriting it. Within one registry it belongs to the first
  * name that listed it: anyone may publish a name in their own namespace whose remote is someone else's server,
- * and such an entry must not rename, deprecate or (by deleting itself) take down the listing of that server.
+ * and such an entry must not rename, deprecate or (by deleting itself) take down the listing of that server. Except
+ * that a name whose namespace speaks for the remote's host (`speaksFor`, lib/claims: com.victim for
+ * weather.victim.com) takes the remote over from one that does not (io.github.attacker), and is preferred to it
+ * within one page.
  */
 export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
+
+/** Whether an entry's name speaks for its remote's host (decided in lib/claims; nothing does by default). */
+export type SpeaksFor = (entry: { upstreamName: string; remoteUrl: string }) => boolean;
 
 /**
  * One page's candidates, BATCH at a time: one read and one insert of the new ones per batch, an update per changed
  * one. (One statement for a whole page of 20,000 remotes overflowed the stack building its parameters.)
  */
-export async function upsertCandidates(db: Db, inputs: CandidateInput[]): Promise<UpsertOutcome[]> {
+export async function upsertCandidates(db: Db, inputs: CandidateInput[], speaksFor: SpeaksFor = () => false): Promise<UpsertOutcome[]> {
   const outcomes: UpsertOutcome[] = [];
-  for (let start = 0; start < inputs.length; start += BATCH) outcomes.push(...(await upsertBatch(db, inputs.slice(start, start + BATCH))));
+  for (let start = 0; start < inputs.length; start += BATCH) outcomes.push(...(await upsertBatch(db, inputs.slice(start, start + BATCH), speaksFor)));
   return outcomes;
 }
 
-async function upsertBatch(db: Db, inputs: CandidateInput[]): Promise<UpsertOutcome[]> {
+async function upsertBatch(db: Db, inputs: CandidateInput[], speaksFor: SpeaksFor): Promise<UpsertOutcome[]> {
   if (inputs.length === 0) return [];
   const urls = [...new Set(inputs.map((i) => i.remoteUrl))];
   const current = new Map((await db.select().from(ingestedServers).where(inArray(ingestedServers.remoteUrl, urls))).map((row) => [row.remoteUrl, row]));
-  const firstOfUrl = new Map<string, CandidateInput>();
-  for (const input of inputs) if (!firstOfUrl.has(input.remoteUrl)) firstOfUrl.set(input.remoteUrl, input);
-  const fresh = [...firstOfUrl.values()].filter((input) => !current.has(input.remoteUrl));
+  // Of a batch's entries for one new remote: the first whose name speaks for its host, else the first.
+  const chosen = new Map<string, CandidateInput>();
+  for (const input of inputs) {
+    const held = chosen.get(input.remoteUrl);
+    if (!held || (!speaksFor(held) && speaksFor(input))) chosen.set(input.remoteUrl, input);
+  }
+  const fresh = [...chosen.values()].filter((input) => !current.has(input.remoteUrl));
   const inserted = new Set(
     fresh.length ? (await db.insert(ingestedServers).values(fresh).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl })).map((r) => r.url) : [],
   );
@@ -84,7 +94,7 @@ async function upsertBatch(db: Db, inputs: CandidateInput[]): Promise<UpsertOutc
   for (const input of inputs) {
     const row = current.get(input.remoteUrl);
     if (!row) outcomes.push(inserted.delete(input.remoteUrl) ? "inserted" : "unchanged");
-    else outcomes.push(await updateCandidate(db, row, input));
+    else outcomes.push(await updateCandidate(db, row, input, speaksFor));
   }
   return outcomes;
 }
@@ -93,9 +103,10 @@ export async function upsertCandidate(db: Db, input: CandidateInput): Promise<Up
   return (await upsertCandidates(db, [input]))[0]!;
 }
 
-async function updateCandidate(db: Db, current: Candidate, input: CandidateInput): Promise<UpsertOutcome> {
+async function updateCandidate(db: Db, current: Candidate, input: CandidateInput, speaksFor: SpeaksFor): Promise<UpsertOutcome> {
   if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
-  if (current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && current.upstreamName !== input.upstreamName) return "foreign";
+  const renamed = current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && current.upstreamName !== input.upstreamName;
+  if (renamed && !(speaksFor(input) && !speaksFor(current))) return "foreign";
   if (current.sourceKey === input.sourceKey && sameUpstream(current, input)) return "unchanged";
   await db
     .update(ingestedServers)
@@ -104,7 +115,10 @@ async function updateCandidate(db: Db, current: Candidate, input: CandidateInput
   // An imported listing shows its upstream's latest word (a deprecation notice, a new source).
   await db
     .update(listings)
-    .set({ upstreamStatus: input.status ?? "active", ...(current.sourceKey !== input.sourceKey ? { source: sourceKind(input.sourceKey), upstreamName: input.upstreamName, upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName) } : {}) })
+    .set({
+      upstreamStatus: input.status ?? "active",
+      ...(current.sourceKey !== input.sourceKey || renamed ? { source: sourceKind(input.sourceKey), upstreamName: input.upstreamName, upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName) } : {}),
+    })
     .where(and(eq(listings.serverUrl, input.remoteUrl), ne(listings.source, "agora")));
   return "updated";
 }

@@ -10,9 +10,10 @@ export function buildSearchText(name: string, description: string, categories: s
   return `${name}\n${description}\n${categories.join(", ")}`.toLowerCase();
 }
 
-/** The row to insert: the input with its search text. */
+/** The row to insert: the input with its search text (and, for one inserted approved, when it was approved). */
 export function listingRow(input: ListingRowInput): NewListing {
-  return { ...input, searchText: buildSearchText(input.name, input.description, input.categories) };
+  const approvedAt = input.approvedAt ?? (input.status === "approved" ? new Date() : null);
+  return { ...input, approvedAt, searchText: buildSearchText(input.name, input.description, input.categories) };
 }
 
 /**

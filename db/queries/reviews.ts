@@ -50,7 +50,8 @@ export type DecisionOutcome = { ok: true; listing: Listing } | { ok: false; reas
 export async function decideListing(db: Db, listingId: string, reviewerId: string, { decision, reason, revision }: Decision): Promise<DecisionOutcome> {
   return db.transaction(async (tx) => {
     // An approval records the terms a probe of this very revision read; without one there is nothing to approve.
-    const terms = decision === "approved" ? await approvedTermsOfRevision(tx, listingId, revision) : null;
+    const [before] = await tx.select({ terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId));
+    const terms = decision === "approved" ? await approvedTermsOfRevision(tx, listingId, revision, before?.terms ?? null) : null;
     if (decision === "approved" && !terms) {
       const [current] = await tx.select({ status: listings.status, revision: listings.revision }).from(listings).where(eq(listings.id, listingId));
       if (current?.status !== "pending") return { ok: false, reason: "not_pending" };
@@ -65,6 +66,8 @@ export async function decideListing(db: Db, listingId: string, reviewerId: strin
         verified: false,
         // Later probes are compared with what the reviewer saw (drift); a rejection keeps no terms.
         approvedTerms: terms,
+        // Who named a wallet first is decided among approved listings by when they were approved.
+        approvedAt: decision === "approved" ? sql`now()` : null,
         updatedAt: sql`now()`,
       })
       .where(and(eq(listings.id, listingId), eq(listings.status, "pending"), eq(listings.revision, revision)))

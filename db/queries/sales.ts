@@ -2,7 +2,7 @@
 // its writes, and the figures every surface shows. Amounts stay exact: numeric in the database, strings out.
 import { and, eq, gt, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
-import { listingProbes, listings, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "../schema";
+import { listingProbes, listings, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees, type ApprovedTerms } from "../schema";
 import { applySalesRollup, type SaleRowChange } from "./sales-rollup";
 import type { Db } from "../types";
 import { readListingFacts, type ListingFact } from "./facts-statement";
@@ -40,30 +40,49 @@ export function recentUsageScore(listingId: SQL): SQL {
 /** Each listing with sales in the last 30 days (`listing_id`) and its `usage`: a range of listing_sales_days_day_idx. */
 export const recentUsageByListing = sql`select d.listing_id, ${usageOfDays} as usage from ${listingSalesDays} d where ${inUsageWindow} group by d.listing_id`;
 
-/** What the latest check of each listing says it is paid with (payees come from here), and whose listing it is. */
-export type PaymentTerms = { listingId: string; ownerId: string | null; listedAt: Date; paymentMethods: AcceptedPayment[]; pricedItems: PricedItem[] };
+/**
+ * What a check of a listing says it is paid with (payees come from here), whose listing it is, and when it was
+ * approved with what terms (lib/sales/payees.ts decides who named a wallet first from them).
+ */
+export type PaymentTerms = {
+  listingId: string;
+  ownerId: string | null;
+  approvedAt: Date;
+  approvedTerms: ApprovedTerms | null;
+  paymentMethods: AcceptedPayment[];
+  pricedItems: PricedItem[];
+};
 
 const termsColumns = {
   listingId: listingProbes.listingId,
   ownerId: listings.submitterId,
-  listedAt: listings.createdAt,
+  // Set for every approved listing (migration 0021 filled it in for those approved before it).
+  approvedAt: sql<Date>`coalesce(${listings.approvedAt}, ${listings.createdAt})`.mapWith(listings.createdAt),
+  approvedTerms: listings.approvedTerms,
   paymentMethods: listingProbes.paymentMethods,
   pricedItems: listingProbes.pricedItems,
 };
 
-/** The latest check of every listing that has one: one indexed row per listing. */
+/**
+ * Only a listing in the catalogue takes sales or decides who named a wallet first: approved and not hidden (an
+ * import its registry deleted). A pending submission, a rejected one or an edit awaiting review names no payee.
+ */
+const inCatalogue = and(eq(listings.status, "approved"), sql`${listings.upstreamStatus} is distinct from 'deleted'`);
+
+/** The latest check of every listed (approved, shown) listing that has one: one indexed row per listing. */
 export async function latestPaymentTerms(db: Db): Promise<PaymentTerms[]> {
   return db
     .selectDistinctOn([listingProbes.listingId], termsColumns)
     .from(listingProbes)
     .innerJoin(listings, eq(listings.id, listingProbes.listingId))
+    .where(inCatalogue)
     .orderBy(listingProbes.listingId, sql`${listingProbes.checkedAt} desc`, sql`${listingProbes.id} desc`);
 }
 
 /**
- * Every check since `since`, of any listing, that names `wallet` (payment methods or an x402 tool's payTo), one row
- * each: buyer reviews credit a wallet's sale as the indexer does, over the checks of the last month. Reads the
- * window's checks once (no index on the wallets they name); reached only by a signed review of a sale on chain.
+ * Every check since `since`, of any listed listing, that names `wallet` (payment methods or an x402 tool's payTo),
+ * one row each: buyer reviews credit a wallet's sale as the indexer does, over the checks of the last month. Reads
+ * the window's checks once (no index on the wallets they name); reached only by a signed review of a sale on chain.
  */
 export async function paymentTermsNamingSince(db: Db, wallet: string, since: Date): Promise<PaymentTerms[]> {
   const lower = wallet.toLowerCase();
@@ -73,6 +92,7 @@ export async function paymentTermsNamingSince(db: Db, wallet: string, since: Dat
     .innerJoin(listings, eq(listings.id, listingProbes.listingId))
     .where(
       and(
+        inCatalogue,
         gt(listingProbes.checkedAt, since),
         sql`(exists (select 1 from jsonb_array_elements(${listingProbes.paymentMethods}) m where lower(m->>'walletAddress') = ${lower})
           or exists (select 1 from jsonb_array_elements(${listingProbes.pricedItems}) i where lower(i->'x402Requirements'->>'payTo') = ${lower}))`,

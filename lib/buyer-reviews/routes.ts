@@ -7,6 +7,7 @@ import { signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-m
 import { getDb } from "@/lib/database";
 import { clientIp } from "@/lib/http";
 import { jsonRoute } from "@/lib/json-route";
+import { configuredOrigin } from "@/lib/public-origin";
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { acceptBuyerReview, revokeOwnBuyerReview } from "./submit";
@@ -24,11 +25,17 @@ function refreshCatalogue() {
   }
 }
 
+/**
+ * The origin a review must be signed for: the configured public origin (required in production), else, in
+ * development, the request's own.
+ */
+const thisSite = (request: Request) => configuredOrigin() ?? new URL(request.url).origin;
+
 export const postBuyerReview = jsonRoute(
   "POST /api/buyer-reviews",
   signedBuyerReviewSchema,
-  async (signed, { db }) => {
-    const review = await acceptBuyerReview(db, signed);
+  async (signed, { db, request }) => {
+    const review = await acceptBuyerReview(db, signed, thisSite(request));
     refreshCatalogue();
     return NextResponse.json({ review: toBuyerReviewView(review) }, { status: 201 });
   },
@@ -38,8 +45,8 @@ export const postBuyerReview = jsonRoute(
 export const postBuyerReviewRevoke = jsonRoute(
   "POST /api/buyer-reviews/revoke",
   signedBuyerReviewRevokeSchema,
-  async (signed, { db }) => {
-    const review = await revokeOwnBuyerReview(db, signed);
+  async (signed, { db, request }) => {
+    const review = await revokeOwnBuyerReview(db, signed, thisSite(request));
     refreshCatalogue();
     return NextResponse.json({ revoked: true, id: review.id, taskRef: toBuyerReviewView(review).taskRef });
   },

@@ -1,6 +1,6 @@
 // The checks every signed buyer-review message passes before the chain is asked anything: the domain is
-// Agora's for the sale's chain, the signature is within its time window, and it was made by the address the
-// message names as reviewer.
+// Agora's for the sale's chain, the message names this deployment (a review signed for another Agora is refused
+// here), the signature is within its time window, and it was made by the address the message names as reviewer.
 import {
   BUYER_REVIEW_CLOCK_SKEW_SECONDS,
   BUYER_REVIEW_DOMAIN,
@@ -16,11 +16,12 @@ import { getAddress, recoverTypedDataAddress, type Address, type Hex } from "vie
 import { ApiError } from "@/lib/errors";
 
 type Signed<M> = { domain: BuyerReviewDomain; message: M; signature: string };
-type Common = { taskRef: string; logIndex: number; reviewer: string; issuedAt: number; expiresAt: number };
+type Common = { site: string; taskRef: string; logIndex: number; reviewer: string; issuedAt: number; expiresAt: number };
 
 export type CheckedSignature = { network: PaymentNetwork; txHash: Hex; reviewer: Address };
 
-export async function checkSignature<M extends Common>(signed: Signed<M>, primaryType: keyof typeof BUYER_REVIEW_TYPES, now = new Date()): Promise<CheckedSignature> {
+/** `site`: this deployment's origin, which the message must name. */
+export async function checkSignature<M extends Common>(signed: Signed<M>, primaryType: keyof typeof BUYER_REVIEW_TYPES, site: string, now = new Date()): Promise<CheckedSignature> {
   const { domain, message } = signed;
   const task = parseTaskRef(message.taskRef)!;
   const network = findNetwork(task.chainId)!;
@@ -31,6 +32,9 @@ export async function checkSignature<M extends Common>(signed: Signed<M>, primar
       `The signature's EIP-712 domain is {name: "${domain.name.slice(0, 60)}", version: "${domain.version.slice(0, 20)}", chainId: ${domain.chainId}}; ` +
         `sign with {name: "${BUYER_REVIEW_DOMAIN.name}", version: "${BUYER_REVIEW_DOMAIN.version}", chainId: ${expected.chainId}} (the chain of the sale).`,
     );
+  }
+  if (message.site !== site) {
+    throw new ApiError(401, `This review was signed for the Agora at ${message.site.slice(0, 200)}, not for this one (${site}): sign it again with site "${site}".`);
   }
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (message.expiresAt <= nowSeconds) throw new ApiError(401, `The signature expired at ${new Date(message.expiresAt * 1000).toISOString()}; sign the review again.`);

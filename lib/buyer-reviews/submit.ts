@@ -31,8 +31,8 @@ export function textHash(text: string): string {
  * the signature proves the wallet: counted on the address a message merely names, anyone could use up a buyer's
  * limit with forged requests.
  */
-async function signedByWallet(db: Db, signed: SignedBuyerReview | SignedBuyerReviewRevoke, primaryType: "Review" | "RevokeReview", now: Date): Promise<CheckedSignature> {
-  const checked = await checkSignature(signed, primaryType, now);
+async function signedByWallet(db: Db, signed: SignedBuyerReview | SignedBuyerReviewRevoke, primaryType: "Review" | "RevokeReview", site: string, now: Date): Promise<CheckedSignature> {
+  const checked = await checkSignature(signed, primaryType, site, now);
   await enforceLimit(db, limits.buyerReviewsPerWallet, checked.reviewer);
   return checked;
 }
@@ -43,8 +43,9 @@ async function listingOf(db: Db, key: string) {
   return listing;
 }
 
-export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, now = new Date()): Promise<BuyerReviewRow> {
-  const { network, txHash, reviewer } = await signedByWallet(db, signed, "Review", now);
+/** `site`: this deployment's origin, which the signed message must name. */
+export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, site: string, now = new Date()): Promise<BuyerReviewRow> {
+  const { network, txHash, reviewer } = await signedByWallet(db, signed, "Review", site, now);
   const { message } = signed;
   const listing = await listingOf(db, message.listing);
   // A sale reviewed before is refused before the chain is asked again.
@@ -56,12 +57,13 @@ export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, now =
   if (!payees.includes(sale.payee.toLowerCase())) {
     throw new ApiError(403, `This sale paid ${sale.payee}, which is not a wallet of "${listing.slug}" (its checks found ${payees.length ? payees.join(", ") : "no payee"}). Review the listing you paid.`);
   }
-  // The rules the sales indexer counts sales by: a wallet several listings name is the first one's (and its owner's
-  // other listings'), and a transfer is a sale only at a price the listing's checks asked at that wallet.
+  // The rules the sales indexer counts sales by: a wallet several listed listings name is the first approved with it
+  // (and its owner's other listings'), and a transfer is a sale only at a price the listing's checks asked there.
+  // Pending, rejected and hidden listings are not among them, so they never block a review.
   const since = new Date(now.getTime() - PAYEE_WINDOW_DAYS * 86_400_000);
   const terms = payeesOn(network, getAddress(network.asset), await paymentTermsNamingSince(db, sale.payee, since));
   if (!terms.get(getAddress(sale.payee))?.has(listing.id)) {
-    throw new ApiError(403, `This sale paid ${sale.payee}, a wallet "${listing.slug}" shares with a listing listed before it by another owner: its sales count for that listing. Review the listing you paid.`);
+    throw new ApiError(403, `This sale paid ${sale.payee}, a wallet "${listing.slug}" shares with a listing approved with it before, by another owner: its sales count for that listing. Review the listing you paid.`);
   }
   if (!listingsSold(terms, sale.payee, sale.amount).includes(listing.id)) {
     throw new ApiError(403, `This sale paid ${formatUsd(sale.amount)} to ${sale.payee}, which is no price "${listing.slug}" asked there: only a purchase at a listed price is a verified purchase.`);
@@ -93,8 +95,8 @@ function duplicate(txHash: string) {
 }
 
 /** Revokes the reviewer's own review of a sale (signed again). */
-export async function revokeOwnBuyerReview(db: Db, signed: SignedBuyerReviewRevoke, now = new Date()): Promise<BuyerReviewRow> {
-  const { network, txHash, reviewer } = await signedByWallet(db, signed, "RevokeReview", now);
+export async function revokeOwnBuyerReview(db: Db, signed: SignedBuyerReviewRevoke, site: string, now = new Date()): Promise<BuyerReviewRow> {
+  const { network, txHash, reviewer } = await signedByWallet(db, signed, "RevokeReview", site, now);
   const listing = await listingOf(db, signed.message.listing);
   const found = (await findBuyerReviewBySale(db, network.chainId, txHash, signed.message.logIndex === -1 ? undefined : signed.message.logIndex)).filter(
     (r) => r.listingId === listing.id,

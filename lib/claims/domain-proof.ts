@@ -1,6 +1,7 @@
 // Reads what a domain publishes for a claim: the file at https://<domain>/.well-known/agora-claim (200, no
-// redirects, at most 4 KB, 10 s, through the SSRF guard) or the TXT records at the domain's apex. Each answer is
-// the tokens found, or the precise reason none could be read.
+// redirects, at most 4 KB, 10 s, through the SSRF guard) or the TXT records at the domain's apex; and, for a claim by
+// a server's host, the same file on the server's own origin. Each answer is the tokens found, or the precise reason
+// none could be read.
 import dns from "node:dns";
 import { createSafeFetch, findSafeFetchError, type Lookup } from "@/lib/ssrf";
 import { publishedTokens } from "./tokens";
@@ -14,7 +15,10 @@ export type DomainProofOptions = {
   allowPrivateHosts?: boolean;
   /** TXT lookups (tests answer them from a DNS server on loopback). */
   resolveTxt?: (hostname: string) => Promise<string[][]>;
-  /** Where the domain's site is; https://<domain> everywhere but in tests, which serve plain HTTP on a port. */
+  /**
+   * Where the domain's site is; https://<domain> (a server's own origin, for a host claim) everywhere but in tests,
+   * which serve plain HTTP on a port.
+   */
   origin?: (domain: string) => string;
 };
 
@@ -28,8 +32,17 @@ export function wellKnownUrl(domain: string, options: DomainProofOptions = {}): 
   return `${options.origin?.(domain) ?? `https://${domain}`}${WELL_KNOWN_PATH}`;
 }
 
-export async function readWellKnown(domain: string, options: DomainProofOptions = {}): Promise<Published> {
-  const url = wellKnownUrl(domain, options);
+/** The claim file a server's host publishes: on the server's own origin (scheme, host and port). */
+export function hostWellKnownUrl(origin: string, host: string, options: DomainProofOptions = {}): string {
+  return `${options.origin?.(host) ?? origin}${WELL_KNOWN_PATH}`;
+}
+
+export function readWellKnown(domain: string, options: DomainProofOptions = {}): Promise<Published> {
+  return readWellKnownAt(wellKnownUrl(domain, options), domain, options);
+}
+
+/** The claim records of the file at `url` (`domain`: its host, for the messages). */
+export async function readWellKnownAt(url: string, domain: string, options: DomainProofOptions = {}): Promise<Published> {
   const fetch = createSafeFetch({ lookup: options.lookup, allowPrivateHosts: options.allowPrivateHosts, timeoutMs: TIMEOUT_MS, maxBytes: WELL_KNOWN_MAX_BYTES, maxRedirects: 0 });
   try {
     const res = await fetch(url, { redirect: "manual", headers: { Accept: "text/plain", "User-Agent": "agora-claim-check" } });

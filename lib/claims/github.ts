@@ -3,11 +3,11 @@
 // GET /user/memberships/orgs (scope read:org; role "admin" is GitHub's name for an owner), and a token without
 // that scope (403) proves the personal namespace only.
 import { revalidateTag } from "next/cache";
-import { claimNamespaces } from "@/db/queries/claims";
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { logError } from "@/lib/log";
+import { claimCoveredListings } from "./covered";
 import { GITHUB_NAME, githubNamespace } from "./namespace";
 
 const PAGE_SIZE = 100;
@@ -55,7 +55,7 @@ export async function githubNamespaces(login: string, accessToken: string): Prom
 export async function claimOnGitHubSignIn(db: Db, userId: string, login: string, accessToken: string | undefined): Promise<string[]> {
   if (!accessToken) return [];
   try {
-    const claimed = await claimNamespaces(db, userId, await githubNamespaces(login, accessToken));
+    const claimed = await claimCoveredListings(db, userId, await githubNamespaces(login, accessToken));
     if (claimed.length > 0) refreshCatalogue();
     return claimed;
   } catch (error) {

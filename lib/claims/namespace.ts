@@ -35,3 +35,23 @@ export function namespaceOf(upstreamName: string | null): Namespace | null {
 export function githubNamespace(account: string): string {
   return `io.github.${account.toLowerCase()}`;
 }
+
+/** The host (lower-case, without a trailing dot) of a server URL; null when it is not a URL. */
+export function hostOf(serverUrl: string): string | null {
+  try {
+    return new URL(serverUrl).hostname.toLowerCase().replace(/\.$/, "") || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a name's namespace covers a server's host: a domain namespace the hosts in its domain (com.example covers
+ * example.com and api.example.com), a GitHub one only the account's own GitHub Pages host (<account>.github.io). Any
+ * other host is someone else's as far as the name can tell: only the host itself can say the name speaks for it.
+ */
+export function coversHost(namespace: Namespace, host: string | null): boolean {
+  if (!host) return false;
+  if (namespace.kind === "github") return host === `${namespace.account}.github.io`;
+  return host === namespace.domain || host.endsWith(`.${namespace.domain}`);
+}

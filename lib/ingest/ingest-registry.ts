@@ -3,6 +3,7 @@
 // each page, and re-reading a page writes nothing new. Bounded: one page in memory at a time, at most
 // MAX_PAGES_PER_RUN pages, and a set of the names and cursors this run has seen (at most 10,000 names).
 import { finishRun, hideImportedListing, saveProgress, sourceState, upsertCandidates } from "@/db/queries/ingest";
+import { nameCoversServer } from "@/lib/claims/covered";
 import { refreshImportedListing } from "@/db/queries/listing-write";
 import type { Db } from "@/db/types";
 import { logWarn } from "@/lib/log";
@@ -53,6 +54,8 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
       categories: server.agora?.categories ?? [],
       publishedAt: server.agora?.publishedAt ?? null,
     })),
+    // A name whose namespace covers the remote's host takes the remote from one that does not (lib/claims).
+    (entry) => nameCoversServer({ upstreamName: entry.upstreamName, serverUrl: entry.remoteUrl }),
   );
   for (const [i, outcome] of outcomes.entries()) {
     if (outcome === "foreign") counts.merged++;

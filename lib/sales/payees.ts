@@ -3,6 +3,9 @@
 // wallet cannot say which of several listings naming it was bought from, and any server can name any wallet: so a
 // wallet's sales go to the listing that named it first and to that listing's owner's other listings naming it, never
 // to a stranger's listing that names a popular seller's wallet to take its figures (an unowned import counts alone).
+// "First" is by approval, never by creation: only listed (approved) listings reach here, and among them one whose
+// approved terms hold the wallet goes before one that names it only in a later check, each by when an approval took
+// the wallet in (else by when it was approved). So an old listing edited to name a seller's wallet takes nothing.
 // And a transfer is a sale only at a price the listing asked: anyone can send a seller one unit with an authorization,
 // which must not make a "sale" or a verified purchase. The sales indexer and buyer reviews both decide here.
 import { EVM_ADDRESS, findNetwork, usdToUnits, type PaymentNetwork, type PricedItem } from "@agora-mcp/protocol";
@@ -57,7 +60,7 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
   }
   for (const [address, listings] of payees) {
     if (listings.size > 1) {
-      const credited = new Set(firstOwnersListings([...listings.keys()].map((id) => byId.get(id)!)));
+      const credited = new Set(firstOwnersListings([...listings.keys()].map((id) => byId.get(id)!), address));
       for (const id of listings.keys()) if (!credited.has(id)) listings.delete(id);
       payees.set(address, listings);
     }
@@ -72,8 +75,19 @@ export function listingsSold(payees: Payees, payee: string, amount: bigint): str
   return listings ? [...listings].filter(([, prices]) => prices.has(amount)).map(([id]) => id) : [];
 }
 
-/** Of the listings naming one wallet: the first listed, and its owner's other listings. */
-function firstOwnersListings(named: PaymentTerms[]): string[] {
-  const first = named.reduce((a, b) => (b.listedAt.getTime() < a.listedAt.getTime() || (b.listedAt.getTime() === a.listedAt.getTime() && b.listingId < a.listingId) ? b : a));
+/** Whether `t`'s approved terms hold `wallet`, and since when it counts as named by it (ms). */
+function namedSince(t: PaymentTerms, wallet: Address): { approved: boolean; at: number } {
+  const lower = wallet.toLowerCase();
+  const since = t.approvedTerms?.walletsSince?.[lower];
+  if (since) return { approved: true, at: Date.parse(since) };
+  const approved = t.approvedTerms?.wallets.some((w) => w.walletAddress?.toLowerCase() === lower) ?? false;
+  return { approved, at: t.approvedAt.getTime() };
+}
+
+/** Of the listings naming one wallet: the first to have it approved, and its owner's other listings. */
+function firstOwnersListings(named: PaymentTerms[], wallet: Address): string[] {
+  const rank = (t: PaymentTerms) => ({ ...namedSince(t, wallet), id: t.listingId });
+  const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) => (a.approved !== b.approved ? a.approved : a.at !== b.at ? a.at < b.at : a.id < b.id);
+  const first = named.reduce((a, b) => (before(rank(b), rank(a)) ? b : a));
   return named.filter((t) => t === first || (first.ownerId !== null && t.ownerId === first.ownerId)).map((t) => t.listingId);
 }

@@ -57,7 +57,8 @@ test("a paying wallet's review shows on the detail page as plain text, and an ad
 
     // The buyer's wallet signs the review (EIP-712) and sends it as any wallet software would.
     const now = Math.floor(Date.now() / 1000);
-    const message = { listing: listingId, taskRef: taskRefOf(84532, outcome.transaction), logIndex: -1, reviewer: buyer.address, rating: 4, text: SCRIPT, issuedAt: now, expiresAt: now + 600 };
+    // Signed for this deployment: its origin, as the browser's requests reach it.
+    const message = { site: new URL(testInfo.project.use.baseURL!).origin, listing: listingId, taskRef: taskRefOf(84532, outcome.transaction), logIndex: -1, reviewer: buyer.address, rating: 4, text: SCRIPT, issuedAt: now, expiresAt: now + 600 };
     const domain = buyerReviewDomain(84532);
     const signature = await buyer.signTypedData({
       domain,

@@ -209,7 +209,7 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   it("refuses a wrong domain and an expired signature", async () => {
     const wrongName = await review(await signed({ listing: listingA, sale: sales.a2 }, { domain: { name: "Other catalogue", version: "1", chainId: 84532 } }));
     expect(wrongName.status).toBe(401);
-    expect(wrongName.body.message).toMatch(/^The signature's EIP-712 domain is \{name: "Other catalogue".*sign with \{name: "Agora buyer reviews", version: "1", chainId: 84532\}/);
+    expect(wrongName.body.message).toMatch(/^The signature's EIP-712 domain is \{name: "Other catalogue".*sign with \{name: "Agora buyer reviews", version: "2", chainId: 84532\}/);
     const wrongChain = await review(await signed({ listing: listingA, sale: sales.a2 }, { domain: buyerReviewDomain(8453) }));
     expect(wrongChain.status).toBe(401);
     const past = Math.floor(Date.now() / 1000) - 1_000;
@@ -221,6 +221,26 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     const relabelled = await review({ ...forged, domain: buyerReviewDomain(84532) });
     expect(relabelled.status).toBe(401);
     expect(relabelled.body.message).toMatch(/^The signature was made by 0x[0-9a-fA-F]{40}, not by the reviewer/);
+    expect(await stored()).toHaveLength(1);
+  });
+
+  it("refuses a review signed for another Agora deployment (a signed review is not replayed elsewhere)", async () => {
+    // Signed for the Agora at agora.example: this deployment (the requests' origin here) refuses it.
+    const elsewhere = await signBuyerMessage(sales.a2.buyer, "Review", { ...messageOf({ listing: listingA, sale: sales.a2 }), site: "https://agora.example" });
+    const replayed = await review(elsewhere);
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.message).toBe('This review was signed for the Agora at https://agora.example, not for this one (http://localhost): sign it again with site "http://localhost".');
+    // A deployment with a configured origin holds to it, whatever Host a request carries.
+    process.env.SITE_URL = "https://agora.example";
+    reloadEnv();
+    try {
+      const local = await review(await signed({ listing: listingA, sale: sales.a2 }));
+      expect(local.status).toBe(401);
+      expect(local.body.message).toMatch(/^This review was signed for the Agora at http:\/\/localhost, not for this one \(https:\/\/agora\.example\)/);
+    } finally {
+      delete process.env.SITE_URL;
+      reloadEnv();
+    }
     expect(await stored()).toHaveLength(1);
   });
 
@@ -319,7 +339,7 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   it("gives a stranger's listing naming a seller's wallet no review of that seller's sales; the seller's listing gets it", async () => {
     const answer = await review(await signed({ listing: copycatListing, sale: sales.a4 }));
     expect(answer.status).toBe(403);
-    expect(answer.body.message).toBe(`This sale paid ${ownerOfA.address}, a wallet "quote-copycat" shares with a listing listed before it by another owner: its sales count for that listing. Review the listing you paid.`);
+    expect(answer.body.message).toBe(`This sale paid ${ownerOfA.address}, a wallet "quote-copycat" shares with a listing approved with it before, by another owner: its sales count for that listing. Review the listing you paid.`);
     expect((await findListingView(conn.db, copycatListing))!.buyerReviews.count).toBe(0);
     const seller = await review(await signed({ listing: listingA, sale: sales.a4 }));
     expect(seller.status, seller.body.message).toBe(201);

@@ -12,6 +12,7 @@ import { ingestedServers, listings, users } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
 import { claimableListing, claimPage, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
+import { namespaceOf } from "@/lib/claims/namespace";
 import type { DomainProofOptions } from "@/lib/claims/domain-proof";
 import { issueClaimToken } from "@/lib/claims/tokens";
 import { runIngest } from "@/lib/ingest/run-ingest";
@@ -83,12 +84,19 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     reloadEnv();
   });
 
+  /** A server on a host the name's namespace covers (<account>.github.io, a host in the domain); elsewhere for other names. */
+  const coveredUrl = (upstreamName: string) => {
+    const namespace = namespaceOf(upstreamName);
+    if (namespace?.kind === "github") return `https://${namespace.account}.github.io/${unique("srv")}/mcp`;
+    if (namespace?.kind === "domain") return `https://${unique("srv")}.${namespace.domain}/mcp`;
+    return `https://${unique("srv")}.example.net/mcp`;
+  };
   const imported = (upstreamName: string, extra: Partial<Parameters<typeof insertListing>[1]> = {}) =>
     insertListing(conn.db, {
       name: upstreamName.split("/").pop()!,
       description: `${upstreamName}, from the MCP Registry.`,
       categories: [],
-      serverUrl: `https://${unique("srv")}.example.net/mcp`,
+      serverUrl: coveredUrl(upstreamName),
       status: "approved",
       source: "mcp-registry",
       upstreamName,
@@ -99,6 +107,12 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     const res = await call(exchange, jsonRequest("/api/auth/callback", { code: github.issueCode(login, scope ? { scope } : {}) }));
     expect(res.status).toBe(200);
     return (res.body.user as { id: string }).id;
+  };
+  /** The server's host (loopback here) publishes `userId`'s token in the claim file on its origin, and it is verified. */
+  const proveHost = async (userId: string, listingId: string) => {
+    const issued = await startDomainClaim(conn.db, userId, listingId);
+    web.sites.set(issued.domain, { body: issued.record });
+    return verifyDomainClaim(conn.db, userId, listingId, "well-known", proof);
   };
   const newUser = async () => (await conn.db.insert(users).values({ name: "Domain Owner", email: `${unique("owner")}@example.org` }).returning())[0]!.id;
 
@@ -297,7 +311,10 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const [listing] = await conn.db.select().from(listings).where(eq(listings.upstreamName, "io.github.golfgolfgolf200/warppay402-server"));
       expect(listing).toMatchObject({ submitterId: null, name: "warppay402-server" });
 
+      // Its remote is on a host the io.github name does not cover: signing in is not enough, the host proves it.
       const owner = await signIn("golfgolfgolf200");
+      expect((await ownerOf(listing!.id)).submitterId).toBeNull();
+      await proveHost(owner, listing!.id);
       expect((await ownerOf(listing!.id)).submitterId).toBe(owner);
       const edited = await resubmitListing(conn.db, owner, listing!.id, {
         name: listing!.name,
@@ -316,6 +333,100 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
       expect(after).toMatchObject({ name: "WarpPay 402", description: "Written by the owner: pay per answer in USDC.", submitterId: owner, categories: ["Finance"] });
       expect(after!.searchText).toContain("warppay 402");
+    });
+  });
+
+  describe("a name covers a server only where its namespace covers the host (issue 42)", () => {
+    let registry: FixtureRegistry;
+    let paid: Awaited<ReturnType<typeof startPricedServer>>;
+    const label = unique("vic");
+    // The victim's server, on a host in its own domain (resolved to loopback for the checks).
+    const domain = `${label}.example`;
+    let remote: string;
+    beforeAll(async () => {
+      paid = await startPricedServer({ items: [{ name: "forecast", amount: 0.02 }], wallet: "0x5555555555555555555555555555555555555555", extraTool: false });
+      remote = paid.url.replace("127.0.0.1", `weather.${domain}`);
+      registry = await startFixtureRegistry([]);
+    });
+    afterAll(async () => {
+      await Promise.all([registry?.close(), paid?.close()]);
+    });
+
+    it("ingesting io.github.attacker/weather and then com.victim/weather with the same remote gives the listing to the victim's namespace, not the attacker's", async () => {
+      const options = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000, lookup: proof.lookup };
+      const sources = parseIngestSources(`mcp-registry=${registry.url}`);
+      const attackerLogin = unique("attacker-");
+      const entry = (name: string, description: string, updatedAt: string) => ({ server: { name, title: "Weather", description, remotes: [{ type: "streamable-http", url: remote }] }, updatedAt });
+      registry.entries.push(entry(`io.github.${attackerLogin}/weather`, "The attacker's words.", "2026-01-01T00:00:00Z"));
+      await runIngest(conn.db, sources, options);
+      const [listing] = await conn.db.select().from(listings).where(eq(listings.serverUrl, remote));
+      expect(listing).toMatchObject({ upstreamName: `io.github.${attackerLogin}/weather`, status: "approved", submitterId: null });
+      // The attacker's GitHub sign-in proves io.github.<attacker>, which says nothing about weather.<victim's domain>.
+      const attacker = await signIn(attackerLogin);
+      expect((await ownerOf(listing!.id)).submitterId).toBeNull();
+
+      const victimNamespace = `example.${label}`;
+      registry.entries.push(entry(`${victimNamespace}/weather`, "The victim's own words.", "2026-01-02T00:00:00Z"));
+      await runIngest(conn.db, sources, options);
+      const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
+      expect(after).toMatchObject({ upstreamName: `${victimNamespace}/weather`, description: "The victim's own words.", status: "approved", submitterId: null });
+      const [candidate] = await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, remote));
+      expect(candidate).toMatchObject({ upstreamName: `${victimNamespace}/weather` });
+      // The attacker's entry, updated or deleted later, no longer touches it.
+      registry.entries.splice(0, 1, { ...entry(`io.github.${attackerLogin}/weather`, "Refunds to the attacker.", "2026-01-03T00:00:00Z"), status: "deleted" });
+      await runIngest(conn.db, sources, options);
+      expect((await conn.db.select().from(listings).where(eq(listings.id, listing!.id)))[0]).toMatchObject({ status: "approved", upstreamName: `${victimNamespace}/weather` });
+
+      // The attacker can claim nothing; the victim proves the domain and claims it.
+      expect((await claimableListing(conn.db, attacker, listing!.id)).namespace).toMatchObject({ kind: "domain", domain });
+      const victim = await newUser();
+      const issued = await startDomainClaim(conn.db, victim, listing!.id);
+      web.sites.set(domain, { body: issued.record });
+      expect(await verifyDomainClaim(conn.db, victim, listing!.id, "well-known", proof)).toEqual({ namespace: victimNamespace, claimed: 1 });
+      expect((await ownerOf(listing!.id)).submitterId).toBe(victim);
+    });
+
+    it("a domain namespace does not claim a server outside its domain: only that server's host can", async () => {
+      const own = unique("dom");
+      const outside = await imported(`com.example.${own}/tool`, { serverUrl: `https://${unique("api")}.elsewhere.example.net/mcp` });
+      const covered = await imported(`com.example.${own}/covered`);
+      const domainOwner = await newUser();
+      const claim = await claimableListing(conn.db, domainOwner, outside.id);
+      expect(claim.namespace).toMatchObject({ kind: "host", host: new URL(outside.serverUrl).hostname, origin: new URL(outside.serverUrl).origin });
+      // Proving the domain claims the listing whose server lies in it, not the other.
+      const issued = await startDomainClaim(conn.db, domainOwner, covered.id);
+      web.sites.set(`${own}.example.com`, { body: issued.record });
+      expect(await verifyDomainClaim(conn.db, domainOwner, covered.id, "well-known", proof)).toEqual({ namespace: `com.example.${own}`, claimed: 1 });
+      expect((await ownerOf(outside.id)).submitterId).toBeNull();
+      expect((await ownerOf(covered.id)).submitterId).toBe(domainOwner);
+      // The host proves itself only with the file on its own origin, not with DNS.
+      expect((await refusal(verifyDomainClaim(conn.db, domainOwner, outside.id, "dns", proof))).status).toBe(400);
+    });
+
+    it("an io.github name pointing at someone else's host claims it only with the host's file, and the host's owner takes it over", async () => {
+      const login = unique("squatter-");
+      const host = `${unique("svc")}.example.org`;
+      const listing = await imported(`io.github.${login}/api`, { serverUrl: `https://${host}/v1/mcp` });
+      const neighbour = await imported(`io.github.${unique("other-")}/api2`, { serverUrl: `https://${host}/v2/mcp` });
+      const squatter = await signIn(login);
+      expect((await ownerOf(listing.id)).submitterId).toBeNull();
+      // Without the host's file there is nothing to verify.
+      await startDomainClaim(conn.db, squatter, listing.id);
+      expect((await refusal(verifyDomainClaim(conn.db, squatter, listing.id, "well-known", proof))).message).toBe(`http://${host}:${web.port}/.well-known/agora-claim answered 404. It must answer 200 with the claim record.`);
+      expect((await ownerOf(listing.id)).submitterId).toBeNull();
+
+      // A claim made before this rule (the squatter holds it): the host's owner publishes its token and takes over
+      // every listing on the origin whose name does not cover the host.
+      await conn.db.update(listings).set({ submitterId: squatter, claimedAt: new Date() }).where(eq(listings.id, listing.id));
+      const hostOwner = await newUser();
+      expect((await claimPage(conn.db, hostOwner, listing.id))?.state).toBe("open");
+      const issued = await startDomainClaim(conn.db, hostOwner, listing.id);
+      expect(issued).toMatchObject({ namespace: `https://${host}`, domain: host });
+      web.sites.set(host, { body: issued.record });
+      expect(await verifyDomainClaim(conn.db, hostOwner, listing.id, "well-known", proof)).toEqual({ namespace: `https://${host}`, claimed: 2 });
+      expect((await ownerOf(listing.id)).submitterId).toBe(hostOwner);
+      expect((await ownerOf(neighbour.id)).submitterId).toBe(hostOwner);
+      expect((await refusal(claimableListing(conn.db, hostOwner, listing.id))).message).toBe("This listing is already yours.");
     });
   });
 
@@ -339,6 +450,7 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const [listing] = await conn.db.select().from(listings).where(eq(listings.upstreamName, victim));
       expect(listing).toMatchObject({ name: "Pay Tool", status: "approved" });
       const owner = await signIn("victimvictim");
+      await proveHost(owner, listing!.id);
       expect((await ownerOf(listing!.id)).submitterId).toBe(owner);
 
       // Anyone can publish a name in their own namespace whose remote is somebody else's server, then delete it.

@@ -18,13 +18,20 @@ export async function buyQuote(shop: Client, buyer: PrivateKeyAccount, payTo: `0
 
 type ReviewMessage = { logIndex: number; issuedAt: number; expiresAt: number } & Record<string, unknown>;
 
-/** The body POST /api/buyer-reviews (or /revoke) takes: the message, its domain and `signer`'s signature. */
+/** The deployment route tests post to (their requests' origin; no SITE_URL is set): what a message names by default. */
+export const TEST_SITE = "http://localhost";
+
+/**
+ * The body POST /api/buyer-reviews (or /revoke) takes: the message (for TEST_SITE unless it names a site), its domain
+ * and `signer`'s signature.
+ */
 export async function signBuyerMessage<M extends ReviewMessage>(
   signer: PrivateKeyAccount,
   primaryType: "Review" | "RevokeReview",
-  message: M,
+  unsigned: M,
   domain: BuyerReviewDomain = buyerReviewDomain(BASE_SEPOLIA.chainId),
 ) {
+  const message = { site: TEST_SITE, ...unsigned };
   const signature = await signer.signTypedData({
     domain,
     types: BUYER_REVIEW_TYPES,

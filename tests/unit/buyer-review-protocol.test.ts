@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseTaskRef, ratingToScore, signedBuyerReviewSchema, taskRefOf } from "@agora-mcp/protocol";
+import { cleanReviewText, parseTaskRef, ratingToScore, reviewSiteOf, signedBuyerReviewSchema, taskRefOf } from "@agora-mcp/protocol";
 
 const TX = `0x${"Ab".repeat(32)}`;
-const message = { listing: "l", taskRef: taskRefOf(84532, TX), logIndex: -1, reviewer: `0x${"1".repeat(40)}`, rating: 5, text: "ok", issuedAt: 1, expiresAt: 2 };
-const body = (m: Record<string, unknown>) => ({ domain: { name: "Agora buyer reviews", version: "1", chainId: 84532 }, message: { ...message, ...m }, signature: `0x${"0".repeat(130)}` });
+const message = { site: "https://agora.example", listing: "l", taskRef: taskRefOf(84532, TX), logIndex: -1, reviewer: `0x${"1".repeat(40)}`, rating: 5, text: "ok", issuedAt: 1, expiresAt: 2 };
+const body = (m: Record<string, unknown>) => ({ domain: { name: "Agora buyer reviews", version: "2", chainId: 84532 }, message: { ...message, ...m }, signature: `0x${"0".repeat(130)}` });
 
 describe("buyer review wire format", () => {
   it("names a sale by CAIP-220 on the two payment chains only", () => {
@@ -26,5 +26,24 @@ describe("buyer review wire format", () => {
     expect(long.success || long.error.issues[0]!.message).toBe("A review is at most 1000 characters.");
     expect(signedBuyerReviewSchema.safeParse(body({ text: "nul\u0000" })).success).toBe(false);
     expect(signedBuyerReviewSchema.safeParse(body({ text: "flip\u202Etxt" })).success).toBe(false);
+  });
+
+  it("refuses zero-width and text-direction characters, which cleanReviewText removes", () => {
+    for (const hidden of ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u200E", "\u200F", "\u061C", "\u2066", "\u2069", "\u202A"]) {
+      const text = `pay${hidden}pal is great`;
+      const parsed = signedBuyerReviewSchema.safeParse(body({ text }));
+      expect(parsed.success || parsed.error.issues[0]!.message, JSON.stringify(hidden)).toBe(
+        "The review text contains invisible characters (zero-width or text-direction controls); remove them and sign again.",
+      );
+      expect(cleanReviewText(text)).toBe("paypal is great");
+    }
+    expect(cleanReviewText("ünïcödé — emoji 👍🏽 and 日本語 stay")).toBe("ünïcödé — emoji 👍🏽 and 日本語 stay");
+  });
+
+  it("names the deployment by its origin only", () => {
+    expect(reviewSiteOf("https://agora.example/api")).toBe("https://agora.example");
+    expect(signedBuyerReviewSchema.safeParse(body({ site: "https://agora.example/path" })).success).toBe(false);
+    expect(signedBuyerReviewSchema.safeParse(body({ site: "agora.example" })).success).toBe(false);
+    expect(signedBuyerReviewSchema.safeParse(body({ site: "http://127.0.0.1:3000" })).success).toBe(true);
   });
 });

@@ -6,10 +6,12 @@ import { hashTypedData } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { checkSignature } from "@/lib/buyer-reviews/signature";
 
-// A throwaway key known to the test only; the signatures below were made with it before the types were last edited.
+// A throwaway key known to the test only; the signatures below were made with it when the types were last edited
+// (version 2: the message names the deployment, `site`; issue 42 changed them on purpose).
 const signer = privateKeyToAccount(`0x${"42".repeat(32)}`);
 const domain = buyerReviewDomain(84532);
-const revoke = { listing: "weather-now", taskRef: `eip155:84532:0x${"ab".repeat(32)}`, logIndex: -1, reviewer: signer.address, issuedAt: 1_790_000_000, expiresAt: 1_790_003_600 };
+const SITE = "https://agora.example";
+const revoke = { site: SITE, listing: "weather-now", taskRef: `eip155:84532:0x${"ab".repeat(32)}`, logIndex: -1, reviewer: signer.address, issuedAt: 1_790_000_000, expiresAt: 1_790_003_600 };
 const review = { ...revoke, rating: 4, text: "Fast and right.\nWould buy again." };
 const asSigned = <M extends { logIndex: number; issuedAt: number; expiresAt: number }>(m: M) => ({
   ...m,
@@ -20,16 +22,16 @@ const asSigned = <M extends { logIndex: number; issuedAt: number; expiresAt: num
 
 const PINNED = {
   Review: {
-    type: "Review(string listing,string taskRef,int256 logIndex,address reviewer,uint8 rating,string text,uint64 issuedAt,uint64 expiresAt)",
-    digest: "0x309545c8b86eba67ed5170699d7e2bdc405a2ab91f805c7d201af2b88da7c46f",
+    type: "Review(string site,string listing,string taskRef,int256 logIndex,address reviewer,uint8 rating,string text,uint64 issuedAt,uint64 expiresAt)",
+    digest: "0xca5bb4be3498f76b0ef3f7424d93067a7ebc1c6906021dfba0b048b0b9e4c309",
     signature:
-      "0x796850f0180213b129c80f830577aa7e5902a432f9a9840aa0721589345dd2dc45fcc306e8e47e55caa381e8a97a8b66a0c278f11e60a9547c1c65bc4565163f1b",
+      "0x7486422df034138158655ad7d29129ea10a7ff72168d8117c8d4b653e65a057e43764a2c521978abd2f9e2f20d1ea050fd577949730c290c4cde5fead023e0d41c",
   },
   RevokeReview: {
-    type: "RevokeReview(string listing,string taskRef,int256 logIndex,address reviewer,uint64 issuedAt,uint64 expiresAt)",
-    digest: "0xad78ade8b3bea5b6a934718df84d96c4eefc320fe677424a5f67f763cd8cd531",
+    type: "RevokeReview(string site,string listing,string taskRef,int256 logIndex,address reviewer,uint64 issuedAt,uint64 expiresAt)",
+    digest: "0xe06309f08690e84c530ea587b32a6313d9410c87ba0dae61f0fe71fcc6645edf",
     signature:
-      "0x249adc30244e72d752ca4050ecd6e264e4084ba0d822188e62420dd23f6d129f09c1dfc4127c6759ffec4fb818d7340905f49649947ae95ad7322891f80f441c1c",
+      "0x90bf7d95365ad1301048e014eaaaa2e00cdfd5bce2fb356446b2b400f18cfb3f64a54a5faab2aee5d303d0addfcb17f7b98895079811d521a0571a54600dca241c",
   },
 } as const;
 
@@ -54,9 +56,19 @@ describe("buyer review EIP-712 types", () => {
 
   it("accept signatures made before on the site's check", async () => {
     const now = new Date((review.issuedAt + 60) * 1000);
-    await expect(checkSignature({ domain, message: review, signature: PINNED.Review.signature }, "Review", now)).resolves.toMatchObject({ reviewer: signer.address });
-    await expect(checkSignature({ domain, message: revoke, signature: PINNED.RevokeReview.signature }, "RevokeReview", now)).resolves.toMatchObject({ reviewer: signer.address });
+    await expect(checkSignature({ domain, message: review, signature: PINNED.Review.signature }, "Review", SITE, now)).resolves.toMatchObject({ reviewer: signer.address });
+    await expect(checkSignature({ domain, message: revoke, signature: PINNED.RevokeReview.signature }, "RevokeReview", SITE, now)).resolves.toMatchObject({ reviewer: signer.address });
     // The revocation's signature is no review's.
-    await expect(checkSignature({ domain, message: review, signature: PINNED.RevokeReview.signature }, "Review", now)).rejects.toThrow(/not by the reviewer/);
+    await expect(checkSignature({ domain, message: review, signature: PINNED.RevokeReview.signature }, "Review", SITE, now)).rejects.toThrow(/not by the reviewer/);
+  });
+
+  it("refuse a review signed for another Agora deployment, even with a good signature", async () => {
+    const now = new Date((review.issuedAt + 60) * 1000);
+    await expect(checkSignature({ domain, message: review, signature: PINNED.Review.signature }, "Review", "https://other-agora.example", now)).rejects.toThrow(
+      'This review was signed for the Agora at https://agora.example, not for this one (https://other-agora.example): sign it again with site "https://other-agora.example".',
+    );
+    // Naming the other deployment in the message breaks the signature instead.
+    const moved = { ...review, site: "https://other-agora.example" };
+    await expect(checkSignature({ domain, message: moved, signature: PINNED.Review.signature }, "Review", "https://other-agora.example", now)).rejects.toThrow(/not by the reviewer/);
   });
 });

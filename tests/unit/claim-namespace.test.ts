@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namespaceOf } from "@/lib/claims/namespace";
+import { coversHost, hostOf, namespaceOf } from "@/lib/claims/namespace";
 import { publishedTokens } from "@/lib/claims/tokens";
 
 describe("namespaceOf: who may claim an upstream name", () => {
@@ -21,6 +21,27 @@ describe("namespaceOf: who may claim an upstream name", () => {
     for (const name of [null, "weather", "/weather", "localhost/tool", "io.github.bad_name/x", "io.github./x", "com..example/x", "1.0.0.127/x", "com.exa mple/x", "com.-bad/x"]) {
       expect(namespaceOf(name)).toBeNull();
     }
+  });
+});
+
+describe("coversHost: a name speaks for a server only where its namespace covers the host", () => {
+  const covers = (name: string, url: string) => coversHost(namespaceOf(name)!, hostOf(url));
+  it("covers the domain and its subdomains for a reverse-DNS name, nothing else", () => {
+    expect(covers("com.victim/weather", "https://weather.victim.com/mcp")).toBe(true);
+    expect(covers("com.victim/weather", "https://VICTIM.com./mcp")).toBe(true);
+    expect(covers("com.victim/weather", "https://victim.com.attacker.net/mcp")).toBe(false);
+    expect(covers("com.victim/weather", "https://notvictim.com/mcp")).toBe(false);
+    expect(covers("com.victim.api/weather", "https://victim.com/mcp")).toBe(false);
+  });
+  it("covers only the account's own GitHub Pages host for an io.github name", () => {
+    expect(covers("io.github.Alice/tool", "https://alice.github.io/tool/mcp")).toBe(true);
+    expect(covers("io.github.alice/tool", "https://weather.victim.com/mcp")).toBe(false);
+    expect(covers("io.github.alice/tool", "https://bob.github.io/mcp")).toBe(false);
+    expect(covers("io.github.alice/tool", "https://alice.github.io.evil.net/mcp")).toBe(false);
+  });
+  it("covers nothing for an unreadable URL", () => {
+    expect(hostOf("not a url")).toBeNull();
+    expect(coversHost(namespaceOf("com.victim/x")!, null)).toBe(false);
   });
 });
 

@@ -9,11 +9,11 @@ import { listingsSold, payeesOn } from "@/lib/sales/payees";
 const SELLER = "0x1111111111111111111111111111111111111111";
 const OTHER = "0x2222222222222222222222222222222222222222";
 
-function terms(listingId: string, ownerId: string | null, listedAt: string, wallet: string, x402PayTo?: string): PaymentTerms {
+function terms(listingId: string, ownerId: string | null, approvedAt: string, wallet: string, x402PayTo?: string): PaymentTerms {
   const pricedItems = x402PayTo
     ? ([{ x402Requirements: { network: BASE_SEPOLIA.caip2, asset: BASE_SEPOLIA.asset, payTo: x402PayTo } }] as unknown as PricedItem[])
     : [];
-  return { listingId, ownerId, listedAt: new Date(listedAt), paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }], pricedItems };
+  return { listingId, ownerId, approvedAt: new Date(approvedAt), approvedTerms: null, paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }], pricedItems };
 }
 
 // Which listings each wallet is credited to (prices aside).
@@ -34,6 +34,17 @@ describe("payeesOn", () => {
   it("credits every listing of the first listing's owner that names the wallet", () => {
     const map = payees([terms("one", "sam", "2026-01-01", SELLER), terms("two", "sam", "2026-02-01", SELLER), terms("x", "mallory", "2026-01-15", SELLER)]);
     expect(map.get(getAddress(SELLER))?.sort()).toEqual(["one", "two"]);
+  });
+
+  it("goes by approval: a listing whose approved terms hold the wallet beats one approved earlier that names it only in a later check", () => {
+    const approvedWith = (wallet: string, since: string) => ({ prices: [], tools: [], wallets: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }], walletsSince: { [wallet.toLowerCase()]: since } });
+    const squatter = { ...terms("squatter", "mallory", "2025-01-01", SELLER), approvedTerms: approvedWith(OTHER, "2025-01-01T00:00:00Z") };
+    const seller = { ...terms("seller", "sam", "2026-03-01", SELLER), approvedTerms: approvedWith(SELLER, "2026-03-01T00:00:00Z") };
+    expect(payees([squatter, seller]).get(getAddress(SELLER))).toEqual(["seller"]);
+    // Re-approved later (an edit), the seller keeps the time its wallet was first approved.
+    const reapproved = { ...seller, approvedAt: new Date("2026-06-01"), approvedTerms: approvedWith(SELLER, "2026-03-01T00:00:00Z") };
+    const rival = { ...terms("rival", "mallory", "2026-04-01", SELLER), approvedTerms: approvedWith(SELLER, "2026-04-01T00:00:00Z") };
+    expect(payees([rival, reapproved]).get(getAddress(SELLER))).toEqual(["seller"]);
   });
 
   it("keeps an unowned import alone: two imports naming one wallet are not one owner's", () => {

@@ -4,6 +4,8 @@
 import {
   BUYER_REVIEW_TYPES,
   buyerReviewDomain,
+  cleanReviewText,
+  reviewSiteOf,
   taskRefOf,
   type BuyerReviewMessage,
   type BuyerReviewRevokeMessage,
@@ -76,19 +78,31 @@ async function signed<T extends BuyerReviewMessage | BuyerReviewRevokeMessage>(w
   return { domain, message, signature };
 }
 
-function messageBase(wallet: Wallet, chainId: number, listingId: string, transaction: string, now: number) {
+/** `site`: the origin of the Agora deployment the review is for (another deployment refuses it). */
+function messageBase(wallet: Wallet, site: string, chainId: number, listingId: string, transaction: string, now: number) {
   const issuedAt = Math.floor(now / 1000);
-  return { listing: listingId, taskRef: taskRefOf(chainId, transaction), logIndex: -1, reviewer: wallet.address, issuedAt, expiresAt: issuedAt + SIGNATURE_VALID_SECONDS };
+  return { site, listing: listingId, taskRef: taskRefOf(chainId, transaction), logIndex: -1, reviewer: wallet.address, issuedAt, expiresAt: issuedAt + SIGNATURE_VALID_SECONDS };
 }
 
-/** The signed body of POST /buyer-reviews: this wallet's rating and text for its purchase `transaction`. */
-export function signReview(wallet: Wallet, chainId: number, listingId: string, transaction: string, review: { rating: number; text: string }, now = Date.now()): Promise<SignedBuyerReview> {
-  return signed(wallet, chainId, "Review", { ...messageBase(wallet, chainId, listingId, transaction, now), ...review });
+/**
+ * The signed body of POST /buyer-reviews: this wallet's rating and text for its purchase `transaction`, for the Agora
+ * at `site`. Invisible characters (zero-width, text-direction controls) are taken out of the text before it is signed.
+ */
+export function signReview(
+  wallet: Wallet,
+  site: string,
+  chainId: number,
+  listingId: string,
+  transaction: string,
+  review: { rating: number; text: string },
+  now = Date.now(),
+): Promise<SignedBuyerReview> {
+  return signed(wallet, chainId, "Review", { ...messageBase(wallet, site, chainId, listingId, transaction, now), rating: review.rating, text: cleanReviewText(review.text) });
 }
 
 /** The signed body of POST /buyer-reviews/revoke: this wallet withdraws its review of its purchase `transaction`. */
-export function signRevocation(wallet: Wallet, chainId: number, listingId: string, transaction: string, now = Date.now()): Promise<SignedBuyerReviewRevoke> {
-  return signed(wallet, chainId, "RevokeReview", messageBase(wallet, chainId, listingId, transaction, now));
+export function signRevocation(wallet: Wallet, site: string, chainId: number, listingId: string, transaction: string, now = Date.now()): Promise<SignedBuyerReviewRevoke> {
+  return signed(wallet, chainId, "RevokeReview", messageBase(wallet, site, chainId, listingId, transaction, now));
 }
 
 async function post(settings: Settings, path: string, body: unknown): Promise<{ status: number; body: { message?: string; id?: string; review?: { id?: string } } }> {
@@ -104,7 +118,9 @@ async function post(settings: Settings, path: string, body: unknown): Promise<{ 
 const refusedBy = (what: string, answer: { status: number; body: { message?: string } }) =>
   `The registry refused the ${what} (${answer.status}): ${String(answer.body.message ?? "no reason given").slice(0, 300)}`;
 
-export async function review(input: ReviewInput, deps: ReviewDeps): Promise<ReviewOutcome> {
+export async function review(asked: ReviewInput, deps: ReviewDeps): Promise<ReviewOutcome> {
+  // The person confirms, and the wallet signs, the text as it will be shown: without invisible characters.
+  const input = { ...asked, text: cleanReviewText(asked.text) };
   const found = await reviewedPurchase(input, deps, "review");
   if ("status" in found) return found;
   const { listing, transaction } = found;
@@ -115,7 +131,7 @@ export async function review(input: ReviewInput, deps: ReviewDeps): Promise<Revi
   const declined = "The person declined; the review was not signed or sent.";
   const stop = await confirmed(deps, input.confirmationId, { question, key, tool: "review", again: "the same rating and text", declined, choice });
   if (stop) return { ...stop, ...base };
-  const answer = await post(deps.settings, "/buyer-reviews", await signReview(deps.wallet, deps.settings.network.chainId, listing.id, transaction, input));
+  const answer = await post(deps.settings, "/buyer-reviews", await signReview(deps.wallet, reviewSiteOf(deps.settings.registryUrl), deps.settings.network.chainId, listing.id, transaction, input));
   if (answer.status !== 201) return { status: "refused", message: refusedBy("review", answer), ...base };
   return { status: "posted", message: `Posted your ${input.rating}-star review of ${listing.name}, verified against purchase ${transaction}.`, ...base, reviewId: answer.body.review?.id };
 }
@@ -131,7 +147,7 @@ export async function revokeReview(input: RevokeReviewInput, deps: ReviewDeps): 
   const declined = "The person declined; the revocation was not signed or sent.";
   const stop = await confirmed(deps, input.confirmationId, { question, key, tool: "revoke_review", again: "the same server and transaction", declined, choice });
   if (stop) return { ...stop, ...base };
-  const answer = await post(deps.settings, "/buyer-reviews/revoke", await signRevocation(deps.wallet, deps.settings.network.chainId, listing.id, transaction));
+  const answer = await post(deps.settings, "/buyer-reviews/revoke", await signRevocation(deps.wallet, reviewSiteOf(deps.settings.registryUrl), deps.settings.network.chainId, listing.id, transaction));
   if (answer.status !== 200) return { status: "refused", message: refusedBy("revocation", answer), ...base };
   return { status: "revoked", message: `Withdrew your review of ${listing.name} for purchase ${transaction}.`, ...base, reviewId: answer.body.id };
 }

@@ -6,8 +6,12 @@
 import { z } from "zod";
 import { PAYMENT_NETWORKS } from "./networks.js";
 
-/** The EIP-712 domain's name and version; its chainId is the chain the sale settled on. No verifying contract: nothing is submitted on chain. */
-export const BUYER_REVIEW_DOMAIN = { name: "Agora buyer reviews", version: "1" } as const;
+/**
+ * The EIP-712 domain's name and version; its chainId is the chain the sale settled on. No verifying contract: nothing
+ * is submitted on chain. Version 2 signs the Agora deployment in the message (`site`): version 1 signatures named no
+ * deployment, so one Agora accepted a review signed for another.
+ */
+export const BUYER_REVIEW_DOMAIN = { name: "Agora buyer reviews", version: "2" } as const;
 
 export type BuyerReviewDomain = { name: string; version: string; chainId: number };
 
@@ -16,10 +20,12 @@ export function buyerReviewDomain(chainId: number): BuyerReviewDomain {
 }
 
 /**
- * Which sale is reviewed, by whom. `logIndex` names the sale's Transfer log when a transaction holds several sales;
+ * For which Agora deployment (`site`: its origin, e.g. https://agora.example; a deployment refuses a review signed for
+ * another), which sale is reviewed, by whom. `logIndex` names the sale's Transfer log when a transaction holds several sales;
  * -1 means "the one sale in this transaction" (the common case: one x402 settlement per transaction).
  */
 const SALE_FIELDS = [
+  { name: "site", type: "string" },
   { name: "listing", type: "string" },
   { name: "taskRef", type: "string" },
   { name: "logIndex", type: "int256" },
@@ -53,14 +59,38 @@ const TASK_REF = new RegExp(`^eip155:(${chains}):0x[0-9a-fA-F]{64}$`);
 const seconds = z.number().int().min(0).max(2 ** 40);
 
 // Control characters other than line breaks and tabs hide text from a reader; NUL cannot be stored.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/**
+ * Invisible characters that change what a reader sees without showing themselves: zero-width spaces and joiners, the
+ * word joiner and invisible operators, the byte-order mark, and every bidirectional control (marks, embeddings,
+ * overrides, isolates).
+ */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+
+/**
+ * A review's text with the invisible characters removed: what wallet software signs (the signature covers the exact
+ * text, so the site can only refuse what it would otherwise strip).
+ */
+export function cleanReviewText(text: string): string {
+  return text.replace(INVISIBLE, "");
+}
 
 export const buyerReviewTextSchema = z
   .string()
   .max(BUYER_REVIEW_TEXT_MAX, `A review is at most ${BUYER_REVIEW_TEXT_MAX} characters.`)
-  .refine((t) => !CONTROL.test(t), "The review text contains control characters.");
+  .refine((t) => !CONTROL.test(t), "The review text contains control characters.")
+  .refine((t) => cleanReviewText(t) === t, "The review text contains invisible characters (zero-width or text-direction controls); remove them and sign again.");
+
+/** The origin of a deployment, as a review names it: http(s)://host[:port], nothing after. */
+export const REVIEW_SITE = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+/** The origin `site` names for a deployment reached at `url` (any URL of it). */
+export function reviewSiteOf(url: string): string {
+  return new URL(url).origin;
+}
 
 const common = {
+  site: z.string().max(200).regex(REVIEW_SITE, "site must be the Agora deployment's origin, e.g. https://agora.example"),
   listing: z.string().min(1, "Name the listing (its id).").max(100),
   taskRef: z.string().regex(TASK_REF, "taskRef must be eip155:<84532|8453>:<0x transaction hash of 64 hex digits>"),
   logIndex: z.number().int().min(-1).max(1_000_000),

@@ -7,7 +7,7 @@ import { DomainClaimPanel } from "@/components/claims/domain-claim-panel";
 import { oauthProviders } from "@/lib/auth/authjs";
 import { currentUser } from "@/lib/auth/current-user";
 import { claimPage } from "@/lib/claims/claim-listing";
-import { wellKnownUrl } from "@/lib/claims/domain-proof";
+import { hostWellKnownUrl, wellKnownUrl } from "@/lib/claims/domain-proof";
 import { getDb } from "@/lib/database";
 
 export const metadata: Metadata = { title: "Claim a listing", robots: { index: false } };
@@ -67,6 +67,16 @@ export default async function ClaimListingPage({ params }: { params: Promise<{ i
                 <OAuthSignInButton provider="github" purpose="claim" label="Sign in with GitHub to claim" />
               </div>
             )}
+          </>
+        ) : namespace.kind === "host" ? (
+          <>
+            <h2 className="text-xl font-semibold">Prove you run {namespace.host}</h2>
+            <p>
+              The name <code className="font-mono text-sm break-all">{listing.upstreamName}</code> does not cover the server&apos;s host <strong>{namespace.host}</strong>:
+              anyone may publish a registry name pointing at any server, so only the server&apos;s host can say who runs it. Publish a one-time token in a file on the
+              server&apos;s own origin and verify; the listings there whose names do not cover the host become yours, even if someone claimed them before.
+            </p>
+            <DomainClaimPanel listingId={listing.id} domain={namespace.host} fileUrl={hostWellKnownUrl(namespace.origin, namespace.host)} hostOnly />
           </>
         ) : (
           <>
