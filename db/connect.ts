@@ -5,6 +5,7 @@ import * as schema from "./schema";
 import { migratePglite, migratePostgres } from "./migrate";
 import type { Db } from "./types";
 import { withConnectionDeadline, type DeadlineOptions } from "./connection-deadline";
+import { lockPgliteDir } from "./pglite-lock";
 
 export type Connection = {
   db: Db;
@@ -42,19 +43,35 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
   const { drizzle } = await import("drizzle-orm/pglite");
   let created = true;
   let dir: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
     dir = path.resolve(dataDir);
     created = !fs.existsSync(path.join(dir, "PG_VERSION"));
     fs.mkdirSync(dir, { recursive: true });
+    unlock = lockPgliteDir(dataDir);
   }
-  const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: pgliteStartParams(PGlite.defaultStartParams, options) });
-  await migratePglite(client);
+  let client;
+  try {
+    client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: pgliteStartParams(PGlite.defaultStartParams, options) });
+    await migratePglite(client);
+  } catch (error) {
+    await client?.close().catch(() => {});
+    unlock();
+    throw error;
+  }
+  const opened = client;
   return {
-    db: drizzle(client, { schema }) as unknown as Db,
+    db: drizzle(opened, { schema }) as unknown as Db,
     driver: "pglite",
     created,
-    ping: () => client.query("select 1"),
-    close: () => client.close(),
+    ping: () => opened.query("select 1"),
+    close: async () => {
+      try {
+        await opened.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 

@@ -514,20 +514,28 @@ export const testPurchases = pgTable(
     deliveredMs: integer("delivered_ms"),
     // A fixed-length sentence for the record (the server's own words clipped); never shown as HTML.
     note: text("note"),
-    // The UTC day whose budget the amount counts against.
+    // The UTC day whose budget the amount counts against, and the wallet (lower-case address) whose budget it is.
     day: date("day", { mode: "string" }).notNull().default(sql`(now() at time zone 'utc')::date`),
+    wallet: text("wallet").notNull().default(""),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [index("test_purchases_listing_started_idx").on(t.listingId, t.startedAt.desc())],
 );
 
-// What each UTC day's test purchases have spent or hold reserved: one row a day, raised only by a conditional update
+// What each UTC day's test purchases have spent or hold reserved: one row a wallet a day, raised only by a conditional update
 // that keeps it within the budget, so instances sharing the database cannot overspend it together.
-export const testPurchaseSpending = pgTable("test_purchase_spending", {
-  day: date("day", { mode: "string" }).primaryKey(),
-  spentUnits: bigint("spent_units", { mode: "bigint" }).notNull().default(sql`0`),
-});
+// Per test wallet (its lower-case address): a new wallet (a new key, a sandbox restart) starts with its own budget.
+// Rows from before wallets were told apart have the wallet ''.
+export const testPurchaseSpending = pgTable(
+  "test_purchase_spending",
+  {
+    wallet: text("wallet").notNull().default(""),
+    day: date("day", { mode: "string" }).notNull(),
+    spentUnits: bigint("spent_units", { mode: "bigint" }).notNull().default(sql`0`),
+  },
+  (t) => [primaryKey({ columns: [t.wallet, t.day] })],
+);
 
 // Items an owner does not want bought by Agora's test purchases (say, one with side effects in the world).
 export const testPurchaseExclusions = pgTable(

@@ -14,6 +14,7 @@ import { insertListing } from "@/lib/listings/write";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { listings, salesCursors } from "@/db/schema";
 import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
+import { PARKED_REFERENCE_SERVER_URL, pointSampleListingsAt } from "@/lib/sample-catalogue/probes";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { probeServer } from "@/lib/probe";
 import { walletFromKey } from "@agora-mcp/client";
@@ -21,6 +22,7 @@ import { reloadEnv } from "@/lib/env";
 import { runTestPurchases } from "@/lib/test-purchases/run";
 import { ANVIL_TEST_KEYS, startChain, USDC_ADDRESS, type LocalChain } from "./chain";
 import { startFacilitator, type LocalFacilitator } from "./facilitator";
+import { checkPortsFree } from "./ports";
 
 const { values: args } = parseArgs({
   options: {
@@ -74,6 +76,12 @@ async function stopAll(): Promise<void> {
 }
 
 async function main() {
+  await checkPortsFree([
+    { flag: "chain-port", port: port("chain-port") },
+    { flag: "facilitator-port", port: port("facilitator-port") },
+    ...PROVIDERS.map((_, i) => ({ flag: "server-port", port: port("server-port") + i })),
+    ...(args["no-site"] ? [] : [{ flag: "site-port", port: port("site-port") }]),
+  ]);
   const out = path.resolve(args.out!);
   fs.rmSync(out, { force: true });
   const blockTime = Number(args["block-time"]);
@@ -129,7 +137,11 @@ async function main() {
   const registered = [];
   let testPurchases = {};
   try {
-    if (conn.created) await seedSampleCatalogue(conn.db);
+    // The sample catalogue fills the marketplace; none of it is a server the sandbox runs, so every sample is on a
+    // reserved .example name that is never looked up or reached (the reference samples, seeded for 127.0.0.1:8080
+    // by `npm run dev`, are parked there too): only the sandbox's own servers are probed and bought from.
+    if (conn.created) await seedSampleCatalogue(conn.db, new Date(), PARKED_REFERENCE_SERVER_URL);
+    await pointSampleListingsAt(conn.db, PARKED_REFERENCE_SERVER_URL);
     // Every run starts a new chain: what the sales indexer read of the last one means nothing here.
     await conn.db.delete(salesCursors);
     for (const p of providers) {
@@ -175,7 +187,8 @@ async function main() {
     // client tarball it serves name its own origin.
     const siteEnv = { ...process.env, ...testPurchaseEnv, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
     execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
-    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(sitePort)], {
+    // Bound to loopback only: nothing off this machine can reach the sandbox's site.
+    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
       env: siteEnv,
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -201,7 +214,9 @@ async function main() {
   fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
 
   console.log(`
-Agora sandbox is running (loopback only; nothing here touches a public network).
+Agora sandbox is running (loopback only: every part listens on 127.0.0.1, nothing here touches a public network).
+  The site may probe, list and test-buy servers on private and loopback addresses (PROBE_ALLOW_PRIVATE_HOSTS,
+  ALLOW_PRIVATE_SERVER_URLS), so it can check and buy from the servers below; never set those on a deployment.
   Registry:     ${args["no-site"] ? "(not started: --no-site)" : `${registryUrl}  (the site starts in a few seconds)`}
   Chain:        ${started.chain.rpcUrl}  (anvil answering as Base Sepolia, chain id 84532; block every ${blockTime || "tx"} s)
   USDC:         ${USDC_ADDRESS}  (sandbox token, EIP-3009)

@@ -1,7 +1,6 @@
 // npm run admin:grant -- <user-id | github:<numeric id> | verified email> — gives one existing account the admin role.
 // GitHub logins are not accepted (they can be renamed and taken over), nor unproven email addresses.
-import { env } from "@/lib/env";
-import { openDatabase } from "@/db/connect";
+import { openConfiguredDatabase } from "./support/database";
 import { grantAdmin, parseAdminGrantee } from "@/db/queries/users";
 
 const who = parseAdminGrantee(process.argv[2] ?? "");
@@ -17,8 +16,7 @@ if (!who) {
   );
   process.exit(2);
 }
-const { DATABASE_URL, PGLITE_DIR } = env();
-const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+const conn = await openConfiguredDatabase();
 const userId = await grantAdmin(conn.db, who);
 await conn.close();
 if (!userId) {

@@ -1,20 +1,19 @@
 // npm run ingest — reads every INGEST_SOURCES source once against the configured database, checks the
 // candidates that are due, and prints what it counted. With PGlite, stop the app first (one process per data
 // directory). Exits non-zero when a source failed or the database did.
-import { openDatabase } from "@/db/connect";
-import { env } from "@/lib/env";
+import { openConfiguredDatabase, settingsOrExit } from "./support/database";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/ingest/sources";
 import { logError } from "@/lib/log";
 
 let exitCode = 0;
 try {
-  const { DATABASE_URL, PGLITE_DIR, INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
+  const { INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = settingsOrExit();
   const sources = parseIngestSources(INGEST_SOURCES);
   if (sources.length === 0) {
     console.log("INGEST_SOURCES is not set: nothing to ingest (e.g. INGEST_SOURCES=mcp-registry=https://registry.modelcontextprotocol.io).");
   } else {
-    const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+    const conn = await openConfiguredDatabase();
     try {
       const summary = await runIngest(conn.db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS });
       for (const source of summary.sources) {

@@ -1,8 +1,7 @@
 // npm run db:migrate — applies migrations to DATABASE_URL, or to the embedded database in PGLITE_DIR.
-import { env } from "@/lib/env";
-import { openDatabase } from "@/db/connect";
+import { openConfiguredDatabase, settingsOrExit } from "./support/database";
 
-const { DATABASE_URL, PGLITE_DIR } = env();
-const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+const { PGLITE_DIR } = settingsOrExit();
+const conn = await openConfiguredDatabase();
 console.log(`Migrations applied (${conn.driver === "postgres" ? "PostgreSQL server" : `embedded database in ${PGLITE_DIR}`}).`);
 await conn.close();

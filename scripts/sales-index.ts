@@ -1,18 +1,17 @@
 // npm run sales:index — one run of the sales indexer over every network CHAIN_RPC_URLS names, against the
 // configured database, printing what it read. With PGlite, stop the app first (one process per data directory).
 // Exits non-zero when a network's RPC failed (its cursor stays where it was) or the database did.
-import { openDatabase } from "@/db/connect";
-import { env } from "@/lib/env";
+import { openConfiguredDatabase, settingsOrExit } from "./support/database";
 import { logError } from "@/lib/log";
 import { indexAllSales } from "@/lib/sales/run";
 
 let exitCode = 0;
 try {
-  const { DATABASE_URL, PGLITE_DIR, CHAIN_RPC_URLS } = env();
+  const { CHAIN_RPC_URLS } = settingsOrExit();
   if (!CHAIN_RPC_URLS) {
     console.log("CHAIN_RPC_URLS is not set: no chain to read (e.g. CHAIN_RPC_URLS=eip155:84532=https://sepolia.base.org).");
   } else {
-    const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+    const conn = await openConfiguredDatabase();
     try {
       for (const n of (await indexAllSales(conn.db)).networks) {
         if ("error" in n) {

@@ -1,7 +1,6 @@
 // npm run db:seed [-- --count N] — the sample catalogue, or N synthetic listings for benchmarks.
 import { parseArgs } from "node:util";
-import { env } from "@/lib/env";
-import { openDatabase } from "@/db/connect";
+import { openConfiguredDatabase } from "./support/database";
 import { probeSampleListings } from "@/lib/sample-catalogue/probes";
 import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
 
@@ -12,8 +11,7 @@ if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > 5_0
   process.exit(2);
 }
 
-const { DATABASE_URL, PGLITE_DIR } = env();
-const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+const conn = await openConfiguredDatabase();
 const started = Date.now();
 const inserted = count === undefined ? await seedSampleCatalogue(conn.db) : await seedSynthetic(conn.db, count);
 console.log(`Inserted ${inserted} listings in ${((Date.now() - started) / 1000).toFixed(1)} s (${conn.driver}).`);

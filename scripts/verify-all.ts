@@ -2,11 +2,10 @@
 // records the results and clears stale Verified badges. Safe from cron: exits 0 when servers fail,
 // non-zero only when the database does. With PGlite, stop the app first (one process per data directory).
 import { parseArgs } from "node:util";
-import { env } from "@/lib/env";
 import { logError, logInfo } from "@/lib/log";
 import { checkListings } from "@/lib/listings/checks/check-listings";
 import { PROBE_TIMEOUT_MS } from "@/lib/probe/probe";
-import { openDatabase } from "@/db/connect";
+import { openConfiguredDatabase } from "./support/database";
 
 const { values } = parseArgs({ options: { concurrency: { type: "string" }, timeout: { type: "string" } } });
 const concurrency = Number(values.concurrency ?? 8);
@@ -22,8 +21,7 @@ if (!Number.isInteger(timeoutMs) || timeoutMs < 1000 || timeoutMs > 120_000) {
 
 let exitCode = 0;
 try {
-  const { DATABASE_URL, PGLITE_DIR } = env();
-  const conn = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: PGLITE_DIR });
+  const conn = await openConfiguredDatabase();
   try {
     const summary = await checkListings(conn.db, {
       concurrency,

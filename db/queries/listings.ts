@@ -273,6 +273,14 @@ export async function findListingTargets(db: Db, slugs: string[]): Promise<{ id:
   return db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(inArray(listings.slug, slugs));
 }
 
+/** Gives the listing with `slug` another server URL, unless another listing is already there (URLs are unique). */
+export async function moveListingBySlug(db: Db, slug: string, serverUrl: string): Promise<void> {
+  await db.execute(sql`
+    update ${listings} set server_url = ${serverUrl}
+    where slug = ${slug} and server_url <> ${serverUrl}
+      and not exists (select 1 from ${listings} taken where taken.server_url = ${serverUrl})`);
+}
+
 /**
  * A listing already at this server URL (submitted here, or imported before), under any of its `spellings`; one at
  * the first spelling wins when there are several.

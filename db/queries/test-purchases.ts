@@ -10,7 +10,11 @@ import { readListingFacts, type ListingFact } from "./facts-statement";
 /** Today as the database's clock sees it, in UTC: the day a budget counts. */
 const TODAY = sql`(now() at time zone 'utc')::date`;
 
-export type NewTestPurchase = { listingId: string; item: string; network: string; payTo: string | null; units: bigint };
+/** `wallet`: the paying test wallet's address, whose own daily budget the purchase counts against. */
+export type NewTestPurchase = { listingId: string; item: string; network: string; payTo: string | null; units: bigint; wallet: string };
+
+/** Budgets are kept per wallet under its lower-case address, however the caller spells it. */
+const walletKey = (address: string) => address.toLowerCase();
 
 /** Returned when the day's budget cannot take `units` more. */
 export type OverBudget = { overBudget: true; spentUnits: bigint };
@@ -21,25 +25,29 @@ export type OverBudget = { overBudget: true; spentUnits: bigint };
  * latest row version under its row lock: two instances reserving at once cannot both pass the last dollar.
  */
 export async function reserveTestPurchase(db: Db, purchase: NewTestPurchase, budgetUnits: bigint): Promise<{ id: string } | OverBudget> {
-  if (purchase.units > budgetUnits) return { overBudget: true, spentUnits: await spentToday(db) };
+  const wallet = walletKey(purchase.wallet);
+  if (purchase.units > budgetUnits) return { overBudget: true, spentUnits: await spentToday(db, wallet) };
   return db.transaction(async (tx) => {
     const raised = await tx.execute(sql`
-      insert into ${testPurchaseSpending} (day, spent_units) values (${TODAY}, ${purchase.units})
-      on conflict (day) do update set spent_units = ${testPurchaseSpending.spentUnits} + excluded.spent_units
+      insert into ${testPurchaseSpending} (wallet, day, spent_units) values (${wallet}, ${TODAY}, ${purchase.units})
+      on conflict (wallet, day) do update set spent_units = ${testPurchaseSpending.spentUnits} + excluded.spent_units
       where ${testPurchaseSpending.spentUnits} + excluded.spent_units <= ${budgetUnits}
       returning spent_units`);
-    if (rowsOf(raised).length === 0) return { overBudget: true as const, spentUnits: await spentToday(tx as unknown as Db) };
+    if (rowsOf(raised).length === 0) return { overBudget: true as const, spentUnits: await spentToday(tx as unknown as Db, wallet) };
     const [row] = await tx
       .insert(testPurchases)
-      .values({ ...purchase, money: "reserved" })
+      .values({ ...purchase, wallet, money: "reserved" })
       .returning({ id: testPurchases.id });
     return { id: row!.id };
   });
 }
 
-/** Units spent or held in reservation today. */
-export async function spentToday(db: Db): Promise<bigint> {
-  const [row] = await db.select({ spent: testPurchaseSpending.spentUnits }).from(testPurchaseSpending).where(sql`${testPurchaseSpending.day} = ${TODAY}`);
+/** Units `wallet` spent or holds in reservation today. */
+export async function spentToday(db: Db, wallet: string): Promise<bigint> {
+  const [row] = await db
+    .select({ spent: testPurchaseSpending.spentUnits })
+    .from(testPurchaseSpending)
+    .where(and(eq(testPurchaseSpending.wallet, walletKey(wallet)), sql`${testPurchaseSpending.day} = ${TODAY}`));
   return row?.spent ?? 0n;
 }
 
@@ -51,7 +59,7 @@ export async function spentToday(db: Db): Promise<bigint> {
 export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string; release?: boolean }): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx
-      .select({ money: testPurchases.money, units: testPurchases.units, day: testPurchases.day })
+      .select({ money: testPurchases.money, units: testPurchases.units, day: testPurchases.day, wallet: testPurchases.wallet })
       .from(testPurchases)
       .where(eq(testPurchases.id, id))
       .for("update");
@@ -64,7 +72,7 @@ export async function recordTestPurchaseMoney(db: Db, id: string, change: { mone
       await tx
         .update(testPurchaseSpending)
         .set({ spentUnits: sql`greatest(0, ${testPurchaseSpending.spentUnits} - ${before.units})` })
-        .where(eq(testPurchaseSpending.day, before.day));
+        .where(and(eq(testPurchaseSpending.wallet, before.wallet), eq(testPurchaseSpending.day, before.day)));
     }
   });
 }
@@ -73,7 +81,7 @@ export async function recordTestPurchaseMoney(db: Db, id: string, change: { mone
 export async function insertTestPurchase(db: Db, purchase: NewTestPurchase & { outcome: TestPurchaseOutcome; note: string }): Promise<string> {
   const [row] = await db
     .insert(testPurchases)
-    .values({ ...purchase, note: purchase.note.slice(0, 300), money: "none", finishedAt: sql`now()` })
+    .values({ ...purchase, wallet: walletKey(purchase.wallet), note: purchase.note.slice(0, 300), money: "none", finishedAt: sql`now()` })
     .returning({ id: testPurchases.id });
   return row!.id;
 }

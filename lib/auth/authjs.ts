@@ -1,7 +1,6 @@
 // Auth.js (next-auth 5): GitHub, optional Google, and email + password, with JWT cookies that carry only
 // a revocable session secret (see ./sessions.ts). Its routes live under /api/nextauth so that /api/auth/*
 // stays free for the product's JSON API.
-import { randomBytes } from "node:crypto";
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import type { Provider } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
@@ -14,6 +13,7 @@ import { clientIp } from "@/lib/http";
 import { logError, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { signInSchema } from "@/lib/validations/auth";
+import { developmentSecret, DEVELOPMENT_SECRET_FILE } from "./development-secret";
 import { fetchGitHubProfile, githubEndpoints, githubIdentity, GITHUB_SCOPE, type GitHubProfile } from "./github";
 import { claimOnGitHubSignIn } from "@/lib/claims/github";
 import { oauthSignInProblem, resolveOAuthUser, type OAuthIdentity } from "./oauth-accounts";
@@ -98,14 +98,16 @@ function oauthIdentity(provider: string, profile: unknown): OAuthIdentity | null
   return null;
 }
 
-// Development without AUTH_SECRET gets a per-process secret (sessions end at restart); production refuses to start.
+// Development without AUTH_SECRET shares one secret kept in .data/ (./development-secret.ts); production refuses
+// to start without AUTH_SECRET (lib/env.ts), and is refused here too should it get this far.
 let devSecret: string | undefined;
 function secret(): string {
-  const configured = env().AUTH_SECRET;
-  if (configured) return configured;
+  const { AUTH_SECRET, NODE_ENV } = env();
+  if (AUTH_SECRET) return AUTH_SECRET;
+  if (NODE_ENV === "production") throw new Error("AUTH_SECRET: is required in production (openssl rand -base64 32)");
   if (!devSecret) {
-    devSecret = randomBytes(32).toString("base64url");
-    logWarn("AUTH_SECRET is not set: using a temporary secret for this process");
+    devSecret = developmentSecret();
+    logWarn(`AUTH_SECRET is not set: using the development secret in ${DEVELOPMENT_SECRET_FILE}`);
   }
   return devSecret;
 }

@@ -5,7 +5,7 @@ import { slugify } from "@/lib/listings/slug";
 import { probeServer, type ProbeOptions } from "@/lib/probe/probe";
 import { sampleCatalogue } from "./catalogue";
 import { recordCheck } from "@/lib/listings/checks/drift";
-import { findListingTargets } from "@/db/queries/listings";
+import { findListingTargets, moveListingBySlug } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 
 export const SAMPLE_REFERENCE_SERVER_URL = "http://127.0.0.1:8080/mcp";
@@ -36,4 +36,15 @@ export async function probeSampleListings(db: Db, options: ProbeOptions & { atte
     if (recorded.listing?.verified) verified++;
   }
   return verified;
+}
+
+/** Where the sandbox parks the reference listings: a reserved name (RFC 2606) that is never looked up or reached. */
+export const PARKED_REFERENCE_SERVER_URL = "https://reference.sample.example/mcp";
+
+/**
+ * Points the reference listings at `base`, however they were seeded before (another port, the default 8080):
+ * whatever else listens at an old address is never probed, verified or test-bought in their name.
+ */
+export async function pointSampleListingsAt(db: Db, base: string): Promise<void> {
+  for (const sample of sampleCatalogue.filter((s) => s.reference)) await moveListingBySlug(db, slugify(sample.name), sampleReferenceUrl(base, sample.name));
 }

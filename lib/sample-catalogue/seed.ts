@@ -34,7 +34,7 @@ export async function seedSampleCatalogue(db: Db, now = new Date(), referenceSer
       description: "A submitted server that has not been reviewed yet. It must never appear publicly.",
       categories: ["AI"],
       price: 0.02,
-      serverUrl: "https://pending.example.com/mcp",
+      serverUrl: "https://pending.sample.example/mcp",
       status: "pending",
     }),
     toListingRow({
@@ -42,7 +42,7 @@ export async function seedSampleCatalogue(db: Db, now = new Date(), referenceSer
       description: "A submission that was rejected in review. It must never appear publicly.",
       categories: ["Data"],
       price: null,
-      serverUrl: "https://rejected.example.com/mcp",
+      serverUrl: "https://rejected.sample.example/mcp",
       status: "rejected",
       rejectionReason: "The server did not answer MCP requests.",
     }),

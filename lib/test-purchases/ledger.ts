@@ -17,14 +17,16 @@ export class DatabaseLedger implements PurchaseLedger {
     private readonly db: Db,
     private readonly listingId: string,
     private readonly network: string,
+    /** The paying wallet: its own daily budget, not one shared with every key the site has had. */
+    private readonly wallet: string,
   ) {}
 
   spentToday(): Promise<bigint> {
-    return spentToday(this.db);
+    return spentToday(this.db, this.wallet);
   }
 
   async reserve(entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint): Promise<{ id: string }> {
-    const reserved = await reserveTestPurchase(this.db, { listingId: this.listingId, item: entry.item, network: this.network, payTo: entry.payTo ?? null, units: BigInt(entry.units) }, capUnits);
+    const reserved = await reserveTestPurchase(this.db, { listingId: this.listingId, item: entry.item, network: this.network, payTo: entry.payTo ?? null, units: BigInt(entry.units), wallet: this.wallet }, capUnits);
     if ("overBudget" in reserved) throw new CapExceeded(reserved.spentUnits, capUnits);
     this.reservedId = reserved.id;
     return reserved;

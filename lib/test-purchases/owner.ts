@@ -89,7 +89,7 @@ export async function walletStatus(db: Db): Promise<WalletStatus> {
     address: wallet?.address ?? null,
     network: networkLabel,
     balanceUsd,
-    spentTodayUsd: formatUsd(await spentToday(db)),
+    spentTodayUsd: formatUsd(wallet ? await spentToday(db, wallet.address) : 0n),
     budgetUsd: formatUsd(budget),
     maxPerPurchaseUsd: formatUsd(usdToUnits(e.TEST_PURCHASE_MAX_PRICE)),
     on: budget > 0n && wallet !== null,

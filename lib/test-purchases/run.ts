@@ -112,14 +112,14 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   if (!client || client instanceof Error) {
     return { kind: "skipped", reason: client instanceof ChainMismatchError ? client.message : `${network.label}'s RPC did not answer`, stopRun: true };
   }
-  const ledger = new DatabaseLedger(db, target.id, network.caip2);
+  const ledger = new DatabaseLedger(db, target.id, network.caip2, settings.wallet.address);
   const safe = createSafeFetch({ allowPrivateHosts: settings.allowPrivateHosts, lookup: options.lookup, timeoutMs: settings.timeoutMs, maxBytes: MAX_ANSWER_BYTES });
   const deadline = AbortSignal.timeout(settings.timeoutMs * 3);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const connection = { fetch: safe, callTimeoutMs: settings.timeoutMs, signal };
   const deps = { settings: purchaseSettings(settings, network), wallet: settings.wallet, ledger, chain: siteChainReader(client, network), connection };
   const payTo = item.payTo ?? payable.payTo;
-  const record = { listingId: target.id, item: item.key, network: network.caip2, payTo, units: item.units };
+  const record = { listingId: target.id, item: item.key, network: network.caip2, payTo, units: item.units, wallet: settings.wallet.address };
   const started = performance.now();
 
   let outcome: PurchaseOutcome;

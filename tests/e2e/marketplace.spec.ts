@@ -246,8 +246,8 @@ test.describe("listing detail", () => {
     // No probe has reached this sample server: no badge, and the page says no check has run.
     await expect(page.getByTestId("status-badges").getByText("Verified")).toHaveCount(0);
     await expect(page.getByText("No automatic checks yet.")).toBeVisible();
-    await expect(page.getByText("https://scraper.mcpdemo.dev/mcp")).toBeVisible();
-    await expect(page.getByRole("link", { name: /scraper\.mcpdemo\.dev/ })).toHaveAttribute("target", "_blank");
+    await expect(page.getByText("https://scraper.mcpdemo.example/mcp")).toBeVisible();
+    await expect(page.getByRole("link", { name: /scraper\.mcpdemo\.example/ })).toHaveAttribute("target", "_blank");
     await expect(page.getByRole("heading", { name: "How to connect" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Listed" })).toBeVisible();
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
@@ -256,7 +256,7 @@ test.describe("listing detail", () => {
     if (browserName === "chromium") {
       await context.grantPermissions(["clipboard-read", "clipboard-write"]);
       await page.getByRole("button", { name: "Copy URL" }).click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("https://scraper.mcpdemo.dev/mcp");
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("https://scraper.mcpdemo.example/mcp");
     }
   });
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
-import { eq, like } from "drizzle-orm";
+import { eq, like, notLike } from "drizzle-orm";
 import { createPublicClient, http, type Abi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
@@ -19,6 +19,7 @@ import { openPglite } from "@/db/connect";
 import { listings, testPurchases } from "@/db/schema";
 import { USDC_ABI } from "@/sandbox/chain";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { npmRun, startNpm, stopNpm, STACK_FRAME } from "../support/commands";
 
 type Summary = {
   rpcUrl: string;
@@ -70,9 +71,9 @@ async function stopSandbox(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-function portOpen(port: number): Promise<boolean> {
+function portOpen(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
+    const socket = net.connect(port, host);
     socket.once("connect", () => (socket.destroy(), resolve(true)));
     socket.once("error", () => resolve(false));
   });
@@ -141,10 +142,13 @@ describe("npm run sandbox", () => {
     expect(Date.now() - finishedAt).toBeLessThan(20_000);
     expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
-    // The site's own test purchase bought the same item from each server before this one.
+    // The site's own test purchase bought the same item from each server before this one (and from no sample).
     expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 2 });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(2n * units);
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 2n * units);
+    // The site listens on loopback only: another address of this machine gets no answer.
+    const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
+    if (outside) expect(await portOpen(base + 4, outside.address)).toBe(false);
     // The private key is in the 0600 file only, never on the screen.
     const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
     expect(first.output()).not.toContain(key.slice(2));
@@ -170,12 +174,40 @@ describe("npm run sandbox", () => {
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
       ]);
+      // Every sample, the reference ones included (seeded for 127.0.0.1:8080 elsewhere), is on a reserved name that
+      // is never looked up: nothing else listening on this machine is probed or bought from in a sample's name.
+      const others = await conn.db.select({ url: listings.serverUrl }).from(listings).where(notLike(listings.serverUrl, "http://127.0.0.1:%"));
+      expect(others.length).toBeGreaterThan(10);
+      expect(others.filter((l) => !new URL(l.url).hostname.endsWith(".example"))).toEqual([]);
       // The sample catalogue is there too, so the marketplace is not just the sandbox.
       expect((await conn.db.select({ id: listings.id }).from(listings).where(eq(listings.status, "approved"))).length).toBeGreaterThan(10);
     } finally {
       await conn.close();
     }
   }, 600_000);
+
+  it("stops with one line naming the flag when a port is taken, before it starts or writes anything", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((r) => taken.listen(base + 4, "127.0.0.1", r));
+    try {
+      const out = path.join(tmp, "taken.json");
+      const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 4)], {
+        env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: path.join(tmp, "taken-pglite") },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+      child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+      const code = await new Promise((r) => child.once("exit", r));
+      expect(code).toBe(1);
+      expect(output.trim()).toBe(`Sandbox failed: --site-port ${base + 4}: 127.0.0.1:${base + 4} is already in use. Stop what listens there, or start the sandbox with --site-port <another port> (npm run sandbox -- --site-port <port>).`);
+      expect(fs.existsSync(out)).toBe(false);
+      expect(fs.existsSync(path.join(tmp, "taken-pglite"))).toBe(false);
+      expect(await portOpen(base)).toBe(false);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  }, 60_000);
 
   it.runIf(drivers().includes("postgres"))("registers its servers in a PostgreSQL database", async () => {
     let conn: TestConnection | undefined;
@@ -191,4 +223,59 @@ describe("npm run sandbox", () => {
       await conn?.close();
     }
   }, 180_000);
+});
+
+// In this file, not beside the other commands: Next runs one development server per project directory, and the
+// sandbox's site is one, so the two must not overlap.
+describe("npm run dev", () => {
+  it("serves on PORT with its own origin, keeps a sign-in without AUTH_SECRET, and refuses a second process on its embedded database in one line", async () => {
+    const port = base + 6;
+    const origin = `http://localhost:${port}`;
+    const database = { PGLITE_DIR: path.join(tmp, "dev-pglite") };
+    const home = path.join(tmp, "dev-home");
+    const dev = startNpm("dev", [], { ...database, PORT: String(port) }, home);
+    try {
+      for (const deadline = Date.now() + 300_000; !(await fetch(`${origin}/api/health`).then((r) => r.ok).catch(() => false)); await new Promise((r) => setTimeout(r, 500))) {
+        if (dev.child.exitCode !== null || Date.now() > deadline) throw new Error(`npm run dev did not answer on ${port}: ${dev.output()}`);
+      }
+      // Its pages name the origin it serves, never the default port.
+      const page = await (await fetch(`${origin}/getting-started`, { signal: AbortSignal.timeout(240_000) })).text();
+      expect(page).toContain(`${origin}/downloads/agora-mcp-client.tgz`);
+      expect(page).not.toContain("localhost:3000");
+
+      // Register, sign in through Auth.js's route, then open a page: another copy of the auth module reads the cookie.
+      const email = `dev-${process.pid}@users.example.com`;
+      const password = "a long enough password 1";
+      expect((await fetch(`${origin}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password, name: "Dev" }) })).status).toBe(201);
+      const jar = new Map<string, string>();
+      const keep = (res: Response) => {
+        for (const c of res.headers.getSetCookie()) jar.set(c.split("=")[0]!, c.split(";")[0]!);
+        return res;
+      };
+      const cookie = () => [...jar.values()].join("; ");
+      const { csrfToken } = (await keep(await fetch(`${origin}/api/nextauth/csrf`)).json()) as { csrfToken: string };
+      const signIn = keep(
+        await fetch(`${origin}/api/nextauth/callback/password`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+          body: new URLSearchParams({ csrfToken, email, password }),
+        }),
+      );
+      expect(signIn.headers.get("location")).not.toContain("error=");
+      const account = await fetch(`${origin}/account`, { redirect: "manual", headers: { cookie: cookie() }, signal: AbortSignal.timeout(240_000) });
+      expect(account.status).toBe(200);
+      expect(fs.statSync(".data/development-auth-secret").mode & 0o777).toBe(0o600);
+
+      // A second process on the same embedded database stops with one line that names the setting.
+      const second = await npmRun("ingest", [], { ...database, INGEST_SOURCES: "mcp-registry=https://registry.example" }, home);
+      expect(second.code).toBe(1);
+      expect(second.output).not.toMatch(STACK_FRAME);
+      expect(second.output.trim()).toMatch(new RegExp(`^PGLITE_DIR \\S+dev-pglite is in use by process \\d+ \\([^)]*\\): the embedded database takes one process at a time\\. Stop that process first, or set PGLITE_DIR to another directory \\(or DATABASE_URL to a PostgreSQL server\\)\\.$`));
+    } finally {
+      await stopNpm(dev.child);
+    }
+    expect(dev.output()).not.toMatch(STACK_FRAME);
+    expect(await portOpen(port)).toBe(false);
+  }, 600_000);
 });

@@ -32,6 +32,9 @@ import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 
 const TIMEOUT_MS = 2_000;
 const PRICE = 10_000n; // $0.01, what every server here lists
+// Two test wallets' addresses (budgets are kept by address; nothing here signs with them).
+const BUDGET_WALLET = "0x1111111111111111111111111111111111111111";
+const NEW_WALLET = "0x2222222222222222222222222222222222222aBc";
 
 let stack: PaymentStack;
 /** Three reference servers paying one provider wallet (a listing's URL is unique in a database). */
@@ -112,7 +115,7 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(row!.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(row!.deliveredMs).toBeGreaterThan(0);
     expect(row!.deliveredMs).toBeLessThan(TIMEOUT_MS);
-    expect(await spentToday(db)).toBeGreaterThanOrEqual(PRICE);
+    expect(await spentToday(db, settings.wallet.address)).toBeGreaterThanOrEqual(PRICE);
     // Bought once per interval: the listing is no longer due.
     expect((await listTestPurchaseTargets(db, settings.intervalMs, 100)).map((t) => t.id)).not.toContain(listing.id);
     // Every surface says the same sentence, with the settlement on the explorer.
@@ -192,7 +195,7 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     const settings = await fundedSettings(1_000_000n);
     const liar = liars.get("refuse-then-settle")!;
     const listing = await listed(db, liar.url, slug("refuse-then-settle"));
-    const before = await spentToday(db);
+    const before = await spentToday(db, settings.wallet.address);
     const settledBefore = liar.settled;
     const result = await buy(db, settings, listing.id);
     expect(result).toMatchObject({ kind: "recorded", outcome: "refused" });
@@ -201,7 +204,7 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(liar.settled).toBe(settledBefore + 1);
     expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);
     // What left the wallet is counted against the day's budget: the budget cannot be overspent this way.
-    expect((await spentToday(db)) - before).toBe(PRICE);
+    expect((await spentToday(db, settings.wallet.address)) - before).toBe(PRICE);
     const [row] = await purchasesOf(db, listing.id);
     expect(row).toMatchObject({ outcome: "refused", money: "refused", units: PRICE });
   });
@@ -270,10 +273,23 @@ describe.each(drivers())("the day's budget on %s", (driver) => {
     const budget = 5n * PRICE;
     const instances = [conn.db, second?.db ?? conn.db];
     const attempts = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => reserveTestPurchase(instances[i % 2]!, { listingId: listing.id, item: "x", network: "eip155:84532", payTo: null, units: PRICE }, budget)),
+      Array.from({ length: 24 }, (_, i) => reserveTestPurchase(instances[i % 2]!, { listingId: listing.id, item: "x", network: "eip155:84532", payTo: null, units: PRICE, wallet: BUDGET_WALLET }, budget)),
     );
     expect(attempts.filter((a) => "id" in a)).toHaveLength(5);
-    expect(await spentToday(conn.db)).toBe(budget);
+    expect(await spentToday(conn.db, BUDGET_WALLET)).toBe(budget);
+    // Spelled in another case, it is the same wallet and the same spent budget.
+    expect(await spentToday(conn.db, BUDGET_WALLET.toUpperCase().replace("0X", "0x"))).toBe(budget);
+  });
+
+  it("gives a new test wallet its own day's budget: what the last key spent is not carried over", async () => {
+    const listing = await insertListing(conn.db, { slug: `wallets-${driver}`, name: "Wallets", description: "Budget per wallet", categories: [], serverUrl: "http://127.0.0.1:9/mcp?wallets", websiteUrl: null, status: "approved", price: 0.01 });
+    await conn.db.execute(sql`delete from test_purchase_spending`);
+    const purchase = (wallet: string) => reserveTestPurchase(conn.db, { listingId: listing.id, item: "x", network: "eip155:84532", payTo: null, units: PRICE, wallet }, PRICE);
+    expect(await purchase(BUDGET_WALLET)).toHaveProperty("id");
+    expect(await purchase(BUDGET_WALLET)).toMatchObject({ overBudget: true, spentUnits: PRICE });
+    expect(await spentToday(conn.db, NEW_WALLET)).toBe(0n);
+    expect(await purchase(NEW_WALLET)).toHaveProperty("id");
+    expect(await spentToday(conn.db, NEW_WALLET)).toBe(PRICE);
   });
 
   it("buys from one of two due listings when two instances run at once with budget for one", async () => {
@@ -286,7 +302,7 @@ describe.each(drivers())("the day's budget on %s", (driver) => {
     const paid = rows.filter((r) => r.money === "paid");
     expect(paid).toHaveLength(1);
     expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);
-    expect(await spentToday(conn.db)).toBe(PRICE);
+    expect(await spentToday(conn.db, settings.wallet.address)).toBe(PRICE);
     expect(runs.some((r) => r.stoppedEarly !== null)).toBe(true);
   }, 30_000);
 });
