@@ -56,6 +56,8 @@ export type MonetizedServerOptions = {
    * (one line, at most 300 characters). Default: console.error.
    */
   log?: (line: string) => void;
+  /** One `log` line per purchase (tool, price, payer, outcome); default true, false keeps the log to refusals. */
+  logPurchases?: boolean;
   /**
    * DNS-rebinding protection: check `Host` and `Origin`. "auto" (default) checks every request that arrives
    * on a loopback address (a server on 127.0.0.1, or one behind a proxy on the same machine); true checks
@@ -93,6 +95,7 @@ export type ResolvedOptions = {
   publicUrl?: string;
   onPurchase?: (event: PurchaseEvent) => void;
   log: (line: string) => void;
+  logPurchases: boolean;
   hostCheck: HostCheck;
 };
 
@@ -143,6 +146,7 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     publicUrl: options.publicUrl,
     onPurchase: options.onPurchase,
     log: options.log ?? ((line) => console.error(`[@agora-mcp/server] ${line}`)),
+    logPurchases: options.logPurchases ?? true,
     hostCheck: resolveHostCheck(options, options.publicUrl),
   };
 }
