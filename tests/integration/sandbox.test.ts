@@ -16,8 +16,9 @@ import { baseSepolia } from "viem/chains";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPricedItems, readPurchaseResult, Quirks, readToolPayload } from "@agora-mcp/protocol";
 import { openPglite } from "@/db/connect";
-import { listings, testPurchases } from "@/db/schema";
+import { listings, testPurchases, users } from "@/db/schema";
 import { USDC_ABI } from "@/sandbox/chain";
+import { walkAgentPath } from "../support/agent-path";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
 type Summary = {
@@ -26,6 +27,8 @@ type Summary = {
   servers: { slug: string; mcpUrl: string; payTo: `0x${string}`; verified: boolean; price: number }[];
   buyer: { address: `0x${string}`; usdcUnits: string; walletFile: string };
   testPurchases: { wallet: `0x${string}`; firstRound: Record<string, number> };
+  agentConfig: unknown;
+  reviewer: { email: string; password: string };
 };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-sandbox-"));
@@ -149,6 +152,27 @@ describe("npm run sandbox", () => {
     const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
     expect(first.output()).not.toContain(key.slice(2));
 
+    // The agent builder's path: Getting Started beside the sandbox shows one block, the one the sandbox printed, and
+    // the client started from it (off the site's tarball, no npm registry) finds the weather server and buys from it.
+    const printed = /ready to paste[^\n]*\n([\s\S]*?)\n\nThe same as JSON/.exec(first.output())?.[1];
+    expect(JSON.parse(printed!)).toEqual(first.summary.agentConfig);
+    const agent = await walkAgentPath(`http://localhost:${base + 4}`, { query: "weather", item: "weather-now", params: { city: "Lisbon" } });
+    console.log(`agent path: ${agent.ms} ms, ${agent.copiedBlocks} copied block`);
+    expect(agent.config).toEqual(first.summary.agentConfig);
+    expect(agent.config.mcpServers.agora.env).toMatchObject({ AGORA_RPC_URL: first.summary.rpcUrl, AGORA_WALLET_FILE: first.summary.buyer.walletFile, AGORA_REGISTRY_URL: `http://localhost:${base + 4}/api` });
+    expect(agent.found[0]).toBe(weatherSlug);
+    expect(agent.purchase).toMatchObject({ status: "delivered" });
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - 2n * units);
+    // The reviewer's sign-in is printed, and the account is an admin with that password (checked by signing in on the site).
+    expect(first.output()).toContain(`Reviewer:     ${first.summary.reviewer.email}  password ${first.summary.reviewer.password}`);
+    const signIn = await fetch(`http://127.0.0.1:${base + 4}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: first.summary.reviewer.email, password: first.summary.reviewer.password }),
+      signal: AbortSignal.timeout(240_000),
+    });
+    expect(signIn.status).toBe(200);
+
     expect(await stopSandbox(first.child)).toBe(0);
     // Chain, facilitator, the two servers and the site.
     for (const port of [base, base + 1, base + 2, base + 3, base + 4]) expect(await portOpen(port)).toBe(false);
@@ -170,6 +194,8 @@ describe("npm run sandbox", () => {
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
       ]);
+      // The reviewer is an admin with a proven address (one account, kept across runs with a new password).
+      expect(await conn.db.select({ role: users.role }).from(users).where(eq(users.email, first.summary.reviewer.email))).toEqual([{ role: "admin" }]);
       // The sample catalogue is there too, so the marketplace is not just the sandbox.
       expect((await conn.db.select({ id: listings.id }).from(listings).where(eq(listings.status, "approved"))).length).toBeGreaterThan(10);
     } finally {
