@@ -28,7 +28,9 @@ export async function copyGettingStartedBlock(origin: string): Promise<string> {
   }
 }
 
-export async function walkAgentPath(origin: string, { query, item, params }: { query: string; item: string; params: Record<string, string> }): Promise<AgentPath> {
+type Walk = { query: string; item: string; params: Record<string, string>; /** The result the person picks (the first by default). */ choose?: (slugs: string[]) => string | undefined };
+
+export async function walkAgentPath(origin: string, { query, item, params, choose = (slugs) => slugs[0] }: Walk): Promise<AgentPath> {
   const started = Date.now();
   const config = JSON.parse(await copyGettingStartedBlock(origin)) as AgentConfig;
   const { command, args, env } = config.mcpServers.agora;
@@ -58,7 +60,9 @@ export async function walkAgentPath(origin: string, { query, item, params }: { q
     const search = (await client.callTool({ name: "search_servers", arguments: { query } })) as CallToolResult;
     if (search.isError) throw new Error(`search_servers failed: ${JSON.stringify(search.content)} ${log}`);
     const found = (search.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug);
-    const bought = (await client.callTool({ name: "purchase", arguments: { server: found[0]!, item, params } }, undefined, { timeout: 120_000 })) as CallToolResult;
+    const server = choose(found);
+    if (!server) throw new Error(`search_servers found nothing to choose: ${found.join(", ")}`);
+    const bought = (await client.callTool({ name: "purchase", arguments: { server, item, params } }, undefined, { timeout: 120_000 })) as CallToolResult;
     return { ms: Date.now() - started, copiedBlocks: 1, config, purchase: (bought.structuredContent ?? { content: bought.content }) as Record<string, unknown>, found, log };
   } finally {
     await client.close();
