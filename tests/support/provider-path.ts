@@ -33,7 +33,7 @@ function npmEnv(home: string): NodeJS.ProcessEnv {
 }
 
 function startServer(folder: string, command: string, env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; url: string; log: () => string }> {
-  const server = spawn("sh", ["-c", `exec ${command}`], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const server = spawn("sh", ["-c", command], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   return new Promise((resolve, reject) => {
     const read = (d: Buffer) => {
