@@ -128,7 +128,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             type="search"
             value={q}
             onChange={(e) => onType(e.target.value)}
-            placeholder="Search servers by name or category"
+            placeholder="Search by name or category"
             className={SEARCH_INPUT_CLASSES}
             autoComplete="off"
             maxLength={200}

@@ -21,12 +21,12 @@ test("a Base Sepolia listing says Base Sepolia, and counts its checks in words",
 });
 
 test("a listing with no sales shows no empty chart frame", async ({ page, request }) => {
-  const all = (await (await request.get("/api/mcp-agents?limit=20")).json()) as { slug: string }[];
+  const all = (await (await request.get("/api/mcp-agents?limit=20")).json()) as { id: string }[];
   let unsold: string | undefined;
-  for (const { slug } of all) {
-    const one = (await (await request.get(`/api/mcp-agents/${slug}`)).json()) as { sales?: { allTime?: { sales: number } } };
+  for (const { id } of all) {
+    const one = (await (await request.get(`/api/mcp-agents/${id}`)).json()) as { sales?: { allTime?: { sales: number } } };
     if (one.sales?.allTime?.sales === 0) {
-      unsold = slug;
+      unsold = id;
       break;
     }
   }
