@@ -127,6 +127,8 @@ test.describe("submit page, signed in", () => {
 
     await page.getByRole("link", { name: "Your servers" }).click();
     await expect(page).toHaveURL(/\/account#your-servers$/, slowNav);
+    // The account's id, which `npm run admin:grant -- <user id>` takes.
+    await expect(page.getByTestId("account-id")).toHaveText(/^Account id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const mine = page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: name });
     await expect(mine).toContainText("Pending review");
     await expect(mine).toContainText(url);
