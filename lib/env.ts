@@ -43,6 +43,10 @@ const pageSettingsShape = {
   // The client and the provider kit are published on the npm registry: install lines name the packages
   // (`npx -y @agora-mcp/client`) instead of this site's tarballs ({SITE_URL}/downloads/…).
   PACKAGES_ON_REGISTRY: flag,
+  // Set only by `npm run sandbox` for the site it runs: the sandbox's chain and funded buyer wallet, which the
+  // config blocks on its pages then name (AGORA_RPC_URL, AGORA_WALLET_FILE), so a block copied there works as is.
+  SANDBOX_RPC_URL: optionalUrl,
+  SANDBOX_WALLET_FILE: optionalString.pipe(z.string().startsWith("/", "must be an absolute path").optional()),
 };
 const pageSettingsSchema = z.object(pageSettingsShape);
 

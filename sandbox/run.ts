@@ -20,9 +20,12 @@ import { probeServer } from "@/lib/probe";
 import { walletFromKey } from "@agora-mcp/client";
 import { reloadEnv } from "@/lib/env";
 import { runTestPurchases } from "@/lib/test-purchases/run";
+import { clientConfigFor } from "@/lib/deployment";
 import { ANVIL_TEST_KEYS, startChain, USDC_ADDRESS, type LocalChain } from "./chain";
 import { startFacilitator, type LocalFacilitator } from "./facilitator";
 import { checkPortsFree } from "./ports";
+import { relayMail } from "./mail";
+import { ensureReviewer } from "./reviewer";
 
 const { values: args } = parseArgs({
   options: {
@@ -136,12 +139,15 @@ async function main() {
   const conn = await openDatabase({ databaseUrl, pgliteDir: args["pglite-dir"] ?? process.env.PGLITE_DIR ?? ".data/pglite" });
   const registered = [];
   let testPurchases = {};
+  let reviewer;
   try {
     // The sample catalogue fills the marketplace; none of it is a server the sandbox runs, so every sample is on a
     // reserved .example name that is never looked up or reached (the reference samples, seeded for 127.0.0.1:8080
     // by `npm run dev`, are parked there too): only the sandbox's own servers are probed and bought from.
     if (conn.created) await seedSampleCatalogue(conn.db, new Date(), PARKED_REFERENCE_SERVER_URL);
     await pointSampleListingsAt(conn.db, PARKED_REFERENCE_SERVER_URL);
+    // The reviewer who approves submissions here: a fresh password each run, printed below.
+    reviewer = await ensureReviewer(conn.db);
     // Every run starts a new chain: what the sales indexer read of the last one means nothing here.
     await conn.db.delete(salesCursors);
     for (const p of providers) {
@@ -182,16 +188,22 @@ async function main() {
 
   const sitePort = port("site-port");
   const registryUrl = `http://localhost:${sitePort}`;
+  // The agent config block the site's pages show (and this prints): the site's own, plus this chain and buyer wallet.
+  const blockEnv = { SITE_URL: registryUrl, SANDBOX_RPC_URL: started.chain.rpcUrl, SANDBOX_WALLET_FILE: walletFile };
+  Object.assign(process.env, blockEnv);
+  const agentConfig = clientConfigFor();
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory). Its pages and the
     // client tarball it serves name its own origin.
-    const siteEnv = { ...process.env, ...testPurchaseEnv, SITE_URL: registryUrl, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
+    const siteEnv = { ...process.env, ...testPurchaseEnv, ...blockEnv, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
     execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
     // Bound to loopback only: nothing off this machine can reach the sandbox's site.
     started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
       env: siteEnv,
-      stdio: ["ignore", "ignore", "inherit"],
+      stdio: ["ignore", "pipe", "inherit"],
     });
+    // The site's log stays quiet here but for the mail it would have sent (no SMTP in the sandbox): each message's link.
+    relayMail(started.site.stdout!);
     started.site.once("exit", (code) => {
       if (code) console.error(`The site exited with code ${code}.`);
     });
@@ -208,6 +220,8 @@ async function main() {
     servers: registered,
     buyer: { address: buyer.address, usdcUnits: balance.toString(), walletFile },
     testPurchases: { wallet: testPurchaseWallet.address, firstRound: testPurchases },
+    reviewer: reviewer && { email: reviewer.email, password: reviewer.password },
+    agentConfig: JSON.parse(agentConfig) as unknown,
     startedAt: new Date().toISOString(),
     pid: process.pid,
   };
@@ -224,6 +238,12 @@ Agora sandbox is running (loopback only: every part listens on 127.0.0.1, nothin
 ${registered.map((s) => `  Server:       ${s.name}: ${s.mcpUrl}  ${s.verified ? "Verified" : `not verified${s.probeError ? ` (${s.probeError})` : ""}`}`).join("\n")}
   Test buys:    the site's wallet ${testPurchaseWallet.address} buys from each paid listing (${JSON.stringify(testPurchases)})
   Buyer wallet: ${buyer.address}  holds ${formatUsd(balance)} USDC; key in ${path.relative(process.cwd(), walletFile)} (mode 0600)
+  Reviewer:     ${reviewer ? `${reviewer.email}  password ${reviewer.password}  (sign in at ${registryUrl}/login, approve at ${registryUrl}/admin/review)` : "(none)"}
+  Mail:         not sent anywhere; each message's link is printed here as "Mail to …".
+
+Your assistant's config block (claude_desktop_config.json), ready to paste; ${registryUrl}/getting-started shows the same:
+${agentConfig}
+
 The same as JSON: ${path.relative(process.cwd(), out)}. Ctrl-C stops everything.`);
 }
 

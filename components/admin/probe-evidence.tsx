@@ -4,6 +4,7 @@ import type { DriftRecord } from "@/lib/listings/model";
 import type { ListingCheck } from "@/lib/listings/model";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
 import { formatPrice } from "@/lib/listings/format";
+import { priceRows, priceText } from "@/lib/listings/presenters/price-rows";
 
 /** What the last probe found, for a reviewer or the provider: the evidence behind a decision. */
 export function ProbeEvidence({ probe, drift = [] }: { probe: ListingCheck | undefined; drift?: DriftRecord[] }) {
@@ -39,12 +40,16 @@ export function ProbeEvidence({ probe, drift = [] }: { probe: ListingCheck | und
         </p>
       )}
       {items.length > 0 && (
+        // Each purchasable thing once (an item and its own x402 tool are one), as the detail page lists them.
         <ul className="list-disc pl-5">
-          {items.map((item) => (
-            <li key={`${item.name}-${item.amount}`}>
-              {item.name}: {formatPrice(item.amount)} {item.currency}
-            </li>
-          ))}
+          {priceRows({ tools, pricedItems: items, paymentMethods: methods })
+            .filter((row) => row.amount !== null)
+            .map((row) => (
+              <li key={row.key}>
+                {row.name}: {priceText(row, formatPrice)}
+                {row.alsoX402Tool && <span className="text-muted-foreground"> (also the x402 tool {row.alsoX402Tool})</span>}
+              </li>
+            ))}
         </ul>
       )}
       {methods.length > 0 && (

@@ -72,7 +72,8 @@ export function SalesPanel({ sales, daily }: { sales: SalesSummary; daily: { day
           "No sales recorded yet."
         )}
       </p>
-      <SalesChart days={daily} />
+      {/* A chart of nothing but zeros is an empty frame: only a listing with sales in the period gets one. */}
+      {daily.some((d) => d.sales > 0) && <SalesChart days={daily} />}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { Wrench } from "lucide-react";
 import type { ProbeSnapshot } from "@/lib/listings/model";
 import { formatPrice } from "@/lib/listings/format";
-import { priceRows } from "@/lib/listings/presenters/price-rows";
+import { priceRows, priceText } from "@/lib/listings/presenters/price-rows";
 
 /** What the latest check read the server to sell, each purchasable thing once, with the payees it accepts. */
 export function ToolsAndPrices({ probe }: { probe: ProbeSnapshot | null }) {
@@ -35,8 +35,7 @@ export function ToolsAndPrices({ probe }: { probe: ProbeSnapshot | null }) {
                     <td className="px-3 py-2 text-right text-muted-foreground">—</td>
                   ) : (
                     <td className="px-3 py-2 text-right whitespace-nowrap">
-                      {/* "Free", not "Free USDC": a free item is paid in nothing. */}
-                      {row.amount === 0 ? formatPrice(0) : `${formatPrice(row.amount)} ${row.currency}`}
+                      {priceText(row, formatPrice)}
                     </td>
                   )}
                 </tr>

@@ -15,18 +15,16 @@ export function ListingCard({
       data-testid="listing"
       className="listing-card"
     >
-      <div className="flex items-start justify-between gap-3">
-        <h2 className="min-w-0 text-base leading-snug font-semibold break-words">
-          <Link href={`/marketplace/${listing.slug}`} className="listing-card-link">
-            {listing.name}
-          </Link>
-        </h2>
-        {/* Up to three badges: they wrap under each other rather than push out of the card. */}
-        <div className="flex max-w-[60%] shrink-0 flex-wrap justify-end gap-1.5">
-          <StatusBadges listing={listing} />
-          <TestPurchaseBadge listing={listing} />
-        </div>
+      {/* The badges (up to four) get their own row above the title, so the title keeps the card's whole width. */}
+      <div className="mb-2 flex flex-wrap gap-1.5 empty:hidden" data-testid="card-badges">
+        <StatusBadges listing={listing} />
+        <TestPurchaseBadge listing={listing} />
       </div>
+      <h2 className="min-w-0 text-base leading-snug font-semibold break-words">
+        <Link href={`/marketplace/${listing.slug}`} className="listing-card-link">
+          {listing.name}
+        </Link>
+      </h2>
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-muted-foreground">{listing.description}</p>
       <SalesLine sales={listing.sales} />
       <div className="mt-4 flex items-end justify-between gap-3">

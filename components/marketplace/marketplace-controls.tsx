@@ -114,7 +114,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           e.preventDefault();
           go({ q: q.trim() });
         }}
-        className="grid gap-3 rounded-xl border bg-white p-3 shadow-xs sm:p-4 lg:grid-cols-[minmax(0,1fr)_auto]"
+        className="grid gap-3 rounded-xl border bg-white p-3 shadow-xs sm:p-4 xl:grid-cols-[minmax(0,1fr)_auto]"
       >
         <div className="relative">
           <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
@@ -128,7 +128,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             type="search"
             value={q}
             onChange={(e) => onType(e.target.value)}
-            placeholder="Search by name, description or category"
+            placeholder="Search by name or category"
             className={SEARCH_INPUT_CLASSES}
             autoComplete="off"
             maxLength={200}
@@ -144,7 +144,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             </button>
           ) : null}
         </div>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3 lg:flex">
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3 xl:flex">
           <FilterSelect label="Category" name="category" value={shown.filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
             <option value="all">All categories</option>
             {!categoryKnown && <option value={filters.category}>{filters.category}</option>}

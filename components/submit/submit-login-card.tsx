@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { OAuthSignInButton } from "@/components/auth/oauth-sign-in-button";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { site } from "@/lib/site";
 
@@ -15,22 +16,33 @@ export function SubmitLoginCard({ githubOffered }: { githubOffered: boolean }) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {githubOffered ? (
-          <OAuthSignInButton provider="github" label="Login with Github" />
+          <>
+            <OAuthSignInButton provider="github" label="Login with Github" />
+            <p className="text-sm text-muted-foreground">
+              Or{" "}
+              <Link href="/login/email" className="font-medium text-primary underline-offset-4 hover:underline">
+                sign in with email
+              </Link>{" "}
+              ·{" "}
+              <Link href="/register" className="font-medium text-primary underline-offset-4 hover:underline">
+                create an account
+              </Link>
+            </p>
+          </>
         ) : (
-          <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            GitHub sign-in is not available on this server.
-          </p>
+          // No GitHub app on this server: email is the way in, offered as the main action rather than under a warning.
+          <>
+            <Button asChild size="lg">
+              <Link href="/login/email">Sign in with email</Link>
+            </Button>
+            <p className="text-sm text-muted-foreground">
+              This server signs in with email only.{" "}
+              <Link href="/register" className="font-medium text-primary underline-offset-4 hover:underline">
+                Create an account
+              </Link>
+            </p>
+          </>
         )}
-        <p className="text-sm text-muted-foreground">
-          Or{" "}
-          <Link href="/login/email" className="font-medium text-primary underline-offset-4 hover:underline">
-            sign in with email
-          </Link>{" "}
-          ·{" "}
-          <Link href="/register" className="font-medium text-primary underline-offset-4 hover:underline">
-            create an account
-          </Link>
-        </p>
       </CardContent>
     </Card>
   );

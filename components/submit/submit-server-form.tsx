@@ -1,4 +1,5 @@
 "use client";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -13,6 +14,7 @@ import { editServer } from "@/lib/actions/edit-server";
 import { submitServerForReview } from "@/lib/actions/submit-server";
 import { MAX_CATEGORIES, serverSubmissionSchema, type ServerSubmission, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { CategoryInput } from "./category-input";
+import { SubmittedNotice } from "./submitted-notice";
 
 const empty: ServerSubmissionValues = { name: "", description: "", mcpServerUrl: "", websiteUrl: "", categories: [] };
 
@@ -23,8 +25,10 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
     resolver: zodResolver(serverSubmissionSchema),
     defaultValues: editing?.values ?? empty,
   });
+  const [submitted, setSubmitted] = useState<string | null>(null);
 
   async function onSubmit(values: ServerSubmission) {
+    setSubmitted(null);
     const send = editing ? () => editServer(editing.id, values) : () => submitServerForReview(values);
     const result = await send().catch(() => ({ ok: false as const, status: 0, message: "An unknown error occurred", errors: undefined }));
     if (result.ok && editing) {
@@ -35,6 +39,7 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
     if (result.ok) {
       toast.success("Success", { description: "Your MonetizedMCP server has been submitted successfully" });
       reset(empty);
+      setSubmitted(values.name);
       void captureEvent("mcp_server_submitted", values);
       return;
     }
@@ -56,6 +61,7 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
   const description = useWatch({ control, name: "description" }) ?? "";
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="grid gap-6" aria-label="Submit MonetizedMCP server">
+      {submitted && <SubmittedNotice name={submitted} />}
       <Field id="server-name" label="Name" required error={errors.name?.message}>
         <Input placeholder="AI-Powered Web Scraper" autoComplete="off" {...register("name")} />
       </Field>

@@ -21,7 +21,7 @@ function Toaster(props: ToasterProps) {
     };
   }, []);
   if (!Sonner) return null;
-  return <Sonner theme="light" position="bottom-right" richColors closeButton className="toaster group" {...props} />;
+  return <Sonner theme="light" position="top-center" richColors closeButton className="toaster group" {...props} />;
 }
 
 export { Toaster };

@@ -60,7 +60,7 @@ function purchaseSettings(settings: TestPurchaseSettings, network: PaymentNetwor
     dailyCapUnits: settings.budgetUnits,
     maxPerPurchaseUnits: settings.maxUnits,
     walletFile: "",
-    ledgerFile: "",
+    walletFileSet: false,
   };
 }
 

@@ -117,9 +117,18 @@ test.describe("submit page, signed in", () => {
     await expect(page.getByLabel("MCP Server URL")).toHaveValue("");
     await expect(page.getByRole("list", { name: "Selected categories" })).toHaveCount(0);
     await expect(submit).toBeEnabled();
+    // The page itself says it worked and what comes next, after the toast has gone.
+    const notice = page.getByTestId("submitted-notice");
+    await expect(notice).toContainText(`${name} is submitted and waiting for review.`);
+    await expect(notice.getByRole("link", { name: "your account page" })).toHaveAttribute("href", "/account");
+    await page.screenshot({ path: testInfo.outputPath("submitted.png"), fullPage: true });
+    await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeHidden({ timeout: 10_000 });
+    await expect(notice).toBeVisible();
 
     await page.getByRole("link", { name: "Your servers" }).click();
     await expect(page).toHaveURL(/\/account#your-servers$/, slowNav);
+    // The account's id, which `npm run admin:grant -- <user id>` takes.
+    await expect(page.getByTestId("account-id")).toHaveText(/^Account id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const mine = page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: name });
     await expect(mine).toContainText("Pending review");
     await expect(mine).toContainText(url);

@@ -91,7 +91,7 @@ describe("the client from the Getting Started block", () => {
       command,
       args,
       cwd: tmp,
-      env: { ...getDefaultEnvironment(), ...npmEnv, ...rest, HOME: home, AGORA_WALLET_FILE: path.join(home, ".agora/wallet.json") },
+      env: { ...getDefaultEnvironment(), ...npmEnv, ...rest, HOME: home },
       stderr: "pipe",
     });
     let log = "";
@@ -124,10 +124,28 @@ describe("the provider kit from the provider guide", () => {
     expect(installed.dependencies).toBeUndefined();
     expect(fs.existsSync(path.join(project, "node_modules/@agora-mcp/server/dist/protocol/index.d.ts"))).toBe(true);
 
-    fs.writeFileSync(path.join(project, "index.ts"), guideBlock("setup-and-usage.mdx", "**4. Declare what you sell.**", "ts"));
-    provider = spawn(process.execPath, [TSX, "index.ts"], {
+    // The guide's own files: index.js as shown, .env as shown with the address filled in as it says.
+    fs.writeFileSync(path.join(project, "index.js"), guideBlock("setup-and-usage.mdx", "**4. Declare what you sell.**", "js"));
+    const dotenv = guideBlock("setup-and-usage.mdx", "**3. Set the environment variables.**", "dotenv");
+    expect(dotenv).toContain("SERVER_WALLET_ADDRESS=0xYourReceivingWalletAddress");
+    // Left as it is, the placeholder stops the server with one line naming the setting, and no stack trace.
+    fs.writeFileSync(path.join(project, ".env"), dotenv);
+    const refused = await promisify(execFile)("npm", ["start"], { cwd: project, env: { ...npmEnv, PORT: "0" }, timeout: 30_000 }).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toContain('walletAddress must be a 0x address of 40 hex digits, not "0xYourReceivingWalletAddress"');
+    expect(refused?.stderr).toContain("SERVER_WALLET_ADDRESS");
+    expect(refused?.stderr).not.toMatch(/\n\s+at /);
+    fs.writeFileSync(path.join(project, ".env"), dotenv.replace("0xYourReceivingWalletAddress", `0x${"5".repeat(40)}`));
+    // The Local Testing Guide's commands, as shown: build, then start (PORT and FACILITATOR_URL set as it shows).
+    const commands = guideBlock("local-testing-guide.mdx", "Build and start your server", "bash").split("\n");
+    expect(commands).toEqual(["npm run build", "npm start"]);
+    await promisify(execFile)("sh", ["-e", "-c", commands[0]!], { cwd: project, env: npmEnv, timeout: 30_000 });
+    provider = spawn("sh", ["-c", `exec ${commands[1]!}`], {
       cwd: project,
-      env: { ...process.env, PORT: "0", SERVER_WALLET_ADDRESS: `0x${"5".repeat(40)}`, FACILITATOR_URL: "http://127.0.0.1:9" },
+      env: { ...npmEnv, PORT: "0", FACILITATOR_URL: "http://127.0.0.1:9" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const url = await new Promise<string>((resolve, reject) => {

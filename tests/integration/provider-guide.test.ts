@@ -14,6 +14,8 @@ const EXAMPLE = "examples/word-count-server/index.ts";
 let stack: PaymentStack;
 let child: ChildProcess;
 let url: string;
+/** What the example wrote to standard error: the kit's log. */
+let log = "";
 const wallet = `0x${"7".repeat(40)}` as const;
 
 beforeAll(async () => {
@@ -21,8 +23,9 @@ beforeAll(async () => {
   const port = 23_000 + (process.pid % 1000);
   child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", EXAMPLE], {
     env: { ...process.env, PORT: String(port), SERVER_WALLET_ADDRESS: wallet, FACILITATOR_URL: stack.facilitator.url, NETWORK: "base-sepolia" },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
   url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -42,7 +45,8 @@ afterAll(async () => {
 describe("the provider guide's example", () => {
   it("is on the Setup and Usage page exactly as compiled", () => {
     const page = fs.readFileSync("content/guides/setup-and-usage.mdx", "utf8");
-    expect(page).toContain("```ts\n" + fs.readFileSync(EXAMPLE, "utf8").trimEnd() + "\n```");
+    // Shown as index.js (the code is plain JavaScript too), which the guide's `npm start` runs.
+    expect(page).toContain("```js\n" + fs.readFileSync(EXAMPLE, "utf8").trimEnd() + "\n```");
     for (const name of ["SERVER_WALLET_ADDRESS", "NETWORK", "FACILITATOR_URL", "PORT"]) expect(page).toContain(`${name}=`);
   });
 
@@ -64,6 +68,10 @@ describe("the provider guide's example", () => {
       await client.close();
     }
     expect(await stack.chain.usdcBalance(wallet)).toBe(10_000n);
+    // The provider sees each purchase in the server's log: tool, price, payer, outcome.
+    const paidLine = log.split("\n").find((l) => l.includes("purchase word-count"));
+    expect(paidLine).toMatch(new RegExp(`^\\[@agora-mcp/server\\] purchase word-count \\$0\\.01 by ${buyer.address}: delivered \\(tx 0x[0-9a-f]{64}\\)$`));
+    expect(log).toContain("purchase character-count free: delivered");
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(90_000n);
   });
 });

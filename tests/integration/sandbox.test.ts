@@ -11,13 +11,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { eq, like, notLike } from "drizzle-orm";
 import { createPublicClient, http, type Abi } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPricedItems, readPurchaseResult, Quirks, readToolPayload } from "@agora-mcp/protocol";
 import { openPglite } from "@/db/connect";
-import { listings, testPurchases } from "@/db/schema";
+import { listings, testPurchases, users } from "@/db/schema";
 import { USDC_ABI } from "@/sandbox/chain";
+import { walkAgentPath } from "../support/agent-path";
+import { walkProviderPath } from "../support/provider-path";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { npmRun, startNpm, stopNpm, STACK_FRAME } from "../support/commands";
 
@@ -27,6 +29,8 @@ type Summary = {
   servers: { slug: string; mcpUrl: string; payTo: `0x${string}`; verified: boolean; price: number }[];
   buyer: { address: `0x${string}`; usdcUnits: string; walletFile: string };
   testPurchases: { wallet: `0x${string}`; firstRound: Record<string, number> };
+  agentConfig: unknown;
+  reviewer: { email: string; password: string };
 };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-sandbox-"));
@@ -120,7 +124,8 @@ async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
 describe("npm run sandbox", () => {
   it("comes up on PGlite with the site, two verified paid servers and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
     const pgliteDir = path.join(tmp, "pglite");
-    const first = await startSandbox({ PGLITE_DIR: pgliteDir }, { site: true });
+    // AUTH_SECRET: sign-in sticks in `next dev` only with one until development keeps a secret of its own (issue 38, item 2).
+    const first = await startSandbox({ PGLITE_DIR: pgliteDir, AUTH_SECRET: "sandbox-test-secret-0123456789abcdefghijkl" }, { site: true });
     expect(first.summary.servers).toHaveLength(2);
     expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);
     expect(first.summary.buyer.usdcUnits).toBe("10000000");
@@ -153,6 +158,51 @@ describe("npm run sandbox", () => {
     const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
     expect(first.output()).not.toContain(key.slice(2));
 
+    // The agent builder's path: Getting Started beside the sandbox shows one block, the one the sandbox printed, and
+    // the client started from it (off the site's tarball, no npm registry) finds the weather server and buys from it.
+    const printed = /ready to paste[^\n]*\n([\s\S]*?)\n\nThe same as JSON/.exec(first.output())?.[1];
+    expect(JSON.parse(printed!)).toEqual(first.summary.agentConfig);
+    const agent = await walkAgentPath(`http://localhost:${base + 4}`, {
+      query: "sandbox weather",
+      item: "weather-now",
+      params: { city: "Lisbon" },
+      choose: (slugs) => slugs.find((s) => s === weatherSlug),
+    });
+    console.log(`agent path: ${agent.ms} ms, ${agent.copiedBlocks} copied block`);
+    expect(agent.config).toEqual(first.summary.agentConfig);
+    expect(agent.config.mcpServers.agora.env).toMatchObject({ AGORA_RPC_URL: first.summary.rpcUrl, AGORA_WALLET_FILE: first.summary.buyer.walletFile, AGORA_REGISTRY_URL: `http://localhost:${base + 4}/api` });
+    expect(agent.found).toContain(weatherSlug);
+    expect(agent.purchase).toMatchObject({ status: "delivered" });
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - 2n * units);
+    // The reviewer's sign-in is printed, and the account is an admin with that password (checked by signing in on the site).
+    expect(first.output()).toContain(`Reviewer:     ${first.summary.reviewer.email}  password ${first.summary.reviewer.password}`);
+    const signIn = await fetch(`http://127.0.0.1:${base + 4}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: first.summary.reviewer.email, password: first.summary.reviewer.password }),
+      signal: AbortSignal.timeout(240_000),
+    });
+    expect(signIn.status).toBe(200);
+
+    // The provider's path: Building A Server and the Local Testing Guide as the site shows them, /submit, the reviewer's
+    // approval, and a purchase through the agent's block.
+    const provider = await walkProviderPath({
+      origin: `http://localhost:${base + 4}`,
+      facilitatorUrl: first.summary.facilitatorUrl,
+      port: base + 6,
+      reviewer: first.summary.reviewer,
+      agentConfig: agent.config,
+      wallet: privateKeyToAccount(generatePrivateKey()).address,
+    });
+    try {
+      console.log(`provider path: ${provider.ms} ms, ${provider.copiedBlocks} copied blocks`);
+      expect(provider.purchase).toMatchObject({ status: "delivered" });
+      expect(provider.serverLog).toMatch(/purchase word-count \$0\.01 by 0x[0-9a-fA-F]{40}: delivered/);
+    } finally {
+      process.kill(-provider.server.pid!, "SIGTERM");
+      fs.rmSync(provider.folder, { recursive: true, force: true });
+    }
+
     expect(await stopSandbox(first.child)).toBe(0);
     // Chain, facilitator, the two servers and the site.
     for (const port of [base, base + 1, base + 2, base + 3, base + 4]) expect(await portOpen(port)).toBe(false);
@@ -179,6 +229,8 @@ describe("npm run sandbox", () => {
       const others = await conn.db.select({ url: listings.serverUrl }).from(listings).where(notLike(listings.serverUrl, "http://127.0.0.1:%"));
       expect(others.length).toBeGreaterThan(10);
       expect(others.filter((l) => !new URL(l.url).hostname.endsWith(".example"))).toEqual([]);
+      // The reviewer is an admin with a proven address (one account, kept across runs with a new password).
+      expect(await conn.db.select({ role: users.role }).from(users).where(eq(users.email, first.summary.reviewer.email))).toEqual([{ role: "admin" }]);
       // The sample catalogue is there too, so the marketplace is not just the sandbox.
       expect((await conn.db.select({ id: listings.id }).from(listings).where(eq(listings.status, "approved"))).length).toBeGreaterThan(10);
     } finally {

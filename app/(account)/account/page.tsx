@@ -49,6 +49,10 @@ export default async function AccountPage() {
               </span>
             )}
             {user.githubLogin && <span className="wrap-anywhere">GitHub @{user.githubLogin}</span>}
+            {/* What `npm run admin:grant -- <user id>` and support ask for. */}
+            <span className="wrap-anywhere" data-testid="account-id">
+              Account id <code className="text-foreground">{user.id}</code>
+            </span>
           </p>
           {user.email && !user.emailVerifiedAt && <EmailVerificationNotice />}
           {isAdmin(user) && (

@@ -4,7 +4,7 @@
 // they are one purchasable thing, shown as one row naming both ways to buy it. The two are merged only when they
 // agree exactly: the same amount in the token's smallest unit, currency and payment method (so network), and a
 // payee that is the listing's only one on that method. Anything else stays two rows, as two different offers.
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import { PAYMENT_NETWORKS, type AcceptedPayment, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 
 export type PriceRow = {
   key: string;
@@ -67,4 +67,21 @@ export function priceRows({ tools, pricedItems, paymentMethods }: Probe): PriceR
     rows.push({ key: `tool-${tool.name}`, name: tool.name, isTool: true, description: tool.description, amount: null, currency: null, alsoX402Tool: null });
   }
   return rows;
+}
+
+/** A row's price as shown: "Free" (not "Free USDC": a free item is paid in nothing), "$0.01 USDC", or null. */
+export function priceText(row: Pick<PriceRow, "amount" | "currency">, formatPrice: (amount: number) => string): string | null {
+  if (row.amount === null) return null;
+  return row.amount === 0 ? formatPrice(0) : `${formatPrice(row.amount)} ${row.currency}`;
+}
+
+/** "USDC on Base Sepolia" for a listing paid on Base Sepolia: the networks its payment methods name, else "USDC". */
+export function paidIn(methods: Pick<AcceptedPayment, "paymentMethod">[]): string {
+  const labels = [...new Set(methods.map((m) => PAYMENT_NETWORKS.find((n) => n.paymentMethod === m.paymentMethod)?.label).filter(Boolean))];
+  return labels.length > 0 ? `USDC on ${labels.join(" or ")}` : "USDC";
+}
+
+/** "1 check", "12 checks". */
+export function checksText(count: number): string {
+  return `${count} ${count === 1 ? "check" : "checks"}`;
 }

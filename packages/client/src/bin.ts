@@ -4,9 +4,11 @@
 // users can see); `… address` prints the wallet's address. Logs go to stderr: stdout carries MCP.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { chainReader } from "./chain.js";
-import { Ledger } from "./ledger.js";
+import fs from "node:fs";
+import path from "node:path";
 import { loadSettings, SettingsError } from "./settings.js";
 import { buildClientServer } from "./tools.js";
+import { openLedger } from "./wallet-ledger.js";
 import { importWallet, openWallet, WalletError, type Wallet } from "./wallet.js";
 
 let wallet: Wallet | undefined;
@@ -41,6 +43,12 @@ async function main() {
       log(`Imported wallet ${imported.address} into ${imported.file}`);
       return;
     }
+    // A named wallet in a folder that does not exist is a wrong path (a pasted block from another machine or run),
+    // not a wish for a new empty wallet there.
+    const folder = path.dirname(settings.walletFile);
+    if (settings.walletFileSet && !fs.existsSync(folder)) {
+      fail(`Bad setting AGORA_WALLET_FILE: there is no folder ${folder}; check the path (npm run sandbox prints its wallet file), or leave the setting out to use ~/.agora/wallet.json.`);
+    }
     wallet = openWallet(settings.walletFile);
   } catch (error) {
     if (error instanceof WalletError) fail(error.message);
@@ -53,7 +61,7 @@ async function main() {
   if (command !== undefined && command !== "serve") fail(`Unknown command "${command}": use no command (serve over stdio), import-key or address.`);
 
   if (wallet.created) log(`Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up).`);
-  const ledger = new Ledger(settings.ledgerFile);
+  const ledger = openLedger(settings, wallet);
   const server = buildClientServer({ settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl) });
   await server.connect(new StdioServerTransport());
   log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; ready.`);

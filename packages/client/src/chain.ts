@@ -2,6 +2,7 @@
 // transaction succeeded and moved exactly the price from this wallet to the payee, and nothing else.
 import { createPublicClient, decodeEventLog, http, parseAbi, type Hex, type PublicClient } from "viem";
 import type { PaymentNetwork } from "@agora-mcp/protocol";
+import { isUnreachable, reasonOf } from "./reach.js";
 
 const usdcAbi = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -17,19 +18,38 @@ export type ChainReader = {
   checkPayment: (input: { transaction: string; from: `0x${string}`; payTo: string; units: bigint }) => Promise<{ ok: true } | { ok: false; reason: string }>;
 };
 
+export class RpcError extends Error {}
+
+/** A failed read as one line naming the RPC, its setting and what went wrong (viem's own says "HTTP request failed."). */
+export function rpcFailure(error: unknown, rpcUrl: string, network: PaymentNetwork): RpcError {
+  const where = `the RPC at ${rpcUrl} (AGORA_RPC_URL)`;
+  if (isUnreachable(error)) return new RpcError(`cannot reach ${where}: ${reasonOf(error)}`);
+  const reason = reasonOf(error);
+  if (reason.startsWith("it answered HTTP")) return new RpcError(`${where} failed: ${reason}`);
+  if (/returned no data|is not a contract|does not have the function/i.test(error instanceof Error ? error.message : "")) {
+    return new RpcError(`${where} has no USDC contract at ${network.asset}: is it a ${network.label} node?`);
+  }
+  return new RpcError(`${where} failed: ${reason}`);
+}
+
 export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTimeoutMs = 60_000 } = {}): ChainReader {
   const client = createPublicClient({ transport: http(rpcUrl, { timeout: 15_000, retryCount: 1 }) }) as PublicClient;
   const asset = network.asset;
+  const named = <T>(read: () => Promise<T>) =>
+    read().catch((error: unknown) => {
+      throw rpcFailure(error, rpcUrl, network);
+    });
   return {
-    usdcBalance: (of) => client.readContract({ address: asset, abi: usdcAbi, functionName: "balanceOf", args: [of] }),
-    ethBalance: (of) => client.getBalance({ address: of }),
-    authorizationUsed: (from, nonce) => client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] }),
+    usdcBalance: (of) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "balanceOf", args: [of] })),
+    ethBalance: (of) => named(() => client.getBalance({ address: of })),
+    authorizationUsed: (from, nonce) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] })),
     async checkPayment({ transaction, from, payTo, units }) {
       if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: `the server's transaction "${transaction.slice(0, 80)}" is not a transaction hash` };
       let receipt;
       try {
         receipt = await client.waitForTransactionReceipt({ hash: transaction as Hex, timeout: receiptTimeoutMs, pollingInterval: 250 });
-      } catch {
+      } catch (error) {
+        if (isUnreachable(error)) return { ok: false, reason: rpcFailure(error, rpcUrl, network).message };
         return { ok: false, reason: `transaction ${transaction} was not found on ${network.label}` };
       }
       if (receipt.status !== "success") return { ok: false, reason: `transaction ${transaction} failed on chain` };

@@ -2,6 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isUnreachable, reasonOf } from "./reach.js";
 
 export const CALL_TIMEOUT_MS = 60_000;
 export const CLIENT_INFO = { name: "agora-mcp-client", version: "0.1.0" };
@@ -33,7 +34,7 @@ export async function withConnection<T>(url: string, work: (c: Connection) => Pr
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined), { ...request, timeout: Math.min(15_000, callTimeoutMs) });
   } catch (error) {
-    throw new ConnectionError(`Could not connect to ${url}: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`);
+    throw new ConnectionError(isUnreachable(error) ? `cannot reach ${url}: ${reasonOf(error)}` : `could not connect to ${url}: ${reasonOf(error)}`);
   }
   const connection: Connection = {
     call: async (name, args, meta) =>

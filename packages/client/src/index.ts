@@ -1,5 +1,6 @@
 // @agora-mcp/client: a local MCP server (stdio) that gives an agent a USDC wallet for paid MCP servers.
-export { loadSettings, SettingsError, SETTING_NAMES, type Settings } from "./settings.js";
+export { loadSettings, ledgerFileFor, SettingsError, SETTING_NAMES, type Settings } from "./settings.js";
+export { openLedger } from "./wallet-ledger.js";
 export { openWallet, importWallet, walletFromKey, WalletError, type Wallet } from "./wallet.js";
 export { Ledger, CapExceeded, type LedgerEntry, type LedgerStatus, type PurchaseLedger } from "./ledger.js";
 export { chainReader, type ChainReader } from "./chain.js";

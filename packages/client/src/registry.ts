@@ -3,9 +3,22 @@
 // Answers are checked against the protocol package's schemas, the same ones the registry builds its output on.
 import { registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchAnswer, type RegistrySearchInput } from "@agora-mcp/protocol";
 import type { z } from "zod";
-import { textOf, withConnection } from "./connections.js";
+import { ConnectionError, textOf, withConnection, type Connection } from "./connections.js";
 
 export class RegistryError extends Error {}
+
+/** A connection to the registry; one that fails says so, with the setting that names it and what to do. */
+async function withRegistry<T>(registryUrl: string, work: (c: Connection) => Promise<T>): Promise<T> {
+  const endpoint = registryEndpoint(registryUrl);
+  try {
+    return await withConnection(endpoint, work);
+  } catch (error) {
+    if (!(error instanceof ConnectionError)) throw error;
+    const reason = error.message.slice(error.message.indexOf(": ") + 2);
+    const verb = error.message.startsWith("cannot reach") ? "cannot reach the registry at" : "no Agora registry answers at";
+    throw new RegistryError(`${verb} ${endpoint} (AGORA_REGISTRY_URL): ${reason}; AGORA_REGISTRY_URL is the site's address followed by /api, e.g. https://agora.example/api`);
+  }
+}
 
 /** The site's API base: AGORA_REGISTRY_URL, where a bare site address (no path) means its API at /api. */
 export function registryApiBase(registryUrl: string): string {
@@ -27,7 +40,7 @@ function checked<T extends z.ZodType>(schema: T, value: unknown, tool: string): 
 }
 
 export async function searchRegistry(registryUrl: string, input: RegistrySearchInput): Promise<RegistrySearchAnswer> {
-  return withConnection(registryEndpoint(registryUrl), async (c) => {
+  return withRegistry(registryUrl, async (c) => {
     const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ""));
     const result = await c.call("search_servers", args);
     if (result.isError || !result.structuredContent) throw new RegistryError(`The registry refused the search: ${textOf(result).slice(0, 300)}`);
@@ -36,7 +49,7 @@ export async function searchRegistry(registryUrl: string, input: RegistrySearchI
 }
 
 export async function findListing(registryUrl: string, id: string): Promise<RegistryListing> {
-  return withConnection(registryEndpoint(registryUrl), async (c) => {
+  return withRegistry(registryUrl, async (c) => {
     const result = await c.call("get_server", { id });
     if (result.isError || !result.structuredContent) throw new RegistryError(textOf(result).slice(0, 300) || `No server "${id}" in the registry.`);
     return checked(registryListingSchema, result.structuredContent, "get_server");

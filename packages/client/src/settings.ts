@@ -39,8 +39,8 @@ export type Settings = {
   dailyCapUnits: bigint;
   maxPerPurchaseUnits: bigint;
   walletFile: string;
-  /** The append-only purchase ledger, next to the wallet. */
-  ledgerFile: string;
+  /** Whether AGORA_WALLET_FILE named the wallet (its folder must then exist), or it is the default. */
+  walletFileSet: boolean;
 };
 
 export class SettingsError extends Error {
@@ -119,6 +119,22 @@ export function loadSettings(env: Env = process.env): Settings {
   const walletRaw = read(env, "AGORA_WALLET_FILE");
   if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
   const walletFile = walletRaw ?? defaultWalletFile();
-  const ledgerFile = path.join(path.dirname(walletFile), `ledger-${network === BASE_MAINNET ? "base" : "base-sepolia"}.jsonl`);
-  return { registryUrl, elicitation, thresholdUnits, directAccess, network, rpcUrl, dailyCapUnits, maxPerPurchaseUnits, walletFile, ledgerFile };
+  return { registryUrl, elicitation, thresholdUnits, directAccess, network, rpcUrl, dailyCapUnits, maxPerPurchaseUnits, walletFile, walletFileSet: walletRaw !== undefined };
+}
+
+/**
+ * The append-only purchase ledger, next to the wallet, one per wallet address and network: spending, caps and
+ * history belong to the key that paid, so a new key in the same file (the sandbox makes one each run) starts at zero.
+ */
+export function ledgerFileFor(settings: Pick<Settings, "walletFile" | "network">, address: string): string {
+  return path.join(path.dirname(settings.walletFile), `ledger-${networkSlug(settings.network)}-${address.toLowerCase()}.jsonl`);
+}
+
+/** The ledger's name before it was per wallet: one per network, whatever key paid. */
+export function legacyLedgerFile(settings: Pick<Settings, "walletFile" | "network">): string {
+  return path.join(path.dirname(settings.walletFile), `ledger-${networkSlug(settings.network)}.jsonl`);
+}
+
+function networkSlug(network: PaymentNetwork): string {
+  return network === BASE_MAINNET ? "base" : "base-sepolia";
 }

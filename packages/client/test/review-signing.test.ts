@@ -9,7 +9,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { verifyTypedData } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUYER_REVIEW_MAX_VALIDITY_SECONDS, BUYER_REVIEW_TYPES, signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-mcp/protocol";
-import { buildClientServer, chainReader, Ledger, loadSettings, signReview, signRevocation, walletFromKey } from "@agora-mcp/client";
+import { buildClientServer, chainReader, Ledger, ledgerFileFor, loadSettings, signReview, signRevocation, walletFromKey } from "@agora-mcp/client";
 
 const KEY = `0x${"5d".repeat(32)}` as const;
 const TX = `0x${"ab".repeat(32)}`;
@@ -64,7 +64,7 @@ describe("client buyer-review signatures", () => {
 
   it("offers revoke_review beside review, destructive, taking the server, the transaction and a confirmation id", async () => {
     const settings = loadSettings({ AGORA_REGISTRY_URL: "http://127.0.0.1:9/api", AGORA_RPC_URL: "http://127.0.0.1:9", AGORA_WALLET_FILE: path.join(dir, "wallet.json") });
-    const server = buildClientServer({ settings, wallet, ledger: new Ledger(settings.ledgerFile), chain: chainReader(settings.network, settings.rpcUrl) });
+    const server = buildClientServer({ settings, wallet, ledger: new Ledger(ledgerFileFor(settings, wallet.address)), chain: chainReader(settings.network, settings.rpcUrl) });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "host", version: "1.0.0" });

@@ -56,6 +56,8 @@ export type MonetizedServerOptions = {
    * (one line, at most 300 characters). Default: console.error.
    */
   log?: (line: string) => void;
+  /** One `log` line per purchase (tool, price, payer, outcome); default true, false keeps the log to refusals. */
+  logPurchases?: boolean;
   /**
    * DNS-rebinding protection: check `Host` and `Origin`. "auto" (default) checks every request that arrives
    * on a loopback address (a server on 127.0.0.1, or one behind a proxy on the same machine); true checks
@@ -93,6 +95,7 @@ export type ResolvedOptions = {
   publicUrl?: string;
   onPurchase?: (event: PurchaseEvent) => void;
   log: (line: string) => void;
+  logPurchases: boolean;
   hostCheck: HostCheck;
 };
 
@@ -105,8 +108,26 @@ function defaultToolName(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 
+/**
+ * A mistake in what the provider declared. Its stack is its one line: the server has not started, and the place
+ * to look is the setting the message names, not the kit's insides.
+ */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+function walletAddressProblem(value: unknown): string {
+  const fix = "set the address that receives payments (the guides keep it in .env as SERVER_WALLET_ADDRESS and start with node --env-file=.env)";
+  if (typeof value !== "string" || value.trim() === "") return `walletAddress must be a 0x address of 40 hex digits, and it is empty: ${fix}`;
+  return `walletAddress must be a 0x address of 40 hex digits, not "${value.slice(0, 60)}": ${fix}`;
+}
+
 export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions {
-  if (!EVM_ADDRESS.test(options.walletAddress)) throw new Error("walletAddress must be a 0x address of 40 hex digits");
+  if (!EVM_ADDRESS.test(options.walletAddress)) throw new ConfigError(walletAddressProblem(options.walletAddress));
   const network = networkFromSetting(options.network);
   const facilitatorUrl = (options.facilitatorUrl ?? DEFAULT_FACILITATOR_URL).replace(/\/+$/, "");
   if (!/^https?:\/\//.test(facilitatorUrl)) throw new Error("facilitatorUrl must be an http(s) URL");
@@ -143,6 +164,7 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     publicUrl: options.publicUrl,
     onPurchase: options.onPurchase,
     log: options.log ?? ((line) => console.error(`[@agora-mcp/server] ${line}`)),
+    logPurchases: options.logPurchases ?? true,
     hostCheck: resolveHostCheck(options, options.publicUrl),
   };
 }

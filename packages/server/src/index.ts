@@ -8,7 +8,7 @@ import { createRequestHandler, listen, type RunningServer } from "./http.js";
 import { JobStore } from "./jobs.js";
 import { PaymentGate } from "./payments.js";
 
-export { DEFAULT_FACILITATOR_URL } from "./config.js";
+export { ConfigError, DEFAULT_FACILITATOR_URL } from "./config.js";
 export type { ItemDefinition, ItemHandler, MonetizedServerOptions, PurchaseContext, PurchaseEvent } from "./config.js";
 // serveHttp: the same bounded node:http serving for a provider who wraps `handle` (routing, metrics) themselves.
 export { MCP_PATH, listen as serveHttp, type RunningServer } from "./http.js";

@@ -20,6 +20,7 @@ import {
 import type { CatalogueItem, PurchaseContext, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
+import { purchaseReporter } from "./purchase-log.js";
 
 const MAX_PARAM_CHARS = 4_000;
 
@@ -69,7 +70,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
   const server = new McpServer({ name: options.name, version: options.version });
   const { network, items } = options;
   const findItem = (id: string) => items.find((i) => i.id === id) ?? items.find((i) => i.name === id);
-  const report = options.onPurchase ?? (() => {});
+  const report = purchaseReporter(options);
 
   server.registerTool(
     "price-listing",

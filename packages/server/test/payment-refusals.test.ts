@@ -125,7 +125,9 @@ describe("a facilitator's verdict becomes one fixed sentence", () => {
     verifyScript = { body: { isValid: false, invalidReason: "invalid_exact_evm_signature", invalidMessage: RAW_VIEM.repeat(20) } };
     logged.length = 0;
     await buy();
-    expect(logged).toHaveLength(1);
+    // The facilitator's words, then the kit's line for the refused purchase (tool, price, outcome, the buyer's reason).
+    expect(logged).toHaveLength(2);
+    expect(logged[1]).toMatch(/^purchase \S+ \$\d+\.\d+: refused \(Payment refused/);
     expect(logged[0]).toMatch(/^facilitator verify refused a payment \(invalid_signature\): invalid_exact_evm_signature Transaction creation failed\./);
     expect(logged[0]).not.toContain("\n");
     expect(logged[0]!.length).toBeLessThanOrEqual(400);

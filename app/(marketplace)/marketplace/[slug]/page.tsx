@@ -18,6 +18,7 @@ import { SalesPanel } from "@/components/listings/sales-panel";
 import { getClaimOffer } from "@/lib/claims/offer";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
+import { checksText, paidIn } from "@/lib/listings/presenters/price-rows";
 import { formatCheckedAt, formatListedDate, isFree } from "@/lib/listings/format";
 import { isListingId } from "@/lib/listings/keys";
 import { getBuyerReviews } from "@/lib/buyer-reviews/page-data";
@@ -105,7 +106,7 @@ export default async function ListingPage({ params }: { params: Params }) {
           <p className="mt-1">
             <PriceTag price={listing.price} className="text-2xl" />
           </p>
-          <p className="mt-1 text-xs text-muted-foreground">{isFree(listing.price) ? "No payment needed" : "Lowest priced item, USDC on Base"}</p>
+          <p className="mt-1 text-xs text-muted-foreground">{isFree(listing.price) ? "No payment needed" : `Lowest priced item, ${paidIn(probe?.paymentMethods ?? [])}`}</p>
           <div className="mt-2 max-w-xs text-left">
             <DriftNotes drift={listing.drift} kinds={["price"]} />
           </div>
@@ -176,7 +177,7 @@ export default async function ListingPage({ params }: { params: Params }) {
             <p className="mt-1 text-muted-foreground">
               {listing.uptime.uptimePct === null
                 ? "No automatic checks yet."
-                : `${listing.uptime.uptimePct}% of ${listing.uptime.checks} checks answered${listing.uptime.medianLatencyMs !== null ? ` · median ${listing.uptime.medianLatencyMs} ms` : ""}`}
+                : `${listing.uptime.uptimePct}% of ${checksText(listing.uptime.checks)} answered${listing.uptime.medianLatencyMs !== null ? ` · median ${listing.uptime.medianLatencyMs} ms` : ""}`}
             </p>
             {probe && (
               <p className="mt-1 text-muted-foreground" data-testid="last-checked">
