@@ -9,7 +9,8 @@ import type { Db } from "@/db/types";
 import { logWarn } from "@/lib/log";
 import type { FetchLike } from "@/lib/ssrf";
 import { importedListingText } from "./listing-text";
-import { fetchRegistryPage, pageUrl, type RegistryServer } from "./registry-client";
+import { findSafeFetchError } from "@/lib/ssrf";
+import { fetchRegistryPage, pageUrl, type RegistryPage, type RegistryServer } from "./registry-client";
 import { errorText, withOneRetry } from "./retry";
 import type { IngestSource } from "./sources";
 
@@ -33,6 +34,27 @@ export type RegistryRun = { counts: RegistryCounts; errors: string[]; completed:
 
 /** A run reads at most this many pages (10,000 servers); the next run resumes from the saved cursor. */
 const MAX_PAGES_PER_RUN = 100;
+/** A page past the size cap is asked for again this small, then smaller, so a few huge entries never stick a source. */
+const SMALLER_PAGES = [10, 1];
+
+const tooLarge = (error: unknown) => findSafeFetchError(error)?.code === "response_too_large";
+
+/** The page at `cursor`: asked for once more after a failure, and in smaller pages when it is past the size cap. */
+async function readPage(fetch: FetchLike, source: IngestSource, cursor: string | null, since: Date | null, retryDelayMs: number): Promise<RegistryPage> {
+  try {
+    return await withOneRetry(() => fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since)), retryDelayMs);
+  } catch (error) {
+    if (!tooLarge(error)) throw error;
+    for (const limit of SMALLER_PAGES) {
+      try {
+        return await fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since, limit));
+      } catch (smaller) {
+        if (!tooLarge(smaller) || limit === SMALLER_PAGES.at(-1)) throw smaller;
+      }
+    }
+    throw error;
+  }
+}
 
 /** A page's latest servers with remotes, written as one batch of candidates. */
 async function ingestServers(db: Db, source: IngestSource, servers: RegistryServer[], counts: RegistryCounts): Promise<void> {
@@ -84,7 +106,7 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
   let restart = false;
   try {
     while (counts.pages < MAX_PAGES_PER_RUN) {
-      const page = await withOneRetry(() => fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since)), options.retryDelayMs ?? 1000);
+      const page = await readPage(fetch, source, cursor, since, options.retryDelayMs ?? 1000);
       counts.pages++;
       counts.malformed += page.malformed.length;
       // Each skipped entry is logged with where it was, so a publisher (or the operator) can find it upstream.

@@ -8,7 +8,8 @@ export async function readJsonBody(res: Response, who: string): Promise<unknown>
     text = await res.text();
   } catch (error) {
     const refusal = findSafeFetchError(error);
-    throw new Error(refusal ? `${who}'s answer was refused: ${refusal.message}` : `${who}'s answer broke off`);
+    // The refusal stays the cause: a caller tells a page past the size cap from any other failure by it.
+    throw new Error(refusal ? `${who}'s answer was refused: ${refusal.message}` : `${who}'s answer broke off`, { cause: refusal ?? error });
   }
   try {
     return JSON.parse(text);

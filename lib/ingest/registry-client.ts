@@ -115,9 +115,9 @@ export function toServer(raw: unknown): RegistryServer | { reason: string } {
   };
 }
 
-export function pageUrl(baseUrl: string, cursor: string | null, since: Date | null): string {
+export function pageUrl(baseUrl: string, cursor: string | null, since: Date | null, limit = PAGE_SIZE): string {
   const url = new URL(`${baseUrl}/v0.1/servers`);
-  url.searchParams.set("limit", String(PAGE_SIZE));
+  url.searchParams.set("limit", String(limit));
   if (cursor) url.searchParams.set("cursor", cursor);
   if (since) url.searchParams.set("updated_since", since.toISOString());
   return url.toString();

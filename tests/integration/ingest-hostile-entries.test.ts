@@ -2,7 +2,7 @@
 // hostile entries. Each malformed entry is counted and skipped on its own — the rest of its page and the next page
 // are read and the run completes; invisible characters and markup are taken out; a name copying a local listing's
 // takes a suffix and nothing local is renamed, hidden or taken over; a remote on a private address is refused; a
-// 3.4 MB page of 1,000 servers × 20 remotes is read whole, in one run.
+// 3.4 MB page of 1,000 servers × 20 remotes is read whole, in one run, and one past the size cap in smaller pages.
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, ingestSources, listings, type Listing } from "@/db/schema";
@@ -124,5 +124,22 @@ describe.each(drivers())("hostile upstream entries on %s", (driver) => {
     expect(run.counts).toMatchObject({ pages: 1, seen: 1000, malformed: 0, candidates: 20_000, written: 20_000 });
     const [state] = await conn.db.select().from(ingestSources);
     expect(state).toMatchObject({ cursor: null, runStartedAt: null });
+
+    // Past the size cap (here 1 MB), the page is asked for again in smaller pages: the source is never stuck on it.
+    const limits: string[] = [];
+    registry.misbehave = (_req, res, url) => {
+      const limit = Number(url.searchParams.get("limit"));
+      limits.push(String(limit));
+      if (limit > 10) return res.writeHead(200, { "content-type": "application/json" }).end(body);
+      const start = Number(url.searchParams.get("cursor") ?? "0");
+      const small = Array.from({ length: Math.min(limit, 25 - start) }, (_, i) => entry({ name: `io.github.small/server-${start + i}`, ...remote(`http://127.0.0.1:9/small-${start + i}`) }));
+      const next = start + limit < 25 ? { nextCursor: String(start + limit) } : {};
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ servers: small, metadata: next }));
+    };
+    await conn.db.delete(ingestSources);
+    const capped = (await runIngest(conn.db, sources(), { ...options, allowPrivateHosts: true, limit: 0, sourceMaxBytes: 1_000_000 })).sources[0]!;
+    expect(capped).toMatchObject({ completed: true, errors: [] });
+    expect(capped.counts).toMatchObject({ seen: 25, candidates: 25 });
+    expect(limits.slice(0, 3)).toEqual(["100", "100", "10"]);
   }, 120_000);
 });
