@@ -134,8 +134,10 @@ export async function testPurchaseHistory(db: Db, listingId: string, limit = 20)
 export type TestPurchaseTarget = { id: string; name: string; serverUrl: string; price: number | null; lastTestedAt: Date | null };
 
 /**
- * Approved paid listings due a test purchase (none since `intervalMs` ago): never tested first, then cheapest
- * first. The interval is measured on the database's clock.
+ * Approved paid listings due a test purchase (none since `intervalMs` ago): listings someone answers for (submitted
+ * here and reviewed, or claimed by their publisher) before unclaimed imports, so any number of cheap imported
+ * listings cannot use up the day's budget before them; then never tested first, then cheapest first. The interval is
+ * measured on the database's clock.
  */
 export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit: number): Promise<TestPurchaseTarget[]> {
   const last = sql<Date | null>`(select max(t.started_at) from ${testPurchases} t where t.listing_id = ${listings.id})`;
@@ -151,7 +153,7 @@ export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit:
         sql`coalesce(${last} < now() - (${Math.round(intervalMs)} * interval '1 millisecond'), true)`,
       ),
     )
-    .orderBy(sql`${last} is not null`, asc(listings.price), asc(listings.id))
+    .orderBy(sql`${listings.source} <> 'agora' and ${listings.submitterId} is null`, sql`${last} is not null`, asc(listings.price), asc(listings.id))
     .limit(limit);
   return rows.map((r) => ({ ...r, price: r.price === null ? null : Number(r.price), lastTestedAt: r.lastTestedAt ? new Date(r.lastTestedAt) : null }));
 }

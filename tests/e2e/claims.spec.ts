@@ -76,3 +76,21 @@ test("a reverse-DNS listing's claim page gives a one-time token and says exactly
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: testInfo.outputPath("claim-domain-390.png"), fullPage: true });
 });
+
+test("a listing whose name does not cover its server's host is claimed with the claim file on the server's origin", async ({ page }, testInfo) => {
+  await signInWithGitHub(page, uniqueLogin(testInfo, "host-owner"));
+  await page.goto("/marketplace/claimable-host");
+  await page.getByRole("link", { name: "Claim this listing" }).click();
+  await expect(page.getByRole("heading", { name: "Prove you run api.host-e2e.example.net" })).toBeVisible();
+  await expect(page.getByTestId("claim-method")).toContainText("The name io.github.e2e-someone/api does not cover the server's host api.host-e2e.example.net");
+  await page.getByRole("button", { name: "Get a claim token" }).click();
+  const token = page.getByTestId("claim-token");
+  await expect(token).toContainText(/agora-claim=[A-Za-z0-9_-]{43}/);
+  await expect(token).toContainText("Serve the record as the whole body of https://api.host-e2e.example.net/.well-known/agora-claim: status 200, no redirect, at most 4 KB");
+  await expect(token.getByRole("button", { name: "Verify the file" })).toBeVisible();
+  // A host proves itself with the file on its own origin only.
+  await expect(token.getByRole("button", { name: "Verify the DNS record" })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("claim-host.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("claim-host-390.png"), fullPage: true });
+});

@@ -24,8 +24,9 @@ async function addFixtures(db: Db) {
   });
 }
 
-// Imported listings nobody has claimed yet (tests/e2e/claims.spec.ts): one per project for the GitHub path, one
-// reverse-DNS name for the token path.
+// Imported listings nobody has claimed yet (tests/e2e/claims.spec.ts): one per project for the GitHub path (on the
+// account's GitHub Pages host, which its io.github name covers), one reverse-DNS name for the token path, and one
+// io.github name on a host it does not cover (the host claim).
 async function addClaimFixtures(db: Db) {
   const imported = { categories: [], status: "approved" as const, source: "mcp-registry" };
   for (const project of ["desktop", "mobile"]) {
@@ -34,7 +35,7 @@ async function addClaimFixtures(db: Db) {
       name: `Claimable Weather ${project}`,
       slug: `claimable-weather-${project}`,
       description: "Weather forecasts imported from the MCP Registry, waiting for their publisher to claim them.",
-      serverUrl: `https://claimable-${project}.example.com/mcp`,
+      serverUrl: `https://e2e-claimer-${project}.github.io/weather/mcp`,
       upstreamName: `io.github.e2e-claimer-${project}/weather`,
     });
   }
@@ -45,6 +46,14 @@ async function addClaimFixtures(db: Db) {
     description: "A lookup service imported from the MCP Registry under a reverse-DNS name.",
     serverUrl: "https://lookup.claims-e2e.example.com/mcp",
     upstreamName: "com.example.claims-e2e/lookup",
+  });
+  await insertListing(db, {
+    ...imported,
+    name: "Claimable Host",
+    slug: "claimable-host",
+    description: "An API imported from the MCP Registry under an io.github name that does not cover its host.",
+    serverUrl: "https://api.host-e2e.example.net/mcp",
+    upstreamName: "io.github.e2e-someone/api",
   });
 }
 
