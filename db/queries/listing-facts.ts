@@ -16,7 +16,7 @@ import { latestTestPurchaseFact } from "./test-purchases";
 export const UPTIME_DAYS = 30;
 
 /** What the surfaces read of the latest check. */
-export type LatestProbeRow = Pick<ListingProbe, "listingId" | "checkedAt" | "reachable" | "verifiable" | "latencyMs" | "tools" | "pricedItems" | "paymentMethods">;
+export type LatestProbeRow = Pick<ListingProbe, "listingId" | "checkedAt" | "reachable" | "verifiable" | "latencyMs" | "protocolVersion" | "tools" | "pricedItems" | "paymentMethods">;
 
 /** A listing row with what the checks know about it; `probe` and `uptime` are absent before the first check. */
 export type ListingRecord = {

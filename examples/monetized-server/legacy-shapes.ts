@@ -1,8 +1,8 @@
 // Servers with the odd shapes real MonetizedMCP servers answer, for the probe's tests: `pricing-listing`
 // spelling, a single payment-method object, string amounts, JSON text only (`quirky`), and a working MCP
 // server without the MonetizedMCP tools (`no-pricing`). Neither sells anything.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { McpServer } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
 import { PAYMENT_METHOD, PLACEHOLDER_WALLET } from "./catalogue";
 
@@ -22,14 +22,14 @@ const text = (value: unknown) => ({ content: [{ type: "text" as const, text: JSO
 export function buildLegacyServer(shape: LegacyShape, walletAddress = PLACEHOLDER_WALLET): McpServer {
   const server = new McpServer({ name: "agora-reference-monetized-server", version: "1.0.0" }, { jsonSchemaValidator: validator });
   if (shape === "no-pricing") {
-    server.registerTool("echo", { description: "Repeats the text it is given.", inputSchema: { text: z.string() } }, async ({ text: t }) => ({
+    server.registerTool("echo", { description: "Repeats the text it is given.", inputSchema: z.object({ text: z.string() }) }, async ({ text: t }) => ({
       content: [{ type: "text", text: t }],
     }));
     return server;
   }
   server.registerTool(
     "pricing-listing",
-    { description: "Lists what this server sells.", inputSchema: { searchQuery: z.string().optional() } },
+    { description: "Lists what this server sells.", inputSchema: z.object({ searchQuery: z.string().optional() }) },
     async () => text({ items: QUIRKY_ITEMS.map((i) => ({ name: i.name, description: i.description, price: { amount: i.amount, paymentMethod: PAYMENT_METHOD }, params: i.params })) }),
   );
   server.registerTool("payment-methods", { description: "The payment method and wallet." }, async () =>
@@ -39,7 +39,7 @@ export function buildLegacyServer(shape: LegacyShape, walletAddress = PLACEHOLDE
     "make-purchase",
     {
       description: "Refuses every purchase (an old server that never settled).",
-      inputSchema: { itemId: z.string(), params: z.record(z.string(), z.string()).optional(), paymentMethod: z.string().optional(), signedTransaction: z.string().optional() },
+      inputSchema: z.object({ itemId: z.string(), params: z.record(z.string(), z.string()).optional(), paymentMethod: z.string().optional(), signedTransaction: z.string().optional() }),
     },
     async () => text({ toolResult: "Payment failed" }),
   );

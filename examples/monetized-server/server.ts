@@ -1,9 +1,13 @@
 // The reference MonetizedMCP server (a real paid server on the provider kit), and broken variants of it
 // that the probe's tests point at, on node:http.
+//
+// On the MCP SDK v2: the reference server and the odd shapes serve both protocol eras (2026-07-28 and 2025),
+// `modern-only` only 2026-07-28 (as a server built for the new revision alone would). The SDK v2 has no server
+// side for the deprecated HTTP+SSE transport, so `sse-only`, a deliberately obsolete server, keeps the v1 SDK's.
 import http from "node:http";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { createMonetizedServer, serveHttp, type MonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
 import { buildLegacyServer, type LegacyShape } from "./legacy-shapes";
@@ -13,12 +17,13 @@ export type Variant =
   | "quirky" // `pricing-listing`, one payment-method object, {amount: "0.05", paymentMethod} prices, text-only results
   | "no-pricing" // a working MCP server without the MonetizedMCP tools
   | "sse-only" // the reference tools over the deprecated HTTP+SSE transport only
+  | "modern-only" // the reference server speaking MCP 2026-07-28 only: a 2025 client's initialize is refused
   | "not-mcp" // a plain HTML page answering 200 to everything
   | "slow" // accepts connections and never answers
   | "huge" // answers every request with a 2 MB body
   | "redirect-private"; // redirects every request to the cloud metadata address
 
-export const VARIANTS: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "not-mcp", "slow", "huge", "redirect-private"];
+export const VARIANTS: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "modern-only", "not-mcp", "slow", "huge", "redirect-private"];
 
 export type ReferenceServer = { url: string; port: number; close: () => Promise<void> };
 
@@ -55,17 +60,10 @@ function methodNotAllowed(res: http.ServerResponse) {
   sendJson(res, 405, { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null });
 }
 
-// Stateless Streamable HTTP: a fresh server and transport per POST, JSON answers, no standalone GET stream.
-async function serveStreamable(build: () => McpServer, req: http.IncomingMessage, res: http.ServerResponse) {
-  if (req.method !== "POST") return methodNotAllowed(res);
-  const server = build();
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  res.on("close", () => {
-    void transport.close();
-    void server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res);
+// Stateless Streamable HTTP, the SDK's own serving: a fresh server per POST; 2025 clients too unless modern only.
+function streamableHandler(build: () => McpServer, legacy: "stateless" | "reject") {
+  const serve = toNodeHandler(createMcpHandler(build, { legacy, responseMode: "json" }));
+  return (req: http.IncomingMessage, res: http.ServerResponse) => (req.method === "POST" ? serve(req, res) : methodNotAllowed(res));
 }
 
 function legacySseHandler(build: () => McpServer) {
@@ -75,6 +73,7 @@ function legacySseHandler(build: () => McpServer) {
       const transport = new SSEServerTransport("/messages", res);
       sessions.set(transport.sessionId, transport);
       res.on("close", () => sessions.delete(transport.sessionId));
+      // The v2 server over the v1 SDK's SSE transport: both speak the same Transport interface.
       await build().connect(transport);
       return;
     }
@@ -109,8 +108,10 @@ export function createReferenceKit(options: ReferenceServerOptions = {}): Moneti
 }
 
 function handlerFor(variant: Variant, options: ReferenceServerOptions) {
-  const kit = variant === "reference" || variant === "sse-only" ? createReferenceKit(options) : null;
+  const kit = variant === "reference" || variant === "sse-only" || variant === "modern-only" ? createReferenceKit(options) : null;
   const sse = variant === "sse-only" ? legacySseHandler(kit!.createMcpServer) : null;
+  const streamable =
+    variant === "modern-only" ? streamableHandler(kit!.createMcpServer, "reject") : streamableHandler(() => buildLegacyServer(variant as LegacyShape, options.walletAddress), "stateless");
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://reference.local");
     switch (variant) {
@@ -132,7 +133,7 @@ function handlerFor(variant: Variant, options: ReferenceServerOptions) {
           return;
         }
         if (variant === "reference") return kit!.handle(req, res);
-        return serveStreamable(() => buildLegacyServer(variant as LegacyShape, options.walletAddress), req, res);
+        return streamable(req, res);
     }
   };
 }

@@ -24,6 +24,7 @@ function toSnapshot(probe: LatestProbeRow): ProbeSnapshot {
     reachable: probe.reachable,
     verifiable: probe.verifiable,
     latencyMs: probe.latencyMs,
+    protocolVersion: probe.protocolVersion ?? null,
     tools: probe.tools ?? [],
     pricedItems: probe.pricedItems ?? [],
     paymentMethods: probe.paymentMethods ?? [],

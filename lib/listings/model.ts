@@ -40,6 +40,8 @@ export type ProbeSnapshot = {
   reachable: boolean;
   verifiable: boolean;
   latencyMs: number | null;
+  /** The MCP revision the server spoke (2026-07-28, or a 2025 revision after initialize); null when not reached or before this was recorded. */
+  protocolVersion: string | null;
   tools: ProbedTool[];
   pricedItems: PricedItem[];
   paymentMethods: AcceptedPayment[];

@@ -1,9 +1,7 @@
 // Why a probe failed, as a class, an HTTP status when there was one, and a fixed sentence. A probed server
 // is untrusted: its error pages and messages are never stored or shown (they could carry anything, and the
 // owner would see it in the console), so nothing here copies text from the server's answer.
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { findSafeFetchError, type SafeFetchError } from "@/lib/ssrf";
 
 export type ProbeErrorClass =
@@ -24,7 +22,8 @@ const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", 
 
 function httpStatusOf(error: unknown): number | null {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e instanceof StreamableHTTPError || e instanceof SseError) && typeof e.code === "number" && e.code >= 100 && e.code <= 599) return e.code;
+    const status = e instanceof SdkHttpError ? e.status : e instanceof SseError ? e.code : undefined;
+    if (typeof status === "number" && status >= 100 && status <= 599) return status;
   }
   return null;
 }
@@ -54,7 +53,7 @@ export function classifyProbeError(error: unknown, fallback: ProbeErrorClass = "
   if (status !== null) return { errorClass: "http_error", httpStatus: status, message: `The server answered HTTP ${status}.` };
   const code = connectionCodeOf(error);
   if (code) return { errorClass: "connection_failed", httpStatus: null, message: `Could not connect to the server (${code}).` };
-  if (error instanceof McpError) return { errorClass: "protocol_error", httpStatus: null, message: `The server answered with MCP error ${error.code}.` };
+  if (error instanceof ProtocolError) return { errorClass: "protocol_error", httpStatus: null, message: `The server answered with MCP error ${error.code}.` };
   if (fallback === "not_mcp") return { errorClass: "not_mcp", httpStatus: null, message: "Not an MCP server: no answer over Streamable HTTP or the older HTTP+SSE transport." };
   return { errorClass: fallback, httpStatus: null, message: "The server broke off the MCP exchange." };
 }
@@ -62,5 +61,5 @@ export function classifyProbeError(error: unknown, fallback: ProbeErrorClass = "
 /** A tool call that failed, for the probe's quirks: the tool's name (clipped by the caller) and the class. */
 export function toolCallProblem(error: unknown): string {
   const failure = classifyProbeError(error);
-  return failure.httpStatus ? `HTTP ${failure.httpStatus}` : error instanceof McpError ? `MCP error ${error.code}` : failure.errorClass.replace("_", " ");
+  return failure.httpStatus ? `HTTP ${failure.httpStatus}` : error instanceof ProtocolError ? `MCP error ${error.code}` : failure.errorClass.replace("_", " ");
 }

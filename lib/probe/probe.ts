@@ -1,11 +1,11 @@
 // Probes a listing's MCP server as an MCP client: handshake, tool list, then the MonetizedMCP
 // price-listing and payment-methods tools. Every HTTP request goes through safeFetch, and the whole
 // probe ends within its timeout whatever the server does.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+//
+// Either protocol era: over Streamable HTTP the client (SDK v2) first asks server/discover; a 2026-07-28 server
+// is then spoken to statelessly, and anything else falls back to the 2025 initialize handshake. The revision it
+// settled on is recorded (protocolVersion), so every surface can say which one a server speaks.
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type Transport } from "@modelcontextprotocol/client";
 import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
 import {
   acceptsSupportedMethod,
@@ -86,13 +86,9 @@ async function connect(
     kind === "streamable-http"
       ? new StreamableHTTPClientTransport(url, { fetch, redirectPolicy: "follow" })
       : new SSEClientTransport(url, { fetch, redirectPolicy: "follow" });
-  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: acceptAnything });
+  // The deprecated HTTP+SSE transport predates 2026-07-28: no server/discover is asked there.
+  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: acceptAnything, versionNegotiation: { mode: kind === "streamable-http" ? "auto" : "legacy" } });
   const session: Session = { client, transport, kind, protocolVersion: null };
-  const setVersion = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (version: string) => {
-    session.protocolVersion = version;
-    setVersion?.(version);
-  };
   // Background stream errors (a refused GET stream, a reconnect) are not the probe's result.
   session.client.onerror = () => {};
   try {
@@ -101,6 +97,7 @@ async function connect(
     await closeQuietly(session);
     throw error;
   }
+  session.protocolVersion = client.getNegotiatedProtocolVersion()?.slice(0, 40) ?? null;
   return session;
 }
 
@@ -188,7 +185,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
     const x402Tools: ProbedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const listed = await session.client.listTools(cursor ? { cursor } : undefined, request());
+      const listed = await session.client.listTools(cursor ? { cursor } : undefined, { ...request(), cacheMode: "bypass" });
       tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })));
       x402Tools.push(
         ...listed.tools
@@ -281,7 +278,7 @@ async function callTool(
   quirks: Quirks,
 ): Promise<unknown> {
   try {
-    const answer = await session.client.callTool({ name, arguments: {} }, undefined, request());
+    const answer = await session.client.callTool({ name, arguments: {} }, request());
     return readToolPayload(name, answer, quirks);
   } catch (error) {
     if (request().signal.aborted) throw error;
@@ -315,7 +312,7 @@ async function readX402Tools(
   for (const { name, inputSchema } of tools) {
     let answer: unknown;
     try {
-      answer = await session.client.callTool({ name, arguments: exampleArguments(inputSchema) ?? {} }, undefined, request());
+      answer = await session.client.callTool({ name, arguments: exampleArguments(inputSchema) ?? {} }, request());
     } catch (error) {
       if (request().signal.aborted) throw error;
       quirks.add(`${name.slice(0, 60)}: unpaid call failed (${toolCallProblem(error)})`);

@@ -1,5 +1,8 @@
-// HTTP side of /api/mcp: limits first (rate, type, size), then a fresh stateless server and transport per request.
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// HTTP side of /api/mcp: limits first (rate, type, size), then one fresh stateless server per request, on the
+// SDK v2: a 2026-07-28 request (its _meta envelope, no handshake) goes to the SDK's per-request modern handler, a
+// 2025 client's message to a stateless Streamable HTTP transport; both build the same server (mcp-server.ts).
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { Db } from "@/db/types";
 import { getDb } from "@/lib/database";
 import { knownFailure } from "@/lib/errors";
 import { clientIp, readBody, requireJsonContentType } from "@/lib/http";
@@ -34,6 +37,27 @@ export function jsonRpcError(status: number, code: number, message: string, head
   );
 }
 
+// JSON answers instead of an SSE stream in both eras: every tool answers at once, and nothing outlives the request.
+let modern: { db: Db; handler: McpHttpHandler } | undefined;
+
+/** The 2026-07-28 leg, built once per database: it makes a server per request from the same factory. 2025 traffic never reaches it. */
+function modernHandler(db: Db): McpHttpHandler {
+  if (modern?.db !== db) modern = { db, handler: createMcpHandler(() => createRegistryServer(db), { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_MCP_BODY_BYTES }) };
+  return modern.handler;
+}
+
+/** The 2025 leg: a stateless transport (no session id) for one message or batch, closed with its server once answered. */
+async function answerLegacy(db: Db, request: Request, message: unknown): Promise<Response> {
+  const server = createRegistryServer(db);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody: message });
+  } finally {
+    await server.close();
+  }
+}
+
 export async function handleMcpPost(request: Request): Promise<Response> {
   try {
     const db = await getDb();
@@ -53,16 +77,8 @@ export async function handleMcpPost(request: Request): Promise<Response> {
       if (message.length > 1) await enforceLimit(db, limits.mcpPerIp, clientIp(request), message.length - 1);
     }
 
-    const server = createRegistryServer(db);
-    // JSON answers instead of an SSE stream: every tool answers at once, and nothing outlives the request.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      const response = await transport.handleRequest(request, { parsedBody: message });
-      return withHeaders(response, { ...CORS, "Cache-Control": "no-store" });
-    } finally {
-      await server.close();
-    }
+    const response = (await isLegacyRequest(request, message)) ? await answerLegacy(db, request, message) : await modernHandler(db).fetch(request, { parsedBody: message });
+    return withHeaders(response, { ...CORS, "Cache-Control": "no-store" });
   } catch (error) {
     const known = knownFailure(error);
     if (known) {

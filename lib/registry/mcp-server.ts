@@ -6,9 +6,12 @@
 // the 24 summaries a search returns, ~160 KB and a fifth of the endpoint's own time per call. Here the schemas
 // are built and converted once, inputs are validated as before, and the outputs' conformance to the advertised
 // schemas is checked by the tests (tests/integration/registry-mcp.test.ts) instead of on every call.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+//
+// On the SDK v2 one server serves both eras: a 2026-07-28 request (no handshake, no session) and a 2025 client that
+// starts with initialize get the same tools, schemas and texts; only the 2026 codec adds cache fields to tools/list
+// and server/discover (the hints below).
+import { Server, type CacheHint, type CallToolResult, type Tool } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
 import { registrySearchAnswerSchema } from "@agora-mcp/protocol";
 import { findListingView } from "@/lib/listings/lookup";
@@ -101,7 +104,8 @@ const toolList: Tool[] = tools.map((t) => ({
   inputSchema: z.toJSONSchema(t.input, { target: "draft-7", io: "input" }) as Tool["inputSchema"],
   outputSchema: z.toJSONSchema(t.output, { target: "draft-7", io: "output" }) as Tool["outputSchema"],
   annotations: readOnly,
-  execution: { taskSupport: "forbidden" },
+  // No `execution`: taskSupport "forbidden" is what its absence means, and 2026-07-28 (tasks now an extension)
+  // drops the field, so leaving it out keeps tools/list identical in both eras.
 }));
 
 /** "query must be at most 200 characters.", "id: Invalid input: expected string, received undefined". */
@@ -114,6 +118,9 @@ function inputProblems(error: z.ZodError): string {
     .join("\n");
 }
 
+/** The text v1's McpError gave these refusals (v2's ProtocolError drops the prefix): kept, so no client sees a change. */
+const invalidParams = (message: string) => `MCP error -32602: ${message}`;
+
 /**
  * Runs one tool call. Every failure is a tool error (isError), as the SDK's McpServer answers them: an unknown
  * tool or arguments that do not fit say so; anything else answers a generic message and the detail goes to the
@@ -122,11 +129,9 @@ function inputProblems(error: z.ZodError): string {
  */
 async function callTool(db: Db, name: string, args: unknown): Promise<CallToolResult> {
   const tool = toolsByName.get(name);
-  if (!tool) return toolError(new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`).message);
+  if (!tool) return toolError(invalidParams(`Tool ${name} not found`));
   const input = tool.input.safeParse(args ?? {});
-  if (!input.success) {
-    return toolError(new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for tool ${name}: ${inputProblems(input.error)}`).message);
-  }
+  if (!input.success) return toolError(invalidParams(`Input validation error: Invalid arguments for tool ${name}: ${inputProblems(input.error)}`));
   try {
     return await tool.run(db, input.data);
   } catch (error) {
@@ -137,22 +142,30 @@ async function callTool(db: Db, name: string, args: unknown): Promise<CallToolRe
 }
 
 // One JSON Schema validator for every server: the SDK otherwise builds a new Ajv instance (its meta-schemas
-// compiled) for each. The registry asks clients nothing (no elicitation), so it is hardly used.
+// compiled) for each. The registry asks clients nothing (no input requests), so it is hardly used.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * Cache hints for the 2026-07-28 era (ttlMs, cacheScope). The tool list and the server's identity change only when
+ * the site is deployed, and they are the same for every caller (no keys, no accounts): an hour, shareable. Search
+ * answers are tool results, which the protocol does not cache: the catalogue itself changes with every approval.
+ */
+export const REGISTRY_CACHE_HINT: CacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" };
 
 export function createRegistryServer(db: Db): Server {
   const server = new Server(
     { name: "agora-registry", title: `${site.name} registry`, version: "1.0.0" },
     {
-      // The three tools never change, so no notifications/tools/list_changed is ever sent: advertise none.
+      // No listChanged: the tool list never changes while the site runs, and nothing here outlives a request.
       capabilities: { tools: {} },
       jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+      cacheHints: { "tools/list": REGISTRY_CACHE_HINT, "server/discover": REGISTRY_CACHE_HINT },
       instructions:
         `${site.name} lists paid MCP tool servers (MonetizedMCP) that charge per call in USDC on Base. ` +
         "Find servers with search_servers, read one with get_server, browse topics with list_categories. No sign-up or keys.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(db, request.params.name, request.params.arguments));
+  server.setRequestHandler("tools/list", () => ({ tools: toolList }));
+  server.setRequestHandler("tools/call", (request) => callTool(db, request.params.name, request.params.arguments));
   return server;
 }

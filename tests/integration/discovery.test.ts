@@ -1,6 +1,6 @@
 // GET /discovery/resources in the x402 Bazaar discovery format, over listings probed for real on loopback: one
 // entry per x402-paid tool, with the requirements its unpaid call answers, and only offers someone can be paid for.
-import Ajv from "ajv";
+import Ajv2020 from "ajv/dist/2020";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,8 +113,8 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
   });
 
   it("gives every entry an example its own input schema accepts, and valid bazaar info", async () => {
-    // Draft-07, as the MCP SDK validates tool arguments (the schemas name it in $schema).
-    const ajv = new Ajv({ strict: false });
+    // JSON Schema 2020-12, the dialect the MCP SDK v2 advertises tool schemas in (the schemas name it in $schema).
+    const ajv = new Ajv2020({ strict: false });
     const body = await page();
     // The checks can fail: an example without the required parameter, info without a tool name.
     expect(ajv.validate(input(body.items[0]!).inputSchema, {})).toBe(false);

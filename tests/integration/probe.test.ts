@@ -20,11 +20,12 @@ import { PROBE_TIMEOUT_MS, probeServer, type ProbeResult } from "@/lib/probe";
 import { checkListings, checkListing } from "@/lib/listings/checks/check-listings";
 import { createSafeFetch } from "@/lib/ssrf";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { startPricedServer } from "../support/priced-server";
 
 const HOUR = 60 * 60 * 1000;
 const loopback = { allowPrivateHosts: true };
 const servers = new Map<Variant, ReferenceServer>();
-const variants: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "not-mcp", "slow", "huge", "redirect-private"];
+const variants: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "modern-only", "not-mcp", "slow", "huge", "redirect-private"];
 
 beforeAll(async () => {
   for (const variant of variants) servers.set(variant, await startReferenceServer({ port: 0, variant }));
@@ -38,6 +39,27 @@ function urlOf(variant: Variant): string {
 }
 
 describe("probing MonetizedMCP servers on loopback", () => {
+  it("probes, prices and verifies a server that speaks only MCP 2026-07-28 like any other, and records the revision", async () => {
+    const both = await probeServer(urlOf("reference"), loopback);
+    const modern = await probeServer(urlOf("modern-only"), loopback);
+    expect(modern).toMatchObject({ reachable: true, transport: "streamable-http", protocolVersion: "2026-07-28", verifiable: true, pricesRead: true, lowestPrice: 0.01, error: null });
+    expect(modern.tools).toEqual(both.tools);
+    expect(modern.pricedItems).toEqual(both.pricedItems);
+    expect(modern.paymentMethods).toEqual(both.paymentMethods);
+    // A 2025 client cannot talk to it at all: the revision matters, and the probe negotiated it.
+    const v1 = new Client({ name: "old-client", version: "1.0.0" });
+    await expect(v1.connect(new StreamableHTTPClientTransport(new URL(urlOf("modern-only"))))).rejects.toThrow();
+    // A server on the older SDK line (v1, 2025-11-25 at most) answers the 2025 handshake the probe falls back to.
+    const old = await startPricedServer({ items: [{ name: "Old item", amount: 0.02 }], wallet: "0x000000000000000000000000000000000000dEaD", extraTool: false });
+    try {
+      const legacy = await probeServer(old.url, loopback);
+      expect(legacy).toMatchObject({ reachable: true, pricesRead: true, lowestPrice: 0.02, error: null });
+      expect(legacy.protocolVersion).toMatch(/^2025-/);
+    } finally {
+      await old.close();
+    }
+  });
+
   it("reads the reference server: handshake, tools, prices and payment methods", async () => {
     const result = await probeServer(urlOf("reference"), loopback);
     expect(result).toMatchObject({
@@ -51,7 +73,8 @@ describe("probing MonetizedMCP servers on loopback", () => {
       error: null,
       quirks: [],
     });
-    expect(result.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The kit speaks the current revision, which the probe asks for first (server/discover).
+    expect(result.protocolVersion).toBe("2026-07-28");
     expect(result.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase", "job-status", "weather", "market-report", "logo-render"]);
     // Built on the provider kit: make-purchase takes the payment the way MonetizedMCP SDK clients send it.
     expect(result.tools[2]!.inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" }, signedTransaction: { type: "string" } } });

@@ -66,6 +66,10 @@ export const salesTermsSchema = z.object({
   pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
   paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
   lastVerification: verificationSchema.nullable().describe("The latest server check; null until one has run."),
+  protocolVersion: z
+    .string()
+    .nullable()
+    .describe("The MCP revision the server spoke at the latest check: 2026-07-28 (stateless, no handshake) or a 2025 revision (initialize first); null before a check reached it."),
   drift: z
     .array(driftSchema)
     .describe("Changes checks found against what was approved (price, payee wallet, tool set), newest first. A changed wallet sends a listing back to review."),
@@ -117,6 +121,7 @@ export function probeFacts(view: ListingView): ProbeFacts {
       return { id: m.paymentMethod, network: known?.v1Network ?? null, asset: known ? "USDC" : null, payTo: m.walletAddress || null };
     }),
     drift: view.drift,
+    protocolVersion: probe?.reachable ? (probe.protocolVersion ?? null) : null,
     lastVerification: probe ? { status: probe.verifiable ? "passed" : "failed", checkedAt: probe.checkedAt, message: verificationMessage(probe) } : null,
   };
 }

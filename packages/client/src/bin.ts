@@ -2,13 +2,14 @@
 // `npx @agora-mcp/client`: the wallet's MCP server on stdio for a desktop assistant.
 // `… import-key` saves an existing key read from standard input (never from the command line, which other
 // users can see); `… address` prints the wallet's address. Logs go to stderr: stdout carries MCP.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { chainReader } from "./chain.js";
 import fs from "node:fs";
 import path from "node:path";
 import { loadSettings, SettingsError } from "./settings.js";
 import { buildClientServer } from "./tools.js";
 import { openLedger } from "./wallet-ledger.js";
+import { ConfirmationStates, Confirmations } from "./confirm.js";
 import { importWallet, openWallet, WalletError, type Wallet } from "./wallet.js";
 
 let wallet: Wallet | undefined;
@@ -62,10 +63,11 @@ async function main() {
 
   if (wallet.created) log(`Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up).`);
   const ledger = openLedger(settings, wallet);
-  const server = buildClientServer({ settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl) });
-  await server.connect(new StdioServerTransport());
+  // Both eras over stdio (SDK v2): a 2026-07-28 host (server/discover) and a 2025 host (initialize) alike.
+  const deps = { settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), confirmationStates: new ConfirmationStates() };
+  const served = serveStdio(() => buildClientServer(deps));
   log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; ready.`);
-  const stop = () => void server.close().finally(() => process.exit(0));
+  const stop = () => void served.close().finally(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   process.stdin.on("end", stop);

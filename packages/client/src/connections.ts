@@ -1,7 +1,6 @@
-// MCP client connections out of the wallet: to the registry's MCP endpoint, and to a paid server.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// MCP client connections out of the wallet: to the registry's MCP endpoint, and to a paid server. On the SDK v2,
+// either era: server/discover first (MCP 2026-07-28, no handshake), else the 2025 initialize handshake.
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { isUnreachable, reasonOf } from "./reach.js";
 
 export const CALL_TIMEOUT_MS = 60_000;
@@ -28,7 +27,7 @@ export type ConnectionOptions = {
 
 /** Connects to an MCP server over Streamable HTTP, runs `work`, and always closes. */
 export async function withConnection<T>(url: string, work: (c: Connection) => Promise<T>, options: ConnectionOptions = {}): Promise<T> {
-  const client = new Client(CLIENT_INFO);
+  const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: "auto" } });
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const request = { timeout: callTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
   try {
@@ -38,8 +37,8 @@ export async function withConnection<T>(url: string, work: (c: Connection) => Pr
   }
   const connection: Connection = {
     call: async (name, args, meta) =>
-      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, request)) as CallToolResult,
-    toolNames: async () => (await client.listTools(undefined, request)).tools.map((t) => ({ name: t.name, description: t.description, meta: t._meta as Record<string, unknown> | undefined })),
+      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, request)) as CallToolResult,
+    toolNames: async () => (await client.listTools(undefined, { ...request, cacheMode: "bypass" })).tools.map((t) => ({ name: t.name, description: t.description, meta: t._meta as Record<string, unknown> | undefined })),
     close: () => client.close(),
   };
   try {

@@ -3,7 +3,7 @@
 // threshold, reserve under the cap in the ledger, sign an x402 exact payment, buy, treat every refusal as a
 // failure, and count it as paid only when the chain shows exactly the price went to the payee.
 import { randomBytes } from "node:crypto";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { InputRequiredResult } from "@modelcontextprotocol/server";
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import {
@@ -24,7 +24,7 @@ import {
   type X402Accept,
 } from "@agora-mcp/protocol";
 import { readCatalogue, findItem, missingParams } from "./catalogue.js";
-import { askPerson, supportsElicitation, type Confirmations } from "./confirm.js";
+import { askPerson, confirmInBand, type Asker, type Confirmations } from "./confirm.js";
 import { textOf, withConnection, type Connection, type ConnectionOptions } from "./connections.js";
 import type { ChainReader } from "./chain.js";
 import { CapExceeded, type PurchaseLedger } from "./ledger.js";
@@ -67,10 +67,12 @@ export type PurchaseOutcome = {
   payTo?: string;
   /** Milliseconds from sending the paid call to its answer. */
   answeredInMs?: number;
+  /** A 2026-07-28 host is to ask the person: the purchase tool answers this input_required result as it is. */
+  inputRequired?: InputRequiredResult;
 };
 
 /**
- * `confirmations` and `mcp` ask the person (settings.elicitation); a buyer with nobody to ask (the registry's test
+ * `confirmations` and `asker` ask the person (settings.elicitation); a buyer with nobody to ask (the registry's test
  * purchases) turns elicitation off and leaves them out. `connection` bounds how the server is reached.
  */
 export type PurchaseDeps = {
@@ -79,7 +81,7 @@ export type PurchaseDeps = {
   ledger: PurchaseLedger;
   chain: ChainReader;
   confirmations?: Confirmations;
-  mcp?: Server;
+  asker?: Asker;
   connection?: ConnectionOptions;
 };
 
@@ -232,26 +234,8 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
   // At or above the threshold (0 asks for every paid purchase), as the reference client users know does.
   if (settings.elicitation && units >= settings.thresholdUnits) {
     const question = `Pay ${priceUsd} USDC on ${settings.network.label} to ${server.label} for "${name}"? Payee ${payTo}; today's spending so far ${formatUsd(spent)} of ${formatUsd(settings.dailyCapUnits)}.`;
-    const { mcp, confirmations } = ctx.deps;
-    if (!mcp || !confirmations) throw new Error("Elicitation is on, but this buyer has nobody to ask.");
-    if (supportsElicitation(mcp)) {
-      if ((await askPerson(mcp, question)) !== "accepted") {
-        await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: server.label, serverUrl: server.url, item: itemKey, units: units.toString(), status: "declined" });
-        return { status: "declined", message: `You declined paying ${priceUsd} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
-      }
-    } else {
-      const key = confirmationKey(server, itemKey, units, input.params ?? {});
-      if (!input.confirmationId || !confirmations.redeem(input.confirmationId, key)) {
-        const { confirmationId, expiresAt } = confirmations.issue(key);
-        return {
-          status: "confirmation-required",
-          message: `Confirmation required: ${question} Ask the person; only if they say yes, call purchase again with the same server, item and params and confirmationId "${confirmationId}" (valid once, until ${expiresAt}). Nothing was signed.`,
-          signed: false,
-          ...at,
-          confirmationId,
-        };
-      }
-    }
+    const stop = await askFirst(ctx, priced, question, at);
+    if (stop) return stop;
   }
 
   let attempt;
@@ -313,6 +297,37 @@ async function pay(ctx: Context, priced: Priced, sign: () => Promise<{ nonce: `0
   }
   await ledger.update(attempt.id, { status: "paid", transaction: answer.transaction, orderId: answer.orderId });
   return { status: "delivered", message: `Paid ${priceUsd} to ${server.label} for "${name}" (transaction ${answer.transaction}, checked on chain).`, ...paid, transaction: answer.transaction, orderId: answer.orderId, result: answer.result };
+}
+
+/** The person's answer before anything is signed: undefined to go on, or the outcome that ends the purchase here. */
+async function askFirst(ctx: Context, priced: Priced, question: string, at: Partial<PurchaseOutcome>): Promise<PurchaseOutcome | undefined> {
+  const { asker, confirmations, ledger } = ctx.deps;
+  const { server, input } = ctx;
+  const { name, itemKey, units } = priced;
+  const priceUsd = formatUsd(units);
+  if (!asker || !confirmations) throw new Error("Elicitation is on, but this buyer has nobody to ask.");
+  const declined = async (): Promise<PurchaseOutcome> => {
+    await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: server.label, serverUrl: server.url, item: itemKey, units: units.toString(), status: "declined" });
+    return { status: "declined", message: `You declined paying ${priceUsd} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
+  };
+  if (asker.kind === "input-required") {
+    const quote = { server: server.url, item: itemKey, units: units.toString(), payTo: priced.payTo, params: confirmationKey(server, itemKey, units, input.params ?? {}) };
+    const answer = await confirmInBand(asker, quote, question);
+    if (answer.kind === "ask") return { status: "confirmation-required", message: `Confirmation required: ${question}`, signed: false, ...at, inputRequired: answer.result };
+    if (answer.kind === "refused") return refused(`${answer.reason} Nothing was signed.`, at);
+    return answer.kind === "accepted" ? undefined : declined();
+  }
+  if (asker.kind === "elicitation") return (await askPerson(asker.server, question)) === "accepted" ? undefined : declined();
+  const key = confirmationKey(server, itemKey, units, input.params ?? {});
+  if (input.confirmationId && confirmations.redeem(input.confirmationId, key)) return undefined;
+  const { confirmationId, expiresAt } = confirmations.issue(key);
+  return {
+    status: "confirmation-required",
+    message: `Confirmation required: ${question} Ask the person; only if they say yes, call purchase again with the same server, item and params and confirmationId "${confirmationId}" (valid once, until ${expiresAt}). Nothing was signed.`,
+    signed: false,
+    ...at,
+    confirmationId,
+  };
 }
 
 function capMessage(name: string, priceUsd: string, spent: bigint, cap: bigint): string {

@@ -13,7 +13,7 @@ import {
   type SignedBuyerReviewRevoke,
 } from "@agora-mcp/protocol";
 import type { RegistryListing } from "@agora-mcp/protocol";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server } from "@modelcontextprotocol/server";
 import { askPerson, supportsElicitation, type Confirmations } from "./confirm.js";
 import type { Ledger, LedgerEntry } from "./ledger.js";
 import { findListing, registryApiBase } from "./registry.js";

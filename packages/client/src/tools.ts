@@ -1,13 +1,12 @@
 // The wallet's MCP server for the agent: wallet, search_servers, explore_server, purchase, review, revoke_review and check_job,
 // each with input and output schemas and a readable text answer. Nothing here ever returns the key.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { formatEther } from "viem";
 import { z } from "zod";
 import { BUYER_REVIEW_TEXT_MAX, formatUsd, REGISTRY_SORTS, unitsToUsd } from "@agora-mcp/protocol";
 import { readCatalogue } from "./catalogue.js";
 import type { ChainReader } from "./chain.js";
-import { Confirmations } from "./confirm.js";
+import { askerFor, ConfirmationStates, Confirmations } from "./confirm.js";
 import { withConnection } from "./connections.js";
 import { checkJob } from "./jobs.js";
 import type { Ledger } from "./ledger.js";
@@ -18,7 +17,11 @@ import { resolveServer } from "./servers.js";
 import type { Settings } from "./settings.js";
 import type { Wallet } from "./wallet.js";
 
-export type ClientDeps = { settings: Settings; wallet: Wallet; ledger: Ledger; chain: ChainReader };
+/**
+ * `confirmations` and `confirmationStates` live as long as the process: a stdio host may be served by more than one
+ * server instance (the SDK v2 builds one to answer server/discover), and a confirmation must outlive the call that issued it.
+ */
+export type ClientDeps = { settings: Settings; wallet: Wallet; ledger: Ledger; chain: ChainReader; confirmations?: Confirmations; confirmationStates?: ConfirmationStates };
 
 const FAUCET = "https://faucet.circle.com";
 
@@ -29,10 +32,10 @@ function answer(wallet: Wallet, text: string, structured: Record<string, unknown
 }
 
 /** A handler that throws answers one redacted line instead of whatever the error carried. */
-function guarded<A>(wallet: Wallet, tool: string, handler: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args) => {
+function guarded<A, R = CallToolResult>(wallet: Wallet, tool: string, handler: (args: A, ctx: ServerContext) => Promise<R | CallToolResult>): (args: A, ctx: ServerContext) => Promise<R | CallToolResult> {
+  return async (args, ctx) => {
     try {
-      return await handler(args);
+      return await handler(args, ctx);
     } catch (error) {
       const line = error instanceof Error ? (error.message.split("\n")[0] ?? "").slice(0, 300) : "unknown error";
       return { isError: true, content: [{ type: "text", text: wallet.redact(`${tool} failed: ${line}`) }] };
@@ -75,10 +78,13 @@ function reviewOutput(done: "posted" | "revoked") {
 
 export function buildClientServer(deps: ClientDeps): McpServer {
   const { settings, wallet, ledger, chain } = deps;
-  const confirmations = new Confirmations();
+  const confirmations = deps.confirmations ?? new Confirmations();
+  const states = deps.confirmationStates ?? new ConfirmationStates();
   const mcp = new McpServer(
     { name: "agora-wallet", title: "Agora wallet", version: "0.1.0" },
     {
+      // A purchase confirmation's requestState (2026-07-28) is checked (seal, expiry) before the tool runs.
+      requestState: { verify: states.verify },
       instructions:
         "A USDC wallet for paid MCP servers listed in the Agora registry. Find servers with search_servers, see what one sells with explore_server, " +
         "buy with purchase (it checks the price, the caps and asks the person when needed), collect asynchronous items with check_job, rate a server you paid with review (and withdraw that review with revoke_review). The wallet tool shows the balance and spending.",
@@ -238,8 +244,9 @@ export function buildClientServer(deps: ClientDeps): McpServer {
       outputSchema: purchaseOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    guarded(wallet, "purchase", async (args) => {
-      const outcome = await purchase(args, { settings, wallet, ledger, chain, confirmations, mcp: mcp.server });
+    guarded<Parameters<typeof purchase>[0], InputRequiredResult>(wallet, "purchase", async (args, ctx) => {
+      const outcome = await purchase(args, { settings, wallet, ledger, chain, confirmations, asker: askerFor(mcp.server, ctx, states) });
+      if (outcome.inputRequired) return outcome.inputRequired;
       const failed = outcome.status === "refused" || outcome.status === "failed" || outcome.status === "disputed";
       const shown = outcome.result === undefined ? "" : `\nResult: ${typeof outcome.result === "string" ? outcome.result : JSON.stringify(outcome.result)}`;
       return answer(wallet, `${outcome.message}${shown}`, outcome as unknown as Record<string, unknown>, failed);

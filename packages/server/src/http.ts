@@ -1,9 +1,11 @@
 // Serves the provider's MCP server over Streamable HTTP on node:http, stateless: a fresh MCP server per
-// request over shared state (payments in flight, jobs), JSON answers, bounded bodies.
+// request over shared state (payments in flight, jobs), JSON answers, bounded bodies. Both protocol eras, from
+// the same server: a 2026-07-28 request (its _meta envelope, no handshake) goes to the SDK v2's per-request
+// modern handler, a 2025 client's message (initialize first) to a stateless Streamable HTTP transport.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest, type McpServer } from "@modelcontextprotocol/server";
 import { rebindingRefusal, type HostCheck } from "./host-check.js";
 
 export const MCP_PATH = "/mcp";
@@ -17,7 +19,21 @@ function rpcError(res: http.ServerResponse, status: number, message: string) {
   sendJson(res, status, { jsonrpc: "2.0", error: { code: -32000, message }, id: null });
 }
 
+/** The 2025 leg: one stateless transport (no session id) for one message or batch, closed with its server. */
+async function answerLegacy(build: () => McpServer, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+  const server = build();
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on("close", () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
 export function createRequestHandler(build: () => McpServer, hostCheck: HostCheck) {
+  // The 2026-07-28 leg makes a server per request from the same factory; 2025 traffic never reaches it.
+  const modern = toNodeHandler(createMcpHandler(build, { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES }));
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     // Before anything else, even a 404: a rebound page learns nothing about what this server serves.
     const refusal = rebindingRefusal(req, hostCheck);
@@ -42,14 +58,8 @@ export function createRequestHandler(build: () => McpServer, hostCheck: HostChec
     } catch {
       return rpcError(res, 400, "Parse error: the body is not JSON.");
     }
-    const server = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (await isLegacyRequest(await toWebRequest(req, body), body)) return answerLegacy(build, req, res, body);
+    await modern(req, res, body);
   };
 }
 

@@ -1,7 +1,7 @@
 // @agora-mcp/server: the provider kit. Declare items with prices and handlers and a wallet; get an MCP
 // server that MonetizedMCP clients and x402 MCP clients can pay, which settles every payment before it delivers.
 import type http from "node:http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { buildTools } from "./tools.js";
 import { resolveOptions, type MonetizedServerOptions, type ResolvedOptions } from "./config.js";
 import { createRequestHandler, listen, type RunningServer } from "./http.js";

@@ -2,8 +2,7 @@
 // (wire-compatible with servers built on the MonetizedMCP SDK), job-status for asynchronous items, and one
 // tool per item sold through the standard x402 binding for MCP.
 import { randomBytes } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   JOB_STATUS_TOOL,
@@ -76,7 +75,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
     "price-listing",
     {
       description: "Lists what this server sells: each item's id, price per call in USDC, and the parameters it needs.",
-      inputSchema: priceListingArgs,
+      inputSchema: z.object(priceListingArgs),
     },
     async ({ searchQuery }) => {
       const q = searchQuery?.trim().toLowerCase();
@@ -144,7 +143,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
     {
       description:
         "Buys one call of an item from price-listing. signedTransaction is an x402 exact payment (base64) for the item's price to this server's wallet; free items need none. The item is delivered only after the payment has settled on-chain.",
-      inputSchema: makePurchaseArgs,
+      inputSchema: z.object(makePurchaseArgs),
     },
     async ({ itemId, params: given, signedTransaction, paymentMethod }) => {
       const item = findItem(itemId);
@@ -173,7 +172,7 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
       JOB_STATUS_TOOL,
       {
         description: `Free. The result of an asynchronous purchase, for the wallet that paid: sign "Agora job-status <jobId>" with it.`,
-        inputSchema: jobStatusArgs,
+        inputSchema: z.object(jobStatusArgs),
       },
       async ({ jobId, signature }) => {
         const status = await jobs.statusFor(jobId, signature as `0x${string}`);
@@ -195,11 +194,11 @@ export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
       item.x402Tool!,
       {
         description: `${item.description} Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402.`,
-        inputSchema: shape,
+        inputSchema: z.object(shape),
         _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2 } },
       },
-      async (args, extra) => {
-        const payment = extra._meta?.[X402_PAYMENT_META];
+      async (args, ctx) => {
+        const payment = ctx.mcpReq._meta?.[X402_PAYMENT_META];
         if (payment === undefined) return paymentRequired("Payment required");
         const read = readParams(item, args as Record<string, unknown>);
         if (!("params" in read)) return failure(missingMessage(item, read));

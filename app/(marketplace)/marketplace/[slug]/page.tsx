@@ -184,6 +184,12 @@ export default async function ListingPage({ params }: { params: Params }) {
                 Last checked <time dateTime={probe.checkedAt}>{formatCheckedAt(probe.checkedAt)}</time>: {probe.reachable ? "reachable" : "not reachable"}
               </p>
             )}
+            {probe?.reachable && probe.protocolVersion && (
+              <p className="mt-1 text-muted-foreground" data-testid="protocol-version">
+                Speaks MCP {probe.protocolVersion}
+                {probe.protocolVersion >= "2026-07-28" ? " (stateless, no handshake)" : ""}
+              </p>
+            )}
             <div className="mt-2">
               <StatusStrip uptime={history} />
             </div>
