@@ -65,7 +65,7 @@ const appEnv: Record<string, string> = {
 
 // `npm run build`: the packages, their tarballs for /downloads (made for this SITE_URL), then the site.
 const build = process.env.E2E_SKIP_BUILD === "1" ? "" : "npm run build && ";
-// On PostgreSQL the site runs as in production: the standalone server through `npm run start:prod` (README,
+// On PostgreSQL the site runs as in production: the standalone server through `npm run start:prod` (docs/production.md,
 // Production), the command the container image runs; on the embedded database through `npm start`'s `next start`.
 const serve = e2eDatabaseUrl
   ? "npm run start:prod"

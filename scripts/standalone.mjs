@@ -44,4 +44,4 @@ await build({
   logLevel: "warning",
 });
 
-console.log("standalone server ready in .next/standalone (start: see README, Production)");
+console.log("standalone server ready in .next/standalone (start: see docs/production.md)");

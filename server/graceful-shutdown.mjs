@@ -1,4 +1,4 @@
-// Preloaded with `node --import ./server/graceful-shutdown.mjs` by `npm start` and the production start (README,
+// Preloaded with `node --import ./server/graceful-shutdown.mjs` by `npm start` and the production start (docs/production.md,
 // Production). On SIGTERM or SIGINT the server stops accepting connections, lets the requests in flight finish
 // (at most DRAIN_MS), runs the app's shutdown hooks (lib/shutdown.ts: stop the verification schedule and release
 // its lease, close the database pool) and exits 0.

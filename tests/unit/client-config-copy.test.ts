@@ -15,7 +15,7 @@ function files(dir: string, ext: string): string[] {
 
 describe("client settings in the site's copy", () => {
   it("names only settings the client reads, in every guide and README", () => {
-    const sources = [...files("content", ".mdx"), "README.md", "packages/client/README.md"];
+    const sources = [...files("content", ".mdx"), ...files("docs", ".md"), "README.md", "packages/client/README.md"];
     const named = new Map<string, string>();
     for (const file of sources) for (const name of fs.readFileSync(file, "utf8").match(SETTING) ?? []) named.set(name, file);
     expect(named.size).toBeGreaterThan(3);
