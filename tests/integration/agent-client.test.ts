@@ -91,7 +91,8 @@ const delivered = (itemId: string) => events.filter((e) => e.itemId === itemId &
 
 /** The purchase attempts in the host's ledger (one JSON line each, next to its wallet). */
 function ledgerLines(host: Host): string[] {
-  const file = path.join(path.dirname(host.walletFile), "ledger-base-sepolia.jsonl");
+  // One ledger per wallet address and network (packages/client/src/settings.ts ledgerFileFor).
+  const file = path.join(path.dirname(host.walletFile), `ledger-base-sepolia-${host.address.toLowerCase()}.jsonl`);
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 }
 

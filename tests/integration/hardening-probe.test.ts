@@ -90,6 +90,8 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
         prices: [{ name: "lookup", amount: 9, currency: "USDC" }],
         wallets: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x2222222222222222222222222222222222222222" }],
         tools: ["make-purchase", "payment-methods", "price-listing"],
+        // When this approval first took the wallet in (lib/sales/payees.ts: who named a wallet first).
+        walletsSince: { "0x2222222222222222222222222222222222222222": expect.any(String) },
       });
     } finally {
       await Promise.all([honest.close(), switched.close()]);
