@@ -20,8 +20,8 @@ export function AgentConfigNote() {
     <Callout kind="note" title="Try it locally first">
       <p>
         No testnet USDC yet? From a clone of the Agora repository, run <code>npm ci</code>, then <code>npm run sandbox</code>: it runs this site on your machine with a local
-        chain, paid sample servers and a funded wallet, and prints this block with the sandbox&apos;s chain and wallet filled in. Its own Getting Started page
-        (http://localhost:3000/getting-started) shows the same block.
+        chain, paid sample servers and a funded wallet, and prints this block with the sandbox&apos;s chain and wallet filled in. Its own Getting Started page, at the address it prints,
+        shows the same block.
       </p>
     </Callout>
   );
