@@ -1,5 +1,5 @@
 // npm run bench:search [-- --driver postgres|pglite --count 100000 --duration 10 --connections 32 --rates 25,50,100,200
-//                        --queries 5000 --skip-seed --only api,mcp,page,detail,bazaar]
+//                        --queries 5000 --skip-seed --only api,mcp,mcp2026,page,detail,bazaar]
 // Search as users do it: every request a different search (bench/queries.ts), against the production build with
 // its search cache on as deployed (the cache's hit rate is printed: it should be ~0). Each surface is driven
 // closed-loop (the most it does) and open-loop at fixed arrival rates (p50/p99/p99.9 including queueing), next
@@ -83,7 +83,13 @@ function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][
     return () => queries[qi++ % queries.length]!.q;
   };
   const mcpOk = (status: number, body: string) => status === 200 && body.includes('"structuredContent"') && !body.includes('"isError":true');
-  const [apiQ, mcpQ, pageQ, bazaarQ] = [searches(), searches(), searches(), searches()];
+  const [apiQ, mcpQ, mcpModernQ, pageQ, bazaarQ] = [searches(), searches(), searches(), searches(), searches()];
+  // MCP 2026-07-28: no handshake, the client's version, info and capabilities ride on each request's _meta.
+  const modernMeta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const all: [string, () => Shot][] = [
     ["api", () => ({ path: `/api/mcp-agents?q=${encodeURIComponent(apiQ())}&limit=24` })],
     [
@@ -92,6 +98,15 @@ function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][
         path: "/api/mcp",
         headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: mcpQ(), limit: 24 } } }),
+        ok: mcpOk,
+      }),
+    ],
+    [
+      "mcp2026",
+      () => ({
+        path: "/api/mcp",
+        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_servers" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: mcpModernQ(), limit: 24 }, _meta: modernMeta } }),
         ok: mcpOk,
       }),
     ],
@@ -108,7 +123,8 @@ const NAMES: Record<string, string> = {
   static: "static /terms-of-service",
   nextStatic: "static through Next (?via=next)",
   api: "search API /api/mcp-agents?q=",
-  mcp: "MCP search_servers",
+  mcp: "MCP search_servers (2025-06-18)",
+  mcp2026: "MCP search_servers (2026-07-28)",
   page: "search page /marketplace?q=",
   detail: "detail page /marketplace/<slug>",
   bazaar: "Bazaar /discovery/search?query=",

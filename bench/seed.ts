@@ -53,6 +53,9 @@ export function benchServerEnv(target: BenchDatabase, base: string, extra: Recor
     AUTH_TRUST_HOST: "true",
     E2E: "1",
     RATE_LIMIT_DISABLED: "1",
+    // The load generator is one address standing in for many clients: the per-client share of the overload limit
+    // would refuse its 17th connection (the total limit, MAX_IN_FLIGHT_REQUESTS, stays as deployed).
+    MAX_IN_FLIGHT_PER_CLIENT: "0",
     UNSAFE_TEST_MODE: "1",
     VERIFY_SCHEDULE_DISABLED: "1",
     DATABASE_URL: target.driver === "postgres" ? target.serverUrl : "",
