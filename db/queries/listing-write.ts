@@ -49,11 +49,12 @@ function ownerEditedFields(input: { name: string; description: string; websiteUr
 }
 
 /** The fields an owner's edit can set that an upstream source also supplies (see ownerEditedFields). */
-export type UpstreamFields = { name: string; description: string; websiteUrl: string | null };
+/** `categories`: only an upstream that states them (another Agora); any other source leaves a listing's own. */
+export type UpstreamFields = { name: string; description: string; websiteUrl: string | null; categories?: string[] };
 
 /**
- * An upstream update of an imported listing: its name, description and website follow the source, except the
- * fields its owner edited. Returns whether anything changed (an unchanged entry writes nothing).
+ * An upstream update of an imported listing: its name, description, website and (when the upstream states them)
+ * categories follow the source, except the fields its owner edited. Returns whether anything changed (an unchanged entry writes nothing).
  */
 export async function refreshImportedListing(db: Db, serverUrl: string, upstream: UpstreamFields): Promise<boolean> {
   const [row] = await db
@@ -66,11 +67,13 @@ export async function refreshImportedListing(db: Db, serverUrl: string, upstream
     name: kept.has("name") ? row.name : upstream.name,
     description: kept.has("description") ? row.description : upstream.description,
     websiteUrl: kept.has("websiteUrl") ? row.websiteUrl : upstream.websiteUrl,
+    categories: kept.has("categories") || !upstream.categories?.length ? row.categories : upstream.categories,
   };
-  if (next.name === row.name && next.description === row.description && next.websiteUrl === row.websiteUrl) return false;
+  const sameCategories = next.categories.join("\n") === row.categories.join("\n");
+  if (next.name === row.name && next.description === row.description && next.websiteUrl === row.websiteUrl && sameCategories) return false;
   await db
     .update(listings)
-    .set({ ...next, searchText: buildSearchText(next.name, next.description, row.categories), updatedAt: sql`now()` })
+    .set({ ...next, searchText: buildSearchText(next.name, next.description, next.categories), updatedAt: sql`now()` })
     .where(eq(listings.id, row.id));
   return true;
 }

@@ -85,7 +85,7 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
     // Only the source a candidate belongs to can take its listing down.
     const { server, remote } = remotes[i]!;
     // An upstream change reaches the listing, except the fields its owner edited (lib/claims).
-    if (outcome === "updated" && server.status !== "deleted") await refreshImportedListing(db, remote.url, importedListingText({ ...server, upstreamName: server.name }));
+    if (outcome === "updated" && server.status !== "deleted") await refreshImportedListing(db, remote.url, { ...importedListingText({ ...server, upstreamName: server.name }), categories: server.agora?.categories });
     if (server.status === "deleted" && outcome !== "foreign" && (await hideImportedListing(db, remote.url))) counts.hidden++;
   }
 }

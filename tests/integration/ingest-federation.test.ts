@@ -133,4 +133,14 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
       }
     }
   });
+
+  it("a later change upstream (categories and text) reaches B on its next run", async () => {
+    const [weather] = await a.db.select().from(listings).where(eq(listings.slug, "sandbox-weather-and-reports"));
+    const changed = { categories: ["Weather", "Maps"], description: `${LONG} Now with tide tables.` };
+    await a.db.update(listings).set({ ...changed, updatedAt: new Date() }).where(eq(listings.id, weather!.id));
+    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${apiA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+    expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
+    const [copy] = await b.db.select().from(listings).where(eq(listings.serverUrl, weather!.serverUrl));
+    expect(copy).toMatchObject(changed);
+  });
 });
