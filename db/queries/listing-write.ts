@@ -10,9 +10,13 @@ export function buildSearchText(name: string, description: string, categories: s
   return `${name}\n${description}\n${categories.join(", ")}`.toLowerCase();
 }
 
-/** The row to insert: the input with its search text (and, for one inserted approved, when it was approved). */
+/**
+ * The row to insert: the input with its search text (and, for one inserted approved, when it was approved: when it
+ * was created, as the migration dates listings approved before approvals were dated; rows seeded together then keep
+ * their order for "who named a wallet first" instead of tying on one instant).
+ */
 export function listingRow(input: ListingRowInput): NewListing {
-  const approvedAt = input.approvedAt ?? (input.status === "approved" ? new Date() : null);
+  const approvedAt = input.approvedAt ?? (input.status === "approved" ? (input.createdAt ?? new Date()) : null);
   return { ...input, approvedAt, searchText: buildSearchText(input.name, input.description, input.categories) };
 }
 
