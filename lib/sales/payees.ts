@@ -86,8 +86,11 @@ function namedSince(t: PaymentTerms, wallet: Address): { approved: boolean; at: 
 
 /** Of the listings naming one wallet: the first to have it approved, and its owner's other listings. */
 function firstOwnersListings(named: PaymentTerms[], wallet: Address): string[] {
-  const rank = (t: PaymentTerms) => ({ ...namedSince(t, wallet), id: t.listingId });
-  const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) => (a.approved !== b.approved ? a.approved : a.at !== b.at ? a.at < b.at : a.id < b.id);
+  // Ties (wallets taken in by one run, e.g. the first checks of listings approved before any check) go to the listing
+  // approved first, and only then to the id.
+  const rank = (t: PaymentTerms) => ({ ...namedSince(t, wallet), approvedAt: t.approvedAt.getTime(), id: t.listingId });
+  const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) =>
+    a.approved !== b.approved ? a.approved : a.at !== b.at ? a.at < b.at : a.approvedAt !== b.approvedAt ? a.approvedAt < b.approvedAt : a.id < b.id;
   const first = named.reduce((a, b) => (before(rank(b), rank(a)) ? b : a));
   return named.filter((t) => t === first || (first.ownerId !== null && t.ownerId === first.ownerId)).map((t) => t.listingId);
 }

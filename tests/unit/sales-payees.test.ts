@@ -47,6 +47,15 @@ describe("payeesOn", () => {
     expect(payees([rival, reapproved]).get(getAddress(SELLER))).toEqual(["seller"]);
   });
 
+  it("breaks a tie of wallets taken in by one run by approval time, never by id", () => {
+    // Listings approved before any check get their terms from their first checks, all in one run: one instant.
+    const sameRun = (id: string, approvedAt: string) => ({
+      ...terms(id, null, approvedAt, SELLER),
+      approvedTerms: { prices: [], tools: [], wallets: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: SELLER }], walletsSince: { [SELLER.toLowerCase()]: "2026-11-27T00:00:00Z" } },
+    });
+    expect(payees([sameRun("aaa-newer", "2026-11-25"), sameRun("zzz-oldest", "2026-05-11"), sameRun("mmm", "2026-11-05")]).get(getAddress(SELLER))).toEqual(["zzz-oldest"]);
+  });
+
   it("keeps an unowned import alone: two imports naming one wallet are not one owner's", () => {
     const map = payees([terms("import-1", null, "2026-01-01", SELLER), terms("import-2", null, "2026-01-02", SELLER)]);
     expect(map.get(getAddress(SELLER))).toEqual(["import-1"]);
