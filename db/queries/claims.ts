@@ -45,6 +45,9 @@ const claimableColumns = { id: listings.id, upstreamName: sql<string>`${listings
  * The unclaimed imported listings named in these namespaces (lib/claims keeps those whose namespace covers their
  * server's host).
  */
+// An imported listing of a source whose listings can be claimed (it carries its upstream name).
+const importedClaimable = and(isNotNull(listings.upstreamName), eq(listings.source, CLAIMABLE_SOURCE));
+
 export async function unclaimedInNamespaces(db: Db, namespaces: string[]): Promise<ClaimableRow[]> {
   if (namespaces.length === 0) return [];
   return db
@@ -52,8 +55,7 @@ export async function unclaimedInNamespaces(db: Db, namespaces: string[]): Promi
     .from(listings)
     .where(
       and(
-        isNotNull(listings.upstreamName),
-        eq(listings.source, CLAIMABLE_SOURCE),
+        importedClaimable,
         isNull(listings.submitterId),
         inArray(
           namespaceOf,
@@ -71,8 +73,7 @@ export async function importedAtOrigin(db: Db, origin: string): Promise<Claimabl
     .from(listings)
     .where(
       and(
-        isNotNull(listings.upstreamName),
-        eq(listings.source, CLAIMABLE_SOURCE),
+        importedClaimable,
         sql`(${listings.serverUrl} = ${origin} or left(${listings.serverUrl}, ${origin.length + 1}) in (${`${origin}/`}, ${`${origin}?`}))`,
       ),
     );
