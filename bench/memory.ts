@@ -16,10 +16,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import postgres from "postgres";
 import { memoryMb, startProductionServer, waitFor } from "./app-server";
 import { openPglite, openPostgres, type Connection } from "@/db/connect";
 import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
+import { recreatePostgresDatabase } from "./seed";
 import { rowsOf } from "@/db/rows";
 import { sql as dsql } from "drizzle-orm";
 
@@ -52,13 +52,7 @@ async function seeded(conn: Connection): Promise<string[]> {
 }
 
 async function seedPostgres(): Promise<string[]> {
-  const admin = new URL(databaseUrl);
-  const name = admin.pathname.slice(1);
-  admin.pathname = "/postgres";
-  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  await sql.unsafe(`drop database if exists "${name}" with (force)`);
-  await sql.unsafe(`create database "${name}"`);
-  await sql.end();
+  await recreatePostgresDatabase(databaseUrl);
   return seeded(await openPostgres(databaseUrl, { max: 2 }));
 }
 

@@ -8,19 +8,24 @@ import { seedSampleCatalogue, seedSyntheticBulk } from "@/lib/sample-catalogue/s
 
 export type BenchDatabase = { driver: "postgres" | "pglite"; serverUrl: string; pgliteDir: string };
 
+/** Drops and creates the PostgreSQL database `url` names (through the server's `postgres` database). */
+export async function recreatePostgresDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  await sql.unsafe(`drop database if exists "${name}" with (force)`);
+  await sql.unsafe(`create database "${name}"`);
+  await sql.end();
+}
+
 /** Seeds and returns the seconds it took. */
 export async function seedBenchDatabase(target: BenchDatabase, count: number): Promise<number> {
   const started = Date.now();
   // Cached pages and data from an earlier run describe another catalogue.
   for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
   if (target.driver === "postgres") {
-    const name = new URL(target.serverUrl).pathname.slice(1);
-    const admin = new URL(target.serverUrl);
-    admin.pathname = "/postgres";
-    const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-    await sql.unsafe(`drop database if exists "${name}" with (force)`);
-    await sql.unsafe(`create database "${name}"`);
-    await sql.end();
+    await recreatePostgresDatabase(target.serverUrl);
     const conn = await openPostgres(target.serverUrl, { max: 4 });
     await conn.db.execute(dsql`set maintenance_work_mem = '256MB'`);
     await seedSampleCatalogue(conn.db);

@@ -9,9 +9,9 @@
 import http from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
 import { memoryMb, startProductionServer, waitFor } from "./app-server";
 import { openPostgres } from "@/db/connect";
+import { recreatePostgresDatabase } from "./seed";
 import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 
 const { values: args } = parseArgs({
@@ -68,13 +68,7 @@ async function run(from: number, to: number, statuses: Record<string, number>): 
 }
 
 async function seed(): Promise<void> {
-  const admin = new URL(databaseUrl);
-  const name = admin.pathname.slice(1);
-  admin.pathname = "/postgres";
-  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  await sql.unsafe(`drop database if exists "${name}" with (force)`);
-  await sql.unsafe(`create database "${name}"`);
-  await sql.end();
+  await recreatePostgresDatabase(databaseUrl);
   const conn = await openPostgres(databaseUrl, { max: 2 });
   await seedSampleCatalogue(conn.db);
   await conn.close();
