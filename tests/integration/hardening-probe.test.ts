@@ -122,8 +122,12 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
 
   it("keeps a bounded history: rows past the retention window and past each hour's few go, the 30-day strip stays whole after a flood", async () => {
     const listing = await insertListing(conn.db, { name: "Chatty", description: "Checked very often.", categories: ["Data"], serverUrl: "https://chatty.example.com/mcp", status: "approved" });
-    const now = new Date();
+    // Anchored at the last UTC noon before now: the hour-long flood below must not straddle midnight, or the
+    // day it spills into would count the flood beside that day's old check (this failed at 00:28 UTC).
     const DAY = 24 * 60 * 60 * 1000;
+    const noon = new Date();
+    noon.setUTCHours(12, 0, 0, 0);
+    const now = noon.getTime() > Date.now() ? new Date(noon.getTime() - DAY) : noon;
     const base: ProbeResult = {
       url: "https://chatty.example.com/mcp",
       checkedAt: now,
