@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { useHydrated } from "@/components/hooks/use-hydrated";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { defaultSort, filtersToSearch, SOURCE_LABELS, SOURCES, type ListingFilters, type View } from "@/lib/listings/search/filters";
+import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, filtersToSearch, PRICE_LABELS, SORT_LABELS, SOURCE_LABELS, type ListingFilters, type View } from "@/lib/listings/search/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -155,23 +155,25 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             ))}
           </FilterSelect>
           <FilterSelect label="Price" name="price" value={shown.filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
-            <option value="all">All prices</option>
-            <option value="free">Free</option>
-            <option value="paid">Paid</option>
+            {CATALOGUE_PRICES.map((p) => (
+              <option key={p} value={p}>
+                {PRICE_LABELS[p]}
+              </option>
+            ))}
           </FilterSelect>
           <FilterSelect label="Source" name="source" value={shown.filters.source ?? "all"} onChange={(v) => go({ source: v as ListingFilters["source"] })}>
-            {SOURCES.map((s) => (
+            {CATALOGUE_SOURCES.map((s) => (
               <option key={s} value={s}>
                 {SOURCE_LABELS[s]}
               </option>
             ))}
           </FilterSelect>
           <FilterSelect label="Sort" name="sort" value={shown.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
-            <option value="relevance">Relevance</option>
-            <option value="popular">Popular</option>
-            <option value="purchased">Most purchased</option>
-            <option value="newest">Newest</option>
-            <option value="name">Name</option>
+            {CATALOGUE_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
           </FilterSelect>
         </div>
         {shown.view === "list" && <input type="hidden" name="view" value="list" />}

@@ -1,6 +1,7 @@
 // Reads the public catalogue: filtering, sorting and paging happen in the database. Rows come back as stored;
 // lib/listings/from-rows.ts turns them into what the surfaces show.
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { CataloguePrice, CatalogueSort, CatalogueSource } from "@agora-mcp/protocol";
 import { correctedTerms, countMatches, countUpTo, matchesSearchText, planSearch, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
 import { listings, type Listing } from "../schema";
@@ -31,15 +32,15 @@ const columns = {
 /** The columns of a listing the public may see, as stored. */
 export type PublicListingRow = Pick<Listing, keyof typeof columns>;
 
-/** What the catalogue's filters and sorts are, as plain values (lib/listings/search/filters.ts names them). */
+/** The catalogue's filters and sorts (@agora-mcp/protocol's catalogue.ts names the values once). */
 export type CatalogueQuery = {
   /** The search text's words; null: no text (browse). */
   terms: SearchTerms | null;
   category: string;
-  price: "all" | "free" | "paid";
-  /** Where listings came from: every source, or one ('agora', 'mcp-registry', 'x402-discovery'). */
-  source?: "all" | "agora" | "mcp-registry" | "x402-discovery";
-  sort: "relevance" | "popular" | "purchased" | "newest" | "name";
+  price: CataloguePrice;
+  /** Where listings came from: every source, or one. */
+  source?: CatalogueSource;
+  sort: CatalogueSort;
   /** A further condition on listings (x402 discovery's search: listings that may sell through x402). */
   only?: SQL;
 };

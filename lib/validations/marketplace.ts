@@ -1,7 +1,7 @@
 // Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
 import { z } from "zod";
 
-import { defaultSort, PRICES, SORTS, SOURCES, type ListingFilters, type Sort, type View } from "@/lib/listings/search/filters";
+import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, type CatalogueFilters, type CatalogueSort } from "@agora-mcp/protocol";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
@@ -35,14 +35,14 @@ export const filtersShape = {
       .optional()
       .default(""),
   ),
-  price: z.preprocess(first, z.enum(PRICES, { message: "price must be one of: all, free, paid." }).optional().default("all")),
-  source: z.preprocess(first, z.enum(SOURCES, { message: "source must be one of: all, agora, mcp-registry, x402-discovery." }).optional().default("all")),
+  price: z.preprocess(first, z.enum(CATALOGUE_PRICES, { message: `price must be one of: ${CATALOGUE_PRICES.join(", ")}.` }).optional().default("all")),
+  source: z.preprocess(first, z.enum(CATALOGUE_SOURCES, { message: `source must be one of: ${CATALOGUE_SOURCES.join(", ")}.` }).optional().default("all")),
   // No default here: it depends on the search text (defaultSort), so callers resolve it with withDefaultSort.
-  sort: z.preprocess(first, z.enum(SORTS, { message: "sort must be one of: relevance, popular, purchased, newest, name." }).optional()),
+  sort: z.preprocess(first, z.enum(CATALOGUE_SORTS, { message: `sort must be one of: ${CATALOGUE_SORTS.join(", ")}.` }).optional()),
 };
 
 /** Filters with the sort the text implies when none was chosen. */
-export function withDefaultSort<T extends { q: string; sort?: Sort }>(filters: T): Omit<T, "sort"> & { sort: Sort } {
+export function withDefaultSort<T extends { q: string; sort?: CatalogueSort }>(filters: T): Omit<T, "sort"> & { sort: CatalogueSort } {
   return { ...filters, sort: filters.sort ?? defaultSort(filters.q) };
 }
 
@@ -52,7 +52,7 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
     const r = schema.safeParse(value);
     return r.success ? r.data : fallback;
   };
-  const filters: ListingFilters = {
+  const filters: CatalogueFilters = {
     q: pick(filtersShape.q, query.q, ""),
     category: pick(filtersShape.category, query.category, ""),
     price: pick(filtersShape.price, query.price, "all"),
@@ -60,7 +60,7 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
     sort: "popular",
   };
   filters.sort = pick(filtersShape.sort, query.sort, undefined) ?? defaultSort(filters.q);
-  const view: View = first(query.view) === "list" ? "list" : "grid";
+  const view: "grid" | "list" = first(query.view) === "list" ? "list" : "grid";
   // Text no listing can hold (a NUL byte) is not a lenient fallback case: the page answers 404.
   const unstorable = Object.values(query).some((v) => [v].flat().some((x) => typeof x === "string" && hasUnstorableText(x)));
   const pageNumber = Number(first(query.page));

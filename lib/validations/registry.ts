@@ -1,7 +1,13 @@
 // Inputs of the registry for agents: the MCP tools' arguments and the official-registry API's query.
-import { usdToUnits } from "@agora-mcp/protocol";
+import { CATALOGUE_SORT_MEANINGS, CATALOGUE_SOURCE_MEANINGS, usdToUnits } from "@agora-mcp/protocol";
 import { z } from "zod";
 import { boundedText, filtersShape, hasUnstorableText } from "./marketplace";
+
+/** `"a" (what a means), "b" (…)`: the values an agent may pass, each with its meaning. */
+const meanings = (of: Record<string, string>) =>
+  Object.entries(of)
+    .map(([value, meaning]) => `"${value}" (${meaning})`)
+    .join(", ");
 
 /** A page size from JSON or a query string ("10" is read as 10). */
 const pageLimit = (max: number, fallback: number) =>
@@ -21,12 +27,8 @@ export const searchServersShape = {
   query: boundedText(200, "query").describe("Words to find in a server's name, description or categories (case-insensitive). Empty: every server."),
   category: filtersShape.category.describe("Exact category name from list_categories, e.g. \"Finance\". Empty or \"all\": every category."),
   price: filtersShape.price.describe("\"free\", \"paid\" or \"all\" (default)."),
-  source: filtersShape.source.describe(
-    "Where the listing came from: \"agora\" (submitted to Agora), \"mcp-registry\" (found in the official MCP Registry), \"x402-discovery\" (found in an x402 facilitator's discovery list) or \"all\" (default).",
-  ),
-  sort: filtersShape.sort.describe(
-    "\"relevance\" (default with a query: best matches first), \"popular\" (default without: verified servers first, then by paying wallets and calls on chain in the last 30 days, then by name), \"purchased\" (most sales on chain in the last 30 days first), \"newest\" or \"name\".",
-  ),
+  source: filtersShape.source.describe(`Where the listing came from: ${meanings(CATALOGUE_SOURCE_MEANINGS)}.`),
+  sort: filtersShape.sort.describe(`${meanings(CATALOGUE_SORT_MEANINGS)}.`),
   limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
   cursor: z.string().max(200, "cursor is not valid.").optional().describe("nextCursor from the previous answer, to read the next page with the same filters."),
 };

@@ -121,6 +121,8 @@ beforeAll(async () => {
     row("Wrong Receipts", "wrong-receipts", liars.wrong.url, 0.01),
     row("Silent Taker", "silent-taker", liars.silent.url, 0.01),
     row("Rising Prices", "rising-prices", liars.rise.url, 0.01),
+    // Found in the MCP Registry, not submitted here: search_servers' source filter tells it apart.
+    { ...row("Imported Atlas", "imported-atlas", "https://atlas.invalid/mcp", 0.02), source: "mcp-registry", upstreamName: "io.github.atlas/atlas" },
   ]);
   registry = await serveRoute({ POST, GET, OPTIONS });
 });
@@ -165,6 +167,18 @@ describe("a host that supports elicitation", () => {
       expect.objectContaining({ name: "market-report", priceUsd: "0.25" }),
       expect.objectContaining({ name: "logo-render", priceUsd: "0.10" }),
     ]);
+  });
+
+  it("asks the registry for every filter and sort the site offers (source, purchased)", async () => {
+    const imported = await call(host, "search_servers", { source: "mcp-registry" });
+    expect(imported.result.isError).toBeFalsy();
+    expect(imported.data.servers.map((s: { slug: string }) => s.slug)).toEqual(["imported-atlas"]);
+    const submitted = await call(host, "search_servers", { source: "agora", sort: "name" });
+    expect(submitted.data.servers.map((s: { slug: string }) => s.slug)).toEqual(["reference-weather", "rising-prices", "silent-taker", "wrong-receipts"]);
+    // No sales on chain yet: most purchased falls back to verified, then name order.
+    const purchased = await call(host, "search_servers", { sort: "purchased", source: "agora" });
+    expect(purchased.result.isError).toBeFalsy();
+    expect(purchased.data.servers).toHaveLength(4);
   });
 
   it("gets a free item with nothing signed or paid", async () => {

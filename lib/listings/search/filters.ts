@@ -1,24 +1,21 @@
-// Marketplace filter types and URLs. No zod here: client components import this module.
-export const SORTS = ["relevance", "popular", "purchased", "newest", "name"] as const;
-export const PRICES = ["all", "free", "paid"] as const;
+// The marketplace page's presentation of the catalogue's filters (labels, views, page size, URLs). The filter and
+// sort values themselves are named once, in @agora-mcp/protocol's catalogue.ts. No zod here: client components
+// import this module.
+import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, type CatalogueFilters, type CataloguePrice, type CatalogueSort, type CatalogueSource } from "@agora-mcp/protocol";
+
+export { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort };
 export const VIEWS = ["grid", "list"] as const;
-/** Where listings came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list. */
-export const SOURCES = ["all", "agora", "mcp-registry", "x402-discovery"] as const;
+// Labels are Records over the protocol's lists, so a new value fails to compile until it has a label here.
+export const SORT_LABELS: Record<Sort, string> = { relevance: "Relevance", popular: "Popular", purchased: "Most purchased", newest: "Newest", name: "Name" };
+export const PRICE_LABELS: Record<PriceFilter, string> = { all: "All prices", free: "Free", paid: "Paid" };
 export const SOURCE_LABELS: Record<SourceFilter, string> = { all: "All sources", agora: "Agora", "mcp-registry": "MCP Registry", "x402-discovery": "x402 discovery" };
 export const PAGE_SIZE = 24;
 
-export type Sort = (typeof SORTS)[number];
-export type PriceFilter = (typeof PRICES)[number];
+export type Sort = CatalogueSort;
+export type PriceFilter = CataloguePrice;
 export type View = (typeof VIEWS)[number];
-export type SourceFilter = (typeof SOURCES)[number];
-
-/** `source` is optional: callers that do not filter by it (the sitemap's pages) leave it out. */
-export type ListingFilters = { q: string; category: string; price: PriceFilter; sort: Sort; source?: SourceFilter };
-
-/** With search text the results come in relevance order unless another sort is chosen; without, popular. */
-export function defaultSort(q: string | undefined): Sort {
-  return q ? "relevance" : "popular";
-}
+export type SourceFilter = CatalogueSource;
+export type ListingFilters = CatalogueFilters;
 
 /** Query string for a filter state, leaving out defaults so URLs stay short and canonical. */
 export function filtersToSearch(f: Partial<ListingFilters> & { view?: View; page?: number }): string {

@@ -3,7 +3,7 @@
 import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { formatEther } from "viem";
 import { z } from "zod";
-import { BUYER_REVIEW_TEXT_MAX, formatUsd, REGISTRY_SORTS, unitsToUsd } from "@agora-mcp/protocol";
+import { BUYER_REVIEW_TEXT_MAX, CATALOGUE_PRICES, CATALOGUE_SORT_MEANINGS, CATALOGUE_SORTS, CATALOGUE_SOURCE_MEANINGS, CATALOGUE_SOURCES, formatUsd, unitsToUsd } from "@agora-mcp/protocol";
 import { readCatalogue } from "./catalogue.js";
 import type { ChainReader } from "./chain.js";
 import { askerFor, ConfirmationStates, Confirmations } from "./confirm.js";
@@ -154,12 +154,13 @@ export function buildClientServer(deps: ClientDeps): McpServer {
     "search_servers",
     {
       title: "Search the registry",
-      description: "Search the Agora registry's approved paid MCP servers by text, category and price (free or paid), best match first when there is text (relevance), or sorted popular, newest or by name; pages with cursor.",
+      description: `Search the Agora registry's approved paid MCP servers by text, category, price (free or paid) and source, best match first when there is text (relevance), or sorted ${CATALOGUE_SORTS.filter((s) => s !== "relevance").join(", ")}; pages with cursor.`,
       inputSchema: {
         query: z.string().max(200).optional().describe("Words to look for in names and descriptions"),
         category: z.string().max(100).optional(),
-        price: z.enum(["all", "free", "paid"]).optional(),
-        sort: z.enum(REGISTRY_SORTS).optional(),
+        price: z.enum(CATALOGUE_PRICES).optional(),
+        source: z.enum(CATALOGUE_SOURCES).optional().describe(Object.entries(CATALOGUE_SOURCE_MEANINGS).map(([k, v]) => `${k}: ${v}`).join("; ")),
+        sort: z.enum(CATALOGUE_SORTS).optional().describe(Object.entries(CATALOGUE_SORT_MEANINGS).map(([k, v]) => `${k}: ${v}`).join("; ")),
         limit: z.number().int().min(1).max(50).optional(),
         cursor: z.string().max(200).optional().describe("nextCursor from the previous page"),
       },

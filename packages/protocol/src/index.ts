@@ -5,6 +5,7 @@ export * from "./x402.js";
 export * from "./monetized.js";
 export * from "./jobs.js";
 export * from "./probe.js";
+export * from "./catalogue.js";
 export * from "./registry.js";
 export * from "./tool-example.js";
 export * from "./buyer-review.js";

@@ -1,9 +1,7 @@
 // What Agora's registry answers on its MCP endpoint (`search_servers`, `get_server`): the site builds its
 // output schemas on these and the agent client checks each answer against them instead of trusting a cast.
 import { z } from "zod";
-
-export const REGISTRY_SORTS = ["relevance", "popular", "newest", "name"] as const;
-export const REGISTRY_PRICES = ["all", "free", "paid"] as const;
+import type { CataloguePrice, CatalogueSort, CatalogueSource } from "./catalogue.js";
 
 /** A listing as every registry answer names it; answers may carry more (check facts), which readers may ignore. */
 export const registryListingSchema = z.object({
@@ -37,8 +35,9 @@ export type RegistrySearchAnswer = z.infer<typeof registrySearchAnswerSchema>;
 export type RegistrySearchInput = {
   query?: string;
   category?: string;
-  price?: (typeof REGISTRY_PRICES)[number];
-  sort?: (typeof REGISTRY_SORTS)[number];
+  price?: CataloguePrice;
+  source?: CatalogueSource;
+  sort?: CatalogueSort;
   limit?: number;
   cursor?: string;
 };
