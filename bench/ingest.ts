@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@/db/rows";
 import { ingestSources } from "@/db/schema";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { fixture, startFixtureRegistry, type RegistryEntry } from "../tests/support/fixture-registry";
 
 const { values: args } = parseArgs({ options: { count: { type: "string", default: "10000" }, driver: { type: "string", default: "postgres" } } });

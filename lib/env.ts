@@ -1,8 +1,8 @@
 // The one place that reads process.env on the server: every variable is validated with zod at start-up.
 import { z } from "zod";
 import { DEFAULT_CONTACT_EMAIL } from "@/lib/site";
-import { parseIngestSources } from "./ingest/sources";
-import { parseRpcUrls } from "./chain/rpc-urls";
+import { parseIngestSources } from "./config/ingest-sources";
+import { parseRpcUrls } from "./config/rpc-urls";
 
 const optionalString = z
   .string()

@@ -6,9 +6,9 @@ import { pinAuthUrl } from "@/lib/public-origin";
 import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
-import { scheduledWork } from "@/lib/scheduled-work";
+import { scheduledWork } from "@/lib/jobs/scheduled-work";
 import { searchCacheStats } from "@/lib/listings/search/search";
-import { startSalesSchedule } from "@/lib/sales/schedule";
+import { startSalesSchedule } from "@/lib/jobs/sales-schedule";
 import { revalidateSalesPages } from "@/lib/sales/revalidate";
 
 const holder = globalThis as unknown as { __salesSchedule?: boolean; __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
@@ -80,7 +80,7 @@ export async function startUp(): Promise<void> {
 // A sales run longer than this (or than ten intervals) is logged as slow, with how long it waited for its lease.
 const SLOW_SALES_RUN_MS = 10_000;
 
-// Sales run on their own, shorter schedule (lib/sales/schedule.ts), whether or not the listing checks do: a purchase
+// Sales run on their own, shorter schedule (lib/jobs/sales-schedule.ts), whether or not the listing checks do: a purchase
 // should show within a minute (seconds in the sandbox). Pages that show sales are revalidated when a run changed any.
 function startSalesIndexing(db: Awaited<ReturnType<typeof getDb>>): void {
   const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();

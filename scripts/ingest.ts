@@ -3,7 +3,7 @@
 // directory). Exits non-zero when a source failed or the database did.
 import { openConfiguredDatabase, settingsOrExit } from "./support/database";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { logError } from "@/lib/log";
 
 let exitCode = 0;

@@ -3,7 +3,7 @@
 // Exits non-zero when a network's RPC failed (its cursor stays where it was) or the database did.
 import { openConfiguredDatabase, settingsOrExit } from "./support/database";
 import { logError } from "@/lib/log";
-import { indexAllSales } from "@/lib/sales/run";
+import { indexAllSales } from "@/lib/jobs/sales-run";
 
 let exitCode = 0;
 try {

@@ -1,5 +1,5 @@
 import { ExternalLink, PackageCheck, PackageX } from "lucide-react";
-import type { TestPurchaseView } from "@/lib/test-purchases/view";
+import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
 /** The listing's latest test purchase in one line, with its settlement on the block explorer. */
 export function TestPurchaseLine({ testPurchase }: { testPurchase: TestPurchaseView | null }) {

@@ -1,5 +1,5 @@
 import type { UndeliveredListing, WalletStatus } from "@/lib/test-purchases/owner";
-import { toTestPurchaseView } from "@/lib/test-purchases/view";
+import { toTestPurchaseView } from "@/lib/listings/test-purchase-view";
 import Link from "next/link";
 
 /** The admin's view of the test-purchase wallet, and the listings that took its money and delivered nothing. */

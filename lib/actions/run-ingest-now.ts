@@ -4,7 +4,7 @@ import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { startIngestNow } from "@/lib/ingest/run-now";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { adminAction } from "./result";
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from "@/db/types";
 import { deleteUserToken, insertApiToken, listLiveTokens, takeLiveToken, type ApiTokenSummary } from "@/db/queries/api-tokens";
 import type { ApiTokenKind } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
-import { API_TOKEN_PREFIX, digest, randomSecret } from "./secrets";
+import { API_TOKEN_PREFIX, digest, randomSecret } from "@/lib/secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Tokens handed out by the JSON sign-in calls. */

@@ -11,7 +11,7 @@ import { logError } from "@/lib/log";
 import { sendEmailVerificationMail } from "@/lib/mail";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { siteUrl } from "@/lib/site";
-import { digest, randomSecret } from "./secrets";
+import { digest, randomSecret } from "@/lib/secrets";
 
 export const VERIFICATION_VALID_HOURS = 24;
 export const VERIFICATION_INVALID_MESSAGE = "This verification link is invalid or has expired. Ask for a new one from your account page.";

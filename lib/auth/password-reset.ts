@@ -11,7 +11,7 @@ import { enforceLimit, limits } from "@/lib/rate-limit";
 import { siteUrl } from "@/lib/site";
 import type { ResetPasswordInput } from "@/lib/validations/auth";
 import { hashPassword } from "./passwords";
-import { digest, randomSecret } from "./secrets";
+import { digest, randomSecret } from "@/lib/secrets";
 
 export const RESET_VALID_MINUTES = 30;
 export const RESET_REQUESTED_MESSAGE = "If an account exists for that email, we sent a link to reset its password.";

@@ -1,7 +1,7 @@
 // Password hashing with scrypt: memory-hard, salted, compared in constant time.
 import { randomBytes, scrypt as scryptCallback, type ScryptOptions } from "node:crypto";
 import { hashSlots, type Claimant } from "./hash-slots";
-import { safeEqual } from "./secrets";
+import { safeEqual } from "@/lib/secrets";
 
 // N = 2^15, r = 8 → 32 MiB and ~100 ms per hash on this class of machine. The parameters are stored
 // with each hash, so they can be raised later without invalidating existing passwords.

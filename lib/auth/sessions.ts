@@ -4,7 +4,7 @@
 // (a bare JWT would stay valid until it expires).
 import type { Db } from "@/db/types";
 import { deleteSession, findLiveSessionUserId, insertSession } from "@/db/queries/sessions";
-import { digest, randomSecret } from "./secrets";
+import { digest, randomSecret } from "@/lib/secrets";
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 

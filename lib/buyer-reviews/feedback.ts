@@ -3,8 +3,8 @@ import { recentBuyerReviews, visibleBuyerReviews } from "@/db/queries/buyer-revi
 import type { Db } from "@/db/types";
 import { findListingView } from "@/lib/listings/lookup";
 import { registryName } from "@/lib/listings/presenters/server-details";
-import { feedbackRecords, reputationSummary } from "./reputation";
-import { toBuyerReviewView, type BuyerReviewView } from "./view";
+import { feedbackRecords, reputationSummary } from "@/lib/listings/presenters/reputation";
+import { toBuyerReviewView, type BuyerReviewView } from "@/lib/listings/buyer-review-view";
 
 /** Newest first, at most this many (the summary counts them all). */
 export const REVIEWS_SHOWN = 100;

@@ -11,7 +11,7 @@ import { configuredOrigin } from "@/lib/public-origin";
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { acceptBuyerReview, revokeOwnBuyerReview } from "./submit";
-import { toBuyerReviewView } from "./view";
+import { toBuyerReviewView } from "@/lib/listings/buyer-review-view";
 
 const perIp = { first: async (request: Request) => enforceLimit(await getDb(), limits.buyerReviewsPerIp, clientIp(request)) };
 

@@ -3,7 +3,7 @@
 import { findNetwork } from "@agora-mcp/protocol";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { env } from "@/lib/env";
-import { parseRpcUrls } from "./rpc-urls";
+import { parseRpcUrls } from "@/lib/config/rpc-urls";
 
 const RPC_TIMEOUT_MS = 10_000;
 const clients = new Map<string, PublicClient>();

@@ -6,7 +6,7 @@
 // owner then takes the listings there over from whoever held them.
 import { CLAIMABLE_SOURCE, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimTarget } from "@/db/queries/claims";
 import type { Db } from "@/db/types";
-import { digest } from "@/lib/auth/secrets";
+import { digest } from "@/lib/secrets";
 import { ApiError } from "@/lib/errors";
 import { isListingId } from "@/lib/listings/keys";
 import { enforceLimit, limits } from "@/lib/rate-limit";

@@ -1,7 +1,7 @@
 // One-time claim tokens: shown once, stored as a digest, bound to the account and the namespace, expiring.
 import { insertClaimToken } from "@/db/queries/claims";
 import type { Db } from "@/db/types";
-import { digest, randomSecret } from "@/lib/auth/secrets";
+import { digest, randomSecret } from "@/lib/secrets";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 
 /** How long a domain's owner has to publish the token. */

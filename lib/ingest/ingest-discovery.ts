@@ -8,7 +8,7 @@ import { logWarn } from "@/lib/log";
 import type { FetchLike } from "@/lib/ssrf";
 import { DISCOVERY_PAGE_SIZE, discoveryPageUrl, fetchDiscoveryPage } from "./discovery-client";
 import { errorText, withOneRetry } from "./retry";
-import type { IngestSource } from "./sources";
+import type { IngestSource } from "@/lib/config/ingest-sources";
 
 export type DiscoveryCounts = { pages: number; seen: number; notMcp: number; malformed: number; htmlStripped: number; candidates: number; written: number; merged: number };
 export type DiscoveryRun = { counts: DiscoveryCounts; errors: string[]; completed: boolean };

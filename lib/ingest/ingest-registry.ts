@@ -12,7 +12,7 @@ import { importedListingText } from "./listing-text";
 import { findSafeFetchError } from "@/lib/ssrf";
 import { fetchRegistryPage, pageUrl, type RegistryPage, type RegistryServer } from "./registry-client";
 import { errorText, withOneRetry } from "./retry";
-import type { IngestSource } from "./sources";
+import type { IngestSource } from "@/lib/config/ingest-sources";
 
 export type RegistryCounts = {
   pages: number;

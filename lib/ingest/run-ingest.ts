@@ -8,7 +8,7 @@ import { createSafeFetch } from "@/lib/ssrf";
 import { checkCandidates, type CandidateCounts, type CandidateOptions } from "./check-candidates";
 import { ingestDiscovery, type DiscoveryRun } from "./ingest-discovery";
 import { ingestRegistry, type RegistryRun } from "./ingest-registry";
-import type { IngestSource } from "./sources";
+import type { IngestSource } from "@/lib/config/ingest-sources";
 
 export type SourceRun = { key: string; kind: IngestSource["kind"] } & (RegistryRun | DiscoveryRun);
 export type IngestSummary = { sources: SourceRun[]; candidates: CandidateCounts };

@@ -8,7 +8,7 @@ import type { Db } from "@/db/types";
 import { CHECK_JOB } from "@/lib/listings/checks/scheduled-checks";
 import { logError } from "@/lib/log";
 import { runIngest, type IngestOptions, type IngestSummary } from "./run-ingest";
-import type { IngestSource } from "./sources";
+import type { IngestSource } from "@/lib/config/ingest-sources";
 
 /** As long as the schedule's own lease: a run still going then is presumed dead and the lease is free again. */
 const LEASE_MS = 30 * 60 * 1000;

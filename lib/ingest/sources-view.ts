@@ -1,7 +1,7 @@
 // What the admin view shows of each source: its configuration, last run, high-water mark, counts and errors.
 import { allSourceStates, candidateTallies } from "@/db/queries/ingest";
 import type { Db } from "@/db/types";
-import type { IngestSource } from "./sources";
+import type { IngestSource } from "@/lib/config/ingest-sources";
 
 export type SourceView = {
   key: string;

@@ -4,10 +4,10 @@ import type { ListingEvidence, ListingRecord, LatestProbeRow } from "@/db/querie
 import type { PublicListingRow } from "@/db/queries/listings";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
 import { NO_SALES } from "@/db/queries/sales";
-import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/buyer-reviews/view";
-import { toTestPurchaseView } from "@/lib/test-purchases/view";
+import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/listings/buyer-review-view";
+import { toTestPurchaseView } from "@/lib/listings/test-purchase-view";
 import type { Listing, ListingSales, ListingView, ProbeSnapshot } from "./model";
-import type { TestPurchaseView } from "@/lib/test-purchases/view";
+import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
 export function toListing(row: PublicListingRow): Listing {
   return {

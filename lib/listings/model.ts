@@ -7,8 +7,8 @@ import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
-import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/buyer-reviews/view";
-import type { TestPurchaseView } from "@/lib/test-purchases/view";
+import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/listings/buyer-review-view";
+import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
 export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 

@@ -3,7 +3,7 @@
 import { insertListingRow, listingRow, type ListingRowInput } from "@/db/queries/listing-write";
 import type { Listing, NewListing } from "@/db/schema";
 import type { Db } from "@/db/types";
-import { splitCategories } from "./categories";
+import { splitCategories } from "@/lib/categories";
 import { registryName } from "./presenters/server-details";
 import { slugify } from "./slug";
 

@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/errors";
 import { findOwnListing } from "@/lib/listings/owned";
 import { testPurchaseWallet } from "./settings";
 import { siteChainReader } from "./chain";
-import { toTestPurchaseView, type TestPurchaseView } from "./view";
+import { toTestPurchaseView, type TestPurchaseView } from "@/lib/listings/test-purchase-view";
 import { chainReader } from "@/lib/chain/reader";
 import { findNetwork, usdToUnits, type PricedItem } from "@agora-mcp/protocol";
 

@@ -1,7 +1,7 @@
 // Agora's test purchases: for each approved paid listing due one, buy its cheapest fillable item with the agent
 // client's own purchase code (packages/client: the same limits, reservation, signing and chain check), within the
 // day's budget held in the database, through a fetch bounded in address, size and time, and record what came
-// back. Runs after the scheduled checks under their lease (lib/scheduled-work.ts).
+// back. Runs after the scheduled checks under their lease (lib/jobs/scheduled-work.ts).
 import { purchase, readJob, type PurchaseOutcome, type Settings } from "@agora-mcp/client";
 import { findNetwork, type PaymentNetwork } from "@agora-mcp/protocol";
 import { latestProbes } from "@/db/queries/probes";

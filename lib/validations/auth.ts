@@ -1,6 +1,6 @@
 // Schemas for the account forms and the JSON auth API; the screens and the server parse with the same ones.
 import { z } from "zod";
-import { isCommonPassword } from "@/lib/auth/common-passwords";
+import { isCommonPassword } from "@/lib/validations/common-passwords";
 
 export const MIN_PASSWORD_LENGTH = 8;
 // Long enough for any passphrase; the cap keeps one request from hashing megabytes.

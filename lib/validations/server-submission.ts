@@ -1,7 +1,7 @@
 // The one schema for a server submission: the submit form (zodResolver), the server action and
 // POST /api/mcp-agents all parse with it, so every boundary gives the same messages.
 import { z } from "zod";
-import { splitCategories } from "@/lib/listings/categories";
+import { splitCategories } from "@/lib/categories";
 
 export const MAX_CATEGORIES = 5;
 export const MAX_CATEGORY_LENGTH = 40;

@@ -16,7 +16,7 @@ import { namespaceOf } from "@/lib/claims/namespace";
 import type { DomainProofOptions } from "@/lib/claims/domain-proof";
 import { issueClaimToken } from "@/lib/claims/tokens";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
 import { resubmitListing } from "@/lib/listings/submit/resubmit-listing";
 import { ApiError } from "@/lib/errors";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, listings } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
 import { serveRegistryApi } from "../support/agora-registry-api";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ingestedServers, ingestSources, listings } from "@/db/schema";
 import { runIngest, type IngestOptions } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/fixture-registry";
 import { startPricedServer } from "../support/priced-server";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, ingestSources, listings } from "@/db/schema";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { ANVIL_TEST_KEYS } from "@/sandbox/chain";
 import { startFacilitator, type LocalFacilitator } from "@/sandbox/facilitator";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

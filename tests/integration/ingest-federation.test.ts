@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listings, type Listing } from "@/db/schema";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
 import { listEveryServer, serveRegistryApi, type AgoraRegistryApi } from "../support/agora-registry-api";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

@@ -7,7 +7,7 @@ import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, ingestSources, listings, type Listing } from "@/db/schema";
 import { runIngest, type IngestOptions } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
 import { listEveryServer, serveRegistryApi, type AgoraRegistryApi } from "../support/agora-registry-api";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

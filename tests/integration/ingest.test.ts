@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, ingestSources, listings } from "@/db/schema";
 import { runIngest } from "@/lib/ingest/run-ingest";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { normalizeServerUrl } from "@/lib/listings/submit/server-url";
 import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";

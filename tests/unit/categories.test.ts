@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinCategories, splitCategories } from "@/lib/listings/categories";
+import { joinCategories, splitCategories } from "@/lib/categories";
 import { slugify } from "@/lib/listings/slug";
 
 describe("categories", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRpcUrls } from "@/lib/chain/rpc-urls";
+import { parseRpcUrls } from "@/lib/config/rpc-urls";
 
 describe("CHAIN_RPC_URLS", () => {
   it("reads each network in any of its spellings", () => {

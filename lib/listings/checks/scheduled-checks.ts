@@ -17,7 +17,7 @@ export type ScheduleOptions = {
   intervalMs: number;
   probe?: CheckListingsOptions;
   onRun?: (summary: ChecksSummary) => void;
-  /** More work under the same lease after the checks, in order (lib/scheduled-work.ts lists it). */
+  /** More work under the same lease after the checks, in order (lib/jobs/scheduled-work.ts lists it). */
   alsoRun?: ScheduledWork[];
   onWork?: (name: string, result: unknown) => void;
   onError?: (error: unknown, work?: string) => void;

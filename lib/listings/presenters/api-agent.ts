@@ -1,6 +1,6 @@
 // The spec's MCP agent shape (§3) for the public JSON API.
 import type { ListingView } from "@/lib/listings/model";
-import { joinCategories } from "@/lib/listings/categories";
+import { joinCategories } from "@/lib/categories";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { provenanceFacts, type Provenance } from "@/lib/listings/presenters/provenance";
 

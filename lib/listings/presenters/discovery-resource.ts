@@ -4,7 +4,7 @@
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
 import type { SalesSummary } from "@/lib/listings/model";
-import type { TestPurchaseView } from "@/lib/test-purchases/view";
+import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 import { provenanceFacts } from "./provenance";
 import { detailUrl } from "./server-details";
 import { salesFacts } from "./sales-facts";

@@ -5,7 +5,7 @@ import type { ListingView } from "@/lib/listings/model";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
 import { findNetwork } from "@agora-mcp/protocol";
 import { salesFacts, salesFactsSchema } from "./sales-facts";
-import { testPurchaseSchema } from "@/lib/test-purchases/view";
+import { testPurchaseSchema } from "@/lib/listings/test-purchase-view";
 
 export const toolPriceSchema = z.object({
   name: z.string(),

@@ -2,7 +2,7 @@
 import type { ListingView } from "@/lib/listings/model";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { isFree } from "@/lib/listings/format";
-import { reputationSummary } from "@/lib/buyer-reviews/reputation";
+import { reputationSummary } from "@/lib/listings/presenters/reputation";
 import { site } from "@/lib/site";
 import { provenanceFacts } from "./provenance";
 import { detailUrl, registryNameOf } from "./server-details";

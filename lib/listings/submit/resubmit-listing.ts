@@ -3,7 +3,7 @@ import type { Db } from "@/db/types";
 import type { Listing } from "@/db/schema";
 import { updateListingForReview } from "@/db/queries/listing-write";
 import { ApiError } from "@/lib/errors";
-import { splitCategories } from "@/lib/listings/categories";
+import { splitCategories } from "@/lib/categories";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
 import { admitSubmission, asDuplicateServer, refuseListedServer } from "./submit-server";

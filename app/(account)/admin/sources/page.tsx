@@ -7,7 +7,7 @@ import { isAdmin } from "@/lib/auth/admin";
 import { currentUser } from "@/lib/auth/current-user";
 import { formatDayTime } from "@/lib/dates";
 import { ingestRunning } from "@/lib/ingest/run-now";
-import { parseIngestSources } from "@/lib/ingest/sources";
+import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { loadSourcesView } from "@/lib/ingest/sources-view";
 
 export const metadata: Metadata = { title: "Ingestion sources", robots: { index: false } };

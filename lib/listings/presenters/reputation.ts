@@ -4,7 +4,7 @@ import { ratingToScore, type FeedbackRecord } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { detailUrl, registryName } from "@/lib/listings/presenters/server-details";
 import { siteUrl } from "@/lib/site";
-import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView } from "./view";
+import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView } from "@/lib/listings/buyer-review-view";
 
 export type ReputationSummary = {
   /** ERC-8004 getSummary: how many feedback records and their average value (0–100). */

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
-import { indexAllSales, type SalesRunSummary } from "./run";
+import { indexAllSales, type SalesRunSummary } from "./sales-run";
 
 export const SALES_JOB = "index-sales";
 // A run that outlives this (a crashed instance) stops blocking the others.

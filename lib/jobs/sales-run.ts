@@ -4,9 +4,9 @@ import { findNetwork } from "@agora-mcp/protocol";
 import type { Db } from "@/db/types";
 import { verifiedChainReader } from "@/lib/chain/reader";
 import { testPurchaseWallet } from "@/lib/test-purchases/settings";
-import { parseRpcUrls } from "@/lib/chain/rpc-urls";
+import { parseRpcUrls } from "@/lib/config/rpc-urls";
 import { env } from "@/lib/env";
-import { indexSales, type IndexResult, type IndexSettings } from "./indexer";
+import { indexSales, type IndexResult, type IndexSettings } from "@/lib/sales/indexer";
 
 export type SalesRunSummary = { networks: (IndexResult | { network: string; error: string })[] };
 
