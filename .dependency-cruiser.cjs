@@ -40,6 +40,68 @@ module.exports = {
       to: { path: "^packages/[^/]+/src/", pathNot: "^packages/$1/" },
     },
     {
+      name: "lib-not-to-components-or-app",
+      comment: "lib/ is below the screens: it may not import components/ or app/ (not even types).",
+      severity: "error",
+      from: { path: "^lib/" },
+      to: { path: "^(components|app)/" },
+    },
+    {
+      name: "components-not-to-app",
+      comment: "components/ are below pages and routes: they may not import app/.",
+      severity: "error",
+      from: { path: "^components/" },
+      to: { path: "^app/" },
+    },
+    // lib's folders stand in layers (docs/architecture.md draws them); each may import only the layers below:
+    //   core   lib/*.ts, config, cache, chain, ssrf, probe, validations, downloads, demo
+    //   sales  the on-chain sales index (what listings show of it)
+    //   listings  the listing's one home: rows, view, presenters, search, checks, submission
+    //   features  auth, claims, buyer-reviews, test-purchases, ingest, sample-catalogue (claims imports no other feature)
+    //   entries   registry, actions, jobs, startup.ts: they wire features to requests and schedules
+    {
+      name: "lib-core-not-to-features",
+      comment: "lib's core folders import no feature, listings, sales or entry folder.",
+      severity: "error",
+      from: { path: "^lib/(config|cache|chain|ssrf|probe|validations|downloads|demo)/" },
+      to: { path: "^lib/(sales|listings|auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+    },
+    {
+      name: "lib-root-not-to-features",
+      comment: "lib's root files are core too; startup.ts (which starts the jobs) and database.ts (which seeds the demo catalogue) wire features in.",
+      severity: "error",
+      from: { path: "^lib/[^/]+$", pathNot: "^lib/(startup|database)\\.ts$" },
+      to: { path: "^lib/(sales|listings|auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+    },
+    {
+      name: "sales-below-listings",
+      comment: "The sales index is read by listings and features; it imports none of them.",
+      severity: "error",
+      from: { path: "^lib/sales/" },
+      to: { path: "^lib/(listings|auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+    },
+    {
+      name: "listings-at-the-bottom-of-features",
+      comment: "Listings are the features' common ground: they import no feature or entry folder.",
+      severity: "error",
+      from: { path: "^lib/listings/" },
+      to: { path: "^lib/(auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+    },
+    {
+      name: "lib-features-no-cycle",
+      comment: "A feature folder may import claims (which imports no feature) but no other feature, so features never import each other in a circle; nor may a feature import an entry folder.",
+      severity: "error",
+      from: { path: "^lib/(auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue)/" },
+      to: { path: "^lib/(auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/", pathNot: ["^lib/$1/", "^lib/claims/"] },
+    },
+    {
+      name: "claims-import-no-feature",
+      comment: "Claims is the one feature others may call (a GitHub sign-in claims listings): it imports no other feature.",
+      severity: "error",
+      from: { path: "^lib/claims/" },
+      to: { path: "^lib/(auth|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+    },
+    {
       name: "no-circular",
       comment: "A cycle of imports (type-only ones included).",
       severity: "error",

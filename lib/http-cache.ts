@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { isSessionCookieName } from "@/lib/auth/session-cookie";
+import { isSessionCookieName } from "@/lib/session-cookie";
 
 /** Seconds a shared cache may serve a page or API answer without asking again, and serve it stale after. */
 export const SHARED_MAX_AGE = 10;

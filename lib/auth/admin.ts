@@ -2,7 +2,7 @@
 import type { User } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
 import { currentUser, requireSessionUserId } from "./current-user";
-import { isAdmin } from "./roles";
+import { isAdmin } from "@/lib/roles";
 
 export { isAdmin };
 

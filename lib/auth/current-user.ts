@@ -5,7 +5,7 @@ import type { User } from "@/db/schema";
 import { findUserById } from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";
 import { auth, signOut } from "./authjs";
-import { isSessionCookieName } from "./session-cookie";
+import { isSessionCookieName } from "@/lib/session-cookie";
 
 export const SESSION_EXPIRED_MESSAGE = "Your session has expired. Please sign in again.";
 

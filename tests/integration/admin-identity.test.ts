@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { setDatabase } from "@/lib/database";
 import { grantAdmin, parseAdminGrantee } from "@/db/queries/users";
 import { emailVerificationTokens, users } from "@/db/schema";
-import { isAdmin } from "@/lib/auth/roles";
+import { isAdmin } from "@/lib/roles";
 import { reloadEnv } from "@/lib/env";
 import { POST as exchange } from "@/app/api/auth/callback/route";
 import { POST as register } from "@/app/api/auth/register/route";

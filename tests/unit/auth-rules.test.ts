@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callbackOutcome } from "@/lib/auth/callback-outcome";
-import { isSessionCookieName } from "@/lib/auth/session-cookie";
+import { isSessionCookieName } from "@/lib/session-cookie";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { isPrivateHost, normalizeServerUrl } from "@/lib/listings/submit/server-url";
 import { parseEnv } from "@/lib/env";

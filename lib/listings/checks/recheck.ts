@@ -3,7 +3,7 @@
 import type { Db } from "@/db/types";
 import type { User } from "@/db/schema";
 import { findListingOwner } from "@/db/queries/reviews";
-import { isAdmin } from "@/lib/auth/roles";
+import { isAdmin } from "@/lib/roles";
 import { ApiError } from "@/lib/errors";
 import type { ProbeOptions } from "@/lib/probe";
 import { checkListing } from "./check-listings";
