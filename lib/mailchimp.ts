@@ -4,10 +4,6 @@ import { env } from "./env";
 
 export class NewsletterServiceError extends Error {}
 
-export function mailchimpConfigured(): boolean {
-  return Boolean(env().MAILCHIMP_API_KEY);
-}
-
 function apiBase(apiKey: string): string {
   const configured = env().MAILCHIMP_API_BASE;
   if (configured) return configured.replace(/\/$/, "");

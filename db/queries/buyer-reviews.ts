@@ -29,11 +29,6 @@ export async function findBuyerReviewBySale(db: Db, chainId: number, txHash: str
     .where(and(eq(buyerReviews.chainId, chainId), eq(buyerReviews.txHash, txHash.toLowerCase()), logIndex === undefined ? undefined : eq(buyerReviews.logIndex, logIndex)));
 }
 
-export async function findBuyerReview(db: Db, id: string): Promise<BuyerReviewRow | null> {
-  const [row] = await db.select().from(buyerReviews).where(eq(buyerReviews.id, id));
-  return row ?? null;
-}
-
 /** Marks a review revoked (once); false when it was already revoked. */
 export async function revokeBuyerReview(db: Db, id: string, signature: string): Promise<boolean> {
   const rows = await db

@@ -126,11 +126,6 @@ export async function latestTestPurchases(db: Db, listingIds: string[]): Promise
   return new Map([...facts].flatMap(([id, f]) => (f.test ? [[id, f.test] as const] : [])));
 }
 
-/** A listing's test purchases, newest first (the money account a reviewer reads). */
-export async function testPurchaseHistory(db: Db, listingId: string, limit = 20): Promise<TestPurchase[]> {
-  return db.select().from(testPurchases).where(eq(testPurchases.listingId, listingId)).orderBy(desc(testPurchases.startedAt)).limit(limit);
-}
-
 export type TestPurchaseTarget = { id: string; name: string; serverUrl: string; price: number | null; lastTestedAt: Date | null };
 
 /**
