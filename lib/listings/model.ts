@@ -1,8 +1,10 @@
-// The listing as every surface knows it: `Listing` (what the public sees of the row) and `ListingView` (with
-// what Agora's checks found). Plain JSON, so pages can cache and serialise them. Components import these
-// types from here, never from the database layer.
+// The listing as every surface knows it: `Listing` (what the public sees of the row, derived from the schema's
+// row) and `ListingView` (with what Agora's checks found), the one view type; lib/listings/from-rows.ts is the one
+// mapper. Plain JSON, so pages can cache and serialise them. Components import these types from here, never from
+// the database layer.
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { DriftRecord } from "@/db/queries/drift";
+import type { PublicListingRow } from "@/db/queries/listings";
 import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
@@ -12,27 +14,8 @@ import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
 export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
-export type Listing = {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  categories: string[];
-  price: number | null;
-  verified: boolean;
-  serverUrl: string;
-  websiteUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Where it came from: 'agora' (submitted here), 'mcp-registry' or 'x402-discovery' (found by ingestion). */
-  source: string;
-  /** An imported listing's name, entry and status upstream ('active', 'deprecated'); null for one submitted here. */
-  upstreamName: string | null;
-  upstreamUrl: string | null;
-  upstreamStatus: string | null;
-  /** The name the registry API lists it under, stored for an imported registry entry; null: "<namespace>/<slug>". */
-  registryName: string | null;
-};
+/** The public columns of a stored row (db/queries/listings.ts picks them), with dates as ISO strings. */
+export type Listing = Omit<PublicListingRow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
 
 /** What the latest check found. */
 export type ProbeSnapshot = {

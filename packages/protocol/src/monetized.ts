@@ -277,8 +277,8 @@ export function isVerifiable(reachable: boolean, toolNames: string[], methods: A
   );
 }
 
-/** What a make-purchase call delivered, or why it did not. */
-export type PurchaseOutcome =
+/** What a make-purchase call answered: what it delivered, or why it did not (the purchase as a whole ends in @agora-mcp/client's PurchaseOutcome). */
+export type MakePurchaseAnswer =
   | {
       ok: true;
       orderId?: string;
@@ -298,7 +298,7 @@ export type PurchaseOutcome =
  * Reads a make-purchase answer. Every form of refusal counts as a failure: `isError`, a plain-text answer
  * (SDK servers answer errors without isError), `toolResult: "Payment failed"`, or no order at all.
  */
-export function readPurchaseResult(result: unknown): PurchaseOutcome {
+export function readPurchaseResult(result: unknown): MakePurchaseAnswer {
   const quirks = new Quirks();
   const texts = resultTexts(result);
   if (isObject(result) && result.isError === true) {
@@ -316,7 +316,7 @@ export function readPurchaseResult(result: unknown): PurchaseOutcome {
     return { ok: false, reason: "The server answered without delivering anything", raw: result };
   }
   const settlement = isObject(payload.settlement) ? payload.settlement : payload;
-  const outcome: PurchaseOutcome = { ok: true, toolResult: payload.toolResult ?? payload.result ?? null, raw: result };
+  const outcome: MakePurchaseAnswer = { ok: true, toolResult: payload.toolResult ?? payload.result ?? null, raw: result };
   const orderId = text(payload.orderId);
   const transaction = text(settlement.transaction) ?? text(payload.transactionHash) ?? text(payload.txHash);
   const network = text(settlement.network);
