@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { searchListings } from "@/db/queries/listings";
 import { rowsOf } from "@/db/rows";
 import type { Db } from "@/db/types";
-import { searchTerms } from "@/lib/listings/search/terms";
+import { searchTerms } from "@/db/queries/search-terms";
 import { sql } from "drizzle-orm";
 import { cpuMs, memoryMb, processTree, startProductionServer, waitFor } from "./app-server";
 import { closedLoop, openLoop, type LoadResult, type Shot } from "./load";

@@ -17,7 +17,7 @@ import { rowsOf } from "@/db/rows";
 import { rankedSearchSql } from "@/db/queries/listing-search";
 import { searchListings } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
-import { searchTerms } from "@/lib/listings/search/terms";
+import { searchTerms } from "@/db/queries/search-terms";
 
 const { values: args } = parseArgs({
   options: {

@@ -79,7 +79,7 @@ function isShort(word: string): boolean {
 
 // What may come before a word's start. As a regular expression the trigram index reads it as a word boundary
 // (only characters that are not letters or digits: pg_trgm then extracts the padded trigrams "  s", " sc").
-// A word holds letters, digits and '_' only (lib/listings/search/terms.ts), none of them special in a regex or,
+// A word holds letters, digits and '_' only (db/queries/search-terms.ts), none of them special in a regex or,
 // once '_' is escaped, in LIKE.
 const WORD_SEPARATORS = [" ", "\n", "\t", "-", "/", "(", "'", '"', ".", ",", ":", ";", "&", "+"];
 const WORD_START = `(^|[${WORD_SEPARATORS.filter((c) => c !== "-").join("")}-])`;

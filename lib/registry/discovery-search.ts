@@ -13,7 +13,8 @@ import { getDb } from "@/lib/database";
 import { ApiError } from "@/lib/errors";
 import { clientIp } from "@/lib/http";
 import { hasMore } from "@/lib/listings/search/search";
-import { searchTerms } from "@/lib/listings/search/terms";
+import { catalogueQuery, searchTerms } from "@/db/queries/search-terms";
+import { defaultSort } from "@agora-mcp/protocol";
 import { X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { discoverySearchSchema } from "@/lib/validations/registry";
@@ -74,7 +75,7 @@ async function searchPage(db: Db, query: string, filter: PayableFilter | null, p
   const found =
     !filter || (!terms && query)
       ? { rows: [], total: 0, capped: false }
-      : await searchListings(db, { terms, category: "", price: "all", sort: terms ? "relevance" : "popular", only: sellsThroughX402(filter, exclusions) }, { limit, offset: place.listing });
+      : await searchListings(db, catalogueQuery({ q: query, category: "", price: "all", sort: defaultSort(query) }, sellsThroughX402(filter, exclusions)), { limit, offset: place.listing });
   const ids = found.rows.map((r) => r.id);
   const { payables } = ids.length && filter ? await listPayableItems(db, { ...filter, limit: 1000, offset: 0, listingIds: ids }, exclusions) : { payables: [] as PayableItem[] };
   const byListing = new Map<string, PayableItem[]>(ids.map((id) => [id, []]));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult, type PricedItem } from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { catalogueVersion, searchListings } from "@/db/queries/listings";
-import { searchTerms } from "@/lib/listings/search/terms";
+import { searchTerms } from "@/db/queries/search-terms";
 import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
 import { salesCursor, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
 import { rowsOf } from "@/db/rows";

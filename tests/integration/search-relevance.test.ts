@@ -7,7 +7,7 @@ import { insertListing } from "@/lib/listings/write";
 import { searchCatalogue } from "@/lib/listings/search/search";
 import { rowsOf } from "@/db/rows";
 import { matchesName, matchesSearchText, planSearch, probeCounts, probeStats, RANK_WINDOW, SEARCH_WINDOW, searchPlanning } from "@/db/queries/listing-search";
-import { searchTerms } from "@/lib/listings/search/terms";
+import { searchTerms } from "@/db/queries/search-terms";
 import { sql } from "drizzle-orm";
 import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed";
 import { GET as list } from "@/app/api/mcp-agents/route";

@@ -14,7 +14,7 @@ import { env } from "@/lib/env";
 import { toListingView } from "@/lib/listings/from-rows";
 import type { ListingView } from "@/lib/listings/model";
 import type { ListingFilters } from "./filters";
-import { searchTerms } from "./terms";
+import { catalogueQuery } from "@/db/queries/search-terms";
 
 export const MAX_ENTRIES = 300;
 // A page of 50 listing views is ~60 KB of JSON at most (descriptions are capped at 1,000 characters).
@@ -50,10 +50,10 @@ export async function searchCatalogue(
   page: { limit: number; offset: number },
   options: { exactBrowseCount?: boolean } = {},
 ): Promise<ViewSearchResult> {
-  const terms = searchTerms(filters.q);
+  const query = catalogueQuery(filters);
   // Text without a letter or digit ("%%%", "?!") finds nothing, as it would in a person's eyes.
-  if (!terms && filters.q.trim()) return { items: [], total: 0, capped: false };
-  const { records, ...counts } = await searchListingRecords(db, { terms, category: filters.category, price: filters.price, source: filters.source, sort: filters.sort }, page, options);
+  if (!query.terms && filters.q.trim()) return { items: [], total: 0, capped: false };
+  const { records, ...counts } = await searchListingRecords(db, query, page, options);
   const now = new Date();
   return { ...counts, items: records.map((r) => toListingView(r, now)) };
 }

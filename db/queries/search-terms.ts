@@ -1,6 +1,10 @@
+// Built here, beside the query that reads it (listing-search.ts), so the words and the SQL that ranks them stay one pair.
 // A search text as the ranking reads it: lower-case words (letters, digits, '_' as in tool names), punctuation
 // and stop-words gone (at most MAX_WORDS words).
-import type { SearchTerms } from "@/db/queries/listing-search";
+import type { CatalogueFilters } from "@agora-mcp/protocol";
+import type { SQL } from "drizzle-orm";
+import type { SearchTerms } from "./listing-search";
+import type { CatalogueQuery } from "./listings";
 
 
 /** Words that carry no meaning in a search of this catalogue (English function words, and "mcp"/"server"). */
@@ -29,4 +33,9 @@ export function searchTerms(text: string): SearchTerms | null {
   const meaningful = unique.filter((w) => !STOP_WORDS.has(w));
   const words = (meaningful.length > 0 ? meaningful : unique).slice(0, MAX_WORDS);
   return { phrase: all.join(" "), core: words.join(" "), words };
+}
+
+/** The database's query for a filter state, built here alone: the text becomes terms, the rest passes as it is. */
+export function catalogueQuery(filters: CatalogueFilters, only?: SQL): CatalogueQuery {
+  return { terms: searchTerms(filters.q), category: filters.category, price: filters.price, source: filters.source, sort: filters.sort, ...(only ? { only } : {}) };
 }
