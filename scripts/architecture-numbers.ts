@@ -1,0 +1,63 @@
+// Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, types whose
+// name says Listing, and lib's folder pairs that import each other. Run: npm run architecture:numbers
+// (from any checkout: it reads the tree it stands in). Tests, fixtures and generated files are left out.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+const ROOTS = ["app", "components", "lib", "db", "server", "packages/protocol/src", "packages/client/src", "packages/server/src", "proxy.ts", "instrumentation.ts"];
+const SKIP = /(^|\/)(node_modules|dist|migrations|\.next)(\/|$)/;
+
+function sourceFiles(): string[] {
+  const out: string[] = [];
+  const walk = (p: string) => {
+    if (!fs.existsSync(p) || SKIP.test(p)) return;
+    if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+    else if (/\.(ts|tsx|mjs)$/.test(p) && !/\.d\.ts$/.test(p)) out.push(p);
+  };
+  ROOTS.forEach(walk);
+  return out.sort();
+}
+
+const files = sourceFiles();
+const long: string[] = [];
+const longFunctions: string[] = [];
+const listingTypes: string[] = [];
+for (const file of files) {
+  const text = fs.readFileSync(file, "utf8");
+  const lines = text.split("\n").length;
+  if (lines > 300) long.push(`${file} ${lines}`);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+      const span = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
+      if (span > 60) {
+        const named = node.name?.getText() ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText() : "(anonymous)");
+        longFunctions.push(`${file}:${lineOf(node.getStart()) + 1} ${named} ${span}`);
+      }
+    }
+    if ((ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) && /Listing/.test(node.name.text)) listingTypes.push(`${file} ${node.name.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+}
+
+// lib's folders (and root files) that import each other (a pair counted once), from dependency-cruiser's own reading of the imports.
+const cruised = JSON.parse(execFileSync("npx", ["depcruise", "--config", ".dependency-cruiser.cjs", "--output-type", "json", "lib"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as {
+  modules: { source: string; dependencies: { resolved: string }[] }[];
+};
+const folder = (p: string) => /^lib\/([^/]+)(\/|$)/.exec(p)?.[1];
+const arrows = new Set<string>();
+for (const m of cruised.modules) for (const d of m.dependencies) {
+  const [a, b] = [folder(m.source), folder(d.resolved)];
+  if (a && b && a !== b) arrows.add(`${a} -> ${b}`);
+}
+const mutual = [...arrows].filter((k) => k.split(" -> ")[0]! < k.split(" -> ")[1]! && arrows.has(k.split(" -> ").reverse().join(" -> ")));
+
+const section = (title: string, rows: string[]) => console.log(`${title}: ${rows.length}\n${rows.map((r) => `  ${r}`).join("\n")}`);
+section("files over 300 lines", long);
+section("functions over 60 lines", longFunctions);
+section("types named *Listing*", listingTypes);
+section("lib folder pairs importing each other", mutual.map((k) => k.replace(" -> ", " <-> ")));
