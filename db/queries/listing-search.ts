@@ -9,7 +9,7 @@ import { recentUsageScore } from "./sales";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
-/** A search text as the ranking reads it (lib/listings/search/terms.ts makes it from what a person typed). */
+/** A search text as the ranking reads it (search-terms.ts makes it from what a person typed). */
 export type SearchTerms = {
   /** Every word, stop-words included, joined by single spaces: compared with the listing's normalised name. */
   phrase: string;
