@@ -306,7 +306,12 @@ test.describe("listing detail", () => {
 
 test.describe("SEO", () => {
   test("sitemap lists static pages and approved listings only; robots points at it", async ({ request }) => {
-    const sitemap = await (await request.get("/sitemap.xml")).text();
+    // /sitemap.xml is an index of sitemap files (split at 50,000 URLs); this catalogue fits in the first.
+    const index = await (await request.get("/sitemap.xml")).text();
+    expect(index).toContain("<sitemapindex");
+    const first = /<loc>[^<]*(\/sitemap\/0\.xml)<\/loc>/.exec(index)?.[1];
+    expect(first).toBe("/sitemap/0.xml");
+    const sitemap = await (await request.get(first!)).text();
     expect(sitemap).toContain("/marketplace/ai-powered-web-scraper</loc>");
     expect(sitemap).toContain("/terms-of-service</loc>");
     expect(sitemap).not.toContain("pending-review-example");

@@ -1,0 +1,12 @@
+// The sitemap index: one entry per sitemap file (app/sitemap.ts, split at 50,000 URLs), as search engines require
+// past that size. robots.txt names this address.
+import { getDb } from "@/lib/database";
+import { sitemapIds, sitemapIndexXml } from "@/lib/listings/sitemap";
+import { siteUrl } from "@/lib/site";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  const xml = sitemapIndexXml(siteUrl(), await sitemapIds(await getDb()));
+  return new Response(xml, { headers: { "Content-Type": "application/xml", "Cache-Control": "public, max-age=0, must-revalidate" } });
+}
