@@ -25,6 +25,8 @@ export async function proxy(request: NextRequest) {
   if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
   if (pathname === "/marketplace") return marketplace(request);
+  // The sitemap index (app/sitemap-index.xml/route.ts) answers at the address crawlers and robots.txt use.
+  if (pathname === "/sitemap.xml") return NextResponse.rewrite(new URL("/sitemap-index.xml", request.url));
   if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? withReadCache(request, NextResponse.next()) : NextResponse.next();
   if (pathname.startsWith("/api/")) {
     // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.

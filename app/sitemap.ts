@@ -7,7 +7,8 @@ import { siteUrl } from "@/lib/site";
 export const dynamic = "force-dynamic";
 
 // The sitemap files, /sitemap/<id>.xml, at most 50,000 URLs each (lib/listings/sitemap.ts); /sitemap.xml is their
-// index (app/sitemap.xml/route.ts). Next also calls this at build time for static params: there are none then.
+// index (app/sitemap-index.xml/route.ts, rewritten there by proxy.ts). Next also calls this at build time for static
+// params: there are none then.
 export async function generateSitemaps() {
   if (process.env.NEXT_PHASE === "phase-production-build") return [];
   return sitemapIds(await getDb());

@@ -3,7 +3,7 @@
 // together they name every approved listing once and nothing else. Through the routes Next serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { GET as sitemapIndex } from "@/app/sitemap.xml/route";
+import { GET as sitemapIndex } from "@/app/sitemap-index.xml/route";
 import sitemap, { generateSitemaps } from "@/app/sitemap";
 import robots from "@/app/robots";
 import { rowsOf } from "@/db/rows";
