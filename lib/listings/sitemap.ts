@@ -1,7 +1,7 @@
 // The sitemaps: every public page and every approved listing, split into files of at most SITEMAP_URL_LIMIT URLs
 // (the sitemap protocol's 50,000), named by /sitemap.xml, a sitemap index (app/sitemap-index.xml/route.ts, which
-// proxy.ts serves at /sitemap.xml). The files are Next's generateSitemaps routes (app/sitemap.ts: /sitemap/0.xml, …). The pages come first, then the
-// listings in id order: file k holds entries k·limit to (k+1)·limit − 1 of that sequence.
+// proxy.ts serves at /sitemap.xml). The files are Next's generateSitemaps routes (app/sitemap.ts: /sitemap/0.xml, …).
+// The pages come first, then the listings in id order: file k holds entries k·limit to (k+1)·limit − 1 of that sequence.
 import type { MetadataRoute } from "next";
 import { countApproved, listSitemapEntries } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
