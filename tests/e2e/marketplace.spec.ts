@@ -295,6 +295,26 @@ test.describe("listing detail", () => {
     }
   });
 
+  test("a crawler's odd addresses: one cached page per listing, unknown listings never stored", async ({ request }) => {
+    // Issue 44, bad input. The canonical address renders once; a query string or a percent-encoded slug is that page.
+    const first = await request.get("/marketplace/weather-now");
+    expect(first.status()).toBe(200);
+    const etag = (await request.get("/marketplace/weather-now")).headers().etag;
+    expect(etag).toBeTruthy();
+    for (const path of ["/marketplace/weather-now?utm_source=crawler", "/marketplace/weather%2Dnow"]) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(200);
+      expect(res.headers()["x-nextjs-cache"], path).toBe("HIT");
+      expect(res.headers().etag, path).toBe(etag);
+    }
+    // Another letter case is no listing's slug; unknown slugs are 404 every time and never kept in the route cache.
+    expect((await request.get("/marketplace/Weather-Now")).status()).toBe(404);
+    for (let i = 0; i < 200; i++) expect((await request.get(`/marketplace/no-such-listing-${i}`)).status()).toBe(404);
+    const again = await request.get("/marketplace/no-such-listing-0");
+    expect(again.status()).toBe(404);
+    expect(again.headers()["x-nextjs-cache"]).not.toBe("HIT");
+  });
+
   test("markup in listing text is shown as text and never runs", async ({ page }) => {
     await page.goto("/marketplace?q=markup");
     await expect(page.getByRole("heading", { name: "<script>window.__xss=1</script>Markup Probe" })).toBeVisible();
