@@ -303,7 +303,7 @@ test.describe("listing detail", () => {
       expect(res.status(), path).toBe(200);
       // Served from the stored page (STALE once it is over five minutes old), never rendered as an entry of its own.
       expect(["HIT", "STALE"], path).toContain(res.headers()["x-nextjs-cache"]);
-      await expect(await res.text(), path).toContain("Weather Now");
+      expect(await res.text(), path).toContain("Weather Now");
     }
     // Another letter case is no listing's slug; unknown slugs are 404 every time and never kept in the route cache.
     expect((await request.get("/marketplace/Weather-Now")).status()).toBe(404);
