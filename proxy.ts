@@ -8,6 +8,7 @@ import { isActionRequest, screenActionRequest } from "@/lib/action-request";
 import { catalogueVersion } from "@/db/queries/listings";
 import { getDb } from "@/lib/database";
 import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
+import { withCatalogueVersion } from "@/lib/listings/search/version-header";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -24,6 +25,8 @@ export async function proxy(request: NextRequest) {
   if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
   if (pathname === "/marketplace") return marketplace(request);
+  // The sitemap index (app/sitemap-index.xml/route.ts) answers at the address crawlers and robots.txt use.
+  if (pathname === "/sitemap.xml") return NextResponse.rewrite(new URL("/sitemap-index.xml", request.url));
   if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? withReadCache(request, NextResponse.next()) : NextResponse.next();
   if (pathname.startsWith("/api/")) {
     // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
@@ -60,16 +63,18 @@ async function marketplace(request: NextRequest) {
   if (isPlainCatalogue(request)) {
     return withReadCache(request, NextResponse.rewrite(new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url)));
   }
-  if (request.method !== "GET" && request.method !== "HEAD") return NextResponse.next();
+  // The page is handed the version read here (lib/listings/search/version-header.ts), or none: never the client's.
+  const passOn = (version: string | null) => NextResponse.next({ request: { headers: withCatalogueVersion(request.headers, version) } });
+  if (request.method !== "GET" && request.method !== "HEAD") return passOn(null);
   // Without the catalogue's version there is no honest validator: the page renders as it would without one.
   const version = await getDb()
     .then(catalogueVersion)
     .catch(() => null);
-  if (version === null) return withReadCache(request, NextResponse.next());
+  if (version === null) return withReadCache(request, passOn(null));
   const etag = renderedPageEtag(request, deploymentId(), version);
   const headers = { ETag: etag, "Cache-Control": readCacheControl(request) };
   if (matchesEtag(request, etag)) return new NextResponse(null, { status: 304, headers });
-  const response = NextResponse.next();
+  const response = passOn(version);
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

@@ -1,32 +1,19 @@
 import type { MetadataRoute } from "next";
-import { listSitemapListings } from "@/lib/listings/catalogue";
+import { getDb } from "@/lib/database";
+import { sitemapFile, sitemapIds } from "@/lib/listings/sitemap";
 import { siteUrl } from "@/lib/site";
 
 // Rendered per request: it reads the database, which does not exist at build time.
 export const dynamic = "force-dynamic";
 
-const STATIC_PAGES = [
-  "/",
-  "/marketplace",
-  "/how-it-works",
-  "/getting-started",
-  "/guides/setup-and-usage",
-  "/guides/agents",
-  "/guides/local-testing-guide",
-  "/guides/aws-step-by-step",
-  "/submit",
-  "/mcpsummit",
-  "/terms-of-service",
-  "/privacy-policy",
-];
-// The sitemap protocol allows 50,000 URLs per file; past that, split with generateSitemaps.
-const MAX_LISTINGS = 49_000;
+// The sitemap files, /sitemap/<id>.xml, at most 50,000 URLs each (lib/listings/sitemap.ts); /sitemap.xml is their
+// index (app/sitemap-index.xml/route.ts, rewritten there by proxy.ts). Next also calls this at build time for static
+// params: there are none then.
+export async function generateSitemaps() {
+  if (process.env.NEXT_PHASE === "phase-production-build") return [];
+  return sitemapIds(await getDb());
+}
 
-export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
-  const base = siteUrl();
-  const listings = await listSitemapListings(MAX_LISTINGS);
-  return [
-    ...STATIC_PAGES.map((path) => ({ url: `${base}${path === "/" ? "" : path}`, changeFrequency: "weekly" as const, priority: path === "/" ? 1 : 0.7 })),
-    ...listings.map((l) => ({ url: `${base}/marketplace/${l.slug}`, lastModified: l.updatedAt, changeFrequency: "daily" as const, priority: 0.6 })),
-  ];
+export default async function sitemap({ id }: { id: Promise<string> }): Promise<MetadataRoute.Sitemap> {
+  return sitemapFile(await getDb(), Number(await id), siteUrl());
 }

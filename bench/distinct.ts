@@ -15,6 +15,7 @@ import { rowsOf } from "@/db/rows";
 import type { Db } from "@/db/types";
 import { searchTerms } from "@/db/queries/search-terms";
 import { sql } from "drizzle-orm";
+import { crawlPass, sitemapListingPaths, type CrawlPass } from "./crawler";
 import { cpuMs, memoryMb, processTree, startProductionServer, waitFor } from "./app-server";
 import { closedLoop, openLoop, type LoadResult, type Shot } from "./load";
 import { buildQuerySet, kindCounts, QUERY_KINDS, type BenchQuery } from "./queries";
@@ -33,6 +34,10 @@ const { values: args } = parseArgs({
     only: { type: "string", default: "" },
     label: { type: "string", default: "" },
     "skip-seed": { type: "boolean", default: false },
+    // Listing pages the crawler row walks (spread evenly over the sitemaps); 0 skips the row, "all" walks every one.
+    crawl: { type: "string", default: "2000" },
+    // A directory: the server runs with --cpu-prof and writes its profile there when the run ends.
+    "cpu-prof": { type: "string", default: "" },
   },
 });
 const driver = args.driver === "pglite" ? "pglite" : "postgres";
@@ -224,6 +229,21 @@ function ratio(a: number, b: number | undefined): number | null {
   return b ? Math.round((a / b) * 100) / 100 : null;
 }
 
+/** The crawler's row: the sitemaps from robots.txt, then `--crawl` listing pages twice (the second with If-None-Match). */
+async function crawlRow(pids: Set<number>) {
+  const { paths, sitemaps } = await sitemapListingPaths(base);
+  const want = args.crawl === "all" ? paths.length : Math.min(paths.length, Number(args.crawl));
+  const step = paths.length / Math.max(1, want);
+  const walk = Array.from({ length: want }, (_, i) => paths[Math.floor(i * step)]!);
+  const etags = new Map<string, string>();
+  const cpu0 = cpuMs((pid) => pids.has(pid));
+  const first = await crawlPass(base, walk, 8, etags, false);
+  const cpuMsPerPage = Math.round(((cpuMs((pid) => pids.has(pid)) - cpu0) / Math.max(1, first.pages)) * 100) / 100;
+  await drained(base);
+  const second = await crawlPass(base, walk, 8, etags, true);
+  return { sitemaps, listed: paths.length, walked: walk.length, first, second, cpuMsPerPage };
+}
+
 async function main() {
   const startedAt = new Date();
   const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
@@ -238,13 +258,15 @@ async function main() {
   await conn.close();
   for (const t of dbTimes) console.log(`database, uncached: ${t.kind.padEnd(14)} p50 ${t.p50} p99 ${t.p99} max ${t.max} ms (${t.n} queries)`);
 
-  const server = startProductionServer(port, benchServerEnv(target, base, { MEMORY_LOG_SECONDS: "1" }), ["ignore", "pipe", "inherit"]);
+  const profileDir = args["cpu-prof"] ? path.resolve(args["cpu-prof"]) : "";
+  const server = startProductionServer(port, benchServerEnv(target, base, { MEMORY_LOG_SECONDS: "1" }), ["ignore", "pipe", "inherit"], profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []);
   const cacheStats = watchServerLog(server);
   let floor: ChildProcess | undefined;
   const rows: Row[] = [];
   let rssEnd = 0;
   let rssPeak = 0;
   let before: { hits: number; misses: number } | null = null;
+  let crawl: { sitemaps: number; listed: number; walked: number; first: CrawlPass; second: CrawlPass; cpuMsPerPage: number } | null = null;
   try {
     await waitFor(`${base}/terms-of-service`);
     floor = spawn(process.execPath, ["bench/floor-server.mjs", args["floor-port"], await captureStatic()], { stdio: "ignore" });
@@ -265,6 +287,7 @@ async function main() {
       }
       results.push([name, await measure(name, base, next, appPids)]);
     }
+    if (args.crawl !== "0") crawl = await crawlRow(appPids);
     await new Promise((r) => setTimeout(r, 1500));
     rssEnd = memoryMb(server.pid!, "VmRSS");
     rssPeak = memoryMb(server.pid!, "VmHWM");
@@ -284,6 +307,8 @@ async function main() {
     server.kill("SIGTERM");
     floor?.kill("SIGTERM");
   }
+  // The profile is written as the server exits.
+  if (profileDir && server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once("exit", r));
   const after = cacheStats();
   const hits = after && before ? after.hits - before.hits : null;
   const lookups = after && before ? hits! + after.misses - before.misses : null;
@@ -307,6 +332,13 @@ async function main() {
     const cpu = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(2));
     console.log(`| ${r.name} | ${mode} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.failed} | ${fmt(r.ratios.toStatic)} | ${fmt(r.ratios.toFloor)} | ${cpu(r.cpu?.appMs)} | ${cpu(r.cpu?.dbMs)} |`);
   }
+  if (crawl) {
+    console.log(`\ncrawler: sitemap.xml → ${crawl.sitemaps} sitemap files, ${crawl.listed.toLocaleString("en-US")} listing pages listed, ${crawl.walked.toLocaleString("en-US")} walked, 8 at a time`);
+    console.log("\n| crawler pass | pages | pages/s | p50 ms | p99 ms | answered 304 | failed | app CPU ms/page |\n|---|---:|---:|---:|---:|---:|---:|---:|");
+    const share = (p: CrawlPass) => `${Math.round((p.notModified / Math.max(1, p.pages)) * 1000) / 10} %`;
+    console.log(`| first (no validator) | ${crawl.first.pages} | ${crawl.first.pagesPerSecond} | ${crawl.first.p50} | ${crawl.first.p99} | ${share(crawl.first)} | ${crawl.first.failed} | ${crawl.cpuMsPerPage} |`);
+    console.log(`| second (If-None-Match) | ${crawl.second.pages} | ${crawl.second.pagesPerSecond} | ${crawl.second.p50} | ${crawl.second.p99} | ${share(crawl.second)} | ${crawl.second.failed} | — |`);
+  }
   const report = {
     startedAt: startedAt.toISOString(),
     driver,
@@ -320,6 +352,7 @@ async function main() {
     searchCache: { hits, lookups, hitRatePercent: hitRate },
     rss: { endMb: rssEnd, peakMb: rssPeak },
     database: dbTimes,
+    crawl,
     rows: rows.map((r) => ({ name: r.name, mode: r.mode, rate: r.rate, rps: r.rps, p50: r.p50, p99: r.p99, p999: r.p999, failed: r.failed, ratios: r.ratios, cpuPerAnswer: r.cpu })),
   };
   fs.mkdirSync(outDir, { recursive: true });

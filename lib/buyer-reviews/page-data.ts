@@ -1,12 +1,10 @@
 import "server-only";
-// The detail page's reviews, in Next's data cache under the catalogue tag: a new, revoked, hidden or answered
-// review revalidates it (lib/buyer-reviews/routes.ts and the actions).
-import { unstable_cache } from "next/cache";
+// The detail page's reviews, read per render: the page is kept whole in the route cache under the catalogue tag
+// (lib/listings/catalogue.ts getListing), which a new, revoked, hidden or answered review revalidates
+// (lib/buyer-reviews/routes.ts and the actions), so the page is rendered again with them.
 import { getDb } from "@/lib/database";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { listingBuyerReviews } from "./feedback";
 
-export const getBuyerReviews = unstable_cache(async (listingId: string) => listingBuyerReviews(await getDb(), listingId), ["marketplace-buyer-reviews"], {
-  tags: [CATALOGUE_TAG],
-  revalidate: 300,
-});
+export async function getBuyerReviews(listingId: string) {
+  return listingBuyerReviews(await getDb(), listingId);
+}

@@ -3,8 +3,9 @@ import "server-only";
 // data cache (a bounded set of keys), tagged so a new approval invalidates them at once. Listings carry their sales
 // figures, so their entries also carry the sales tag, which the indexer revalidates after each run that added or
 // removed a sale (lib/sales/revalidate.ts): pages show a sale within a run, with no query of their own per render.
+import { cache } from "react";
 import { unstable_cache } from "next/cache";
-import { listCategories, listSitemapEntries } from "@/db/queries/listings";
+import { listCategories } from "@/db/queries/listings";
 import { dailySales } from "@/db/queries/sales";
 import { uptimeAndLatency } from "@/db/queries/probes";
 import { listingProvenance } from "@/db/queries/ingest";
@@ -53,27 +54,33 @@ const cachedBrowse = unstable_cache(
   { tags: [CATALOGUE_TAG, SALES_TAG], revalidate: REVALIDATE_SECONDS },
 );
 
-export const getCategories = unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {
-  tags: [CATALOGUE_TAG],
-  revalidate: REVALIDATE_SECONDS,
-});
+// React's cache: one read per request, however many parts of the page ask (a category filter and the chips both do).
+export const getCategories = cache(
+  unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {
+    tags: [CATALOGUE_TAG],
+    revalidate: REVALIDATE_SECONDS,
+  }),
+);
 
 /**
  * One page of approved listings. Free-text searches skip Next's data cache (their keys are unbounded) and use
  * the search module's small in-memory one (lib/listings/search/search.ts), shared with the API and MCP tool. Only
  * browse keys with an answer are cached: categories no listing carries and pages past the last are not.
  */
-export async function browseListings(filters: ListingFilters, page: number) {
-  if (filters.q) return searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+export async function browseListings(filters: ListingFilters, page: number, catalogueVersion: string | null = null) {
+  if (filters.q) return searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, catalogueVersion);
   if (filters.category && !(await getCategories()).some((c) => c.name === filters.category)) return runBrowse(filters, page);
   return uncachedEmpty(() => cachedBrowse(filters, page));
 }
 
 export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & { categories: { name: string; count: number }[] };
 
-/** What the marketplace screen shows for one filter state: a page of listings and every category in use. */
-export async function getMarketplacePage(filters: ListingFilters, page: number): Promise<MarketplacePage> {
-  const [result, categories] = await Promise.all([browseListings(filters, page), getCategories()]);
+/**
+ * What the marketplace screen shows for one filter state: a page of listings and every category in use.
+ * `catalogueVersion`: the version the proxy already read for this request, if any.
+ */
+export async function getMarketplacePage(filters: ListingFilters, page: number, catalogueVersion: string | null = null): Promise<MarketplacePage> {
+  const [result, categories] = await Promise.all([browseListings(filters, page, catalogueVersion), getCategories()]);
   return { ...result, categories };
 }
 
@@ -87,35 +94,30 @@ const cachedListing = unstable_cache(
   { tags: [CATALOGUE_TAG, SALES_TAG], revalidate: REVALIDATE_SECONDS },
 );
 
-/** An approved listing by slug or id; unknown keys are looked up every time, never cached. */
-export async function getListing(slug: string) {
-  return uncachedEmpty(() => cachedListing(slug));
+/**
+ * An approved listing by slug or id; unknown keys are looked up every time, never cached. Once per request (React's
+ * cache): the page's metadata and its body ask for the same listing.
+ */
+export const getListing = cache(async (slug: string) => uncachedEmpty(() => cachedListing(slug)));
+
+// The detail page's other reads run per render, not through Next's data cache: the page itself is kept whole in the
+// route cache, so a cached copy of each part was only ever read again when the page was rendered again, and on a
+// first render each was a file looked for, missed and written. The page carries the catalogue and sales tags
+// through getListing (above), so an approval, a check, a claim, a review or a sale still renders it again.
+
+/** A listing's sales per day for the last 30 days. */
+export async function getDailySales(listingId: string) {
+  return dailySales(await getDb(), listingId, 30);
 }
 
-/**
- * A listing's sales per day for the last 30 days. Cached under the sales tag, which the indexer revalidates when it
- * wrote any (lib/sales/revalidate.ts): the detail page that shows them carries the tag too and is rendered again.
- */
-export const getDailySales = unstable_cache(async (listingId: string) => dailySales(await getDb(), listingId, 30), ["listing-daily-sales"], {
-  tags: [SALES_TAG],
-  revalidate: REVALIDATE_SECONDS,
-});
-
 /** A listing's day-by-day check record for the status strip. */
-export const getStatusHistory = unstable_cache(async (listingId: string) => uptimeAndLatency(await getDb(), listingId), ["marketplace-status-history"], {
-  tags: [CATALOGUE_TAG],
-  revalidate: REVALIDATE_SECONDS,
-});
+export async function getStatusHistory(listingId: string) {
+  return uptimeAndLatency(await getDb(), listingId);
+}
 
 /** Where a listing came from (the detail page names an imported listing's upstream entry). */
-export const getProvenance = unstable_cache(async (listingId: string) => listingProvenance(await getDb(), listingId), ["marketplace-provenance"], {
-  tags: [CATALOGUE_TAG],
-  revalidate: REVALIDATE_SECONDS,
-});
-
-/** Slugs and update times of up to `limit` approved listings, for the sitemap (uncached: it renders per request). */
-export async function listSitemapListings(limit: number) {
-  return listSitemapEntries(await getDb(), { limit, offset: 0 });
+export async function getProvenance(listingId: string) {
+  return listingProvenance(await getDb(), listingId);
 }
 
 /** The slug of the approved listing with this id, looked up uncached (one indexed row); null when there is none. */

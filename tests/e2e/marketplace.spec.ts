@@ -295,6 +295,24 @@ test.describe("listing detail", () => {
     }
   });
 
+  test("a crawler's odd addresses: one cached page per listing, unknown listings never stored", async ({ request }) => {
+    // Issue 44, bad input. The canonical address renders once; a query string or a percent-encoded slug is that page.
+    expect((await request.get("/marketplace/weather-now")).status()).toBe(200);
+    for (const path of ["/marketplace/weather-now?utm_source=crawler", "/marketplace/weather%2Dnow"]) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(200);
+      // Served from the stored page (STALE once it is over five minutes old), never rendered as an entry of its own.
+      expect(["HIT", "STALE"], path).toContain(res.headers()["x-nextjs-cache"]);
+      expect(await res.text(), path).toContain("Weather Now");
+    }
+    // Another letter case is no listing's slug; unknown slugs are 404 every time and never kept in the route cache.
+    expect((await request.get("/marketplace/Weather-Now")).status()).toBe(404);
+    for (let i = 0; i < 200; i++) expect((await request.get(`/marketplace/no-such-listing-${i}`)).status()).toBe(404);
+    const again = await request.get("/marketplace/no-such-listing-0");
+    expect(again.status()).toBe(404);
+    expect(again.headers()["x-nextjs-cache"]).not.toBe("HIT");
+  });
+
   test("markup in listing text is shown as text and never runs", async ({ page }) => {
     await page.goto("/marketplace?q=markup");
     await expect(page.getByRole("heading", { name: "<script>window.__xss=1</script>Markup Probe" })).toBeVisible();
@@ -306,7 +324,12 @@ test.describe("listing detail", () => {
 
 test.describe("SEO", () => {
   test("sitemap lists static pages and approved listings only; robots points at it", async ({ request }) => {
-    const sitemap = await (await request.get("/sitemap.xml")).text();
+    // /sitemap.xml is an index of sitemap files (split at 50,000 URLs); this catalogue fits in the first.
+    const index = await (await request.get("/sitemap.xml")).text();
+    expect(index).toContain("<sitemapindex");
+    const first = /<loc>[^<]*(\/sitemap\/0\.xml)<\/loc>/.exec(index)?.[1];
+    expect(first).toBe("/sitemap/0.xml");
+    const sitemap = await (await request.get(first!)).text();
     expect(sitemap).toContain("/marketplace/ai-powered-web-scraper</loc>");
     expect(sitemap).toContain("/terms-of-service</loc>");
     expect(sitemap).not.toContain("pending-review-example");

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { MarketplaceView } from "@/components/marketplace/marketplace-view";
 import { getMarketplacePage } from "@/lib/listings/catalogue";
 import { site } from "@/lib/site";
 import { filtersToSearch } from "@/lib/listings/search/filters";
 import { parsePageQuery } from "@/lib/validations/marketplace";
+import { forwardedCatalogueVersion } from "@/lib/listings/search/version-header";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -30,5 +32,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 export default async function MarketplacePage({ searchParams }: { searchParams: SearchParams }) {
   const { filters, view, page, unstorable } = parsePageQuery(await searchParams);
   if (unstorable) notFound();
-  return <MarketplaceView filters={filters} view={view} page={page} data={await getMarketplacePage(filters, page)} />;
+  // The catalogue version proxy.ts read for this request's ETag: the search's cache key uses it instead of a second read.
+  const version = forwardedCatalogueVersion(await headers());
+  return <MarketplaceView filters={filters} view={view} page={page} data={await getMarketplacePage(filters, page, version)} />;
 }

@@ -58,14 +58,22 @@ export async function searchCatalogue(
   return { ...counts, items: records.map((r) => toListingView(r, now)) };
 }
 
-/** A page of listing views for the filters, from the cache when the same search ran within the TTL. */
-export async function searchListingViews(db: Db, filters: ListingFilters, page: { limit: number; offset: number }): Promise<ViewSearchResult> {
+/**
+ * A page of listing views for the filters, from the cache when the same search ran within the TTL. `knownVersion`:
+ * the catalogue version this request already read (the marketplace page gets the proxy's), instead of reading it again.
+ */
+export async function searchListingViews(
+  db: Db,
+  filters: ListingFilters,
+  page: { limit: number; offset: number },
+  knownVersion: string | null = null,
+): Promise<ViewSearchResult> {
   const ttlMs = env().SEARCH_CACHE_TTL_SECONDS * 1000;
   if (page.limit > MAX_CACHED_LIMIT || ttlMs === 0) {
     searchCacheStats().misses++;
     return searchCatalogue(db, filters, page);
   }
-  const version = await catalogueVersion(db);
+  const version = knownVersion ?? (await catalogueVersion(db));
   const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.source ?? "all", filters.sort, page.limit, page.offset]);
   // A failed query is not remembered: the next caller runs it again.
   const { value, hit } = await cacheFor(db, ttlMs).get(key, () => searchCatalogue(db, filters, page));
