@@ -14,8 +14,8 @@ import {
   makePurchaseArgs,
   priceListingArgs,
   unitsToNumber,
-  type PaymentRequired,
 } from "@agora-mcp/protocol";
+import type { PaymentRequired } from "@x402/core/types";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
@@ -173,7 +173,7 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
   const requirements = gate.requirements(item);
   const paymentRequired = (error: string): CallToolResult => {
     const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: [requirements.v2] };
-    return { isError: true, structuredContent: body as unknown as Record<string, unknown>, content: [{ type: "text", text: JSON.stringify(body) }] };
+    return { isError: true, structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
   };
   // Every parameter is required, and says so in the schema: a generic client fills in what the schema asks.
   const shape = Object.fromEntries(Object.entries(item.params).map(([name, hint]) => [name, z.string().min(1).max(MAX_PARAM_CHARS).describe(hint)]));
