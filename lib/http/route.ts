@@ -34,8 +34,9 @@ export type RouteContext<Q, B, A, P extends Params> = {
   request: Request;
   params: P;
   query: Q;
-  /** The parsed JSON body (`body`), or the raw bytes (`rawBody`). */
+  /** The parsed JSON body, when the route declares `body`. */
   body: B;
+  /** The body's bytes, when the route declares `rawBody` (empty otherwise). */
   raw: Buffer;
   caller: A;
   db: Db;
