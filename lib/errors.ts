@@ -1,19 +1,70 @@
-// One error type for every boundary: a status, a user-facing message, optional field errors.
+// One error type for every boundary: a status, a stable machine-readable code, a user-facing message, optional
+// field errors. Programs branch on `code`; the message is for a person and may be reworded.
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { isInvalidTextError } from "@/db/errors";
 import { reportDatabaseFailure } from "@/db/health";
 import { logError } from "./log";
 
+/** The code each status carries unless the thrower names a more precise one. */
+const STATUS_CODES = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  500: "internal_error",
+  502: "upstream_failed",
+  503: "unavailable",
+} as const;
+
+/**
+ * Every code an error body can carry. The status codes' own, then the precise ones a client may want to tell
+ * apart from others of the same status. Stable: a code is never renamed (a new meaning gets a new code).
+ */
+export type ErrorCode =
+  | (typeof STATUS_CODES)[keyof typeof STATUS_CODES]
+  | "invalid_input"
+  | "invalid_json"
+  | "invalid_cursor"
+  | "unstorable_text"
+  | "sign_in_required"
+  | "invalid_token"
+  | "invalid_credentials"
+  | "session_expired"
+  | "email_taken"
+  | "duplicate_server"
+  | "busy";
+
+export type ApiErrorOptions = {
+  code?: ErrorCode;
+  errors?: Record<string, string[]>;
+  headers?: Record<string, string>;
+};
+
 export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly errors?: Record<string, string[]>;
+  readonly headers?: Record<string, string>;
+
   constructor(
     readonly status: number,
     message: string,
-    readonly errors?: Record<string, string[]>,
-    readonly headers?: Record<string, string>,
+    options: ApiErrorOptions = {},
   ) {
     super(message);
+    this.code = options.code ?? codeOfStatus(status);
+    this.errors = options.errors;
+    this.headers = options.headers;
   }
+}
+
+function codeOfStatus(status: number): ErrorCode {
+  if (status in STATUS_CODES) return STATUS_CODES[status as keyof typeof STATUS_CODES];
+  return status >= 500 ? "internal_error" : "invalid_request";
 }
 
 export function fieldErrors(error: ZodError): Record<string, string[]> {
@@ -28,7 +79,7 @@ export function fieldErrors(error: ZodError): Record<string, string[]> {
 export function validationError(error: ZodError): ApiError {
   const errors = fieldErrors(error);
   const first = error.issues[0]?.message ?? "Invalid input";
-  return new ApiError(400, first, errors);
+  return new ApiError(400, first, { code: "invalid_input", errors });
 }
 
 export const RETRY_AFTER_SECONDS = 5;
@@ -42,26 +93,30 @@ export function knownFailure(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return validationError(error);
   if (reportDatabaseFailure(error)) {
-    return new ApiError(503, "The service is briefly unavailable. Please try again in a few seconds.", undefined, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+    return new ApiError(503, "The service is briefly unavailable. Please try again in a few seconds.", { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
   }
-  if (isInvalidTextError(error)) return new ApiError(400, "The request contains characters that cannot be stored (such as a NUL byte).");
+  if (isInvalidTextError(error)) return new ApiError(400, "The request contains characters that cannot be stored (such as a NUL byte).", { code: "unstorable_text" });
   return null;
 }
 
-/** Turns anything thrown in a route handler into JSON `{message, errors?}`; never leaks a stack. */
-export function errorResponse(error: unknown, context?: string): NextResponse {
+/** What anything thrown at a boundary means for the caller: its ApiError, or a 500 that says nothing more (logged). */
+export function classifyError(error: unknown, context?: string): ApiError {
   const known = knownFailure(error);
-  if (known && known !== error) {
-    if (known.status >= 500) logError("route unavailable", error, { context });
-    return errorResponse(known);
+  if (known) {
+    if (known !== error && known.status >= 500) logError("route unavailable", error, { context });
+    return known;
   }
-  if (error instanceof ApiError) {
-    return NextResponse.json(
-      error.errors ? { message: error.message, errors: error.errors } : { message: error.message },
-      { status: error.status, headers: error.headers },
-    );
-  }
-  if (error instanceof ZodError) return errorResponse(validationError(error));
   logError("unhandled route error", error, { context });
-  return NextResponse.json({ message: "Something went wrong on our side. Please try again." }, { status: 500 });
+  return new ApiError(500, "Something went wrong on our side. Please try again.");
+}
+
+/** The JSON body of an error: `{code, message, errors?}`. */
+export function errorBody(error: ApiError): { code: ErrorCode; message: string; errors?: Record<string, string[]> } {
+  return error.errors ? { code: error.code, message: error.message, errors: error.errors } : { code: error.code, message: error.message };
+}
+
+/** Turns anything thrown in a route handler into JSON `{code, message, errors?}`; never leaks a stack. */
+export function errorResponse(error: unknown, context?: string): NextResponse {
+  const known = classifyError(error, context);
+  return NextResponse.json(errorBody(known), { status: known.status, headers: known.headers });
 }

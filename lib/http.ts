@@ -45,7 +45,7 @@ export async function readJson<T extends z.ZodType>(request: Request, schema: T,
   try {
     data = JSON.parse(body.toString("utf8"));
   } catch {
-    throw new ApiError(400, "Request body is not valid JSON.");
+    throw new ApiError(400, "Request body is not valid JSON.", { code: "invalid_json" });
   }
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw validationError(parsed.error);

@@ -110,7 +110,7 @@ function maybePurge(db: Db): void {
 function tooMany(limit: Limit, resetAt: Date): ApiError {
   const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
   const lead = limit.message ?? "Too many requests.";
-  return new ApiError(429, `${lead} Try again in ${formatWait(retryAfter)}.`, undefined, { "Retry-After": String(retryAfter) });
+  return new ApiError(429, `${lead} Try again in ${formatWait(retryAfter)}.`, { headers: { "Retry-After": String(retryAfter) } });
 }
 
 function formatWait(seconds: number): string {

@@ -2,7 +2,8 @@
 // were approved. A changed wallet also sends the listing back to review (the terms forbid changing it
 // without consent), which takes it out of the catalogue and drops 'Verified'.
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { AcceptedPayment, PricedItem, ProbedTool, ProbeResult } from "@agora-mcp/protocol";
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import type { ProbeResult } from "@/db/probe-result";
 import { listingDrift, listingProbes, listings, type ApprovedTerms, type DriftKind, type ListingDrift } from "../schema";
 import type { Db } from "../types";
 import { readListingFacts, type ListingFact } from "./facts-statement";

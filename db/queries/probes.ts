@@ -1,7 +1,7 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
 // Verified = approved + the last probe, within 24 h, was verifiable.
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
-import type { ProbeResult } from "@agora-mcp/protocol";
+import type { ProbeResult } from "@/db/probe-result";
 import { applyDrift, type CompareTerms, type DriftFinding } from "./drift";
 import { listingProbes, listings, type ListingProbe } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";

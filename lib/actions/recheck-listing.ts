@@ -12,7 +12,7 @@ import { userAction } from "./result";
 export async function recheckListing(listingId: string) {
   return userAction("recheckListing", z.uuid("Unknown listing."), listingId, async (id) => {
     const user = await currentUser();
-    if (!user) throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
+    if (!user) throw new ApiError(401, SESSION_EXPIRED_MESSAGE, { code: "session_expired" });
     const summary = await runRecheck(await getDb(), user, id);
     updateTag(CATALOGUE_TAG);
     revalidatePath("/admin/review");

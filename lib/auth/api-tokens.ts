@@ -30,10 +30,10 @@ export async function issueApiToken(db: Db, input: { userId: string; kind: ApiTo
 export async function authenticateBearer(db: Db, request: Request): Promise<{ userId: string; tokenId: string }> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new ApiError(401, "Sign in required: send Authorization: Bearer <token>.", undefined, { "WWW-Authenticate": "Bearer" });
+  if (!match) throw new ApiError(401, "Sign in required: send Authorization: Bearer <token>.", { code: "sign_in_required", headers: { "WWW-Authenticate": "Bearer" } });
   const token = match[1]!;
   const live = token.startsWith(API_TOKEN_PREFIX) && token.length <= 100 ? await takeLiveToken(db, digest(token)) : undefined;
-  if (!live) throw new ApiError(401, "The API token is invalid, expired or revoked.", undefined, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  if (!live) throw new ApiError(401, "The API token is invalid, expired or revoked.", { code: "invalid_token", headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
   return { userId: live.userId, tokenId: live.id };
 }
 

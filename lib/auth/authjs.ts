@@ -74,7 +74,7 @@ function providers(): Provider[] {
       credentials: { email: {}, password: {} },
       async authorize(credentials, request) {
         const parsed = signInSchema.safeParse(credentials);
-        if (!parsed.success) throw new PasswordSignInRefused(new ApiError(401, INVALID_CREDENTIALS));
+        if (!parsed.success) throw new PasswordSignInRefused(new ApiError(401, INVALID_CREDENTIALS, { code: "invalid_credentials" }));
         try {
           const user = await verifyPasswordSignIn(await getDb(), parsed.data, clientIp(request));
           return { id: user.id, name: user.name, email: user.email };

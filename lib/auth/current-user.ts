@@ -27,5 +27,5 @@ export async function requireSessionUserId(): Promise<string> {
   if (id) return id;
   const jar = await cookies();
   if (jar.getAll().some((c) => isSessionCookieName(c.name))) await signOut({ redirect: false });
-  throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
+  throw new ApiError(401, SESSION_EXPIRED_MESSAGE, { code: "session_expired" });
 }

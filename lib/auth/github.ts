@@ -110,7 +110,7 @@ export async function signInWithGitHubCode(db: Db, input: { code: string; codeVe
   }
   const identity = githubIdentity(profile);
   const problem = await oauthSignInProblem(db, identity);
-  if (problem) throw new ApiError(409, EMAIL_TAKEN_MESSAGE);
+  if (problem) throw new ApiError(409, EMAIL_TAKEN_MESSAGE, { code: "email_taken" });
   const userId = await resolveOAuthUser(db, identity);
   await claimOnGitHubSignIn(db, userId, profile.login, accessToken);
   const issued = await issueApiToken(db, { userId, kind: "sign_in", name: "GitHub sign-in (API)", days: SIGN_IN_TOKEN_DAYS });

@@ -42,7 +42,7 @@ const MAX_TALLIES = 50_000;
 
 export function createSlots(options: SlotOptions): Slots {
   const { concurrency, maxWaiting, maxWaitMs, scoreWindowMs = 15 * 60_000, retryAfterSeconds = 2 } = options;
-  const busy = () => new ApiError(503, BUSY_MESSAGE, undefined, { "Retry-After": String(retryAfterSeconds) });
+  const busy = () => new ApiError(503, BUSY_MESSAGE, { code: "busy", headers: { "Retry-After": String(retryAfterSeconds) } });
   const tallies = new Map<string, { count: number; since: number }>();
   const runningAddresses = new Map<string, number>();
   const runningAccounts = new Map<string, number>();

@@ -37,7 +37,7 @@ export async function resolveOAuthUser(db: Db, identity: OAuthIdentity): Promise
     });
   } catch (error) {
     const constraint = violatedUniqueConstraint(error);
-    if (constraint === "users_verified_email_key") throw new ApiError(409, EMAIL_TAKEN_MESSAGE);
+    if (constraint === "users_verified_email_key") throw new ApiError(409, EMAIL_TAKEN_MESSAGE, { code: "email_taken" });
     // Two first sign-ins of the same identity at once: the other one created the user.
     if (constraint === "accounts_provider_account_key") {
       const winner = await findUserIdByAccount(db, provider, providerAccountId);

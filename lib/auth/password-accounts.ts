@@ -37,7 +37,7 @@ async function registerThen<T>(db: Db, input: RegisterInput, ip: string, then: (
     return created;
   } catch (error) {
     if (violatedUniqueConstraint(error) === "users_password_email_key") {
-      throw new ApiError(409, "An account with this email already exists. Sign in, or reset your password.");
+      throw new ApiError(409, "An account with this email already exists. Sign in, or reset your password.", { code: "email_taken" });
     }
     throw error;
   }
@@ -60,7 +60,7 @@ export async function verifyPasswordSignIn(db: Db, input: SignInInput, ip: strin
     hashSlots.recordFailure(claimant);
     await recordFailure(db, limits.signInFailuresPerIp, ip);
     await recordFailure(db, limits.signInFailuresPerAccount, accountFromClient);
-    throw new ApiError(401, INVALID_CREDENTIALS);
+    throw new ApiError(401, INVALID_CREDENTIALS, { code: "invalid_credentials" });
   }
   return user;
 }

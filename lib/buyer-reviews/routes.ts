@@ -4,16 +4,12 @@
 import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
 import { signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-mcp/protocol";
-import { getDb } from "@/lib/database";
-import { clientIp } from "@/lib/http";
-import { jsonRoute } from "@/lib/json-route";
+import { route } from "@/lib/http/route";
 import { configuredOrigin } from "@/lib/public-origin";
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
-import { enforceLimit, limits } from "@/lib/rate-limit";
+import { limits } from "@/lib/rate-limit";
 import { acceptBuyerReview, revokeOwnBuyerReview } from "./submit";
 import { toBuyerReviewView } from "@/lib/listings/buyer-review-view";
-
-const perIp = { first: async (request: Request) => enforceLimit(await getDb(), limits.buyerReviewsPerIp, clientIp(request)) };
 
 function refreshCatalogue() {
   // Pages and cached listings carry the count and average: they show the change at once.
@@ -31,24 +27,20 @@ function refreshCatalogue() {
  */
 const thisSite = (request: Request) => configuredOrigin() ?? new URL(request.url).origin;
 
-export const postBuyerReview = jsonRoute(
-  "POST /api/buyer-reviews",
-  signedBuyerReviewSchema,
-  async (signed, { db, request }) => {
+export const postBuyerReview = route(
+  { name: "POST /api/buyer-reviews", rateLimit: limits.buyerReviewsPerIp, body: signedBuyerReviewSchema },
+  async ({ body: signed, db, request }) => {
     const review = await acceptBuyerReview(db, signed, thisSite(request));
     refreshCatalogue();
     return NextResponse.json({ review: toBuyerReviewView(review) }, { status: 201 });
   },
-  perIp,
 );
 
-export const postBuyerReviewRevoke = jsonRoute(
-  "POST /api/buyer-reviews/revoke",
-  signedBuyerReviewRevokeSchema,
-  async (signed, { db, request }) => {
+export const postBuyerReviewRevoke = route(
+  { name: "POST /api/buyer-reviews/revoke", rateLimit: limits.buyerReviewsPerIp, body: signedBuyerReviewRevokeSchema },
+  async ({ body: signed, db, request }) => {
     const review = await revokeOwnBuyerReview(db, signed, thisSite(request));
     refreshCatalogue();
     return NextResponse.json({ revoked: true, id: review.id, taskRef: toBuyerReviewView(review).taskRef });
   },
-  perIp,
 );

@@ -10,7 +10,7 @@ import { salesInLogs, type SaleLog } from "@/lib/sales/sale-logs";
 
 export type ChainSale = SaleLog & { paidAt: Date };
 
-const UNREADABLE = (network: PaymentNetwork) => new ApiError(503, `Agora cannot read ${network.label} right now; try again in a minute.`, undefined, { "Retry-After": "60" });
+const UNREADABLE = (network: PaymentNetwork) => new ApiError(503, `Agora cannot read ${network.label} right now; try again in a minute.`, { headers: { "Retry-After": "60" } });
 
 /** The sale `logIndex` names in `txHash` (-1: the transaction's only sale); ApiError 404/400/503 otherwise. */
 export async function readSale(network: PaymentNetwork, txHash: Hex, logIndex: number): Promise<ChainSale> {
@@ -49,7 +49,7 @@ export async function readSale(network: PaymentNetwork, txHash: Hex, logIndex: n
     throw UNREADABLE(network);
   }
   if (head < receipt.blockNumber + confirmations) {
-    throw new ApiError(409, `Transaction ${txHash} is not confirmed yet on ${network.label} (${confirmations} confirmations needed); try again in a minute.`, undefined, { "Retry-After": "30" });
+    throw new ApiError(409, `Transaction ${txHash} is not confirmed yet on ${network.label} (${confirmations} confirmations needed); try again in a minute.`, { headers: { "Retry-After": "30" } });
   }
   return { ...sale!, paidAt: new Date(Number(block.timestamp) * 1000) };
 }

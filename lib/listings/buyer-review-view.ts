@@ -1,6 +1,6 @@
 // A stored buyer review as every surface reads it (plain JSON: pages cache it), and as an ERC-8004 reputation
 // feedback record (the x402 `reputation` extension draft's shape), so registries and catalogues can import it.
-import { findNetwork, ratingToScore, taskRefOf, type FeedbackRecord } from "@agora-mcp/protocol";
+import { findNetwork, ratingToScore, taskRefOf } from "@agora-mcp/protocol";
 import type { BuyerReviewRow } from "@/db/schema";
 import { explorerTxUrl } from "@/lib/chain/reader";
 
@@ -45,6 +45,24 @@ export function toBuyerReviewView(row: BuyerReviewRow): BuyerReviewView {
     response: row.response && row.respondedAt ? { text: row.response, createdAt: new Date(row.respondedAt).toISOString() } : null,
   };
 }
+
+/** A review as an ERC-8004 reputation-registry feedback record (x402 `reputation` extension draft tags). */
+export type FeedbackRecord = {
+  agentId: string;
+  clientAddress: string;
+  value: number;
+  valueDecimals: 0;
+  tag1: "starred";
+  tag2: "x402";
+  endpoint: string;
+  taskRef: string;
+  feedbackURI: string;
+  /** keccak256 of the review text's UTF-8 bytes. */
+  feedbackHash: string;
+  createdAt: string;
+  isRevoked: false;
+  response?: { text: string; createdAt: string };
+};
 
 /** `agentId` is the listing's name in the official-registry API; `endpoint` its MCP URL; `feedbackURI` the review on the detail page. */
 export function toFeedbackRecord(review: BuyerReviewView, listing: { registryName: string; serverUrl: string; detailUrl: string }): FeedbackRecord {

@@ -1,5 +1,5 @@
-// What one probe of a listing's MCP server found; the types live in @agora-mcp/protocol so the database layer
-// and the packages share them.
+// What one probe of a listing's MCP server found: the wire shapes it reads live in @agora-mcp/protocol (the packages
+// share them), the record it makes in db/probe-result.ts (the database stores it).
 
 export {
   MAKE_PURCHASE_TOOL,
@@ -9,5 +9,5 @@ export {
   type AcceptedPayment,
   type PricedItem,
   type ProbedTool,
-  type ProbeResult,
 } from "@agora-mcp/protocol";
+export type { ProbeResult } from "@/db/probe-result";

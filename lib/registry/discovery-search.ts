@@ -9,19 +9,18 @@ import { listPayableItems, sellsThroughX402, type PayableFilter, type PayableIte
 import { searchListings } from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { cachedJson } from "@/lib/cached-json";
-import { getDb } from "@/lib/database";
 import { ApiError } from "@/lib/errors";
-import { clientIp } from "@/lib/http";
+import { route } from "@/lib/http/route";
 import { hasMore } from "@/lib/listings/search/search";
 import { catalogueQuery, searchTerms } from "@/db/queries/search-terms";
 import { defaultSort } from "@agora-mcp/protocol";
 import { X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
-import { enforceLimit, limits } from "@/lib/rate-limit";
+import { limits } from "@/lib/rate-limit";
 import { discoverySearchSchema } from "@/lib/validations/registry";
 import { payableFilter, readDiscoveryQuery, unappliedReport } from "./discovery-filters";
 import { discoveryExclusions } from "./discovery-policy";
 import { discoveryEntries } from "./discovery-entries";
-import { failure } from "./registry-api";
+import { registryFailure } from "./registry-api";
 
 const CORS = { "Access-Control-Allow-Origin": "*" };
 
@@ -37,14 +36,18 @@ function decodePlace(cursor: string): Place | null {
   return m ? { listing: Number(m[1]), skip: Number(m[2]) } : null;
 }
 
-export async function searchDiscoveryResources(request: Request): Promise<Response> {
-  try {
-    const { query: params, unappliedFilters } = readDiscoveryQuery(request, discoverySearchSchema);
-    const { query, cursor, limit } = params;
-    const place = cursor === undefined ? { listing: 0, skip: 0 } : decodePlace(cursor);
-    if (place === null) throw new ApiError(400, "cursor is not valid.");
-    const db = await getDb();
-    await enforceLimit(db, limits.discoverySearchPerIp, clientIp(request));
+/** The query and the place its cursor names (a 400 before the request counts against the limit, as a bad filter is). */
+function readSearchQuery(request: Request) {
+  const { query, unappliedFilters } = readDiscoveryQuery(request, discoverySearchSchema);
+  const place = query.cursor === undefined ? { listing: 0, skip: 0 } : decodePlace(query.cursor);
+  if (place === null) throw new ApiError(400, "cursor is not valid.", { code: "invalid_cursor" });
+  return { params: query, place, unappliedFilters };
+}
+
+export const searchDiscoveryResources = route(
+  { name: "GET /discovery/search", query: readSearchQuery, rateLimit: limits.discoverySearchPerIp, failure: registryFailure },
+  async ({ query: { params, place, unappliedFilters }, db, request }) => {
+    const { query, limit } = params;
     const { entries, capped, next } = await searchPage(db, query, payableFilter(params), place, limit);
     const resources = await discoveryEntries(db, entries);
     return cachedJson(
@@ -58,10 +61,8 @@ export async function searchDiscoveryResources(request: Request): Promise<Respon
       },
       CORS,
     );
-  } catch (error) {
-    return failure(error, "GET /discovery/search");
-  }
-}
+  },
+);
 
 /**
  * One page of entries from `place`: the next `limit` ranked listings (each has at least one entry the filter keeps,

@@ -3,10 +3,8 @@
 // 2025 client's message to a stateless Streamable HTTP transport; both build the same server (mcp-server.ts).
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Db } from "@/db/types";
-import { getDb } from "@/lib/database";
-import { knownFailure } from "@/lib/errors";
-import { clientIp, readBody, requireJsonContentType } from "@/lib/http";
-import { logError } from "@/lib/log";
+import type { ApiError } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { createRegistryServer } from "./mcp-server";
 
@@ -30,9 +28,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 }
 
 /** A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take. */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, reason?: string): Response {
   return Response.json(
-    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { jsonrpc: "2.0", error: reason ? { code, message, data: { code: reason } } : { code, message }, id: null },
     { status, headers: { ...CORS, "Cache-Control": "no-store", ...headers } },
   );
 }
@@ -58,37 +56,35 @@ async function answerLegacy(db: Db, request: Request, message: unknown): Promise
   }
 }
 
-export async function handleMcpPost(request: Request): Promise<Response> {
-  try {
-    const db = await getDb();
-    await enforceLimit(db, limits.mcpPerIp, clientIp(request));
-    requireJsonContentType(request);
-    const body = await readBody(request, MAX_MCP_BODY_BYTES);
+/**
+ * Failures in JSON-RPC's shape: a refusal (a limit, a body too large, the database down) with its status, the
+ * server's own code -32000 and the machine-readable code as `data.code`; anything else an internal error.
+ */
+function jsonRpcFailure(error: ApiError): Response {
+  if (error.code === "internal_error") return jsonRpcError(500, -32603, "Internal error. Please try again.");
+  return jsonRpcError(error.status, -32000, error.message, error.headers, error.code);
+}
+
+export const handleMcpPost = route(
+  { name: "POST /api/mcp", rateLimit: limits.mcpPerIp, rawBody: { maxBytes: MAX_MCP_BODY_BYTES, json: true }, failure: jsonRpcFailure },
+  async ({ raw, db, ip, request }) => {
     let message: unknown;
     try {
-      message = JSON.parse(body.toString("utf8"));
+      message = JSON.parse(raw.toString("utf8"));
     } catch {
       return jsonRpcError(400, -32700, "Parse error: the request body is not valid JSON.");
     }
     if (Array.isArray(message)) {
       if (message.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch. Send one JSON-RPC message, or a non-empty array of them.");
       if (message.length > MAX_MCP_BATCH) return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH} messages.`);
-      // The request itself was counted above; each further message in the batch counts as one more.
-      if (message.length > 1) await enforceLimit(db, limits.mcpPerIp, clientIp(request), message.length - 1);
+      // The request itself was counted by the route; each further message in the batch counts as one more.
+      if (message.length > 1) await enforceLimit(db, limits.mcpPerIp, ip, message.length - 1);
     }
 
     const response = (await isLegacyRequest(request, message)) ? await answerLegacy(db, request, message) : await modernHandler(db).fetch(request, { parsedBody: message });
     return withHeaders(response, { ...CORS, "Cache-Control": "no-store" });
-  } catch (error) {
-    const known = knownFailure(error);
-    if (known) {
-      if (known.status >= 500) logError("MCP request refused", error, { context: "POST /api/mcp" });
-      return jsonRpcError(known.status, -32000, known.message, known.headers);
-    }
-    logError("MCP request failed", error, { context: "POST /api/mcp" });
-    return jsonRpcError(500, -32603, "Internal error. Please try again.");
-  }
-}
+  },
+);
 
 /** GET (a server-sent event stream) and DELETE (end a session) need sessions; this endpoint keeps none. */
 export function methodNotAllowed(): Response {

@@ -1,9 +1,9 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
-import { getDb } from "@/lib/database";
 import { findListingView, findListingViewByRegistryName, listRegistryViews } from "@/lib/listings/lookup";
-import { ApiError, errorResponse, validationError } from "@/lib/errors";
+import { ApiError, errorBody, errorResponse } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
+import { route } from "@/lib/http/route";
 import { registryListQuerySchema } from "@/lib/validations/registry";
 import { SERVER_VERSION, toServerResponse } from "@/lib/listings/presenters/server-json";
 
@@ -22,30 +22,22 @@ export function decodeRegistryCursor(cursor: string): string | null {
 const servesVersion = (version: string) => version === "latest" || version === SERVER_VERSION;
 
 // The registry's OpenAPI (and x402's Bazaar clients) name the message `error`; this project's clients read
-// `message`. Both are sent, with CORS, so a browser-based agent can read the refusal too.
-export function failure(error: unknown, context: string): Response {
-  if (error instanceof ApiError) {
-    return NextResponse.json(
-      { error: error.message, message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
-      { status: error.status, headers: { ...CORS, ...error.headers } },
-    );
-  }
-  return errorResponse(error, context);
+// `message`. Both are sent, with the code and CORS, so a browser-based agent can read the refusal too. A failure
+// the route did not raise itself (the database down, a bug) answers as every other route's does.
+export function registryFailure(error: ApiError, thrown: unknown): Response {
+  if (!(thrown instanceof ApiError)) return errorResponse(error);
+  return NextResponse.json({ error: error.message, ...errorBody(error) }, { status: error.status, headers: { ...CORS, ...error.headers } });
 }
 
-export async function listServers(request: Request): Promise<Response> {
-  try {
-    const url = new URL(request.url);
-    const parsed = registryListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { cursor, limit, search, updated_since, version, source } = parsed.data;
+export const listServers = route(
+  { name: "GET /v0.1/servers", query: registryListQuerySchema, failure: registryFailure },
+  async ({ query: { cursor, limit, search, updated_since, version, source }, db, request }) => {
     let afterSlug: string | undefined;
     if (cursor) {
       afterSlug = decodeRegistryCursor(cursor) ?? undefined;
-      if (!afterSlug) throw new ApiError(400, "cursor is not valid.");
+      if (!afterSlug) throw new ApiError(400, "cursor is not valid.", { code: "invalid_cursor" });
     }
 
-    const db = await getDb();
     // One more than the page tells whether another follows.
     const views =
       !version || servesVersion(version)
@@ -55,10 +47,8 @@ export async function listServers(request: Request): Promise<Response> {
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
     if (views.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
     return cachedJson(request, { servers: page.map(toServerResponse), metadata }, CORS);
-  } catch (error) {
-    return failure(error, "GET /v0.1/servers");
-  }
-}
+  },
+);
 
 /** `byName`: `key` is a registry name ("namespace/name"); otherwise a bare listing id or slug. */
 type ServerPath = { key: string; byName: boolean; version: string | null; listVersions: boolean };
@@ -87,18 +77,16 @@ export function parseServerPath(segments: string[]): ServerPath | null {
   return rest.length === 1 ? { ...named, version: null, listVersions: true } : { ...named, version: rest[1]!, listVersions: false };
 }
 
-export async function getServerAt(request: Request, segments: string[]): Promise<Response> {
-  try {
+export const getServerAt = route<undefined, undefined, undefined, { path: string[] }>(
+  { name: "GET /v0.1/servers/[...path]", failure: registryFailure },
+  async ({ params: { path: segments }, db, request }) => {
     const path = parseServerPath(segments);
     if (!path || path.key.length > 200) throw new ApiError(404, "Server not found");
-    const db = await getDb();
     const listing = path.byName ? await findListingViewByRegistryName(db, path.key) : await findListingView(db, path.key);
     if (!listing) throw new ApiError(404, "Server not found");
     if (path.version !== null && !servesVersion(path.version)) throw new ApiError(404, "Server version not found");
     const entry = toServerResponse(listing);
     if (path.listVersions) return cachedJson(request, { servers: [entry], metadata: { count: 1 } }, CORS);
     return cachedJson(request, entry, CORS);
-  } catch (error) {
-    return failure(error, "GET /v0.1/servers/[...path]");
-  }
-}
+  },
+);

@@ -41,7 +41,7 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       const [usersBefore, tokensBefore] = [await count(users), await count(apiTokens)];
       const res = await call(register, jsonRequest("/api/auth/register", { email: email.toUpperCase(), password: PASSWORD, name: "Second" }));
       expect(res.status).toBe(409);
-      expect(res.body.message).toBe("An account with this email already exists. Sign in, or reset your password.");
+      expect(res.body.code).toBe("email_taken");
       expect([await count(users), await count(apiTokens)]).toEqual([usersBefore, tokensBefore]);
     });
 
@@ -121,7 +121,7 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       const unknown = await call(login, jsonRequest("/api/auth/login", { email: uniqueEmail("nobody"), password: PASSWORD }));
       for (const res of [wrong, unknown]) {
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ message: "Invalid email or password." });
+        expect(res.body).toEqual({ code: "invalid_credentials", message: "Invalid email or password." });
       }
     });
 

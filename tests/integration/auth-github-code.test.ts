@@ -66,7 +66,8 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     for (const body of [{ code }, { code: "not-a-real-code" }]) {
       const res = await post(body);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ message: "Failed to authenticate with GitHub. Please try again." });
+      // The spec fixes this sentence (the failed code exchange's toast).
+      expect(res.body).toEqual({ code: "unauthorized", message: "Failed to authenticate with GitHub. Please try again." });
     }
   });
 
@@ -78,7 +79,7 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     reloadEnv();
     const res = await post({ code: "abc" });
     expect(res.status).toBe(503);
-    expect(res.body.message).toBe("GitHub sign-in is not configured on this server.");
+    expect(res.body.code).toBe("unavailable");
   });
 
   it("refuses to merge into an account that has proven the address (409) and creates nothing", async () => {
@@ -89,7 +90,7 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     const before = (await conn.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
     const res = await post({ code: github.issueCode(`collider-${randomBytes(2).toString("hex")}`, { email }) });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe("An account with this email already exists. Sign in with your email and password.");
+    expect(res.body.code).toBe("email_taken");
     expect((await conn.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n).toBe(before);
   });
 

@@ -86,7 +86,7 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
     const url = new URL(body.mcpServerUrl);
     const res = await post(payload({ mcpServerUrl: `https://${url.host.toUpperCase()}${url.pathname}/` }));
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe("This MCP server URL has already been submitted.");
+    expect(res.body.code).toBe("duplicate_server");
     expect(await listingCount()).toBe(before);
   });
 
@@ -99,7 +99,7 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
     for (const mcpServerUrl of [`https://${host}`, `https://${host}/`, `https://${host}/mcp`, `https://${host.toUpperCase()}/mcp/`]) {
       const res = await post(payload({ mcpServerUrl }));
       expect(res.status, mcpServerUrl).toBe(409);
-      expect(res.body.message).toBe("This MCP server URL has already been submitted.");
+      expect(res.body.code).toBe("duplicate_server");
     }
     expect(await listingCount()).toBe(before);
   });
@@ -114,6 +114,7 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
       const before = await listingCount();
       const res = await post(payload(), headers);
       expect(res.status).toBe(401);
+      expect(res.body.code).toBe(headers.authorization.startsWith("Bearer ") ? "invalid_token" : "sign_in_required");
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
       expect(await listingCount()).toBe(before);
     });
@@ -126,7 +127,7 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
     await revokeApiToken(conn.db, userId, issued.record.id);
     const res = await post(payload(), headers);
     expect(res.status).toBe(401);
-    expect(res.body.message).toBe("The API token is invalid, expired or revoked.");
+    expect(res.body.code).toBe("invalid_token");
   });
 
   it("refuses an expired token", async () => {
@@ -169,12 +170,14 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
   });
 
   it.each([
-    ["malformed JSON", "{name:", {}, 400],
-    ["a form post", "name=x", { "content-type": "application/x-www-form-urlencoded" }, 415],
-    ["a body over 16 KB", JSON.stringify(payload({ description: "d".repeat(17_000) })), {}, 413],
-  ])("refuses %s", async (_label, body, headers, status) => {
+    ["malformed JSON", "{name:", {}, 400, "invalid_json"],
+    ["a form post", "name=x", { "content-type": "application/x-www-form-urlencoded" }, 415, "unsupported_media_type"],
+    ["a body over 16 KB", JSON.stringify(payload({ description: "d".repeat(17_000) })), {}, 413, "body_too_large"],
+  ])("refuses %s", async (_label, body, headers, status, code) => {
     const before = await listingCount();
-    expect((await post(body, headers as Record<string, string>)).status).toBe(status);
+    const res = await post(body, headers as Record<string, string>);
+    expect(res.status).toBe(status);
+    expect(res.body.code).toBe(code);
     expect(await listingCount()).toBe(before);
   });
 

@@ -135,23 +135,25 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
   });
 
   it.each([
-    ["?limit=0", "limit must be at least 1."],
-    ["?limit=1001", "limit must be at most 1000."],
-    ["?limit=abc", "limit must be a number."],
-    ["?limit=2.5", "limit must be a whole number."],
-    ["?page=0", "page must be at least 1."],
-    ["?price=cheap", "price must be one of: all, free, paid."],
-    ["?sort=random", "sort must be one of: relevance, popular, purchased, newest, name."],
-    ["?cursor=bogus", "cursor is not valid."],
-    ["?page=2&cursor=" + Buffer.from("o:5").toString("base64url"), "Use either page or cursor, not both."],
-    ["?q=" + "x".repeat(201), "q must be at most 200 characters."],
-    ["?colour=blue", undefined],
-  ])("refuses %s with 400", async (query, message) => {
+    ["?limit=0", "invalid_input", "limit"],
+    ["?limit=1001", "invalid_input", "limit"],
+    ["?limit=abc", "invalid_input", "limit"],
+    ["?limit=2.5", "invalid_input", "limit"],
+    ["?page=0", "invalid_input", "page"],
+    ["?price=cheap", "invalid_input", "price"],
+    ["?sort=random", "invalid_input", "sort"],
+    ["?cursor=bogus", "invalid_cursor", undefined],
+    ["?page=2&cursor=" + Buffer.from("o:5").toString("base64url"), "invalid_request", undefined],
+    ["?q=" + "x".repeat(201), "invalid_input", "q"],
+    ["?colour=blue", "invalid_input", undefined],
+  ])("refuses %s with 400 and a code, naming the field", async (query, code, field) => {
     const res = await get(query);
     expect(res.status).toBe(400);
     const body = await res.json();
-    if (message) expect(body.message).toBe(message);
-    else expect(body.message).toMatch(/colour/i);
+    expect(body.code).toBe(code);
+    expect(typeof body.message).toBe("string");
+    if (field) expect(body.errors?.[field]?.[0]).toBe(body.message);
+    if (query === "?colour=blue") expect(body.message).toMatch(/colour/i);
   });
 
   it("GET /api/mcp-agents/{id} returns one approved listing by id or slug, else 404", async () => {
@@ -163,6 +165,7 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     expect((await getOne("pending-review-example")).status).toBe(404);
     expect((await getOne("00000000-0000-0000-0000-000000000000")).status).toBe(404);
     const missing = await getOne("nope");
-    expect(await missing.json()).toEqual({ message: "MCP server not found." });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: "not_found" });
   });
 });

@@ -196,7 +196,8 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
   ])("answers %s with 404", async (path, message) => {
     const res = await one(path);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: message, message });
+    // The official registry's wording in `error` (its clients show it), and the code a program branches on.
+    expect(await res.json()).toEqual({ error: message, message, code: "not_found" });
   });
 
   it("serves /v0/servers as an alias of /v0.1/servers", async () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import type { AcceptedPayment, PaymentRequirementsV2, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import { priceRows } from "@/lib/listings/presenters/price-rows";
 
 // What a check of a provider-kit server records (lib/probe): price-listing's items, each paid one naming its
 // x402 tool, then one item per x402-paid tool read from its PaymentRequired, and the tools themselves.
 const PAYEE = "0x000000000000000000000000000000000000dEaD";
 const SEPOLIA = "eip155:84532";
-const requirements = (amount: string, payTo = PAYEE) => ({ scheme: "exact" as const, network: SEPOLIA, asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", amount, payTo, maxTimeoutSeconds: 60, extra: {} });
+const requirements = (amount: string, payTo = PAYEE): PaymentRequirementsV2 => ({ scheme: "exact", network: SEPOLIA, asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", amount, payTo, maxTimeoutSeconds: 60, extra: {} });
 const kitItem = (id: string, name: string, units: string, x402Tool?: string): PricedItem => ({
   id,
   name,

@@ -1,11 +1,7 @@
-import { errorResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { downloadResponse } from "@/lib/downloads/served";
 
 // GET /downloads/agora-mcp-client.tgz, /downloads/agora-mcp-server-0.1.0.tgz …: the packages this build made.
-export async function GET(request: Request, { params }: { params: Promise<{ file: string }> }) {
-  try {
-    return await downloadResponse(request, (await params).file);
-  } catch (error) {
-    return errorResponse(error, "downloads");
-  }
-}
+export const GET = route<undefined, undefined, undefined, { file: string }>({ name: "downloads", database: false }, ({ params, request }) =>
+  downloadResponse(request, params.file),
+);

@@ -1,6 +1,4 @@
 import { listServers } from "@/lib/registry/registry-api";
 
 // GET /v0/servers — approved servers in the official MCP Registry's shape, paged by cursor.
-export function GET(request: Request) {
-  return listServers(request);
-}
+export const GET = listServers;

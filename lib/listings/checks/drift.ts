@@ -4,7 +4,8 @@ import type { DriftFinding, ProbeTerms } from "@/db/queries/drift";
 import type { ApprovedTerms } from "@/db/schema";
 import { recordProbe, type ProbeTarget, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";
-import type { AcceptedPayment, PricedItem, ProbeResult } from "@agora-mcp/protocol";
+import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
+import type { ProbeResult } from "@/db/probe-result";
 
 const price = (p: { amount: number; currency: string }) => `${p.amount} ${p.currency}`;
 

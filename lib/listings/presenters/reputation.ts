@@ -1,10 +1,10 @@
 // A listing's buyer reviews in the reputation shape (ERC-8004 reputation registry's getSummary and feedback
 // records, x402 `reputation` extension draft tags), for `/v0.1` `_meta` and the feedback endpoint.
-import { ratingToScore, type FeedbackRecord } from "@agora-mcp/protocol";
+import { ratingToScore } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { detailUrl, registryName } from "@/lib/listings/presenters/server-details";
 import { siteUrl } from "@/lib/site";
-import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView } from "@/lib/listings/buyer-review-view";
+import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView, type FeedbackRecord } from "@/lib/listings/buyer-review-view";
 
 export type ReputationSummary = {
   /** ERC-8004 getSummary: how many feedback records and their average value (0–100). */

@@ -35,11 +35,11 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
 /** What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit. */
 export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">): Promise<void> {
   const problem = serverUrlProblem(input.mcpServerUrl);
-  if (problem) throw new ApiError(400, problem, { mcpServerUrl: [problem] });
+  if (problem) throw new ApiError(400, problem, { code: "invalid_input", errors: { mcpServerUrl: [problem] } });
   await enforceLimit(db, limits.submissionsPerUser, userId);
 }
 
-const duplicateServer = () => new ApiError(409, DUPLICATE_SERVER_MESSAGE, { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] });
+const duplicateServer = () => new ApiError(409, DUPLICATE_SERVER_MESSAGE, { code: "duplicate_server", errors: { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] } });
 
 /**
  * The form's 409 for a server already listed under another spelling of its URL (an import keeps its registry's

@@ -130,21 +130,3 @@ export function parseTaskRef(taskRef: string): { chainId: number; txHash: `0x${s
 export function ratingToScore(rating: number): number {
   return rating * 20;
 }
-
-/** A review as an ERC-8004 reputation-registry feedback record (x402 `reputation` extension draft tags). */
-export type FeedbackRecord = {
-  agentId: string;
-  clientAddress: string;
-  value: number;
-  valueDecimals: 0;
-  tag1: "starred";
-  tag2: "x402";
-  endpoint: string;
-  taskRef: string;
-  feedbackURI: string;
-  /** keccak256 of the review text's UTF-8 bytes. */
-  feedbackHash: string;
-  createdAt: string;
-  isRevoked: false;
-  response?: { text: string; createdAt: string };
-};

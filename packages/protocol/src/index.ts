@@ -4,7 +4,6 @@ export * from "./networks.js";
 export * from "./x402.js";
 export * from "./monetized.js";
 export * from "./jobs.js";
-export * from "./probe.js";
 export * from "./catalogue.js";
 export * from "./registry.js";
 export * from "./tool-example.js";

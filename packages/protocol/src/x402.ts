@@ -22,9 +22,12 @@ export type PaymentRequirementsV1 = {
   extra: Record<string, unknown>;
 };
 
+/** A CAIP-2 chain id ("eip155:84532"): x402 version 2 names networks so (@x402/core's `Network`). */
+export type Caip2Network = `${string}:${string}`;
+
 export type PaymentRequirementsV2 = {
   scheme: "exact";
-  network: string;
+  network: Caip2Network;
   asset: string;
   amount: string;
   payTo: string;
@@ -53,7 +56,7 @@ export type ExactEvmPayload = z.infer<typeof exactEvmPayloadSchema>;
 
 const requirementsV2Schema = z.object({
   scheme: z.string(),
-  network: z.string(),
+  network: z.templateLiteral([z.string().min(1), ":", z.string().min(1)]),
   asset: z.string(),
   amount: uintString,
   payTo: z.string(),
@@ -170,7 +173,7 @@ export function readAccepts(required: PaymentRequired): X402Accept[] {
   for (const raw of required.accepts as Record<string, unknown>[]) {
     if (typeof raw.amount === "string" && /^\d+$/.test(raw.amount)) {
       const parsed = requirementsV2Schema.safeParse(raw);
-      if (parsed.success) accepts.push({ version: 2, requirements: { ...parsed.data, scheme: "exact" } as PaymentRequirementsV2 });
+      if (parsed.success) accepts.push({ version: 2, requirements: { ...parsed.data, scheme: "exact" } });
     } else if (typeof raw.maxAmountRequired === "string" && /^\d+$/.test(raw.maxAmountRequired)) {
       accepts.push({ version: 1, requirements: raw as unknown as PaymentRequirementsV1 });
     }

@@ -3,6 +3,7 @@
 // payment lets the caller deliver. Every refusal names its reason in a fixed sentence (refusals.ts); what the
 // facilitator said in its own words goes to the provider's log only. Nothing here ever moves money itself.
 import { HTTPFacilitatorClient } from "@x402/core/http";
+import type { PaymentPayload as X402PaymentPayload, PaymentRequirements as X402PaymentRequirements } from "@x402/core/types";
 import {
   buildRequirements,
   decodePayment,
@@ -38,6 +39,19 @@ function sameRequirements(accepted: PaymentPayloadV2["accepted"], offered: Payme
   );
 }
 
+/**
+ * The payment and requirements as @x402/core's facilitator client takes them. Version 2 is its own shape. The client
+ * is typed for version 2 only, yet sends a payload's own x402Version and the facilitator answers version 1 by its
+ * fields: a version 1 pair travels as it is, under the version 2 type (the one place the two shapes meet).
+ */
+function facilitatorRequest(payment: PaymentPayload, requirements: { v1: PaymentRequirementsV1; v2: PaymentRequirementsV2 }) {
+  if (payment.x402Version === 2) {
+    const v2: { payload: X402PaymentPayload; reqs: X402PaymentRequirements } = { payload: payment, reqs: requirements.v2 };
+    return v2;
+  }
+  return { payload: payment as unknown as X402PaymentPayload, reqs: requirements.v1 as unknown as X402PaymentRequirements };
+}
+
 export class PaymentGate {
   private readonly facilitator: HTTPFacilitatorClient;
   /** Nonces being settled right now, or settled recently: the same signed payment delivers once. */
@@ -62,7 +76,6 @@ export class PaymentGate {
     if (!decoded.ok) return { ok: false, reason: decoded.error };
     const payment = decoded.payment;
     const requirements = this.requirements(item);
-    const wanted = payment.x402Version === 1 ? requirements.v1 : requirements.v2;
     const mismatch = this.precheck(item, payment);
     if (mismatch) return { ok: false, reason: mismatch };
 
@@ -73,9 +86,7 @@ export class PaymentGate {
     this.nonces.set(key, Date.now());
     let settled = false;
     try {
-      // The facilitator client's request is typed for v2; v1 payloads travel with their own version number.
-      const payload = payment as unknown as Parameters<HTTPFacilitatorClient["verify"]>[0];
-      const reqs = wanted as unknown as Parameters<HTTPFacilitatorClient["verify"]>[1];
+      const { payload, reqs } = facilitatorRequest(payment, requirements);
       const t0 = performance.now();
       const verified = await this.ask("verify", () => this.facilitator.verify(payload, reqs));
       const t1 = performance.now();

@@ -1,5 +1,6 @@
 // What one check of a listed server found (Agora's probe): stored as a listing_probes row, read by every surface.
-import type { AcceptedPayment, PricedItem, ProbedTool } from "./monetized.js";
+// The site's own record, not a wire format (no package reads it); the lowest layer that needs it is the database's.
+import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 
 export type ProbeResult = {
   url: string;
