@@ -152,7 +152,11 @@ describe("the MCP bundle for Claude Desktop", () => {
       await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["search_servers", "purchase", "wallet"]));
-      expect(log).toMatch(/Created a new wallet 0x[0-9a-fA-F]{40}/);
+      // The address on first start (never the key), and the site's page to fund it.
+      const address = /Created a new wallet (0x[0-9a-fA-F]{40})/.exec(log)?.[1];
+      expect(address).toBeDefined();
+      expect(log).toContain(`Fund it: ${site.url}/wallet/${address}`);
+      expect(log).not.toMatch(/0x[0-9a-fA-F]{64}/);
       expect(log).toContain(`registry ${site.url}/api; ready.`);
     } finally {
       await client.close();
