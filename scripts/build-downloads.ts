@@ -11,12 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import nextEnv from "@next/env";
-import { writeClientBundle } from "./support/mcpb";
+import { REQUIRE_SHIM, writeClientBundle } from "./support/mcpb";
 import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, type BuiltDownload, type DownloadPackage, type DownloadsManifest } from "@/lib/downloads/packages";
 
 const PROTOCOL_TYPES = "packages/protocol/dist";
-// Bundled CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
-const REQUIRE_SHIM = 'import { createRequire as __agoraCreateRequire } from "node:module"; const require = __agoraCreateRequire(import.meta.url);';
 
 type WorkspaceManifest = {
   name: string;

@@ -10,7 +10,7 @@ import type { ClientConfig } from "@/lib/deployment";
 
 const CLIENT_DIR = "packages/client";
 // Bundled CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
-const REQUIRE_SHIM = 'import { createRequire as __agoraCreateRequire } from "node:module"; const require = __agoraCreateRequire(import.meta.url);';
+export const REQUIRE_SHIM = 'import { createRequire as __agoraCreateRequire } from "node:module"; const require = __agoraCreateRequire(import.meta.url);';
 const FIXED_DATE = new Date("2000-01-01T00:00:00Z");
 
 export type BuiltBundle = { file: string; version: string; sha256: string; size: number };
