@@ -17,21 +17,26 @@ export function WalletPurchases({ purchases }: { purchases: WalletPurchase[] }) 
             <th scope="col" className="px-3 py-2 text-left font-medium">Server</th>
             <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
             <th scope="col" className="px-3 py-2 text-left font-medium">When (UTC)</th>
-            <th scope="col" className="px-3 py-2 text-left font-medium"><span className="sr-only">Transaction</span></th>
           </tr>
         </thead>
         <tbody className="divide-y">
           {purchases.map((p) => {
             const tx = explorerTxUrl(p.network, p.txHash);
             return (
-              <tr key={`${p.network}:${p.txHash}:${p.slug}`} data-testid="purchase">
+              <tr key={`${p.network}:${p.txHash}:${p.logIndex}:${p.slug}`} data-testid="purchase">
                 <td className="px-3 py-2">
                   <Link href={`/marketplace/${p.slug}`} className="font-medium text-primary underline-offset-4 hover:underline">{p.listingName}</Link>
                   <span className="block text-xs text-muted-foreground">{p.networkLabel}</span>
                 </td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatUsd(p.amountUnits)}</td>
-                <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">{formatDayTime(new Date(p.at))}</td>
-                <td className="px-3 py-2">{tx && <a href={tx} target="_blank" rel="noopener noreferrer" className="text-primary underline underline-offset-4">View transaction</a>}</td>
+                <td className="px-3 py-2 text-muted-foreground">
+                  {formatDayTime(new Date(p.at))}
+                  {tx && (
+                    <a href={tx} target="_blank" rel="noopener noreferrer" className="block text-xs text-primary underline underline-offset-4">
+                      View transaction
+                    </a>
+                  )}
+                </td>
               </tr>
             );
           })}

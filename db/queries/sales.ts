@@ -345,7 +345,7 @@ export async function salesOf(db: Db, listingIds: string[]) {
   return db.select().from(listingSales).where(inArray(listingSales.listingId, listingIds));
 }
 
-export type PurchaseByPayer = { listingName: string; slug: string; network: string; txHash: string; at: Date; amountUnits: string };
+export type PurchaseByPayer = { listingName: string; slug: string; network: string; txHash: string; logIndex: number; at: Date; amountUnits: string };
 
 /**
  * A wallet's purchases from listed servers on `networks`, newest first, at most `limit` (the wallet page): the
@@ -360,6 +360,7 @@ export async function purchasesByPayer(db: Db, payer: string, networks: string[]
       slug: listings.slug,
       network: listingSales.network,
       txHash: listingSales.txHash,
+      logIndex: listingSales.logIndex,
       at: listingSales.blockTime,
       amountUnits: sql<string>`${listingSales.amount}::text`,
     })
