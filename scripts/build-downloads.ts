@@ -2,7 +2,8 @@
 // and the provider kit, for the site to serve at /downloads. Each is one esbuild bundle (no dependency left for npm
 // to fetch, so it installs with no registry in reach), the workspace's type declarations with the protocol
 // package's inside, a package.json without dependencies and a README whose {SITE_URL} is this deployment.
-// The client's default registry is written in: `{SITE_URL}/api` of the build.
+// The client's default registry is written in: `{SITE_URL}/api` of the build. Beside them, the client's MCP bundle
+// for Claude Desktop (scripts/support/mcpb.ts), its settings' defaults the build's config block.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -10,11 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import nextEnv from "@next/env";
+import { REQUIRE_SHIM, writeClientBundle } from "./support/mcpb";
 import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, type BuiltDownload, type DownloadPackage, type DownloadsManifest } from "@/lib/downloads/packages";
 
 const PROTOCOL_TYPES = "packages/protocol/dist";
-// Bundled CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
-const REQUIRE_SHIM = 'import { createRequire as __agoraCreateRequire } from "node:module"; const require = __agoraCreateRequire(import.meta.url);';
 
 type WorkspaceManifest = {
   name: string;
@@ -120,10 +120,15 @@ const { siteUrl } = await import("@/lib/site");
 // A SITE_URL that is not an origin stops the build here, naming the variable, before it is written into a tarball.
 (await import("@/lib/env")).pageSettings();
 const origin = siteUrl();
+const { clientConfig } = await import("@/lib/deployment");
+const { site } = await import("@/lib/site");
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 const packages: BuiltDownload[] = [];
 for (const pkg of DOWNLOAD_PACKAGES) packages.push(await buildOne(pkg, out, origin));
-const written: DownloadsManifest = { siteUrl: origin, builtAt: new Date().toISOString(), packages };
+// The MCP bundle for Claude Desktop, with this build's config block's settings as its defaults.
+const mcpBundle = await writeClientBundle({ out, siteUrl: origin, siteName: site.name, config: clientConfig() });
+const written: DownloadsManifest = { siteUrl: origin, builtAt: new Date().toISOString(), packages, bundle: mcpBundle };
 fs.writeFileSync(path.join(out, MANIFEST_FILE), `${JSON.stringify(written, null, 2)}\n`);
+console.log(`${path.join(out, mcpBundle.file)}  ${mcpBundle.sha256}  (${Math.round(mcpBundle.size / 1024)} KB, MCP bundle)`);
 for (const p of packages) console.log(`${path.join(out, p.file)}  ${p.sha256}  (${Math.round(p.size / 1024)} KB, registry ${origin}/api)`);

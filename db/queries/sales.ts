@@ -344,3 +344,29 @@ export async function salesOf(db: Db, listingIds: string[]) {
   if (listingIds.length === 0) return [];
   return db.select().from(listingSales).where(inArray(listingSales.listingId, listingIds));
 }
+
+export type PurchaseByPayer = { listingName: string; slug: string; network: string; txHash: string; logIndex: number; at: Date; amountUnits: string };
+
+/**
+ * A wallet's purchases from listed servers on `networks`, newest first, at most `limit` (the wallet page): the
+ * network-and-payer index gives each network's rows without reading any other wallet's. Only approved listings:
+ * a listing taken down is not "listed".
+ */
+export async function purchasesByPayer(db: Db, payer: string, networks: string[], limit: number): Promise<PurchaseByPayer[]> {
+  if (networks.length === 0) return [];
+  return db
+    .select({
+      listingName: listings.name,
+      slug: listings.slug,
+      network: listingSales.network,
+      txHash: listingSales.txHash,
+      logIndex: listingSales.logIndex,
+      at: listingSales.blockTime,
+      amountUnits: sql<string>`${listingSales.amount}::text`,
+    })
+    .from(listingSales)
+    .innerJoin(listings, eq(listings.id, listingSales.listingId))
+    .where(and(inArray(listingSales.network, networks), sql`lower(${listingSales.payer}) = ${payer.toLowerCase()}`, eq(listings.status, "approved")))
+    .orderBy(sql`${listingSales.blockTime} desc`, sql`${listingSales.blockNumber} desc`, sql`${listingSales.logIndex} desc`)
+    .limit(limit);
+}

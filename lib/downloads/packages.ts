@@ -41,6 +41,15 @@ export const manifestSchema = z.object({
       size: z.number().int().positive(),
     }),
   ),
+  /** The client's MCP bundle for Claude Desktop (lib/downloads/bundle-manifest.ts); absent in a build before it. */
+  bundle: z
+    .object({
+      file: z.string().regex(/^[a-z0-9-]+\.mcpb$/),
+      version: z.string(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      size: z.number().int().positive(),
+    })
+    .optional(),
 });
 
 export type DownloadsManifest = z.infer<typeof manifestSchema>;

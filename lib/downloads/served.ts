@@ -1,9 +1,11 @@
 // Answers GET /downloads/{file}: `{stem}.tgz` is the current build of a package, `{stem}-{version}.tgz` the same
-// file by its version; anything else, an unknown version included, is a 404 that says what is served.
+// file by its version, agora-mcp-client.mcpb the client's MCP bundle; anything else, an unknown version included,
+// is a 404 that says what is served.
 import "server-only";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/errors";
+import { BUNDLE_FILE } from "./bundle-manifest";
 import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
 
 const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
@@ -27,7 +29,8 @@ export function resolveDownload(fileName: string, manifest: DownloadsManifest | 
   const match = FILE_NAME.exec(fileName);
   const pkg = match ? DOWNLOAD_PACKAGES.find((p) => p.stem === match[1]) : undefined;
   if (!match || !pkg) {
-    throw new ApiError(404, `No download named "${fileName.slice(0, 80)}". Served: ${DOWNLOAD_PACKAGES.map((p) => `/downloads/${p.stem}.tgz`).join(", ")}.`);
+    const served = [...DOWNLOAD_PACKAGES.map((p) => `/downloads/${p.stem}.tgz`), `/downloads/${BUNDLE_FILE}`];
+    throw new ApiError(404, `No download named "${fileName.slice(0, 80)}". Served: ${served.join(", ")}.`);
   }
   const built = manifest?.packages.find((p) => p.id === pkg.id);
   if (!built) throw new ApiError(404, `${pkg.packageName} has not been built on this site (npm run build makes it).`);
@@ -40,10 +43,18 @@ export function resolveDownload(fileName: string, manifest: DownloadsManifest | 
 
 /** The tarball with its digest: an ETag (304 on If-None-Match) and RFC 9530's Repr-Digest. */
 export async function downloadResponse(request: Request, fileName: string, dir = builtDir()): Promise<Response> {
-  const built = resolveDownload(fileName, await readManifest(dir));
+  const manifest = await readManifest(dir);
+  let built: { file: string; sha256: string };
+  if (fileName === BUNDLE_FILE) {
+    if (!manifest?.bundle) throw new ApiError(404, "The MCP bundle has not been built on this site (npm run build makes it).");
+    built = manifest.bundle;
+  } else {
+    built = resolveDownload(fileName, manifest);
+  }
   const etag = `"${built.sha256}"`;
   const headers: Record<string, string> = {
-    "Content-Type": "application/gzip",
+    // An MCP bundle is a zip (there is no registered type of its own); a tarball is gzip.
+    "Content-Type": fileName === BUNDLE_FILE ? "application/zip" : "application/gzip",
     "Content-Disposition": `attachment; filename="${built.file}"`,
     // The stable name moves to the next build's file; a cache asks again rather than keep an old one.
     "Cache-Control": "public, max-age=0, must-revalidate",

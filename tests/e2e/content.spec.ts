@@ -62,7 +62,7 @@ test.describe("Getting Started", () => {
       await expect(page.getByRole("heading", { level: 2, name: `Step ${i + 1}: ${title}` })).toBeVisible();
     }
     await expect(page.getByText("Node.js 20 or newer")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Claude Desktop" })).toHaveAttribute("target", "_blank");
+    await expect(page.getByRole("link", { name: "Claude Desktop", exact: true })).toHaveAttribute("target", "_blank");
     await expect(page.getByText("Settings > Developer > Edit Config")).toBeVisible();
     await expect(page.getByRole("heading", { level: 2, name: "Next steps" })).toBeVisible();
     await expect(page.locator('article a[href="/guides/setup-and-usage"]')).toBeVisible();

@@ -12,15 +12,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { unzipSync, strFromU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as mcpPost } from "@/app/api/mcp/route";
 import { listings } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
-import { fillPlaceholders } from "@/lib/deployment";
+import { clientConfig, fillPlaceholders } from "@/lib/deployment";
+import { BUNDLE_FILE, defaultEnvOf } from "@/lib/downloads/bundle-manifest";
 import { downloadResponse } from "@/lib/downloads/served";
 import { reloadEnv } from "@/lib/env";
 import { toListingRow } from "@/lib/listings/write";
 import { openTestDatabase, type TestConnection } from "../support/databases";
+import { mcpbManifestSchema, undeclaredUserConfig } from "../support/mcpb-manifest";
 import { serveRoute } from "../support/route-server";
 
 const REPO = process.cwd();
@@ -104,6 +107,56 @@ describe("the client from the Getting Started block", () => {
       const found = (await client.callTool({ name: "search_servers", arguments: { query: "weather" } })) as CallToolResult;
       expect(found.isError ?? false).toBe(false);
       expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual(["tarball-weather"]);
+      expect(log).toContain(`registry ${site.url}/api; ready.`);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe("the MCP bundle for Claude Desktop", () => {
+  it("downloads from the site, unpacks, its manifest validates, and its client starts offline with the block's settings and lists its tools", async () => {
+    const response = await fetch(`${site.url}/downloads/${BUNDLE_FILE}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    const manifest = mcpbManifestSchema.parse(JSON.parse(strFromU8(files["manifest.json"]!)));
+    expect(undeclaredUserConfig(manifest)).toEqual([]);
+    expect(files[manifest.server.entry_point]).toBeDefined();
+    // Unpacked as a host unpacks it: every file under one folder, ${__dirname}.
+    const dir = path.join(tmp, "bundle");
+    for (const [name, bytes] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), bytes);
+    }
+    // With every option at its default, the client gets exactly the settings of the block beside the button.
+    const home = path.join(tmp, "bundle-home");
+    const env = defaultEnvOf(manifest, home);
+    const block = clientConfig().mcpServers.agora!.env;
+    for (const [name, value] of Object.entries(block)) expect(env[name], name).toBe(value);
+    expect(env.AGORA_WALLET_FILE).toBe(path.join(home, ".agora/wallet.json"));
+    const { command, args } = manifest.server.mcp_config;
+    expect(command).toBe("node");
+    // No npm, no registry, no network: node runs the bundled file; PATH holds node's folder only.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: args.map((a) => a.replace("${__dirname}", dir)),
+      cwd: dir,
+      env: { PATH: path.dirname(process.execPath), HOME: home, ...env },
+      stderr: "pipe",
+    });
+    let log = "";
+    transport.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+    const client = new Client({ name: "claude-desktop-stand-in", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["search_servers", "purchase", "wallet"]));
+      // The address on first start (never the key), and the site's page to fund it.
+      const address = /Created a new wallet (0x[0-9a-fA-F]{40})/.exec(log)?.[1];
+      expect(address).toBeDefined();
+      expect(log).toContain(`Fund it: ${site.url}/wallet/${address}`);
+      expect(log).not.toMatch(/0x[0-9a-fA-F]{64}/);
       expect(log).toContain(`registry ${site.url}/api; ready.`);
     } finally {
       await client.close();

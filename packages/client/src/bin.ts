@@ -10,6 +10,7 @@ import { loadSettings, SettingsError } from "./settings.js";
 import { buildClientServer } from "./tools.js";
 import { openLedger } from "./wallet-ledger.js";
 import { ConfirmationStates, Confirmations } from "./confirm.js";
+import { walletPageUrl } from "./wallet-page.js";
 import { importWallet, openWallet, WalletError, type Wallet } from "./wallet.js";
 
 let wallet: Wallet | undefined;
@@ -61,7 +62,8 @@ async function main() {
   }
   if (command !== undefined && command !== "serve") fail(`Unknown command "${command}": use no command (serve over stdio), import-key or address.`);
 
-  if (wallet.created) log(`Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up).`);
+  // The address (never the key) on first start, and where to fund it without a terminal.
+  if (wallet.created) log(`Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up). Fund it: ${walletPageUrl(settings.registryUrl, wallet.address)}`);
   const ledger = openLedger(settings, wallet);
   // Both eras over stdio (SDK v2): a 2026-07-28 host (server/discover) and a 2025 host (initialize) alike.
   const deps = { settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), confirmationStates: new ConfirmationStates() };

@@ -119,7 +119,9 @@ export function loadSettings(env: Env = process.env): Settings {
   const walletRaw = read(env, "AGORA_WALLET_FILE");
   if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
   const walletFile = walletRaw ?? defaultWalletFile();
-  return { registryUrl, elicitation, thresholdUnits, directAccess, network, rpcUrl, dailyCapUnits, maxPerPurchaseUnits, walletFile, walletFileSet: walletRaw !== undefined };
+  // The default path named outright (an MCP bundle's setting defaults to it) is still the default: its folder is made.
+  const walletFileSet = walletRaw !== undefined && path.resolve(walletRaw) !== defaultWalletFile();
+  return { registryUrl, elicitation, thresholdUnits, directAccess, network, rpcUrl, dailyCapUnits, maxPerPurchaseUnits, walletFile, walletFileSet };
 }
 
 /**

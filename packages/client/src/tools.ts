@@ -16,6 +16,7 @@ import { searchRegistry } from "./registry.js";
 import { resolveServer } from "./servers.js";
 import type { Settings } from "./settings.js";
 import type { Wallet } from "./wallet.js";
+import { walletPageUrl } from "./wallet-page.js";
 
 /**
  * `confirmations` and `confirmationStates` live as long as the process: a stdio host may be served by more than one
@@ -108,6 +109,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         confirmationThreshold: z.string(),
         recentPurchases: z.array(z.object({ time: z.string(), server: z.string(), item: z.string(), amount: z.string(), status: z.string(), transaction: z.string().optional(), jobId: z.string().optional(), checkAfter: z.string().optional() })),
         funding: z.string(),
+        walletPage: z.string().describe("The registry site's page for this wallet: balance, purchases, a QR code to fund it"),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -138,6 +140,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
           ...(a.checkAfter ? { checkAfter: a.checkAfter } : {}),
         })),
         funding,
+        walletPage: walletPageUrl(settings.registryUrl, wallet.address),
       };
       const lines = [
         `Wallet ${wallet.address} on ${settings.network.label}: ${formatUsd(usdc)} USDC, ${structured.eth} ETH.`,
@@ -145,6 +148,7 @@ export function buildClientServer(deps: ClientDeps): McpServer {
         recent.length ? "Recent purchases:" : "No purchases yet.",
         ...recent.map((a) => `- ${a.time} ${a.server} / ${a.item}: ${formatUsd(a.units)} ${a.status}${a.transaction ? ` (${a.transaction})` : ""}${a.jobId ? ` job ${a.jobId}${a.checkAfter ? ` ready after ${a.checkAfter}` : ""}` : ""}`),
         funding,
+        `Balance, purchases and a QR code of the address: ${structured.walletPage}`,
       ];
       return answer(wallet, lines.join("\n"), structured);
     }),

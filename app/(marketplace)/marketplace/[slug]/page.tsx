@@ -5,6 +5,7 @@ import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server } from "lucide-rea
 import { CodeBlock } from "@/components/content/code-block";
 import { ClaimListingLink } from "@/components/claims/claim-listing-link";
 import { CopyButton } from "@/components/content/copy-button";
+import { InstallButtons } from "@/components/content/install-buttons";
 import { BuyerReviews } from "@/components/listings/buyer-reviews";
 import { BuyerRating } from "@/components/listings/buyer-rating";
 import { DriftNotes } from "@/components/listings/drift-notes";
@@ -140,6 +141,7 @@ export default async function ListingPage({ params }: { params: Params }) {
               .
             </p>
             <CodeBlock code={clientConfigFor()} lang="json" title="claude_desktop_config.json" />
+            <InstallButtons />
           </section>
         </div>
 

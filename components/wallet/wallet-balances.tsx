@@ -1,0 +1,33 @@
+import { ExternalLink } from "lucide-react";
+import { formatUsd } from "@agora-mcp/protocol";
+import type { NetworkBalance } from "@/lib/wallet/page-data";
+
+/** The address's USDC on each network the site reads; a chain that did not answer says so, and nothing more. */
+export function WalletBalances({ balances }: { balances: NetworkBalance[] }) {
+  if (balances.length === 0) {
+    return <p className="mt-3 text-sm text-muted-foreground" data-testid="balance-unavailable">Balance unavailable: this site reads no network&apos;s chain.</p>;
+  }
+  return (
+    <ul className="mt-3 divide-y rounded-lg border" data-testid="balances">
+      {balances.map((b) => (
+        <li key={b.caip2} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="balance" data-network={b.caip2}>
+          <div>
+            <p className="text-sm font-medium">
+              {b.label} {b.testnet && <span className="ml-1 rounded bg-muted px-1.5 py-0.5 text-xs font-normal text-muted-foreground">test network</span>}
+            </p>
+            {b.units === null ? (
+              <p className="mt-1 text-sm text-muted-foreground" data-testid="balance-unavailable">Balance unavailable: the {b.label} chain did not answer. Try again in a minute.</p>
+            ) : (
+              <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid="balance-amount">{formatUsd(b.units)} <span className="text-sm font-normal text-muted-foreground">USDC</span></p>
+            )}
+          </div>
+          {b.faucetUrl && (
+            <a href={b.faucetUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-primary underline underline-offset-4">
+              Get test USDC from the faucet <ExternalLink className="size-3.5" aria-hidden="true" />
+            </a>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
