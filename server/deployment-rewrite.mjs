@@ -16,6 +16,7 @@
 //
 // Plain JavaScript with no imports but Node's own: the preloads run before Next and the standalone server has no
 // TypeScript.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -37,16 +38,32 @@ export function runtimeSettings(environment = process.env) {
   };
 }
 
-/** What the build in `dir` wrote into its pages and tarballs, from dist/downloads/manifest.json; null when unknown. */
-export function buildSettings(dir) {
-  let manifest;
+/** The build's dist/downloads/manifest.json (scripts/build-downloads.ts), or null. */
+function readManifest(dir) {
   try {
-    manifest = JSON.parse(fs.readFileSync(path.join(dir, "dist/downloads/manifest.json"), "utf8"));
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "dist/downloads/manifest.json"), "utf8"));
+    return typeof manifest?.siteUrl === "string" ? manifest : null;
   } catch {
     return null;
   }
-  if (typeof manifest?.siteUrl !== "string") return null;
+}
+
+/** What the build in `dir` wrote into its pages and tarballs, from dist/downloads/manifest.json; null when unknown. */
+export function buildSettings(dir) {
+  const manifest = readManifest(dir);
+  if (!manifest) return null;
   return { siteUrl: manifest.siteUrl, contactEmail: typeof manifest.contactEmail === "string" ? manifest.contactEmail : DEFAULT_CONTACT_EMAIL };
+}
+
+/** A built tarball as a server on `origin` serves it (lib/downloads/served.ts): its bytes as built on the build's. */
+export function servedTarball(bytes, buildOrigin, origin) {
+  const rewriter = createRewriter({ siteUrl: buildOrigin, contactEmail: "" }, { siteUrl: origin, contactEmail: "" });
+  return rewriter ? rewriter.tarball(bytes) : bytes;
+}
+
+/** The line components/content/package-download.tsx shows above a tarball's digest. */
+export function packageLine(name, version, size) {
+  return `${name} ${version} (${Math.round(size / 1024)} KB), served by this site:`;
 }
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -55,8 +72,10 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * The rewriter from the build's settings to the server's, or null when they are the same (nothing to do) or a
  * value is not a plain origin or address (lib/env.ts refuses those at start-up with the variable's name).
  */
-export function createRewriter(from, to) {
+export function createRewriter(from, to, literals = []) {
   const pairs = [];
+  // Exact strings the build wrote (the tarballs' digests and sizes the guides show), longest first.
+  for (const [was, now] of literals) if (was !== now) pairs.push([`(?<![0-9A-Za-z])${escapeRegExp(was)}(?![0-9A-Za-z])`, now]);
   if (from.siteUrl !== to.siteUrl && PLAIN_ORIGIN.test(from.siteUrl) && PLAIN_ORIGIN.test(to.siteUrl)) {
     // Not the start of a longer host or port: http://agora.example is not http://agora.example.com or :30001.
     pairs.push([`(?<![A-Za-z0-9])${escapeRegExp(from.siteUrl)}(?![A-Za-z0-9_-]|[.:][A-Za-z0-9])`, to.siteUrl]);
@@ -201,13 +220,26 @@ function htmlEscapeJson(json) {
 
 let cached;
 
+/** The built tarballs' digests and size lines, and those of the tarballs this server serves instead. */
+function tarballLiterals(dir, buildOrigin, origin) {
+  if (buildOrigin === origin) return [];
+  const literals = [];
+  for (const pkg of readManifest(dir)?.packages ?? []) {
+    const built = fs.readFileSync(path.join(dir, "dist/downloads", pkg.file));
+    const served = servedTarball(built, buildOrigin, origin);
+    literals.push([pkg.sha256, createHash("sha256").update(served).digest("hex")]);
+    literals.push([packageLine(pkg.packageName, pkg.version, pkg.size), packageLine(pkg.packageName, pkg.version, served.length)]);
+  }
+  return literals;
+}
+
 /** The rewriter for the build in `dir` (the working directory of `next start` and of the standalone server). */
 export function deploymentRewriter(dir = process.cwd()) {
   const to = runtimeSettings();
   const key = `${dir}\n${to.siteUrl}\n${to.contactEmail}`;
   if (cached?.key !== key) {
     const from = buildSettings(dir);
-    cached = { key, rewriter: from ? createRewriter(from, to) : null };
+    cached = { key, rewriter: from ? createRewriter(from, to, tarballLiterals(dir, from.siteUrl, to.siteUrl)) : null };
   }
   return cached.rewriter;
 }

@@ -2,10 +2,12 @@ import { PackageCheck } from "lucide-react";
 import { downloadUrl } from "@/lib/deployment";
 import { downloadPackage, type DownloadId } from "@/lib/downloads/packages";
 import { readManifest } from "@/lib/downloads/served";
+import { packageLine } from "@/server/deployment-rewrite.mjs";
 
 /**
  * The tarball this site serves for a package, with its SHA-256, beside the install line that fetches it, so a
- * reader can check what npm runs. Guides are prerendered: the digest is the build's own.
+ * reader can check what npm runs. Guides are prerendered with the build's digest and size, one string each, which a
+ * server started on another origin rewrites to those of the tarball it serves (server/deployment-rewrite.mjs).
  */
 export async function PackageDownload({ id }: { id: DownloadId }) {
   const built = (await readManifest())?.packages.find((p) => p.id === id);
@@ -16,7 +18,7 @@ export async function PackageDownload({ id }: { id: DownloadId }) {
       <PackageCheck className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
       <div className="min-w-0 space-y-1">
         <p>
-          {built.packageName} {built.version} ({Math.round(built.size / 1024)} KB), served by this site:{" "}
+          {packageLine(built.packageName, built.version, built.size)}{" "}
           <a href={url} className="break-all font-medium text-primary underline underline-offset-4">
             {url}
           </a>

@@ -1,9 +1,12 @@
 // Answers GET /downloads/{file}: `{stem}.tgz` is the current build of a package, `{stem}-{version}.tgz` the same
 // file by its version; anything else, an unknown version included, is a 404 that says what is served.
 import "server-only";
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/errors";
+import { siteUrl } from "@/lib/site";
+import { servedTarball } from "@/server/deployment-rewrite.mjs";
 import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
 
 const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
@@ -38,19 +41,45 @@ export function resolveDownload(fileName: string, manifest: DownloadsManifest | 
   return built;
 }
 
+type Served = { bytes: Uint8Array<ArrayBuffer>; sha256: string };
+// The tarballs as this server serves them, made once per file and origin.
+const servedCache = new Map<string, Promise<Served>>();
+
+/**
+ * The built tarball, with the build's origin rewritten to this server's (SITE_URL as the server was started): the
+ * client's default registry and the READMEs name it. The same bytes as built when the server runs with the build's.
+ */
+export function servedBytes(dir: string, manifest: DownloadsManifest, built: BuiltDownload): Promise<Served> {
+  const origin = siteUrl();
+  const key = `${dir}\n${built.file}\n${built.sha256}\n${origin}`;
+  let served = servedCache.get(key);
+  if (!served) {
+    served = (async () => {
+      const bytes = await fs.readFile(path.join(dir, built.file));
+      if (manifest.siteUrl === origin) return { bytes: new Uint8Array(bytes), sha256: built.sha256 };
+      const rewritten = servedTarball(bytes, manifest.siteUrl, origin);
+      return { bytes: new Uint8Array(rewritten), sha256: createHash("sha256").update(rewritten).digest("hex") };
+    })();
+    servedCache.set(key, served);
+    served.catch(() => servedCache.delete(key));
+  }
+  return served;
+}
+
 /** The tarball with its digest: an ETag (304 on If-None-Match) and RFC 9530's Repr-Digest. */
 export async function downloadResponse(request: Request, fileName: string, dir = builtDir()): Promise<Response> {
-  const built = resolveDownload(fileName, await readManifest(dir));
-  const etag = `"${built.sha256}"`;
+  const manifest = await readManifest(dir);
+  const built = resolveDownload(fileName, manifest);
+  const { bytes, sha256 } = await servedBytes(dir, manifest!, built);
+  const etag = `"${sha256}"`;
   const headers: Record<string, string> = {
     "Content-Type": "application/gzip",
     "Content-Disposition": `attachment; filename="${built.file}"`,
     // The stable name moves to the next build's file; a cache asks again rather than keep an old one.
     "Cache-Control": "public, max-age=0, must-revalidate",
     ETag: etag,
-    "Repr-Digest": `sha-256=:${Buffer.from(built.sha256, "hex").toString("base64")}:`,
+    "Repr-Digest": `sha-256=:${Buffer.from(sha256, "hex").toString("base64")}:`,
   };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
-  const bytes = await fs.readFile(path.join(dir, built.file));
-  return new Response(new Uint8Array(bytes), { status: 200, headers: { ...headers, "Content-Length": String(bytes.length) } });
+  return new Response(bytes, { status: 200, headers: { ...headers, "Content-Length": String(bytes.length) } });
 }
