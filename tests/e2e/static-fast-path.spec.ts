@@ -20,7 +20,8 @@ test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough")
 test.describe.configure({ mode: "serial" });
 
 const [fastPort, nextPort] = [appPort + 26, appPort + 27];
-const OTHER_ORIGIN = `http://127.0.0.1:${fastPort}`;
+// Longer than the build's, so the RSC text rows it lands in change length.
+const OTHER_ORIGIN = "https://agora-fast-path.other-origin.example";
 const toOtherOrigin = createRewriter({ siteUrl: siteOrigin, contactEmail }, { siteUrl: OTHER_ORIGIN, contactEmail: "hello@agora-mcp.dev" })!;
 
 type Answer = { status: number; headers: string[]; body: Buffer };
