@@ -241,6 +241,7 @@ test.describe("one build on another origin", () => {
     }
     const address = servers[0]!.server.origin;
     await page.goto(`${address}/guides/local-testing-guide`);
+    await page.locator("pre").filter({ hasText: "AGORA_REGISTRY_URL" }).first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath("local-testing-guide-1280.png"), fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${address}/getting-started`);
