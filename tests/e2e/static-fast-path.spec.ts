@@ -4,6 +4,7 @@
 // for browsers (gzip), programs (identity), HEAD, revalidation (304), a session cookie and a crawler. What Next
 // answers differently (RSC, a server action's POST, a query string) still reaches Next. The site under test (`npm
 // start` on the PGlite pass, `start:prod` on PostgreSQL) is held to the same answers.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -13,7 +14,7 @@ import { productionStart } from "../support/production-start";
 import { appPort } from "./support/ports";
 import { siteOrigin } from "./support/deployment";
 import { startProductionServer, type ProductionServer } from "./support/production-server";
-import { createRewriter } from "@/server/deployment-rewrite.mjs";
+import { createRewriter, packageLine, servedTarball } from "@/server/deployment-rewrite.mjs";
 import { contactEmail } from "./support/deployment";
 
 test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
@@ -22,7 +23,18 @@ test.describe.configure({ mode: "serial" });
 const [fastPort, nextPort] = [appPort + 26, appPort + 27];
 // Longer than the build's, so the RSC text rows it lands in change length.
 const OTHER_ORIGIN = "https://agora-fast-path.other-origin.example";
-const toOtherOrigin = createRewriter({ siteUrl: siteOrigin, contactEmail }, { siteUrl: OTHER_ORIGIN, contactEmail: "hello@agora-mcp.dev" })!;
+/** The site under test's page as a server on OTHER_ORIGIN serves it: origin, contact, and the served tarballs' digests and sizes. */
+function toOtherOrigin(page: string): string {
+  const manifest = JSON.parse(fs.readFileSync("dist/downloads/manifest.json", "utf8")) as { packages: { packageName: string; version: string; file: string; sha256: string; size: number }[] };
+  const literals = manifest.packages.flatMap((p): [string, string][] => {
+    const served = servedTarball(fs.readFileSync(path.join("dist/downloads", p.file)), siteOrigin, OTHER_ORIGIN);
+    return [
+      [p.sha256, createHash("sha256").update(served).digest("hex")],
+      [packageLine(p.packageName, p.version, p.size), packageLine(p.packageName, p.version, served.length)],
+    ];
+  });
+  return createRewriter({ siteUrl: siteOrigin, contactEmail }, { siteUrl: OTHER_ORIGIN, contactEmail: "hello@agora-mcp.dev" }, literals)!.html(page);
+}
 
 type Answer = { status: number; headers: string[]; body: Buffer };
 
@@ -129,7 +141,7 @@ test.describe("static fast path", () => {
       const [site, nexts] = await Promise.all([send(siteOrigin, route, "GET"), send(next.origin, route, "GET")]);
       const unsized = (a: Answer) => a.headers.filter((l) => !/^(etag|content-length): /i.test(l));
       expect(unsized(site), `${route} on the site under test`).toEqual(unsized(nexts));
-      expect(toOtherOrigin.html(site.body.toString()), `${route} on the site under test`).toBe(nexts.body.toString());
+      expect(toOtherOrigin(site.body.toString()), `${route} on the site under test`).toBe(nexts.body.toString());
     }
   });
 
