@@ -202,7 +202,7 @@ export function createRewriter(from, to, literals = []) {
       paxBefore = type === "x";
       i += 512 + padded;
     }
-    return zlib.gzipSync(Buffer.concat(parts), { level: 9 });
+    return zlib.gzipSync(Buffer.concat(parts));
   }
 
   return { from, to, text, flight, html, tarball };
@@ -218,7 +218,9 @@ function htmlEscapeJson(json) {
   return json.replace(/[&><\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-let cached;
+// Kept on globalThis: the preload, Next's cache handler and the bundled app may each load their own copy of this
+// module, and the tarballs' digests are worth computing once per process (~0.1 s).
+const CACHE = Symbol.for("agora.deployment-rewriter");
 
 /** The built tarballs' digests and size lines, and those of the tarballs this server serves instead. */
 function tarballLiterals(dir, buildOrigin, origin) {
@@ -237,9 +239,10 @@ function tarballLiterals(dir, buildOrigin, origin) {
 export function deploymentRewriter(dir = process.cwd()) {
   const to = runtimeSettings();
   const key = `${dir}\n${to.siteUrl}\n${to.contactEmail}`;
+  let cached = globalThis[CACHE];
   if (cached?.key !== key) {
     const from = buildSettings(dir);
-    cached = { key, rewriter: from ? createRewriter(from, to, tarballLiterals(dir, from.siteUrl, to.siteUrl)) : null };
+    cached = globalThis[CACHE] = { key, rewriter: from ? createRewriter(from, to, tarballLiterals(dir, from.siteUrl, to.siteUrl)) : null };
   }
   return cached.rewriter;
 }

@@ -13,6 +13,7 @@ const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$
 
 // Not traced from here (that would take in the whole project): next.config.mjs names the folder for the trace.
 const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), DOWNLOADS_DIR);
+export const builtDownloadsDir = builtDir;
 
 /** The build's manifest (see scripts/build-downloads.ts), from the app's working directory; null before a build. */
 export async function readManifest(dir = builtDir()): Promise<DownloadsManifest | null> {
