@@ -7,9 +7,10 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 ENV NEXT_TELEMETRY_DISABLED=1
-# Public settings that a build bakes into pages and headers (the analytics key in the browser bundle, the sign-in
-# form targets in the CSP, the origin written into the downloadable packages). None of them is a secret.
-ARG SITE_URL
+# Public settings that a build bakes into its bundle and headers (the analytics key in the browser bundle, the
+# sign-in form targets in the CSP). None of them is a secret. SITE_URL is not among them: one image runs on any
+# domain. It is read when the container starts (`docker run -e SITE_URL=https://agora.example`), and the pages the
+# build prerendered and the tarballs it packed are rewritten to it then, in memory (server/deployment-rewrite.mjs).
 ARG NEXT_PUBLIC_POSTHOG_KEY
 ARG NEXT_PUBLIC_POSTHOG_HOST
 ARG AUTH_GOOGLE_ID
@@ -35,5 +36,6 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SITE_URL, CONTACT_EMAIL and the secrets come from the environment when the container starts.
 # Migrations run first as their own step (compose: the `migrate` service, `node migrate.mjs`).
 CMD ["node", "--import", "./server/client-address.mjs", "--import", "./server/graceful-shutdown.mjs", "--import", "./server/overload.mjs", "--import", "./server/static-fast-path.mjs", "server.js"]

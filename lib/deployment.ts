@@ -1,6 +1,7 @@
 // What pages, guides and snippets name that differs from one deployment to the next: the registry agents use,
 // the install lines of the client and the provider kit, the contact address. Every URL is this deployment's own
-// origin (SITE_URL); pages prerendered at build time carry the build's. Read through pageSettings(), so a build
+// origin (SITE_URL); pages prerendered at build time carry the build's, which the server rewrites to its own when it
+// starts (server/deployment-rewrite.mjs). Read through pageSettings(), so a build
 // renders them without the server's secrets.
 import { pageSettings } from "@/lib/env";
 import { siteUrl } from "@/lib/site";

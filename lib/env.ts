@@ -1,8 +1,10 @@
 // The one place that reads process.env on the server: every variable is validated with zod at start-up.
 import { z } from "zod";
-import { DEFAULT_CONTACT_EMAIL } from "@/lib/site";
 import { parseIngestSources } from "./config/ingest-sources";
 import { parseRpcUrls } from "./config/rpc-urls";
+
+/** The contact address where the operator sets none (CONTACT_EMAIL; pages read contactEmail() in lib/deployment.ts). */
+export const DEFAULT_CONTACT_EMAIL = "hello@agora-mcp.dev";
 
 const optionalString = z
   .string()
@@ -230,9 +232,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 export type PageSettings = z.infer<typeof pageSettingsSchema>;
 
-/** The settings prerendered pages show, read now (no cache: tests change them), without the rest of env(). */
+const PAGE_SETTING_NAMES = Object.keys(pageSettingsShape) as (keyof typeof pageSettingsShape)[];
+let pageSettingsRead: { raw: string; settings: PageSettings } | undefined;
+
+/**
+ * The settings pages show, read now, without the rest of env(): tests change them between cases, so the parse is
+ * kept only while the variables it read are unchanged (siteUrl() is called for every listing a registry page names).
+ */
 export function pageSettings(): PageSettings {
-  return parseWith(pageSettingsSchema, process.env);
+  const raw = JSON.stringify(PAGE_SETTING_NAMES.map((name) => process.env[name] ?? null));
+  if (pageSettingsRead?.raw !== raw) pageSettingsRead = { raw, settings: parseWith(pageSettingsSchema, process.env) };
+  return pageSettingsRead.settings;
 }
 
 let cached: Env | undefined;

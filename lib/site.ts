@@ -1,31 +1,16 @@
-// Product-wide names and links, so copy stays consistent across pages, demo and metadata.
-export const site = {
-  name: "Agora",
-  tagline: "Discover and Transact with MonetizedMCP servers",
-  headline: "Where AI Agents Do Business",
-  description:
-    "Agora is a marketplace and registry for MonetizedMCP servers: AI agents discover paid tools and pay them directly in USDC on Base.",
-  socialUrl: "https://x.com/agora_mcp",
-  githubUrl: "https://github.com/agora-mcp",
-  paymentMethod: "USDC_BASE_SEPOLIA",
-  // Reverse-DNS namespace of every server name in the registry API and of Agora's `_meta` key. The same on every
-  // deployment: it names the software's extension, as every copy of the official registry writes
-  // `io.modelcontextprotocol.registry/official`, so a registry client reads any Agora with one key. It is no address.
-  registryNamespace: "dev.agora-mcp",
-  mcpPath: "/api/mcp",
-} as const;
+// The product's names and links (lib/site-copy.ts) and this deployment's origin, read through lib/env.ts.
+import { pageSettings } from "@/lib/env";
 
-/** The contact address where the operator sets none (CONTACT_EMAIL; pages read contactEmail() in lib/deployment.ts). */
-export const DEFAULT_CONTACT_EMAIL = "hello@agora-mcp.dev";
+export { mainNav, site } from "@/lib/site-copy";
 
-export const mainNav = [
-  { href: "/how-it-works", label: "How It Works" },
-  { href: "/getting-started", label: "Getting Started" },
-  { href: "/marketplace", label: "Marketplace" },
-  { href: "/submit", label: "Submit Server" },
-] as const;
+/** The origin when SITE_URL is unset (development; production requires SITE_URL or AUTH_URL). */
+export const DEFAULT_SITE_URL = "http://localhost:3000";
 
-/** Absolute origin for canonical URLs, sitemaps and Open Graph. */
+/**
+ * Absolute origin for canonical URLs, sitemaps, Open Graph, install lines and config blocks: SITE_URL as the server
+ * was started with it. Pages prerendered by the build carry the build's and are rewritten to this one at start-up
+ * (server/deployment-origin.mjs).
+ */
 export function siteUrl(): string {
-  return (process.env.SITE_URL || "http://localhost:3000").replace(/\/$/, "");
+  return (pageSettings().SITE_URL ?? DEFAULT_SITE_URL).replace(/\/$/, "");
 }

@@ -118,7 +118,7 @@ const { out, dev } = args(process.argv.slice(2));
 nextEnv.loadEnvConfig(process.cwd(), dev, { info: () => {}, error: console.error });
 const { siteUrl } = await import("@/lib/site");
 // A SITE_URL that is not an origin stops the build here, naming the variable, before it is written into a tarball.
-(await import("@/lib/env")).pageSettings();
+const settings = (await import("@/lib/env")).pageSettings();
 const origin = siteUrl();
 const { clientConfig } = await import("@/lib/deployment");
 const { site } = await import("@/lib/site");
@@ -128,7 +128,9 @@ const packages: BuiltDownload[] = [];
 for (const pkg of DOWNLOAD_PACKAGES) packages.push(await buildOne(pkg, out, origin));
 // The MCP bundle for Claude Desktop, with this build's config block's settings as its defaults.
 const mcpBundle = await writeClientBundle({ out, siteUrl: origin, siteName: site.name, config: clientConfig() });
-const written: DownloadsManifest = { siteUrl: origin, builtAt: new Date().toISOString(), packages, bundle: mcpBundle };
+// What this build wrote into the tarballs and (the same .env, the same variables) into the prerendered pages: the
+// server started with other values rewrites them (server/deployment-rewrite.mjs, lib/downloads/served.ts).
+const written: DownloadsManifest = { siteUrl: origin, contactEmail: settings.CONTACT_EMAIL, builtAt: new Date().toISOString(), packages, bundle: mcpBundle };
 fs.writeFileSync(path.join(out, MANIFEST_FILE), `${JSON.stringify(written, null, 2)}\n`);
 console.log(`${path.join(out, mcpBundle.file)}  ${mcpBundle.sha256}  (${Math.round(mcpBundle.size / 1024)} KB, MCP bundle)`);
 for (const p of packages) console.log(`${path.join(out, p.file)}  ${p.sha256}  (${Math.round(p.size / 1024)} KB, registry ${origin}/api)`);

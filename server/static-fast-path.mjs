@@ -24,6 +24,7 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import zlib from "node:zlib";
+import { deploymentRewriter } from "./deployment-rewrite.mjs";
 
 const MARKER = Symbol.for("agora.static-fast-path-preload");
 
@@ -148,6 +149,11 @@ function loadStaticPages(dir) {
   const vary = routesManifest.rsc?.varyHeader;
   if (!vary) return refuse("routes-manifest.json has no rsc.varyHeader");
   const compress = config.compress !== false;
+  // The build's SITE_URL and CONTACT_EMAIL become the server's (server/deployment-rewrite.mjs), once, here; the
+  // ETag is of the rewritten bytes. Next reads .env files only after the preloads: read them now, as it will.
+  requireNext("@next/env").loadEnvConfig(dir, false, { info: () => {}, error: (...args) => log("warn", args.join(" ")) });
+  const rewriter = deploymentRewriter(dir);
+  if (rewriter) log("info", "prerendered pages rewritten to this server's settings", { from: rewriter.from, to: rewriter.to });
 
   const pages = new Map();
   for (const [route, info] of Object.entries(prerender.routes)) {
@@ -163,7 +169,15 @@ function loadStaticPages(dir) {
     if (tags.some((tag) => !tag.startsWith("_N_T_/"))) continue;
     const configHeaders = headersFromConfig(route, routesManifest.headers);
     if (configHeaders === null) continue;
-    const text = fs.readFileSync(`${base}.html`, "utf8");
+    const built = fs.readFileSync(`${base}.html`, "utf8");
+    let text = built;
+    try {
+      text = rewriter ? rewriter.html(built) : built;
+    } catch (error) {
+      // Left to Next, whose route cache handler rewrites it or says why it cannot.
+      log("warn", "static fast path: a page could not be rewritten", { route, error: String(error) });
+      continue;
+    }
     const html = Buffer.from(text, "utf8");
     const etag = generateETag(text);
     const cacheControl = getCacheControlHeader({ revalidate: info.initialRevalidateSeconds, expire: info.initialExpireSeconds });

@@ -5,7 +5,7 @@ import { flushSync } from "react-dom";
 import { PanelLeft } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { presetConversations } from "@/lib/demo/script";
-import { site } from "@/lib/site";
+import { site } from "@/lib/site-copy";
 import { cn } from "@/lib/utils";
 import { ChatComposer } from "./chat-composer";
 import { ChatSidebar, sidebarId } from "./chat-sidebar";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Menu, UserRound, X } from "lucide-react";
-import { mainNav, site } from "@/lib/site";
+import { mainNav, site } from "@/lib/site-copy";
 import { Logo } from "./logo";
 import { useSignedIn } from "./use-signed-in";
 

@@ -4,8 +4,12 @@
 // here: it is rendered again on the next request (cheap: one indexed lookup), while real pages stay cached.
 // A tag revalidated here is also handed to lib/cache/shared-tags.ts, which tells the other instances on the same
 // PostgreSQL database; their notices come back through `applyLocally`.
+// Entries the build prerendered name the build's SITE_URL and CONTACT_EMAIL: `get` rewrites them to the server's
+// (server/deployment-rewrite.mjs), once per entry, so the pages, their RSC payloads and robots.txt name the origin
+// the server was started with.
 // Loaded by next.config.mjs `cacheHandler`; plain JavaScript because Next imports it at run time.
 import FileSystemCacheModule from "next/dist/server/lib/incremental-cache/file-system-cache.js";
+import { deploymentRewriter } from "../../server/deployment-rewrite.mjs";
 
 const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule;
 
@@ -13,9 +17,42 @@ const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule;
 const bridge = (globalThis[Symbol.for("agora.cache-tags")] ??= {});
 bridge.applyLocally = (tags, durations) => FileSystemCache.prototype.revalidateTag.call(Object.create(FileSystemCache.prototype), tags, durations);
 
+// Entries already rewritten (the file-system cache keeps one object per entry in memory, so this is once each).
+const rewritten = new WeakSet();
+const TEXT_BODY = /^(?:text\/|application\/(?:json|xml|manifest\+json|[a-z.+-]*\+xml))/;
+
+/** A page's HTML, RSC payload and prefetch segments, or a text route body, in place; as built if it cannot be read. */
+function rewriteEntry(value, key) {
+  const rewriter = deploymentRewriter();
+  if (!rewriter) return;
+  try {
+    if (value.kind === "APP_PAGE") {
+      const html = typeof value.html === "string" ? rewriter.html(value.html) : undefined;
+      const rscData = value.rscData ? rewriter.flight(value.rscData) : undefined;
+      const segments = value.segmentData ? new Map([...value.segmentData].map(([k, v]) => [k, rewriter.flight(v)])) : undefined;
+      if (html !== undefined) value.html = html;
+      if (rscData !== undefined) value.rscData = rscData;
+      if (segments !== undefined) value.segmentData = segments;
+    } else if (value.kind === "APP_ROUTE" && Buffer.isBuffer(value.body) && TEXT_BODY.test(String(value.headers?.["content-type"] ?? ""))) {
+      value.body = Buffer.from(rewriter.text(value.body.toString("utf8")), "utf8");
+    }
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), msg: "a prerendered entry still names the build's SITE_URL: it could not be rewritten", key, error: String(error) }));
+  }
+}
+
 // Redirects are not stored either: a listing's id redirects to its slug, and each stored redirect would be one
 // more entry per listing (and per spelling of the id).
 export default class RouteCacheWithout404s extends FileSystemCache {
+  async get(key, ctx) {
+    const data = await super.get(key, ctx);
+    if (data?.value && !rewritten.has(data.value)) {
+      rewritten.add(data.value);
+      rewriteEntry(data.value, key);
+    }
+    return data;
+  }
+
   async set(key, data, ctx) {
     const page = data && (data.kind === "APP_PAGE" || data.kind === "PAGES" || data.kind === "APP_ROUTE");
     if (page && (data.status === 404 || (data.status >= 300 && data.status < 400))) return;

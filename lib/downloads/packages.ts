@@ -28,7 +28,10 @@ export const DOWNLOADS_DIR = "dist/downloads";
 export const MANIFEST_FILE = "manifest.json";
 
 export const manifestSchema = z.object({
+  /** The origin (SITE_URL) the build wrote into the tarballs and the prerendered pages. */
   siteUrl: z.string(),
+  /** The contact address (CONTACT_EMAIL) the build wrote into the prerendered pages. */
+  contactEmail: z.string().optional(),
   builtAt: z.string(),
   packages: z.array(
     z.object({

@@ -2,16 +2,21 @@
 // file by its version, agora-mcp-client.mcpb the client's MCP bundle; anything else, an unknown version included,
 // is a 404 that says what is served.
 import "server-only";
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/errors";
 import { BUNDLE_FILE } from "./bundle-manifest";
+import { siteUrl } from "@/lib/site";
+import { createRewriter, servedTarball } from "@/server/deployment-rewrite.mjs";
+import { rewriteBundle } from "./bundle-zip";
 import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
 
 const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
 
 // Not traced from here (that would take in the whole project): next.config.mjs names the folder for the trace.
 const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), DOWNLOADS_DIR);
+export const builtDownloadsDir = builtDir;
 
 /** The build's manifest (see scripts/build-downloads.ts), from the app's working directory; null before a build. */
 export async function readManifest(dir = builtDir()): Promise<DownloadsManifest | null> {
@@ -41,17 +46,44 @@ export function resolveDownload(fileName: string, manifest: DownloadsManifest | 
   return built;
 }
 
+/** The built MCP bundle, or an ApiError(404) when this build made none. */
+function resolveBundle(manifest: DownloadsManifest | null): BuiltFile {
+  if (!manifest?.bundle) throw new ApiError(404, "The MCP bundle has not been built on this site (npm run build makes it).");
+  return manifest.bundle;
+}
+
+type BuiltFile = Pick<BuiltDownload, "file" | "sha256">;
+type Served = { bytes: Uint8Array<ArrayBuffer>; sha256: string };
+// The tarballs as this server serves them, made once per file and origin.
+const servedCache = new Map<string, Promise<Served>>();
+
+/**
+ * The built tarball or MCP bundle, with the build's origin rewritten to this server's (SITE_URL as the server was started): the
+ * client's default registry and the READMEs name it. The same bytes as built when the server runs with the build's.
+ */
+export function servedBytes(dir: string, manifest: DownloadsManifest, built: BuiltFile): Promise<Served> {
+  const origin = siteUrl();
+  const key = `${dir}\n${built.file}\n${built.sha256}\n${origin}`;
+  let served = servedCache.get(key);
+  if (!served) {
+    served = (async () => {
+      const bytes = await fs.readFile(path.join(dir, built.file));
+      if (manifest.siteUrl === origin) return { bytes: new Uint8Array(bytes), sha256: built.sha256 };
+      const rewritten = built.file.endsWith(".tgz") ? servedTarball(bytes, manifest.siteUrl, origin) : servedBundle(bytes, manifest.siteUrl, origin);
+      return { bytes: new Uint8Array(rewritten), sha256: createHash("sha256").update(rewritten).digest("hex") };
+    })();
+    servedCache.set(key, served);
+    served.catch(() => servedCache.delete(key));
+  }
+  return served;
+}
+
 /** The tarball with its digest: an ETag (304 on If-None-Match) and RFC 9530's Repr-Digest. */
 export async function downloadResponse(request: Request, fileName: string, dir = builtDir()): Promise<Response> {
   const manifest = await readManifest(dir);
-  let built: { file: string; sha256: string };
-  if (fileName === BUNDLE_FILE) {
-    if (!manifest?.bundle) throw new ApiError(404, "The MCP bundle has not been built on this site (npm run build makes it).");
-    built = manifest.bundle;
-  } else {
-    built = resolveDownload(fileName, manifest);
-  }
-  const etag = `"${built.sha256}"`;
+  const built = fileName === BUNDLE_FILE ? resolveBundle(manifest) : resolveDownload(fileName, manifest);
+  const { bytes, sha256 } = await servedBytes(dir, manifest!, built);
+  const etag = `"${sha256}"`;
   const headers: Record<string, string> = {
     // An MCP bundle is a zip (there is no registered type of its own); a tarball is gzip.
     "Content-Type": fileName === BUNDLE_FILE ? "application/zip" : "application/gzip",
@@ -59,9 +91,14 @@ export async function downloadResponse(request: Request, fileName: string, dir =
     // The stable name moves to the next build's file; a cache asks again rather than keep an old one.
     "Cache-Control": "public, max-age=0, must-revalidate",
     ETag: etag,
-    "Repr-Digest": `sha-256=:${Buffer.from(built.sha256, "hex").toString("base64")}:`,
+    "Repr-Digest": `sha-256=:${Buffer.from(sha256, "hex").toString("base64")}:`,
   };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
-  const bytes = await fs.readFile(path.join(dir, built.file));
-  return new Response(new Uint8Array(bytes), { status: 200, headers: { ...headers, "Content-Length": String(bytes.length) } });
+  return new Response(bytes, { status: 200, headers: { ...headers, "Content-Length": String(bytes.length) } });
+}
+
+/** The MCP bundle as a server on `origin` serves it: its manifest's defaults, README and client name that origin. */
+function servedBundle(bytes: Buffer, buildOrigin: string, origin: string): Uint8Array {
+  const rewriter = createRewriter({ siteUrl: buildOrigin, contactEmail: "" }, { siteUrl: origin, contactEmail: "" });
+  return rewriter ? rewriteBundle(bytes, rewriter.text) : bytes;
 }

@@ -4,6 +4,7 @@
 // for browsers (gzip), programs (identity), HEAD, revalidation (304), a session cookie and a crawler. What Next
 // answers differently (RSC, a server action's POST, a query string) still reaches Next. The site under test (`npm
 // start` on the PGlite pass, `start:prod` on PostgreSQL) is held to the same answers.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -13,11 +14,27 @@ import { productionStart } from "../support/production-start";
 import { appPort } from "./support/ports";
 import { siteOrigin } from "./support/deployment";
 import { startProductionServer, type ProductionServer } from "./support/production-server";
+import { createRewriter, packageLine, servedTarball } from "@/server/deployment-rewrite.mjs";
+import { contactEmail } from "./support/deployment";
 
 test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
 test.describe.configure({ mode: "serial" });
 
 const [fastPort, nextPort] = [appPort + 26, appPort + 27];
+// Longer than the build's, so the RSC text rows it lands in change length.
+const OTHER_ORIGIN = "https://agora-fast-path.other-origin.example";
+/** The site under test's page as a server on OTHER_ORIGIN serves it: origin, contact, and the served tarballs' digests and sizes. */
+function toOtherOrigin(page: string): string {
+  const manifest = JSON.parse(fs.readFileSync("dist/downloads/manifest.json", "utf8")) as { packages: { packageName: string; version: string; file: string; sha256: string; size: number }[] };
+  const literals = manifest.packages.flatMap((p): [string, string][] => {
+    const served = servedTarball(fs.readFileSync(path.join("dist/downloads", p.file)), siteOrigin, OTHER_ORIGIN);
+    return [
+      [p.sha256, createHash("sha256").update(served).digest("hex")],
+      [packageLine(p.packageName, p.version, p.size), packageLine(p.packageName, p.version, served.length)],
+    ];
+  });
+  return createRewriter({ siteUrl: siteOrigin, contactEmail }, { siteUrl: OTHER_ORIGIN, contactEmail: "hello@agora-mcp.dev" }, literals)!.html(page);
+}
 
 type Answer = { status: number; headers: string[]; body: Buffer };
 
@@ -81,15 +98,17 @@ test.describe("static fast path", () => {
     test.setTimeout(180_000);
     const start = productionStart();
     expect(start.serve.join(" "), "npm run start:prod preloads the fast path").toContain("./server/static-fast-path.mjs");
-    // Static pages need no catalogue: each server on an embedded database of its own, whatever the pass.
-    const env = (port: number) => {
+    // Static pages need no catalogue: each server on an embedded database of its own, whatever the pass. Both run
+    // on another origin than the build's, so each rewrites the prerendered pages to it (server/deployment-rewrite.mjs):
+    // the fast path's rewritten bytes and ETags must be the ones Next serves through its route cache.
+    const env = () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-fast-path-"));
       dirs.push(dir);
-      return { NODE_ENV: "production", SITE_URL: `http://127.0.0.1:${port}`, AUTH_SECRET: "static-fast-path-spec-secret-0123456789", DATABASE_URL: "", PGLITE_DIR: dir, VERIFY_SCHEDULE_DISABLED: "1" };
+      return { NODE_ENV: "production", SITE_URL: OTHER_ORIGIN, AUTH_SECRET: "static-fast-path-spec-secret-0123456789", DATABASE_URL: "", PGLITE_DIR: dir, VERIFY_SCHEDULE_DISABLED: "1" };
     };
     // One after the other: each creates its embedded database on start (two at once on two shared cores is slow).
-    fast = await startProductionServer(fastPort, env(fastPort));
-    next = await startProductionServer(nextPort, { ...env(nextPort), STATIC_FAST_PATH: "0" });
+    fast = await startProductionServer(fastPort, env());
+    next = await startProductionServer(nextPort, { ...env(), STATIC_FAST_PATH: "0" });
   });
 
   test.afterAll(async () => {
@@ -117,10 +136,12 @@ test.describe("static fast path", () => {
         expect(mine.headers, `${route}, ${name}`).toEqual(nexts.headers);
         expect(mine.body.equals(nexts.body), `${route}, ${name}: the same body bytes`).toBe(true);
       }
-      // The site under test answers the same (its own start command, its own preloads).
-      const [site, nexts] = await Promise.all([send(siteOrigin, route, "GET", { "accept-encoding": BROWSER }), send(next.origin, route, "GET", { "accept-encoding": BROWSER })]);
-      expect(site.headers, `${route} on the site under test`).toEqual(nexts.headers);
-      expect(site.body.equals(nexts.body), `${route} on the site under test`).toBe(true);
+      // The site under test answers the same (its own start command, its own preloads), on its own origin (the
+      // build's): the same headers but the ETag and length, the same page once the origin is the other's.
+      const [site, nexts] = await Promise.all([send(siteOrigin, route, "GET"), send(next.origin, route, "GET")]);
+      const unsized = (a: Answer) => a.headers.filter((l) => !/^(etag|content-length): /i.test(l));
+      expect(unsized(site), `${route} on the site under test`).toEqual(unsized(nexts));
+      expect(toOtherOrigin(site.body.toString()), `${route} on the site under test`).toBe(nexts.body.toString());
     }
   });
 

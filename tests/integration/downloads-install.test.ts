@@ -1,8 +1,9 @@
 // The packages install from the site that serves them, with the npm registry out of reach and an empty cache:
 // the npx line of the Getting Started block starts the client, which searches the site it was downloaded from
 // (its default registry, written in at build time); the provider guide's install lines put the kit in an empty
-// project, where the guide's example server starts and answers price-listing. The tarballs are built here for this
-// test's own origin and served by the downloads route's code and the registry's real /api/mcp route.
+// project, where the guide's example server starts and answers price-listing. The tarballs are built here for another
+// origin than the one the site runs on (one build, any domain: issue 38), and served by the downloads route's code,
+// which rewrites the build's origin to the site's, and the registry's real /api/mcp route.
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,6 +31,8 @@ const REPO = process.cwd();
 const TSX = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-downloads-"));
 const out = path.join(tmp, "downloads");
+// The origin of the build; the site serving the tarballs runs on another.
+const BUILD_ORIGIN = "http://agora-build.invalid:3000";
 // npm as a stranger runs it: a registry nobody answers on (port 9, discard) and a cache of its own.
 const npmEnv = {
   ...process.env,
@@ -71,7 +74,7 @@ beforeAll(async () => {
   process.env.RATE_LIMIT_DISABLED = "1";
   delete process.env.PACKAGES_ON_REGISTRY;
   reloadEnv();
-  execFileSync(process.execPath, [TSX, "scripts/build-downloads.ts", "--out", out], { env: { ...process.env, SITE_URL: site.url }, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [TSX, "scripts/build-downloads.ts", "--out", out], { env: { ...process.env, SITE_URL: BUILD_ORIGIN }, stdio: ["ignore", "ignore", "inherit"] });
 }, 120_000);
 
 afterAll(async () => {
@@ -108,6 +111,12 @@ describe("the client from the Getting Started block", () => {
       expect(found.isError ?? false).toBe(false);
       expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual(["tarball-weather"]);
       expect(log).toContain(`registry ${site.url}/api; ready.`);
+      // npx's copy of the tarball: its README names the site it came from too, never the build's origin.
+      const npxDir = path.join(npmEnv.npm_config_cache, "_npx");
+      const readmes = fs.readdirSync(npxDir).map((d) => path.join(npxDir, d, "node_modules/@agora-mcp/client/README.md")).filter((f) => fs.existsSync(f));
+      expect(readmes).toHaveLength(1);
+      expect(fs.readFileSync(readmes[0]!, "utf8")).toContain(`${site.url}/downloads/agora-mcp-client.tgz`);
+      expect(fs.readFileSync(readmes[0]!, "utf8")).not.toContain(BUILD_ORIGIN);
     } finally {
       await client.close();
     }
