@@ -9,7 +9,7 @@ import { findNetwork } from "@agora-mcp/protocol";
 import { purchasesByPayer, type PurchaseByPayer } from "@/db/queries/sales";
 import { createResultCache } from "@/lib/cache/result-cache";
 import { verifiedChainReader } from "@/lib/chain/reader";
-import { parseRpcUrls } from "@/lib/chain/rpc-urls";
+import { parseRpcUrls } from "@/lib/config/rpc-urls";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { logWarn } from "@/lib/log";
