@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { strFromU8, unzipSync } from "fflate";
 import { contactEmail, siteOrigin } from "./support/deployment";
 import { appPort } from "./support/ports";
 import { startProductionServer, type ProductionServer } from "./support/production-server";
@@ -192,6 +193,18 @@ test.describe("one build on another origin", () => {
       expect(started).toContain(sha256);
       const versioned = await get(`/downloads/agora-mcp-client-${JSON.parse(files["package/package.json"]!).version}.tgz`);
       expect((await versioned.body()).equals(bytes)).toBe(true);
+
+      // The MCP bundle ("Add to Claude Desktop"): its settings' default registry, README and client name this server.
+      const bundle = await get("/downloads/agora-mcp-client.mcpb");
+      expect(bundle.status()).toBe(200);
+      const zipped = await bundle.body();
+      expect(bundle.headers().etag).toBe(`"${createHash("sha256").update(zipped).digest("hex")}"`);
+      const entries = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(zipped))).map(([n, b]) => [n, strFromU8(b)]));
+      expect(Object.values(entries).join("\n")).not.toContain(siteOrigin);
+      const manifest = JSON.parse(entries["manifest.json"]!) as { homepage: string; user_config: Record<string, { default?: unknown }> };
+      expect(manifest.homepage, name).toBe(other);
+      expect(Object.values(manifest.user_config).map((o) => o.default)).toContain(`${other}/api`);
+      expect(entries["server/index.mjs"]).toContain(`"${other}/api"`);
     }
   });
 
