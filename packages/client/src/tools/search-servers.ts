@@ -1,0 +1,41 @@
+// search_servers: the registry's approved paid servers, by text, category and price, one page at a time.
+import { z } from "zod";
+import { REGISTRY_SORTS } from "@agora-mcp/protocol";
+import { searchRegistry } from "../registry.js";
+import { answer, guarded, type ToolDeps } from "./answer.js";
+
+export function registerSearchServers({ mcp, settings, wallet }: ToolDeps): void {
+  mcp.registerTool(
+    "search_servers",
+    {
+      title: "Search the registry",
+      description: "Search the Agora registry's approved paid MCP servers by text, category and price (free or paid), best match first when there is text (relevance), or sorted popular, newest or by name; pages with cursor.",
+      inputSchema: {
+        query: z.string().max(200).optional().describe("Words to look for in names and descriptions"),
+        category: z.string().max(100).optional(),
+        price: z.enum(["all", "free", "paid"]).optional(),
+        sort: z.enum(REGISTRY_SORTS).optional(),
+        limit: z.number().int().min(1).max(50).optional(),
+        cursor: z.string().max(200).optional().describe("nextCursor from the previous page"),
+      },
+      outputSchema: {
+        servers: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), description: z.string(), categories: z.array(z.string()), price: z.number().nullable(), verified: z.boolean(), serverUrl: z.string() })),
+        total: z.number(),
+        totalCapped: z.boolean(),
+        nextCursor: z.string().nullable(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    guarded(wallet, "search_servers", async (args) => {
+      const found = await searchRegistry(settings.registryUrl, { ...args, limit: args.limit ?? 10 });
+      const servers = found.servers.map(({ id, slug, name, description, categories, price, verified, serverUrl }) => ({ id, slug, name, description, categories, price, verified, serverUrl }));
+      const text = [
+        `${found.total}${found.totalCapped ? "+" : ""} server(s) match; showing ${servers.length}.`,
+        ...servers.map((s) => `- ${s.name} (id ${s.slug}${s.verified ? ", verified" : ""}): ${s.price ? `from $${s.price} a call` : "free"}. ${s.description.slice(0, 160)}`),
+        found.nextCursor ? `More: pass cursor "${found.nextCursor}".` : "",
+        "Next: explore_server with a server's id to see its items and prices.",
+      ].filter(Boolean);
+      return answer(wallet, text.join("\n"), { servers, total: found.total, totalCapped: found.totalCapped, nextCursor: found.nextCursor });
+    }),
+  );
+}
