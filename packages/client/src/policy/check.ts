@@ -10,7 +10,7 @@ export type PolicyRequest = { server: string; serverUrl: string; names: string[]
 
 export type PolicyRefusal = { rule: string; message: string };
 /** A budget this purchase draws on: its limit, what was spent of it, and what is left before this purchase. */
-export type BudgetUse = { rule: string; label: string; limit: bigint; spent: bigint; left: bigint };
+export type BudgetUse = { rule: string; name: string; label: string; limit: bigint; spent: bigint; left: bigint };
 export type PolicyVerdict = { ok: true; uses: BudgetUse[] } | { ok: false; refusal: PolicyRefusal };
 
 /** Attempts that count towards the purchase-rate rules: everything that got as far as a reservation. */
@@ -26,7 +26,7 @@ export function budgetStanding(policy: Policy, history: LedgerEntry[], now: Date
   const day = windowStart("day", now);
   const use = (limit: Limit<bigint>, label: string, counted: LedgerEntry[]): BudgetUse => {
     const total = sum(counted);
-    return { rule: ruleName(limit, policy), label, limit: limit.value, spent: total, left: total >= limit.value ? 0n : limit.value - total };
+    return { rule: limit.rule, name: ruleName(limit, policy), label, limit: limit.value, spent: total, left: total >= limit.value ? 0n : limit.value - total };
   };
   const uses = WINDOWS.flatMap((w: Window) => {
     const limit = policy.budgets[w];
@@ -86,7 +86,7 @@ export function checkPolicy(policy: Policy, history: LedgerEntry[], request: Pol
   const uses = budgetStanding(policy, history, now, request);
   const over = uses.find((u) => request.units > u.left);
   if (over) {
-    return { ok: false, refusal: { rule: over.rule, message: `Refused by the spending policy, rule ${over.rule}: "${request.item}" costs ${price}, but the budget of ${over.label} has ${formatUsd(over.left)} left (${formatUsd(over.spent)} spent).` } };
+    return { ok: false, refusal: { rule: over.rule, message: `Refused by the spending policy, rule ${over.name}: "${request.item}" costs ${price}, but the budget of ${over.label} has ${formatUsd(over.left)} left (${formatUsd(over.spent)} spent).` } };
   }
   return { ok: true, uses };
 }
@@ -94,5 +94,5 @@ export function checkPolicy(policy: Policy, history: LedgerEntry[], request: Pol
 /** "today's budget: $0.30 of $0.70 left", one budget a line, for the person asked to confirm. */
 export function describeUses(uses: BudgetUse[], units: bigint): string {
   if (!uses.length) return "";
-  return `It uses ${uses.map((u) => `${formatUsd(units)} of the ${formatUsd(u.left)} left in the budget of ${u.label} (${u.rule})`).join("; ")}.`;
+  return `It uses ${uses.map((u) => `${formatUsd(units)} of the ${formatUsd(u.left)} left in the budget of ${u.label} (${u.name})`).join("; ")}.`;
 }

@@ -24,6 +24,6 @@ export function describePolicy(policy: Policy, history: LedgerEntry[], now = new
     ...line(policy.identicalPerHour, (v: number) => `at most ${v} identical purchase(s) (same server, item and parameters) an hour`),
     ...line(policy.confirmationThreshold, (v: bigint) => `purchases of ${formatUsd(v)} or more need your confirmation`),
   ];
-  const budgets = budgetStanding(policy, history, now).map((u) => ({ rule: u.rule, budget: u.label, limit: unitsToUsd(u.limit), spent: unitsToUsd(u.spent), left: unitsToUsd(u.left) }));
+  const budgets = budgetStanding(policy, history, now).map((u) => ({ rule: u.name, budget: u.label, limit: unitsToUsd(u.limit), spent: unitsToUsd(u.spent), left: unitsToUsd(u.left) }));
   return { file: policy.file ?? null, rules, budgets };
 }
