@@ -50,7 +50,7 @@ function importKey(env: Record<string, string>, key: string): Promise<void> {
 
 async function startClient(env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "host", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...process.env, ...env }, stderr: "ignore" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...process.env, ...env } as Record<string, string>, stderr: "ignore" }));
   closing.push(() => client.close());
   return client;
 }

@@ -24,21 +24,21 @@ const serverOf = (a: Pick<LedgerEntry, "serverUrl" | "server">) => a.serverUrl ?
 export function budgetStanding(policy: Policy, history: LedgerEntry[], now: Date, request?: Pick<PolicyRequest, "serverUrl" | "server" | "item">): BudgetUse[] {
   const spent = history.filter((a) => SPENT.has(a.status));
   const day = windowStart("day", now);
-  const use = (limit: Limit<bigint>, label: string, counted: LedgerEntry[]): BudgetUse => {
+  const standing = (limit: Limit<bigint>, label: string, counted: LedgerEntry[]): BudgetUse => {
     const total = sum(counted);
     return { rule: limit.rule, name: ruleName(limit, policy), label, limit: limit.value, spent: total, left: total >= limit.value ? 0n : limit.value - total };
   };
   const uses = WINDOWS.flatMap((w: Window) => {
     const limit = policy.budgets[w];
-    return limit ? [use(limit, `${formatUsd(limit.value)} ${WINDOW_WORDS[w].per}`, spent.filter((a) => inSince(a, windowStart(w, now))))] : [];
+    return limit ? [standing(limit, `${formatUsd(limit.value)} ${WINDOW_WORDS[w].per}`, spent.filter((a) => inSince(a, windowStart(w, now))))] : [];
   });
   if (request && policy.perServerPerDay) {
     const today = spent.filter((a) => inSince(a, day) && serverOf(a) === request.serverUrl);
-    uses.push(use(policy.perServerPerDay, `${formatUsd(policy.perServerPerDay.value)} a day at ${request.server}`, today));
+    uses.push(standing(policy.perServerPerDay, `${formatUsd(policy.perServerPerDay.value)} a day at ${request.server}`, today));
   }
   if (request && policy.perToolPerDay) {
     const today = spent.filter((a) => inSince(a, day) && serverOf(a) === request.serverUrl && a.item === request.item);
-    uses.push(use(policy.perToolPerDay, `${formatUsd(policy.perToolPerDay.value)} a day on "${request.item}"`, today));
+    uses.push(standing(policy.perToolPerDay, `${formatUsd(policy.perToolPerDay.value)} a day on "${request.item}"`, today));
   }
   return uses;
 }
