@@ -1,6 +1,6 @@
 // search_servers: the registry's approved paid servers, by text, category and price, one page at a time.
 import { z } from "zod";
-import { REGISTRY_SORTS } from "@agora-mcp/protocol";
+import { REGISTRY_SORTS, registryListingSchema } from "@agora-mcp/protocol";
 import { searchRegistry } from "../registry.js";
 import { answer, guarded, type ToolDeps } from "./answer.js";
 
@@ -19,7 +19,7 @@ export function registerSearchServers({ mcp, settings, wallet }: ToolDeps): void
         cursor: z.string().max(200).optional().describe("nextCursor from the previous page"),
       },
       outputSchema: {
-        servers: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), description: z.string(), categories: z.array(z.string()), price: z.number().nullable(), verified: z.boolean(), serverUrl: z.string() })),
+        servers: z.array(registryListingSchema.pick({ id: true, slug: true, name: true, description: true, categories: true, price: true, verified: true, serverUrl: true })),
         total: z.number(),
         totalCapped: z.boolean(),
         nextCursor: z.string().nullable(),
