@@ -27,7 +27,8 @@ async function reserve(ctx: Context, priced: Priced, request: PolicyRequest): Pr
     if (error instanceof PolicyRefused) return { done: refused(`${error.message} Nothing was signed.`, { ...at, rule: error.rule }) };
     if (error instanceof CapExceeded) {
       const left = error.capUnits > error.spentUnits ? error.capUnits - error.spentUnits : 0n;
-      const message = `Refused by the daily budget: "${priced.name}" costs ${at.priceUsd}, but today's spending is ${formatUsd(error.spentUnits)} of the ${formatUsd(error.capUnits)} daily budget (${formatUsd(left)} left). Nothing was signed.`;
+      // "daily cap": the registry's test purchases stop their run on these words (lib/test-purchases/run.ts).
+      const message = `Refused by the daily cap (budgets.day): "${priced.name}" costs ${at.priceUsd}, but today's spending is ${formatUsd(error.spentUnits)} of the ${formatUsd(error.capUnits)} daily cap (${formatUsd(left)} left). Nothing was signed.`;
       return { done: refused(message, { ...at, rule: "budgets.day" }) };
     }
     throw error;
