@@ -208,6 +208,7 @@ describe("a host that supports elicitation", () => {
     const declined = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
     expect(declined.data).toMatchObject({ status: "declined", signed: false });
     expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on Base Sepolia to Reference Weather for "Market report"/);
+    expect(host.elicitations.at(-1)).toMatch(/It uses \$0\.25 of the \$[\d.]+ left in the budget of \$1\.00 a day \(UTC\) \(budgets\.day \(AGORA_DAILY_CAP\)\)\./);
     expect(host.elicitations).toHaveLength(asked + 1);
     expect(await balances(host.address)).toEqual(before);
     expect(delivered("market-report")).toBe(sold);
@@ -355,7 +356,8 @@ describe("a host without elicitation, with tight limits", () => {
     expect(poor.text).toMatch(/costs \$0\.10 but the wallet holds \$0\.05 USDC/);
     const dear = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "tea" } });
     expect(dear.data).toMatchObject({ status: "refused", signed: false });
-    expect(dear.text).toMatch(/above the per-purchase maximum of \$0\.10 \(AGORA_MAX_PER_PURCHASE\)/);
+    expect(dear.data).toMatchObject({ rule: "maxPerPurchase" });
+    expect(dear.text).toMatch(/rule maxPerPurchase \(AGORA_MAX_PER_PURCHASE\): "market-report" costs \$0\.25, above the maximum of \$0\.10 a purchase\. Nothing was signed/);
     expect(await stack.chain.usdcBalance(host.address)).toBe(50_000n);
     expect(await trace(host)).toEqual(before);
   });
@@ -375,12 +377,13 @@ describe("a host without elicitation, with tight limits", () => {
     expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
   });
 
-  it("refuses above the daily cap without signing", async () => {
+  it("refuses above the daily budget without signing, naming the rule and what is left", async () => {
     await spendTheCap();
     const before = await trace(host);
     const capped = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Oslo" } });
     expect(capped.data).toMatchObject({ status: "refused", signed: false });
-    expect(capped.text).toMatch(/today's spending is \$0\.10 of the \$0\.10 daily cap \(AGORA_DAILY_CAP\)/);
+    expect(capped.data).toMatchObject({ rule: "budgets.day" });
+    expect(capped.text).toMatch(/rule budgets\.day \(AGORA_DAILY_CAP\): "weather-now" costs \$0\.01, but the budget of \$0\.10 a day \(UTC\) has \$0\.00 left \(\$0\.10 spent\)\. Nothing was signed/);
     expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
     expect(await trace(host)).toEqual(before);
   });

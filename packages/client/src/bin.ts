@@ -6,8 +6,9 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { chainReader } from "./chain.js";
 import fs from "node:fs";
 import path from "node:path";
+import { PolicyError } from "./policy/load.js";
 import { loadSettings, SettingsError } from "./settings.js";
-import { buildClientServer } from "./tools.js";
+import { buildClientServer } from "./tools/index.js";
 import { openLedger } from "./wallet-ledger.js";
 import { ConfirmationStates, Confirmations } from "./confirm.js";
 import { walletPageUrl } from "./wallet-page.js";
@@ -37,6 +38,7 @@ async function main() {
     settings = loadSettings();
   } catch (error) {
     if (error instanceof SettingsError) fail(`Bad setting ${error.message}`);
+    if (error instanceof PolicyError) fail(`Bad spending policy ${error.message}`);
     throw error;
   }
   try {
@@ -68,7 +70,7 @@ async function main() {
   // Both eras over stdio (SDK v2): a 2026-07-28 host (server/discover) and a 2025 host (initialize) alike.
   const deps = { settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), confirmationStates: new ConfirmationStates() };
   const served = serveStdio(() => buildClientServer(deps));
-  log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; ready.`);
+  log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`);
   const stop = () => void served.close().finally(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -1,12 +1,15 @@
 // @agora-mcp/client: a local MCP server (stdio) that gives an agent a USDC wallet for paid MCP servers.
-export { loadSettings, ledgerFileFor, SettingsError, SETTING_NAMES, type Settings } from "./settings.js";
+export { loadSettings, ledgerFileFor, defaultPolicyFile, SettingsError, SETTING_NAMES, type Settings } from "./settings.js";
+export { loadPolicy, PolicyError, policyFileSchema, type PolicyFile } from "./policy/load.js";
+export { checkPolicy, type PolicyRequest, type PolicyVerdict, type BudgetUse } from "./policy/check.js";
+export { windowStart, type Policy, type Window } from "./policy/rules.js";
 export { openLedger } from "./wallet-ledger.js";
 export { openWallet, importWallet, walletFromKey, WalletError, type Wallet } from "./wallet.js";
-export { Ledger, CapExceeded, type LedgerEntry, type LedgerStatus, type PurchaseLedger } from "./ledger.js";
+export { Ledger, CapExceeded, PolicyRefused, type LedgerEntry, type LedgerStatus, type PurchaseLedger } from "./ledger.js";
 export { chainReader, type ChainReader } from "./chain.js";
 export { registryEndpoint } from "./registry.js";
-export { buildClientServer, type ClientDeps } from "./tools.js";
-export { purchase, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus } from "./purchase.js";
+export { buildClientServer, type ClientDeps } from "./tools/index.js";
+export { purchase, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus } from "./purchase/index.js";
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
 export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";
 export type { ConnectionOptions } from "./connections.js";

@@ -29,14 +29,27 @@ export type LedgerEntry = {
   status: LedgerStatus;
   transaction?: string;
   payTo?: string;
+  /** A digest of the purchase's parameters (policy.identicalPerHour compares them; the values stay out of the file). */
+  params?: string;
   orderId?: string;
   jobId?: string;
   checkAfter?: string;
   note?: string;
 };
 
-/** Statuses whose amount counts against the daily cap. */
-const SPENT: ReadonlySet<LedgerStatus> = new Set(["reserved", "paid", "job-pending", "job-done", "disputed", "unknown"]);
+/** Statuses whose amount counts against a budget: reserved (about to be signed), paid, or not known to be unspent. */
+export const SPENT: ReadonlySet<LedgerStatus> = new Set(["reserved", "paid", "job-pending", "job-done", "disputed", "unknown"]);
+
+/** A purchase the spending policy refused when the ledger checked it under its lock: `message` names the rule. */
+export class PolicyRefused extends Error {
+  constructor(
+    readonly rule: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PolicyRefused";
+  }
+}
 
 export class CapExceeded extends Error {
   constructor(
@@ -56,6 +69,13 @@ export type PurchaseLedger = {
   reserve: (entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint) => Promise<Pick<LedgerEntry, "id">>;
   update: (id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerStatus }) => Promise<void>;
   append: (entry: LedgerEntry) => Promise<void>;
+  /** The wallet's attempts (a ledger that keeps its own history; the spending policy reads them). */
+  attempts?: () => LedgerEntry[];
+  /**
+   * Records a new attempt as reserved only if `check` (every rule of the policy, given the attempts so far) finds
+   * nothing to refuse, in one locked step; throws PolicyRefused otherwise and records nothing.
+   */
+  reserveChecked?: (entry: Omit<LedgerEntry, "id" | "time" | "status">, check: (attempts: LedgerEntry[], now: Date) => { rule: string; message: string } | undefined) => Promise<Pick<LedgerEntry, "id">>;
 };
 
 const LOCK_STALE_MS = 30_000;
@@ -166,6 +186,20 @@ export class Ledger implements PurchaseLedger {
     return this.withLock(() => {
       const spent = this.spentToday(now);
       if (spent + BigInt(entry.units) > capUnits) throw new CapExceeded(spent, capUnits);
+      const line: LedgerEntry = { id: newAttemptId(), time: now.toISOString(), status: "reserved", ...entry };
+      this.appendUnlocked(line);
+      return line;
+    });
+  }
+
+  async reserveChecked(
+    entry: Omit<LedgerEntry, "id" | "time" | "status">,
+    check: (attempts: LedgerEntry[], now: Date) => { rule: string; message: string } | undefined,
+  ): Promise<LedgerEntry> {
+    return this.withLock(() => {
+      const now = new Date();
+      const refusal = check(this.attempts(), now);
+      if (refusal) throw new PolicyRefused(refusal.rule, refusal.message);
       const line: LedgerEntry = { id: newAttemptId(), time: now.toISOString(), status: "reserved", ...entry };
       this.appendUnlocked(line);
       return line;

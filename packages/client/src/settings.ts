@@ -2,6 +2,8 @@
 // stops the client with a message naming the variable, before any wallet or network is touched.
 import os from "node:os";
 import path from "node:path";
+import { loadPolicy, type EnvLimits } from "./policy/load.js";
+import type { Policy } from "./policy/rules.js";
 import { AmountError, BASE_MAINNET, networkFromSetting, usdToUnits, type PaymentNetwork } from "@agora-mcp/protocol";
 
 // The tarball a site serves has that site's `{SITE_URL}/api` written in at build time (esbuild's define in the
@@ -26,6 +28,7 @@ export const SETTING_NAMES = [
   "AGORA_DAILY_CAP",
   "AGORA_MAX_PER_PURCHASE",
   "AGORA_WALLET_FILE",
+  "AGORA_POLICY_FILE",
 ] as const;
 
 export type Settings = {
@@ -41,6 +44,11 @@ export type Settings = {
   walletFile: string;
   /** Whether AGORA_WALLET_FILE named the wallet (its folder must then exist), or it is the default. */
   walletFileSet: boolean;
+  /**
+   * The spending policy in force (the policy file merged with the variables above; dailyCapUnits, maxPerPurchaseUnits
+   * and thresholdUnits are its effective values). A buyer without one (the registry's test purchases) has the caps only.
+   */
+  policy?: Policy;
 };
 
 export class SettingsError extends Error {
@@ -119,9 +127,34 @@ export function loadSettings(env: Env = process.env): Settings {
   const walletRaw = read(env, "AGORA_WALLET_FILE");
   if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
   const walletFile = walletRaw ?? defaultWalletFile();
-  // The default path named outright (an MCP bundle's setting defaults to it) is still the default: its folder is made.
-  const walletFileSet = walletRaw !== undefined && path.resolve(walletRaw) !== defaultWalletFile();
-  return { registryUrl, elicitation, thresholdUnits, directAccess, network, rpcUrl, dailyCapUnits, maxPerPurchaseUnits, walletFile, walletFileSet };
+  const policyRaw = read(env, "AGORA_POLICY_FILE");
+  if (policyRaw !== undefined && !path.isAbsolute(policyRaw)) throw new SettingsError("AGORA_POLICY_FILE", "must be an absolute path");
+  const limit = (value: bigint, rule: string, variable: string) => ({ value, rule, source: read(env, variable) === undefined ? "default" : variable });
+  const envLimits: EnvLimits = {
+    day: limit(dailyCapUnits, "budgets.day", "AGORA_DAILY_CAP"),
+    maxPerPurchase: limit(maxPerPurchaseUnits, "maxPerPurchase", "AGORA_MAX_PER_PURCHASE"),
+    confirmationThreshold: limit(thresholdUnits, "confirmationThreshold", "ELICITATION_THRESHOLD"),
+  };
+  const policy = loadPolicy(policyRaw ?? defaultPolicyFile(walletFile), policyRaw !== undefined, envLimits);
+  return {
+    registryUrl,
+    elicitation,
+    thresholdUnits: policy.confirmationThreshold.value,
+    directAccess,
+    network,
+    rpcUrl,
+    dailyCapUnits: policy.budgets.day?.value ?? dailyCapUnits,
+    maxPerPurchaseUnits: policy.maxPerPurchase.value,
+    walletFile,
+    // The default path named outright (an MCP bundle's setting defaults to it) is still the default: its folder is made.
+    walletFileSet: walletRaw !== undefined && path.resolve(walletRaw) !== defaultWalletFile(),
+    policy,
+  };
+}
+
+/** The spending policy's default place: beside the wallet file. */
+export function defaultPolicyFile(walletFile: string): string {
+  return path.join(path.dirname(walletFile), "policy.json");
 }
 
 /**

@@ -1,0 +1,123 @@
+// The spending policy file (JSON, next to the wallet unless AGORA_POLICY_FILE names another), checked with zod at
+// start: anything wrong stops the client with a message naming the rule. The simple environment variables still
+// work; a rule set in both places holds at the stricter (lower) value.
+import fs from "node:fs";
+import { z } from "zod";
+import { AmountError, usdToUnits } from "@agora-mcp/protocol";
+import { WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
+
+export class PolicyError extends Error {
+  constructor(
+    readonly file: string,
+    readonly rule: string,
+    message: string,
+  ) {
+    super(`${file}: rule ${rule}: ${message}`);
+    this.name = "PolicyError";
+  }
+}
+
+const amount = (allowZero: boolean) =>
+  z.union([z.string(), z.number()], { error: "must be an amount in US dollars such as \"0.50\"" }).transform((value, ctx) => {
+    try {
+      const units = usdToUnits(value);
+      if (!allowZero && units === 0n) ctx.addIssue({ code: "custom", message: "must be more than 0" });
+      return units;
+    } catch (error) {
+      if (!(error instanceof AmountError)) throw error;
+      ctx.addIssue({ code: "custom", message: `must be an amount in US dollars such as "0.50" (${error.message})` });
+      return z.NEVER;
+    }
+  });
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a wallet address: 0x and 40 hex digits");
+const count = z.number({ error: "must be a whole number" }).int("must be a whole number").positive("must be at least 1");
+const lists = <T extends z.ZodType>(entry: T) => z.strictObject({ allow: z.array(entry).optional(), deny: z.array(entry).optional() }).optional();
+
+/** The file's shape: every key optional, nothing else allowed (a misspelt rule must not silently do nothing). */
+export const policyFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  budgets: z.strictObject({ hour: amount(false).optional(), day: amount(false).optional(), week: amount(false).optional(), month: amount(false).optional() }).optional(),
+  maxPerPurchase: amount(false).optional(),
+  perServerPerDay: amount(false).optional(),
+  perToolPerDay: amount(false).optional(),
+  payees: lists(address),
+  servers: lists(z.string().trim().min(1, "must not be empty").max(500)),
+  purchasesPerMinute: count.optional(),
+  identicalPerHour: count.optional(),
+  confirmationThreshold: amount(true).optional(),
+});
+export type PolicyFile = z.output<typeof policyFileSchema>;
+
+function parseFile(file: string): PolicyFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code) throw new PolicyError(file, "(file)", `cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    throw new PolicyError(file, "(file)", "is not valid JSON");
+  }
+  const parsed = policyFileSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const at = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    const rule = [at, issue.keys[0]].filter(Boolean).join(".");
+    throw new PolicyError(file, rule, "is not a rule this client knows (see docs/agent-client.md for the rules)");
+  }
+  throw new PolicyError(file, at || "(file)", at ? issue.message : "must be a JSON object of rules");
+}
+
+/** The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with defaults. */
+export type EnvLimits = { day: Limit<bigint>; maxPerPurchase: Limit<bigint>; confirmationThreshold: Limit<bigint> };
+
+const lower = (a: Limit<bigint>, b: Limit<bigint> | undefined): Limit<bigint> => (b === undefined || a.value <= b.value ? a : b);
+
+/** The policy in force: the file's rules (when `file` exists or was named) merged with the environment's. */
+export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy {
+  const exists = fs.existsSync(file);
+  if (named && !exists) throw new PolicyError(file, "(file)", "does not exist (AGORA_POLICY_FILE names it)");
+  const read = exists ? parseFile(file) : {};
+  const from = <T>(rule: string, value: T | undefined): Limit<T> | undefined => (value === undefined ? undefined : { value, rule, source: file });
+  // A default gives way to the file; a variable someone set and the file's value both hold (the lower wins).
+  const merge = (rule: string, fileValue: bigint | undefined, envLimit: Limit<bigint>) => {
+    const fromFile = from(rule, fileValue);
+    if (!fromFile) return envLimit;
+    return envLimit.source === "default" ? fromFile : lower({ ...envLimit, rule }, fromFile);
+  };
+  const budgets: Partial<Record<Window, Limit<bigint>>> = {};
+  for (const window of WINDOWS) {
+    const limit = window === "day" ? merge("budgets.day", read.budgets?.day, env.day) : from(`budgets.${window}`, read.budgets?.[window]);
+    if (limit) budgets[window] = limit;
+  }
+  const policy: Policy = {
+    ...(exists ? { file } : {}),
+    budgets,
+    maxPerPurchase: merge("maxPerPurchase", read.maxPerPurchase, env.maxPerPurchase),
+    perServerPerDay: from("perServerPerDay", read.perServerPerDay),
+    perToolPerDay: from("perToolPerDay", read.perToolPerDay),
+    payees: { allow: from("payees.allow", read.payees?.allow), deny: from("payees.deny", read.payees?.deny) },
+    servers: { allow: from("servers.allow", read.servers?.allow), deny: from("servers.deny", read.servers?.deny) },
+    purchasesPerMinute: from("purchasesPerMinute", read.purchasesPerMinute),
+    identicalPerHour: from("identicalPerHour", read.identicalPerHour),
+    confirmationThreshold: merge("confirmationThreshold", read.confirmationThreshold, env.confirmationThreshold),
+  };
+  checkConsistent(policy, file);
+  return policy;
+}
+
+/** Rules that contradict each other: a budget no purchase at the maximum could pass, a payee or server both allowed and refused. */
+function checkConsistent(policy: Policy, file: string): void {
+  const max = policy.maxPerPurchase;
+  const budgets = [...Object.values(policy.budgets), policy.perServerPerDay, policy.perToolPerDay].filter((b): b is Limit<bigint> => !!b);
+  for (const budget of budgets) {
+    if (budget.value < max.value) {
+      const where = budget.source === file ? budget.rule : `${budget.rule} (${budget.source})`;
+      throw new PolicyError(file, where, `is smaller than the maximum per purchase (${max.rule}, set in ${max.source === file ? "the file" : max.source}): lower ${max.rule} to at most this budget, or raise the budget`);
+    }
+  }
+  for (const kind of ["payees", "servers"] as const) {
+    const allow = new Set((policy[kind].allow?.value ?? []).map((v) => v.toLowerCase()));
+    const both = (policy[kind].deny?.value ?? []).find((v) => allow.has(v.toLowerCase()));
+    if (both) throw new PolicyError(file, `${kind}.deny`, `${both} is on both ${kind}.allow and ${kind}.deny; keep it on one`);
+  }
+}

@@ -1,0 +1,27 @@
+// One purchase, in steps each in its own file: resolve the server, quote (re-read the price and payee from the
+// server, check the parameters), check every rule of the spending policy and the balance (before anything is
+// signed), ask the person at or above the threshold, reserve under the policy in the ledger's lock, sign, pay, and
+// count it as paid only when the chain shows exactly the price went to the payee (the receipt).
+import { withConnection } from "../connections.js";
+import { resolveServer } from "../servers.js";
+import { pay } from "./pay.js";
+import { quote } from "./quote.js";
+import { refused, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome } from "./types.js";
+
+export type { PurchaseDeps, PurchaseInput, PurchaseOutcome, PurchaseStatus } from "./types.js";
+
+export async function purchase(input: PurchaseInput, deps: PurchaseDeps): Promise<PurchaseOutcome> {
+  const resolved = await resolveServer(input.server, deps.settings);
+  if (!resolved.ok) return refused(resolved.reason);
+  const server = resolved.server;
+  const at = { server: server.label, serverUrl: server.url };
+  return withConnection(
+    server.url,
+    async (c) => {
+      const quoted = await quote(c, { deps, input, server, at });
+      if ("done" in quoted) return quoted.done;
+      return pay(quoted.ctx, quoted.priced, quoted.sign);
+    },
+    deps.connection,
+  );
+}

@@ -1,0 +1,81 @@
+// What a purchase takes and gives, and what its steps hand each other (quote → policy check → confirmation →
+// reservation → sign → pay → receipt).
+import type { InputRequiredResult } from "@modelcontextprotocol/server";
+import type { ChainReader } from "../chain.js";
+import type { Asker, Confirmations } from "../confirm.js";
+import type { ConnectionOptions } from "../connections.js";
+import type { PurchaseLedger } from "../ledger.js";
+import type { ResolvedServer } from "../servers.js";
+import type { Settings } from "../settings.js";
+import type { Wallet } from "../wallet.js";
+
+export type PurchaseInput = {
+  server: string;
+  item: string;
+  params?: Record<string, unknown>;
+  confirmationId?: string;
+  maxPriceUsd?: string;
+  /**
+   * The exact terms the buyer already knows (the registry's latest check): a server now asking another price or
+   * payee is refused as drift before anything is signed.
+   */
+  expectTerms?: { units: string; payTo: string };
+};
+
+export type PurchaseStatus = "delivered" | "free" | "job-pending" | "confirmation-required" | "declined" | "refused" | "drift" | "failed" | "disputed";
+
+export type PurchaseOutcome = {
+  status: PurchaseStatus;
+  message: string;
+  server?: string;
+  serverUrl?: string;
+  item?: string;
+  priceUsd?: string;
+  /** Whether a payment authorisation was signed. */
+  signed: boolean;
+  transaction?: string;
+  orderId?: string;
+  result?: unknown;
+  jobId?: string;
+  checkAfterSeconds?: number;
+  confirmationId?: string;
+  missingParams?: string[];
+  /** The payee the server asked to be paid (when the purchase got that far). */
+  payTo?: string;
+  /** Milliseconds from sending the paid call to its answer. */
+  answeredInMs?: number;
+  /** The spending-policy rule that refused the purchase, when one did. */
+  rule?: string;
+  /** A 2026-07-28 host is to ask the person: the purchase tool answers this input_required result as it is. */
+  inputRequired?: InputRequiredResult;
+};
+
+/**
+ * `confirmations` and `asker` ask the person (settings.elicitation); a buyer with nobody to ask (the registry's test
+ * purchases) turns elicitation off and leaves them out. `connection` bounds how the server is reached.
+ */
+export type PurchaseDeps = {
+  settings: Settings;
+  wallet: Wallet;
+  ledger: PurchaseLedger;
+  chain: ChainReader;
+  confirmations?: Confirmations;
+  asker?: Asker;
+  connection?: ConnectionOptions;
+};
+
+/** A paid item as this purchase will pay it: the price and payee just read from the server. */
+export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}` };
+
+/** What the server answered to a paid call, before the chain is asked. */
+export type Answer = { ok: true; transaction?: string; result: unknown; orderId?: string; jobId?: string; checkAfterSeconds?: number } | { ok: false; reason: string };
+
+/** A signed payment, not yet sent: its EIP-3009 nonce (to ask the chain whether it was used) and how to send it. */
+export type Signed = { nonce: `0x${string}`; send: () => Promise<Answer> };
+export type Signer = () => Promise<Signed>;
+
+export type Context = { deps: PurchaseDeps; input: PurchaseInput; server: ResolvedServer; at: Partial<PurchaseOutcome> };
+
+export function refused(message: string, extra: Partial<PurchaseOutcome> = {}): PurchaseOutcome {
+  return { status: "refused", message, signed: false, ...extra };
+}

@@ -1,0 +1,51 @@
+// explore_server: what a listed server sells now, read from the server itself, and whether this wallet can pay it.
+import { z } from "zod";
+import { formatUsd, unitsToUsd } from "@agora-mcp/protocol";
+import { readCatalogue } from "../catalogue.js";
+import { withConnection } from "../connections.js";
+import { resolveServer } from "../servers.js";
+import { answer, guarded, type ToolDeps } from "./answer.js";
+
+export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void {
+  mcp.registerTool(
+    "explore_server",
+    {
+      title: "Explore a server",
+      description:
+        "Connects to a listed server (its registry id or slug; a URL only with ENABLE_UNSAFE_DIRECT_ACCESS) and reads what it sells now: each item's price, the parameters it needs, and whether this wallet can pay it.",
+      inputSchema: { server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on") },
+      outputSchema: {
+        server: z.string(),
+        serverUrl: z.string(),
+        payTo: z.string().nullable(),
+        items: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional(), priceUsd: z.string(), params: z.record(z.string(), z.string()), payable: z.boolean(), why: z.string().optional() })),
+        x402Tools: z.array(z.object({ name: z.string(), description: z.string().optional(), priceUsd: z.string().optional() })),
+        notes: z.array(z.string()),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    guarded(wallet, "explore_server", async ({ server }) => {
+      const resolved = await resolveServer(server, settings);
+      if (!resolved.ok) return answer(wallet, resolved.reason, { server, serverUrl: "", payTo: null, items: [], x402Tools: [], notes: [resolved.reason] }, true);
+      const { url, label } = resolved.server;
+      const catalogue = await withConnection(url, (c) => readCatalogue(c, settings.network));
+      const items = catalogue.items.map((i) => {
+        const units = BigInt(i.units ?? "0");
+        let why: string | undefined;
+        if (units > 0n && !catalogue.payTo) why = `the server takes no ${settings.network.paymentMethod}`;
+        else if (i.paymentMethod && units > 0n && i.paymentMethod !== settings.network.paymentMethod) why = `paid in ${i.paymentMethod}`;
+        else if (units > settings.maxPerPurchaseUnits) why = `above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}`;
+        return { id: i.id ?? i.name, name: i.name, ...(i.description ? { description: i.description } : {}), priceUsd: unitsToUsd(units), params: i.params ?? {}, payable: !why, ...(why ? { why } : {}) };
+      });
+      const x402Tools = catalogue.x402Tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.units ? { priceUsd: unitsToUsd(t.units) } : {}) }));
+      const text = [
+        `${label} (${url}) sells ${items.length} item(s)${catalogue.payTo ? `, paid to ${catalogue.payTo}` : ""}:`,
+        ...items.map((i) => `- ${i.id}: ${i.name}, $${i.priceUsd}${Object.keys(i.params).length ? `; params ${Object.entries(i.params).map(([k, v]) => `${k} (${v})`).join(", ")}` : ""}${i.payable ? "" : ` — cannot pay: ${i.why}`}`),
+        ...x402Tools.map((t) => `- x402 tool ${t.name}${t.priceUsd ? `: $${t.priceUsd}` : ""}`),
+        ...catalogue.notes.map((n) => `Note: ${n}`),
+        "Buy with purchase {server, item, params}.",
+      ];
+      return answer(wallet, text.join("\n"), { server: label, serverUrl: url, payTo: catalogue.payTo ?? null, items, x402Tools, notes: catalogue.notes });
+    }),
+  );
+}
