@@ -110,7 +110,8 @@ describe("the client from the Getting Started block", () => {
       const found = (await client.callTool({ name: "search_servers", arguments: { query: "weather" } })) as CallToolResult;
       expect(found.isError ?? false).toBe(false);
       expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual(["tarball-weather"]);
-      expect(log).toContain(`registry ${site.url}/api; ready.`);
+      expect(log).toContain(`registry ${site.url}/api; spending policy`);
+      expect(log).toMatch(/; ready\.$/m);
       // npx's copy of the tarball: its README names the site it came from too, never the build's origin.
       const npxDir = path.join(npmEnv.npm_config_cache, "_npx");
       const readmes = fs.readdirSync(npxDir).map((d) => path.join(npxDir, d, "node_modules/@agora-mcp/client/README.md")).filter((f) => fs.existsSync(f));
@@ -166,7 +167,8 @@ describe("the MCP bundle for Claude Desktop", () => {
       expect(address).toBeDefined();
       expect(log).toContain(`Fund it: ${site.url}/wallet/${address}`);
       expect(log).not.toMatch(/0x[0-9a-fA-F]{64}/);
-      expect(log).toContain(`registry ${site.url}/api; ready.`);
+      expect(log).toContain(`registry ${site.url}/api; spending policy`);
+      expect(log).toMatch(/; ready\.$/m);
     } finally {
       await client.close();
     }
