@@ -3,6 +3,7 @@
 // types from here, never from the database layer.
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { DriftRecord } from "@/db/queries/drift";
+import type { EditInput, OwnEdit, PendingEditEntry } from "@/db/queries/listing-edits";
 import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
@@ -10,6 +11,7 @@ import type { ListingProbe } from "@/db/schema";
 import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/buyer-reviews/view";
 import type { TestPurchaseView } from "@/lib/test-purchases/view";
 
+export type { EditInput, OwnEdit, PendingEditEntry };
 export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
 export type Listing = {
