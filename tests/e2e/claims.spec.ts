@@ -71,7 +71,6 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(notice).toContainText("The approved version stays in the marketplace until a reviewer approves the edit.");
   await expect(notice.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
   await expect(notice.getByTestId("edit-changes")).toContainText(`MCP Server URLApproved: https://e2e-claimer-${project}.github.io/weather/mcp` + `Edited: ${newServer}`);
-  await entry.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("edit-awaiting-review.png"), fullPage: true });
 
   // The edit page says so too, and starts from the pending edit.
@@ -96,7 +95,6 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
     await expect(queued.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(queued.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
-  await queued.scrollIntoViewIfNeeded();
   await admin.screenshot({ path: testInfo.outputPath("review-pending-edit.png"), fullPage: true });
   await queued.getByRole("button", { name: "Approve" }).click();
   await expect(toast(admin, "Approved", `The marketplace now shows the edited Claimable Weather ${project}.`)).toBeVisible({ timeout: 20_000 });
