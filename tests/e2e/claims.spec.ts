@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { answerGitHub, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
 import { adminPage } from "./support/listing-flow";
 import { referencePort } from "./support/ports";
@@ -6,6 +6,16 @@ import { referencePort } from "./support/ports";
 // Claiming an imported listing (issue 27, item 5), as its publisher sees it. The prepared database holds an
 // unclaimed listing per project, imported as io.github.e2e-claimer-<project>/weather, and one imported under the
 // reverse-DNS name com.example.claims-e2e/lookup (tests/e2e/support/prepare-db.ts).
+
+/** Full-page screenshots at 1280 and 390 px wide (`<path>.png`, `<path>-390.png`), leaving the page as it was. */
+async function shoot(page: Page, path: string) {
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${path}.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${path}-390.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
 
 test("the publisher claims an io.github listing by signing in with GitHub, then edits it while it stays listed", async ({ page, browser }, testInfo) => {
   test.setTimeout(180_000);
@@ -71,13 +81,13 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(notice).toContainText("The approved version stays in the marketplace until a reviewer approves the edit.");
   await expect(notice.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
   await expect(notice.getByTestId("edit-changes")).toContainText(`MCP Server URLApproved: https://e2e-claimer-${project}.github.io/weather/mcp` + `Edited: ${newServer}`);
-  await page.screenshot({ path: testInfo.outputPath("edit-awaiting-review.png"), fullPage: true });
+  await shoot(page, testInfo.outputPath("edit-awaiting-review"));
 
   // The edit page says so too, and starts from the pending edit.
   await entry.getByRole("link", { name: /Edit/ }).click();
   await expect(page.getByTestId("edit-notice")).toContainText("Edit awaiting review");
   await expect(page.getByLabel("Description")).toHaveValue(after);
-  await page.screenshot({ path: testInfo.outputPath("edit-page-pending.png"), fullPage: true });
+  await shoot(page, testInfo.outputPath("edit-page-pending"));
 
   // The marketplace still shows the approved version, on the detail page and in search.
   await page.goto(detail);
@@ -95,7 +105,7 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
     await expect(queued.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(queued.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
-  await admin.screenshot({ path: testInfo.outputPath("review-pending-edit.png"), fullPage: true });
+  await shoot(admin, testInfo.outputPath("review-pending-edit"));
   await queued.getByRole("button", { name: "Approve" }).click();
   await expect(toast(admin, "Approved", `The marketplace now shows the edited Claimable Weather ${project}.`)).toBeVisible({ timeout: 20_000 });
   await expect(admin.getByText(`Claimable Weather ${project} — approved an edit by`)).toBeVisible();
