@@ -1,6 +1,7 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import type { ProbeResult } from "./probe-result";
 import {
   bigint,
   boolean,
@@ -117,6 +118,33 @@ export const listings = pgTable(
     uniqueIndex("listings_registry_name_key").on(t.registryName),
   ],
 );
+
+/** What a check of a pending edit's server read (lib/probe's result, kept with the edit, never with the listing). */
+export type EditCheck = Omit<ProbeResult, "checkedAt"> & { checkedAt: string };
+
+/**
+ * An owner's edit of an approved listing, waiting for review: the listing keeps being served as approved while it
+ * waits (one row per listing; a second edit replaces the first). Its own check is kept here, apart from the
+ * listing's checks, so an unreviewed server never sets the listing's price, badge or payees. Approving applies it
+ * to the listing and deletes the row; rejecting keeps it, with the reason, until the owner edits again.
+ */
+export const listingEdits = pgTable("listing_edits", {
+  listingId: uuid("listing_id")
+    .primaryKey()
+    .references(() => listings.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  description: text("description").notNull(),
+  categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+  serverUrl: text("server_url").notNull(),
+  websiteUrl: text("website_url"),
+  // The listing's revision once applied: above the listing's, bumped by each replacing edit (a reviewer decides
+  // the revision the page showed, never a later one).
+  revision: integer("revision").notNull(),
+  status: reviewStatus("status").notNull().default("pending"),
+  rejectionReason: text("rejection_reason"),
+  check: jsonb("check").$type<EditCheck>(),
+  submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Bumped by statement triggers on every write to listings, listing_probes and listing_drift (migration 0009):
@@ -301,7 +329,9 @@ export const listingDrift = pgTable(
 
 // "hid a buyer review": an admin hid a buyer review of the listing (buyer_review_id names it), kept here
 // with who and why like every other moderation decision.
-export const reviewDecision = pgEnum("review_decision", ["approved", "rejected", "hid a buyer review"]);
+// "approved an edit" / "rejected an edit": a reviewer decided an owner's pending edit of an approved listing
+// (listing_edits), which stayed in the catalogue meanwhile.
+export const reviewDecision = pgEnum("review_decision", ["approved", "rejected", "hid a buyer review", "approved an edit", "rejected an edit"]);
 
 // Every moderation decision, kept as history: who decided what, when and why.
 export const listingReviews = pgTable(
@@ -554,6 +584,7 @@ export type Listing = typeof listings.$inferSelect;
 export type NewListing = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;
 export type ListingProbe = typeof listingProbes.$inferSelect;
+export type ListingEdit = typeof listingEdits.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
 export type ApiTokenKind = (typeof apiTokenKind.enumValues)[number];
 export type ReviewStatus = (typeof reviewStatus.enumValues)[number];

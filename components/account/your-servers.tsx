@@ -3,7 +3,8 @@ import { CircleCheck, CircleX, Clock } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { SubmittedListing } from "@/lib/listings/model";
 import type { DriftRecord } from "@/lib/listings/model";
-import type { ListingCheck } from "@/lib/listings/model";
+import type { ListingCheck, OwnEdit } from "@/lib/listings/model";
+import { EditNotice } from "./edit-notice";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
 import { RecheckButton } from "./recheck-button";
 import { formatDay } from "@/lib/dates";
@@ -15,7 +16,17 @@ const status = {
 } as const;
 
 /** The signed-in provider's submissions with their review status. */
-export function YourServers({ servers, probes, drift }: { servers: SubmittedListing[]; probes: Map<string, ListingCheck>; drift: Map<string, DriftRecord[]> }) {
+export function YourServers({
+  servers,
+  probes,
+  drift,
+  edits = new Map(),
+}: {
+  servers: SubmittedListing[];
+  probes: Map<string, ListingCheck>;
+  drift: Map<string, DriftRecord[]>;
+  edits?: Map<string, OwnEdit>;
+}) {
   if (servers.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
@@ -31,6 +42,7 @@ export function YourServers({ servers, probes, drift }: { servers: SubmittedList
     <ul className="divide-y rounded-lg border" aria-label="Your servers">
       {servers.map((server) => {
         const { label, variant, icon: Icon } = status[server.status];
+        const edit = edits.get(server.id);
         return (
           <li key={server.id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:justify-between">
             <div className="min-w-0">
@@ -41,6 +53,11 @@ export function YourServers({ servers, probes, drift }: { servers: SubmittedList
               <p className="mt-1 text-xs text-muted-foreground">Submitted {formatDay(server.createdAt)}</p>
               {server.status === "rejected" && server.rejectionReason && (
                 <p className="mt-1 text-sm text-destructive">Reason: {server.rejectionReason}</p>
+              )}
+              {edit && (
+                <div className="mt-3">
+                  <EditNotice edit={edit} />
+                </div>
               )}
               <div className="mt-3 rounded-md border bg-muted/30 p-3">
                 <ProbeEvidence probe={probes.get(server.id)} drift={drift.get(server.id)} />

@@ -4,6 +4,8 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { listings, type Listing, type NewListing } from "../schema";
 import type { Db } from "../types";
 
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export type ListingRowInput = Omit<NewListing, "id" | "searchText" | "slug" | "categories"> & { slug: string; categories: string[] };
 
 export function buildSearchText(name: string, description: string, categories: string[]): string {
@@ -43,7 +45,7 @@ export async function insertListingRow(db: Db, input: ListingRowInput, nameOf?: 
  * The fields an upstream update must leave alone from now on: those this edit changed, added to those changed
  * before (compared with the stored values inside the same UPDATE, so no read can go stale in between).
  */
-function ownerEditedFields(input: { name: string; description: string; websiteUrl: string | null }) {
+export function ownerEditedFields(input: { name: string; description: string; websiteUrl: string | null }) {
   const changed = sql`array_remove(array[
     case when ${listings.name} is distinct from ${input.name}::text then 'name' end,
     case when ${listings.description} is distinct from ${input.description}::text then 'description' end,
@@ -87,7 +89,7 @@ export async function refreshImportedListing(db: Db, serverUrl: string, upstream
  * until an admin approves it again. Null when the listing is not the owner's.
  */
 export async function updateListingForReview(
-  db: Db,
+  db: Db | Tx,
   listingId: string,
   ownerId: string,
   input: { name: string; description: string; categories: string[]; serverUrl: string; websiteUrl: string | null },

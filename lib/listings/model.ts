@@ -4,6 +4,7 @@
 // the database layer.
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { DriftRecord } from "@/db/queries/drift";
+import type { EditInput, OwnEdit, PendingEditEntry } from "@/db/queries/listing-edits";
 import type { PublicListingRow } from "@/db/queries/listings";
 import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
@@ -12,6 +13,7 @@ import type { ListingProbe } from "@/db/schema";
 import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/listings/buyer-review-view";
 import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
+export type { EditInput, OwnEdit, PendingEditEntry };
 export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
 /** The public columns of a stored row (db/queries/listings.ts picks them), with dates as ISO strings. */

@@ -1,11 +1,23 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { answerGitHub, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import { adminPage } from "./support/listing-flow";
+import { referencePort } from "./support/ports";
 
 // Claiming an imported listing (issue 27, item 5), as its publisher sees it. The prepared database holds an
 // unclaimed listing per project, imported as io.github.e2e-claimer-<project>/weather, and one imported under the
 // reverse-DNS name com.example.claims-e2e/lookup (tests/e2e/support/prepare-db.ts).
 
-test("the publisher claims an io.github listing by signing in with GitHub, then edits it", async ({ page }, testInfo) => {
+/** Full-page screenshots at 1280 and 390 px wide (`<path>.png`, `<path>-390.png`), leaving the page as it was. */
+async function shoot(page: Page, path: string) {
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${path}.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${path}-390.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
+
+test("the publisher claims an io.github listing by signing in with GitHub, then edits it while it stays listed", async ({ page, browser }, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const owner = `e2e-claimer-${project}`;
@@ -49,15 +61,65 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(page.getByTestId("provenance")).toBeVisible();
   await expect(page.getByRole("link", { name: "Claim this listing" })).toHaveCount(0);
 
-  // The owner edits it like a submitted listing: it goes back to review.
+  // The owner edits it like a submitted listing (moving it to their real server): the edit waits for review while
+  // the approved version stays in the marketplace (issue 42).
+  const before = "Weather forecasts imported from the MCP Registry, waiting for their publisher to claim them.";
+  const after = "Written by the publisher: forecasts for every city, paid per call.";
+  const newServer = `http://127.0.0.1:${referencePort}/mcp?run=claimed-${project}`;
   await page.goto("/account");
   const entry = page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: `Claimable Weather ${project}` });
   await entry.getByRole("link", { name: /Edit/ }).click();
-  await page.getByLabel("Description").fill("Written by the publisher: forecasts for every city, paid per call.");
+  await expect(page.getByText("Saving sends your changes to review; the approved version stays in the marketplace until an admin approves them.")).toBeVisible();
+  await page.getByLabel("Description").fill(after);
+  await page.getByLabel("MCP Server URL").fill(newServer);
   await page.getByRole("button", { name: "Save and resubmit" }).click();
   await expect(toast(page, "Saved", "Your changes were sent for review.")).toBeVisible();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(entry.getByText("Approved", { exact: true })).toBeVisible();
+  const notice = entry.getByTestId("edit-notice");
+  await expect(notice).toContainText("Edit awaiting review");
+  await expect(notice).toContainText("The approved version stays in the marketplace until a reviewer approves the edit.");
+  await expect(notice.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
+  await expect(notice.getByTestId("edit-changes")).toContainText(`MCP Server URLApproved: https://e2e-claimer-${project}.github.io/weather/mcp` + `Edited: ${newServer}`);
+  await shoot(page, testInfo.outputPath("edit-awaiting-review"));
+
+  // The edit page says so too, and starts from the pending edit.
+  await entry.getByRole("link", { name: /Edit/ }).click();
+  await expect(page.getByTestId("edit-notice")).toContainText("Edit awaiting review");
+  await expect(page.getByLabel("Description")).toHaveValue(after);
+  await shoot(page, testInfo.outputPath("edit-page-pending"));
+
+  // The marketplace still shows the approved version, on the detail page and in search.
+  await page.goto(detail);
+  await expect(page.getByText(before).first()).toBeVisible();
+  await expect(page.getByText(after)).toHaveCount(0);
+  await page.goto(`/marketplace?q=${encodeURIComponent(`Claimable Weather ${project}`)}`);
+  await expect(page.getByTestId("listing").filter({ hasText: `Claimable Weather ${project}` })).toContainText("Weather forecasts imported from the MCP Registry");
+
+  // The reviewer sees the edit with its diff and its own check, and approves it.
+  const admin = await adminPage(browser);
+  await admin.setViewportSize(page.viewportSize()!);
+  const queued = admin.getByTestId("edit-entry").filter({ hasText: `Claimable Weather ${project}` });
+  await expect(async () => {
+    await admin.goto("/admin/review");
+    await expect(queued.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(queued.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
+  await shoot(admin, testInfo.outputPath("review-pending-edit"));
+  await queued.getByRole("button", { name: "Approve" }).click();
+  await expect(toast(admin, "Approved", `The marketplace now shows the edited Claimable Weather ${project}.`)).toBeVisible({ timeout: 20_000 });
+  await expect(admin.getByText(`Claimable Weather ${project} — approved an edit by`)).toBeVisible();
+
+  // Now the marketplace shows the new version, and the owner's notice is gone.
+  await page.goto(detail);
+  await expect(page.getByText(after).first()).toBeVisible();
+  await expect(page.getByText(before)).toHaveCount(0);
+  await page.goto(`/marketplace?q=${encodeURIComponent(`Claimable Weather ${project}`)}`);
+  await expect(page.getByTestId("listing").filter({ hasText: `Claimable Weather ${project}` })).toContainText("Written by the publisher");
   await page.goto("/account");
-  await expect(page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: `Claimable Weather ${project}` }).getByText("Pending review")).toBeVisible();
+  await expect(entry.getByText("Approved", { exact: true })).toBeVisible();
+  await expect(entry.getByTestId("edit-notice")).toHaveCount(0);
+  await admin.context().close();
 });
 
 test("a reverse-DNS listing's claim page gives a one-time token and says exactly where to publish it", async ({ page }, testInfo) => {

@@ -19,6 +19,8 @@ import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
 import { resubmitListing } from "@/lib/listings/submit/resubmit-listing";
+import { checkListingEdit } from "@/lib/listings/edits/check-edit";
+import { decideListingEdit } from "@/db/queries/listing-edits";
 import { ApiError } from "@/lib/errors";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startFakeDns, type FakeDns } from "../support/fake-dns";
@@ -323,7 +325,16 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
         websiteUrl: listing!.websiteUrl,
         categories: ["Finance"],
       });
-      expect(edited).toMatchObject({ status: "pending", editedFields: ["description"] });
+      // Approved, it stays in the catalogue as it was while the edit waits for review (issue 42); a reviewer applies it.
+      expect(edited.kind).toBe("pending-edit");
+      expect((await conn.db.select({ status: listings.status, description: listings.description }).from(listings).where(eq(listings.id, listing!.id)))[0]).toEqual({
+        status: "approved",
+        description: listing!.description,
+      });
+      await checkListingEdit(conn.db, listing!.id, loopback);
+      const reviewer = await newUser();
+      const decided = await decideListingEdit(conn.db, listing!.id, reviewer, { decision: "approved", reason: null, revision: edited.kind === "pending-edit" ? edited.edit.revision : 0 });
+      expect(decided.ok && decided.listing).toMatchObject({ status: "approved", editedFields: ["description"] });
 
       // Upstream publishes a new version with a new title and description: the title arrives, the description stays the owner's.
       const entry = registry.entries[0]!;

@@ -25,7 +25,7 @@ export default async function AccountPage() {
   const user = await currentUser();
   if (!user) redirect("/login");
   const db = await getDb();
-  const [{ listings, checks, drift }, tokens, buyerReviews, claimed] = await Promise.all([
+  const [{ listings, checks, drift, edits }, tokens, buyerReviews, claimed] = await Promise.all([
     listOwnListings(db, user.id),
     listApiTokens(db, user.id),
     reviewDesk(db, { ownerId: user.id }),
@@ -86,7 +86,7 @@ export default async function AccountPage() {
           </Button>
         </div>
         <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
-        <YourServers servers={listings} probes={checks} drift={drift} />
+        <YourServers servers={listings} probes={checks} drift={drift} edits={edits} />
         <TestPurchaseOwnerPanel listings={testPurchases} />
       </section>
 

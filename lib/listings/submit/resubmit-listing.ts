@@ -1,7 +1,7 @@
-// An owner's edit: a new submission for review of an existing listing, with the same rules and limits.
+// An owner's edit: a new submission for review of an existing listing, with the same rules and limits. An approved
+// listing stays in the catalogue as approved while the edit waits for review beside it (db/queries/listing-edits).
 import type { Db } from "@/db/types";
-import type { Listing } from "@/db/schema";
-import { updateListingForReview } from "@/db/queries/listing-write";
+import { saveOwnerEdit, type SavedEdit } from "@/db/queries/listing-edits";
 import { ApiError } from "@/lib/errors";
 import { splitCategories } from "@/lib/categories";
 import { enforceLimit, limits } from "@/lib/rate-limit";
@@ -9,16 +9,19 @@ import type { ServerSubmission } from "@/lib/validations/server-submission";
 import { admitSubmission, asDuplicateServer, refuseListedServer } from "./submit-server";
 import { normalizeServerUrl } from "./server-url";
 
-/** Puts the owner's listing back to `pending` with the new text; 404 when `userId` owns no such listing. */
-export async function resubmitListing(db: Db, userId: string, listingId: string, input: ServerSubmission): Promise<Listing> {
+/**
+ * Sends the owner's edit for review: beside an approved listing as a pending edit (replacing an earlier one), or as
+ * the listing itself when it is not approved; 404 when `userId` owns no such listing.
+ */
+export async function resubmitListing(db: Db, userId: string, listingId: string, input: ServerSubmission): Promise<SavedEdit> {
   // An edit is a new check of the owner's host and a new review: it counts against the daily submission
   // limit, and one listing changes at most once a minute.
   await admitSubmission(db, userId, input);
   await enforceLimit(db, limits.editCooldownPerListing, listingId);
   await refuseListedServer(db, input.mcpServerUrl, listingId);
-  let listing: Listing | null;
+  let saved: SavedEdit | null;
   try {
-    listing = await updateListingForReview(db, listingId, userId, {
+    saved = await saveOwnerEdit(db, listingId, userId, {
       name: input.name,
       description: input.description,
       categories: splitCategories(input.categories),
@@ -28,6 +31,6 @@ export async function resubmitListing(db: Db, userId: string, listingId: string,
   } catch (error) {
     throw asDuplicateServer(error);
   }
-  if (!listing) throw new ApiError(404, "You have no server with that id.");
-  return listing;
+  if (!saved) throw new ApiError(404, "You have no server with that id.");
+  return saved;
 }

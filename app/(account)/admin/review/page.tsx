@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { forbidden, redirect } from "next/navigation";
 import { ReviewActions } from "@/components/admin/review-actions";
 import { ProbeEvidence } from "@/components/admin/probe-evidence";
+import { PendingEditEntry } from "@/components/admin/pending-edit-entry";
 import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
 import { reviewDesk } from "@/lib/buyer-reviews/feedback";
 import { TestPurchaseWalletPanel } from "@/components/listings/test-purchase-wallet-panel";
@@ -20,7 +21,7 @@ export default async function ReviewQueuePage() {
   if (!user) redirect("/login");
   if (!isAdmin(user)) forbidden();
   const db = await getDb();
-  const [{ queue, decisions, checks, drift }, buyerReviews, wallet, undelivered] = await Promise.all([
+  const [{ queue, edits, decisions, checks, drift }, buyerReviews, wallet, undelivered] = await Promise.all([
     loadReviewQueue(db),
     reviewDesk(db, { all: true }),
     walletStatus(db),
@@ -31,10 +32,26 @@ export default async function ReviewQueuePage() {
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">Review queue</h1>
       <p className="mt-2 text-muted-foreground">
-        {queue.length === 0 ? "Nothing is waiting for review." : `${queue.length} ${queue.length === 1 ? "server is" : "servers are"} waiting for review, oldest first.`}
+        {queue.length === 0 ? (edits.length === 0 ? "Nothing is waiting for review." : "No new servers are waiting for review.") : `${queue.length} ${queue.length === 1 ? "server is" : "servers are"} waiting for review, oldest first.`}
       </p>
 
       <TestPurchaseWalletPanel wallet={wallet} undelivered={undelivered} />
+
+      {edits.length > 0 && (
+        <section className="mt-8" aria-labelledby="pending-edits">
+          <h2 id="pending-edits" className="text-xl font-semibold">
+            Edits of listed servers
+          </h2>
+          <p className="mt-1 text-sm text-muted-foreground">
+            {edits.length === 1 ? "1 owner's edit is" : `${edits.length} owners' edits are`} waiting for review, oldest first. Each listing stays in the marketplace as approved until you decide.
+          </p>
+          <ul className="mt-4 space-y-6" aria-label="Pending edits">
+            {edits.map((edit) => (
+              <PendingEditEntry key={`${edit.listingId}@${edit.revision}`} edit={edit} />
+            ))}
+          </ul>
+        </section>
+      )}
 
       <ul className="mt-8 space-y-6" aria-label="Pending servers">
         {queue.map((listing) => (
