@@ -8,7 +8,7 @@ export function EditChanges({ changes }: { changes: EditChange[] }) {
       {changes.map((c) => (
         <div key={c.field} className="min-w-0">
           <dt className="font-medium">{c.field}</dt>
-          <dd className="mt-0.5 grid gap-0.5 break-words whitespace-pre-line">
+          <dd className="mt-0.5 grid gap-0.5 whitespace-pre-line wrap-anywhere">
             <span className="text-muted-foreground">
               <span className="sr-only">Approved: </span>
               <del>{c.before}</del>

@@ -7,13 +7,17 @@ import { referencePort } from "./support/ports";
 // unclaimed listing per project, imported as io.github.e2e-claimer-<project>/weather, and one imported under the
 // reverse-DNS name com.example.claims-e2e/lookup (tests/e2e/support/prepare-db.ts).
 
-/** Full-page screenshots at 1280 and 390 px wide (`<path>.png`, `<path>-390.png`), leaving the page as it was. */
+/**
+ * Full-page screenshots at 1280 and 390 px wide (`<path>.png`, `<path>-390.png`), leaving the page as it was; on the
+ * phone nothing may run past the screen's edge (a long URL in an edit's diff once widened /account to 403 px).
+ */
 async function shoot(page: Page, path: string) {
   const size = page.viewportSize()!;
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: `${path}.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${path}-390.png`, fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} at 390 px`).toBeLessThanOrEqual(390);
   await page.setViewportSize(size);
 }
 

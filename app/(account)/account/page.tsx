@@ -34,7 +34,7 @@ export default async function AccountPage() {
   const testPurchases = await ownerTestPurchases(db, listings);
 
   return (
-    <div className="mx-auto grid max-w-3xl gap-12 px-4 py-12 sm:px-6">
+    <div className="mx-auto grid max-w-3xl grid-cols-1 gap-12 px-4 py-12 sm:px-6">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
           <h1 className="text-3xl font-bold tracking-tight">Your account</h1>
