@@ -226,25 +226,28 @@ type ProbeCounts = { seen: number; text: number; name: number; words: number[] }
 export async function probeCounts(db: Db, terms: SearchTerms, filter: SQL): Promise<ProbeCounts> {
   const rows = await probeSample(db, filter);
   // Each word is looked for once per row's text; the rows holding every word are the rows where each was found.
-  const found = terms.words.map((w) => rows.map((r) => containsWord(r.text, w)));
+  // One finder per word, made once: not a spread and fourteen concatenations per row and word (1,000 rows a search).
+  const finders = terms.words.map(wordFinder);
+  const found = finders.map((holds) => rows.map((r) => holds(r.text)));
   let text = 0;
   let name = 0;
   rows.forEach((r, i) => {
     if (!found.every((inText) => inText[i])) return;
     text++;
     // A name is a part of the search text: only a row whose text holds every word can hold them in its name.
-    if (terms.words.every((w) => containsWord(r.name, w))) name++;
+    if (finders.every((holds) => holds(r.name))) name++;
   });
   return { seen: rows.length, text, name, words: found.map((inText) => inText.filter(Boolean).length) };
 }
 
 /**
- * A word found in a lower-cased text as the "scan" form of textMatches finds it: anywhere when it has three
+ * A test of whether a lower-cased text holds the word as the "scan" form of textMatches finds it: anywhere when it has three
  * characters or more, else only where it starts a word (the text's start, or after a separator).
  */
-function containsWord(text: string, word: string): boolean {
-  if (!isShort(word)) return text.includes(word);
-  return text.startsWith(word) || WORD_SEPARATORS.some((c) => text.includes(c + word));
+function wordFinder(word: string): (text: string) => boolean {
+  if (!isShort(word)) return (text) => text.includes(word);
+  const afterSeparator = WORD_SEPARATORS.map((c) => c + word);
+  return (text) => text.startsWith(word) || afterSeparator.some((s) => text.includes(s));
 }
 
 /** The plan from the probe's counts (`counts.words` in the order of `words`). */
