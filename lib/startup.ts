@@ -1,17 +1,14 @@
-// Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the schedule.
+// Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the background jobs (lib/jobs/start-jobs.ts).
 import { env, TEST_SWITCHES } from "@/lib/env";
 import { closeDatabase, getDb } from "@/lib/database";
-import { logError, logInfo, logWarn } from "@/lib/log";
+import { logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
-import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
-import { scheduledWork } from "@/lib/jobs/scheduled-work";
 import { searchCacheStats } from "@/lib/listings/search/search";
-import { startSalesSchedule } from "@/lib/jobs/sales-schedule";
-import { revalidateSalesPages } from "@/lib/sales/revalidate";
+import { startJobs } from "@/lib/jobs/start-jobs";
 
-const holder = globalThis as unknown as { __salesSchedule?: boolean; __verifySchedule?: boolean; __memoryLog?: boolean; __shutdownHooks?: boolean };
+const holder = globalThis as unknown as { __memoryLog?: boolean; __shutdownHooks?: boolean };
 
 export async function startUp(): Promise<void> {
   try {
@@ -59,44 +56,6 @@ export async function startUp(): Promise<void> {
     onShutdown("stop sharing cache revalidations", sharing.close);
   }
   holder.__shutdownHooks = true;
-  if (!building) startSalesIndexing(await getDb());
-  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
-  // `next build` loads instrumentation too; only a serving process runs the schedule.
-  if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule || building) return;
-  holder.__verifySchedule = true;
-  const db = await getDb();
-  const schedule = startScheduledChecks(db, {
-    intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
-    alsoRun: scheduledWork(db),
-    onRun: (summary) => logInfo("scheduled verification", { ...summary, holder: schedule.holder }),
-    onWork: (name, result) => logInfo(`scheduled ${name}`, result && typeof result === "object" ? (result as Record<string, unknown>) : { result }),
-    onError: (error, work) => logError(work ? `scheduled ${work} failed` : "scheduled verification failed", error),
-  });
-  // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
-  onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));
-  logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
-}
-
-// A sales run longer than this (or than ten intervals) is logged as slow, with how long it waited for its lease.
-const SLOW_SALES_RUN_MS = 10_000;
-
-// Sales run on their own, shorter schedule (lib/jobs/sales-schedule.ts), whether or not the listing checks do: a purchase
-// should show within a minute (seconds in the sandbox). Pages that show sales are revalidated when a run changed any.
-function startSalesIndexing(db: Awaited<ReturnType<typeof getDb>>): void {
-  const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();
-  if (!CHAIN_RPC_URLS || SALES_INDEX_INTERVAL_SECONDS === 0 || holder.__salesSchedule) return;
-  holder.__salesSchedule = true;
-  const slowMs = Math.max(SLOW_SALES_RUN_MS, 10 * SALES_INDEX_INTERVAL_SECONDS * 1000);
-  const sales = startSalesSchedule(db, {
-    intervalMs: SALES_INDEX_INTERVAL_SECONDS * 1000,
-    onRun: (summary, timing) => {
-      const changed = summary.networks.some((n) => !("error" in n) && (n.added > 0 || n.removed > 0));
-      if (changed) void revalidateSalesPages().catch((error: unknown) => logError("could not revalidate sales pages", error));
-      // A run far longer than its interval delays every sale it finds: say so, with where the time went.
-      const slow = timing.claimMs + timing.runMs > slowMs;
-      if (changed || slow || summary.networks.some((n) => "error" in n)) logInfo(slow ? "sales indexed slowly" : "sales indexed", { ...summary, ...timing });
-    },
-    onError: (error) => logError("sales indexing failed", error),
-  });
-  onShutdown("stop sales indexing", () => sales.stop({ waitMs: 3_000 }));
+  // `next build` loads instrumentation too; only a serving process runs the schedules.
+  if (!building) startJobs(await getDb());
 }

@@ -100,11 +100,6 @@ export async function paymentTermsNamingSince(db: Db, wallet: string, since: Dat
     );
 }
 
-/** The last block indexed on `network`, or null before its first run. */
-export async function salesCursor(db: Db, network: string): Promise<bigint | null> {
-  return (await salesCursorRow(db, network))?.block ?? null;
-}
-
 /** The cursor of `network` and the block its first run started at (null when that was not recorded). */
 export async function salesCursorRow(db: Db, network: string): Promise<{ block: bigint; firstBlock: bigint | null } | null> {
   const [row] = await db.select({ block: salesCursors.block, firstBlock: salesCursors.firstBlock }).from(salesCursors).where(eq(salesCursors.network, network));

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
-import { startIngestNow } from "@/lib/ingest/run-now";
+import { startIngestNow } from "@/lib/jobs/ingest-now";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { adminAction } from "./result";
 

@@ -4,7 +4,7 @@ import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
-import type { ScheduledWork } from "@/lib/listings/checks/scheduled-checks";
+import type { ScheduledWork } from "./checks-schedule";
 import { runTestPurchases } from "@/lib/test-purchases/run";
 import { testPurchaseSettings } from "@/lib/test-purchases/settings";
 

@@ -12,7 +12,7 @@ import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { catalogueVersion, searchListings } from "@/db/queries/listings";
 import { searchTerms } from "@/db/queries/search-terms";
 import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
-import { salesCursor, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
+import { salesCursorRow, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
 import { rowsOf } from "@/db/rows";
 import { sql } from "drizzle-orm";
 import { checkListing } from "@/lib/listings/checks/check-listings";
@@ -121,7 +121,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(summary.last30d).toEqual(summary.allTime);
     expect(summary.lastSale).toMatchObject({ txHash: kitSales.at(-1)!.tx.toLowerCase(), network: "eip155:84532", amountUnits: PRICE.toString() });
     expect((await salesSummaries(conn.db, [otherId])).has(otherId)).toBe(false);
-    expect(await salesCursor(conn.db, BASE_SEPOLIA.caip2)).toBe(await chain.getBlockNumber());
+    expect((await salesCursorRow(conn.db, BASE_SEPOLIA.caip2))?.block).toBe(await chain.getBlockNumber());
     await figuresMatchRaw();
   });
 
@@ -215,7 +215,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     const proxy = await startFaultyRpc(stack.chain.rpcUrl);
     try {
       const viaProxy = createPublicClient({ transport: http(proxy.url, { timeout: 500, retryCount: 0 }) });
-      const before = { rows: await stored(), cursor: await salesCursor(conn.db, BASE_SEPOLIA.caip2) };
+      const before = { rows: await stored(), cursor: (await salesCursorRow(conn.db, BASE_SEPOLIA.caip2))?.block };
       const fresh = await seller.settle([{ buyer: buyers[0]!, payee: provider, units: PRICE }]);
       for (const [fault, message] of [
         ["hang", /took too long|timed out/i],
@@ -226,7 +226,7 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
         proxy.set(fault);
         await expect(run(viaProxy), fault).rejects.toThrow(message);
         expect(await stored(), fault).toEqual(before.rows);
-        expect(await salesCursor(conn.db, BASE_SEPOLIA.caip2), fault).toBe(before.cursor);
+        expect((await salesCursorRow(conn.db, BASE_SEPOLIA.caip2))?.block, fault).toBe(before.cursor);
       }
       proxy.set("none");
       expect(await run(viaProxy)).toMatchObject({ added: 1, removed: 0 });

@@ -12,7 +12,7 @@ import { claimJob, releaseJob } from "@/db/queries/scheduled-jobs";
 import { listingProbes, listings, scheduledJobs } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
-import { startScheduledChecks, CHECK_JOB } from "@/lib/listings/checks/scheduled-checks";
+import { startScheduledChecks, CHECK_JOB } from "@/lib/jobs/checks-schedule";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
 const run = promisify(execFile);

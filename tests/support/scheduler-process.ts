@@ -1,7 +1,7 @@
 // One "app instance" for the schedule test: runs the app's verification schedule against DATABASE_URL for
 // RUN_MS, then prints {runs} as JSON. Two of these on one database must share, not repeat, the runs.
 import { openPostgres } from "@/db/connect";
-import { startScheduledChecks } from "@/lib/listings/checks/scheduled-checks";
+import { startScheduledChecks } from "@/lib/jobs/checks-schedule";
 
 const conn = await openPostgres(process.env.DATABASE_URL!, { max: 2 });
 let runs = 0;

@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { isAdmin } from "@/lib/auth/admin";
 import { currentUser } from "@/lib/auth/current-user";
 import { formatDayTime } from "@/lib/dates";
-import { ingestRunning } from "@/lib/ingest/run-now";
+import { ingestRunning } from "@/lib/jobs/ingest-now";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { loadSourcesView } from "@/lib/ingest/sources-view";
 

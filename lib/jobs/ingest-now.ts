@@ -5,9 +5,9 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { leaseHeld, releaseJobIfHeld, takeLease } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
-import { CHECK_JOB } from "@/lib/listings/checks/scheduled-checks";
+import { CHECK_JOB } from "./checks-schedule";
 import { logError } from "@/lib/log";
-import { runIngest, type IngestOptions, type IngestSummary } from "./run-ingest";
+import { runIngest, type IngestOptions, type IngestSummary } from "@/lib/ingest/run-ingest";
 import type { IngestSource } from "@/lib/config/ingest-sources";
 
 /** As long as the schedule's own lease: a run still going then is presumed dead and the lease is free again. */

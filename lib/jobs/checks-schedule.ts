@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
-import { checkListings, type CheckListingsOptions, type ChecksSummary } from "./check-listings";
+import { checkListings, type CheckListingsOptions, type ChecksSummary } from "@/lib/listings/checks/check-listings";
 
 export const CHECK_JOB = "verify-listings";
 // A run that outlives this (a crashed instance) stops blocking the others.
