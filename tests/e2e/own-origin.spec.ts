@@ -175,7 +175,11 @@ test.describe("one build on another origin", () => {
       expect(legal).not.toContain(contactEmail);
 
       expect(await (await get("/robots.txt")).text()).toContain(`Sitemap: ${other}/sitemap.xml`);
-      const sitemap = await (await get("/sitemap.xml")).text();
+      // The sitemap index names this server's sitemap files, and they name its pages.
+      const index = await (await get("/sitemap.xml")).text();
+      expect(index).toContain(`<loc>${other}/sitemap/0.xml</loc>`);
+      expect(index).not.toContain(siteOrigin);
+      const sitemap = await (await get("/sitemap/0.xml")).text();
       expect(sitemap).toContain(`<loc>${other}/guides/local-testing-guide</loc>`);
       expect(sitemap).not.toContain(siteOrigin);
 

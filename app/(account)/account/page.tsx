@@ -74,7 +74,7 @@ export default async function AccountPage() {
         </Button>
       </header>
 
-      <section aria-labelledby="your-servers" className="grid gap-4">
+      <section aria-labelledby="your-servers" className="grid grid-cols-1 gap-4">
         <div className="flex items-center justify-between gap-4">
           <h2 id="your-servers" className="scroll-mt-24 text-xl font-semibold tracking-tight">
             Your servers
@@ -91,7 +91,7 @@ export default async function AccountPage() {
       </section>
 
       {buyerReviews.length > 0 && <BuyerReviewDesk reviews={buyerReviews} mode="owner" />}
-      <section aria-labelledby="claimed-listings" className="grid gap-4">
+      <section aria-labelledby="claimed-listings" className="grid grid-cols-1 gap-4">
         <h2 id="claimed-listings" className="scroll-mt-24 text-xl font-semibold tracking-tight">
           Claimed listings
         </h2>
@@ -99,7 +99,7 @@ export default async function AccountPage() {
         <ClaimedListings listings={claimed} />
       </section>
 
-      <section aria-labelledby="api-tokens" className="grid gap-4">
+      <section aria-labelledby="api-tokens" className="grid grid-cols-1 gap-4">
         <h2 id="api-tokens" className="scroll-mt-24 text-xl font-semibold tracking-tight">
           API tokens
         </h2>
