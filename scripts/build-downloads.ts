@@ -12,7 +12,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import nextEnv from "@next/env";
 import { REQUIRE_SHIM, writeClientBundle } from "./support/mcpb";
-import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, type BuiltDownload, type DownloadPackage, type DownloadsManifest } from "@/lib/downloads/packages";
+import { DEV_DOWNLOADS_DIR, DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, type BuiltDownload, type DownloadPackage, type DownloadsManifest } from "@/lib/downloads/packages";
 
 const PROTOCOL_TYPES = "packages/protocol/dist";
 
@@ -27,7 +27,8 @@ type WorkspaceManifest = {
 
 function args(argv: string[]): { out: string; dev: boolean } {
   const at = argv.indexOf("--out");
-  return { out: at >= 0 && argv[at + 1] ? argv[at + 1]! : DOWNLOADS_DIR, dev: argv.includes("--dev") };
+  const dev = argv.includes("--dev");
+  return { out: at >= 0 && argv[at + 1] ? argv[at + 1]! : dev ? DEV_DOWNLOADS_DIR : DOWNLOADS_DIR, dev };
 }
 
 async function bundle(pkg: DownloadPackage, manifest: WorkspaceManifest, stage: string, registryUrl: string) {

@@ -25,6 +25,12 @@ export const DOWNLOAD_PACKAGES: readonly DownloadPackage[] = [
  * standalone build (outputFileTracingIncludes), so it travels with the server.
  */
 export const DOWNLOADS_DIR = "dist/downloads";
+/**
+ * Where `npm run dev` and the sandbox pack theirs (build-downloads --dev): apart from a production build's, whose
+ * manifest names the origin its pages were built for (a dev run once overwrote it, and `npm start` then rewrote
+ * nothing).
+ */
+export const DEV_DOWNLOADS_DIR = "dist/downloads-dev";
 export const MANIFEST_FILE = "manifest.json";
 
 export const manifestSchema = z.object({

@@ -10,12 +10,12 @@ import { BUNDLE_FILE } from "./bundle-manifest";
 import { siteUrl } from "@/lib/site";
 import { createRewriter, servedTarball } from "@/server/deployment-rewrite.mjs";
 import { rewriteBundle } from "./bundle-zip";
-import { DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
+import { DEV_DOWNLOADS_DIR, DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
 
 const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
 
 // Not traced from here (that would take in the whole project): next.config.mjs names the folder for the trace.
-const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), DOWNLOADS_DIR);
+const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), process.env.NODE_ENV === "development" ? DEV_DOWNLOADS_DIR : DOWNLOADS_DIR);
 export const builtDownloadsDir = builtDir;
 
 /** The build's manifest (see scripts/build-downloads.ts), from the app's working directory; null before a build. */
