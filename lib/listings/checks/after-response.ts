@@ -1,21 +1,29 @@
 import "server-only";
-// Checks a listing after the response is sent, so submitting or approving never waits on a remote server.
+// Checks a listing (or an owner's pending edit of one) after the response is sent, so submitting, saving or approving
+// never waits on a remote server.
 import { after } from "next/server";
 import { getDb } from "@/lib/database";
+import type { Db } from "@/db/types";
 import { logError } from "@/lib/log";
 import { checkListing } from "./check-listings";
 
-export function checkAfterResponse(listingId: string): void {
+/** Runs `check` for a listing once the response is out; a failure is logged as `failure`, never thrown. */
+export function afterResponse(listingId: string, check: (db: Db, listingId: string) => Promise<unknown>, failure: string): void {
   const run = async () => {
     try {
-      await checkListing(await getDb(), listingId);
+      await check(await getDb(), listingId);
     } catch (error) {
-      logError("background probe failed", error, { listingId });
+      logError(failure, error, { listingId });
     }
   };
   try {
     after(run);
   } catch {
-    // Outside a request (scripts, direct handler calls in tests) there is no "after": leave it to verify:all.
+    // Outside a request (scripts, direct handler calls in tests) there is no "after": verify:all checks listings, and
+    // a reviewer's approval checks an edit that has no check.
   }
+}
+
+export function checkAfterResponse(listingId: string): void {
+  afterResponse(listingId, checkListing, "background probe failed");
 }
