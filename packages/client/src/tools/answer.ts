@@ -48,3 +48,11 @@ export function reviewOutput(done: "posted" | "revoked") {
   };
 }
 
+
+/** What review and revoke_review share: the review module's dependencies, and its outcome as a tool answer. */
+export function reviewTool({ mcp, settings, wallet, ledger, confirmations }: ToolDeps) {
+  return {
+    deps: { settings, wallet, ledger, confirmations, mcp: mcp.server },
+    answer: (outcome: { status: string; message: string }) => answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "refused"),
+  };
+}

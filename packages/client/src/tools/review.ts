@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { BUYER_REVIEW_TEXT_MAX } from "@agora-mcp/protocol";
 import { review } from "../review.js";
-import { answer, CONFIRMATION_ID, guarded, reviewOutput, type ToolDeps } from "./answer.js";
+import { CONFIRMATION_ID, guarded, reviewOutput, reviewTool, type ToolDeps } from "./answer.js";
 
-export function registerReview({ mcp, settings, wallet, ledger, confirmations }: ToolDeps): void {
-  const reviewDeps = { settings, wallet, ledger, confirmations, mcp: mcp.server };
-  const reviewAnswer = (outcome: { status: string; message: string }) => answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "refused");
+export function registerReview(tool: ToolDeps): void {
+  const { mcp, wallet } = tool;
+  const { deps: reviewDeps, answer: reviewAnswer } = reviewTool(tool);
 
   mcp.registerTool(
     "review",

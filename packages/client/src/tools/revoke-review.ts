@@ -1,11 +1,11 @@
 // revoke_review: withdraws this wallet's review of a server, signed by the wallet, after the person confirms.
 import { z } from "zod";
 import { revokeReview } from "../review.js";
-import { answer, CONFIRMATION_ID, guarded, reviewOutput, type ToolDeps } from "./answer.js";
+import { CONFIRMATION_ID, guarded, reviewOutput, reviewTool, type ToolDeps } from "./answer.js";
 
-export function registerRevokeReview({ mcp, settings, wallet, ledger, confirmations }: ToolDeps): void {
-  const reviewDeps = { settings, wallet, ledger, confirmations, mcp: mcp.server };
-  const reviewAnswer = (outcome: { status: string; message: string }) => answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "refused");
+export function registerRevokeReview(tool: ToolDeps): void {
+  const { mcp, wallet } = tool;
+  const { deps: reviewDeps, answer: reviewAnswer } = reviewTool(tool);
 
   mcp.registerTool(
     "revoke_review",
