@@ -1,5 +1,5 @@
 // npm run bench:search [-- --driver postgres|pglite --count 100000 --duration 10 --connections 32 --rates 25,50,100,200
-//                        --queries 5000 --skip-seed --only api,mcp,mcp2026,page,detail,bazaar]
+//                        --queries 5000 --skip-seed --only api,mcp,mcp2026,page,detail,bazaar,notfound,health]
 // Search as users do it: every request a different search (bench/queries.ts), against the production build with
 // its search cache on as deployed (the cache's hit rate is printed: it should be ~0). Each surface is driven
 // closed-loop (the most it does) and open-loop at fixed arrival rates (p50/p99/p99.9 including queueing), next
@@ -83,6 +83,7 @@ async function timeKinds(db: Db, queries: BenchQuery[]): Promise<DbKindTiming[]>
  */
 function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][] {
   let si = 0;
+  let missing = 0;
   const searches = () => {
     let qi = 0;
     return () => queries[qi++ % queries.length]!.q;
@@ -118,6 +119,11 @@ function surfaces(queries: BenchQuery[], slugs: string[]): [string, () => Shot][
     ["page", () => ({ path: `/marketplace?q=${encodeURIComponent(pageQ())}` })],
     ["detail", () => ({ path: `/marketplace/${slugs[si++ % slugs.length]}` })],
     ["bazaar", () => ({ path: `/discovery/search?query=${encodeURIComponent(bazaarQ())}` })],
+    // Next's render floor on this machine: the layout around a near-empty page (the not-found page after one indexed
+    // miss; a 404 is never stored, so each is a render). What a page costs beyond this row is the page's own work.
+    ["notfound", () => ({ path: `/marketplace/no-such-listing-${++missing}`, ok: (status) => status === 404 })],
+    // And for a route handler: the proxy, Next's routing and the route wrapper around a handler that reads nothing.
+    ["health", () => ({ path: "/api/health" })],
   ];
   const only = args.only.split(",").filter(Boolean);
   return only.length ? all.filter(([name]) => only.includes(name)) : all;
@@ -133,6 +139,8 @@ const NAMES: Record<string, string> = {
   page: "search page /marketplace?q=",
   detail: "detail page /marketplace/<slug>",
   bazaar: "Bazaar /discovery/search?query=",
+  notfound: "render floor: not-found page (404)",
+  health: "route floor: /api/health",
 };
 
 /** CPU per answer of a closed-loop row: the app's process (and children) and the database's (PostgreSQL's processes). */
