@@ -49,32 +49,9 @@ export function createSignInDoor({ places, start, refuse, canStart = () => true 
     while (running < places) {
       const next = best(queue, eligible);
       if (!next) return;
-      leave(next);
+      leave(queue, next);
       go(next);
     }
-  }
-
-  function leave(entry) {
-    const i = queue.indexOf(entry);
-    if (i >= 0) queue.splice(i, 1);
-    clearTimeout(entry.timer);
-  }
-
-  function wait(entry) {
-    if (queue.length >= MAX_WAITING) {
-      const last = worst(queue);
-      // A newcomer no better than the worst waiting entry is the one refused.
-      if (last.score <= entry.score) return refuse(entry);
-      leave(last);
-      refuse(last);
-    }
-    entry.timer = setTimeout(() => {
-      leave(entry);
-      refuse(entry);
-    }, MAX_WAIT_MS);
-    // A client that gives up while waiting leaves the queue.
-    entry.res.once("close", () => leave(entry));
-    queue.push(entry);
   }
 
   return {
@@ -83,7 +60,7 @@ export function createSignInDoor({ places, start, refuse, canStart = () => true 
       entry.since = performance.now();
       scores.add(entry.key, 1);
       if (running < places && queue.length === 0 && eligible(entry)) go(entry);
-      else wait(entry);
+      else wait(queue, entry, refuse);
       dispatch();
     },
     get running() {
@@ -93,6 +70,30 @@ export function createSignInDoor({ places, start, refuse, canStart = () => true 
       return queue.length;
     },
   };
+}
+
+function leave(queue, entry) {
+  const i = queue.indexOf(entry);
+  if (i >= 0) queue.splice(i, 1);
+  clearTimeout(entry.timer);
+}
+
+/** Queues a sign-in, shedding the worst waiting one for a better newcomer when full; refused after MAX_WAIT_MS. */
+function wait(queue, entry, refuse) {
+  if (queue.length >= MAX_WAITING) {
+    const last = worst(queue);
+    // A newcomer no better than the worst waiting entry is the one refused.
+    if (last.score <= entry.score) return refuse(entry);
+    leave(queue, last);
+    refuse(last);
+  }
+  entry.timer = setTimeout(() => {
+    leave(queue, entry);
+    refuse(entry);
+  }, MAX_WAIT_MS);
+  // A client that gives up while waiting leaves the queue.
+  entry.res.once("close", () => leave(queue, entry));
+  queue.push(entry);
 }
 
 /** Each client's recent points (a sign-in sent, a refusal got), forgotten after SCORE_WINDOW_MS. */

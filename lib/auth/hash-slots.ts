@@ -62,40 +62,6 @@ export function createSlots(options: SlotOptions): Slots {
       next.start();
     }
   }
-  // A full queue sheds its worst check (503), unless the newcomer is no better: then the newcomer is refused.
-  const makeRoom = (score: number) => {
-    if (queue.length < maxWaiting) return;
-    let worst = queue[0];
-    for (const entry of queue) if (better(worst, entry)) worst = entry;
-    // Ties keep their place: a newcomer no better than the worst waiting check is the one refused.
-    if (worst.score <= score) throw busy();
-    remove(queue, worst);
-    worst.refuse(busy());
-  };
-  // Queues the check until dispatch starts it, or refuses it after maxWaitMs.
-  const wait = (claimant: Claimant, score: number) =>
-    new Promise<void>((resolve, reject) => {
-      const entry: Waiting = {
-        claimant,
-        score,
-        since: performance.now(),
-        start: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        refuse: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      };
-      const timer = setTimeout(() => {
-        remove(queue, entry);
-        reject(busy());
-      }, maxWaitMs);
-      queue.push(entry);
-      dispatch();
-    });
-
   return {
     get active() {
       return running.count;
@@ -111,8 +77,8 @@ export function createSlots(options: SlotOptions): Slots {
       if (running.count < concurrency && running.eligible(claimant)) {
         running.add(claimant);
       } else {
-        makeRoom(score);
-        await wait(claimant, score);
+        makeRoom(queue, maxWaiting, score, busy);
+        await waitInQueue(queue, { claimant, score, maxWaitMs, busy }, dispatch);
       }
       try {
         return await task();
@@ -129,6 +95,46 @@ const better = (a: Waiting, b: Waiting) => a.score < b.score || (a.score === b.s
 function remove(queue: Waiting[], entry: Waiting): void {
   const index = queue.indexOf(entry);
   if (index >= 0) queue.splice(index, 1);
+}
+
+/** A full queue sheds its worst check (503), unless the newcomer is no better: then the newcomer is refused. */
+function makeRoom(queue: Waiting[], maxWaiting: number, score: number, busy: () => ApiError): void {
+  if (queue.length < maxWaiting) return;
+  let worst = queue[0];
+  for (const entry of queue) if (better(worst, entry)) worst = entry;
+  // Ties keep their place: a newcomer no better than the worst waiting check is the one refused.
+  if (worst.score <= score) throw busy();
+  remove(queue, worst);
+  worst.refuse(busy());
+}
+
+/** Queues the check until dispatch starts it, or refuses it after maxWaitMs. */
+function waitInQueue(
+  queue: Waiting[],
+  { claimant, score, maxWaitMs, busy }: { claimant: Claimant; score: number; maxWaitMs: number; busy: () => ApiError },
+  dispatch: () => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const entry: Waiting = {
+      claimant,
+      score,
+      since: performance.now(),
+      start: () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      refuse: (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    };
+    const timer = setTimeout(() => {
+      remove(queue, entry);
+      reject(busy());
+    }, maxWaitMs);
+    queue.push(entry);
+    dispatch();
+  });
 }
 
 /** Each address's recent score: a point per check it asked for and per wrong password, forgotten after the window. */

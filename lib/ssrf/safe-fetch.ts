@@ -5,6 +5,7 @@ import { fetch as undiciFetch, type Agent } from "undici";
 import { env } from "@/lib/env";
 import { SafeFetchError } from "./errors";
 import { pinnedAgent, type PinnedAgentOptions } from "./pinned-agent";
+import { cappedBody, tooLarge, untilAborted } from "./bounded";
 import { resolveTarget, type CheckedTarget, type Lookup } from "./resolve";
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -235,11 +236,6 @@ async function toResponse(upstream: Upstream, release: Lease["release"], at: { u
 /** safeFetch with the defaults: 10 s, 1 MB, 3 redirects, private hosts only with PROBE_ALLOW_PRIVATE_HOSTS. */
 export const safeFetch: FetchLike = (input, init) => createSafeFetch()(input, init);
 
-function tooLarge(maxBytes: number): SafeFetchError {
-  const limit = maxBytes % (1024 * 1024) === 0 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes} bytes`;
-  return new SafeFetchError("response_too_large", `Response larger than ${limit}`);
-}
-
 function parseLocation(location: string, base?: URL): URL | null {
   try {
     return new URL(location, base);
@@ -261,61 +257,4 @@ function nextHop(hop: Hop, status: number, from: URL, to: URL): Hop | null {
   if (body instanceof ReadableStream) return null;
   if (from.origin !== to.origin) for (const name of CROSS_ORIGIN_UNSAFE_HEADERS) headers.delete(name);
   return { method, headers, body };
-}
-
-/** Passes the body through until it exceeds maxBytes, then errors the stream and drops the connection. */
-function cappedBody(
-  upstream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  hooks: { onEnd: () => void; onCancel: () => void; onFail: (error: unknown) => unknown },
-): ReadableStream<Uint8Array> {
-  const reader = upstream.getReader();
-  let received = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        controller.error(hooks.onFail(error));
-        return;
-      }
-      if (chunk.done) {
-        controller.close();
-        hooks.onEnd();
-        return;
-      }
-      received += chunk.value.byteLength;
-      if (received > maxBytes) {
-        const error = tooLarge(maxBytes);
-        reader.cancel(error).catch(() => {});
-        controller.error(hooks.onFail(error));
-        return;
-      }
-      controller.enqueue(chunk.value);
-    },
-    cancel(reason) {
-      reader.cancel(reason).catch(() => {});
-      hooks.onCancel();
-    },
-  });
-}
-
-/** Rejects as soon as the signal aborts (DNS lookups cannot be cancelled, only abandoned). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
