@@ -1,5 +1,5 @@
 // Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, types whose
-// name says Listing, and lib's folder pairs that import each other. Run: npm run architecture:numbers
+// name says Listing, lib's folder pairs that import each other, exports only tests name and functions nothing names. Run: npm run architecture:numbers
 // (from any checkout: it reads the tree it stands in). Tests, fixtures and generated files are left out.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -61,3 +61,53 @@ section("files over 300 lines", long);
 section("functions over 60 lines", longFunctions);
 section("types named *Listing*", listingTypes);
 section("lib folder pairs importing each other", mutual.map((k) => k.replace(" -> ", " <-> ")));
+
+// Exports only tests name, and functions nothing names, by a word count: a name counts as used by a file that holds it
+// as a word (so a name shared with another thing is counted as used: the figures err low). Code outside the tests is
+// the source above plus scripts, the sandbox, examples, benchmarks, MDX content and the root files; Next's own
+// export names in app/ (default, GET, metadata …) and instrumentation's hooks are left out.
+const NEXT_NAMES = new Set(["default", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "metadata", "generateMetadata", "generateStaticParams", "dynamic", "dynamicParams", "revalidate", "runtime", "viewport", "alt", "size", "contentType", "register", "onRequestError"]);
+const walkAll = (p: string, out: string[], skip: RegExp) => {
+  if (!fs.existsSync(p) || skip.test(p)) return;
+  if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p)) walkAll(path.join(p, e), out, skip);
+  else if (/\.(ts|tsx|mjs|js|cjs|mdx)$/.test(p) && !/\.d\.ts$/.test(p)) out.push(p);
+};
+const wordsOf = (file: string) => new Set(fs.readFileSync(file, "utf8").match(/[A-Za-z_$][\w$]*/g) ?? []);
+const outsideFiles: string[] = [];
+for (const root of [...ROOTS, "scripts", "sandbox", "examples", "bench", "content"]) walkAll(root, outsideFiles, /(^|\/)(node_modules|dist|\.next|test|tests)(\/|$)/);
+for (const entry of fs.readdirSync(".")) if (/\.(ts|tsx|mjs|js|cjs)$/.test(entry)) outsideFiles.push(entry);
+const outsideWords = new Map([...new Set(outsideFiles)].map((f) => [f, wordsOf(f)]));
+const testFiles: string[] = [];
+for (const root of ["tests", "packages/protocol/test", "packages/client/test", "packages/server/test"]) walkAll(root, testFiles, /(^|\/)(node_modules|dist)(\/|$)/);
+const testWords = testFiles.map(wordsOf);
+const usedOutside = (name: string, file: string) => [...outsideWords].some(([f, words]) => f !== file && words.has(name));
+const testOnly: string[] = [];
+const uncalled: string[] = [];
+for (const file of files) {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const own = (fs.readFileSync(file, "utf8").match(/[A-Za-z_$][\w$]*/g) ?? []).reduce((m, w) => m.set(w, (m.get(w) ?? 0) + 1), new Map<string, number>());
+  const exported: string[] = [];
+  const functions: string[] = [];
+  source.forEachChild((node) => {
+    const modifiers = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
+    const isExported = modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const isDefault = modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    const named = (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isEnumDeclaration(node)) && node.name ? [node.name.text] : [];
+    const variables = ts.isVariableStatement(node) ? node.declarationList.declarations.filter((d) => ts.isIdentifier(d.name)) : [];
+    if (isExported && !isDefault) exported.push(...named, ...variables.map((d) => d.name.getText()));
+    if (ts.isExportDeclaration(node) && !node.moduleSpecifier && node.exportClause && ts.isNamedExports(node.exportClause)) exported.push(...node.exportClause.elements.map((e) => e.name.text));
+    if (ts.isFunctionDeclaration(node) && node.name && !isDefault) functions.push(node.name.text);
+    for (const d of variables) if (d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) functions.push(d.name.getText());
+  });
+  const nextFile = file.startsWith("app/") || file === "instrumentation.ts";
+  for (const name of new Set(exported)) {
+    if (nextFile && NEXT_NAMES.has(name)) continue;
+    if (!usedOutside(name, file) && testWords.some((words) => words.has(name))) testOnly.push(`${file} ${name}`);
+  }
+  for (const name of new Set(functions)) {
+    if (nextFile && NEXT_NAMES.has(name)) continue;
+    if ((own.get(name) ?? 0) <= 1 && !usedOutside(name, file) && !testWords.some((words) => words.has(name))) uncalled.push(`${file} ${name}`);
+  }
+}
+section("exports only tests name", testOnly);
+section("functions nothing names", uncalled);

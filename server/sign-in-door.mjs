@@ -21,30 +21,19 @@ const MAX_TALLIES = 50_000;
  * ({key, req, res}) and `running`/`waiting` counts.
  */
 export function createSignInDoor({ places, start, refuse, canStart = () => true }) {
-  const tallies = new Map();
+  const scores = scoreBoard();
   const runningByClient = new Map();
   const queue = [];
   let running = 0;
 
-  const scoreOf = (key) => {
-    const tally = tallies.get(key);
-    if (!tally || Date.now() - tally.since > SCORE_WINDOW_MS) return 0;
-    return tally.points;
-  };
-  const addPoints = (key, points) => {
-    const tally = tallies.get(key);
-    const fresh = !tally || Date.now() - tally.since > SCORE_WINDOW_MS;
-    tallies.delete(key); // re-inserted last: the Map's order is oldest first
-    tallies.set(key, { points: (fresh ? 0 : tally.points) + points, since: fresh ? Date.now() : tally.since });
-    if (tallies.size > MAX_TALLIES) tallies.delete(tallies.keys().next().value);
-  };
   const eligible = (entry) => !runningByClient.has(entry.key) && canStart(entry.key);
 
+  // Lets the sign-in through to Next; its place is given back (and the next one let in) when its answer closes.
   function go(entry) {
     running++;
     runningByClient.set(entry.key, (runningByClient.get(entry.key) ?? 0) + 1);
     entry.res.once("finish", () => {
-      if (entry.res.statusCode === 401 || entry.res.statusCode === 429) addPoints(entry.key, 1);
+      if (entry.res.statusCode === 401 || entry.res.statusCode === 429) scores.add(entry.key, 1);
     });
     entry.res.once("close", () => {
       running--;
@@ -56,58 +45,22 @@ export function createSignInDoor({ places, start, refuse, canStart = () => true 
     start(entry);
   }
 
-  /** The waiting entry to go next: lowest score; among equals FIFO, or LIFO once the oldest has waited too long. */
-  function best() {
-    const now = performance.now();
-    const lifo = queue.length > 0 && now - queue[0].since > LIFO_AFTER_MS;
-    let next;
-    for (const entry of queue) {
-      if (!eligible(entry)) continue;
-      if (!next || entry.score < next.score || (lifo && entry.score === next.score)) next = entry;
-    }
-    return next;
-  }
-
   function dispatch() {
     while (running < places) {
-      const next = best();
+      const next = best(queue, eligible);
       if (!next) return;
-      leave(next);
+      leave(queue, next);
       go(next);
     }
   }
 
-  function leave(entry) {
-    const i = queue.indexOf(entry);
-    if (i >= 0) queue.splice(i, 1);
-    clearTimeout(entry.timer);
-  }
-
-  function wait(entry) {
-    if (queue.length >= MAX_WAITING) {
-      let worst = queue[0];
-      for (const e of queue) if (e.score > worst.score || (e.score === worst.score && e.since > worst.since)) worst = e;
-      // A newcomer no better than the worst waiting entry is the one refused.
-      if (worst.score <= entry.score) return refuse(entry);
-      leave(worst);
-      refuse(worst);
-    }
-    entry.timer = setTimeout(() => {
-      leave(entry);
-      refuse(entry);
-    }, MAX_WAIT_MS);
-    // A client that gives up while waiting leaves the queue.
-    entry.res.once("close", () => leave(entry));
-    queue.push(entry);
-  }
-
   return {
     admit(entry) {
-      entry.score = scoreOf(entry.key);
+      entry.score = scores.of(entry.key);
       entry.since = performance.now();
-      addPoints(entry.key, 1);
+      scores.add(entry.key, 1);
       if (running < places && queue.length === 0 && eligible(entry)) go(entry);
-      else wait(entry);
+      else wait(queue, entry, refuse);
       dispatch();
     },
     get running() {
@@ -117,4 +70,65 @@ export function createSignInDoor({ places, start, refuse, canStart = () => true 
       return queue.length;
     },
   };
+}
+
+function leave(queue, entry) {
+  const i = queue.indexOf(entry);
+  if (i >= 0) queue.splice(i, 1);
+  clearTimeout(entry.timer);
+}
+
+/** Queues a sign-in, shedding the worst waiting one for a better newcomer when full; refused after MAX_WAIT_MS. */
+function wait(queue, entry, refuse) {
+  if (queue.length >= MAX_WAITING) {
+    const last = worst(queue);
+    // A newcomer no better than the worst waiting entry is the one refused.
+    if (last.score <= entry.score) return refuse(entry);
+    leave(queue, last);
+    refuse(last);
+  }
+  entry.timer = setTimeout(() => {
+    leave(queue, entry);
+    refuse(entry);
+  }, MAX_WAIT_MS);
+  // A client that gives up while waiting leaves the queue.
+  entry.res.once("close", () => leave(queue, entry));
+  queue.push(entry);
+}
+
+/** Each client's recent points (a sign-in sent, a refusal got), forgotten after SCORE_WINDOW_MS. */
+function scoreBoard() {
+  const tallies = new Map();
+  const of = (key) => {
+    const tally = tallies.get(key);
+    if (!tally || Date.now() - tally.since > SCORE_WINDOW_MS) return 0;
+    return tally.points;
+  };
+  const add = (key, points) => {
+    const tally = tallies.get(key);
+    const fresh = !tally || Date.now() - tally.since > SCORE_WINDOW_MS;
+    tallies.delete(key); // re-inserted last: the Map's order is oldest first
+    tallies.set(key, { points: (fresh ? 0 : tally.points) + points, since: fresh ? Date.now() : tally.since });
+    if (tallies.size > MAX_TALLIES) tallies.delete(tallies.keys().next().value);
+  };
+  return { of, add };
+}
+
+/** The waiting entry to go next: lowest score; among equals FIFO, or LIFO once the oldest has waited too long. */
+function best(queue, eligible) {
+  const now = performance.now();
+  const lifo = queue.length > 0 && now - queue[0].since > LIFO_AFTER_MS;
+  let next;
+  for (const entry of queue) {
+    if (!eligible(entry)) continue;
+    if (!next || entry.score < next.score || (lifo && entry.score === next.score)) next = entry;
+  }
+  return next;
+}
+
+/** The waiting entry a full queue sheds first: the highest score, then the newest. */
+function worst(queue) {
+  let last = queue[0];
+  for (const e of queue) if (e.score > last.score || (e.score === last.score && e.since > last.since)) last = e;
+  return last;
 }

@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import zlib from "node:zlib";
 import { deploymentRewriter } from "./deployment-rewrite.mjs";
+import { pageHeaders } from "./next-headers.mjs";
 
 const MARKER = Symbol.for("agora.static-fast-path-preload");
 
@@ -134,87 +135,82 @@ function loadStaticPages(dir) {
   const { getCacheControlHeader } = requireNext("next/dist/server/lib/cache-control.js");
   const fresh = requireNext("next/dist/compiled/fresh");
 
-  const refuse = (reason) => {
-    log("warn", `static fast path off: ${reason}`);
+  const unsupported = unsupportedBuild(config, routesManifest);
+  if (unsupported) {
+    log("warn", `static fast path off: ${unsupported}`);
     return new Map();
-  };
-  if (config.generateEtags === false) return refuse("generateEtags is off");
-  if (config.basePath || config.i18n || config.trailingSlash) return refuse("basePath, i18n or trailingSlash is set");
-  // Intercepting routes make Next's Vary (and answer) depend on Next-URL; Next finds them among the rewrites that run
-  // before the file system, with a Next-URL condition (next-server.js getinterceptionRoutePatterns).
-  const beforeFiles = Array.isArray(routesManifest.rewrites) ? [] : (routesManifest.rewrites?.beforeFiles ?? []);
-  if (beforeFiles.some((rule) => (rule.has ?? []).some((c) => c.type === "header" && c.key?.toLowerCase() === "next-url"))) {
-    return refuse("the build has intercepting routes");
   }
-  const vary = routesManifest.rsc?.varyHeader;
-  if (!vary) return refuse("routes-manifest.json has no rsc.varyHeader");
-  const compress = config.compress !== false;
   // The build's SITE_URL and CONTACT_EMAIL become the server's (server/deployment-rewrite.mjs), once, here; the
   // ETag is of the rewritten bytes. Next reads .env files only after the preloads: read them now, as it will.
   requireNext("@next/env").loadEnvConfig(dir, false, { info: () => {}, error: (...args) => log("warn", args.join(" ")) });
   const rewriter = deploymentRewriter(dir);
   if (rewriter) log("info", "prerendered pages rewritten to this server's settings", { from: rewriter.from, to: rewriter.to });
 
+  const build = { distDir, routesManifest, config, vary: routesManifest.rsc.varyHeader, compress: config.compress !== false, rewriter, generateETag, getCacheControlHeader, fresh };
   const pages = new Map();
   for (const [route, info] of Object.entries(prerender.routes)) {
-    if (!servable(route, info, routesManifest)) continue;
-    const base = path.join(distDir, "server/app", route === "/" ? "index" : route.slice(1));
-    const meta = JSON.parse(fs.readFileSync(`${base}.meta`, "utf8"));
-    if ((meta.status !== undefined && meta.status !== 200) || meta.postponed !== undefined) continue;
-    // A page that read tagged data (unstable_cache, fetch tags) is re-rendered by Next once such a tag is revalidated
-    // (updateTag(CATALOGUE_TAG) after every catalogue write): only pages with nothing but their implicit path tags
-    // are the same for the life of the build. (No action revalidates the paths of these pages: revalidatePath is only
-    // called for /account and /admin/review.)
-    const tags = String(meta.headers?.["x-next-cache-tags"] ?? "").split(",").filter(Boolean);
-    if (tags.some((tag) => !tag.startsWith("_N_T_/"))) continue;
-    const configHeaders = headersFromConfig(route, routesManifest.headers);
-    if (configHeaders === null) continue;
-    const built = fs.readFileSync(`${base}.html`, "utf8");
-    let text = built;
-    try {
-      text = rewriter ? rewriter.html(built) : built;
-    } catch (error) {
-      // Left to Next, whose route cache handler rewrites it or says why it cannot.
-      log("warn", "static fast path: a page could not be rewritten", { route, error: String(error) });
-      continue;
-    }
-    const html = Buffer.from(text, "utf8");
-    const etag = generateETag(text);
-    const cacheControl = getCacheControlHeader({ revalidate: info.initialRevalidateSeconds, expire: info.initialExpireSeconds });
-    // Next's compression leaves text/html alone only when Cache-Control says no-transform.
-    const compressible = compress && !/(?:^|,)\s*no-transform\s*(?:,|$)/.test(cacheControl);
-    // As Next writes them (router-server, app-page-runtime.js, send-payload.js): next.config headers, Vary, its cache
-    // headers, the page's own from .meta appended (a name already set keeps its place), then Cache-Control, ETag.
-    const common = (varyValue) => {
-      const headers = new OutgoingHeaders();
-      for (let i = 0; i < configHeaders.length; i += 2) headers.set(configHeaders[i], configHeaders[i + 1]);
-      headers.set("Vary", varyValue);
-      headers.set("x-nextjs-cache", "HIT");
-      headers.set("x-nextjs-prerender", "1");
-      for (const [name, value] of Object.entries(meta.headers ?? {})) {
-        if (name.toLowerCase() === "x-next-cache-tags") continue; // dropped outside minimal mode
-        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, String(v));
-      }
-      if (config.poweredByHeader) headers.set("X-Powered-By", "Next.js");
-      headers.set("Cache-Control", cacheControl);
-      headers.set("ETag", etag);
-      return headers.flat();
-    };
-    // Next's compression adds Accept-Encoding to Vary on every 200 of a compressible type, not on a 304.
-    const varyOk = compressible ? `${vary}, Accept-Encoding` : vary;
-    const contentType = "text/html; charset=utf-8";
-    const gzip = compressible && html.length >= COMPRESSION_THRESHOLD ? zlib.gzipSync(html) : null;
-    pages.set(route, {
-      html,
-      gzip,
-      etag,
-      fresh,
-      identity: [...common(varyOk), "Content-Type", contentType, "Content-Length", String(html.length)],
-      gzipped: [...common(varyOk), "Content-Type", contentType, "Content-Encoding", "gzip"],
-      notModified: common(vary),
-    });
+    const page = staticPage(route, info, build);
+    if (page) pages.set(route, page);
   }
   return pages;
+}
+
+/** Why this build's pages cannot be answered as Next answers them (then none is), or null. */
+function unsupportedBuild(config, routesManifest) {
+  if (config.generateEtags === false) return "generateEtags is off";
+  if (config.basePath || config.i18n || config.trailingSlash) return "basePath, i18n or trailingSlash is set";
+  // Intercepting routes make Next's Vary (and answer) depend on Next-URL; Next finds them among the rewrites that run
+  // before the file system, with a Next-URL condition (next-server.js getinterceptionRoutePatterns).
+  const beforeFiles = Array.isArray(routesManifest.rewrites) ? [] : (routesManifest.rewrites?.beforeFiles ?? []);
+  if (beforeFiles.some((rule) => (rule.has ?? []).some((c) => c.type === "header" && c.key?.toLowerCase() === "next-url"))) {
+    return "the build has intercepting routes";
+  }
+  if (!routesManifest.rsc?.varyHeader) return "routes-manifest.json has no rsc.varyHeader";
+  return null;
+}
+
+/** One prerendered page as the fast path answers it, or null when it is Next's to answer. */
+function staticPage(route, info, build) {
+  if (!servable(route, info, build.routesManifest)) return null;
+  const base = path.join(build.distDir, "server/app", route === "/" ? "index" : route.slice(1));
+  const meta = JSON.parse(fs.readFileSync(`${base}.meta`, "utf8"));
+  if ((meta.status !== undefined && meta.status !== 200) || meta.postponed !== undefined) return null;
+  // A page that read tagged data (unstable_cache, fetch tags) is re-rendered by Next once such a tag is revalidated
+  // (updateTag(CATALOGUE_TAG) after every catalogue write): only pages with nothing but their implicit path tags
+  // are the same for the life of the build. (No action revalidates the paths of these pages: revalidatePath is only
+  // called for /account and /admin/review.)
+  const tags = String(meta.headers?.["x-next-cache-tags"] ?? "").split(",").filter(Boolean);
+  if (tags.some((tag) => !tag.startsWith("_N_T_/"))) return null;
+  const configHeaders = headersFromConfig(route, build.routesManifest.headers);
+  if (configHeaders === null) return null;
+  const built = fs.readFileSync(`${base}.html`, "utf8");
+  let text = built;
+  try {
+    text = build.rewriter ? build.rewriter.html(built) : built;
+  } catch (error) {
+    // Left to Next, whose route cache handler rewrites it or says why it cannot.
+    log("warn", "static fast path: a page could not be rewritten", { route, error: String(error) });
+    return null;
+  }
+  const html = Buffer.from(text, "utf8");
+  const etag = build.generateETag(text);
+  const cacheControl = build.getCacheControlHeader({ revalidate: info.initialRevalidateSeconds, expire: info.initialExpireSeconds });
+  // Next's compression leaves text/html alone only when Cache-Control says no-transform.
+  const compressible = build.compress && !/(?:^|,)\s*no-transform\s*(?:,|$)/.test(cacheControl);
+  const common = (vary) => pageHeaders({ configHeaders, vary, meta, poweredBy: build.config.poweredByHeader, cacheControl, etag });
+  // Next's compression adds Accept-Encoding to Vary on every 200 of a compressible type, not on a 304.
+  const varyOk = compressible ? `${build.vary}, Accept-Encoding` : build.vary;
+  const contentType = "text/html; charset=utf-8";
+  const gzip = compressible && html.length >= COMPRESSION_THRESHOLD ? zlib.gzipSync(html) : null;
+  return {
+    html,
+    gzip,
+    etag,
+    fresh: build.fresh,
+    identity: [...common(varyOk), "Content-Type", contentType, "Content-Length", String(html.length)],
+    gzipped: [...common(varyOk), "Content-Type", contentType, "Content-Encoding", "gzip"],
+    notModified: common(build.vary),
+  };
 }
 
 /** A page Next serves from its prerendered HTML, the same for every request, and nothing redirects or rewrites. */
@@ -254,23 +250,6 @@ function headersFromConfig(route, rules) {
   return [...byName.values()].flat();
 }
 
-/** Node's outgoing header table: setHeader replaces, appendHeader adds a value, and a name keeps its first place. */
-class OutgoingHeaders {
-  #byName = new Map();
-  set(name, value) {
-    this.#byName.set(name.toLowerCase(), [name, [value]]);
-  }
-  append(name, value) {
-    const entry = this.#byName.get(name.toLowerCase());
-    if (entry) entry[1].push(value);
-    else this.set(name, value);
-  }
-  /** The flat [name, value, …] list res.writeHead takes, one pair per value. */
-  flat() {
-    return [...this.#byName.values()].flatMap(([name, values]) => values.flatMap((v) => [name, v]));
-  }
-}
-
 // The app's log shape (lib/log.ts), which this plain module cannot import.
 function log(level, msg, fields = {}) {
   const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields });
@@ -278,7 +257,7 @@ function log(level, msg, fields = {}) {
   else console.log(line);
 }
 
-// Last in the module: everything above (the header table class included) is defined by now.
+// Last in the module: everything above is defined by now.
 if (!globalThis[MARKER] && process.env.STATIC_FAST_PATH !== "0" && !process.argv.slice(2).includes("dev")) {
   globalThis[MARKER] = true;
   let pages = null;

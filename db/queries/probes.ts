@@ -139,16 +139,6 @@ export async function latestProbes(db: Db, listingIds: string[]): Promise<Map<st
   return new Map([...facts].flatMap(([id, f]) => (f.probe ? [[id, f.probe] as const] : [])));
 }
 
-/** The listing's probes of the last `days` days, newest first. */
-export async function probeHistory(db: Db, listingId: string, days = 30, now = new Date()): Promise<ListingProbe[]> {
-  return db
-    .select()
-    .from(listingProbes)
-    .where(and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, new Date(now.getTime() - days * DAY_MS))))
-    .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
-    .limit(5000);
-}
-
 export type UptimeSummary = {
   /** Share of probes that completed the MCP handshake, 0–100 with two decimals; null without probes. */
   uptimePct: number | null;
@@ -185,7 +175,7 @@ export function uptimeFact(days = 30, now = new Date()): ListingFact<UptimeSumma
 }
 
 /** The `days`-day summary of each listing, keyed by id, in one query; listings without probes in the window are absent. */
-export async function uptimeSummaries(db: Db, listingIds: string[], days = 30, now = new Date()): Promise<Map<string, UptimeSummary>> {
+async function uptimeSummaries(db: Db, listingIds: string[], days = 30, now = new Date()): Promise<Map<string, UptimeSummary>> {
   const facts = await readListingFacts(db, listingIds, { uptime: uptimeFact(days, now) });
   return new Map([...facts].flatMap(([id, f]) => (f.uptime ? [[id, f.uptime] as const] : [])));
 }

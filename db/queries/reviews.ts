@@ -81,15 +81,6 @@ export async function decideListing(db: Db, listingId: string, reviewerId: strin
   });
 }
 
-export async function listingDecisions(db: Db, listingId: string) {
-  return db
-    .select({ decision: listingReviews.decision, reason: listingReviews.reason, createdAt: listingReviews.createdAt, reviewer: users.name, reviewerEmail: users.email })
-    .from(listingReviews)
-    .leftJoin(users, eq(users.id, listingReviews.reviewerId))
-    .where(eq(listingReviews.listingId, listingId))
-    .orderBy(desc(listingReviews.createdAt));
-}
-
 export async function findListingOwner(db: Db, listingId: string): Promise<string | null | undefined> {
   const [row] = await db.select({ submitterId: listings.submitterId }).from(listings).where(eq(listings.id, listingId));
   return row ? row.submitterId : undefined;

@@ -68,9 +68,18 @@ async function buyerRows(tx: Tx, pairs: BuyerDelta[]): Promise<Map<string, Buyer
 export async function applySalesRollup(tx: Tx, added: SaleRowChange[], removed: SaleRowChange[]): Promise<void> {
   if (added.length === 0 && removed.length === 0) return;
   const { days, buyers, totals } = deltasOf(added, removed);
+  // Buyers first: the days' buyer counts and the totals' buyers are read from them, before and after.
+  const { before, after } = await rollBuyers(tx, buyers);
+  await rollDays(tx, days, before, after);
+  await rollTotals(tx, totals, buyers, before, after);
+}
 
-  // Buyers: counts moved by the delta, the latest day moved forward by what was added; where a sale went, the latest
-  // day is read again from the raw rows (one index range), and a buyer left with no sale goes.
+/**
+ * Buyers: counts moved by the delta, the latest day moved forward by what was added; where a sale went, the latest
+ * day is read again from the raw rows (one index range), and a buyer left with no sale goes. Answers each moved
+ * buyer's row before and after.
+ */
+async function rollBuyers(tx: Tx, buyers: BuyerDelta[]): Promise<{ before: Map<string, BuyerRow>; after: Map<string, BuyerRow> }> {
   const before = await buyerRows(tx, buyers);
   const moved = buyers.filter((b) => b.sales !== 0 || b.lastAddedDay !== null);
   await inChunks(moved, (chunk) => {
@@ -89,8 +98,11 @@ export async function applySalesRollup(tx: Tx, added: SaleRowChange[], removed: 
       where (b.listing_id, b.payer) in (${pairsIn(chunk)})`);
   });
   const after = await buyerRows(tx, buyers);
+  return { before, after };
+}
 
-  // Days: sales and volume moved by the delta; a day left with no sale goes.
+/** Days: sales and volume moved by the delta; a day left with no sale goes; the buyers of each day touched counted again. */
+async function rollDays(tx: Tx, days: DayDelta[], before: Map<string, BuyerRow>, after: Map<string, BuyerRow>): Promise<void> {
   await inChunks(days, async (chunk) => {
     const values = chunk.map((d) => sql`(${d.listingId}::uuid, ${d.day}::date, ${d.sales}::int, ${d.volume.toString()}::numeric, 0)`);
     await tx.execute(sql`
@@ -108,8 +120,16 @@ export async function applySalesRollup(tx: Tx, added: SaleRowChange[], removed: 
         select count(*)::int from listing_sales_buyers b where b.listing_id = d.listing_id and b.last_day = d.day)
       where (d.listing_id, d.day) in (${sql.join(chunk, sql`, `)})`),
   );
+}
 
-  // Totals: sales and volume by the delta, buyers by those who appeared minus those who went.
+/** Totals: sales and volume by the delta, buyers by those who appeared minus those who went. */
+async function rollTotals(
+  tx: Tx,
+  totals: Map<string, { sales: number; volume: bigint }>,
+  buyers: BuyerDelta[],
+  before: Map<string, BuyerRow>,
+  after: Map<string, BuyerRow>,
+): Promise<void> {
   const buyerDelta = new Map<string, number>();
   for (const b of buyers) {
     const key = pairKey(b.listingId, b.payer);

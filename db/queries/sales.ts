@@ -334,12 +334,6 @@ export async function dailySales(db: Db, listingId: string, days = 30, now = new
   });
 }
 
-/** Every stored sale of these listings (tests and the benchmark compare them with the chain). */
-export async function salesOf(db: Db, listingIds: string[]) {
-  if (listingIds.length === 0) return [];
-  return db.select().from(listingSales).where(inArray(listingSales.listingId, listingIds));
-}
-
 export type PurchaseByPayer = { listingName: string; slug: string; network: string; txHash: string; logIndex: number; at: Date; amountUnits: string };
 
 /**

@@ -43,13 +43,104 @@ const MAX_TALLIES = 50_000;
 export function createSlots(options: SlotOptions): Slots {
   const { concurrency, maxWaiting, maxWaitMs, scoreWindowMs = 15 * 60_000, retryAfterSeconds = 2 } = options;
   const busy = () => new ApiError(503, BUSY_MESSAGE, { code: "busy", headers: { "Retry-After": String(retryAfterSeconds) } });
-  const tallies = new Map<string, { count: number; since: number }>();
-  const runningAddresses = new Map<string, number>();
-  const runningAccounts = new Map<string, number>();
+  const scores = scoreBoard(scoreWindowMs);
+  const running = runningChecks();
   const queue: Waiting[] = [];
-  let active = 0;
 
-  const scoreOf = (c: Claimant) => {
+  const release = (c: Claimant) => {
+    running.remove(c);
+    dispatch();
+  };
+  // Fills every free slot with the best waiting check that may run now (none of its address or account running).
+  function dispatch() {
+    while (running.count < concurrency) {
+      let next: Waiting | undefined;
+      for (const entry of queue) if (running.eligible(entry.claimant) && (!next || better(entry, next))) next = entry;
+      if (!next) return;
+      remove(queue, next);
+      running.add(next.claimant);
+      next.start();
+    }
+  }
+  return {
+    get active() {
+      return running.count;
+    },
+    get waiting() {
+      return queue.length;
+    },
+    recordFailure: scores.note,
+    async run<T>(claimant: Claimant, task: () => Promise<T>): Promise<T> {
+      const score = scores.of(claimant); // what the address had asked before this check
+      scores.note(claimant);
+      // A free slot means no waiting check could take it (dispatch fills slots as soon as one can).
+      if (running.count < concurrency && running.eligible(claimant)) {
+        running.add(claimant);
+      } else {
+        makeRoom(queue, maxWaiting, score, busy);
+        await waitInQueue(queue, { claimant, score, maxWaitMs, busy }, dispatch);
+      }
+      try {
+        return await task();
+      } finally {
+        release(claimant);
+      }
+    },
+  };
+}
+
+/** The waiting check served first: the lower score, then the one waiting longer. */
+const better = (a: Waiting, b: Waiting) => a.score < b.score || (a.score === b.score && a.since < b.since);
+
+function remove(queue: Waiting[], entry: Waiting): void {
+  const index = queue.indexOf(entry);
+  if (index >= 0) queue.splice(index, 1);
+}
+
+/** A full queue sheds its worst check (503), unless the newcomer is no better: then the newcomer is refused. */
+function makeRoom(queue: Waiting[], maxWaiting: number, score: number, busy: () => ApiError): void {
+  if (queue.length < maxWaiting) return;
+  let worst = queue[0];
+  for (const entry of queue) if (better(worst, entry)) worst = entry;
+  // Ties keep their place: a newcomer no better than the worst waiting check is the one refused.
+  if (worst.score <= score) throw busy();
+  remove(queue, worst);
+  worst.refuse(busy());
+}
+
+/** Queues the check until dispatch starts it, or refuses it after maxWaitMs. */
+function waitInQueue(
+  queue: Waiting[],
+  { claimant, score, maxWaitMs, busy }: { claimant: Claimant; score: number; maxWaitMs: number; busy: () => ApiError },
+  dispatch: () => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const entry: Waiting = {
+      claimant,
+      score,
+      since: performance.now(),
+      start: () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      refuse: (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    };
+    const timer = setTimeout(() => {
+      remove(queue, entry);
+      reject(busy());
+    }, maxWaitMs);
+    queue.push(entry);
+    dispatch();
+  });
+}
+
+/** Each address's recent score: a point per check it asked for and per wrong password, forgotten after the window. */
+function scoreBoard(scoreWindowMs: number): { of: (c: Claimant) => number; note: (c: Claimant) => void } {
+  const tallies = new Map<string, { count: number; since: number }>();
+  const of = (c: Claimant) => {
     const tally = tallies.get(c.address);
     if (!tally) return 0;
     if (Date.now() - tally.since > scoreWindowMs) {
@@ -59,98 +150,40 @@ export function createSlots(options: SlotOptions): Slots {
     return tally.count;
   };
   const note = (c: Claimant) => {
-    const count = scoreOf(c);
+    const count = of(c);
     const since = count === 0 ? Date.now() : tallies.get(c.address)!.since;
     tallies.delete(c.address); // re-inserted last: the Map's order is oldest first
     tallies.set(c.address, { count: count + 1, since });
     if (tallies.size > MAX_TALLIES) tallies.delete(tallies.keys().next().value!);
   };
-  const eligible = (c: Claimant) => !runningAddresses.has(c.address) && !(c.account && runningAccounts.has(c.account));
-  const better = (a: Waiting, b: Waiting) => a.score < b.score || (a.score === b.score && a.since < b.since);
+  return { of, note };
+}
 
+/** The checks running now: how many, and which addresses and accounts they are for (one of each at a time). */
+function runningChecks() {
+  const addresses = new Map<string, number>();
+  const accounts = new Map<string, number>();
+  let count = 0;
   const bump = (map: Map<string, number>, key: string | undefined, by: 1 | -1) => {
     if (!key) return;
     const next = (map.get(key) ?? 0) + by;
     if (next > 0) map.set(key, next);
     else map.delete(key);
   };
-  const take = (c: Claimant) => {
-    active++;
-    bump(runningAddresses, c.address, 1);
-    bump(runningAccounts, c.account, 1);
-  };
-  const release = (c: Claimant) => {
-    active--;
-    bump(runningAddresses, c.address, -1);
-    bump(runningAccounts, c.account, -1);
-    dispatch();
-  };
-  const remove = (entry: Waiting) => {
-    const index = queue.indexOf(entry);
-    if (index >= 0) queue.splice(index, 1);
-  };
-
-  function dispatch() {
-    while (active < concurrency) {
-      let next: Waiting | undefined;
-      for (const entry of queue) if (eligible(entry.claimant) && (!next || better(entry, next))) next = entry;
-      if (!next) return;
-      remove(next);
-      take(next.claimant);
-      next.start();
-    }
-  }
-
   return {
-    get active() {
-      return active;
+    get count() {
+      return count;
     },
-    get waiting() {
-      return queue.length;
+    eligible: (c: Claimant) => !addresses.has(c.address) && !(c.account && accounts.has(c.account)),
+    add(c: Claimant) {
+      count++;
+      bump(addresses, c.address, 1);
+      bump(accounts, c.account, 1);
     },
-    recordFailure: note,
-    async run<T>(claimant: Claimant, task: () => Promise<T>): Promise<T> {
-      const score = scoreOf(claimant); // what the address had asked before this check
-      note(claimant);
-      // A free slot means no waiting check could take it (dispatch fills slots as soon as one can).
-      if (active < concurrency && eligible(claimant)) {
-        take(claimant);
-      } else {
-        if (queue.length >= maxWaiting) {
-          let worst = queue[0];
-          for (const entry of queue) if (better(worst, entry)) worst = entry;
-          // Ties keep their place: a newcomer no better than the worst waiting check is the one refused.
-          if (worst.score <= score) throw busy();
-          remove(worst);
-          worst.refuse(busy());
-        }
-        await new Promise<void>((resolve, reject) => {
-          const entry: Waiting = {
-            claimant,
-            score,
-            since: performance.now(),
-            start: () => {
-              clearTimeout(timer);
-              resolve();
-            },
-            refuse: (error) => {
-              clearTimeout(timer);
-              reject(error);
-            },
-          };
-          const timer = setTimeout(() => {
-            remove(entry);
-            reject(busy());
-          }, maxWaitMs);
-          queue.push(entry);
-          dispatch();
-        });
-      }
-      try {
-        return await task();
-      } finally {
-        release(claimant);
-      }
+    remove(c: Claimant) {
+      count--;
+      bump(addresses, c.address, -1);
+      bump(accounts, c.account, -1);
     },
   };
 }

@@ -20,7 +20,7 @@ export type HostRule = { kind: "host"; namespace: string; origin: string; host: 
 /** What proves a listing's owner: its name's namespace when that covers the server's host, else the host. */
 export type ClaimRule = Namespace | HostRule;
 
-export type Claimable = { listing: ClaimTarget; namespace: ClaimRule };
+type Claimable = { listing: ClaimTarget; namespace: ClaimRule };
 
 /** The rule for a listing whose name has a namespace: that namespace where it covers the host, the host otherwise. */
 export function claimRule(namespace: Namespace, serverUrl: string): ClaimRule | null {
@@ -32,7 +32,7 @@ export function claimRule(namespace: Namespace, serverUrl: string): ClaimRule | 
 }
 
 /** The listing and the rule that proves its owner; a precise refusal when it cannot be claimed. */
-export async function claimableListing(db: Db, userId: string, listingId: string): Promise<Claimable> {
+async function claimableListing(db: Db, userId: string, listingId: string): Promise<Claimable> {
   const listing = isListingId(listingId) ? await findClaimTarget(db, listingId) : null;
   if (!listing) throw new ApiError(404, "There is no listing with that id.");
   if (listing.source === "agora" || !listing.upstreamName) throw new ApiError(400, "This listing was submitted on Agora: only listings imported from a registry can be claimed.");

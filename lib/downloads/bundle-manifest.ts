@@ -96,16 +96,3 @@ export function bundleManifest({ config, version, siteUrl, siteName }: { config:
     user_config: userConfig,
   };
 }
-
-/** The environment the host gives the client when every setting keeps its default (what the block sets). */
-export function defaultEnvOf(
-  manifest: { server: { mcp_config: { env?: Record<string, string> } }; user_config?: Record<string, { default?: unknown }> },
-  home: string,
-): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(manifest.server.mcp_config.env ?? {}).map(([name, value]) => [
-      name,
-      value.replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) => String(manifest.user_config?.[key]?.default ?? "")).replace("${HOME}", home),
-    ]),
-  );
-}

@@ -90,6 +90,26 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
   }
 }
 
+/**
+ * Counts a page's entries and keeps those to write: a name's latest version, seen once in this run, with a remote.
+ * The high-water mark moves to the newest update seen, whatever was kept.
+ */
+function sortPage(servers: RegistryServer[], names: Set<string>, counts: RegistryCounts, highWaterMark: Date | null): { toWrite: RegistryServer[]; highWaterMark: Date | null } {
+  const toWrite: RegistryServer[] = [];
+  for (const server of servers) {
+    counts.seen++;
+    if (server.updatedAt && (!highWaterMark || server.updatedAt > highWaterMark)) highWaterMark = server.updatedAt;
+    if (server.htmlStripped) counts.htmlStripped++;
+    if (server.invisibleStripped) counts.invisibleStripped++;
+    if (!server.isLatest) counts.notLatest++;
+    else if (names.has(server.name)) counts.duplicateName++;
+    else if (server.remotes.length === 0) counts.noRemote++;
+    else toWrite.push(server);
+    if (server.isLatest) names.add(server.name);
+  }
+  return { toWrite, highWaterMark };
+}
+
 export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<RegistryRun> {
   const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, invisibleStripped: 0, candidates: 0, written: 0, merged: 0, hidden: 0 };
   const errors: string[] = [];
@@ -113,19 +133,9 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
       if (page.malformed.length > 0) {
         logWarn("ingestion: registry entries skipped", { source: source.key, page: counts.pages, cursor, entries: page.malformed.slice(0, 20), skipped: page.malformed.length });
       }
-      const toWrite: RegistryServer[] = [];
-      for (const server of page.servers) {
-        counts.seen++;
-        if (server.updatedAt && (!highWaterMark || server.updatedAt > highWaterMark)) highWaterMark = server.updatedAt;
-        if (server.htmlStripped) counts.htmlStripped++;
-        if (server.invisibleStripped) counts.invisibleStripped++;
-        if (!server.isLatest) counts.notLatest++;
-        else if (names.has(server.name)) counts.duplicateName++;
-        else if (server.remotes.length === 0) counts.noRemote++;
-        else toWrite.push(server);
-        if (server.isLatest) names.add(server.name);
-      }
-      await ingestServers(db, source, toWrite, counts);
+      const sorted = sortPage(page.servers, names, counts, highWaterMark);
+      highWaterMark = sorted.highWaterMark;
+      await ingestServers(db, source, sorted.toWrite, counts);
       if (page.nextCursor && cursors.has(page.nextCursor)) {
         // The registry sent a cursor it sent before: reading on would never end. The next run starts over from
         // the high-water mark (unchanged: this run did not finish).

@@ -18,11 +18,16 @@ function withoutBrackets(host: string): string {
   return host.replace(/^\[(.*)\]$/, "$1");
 }
 
+type Finish = (error: Error | null, socket?: net.Socket) => void;
+
 /** Opens a TCP (and TLS) connection to the checked address, with the URL's host as TLS server name. */
 export function pinnedConnector(target: CheckedTarget, options: PinnedAgentOptions): buildConnector.connector {
   return (request, callback) => {
     let settled = false;
-    const finish = (error: Error | null, socket?: net.Socket) => {
+    // finish() reads tcp and may run before the connect below (a refused host): declared here, not a const there.
+    let tcp: net.Socket | undefined = undefined;
+    // Called once, by whichever comes first: the timer, a refusal, a socket error or the finished connection.
+    const finish: Finish = (error, socket) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -33,56 +38,67 @@ export function pinnedConnector(target: CheckedTarget, options: PinnedAgentOptio
         callback(null, socket!);
       }
     };
-    // finish() reads tcp and may run before the connect below (a refused host): declared here, not a const there.
-    let tcp: net.Socket | undefined = undefined;
     const timer = setTimeout(
       () => finish(new SafeFetchError("timeout", `Connecting to ${target.hostname} took longer than ${options.connectTimeoutMs} ms`)),
       options.connectTimeoutMs,
     );
     try {
-      // The dispatcher serves one checked origin; anything else (a redirect is a new request) is refused.
-      if (withoutBrackets(request.hostname) !== target.hostname || request.protocol !== target.url.protocol) {
-        throw new SafeFetchError("blocked_address", `Refused ${request.protocol}//${request.hostname}: not the checked host`);
-      }
+      refuseUncheckedOrigin(request, target);
       refuseAddress(target.address, target.hostname, options);
     } catch (error) {
       finish(error as Error);
       return;
     }
     const https = request.protocol === "https:";
-    const port = Number(request.port) || (https ? 443 : 80);
-    tcp = net.connect({
-      host: target.address,
-      port,
-      family: target.family,
-      // Belt and braces: an IP literal needs no lookup, and none may happen here.
-      lookup: (_host, _opts, cb) => cb(null, target.address, target.family),
-    });
-    tcp.setNoDelay(true);
-    tcp.once("error", (error) => finish(error));
-    tcp.once("connect", () => {
-      try {
-        refuseAddress(tcp!.remoteAddress ?? "", target.hostname, options);
-      } catch (error) {
-        finish(error as Error);
-        return;
-      }
-      if (!https) {
-        finish(null, tcp);
-        return;
-      }
-      const secure = tls.connect({
-        socket: tcp,
-        // SNI and certificate checks use the name the user gave; an IP literal is verified as itself.
-        servername: net.isIP(target.hostname) ? undefined : target.hostname.replace(/\.$/, ""),
-        host: target.hostname,
-        ALPNProtocols: ["http/1.1"],
-        ca: options.ca ? [...tls.rootCertificates, ...[options.ca].flat()] : undefined,
-      });
-      secure.once("error", (error) => finish(error));
-      secure.once("secureConnect", () => finish(null, secure));
-    });
+    const connected = dialChecked(target, Number(request.port) || (https ? 443 : 80));
+    tcp = connected;
+    connected.once("error", (error) => finish(error));
+    connected.once("connect", () => checkPeerThenSecure(connected, target, options, https, finish));
   };
+}
+
+/** The dispatcher serves one checked origin; anything else (a redirect is a new request) is refused. */
+function refuseUncheckedOrigin(request: { hostname: string; protocol: string }, target: CheckedTarget): void {
+  if (withoutBrackets(request.hostname) !== target.hostname || request.protocol !== target.url.protocol) {
+    throw new SafeFetchError("blocked_address", `Refused ${request.protocol}//${request.hostname}: not the checked host`);
+  }
+}
+
+/** A TCP connection to the checked address itself: no DNS happens here. */
+function dialChecked(target: CheckedTarget, port: number): net.Socket {
+  const tcp = net.connect({
+    host: target.address,
+    port,
+    family: target.family,
+    // Belt and braces: an IP literal needs no lookup, and none may happen here.
+    lookup: (_host, _opts, cb) => cb(null, target.address, target.family),
+  });
+  tcp.setNoDelay(true);
+  return tcp;
+}
+
+/** The connected peer is checked once more before a byte is sent; for https, TLS then checks the name the user gave. */
+function checkPeerThenSecure(tcp: net.Socket, target: CheckedTarget, options: PinnedAgentOptions, https: boolean, finish: Finish): void {
+  try {
+    refuseAddress(tcp.remoteAddress ?? "", target.hostname, options);
+  } catch (error) {
+    finish(error as Error);
+    return;
+  }
+  if (!https) {
+    finish(null, tcp);
+    return;
+  }
+  const secure = tls.connect({
+    socket: tcp,
+    // SNI and certificate checks use the name the user gave; an IP literal is verified as itself.
+    servername: net.isIP(target.hostname) ? undefined : target.hostname.replace(/\.$/, ""),
+    host: target.hostname,
+    ALPNProtocols: ["http/1.1"],
+    ca: options.ca ? [...tls.rootCertificates, ...[options.ca].flat()] : undefined,
+  });
+  secure.once("error", (error) => finish(error));
+  secure.once("secureConnect", () => finish(null, secure));
 }
 
 /** A dispatcher for one request hop; close it when the response body is done. */

@@ -14,7 +14,7 @@ import { CATALOGUE_TAG } from "@/lib/listings/cache-tag";
 import { logError } from "@/lib/log";
 import { createSafeFetch, type Lookup } from "@/lib/ssrf";
 import { siteChainReader } from "./chain";
-import { chooseItem } from "./choose-item";
+import { chooseItem, type ChosenItem } from "./choose-item";
 import { DatabaseLedger } from "./ledger";
 import type { TestPurchaseSettings } from "./settings";
 
@@ -99,13 +99,9 @@ export async function runTestPurchases(db: Db, settings: TestPurchaseSettings, o
 
 /** One listing's test purchase, recorded. */
 export async function testPurchase(db: Db, settings: TestPurchaseSettings, target: TestPurchaseTarget, probe: ListingProbe | null, options: RunOptions = {}): Promise<TestPurchaseResult> {
-  if (!probe?.verifiable) return { kind: "skipped", reason: "its latest check did not read its prices and payee" };
-  const payable = payableNetwork(probe);
-  if (!payable) return { kind: "skipped", reason: "it is paid on no network the site can read (CHAIN_RPC_URLS)" };
-  const { network } = payable;
-  const excluded = await excludedItems(db, target.id);
-  const item = chooseItem(probe.pricedItems ?? [], { network, excluded, maxUnits: settings.maxUnits, tools: probe.tools ?? [] });
-  if (!item) return { kind: "skipped", reason: "no item within the per-purchase maximum can be filled from its own examples" };
+  const chosen = await chooseWhatToBuy(db, settings, target, probe);
+  if ("skipped" in chosen) return chosen.skipped;
+  const { network, item, payTo } = chosen;
 
   // Nothing is signed against an RPC that serves another chain (or does not answer): the run stops.
   const client = await verifiedChainReader(network.caip2).catch((error: Error) => error);
@@ -118,27 +114,64 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const connection = { fetch: safe, callTimeoutMs: settings.timeoutMs, signal };
   const deps = { settings: purchaseSettings(settings, network), wallet: settings.wallet, ledger, chain: siteChainReader(client, network), connection };
-  const payTo = item.payTo ?? payable.payTo;
-  const record = { listingId: target.id, item: item.key, network: network.caip2, payTo, units: item.units, wallet: settings.wallet.address };
+  const record: PurchaseRecord = { listingId: target.id, item: item.key, network: network.caip2, payTo, units: item.units, wallet: settings.wallet.address };
   const started = performance.now();
 
   let outcome: PurchaseOutcome;
   try {
     outcome = await purchase({ server: target.serverUrl, item: item.key, params: item.params, expectTerms: { units: item.units.toString(), payTo } }, deps);
   } catch (error) {
-    const message = settings.wallet.redact(error instanceof Error ? error.message.split("\n")[0]! : String(error)).slice(0, 300);
-    if (!ledger.reservedId) return { kind: "skipped", reason: message, contacted: true };
-    // Failed after the reservation: the money's state is the ledger's last word on it (unknown counts as spent).
-    await finishTestPurchase(db, ledger.reservedId, { outcome: "not-delivered", note: message });
-    return { kind: "recorded", outcome: "not-delivered", message };
+    return await recordThrown(db, settings, ledger, error);
   } finally {
     await safe.close().catch(() => {});
   }
-  const message = settings.wallet.redact(outcome.message);
   const elapsed = Math.round(performance.now() - started);
+  return recordOutcome(db, { settings, target, ledger, record, connection, signal: options.signal }, outcome, elapsed);
+}
 
+/** What a test purchase's row says before its outcome: the listing, the item, and the network, payee and amount. */
+type PurchaseRecord = Omit<Parameters<typeof insertTestPurchase>[1], "outcome" | "note">;
+
+/** The item to buy and where its money goes, or why there is none (no read prices, no readable network, no item). */
+async function chooseWhatToBuy(
+  db: Db,
+  settings: TestPurchaseSettings,
+  target: TestPurchaseTarget,
+  probe: ListingProbe | null,
+): Promise<{ skipped: TestPurchaseResult } | { network: PaymentNetwork; item: ChosenItem; payTo: string }> {
+  if (!probe?.verifiable) return { skipped: { kind: "skipped", reason: "its latest check did not read its prices and payee" } };
+  const payable = payableNetwork(probe);
+  if (!payable) return { skipped: { kind: "skipped", reason: "it is paid on no network the site can read (CHAIN_RPC_URLS)" } };
+  const { network } = payable;
+  const excluded = await excludedItems(db, target.id);
+  const item = chooseItem(probe.pricedItems ?? [], { network, excluded, maxUnits: settings.maxUnits, tools: probe.tools ?? [] });
+  if (!item) return { skipped: { kind: "skipped", reason: "no item within the per-purchase maximum can be filled from its own examples" } };
+  return { network, item, payTo: item.payTo ?? payable.payTo };
+}
+
+/** A purchase that threw: skipped before any reservation, else recorded as not delivered (the money counts as spent). */
+async function recordThrown(db: Db, settings: TestPurchaseSettings, ledger: DatabaseLedger, error: unknown): Promise<TestPurchaseResult> {
+  const message = settings.wallet.redact(error instanceof Error ? error.message.split("\n")[0]! : String(error)).slice(0, 300);
+  if (!ledger.reservedId) return { kind: "skipped", reason: message, contacted: true };
+  // Failed after the reservation: the money's state is the ledger's last word on it (unknown counts as spent).
+  await finishTestPurchase(db, ledger.reservedId, { outcome: "not-delivered", note: message });
+  return { kind: "recorded", outcome: "not-delivered", message };
+}
+
+/**
+ * Records how a purchase ended: drift and a free answer at once; without a reservation, a failure is recorded and
+ * the wallet's own refusals are skipped; a paid purchase by what came back and what the money did.
+ */
+async function recordOutcome(
+  db: Db,
+  run: { settings: TestPurchaseSettings; target: TestPurchaseTarget; ledger: DatabaseLedger; record: PurchaseRecord; connection: Parameters<typeof collectJob>[3]; signal?: AbortSignal },
+  outcome: PurchaseOutcome,
+  elapsed: number,
+): Promise<TestPurchaseResult> {
+  const { settings, ledger, record } = run;
+  const message = settings.wallet.redact(outcome.message);
   if (outcome.status === "drift") {
-    await insertTestPurchase(db, { ...record, payTo: outcome.payTo ?? payTo, outcome: "drift", note: message });
+    await insertTestPurchase(db, { ...record, payTo: outcome.payTo ?? record.payTo, outcome: "drift", note: message });
     return { kind: "recorded", outcome: "drift", message };
   }
   if (outcome.status === "free") {
@@ -157,7 +190,7 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   const id = ledger.reservedId;
   let verdict: { outcome: TestPurchaseOutcome; deliveredMs?: number };
   if (outcome.status === "delivered") verdict = { outcome: "delivered", deliveredMs: outcome.answeredInMs ?? elapsed };
-  else if (outcome.status === "job-pending") verdict = await collectJob(settings, target, outcome, connection, options.signal);
+  else if (outcome.status === "job-pending") verdict = await collectJob(settings, run.target, outcome, run.connection, run.signal);
   else if (outcome.status === "failed" && outcome.signed && ledger.money === "refused") verdict = { outcome: "refused" }; // the server refused; the payment was not used
   else verdict = { outcome: "not-delivered" }; // disputed: money moved (or may have), nothing good came back
   await finishTestPurchase(db, id, { ...verdict, note: message, transaction: outcome.transaction });

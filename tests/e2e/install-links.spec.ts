@@ -1,7 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { defaultEnvOf } from "@/lib/downloads/bundle-manifest";
-import { mcpbManifestSchema } from "../support/mcpb-manifest";
+import { defaultEnvOf, mcpbManifestSchema } from "../support/mcpb-manifest";
 
 // "Add to Claude Desktop", "Add to Cursor" and "Add to VS Code" beside the config block: each link's payload, decoded
 // as the host decodes it, names the same command, arguments and settings as the block a reader sees next to it.

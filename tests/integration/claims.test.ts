@@ -11,7 +11,7 @@ import { POST as exchange } from "@/app/api/auth/callback/route";
 import { ingestedServers, listings, users } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
-import { claimableListing, claimPage, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
+import { claimPage, startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
 import { namespaceOf } from "@/lib/claims/namespace";
 import type { DomainProofOptions } from "@/lib/claims/domain-proof";
 import { issueClaimToken } from "@/lib/claims/tokens";
@@ -168,8 +168,8 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const listing = await imported(`io.github.${login}/tool`);
       const first = await signIn(login);
       const intruder = await newUser();
-      expect((await refusal(claimableListing(conn.db, intruder, listing.id))).message).toBe("This listing has already been claimed by its publisher.");
-      expect((await refusal(claimableListing(conn.db, first, listing.id))).message).toBe("This listing is already yours.");
+      expect((await refusal(startDomainClaim(conn.db, intruder, listing.id))).message).toBe("This listing has already been claimed by its publisher.");
+      expect((await refusal(startDomainClaim(conn.db, first, listing.id))).message).toBe("This listing is already yours.");
       expect((await ownerOf(listing.id)).submitterId).toBe(first);
     });
   });
@@ -272,10 +272,10 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
   it("refuses to claim a listing submitted on Agora, an unknown id, and a name no rule can prove", async () => {
     const userId = await newUser();
     const submitted = await insertListing(conn.db, { name: "Here", description: "Submitted.", categories: [], serverUrl: `https://${unique("h")}.example.net/mcp`, status: "approved" });
-    expect(await refusal(claimableListing(conn.db, userId, submitted.id))).toMatchObject({ status: 400 });
-    expect(await refusal(claimableListing(conn.db, userId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404 });
+    expect(await refusal(startDomainClaim(conn.db, userId, submitted.id))).toMatchObject({ status: 400 });
+    expect(await refusal(startDomainClaim(conn.db, userId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404 });
     const odd = await imported("localhost/tool");
-    expect((await refusal(claimableListing(conn.db, userId, odd.id))).message).toBe("localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.");
+    expect((await refusal(startDomainClaim(conn.db, userId, odd.id))).message).toBe("localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.");
   });
 
   it("never hands over a listing found in an x402 discovery list: its name there is whatever the list says, proven by no one", async () => {
@@ -286,7 +286,7 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     const byDomainName = await imported(`com.example.${label}/weather`, { source: "x402-discovery" });
     const userId = await signIn(login);
     expect((await ownerOf(byGitHubName.id)).submitterId).toBeNull();
-    const refused = await refusal(claimableListing(conn.db, userId, byGitHubName.id));
+    const refused = await refusal(startDomainClaim(conn.db, userId, byGitHubName.id));
     expect(refused).toMatchObject({ status: 400 });
     expect(refused.message).toBe("This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.");
     expect(await refusal(startDomainClaim(conn.db, userId, byDomainName.id))).toMatchObject({ status: 400 });
@@ -389,7 +389,7 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       expect((await conn.db.select().from(listings).where(eq(listings.id, listing!.id)))[0]).toMatchObject({ status: "approved", upstreamName: `${victimNamespace}/weather` });
 
       // The attacker can claim nothing; the victim proves the domain and claims it.
-      expect((await claimableListing(conn.db, attacker, listing!.id)).namespace).toMatchObject({ kind: "domain", domain });
+      expect((await claimPage(conn.db, attacker, listing!.id))!.namespace).toMatchObject({ kind: "domain", domain });
       const victim = await newUser();
       const issued = await startDomainClaim(conn.db, victim, listing!.id);
       web.sites.set(domain, { body: issued.record });
@@ -402,8 +402,8 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const outside = await imported(`com.example.${own}/tool`, { serverUrl: `https://${unique("api")}.elsewhere.example.net/mcp` });
       const covered = await imported(`com.example.${own}/covered`);
       const domainOwner = await newUser();
-      const claim = await claimableListing(conn.db, domainOwner, outside.id);
-      expect(claim.namespace).toMatchObject({ kind: "host", host: new URL(outside.serverUrl).hostname, origin: new URL(outside.serverUrl).origin });
+      const claim = await claimPage(conn.db, domainOwner, outside.id);
+      expect(claim!.namespace).toMatchObject({ kind: "host", host: new URL(outside.serverUrl).hostname, origin: new URL(outside.serverUrl).origin });
       // Proving the domain claims the listing whose server lies in it, not the other.
       const issued = await startDomainClaim(conn.db, domainOwner, covered.id);
       web.sites.set(`${own}.example.com`, { body: issued.record });
@@ -437,7 +437,7 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       expect(await verifyDomainClaim(conn.db, hostOwner, listing.id, "well-known", proof)).toEqual({ namespace: `https://${host}`, claimed: 2 });
       expect((await ownerOf(listing.id)).submitterId).toBe(hostOwner);
       expect((await ownerOf(neighbour.id)).submitterId).toBe(hostOwner);
-      expect((await refusal(claimableListing(conn.db, hostOwner, listing.id))).message).toBe("This listing is already yours.");
+      expect((await refusal(startDomainClaim(conn.db, hostOwner, listing.id))).message).toBe("This listing is already yours.");
     });
   });
 

@@ -13,7 +13,6 @@ import { startReferenceServer, PLACEHOLDER_WALLET, type ReferenceServer } from "
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { probeServer } from "@/lib/probe";
-import { MCP_INFO_SCHEMA } from "@/lib/listings/presenters/discovery-resource";
 import { sampleReferenceUrl } from "@/lib/sample-catalogue/probes";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
@@ -118,7 +117,8 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     const body = await page();
     // The checks can fail: an example without the required parameter, info without a tool name.
     expect(ajv.validate(input(body.items[0]!).inputSchema, {})).toBe(false);
-    expect(bazaarInfoValid({ info: { input: { type: "mcp" } }, schema: MCP_INFO_SCHEMA })).toBe(false);
+    const served = (body.items[0]!.extensions as { bazaar: { schema: object } }).bazaar.schema;
+    expect(bazaarInfoValid({ info: { input: { type: "mcp" } }, schema: served })).toBe(false);
     for (const entry of body.items) {
       const { example, inputSchema } = input(entry);
       expect(example, input(entry).toolName).toBeDefined();

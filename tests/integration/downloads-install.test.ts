@@ -19,12 +19,12 @@ import { POST as mcpPost } from "@/app/api/mcp/route";
 import { listings } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { clientConfig, fillPlaceholders } from "@/lib/deployment";
-import { BUNDLE_FILE, defaultEnvOf } from "@/lib/downloads/bundle-manifest";
+import { BUNDLE_FILE } from "@/lib/downloads/bundle-manifest";
 import { downloadResponse } from "@/lib/downloads/served";
 import { reloadEnv } from "@/lib/env";
 import { toListingRow } from "@/lib/listings/write";
 import { openTestDatabase, type TestConnection } from "../support/databases";
-import { mcpbManifestSchema, undeclaredUserConfig } from "../support/mcpb-manifest";
+import { defaultEnvOf, mcpbManifestSchema, undeclaredUserConfig } from "../support/mcpb-manifest";
 import { serveRoute } from "../support/route-server";
 
 const REPO = process.cwd();

@@ -5,7 +5,7 @@ import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertListing } from "@/lib/listings/write";
 import { findListingRecord, listingEvidence } from "@/db/queries/listing-facts";
-import { latestProbes, uptimeSummaries } from "@/db/queries/probes";
+import { latestProbes, uptimeAndLatency } from "@/db/queries/probes";
 import { recentDrift } from "@/db/queries/drift";
 import { buyerReviews, listingDrift, listingProbes, listings, testPurchases } from "@/db/schema";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
@@ -75,7 +75,8 @@ describe.each(drivers())("listing facts in one statement on %s", (driver) => {
     const drift = (await recentDrift(db, [listingId])).get(listingId)!;
     expect(drift.map((d) => d.subject)).toEqual(Array.from({ length: 10 }, (_, i) => `tool-${i}`));
     expect(drift[0]!.detectedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect((await uptimeSummaries(db, [listingId])).get(listingId)).toEqual({ uptimePct: 66.67, medianLatencyMs: 50, checks: 3 });
+    const { daily: _daily, ...uptime } = await uptimeAndLatency(db, listingId);
+    expect(uptime).toEqual({ uptimePct: 66.67, medianLatencyMs: 50, checks: 3 });
   });
 
   it("leaves every fact absent for a listing that has none, and answers for every id asked", async () => {

@@ -9,7 +9,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "@/db/connect";
-import { latestProbes, probeHistory, refreshVerifiedFlags, uptimeAndLatency } from "@/db/queries/probes";
+import { latestProbes, refreshVerifiedFlags, uptimeAndLatency } from "@/db/queries/probes";
+import { probeHistory } from "../support/probe-history";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { toListingRow } from "@/lib/listings/write";
 import { listingProbes, listings, type ReviewStatus } from "@/db/schema";

@@ -12,7 +12,7 @@ import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { catalogueVersion, searchListings } from "@/db/queries/listings";
 import { searchTerms } from "@/db/queries/search-terms";
 import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
-import { salesCursorRow, salesOf, salesSummaries, trackedPayees } from "@/db/queries/sales";
+import { salesCursorRow, salesSummaries, trackedPayees } from "@/db/queries/sales";
 import { rowsOf } from "@/db/rows";
 import { sql } from "drizzle-orm";
 import { checkListing } from "@/lib/listings/checks/check-listings";
@@ -22,7 +22,7 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { directSeller } from "../support/direct-sales";
 import { startFaultyRpc } from "../support/faulty-rpc";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
-import { expectFiguresMatchRaw } from "../support/sales-figures";
+import { expectFiguresMatchRaw, salesOf } from "../support/sales-figures";
 
 const PRICE = 30_000n; // $0.03
 const SETTINGS: IndexSettings = { confirmations: 0, reorgDepth: 64, maxBlockRange: 10_000, backfillBlocks: 1_000_000 };

@@ -57,3 +57,19 @@ export function undeclaredUserConfig(manifest: McpbManifest): string[] {
   const text = JSON.stringify(manifest.server.mcp_config);
   return [...text.matchAll(/\$\{user_config\.([^}]+)\}/g)].map((m) => m[1]!).filter((key) => !manifest.user_config?.[key]);
 }
+
+/**
+ * The environment a host gives the client when every setting keeps its default (what the block sets): the host fills
+ * `${user_config.…}` with each option's default and `${HOME}` with the home directory.
+ */
+export function defaultEnvOf(
+  manifest: { server: { mcp_config: { env?: Record<string, string> } }; user_config?: Record<string, { default?: unknown }> },
+  home: string,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(manifest.server.mcp_config.env ?? {}).map(([name, value]) => [
+      name,
+      value.replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) => String(manifest.user_config?.[key]?.default ?? "")).replace("${HOME}", home),
+    ]),
+  );
+}

@@ -1,12 +1,20 @@
 // The figures every surface shows, counted straight from the raw sale rows (UTC-day windows: today and the days
 // before it), to hold the roll-ups the surfaces read against: they must give exactly the same numbers.
 import { expect } from "vitest";
-import { dailySales, salesOf, salesSummaries } from "@/db/queries/sales";
+import { inArray } from "drizzle-orm";
+import { dailySales, salesSummaries } from "@/db/queries/sales";
+import { listingSales } from "@/db/schema";
 import type { Db } from "@/db/types";
 
 const DAY_MS = 86_400_000;
 const dayOf = (t: Date) => t.toISOString().slice(0, 10);
 const firstDay = (days: number, now: Date) => dayOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS));
+
+/** Every stored sale of these listings, straight from the raw rows (the tests compare them with the chain). */
+export async function salesOf(db: Db, listingIds: string[]) {
+  if (listingIds.length === 0) return [];
+  return db.select().from(listingSales).where(inArray(listingSales.listingId, listingIds));
+}
 
 type Row = Awaited<ReturnType<typeof salesOf>>[number];
 

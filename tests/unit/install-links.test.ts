@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { agentConfig, type ClientConfig } from "@/lib/deployment";
-import { bundleManifest, defaultEnvOf } from "@/lib/downloads/bundle-manifest";
+import { bundleManifest } from "@/lib/downloads/bundle-manifest";
 import { installLinks } from "@/lib/downloads/install-links";
-import { mcpbManifestSchema, undeclaredUserConfig } from "../support/mcpb-manifest";
+import { defaultEnvOf, mcpbManifestSchema, undeclaredUserConfig } from "../support/mcpb-manifest";
 
 const SITE = "https://agora.example";
 const plain = agentConfig({ clientPackage: `${SITE}/downloads/agora-mcp-client.tgz`, registryUrl: `${SITE}/api` });

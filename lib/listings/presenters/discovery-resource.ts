@@ -13,7 +13,7 @@ import { AGORA_META_KEY } from "./server-json";
 export const X402_VERSION = 2;
 
 /** The JSON Schema the Bazaar extension requires for an MCP tool's discovery info (bazaar.md, "MCP Schema Example"). */
-export const MCP_INFO_SCHEMA = {
+const MCP_INFO_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   properties: {

@@ -18,7 +18,7 @@ export type ReputationSummary = {
   feedback: FeedbackRecord[];
 };
 
-export function feedbackUrl(listingId: string): string {
+function feedbackUrl(listingId: string): string {
   return `${siteUrl()}/api/buyer-reviews/${listingId}/feedback`;
 }
 
