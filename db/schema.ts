@@ -580,8 +580,8 @@ export const testPurchaseExclusions = pgTable(
   (t) => [primaryKey({ columns: [t.listingId, t.item] })],
 );
 
-export type Listing = typeof listings.$inferSelect;
-export type NewListing = typeof listings.$inferInsert;
+export type ListingRow = typeof listings.$inferSelect;
+export type NewListingRow = typeof listings.$inferInsert;
 export type User = typeof users.$inferSelect;
 export type ListingProbe = typeof listingProbes.$inferSelect;
 export type ListingEdit = typeof listingEdits.$inferSelect;

@@ -5,6 +5,7 @@
 // renders them without the server's secrets.
 import { pageSettings } from "@/lib/env";
 import { siteUrl } from "@/lib/site";
+import type { ClientConfig } from "@/lib/downloads/client-config";
 import { DOWNLOAD_PACKAGES, downloadPackage, type DownloadId } from "@/lib/downloads/packages";
 
 /** The registry's API base, what the client's AGORA_REGISTRY_URL names (its MCP endpoint is `{this}/mcp`). */
@@ -31,9 +32,7 @@ export function contactEmail(): string {
 // (SANDBOX_RPC_URL, SANDBOX_WALLET_FILE) adds its chain and funded buyer wallet, so the block a reader copies there
 // works as it stands.
 
-export type ClientConfig = {
-  mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
-};
+export type { ClientConfig };
 
 export type AgentConfigParts = {
   /** What `npx -y` runs: the package name or a tarball's URL. */

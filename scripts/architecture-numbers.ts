@@ -1,10 +1,12 @@
-// Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, types whose
-// name says Listing, lib's folder pairs that import each other, exports only tests name and functions nothing names. Run: npm run architecture:numbers
-// (from any checkout: it reads the tree it stands in). Tests, fixtures and generated files are left out.
+// Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, the types that
+// describe a listing (and, for the older figure, the types whose name says Listing), lib's folder pairs that import
+// each other, exports only tests name and functions nothing names. Run: npm run architecture:numbers (from any
+// checkout: it reads the tree it stands in). Tests, fixtures and generated files are left out.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { listingTypes as describeListingTypes } from "./support/listing-types";
 
 const ROOTS = ["app", "components", "lib", "db", "server", "packages/protocol/src", "packages/client/src", "packages/server/src", "proxy.ts", "instrumentation.ts"];
 const SKIP = /(^|\/)(node_modules|dist|migrations|\.next)(\/|$)/;
@@ -59,7 +61,18 @@ const mutual = [...arrows].filter((k) => k.split(" -> ")[0]! < k.split(" -> ")[1
 const section = (title: string, rows: string[]) => console.log(`${title}: ${rows.length}\n${rows.map((r) => `  ${r}`).join("\n")}`);
 section("files over 300 lines", long);
 section("functions over 60 lines", longFunctions);
-section("types named *Listing*", listingTypes);
+section("types named *Listing* (by name only: some are rows of other tables, such as ListingProbe)", listingTypes);
+const described = describeListingTypes(files.map((file) => ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)));
+const kinds = ["row", "derived", "hand-written", "wire"] as const;
+const counts = kinds.map((k) => `${described.filter((t) => t.kind === k).length} ${k}`).join(", ");
+console.log(
+  `types that describe a listing: ${described.length} (${counts})\n` +
+    "  row: the schema's row of listings (typeof listings.$inferSelect / $inferInsert); derived: built from a listing type\n" +
+    "  (Pick, Omit, an intersection or alias of one); hand-written: an object type that names 3 or more of the listings\n" +
+    "  table's columns itself, one of them a listing's own (slug, serverUrl, categories, upstream…); wire: such a type\n" +
+    "  that another party sends or receives (a presenter's answer, the protocol's, a form's input, an upstream entry)",
+);
+for (const t of described) console.log(`  ${t.kind.padEnd(12)} ${t.file} ${t.name}${t.note ? ` (${t.note})` : ""}`);
 section("lib folder pairs importing each other", mutual.map((k) => k.replace(" -> ", " <-> ")));
 
 // Exports only tests name, and functions nothing names, by a word count: a name counts as used by a file that holds it

@@ -1,10 +1,9 @@
 import Link from "next/link";
+import type { ClaimedListing } from "@/lib/claims/claim-listing";
 import { formatDay } from "@/lib/dates";
 
-type Claimed = { id: string; slug: string; name: string; upstreamName: string | null; status: string; claimedAt: Date | null };
-
 /** Imported listings this account claimed; each is also under "Your servers", where it is edited. */
-export function ClaimedListings({ listings }: { listings: Claimed[] }) {
+export function ClaimedListings({ listings }: { listings: ClaimedListing[] }) {
   if (listings.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">

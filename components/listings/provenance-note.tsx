@@ -1,12 +1,10 @@
 // Where an imported listing came from (its entry upstream), and the notice a deprecated upstream entry carries.
 import { TriangleAlert } from "lucide-react";
-import type { Listing } from "@/lib/listings/model";
-
-type Provenance = Pick<Listing, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus">;
+import type { ProvenanceColumns } from "@/lib/listings/presenters/provenance";
 
 const FROM: Record<string, string> = { "mcp-registry": "From the MCP Registry as", "x402-discovery": "From an x402 discovery list as" };
 
-export function ProvenanceNote({ listing }: { listing: Provenance }) {
+export function ProvenanceNote({ listing }: { listing: ProvenanceColumns }) {
   const from = FROM[listing.source];
   if (!from || !listing.upstreamName) return null;
   return (
@@ -23,7 +21,7 @@ export function ProvenanceNote({ listing }: { listing: Provenance }) {
   );
 }
 
-export function DeprecatedNotice({ listing }: { listing: Provenance }) {
+export function DeprecatedNotice({ listing }: { listing: ProvenanceColumns }) {
   if (listing.upstreamStatus !== "deprecated") return null;
   const where = listing.source === "x402-discovery" ? "its discovery list" : "the MCP Registry";
   return (

@@ -2,7 +2,7 @@
 // surfaces, hidden by admins (recorded in listing_reviews with who and why), answered once by the owner,
 // revoked by their reviewer.
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { buyerReviews, listingProbes, listingReviews, listings, type BuyerReviewRow } from "../schema";
+import { buyerReviews, listingProbes, listingReviews, listings, type BuyerReviewRow, type ListingRow } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -125,7 +125,7 @@ export async function listingPayees(db: Db, listingId: string, paymentMethod: st
 }
 
 /** An approved listing's id, server URL and owner by id or slug; null otherwise. */
-export async function findReviewableListing(db: Db, key: string): Promise<{ id: string; slug: string; serverUrl: string; submitterId: string | null } | null> {
+export async function findReviewableListing(db: Db, key: string): Promise<Pick<ListingRow, "id" | "slug" | "serverUrl" | "submitterId"> | null> {
   const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key);
   const [row] = await db
     .select({ id: listings.id, slug: listings.slug, serverUrl: listings.serverUrl, submitterId: listings.submitterId })

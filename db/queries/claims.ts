@@ -1,7 +1,7 @@
 // Claiming imported listings: the one-time tokens a domain's owner publishes, and the write that hands a
 // namespace's unclaimed imported listings to the account that proved it.
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { claimTokens, listings } from "../schema";
+import { claimTokens, listings, type ListingRow } from "../schema";
 import type { Db } from "../types";
 
 export type ClaimTokenRow = typeof claimTokens.$inferSelect;
@@ -37,7 +37,7 @@ const asciiNamespace = sql`split_part(${listings.upstreamName}, '/', 1) ~ '^[A-Z
 export const CLAIMABLE_SOURCE = "mcp-registry";
 
 /** An imported listing a claim may hand over: its name upstream, its server and its current claimant. */
-export type ClaimableRow = { id: string; upstreamName: string; serverUrl: string; submitterId: string | null };
+export type ClaimableRow = Pick<ListingRow, "id" | "serverUrl" | "submitterId"> & { upstreamName: string };
 
 const claimableColumns = { id: listings.id, upstreamName: sql<string>`${listings.upstreamName}`, serverUrl: listings.serverUrl, submitterId: listings.submitterId };
 
@@ -99,17 +99,10 @@ export async function claimListings(db: Db, userId: string, ids: string[], { tak
   return claimed.map((c) => c.id);
 }
 
-export type ClaimTarget = {
-  id: string;
-  slug: string;
-  name: string;
-  status: string;
-  source: string;
-  upstreamName: string | null;
-  serverUrl: string;
-  submitterId: string | null;
-  claimedAt: Date | null;
-};
+export type ClaimTarget = Pick<ListingRow, "id" | "slug" | "name" | "status" | "source" | "upstreamName" | "serverUrl" | "submitterId" | "claimedAt">;
+
+/** A listing this account claimed, as the account page lists it. */
+export type ClaimedListing = Pick<ListingRow, "id" | "slug" | "name" | "upstreamName" | "status" | "claimedAt">;
 
 /** A listing as the claim page needs it (any status: a hidden listing is still somebody's). */
 export async function findClaimTarget(db: Db, listingId: string): Promise<ClaimTarget | null> {
@@ -131,7 +124,7 @@ export async function findClaimTarget(db: Db, listingId: string): Promise<ClaimT
 }
 
 /** The listings this account claimed, newest claim first (the account page). */
-export async function listClaimedListings(db: Db, userId: string) {
+export async function listClaimedListings(db: Db, userId: string): Promise<ClaimedListing[]> {
   return db
     .select({ id: listings.id, slug: listings.slug, name: listings.name, upstreamName: listings.upstreamName, status: listings.status, claimedAt: listings.claimedAt })
     .from(listings)

@@ -5,27 +5,19 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PaymentRequirementsV2, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import { rowsOf } from "../rows";
+import type { ListingRow } from "../schema";
 import type { Db } from "../types";
 import { VERIFIED_WINDOW_MS } from "./probes";
 
-export type PayableItem = {
+/** One x402-paid item, beside the columns of its listing shown with it (provenance: lib/listings/presenters/provenance.ts). */
+export type PayableItem = Pick<ListingRow, "slug" | "name" | "description" | "categories" | "serverUrl" | "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus"> & {
   listingId: string;
-  slug: string;
-  name: string;
-  description: string;
-  categories: string[];
-  serverUrl: string;
   checkedAt: string;
   tools: ProbedTool[];
   /** The x402-paid tool's item: `toolName` is the tool, `x402Requirements` what its unpaid call answered. */
   item: PricedItem & { toolName: string; x402Requirements: PaymentRequirementsV2 };
   /** The price-listing item that names this tool as its own (a provider-kit server), for its id and hints. */
   listed: PricedItem | null;
-  /** Where the listing came from (lib/listings/presenters/provenance.ts). */
-  source: string;
-  upstreamName: string | null;
-  upstreamUrl: string | null;
-  upstreamStatus: string | null;
 };
 
 /** Which listings may be shown at all: the deployment's rules, as plain values (db/ reads no settings). */

@@ -2,16 +2,14 @@
 // the catalogue (every public reader reads `listings` alone, so nothing here is served before a reviewer approves).
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { ProbeResult } from "../probe-result";
-import { listingEdits, listingProbes, listingReviews, listings, users, type EditCheck, type Listing, type ListingEdit, type ListingProbe } from "../schema";
+import { listingEdits, listingProbes, listingReviews, listings, users, type EditCheck, type ListingRow, type ListingEdit, type ListingProbe } from "../schema";
 import type { Db } from "../types";
 import { violatedUniqueConstraint } from "../unique-violation";
 import { termsOf } from "./drift";
-import { buildSearchText, ownerEditedFields, updateListingForReview } from "./listing-write";
-
-export type EditInput = { name: string; description: string; categories: string[]; serverUrl: string; websiteUrl: string | null };
+import { buildSearchText, ownerEditedFields, updateListingForReview, type EditInput } from "./listing-write";
 
 /** What an owner's edit became: a pending edit beside the approved listing, or the (unapproved) listing resubmitted. */
-export type SavedEdit = { kind: "pending-edit"; listingId: string; edit: ListingEdit } | { kind: "resubmitted"; listingId: string; listing: Listing };
+export type SavedEdit = { kind: "pending-edit"; listingId: string; edit: ListingEdit } | { kind: "resubmitted"; listingId: string; listing: ListingRow };
 
 /**
  * Stores an owner's edit. An approved listing keeps being served as approved and the edit waits beside it (a second
@@ -79,7 +77,7 @@ export async function recordEditCheck(db: Db, listingId: string, revision: numbe
 
 export type EditDecision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
 
-export type EditDecisionOutcome = { ok: true; listing: Listing } | { ok: false; reason: "not_pending" | "edited" | "unprobed" | "taken" };
+export type EditDecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" | "taken" };
 
 /**
  * A reviewer's decision on a pending edit, at the revision the review page showed, in one transaction. Approving

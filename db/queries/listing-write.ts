@@ -1,12 +1,15 @@
 // Writes listings, keeping the search text every reader depends on in step with name, description and categories.
 // Slug and categories arrive already derived (lib/listings/write.ts).
 import { and, eq, ne, sql } from "drizzle-orm";
-import { listings, type Listing, type NewListing } from "../schema";
+import { listings, type ListingRow, type NewListingRow } from "../schema";
 import type { Db } from "../types";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-export type ListingRowInput = Omit<NewListing, "id" | "searchText" | "slug" | "categories"> & { slug: string; categories: string[] };
+export type ListingRowInput = Omit<NewListingRow, "id" | "searchText" | "slug" | "categories"> & { slug: string; categories: string[] };
+
+/** The fields an owner edits (a pending edit proposes them; a listing not yet approved takes them at once). */
+export type EditInput = Pick<ListingRow, "name" | "description" | "categories" | "serverUrl" | "websiteUrl">;
 
 export function buildSearchText(name: string, description: string, categories: string[]): string {
   return `${name}\n${description}\n${categories.join(", ")}`.toLowerCase();
@@ -17,7 +20,7 @@ export function buildSearchText(name: string, description: string, categories: s
  * was created, as the migration dates listings approved before approvals were dated; rows seeded together then keep
  * their order for "who named a wallet first" instead of tying on one instant).
  */
-export function listingRow(input: ListingRowInput): NewListing {
+export function listingRow(input: ListingRowInput): NewListingRow {
   const approvedAt = input.approvedAt ?? (input.status === "approved" ? (input.createdAt ?? new Date()) : null);
   return { ...input, approvedAt, searchText: buildSearchText(input.name, input.description, input.categories) };
 }
@@ -26,7 +29,7 @@ export function listingRow(input: ListingRowInput): NewListing {
  * Inserts a listing; a taken slug gets a short random suffix instead of failing. `nameOf` spells the registry name
  * a slug gives a listing without a stored one: a slug whose name an imported listing holds is taken too.
  */
-export async function insertListingRow(db: Db, input: ListingRowInput, nameOf?: (slug: string) => string): Promise<Listing> {
+export async function insertListingRow(db: Db, input: ListingRowInput, nameOf?: (slug: string) => string): Promise<ListingRow> {
   const row = listingRow(input);
   for (let attempt = 0; attempt < 5; attempt++) {
     const slug = attempt === 0 ? input.slug : `${input.slug}-${Math.random().toString(36).slice(2, 7)}`;
@@ -45,7 +48,7 @@ export async function insertListingRow(db: Db, input: ListingRowInput, nameOf?: 
  * The fields an upstream update must leave alone from now on: those this edit changed, added to those changed
  * before (compared with the stored values inside the same UPDATE, so no read can go stale in between).
  */
-export function ownerEditedFields(input: { name: string; description: string; websiteUrl: string | null }) {
+export function ownerEditedFields(input: Pick<ListingRow, "name" | "description" | "websiteUrl">) {
   const changed = sql`array_remove(array[
     case when ${listings.name} is distinct from ${input.name}::text then 'name' end,
     case when ${listings.description} is distinct from ${input.description}::text then 'description' end,
@@ -56,7 +59,7 @@ export function ownerEditedFields(input: { name: string; description: string; we
 
 /** The fields an owner's edit can set that an upstream source also supplies (see ownerEditedFields). */
 /** `categories`: only an upstream that states them (another Agora); any other source leaves a listing's own. */
-export type UpstreamFields = { name: string; description: string; websiteUrl: string | null; categories?: string[] };
+export type UpstreamFields = Pick<ListingRow, "name" | "description" | "websiteUrl"> & Partial<Pick<ListingRow, "categories">>;
 
 /**
  * An upstream update of an imported listing: its name, description, website and (when the upstream states them)
@@ -92,8 +95,8 @@ export async function updateListingForReview(
   db: Db | Tx,
   listingId: string,
   ownerId: string,
-  input: { name: string; description: string; categories: string[]; serverUrl: string; websiteUrl: string | null },
-): Promise<Listing | null> {
+  input: EditInput,
+): Promise<ListingRow | null> {
   const [updated] = await db
     .update(listings)
     .set({

@@ -4,7 +4,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-or
 import type { CataloguePrice, CatalogueSort, CatalogueSource } from "@agora-mcp/protocol";
 import { correctedTerms, countMatches, countUpTo, matchesSearchText, planSearch, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
-import { listings, type Listing } from "../schema";
+import { listings, type ListingRow } from "../schema";
 import { recentSalesCount, recentUsageByListing } from "./sales";
 import type { Db } from "../types";
 
@@ -30,7 +30,7 @@ const columns = {
 };
 
 /** The columns of a listing the public may see, as stored. */
-export type PublicListingRow = Pick<Listing, keyof typeof columns>;
+export type PublicListingRow = Pick<ListingRow, keyof typeof columns>;
 
 /** The catalogue's filters and sorts (@agora-mcp/protocol's catalogue.ts names the values once). */
 export type CatalogueQuery = {
@@ -269,7 +269,7 @@ export async function catalogueVersion(db: Db): Promise<string> {
 }
 
 /** Ids and server URLs of the listings with these slugs, whatever their status. */
-export async function findListingTargets(db: Db, slugs: string[]): Promise<{ id: string; serverUrl: string; revision: number }[]> {
+export async function findListingTargets(db: Db, slugs: string[]): Promise<Pick<ListingRow, "id" | "serverUrl" | "revision">[]> {
   if (slugs.length === 0) return [];
   return db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(inArray(listings.slug, slugs));
 }

@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { ProbeResult } from "@/db/probe-result";
 import { applyDrift, type CompareTerms, type DriftFinding } from "./drift";
-import { listingProbes, listings, type ListingProbe } from "../schema";
+import { listingProbes, listings, type ListingProbe, type ListingRow } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -24,7 +24,7 @@ export const PROBES_PER_HOUR = 4;
 export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DAYS + 1) + 1;
 
 /** A listing as a probe found it: which listing, and the revision whose server URL was probed. */
-export type ProbeTarget = { id: string; serverUrl: string; revision: number };
+export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision">;
 
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 

@@ -1,14 +1,14 @@
 // The moderation queue: pending listings with their submitter, and every decision as history.
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { listingReviews, listings, users, type Listing } from "../schema";
+import { listingReviews, listings, users, type ListingRow } from "../schema";
 import type { Db } from "../types";
 import { approvedTermsOfRevision } from "./drift";
 
-export type QueueEntry = Pick<Listing, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
+export type QueueEntry = Pick<ListingRow, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
   submitter: { name: string | null; email: string | null; emailConfirmed: boolean; githubLogin: string | null } | null;
 };
 
-export async function listReviewQueue(db: Db, status: Listing["status"] = "pending"): Promise<QueueEntry[]> {
+export async function listReviewQueue(db: Db, status: ListingRow["status"] = "pending"): Promise<QueueEntry[]> {
   const rows = await db
     .select({
       id: listings.id,
@@ -40,7 +40,7 @@ export async function listReviewQueue(db: Db, status: Listing["status"] = "pendi
 
 export type Decision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
 
-export type DecisionOutcome = { ok: true; listing: Listing } | { ok: false; reason: "not_pending" | "edited" | "unprobed" };
+export type DecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" };
 
 /**
  * Records a decision and applies it to the listing in one transaction. Only a pending listing can be

@@ -1,9 +1,9 @@
 // A provider's own submissions, whatever their review status (never shown publicly from here).
 import { and, desc, eq } from "drizzle-orm";
-import { listings, type Listing } from "../schema";
+import { listings, type ListingRow } from "../schema";
 import type { Db } from "../types";
 
-export type SubmittedListing = Pick<Listing, "id" | "name" | "serverUrl" | "status" | "rejectionReason" | "categories" | "createdAt">;
+export type SubmittedListing = Pick<ListingRow, "id" | "name" | "serverUrl" | "status" | "rejectionReason" | "categories" | "createdAt">;
 
 export async function listSubmittedListings(db: Db, submitterId: string): Promise<SubmittedListing[]> {
   return db

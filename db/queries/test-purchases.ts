@@ -1,7 +1,7 @@
 // Agora's test purchases: the day's budget (reserved in the database before anything is signed, so instances
 // sharing it cannot overspend it together), each purchase's record, and the items owners exclude.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type TestPurchase, type TestPurchaseOutcome } from "../schema";
+import { listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type ListingRow, type TestPurchase, type TestPurchaseOutcome } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -126,7 +126,7 @@ export async function latestTestPurchases(db: Db, listingIds: string[]): Promise
   return new Map([...facts].flatMap(([id, f]) => (f.test ? [[id, f.test] as const] : [])));
 }
 
-export type TestPurchaseTarget = { id: string; name: string; serverUrl: string; price: number | null; lastTestedAt: Date | null };
+export type TestPurchaseTarget = Pick<ListingRow, "id" | "name" | "serverUrl" | "price"> & { lastTestedAt: Date | null };
 
 /**
  * Approved paid listings due a test purchase (none since `intervalMs` ago): listings someone answers for (submitted
@@ -164,7 +164,7 @@ export async function setItemExcluded(db: Db, listingId: string, item: string, e
   else await db.delete(testPurchaseExclusions).where(and(eq(testPurchaseExclusions.listingId, listingId), eq(testPurchaseExclusions.item, item)));
 }
 
-export type UndeliveredListing = { id: string; name: string; slug: string; serverUrl: string; purchase: TestPurchase };
+export type UndeliveredListing = Pick<ListingRow, "id" | "name" | "slug" | "serverUrl"> & { purchase: TestPurchase };
 
 /** Listings whose latest finished test purchase took payment and delivered nothing (the admin queue flags them). */
 export async function undeliveredListings(db: Db, limit = 50): Promise<UndeliveredListing[]> {

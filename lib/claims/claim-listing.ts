@@ -4,7 +4,7 @@
 // server's host (io.github.someone/… or com.other/… pointing at a host outside github.io or that domain) proves
 // nothing about the server: only the host can, with the token in the claim file on the server's own origin, and its
 // owner then takes the listings there over from whoever held them.
-import { CLAIMABLE_SOURCE, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimTarget } from "@/db/queries/claims";
+import { CLAIMABLE_SOURCE, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimedListing, type ClaimTarget } from "@/db/queries/claims";
 import type { Db } from "@/db/types";
 import { digest } from "@/lib/secrets";
 import { ApiError } from "@/lib/errors";
@@ -19,6 +19,8 @@ import { issueClaimToken, type IssuedClaimToken } from "./tokens";
 export type HostRule = { kind: "host"; namespace: string; origin: string; host: string };
 /** What proves a listing's owner: its name's namespace when that covers the server's host, else the host. */
 export type ClaimRule = Namespace | HostRule;
+
+export type { ClaimedListing };
 
 type Claimable = { listing: ClaimTarget; namespace: ClaimRule };
 

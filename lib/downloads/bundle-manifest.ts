@@ -3,7 +3,7 @@
 // self-contained script, so the host runs it with its own Node.js and nothing is fetched from a registry.
 // The settings a person may change are the manifest's user_config, their defaults the config block's own values
 // (lib/deployment.ts), so the bundle and the block beside the "Add to Claude Desktop" button carry the same settings.
-import type { ClientConfig } from "@/lib/deployment";
+import type { ClientConfig } from "@/lib/downloads/client-config";
 
 /** The stable file name under /downloads; the build writes no versioned copy (a bundle is opened, not pinned). */
 export const BUNDLE_FILE = "agora-mcp-client.mcpb";

@@ -4,7 +4,7 @@
 // - VS Code: vscode:mcp/install?<URL-encoded JSON of the server with its name> (code.visualstudio.com, MCP servers: install URL)
 // Claude Desktop installs the MCP bundle instead (lib/downloads/bundle-manifest.ts).
 import { blockServer } from "@/lib/downloads/bundle-manifest";
-import type { ClientConfig } from "@/lib/deployment";
+import type { ClientConfig } from "@/lib/downloads/client-config";
 
 export type InstallLinks = { cursor: string; vscode: string };
 

@@ -4,7 +4,8 @@
 // the database layer.
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { DriftRecord } from "@/db/queries/drift";
-import type { EditInput, OwnEdit, PendingEditEntry } from "@/db/queries/listing-edits";
+import type { OwnEdit, PendingEditEntry } from "@/db/queries/listing-edits";
+import type { EditInput } from "@/db/queries/listing-write";
 import type { PublicListingRow } from "@/db/queries/listings";
 import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";

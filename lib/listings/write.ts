@@ -1,7 +1,7 @@
 // A new listing's derived fields: the slug from its name and its categories split and de-duplicated, before
 // the database layer writes it.
 import { insertListingRow, listingRow, type ListingRowInput } from "@/db/queries/listing-write";
-import type { Listing, NewListing } from "@/db/schema";
+import type { ListingRow, NewListingRow } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { splitCategories } from "@/lib/categories";
 import { registryName } from "./presenters/server-details";
@@ -14,11 +14,11 @@ function derived(input: ListingInput): ListingRowInput {
 }
 
 /** The row a listing is stored as (for bulk inserts). */
-export function toListingRow(input: ListingInput): NewListing {
+export function toListingRow(input: ListingInput): NewListingRow {
   return listingRow(derived(input));
 }
 
 /** Inserts a listing; a taken slug gets a short random suffix instead of failing. */
-export function insertListing(db: Db, input: ListingInput): Promise<Listing> {
+export function insertListing(db: Db, input: ListingInput): Promise<ListingRow> {
   return insertListingRow(db, derived(input), registryName);
 }

@@ -4,11 +4,10 @@
 // when one answers there (./probes.ts); the rest stay unverified. Every made-up host is under `.example`, a name
 // reserved never to exist (RFC 2606): probing one asks nothing of the network (lib/ssrf/resolve.ts answers it
 // locally), so a first run contacts no host outside the machine.
-export type SampleListing = {
-  name: string;
-  description: string;
-  categories: string[];
-  price: number | null;
+import type { ListingRow } from "@/db/schema";
+
+/** A listing's own text and price, and where its made-up server lives (`host`) and how old it is. */
+export type SampleListing = Pick<ListingRow, "name" | "description" | "categories" | "price"> & {
   host: string;
   reference?: true;
   website?: string;

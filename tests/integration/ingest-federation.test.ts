@@ -4,7 +4,7 @@
 // has a listing of its own whose name Agora A's copies: B's stays as it was and the import takes a suffix.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listings, type Listing } from "@/db/schema";
+import { listings, type ListingRow } from "@/db/schema";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
@@ -22,7 +22,7 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
   let b: TestConnection;
   let apiA: AgoraRegistryApi;
   let apiB: AgoraRegistryApi;
-  let localOnB: Listing;
+  let localOnB: ListingRow;
   const servers: Array<{ url: string; close: () => Promise<void> }> = [];
 
   beforeAll(async () => {

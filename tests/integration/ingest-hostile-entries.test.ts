@@ -5,7 +5,7 @@
 // 3.4 MB page of 1,000 servers × 20 remotes is read whole, in one run, and one past the size cap in smaller pages.
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestedServers, ingestSources, listings, type Listing } from "@/db/schema";
+import { ingestedServers, ingestSources, listings, type ListingRow } from "@/db/schema";
 import { runIngest, type IngestOptions } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { insertListing } from "@/lib/listings/write";
@@ -24,7 +24,7 @@ describe.each(drivers())("hostile upstream entries on %s", (driver) => {
   let conn: TestConnection;
   let registry: FixtureRegistry;
   let api: AgoraRegistryApi;
-  let local: Listing;
+  let local: ListingRow;
   const paid: Array<Awaited<ReturnType<typeof startPricedServer>>> = [];
   let firstRun: Awaited<ReturnType<typeof runIngest>>;
 

@@ -1,5 +1,5 @@
 // What an edit changes, field by field, as the owner and the reviewer read it.
-import type { EditInput } from "@/db/queries/listing-edits";
+import type { EditInput } from "@/db/queries/listing-write";
 
 export type EditChange = { field: string; before: string; after: string };
 

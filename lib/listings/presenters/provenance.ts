@@ -20,7 +20,10 @@ export const provenanceSchema = z.object({
 
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-export function provenanceFacts(listing: Pick<Listing, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus">): Provenance {
+/** The listing's columns its provenance is read from. */
+export type ProvenanceColumns = Pick<Listing, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus">;
+
+export function provenanceFacts(listing: ProvenanceColumns): Provenance {
   const source = listing.source === "mcp-registry" || listing.source === "x402-discovery" ? listing.source : "agora";
   return {
     source,

@@ -1,6 +1,8 @@
 // The catalogue version the proxy read for a marketplace search (proxy.ts hashes it into the page's ETag) handed to
 // the page on a request header, so the page's search cache key does not read it a second time. The proxy sets or
 // removes this header on every /marketplace request it passes on: a value a client sent never reaches the page.
+// The JSON API and the MCP endpoint read no header: the proxy reads no version for them, so their search reads it
+// once itself (tests/integration/catalogue-version.test.ts counts the reads and sends a forged header).
 export const CATALOGUE_VERSION_HEADER = "x-agora-catalogue-version";
 
 /** The version the proxy forwarded, or null (then the search reads it itself). */

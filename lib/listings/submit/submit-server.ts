@@ -1,6 +1,6 @@
 // Saves a provider's server for review: the rules the schema cannot know (deployment, limits, duplicates).
 import type { Db } from "@/db/types";
-import type { Listing } from "@/db/schema";
+import type { ListingRow } from "@/db/schema";
 import { insertListing } from "@/lib/listings/write";
 import { unprobedView } from "@/lib/listings/from-rows";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
@@ -14,7 +14,7 @@ import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./serv
 export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
 
 /** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
-export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<Listing> {
+export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<ListingRow> {
   await admitSubmission(db, userId, input);
   await refuseListedServer(db, input.mcpServerUrl);
   try {
@@ -58,6 +58,6 @@ export function asDuplicateServer(error: unknown): unknown {
 }
 
 /** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
-export function toSubmittedAgent(listing: Listing) {
+export function toSubmittedAgent(listing: ListingRow) {
   return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status };
 }
