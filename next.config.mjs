@@ -44,10 +44,18 @@ const nextConfig = {
   pageExtensions: ["ts", "tsx", "md", "mdx"],
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
-  // The route cache never stores a 404: unknown slugs and page numbers cannot fill the disk.
+  // The route cache never stores a 404: unknown slugs and page numbers cannot crowd real pages out of it.
   cacheHandler: fileURLToPath(new URL("./lib/cache/route-cache-handler.mjs", import.meta.url)),
-  // forbidden() renders app/forbidden.tsx with a 403 for signed-in non-admins.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden() renders app/forbidden.tsx with a 403 for signed-in non-admins.
+    authInterrupts: true,
+    // Pages rendered at run time (a listing's detail page, a catalogue page, a revalidated guide) and data-cache
+    // entries stay in Next's in-memory LRU (cacheMaxMemorySize, 50 MB by default), never on disk: each stored detail
+    // page was ~170 KB in seven files, so a crawler walking 1,000,000 listings would have written ~170 GB beside the
+    // database (issue 44). A page evicted, or lost at a restart, renders again on its next request, as it would
+    // anyway once its five minutes are up; prerendered pages are still read from the build.
+    isrFlushToDisk: false,
+  },
   // The proxy sees the URL the server compares rewrites against. Without this Next hands the proxy
   // `http://localhost:<port>/…` while the standalone server, bound to HOSTNAME (127.0.0.1, or 0.0.0.0 in the
   // container), judges a rewrite internal only if it names `http://<HOSTNAME>:<port>`: the catalogue rewrite then

@@ -1,7 +1,8 @@
-// Next's own file-system route cache, minus 404s, shared across instances. With ISR (revalidate + empty
-// generateStaticParams) Next renders any path on first request and stores the result, notFound() included, so every
-// invented slug or page number would add a file to .next/ and an entry to the in-memory cache. A 404 is never stored
-// here: it is rendered again on the next request (cheap: one indexed lookup), while real pages stay cached.
+// Next's own route cache, minus 404s, with tags shared across instances. Run-time entries live in Next's in-memory LRU
+// only (next.config.mjs turns off writing them to disk). With ISR (revalidate + empty generateStaticParams) Next
+// renders any path on first request and stores the result, notFound() included, so every invented slug or page
+// number would take an entry. A 404 is never stored here: it is rendered again on the next request (cheap: one
+// indexed lookup), while real pages stay cached.
 // A tag revalidated here is also handed to lib/cache/shared-tags.ts, which tells the other instances on the same
 // PostgreSQL database; their notices come back through `applyLocally`.
 // Entries the build prerendered name the build's SITE_URL and CONTACT_EMAIL: `get` rewrites them to the server's
