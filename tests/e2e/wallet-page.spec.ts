@@ -23,6 +23,8 @@ test("a funded wallet that bought shows its balance, its purchases, a QR code an
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Fund your agent's wallet");
   await expect(page.getByTestId("wallet-address")).toHaveText(buyer.address);
+  // It names the network the site reads: the preview's test network, never "Base" alone.
+  await expect(page.getByTestId("fund-line")).toContainText("Send USDC on Base Sepolia (a test network) to this address.");
   await expect(page.getByRole("img", { name: `QR code of the address ${buyer.address}` })).toBeVisible();
   const balance = page.getByTestId("balance");
   await expect(balance).toHaveCount(1);

@@ -6,7 +6,7 @@ import { AddressQr } from "@/components/wallet/address-qr";
 import { WalletBalances } from "@/components/wallet/wallet-balances";
 import { WalletPurchases } from "@/components/wallet/wallet-purchases";
 import { CopyButton } from "@/components/content/copy-button";
-import { walletAddress, walletView } from "@/lib/wallet/page-data";
+import { walletAddress, walletView, type NetworkBalance } from "@/lib/wallet/page-data";
 
 type Params = Promise<{ address: string }>;
 
@@ -30,7 +30,9 @@ export default async function WalletPage({ params }: { params: Params }) {
       <div className="mt-6 flex flex-col gap-6 border-b pb-8 sm:flex-row sm:items-start">
         <AddressQr address={address} />
         <div className="min-w-0 space-y-3">
-          <p className="text-sm text-muted-foreground">Send USDC on Base to this address. It is the wallet the Agora client keeps on your computer; only that computer holds its key.</p>
+          <p className="text-sm text-muted-foreground" data-testid="fund-line">
+            Send USDC on {fundingNetworks(view.balances)} to this address. It is the wallet the Agora client keeps on your computer; only that computer holds its key.
+          </p>
           <div className="flex items-center gap-2 rounded-md border bg-muted/40 p-2">
             <code className="min-w-0 flex-1 font-mono text-sm break-all" data-testid="wallet-address">{address}</code>
             <CopyButton value={address} />
@@ -52,4 +54,10 @@ export default async function WalletPage({ params }: { params: Params }) {
       </section>
     </div>
   );
+}
+
+/** The networks this site reads, by name ("Base Sepolia (a test network)"): the preview must not say "Base" alone. */
+function fundingNetworks(balances: NetworkBalance[]): string {
+  const names = balances.map((b) => (b.testnet ? `${b.label} (a test network)` : b.label));
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "Base");
 }
