@@ -1,8 +1,14 @@
 // Issue 15, part B, against the production build: odd URLs answer 4xx pages (never 500), and unknown
-// slugs and page numbers are never written to the route cache on disk.
+// slugs and page numbers are never stored in the route cache. The route cache lives in memory (next.config.mjs,
+// isrFlushToDisk: false), so what is stored shows in the answer: a second request for a stored page is a HIT.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/** Whether the route cache answered `path` (asked again until it does, for a page whose entry is being stored). */
+async function cacheState(request: APIRequestContext, path: string): Promise<string | undefined> {
+  return (await request.get(path, { maxRedirects: 0 })).headers()["x-nextjs-cache"];
+}
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -34,24 +40,26 @@ test.describe("hardening", () => {
     await expect(page.getByText(/something went wrong|application error/i)).toHaveCount(0);
   });
 
-  test("unknown slugs and page numbers are not written to the route cache", async ({ request }) => {
-    const cache = path.resolve(".next");
+  test("unknown slugs and page numbers are not stored in the route cache", async ({ request }) => {
     const marker = `nope-${Date.now().toString(36)}`;
     // A page number past the end of the catalogue that no earlier run asked for: six digits, as the route accepts.
     const pageNumber = String(900_000 + (Date.now() % 100_000));
-    /** Cached files of /catalogue-page/<n>: named <n>.html, <n>.rsc, <n>.meta… (or a directory <n>). */
-    const cachedPage = (n: string) => filesUnder(cache).filter((f) => f.split(path.sep).some((part) => part === n || part.startsWith(`${n}.`)) && f.includes("catalogue-page"));
 
-    // A real page is written to the route cache under its number, so the absence of the unknown one means something.
+    // A real page is stored under its number (a second request is answered from the cache), so the unknown ones
+    // not being stored means something.
     expect((await request.get("/catalogue-page/2")).status()).toBe(200);
-    await expect.poll(() => cachedPage("2").length, { message: "page 2 in the route cache" }).toBeGreaterThan(0);
+    await expect.poll(() => cacheState(request, "/catalogue-page/2"), { message: "page 2 in the route cache" }).toBe("HIT");
 
     for (let i = 0; i < 2; i++) {
-      expect((await request.get(`/marketplace/${marker}`)).status()).toBe(404);
-      expect((await request.get(`/catalogue-page/${pageNumber}`)).status()).toBe(404);
+      const unknown = await request.get(`/marketplace/${marker}`);
+      expect(unknown.status()).toBe(404);
+      expect(unknown.headers()["x-nextjs-cache"]).not.toBe("HIT");
+      const past = await request.get(`/catalogue-page/${pageNumber}`);
+      expect(past.status()).toBe(404);
+      expect(past.headers()["x-nextjs-cache"]).not.toBe("HIT");
     }
-    expect(filesUnder(cache).filter((f) => f.includes(marker))).toEqual([]);
-    expect(cachedPage(pageNumber)).toEqual([]);
+    // And nothing is written under .next at run time, for these or any page.
+    expect(filesUnder(path.resolve(".next")).filter((f) => f.includes(marker) || (f.includes("catalogue-page") && f.split(path.sep).some((part) => part === pageNumber || part.startsWith(`${pageNumber}.`))))).toEqual([]);
   });
 
   test("a listing is cached under its slug only: its id in any letter case redirects there once, padded page numbers are 404", async ({ request, page: browser }) => {
@@ -82,13 +90,22 @@ test.describe("hardening", () => {
     await browser.goto(`/marketplace/${id.toUpperCase()}`);
     await expect(browser).toHaveURL(new RegExp(`/marketplace/${slug}$`));
 
-    // On disk: the slug's page, and nothing under any spelling of the id.
-    await expect.poll(() => filesUnder(cache).filter((f) => f.split(path.sep).some((part) => part === slug || part.startsWith(`${slug}.`))).length).toBeGreaterThan(0);
+    // Stored: the slug's page; never a redirect under any spelling of the id (each is a redirect again).
+    await expect.poll(() => cacheState(request, canonical!), { message: "the slug's page in the route cache" }).toBe("HIT");
+    for (const spelling of spellings) {
+      const again = await request.get(`/marketplace/${spelling}`, { maxRedirects: 0 });
+      expect(again.status(), spelling).toBe(308);
+      expect(again.headers()["x-nextjs-cache"], spelling).not.toBe("HIT");
+    }
     expect(filesUnder(cache).filter((f) => f.toLowerCase().includes(id))).toEqual([]);
 
-    // Page numbers have one spelling: zero-padded ones are not pages (and not cached).
+    // Page numbers have one spelling: zero-padded ones are not pages (and not stored).
     for (const padded of ["01", "001", "0002"]) {
-      expect((await request.get(`/catalogue-page/${padded}`)).status(), padded).toBe(404);
+      for (let i = 0; i < 2; i++) {
+        const res = await request.get(`/catalogue-page/${padded}`);
+        expect(res.status(), padded).toBe(404);
+        expect(res.headers()["x-nextjs-cache"], padded).not.toBe("HIT");
+      }
     }
     expect(filesUnder(cache).filter((f) => f.includes("catalogue-page") && /[\\/]0\d/.test(f))).toEqual([]);
   });
