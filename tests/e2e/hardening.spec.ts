@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
-/** Whether the route cache answered `path` (asked again until it does, for a page whose entry is being stored). */
+/** How the route cache answered one request for `path` (`HIT` when a stored entry did); callers poll it while a new entry is stored. */
 async function cacheState(request: APIRequestContext, path: string): Promise<string | undefined> {
   return (await request.get(path, { maxRedirects: 0 })).headers()["x-nextjs-cache"];
 }
