@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
-# Agora's production image: the standalone server (`npm run build`, .next/standalone) on Node 20, run as a non-root
+# Agora's production image: the standalone server (`npm run build`, .next/standalone) on Node 24 LTS, run as a non-root
 # user, with the same start command CI runs outside a container (README, Production; tests/unit/container.test.ts
 # holds the two together). Secrets come from the environment at run time, never from the image.
 
 # Build: the whole workspace, its dev dependencies and `npm run build` (next build, then scripts/standalone.mjs).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 ENV NEXT_TELEMETRY_DISABLED=1
 # Public settings that a build bakes into its bundle and headers (the analytics key in the browser bundle, the
@@ -24,7 +24,7 @@ CMD ["npm", "run", "sandbox"]
 
 # Runtime: only the standalone output (traced node_modules, server.js, static assets, public/, migrations,
 # migrate.mjs and the three preloads), owned by the image's unprivileged `node` user.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \

@@ -1,5 +1,5 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
-// Verified = approved + the last probe, within 24 h, was verifiable.
+// Verified = approved + the last probe, within 24 h, was verifiable and found no change held for review.
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { ProbeResult } from "@/db/probe-result";
 import { applyDrift, type CompareTerms, type DriftFinding } from "./drift";

@@ -61,7 +61,7 @@ test.describe("Getting Started", () => {
     for (const [i, title] of titles.entries()) {
       await expect(page.getByRole("heading", { level: 2, name: `Step ${i + 1}: ${title}` })).toBeVisible();
     }
-    await expect(page.getByText("Node.js 20 or newer")).toBeVisible();
+    await expect(page.getByText("Node.js 24 LTS", { exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "Claude Desktop", exact: true })).toHaveAttribute("target", "_blank");
     await expect(page.getByText("Settings > Developer > Edit Config")).toBeVisible();
     await expect(page.getByRole("heading", { level: 2, name: "Next steps" })).toBeVisible();

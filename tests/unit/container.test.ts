@@ -95,7 +95,12 @@ describe("Dockerfile", () => {
   it("starts exactly as CI starts the standalone server (npm run start:prod)", () => {
     const cmd = instruction("CMD");
     expect(cmd).toHaveLength(1);
-    expect(JSON.parse(cmd[0]!.slice(4))).toEqual(start.serve);
+    // The heap cap is a shell default in start:prod (NODE_HEAP_MB); the image sets the same default in NODE_OPTIONS.
+    const heapFlag = /^--max-old-space-size=\$\{NODE_HEAP_MB:-(\d+)\}$/;
+    const defaultHeapMb = start.serveAsWritten.map((word) => heapFlag.exec(word)?.[1]).find(Boolean);
+    expect(defaultHeapMb, "start:prod caps the heap").toBeDefined();
+    expect(JSON.parse(cmd[0]!.slice(4))).toEqual(start.serveAsWritten.filter((word) => !heapFlag.test(word)));
+    expect(instruction("ENV").join(" ")).toContain(`NODE_OPTIONS=--max-old-space-size=${defaultHeapMb}`);
     expect(instruction("WORKDIR").at(-1)).toBe("WORKDIR /app");
   });
 
