@@ -10,7 +10,8 @@
 // The bounds (issue 42: no single kind of slow work, and no single client, can take every place):
 // - MAX_IN_FLIGHT_REQUESTS (default 64) places for everything Next works on, counted from the moment a request
 //   arrives, body or not (a GET with a 1-byte body was never counted: 1,000 of them exhausted the heap);
-// - of those, renders (pages) and API calls may each hold at most three quarters, and requests whose body is still
+// - of those, renders (pages) and API calls may each hold at most three quarters (renders also no more than the
+//   memory plan's RENDER_PLACES, server/memory-budget.mjs), and requests whose body is still
 //   arriving at most half; a body must arrive within REQUEST_BODY_TIMEOUT_SECONDS (default 15) or the connection
 //   is closed (a slow upload holds a place for that long at most);
 // - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http.ts reads it, an IPv6
@@ -23,6 +24,7 @@
 // no route serves are answered first (server/request-hygiene.mjs). MAX_IN_FLIGHT_REQUESTS=0 turns the bounds off.
 import http from "node:http";
 import { clientKey } from "./client-address.mjs";
+import { RENDER_PLACES } from "./memory-budget.mjs";
 import { answerPlain, log, pathOf } from "./plain-answer.mjs";
 import { screenRequest } from "./request-hygiene.mjs";
 import { createSignInDoor } from "./sign-in-door.mjs";
@@ -41,7 +43,8 @@ const limit = parseCount("MAX_IN_FLIGHT_REQUESTS", 64);
 const perClient = parseCount("MAX_IN_FLIGHT_PER_CLIENT", 16);
 const signInPlaces = parseCount("MAX_IN_FLIGHT_SIGN_INS", 8);
 const bodyTimeoutMs = parseCount("REQUEST_BODY_TIMEOUT_SECONDS", 15) * 1000;
-const shares = { render: Math.max(1, Math.floor((limit * 3) / 4)), api: Math.max(1, Math.floor((limit * 3) / 4)), upload: Math.max(1, Math.floor(limit / 2)) };
+// Renders also fit the memory plan: each holds its working memory until its answer is sent (server/memory-budget.mjs).
+const shares = { render: Math.max(1, Math.min(Math.floor((limit * 3) / 4), RENDER_PLACES)), api: Math.max(1, Math.floor((limit * 3) / 4)), upload: Math.max(1, Math.floor(limit / 2)) };
 
 let inFlight = 0;
 const byKind = { render: 0, api: 0, upload: 0 };

@@ -10,9 +10,12 @@
 // the server was started with.
 // Loaded by next.config.mjs `cacheHandler`; plain JavaScript because Next imports it at run time.
 import FileSystemCacheModule from "next/dist/server/lib/incremental-cache/file-system-cache.js";
+import LruCacheModule from "next/dist/server/lib/lru-cache.js";
 import { deploymentRewriter } from "../../server/deployment-rewrite.mjs";
+import { entryBytes, ROUTE_CACHE_BYTES } from "../../server/memory-budget.mjs";
 
 const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule;
+const { LRUCache } = LruCacheModule;
 
 // Revalidation marks tags in a table shared by the whole process, so any instance of the class applies it.
 const bridge = (globalThis[Symbol.for("agora.cache-tags")] ??= {});
@@ -44,7 +47,15 @@ function rewriteEntry(value, key) {
 
 // Redirects are not stored either: a listing's id redirects to its slug, and each stored redirect would be one
 // more entry per listing (and per spelling of the id).
+// The in-memory store every instance shares (FileSystemCache keeps it in a static field and creates it only when
+// none exists): sized by the server's memory plan and measured in the bytes entries take (server/memory-budget.mjs),
+// instead of Next's 50 MB counted in characters.
 export default class RouteCacheWithout404s extends FileSystemCache {
+  constructor(ctx) {
+    FileSystemCache.memoryCache ??= new LRUCache(ROUTE_CACHE_BYTES, ({ value }, key) => entryBytes(value, key));
+    super(ctx);
+  }
+
   async get(key, ctx) {
     const data = await super.get(key, ctx);
     if (data?.value && !rewritten.has(data.value)) {

@@ -56,7 +56,7 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-const SETTINGS = ["MAX_IN_FLIGHT_REQUESTS", "MAX_IN_FLIGHT_PER_CLIENT", "MAX_IN_FLIGHT_SIGN_INS", "REQUEST_BODY_TIMEOUT_SECONDS", "TRUSTED_PROXY_HOPS"];
+const SETTINGS = ["MAX_IN_FLIGHT_REQUESTS", "MAX_IN_FLIGHT_PER_CLIENT", "MAX_IN_FLIGHT_SIGN_INS", "REQUEST_BODY_TIMEOUT_SECONDS", "TRUSTED_PROXY_HOPS", "MAX_RENDERS", "NODE_OPTIONS"];
 
 function start(limit: string | undefined, settings: Record<string, string> = { MAX_IN_FLIGHT_PER_CLIENT: "0" }): Promise<Started> {
   const env = { ...process.env };
@@ -253,6 +253,18 @@ describe("overload preload", () => {
     upload.destroy();
     await expect.poll(output, { timeout: 5_000 }).toContain('"msg":"clients left before their request body arrived"');
     expect(output()).not.toContain("Error: aborted");
+  });
+
+  it("renders no more pages at once than the memory plan has places for: one per 24 MB of heap cap, or MAX_RENDERS", async () => {
+    const capped = await start(undefined, { NODE_OPTIONS: "--max-old-space-size=256" });
+    await hold(capped.port, 10, { from: (i) => `127.0.6.${i + 1}` });
+    expect((await send(capped.port, "/fast", { from: "127.0.7.1" })).status).toBe(503);
+    expect((await send(capped.port, "/api/fast", { from: "127.0.7.2" })).status).toBe(200);
+
+    const set = await start(undefined, { MAX_RENDERS: "3" });
+    await hold(set.port, 3, { from: (i) => `127.0.8.${i + 1}` });
+    expect((await send(set.port, "/fast", { from: "127.0.9.1" })).status).toBe(503);
+    await expect(start(undefined, { MAX_RENDERS: "none" })).rejects.toThrow(/MAX_RENDERS must be a whole number/);
   });
 
   it("holds 64 at once by default, 16 from one client, and none with MAX_IN_FLIGHT_REQUESTS=0", async () => {
