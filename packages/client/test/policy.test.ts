@@ -71,6 +71,62 @@ describe("a bad policy file", () => {
   });
 });
 
+describe("a policy file the client cannot trust", () => {
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadSettings(env);
+    } catch (error) {
+      return error as PolicyError;
+    }
+    throw new Error("the policy was accepted");
+  };
+
+  it("refuses a device such as /dev/zero at once, without reading it", () => {
+    const started = Date.now();
+    const error = refusal({ AGORA_POLICY_FILE: "/dev/zero" });
+    expect(error.message).toBe("/dev/zero: rule (file): is a device, not a regular file: it must be a plain JSON file");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("refuses a FIFO at once instead of waiting for a writer", { timeout: 10_000 }, () => {
+    const { dir, env } = withPolicy({});
+    const fifo = path.join(dir, "pipe.json");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    expect(refusal({ ...env, AGORA_POLICY_FILE: fifo }).message).toBe(`${fifo}: rule (file): is a FIFO (named pipe), not a regular file: it must be a plain JSON file`);
+  });
+
+  it("refuses a file over 64 KiB", () => {
+    const { env } = withPolicy(`{"purchasesPerMinute": 3${" ".repeat(64 * 1024)}}`);
+    expect(refusal(env).message).toMatch(/policy\.json: rule \(file\): is 65\d{3} bytes, more than the 64 KiB allowed: check the path$/);
+  });
+
+  it("refuses a file others can write, or one in a folder others can write, saying how to fix it", () => {
+    const loose = withPolicy({ maxPerPurchase: "0.10" });
+    const file = path.join(loose.dir, "policy.json");
+    fs.chmodSync(file, 0o666);
+    expect(refusal(loose.env).message).toBe(`${file}: rule (file): is not yours alone: anyone on this machine can write it (mode 0666), so someone else could change it; make it yours alone (chmod go-w ${file}), or remove it`);
+    fs.chmodSync(file, 0o644);
+    fs.chmodSync(loose.dir, 0o1777);
+    expect(refusal(loose.env).message).toMatch(
+      new RegExp(`rule \\(file\\): is in the folder ${loose.dir}, and anyone on this machine can write it \\(mode 01777\\), so someone else could put their own file there: make the folder yours alone \\(chmod go-w ${loose.dir}\\)`),
+    );
+    fs.chmodSync(loose.dir, 0o700);
+    expect(loadSettings(loose.env).maxPerPurchaseUnits).toBe(100_000n);
+  });
+
+  it.runIf(process.getuid?.() === 0)("refuses a file another user owns, or a group other than the person's own can write", () => {
+    const { dir, env } = withPolicy({ maxPerPurchase: "0.10" });
+    const file = path.join(dir, "policy.json");
+    fs.chownSync(file, 4242, 0);
+    expect(refusal(env).message).toContain("is not yours alone: another user (uid 4242) owns it");
+    fs.chownSync(file, 0, 4242);
+    fs.chmodSync(file, 0o664);
+    expect(refusal(env).message).toContain("is not yours alone: the members of group 4242 can write it (mode 0664)");
+    fs.chownSync(file, 0, process.getgid!());
+    expect(loadSettings(env).maxPerPurchaseUnits).toBe(100_000n);
+  });
+});
+
 describe("a good policy file", () => {
   it("keeps the variables for the simple cases; a rule set in both places holds at the lower value", () => {
     const s = load({ budgets: { day: "3", week: "10" }, maxPerPurchase: "0.40", confirmationThreshold: "0.05" }, { AGORA_DAILY_CAP: "2", ELICITATION_THRESHOLD: "0.10" });

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { AmountError, usdToUnits } from "@agora-mcp/protocol";
+import { FileRefused, readOwnFile } from "../file-trust.js";
 import { WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
 export class PolicyError extends Error {
@@ -48,13 +49,17 @@ export const policyFileSchema = z.strictObject({
 });
 export type PolicyFile = z.output<typeof policyFileSchema>;
 
+/** A policy is a few lines of JSON; anything near this size is the wrong file. */
+export const POLICY_FILE_MAX_BYTES = 64 * 1024;
+
 function parseFile(file: string): PolicyFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    raw = JSON.parse(readOwnFile(file, POLICY_FILE_MAX_BYTES));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) throw new PolicyError(file, "(file)", `cannot be read (${(error as NodeJS.ErrnoException).code})`);
-    throw new PolicyError(file, "(file)", "is not valid JSON");
+    if (error instanceof FileRefused) throw new PolicyError(file, "(file)", error.reason);
+    if (error instanceof SyntaxError) throw new PolicyError(file, "(file)", "is not valid JSON");
+    throw error;
   }
   const parsed = policyFileSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
