@@ -127,6 +127,37 @@ describe("a policy file the client cannot trust", () => {
   });
 });
 
+describe("a policy file that raises a built-in limit", () => {
+  const cases: [string, unknown, string, string, string][] = [
+    ["the daily cap", { budgets: { day: "5000" } }, "budgets.day", "$5000.00 is above the built-in limit of $1.00", "AGORA_DAILY_CAP"],
+    ["the maximum per purchase", { maxPerPurchase: "5000" }, "maxPerPurchase", "$5000.00 is above the built-in limit of $0.50", "AGORA_MAX_PER_PURCHASE"],
+    ["the confirmation threshold", { confirmationThreshold: "5000" }, "confirmationThreshold", "$5000.00 is above the built-in limit of $0.01", "ELICITATION_THRESHOLD"],
+  ];
+  for (const [what, rules, rule, said, variable] of cases) {
+    it(`refuses a raise of ${what} without the person's opt-in, saying how to opt in`, () => {
+      const { dir, env } = withPolicy(rules);
+      expect(() => loadSettings(env)).toThrow(
+        `${path.join(dir, "policy.json")}: rule ${rule}: ${said}; a policy file may lower this limit but not raise it on its own. To raise it, set ${variable} (or AGORA_POLICY_ALLOW_RAISE=true, to let this file's value stand) in the env of your MCP host's config for this client`,
+      );
+    });
+  }
+
+  it("lets the file's raise stand with AGORA_POLICY_ALLOW_RAISE=true", () => {
+    const s = load({ budgets: { day: "5000" }, maxPerPurchase: "5000", confirmationThreshold: "5000" }, { AGORA_POLICY_ALLOW_RAISE: "true" });
+    expect(s.dailyCapUnits).toBe(5_000_000_000n);
+    expect(s.maxPerPurchaseUnits).toBe(5_000_000_000n);
+    expect(s.thresholdUnits).toBe(5_000_000_000n);
+    expect(s.policy!.budgets.day).toMatchObject({ source: expect.stringMatching(/policy\.json$/) });
+  });
+
+  it("holds a variable the person set as the ceiling, opt-in or not: the file only lowers it", () => {
+    expect(load({ budgets: { day: "5000" } }, { AGORA_DAILY_CAP: "2" }).dailyCapUnits).toBe(2_000_000n);
+    expect(load({ budgets: { day: "5000" } }, { AGORA_DAILY_CAP: "2", AGORA_POLICY_ALLOW_RAISE: "true" }).dailyCapUnits).toBe(2_000_000n);
+    expect(load({ budgets: { day: "1.50" } }, { AGORA_DAILY_CAP: "2" }).dailyCapUnits).toBe(1_500_000n);
+    expect(() => load({}, { AGORA_POLICY_ALLOW_RAISE: "yes" })).toThrow(/^AGORA_POLICY_ALLOW_RAISE: must be "true" or "false"/);
+  });
+});
+
 describe("a good policy file", () => {
   it("keeps the variables for the simple cases; a rule set in both places holds at the lower value", () => {
     const s = load({ budgets: { day: "3", week: "10" }, maxPerPurchase: "0.40", confirmationThreshold: "0.05" }, { AGORA_DAILY_CAP: "2", ELICITATION_THRESHOLD: "0.10" });

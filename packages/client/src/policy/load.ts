@@ -3,7 +3,7 @@
 // work; a rule set in both places holds at the stricter (lower) value.
 import fs from "node:fs";
 import { z } from "zod";
-import { AmountError, usdToUnits } from "@agora-mcp/protocol";
+import { AmountError, formatUsd, usdToUnits } from "@agora-mcp/protocol";
 import { FileRefused, readOwnFile } from "../file-trust.js";
 import { WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
@@ -72,10 +72,28 @@ function parseFile(file: string): PolicyFile {
   throw new PolicyError(file, at || "(file)", at ? issue.message : "must be a JSON object of rules");
 }
 
-/** The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with defaults. */
-export type EnvLimits = { day: Limit<bigint>; maxPerPurchase: Limit<bigint>; confirmationThreshold: Limit<bigint> };
+/** A limit an environment variable sets (`source` is the variable, or "default" when it was left out). */
+export type EnvLimit = Limit<bigint> & { variable: string };
+
+/**
+ * The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with
+ * defaults, and whether the person let the policy file raise a default (AGORA_POLICY_ALLOW_RAISE).
+ */
+export type EnvLimits = { day: EnvLimit; maxPerPurchase: EnvLimit; confirmationThreshold: EnvLimit; allowRaise: boolean };
 
 const lower = (a: Limit<bigint>, b: Limit<bigint> | undefined): Limit<bigint> => (b === undefined || a.value <= b.value ? a : b);
+
+/**
+ * A file's value above a built-in default, without the person's opt-in. The file sits where other programs may
+ * write, the host's config is what the person wrote themselves: only the latter may loosen the defaults.
+ */
+function raiseRefusal(file: string, rule: string, value: bigint, builtIn: EnvLimit): PolicyError {
+  return new PolicyError(
+    file,
+    rule,
+    `${formatUsd(value)} is above the built-in limit of ${formatUsd(builtIn.value)}; a policy file may lower this limit but not raise it on its own. To raise it, set ${builtIn.variable} (or AGORA_POLICY_ALLOW_RAISE=true, to let this file's value stand) in the env of your MCP host's config for this client`,
+  );
+}
 
 /** The policy in force: the file's rules (when `file` exists or was named) merged with the environment's. */
 export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy {
@@ -83,11 +101,15 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
   if (named && !exists) throw new PolicyError(file, "(file)", "does not exist (AGORA_POLICY_FILE names it)");
   const read = exists ? parseFile(file) : {};
   const from = <T>(rule: string, value: T | undefined): Limit<T> | undefined => (value === undefined ? undefined : { value, rule, source: file });
-  // A default gives way to the file; a variable someone set and the file's value both hold (the lower wins).
-  const merge = (rule: string, fileValue: bigint | undefined, envLimit: Limit<bigint>) => {
+  // A variable someone set and the file's value both hold (the lower wins). A default gives way to a file that
+  // lowers it, and to one that raises it only when the person opted in.
+  const merge = (rule: string, fileValue: bigint | undefined, envLimit: EnvLimit): Limit<bigint> => {
+    const limit: Limit<bigint> = { value: envLimit.value, rule: envLimit.rule, source: envLimit.source };
     const fromFile = from(rule, fileValue);
-    if (!fromFile) return envLimit;
-    return envLimit.source === "default" ? fromFile : lower({ ...envLimit, rule }, fromFile);
+    if (!fromFile) return limit;
+    if (envLimit.source !== "default") return lower({ ...limit, rule }, fromFile);
+    if (fromFile.value > envLimit.value && !env.allowRaise) throw raiseRefusal(file, rule, fromFile.value, envLimit);
+    return fromFile;
   };
   const budgets: Partial<Record<Window, Limit<bigint>>> = {};
   for (const window of WINDOWS) {
