@@ -233,6 +233,45 @@ describe("the rules", () => {
   });
 });
 
+describe("the lists compare hosts and payees however they are written", () => {
+  /** The purchase as resolveServer names a server at `url`: the URL and its host (with the port). */
+  const at = (url: string): PolicyRequest => ({ ...request, server: url, serverUrl: url, names: [url, new URL(url).host] });
+  const refusedBy = (rules: unknown, req: PolicyRequest) => {
+    const verdict = checkPolicy(load(rules).policy!, [], req, NOW);
+    return verdict.ok ? undefined : verdict.refusal.rule;
+  };
+
+  it("keeps a denied host out with a trailing dot, in capitals, on another port or as its IDN", () => {
+    const deny = { servers: { deny: ["evil.example"] } };
+    expect(refusedBy(deny, at("https://evil.example./mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://EVIL.example/mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://evil.example:8443/mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://Evil.Example.:8443/mcp"))).toBe("servers.deny");
+    expect(refusedBy({ servers: { deny: ["evil.example."] } }, at("https://evil.example/mcp"))).toBe("servers.deny");
+    expect(refusedBy({ servers: { deny: ["EVIL.example:443"] } }, at("https://evil.example:8443/mcp"))).toBe("servers.deny");
+    expect(refusedBy({ servers: { deny: ["bücher.example"] } }, at("https://xn--bcher-kva.example/mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://notevil.example/mcp"))).toBeUndefined();
+    expect(refusedBy(deny, at("https://evil.example.com/mcp"))).toBeUndefined();
+  });
+
+  it("lets an allowed host in however the server's URL writes it, and matches a URL entry to its endpoint", () => {
+    expect(refusedBy({ servers: { allow: ["evil.example"] } }, at("https://EVIL.example.:8443/mcp"))).toBeUndefined();
+    expect(refusedBy({ servers: { allow: ["https://Evil.Example./mcp/"] } }, at("https://evil.example:443/mcp"))).toBeUndefined();
+    expect(refusedBy({ servers: { allow: ["https://evil.example/mcp"] } }, at("https://evil.example/other"))).toBe("servers.allow");
+  });
+
+  it("keeps a denied payee out whatever the case of its address", () => {
+    const payee = "0x000000000000000000000000000000000000dEaD";
+    expect(refusedBy({ payees: { deny: [payee.toLowerCase()] } }, { ...request, payTo: payee })).toBe("payees.deny");
+    expect(refusedBy({ payees: { deny: [payee] } }, { ...request, payTo: payee.toLowerCase() })).toBe("payees.deny");
+    expect(refusedBy({ payees: { deny: [payee.toUpperCase().replace("0X", "0x")] } }, { ...request, payTo: payee })).toBe("payees.deny");
+  });
+
+  it("refuses a host on both lists however each side writes it", () => {
+    expect(() => load({ servers: { allow: ["evil.example"], deny: ["EVIL.example.:8443"] } })).toThrow(/rule servers\.deny: EVIL\.example\.:8443 is on both servers\.allow and servers\.deny/);
+  });
+});
+
 describe("the reservation under the ledger's lock", () => {
   it("lets exactly the budget through when four processes race on one ledger", async () => {
     const { dir, env } = withPolicy({ budgets: { hour: "0.50" }, maxPerPurchase: "0.10" });

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { AmountError, formatUsd, usdToUnits } from "@agora-mcp/protocol";
 import { FileRefused, readOwnFile } from "../file-trust.js";
+import { onBothSides } from "./names.js";
 import { WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
 export class PolicyError extends Error {
@@ -143,8 +144,7 @@ function checkConsistent(policy: Policy, file: string): void {
     }
   }
   for (const kind of ["payees", "servers"] as const) {
-    const allow = new Set((policy[kind].allow?.value ?? []).map((v) => v.toLowerCase()));
-    const both = (policy[kind].deny?.value ?? []).find((v) => allow.has(v.toLowerCase()));
+    const both = onBothSides(kind, policy[kind].allow?.value ?? [], policy[kind].deny?.value ?? []);
     if (both) throw new PolicyError(file, `${kind}.deny`, `${both} is on both ${kind}.allow and ${kind}.deny; keep it on one`);
   }
 }
