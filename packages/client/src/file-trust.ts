@@ -63,12 +63,18 @@ export function readOwnFile(file: string, maxBytes: number): string {
     if (!stat.isFile()) throw new FileRefused(`is ${kindOf(stat)}, not a regular file: it must be a plain JSON file`);
     if (stat.size > maxBytes) throw new FileRefused(`is ${stat.size} bytes, more than the ${kib(maxBytes)} allowed: check the path`);
     const why = othersCanWrite(stat);
-    if (why) throw new FileRefused(`is not yours alone: ${why}, so someone else could change it; make it yours alone (chmod go-w ${file}), or remove it`);
+    if (why) {
+      const fix = why.startsWith("another user") ? "write your own copy in its place" : `make it yours alone (chmod go-w ${file})`;
+      throw new FileRefused(`is not yours alone: ${why}, so someone else could change it; ${fix}, or remove it`);
+    }
     checkFolder(path.dirname(file), file);
     // A symbolic link: the folder of the file it leads to counts as well.
     const real = fs.realpathSync(file);
     if (path.dirname(real) !== path.dirname(file)) checkFolder(path.dirname(real), real);
     return readAtMost(fd, maxBytes).toString("utf8");
+  } catch (error) {
+    if (error instanceof FileRefused) throw error;
+    throw new FileRefused(`cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   } finally {
     fs.closeSync(fd);
   }

@@ -118,7 +118,7 @@ describe("a policy file the client cannot trust", () => {
     const { dir, env } = withPolicy({ maxPerPurchase: "0.10" });
     const file = path.join(dir, "policy.json");
     fs.chownSync(file, 4242, 0);
-    expect(refusal(env).message).toContain("is not yours alone: another user (uid 4242) owns it");
+    expect(refusal(env).message).toContain("is not yours alone: another user (uid 4242) owns it, so someone else could change it; write your own copy in its place, or remove it");
     fs.chownSync(file, 0, 4242);
     fs.chmodSync(file, 0o664);
     expect(refusal(env).message).toContain("is not yours alone: the members of group 4242 can write it (mode 0664)");
