@@ -1,5 +1,5 @@
-// Files whose content the client obeys without asking (the spending policy): read only when they are a plain file,
-// small, and nobody but their owner can change them or put them there. A device (/dev/zero) would be read without
+// Files whose content the client obeys without asking (the spending policy, the wallet): used only when nobody but
+// their owner can change them or put them there, and the policy read only when it is a plain, small file. A device (/dev/zero) would be read without
 // end, a FIFO would hang the start, and a file someone else can write could raise the limits the person set.
 import fs from "node:fs";
 import path from "node:path";
@@ -29,16 +29,21 @@ function kindOf(stat: fs.Stats): string {
  * owner must be the person or root. Windows has no such modes, so there it is undefined.
  */
 export function othersCanWrite(stat: fs.Stats): string | undefined {
-  if (process.platform === "win32" || typeof process.getuid !== "function") return undefined;
-  const uid = process.getuid();
-  if (stat.uid !== uid && stat.uid !== 0) return `another user (uid ${stat.uid}) owns it`;
+  const owner = ownedByAnother(stat);
+  if (owner || process.platform === "win32") return owner;
   if (stat.mode & 0o002) return `anyone on this machine can write it (mode ${octal(stat.mode)})`;
   if (stat.mode & 0o020 && stat.gid !== process.getgid?.()) return `the members of group ${stat.gid} can write it (mode ${octal(stat.mode)})`;
   return undefined;
 }
 
+/** Who owns what `stat` describes when it is neither the person nor root, in words. */
+export function ownedByAnother(stat: fs.Stats): string | undefined {
+  if (process.platform === "win32" || typeof process.getuid !== "function") return undefined;
+  return stat.uid !== process.getuid() && stat.uid !== 0 ? `another user (uid ${stat.uid}) owns it` : undefined;
+}
+
 /** Refuses a folder others can write: they could put a file there, or swap the one there for theirs. */
-function checkFolder(dir: string, file: string): void {
+export function refuseSharedFolder(dir: string, file: string): void {
   const why = othersCanWrite(fs.statSync(dir));
   if (!why) return;
   throw new FileRefused(
@@ -67,10 +72,10 @@ export function readOwnFile(file: string, maxBytes: number): string {
       const fix = why.startsWith("another user") ? "write your own copy in its place" : `make it yours alone (chmod go-w ${file})`;
       throw new FileRefused(`is not yours alone: ${why}, so someone else could change it; ${fix}, or remove it`);
     }
-    checkFolder(path.dirname(file), file);
+    refuseSharedFolder(path.dirname(file), file);
     // A symbolic link: the folder of the file it leads to counts as well.
     const real = fs.realpathSync(file);
-    if (path.dirname(real) !== path.dirname(file)) checkFolder(path.dirname(real), real);
+    if (path.dirname(real) !== path.dirname(file)) refuseSharedFolder(path.dirname(real), real);
     return readAtMost(fd, maxBytes).toString("utf8");
   } catch (error) {
     if (error instanceof FileRefused) throw error;
