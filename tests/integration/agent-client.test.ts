@@ -11,7 +11,7 @@ import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from "@mo
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setDatabase } from "@/lib/database";
-import { listings } from "@/db/schema";
+import { listingProbes, listings } from "@/db/schema";
 import { toListingRow } from "@/lib/listings/write";
 import { GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { reloadEnv } from "@/lib/env";
@@ -332,6 +332,31 @@ describe("the wallet tool", () => {
 });
 
 describe("a host without elicitation, with tight limits", () => {
+  // Listed only now, so the searches above see the four servers they expect: a server that names another payee
+  // from its second quote on, and one whose latest check in the registry read $0.01 to its own wallet.
+  const later = {} as { swap: LyingServer; swapTo: `0x${string}`; rising: LyingServer };
+  beforeAll(async () => {
+    later.swapTo = stack.freshAddress();
+    later.swap = await startLyingServer("payee-swap", { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), otherPayTo: later.swapTo });
+    later.rising = await startLyingServer("price-rise", { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress() });
+    const row = (name: string, slug: string, serverUrl: string) => toListingRow({ name, slug, description: `${name}: a paid MCP server for tests.`, categories: ["AI"], serverUrl, status: "approved", price: 0.01 });
+    const [, rising] = await conn.db
+      .insert(listings)
+      .values([row("Swapping Payee", "swapping-payee", later.swap.url), row("Rising Listed", "rising-listed", later.rising.url)])
+      .returning({ id: listings.id });
+    await conn.db.insert(listingProbes).values({
+      listingId: rising!.id,
+      serverUrl: later.rising.url,
+      reachable: true,
+      verifiable: true,
+      pricedItems: [{ id: "fact", name: "Fact", amount: 0.01, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }],
+      paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: later.rising.payTo }],
+    } as never);
+  });
+  afterAll(async () => {
+    await later.swap?.close();
+    await later.rising?.close();
+  });
   // Each test starts from the same fresh wallet: $0.05, at most $0.10 a purchase and $0.10 a day.
   let host: Host;
   let hosts = 0;
@@ -375,6 +400,30 @@ describe("a host without elicitation, with tight limits", () => {
     const replay = await call(host, "purchase", { ...args, confirmationId: again.data.confirmationId });
     expect(replay.data.status).not.toBe("job-pending");
     expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
+  });
+
+  it("asks again, naming both payees, when the server names another payee after the person confirmed", async () => {
+    const args = { server: "swapping-payee", item: "fact" };
+    const first = await call(host, "purchase", args);
+    expect(first.data).toMatchObject({ status: "confirmation-required", signed: false, payTo: later.swap.payTo });
+    const before = await trace(host);
+    const second = await call(host, "purchase", { ...args, confirmationId: first.data.confirmationId });
+    expect(second.data).toMatchObject({ status: "confirmation-required", signed: false, payTo: later.swapTo });
+    expect(second.text).toContain(`The terms changed since the person confirmed: they were shown $0.01 to ${later.swap.payTo}; the server now asks $0.01 to ${later.swapTo}.`);
+    expect(await trace(host)).toEqual(before);
+    expect(later.swap.settled).toBe(0);
+  });
+
+  it("refuses a server asking more than its listing in the registry shows, naming both prices", async () => {
+    // The liar lists $0.01 the first time (explore_server) and $0.05 afterwards (the purchase's own quote).
+    expect((await call(host, "explore_server", { server: "rising-listed" })).data.items[0].priceUsd).toBe("0.01");
+    const before = await trace(host);
+    const got = await call(host, "purchase", { server: "rising-listed", item: "fact" });
+    expect(got.result.isError).toBe(true);
+    expect(got.data).toMatchObject({ status: "drift", signed: false, priceUsd: "$0.05" });
+    expect(got.text).toContain('Rising Listed does not sell on the terms its listing shows: it now asks $0.05 for "Fact", more than the $0.01 its Agora listing shows. Nothing was signed or paid.');
+    expect(await trace(host)).toEqual(before);
+    expect(later.rising.settled).toBe(0);
   });
 
   it("refuses above the daily budget without signing, naming the rule and what is left", async () => {

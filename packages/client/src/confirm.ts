@@ -21,22 +21,30 @@ const CONFIRMATION_TTL_MS = 10 * 60_000;
 
 export type Decision = { kind: "accepted" } | { kind: "declined" } | { kind: "confirmation-required"; confirmationId: string; expiresAt: string };
 
-/** Pending one-time confirmations, each bound to exactly one purchase (server, item, params, price). */
-export class Confirmations {
-  private readonly pending = new Map<string, { key: string; expires: number }>();
+/** The price and payee a person was shown when they confirmed a purchase. */
+export type ConfirmedTerms = { units: bigint; payTo: string };
 
-  issue(key: string): { confirmationId: string; expiresAt: string } {
+/** Pending one-time confirmations, each bound to exactly one purchase (its key) and the terms the person was shown. */
+export class Confirmations {
+  private readonly pending = new Map<string, { key: string; expires: number; terms?: ConfirmedTerms }>();
+
+  issue(key: string, terms?: ConfirmedTerms): { confirmationId: string; expiresAt: string } {
     const confirmationId = `conf_${randomBytes(12).toString("hex")}`;
     const expires = Date.now() + CONFIRMATION_TTL_MS;
-    this.pending.set(confirmationId, { key, expires });
+    this.pending.set(confirmationId, { key, expires, ...(terms ? { terms } : {}) });
     return { confirmationId, expiresAt: new Date(expires).toISOString() };
   }
 
   /** True once for a live id issued for this very purchase; the id is spent either way. */
   redeem(confirmationId: string, key: string): boolean {
+    return this.take(confirmationId, key) !== undefined;
+  }
+
+  /** A live id issued for this very purchase, with the terms it was confirmed on; the id is spent either way. */
+  take(confirmationId: string, key: string): { terms?: ConfirmedTerms } | undefined {
     const entry = this.pending.get(confirmationId);
     this.pending.delete(confirmationId);
-    return !!entry && entry.expires > Date.now() && entry.key === key;
+    return entry && entry.expires > Date.now() && entry.key === key ? entry : undefined;
   }
 }
 

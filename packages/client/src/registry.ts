@@ -2,7 +2,7 @@
 // paging, and one listing's MCP URL.
 // Answers are checked against the protocol package's schemas, the same ones the registry builds its output on.
 import { registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchAnswer, type RegistrySearchInput } from "@agora-mcp/protocol";
-import type { z } from "zod";
+import { z } from "zod";
 import { ConnectionError, textOf, withConnection, type Connection } from "./connections.js";
 
 export class RegistryError extends Error {}
@@ -48,10 +48,25 @@ export async function searchRegistry(registryUrl: string, input: RegistrySearchI
   });
 }
 
-export async function findListing(registryUrl: string, id: string): Promise<RegistryListing> {
+/**
+ * The terms the listing shows a person, as the registry's latest check of the server read them (get_server's
+ * `pricedItems` and `paymentMethods`): a purchase compares the server's live terms with them. A registry that
+ * sends none (one not yet checked, or an older version) leaves both empty.
+ */
+const listedTermsSchema = z.object({
+  pricedItems: z
+    .array(z.object({ id: z.string().nullable(), name: z.string(), priceUsd: z.number().nonnegative(), paymentMethod: z.string().nullable(), toolName: z.string() }))
+    .default([]),
+  paymentMethods: z.array(z.object({ id: z.string(), payTo: z.string().nullable() })).default([]),
+});
+
+export type ListedTerms = z.infer<typeof listedTermsSchema>;
+export type ListingWithTerms = RegistryListing & { terms: ListedTerms };
+
+export async function findListing(registryUrl: string, id: string): Promise<ListingWithTerms> {
   return withRegistry(registryUrl, async (c) => {
     const result = await c.call("get_server", { id });
     if (result.isError || !result.structuredContent) throw new RegistryError(textOf(result).slice(0, 300) || `No server "${id}" in the registry.`);
-    return checked(registryListingSchema, result.structuredContent, "get_server");
+    return { ...checked(registryListingSchema, result.structuredContent, "get_server"), terms: checked(listedTermsSchema, result.structuredContent, "get_server") };
   });
 }

@@ -29,6 +29,7 @@ export const SETTING_NAMES = [
   "AGORA_MAX_PER_PURCHASE",
   "AGORA_WALLET_FILE",
   "AGORA_POLICY_FILE",
+  "AGORA_POLICY_ALLOW_RAISE",
 ] as const;
 
 export type Settings = {
@@ -129,11 +130,12 @@ export function loadSettings(env: Env = process.env): Settings {
   const walletFile = walletRaw ?? defaultWalletFile();
   const policyRaw = read(env, "AGORA_POLICY_FILE");
   if (policyRaw !== undefined && !path.isAbsolute(policyRaw)) throw new SettingsError("AGORA_POLICY_FILE", "must be an absolute path");
-  const limit = (value: bigint, rule: string, variable: string) => ({ value, rule, source: read(env, variable) === undefined ? "default" : variable });
+  const limit = (value: bigint, rule: string, variable: string) => ({ value, rule, variable, source: read(env, variable) === undefined ? "default" : variable });
   const envLimits: EnvLimits = {
     day: limit(dailyCapUnits, "budgets.day", "AGORA_DAILY_CAP"),
     maxPerPurchase: limit(maxPerPurchaseUnits, "maxPerPurchase", "AGORA_MAX_PER_PURCHASE"),
     confirmationThreshold: limit(thresholdUnits, "confirmationThreshold", "ELICITATION_THRESHOLD"),
+    allowRaise: flag(env, "AGORA_POLICY_ALLOW_RAISE", false),
   };
   const policy = loadPolicy(policyRaw ?? defaultPolicyFile(walletFile), policyRaw !== undefined, envLimits);
   return {

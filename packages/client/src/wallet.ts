@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { inspect } from "node:util";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { FileRefused, ownedByAnother, refuseSharedFolder } from "./file-trust.js";
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 
@@ -60,9 +61,25 @@ function ensureDirectory(dir: string): void {
   }
 }
 
+/**
+ * A wallet someone else could swap for theirs is refused, never used: the person would fund the address it shows,
+ * and the key would be theirs. So its folder must be the person's alone, and the file theirs (or root's).
+ */
+function checkPlace(file: string): void {
+  try {
+    if (fs.existsSync(path.dirname(file))) refuseSharedFolder(path.dirname(file), file);
+    const owner = fs.existsSync(file) ? ownedByAnother(fs.statSync(file)) : undefined;
+    if (owner) throw new FileRefused(`is not yours: ${owner}; move it away and import your own key`);
+  } catch (error) {
+    if (error instanceof FileRefused) throw new WalletError(`The wallet file ${file} ${error.reason}.`);
+    throw error;
+  }
+}
+
 /** Writes a new wallet file atomically (never over an existing one), readable by its owner only. */
 function writeNew(file: string, key: `0x${string}`): void {
   ensureDirectory(path.dirname(file));
+  checkPlace(file);
   const body: WalletFile = { address: privateKeyToAccount(key).address, privateKey: key, createdAt: new Date().toISOString() };
   let fd: number;
   try {
@@ -81,6 +98,7 @@ function writeNew(file: string, key: `0x${string}`): void {
 }
 
 function readExisting(file: string): Wallet {
+  checkPlace(file);
   const mode = fs.statSync(file).mode & 0o777;
   // Others must not read the key; tighten a file someone copied in with loose permissions.
   if (mode & 0o077) fs.chmodSync(file, 0o600);

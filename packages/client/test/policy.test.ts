@@ -71,6 +71,93 @@ describe("a bad policy file", () => {
   });
 });
 
+describe("a policy file the client cannot trust", () => {
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadSettings(env);
+    } catch (error) {
+      return error as PolicyError;
+    }
+    throw new Error("the policy was accepted");
+  };
+
+  it("refuses a device such as /dev/zero at once, without reading it", () => {
+    const started = Date.now();
+    const error = refusal({ AGORA_POLICY_FILE: "/dev/zero" });
+    expect(error.message).toBe("/dev/zero: rule (file): is a device, not a regular file: it must be a plain JSON file");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("refuses a FIFO at once instead of waiting for a writer", { timeout: 10_000 }, () => {
+    const { dir, env } = withPolicy({});
+    const fifo = path.join(dir, "pipe.json");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    expect(refusal({ ...env, AGORA_POLICY_FILE: fifo }).message).toBe(`${fifo}: rule (file): is a FIFO (named pipe), not a regular file: it must be a plain JSON file`);
+  });
+
+  it("refuses a file over 64 KiB", () => {
+    const { env } = withPolicy(`{"purchasesPerMinute": 3${" ".repeat(64 * 1024)}}`);
+    expect(refusal(env).message).toMatch(/policy\.json: rule \(file\): is 65\d{3} bytes, more than the 64 KiB allowed: check the path$/);
+  });
+
+  it("refuses a file others can write, or one in a folder others can write, saying how to fix it", () => {
+    const loose = withPolicy({ maxPerPurchase: "0.10" });
+    const file = path.join(loose.dir, "policy.json");
+    fs.chmodSync(file, 0o666);
+    expect(refusal(loose.env).message).toBe(`${file}: rule (file): is not yours alone: anyone on this machine can write it (mode 0666), so someone else could change it; make it yours alone (chmod go-w ${file}), or remove it`);
+    fs.chmodSync(file, 0o644);
+    fs.chmodSync(loose.dir, 0o1777);
+    expect(refusal(loose.env).message).toMatch(
+      new RegExp(`rule \\(file\\): is in the folder ${loose.dir}, and anyone on this machine can write it \\(mode 01777\\), so someone else could put their own file there: make the folder yours alone \\(chmod go-w ${loose.dir}\\)`),
+    );
+    fs.chmodSync(loose.dir, 0o700);
+    expect(loadSettings(loose.env).maxPerPurchaseUnits).toBe(100_000n);
+  });
+
+  it.runIf(process.getuid?.() === 0)("refuses a file another user owns, or a group other than the person's own can write", () => {
+    const { dir, env } = withPolicy({ maxPerPurchase: "0.10" });
+    const file = path.join(dir, "policy.json");
+    fs.chownSync(file, 4242, 0);
+    expect(refusal(env).message).toContain("is not yours alone: another user (uid 4242) owns it, so someone else could change it; write your own copy in its place, or remove it");
+    fs.chownSync(file, 0, 4242);
+    fs.chmodSync(file, 0o664);
+    expect(refusal(env).message).toContain("is not yours alone: the members of group 4242 can write it (mode 0664)");
+    fs.chownSync(file, 0, process.getgid!());
+    expect(loadSettings(env).maxPerPurchaseUnits).toBe(100_000n);
+  });
+});
+
+describe("a policy file that raises a built-in limit", () => {
+  const cases: [string, unknown, string, string, string][] = [
+    ["the daily cap", { budgets: { day: "5000" } }, "budgets.day", "$5000.00 is above the built-in limit of $1.00", "AGORA_DAILY_CAP"],
+    ["the maximum per purchase", { maxPerPurchase: "5000" }, "maxPerPurchase", "$5000.00 is above the built-in limit of $0.50", "AGORA_MAX_PER_PURCHASE"],
+    ["the confirmation threshold", { confirmationThreshold: "5000" }, "confirmationThreshold", "$5000.00 is above the built-in limit of $0.01", "ELICITATION_THRESHOLD"],
+  ];
+  for (const [what, rules, rule, said, variable] of cases) {
+    it(`refuses a raise of ${what} without the person's opt-in, saying how to opt in`, () => {
+      const { dir, env } = withPolicy(rules);
+      expect(() => loadSettings(env)).toThrow(
+        `${path.join(dir, "policy.json")}: rule ${rule}: ${said}; a policy file may lower this limit but not raise it on its own. To raise it, set ${variable} (or AGORA_POLICY_ALLOW_RAISE=true, to let this file's value stand) in the env of your MCP host's config for this client`,
+      );
+    });
+  }
+
+  it("lets the file's raise stand with AGORA_POLICY_ALLOW_RAISE=true", () => {
+    const s = load({ budgets: { day: "5000" }, maxPerPurchase: "5000", confirmationThreshold: "5000" }, { AGORA_POLICY_ALLOW_RAISE: "true" });
+    expect(s.dailyCapUnits).toBe(5_000_000_000n);
+    expect(s.maxPerPurchaseUnits).toBe(5_000_000_000n);
+    expect(s.thresholdUnits).toBe(5_000_000_000n);
+    expect(s.policy!.budgets.day).toMatchObject({ source: expect.stringMatching(/policy\.json$/) });
+  });
+
+  it("holds a variable the person set as the ceiling, opt-in or not: the file only lowers it", () => {
+    expect(load({ budgets: { day: "5000" } }, { AGORA_DAILY_CAP: "2" }).dailyCapUnits).toBe(2_000_000n);
+    expect(load({ budgets: { day: "5000" } }, { AGORA_DAILY_CAP: "2", AGORA_POLICY_ALLOW_RAISE: "true" }).dailyCapUnits).toBe(2_000_000n);
+    expect(load({ budgets: { day: "1.50" } }, { AGORA_DAILY_CAP: "2" }).dailyCapUnits).toBe(1_500_000n);
+    expect(() => load({}, { AGORA_POLICY_ALLOW_RAISE: "yes" })).toThrow(/^AGORA_POLICY_ALLOW_RAISE: must be "true" or "false"/);
+  });
+});
+
 describe("a good policy file", () => {
   it("keeps the variables for the simple cases; a rule set in both places holds at the lower value", () => {
     const s = load({ budgets: { day: "3", week: "10" }, maxPerPurchase: "0.40", confirmationThreshold: "0.05" }, { AGORA_DAILY_CAP: "2", ELICITATION_THRESHOLD: "0.10" });
@@ -143,6 +230,45 @@ describe("the rules", () => {
     expect(checkPolicy(allowOnly, [], { ...request, payTo: OTHER }, NOW)).toMatchObject({ ok: false, refusal: { rule: "payees.allow" } });
     const deny = load({ servers: { deny: ["127.0.0.1:1"] } }).policy!;
     expect(checkPolicy(deny, [], request, NOW)).toMatchObject({ ok: false, refusal: { rule: "servers.deny", message: expect.stringContaining("Weather is on the deny-list") } });
+  });
+});
+
+describe("the lists compare hosts and payees however they are written", () => {
+  /** The purchase as resolveServer names a server at `url`: the URL and its host (with the port). */
+  const at = (url: string): PolicyRequest => ({ ...request, server: url, serverUrl: url, names: [url, new URL(url).host] });
+  const refusedBy = (rules: unknown, req: PolicyRequest) => {
+    const verdict = checkPolicy(load(rules).policy!, [], req, NOW);
+    return verdict.ok ? undefined : verdict.refusal.rule;
+  };
+
+  it("keeps a denied host out with a trailing dot, in capitals, on another port or as its IDN", () => {
+    const deny = { servers: { deny: ["evil.example"] } };
+    expect(refusedBy(deny, at("https://evil.example./mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://EVIL.example/mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://evil.example:8443/mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://Evil.Example.:8443/mcp"))).toBe("servers.deny");
+    expect(refusedBy({ servers: { deny: ["evil.example."] } }, at("https://evil.example/mcp"))).toBe("servers.deny");
+    expect(refusedBy({ servers: { deny: ["EVIL.example:443"] } }, at("https://evil.example:8443/mcp"))).toBe("servers.deny");
+    expect(refusedBy({ servers: { deny: ["bücher.example"] } }, at("https://xn--bcher-kva.example/mcp"))).toBe("servers.deny");
+    expect(refusedBy(deny, at("https://notevil.example/mcp"))).toBeUndefined();
+    expect(refusedBy(deny, at("https://evil.example.com/mcp"))).toBeUndefined();
+  });
+
+  it("lets an allowed host in however the server's URL writes it, and matches a URL entry to its endpoint", () => {
+    expect(refusedBy({ servers: { allow: ["evil.example"] } }, at("https://EVIL.example.:8443/mcp"))).toBeUndefined();
+    expect(refusedBy({ servers: { allow: ["https://Evil.Example./mcp/"] } }, at("https://evil.example:443/mcp"))).toBeUndefined();
+    expect(refusedBy({ servers: { allow: ["https://evil.example/mcp"] } }, at("https://evil.example/other"))).toBe("servers.allow");
+  });
+
+  it("keeps a denied payee out whatever the case of its address", () => {
+    const payee = "0x000000000000000000000000000000000000dEaD";
+    expect(refusedBy({ payees: { deny: [payee.toLowerCase()] } }, { ...request, payTo: payee })).toBe("payees.deny");
+    expect(refusedBy({ payees: { deny: [payee] } }, { ...request, payTo: payee.toLowerCase() })).toBe("payees.deny");
+    expect(refusedBy({ payees: { deny: [payee.toUpperCase().replace("0X", "0x")] } }, { ...request, payTo: payee })).toBe("payees.deny");
+  });
+
+  it("refuses a host on both lists however each side writes it", () => {
+    expect(() => load({ servers: { allow: ["evil.example"], deny: ["EVIL.example.:8443"] } })).toThrow(/rule servers\.deny: EVIL\.example\.:8443 is on both servers\.allow and servers\.deny/);
   });
 });
 

@@ -84,6 +84,9 @@ describe("purchase()", () => {
   it("refuses a server or payee the lists keep out, and a buyer over its purchases a minute", async () => {
     const host = new URL(server.url).host;
     expect(await buy(buyer({ servers: { deny: [host] } }).deps)).toMatchObject({ status: "refused", signed: false, rule: "servers.deny" });
+    // The host however a person writes it: another port, a trailing dot.
+    expect(await buy(buyer({ servers: { deny: ["127.0.0.1.:8443"] } }).deps)).toMatchObject({ status: "refused", signed: false, rule: "servers.deny" });
+    expect(await buy(buyer({ payees: { deny: [PAYEE.toLowerCase()] } }).deps)).toMatchObject({ status: "refused", signed: false, rule: "payees.deny" });
     expect(await buy(buyer({ servers: { allow: ["some-other-server"] } }).deps)).toMatchObject({ status: "refused", rule: "servers.allow" });
     expect(await buy(buyer({ payees: { allow: ["0x1111111111111111111111111111111111111111"] } }).deps)).toMatchObject({ status: "refused", rule: "payees.allow", message: expect.stringContaining(`the payee ${PAYEE} is not on the allow-list`) });
     const { deps, ledger } = buyer({ purchasesPerMinute: 1 });

@@ -40,6 +40,30 @@ describe("client wallet", () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it("refuses a wallet in a folder others can write, where they could swap in a key of their own", () => {
+    const file = tempFile();
+    const created = openWallet(file);
+    const dir = path.dirname(file);
+    fs.chmodSync(dir, 0o777);
+    expect(() => openWallet(file)).toThrow(
+      `The wallet file ${file} is in the folder ${dir}, and anyone on this machine can write it (mode 0777), so someone else could put their own file there: make the folder yours alone (chmod go-w ${dir}), or move wallet.json to a folder only you can write.`,
+    );
+    const elsewhere = path.join(dir, "..", "shared", "wallet.json");
+    fs.mkdirSync(path.dirname(elsewhere), { mode: 0o777 });
+    fs.chmodSync(path.dirname(elsewhere), 0o1777);
+    expect(() => importWallet(elsewhere, KEY)).toThrow(/is in the folder .*shared, and anyone on this machine can write it \(mode 01777\)/);
+    expect(fs.existsSync(elsewhere)).toBe(false);
+    fs.chmodSync(dir, 0o700);
+    expect(openWallet(file).address).toBe(created.address);
+  });
+
+  it.runIf(process.getuid?.() === 0)("refuses a wallet file another user owns", () => {
+    const file = tempFile();
+    openWallet(file);
+    fs.chownSync(file, 4242, 4242);
+    expect(() => openWallet(file)).toThrow(`The wallet file ${file} is not yours: another user (uid 4242) owns it; move it away and import your own key.`);
+  });
+
   it("imports an existing key, with or without 0x, and never over an existing wallet", () => {
     const file = tempFile();
     const imported = importWallet(file, `${KEY.slice(2)}\n`);

@@ -3,6 +3,7 @@
 // at once see each other's reservations.
 import { formatUsd } from "@agora-mcp/protocol";
 import { SPENT, type LedgerEntry, type LedgerStatus } from "../ledger.js";
+import { payeeListed, serverListed } from "./names.js";
 import { ruleName, windowStart, WINDOW_WORDS, WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
 /** What the policy needs to know of a purchase. `names` are what a server list may name it by (slug, name, URL, host). */
@@ -44,13 +45,13 @@ export function budgetStanding(policy: Policy, history: LedgerEntry[], now: Date
 }
 
 function listRefusal(policy: Policy, request: PolicyRequest): PolicyRefusal | undefined {
-  const named = (list: string[], names: string[]) => list.some((entry) => names.some((n) => n.toLowerCase() === entry.toLowerCase()));
   const { servers, payees } = policy;
   const refuse = (limit: Limit<string[]>, why: string) => ({ rule: limit.rule, message: `Refused by the spending policy, rule ${ruleName(limit, policy)}: ${why}.` });
-  if (servers.deny && named(servers.deny.value, request.names)) return refuse(servers.deny, `${request.server} is on the deny-list`);
-  if (servers.allow && !named(servers.allow.value, request.names)) return refuse(servers.allow, `${request.server} is not on the allow-list (${servers.allow.value.join(", ") || "empty"})`);
-  if (payees.deny && named(payees.deny.value, [request.payTo])) return refuse(payees.deny, `the payee ${request.payTo} is on the deny-list`);
-  if (payees.allow && !named(payees.allow.value, [request.payTo])) return refuse(payees.allow, `the payee ${request.payTo} is not on the allow-list`);
+  const denied = servers.deny && serverListed(servers.deny.value, request.names);
+  if (servers.deny && denied !== undefined) return refuse(servers.deny, `${request.server} is on the deny-list (as "${denied}")`);
+  if (servers.allow && serverListed(servers.allow.value, request.names) === undefined) return refuse(servers.allow, `${request.server} is not on the allow-list (${servers.allow.value.join(", ") || "empty"})`);
+  if (payees.deny && payeeListed(payees.deny.value, request.payTo) !== undefined) return refuse(payees.deny, `the payee ${request.payTo} is on the deny-list`);
+  if (payees.allow && payeeListed(payees.allow.value, request.payTo) === undefined) return refuse(payees.allow, `the payee ${request.payTo} is not on the allow-list`);
   return undefined;
 }
 

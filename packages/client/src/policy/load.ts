@@ -3,7 +3,9 @@
 // work; a rule set in both places holds at the stricter (lower) value.
 import fs from "node:fs";
 import { z } from "zod";
-import { AmountError, usdToUnits } from "@agora-mcp/protocol";
+import { AmountError, formatUsd, usdToUnits } from "@agora-mcp/protocol";
+import { FileRefused, readOwnFile } from "../file-trust.js";
+import { onBothSides } from "./names.js";
 import { WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
 export class PolicyError extends Error {
@@ -48,13 +50,17 @@ export const policyFileSchema = z.strictObject({
 });
 export type PolicyFile = z.output<typeof policyFileSchema>;
 
+/** A policy is a few lines of JSON; anything near this size is the wrong file. */
+export const POLICY_FILE_MAX_BYTES = 64 * 1024;
+
 function parseFile(file: string): PolicyFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    raw = JSON.parse(readOwnFile(file, POLICY_FILE_MAX_BYTES));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) throw new PolicyError(file, "(file)", `cannot be read (${(error as NodeJS.ErrnoException).code})`);
-    throw new PolicyError(file, "(file)", "is not valid JSON");
+    if (error instanceof FileRefused) throw new PolicyError(file, "(file)", error.reason);
+    if (error instanceof SyntaxError) throw new PolicyError(file, "(file)", "is not valid JSON");
+    throw error;
   }
   const parsed = policyFileSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
@@ -67,10 +73,28 @@ function parseFile(file: string): PolicyFile {
   throw new PolicyError(file, at || "(file)", at ? issue.message : "must be a JSON object of rules");
 }
 
-/** The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with defaults. */
-export type EnvLimits = { day: Limit<bigint>; maxPerPurchase: Limit<bigint>; confirmationThreshold: Limit<bigint> };
+/** A limit an environment variable sets (`source` is the variable, or "default" when it was left out). */
+export type EnvLimit = Limit<bigint> & { variable: string };
+
+/**
+ * The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with
+ * defaults, and whether the person let the policy file raise a default (AGORA_POLICY_ALLOW_RAISE).
+ */
+export type EnvLimits = { day: EnvLimit; maxPerPurchase: EnvLimit; confirmationThreshold: EnvLimit; allowRaise: boolean };
 
 const lower = (a: Limit<bigint>, b: Limit<bigint> | undefined): Limit<bigint> => (b === undefined || a.value <= b.value ? a : b);
+
+/**
+ * A file's value above a built-in default, without the person's opt-in. The file sits where other programs may
+ * write, the host's config is what the person wrote themselves: only the latter may loosen the defaults.
+ */
+function raiseRefusal(file: string, rule: string, value: bigint, builtIn: EnvLimit): PolicyError {
+  return new PolicyError(
+    file,
+    rule,
+    `${formatUsd(value)} is above the built-in limit of ${formatUsd(builtIn.value)}; a policy file may lower this limit but not raise it on its own. To raise it, set ${builtIn.variable} (or AGORA_POLICY_ALLOW_RAISE=true, to let this file's value stand) in the env of your MCP host's config for this client`,
+  );
+}
 
 /** The policy in force: the file's rules (when `file` exists or was named) merged with the environment's. */
 export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy {
@@ -78,11 +102,15 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
   if (named && !exists) throw new PolicyError(file, "(file)", "does not exist (AGORA_POLICY_FILE names it)");
   const read = exists ? parseFile(file) : {};
   const from = <T>(rule: string, value: T | undefined): Limit<T> | undefined => (value === undefined ? undefined : { value, rule, source: file });
-  // A default gives way to the file; a variable someone set and the file's value both hold (the lower wins).
-  const merge = (rule: string, fileValue: bigint | undefined, envLimit: Limit<bigint>) => {
+  // A variable someone set and the file's value both hold (the lower wins). A default gives way to a file that
+  // lowers it, and to one that raises it only when the person opted in.
+  const merge = (rule: string, fileValue: bigint | undefined, envLimit: EnvLimit): Limit<bigint> => {
+    const limit: Limit<bigint> = { value: envLimit.value, rule: envLimit.rule, source: envLimit.source };
     const fromFile = from(rule, fileValue);
-    if (!fromFile) return envLimit;
-    return envLimit.source === "default" ? fromFile : lower({ ...envLimit, rule }, fromFile);
+    if (!fromFile) return limit;
+    if (envLimit.source !== "default") return lower({ ...limit, rule }, fromFile);
+    if (fromFile.value > envLimit.value && !env.allowRaise) throw raiseRefusal(file, rule, fromFile.value, envLimit);
+    return fromFile;
   };
   const budgets: Partial<Record<Window, Limit<bigint>>> = {};
   for (const window of WINDOWS) {
@@ -116,8 +144,7 @@ function checkConsistent(policy: Policy, file: string): void {
     }
   }
   for (const kind of ["payees", "servers"] as const) {
-    const allow = new Set((policy[kind].allow?.value ?? []).map((v) => v.toLowerCase()));
-    const both = (policy[kind].deny?.value ?? []).find((v) => allow.has(v.toLowerCase()));
+    const both = onBothSides(kind, policy[kind].allow?.value ?? [], policy[kind].deny?.value ?? []);
     if (both) throw new PolicyError(file, `${kind}.deny`, `${both} is on both ${kind}.allow and ${kind}.deny; keep it on one`);
   }
 }

@@ -1,14 +1,26 @@
 // The person's yes before anything is signed, at or above the confirmation threshold, in whatever way the host can
 // ask (confirm.ts): the question names the price, payee, network and the budgets the purchase draws on.
 import { randomBytes } from "node:crypto";
-import { formatUsd } from "@agora-mcp/protocol";
-import { askPerson, confirmInBand } from "../confirm.js";
+import { formatUsd, sameAddress } from "@agora-mcp/protocol";
+import { askPerson, confirmInBand, type Confirmations } from "../confirm.js";
 import { describeUses, type BudgetUse } from "../policy/check.js";
 import type { ResolvedServer } from "../servers.js";
 import { refused, type Context, type Priced, type PurchaseOutcome } from "./types.js";
 
-function confirmationKey(server: ResolvedServer, itemKey: string, units: bigint, params: Record<string, unknown>): string {
-  return JSON.stringify([server.url, itemKey, units.toString(), Object.entries(params).sort(([a], [b]) => a.localeCompare(b))]);
+/** The purchase a confirmation id is for; the price and payee it was confirmed on are kept beside it (Confirmations). */
+function confirmationKey(server: ResolvedServer, itemKey: string, params: Record<string, unknown>): string {
+  return JSON.stringify([server.url, itemKey, Object.entries(params).sort(([a], [b]) => a.localeCompare(b))]);
+}
+
+/**
+ * Whether a confirmation id the person gave covers these terms: the same payee, at most the price they were shown.
+ * Otherwise the words saying what changed (empty when the id was not for this purchase at all).
+ */
+function redeemed(confirmations: Confirmations, confirmationId: string, key: string, priced: Priced): true | string {
+  const confirmed = confirmations.take(confirmationId, key)?.terms;
+  if (!confirmed) return "";
+  if (priced.units <= confirmed.units && sameAddress(priced.payTo, confirmed.payTo)) return true;
+  return `The terms changed since the person confirmed: they were shown ${formatUsd(confirmed.units)} to ${confirmed.payTo}; the server now asks ${formatUsd(priced.units)} to ${priced.payTo}. `;
 }
 
 export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): string {
@@ -33,7 +45,7 @@ export async function askFirst(ctx: Context, priced: Priced, uses: BudgetUse[]):
     await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: server.label, serverUrl: server.url, item: itemKey, units: units.toString(), status: "declined" });
     return { status: "declined", message: `You declined paying ${formatUsd(units)} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
   };
-  const key = confirmationKey(server, itemKey, units, input.params ?? {});
+  const key = confirmationKey(server, itemKey, input.params ?? {});
   if (asker.kind === "input-required") {
     const answer = await confirmInBand(asker, { server: server.url, item: itemKey, units: units.toString(), payTo: priced.payTo, params: key }, asked);
     if (answer.kind === "ask") return { status: "confirmation-required", message: `Confirmation required: ${asked}`, signed: false, ...at, inputRequired: answer.result };
@@ -41,11 +53,12 @@ export async function askFirst(ctx: Context, priced: Priced, uses: BudgetUse[]):
     return answer.kind === "accepted" ? undefined : declined();
   }
   if (asker.kind === "elicitation") return (await askPerson(asker.server, asked)) === "accepted" ? undefined : declined();
-  if (input.confirmationId && confirmations.redeem(input.confirmationId, key)) return undefined;
-  const { confirmationId, expiresAt } = confirmations.issue(key);
+  const given = input.confirmationId ? redeemed(confirmations, input.confirmationId, key, priced) : "";
+  if (given === true) return undefined;
+  const { confirmationId, expiresAt } = confirmations.issue(key, { units, payTo: priced.payTo });
   return {
     status: "confirmation-required",
-    message: `Confirmation required: ${asked} Ask the person; only if they say yes, call purchase again with the same server, item and params and confirmationId "${confirmationId}" (valid once, until ${expiresAt}). Nothing was signed.`,
+    message: `${given}Confirmation required: ${asked} Ask the person; only if they say yes, call purchase again with the same server, item and params and confirmationId "${confirmationId}" (valid once, until ${expiresAt}). Nothing was signed.`,
     signed: false,
     ...at,
     confirmationId,

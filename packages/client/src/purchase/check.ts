@@ -1,10 +1,12 @@
-// The checks before anything is signed: the terms the buyer expected, the spending policy (every rule, against
-// this wallet's history), and the balance. The policy is checked again under the ledger's lock when reserving.
+// The checks before anything is signed: the terms the listing shows and the buyer expected, the spending policy
+// (every rule, against this wallet's history), and the balance. The policy is checked again under the ledger's lock
+// when reserving.
 import { createHash } from "node:crypto";
 import { formatUsd, sameAddress, usdToUnits } from "@agora-mcp/protocol";
 import { checkPolicy, type BudgetUse, type PolicyRequest } from "../policy/check.js";
 import { capsPolicy, type Policy } from "../policy/rules.js";
 import type { Settings } from "../settings.js";
+import { checkAgainstListing } from "./listing.js";
 import { refused, type Context, type Priced, type PurchaseOutcome } from "./types.js";
 
 export type Checked = { done: PurchaseOutcome } | { uses: BudgetUse[]; request: PolicyRequest };
@@ -26,6 +28,8 @@ export async function checkBeforeSigning(ctx: Context, priced: Priced): Promise<
   const { units, name, payTo } = priced;
   const priceUsd = formatUsd(units);
   const at = { ...ctx.at, priceUsd, payTo };
+  const unlisted = checkAgainstListing(ctx, priced);
+  if (unlisted) return { done: unlisted };
   if (input.expectTerms && (BigInt(input.expectTerms.units) !== units || !sameAddress(input.expectTerms.payTo, payTo))) {
     const was = `${formatUsd(BigInt(input.expectTerms.units))} to ${input.expectTerms.payTo}`;
     return { done: { status: "drift", message: `${server.label} now asks ${priceUsd} to ${payTo} for "${name}", not the ${was} last recorded. Nothing was signed.`, signed: false, ...at } };

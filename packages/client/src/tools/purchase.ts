@@ -48,7 +48,7 @@ export function registerPurchase({ mcp, settings, wallet, ledger, chain, confirm
     guarded<Parameters<typeof purchase>[0], InputRequiredResult>(wallet, "purchase", async (args, ctx) => {
       const outcome = await purchase(args, { settings, wallet, ledger, chain, confirmations, asker: askerFor(mcp.server, ctx, states) });
       if (outcome.inputRequired) return outcome.inputRequired;
-      const failed = outcome.status === "refused" || outcome.status === "failed" || outcome.status === "disputed";
+      const failed = outcome.status === "refused" || outcome.status === "drift" || outcome.status === "failed" || outcome.status === "disputed";
       const shown = outcome.result === undefined ? "" : `\nResult: ${typeof outcome.result === "string" ? outcome.result : JSON.stringify(outcome.result)}`;
       return answer(wallet, `${outcome.message}${shown}`, outcome as unknown as Record<string, unknown>, failed);
     }),
