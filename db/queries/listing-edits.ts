@@ -115,14 +115,17 @@ export async function decideListingEdit(db: Db, listingId: string, reviewerId: s
           approvedTerms: termsOf(check, before.terms),
           // Approved all along: the first approval's time stands.
           approvedAt: sql`coalesce(${listings.approvedAt}, now())`,
-          // Another server: its badge and price wait for the check that follows the approval.
-          ...(sameServer ? {} : { verified: false, price: check.pricesRead ? sql`${check.lowestPrice}::numeric` : sql`null` }),
+          // The approved check's price at once (a held price rise is what was approved). Another server: its badge
+          // waits for the check that follows the approval.
+          ...(sameServer ? (check.pricesRead ? { price: sql`${check.lowestPrice}::numeric` } : {}) : { verified: false, price: check.pricesRead ? sql`${check.lowestPrice}::numeric` : sql`null` }),
           updatedAt: sql`now()`,
         })
         .where(eq(listings.id, listingId))
         .returning();
-      // The edit's check joins the listing's history as a check of the revision it approved.
+      // The edit's check joins the listing's history as a check of the revision it approved, and the terms held for
+      // review until now are the approved ones (their checks serve again).
       await tx.insert(listingProbes).values(editCheckRow(listingId, edit.revision, check));
+      await tx.update(listingProbes).set({ termsHeld: false }).where(and(eq(listingProbes.listingId, listingId), eq(listingProbes.termsHeld, true)));
       await tx.delete(listingEdits).where(eq(listingEdits.listingId, listingId));
       await tx.insert(listingReviews).values({ listingId, reviewerId, decision: "approved an edit", reason: null });
       return { ok: true, listing: listing! };
@@ -209,5 +212,6 @@ export function editCheckRow(listingId: string, revision: number, check: EditChe
     httpStatus: check.httpStatus,
     quirks: check.quirks,
     verifiable: check.verifiable,
+    termsHeld: false,
   };
 }

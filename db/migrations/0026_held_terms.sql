@@ -1,0 +1,3 @@
+-- A check that finds a listed server raising its price past the review factor, or naming another payee, is kept with
+-- its terms held: the approved terms stay on every surface until a reviewer approves the change.
+ALTER TABLE "listing_probes" ADD COLUMN "terms_held" boolean DEFAULT false NOT NULL;
