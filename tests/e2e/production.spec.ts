@@ -241,6 +241,73 @@ test("readiness: 503 with the reason when a migration is missing or the database
   }
 });
 
+const terminatedPort = appPort + 27;
+
+test("terminating the database's connections again and again: every surface answers 200 or 503 with Retry-After, never 500, and recovers", async () => {
+  test.setTimeout(120_000);
+  const name = `agora_prod_${terminatedPort}`;
+  const url = await createProductionDatabase(name, production);
+  const fixtures = await openPostgres(url, { max: 1 });
+  const listing = await insertListing(fixtures.db, { name: "Tidal Weather", description: "Tides and weather for agents.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/tidal", status: "approved" });
+  await fixtures.close();
+  const server = await startProductionServer(terminatedPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true", RATE_LIMIT_DISABLED: "1", UNSAFE_TEST_MODE: "1" });
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const killer = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  const html = { accept: "text/html" };
+  const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  // Pages rendered per request, the JSON API, the registry API and the MCP endpoint: each needs the database.
+  const surfaces: { label: string; path: () => string; init?: RequestInit }[] = [
+    { label: "search page", path: () => `/marketplace?q=tidal&n=${Math.random()}`, init: { headers: html } },
+    { label: "detail page", path: () => `/marketplace/${listing.slug}?n=${Math.random()}`, init: { headers: html } },
+    { label: "/api/mcp-agents", path: () => `/api/mcp-agents?q=tidal&n=${Math.random()}` },
+    { label: "/api/mcp-agents/:id", path: () => `/api/mcp-agents/${listing.id}` },
+    { label: "/v0.1/servers", path: () => `/v0.1/servers?search=tidal&n=${Math.random()}` },
+    {
+      label: "/api/mcp",
+      path: () => "/api/mcp",
+      init: { method: "POST", headers: json, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: `tidal ${Math.random()}` } } }) },
+    },
+  ];
+  const seen: { label: string; status: number; retryAfter: string | null }[] = [];
+  const ask = async (surface: (typeof surfaces)[number]) => {
+    const response = await fetch(`${server.origin}${surface.path()}`, { ...surface.init, signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+    return { label: surface.label, status: response.status, retryAfter: response.headers.get("retry-after") };
+  };
+  try {
+    for (const surface of surfaces) expect((await ask(surface)).status, surface.label).toBe(200);
+    let terminating = true;
+    const terminations = (async () => {
+      while (terminating) {
+        await killer.unsafe("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    })();
+    // About 30 requests a second, six at a time, for 20 s, while the app's connections are ended every 150 ms.
+    const until = Date.now() + 20_000;
+    await Promise.all(
+      Array.from({ length: 6 }, async (_, worker) => {
+        for (let i = worker; Date.now() < until; i += 6) {
+          seen.push(await ask(surfaces[i % surfaces.length]!));
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      }),
+    );
+    terminating = false;
+    await terminations;
+    const failures = seen.filter((s) => s.status !== 200 && !(s.status === 503 && Number(s.retryAfter) > 0));
+    expect(failures, `${seen.length} requests; not 200 or 503 with Retry-After: ${JSON.stringify(failures.slice(0, 10))}`).toEqual([]);
+    // Classified as the database being away, never as a bug of the route.
+    expect(server.log()).not.toContain('"msg":"unhandled route error"');
+    // Recovered: every surface answers 200 again once the terminations stop.
+    for (const surface of surfaces) await expect.poll(async () => (await ask(surface)).status, { message: surface.label, timeout: 15_000 }).toBe(200);
+  } finally {
+    await killer.end();
+    await server.stop();
+  }
+});
+
 // ---------- issue 42: bursts, bodies, distinct URLs and odd requests against the production server ----------
 
 const burstPort = appPort + 25;
