@@ -21,6 +21,7 @@ import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { findListingView } from "@/lib/listings/lookup";
+import { loadReviewQueue } from "@/lib/listings/review-queue";
 import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
@@ -108,6 +109,9 @@ describe.each(drivers())("price rises and payee changes wait for review on %s", 
       const waiting = await queued(id);
       expect(waiting).toMatchObject({ revision: 2, check: { url: server.url, lowestPrice: 9.99 } });
       expect(waiting!.proposed).toEqual(waiting!.current);
+      // The reviewer (and an owner, on /account) read it as a change of the listing's terms, not "changes nothing".
+      const [entry] = (await loadReviewQueue(conn.db)).edits.filter((e) => e.listingId === id);
+      expect(entry!.changes).toEqual([{ field: "Prices", before: "Forecast: 0.01 USDC", after: "Forecast: 9.99 USDC" }]);
       await checkListing(conn.db, id, loopback);
       expect((await queued(id))?.revision).toBe(2);
       expect((await served(id, "Steep Riser")).price).toBe(0.01);
@@ -152,6 +156,8 @@ describe.each(drivers())("price rises and payee changes wait for review on %s", 
       expect(watched?.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: WALLET_A }]);
       const waiting = await queued(id);
       expect(waiting?.check?.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: WALLET_B }]);
+      const [entry] = (await loadReviewQueue(conn.db)).edits.filter((e) => e.listingId === id);
+      expect(entry!.changes).toEqual([{ field: "Payee wallets", before: `USDC_BASE_SEPOLIA → ${WALLET_A}`, after: `USDC_BASE_SEPOLIA → ${WALLET_B}` }]);
 
       expect((await decideListingEdit(conn.db, id, reviewerId, { decision: "approved", reason: null, revision: waiting!.revision })).ok).toBe(true);
       expect((await served(id, "Payee Switcher")).payees).toEqual([WALLET_B]);
