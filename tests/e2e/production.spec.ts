@@ -256,17 +256,20 @@ test("terminating the database's connections again and again: every surface answ
   const killer = postgres(admin.toString(), { max: 1, onnotice: () => {} });
   const html = { accept: "text/html" };
   const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  // A search no cache has seen, so that each request reads the database.
+  let searches = 0;
+  const fresh = () => `w${++searches}`;
   // Pages rendered per request, the JSON API, the registry API and the MCP endpoint: each needs the database.
   const surfaces: { label: string; path: () => string; init?: RequestInit }[] = [
-    { label: "search page", path: () => `/marketplace?q=tidal&n=${Math.random()}`, init: { headers: html } },
-    { label: "detail page", path: () => `/marketplace/${listing.slug}?n=${Math.random()}`, init: { headers: html } },
-    { label: "/api/mcp-agents", path: () => `/api/mcp-agents?q=tidal&n=${Math.random()}` },
+    { label: "search page", path: () => `/marketplace?q=tidal+${fresh()}`, init: { headers: html } },
+    { label: "detail page", path: () => `/marketplace/${listing.slug}?n=${fresh()}`, init: { headers: html } },
+    { label: "/api/mcp-agents", path: () => `/api/mcp-agents?q=tidal+${fresh()}` },
     { label: "/api/mcp-agents/:id", path: () => `/api/mcp-agents/${listing.id}` },
-    { label: "/v0.1/servers", path: () => `/v0.1/servers?search=tidal&n=${Math.random()}` },
+    { label: "/v0.1/servers", path: () => `/v0.1/servers?search=tidal${fresh()}` },
     {
       label: "/api/mcp",
       path: () => "/api/mcp",
-      init: { method: "POST", headers: json, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: `tidal ${Math.random()}` } } }) },
+      init: { method: "POST", headers: json, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: `tidal ${fresh()}` } } }) },
     },
   ];
   const seen: { label: string; status: number; retryAfter: string | null }[] = [];
