@@ -322,6 +322,9 @@ export const listingDrift = pgTable(
     subject: text("subject").notNull(),
     approved: text("approved").notNull(),
     found: text("found").notNull(),
+    // The change was held for review (a price rise past the review factor, another payee): the approved terms stayed
+    // on every surface until a reviewer approved it.
+    held: boolean("held").notNull().default(false),
     detectedAt: timestamp("detected_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

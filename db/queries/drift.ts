@@ -69,7 +69,7 @@ export async function applyDrift(tx: Tx, listingId: string, probeId: string, res
   if (findings.length === 0) return;
   await tx
     .insert(listingDrift)
-    .values(findings.map(({ kind, subject, approved, found }) => ({ kind, subject, approved, found, listingId, probeId, detectedAt: now })))
+    .values(findings.map(({ kind, subject, approved, found, held }) => ({ kind, subject, approved, found, held: held ?? false, listingId, probeId, detectedAt: now })))
     .onConflictDoNothing();
   if (findings.some((f) => f.held)) await holdTermsForReview(tx, listingId, result);
 }
@@ -97,15 +97,16 @@ export async function approvedTermsOfRevision(tx: Tx, listingId: string, revisio
   return probe ? termsOf(probe, previous) : null;
 }
 
-export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; detectedAt: string };
+export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; held: boolean; detectedAt: string };
 
 /** A listing's latest `perListing` drift records, newest first (absent: none). */
 export function recentDriftFact(perListing = 10): ListingFact<DriftRecord[]> {
   return {
     select: (listingId) => sql`(select jsonb_agg(jsonb_build_object('kind', d.kind, 'subject', d.subject, 'approved', d.approved, 'found', d.found,
-        'detectedAt', d.detected_at) order by d.detected_at desc, d.id desc)
+        'held', d.held, 'detectedAt', d.detected_at) order by d.detected_at desc, d.id desc)
       from (select * from ${listingDrift} d where d.listing_id = ${listingId} order by d.detected_at desc, d.id desc limit ${perListing}) d)`,
-    decode: (json) => (json as DriftRecord[]).map((d) => ({ kind: d.kind, subject: d.subject, approved: d.approved, found: d.found, detectedAt: new Date(d.detectedAt).toISOString() })),
+    decode: (json) =>
+      (json as DriftRecord[]).map((d) => ({ kind: d.kind, subject: d.subject, approved: d.approved, found: d.found, held: d.held === true, detectedAt: new Date(d.detectedAt).toISOString() })),
   };
 }
 

@@ -77,7 +77,7 @@ describe.each(drivers())("drift on %s", (driver) => {
       expect(result.structuredContent).toMatchObject({
         verified: true,
         price: 0.02,
-        drift: [{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "0.02 USDC", detectedAt: expect.any(String) }],
+        drift: [{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "0.02 USDC", held: false, detectedAt: expect.any(String) }],
       });
       expect((result.content[0] as { text: string }).text).toMatch(/Price changed on \d{4}-\d{2}-\d{2}: Forecast 0\.01 USDC → 0\.02 USDC/);
     } finally {
@@ -105,7 +105,7 @@ describe.each(drivers())("drift on %s", (driver) => {
       expect(again?.drift).toEqual([]);
       expect(again?.listing?.verified).toBe(true);
       expect((await findListingView(conn.db, id))!.drift).toEqual([
-        { kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B, detectedAt: expect.any(String) },
+        { kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B, held: true, detectedAt: expect.any(String) },
       ]);
     } finally {
       await server.close();

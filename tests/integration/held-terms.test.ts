@@ -101,6 +101,10 @@ describe.each(drivers())("price rises and payee changes wait for review on %s", 
       expect(probed?.drift).toEqual([{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "9.99 USDC", held: true }]);
       expect(probed?.listing).toEqual({ price: 0.01, verified: false });
       expect(await served(id, "Steep Riser")).toEqual({ price: 0.01, verified: false, items: ["Forecast 0.01"], payees: [WALLET_A] });
+      // Every surface tells buyers what the server now asks, held for review.
+      const mcp = (await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult;
+      expect((mcp.structuredContent as { drift: unknown[] }).drift).toEqual([{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "9.99 USDC", held: true, detectedAt: expect.any(String) }]);
+      expect((mcp.content[0] as { text: string }).text).toMatch(/Price changed on \d{4}-\d{2}-\d{2}: Forecast 0\.01 USDC → 9\.99 USDC \(held for review\)/);
       // Still listed, and the check itself counts (the server answered just now).
       expect((await conn.db.select({ status: listings.status }).from(listings).where(eq(listings.id, id)))[0]!.status).toBe("approved");
       expect((await findListingView(conn.db, id))!.probe).toMatchObject({ reachable: true, checkedAt: probed!.probe.checkedAt.toISOString() });
