@@ -40,12 +40,13 @@ test("a changed price shows on the page and to the provider; a steep rise and a 
     await page.screenshot({ path: testInfo.outputPath("price-changed-detail-390.png"), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    // A steep rise (999× the approved price): held for review. The page keeps the approved price and payee, without
-    // Verified, and says what the server now asks.
+    // A steep rise (999× the approved price; the factor is against what was approved, so small rises cannot add up):
+    // held for review. The page keeps the last price it showed and the approved payee, without Verified, and says
+    // what the server now asks.
     server.state.items = [{ name: "Forecast", amount: 9.99 }, { name: "Radar", amount: 0.1 }];
     await recheck(page, name);
     await page.goto(detail);
-    await expect(page.getByTestId("drift-notes")).toContainText(/Price changed on .+: Forecast — 0\.02 USDC → 9\.99 USDC \(held for review\)/);
+    await expect(page.getByTestId("drift-notes")).toContainText(/Price changed on .+: Forecast — 0\.01 USDC → 9\.99 USDC \(held for review\)/);
     await expect(page.getByTestId("status-badges").getByText("Verified")).toHaveCount(0);
     await expect(page.getByText("$9.99")).toHaveCount(0);
     await expect(page.getByText(`Accepts USDC_BASE_SEPOLIA → ${WALLET_A}`)).toBeVisible();
