@@ -7,8 +7,11 @@ import net from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { openPostgres } from "@/db/connect";
-import { grantAdmin } from "@/db/queries/users";
+import { decideListing } from "@/db/queries/reviews";
+import { grantAdmin, insertPasswordUser } from "@/db/queries/users";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
+import { startPricedServer } from "../support/priced-server";
 import { toast } from "./support/auth";
 import { appPort, referencePort } from "./support/ports";
 import { createProductionDatabase, startProductionServer, type ProductionServer } from "./support/production-server";
@@ -309,6 +312,47 @@ test("terminating the database's connections again and again: every surface answ
   } finally {
     await killer.end();
     await server.stop();
+  }
+});
+
+const heldPort = appPort + 28;
+
+test("a 999× price rise and a new payee stay off the rendered detail page: the approved price and payee, no Verified, the change held for review", async () => {
+  test.setTimeout(120_000);
+  const url = await createProductionDatabase(`agora_prod_${heldPort}`, production);
+  const fixtures = await openPostgres(url, { max: 2 });
+  const wallets = ["0x1111111111111111111111111111111111111111", "0x2222222222222222222222222222222222222222"] as const;
+  const priced = await startPricedServer({ items: [{ name: "Forecast", amount: 0.01 }], wallet: wallets[0], extraTool: false });
+  let server: ProductionServer | undefined;
+  try {
+    // Submitted, checked, approved and checked again (as the review flow does); then the server changes its terms.
+    const reviewer = (await insertPasswordUser(fixtures.db, { email: "held-reviewer@example.com", name: "Reviewer", passwordHash: "x" })).id;
+    const listing = await insertListing(fixtures.db, { name: "Held Terms Weather", description: "Forecasts whose seller raises the price.", categories: ["Data"], serverUrl: priced.url, status: "pending" });
+    const loopback = { allowPrivateHosts: true };
+    await checkListing(fixtures.db, listing.id, loopback);
+    expect((await decideListing(fixtures.db, listing.id, reviewer, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
+    expect((await checkListing(fixtures.db, listing.id, loopback))?.listing?.verified).toBe(true);
+    priced.state.items = [{ name: "Forecast", amount: 9.99 }];
+    priced.state.wallet = wallets[1];
+    expect((await checkListing(fixtures.db, listing.id, loopback))?.listing).toEqual({ price: 0.01, verified: false });
+
+    server = await startProductionServer(heldPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+    const page = await fetch(`${server.origin}/marketplace/${listing.slug}`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const text = html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("Price $0.01 / call");
+    expect(text).toContain(`Accepts USDC_BASE_SEPOLIA → ${wallets[0]}`);
+    expect(text).not.toContain(`Accepts USDC_BASE_SEPOLIA → ${wallets[1]}`);
+    expect(text).not.toContain("$9.99");
+    expect(text).toMatch(/Price changed on .+: Forecast — 0\.01 USDC → 9\.99 USDC \(held for review\)/);
+    // No Verified badge (its title), only the page's own explanation of what Verified means.
+    expect(html).not.toContain("Approved, and its latest automatic check passed");
+    expect(text).toContain("Back to marketplace New Reachable Held Terms Weather");
+  } finally {
+    await server?.stop();
+    await priced.close();
+    await fixtures.close();
   }
 });
 
