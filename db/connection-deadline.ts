@@ -31,7 +31,10 @@ export class ConnectionWaitTimeout extends Error {
 export type DeadlineOptions = {
   /** How long a query may wait for a connection, and a read may keep asking again. */
   ms: number;
-  /** Told of the first connection failure of a read that is going to ask again (db/health.ts starts its ping). */
+  /**
+   * Told of connection failures (db/health.ts notes them and starts its ping): the first of a read that is going to
+   * ask again, and the one any query or transaction finally fails with (a page that fails on it answers 503).
+   */
   onConnectionFailure?: (error: unknown) => void;
 };
 
@@ -58,9 +61,9 @@ export function withConnectionDeadline<T extends Sql>(sql: T, options: DeadlineO
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return (...args: UnsafeArgs) => (isRead(args[0]) ? readWithin(target, args, options) : writeWithin(target, args, options.ms));
+        return (...args: UnsafeArgs) => (isRead(args[0]) ? readWithin(target, args, options) : writeWithin(target, args, options));
       }
-      if (property === "begin") return (...args: unknown[]) => beginWithin(target, args, options.ms);
+      if (property === "begin") return (...args: unknown[]) => reported(beginWithin(target, args, options.ms), options);
       return Reflect.get(target, property, receiver);
     },
   });
@@ -98,9 +101,11 @@ function readWithin(target: Sql, args: UnsafeArgs, { ms, onConnectionFailure }: 
       try {
         return await sent(issue(target, args, raw), Math.max(1, until - Date.now()));
       } catch (error) {
-        if (!isConnectionFailure(error) || Date.now() + delay >= until) throw error;
-        if (!reported) onConnectionFailure?.(error);
+        if (!isConnectionFailure(error)) throw error;
+        const last = Date.now() + delay >= until;
+        if (!reported || last) onConnectionFailure?.(error);
         reported = true;
+        if (last) throw error;
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -132,8 +137,16 @@ function sent(query: DriverQuery, ms: number, giveUp?: (query: DriverQuery) => v
 }
 
 /** A write outside a transaction: bounded, and made harmless if given up on (it would still be sent later). */
-function writeWithin(target: Sql, args: UnsafeArgs, ms: number): Pending {
-  return pending((raw) => sent(issue(target, args, raw), ms, voidStatement));
+function writeWithin(target: Sql, args: UnsafeArgs, options: DeadlineOptions): Pending {
+  return pending((raw) => reported(sent(issue(target, args, raw), options.ms, voidStatement), options));
+}
+
+/** The same outcome; a connection failure it ends with is told to `onConnectionFailure` first. */
+function reported<T>(outcome: Promise<T>, { onConnectionFailure }: DeadlineOptions): Promise<T> {
+  return outcome.catch((error: unknown) => {
+    if (isConnectionFailure(error)) onConnectionFailure?.(error);
+    throw error;
+  });
 }
 
 /** The driver's query for drizzle's call, in the row shape drizzle asked for. */

@@ -17,7 +17,7 @@ const UNAVAILABLE_CODES = new Set([
  * Socket errors mean the database only when they come from a query (drizzle wraps those as "Failed query"):
  * a browser that hangs up mid-request raises ECONNRESET too, and that says nothing about the database.
  */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 
 function fromAQuery(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {

@@ -8,11 +8,22 @@
 // second reopens the gate as soon as one answers. The postgres driver opens fresh connections by itself.
 import { isDatabaseUnavailable, isDeadConnection } from "./errors";
 
-type Health = { downSince: number | null; lastFailureAt: number; checking: boolean; ping?: () => Promise<unknown> };
+type Health = {
+  downSince: number | null;
+  lastFailureAt: number;
+  checking: boolean;
+  ping?: () => Promise<unknown>;
+  /**
+   * When a query last failed because the database could not be reached (a terminated connection, no connection
+   * within the deadline), gate or no gate. server/database-answer.mjs reads it: a page that failed on such a
+   * query answers 503 with Retry-After instead of Next's 500.
+   */
+  lastUnavailableAt: number;
+};
 
 // On globalThis: the proxy, route handlers and pages of one server process share it.
 const holder = globalThis as unknown as { __agoraDbHealth?: Health };
-const health = (holder.__agoraDbHealth ??= { downSince: null, lastFailureAt: 0, checking: false });
+const health = (holder.__agoraDbHealth ??= { downSince: null, lastFailureAt: 0, checking: false, lastUnavailableAt: 0 });
 
 const PING_INTERVAL_MS = 500;
 const PING_TIMEOUT_MS = 2_000;
@@ -39,8 +50,12 @@ export function reportDatabaseFailure(error: unknown): boolean {
   return true;
 }
 
-/** A query lost its connection: ping to learn whether the database is down (db/connection-deadline.ts). */
+/**
+ * A query lost its connection or found none: noted for server/database-answer.mjs, and a ping learns whether the
+ * database is down (db/connection-deadline.ts).
+ */
 export function suspectDatabase(): void {
+  health.lastUnavailableAt = Date.now();
   if (!health.ping) markDown();
   else if (!health.checking) {
     health.checking = true;

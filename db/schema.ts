@@ -286,6 +286,10 @@ export const listingProbes = pgTable(
     httpStatus: integer("http_status"),
     quirks: jsonb("quirks").$type<string[]>().notNull().default([]),
     verifiable: boolean("verifiable").notNull().default(false),
+    // This check of an approved listing found terms that wait for review before any surface shows them (a price
+    // rise past the review factor, another payee): it counts for reachability and history, never for the price,
+    // payee, tools or badge served (db/queries/probes.ts latestProbeFact serves the last terms not held).
+    termsHeld: boolean("terms_held").notNull().default(false),
   },
   (t) => [index("listing_probes_listing_checked_idx").on(t.listingId, t.checkedAt.desc())],
 );
@@ -318,6 +322,9 @@ export const listingDrift = pgTable(
     subject: text("subject").notNull(),
     approved: text("approved").notNull(),
     found: text("found").notNull(),
+    // The change was held for review (a price rise past the review factor, another payee): the approved terms stayed
+    // on every surface until a reviewer approved it.
+    held: boolean("held").notNull().default(false),
     detectedAt: timestamp("detected_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

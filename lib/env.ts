@@ -25,6 +25,9 @@ function wholeNumber(fallback: number, min: number, max: number, tooLarge: strin
 }
 
 /** An amount in US dollars (`0.50`), kept as the exact string; checked by usdToUnits where it is used. */
+/** A listed price may rise up to twice the approved one at once; a dearer one waits for review. */
+export const DEFAULT_PRICE_RISE_REVIEW_FACTOR = 2;
+
 function usdSetting(fallback: string) {
   return optionalString.transform((v) => v ?? fallback).pipe(z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, "must be an amount in US dollars such as 0.50"));
 }
@@ -130,6 +133,11 @@ const schema = z
     TEST_PURCHASE_TIMEOUT_SECONDS: optionalString
       .transform((v) => (v === undefined ? 60 : Number(v)))
       .pipe(z.number().int("must be a whole number of seconds").min(1).max(600, "must be at most 600")),
+    // A listed server whose price rises past this many times its approved price (or that names another payee) keeps
+    // its approved terms on every surface, without Verified, until a reviewer approves the change (lib/listings/checks/drift.ts).
+    PRICE_RISE_REVIEW_FACTOR: optionalString
+      .transform((v) => (v === undefined ? DEFAULT_PRICE_RISE_REVIEW_FACTOR : Number(v)))
+      .pipe(z.number("must be a number").min(1, "must be at least 1 (1: every rise waits for review)").max(1000, "must be at most 1000")),
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     VERIFY_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))

@@ -24,6 +24,7 @@
 // no route serves are answered first (server/request-hygiene.mjs). MAX_IN_FLIGHT_REQUESTS=0 turns the bounds off.
 import http from "node:http";
 import { clientKey } from "./client-address.mjs";
+import { installDatabaseAnswer } from "./database-answer.mjs";
 import { RENDER_PLACES } from "./memory-budget.mjs";
 import { answerPlain, log, pathOf } from "./plain-answer.mjs";
 import { screenRequest } from "./request-hygiene.mjs";
@@ -61,6 +62,10 @@ const door = createSignInDoor({
   },
   refuse: ({ req, res }) => refuse(req, res, "sign-ins", SIGN_IN_MESSAGE, "2"),
 });
+
+// A page that fails on a lost database connection answers 503, not 500 (server/database-answer.mjs); here so that
+// every start that bounds requests (all production ones) loads it, whatever MAX_IN_FLIGHT_REQUESTS says.
+installDatabaseAnswer();
 
 if (!globalThis[MARKER]) {
   globalThis[MARKER] = true;

@@ -12,7 +12,14 @@ export function pathOf(url = "/") {
  * Answers `status` with `message`. `title` heads the browser's page; `retry` adds a link to try the address again. The request's body (if any) is never read, so
  * the connection closes after the answer: it cannot carry another request.
  */
-export function answerPlain(req, res, { status, title, message, headers = {}, retry = false }) {
+export function answerPlain(req, res, options) {
+  const { status, headers, body } = plainResponse(req, options);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** The status, headers and body (none for HEAD) answerPlain sends, for a caller that writes them itself. */
+export function plainResponse(req, { status, title, message, headers = {}, retry = false }) {
   const path = pathOf(req.url);
   const wantsHtml = req.method === "GET" && (req.headers.accept ?? "").includes("text/html") && path !== "/api/mcp";
   const body =
@@ -21,7 +28,7 @@ export function answerPlain(req, res, { status, title, message, headers = {}, re
       : wantsHtml
         ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>${title}</h1><p>${message}</p>${retry ? `<p><a href="${path.replace(/[^\w/.-]/g, "")}">Try again</a></p>` : ""}</body></html>`
         : JSON.stringify({ message });
-  res.writeHead(status, {
+  const allHeaders = {
     "Content-Type": wantsHtml ? "text/html; charset=utf-8" : "application/json",
     "Content-Length": Buffer.byteLength(body),
     "Cache-Control": "no-store",
@@ -31,8 +38,8 @@ export function answerPlain(req, res, { status, title, message, headers = {}, re
     "Referrer-Policy": "strict-origin-when-cross-origin",
     Connection: "close",
     ...headers,
-  });
-  res.end(req.method === "HEAD" ? undefined : body);
+  };
+  return { status, headers: allHeaders, body: req.method === "HEAD" ? undefined : body };
 }
 
 // The app's log shape (lib/log.ts), which these plain modules cannot import.

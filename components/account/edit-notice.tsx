@@ -1,12 +1,14 @@
 import { Clock, CircleX } from "lucide-react";
 import { EditChanges } from "@/components/listings/edit-changes";
 import { formatDay } from "@/lib/dates";
-import { editChanges } from "@/lib/listings/edits/changes";
+import { editChanges, termsChanges } from "@/lib/listings/edits/changes";
 import type { OwnEdit } from "@/lib/listings/model";
 
 /** The owner's edit of an approved listing: waiting for review, or rejected with the reviewer's reason. */
 export function EditNotice({ edit }: { edit: OwnEdit }) {
-  const changes = editChanges(edit.current, edit.proposed);
+  // A change of the server's own terms that a check held for review shows beside the text's changes.
+  const sameServer = edit.check?.url === edit.current.serverUrl;
+  const changes = [...editChanges(edit.current, edit.proposed), ...(sameServer ? termsChanges(edit.approvedTerms, edit.check) : [])];
   const pending = edit.status === "pending";
   return (
     <div className={`rounded-md border p-3 ${pending ? "bg-muted/30" : "border-destructive/40 bg-destructive/5"}`} data-testid="edit-notice">

@@ -16,7 +16,7 @@ export function DriftNotes({ drift, kinds = ["price", "wallet", "tools"] }: { dr
           <span className="min-w-0 break-words">
             {label[d.kind]} on <time dateTime={d.detectedAt}>{formatDay(new Date(d.detectedAt))}</time>
             {d.subject ? `: ${d.subject}` : ""} — <span className="break-all">{d.approved}</span> → <span className="break-all">{d.found}</span>
-            {d.kind === "wallet" && " (sent back to review)"}
+            {d.held && " (held for review)"}
           </span>
         </li>
       ))}

@@ -119,7 +119,7 @@ export async function listingPayees(db: Db, listingId: string, paymentMethod: st
       select distinct lower(m->>'walletAddress') as wallet
       from ${listingProbes}, jsonb_array_elements(${listingProbes.paymentMethods}) as m
       where ${listingProbes.listingId} = ${listingId} and ${listingProbes.checkedAt} > ${since.toISOString()}::timestamptz
-        and upper(m->>'paymentMethod') = ${paymentMethod}`),
+        and not ${listingProbes.termsHeld} and upper(m->>'paymentMethod') = ${paymentMethod}`),
   );
   return rows.map((r) => r.wallet).filter((w) => /^0x[0-9a-f]{40}$/.test(w));
 }

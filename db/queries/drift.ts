@@ -1,16 +1,18 @@
 // Drift records: kept when a probe of an approved listing finds other prices, payee wallets or tools than
-// were approved. A changed wallet also sends the listing back to review (the terms forbid changing it
-// without consent), which takes it out of the catalogue and drops 'Verified'.
+// were approved. A changed wallet or a price rise past the review factor is held: the listing stays listed with
+// its approved terms, without 'Verified', and the change waits for review as a pending edit.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { ProbeResult } from "@/db/probe-result";
 import { listingDrift, listingProbes, listings, type ApprovedTerms, type DriftKind, type ListingDrift } from "../schema";
 import type { Db } from "../types";
 import { readListingFacts, type ListingFact } from "./facts-statement";
+import { holdTermsForReview } from "./held-terms";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-export type DriftFinding = { kind: DriftKind; subject: string; approved: string; found: string };
+/** One change; `held`: buyers must not meet it unannounced, so the approved terms stay served until a review. */
+export type DriftFinding = { kind: DriftKind; subject: string; approved: string; found: string; held?: boolean };
 
 export type ProbeTerms = { tools: ProbedTool[]; pricedItems: PricedItem[]; paymentMethods: AcceptedPayment[] };
 
@@ -38,31 +40,38 @@ export function termsOf(probe: ProbeTerms, previous: ApprovedTerms | null = null
 /** The comparison of approved terms with a check's findings (lib/listings/drift.ts findDrift, bound to one result). */
 export type CompareTerms = (approved: ApprovedTerms) => DriftFinding[];
 
+/** What a probe of a listing is compared with: the listing's status and approved terms when the probe was stored. */
+export type DriftBasis = { status: string; terms: ApprovedTerms | null } | undefined;
+
+/** The listing's status and approved terms, its row locked until the probe's transaction ends. */
+export async function driftBasis(tx: Tx, listingId: string): Promise<DriftBasis> {
+  const [listing] = await tx.select({ status: listings.status, terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId)).for("update");
+  return listing;
+}
+
+/** How a reachable probe of an approved listing with terms differs from them; nothing for any other probe. */
+export function compareWithApproved(basis: DriftBasis, result: ProbeResult, compare: CompareTerms): DriftFinding[] {
+  if (!result.reachable || basis?.status !== "approved" || !basis.terms) return [];
+  return compare(basis.terms);
+}
+
 /**
- * Compares the latest probe with what the listing was approved with, inside the probe's transaction.
- * The first verifiable probe of an approved listing without terms (approved before any probe) sets them.
- * Returns what differs; `sentBackToReview` when the payee wallet changed.
+ * Keeps what the latest probe changed against the approved terms (`findings`, from compareWithApproved), inside the
+ * probe's transaction. The first verifiable probe of an approved listing without terms (approved before any probe)
+ * sets them. A held change (findings marked `held`) waits for review as a pending edit (db/queries/listing-edits.ts).
  */
-export async function applyDrift(tx: Tx, listingId: string, probeId: string, result: ProbeResult, compare: CompareTerms, now: Date): Promise<{ findings: DriftFinding[]; sentBackToReview: boolean }> {
-  const none = { findings: [], sentBackToReview: false };
-  if (!result.reachable) return none;
-  const [listing] = await tx.select({ status: listings.status, terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId));
-  if (listing?.status !== "approved") return none;
-  if (!listing.terms) {
+export async function applyDrift(tx: Tx, listingId: string, probeId: string, result: ProbeResult, basis: DriftBasis, findings: DriftFinding[], now: Date): Promise<void> {
+  if (!result.reachable || basis?.status !== "approved") return;
+  if (!basis.terms) {
     if (result.verifiable) await tx.update(listings).set({ approvedTerms: termsOf(result, null, now) }).where(eq(listings.id, listingId));
-    return none;
+    return;
   }
-  const findings = compare(listing.terms);
-  if (findings.length === 0) return none;
+  if (findings.length === 0) return;
   await tx
     .insert(listingDrift)
-    .values(findings.map((f) => ({ ...f, listingId, probeId, detectedAt: now })))
+    .values(findings.map(({ kind, subject, approved, found, held }) => ({ kind, subject, approved, found, held: held ?? false, listingId, probeId, detectedAt: now })))
     .onConflictDoNothing();
-  const sentBackToReview = findings.some((f) => f.kind === "wallet");
-  if (sentBackToReview) {
-    await tx.update(listings).set({ status: "pending", verified: false, updatedAt: now }).where(eq(listings.id, listingId));
-  }
-  return { findings, sentBackToReview };
+  if (findings.some((f) => f.held)) await holdTermsForReview(tx, listingId, result);
 }
 
 /** The terms a reviewer approves: what the latest probe that reached the server read. */
@@ -88,15 +97,16 @@ export async function approvedTermsOfRevision(tx: Tx, listingId: string, revisio
   return probe ? termsOf(probe, previous) : null;
 }
 
-export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; detectedAt: string };
+export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; held: boolean; detectedAt: string };
 
 /** A listing's latest `perListing` drift records, newest first (absent: none). */
 export function recentDriftFact(perListing = 10): ListingFact<DriftRecord[]> {
   return {
     select: (listingId) => sql`(select jsonb_agg(jsonb_build_object('kind', d.kind, 'subject', d.subject, 'approved', d.approved, 'found', d.found,
-        'detectedAt', d.detected_at) order by d.detected_at desc, d.id desc)
+        'held', d.held, 'detectedAt', d.detected_at) order by d.detected_at desc, d.id desc)
       from (select * from ${listingDrift} d where d.listing_id = ${listingId} order by d.detected_at desc, d.id desc limit ${perListing}) d)`,
-    decode: (json) => (json as DriftRecord[]).map((d) => ({ kind: d.kind, subject: d.subject, approved: d.approved, found: d.found, detectedAt: new Date(d.detectedAt).toISOString() })),
+    decode: (json) =>
+      (json as DriftRecord[]).map((d) => ({ kind: d.kind, subject: d.subject, approved: d.approved, found: d.found, held: d.held === true, detectedAt: new Date(d.detectedAt).toISOString() })),
   };
 }
 

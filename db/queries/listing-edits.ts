@@ -2,7 +2,7 @@
 // the catalogue (every public reader reads `listings` alone, so nothing here is served before a reviewer approves).
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { ProbeResult } from "../probe-result";
-import { listingEdits, listingProbes, listingReviews, listings, users, type EditCheck, type ListingRow, type ListingEdit, type ListingProbe } from "../schema";
+import { listingEdits, listingProbes, listingReviews, listings, users, type ApprovedTerms, type EditCheck, type ListingRow, type ListingEdit, type ListingProbe } from "../schema";
 import type { Db } from "../types";
 import { violatedUniqueConstraint } from "../unique-violation";
 import { termsOf } from "./drift";
@@ -115,14 +115,17 @@ export async function decideListingEdit(db: Db, listingId: string, reviewerId: s
           approvedTerms: termsOf(check, before.terms),
           // Approved all along: the first approval's time stands.
           approvedAt: sql`coalesce(${listings.approvedAt}, now())`,
-          // Another server: its badge and price wait for the check that follows the approval.
-          ...(sameServer ? {} : { verified: false, price: check.pricesRead ? sql`${check.lowestPrice}::numeric` : sql`null` }),
+          // The approved check's price at once (a held price rise is what was approved). Another server: its badge
+          // waits for the check that follows the approval.
+          ...(sameServer ? (check.pricesRead ? { price: sql`${check.lowestPrice}::numeric` } : {}) : { verified: false, price: check.pricesRead ? sql`${check.lowestPrice}::numeric` : sql`null` }),
           updatedAt: sql`now()`,
         })
         .where(eq(listings.id, listingId))
         .returning();
-      // The edit's check joins the listing's history as a check of the revision it approved.
+      // The edit's check joins the listing's history as a check of the revision it approved, and the terms held for
+      // review until now are the approved ones (their checks serve again).
       await tx.insert(listingProbes).values(editCheckRow(listingId, edit.revision, check));
+      await tx.update(listingProbes).set({ termsHeld: false }).where(and(eq(listingProbes.listingId, listingId), eq(listingProbes.termsHeld, true)));
       await tx.delete(listingEdits).where(eq(listingEdits.listingId, listingId));
       await tx.insert(listingReviews).values({ listingId, reviewerId, decision: "approved an edit", reason: null });
       return { ok: true, listing: listing! };
@@ -139,6 +142,8 @@ export type PendingEditEntry = {
   revision: number;
   submittedAt: Date;
   check: EditCheck | null;
+  /** The listing's approved terms, which a check of the same server may have found changed (a held change). */
+  approvedTerms: ApprovedTerms | null;
   current: EditInput;
   proposed: EditInput;
   submitter: { name: string | null; email: string | null; emailConfirmed: boolean; githubLogin: string | null } | null;
@@ -160,6 +165,7 @@ export async function listPendingEdits(db: Db): Promise<PendingEditEntry[]> {
     revision: r.edit.revision,
     submittedAt: r.edit.submittedAt,
     check: r.edit.check,
+    approvedTerms: r.listing.approvedTerms,
     current: editInputOf(r.listing),
     proposed: editInputOf(r.edit),
     submitter: r.submitterId
@@ -168,7 +174,16 @@ export async function listPendingEdits(db: Db): Promise<PendingEditEntry[]> {
   }));
 }
 
-export type OwnEdit = { status: "pending" | "rejected"; rejectionReason: string | null; submittedAt: Date; current: EditInput; proposed: EditInput };
+export type OwnEdit = {
+  status: "pending" | "rejected";
+  rejectionReason: string | null;
+  submittedAt: Date;
+  current: EditInput;
+  proposed: EditInput;
+  /** The approved terms and the edit's check: a change of the server's terms held for review shows as their difference. */
+  approvedTerms: ApprovedTerms | null;
+  check: EditCheck | null;
+};
 
 /** The owner's pending or rejected edits, keyed by listing id (/account and the edit page). */
 export async function ownEdits(db: Db, submitterId: string, listingId?: string): Promise<Map<string, OwnEdit>> {
@@ -180,7 +195,15 @@ export async function ownEdits(db: Db, submitterId: string, listingId?: string):
   return new Map(
     rows.map(({ edit, listing }) => [
       listing.id,
-      { status: edit.status === "rejected" ? "rejected" : "pending", rejectionReason: edit.rejectionReason, submittedAt: edit.submittedAt, current: editInputOf(listing), proposed: editInputOf(edit) },
+      {
+        status: edit.status === "rejected" ? "rejected" : "pending",
+        rejectionReason: edit.rejectionReason,
+        submittedAt: edit.submittedAt,
+        current: editInputOf(listing),
+        proposed: editInputOf(edit),
+        approvedTerms: listing.approvedTerms,
+        check: edit.check,
+      },
     ]),
   );
 }
@@ -209,5 +232,6 @@ export function editCheckRow(listingId: string, revision: number, check: EditChe
     httpStatus: check.httpStatus,
     quirks: check.quirks,
     verifiable: check.verifiable,
+    termsHeld: false,
   };
 }

@@ -2,7 +2,7 @@
 // Verified = approved + the last probe, within 24 h, was verifiable and found no change held for review.
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { ProbeResult } from "@/db/probe-result";
-import { applyDrift, type CompareTerms, type DriftFinding } from "./drift";
+import { applyDrift, compareWithApproved, driftBasis, type CompareTerms, type DriftFinding } from "./drift";
 import { listingProbes, listings, type ListingProbe, type ListingRow } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
@@ -36,6 +36,10 @@ export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listin
 export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revision">, result: ProbeResult, compare: CompareTerms, now = new Date()): Promise<RecordedProbe> {
   const listingId = probed.id;
   return db.transaction(async (tx) => {
+    // Compared before it is stored: a held change must never be the listing's served price, payee or badge.
+    const basis = await driftBasis(tx, listingId);
+    const findings = compareWithApproved(basis, result, compare);
+    const held = findings.some((f) => f.held);
     const [probe] = await tx
       .insert(listingProbes)
       .values({
@@ -56,6 +60,7 @@ export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revi
         httpStatus: result.httpStatus,
         quirks: result.quirks,
         verifiable: result.verifiable,
+        termsHeld: held,
       })
       .returning();
     const [latest] = await tx
@@ -68,8 +73,9 @@ export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revi
     if (latest?.id !== probe!.id) return { probe: probe!, drift: [], listing: null };
 
     const fresh = now.getTime() - result.checkedAt.getTime() < VERIFIED_WINDOW_MS;
-    const verified = sql`(${listings.status} = 'approved' and ${result.verifiable && fresh})`;
-    const price = result.pricesRead ? sql`${result.lowestPrice}::numeric` : sql`${listings.price}`;
+    // A held change keeps the approved price and takes the badge: a buyer paying the server now would pay its terms.
+    const verified = sql`(${listings.status} = 'approved' and ${result.verifiable && fresh && !held})`;
+    const price = result.pricesRead && !held ? sql`${result.lowestPrice}::numeric` : sql`${listings.price}`;
     const [listing] = await tx
       .update(listings)
       .set({
@@ -81,21 +87,25 @@ export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revi
       })
       .where(eq(listings.id, listingId))
       .returning({ price: listings.price, verified: listings.verified });
-    const drift = await applyDrift(tx, listingId, probe!.id, result, compare, now);
-    const verifiedNow = Boolean(listing?.verified) && !drift.sentBackToReview;
-    return { probe: probe!, drift: drift.findings, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: verifiedNow } : null };
+    await applyDrift(tx, listingId, probe!.id, result, basis, findings, now);
+    return { probe: probe!, drift: findings, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: Boolean(listing.verified) } : null };
   });
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Deletes a listing's probes past the retention window or past the newest PROBES_PER_HOUR of their hour, keeping the latest reachable one. */
+/**
+ * Deletes a listing's probes past the retention window or past the newest PROBES_PER_HOUR of their hour, keeping the
+ * latest reachable one and the latest reachable one whose terms are not held (the terms every surface serves).
+ */
 export async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - PROBE_RETENTION_DAYS * DAY_MS).toISOString();
   const deleted = await tx.execute(sql`
     delete from ${listingProbes} p
     where p.listing_id = ${listingId}
       and p.id is distinct from (select id from ${listingProbes} where listing_id = ${listingId} and reachable
+                                 order by checked_at desc, id desc limit 1)
+      and p.id is distinct from (select id from ${listingProbes} where listing_id = ${listingId} and reachable and not terms_held
                                  order by checked_at desc, id desc limit 1)
       and (p.checked_at < ${cutoff}::timestamptz
            or p.id in (select id from (select id, row_number() over (partition by date_trunc('hour', checked_at) order by checked_at desc, id desc) as nth
@@ -118,7 +128,7 @@ export async function refreshVerifiedFlags(db: Db, now = new Date()): Promise<nu
       and(
         eq(listings.verified, true),
         sql`not (${listings.status} = 'approved' and coalesce((
-          select p.verifiable and p.checked_at > ${since}::timestamptz
+          select p.verifiable and not p.terms_held and p.checked_at > ${since}::timestamptz
           from ${listingProbes} p where p.listing_id = ${listings.id}
           order by p.checked_at desc, p.id desc limit 1), false))`,
       ),
@@ -127,9 +137,18 @@ export async function refreshVerifiedFlags(db: Db, now = new Date()): Promise<nu
   return cleared.length;
 }
 
-/** The latest probe of a listing (absent: never probed). */
+/**
+ * The latest probe of a listing (absent: never probed), as every surface serves it: when its terms are held for
+ * review, with the tools, priced items and payment methods of the latest reachable probe whose terms were not (none
+ * when no such probe is left), so that no surface shows a held price or payee before a reviewer approves it.
+ */
 export const latestProbeFact: ListingFact<ListingProbe> = {
-  select: (listingId) => sql`(select ${rowJson(listingProbes, "p")} from ${listingProbes} p where p.listing_id = ${listingId} order by p.checked_at desc, p.id desc limit 1)`,
+  select: (listingId) => sql`(select case when not p.terms_held then ${rowJson(listingProbes, "p")}
+      else ${rowJson(listingProbes, "p")} || coalesce(
+        (select jsonb_build_object('tools', a.tools, 'pricedItems', a.priced_items, 'paymentMethods', a.payment_methods) from ${listingProbes} a
+         where a.listing_id = ${listingId} and a.reachable and not a.terms_held order by a.checked_at desc, a.id desc limit 1),
+        jsonb_build_object('pricedItems', '[]'::jsonb, 'paymentMethods', '[]'::jsonb)) end
+    from ${listingProbes} p where p.listing_id = ${listingId} order by p.checked_at desc, p.id desc limit 1)`,
   decode: (json) => rowFromJson(listingProbes, json as Record<string, unknown>),
 };
 

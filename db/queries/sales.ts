@@ -69,13 +69,16 @@ const termsColumns = {
  */
 const inCatalogue = and(eq(listings.status, "approved"), sql`${listings.upstreamStatus} is distinct from 'deleted'`);
 
-/** The latest check of every listed (approved, shown) listing that has one: one indexed row per listing. */
+/**
+ * The latest check of every listed (approved, shown) listing that has one: one indexed row per listing. A check whose
+ * terms are held for review (another payee, a steep rise) names no payee until a reviewer approves it.
+ */
 export async function latestPaymentTerms(db: Db): Promise<PaymentTerms[]> {
   return db
     .selectDistinctOn([listingProbes.listingId], termsColumns)
     .from(listingProbes)
     .innerJoin(listings, eq(listings.id, listingProbes.listingId))
-    .where(inCatalogue)
+    .where(and(inCatalogue, eq(listingProbes.termsHeld, false)))
     .orderBy(listingProbes.listingId, sql`${listingProbes.checkedAt} desc`, sql`${listingProbes.id} desc`);
 }
 
@@ -93,6 +96,7 @@ export async function paymentTermsNamingSince(db: Db, wallet: string, since: Dat
     .where(
       and(
         inCatalogue,
+        eq(listingProbes.termsHeld, false),
         gt(listingProbes.checkedAt, since),
         sql`(exists (select 1 from jsonb_array_elements(${listingProbes.paymentMethods}) m where lower(m->>'walletAddress') = ${lower})
           or exists (select 1 from jsonb_array_elements(${listingProbes.pricedItems}) i where lower(i->'x402Requirements'->>'payTo') = ${lower}))`,

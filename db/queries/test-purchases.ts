@@ -143,8 +143,9 @@ export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit:
       and(
         eq(listings.status, "approved"),
         sql`${listings.price} > 0`,
-        // Only a server whose latest check read its prices and payee: there is nothing to buy from the others.
-        sql`coalesce((select p.verifiable from ${listingProbes} p where p.listing_id = ${listings.id} order by p.checked_at desc, p.id desc limit 1), false)`,
+        // Only a server whose latest check read its prices and payee: there is nothing to buy from the others (nor
+        // from one whose terms wait for review: it would ask other terms than the listing shows).
+        sql`coalesce((select p.verifiable and not p.terms_held from ${listingProbes} p where p.listing_id = ${listings.id} order by p.checked_at desc, p.id desc limit 1), false)`,
         sql`coalesce(${last} < now() - (${Math.round(intervalMs)} * interval '1 millisecond'), true)`,
       ),
     )

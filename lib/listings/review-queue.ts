@@ -6,7 +6,7 @@ import { latestProbes } from "@/db/queries/probes";
 import { listReviewQueue, recentDecisions } from "@/db/queries/reviews";
 import type { EditCheck, ListingProbe } from "@/db/schema";
 import type { Db } from "@/db/types";
-import { editChanges } from "./edits/changes";
+import { editChanges, termsChanges } from "./edits/changes";
 
 /** An edit's check in the shape the probe evidence shows (it is not one of the listing's checks). */
 function asCheck(listingId: string, revision: number, check: EditCheck): ListingProbe {
@@ -19,7 +19,8 @@ export async function loadReviewQueue(db: Db) {
   const [checks, drift] = await Promise.all([latestProbes(db, ids), recentDrift(db, ids)]);
   const pendingEdits = edits.map((e) => ({
     ...e,
-    changes: editChanges(e.current, e.proposed),
+    // A server held for review changes its terms, not its text.
+    changes: [...editChanges(e.current, e.proposed), ...(e.check?.url === e.current.serverUrl ? termsChanges(e.approvedTerms, e.check) : [])],
     // A check of the listing's previous server is not evidence for the edited one.
     check: e.check && e.check.url === e.proposed.serverUrl ? asCheck(e.listingId, e.revision, e.check) : undefined,
   }));

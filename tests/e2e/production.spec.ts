@@ -7,8 +7,11 @@ import net from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { openPostgres } from "@/db/connect";
-import { grantAdmin } from "@/db/queries/users";
+import { decideListing } from "@/db/queries/reviews";
+import { grantAdmin, insertPasswordUser } from "@/db/queries/users";
+import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
+import { startPricedServer } from "../support/priced-server";
 import { toast } from "./support/auth";
 import { appPort, referencePort } from "./support/ports";
 import { createProductionDatabase, startProductionServer, type ProductionServer } from "./support/production-server";
@@ -238,6 +241,118 @@ test("readiness: 503 with the reason when a migration is missing or the database
   } finally {
     await serverRows(admin.toString(), `alter database "${name}" allow_connections true`).catch(() => {});
     await server.stop();
+  }
+});
+
+const terminatedPort = appPort + 27;
+
+test("terminating the database's connections again and again: every surface answers 200 or 503 with Retry-After, never 500, and recovers", async () => {
+  test.setTimeout(120_000);
+  const name = `agora_prod_${terminatedPort}`;
+  const url = await createProductionDatabase(name, production);
+  const fixtures = await openPostgres(url, { max: 1 });
+  const listing = await insertListing(fixtures.db, { name: "Tidal Weather", description: "Tides and weather for agents.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/tidal", status: "approved" });
+  await fixtures.close();
+  const server = await startProductionServer(terminatedPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true", RATE_LIMIT_DISABLED: "1", UNSAFE_TEST_MODE: "1" });
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const killer = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  const html = { accept: "text/html" };
+  const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  // A search no cache has seen, so that each request reads the database.
+  let searches = 0;
+  const fresh = () => `w${++searches}`;
+  // Pages rendered per request, the JSON API, the registry API and the MCP endpoint: each needs the database.
+  const surfaces: { label: string; path: () => string; init?: RequestInit }[] = [
+    { label: "search page", path: () => `/marketplace?q=tidal+${fresh()}`, init: { headers: html } },
+    { label: "detail page", path: () => `/marketplace/${listing.slug}?n=${fresh()}`, init: { headers: html } },
+    { label: "/api/mcp-agents", path: () => `/api/mcp-agents?q=tidal+${fresh()}` },
+    { label: "/api/mcp-agents/:id", path: () => `/api/mcp-agents/${listing.id}` },
+    { label: "/v0.1/servers", path: () => `/v0.1/servers?search=tidal${fresh()}` },
+    {
+      label: "/api/mcp",
+      path: () => "/api/mcp",
+      init: { method: "POST", headers: json, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: `tidal ${fresh()}` } } }) },
+    },
+  ];
+  const seen: { label: string; status: number; retryAfter: string | null }[] = [];
+  const ask = async (surface: (typeof surfaces)[number]) => {
+    const response = await fetch(`${server.origin}${surface.path()}`, { ...surface.init, signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+    return { label: surface.label, status: response.status, retryAfter: response.headers.get("retry-after") };
+  };
+  try {
+    for (const surface of surfaces) expect((await ask(surface)).status, surface.label).toBe(200);
+    let terminating = true;
+    const terminations = (async () => {
+      while (terminating) {
+        await killer.unsafe("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    })();
+    // Six clients for 20 s, each asking again 150 ms after its last answer (about 12 requests a second on two shared
+    // cores), while the app's connections are ended every 150 ms.
+    const until = Date.now() + 20_000;
+    await Promise.all(
+      Array.from({ length: 6 }, async (_, worker) => {
+        for (let i = worker; Date.now() < until; i += 6) {
+          seen.push(await ask(surfaces[i % surfaces.length]!));
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      }),
+    );
+    terminating = false;
+    await terminations;
+    const failures = seen.filter((s) => s.status !== 200 && !(s.status === 503 && Number(s.retryAfter) > 0));
+    expect(failures, `${seen.length} requests; not 200 or 503 with Retry-After: ${JSON.stringify(failures.slice(0, 10))}`).toEqual([]);
+    // Classified as the database being away, never as a bug of the route.
+    expect(server.log()).not.toContain('"msg":"unhandled route error"');
+    // Recovered: every surface answers 200 again once the terminations stop.
+    for (const surface of surfaces) await expect.poll(async () => (await ask(surface)).status, { message: surface.label, timeout: 15_000 }).toBe(200);
+  } finally {
+    await killer.end();
+    await server.stop();
+  }
+});
+
+const heldPort = appPort + 28;
+
+test("a 999× price rise and a new payee stay off the rendered detail page: the approved price and payee, no Verified, the change held for review", async () => {
+  test.setTimeout(120_000);
+  const url = await createProductionDatabase(`agora_prod_${heldPort}`, production);
+  const fixtures = await openPostgres(url, { max: 2 });
+  const wallets = ["0x1111111111111111111111111111111111111111", "0x2222222222222222222222222222222222222222"] as const;
+  const priced = await startPricedServer({ items: [{ name: "Forecast", amount: 0.01 }], wallet: wallets[0], extraTool: false });
+  let server: ProductionServer | undefined;
+  try {
+    // Submitted, checked, approved and checked again (as the review flow does); then the server changes its terms.
+    const reviewer = (await insertPasswordUser(fixtures.db, { email: "held-reviewer@example.com", name: "Reviewer", passwordHash: "x" })).id;
+    const listing = await insertListing(fixtures.db, { name: "Held Terms Weather", description: "Forecasts whose seller raises the price.", categories: ["Data"], serverUrl: priced.url, status: "pending" });
+    const loopback = { allowPrivateHosts: true };
+    await checkListing(fixtures.db, listing.id, loopback);
+    expect((await decideListing(fixtures.db, listing.id, reviewer, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
+    expect((await checkListing(fixtures.db, listing.id, loopback))?.listing?.verified).toBe(true);
+    priced.state.items = [{ name: "Forecast", amount: 9.99 }];
+    priced.state.wallet = wallets[1];
+    expect((await checkListing(fixtures.db, listing.id, loopback))?.listing).toEqual({ price: 0.01, verified: false });
+
+    server = await startProductionServer(heldPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+    const page = await fetch(`${server.origin}/marketplace/${listing.slug}`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const text = html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("Price $0.01 / call");
+    expect(text).toContain(`Accepts USDC_BASE_SEPOLIA → ${wallets[0]}`);
+    expect(text).not.toContain(`Accepts USDC_BASE_SEPOLIA → ${wallets[1]}`);
+    expect(text).not.toContain("$9.99");
+    expect(text).toMatch(/Price changed on .+: Forecast — 0\.01 USDC → 9\.99 USDC \(held for review\)/);
+    // No Verified badge (its title), only the page's own explanation of what Verified means.
+    expect(html).not.toContain("Approved, and its latest automatic check passed");
+    expect(text).toContain("Back to marketplace New Reachable Held Terms Weather");
+  } finally {
+    await server?.stop();
+    await priced.close();
+    await fixtures.close();
   }
 });
 

@@ -110,6 +110,8 @@ describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (con
     relay.restart();
     setTimeout(() => (relay.mode = "up"), 150);
     expect(isDatabaseUnavailable(await write.then(() => null, (error: unknown) => error))).toBe(true);
+    // Reported too: a page that fails on it answers 503 (server/database-answer.mjs reads what db/health.ts noted).
+    expect(connectionFailures).toBe(2);
     await app.db.execute(sql`delete from newsletter_subscribers`);
   });
 
@@ -121,6 +123,7 @@ describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (con
     const waiting = unbounded.unsafe("select 1");
     expect(await settled(waiting, 2_500)).toBe("pending");
 
+    connectionFailures = 0;
     const started = Date.now();
     const read = await app.db.execute(sql`select 1`).catch((error: unknown) => error);
     const readMs = Date.now() - started;
@@ -142,6 +145,8 @@ describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (con
       })
       .catch((error: unknown) => error);
     expect(isDatabaseUnavailable(transaction)).toBe(true);
+    // Each failure its caller met was reported (the read's first one too, before it asked again).
+    expect(connectionFailures).toBeGreaterThanOrEqual(3);
 
     // The server is back: the same client serves again by itself, and keeps serving (no connection lost).
     relay.mode = "up";

@@ -1,6 +1,6 @@
 // Drift against what a reviewer approved, on a real MonetizedMCP server on loopback whose price, wallet and
-// tools change between probes: both values are kept, a new wallet sends the listing back to review, and
-// agents see the change in get_server.
+// tools change between probes: both values are kept, a new wallet is held for review (tests/integration/held-terms.test.ts
+// has the rest of that), and agents see the change in get_server.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase } from "@/lib/database";
 import { findListingView } from "@/lib/listings/lookup";
 import { insertListing } from "@/lib/listings/write";
+import { decideListingEdit, listPendingEdits } from "@/db/queries/listing-edits";
 import { decideListing } from "@/db/queries/reviews";
 import { insertPasswordUser } from "@/db/queries/users";
 import { listingDrift, listings } from "@/db/schema";
@@ -76,7 +77,7 @@ describe.each(drivers())("drift on %s", (driver) => {
       expect(result.structuredContent).toMatchObject({
         verified: true,
         price: 0.02,
-        drift: [{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "0.02 USDC", detectedAt: expect.any(String) }],
+        drift: [{ kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "0.02 USDC", held: false, detectedAt: expect.any(String) }],
       });
       expect((result.content[0] as { text: string }).text).toMatch(/Price changed on \d{4}-\d{2}-\d{2}: Forecast 0\.01 USDC → 0\.02 USDC/);
     } finally {
@@ -84,26 +85,27 @@ describe.each(drivers())("drift on %s", (driver) => {
     }
   });
 
-  it("sends a listing whose payee wallet changed back to review, out of the catalogue and without its badge", async () => {
+  it("holds a changed payee wallet for review: listed with the approved wallet, without its badge, until approved", async () => {
     const server = await startPricedServer({ items: [{ name: "Forecast", amount: 0.01 }], wallet: WALLET_A, extraTool: false });
     try {
       const id = await approvedListing("Wallet Switcher", server.url);
       server.state.wallet = WALLET_B;
       const probed = await checkListing(conn.db, id, loopback);
-      expect(probed?.drift).toEqual([{ kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B }]);
+      expect(probed?.drift).toEqual([{ kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B, held: true }]);
       expect(probed?.listing?.verified).toBe(false);
       const [row] = await conn.db.select({ status: listings.status, verified: listings.verified }).from(listings).where(eq(listings.id, id));
-      expect(row).toEqual({ status: "pending", verified: false });
-      expect(await findListingView(conn.db, id)).toBeNull();
-      expect((await getServer(id)).isError).toBe(true);
+      expect(row).toEqual({ status: "approved", verified: false });
+      expect((await findListingView(conn.db, id))!.probe?.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: WALLET_A }]);
+      expect((await getServer(id)).structuredContent).toMatchObject({ verified: false, paymentMethods: [{ payTo: WALLET_A }] });
 
-      // A reviewer who approves again approves the new wallet: no drift afterwards, the badge returns.
-      await decideListing(conn.db, id, reviewerId, { decision: "approved", reason: null, revision: 1 });
+      // A reviewer who approves the held change approves the new wallet: no drift afterwards, the badge returns.
+      const [edit] = (await listPendingEdits(conn.db)).filter((e) => e.listingId === id);
+      expect((await decideListingEdit(conn.db, id, reviewerId, { decision: "approved", reason: null, revision: edit!.revision })).ok).toBe(true);
       const again = await checkListing(conn.db, id, loopback);
       expect(again?.drift).toEqual([]);
       expect(again?.listing?.verified).toBe(true);
       expect((await findListingView(conn.db, id))!.drift).toEqual([
-        { kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B, detectedAt: expect.any(String) },
+        { kind: "wallet", subject: "USDC_BASE_SEPOLIA", approved: WALLET_A, found: WALLET_B, held: true, detectedAt: expect.any(String) },
       ]);
     } finally {
       await server.close();

@@ -48,6 +48,9 @@ export const driftSchema = z.object({
   subject: z.string().describe("The priced item or payment method that changed; empty for the tool set."),
   approved: z.string().describe("What was approved."),
   found: z.string().describe("What the check found instead."),
+  held: z
+    .boolean()
+    .describe("Held for review: the change (a price rise past the review factor, another payee) was not applied; the listing kept its approved terms, without Verified, until a reviewer approved it."),
   detectedAt: z.string().describe("ISO 8601 time of the check that found it."),
 });
 
@@ -72,7 +75,7 @@ export const salesTermsSchema = z.object({
     .describe("The MCP revision the server spoke at the latest check: 2026-07-28 (stateless, no handshake) or a 2025 revision (initialize first); null before a check reached it."),
   drift: z
     .array(driftSchema)
-    .describe("Changes checks found against what was approved (price, payee wallet, tool set), newest first. A changed wallet sends a listing back to review."),
+    .describe("Changes checks found against what was approved (price, payee wallet, tool set), newest first. A held change (held: true) waits for review before any surface shows it."),
 });
 
 export const probeFactsSchema = statusFactsSchema.extend(salesTermsSchema.shape);

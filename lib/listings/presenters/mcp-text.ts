@@ -39,7 +39,7 @@ export function searchText(servers: ServerSummary[], total: number, offset: numb
 const driftLabel = { price: "Price changed", wallet: "Payee wallet changed", tools: "Tool set changed" } as const;
 
 function driftLine(d: ServerDetails["drift"][number]): string {
-  return `- ${driftLabel[d.kind]} on ${d.detectedAt.slice(0, 10)}: ${d.subject ? `${d.subject} ` : ""}${d.approved} → ${d.found}`;
+  return `- ${driftLabel[d.kind]} on ${d.detectedAt.slice(0, 10)}: ${d.subject ? `${d.subject} ` : ""}${d.approved} → ${d.found}${d.held ? " (held for review)" : ""}`;
 }
 
 export function detailsText(d: ServerDetails): string {
