@@ -29,6 +29,9 @@ const DRAIN_MS = 10_000;
 const HOOK_MS = 8_000;
 // How long the last answers (503s) get to leave before every connection is closed.
 const FLUSH_MS = 1_000;
+// The listening socket closes once no request has arrived for this long (within DRAIN_MS): what a client sent just
+// before the signal may still be in the kernel's accept queue while the event loop finishes the last requests.
+const QUIET_MS = 200;
 const HOOKS = Symbol.for("agora.shutdown-hooks");
 const MARKER = Symbol.for("agora.graceful-shutdown-preload");
 const MESSAGE = "This server is restarting. Please try again in a moment.";
@@ -38,6 +41,7 @@ const servers = new Set();
 /** Responses of the requests accepted and not yet answered. @type {Set<http.ServerResponse>} */
 const open = new Set();
 let shuttingDown = false;
+let lastArrival = 0;
 /** @type {(() => void) | undefined} */
 let drained;
 
@@ -64,6 +68,7 @@ function countRequests(server) {
   const proto = Object.getPrototypeOf(server);
   server.emit = guardEmit("graceful-shutdown", function emitCounted(event, req, res, ...rest) {
     if (event !== "request") return proto.emit.call(this, event, req, res, ...rest);
+    lastArrival = performance.now();
     if (shuttingDown) {
       req.resume();
       answerPlain(req, res, { status: 503, title: "Restarting", message: MESSAGE, headers: { "Retry-After": "2" } });
@@ -86,7 +91,9 @@ async function shutDown(signal) {
   log("info", "shutting down", { signal, inFlight: open.size });
   // Each answer still to be written closes its connection: the client sends its next request elsewhere.
   for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
+  const deadline = performance.now() + DRAIN_MS;
   if (open.size > 0) await Promise.race([new Promise((resolve) => (drained = resolve)), sleep(DRAIN_MS)]);
+  while (performance.now() - lastArrival < QUIET_MS && performance.now() < deadline) await sleep(QUIET_MS / 4);
   let cut = 0;
   for (const res of [...open]) {
     if (res.headersSent) cut++;

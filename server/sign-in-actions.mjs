@@ -22,10 +22,10 @@ export function signInActionIds(dir) {
   const found = new Set();
   for (const runtime of [manifest.node ?? {}, manifest.edge ?? {}]) {
     for (const [id, entry] of Object.entries(runtime)) {
-      const module = PASSWORD_ACTION_MODULES.find((file) => sameModule(entry?.filename, file));
-      if (!module) continue;
+      const source = PASSWORD_ACTION_MODULES.find((file) => sameModule(entry?.filename, file));
+      if (!source) continue;
       ids.add(id);
-      found.add(module);
+      found.add(source);
     }
   }
   // A module renamed or moved would leave its action outside the door unnoticed: say so at start-up.
