@@ -10,6 +10,7 @@ import { openPostgres } from "@/db/connect";
 import { grantAdmin } from "@/db/queries/users";
 import { insertListing } from "@/lib/listings/write";
 import { toast } from "./support/auth";
+import { HOSTILE_PATHS } from "../support/hostile-paths";
 import { appPort, referencePort } from "./support/ports";
 import { createProductionDatabase, startProductionServer, type ProductionServer } from "./support/production-server";
 
@@ -201,6 +202,75 @@ test("SIGTERM: no new connections, the request in flight completes, the lease an
   }
 });
 
+type Outcome = { status: number; error?: string };
+
+/** One request on a connection of its own, from a chosen loopback address: its status, or the error that ended it. */
+function attempt(port: number, path: string, from: string, json?: unknown): Promise<Outcome> {
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  const headers = body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  return new Promise((resolve) => {
+    const req = http.request({ host: "127.0.0.1", port, path, method: body === undefined ? "GET" : "POST", headers, localAddress: from, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+      res.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
+    req.end(body);
+  });
+}
+
+test("SIGTERM under load: every request sent before it, the sign-ins queued in the door and a person's sign-in are answered, none reset; exit 0", async () => {
+  test.setTimeout(120_000);
+  const port = appPort + 30;
+  const url = await createProductionDatabase(`agora_prod_${port}`, production);
+  const fixtures = await openPostgres(url, { max: 1 });
+  await insertListing(fixtures.db, { name: "Drained Weather", description: "A detail page rendered while the server shuts down.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/drained", status: "approved" });
+  await fixtures.close();
+  const server = await startProductionServer(port, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+  try {
+    const email = `drained-${Date.now()}@example.com`;
+    expect((await attempt(port, "/api/auth/register", "127.0.0.1", { email, password, name: "Drained Person" })).status).toBe(201);
+    const slug = /href="\/marketplace\/([a-z0-9-]+)"/.exec(await (await fetch(`${server.origin}/marketplace`)).text())?.[1];
+    expect(slug, "the listing on the marketplace page").toBeTruthy();
+
+    const sent: Promise<Outcome>[] = [];
+    let sending = true;
+    // 40 requests a second: search and detail pages, each from one of 200 addresses.
+    const steady = (async () => {
+      for (let i = 0; sending; i++) {
+        sent.push(attempt(port, i % 2 ? `/marketplace?q=drained${i % 7}` : `/marketplace/${slug}`, `127.0.40.${(i % 200) + 1}`));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+    // Sixty clients signing in with a wrong password, one after another: more than the door lets in at once.
+    const signers = Array.from({ length: 60 }, async (_, i) => {
+      while (sending) {
+        const answer = attempt(port, "/api/auth/login", `127.0.41.${i + 1}`, { email: i % 2 ? email : `nobody${i}@example.com`, password: "wrong password" });
+        sent.push(answer);
+        await answer;
+      }
+    });
+    await new Promise((r) => setTimeout(r, 3_000));
+    // The person signs in as the signal comes: queued in the door, or already checking the password.
+    const person = attempt(port, "/api/auth/login", "127.0.42.1", { email, password });
+    await new Promise((r) => setTimeout(r, 100));
+    server.process.kill("SIGTERM");
+    sending = false;
+    await Promise.all([steady, ...signers]);
+    const outcomes = await Promise.all(sent);
+
+    const reset = outcomes.filter((o) => o.status === -1);
+    expect(reset, `${reset.length} of ${outcomes.length} requests got no answer: ${JSON.stringify(reset.slice(0, 5))}`).toEqual([]);
+    expect(outcomes.filter((o) => ![200, 401, 429, 503].includes(o.status)).map((o) => o.status)).toEqual([]);
+    expect([200, 503]).toContain((await person).status);
+    expect(await server.exited).toBe(0);
+    expect(server.log()).toContain('"msg":"shut down"');
+    expect(server.log()).not.toMatch(/\n\s+at |ECONNRESET/);
+  } finally {
+    await server.stop();
+  }
+});
+
 test("readiness: 503 with the reason when a migration is missing or the database refuses, within 2 s; health stays 200", async ({ request }) => {
   test.setTimeout(60_000);
   const name = `agora_prod_${portD}`;
@@ -282,6 +352,27 @@ function raw(port: number, path: string, init: { method?: string; body?: string;
   });
 }
 
+/** Writes a GET of `target` byte for byte (no client library straightens it); the answer's status, -1 if none in 1 s. */
+function rawLine(port: number, target: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let text = "";
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? -1));
+    };
+    const timer = setTimeout(done, 1_000);
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      if (/^HTTP\/1\.1 \d{3}/.test(text)) done();
+    });
+    socket.on("error", done);
+    socket.on("end", done);
+    socket.write(Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, "utf8"));
+  });
+}
+
 test.describe("issue 42: the production server under bursts, bodies and odd requests", () => {
   let server: ProductionServer;
 
@@ -333,6 +424,22 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
     await expect.poll(() => server.log().slice(logged), { timeout: 5_000 }).toContain("clients left before their request body arrived");
     const log = server.log().slice(logged);
     expect(log).not.toMatch(/\n\s+at |"stack"|Error: aborted|too many times|HTTP method is unsupported/);
+  });
+
+  test("hostile spellings of a path are each answered within a second, none with a 5xx, and none logs a stack", async () => {
+    test.setTimeout(60_000);
+    const logged = server.log().length;
+    for (const target of HOSTILE_PATHS) {
+      const started = performance.now();
+      const status = await rawLine(burstPort, target);
+      const label = `GET ${target.slice(0, 60)}`;
+      expect(status, label).toBeGreaterThanOrEqual(200);
+      expect(status, label).toBeLessThan(500);
+      expect(performance.now() - started, label).toBeLessThan(1_000);
+    }
+    expect((await raw(burstPort, "/api/health")).status).toBe(200);
+    const log = server.log().slice(logged);
+    expect(log).not.toMatch(/\n\s+at |"stack"|Invalid URL|TypeError/);
   });
 
   test("1,000 requests with a 1-byte body at once are counted and refused past the limit; the server answers afterwards", async () => {
