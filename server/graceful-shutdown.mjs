@@ -5,12 +5,12 @@
 // Answering what was accepted means (an instance going away must cost its clients a retry, never a reset):
 // - requests are counted from the moment they arrive, before any other preload sees them: a sign-in waiting in the
 //   sign-in door (server/overload.mjs) is one too, though Next has not seen it yet;
-// - the listening socket stays open while the requests in flight finish (at most DRAIN_MS): connections the kernel
-//   had accepted but Node not yet taken would be reset by closing it. Every request that arrives meanwhile, on a
-//   new connection or a kept-alive one, is answered 503 with Retry-After and Connection: close, and every answer
-//   still to be written closes its connection after it;
-// - when DRAIN_MS runs out, a request still unanswered is answered 503 before its connection is closed; only an
-//   answer already being streamed is cut (logged, exit status 1).
+// - the listening socket closes only once no connection has arrived for QUIET_MS (at most ACCEPT_MS after the
+//   signal): closing it at once reset the connections the kernel had accepted and a busy event loop had not yet
+//   taken. Every request that arrives after the signal, on such a connection or a kept-alive one, is answered 503
+//   with Retry-After and Connection: close, and every answer still to be written closes its connection after it;
+// - the requests in flight finish (at most DRAIN_MS); one still unanswered then is answered 503 before its
+//   connection is closed. Only an answer already being streamed is cut (logged, exit status 1).
 // The hooks each get HOOK_MS; one that does not finish in time (a database that does not answer) is logged as a
 // warning and abandoned: every request was answered, and exiting closes its connections (PostgreSQL rolls back
 // whatever was not committed), so the exit status is still 0. A hook that fails with an error exits 1.
@@ -19,6 +19,7 @@
 // requests without a bound, knows nothing of the app's lease and pool, and exits 143. NEXT_MANUAL_SIG_HANDLE,
 // read when the server has started, turns it off so this one is the only handler.
 import http from "node:http";
+import net from "node:net";
 import { guardEmit } from "./emit-guard.mjs";
 import { answerPlain, log } from "./plain-answer.mjs";
 
@@ -29,9 +30,9 @@ const DRAIN_MS = 10_000;
 const HOOK_MS = 8_000;
 // How long the last answers (503s) get to leave before every connection is closed.
 const FLUSH_MS = 1_000;
-// The listening socket closes once no request has arrived for this long (within DRAIN_MS): what a client sent just
-// before the signal may still be in the kernel's accept queue while the event loop finishes the last requests.
-const QUIET_MS = 200;
+// The listening socket closes once no connection has arrived for QUIET_MS, or ACCEPT_MS after the signal.
+const QUIET_MS = 100;
+const ACCEPT_MS = 2_000;
 const HOOKS = Symbol.for("agora.shutdown-hooks");
 const MARKER = Symbol.for("agora.graceful-shutdown-preload");
 const MESSAGE = "This server is restarting. Please try again in a moment.";
@@ -41,7 +42,7 @@ const servers = new Set();
 /** Responses of the requests accepted and not yet answered. @type {Set<http.ServerResponse>} */
 const open = new Set();
 let shuttingDown = false;
-let lastArrival = 0;
+let lastConnection = 0;
 /** @type {(() => void) | undefined} */
 let drained;
 
@@ -66,9 +67,9 @@ if (!globalThis[MARKER]) {
  */
 function countRequests(server) {
   const proto = Object.getPrototypeOf(server);
+  server.on("connection", () => (lastConnection = performance.now()));
   server.emit = guardEmit("graceful-shutdown", function emitCounted(event, req, res, ...rest) {
     if (event !== "request") return proto.emit.call(this, event, req, res, ...rest);
-    lastArrival = performance.now();
     if (shuttingDown) {
       req.resume();
       answerPlain(req, res, { status: 503, title: "Restarting", message: MESSAGE, headers: { "Retry-After": "2" } });
@@ -86,21 +87,24 @@ function countRequests(server) {
 }
 
 async function shutDown(signal) {
-  const started = Date.now();
+  const started = performance.now();
   shuttingDown = true;
   log("info", "shutting down", { signal, inFlight: open.size });
   // Each answer still to be written closes its connection: the client sends its next request elsewhere.
   for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
-  const deadline = performance.now() + DRAIN_MS;
+  // Takes what the kernel had accepted before closing the listening socket (net's close: connections stay open).
+  // At least one turn of the event loop: it takes every connection waiting in the kernel's queue.
+  do await sleep(QUIET_MS / 4);
+  while (performance.now() - lastConnection < QUIET_MS && performance.now() - started < ACCEPT_MS);
+  const closed = [...servers].map((server) => new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve())));
   if (open.size > 0) await Promise.race([new Promise((resolve) => (drained = resolve)), sleep(DRAIN_MS)]);
-  while (performance.now() - lastArrival < QUIET_MS && performance.now() < deadline) await sleep(QUIET_MS / 4);
   let cut = 0;
   for (const res of [...open]) {
     if (res.headersSent) cut++;
     else answerLate(res);
   }
-  // Stops accepting, and closes the connections now idle; the rest close after their answer (Connection: close).
-  const closed = [...servers].map((server) => new Promise((resolve) => server.close(() => resolve())));
+  // Kept-alive connections with no request close now; the rest after their answer (Connection: close).
+  for (const server of servers) server.closeIdleConnections();
   await Promise.race([Promise.all(closed), sleep(FLUSH_MS)]);
   for (const server of servers) server.closeAllConnections();
   let failed = cut > 0;
@@ -121,7 +125,7 @@ async function shutDown(signal) {
       log("error", `shutdown hook ${name} failed`, { error: String(outcome) });
     }
   }
-  log("info", "shut down", { signal, cutAnswers: cut, ms: Date.now() - started });
+  log("info", "shut down", { signal, cutAnswers: cut, ms: Math.round(performance.now() - started) });
   process.exit(failed ? 1 : 0);
 }
 
