@@ -29,10 +29,10 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-function start(cwd: string): Promise<Started> {
+function start(cwd: string, server = SERVER): Promise<Started> {
   const env = { ...process.env };
   for (const name of ["MAX_IN_FLIGHT_REQUESTS", "MAX_IN_FLIGHT_PER_CLIENT", "MAX_IN_FLIGHT_SIGN_INS", "TRUSTED_PROXY_HOPS"]) delete env[name];
-  const child = spawn(process.execPath, [...PRELOADS, "-e", SERVER], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...PRELOADS, "-e", server], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let output = "";
   return new Promise((resolve, reject) => {
@@ -111,5 +111,31 @@ describe("preload boundaries", () => {
     // Another action, or the same page without an action, is not a sign-in.
     expect((await post("/", "40other")).door).toBe(false);
     expect(JSON.parse((await rawRequest(port, get("/"))).body).door).toBe(false);
+  });
+
+  it("answers a request 500 at once when a preload throws on it, logs one line without a stack, and serves the next", async () => {
+    // A wrapper of emit with a bug, inside the same boundary every preload's wrapper runs in.
+    const faulty = `
+const http = require("node:http");
+import(${JSON.stringify(path.resolve("server/emit-guard.mjs"))}).then(({ guardEmit }) => {
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = guardEmit("faulty", function (event, req, ...rest) {
+    if (event === "request" && req.url === "/fault") throw new TypeError("a preload's bug");
+    return emit.call(this, event, req, ...rest);
+  });
+  const server = http.createServer((req, res) => res.end("ok"));
+  server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port));
+});
+`;
+    const { port, output } = await start(process.cwd(), faulty);
+    const started = performance.now();
+    const fault = await rawRequest(port, get("/fault"));
+    expect(fault.status).toBe(500);
+    expect(JSON.parse(fault.body)).toEqual({ message: "This request could not be handled. Please try again." });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((await rawRequest(port, get("/fine"))).status).toBe(200);
+    await expect.poll(output).toContain("a request could not be handled before the app");
+    expect(output()).toContain("a preload's bug");
+    expect(output()).not.toMatch(/\n\s+at /);
   });
 });
