@@ -29,7 +29,7 @@ import { clientKey } from "./client-address.mjs";
 import { guardEmit } from "./emit-guard.mjs";
 import { answerPlain, log, pathOf } from "./plain-answer.mjs";
 import { screenRequest } from "./request-hygiene.mjs";
-import { signInActionIds } from "./sign-in-actions.mjs";
+import { signInActions } from "./sign-in-actions.mjs";
 import { createSignInDoor } from "./sign-in-door.mjs";
 
 const MARKER = Symbol.for("agora.overload-preload");
@@ -39,8 +39,9 @@ const SIGN_IN_MESSAGE = "Too many sign-ins are being checked right now. Please t
 // Route handlers that check a password, and the pages whose server actions do (a POST with Next-Action).
 const SIGN_IN_ROUTES = new Set(["/api/auth/login", "/api/auth/register", "/api/auth/reset-password", "/api/nextauth/callback/password"]);
 const SIGN_IN_PAGES = new Set(["/login", "/login/email", "/register", "/reset-password"]);
-// The ids of the server actions that check a password, read from the build: posted to any page, they are sign-ins.
-const SIGN_IN_ACTIONS = signInActionIds(process.cwd());
+// The server actions that check a password (id → the paths of the pages that have it), read from the build:
+// posted to any page, they are sign-ins.
+const SIGN_IN_ACTIONS = signInActions(process.cwd());
 // Whether the work running now came in through the door: lib/auth/hash-slots.ts asks before hashing a password.
 const DOOR = Symbol.for("agora.sign-in-door");
 const throughDoor = new AsyncLocalStorage();
@@ -81,6 +82,7 @@ if (!globalThis[MARKER]) {
     res.setMaxListeners(res.getMaxListeners() + 4);
     const key = clientKey(req);
     if (isSignIn(req)) {
+      toOwnPage(req);
       this[MARKER] ??= emit;
       door.admit({ server: this, key, req, res, rest });
       return true;
@@ -147,9 +149,22 @@ function holdClient(key, res) {
 
 function isSignIn(req) {
   if (req.method !== "POST") return false;
+  const path = pathOf(req.url);
   const action = req.headers["next-action"];
-  if (action !== undefined && (SIGN_IN_PAGES.has(pathOf(req.url)) || SIGN_IN_ACTIONS.has(String(action).trim()))) return true;
-  return SIGN_IN_ROUTES.has(pathOf(req.url));
+  if (action !== undefined && (SIGN_IN_PAGES.has(path) || (!isApi(path) && SIGN_IN_ACTIONS.has(String(action).trim())))) return true;
+  return SIGN_IN_ROUTES.has(path);
+}
+
+/**
+ * A password-checking action posted to a page that does not have it goes to one that does: Next would otherwise
+ * forward it there over HTTP, a second request counted against the server's own address while the first holds
+ * its place (server/sign-in-actions.mjs).
+ */
+function toOwnPage(req) {
+  const pages = req.headers["next-action"] === undefined ? undefined : SIGN_IN_ACTIONS.get(String(req.headers["next-action"]).trim());
+  if (!pages || pages.length === 0) return;
+  const path = pathOf(req.url);
+  if (!pages.includes(path)) req.url = pages[0] + req.url.slice(path.length);
 }
 
 function isApi(path) {

@@ -45,10 +45,10 @@ function signInActionId(): string {
 }
 
 /** The sign-in action posted to `path` (any page: Next runs it there), as the sign-in form's script posts it. */
-function postSignInAction(from: string, path: string, id: string, email: string, password: string): Promise<Answer> {
+function postSignInAction(origin: string, from: string, path: string, id: string, email: string, password: string): Promise<Answer> {
   const body = JSON.stringify([{ email, password }]);
   const started = performance.now();
-  const headers = { "next-action": id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: `http://127.0.0.1:${appPort}`, "content-length": Buffer.byteLength(body) };
+  const headers = { host: new URL(origin).host, "next-action": id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin, "content-length": Buffer.byteLength(body) };
   return new Promise((resolve) => {
     const req = http.request({ host: "127.0.0.1", port: appPort, path, method: "POST", localAddress: from, agent: false, headers }, (res) => {
       res.resume();
@@ -132,7 +132,7 @@ test.describe("sign-in under a burst of failures", () => {
     expect(attempts.every((s) => s === 401 || s === 503)).toBe(true);
   });
 
-  test("the sign-in action posted to the home page, a guide and a detail page is a sign-in too: the pages stay up and a person signs in", async ({ request }) => {
+  test("the sign-in action posted to the home page, a guide and a detail page is a sign-in too: the pages stay up and a person signs in", async ({ request, baseURL }) => {
     test.setTimeout(120_000);
     const email = `elsewhere-${Date.now()}@example.com`;
     const password = "a passphrase posted to the right page";
@@ -148,7 +148,7 @@ test.describe("sign-in under a burst of failures", () => {
     const loops = attackers.flatMap((from, i) =>
       [0, 1, 2, 3].map(async (j) => {
         for (let n = 0; attacking; n++) {
-          const answer = await postSignInAction(from, targets[(i + j + n) % targets.length]!, id, i % 2 ? email : `nobody${i}@example.com`, "wrong password");
+          const answer = await postSignInAction(baseURL!, from, targets[(i + j + n) % targets.length]!, id, i % 2 ? email : `nobody${i}@example.com`, "wrong password");
           attempts.push(answer.status);
         }
       }),

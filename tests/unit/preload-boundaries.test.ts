@@ -93,7 +93,7 @@ describe("preload boundaries", () => {
     fs.mkdirSync(path.join(dir, ".next", "server"), { recursive: true });
     const manifest = {
       node: {
-        "40signin": { workers: {}, layer: {}, filename: "lib/actions/sign-in-with-email.ts", exportedName: "signInWithEmail" },
+        "40signin": { workers: { "app/(account)/login/email/page": { moduleId: 1, async: false } }, layer: {}, filename: "lib/actions/sign-in-with-email.ts", exportedName: "signInWithEmail" },
         "40other": { workers: {}, layer: {}, filename: "lib/actions/claim-listing.ts", exportedName: "claimListing" },
       },
       edge: {},
@@ -103,13 +103,16 @@ describe("preload boundaries", () => {
     const post = async (target: string, action: string) => {
       const body = '[{"email":"a@example.com","password":"x"}]';
       const head = `POST ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nNext-Action: ${action}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n`;
-      return JSON.parse((await rawRequest(port, head, body)).body) as { door: boolean | null };
+      return JSON.parse((await rawRequest(port, head, body)).body) as { url: string; door: boolean | null };
     };
-    for (const target of ["/", "/guides/setup-and-usage", "/marketplace/some-listing", "/login/email"]) {
-      expect((await post(target, "40signin")).door, target).toBe(true);
+    // Next sees it on the page that has the action (it would otherwise forward it there over HTTP: a second request).
+    for (const target of ["/", "/guides/setup-and-usage", "/marketplace/some-listing?tab=reviews", "/login/email"]) {
+      const seen = await post(target, "40signin");
+      expect(seen.door, target).toBe(true);
+      expect(seen.url, target).toBe(target.includes("?") ? "/login/email?tab=reviews" : "/login/email");
     }
     // Another action, or the same page without an action, is not a sign-in.
-    expect((await post("/", "40other")).door).toBe(false);
+    expect(await post("/", "40other")).toEqual({ url: "/", door: false });
     expect(JSON.parse((await rawRequest(port, get("/"))).body).door).toBe(false);
   });
 
