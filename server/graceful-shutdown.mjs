@@ -5,12 +5,13 @@
 // Answering what was accepted means (an instance going away must cost its clients a retry, never a reset):
 // - requests are counted from the moment they arrive, before any other preload sees them: a sign-in waiting in the
 //   sign-in door (server/overload.mjs) is one too, though Next has not seen it yet;
-// - the listening socket closes only once no connection has arrived for QUIET_MS (at most ACCEPT_MS after the
-//   signal): closing it at once reset the connections the kernel had accepted and a busy event loop had not yet
-//   taken. Every request that arrives after the signal, on such a connection or a kept-alive one, is answered 503
-//   with Retry-After and Connection: close, and every answer still to be written closes its connection after it;
-// - the requests in flight finish (at most DRAIN_MS); one still unanswered then is answered 503 before its
-//   connection is closed. Only an answer already being streamed is cut (logged, exit status 1).
+// - the listening socket stays open while the requests in flight finish (at most DRAIN_MS), and then until no
+//   connection has arrived for QUIET_MS (at most ACCEPT_MS more): closing it at the signal reset every connection
+//   the kernel had accepted and a busy event loop had not yet taken (under load, dozens). Every request that
+//   arrives after the signal, on such a connection, a new one or a kept-alive one, is answered 503 with Retry-After
+//   and Connection: close, and every answer still to be written closes its connection after it;
+// - a request still unanswered after DRAIN_MS is answered 503 before its connection is closed. Only an answer
+//   already being streamed is cut (logged, exit status 1).
 // The hooks each get HOOK_MS; one that does not finish in time (a database that does not answer) is logged as a
 // warning and abandoned: every request was answered, and exiting closes its connections (PostgreSQL rolls back
 // whatever was not committed), so the exit status is still 0. A hook that fails with an error exits 1.
@@ -30,7 +31,7 @@ const DRAIN_MS = 10_000;
 const HOOK_MS = 8_000;
 // How long the last answers (503s) get to leave before every connection is closed.
 const FLUSH_MS = 1_000;
-// The listening socket closes once no connection has arrived for QUIET_MS, or ACCEPT_MS after the signal.
+// After the drain, the listening socket closes once no connection has arrived for QUIET_MS (ACCEPT_MS at most).
 const QUIET_MS = 100;
 const ACCEPT_MS = 2_000;
 const HOOKS = Symbol.for("agora.shutdown-hooks");
@@ -92,12 +93,12 @@ async function shutDown(signal) {
   log("info", "shutting down", { signal, inFlight: open.size });
   // Each answer still to be written closes its connection: the client sends its next request elsewhere.
   for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
-  // Takes what the kernel had accepted before closing the listening socket (net's close: connections stay open).
-  // At least one turn of the event loop: it takes every connection waiting in the kernel's queue.
-  do await sleep(QUIET_MS / 4);
-  while (performance.now() - lastConnection < QUIET_MS && performance.now() - started < ACCEPT_MS);
-  const closed = [...servers].map((server) => new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve())));
   if (open.size > 0) await Promise.race([new Promise((resolve) => (drained = resolve)), sleep(DRAIN_MS)]);
+  // Takes what the kernel had accepted before closing the listening socket (net's close: connections stay open).
+  const accepting = performance.now();
+  do await sleep(QUIET_MS / 4);
+  while (performance.now() - lastConnection < QUIET_MS && performance.now() - accepting < ACCEPT_MS);
+  const closed = [...servers].map((server) => new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve())));
   let cut = 0;
   for (const res of [...open]) {
     if (res.headersSent) cut++;
