@@ -180,6 +180,7 @@ test("SIGTERM: new requests are answered 503 (Connection: close), the request in
     server.process.kill("SIGTERM");
     // While it drains, the server still takes connections (closing its socket would reset those the kernel had
     // queued) and answers each new request 503 with Retry-After and Connection: close.
+    await expect.poll(() => server.log(), { timeout: 5_000 }).toContain('"msg":"shutting down"');
     const late = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: "127.0.0.1", port: portC, path: "/api/health", agent: false }, resolve).on("error", reject));
     late.resume();
     expect(late.statusCode).toBe(503);
