@@ -10,8 +10,9 @@
 // - a client that closes the connection before its request body has arrived made Next log "Error: aborted" with a
 //   stack (the proxy's copy of the body fails). That is the client leaving, not a fault: counted instead, one log
 //   line a second at most;
-// - a path no URL parser can read as one (`//a%2541` is a host to `new URL`, `%C0%AF` no UTF-8) is answered 400
-//   before anything else reads it.
+// - a path no URL parser can read as one (`//a%2541` is a host to `new URL`, `%C0%AF` no UTF-8), and a request
+//   target that is no path (`*`), are answered 400 before anything else reads them; the absolute form
+//   (`GET http://host/path`) is read as its path.
 import fs from "node:fs";
 import path from "node:path";
 import { answerPlain, log } from "./plain-answer.mjs";
@@ -30,6 +31,11 @@ export function screenRequest(req, res) {
   if (!SERVED.has(req.method)) {
     req.resume();
     answerPlain(req, res, { status: 405, title: "Method not allowed", message: `${req.method} is not served here.`, headers: { Allow: SERVED_METHODS.join(", ") } });
+    return true;
+  }
+  if (!(req.url ?? "/").startsWith("/") && !toOriginForm(req)) {
+    req.resume();
+    answerPlain(req, res, { status: 400, title: "Bad request", message: "This address cannot be read." });
     return true;
   }
   const url = req.url ?? "/";
@@ -52,6 +58,22 @@ export function screenRequest(req, res) {
     return true;
   }
   return false;
+}
+
+/**
+ * A request target that is not a path: the absolute form (`GET http://host/path`, which HTTP/1.1 servers must
+ * accept) becomes its path and query; anything else (`*`, a bare word) is not an address here. Next answered both
+ * with a 500.
+ */
+function toOriginForm(req) {
+  if (!/^https?:\/\//i.test(req.url)) return false;
+  try {
+    const url = new URL(req.url);
+    req.url = url.pathname + url.search;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The path as a URL parser reads it, or null when it cannot (an origin-form path should always parse). */

