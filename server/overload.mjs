@@ -18,8 +18,9 @@
 // - sign-ins (the password checks: JSON sign-in, registration, password reset, Auth.js credentials, and the
 //   server actions that check a password, whatever page they are posted to) have MAX_IN_FLIGHT_SIGN_INS (default 8)
 //   places of their own, queued fairly before Next (server/sign-in-door.mjs), taken from no one else. Next runs an
-//   action posted to any page, so the door knows one by its id (server/sign-in-actions.mjs), not by the page; and
-//   the password hashing itself (lib/auth/hash-slots.ts) refuses a check that did not come through the door.
+//   action posted to any page, so the door knows one by its id (server/sign-in-actions.mjs), not by the page, and
+//   hands it to a page that has it (Next would forward it there over HTTP while the first request held a render
+//   place); the password hashing itself (lib/auth/hash-slots.ts) refuses a check that did not come through the door.
 // Not counted and never refused: the health and readiness checks (an orchestrator must not restart a busy
 // instance), and what the static fast path answers from memory (it runs before this, costs no render). Requests
 // no route serves are answered first (server/request-hygiene.mjs). MAX_IN_FLIGHT_REQUESTS=0 turns the bounds off.
