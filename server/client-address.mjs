@@ -8,6 +8,7 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
+import { guardEmit } from "./emit-guard.mjs";
 
 export const CLIENT_ADDRESS_HEADER = "x-agora-client-address";
 const MARKER = Symbol.for("agora.client-address-preload");
@@ -19,10 +20,10 @@ if (!globalThis[MARKER]) {
   // https.Server does not inherit from http.Server (`next dev --experimental-https`), so both are wrapped.
   for (const Server of [http.Server, https.Server]) {
     const emit = Server.prototype.emit;
-    Server.prototype.emit = function emitWithClientAddress(event, req, ...rest) {
+    Server.prototype.emit = guardEmit("client-address", function emitWithClientAddress(event, req, ...rest) {
       if (REQUEST_EVENTS.has(event) && req && req.headers) stampClientAddress(req);
       return emit.call(this, event, req, ...rest);
-    };
+    });
   }
 }
 

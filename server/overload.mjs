@@ -16,18 +16,24 @@
 //   is closed (a slow upload holds a place for that long at most);
 // - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http.ts reads it, an IPv6
 //   client per /64 (server/client-address.mjs); no header a client writes changes it;
-// - sign-ins (the password checks: JSON sign-in, registration, password reset, Auth.js credentials, the sign-in
-//   pages' actions) have MAX_IN_FLIGHT_SIGN_INS (default 8) places of their own, queued fairly before Next
-//   (server/sign-in-door.mjs), taken from no one else.
+// - sign-ins (the password checks: JSON sign-in, registration, password reset, Auth.js credentials, and the
+//   server actions that check a password, whatever page they are posted to) have MAX_IN_FLIGHT_SIGN_INS (default 8)
+//   places of their own, queued fairly before Next (server/sign-in-door.mjs), taken from no one else. Next runs an
+//   action posted to any page, so the door knows one by its id (server/sign-in-actions.mjs), not by the page, and
+//   hands it to a page that has it (Next would forward it there over HTTP while the first request held a render
+//   place); the password hashing itself (lib/auth/hash-slots.ts) refuses a check that did not come through the door.
 // Not counted and never refused: the health and readiness checks (an orchestrator must not restart a busy
 // instance), and what the static fast path answers from memory (it runs before this, costs no render). Requests
 // no route serves are answered first (server/request-hygiene.mjs). MAX_IN_FLIGHT_REQUESTS=0 turns the bounds off.
+import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import { clientKey } from "./client-address.mjs";
 import { installDatabaseAnswer } from "./database-answer.mjs";
+import { guardEmit } from "./emit-guard.mjs";
 import { RENDER_PLACES } from "./memory-budget.mjs";
 import { answerPlain, log, pathOf } from "./plain-answer.mjs";
 import { screenRequest } from "./request-hygiene.mjs";
+import { signInActions } from "./sign-in-actions.mjs";
 import { createSignInDoor } from "./sign-in-door.mjs";
 
 const MARKER = Symbol.for("agora.overload-preload");
@@ -37,6 +43,12 @@ const SIGN_IN_MESSAGE = "Too many sign-ins are being checked right now. Please t
 // Route handlers that check a password, and the pages whose server actions do (a POST with Next-Action).
 const SIGN_IN_ROUTES = new Set(["/api/auth/login", "/api/auth/register", "/api/auth/reset-password", "/api/nextauth/callback/password"]);
 const SIGN_IN_PAGES = new Set(["/login", "/login/email", "/register", "/reset-password"]);
+// The server actions that check a password (id → the paths of the pages that have it), read from the build:
+// posted to any page, they are sign-ins.
+const SIGN_IN_ACTIONS = signInActions(process.cwd());
+// Whether the work running now came in through the door: lib/auth/hash-slots.ts asks before hashing a password.
+const DOOR = Symbol.for("agora.sign-in-door");
+const throughDoor = new AsyncLocalStorage();
 // One log line a second at most while shedding: the counts, not a line per refused request.
 const LOG_EVERY_MS = 1000;
 
@@ -58,7 +70,7 @@ const door = createSignInDoor({
   canStart: (key) => perClient === 0 || (byClient.get(key) ?? 0) < perClient,
   start: ({ server, key, req, res, rest }) => {
     holdClient(key, res);
-    server[MARKER].call(server, "request", req, res, ...rest);
+    throughDoor.run(true, () => server[MARKER].call(server, "request", req, res, ...rest));
   },
   refuse: ({ req, res }) => refuse(req, res, "sign-ins", SIGN_IN_MESSAGE, "2"),
 });
@@ -69,8 +81,9 @@ installDatabaseAnswer();
 
 if (!globalThis[MARKER]) {
   globalThis[MARKER] = true;
+  if (limit > 0) globalThis[DOOR] = { entered: () => throughDoor.getStore() === true };
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitWithinLimits(event, req, res, ...rest) {
+  http.Server.prototype.emit = guardEmit("overload", function emitWithinLimits(event, req, res, ...rest) {
     if (event !== "request") return emit.call(this, event, req, res, ...rest);
     if (screenRequest(req, res)) return true;
     if (limit === 0 || EXEMPT.has(pathOf(req.url))) return emit.call(this, event, req, res, ...rest);
@@ -78,6 +91,7 @@ if (!globalThis[MARKER]) {
     res.setMaxListeners(res.getMaxListeners() + 4);
     const key = clientKey(req);
     if (isSignIn(req)) {
+      toOwnPage(req);
       this[MARKER] ??= emit;
       door.admit({ server: this, key, req, res, rest });
       return true;
@@ -90,7 +104,7 @@ if (!globalThis[MARKER]) {
     }
     hold(kind, key, req, res);
     return emit.call(this, event, req, res, ...rest);
-  };
+  });
 }
 
 /** Why a request of `kind` from `key` cannot have a place now, or null when it can. */
@@ -145,7 +159,21 @@ function holdClient(key, res) {
 function isSignIn(req) {
   if (req.method !== "POST") return false;
   const path = pathOf(req.url);
-  return SIGN_IN_ROUTES.has(path) || (SIGN_IN_PAGES.has(path) && req.headers["next-action"] !== undefined);
+  const action = req.headers["next-action"];
+  if (action !== undefined && (SIGN_IN_PAGES.has(path) || (!isApi(path) && SIGN_IN_ACTIONS.has(String(action).trim())))) return true;
+  return SIGN_IN_ROUTES.has(path);
+}
+
+/**
+ * A password-checking action posted to a page that does not have it goes to one that does: Next would otherwise
+ * forward it there over HTTP, a second request counted against the server's own address while the first holds
+ * its place (server/sign-in-actions.mjs).
+ */
+function toOwnPage(req) {
+  const pages = req.headers["next-action"] === undefined ? undefined : SIGN_IN_ACTIONS.get(String(req.headers["next-action"]).trim());
+  if (!pages || pages.length === 0) return;
+  const path = pathOf(req.url);
+  if (!pages.includes(path)) req.url = pages[0] + req.url.slice(path.length);
 }
 
 function isApi(path) {

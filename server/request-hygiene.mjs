@@ -9,7 +9,10 @@
 //   decoded (`/api%2Fhealth`) is not that route: 404;
 // - a client that closes the connection before its request body has arrived made Next log "Error: aborted" with a
 //   stack (the proxy's copy of the body fails). That is the client leaving, not a fault: counted instead, one log
-//   line a second at most.
+//   line a second at most;
+// - a path no URL parser can read as one (`//a%2541` is a host to `new URL`, `%C0%AF` no UTF-8), and a request
+//   target that is no path (`*`), are answered 400 before anything else reads them; the absolute form
+//   (`GET http://host/path`) is read as its path.
 import fs from "node:fs";
 import path from "node:path";
 import { answerPlain, log } from "./plain-answer.mjs";
@@ -30,14 +33,25 @@ export function screenRequest(req, res) {
     answerPlain(req, res, { status: 405, title: "Method not allowed", message: `${req.method} is not served here.`, headers: { Allow: SERVED_METHODS.join(", ") } });
     return true;
   }
+  if (!(req.url ?? "/").startsWith("/") && !toOriginForm(req)) {
+    req.resume();
+    answerPlain(req, res, { status: 400, title: "Bad request", message: "This address cannot be read." });
+    return true;
+  }
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
   if (!pathname.includes("%")) return false;
   const straight = pathname.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
   if (straight !== pathname) req.url = straight + (q === -1 ? "" : url.slice(q));
-  // As Next's router will see it: dot segments resolved (`%2e%2e` is `..` to a URL parser), then decoded.
-  const resolved = new URL(straight, "http://localhost").pathname;
+  // As Next's router will see it: dot segments resolved (`%2e%2e` is `..` to a URL parser), then decoded. Joined
+  // to an origin rather than resolved against one: `//a%2541` is then a path, not a host.
+  const resolved = pathnameOf(straight);
+  if (resolved === null || decoded(resolved) === null) {
+    req.resume();
+    answerPlain(req, res, { status: 400, title: "Bad request", message: "This address cannot be read." });
+    return true;
+  }
   if (resolved.includes("%") && isStaticRoute(decoded(resolved))) {
     req.resume();
     answerPlain(req, res, { status: 404, title: "Not found", message: "There is nothing at this address." });
@@ -46,11 +60,38 @@ export function screenRequest(req, res) {
   return false;
 }
 
+/**
+ * A request target that is not a path: the absolute form (`GET http://host/path`, which HTTP/1.1 servers must
+ * accept) becomes its path and query; anything else (`*`, a bare word) is not an address here. Next answered both
+ * with a 500.
+ */
+function toOriginForm(req) {
+  if (!/^https?:\/\//i.test(req.url)) return false;
+  try {
+    const url = new URL(req.url);
+    req.url = url.pathname + url.search;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The path as a URL parser reads it, or null when it cannot (an origin-form path should always parse). */
+function pathnameOf(pathname) {
+  if (!pathname.startsWith("/")) return null;
+  try {
+    return new URL(`http://localhost${pathname}`).pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** The path decoded, or null when an escape is not one (`%zz`, a lone `%`) or the bytes are not UTF-8 (`%C0%AF`). */
 function decoded(pathname) {
   try {
     return decodeURIComponent(pathname);
   } catch {
-    return pathname;
+    return null;
   }
 }
 

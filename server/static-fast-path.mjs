@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import zlib from "node:zlib";
 import { deploymentRewriter } from "./deployment-rewrite.mjs";
+import { guardEmit } from "./emit-guard.mjs";
 import { pageHeaders } from "./next-headers.mjs";
 
 const MARKER = Symbol.for("agora.static-fast-path-preload");
@@ -55,10 +56,10 @@ const COMPRESSION_THRESHOLD = 1024;
 /** Wraps http.Server's request event: a request the fast path answered never reaches Next's listener. */
 function install(pages) {
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitOrAnswerStatic(event, req, res, ...rest) {
+  http.Server.prototype.emit = guardEmit("static-fast-path", function emitOrAnswerStatic(event, req, res, ...rest) {
     if (event === "request" && answer(pages, req, res)) return true;
     return emit.call(this, event, req, res, ...rest);
-  };
+  });
 }
 
 /** Answers the request from memory when it is one the fast path serves exactly as Next would; else false. */

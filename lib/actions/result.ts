@@ -17,7 +17,9 @@ export async function actionResult<T>(context: string, run: () => Promise<T>): P
   } catch (error) {
     unstable_rethrow(error); // redirects and other framework signals pass through
     const known = knownFailure(error);
-    if (known && known.status >= 500) logError("action unavailable", error, { context });
+    // As route handlers do (lib/errors.ts classifyError): a failure translated into a 5xx is logged; an ApiError
+    // thrown as the answer (503 busy: the sign-in queue is full) is not a fault, and a burst must not log stacks.
+    if (known && known !== error && known.status >= 500) logError("action unavailable", error, { context });
     if (known instanceof ApiError) return { ok: false, status: known.status, message: known.message, ...(known.errors ? { errors: known.errors } : {}) };
     logError("unhandled action error", error, { context });
     return { ok: false, status: 500, message: "Something went wrong on our side. Please try again." };

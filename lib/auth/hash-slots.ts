@@ -10,7 +10,11 @@
 //     back (its attackers already take turns, one check of that account at a time);
 //   - when the queue is full, the claimant with the most failures is shed (503), not the newcomer, unless the
 //     newcomer is no better; nothing waits longer than a few seconds.
+// In a production start the sign-in door (server/overload.mjs) is in front of all this: a password check that
+// did not come in through it (a server action posted to a page the door does not know) is refused at once, so
+// no path or action can make the site's ordinary places wait on password hashing.
 import { ApiError } from "@/lib/errors";
+import { logWarn } from "@/lib/log";
 
 export const BUSY_MESSAGE = "Too many sign-ins are being checked right now. Please try again in a moment.";
 
@@ -25,6 +29,8 @@ export type SlotOptions = {
   /** Checks and failures older than this no longer count against an address. */
   scoreWindowMs?: number;
   retryAfterSeconds?: number;
+  /** Whether the work asking for a slot may have one at all (hashSlots: it came in through the sign-in door). */
+  admitted?: () => boolean;
 };
 
 export type Slots = {
@@ -41,7 +47,7 @@ type Waiting = { claimant: Claimant; score: number; since: number; start: () => 
 const MAX_TALLIES = 50_000;
 
 export function createSlots(options: SlotOptions): Slots {
-  const { concurrency, maxWaiting, maxWaitMs, scoreWindowMs = 15 * 60_000, retryAfterSeconds = 2 } = options;
+  const { concurrency, maxWaiting, maxWaitMs, scoreWindowMs = 15 * 60_000, retryAfterSeconds = 2, admitted = () => true } = options;
   const busy = () => new ApiError(503, BUSY_MESSAGE, { code: "busy", headers: { "Retry-After": String(retryAfterSeconds) } });
   const scores = scoreBoard(scoreWindowMs);
   const running = runningChecks();
@@ -71,6 +77,7 @@ export function createSlots(options: SlotOptions): Slots {
     },
     recordFailure: scores.note,
     async run<T>(claimant: Claimant, task: () => Promise<T>): Promise<T> {
+      if (!admitted()) throw busy();
       const score = scores.of(claimant); // what the address had asked before this check
       scores.note(claimant);
       // A free slot means no waiting check could take it (dispatch fills slots as soon as one can).
@@ -188,8 +195,25 @@ function runningChecks() {
   };
 }
 
+// Set by server/overload.mjs when it bounds the requests (not in development, tests or scripts: no door there).
+const DOOR = Symbol.for("agora.sign-in-door");
+const REFUSAL_LOG_MS = 60_000;
+let lastRefusalLog = 0;
+
+/** True unless the sign-in door is there and the request doing this work did not come in through it. */
+export function cameThroughDoor(): boolean {
+  const door = (globalThis as unknown as Record<symbol, { entered(): boolean } | undefined>)[DOOR];
+  if (!door || door.entered()) return true;
+  // A client posting a password action to another page, or an action the door does not know yet: say which.
+  if (Date.now() - lastRefusalLog >= REFUSAL_LOG_MS) {
+    lastRefusalLog = Date.now();
+    logWarn("a password check outside the sign-in door was refused (server/sign-in-actions.mjs lists the sign-in actions)");
+  }
+  return false;
+}
+
 /**
  * Two hashes at a time (the machine's cores); up to 256 wait, none longer than 4 s. At ~100 ms a hash that is
  * about 80 served in the window: a fresh claimant is served first, so it waits for at most the two running.
  */
-export const hashSlots = createSlots({ concurrency: 2, maxWaiting: 256, maxWaitMs: 4_000 });
+export const hashSlots = createSlots({ concurrency: 2, maxWaiting: 256, maxWaitMs: 4_000, admitted: cameThroughDoor });

@@ -13,6 +13,7 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { startPricedServer } from "../support/priced-server";
 import { toast } from "./support/auth";
+import { HOSTILE_PATHS } from "../support/hostile-paths";
 import { appPort, referencePort } from "./support/ports";
 import { createProductionDatabase, startProductionServer, type ProductionServer } from "./support/production-server";
 
@@ -156,7 +157,7 @@ function connects(port: number): Promise<boolean> {
   });
 }
 
-test("SIGTERM: no new connections, the request in flight completes, the lease and the pool are released, exit 0", async () => {
+test("SIGTERM: new requests are answered 503 (Connection: close), the request in flight completes, the lease and the pool are released, exit 0", async () => {
   test.setTimeout(90_000);
   // A listed server that accepts connections and never answers: the scheduled check started at boot is still
   // probing it (up to 15 s) when the signal comes, so the verification lease is held.
@@ -180,7 +181,14 @@ test("SIGTERM: no new connections, the request in flight completes, the lease an
     await new Promise((r) => setTimeout(r, 500));
     const signalled = Date.now();
     server.process.kill("SIGTERM");
-    await expect.poll(() => connects(portC), { timeout: 5_000 }).toBe(false);
+    // While it drains, the server still takes connections (closing its socket would reset those the kernel had
+    // queued) and answers each new request 503 with Retry-After and Connection: close.
+    await expect.poll(() => server.log(), { timeout: 5_000 }).toContain('"msg":"shutting down"');
+    const late = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: "127.0.0.1", port: portC, path: "/api/health", agent: false }, resolve).on("error", reject));
+    late.resume();
+    expect(late.statusCode).toBe(503);
+    expect(late.headers["retry-after"]).toBe("2");
+    expect(late.headers.connection).toBe("close");
     expect(server.process.exitCode, "still draining the request in flight").toBeNull();
 
     const answer = await finish();
@@ -189,6 +197,7 @@ test("SIGTERM: no new connections, the request in flight completes, the lease an
 
     expect(await server.exited).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(await connects(portC)).toBe(false);
     expect(server.log()).toContain('"msg":"shut down"');
     // Nothing left behind: the lease is free for another instance now, and no connection of the app remains.
     const [lease] = await serverRows<{ held: boolean }>(url, "select lease_until > now() as held from scheduled_jobs");
@@ -201,6 +210,76 @@ test("SIGTERM: no new connections, the request in flight completes, the lease an
     await server.stop();
     for (const socket of held) socket.destroy();
     await new Promise((resolve) => hanging.close(resolve));
+  }
+});
+
+type Outcome = { status: number; error?: string };
+
+/** One request on a connection of its own, from a chosen loopback address: its status, or the error that ended it. */
+function attempt(port: number, path: string, from: string, json?: unknown): Promise<Outcome> {
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  const headers = body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  return new Promise((resolve) => {
+    const req = http.request({ host: "127.0.0.1", port, path, method: body === undefined ? "GET" : "POST", headers, localAddress: from, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+      res.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
+    req.end(body);
+  });
+}
+
+test("SIGTERM under load: every request sent before it, the sign-ins queued in the door and a person's sign-in are answered, none reset; exit 0", async () => {
+  test.setTimeout(120_000);
+  const port = appPort + 30;
+  const url = await createProductionDatabase(`agora_prod_${port}`, production);
+  const fixtures = await openPostgres(url, { max: 1 });
+  await insertListing(fixtures.db, { name: "Drained Weather", description: "A detail page rendered while the server shuts down.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/drained", status: "approved" });
+  await fixtures.close();
+  const server = await startProductionServer(port, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+  try {
+    const email = `drained-${Date.now()}@example.com`;
+    expect((await attempt(port, "/api/auth/register", "127.0.0.1", { email, password, name: "Drained Person" })).status).toBe(201);
+    const slug = /href="\/marketplace\/([a-z0-9-]+)"/.exec(await (await fetch(`${server.origin}/marketplace`)).text())?.[1];
+    expect(slug, "the listing on the marketplace page").toBeTruthy();
+
+    const sent: Promise<Outcome>[] = [];
+    let sending = true;
+    // 40 requests a second: search and detail pages, each from one of 200 addresses.
+    const steady = (async () => {
+      for (let i = 0; sending; i++) {
+        sent.push(attempt(port, i % 2 ? `/marketplace?q=drained${i % 7}` : `/marketplace/${slug}`, `127.0.40.${(i % 200) + 1}`));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+    // Sixty clients signing in with a wrong password, one after another: more than the door lets in at once.
+    const signers = Array.from({ length: 60 }, async (_, i) => {
+      while (sending) {
+        const answer = attempt(port, "/api/auth/login", `127.0.41.${i + 1}`, { email: i % 2 ? email : `nobody${i}@example.com`, password: "wrong password" });
+        sent.push(answer);
+        await answer;
+      }
+    });
+    await new Promise((r) => setTimeout(r, 3_000));
+    // The person signs in as the signal comes: queued in the door, or already checking the password.
+    const person = attempt(port, "/api/auth/login", "127.0.42.1", { email, password });
+    await new Promise((r) => setTimeout(r, 100));
+    server.process.kill("SIGTERM");
+    sending = false;
+    await Promise.all([steady, ...signers]);
+    const outcomes = await Promise.all(sent);
+
+    const reset = outcomes.filter((o) => o.status === -1);
+    expect(reset, `${reset.length} of ${outcomes.length} requests got no answer: ${JSON.stringify(reset.slice(0, 5))}`).toEqual([]);
+    expect(outcomes.filter((o) => ![200, 401, 429, 503].includes(o.status)).map((o) => o.status)).toEqual([]);
+    expect([200, 503]).toContain((await person).status);
+    expect(await server.exited).toBe(0);
+    expect(server.log()).toContain('"msg":"shut down"');
+    expect(server.log()).not.toMatch(/\n\s+at |ECONNRESET/);
+  } finally {
+    await server.stop();
+    await test.info().attach("server log", { body: server.log(), contentType: "text/plain" });
   }
 });
 
@@ -397,6 +476,27 @@ function raw(port: number, path: string, init: { method?: string; body?: string;
   });
 }
 
+/** Writes a GET of `target` byte for byte (no client library straightens it); the answer's status, -1 if none in 1 s. */
+function rawLine(port: number, target: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let text = "";
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? -1));
+    };
+    const timer = setTimeout(done, 1_000);
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      if (/^HTTP\/1\.1 \d{3}/.test(text)) done();
+    });
+    socket.on("error", done);
+    socket.on("end", done);
+    socket.write(Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, "utf8"));
+  });
+}
+
 test.describe("issue 42: the production server under bursts, bodies and odd requests", () => {
   let server: ProductionServer;
 
@@ -448,6 +548,24 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
     await expect.poll(() => server.log().slice(logged), { timeout: 5_000 }).toContain("clients left before their request body arrived");
     const log = server.log().slice(logged);
     expect(log).not.toMatch(/\n\s+at |"stack"|Error: aborted|too many times|HTTP method is unsupported/);
+  });
+
+  test("hostile spellings of a path are each answered within a second, none with a 5xx, and none logs a stack", async () => {
+    test.setTimeout(60_000);
+    const logged = server.log().length;
+    // The not-found and redirect answers rendered once first: the bound is on answering, not on a cold render.
+    for (const target of ["/nothing-here", "//nothing-here", "/%00"]) await rawLine(burstPort, target);
+    for (const target of HOSTILE_PATHS) {
+      const started = performance.now();
+      const status = await rawLine(burstPort, target);
+      const label = `GET ${target.slice(0, 60)}`;
+      expect(status, label).toBeGreaterThanOrEqual(200);
+      expect(status, label).toBeLessThan(500);
+      expect(performance.now() - started, label).toBeLessThan(1_000);
+    }
+    expect((await raw(burstPort, "/api/health")).status).toBe(200);
+    const log = server.log().slice(logged);
+    expect(log).not.toMatch(/\n\s+at |"stack"|Invalid URL|TypeError/);
   });
 
   test("1,000 requests with a 1-byte body at once are counted and refused past the limit; the server answers afterwards", async () => {

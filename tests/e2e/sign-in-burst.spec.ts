@@ -1,6 +1,7 @@
 // Issue 24, item 1, against the production build: a burst of wrong-password sign-ins from many loopback
 // addresses (each request leaves from its own 127.x address, which the server reads off the socket) cannot keep
 // a person with the right password out.
+import fs from "node:fs";
 import http from "node:http";
 import { expect, test } from "@playwright/test";
 import { appPort } from "./support/ports";
@@ -36,6 +37,27 @@ function signIn(from: string, email: string, password: string): Promise<Answer> 
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The build's id of the sign-in action (anyone can read it in the sign-in page's script). */
+function signInActionId(): string {
+  const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { exportedName?: string }> };
+  return Object.entries(manifest.node).find(([, a]) => a.exportedName === "signInWithEmail")![0];
+}
+
+/** The sign-in action posted to `path` (any page: Next runs it there), as the sign-in form's script posts it. */
+function postSignInAction(origin: string, from: string, path: string, id: string, email: string, password: string): Promise<Answer> {
+  const body = JSON.stringify([{ email, password }]);
+  const started = performance.now();
+  const headers = { host: new URL(origin).host, "next-action": id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin, "content-length": Buffer.byteLength(body) };
+  return new Promise((resolve) => {
+    const req = http.request({ host: "127.0.0.1", port: appPort, path, method: "POST", localAddress: from, agent: false, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+    });
+    req.on("error", () => resolve({ status: -1, ms: performance.now() - started }));
+    req.end(body);
+  });
+}
 
 test.describe("sign-in under a burst of failures", () => {
   test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
@@ -108,5 +130,48 @@ test.describe("sign-in under a burst of failures", () => {
     // The attackers were answered too: refused as they should be, never left hanging or crashed.
     expect(attempts.length).toBeGreaterThan(240);
     expect(attempts.every((s) => s === 401 || s === 503)).toBe(true);
+  });
+
+  test("the sign-in action posted to the home page, a guide and a detail page is a sign-in too: the pages stay up and a person signs in", async ({ request, baseURL }) => {
+    test.setTimeout(120_000);
+    const email = `elsewhere-${Date.now()}@example.com`;
+    const password = "a passphrase posted to the right page";
+    expect((await request.post("/api/auth/register", { data: { email, password, name: "Elsewhere Person" } })).status()).toBe(201);
+    const id = signInActionId();
+    const slug = /href="\/marketplace\/([a-z0-9-]+)"/.exec(await (await request.get("/marketplace")).text())?.[1];
+    expect(slug, "a listing on the marketplace page").toBeTruthy();
+    const targets = ["/", "/guides/setup-and-usage", `/marketplace/${slug}`];
+    const attackers = Array.from({ length: 60 }, (_, i) => `127.0.30.${i + 1}`);
+    let attacking = true;
+    const attempts: number[] = [];
+    // Sixty addresses, four wrong-password actions in flight each, none of them posted to a sign-in page.
+    const loops = attackers.flatMap((from, i) =>
+      [0, 1, 2, 3].map(async (j) => {
+        for (let n = 0; attacking; n++) {
+          const answer = await postSignInAction(baseURL!, from, targets[(i + j + n) % targets.length]!, id, i % 2 ? email : `nobody${i}@example.com`, "wrong password");
+          attempts.push(answer.status);
+        }
+      }),
+    );
+    try {
+      await sleep(1_500);
+      // Twelve rounds, each from addresses the server has never seen: the search and detail pages, then a sign-in.
+      const pages: { path: string; status: number }[] = [];
+      const tries: Answer[] = [];
+      for (let i = 0; i < 12; i++) {
+        for (const path of ["/marketplace?q=weather", `/marketplace/${slug}`]) pages.push({ path, status: (await get(`127.0.31.${i + 1}`, path)).status });
+        if (i % 3 === 2) tries.push(await signIn(`127.0.32.${i + 1}`, email, password));
+        await sleep(500);
+      }
+      expect(pages.filter((p) => p.status !== 200), "pages answered other than 200 during the burst").toEqual([]);
+      expect(tries.filter((t) => t.status === 200 && t.ms < 5_000).length, JSON.stringify(tries)).toBeGreaterThanOrEqual(3);
+    } finally {
+      attacking = false;
+      await Promise.all(loops);
+    }
+    // The actions were answered (a wrong password, or refused by the door as busy), never left hanging.
+    expect(attempts.length).toBeGreaterThan(240);
+    expect(attempts.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect(attempts.filter((s) => s === 503).length, "the burst was held at the sign-in door").toBeGreaterThan(0);
   });
 });

@@ -110,3 +110,30 @@ describe("fair hash slots", () => {
     expect(hashSlots.active + hashSlots.waiting).toBe(0);
   });
 });
+
+describe("hash slots behind the sign-in door", () => {
+  const DOOR = Symbol.for("agora.sign-in-door");
+  const holder = globalThis as unknown as Record<symbol, { entered(): boolean } | undefined>;
+
+  it("refuses a check that did not come in through the door at once, with 503, and runs one that did", async () => {
+    let inside = false;
+    holder[DOOR] = { entered: () => inside };
+    try {
+      const t = tracker();
+      const outside = await hashSlots.run({ address: "door-outside" }, t.task("outside")).catch((e: unknown) => e);
+      expect(outside).toBeInstanceOf(ApiError);
+      expect((outside as ApiError).status).toBe(503);
+      expect(t.order).toEqual([]);
+      inside = true;
+      expect(await hashSlots.run({ address: "door-inside" }, t.task("inside"))).toBe("inside");
+    } finally {
+      holder[DOOR] = undefined;
+    }
+  });
+
+  it("hashes as before where there is no door (development, scripts, tests)", async () => {
+    expect(holder[DOOR]).toBeUndefined();
+    const hash = await hashPassword("no door here", { address: "no-door" });
+    expect(await verifyPassword("no door here", hash, { address: "no-door" })).toBe(true);
+  });
+});

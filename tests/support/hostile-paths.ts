@@ -1,0 +1,40 @@
+// Spellings of a request's path a client may send, each to be answered at once by the production server's preloads
+// (server/request-hygiene.mjs, server/emit-guard.mjs): used by tests/unit/preload-boundaries.test.ts against the
+// preloads alone and by tests/e2e/production.spec.ts against the production build.
+
+/** Path spellings a client may send: doubled slashes, backslashes, escapes valid and not, overlong UTF-8, NUL. */
+export const HOSTILE_PATHS: string[] = [
+  "//a%2541",
+  "//%C0%AF",
+  "/\\a%2541",
+  "//",
+  "///a",
+  "/\\\\evil.example",
+  "\\\\a%41",
+  "//evil.example/%2e%2e",
+  "/%zz",
+  "/%",
+  "/%%",
+  "/a%2",
+  "/%C0%AF",
+  "/%c0%ae%c0%ae/",
+  "/%E0%80%AF",
+  "/%ED%A0%80",
+  "/%FF",
+  "/%00",
+  "/a%00b",
+  "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+  "/..%2F..%2Fetc",
+  "/%u0041",
+  "/\u00e9t\u00e9",
+  "/\u2603%41",
+  "/%F0%9F%98%80",
+  "/a?%zz",
+  "/?q=%",
+  `/${"a".repeat(7_000)}`,
+  `/${"%41".repeat(2_000)}`,
+  `//${"%2541".repeat(1_000)}`,
+  "*",
+  "http://localhost//a%2541",
+  "http://[::1/%41",
+];
