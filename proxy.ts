@@ -5,10 +5,11 @@ import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
 import { databaseDown } from "@/db/health";
 import { isActionRequest, screenActionRequest } from "@/lib/action-request";
-import { catalogueVersion } from "@/db/queries/listings";
+import { catalogueVersion, findPublicListing } from "@/db/queries/listings";
 import { getDb } from "@/lib/database";
 import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
 import { withCatalogueVersion } from "@/lib/listings/search/version-header";
+import { isListingId } from "@/lib/listings/keys";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -33,7 +34,7 @@ export async function proxy(request: NextRequest) {
   if (pathname === "/marketplace") return marketplace(request);
   // The sitemap index (app/sitemap-index.xml/route.ts) answers at the address crawlers and robots.txt use.
   if (pathname === "/sitemap.xml") return NextResponse.rewrite(new URL("/sitemap-index.xml", request.url));
-  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? withReadCache(request, NextResponse.next()) : NextResponse.next();
+  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? listingPage(request) : NextResponse.next();
   return isActionRequest(request.method, request.headers) ? NextResponse.next({ request: { headers: withJudgedHost(request) } }) : NextResponse.next();
 }
 
@@ -78,6 +79,23 @@ async function refuseStateChange(request: NextRequest): Promise<NextResponse | n
 // Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http-cache.ts).
 // Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/cached-json.ts.
 const MARKETPLACE_PAGE = /^\/marketplace\/[^/]+$/;
+
+/**
+ * A listing's page. Named by its id, it is a permanent redirect to its slug's page, answered here: Next wrote the
+ * Location of a page's own redirect twice (set while rendering, then appended again from the render's headers),
+ * and the page never needs rendering for it. An unknown id, or no answer from the database, goes on to the page.
+ */
+async function listingPage(request: NextRequest): Promise<NextResponse> {
+  const key = decodeURIComponent(request.nextUrl.pathname.slice("/marketplace/".length));
+  if (isListingId(key) && !databaseDown()) {
+    const slug = await getDb()
+      .then((db) => findPublicListing(db, key.toLowerCase()))
+      .then((row) => row?.slug ?? null)
+      .catch(() => null);
+    if (slug) return new NextResponse(null, { status: 308, headers: { Location: `/marketplace/${encodeURIComponent(slug)}`, "Cache-Control": readCacheControl(request) } });
+  }
+  return withReadCache(request, NextResponse.next());
+}
 
 function withReadCache(request: NextRequest, response: NextResponse): NextResponse {
   if (request.method === "GET" || request.method === "HEAD") response.headers.set("Cache-Control", readCacheControl(request));
