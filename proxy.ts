@@ -92,7 +92,12 @@ async function listingPage(request: NextRequest): Promise<NextResponse> {
       .then((db) => findPublicListing(db, key.toLowerCase()))
       .then((row) => row?.slug ?? null)
       .catch(() => null);
-    if (slug) return new NextResponse(null, { status: 308, headers: { Location: `/marketplace/${encodeURIComponent(slug)}`, "Cache-Control": readCacheControl(request) } });
+    // Absolute, on the public origin: Next parses a proxy's Location against nothing, and the request's own URL
+    // names the address the server is bound to.
+    if (slug) {
+      const location = new URL(`/marketplace/${encodeURIComponent(slug)}`, configuredOrigin() ?? request.nextUrl.origin);
+      return new NextResponse(null, { status: 308, headers: { Location: location.toString(), "Cache-Control": readCacheControl(request) } });
+    }
   }
   return withReadCache(request, NextResponse.next());
 }
