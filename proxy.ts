@@ -5,10 +5,11 @@ import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
 import { databaseDown } from "@/db/health";
 import { isActionRequest, screenActionRequest } from "@/lib/action-request";
-import { catalogueVersion } from "@/db/queries/listings";
+import { catalogueVersion, findPublicListing } from "@/db/queries/listings";
 import { getDb } from "@/lib/database";
 import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
 import { withCatalogueVersion } from "@/lib/listings/search/version-header";
+import { isListingId } from "@/lib/listings/keys";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Auth.js (mounted at /api/nextauth) checks its own CSRF token on sign-in and sign-out and state/PKCE on
@@ -24,19 +25,46 @@ export async function proxy(request: NextRequest) {
   // Health and readiness answer for themselves, also while the database is down (that is what they report).
   if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
+  // Every state change is judged first, before any path's own routing: the catalogue's branch below once answered
+  // POSTs to /marketplace itself, so its server actions skipped the origin check and the body screening.
+  if (!SAFE_METHODS.has(request.method)) {
+    const refusal = await refuseStateChange(request);
+    if (refusal) return refusal;
+  }
   if (pathname === "/marketplace") return marketplace(request);
   // The sitemap index (app/sitemap-index.xml/route.ts) answers at the address crawlers and robots.txt use.
   if (pathname === "/sitemap.xml") return NextResponse.rewrite(new URL("/sitemap-index.xml", request.url));
-  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? withReadCache(request, NextResponse.next()) : NextResponse.next();
+  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? listingPage(request) : NextResponse.next();
+  return isActionRequest(request.method, request.headers) ? NextResponse.next({ request: { headers: withJudgedHost(request) } }) : NextResponse.next();
+}
+
+/**
+ * The request's headers with X-Forwarded-Host set to the host of the origin judged above (when it carries one).
+ * Next compares a server action's Origin with X-Forwarded-Host or Host and throws, with a logged stack, when
+ * neither matches: a forged X-Forwarded-Host, or a Host that is not the public one behind a proxy, would turn an
+ * accepted request into a 500. The origin was already checked against this site's; Next need not judge again.
+ */
+function withJudgedHost(request: NextRequest): Headers {
+  const headers = new Headers(request.headers);
+  const origin = request.headers.get("origin");
+  // Page actions only: the API's exempt paths (Auth.js) read X-Forwarded-Host for themselves and were not judged.
+  const judged = !request.nextUrl.pathname.startsWith("/api/") && isActionRequest(request.method, request.headers);
+  if (judged && origin && URL.canParse(origin)) headers.set("x-forwarded-host", new URL(origin).host);
+  return headers;
+}
+
+/**
+ * A server action (a POST to a page) or a JSON API write, judged by one rule against the configured origin before
+ * Next's own action check (which believes X-Forwarded-Host); null when it may go on.
+ */
+async function refuseStateChange(request: NextRequest): Promise<NextResponse | null> {
+  const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     // Whole path segments: /api/mcp is exempt, /api/mcp-agents is not.
-    if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
+    if (EXEMPT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return null;
     // Programs authenticate with a bearer token, which a browser never attaches on its own.
-    if (request.headers.get("authorization")?.toLowerCase().startsWith("bearer ")) return NextResponse.next();
+    if (request.headers.get("authorization")?.toLowerCase().startsWith("bearer ")) return null;
   }
-  // Anything else that changes state is a server action (a POST to a page) or the JSON API: judged here by the
-  // same rule, against the configured origin, before Next's own action check (which believes X-Forwarded-Host).
-
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") return forbidden();
   const origin = request.headers.get("origin");
@@ -45,12 +73,34 @@ export async function proxy(request: NextRequest) {
     const refusal = await screenActionRequest(request);
     if (refusal) return NextResponse.json({ message: refusal.message }, { status: refusal.status, headers: { "Cache-Control": "no-store" } });
   }
-  return NextResponse.next();
+  return null;
 }
 
 // Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http-cache.ts).
 // Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/cached-json.ts.
 const MARKETPLACE_PAGE = /^\/marketplace\/[^/]+$/;
+
+/**
+ * A listing's page. Named by its id, it is a permanent redirect to its slug's page, answered here: Next wrote the
+ * Location of a page's own redirect twice (set while rendering, then appended again from the render's headers),
+ * and the page never needs rendering for it. An unknown id, or no answer from the database, goes on to the page.
+ */
+async function listingPage(request: NextRequest): Promise<NextResponse> {
+  const key = decodeURIComponent(request.nextUrl.pathname.slice("/marketplace/".length));
+  if (isListingId(key) && !databaseDown()) {
+    const slug = await getDb()
+      .then((db) => findPublicListing(db, key.toLowerCase()))
+      .then((row) => row?.slug ?? null)
+      .catch(() => null);
+    // Absolute, on the public origin: Next parses a proxy's Location against nothing, and the request's own URL
+    // names the address the server is bound to.
+    if (slug) {
+      const location = new URL(`/marketplace/${encodeURIComponent(slug)}`, configuredOrigin() ?? request.nextUrl.origin);
+      return new NextResponse(null, { status: 308, headers: { Location: location.toString(), "Cache-Control": readCacheControl(request) } });
+    }
+  }
+  return withReadCache(request, NextResponse.next());
+}
 
 function withReadCache(request: NextRequest, response: NextResponse): NextResponse {
   if (request.method === "GET" || request.method === "HEAD") response.headers.set("Cache-Control", readCacheControl(request));
@@ -61,10 +111,12 @@ function withReadCache(request: NextRequest, response: NextResponse): NextRespon
 // views render per request, with a validator of their own so a repeat is a 304 without rendering.
 async function marketplace(request: NextRequest) {
   if (isPlainCatalogue(request)) {
-    return withReadCache(request, NextResponse.rewrite(new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url)));
+    const target = new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url);
+    const rewrite = isActionRequest(request.method, request.headers) ? NextResponse.rewrite(target, { request: { headers: withJudgedHost(request) } }) : NextResponse.rewrite(target);
+    return withReadCache(request, rewrite);
   }
   // The page is handed the version read here (lib/listings/search/version-header.ts), or none: never the client's.
-  const passOn = (version: string | null) => NextResponse.next({ request: { headers: withCatalogueVersion(request.headers, version) } });
+  const passOn = (version: string | null) => NextResponse.next({ request: { headers: withCatalogueVersion(withJudgedHost(request), version) } });
   if (request.method !== "GET" && request.method !== "HEAD") return passOn(null);
   // Without the catalogue's version there is no honest validator: the page renders as it would without one.
   const version = await getDb()
@@ -133,5 +185,14 @@ function forbidden() {
   return NextResponse.json({ message: "Cross-site requests are not allowed." }, { status: 403 });
 }
 
-// Every page and API path (the database gate above); static files and Next's assets skip the proxy.
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:png|jpg|jpeg|svg|webp|ico|woff2?)$).*)"] };
+// Every page and API path (the database gate above); reads of static files and Next's assets skip the proxy. A
+// request that could be a server action or a write (it carries a body's Content-Type or a Next-Action header) is
+// matched whatever its path: a page's path may end in ".png" too (/marketplace/x.png is the detail route), and no
+// spelling of a path may carry an action past the screening.
+export const config = {
+  matcher: [
+    "/((?!_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:png|jpg|jpeg|svg|webp|ico|woff2?)$).*)",
+    { source: "/:path*", has: [{ type: "header", key: "content-type" }] },
+    { source: "/:path*", has: [{ type: "header", key: "next-action" }] },
+  ],
+};

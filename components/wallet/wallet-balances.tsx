@@ -1,9 +1,13 @@
+import Link from "next/link";
 import { ExternalLink } from "lucide-react";
 import { formatUsd } from "@agora-mcp/protocol";
 import type { NetworkBalance } from "@/lib/wallet/page-data";
 
-/** The address's USDC on each network the site reads; a chain that did not answer says so, and nothing more. */
-export function WalletBalances({ balances }: { balances: NetworkBalance[] }) {
+/**
+ * The address's USDC on each network the site reads; a chain that did not answer says so, and nothing more. An
+ * address with no purchases shows its balance when asked (`showHref`): each reading spends the operator's RPC quota.
+ */
+export function WalletBalances({ balances, showHref }: { balances: NetworkBalance[]; showHref: string }) {
   if (balances.length === 0) {
     return <p className="mt-3 text-sm text-muted-foreground" data-testid="balance-unavailable">Balance unavailable: this site reads no network&apos;s chain.</p>;
   }
@@ -15,11 +19,7 @@ export function WalletBalances({ balances }: { balances: NetworkBalance[] }) {
             <p className="text-sm font-medium">
               {b.label} {b.testnet && <span className="ml-1 rounded bg-muted px-1.5 py-0.5 text-xs font-normal text-muted-foreground">test network</span>}
             </p>
-            {b.units === null ? (
-              <p className="mt-1 text-sm text-muted-foreground" data-testid="balance-unavailable">Balance unavailable: the {b.label} chain did not answer. Try again in a minute.</p>
-            ) : (
-              <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid="balance-amount">{formatUsd(b.units)} <span className="text-sm font-normal text-muted-foreground">USDC</span></p>
-            )}
+            <BalanceLine balance={b} showHref={showHref} />
           </div>
           {b.faucetUrl && (
             <a href={b.faucetUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-primary underline underline-offset-4">
@@ -30,4 +30,21 @@ export function WalletBalances({ balances }: { balances: NetworkBalance[] }) {
       ))}
     </ul>
   );
+}
+
+function BalanceLine({ balance: b, showHref }: { balance: NetworkBalance; showHref: string }) {
+  if (b.state === "read" && b.units !== null) {
+    return <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid="balance-amount">{formatUsd(b.units)} <span className="text-sm font-normal text-muted-foreground">USDC</span></p>;
+  }
+  if (b.state === "on-request") {
+    return (
+      <p className="mt-1 text-sm text-muted-foreground" data-testid="balance-on-request">
+        Not read yet: this address has no purchases recorded.{" "}
+        {/* nofollow: a crawler's visit must not spend a chain read. */}
+        <Link href={showHref} rel="nofollow" prefetch={false} className="font-medium text-primary underline underline-offset-4">Show balance</Link>
+      </p>
+    );
+  }
+  if (b.state === "limited") return <p className="mt-1 text-sm text-muted-foreground" data-testid="balance-limited">Balance not read: {b.refusal}</p>;
+  return <p className="mt-1 text-sm text-muted-foreground" data-testid="balance-unavailable">Balance unavailable: the {b.label} chain did not answer. Try again in a minute.</p>;
 }

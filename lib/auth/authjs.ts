@@ -10,8 +10,9 @@ import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { clientIp } from "@/lib/http";
-import { logError, logWarn } from "@/lib/log";
+import { logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
+import { authLogger } from "./auth-log";
 import { signInSchema } from "@/lib/validations/auth";
 import { developmentSecret, DEVELOPMENT_SECRET_FILE } from "./development-secret";
 import { fetchGitHubProfile, githubEndpoints, githubIdentity, GITHUB_SCOPE, type GitHubProfile } from "./github";
@@ -152,31 +153,8 @@ function config(): NextAuthConfig {
         if (sid) await closeBrowserSession(await getDb(), sid);
       },
     },
-    logger: {
-      error(error) {
-        // A wrong password is an answer, not a fault.
-        if (error instanceof CredentialsSignin) return;
-        // An address no Auth.js action or provider answers (/api/nextauth/nope, /signin/nope) is the client's
-        // mistake: one line without a stack (issue 42).
-        const refused = refusedAddress(error);
-        if (refused) return logWarn("auth.js: refused an unknown action or provider", { type: refused });
-        logError("auth.js", error);
-      },
-      warn(code) {
-        logWarn("auth.js", { code });
-      },
-      debug() {},
-    },
+    logger: authLogger,
   };
-}
-
-/** "UnknownAction" or "InvalidProvider" for an error Auth.js raises for an address it does not serve; else null. */
-function refusedAddress(error: Error): string | null {
-  const type = (error as { type?: unknown }).type;
-  if (type === "UnknownAction" || type === "InvalidProvider") return type;
-  // @auth/core's provider lookup throws a plain Error for an unknown provider id.
-  if (/^Provider with id ".*" not found\./s.test(error.message)) return "InvalidProvider";
-  return null;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => config());

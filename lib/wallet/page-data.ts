@@ -1,13 +1,17 @@
 // What the wallet page (/wallet/{address}) shows: the address's USDC balance on each network this site reads
 // (CHAIN_RPC_URLS), its purchases from listed servers (the sales the indexer holds) and where to get test USDC.
-// Bounded: one balanceOf per network under a short deadline, at most PURCHASES_SHOWN sales, and the whole view
-// kept for a few seconds per address (a page reload or a crawler does not reach the chain again). A chain that
-// does not answer, or answers another chain, is a balance "unavailable", never its error.
+// The chain is the operator's RPC quota, which sales indexing and buyer reviews need too, so a public page spends it
+// sparingly: a balance is read only for an address with purchases recorded or when the person asks for it; each
+// address's reading is kept a few seconds (a bounded cache); and the readings one client causes are rate-limited
+// (keyed by its address as every limit is, lib/http.ts clientIp). Each balanceOf runs under a short deadline; a
+// chain that does not answer, or answers another chain, is a balance "unavailable", never its error.
 import "server-only";
 import { getAddress, isAddress, type Address } from "viem";
 import { findNetwork } from "@agora-mcp/protocol";
 import { purchasesByPayer, type PurchaseByPayer } from "@/db/queries/sales";
 import { createResultCache } from "@/lib/cache/result-cache";
+import { ApiError } from "@/lib/errors";
+import { enforceLimit, limits } from "@/lib/rate-limit";
 import { verifiedChainReader } from "@/lib/chain/reader";
 import { parseRpcUrls } from "@/lib/config/rpc-urls";
 import { getDb } from "@/lib/database";
@@ -22,12 +26,21 @@ const BALANCE_OF = [
   { type: "function", name: "balanceOf", stateMutability: "view", inputs: [{ name: "account", type: "address" }], outputs: [{ name: "", type: "uint256" }] },
 ] as const;
 
+/**
+ * `read`: units holds it; `unavailable`: the chain did not answer in time; `on-request`: not read, since the address
+ * has no purchases and nobody asked; `limited`: not read, since this client asked for too many balances (`refusal`).
+ */
+export type BalanceState = "read" | "unavailable" | "on-request" | "limited";
+
 export type NetworkBalance = {
   caip2: string;
   label: string;
   testnet: boolean;
-  /** USDC's smallest unit, exact; null when the chain did not answer in time. */
+  state: BalanceState;
+  /** USDC's smallest unit, exact; null unless the state is `read`. */
   units: string | null;
+  /** Why a `limited` balance was not read, with when to try again. */
+  refusal: string | null;
   /** Where to get test USDC on a test network. */
   faucetUrl: string | null;
 };
@@ -64,32 +77,47 @@ async function balanceOn(caip2: string, address: Address): Promise<string | null
   }
 }
 
-async function loadView(address: Address): Promise<WalletView> {
-  const endpoints = parseRpcUrls(env().CHAIN_RPC_URLS);
-  const networks = endpoints.map((e) => e.network);
-  const [balances, purchases] = await Promise.all([
-    Promise.all(
-      networks.map(async (n) => ({
-        caip2: n.caip2,
-        label: n.label,
-        testnet: n.testnet,
-        units: await balanceOn(n.caip2, address),
-        faucetUrl: n.testnet ? CIRCLE_FAUCET : null,
-      })),
-    ),
-    purchasesByPayer(await getDb(), address, networks.map((n) => n.caip2), PURCHASES_SHOWN),
-  ]);
-  return {
-    address,
-    balances,
-    purchases: purchases.map((p) => ({ ...p, at: p.at.toISOString(), networkLabel: findNetwork(p.network)?.label ?? p.network })),
-  };
+/** Who is looking and whether they asked for the balance (the page's "Show balance"). */
+export type WalletRequest = { client: string; balanceAsked: boolean };
+
+// A few seconds: long enough that reloads, bursts and a crawler's repeats share one read, short enough that funds
+// that just arrived show on the next look. Bounded by count and bytes: distinct addresses cannot grow it.
+const BALANCE_TTL_MS = 15_000;
+const readings = createResultCache<string | null>({ maxEntries: 5_000, maxBytes: 500_000, ttlMs: BALANCE_TTL_MS, sizeOf: () => 100 });
+const purchaseLists = createResultCache<WalletPurchase[]>({ maxEntries: 500, maxBytes: 4_000_000, ttlMs: 10_000 });
+
+async function purchasesOf(address: Address, networks: string[]): Promise<WalletPurchase[]> {
+  const load = async () =>
+    (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => ({ ...p, at: p.at.toISOString(), networkLabel: findNetwork(p.network)?.label ?? p.network }));
+  return (await purchaseLists.get(address.toLowerCase(), load)).value;
 }
 
-// A few seconds: long enough that reloads and bursts share one read, short enough that funds that just arrived show
-// on the next look.
-const views = createResultCache<WalletView>({ maxEntries: 500, maxBytes: 4_000_000, ttlMs: 10_000 });
+/** The balance kept for a few seconds, or read now, counted against the client's limit (a refusal is never kept). */
+async function balanceReading(caip2: string, address: Address, client: string): Promise<{ units: string | null } | { refusal: string }> {
+  try {
+    const { value } = await readings.get(`${caip2}:${address.toLowerCase()}`, async () => {
+      await enforceLimit(await getDb(), limits.walletBalanceReadsPerIp, client);
+      return balanceOn(caip2, address);
+    });
+    return { units: value };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return { refusal: error.message };
+    throw error;
+  }
+}
 
-export async function walletView(address: Address): Promise<WalletView> {
-  return (await views.get(address.toLowerCase(), () => loadView(address))).value;
+export async function walletView(address: Address, request: WalletRequest): Promise<WalletView> {
+  const networks = parseRpcUrls(env().CHAIN_RPC_URLS).map((e) => e.network);
+  const purchases = await purchasesOf(address, networks.map((n) => n.caip2));
+  const read = request.balanceAsked || purchases.length > 0;
+  const balances = await Promise.all(
+    networks.map(async (n): Promise<NetworkBalance> => {
+      const shown = { caip2: n.caip2, label: n.label, testnet: n.testnet, faucetUrl: n.testnet ? CIRCLE_FAUCET : null };
+      if (!read) return { ...shown, state: "on-request", units: null, refusal: null };
+      const reading = await balanceReading(n.caip2, address, request.client);
+      if ("refusal" in reading) return { ...shown, state: "limited", units: null, refusal: reading.refusal };
+      return { ...shown, state: reading.units === null ? "unavailable" : "read", units: reading.units, refusal: null };
+    }),
+  );
+  return { address, balances, purchases };
 }

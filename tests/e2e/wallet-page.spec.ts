@@ -48,6 +48,11 @@ test("an address nobody has used is an empty, correct page", async ({ page }, te
   expect(response?.status()).toBe(200);
   // Shown checksummed whatever case it was typed in.
   await expect(page.getByTestId("wallet-address")).toHaveText(stranger);
+  // No purchases: the balance is read from the chain only when the person asks for it.
+  await expect(page.getByTestId("balance-amount")).toHaveCount(0);
+  await expect(page.getByTestId("balance-on-request")).toContainText("Not read yet: this address has no purchases recorded.");
+  await page.getByRole("link", { name: "Show balance" }).click();
+  await expect(page).toHaveURL(new RegExp(`/wallet/${stranger}\\?balance=show$`));
   await expect(page.getByTestId("balance-amount")).toHaveText("$0.00 USDC");
   await expect(page.getByTestId("no-purchases")).toHaveText("No purchases from listed servers yet.");
   await expect(page.getByText(/error|exception|rpc/i)).toHaveCount(0);

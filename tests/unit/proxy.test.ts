@@ -148,6 +148,41 @@ describe("proxy: malformed server action bodies are refused before Next decodes 
   });
 });
 
+describe("proxy: every page's POSTs are judged alike, the catalogue's included", () => {
+  const own = { "sec-fetch-site": "same-origin", origin: "http://localhost:3000" };
+  const paths = ["/marketplace", "/marketplace?page=2", "/marketplace?q=weather", "/marketplace/some-listing", "/sitemap.xml", "/marketplace/x.png"];
+
+  it("refuses a cross-site action to any of them with 403", async () => {
+    for (const path of paths) {
+      const res = await post(path, { origin: "https://evil.example", "sec-fetch-site": "cross-site", "next-action": "405ea59a6c566ef62fecb6d500570695eb1c623556" });
+      expect(res.status, path).toBe(403);
+    }
+  });
+
+  it("answers a broken multipart body with 400 on each of them", async () => {
+    for (const path of paths) {
+      const res = await post(path, { ...own, "content-type": "multipart/form-data; boundary=xyz" }, "garbage");
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toEqual({ message: "The request body is not a valid form submission." });
+    }
+  });
+
+  it("hands Next the judged origin's host, not a forged X-Forwarded-Host", async () => {
+    const form = new FormData();
+    form.set(`$ACTION_ID_405ea59a6c566ef62fecb6d500570695eb1c623556`, "");
+    for (const path of ["/marketplace", "/forgot-password"]) {
+      const res = await post(path, { ...own, "x-forwarded-host": "evil.example" }, form);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-middleware-request-x-forwarded-host"), path).toBe("localhost:3000");
+    }
+  });
+
+  it("runs for a request with a body or an action id whatever its path", async () => {
+    const { config } = await import("@/proxy");
+    expect(config.matcher).toEqual(expect.arrayContaining([{ source: "/:path*", has: [{ type: "header", key: "content-type" }] }, { source: "/:path*", has: [{ type: "header", key: "next-action" }] }]));
+  });
+});
+
 describe("proxy: health and readiness while the database is down", () => {
   it("lets /api/health and /api/ready answer for themselves while other API calls get the 503 gate", async () => {
     // No ping registered in this process: a suspected outage closes the gate at once (db/health.ts).

@@ -1,14 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import { AddressQr } from "@/components/wallet/address-qr";
 import { WalletBalances } from "@/components/wallet/wallet-balances";
 import { WalletPurchases } from "@/components/wallet/wallet-purchases";
 import { CopyButton } from "@/components/content/copy-button";
+import { clientIp } from "@/lib/http";
 import { walletAddress, walletView, type NetworkBalance } from "@/lib/wallet/page-data";
 
 type Params = Promise<{ address: string }>;
+type SearchParams = Promise<{ balance?: string | string[] }>;
 
 // A person's wallet, not a page for search engines: never indexed, never in the sitemap (app/sitemap.ts).
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
@@ -17,12 +20,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 /** GET /wallet/{address}: where a first-time user sees what to fund and whether the funds arrived. */
-export default async function WalletPage({ params }: { params: Params }) {
+export default async function WalletPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   // Read at request time (the chain moves), and through a short cache in walletView.
   await connection();
   const address = walletAddress((await params).address);
   if (!address) notFound();
-  const view = await walletView(address);
+  // "Show balance" asks for a reading of an address with no purchases (walletView reads none unasked).
+  const view = await walletView(address, { client: clientIp({ headers: await headers() }), balanceAsked: (await searchParams).balance === "show" });
   return (
     <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14">
       <p className="text-sm font-medium text-muted-foreground">Agent wallet</p>
@@ -45,7 +49,7 @@ export default async function WalletPage({ params }: { params: Params }) {
       </div>
       <section className="mt-8" aria-labelledby="balance-heading">
         <h2 id="balance-heading" className="text-lg font-semibold">USDC balance</h2>
-        <WalletBalances balances={view.balances} />
+        <WalletBalances balances={view.balances} showHref={`/wallet/${address}?balance=show`} />
       </section>
       <section className="mt-10" aria-labelledby="purchases-heading">
         <h2 id="purchases-heading" className="text-lg font-semibold">Purchases from listed servers</h2>
