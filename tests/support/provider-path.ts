@@ -104,7 +104,8 @@ export async function walkProviderPath({ origin, facilitatorUrl, port, reviewer,
       await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 240_000 });
     await entry.getByRole("button", { name: "Approve" }).click();
-    await expect(admin.locator("[data-sonner-toast]").filter({ hasText: "Approved" })).toBeVisible({ timeout: 60_000 });
+    // Approving checks the server again (a probe over loopback) in a dev server that may still be compiling on busy cores.
+    await expect(admin.locator("[data-sonner-toast]").filter({ hasText: "Approved" })).toBeVisible({ timeout: 150_000 });
 
     const purchase = await buyThroughClient(agentConfig, folder);
     return { ms: Date.now() - started, copiedBlocks: copied + 1, serverLog: log(), purchase, folder, server };
