@@ -49,7 +49,8 @@ export function screenRequest(req, res) {
   const resolved = pathnameOf(straight);
   if (resolved === null || decoded(resolved) === null) {
     req.resume();
-    answerPlain(req, res, { status: 400, title: "Bad request", message: "This address cannot be read." });
+    // The proxy's words for the same fault (proxy.ts), so a client sees one message whichever layer answers.
+    answerPlain(req, res, { status: 400, title: "Bad request", message: "The address contains malformed percent-encoding." });
     return true;
   }
   if (resolved.includes("%") && isStaticRoute(decoded(resolved))) {
