@@ -25,11 +25,11 @@ export const HEAP_LIMIT_BYTES = (oldSpaceFlagMb() ?? v8.getHeapStatistics().heap
 export const ROUTE_CACHE_BYTES = megabytes("ROUTE_CACHE_MB") ?? Math.floor(HEAP_LIMIT_BYTES / 8);
 
 /**
- * Pages rendering at once (the overload limit's render places): MAX_RENDERS when set, else one per 24 MB of heap
- * (10 under a 256 MB cap). A detail page's render holds about 5 MB until its answer is sent (measured: bench/RESULTS.md,
- * Memory); two cores render no faster with more at once, so more places only hold more memory.
+ * Pages rendering at once (the overload limit's render places): MAX_RENDERS when set, else one per 16 MB of heap
+ * (16 under a 256 MB cap, as many as one client may hold). A page's render holds about 4 MB until its answer is sent
+ * (16 at once under a crawler kept the heap in use near 160 MB: bench/RESULTS.md); more places only hold more memory.
  */
-export const RENDER_PLACES = count("MAX_RENDERS") ?? Math.max(2, Math.floor(HEAP_LIMIT_BYTES / (24 * MB)));
+export const RENDER_PLACES = count("MAX_RENDERS") ?? Math.max(2, Math.floor(HEAP_LIMIT_BYTES / (16 * MB)));
 
 function oldSpaceFlagMb() {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];

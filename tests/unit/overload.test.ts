@@ -255,8 +255,8 @@ describe("overload preload", () => {
     expect(output()).not.toContain("Error: aborted");
   });
 
-  it("renders no more pages at once than the memory plan has places for: one per 24 MB of heap cap, or MAX_RENDERS", async () => {
-    const capped = await start(undefined, { NODE_OPTIONS: "--max-old-space-size=256" });
+  it("renders no more pages at once than the memory plan has places for: one per 16 MB of heap cap, or MAX_RENDERS", async () => {
+    const capped = await start(undefined, { NODE_OPTIONS: "--max-old-space-size=160" });
     await hold(capped.port, 10, { from: (i) => `127.0.6.${i + 1}` });
     expect((await send(capped.port, "/fast", { from: "127.0.7.1" })).status).toBe(503);
     expect((await send(capped.port, "/api/fast", { from: "127.0.7.2" })).status).toBe(200);
