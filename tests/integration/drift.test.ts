@@ -8,9 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase } from "@/lib/database";
 import { findListingView } from "@/lib/listings/lookup";
-import { insertListing } from "@/lib/listings/write";
 import { decideListingEdit, listPendingEdits } from "@/db/queries/listing-edits";
-import { decideListing } from "@/db/queries/reviews";
 import { insertPasswordUser } from "@/db/queries/users";
 import { listingDrift, listings } from "@/db/schema";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
@@ -18,6 +16,7 @@ import { reloadEnv } from "@/lib/env";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
+import { approvedListing as approvedListingOf } from "../support/approved-listing";
 import { serveRoute } from "../support/route-server";
 
 const WALLET_A = "0x1111111111111111111111111111111111111111";
@@ -48,14 +47,7 @@ describe.each(drivers())("drift on %s", (driver) => {
     reloadEnv();
   });
 
-  /** Submitted, probed, approved by a reviewer and probed again, as the review flow does. */
-  async function approvedListing(name: string, url: string) {
-    const listing = await insertListing(conn.db, { name, description: "A server whose terms change after approval.", categories: ["Data"], serverUrl: url, status: "pending" });
-    await checkListing(conn.db, listing.id, loopback);
-    expect((await decideListing(conn.db, listing.id, reviewerId, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
-    expect((await checkListing(conn.db, listing.id, loopback))?.listing).toMatchObject({ verified: true });
-    return listing.id;
-  }
+  const approvedListing = (name: string, url: string) => approvedListingOf(conn.db, reviewerId, name, url);
   const getServer = async (id: string) => (await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult;
 
   it("records a price change with both values, keeps the badge, and shows it to agents in get_server", async () => {

@@ -13,7 +13,6 @@ import { GET as oneAgent } from "@/app/api/mcp-agents/[id]/route";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { GET as listV01 } from "@/app/v0.1/servers/route";
 import { decideListingEdit, listPendingEdits } from "@/db/queries/listing-edits";
-import { decideListing } from "@/db/queries/reviews";
 import { latestPaymentTerms } from "@/db/queries/sales";
 import { insertPasswordUser } from "@/db/queries/users";
 import { listings } from "@/db/schema";
@@ -22,9 +21,9 @@ import { reloadEnv } from "@/lib/env";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { findListingView } from "@/lib/listings/lookup";
 import { loadReviewQueue } from "@/lib/listings/review-queue";
-import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPricedServer } from "../support/priced-server";
+import { approvedListing as approvedListingOf } from "../support/approved-listing";
 import { serveRoute } from "../support/route-server";
 
 const WALLET_A = "0x1111111111111111111111111111111111111111";
@@ -58,14 +57,7 @@ describe.each(drivers())("price rises and payee changes wait for review on %s", 
     reloadEnv();
   });
 
-  /** Submitted, checked, approved by a reviewer and checked again, as the review flow does. */
-  async function approvedListing(name: string, url: string) {
-    const listing = await insertListing(conn.db, { name, description: "A server whose terms change after approval.", categories: ["Data"], serverUrl: url, status: "pending" });
-    await checkListing(conn.db, listing.id, loopback);
-    expect((await decideListing(conn.db, listing.id, reviewerId, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
-    expect((await checkListing(conn.db, listing.id, loopback))?.listing).toMatchObject({ verified: true });
-    return listing.id;
-  }
+  const approvedListing = (name: string, url: string) => approvedListingOf(conn.db, reviewerId, name, url);
 
   /** Price, badge, priced items and payees as each surface serves them: all must agree. */
   async function served(id: string, name: string) {
