@@ -24,7 +24,7 @@ import { classifyProbeError, refusalFailure, timeoutFailure, type ProbeFailure }
 import { callTool, closeQuietly, NotMcpServer, openSession, type RequestOptions, type Session } from "./session";
 import { boundForStorage, boundQuirks, storablePrice } from "./storage-limits";
 import type { ProbeResult } from "./types";
-import { isX402Tool, readX402Offers, type X402Offers } from "./x402-tools";
+import { paidCandidates, readX402Offers, type ListedTool, type NamedPaidTool, type X402Offers } from "./x402-tools";
 
 export const PROBE_TIMEOUT_MS = 15_000;
 const MAX_TOOL_PAGES = 5;
@@ -34,6 +34,11 @@ export type ProbeOptions = {
   timeoutMs?: number;
   allowPrivateHosts?: boolean;
   lookup?: Lookup;
+  /**
+   * Tools named as paid from outside their tools/list entry (the owner at submission, an x402 discovery entry, the
+   * registry's _meta): called unpaid to read their price. No other tool without a paid signal is ever called.
+   */
+  paidTools?: NamedPaidTool[];
 };
 
 class ProbeTimeout extends Error {
@@ -57,7 +62,7 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
       throw probe.deadline.reason;
     }
     recordHandshake(result, session, probe.started);
-    await readOffer(result, session, probe.request, quirks);
+    await readOffer(result, session, probe.request, quirks, options.paidTools ?? []);
   };
 
   try {
@@ -155,8 +160,9 @@ function recordHandshake(result: ProbeResult, session: Session, started: number)
 }
 
 /** Reads what the server sells and how it is paid: its tools, the MonetizedMCP tools' answers, then its x402-paid tools. */
-async function readOffer(result: ProbeResult, session: Session, request: RequestOptions, quirks: Quirks): Promise<void> {
-  const { tools, x402Tools } = await listTools(session, request);
+async function readOffer(result: ProbeResult, session: Session, request: RequestOptions, quirks: Quirks, named: NamedPaidTool[]): Promise<void> {
+  const listed = await listTools(session, request);
+  const tools = listed.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   result.tools = tools;
   const names = tools.map((t) => t.name);
   const priceTool = await readPriceListing(result, session, names, request, quirks);
@@ -164,7 +170,10 @@ async function readOffer(result: ProbeResult, session: Session, request: Request
   const purchase = tools.find((t) => t.name === MAKE_PURCHASE_TOOL);
   const sdkCompatible = purchase !== undefined && takesSignedTransaction(purchase);
   if (purchase && !sdkCompatible) quirks.add("make-purchase takes no `signedTransaction`: MonetizedMCP clients cannot pay it");
-  const x402 = await readX402Offers(session, x402Tools, request, quirks);
+  // MonetizedMCP's own tools are read above, never as per-call paid tools.
+  const monetized = new Set<string>([...PRICE_LISTING_TOOLS, ...PAYMENT_METHODS_TOOLS, MAKE_PURCHASE_TOOL]);
+  const candidates = paidCandidates(listed.filter((t) => !monetized.has(t.name)), named, quirks);
+  const x402 = await readX402Offers(session, candidates, tools, request, quirks);
   addX402Offers(result, x402, Boolean(priceTool), quirks);
   // Payable: a MonetizedMCP server whose make-purchase takes a signed payment, or x402-paid tools, on a supported network.
   result.verifiable =
@@ -172,19 +181,17 @@ async function readOffer(result: ProbeResult, session: Session, request: Request
     (result.reachable && x402.items.length > 0 && acceptsSupportedMethod(x402.methods));
 }
 
-/** The server's tools, up to MAX_TOOL_PAGES pages, and which of them are x402-paid. */
-async function listTools(session: Session, request: RequestOptions): Promise<{ tools: ProbedTool[]; x402Tools: ProbedTool[] }> {
-  const tools: ProbedTool[] = [];
-  const x402Tools: ProbedTool[] = [];
+/** The server's tools, up to MAX_TOOL_PAGES pages, with the annotations and _meta their paid signals live in. */
+async function listTools(session: Session, request: RequestOptions): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const listed = await session.client.listTools(cursor ? { cursor } : undefined, { ...request(), cacheMode: "bypass" });
-    tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })));
-    x402Tools.push(...listed.tools.filter(isX402Tool).map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })));
+    tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema, annotations: t.annotations, _meta: t._meta })));
     cursor = listed.nextCursor;
     if (!cursor) break;
   }
-  return { tools, x402Tools };
+  return tools;
 }
 
 /** Calls the MonetizedMCP price-listing tool (any of its spellings): the priced items and the lowest USD price. */

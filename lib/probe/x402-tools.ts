@@ -1,63 +1,72 @@
-// The probe's reading of x402-paid tools (those whose listing carries `_meta["x402/…"]`): each is called unpaid
-// and answers PaymentRequired, so nothing is paid and nothing runs.
+// The probe's reading of tools paid per call over x402, in every style the field speaks
+// (@agora-mcp/protocol paid-styles.ts). Safe by construction: a tool is called unpaid only when something says it
+// is paid — its own listing (Agora's kit, Cloudflare's _meta, Vercel's paymentHint, an x402 _meta key, the
+// documented description form) or a name given by the listing's owner, an x402 discovery entry or the registry.
+// A paid tool answers the unpaid call with its price before it runs; a tool known free is never called.
 import {
-  EVM_ADDRESS,
   exampleArguments,
-  findNetwork,
-  readAccepts,
-  readPaymentRequired,
+  paidSignal,
+  readOffers,
+  readPaymentAsk,
+  readPaymentAskError,
   unitsToNumber,
+  findNetwork,
   type AcceptedPayment,
-  type PaymentRequirementsV2,
+  type PaidReason,
+  type PaidSignal,
+  type PaymentAsk,
   type PricedItem,
   type ProbedTool,
   type Quirks,
+  type ReadOffer,
+  type ToolPayment,
 } from "@agora-mcp/protocol";
 import { toolCallProblem } from "./probe-errors";
 import type { RequestOptions, Session } from "./session";
 
-/**
- * x402-paid tools called unpaid per probe (each answers PaymentRequired; nothing is paid or run). A kit server has
- * one per paid item, and only a tool whose PaymentRequired was read can be listed in discovery.
- */
+/** Paid tools called unpaid per probe (twice each: a price that changes between two asks is not listed). */
 const MAX_X402_TOOLS = 20;
+
+/** A tool named as paid from outside its tools/list entry, and who named it. */
+export type NamedPaidTool = { name: string; reason: Extract<PaidReason, "owner" | "discovery" | "registry"> };
 
 export type X402Offers = { items: PricedItem[]; methods: AcceptedPayment[] };
 
-/** Whether a listed tool says it is x402-paid. */
-export function isX402Tool(tool: { _meta?: Record<string, unknown> }): boolean {
-  return Object.keys(tool._meta ?? {}).some((k) => k.startsWith("x402/"));
-}
+/** A listed tool as tools/list gave it, with the fields the paid signals live in. */
+export type ListedTool = ProbedTool & { annotations?: unknown; _meta?: unknown };
 
-/** Reads the first MAX_X402_TOOLS x402-paid tools (a quirk says when there were more). */
-export async function readX402Offers(session: Session, tools: ProbedTool[], request: RequestOptions, quirks: Quirks): Promise<X402Offers> {
-  if (tools.length > MAX_X402_TOOLS) quirks.add(`only the first ${MAX_X402_TOOLS} of ${tools.length} x402-paid tools were read`);
-  return readX402Tools(session, tools.slice(0, MAX_X402_TOOLS), request, quirks);
-}
+export type PaidCandidate = { tool: ProbedTool; signal: PaidSignal };
 
 /**
- * Reads the price of x402-paid tools: an unpaid call answers PaymentRequired with the payment requirements. The
- * call carries arguments made from the tool's input schema (a schema with required parameters refuses an empty
- * call before payment).
+ * The listed tools something says are paid, each with that reason: the tool's own signal first, then a name from
+ * outside. Names that are not in tools/list are said in a quirk (and never called).
  */
-async function readX402Tools(session: Session, tools: ProbedTool[], request: RequestOptions, quirks: Quirks): Promise<X402Offers> {
+export function paidCandidates(listed: ListedTool[], named: NamedPaidTool[], quirks: Quirks): PaidCandidate[] {
+  const out: PaidCandidate[] = [];
+  for (const tool of listed) {
+    const signal = paidSignal(tool) ?? namedSignal(named, tool.name);
+    if (signal) out.push({ tool: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema }, signal });
+  }
+  for (const n of named) {
+    if (!listed.some((t) => t.name === n.name)) quirks.add(`${n.name.slice(0, 60)}: named as paid (${n.reason}) but not in tools/list`);
+  }
+  return out;
+}
+
+function namedSignal(named: NamedPaidTool[], name: string): PaidSignal | undefined {
+  const hit = named.find((n) => n.name === name);
+  return hit ? { reason: hit.reason } : undefined;
+}
+
+/** Reads the first MAX_X402_TOOLS paid tools (a quirk says when there were more) and records on each tool what it said. */
+export async function readX402Offers(session: Session, candidates: PaidCandidate[], tools: ProbedTool[], request: RequestOptions, quirks: Quirks): Promise<X402Offers> {
+  if (candidates.length > MAX_X402_TOOLS) quirks.add(`only the first ${MAX_X402_TOOLS} of ${candidates.length} paid tools were read`);
   const items: PricedItem[] = [];
   const methods: AcceptedPayment[] = [];
-  for (const { name, inputSchema } of tools) {
-    let answer: unknown;
-    try {
-      answer = await session.client.callTool({ name, arguments: exampleArguments(inputSchema) ?? {} }, request());
-    } catch (error) {
-      if (request().signal.aborted) throw error;
-      quirks.add(`${name.slice(0, 60)}: unpaid call failed (${toolCallProblem(error)})`);
-      continue;
-    }
-    const required = readPaymentRequired(answer);
-    if (!required) {
-      quirks.add(`${name}: marked as x402-paid but an unpaid call did not answer PaymentRequired`);
-      continue;
-    }
-    const offer = firstReadableOffer(name, required, quirks);
+  for (const candidate of candidates.slice(0, MAX_X402_TOOLS)) {
+    const { payment, offer } = await readTool(session, candidate, request, quirks);
+    const probed = tools.find((t) => t.name === candidate.tool.name);
+    if (probed) probed.paid = payment;
     if (offer) {
       items.push(offer.item);
       methods.push(offer.method);
@@ -66,35 +75,74 @@ async function readX402Tools(session: Session, tools: ProbedTool[], request: Req
   return { items, methods };
 }
 
-/** The first of a PaymentRequired's offers that Agora can read, as a priced item and the payment it accepts. */
-function firstReadableOffer(
-  name: string,
-  required: NonNullable<ReturnType<typeof readPaymentRequired>>,
-  quirks: Quirks,
-): { item: PricedItem; method: AcceptedPayment } | undefined {
-  for (const accept of readAccepts(required)) {
-    const req = accept.requirements;
-    const network = findNetwork(req.network);
-    const units = accept.version === 2 ? accept.requirements.amount : accept.requirements.maxAmountRequired;
-    if (!network || network.asset.toLowerCase() !== req.asset.toLowerCase()) {
-      quirks.add(`${name}: asks for a payment Agora cannot read (network ${String(req.network).slice(0, 40)})`);
-      continue;
-    }
-    const item: PricedItem = { name, toolName: name, amount: unitsToNumber(BigInt(units)), units, currency: "USDC", paymentMethod: network.paymentMethod };
-    // Only a version 2 offer in CAIP-2 terms is what discovery's entries promise a generic client.
-    const v2 = required.x402Version === 2 && accept.version === 2 && req.network === network.caip2 ? storableRequirements(accept.requirements) : undefined;
-    if (v2) item.x402Requirements = v2;
-    else quirks.add(`${name}: answers x402 version ${required.x402Version} requirements only; x402 discovery does not list it`);
-    return { item, method: { paymentMethod: network.paymentMethod, walletAddress: req.payTo } };
+type Reading = { payment: ToolPayment; offer?: { item: PricedItem; method: AcceptedPayment } };
+
+/** One paid tool: two unpaid calls, what each asked, and the price it lists when both asked the same. */
+async function readTool(session: Session, { tool, signal }: PaidCandidate, request: RequestOptions, quirks: Quirks): Promise<Reading> {
+  const base = { reason: signal.reason, ...(signal.style ? { style: signal.style } : {}) };
+  const first = await askOnce(session, tool, signal, request);
+  if (first.kind === "failed") {
+    quirks.add(`${tool.name.slice(0, 60)}: unpaid call failed (${first.problem})`);
+    return { payment: { ...base, status: "failed", note: `the unpaid call failed (${first.problem})` } };
   }
-  return undefined;
+  if (first.kind === "answered") {
+    quirks.add(`${tool.name.slice(0, 60)}: named as paid but an unpaid call answered without asking for payment`);
+    return { payment: { ...base, status: "no-ask", note: "an unpaid call answered without asking for payment" } };
+  }
+  const offers = readOffers(first.ask.required);
+  const readable = offers.filter((o): o is ReadOffer => o.ok);
+  const refused = offers.filter((o) => !o.ok).map((o) => ({ index: o.index, reason: o.reason }));
+  const payment: ToolPayment = {
+    ...base,
+    style: first.ask.style,
+    x402Version: first.ask.required.x402Version,
+    status: "priced",
+    offers: readable.map(summary),
+    ...(refused.length ? { refused } : {}),
+  };
+  for (const r of refused) quirks.add(`${tool.name.slice(0, 60)}: offer ${r.index + 1} refused: ${r.reason}`);
+  const chosen = readable[0];
+  if (chosen && chosen.version === 1) quirks.add(`${tool.name.slice(0, 60)}: answers x402 version 1 requirements only; x402 discovery does not list it`);
+  if (!chosen) return { payment: { ...payment, status: "unreadable", note: "no offer Agora can pay" } };
+
+  // A second ask must name the same terms: a price that moves between two asks is not a price to list.
+  const second = await askOnce(session, tool, signal, request);
+  const again = second.kind === "ask" ? readOffers(second.ask.required).find((o): o is ReadOffer => o.ok) : undefined;
+  if (!again || again.units !== chosen.units || again.requirements.payTo.toLowerCase() !== chosen.requirements.payTo.toLowerCase()) {
+    quirks.add(`${tool.name.slice(0, 60)}: a second unpaid call asked other terms than the first`);
+    return { payment: { ...payment, status: "unstable", note: "a second unpaid call asked other terms than the first" } };
+  }
+  return { payment, offer: offerItem(tool.name, payment, chosen, first.ask) };
 }
 
-/** The version 2 requirements of a PaymentRequired, as stored: only the fields x402 defines, bounded. */
-function storableRequirements(req: PaymentRequirementsV2): PaymentRequirementsV2 | undefined {
-  const name = req.extra.name;
-  const version = req.extra.version;
-  if (!EVM_ADDRESS.test(req.payTo) || !Number.isInteger(req.maxTimeoutSeconds) || req.maxTimeoutSeconds <= 0 || req.maxTimeoutSeconds > 86_400) return undefined;
-  if (typeof name !== "string" || typeof version !== "string" || name.length > 64 || version.length > 16) return undefined;
-  return { scheme: "exact", network: req.network, asset: req.asset, amount: req.amount, payTo: req.payTo, maxTimeoutSeconds: req.maxTimeoutSeconds, extra: { name, version } };
+type Ask = { kind: "ask"; ask: PaymentAsk } | { kind: "answered" } | { kind: "failed"; problem: string };
+
+async function askOnce(session: Session, tool: ProbedTool, signal: PaidSignal, request: RequestOptions): Promise<Ask> {
+  try {
+    const answer = await session.client.callTool({ name: tool.name, arguments: exampleArguments(tool.inputSchema) ?? {} }, request());
+    const ask = readPaymentAsk(answer, signal.style);
+    return ask ? { kind: "ask", ask } : { kind: "answered" };
+  } catch (error) {
+    if (request().signal.aborted) throw error;
+    // x402's JSON-RPC transport asks with an error, code 402.
+    const ask = readPaymentAskError(error);
+    return ask ? { kind: "ask", ask } : { kind: "failed", problem: toolCallProblem(error) };
+  }
+}
+
+const summary = (o: ReadOffer) => ({
+  scheme: "exact" as const,
+  network: o.requirements.network,
+  units: o.units.toString(),
+  payTo: o.requirements.payTo,
+});
+
+/** The priced item a readable offer makes, with the server's own version 2 requirements kept for discovery. */
+function offerItem(name: string, payment: ToolPayment, offer: ReadOffer, ask: PaymentAsk): { item: PricedItem; method: AcceptedPayment } {
+  const network = findNetwork(offer.requirements.network)!;
+  const units = offer.units.toString();
+  const item: PricedItem = { name, toolName: name, amount: unitsToNumber(offer.units), units, currency: "USDC", paymentMethod: network.paymentMethod, style: payment.style };
+  // Discovery lists the server's own requirements as it asked them (readOffers bounded them), never rewritten.
+  if (offer.version === 2 && ask.required.x402Version === 2) item.x402Requirements = offer.requirements;
+  return { item, method: { paymentMethod: network.paymentMethod, walletAddress: offer.requirements.payTo } };
 }

@@ -2,6 +2,7 @@
 export * from "./amounts.js";
 export * from "./networks.js";
 export * from "./x402.js";
+export * from "./paid-styles.js";
 export * from "./monetized.js";
 export * from "./jobs.js";
 export * from "./catalogue.js";

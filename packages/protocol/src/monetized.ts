@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AmountError, unitsToNumber, usdToUnits } from "./amounts.js";
 import { EVM_ADDRESS, SUPPORTED_PAYMENT_METHODS } from "./networks.js";
 import type { PaymentRequirementsV2 } from "./x402.js";
+import type { PaidStyle, ToolPayment } from "./paid-styles.js";
 
 export const PRICE_LISTING_TOOLS = ["price-listing", "pricing-listing"] as const;
 export const PAYMENT_METHODS_TOOLS = ["payment-methods", "payment-method"] as const;
@@ -26,7 +27,13 @@ export const makePurchaseArgs = {
   paymentMethod: z.string().max(40).describe("USDC_BASE_SEPOLIA or USDC_BASE_MAINNET"),
 };
 
-export type ProbedTool = { name: string; description: string | null; inputSchema: unknown };
+export type ProbedTool = {
+  name: string;
+  description: string | null;
+  inputSchema: unknown;
+  /** Set on a tool read as paid per call: why it was called unpaid, and what it asked (paid-styles.ts). */
+  paid?: ToolPayment;
+};
 
 export type PricedItem = {
   /** The id make-purchase takes, when the server gives one. */
@@ -50,6 +57,8 @@ export type PricedItem = {
    * in PaymentRequired. Only such items can be paid by a generic x402 client.
    */
   x402Requirements?: PaymentRequirementsV2;
+  /** How the item's tool is paid, for an item read from a paid tool (paid-styles.ts). */
+  style?: PaidStyle;
 };
 
 export type AcceptedPayment = { paymentMethod: string; walletAddress: string };
