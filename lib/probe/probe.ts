@@ -18,7 +18,6 @@ import {
   readPaymentMethods,
   readPricedItems,
   takesSignedTransaction,
-  type ProbedTool,
 } from "@agora-mcp/protocol";
 import { classifyProbeError, refusalFailure, timeoutFailure, type ProbeFailure } from "./probe-errors";
 import { callTool, closeQuietly, NotMcpServer, openSession, type RequestOptions, type Session } from "./session";
