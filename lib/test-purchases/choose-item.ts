@@ -2,10 +2,14 @@
 // not excluded by its owner, whose every parameter can be filled from the item's own example ("Example: Lisbon")
 // or, for a tool sold through the x402 binding, from its input schema's defaults and examples; without one, a free
 // item that can be filled the same way. Nothing is guessed: an item that cannot be filled is not bought.
-import { exampleArguments, usdToUnits, type PaymentNetwork, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import { exampleArguments, usdToUnits, type PaidStyle, type PaymentNetwork, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 
-/** `payTo`: the payee an x402-paid tool itself named at the latest check (MonetizedMCP items use payment-methods'). */
-export type ChosenItem = { key: string; name: string; units: bigint; params: Record<string, unknown>; payTo?: string };
+/**
+ * `payTo`: the payee an x402-paid tool itself named at the latest check (MonetizedMCP items use payment-methods').
+ * `paidTool`: the item is a tool paid per call (and how, when the check read its style): the purchase calls it unpaid
+ * for its price even when its tools/list entry does not say it is paid.
+ */
+export type ChosenItem = { key: string; name: string; units: bigint; params: Record<string, unknown>; payTo?: string; paidTool?: { style?: PaidStyle } };
 
 /** "Example: Lisbon" or "e.g. Lisbon" → "Lisbon"; anything else names no value. */
 function exampleOf(hint: string): string | undefined {
@@ -44,7 +48,7 @@ export function chooseItem(items: PricedItem[], { network, excluded, maxUnits, t
     if (item.toolName && item.x402Requirements) {
       if (item.x402Requirements.network !== network.caip2) continue;
       const params = exampleArguments(tools.find((t) => t.name === item.toolName)?.inputSchema);
-      if (params) candidates.push({ key, name: item.name, units, params, payTo: item.x402Requirements.payTo });
+      if (params) candidates.push({ key, name: item.name, units, params, payTo: item.x402Requirements.payTo, paidTool: item.style ? { style: item.style } : {} });
       continue;
     }
     const params = fillParams(item);

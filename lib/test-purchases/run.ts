@@ -119,7 +119,7 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
 
   let outcome: PurchaseOutcome;
   try {
-    outcome = await purchase({ server: target.serverUrl, item: item.key, params: item.params, expectTerms: { units: item.units.toString(), payTo } }, deps);
+    outcome = await purchase({ server: target.serverUrl, item: item.key, params: item.params, expectTerms: { units: item.units.toString(), payTo }, ...(item.paidTool ? { paidTool: item.paidTool } : {}) }, deps);
   } catch (error) {
     return await recordThrown(db, settings, ledger, error);
   } finally {

@@ -8,9 +8,12 @@ export const CLIENT_INFO = { name: "agora-mcp-client", version: "0.1.0" };
 
 export type Connection = {
   call: (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => Promise<CallToolResult>;
-  toolNames: () => Promise<{ name: string; description?: string; meta?: Record<string, unknown> }[]>;
+  /** tools/list as the server answers it now: each tool's name, description, `_meta` and annotations (where paid styles signal). */
+  toolNames: () => Promise<ListedTool[]>;
   close: () => Promise<void>;
 };
+
+export type ListedTool = { name: string; description?: string; meta?: Record<string, unknown>; annotations?: Record<string, unknown> };
 
 export class ConnectionError extends Error {}
 
@@ -38,7 +41,13 @@ export async function withConnection<T>(url: string, work: (c: Connection) => Pr
   const connection: Connection = {
     call: async (name, args, meta) =>
       (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, request)) as CallToolResult,
-    toolNames: async () => (await client.listTools(undefined, { ...request, cacheMode: "bypass" })).tools.map((t) => ({ name: t.name, description: t.description, meta: t._meta as Record<string, unknown> | undefined })),
+    toolNames: async () =>
+      (await client.listTools(undefined, { ...request, cacheMode: "bypass" })).tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        meta: t._meta as Record<string, unknown> | undefined,
+        annotations: t.annotations as Record<string, unknown> | undefined,
+      })),
     close: () => client.close(),
   };
   try {

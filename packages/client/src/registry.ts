@@ -1,7 +1,7 @@
 // The Agora registry, through its own MCP endpoint (`{AGORA_REGISTRY_URL}/mcp`): search with its filters and
 // paging, and one listing's MCP URL.
 // Answers are checked against the protocol package's schemas, the same ones the registry builds its output on.
-import { registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchAnswer, type RegistrySearchInput } from "@agora-mcp/protocol";
+import { PAID_STYLES, registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchAnswer, type RegistrySearchInput } from "@agora-mcp/protocol";
 import { z } from "zod";
 import { ConnectionError, textOf, withConnection, type Connection } from "./connections.js";
 
@@ -50,12 +50,23 @@ export async function searchRegistry(registryUrl: string, input: RegistrySearchI
 
 /**
  * The terms the listing shows a person, as the registry's latest check of the server read them (get_server's
- * `pricedItems` and `paymentMethods`): a purchase compares the server's live terms with them. A registry that
+ * `pricedItems` and `paymentMethods`): a purchase compares the server's live terms with them, and calls unpaid (for
+ * its price) a tool the listing names as a paid item even when its tools/list entry does not say so. A registry that
  * sends none (one not yet checked, or an older version) leaves both empty.
  */
 const listedTermsSchema = z.object({
   pricedItems: z
-    .array(z.object({ id: z.string().nullable(), name: z.string(), priceUsd: z.number().nonnegative(), paymentMethod: z.string().nullable(), toolName: z.string() }))
+    .array(
+      z.object({
+        id: z.string().nullable(),
+        name: z.string(),
+        priceUsd: z.number().nonnegative(),
+        paymentMethod: z.string().nullable(),
+        toolName: z.string(),
+        /** How the item's tool is paid (paid-styles.ts), when the registry's check read it from a paid tool; older registries send none. */
+        style: z.enum(PAID_STYLES).nullish().catch(undefined),
+      }),
+    )
     .default([]),
   paymentMethods: z.array(z.object({ id: z.string(), payTo: z.string().nullable() })).default([]),
 });

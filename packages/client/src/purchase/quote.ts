@@ -1,10 +1,22 @@
 // The quote: what the server sells now, read on this very connection, and the price and payee this purchase would
-// pay: a catalogue item (make-purchase) or an x402 tool (its unpaid call answers PaymentRequired). Nothing signed.
+// pay: a catalogue item (make-purchase) or a tool paid per call over x402 in any of the field's styles (its unpaid
+// call answers a request for payment, as a tool result or a JSON-RPC error 402). Nothing signed.
 import { randomBytes } from "node:crypto";
-import { MAKE_PURCHASE_TOOL, formatUsd, readAccepts, readPaymentRequired, readPurchaseResult, sameAddress, usdToUnits, type X402Accept } from "@agora-mcp/protocol";
-import { findItem, missingParams, readCatalogue, type Catalogue } from "../catalogue.js";
+import {
+  MAKE_PURCHASE_TOOL,
+  PAID_STYLE_NAMES,
+  formatUsd,
+  readPaymentAsk,
+  readPaymentAskError,
+  readPurchaseResult,
+  usdToUnits,
+  type PaymentAsk,
+} from "@agora-mcp/protocol";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { findItem, missingParams, namedPaidTools, readCatalogue, type Catalogue, type NamedPaidTool, type X402Tool } from "../catalogue.js";
 import { textOf, type Connection } from "../connections.js";
-import { signMakePurchase, signX402Tool } from "./sign.js";
+import { chooseOffer } from "./offer.js";
+import { signMakePurchase, signPaidTool } from "./sign.js";
 import { refused, type Context, type Priced, type PurchaseOutcome, type Signer } from "./types.js";
 
 /** Either the purchase ends here (an outcome), or it goes on with the quoted terms and how to sign them. */
@@ -12,15 +24,23 @@ export type Quoted = { done: PurchaseOutcome } | { ctx: Context; priced: Priced;
 
 export async function quote(c: Connection, ctx: Context): Promise<Quoted> {
   const { settings } = ctx.deps;
-  const catalogue = await readCatalogue(c, settings.network);
+  const catalogue = await readCatalogue(c, settings.network, namedTools(ctx));
   const item = findItem(catalogue, ctx.input.item);
   const x402Tool = item ? undefined : catalogue.x402Tools.find((t) => t.name === ctx.input.item.trim());
-  if (x402Tool) return quoteX402Tool(c, { ...ctx, at: { ...ctx.at, item: x402Tool.name } }, x402Tool.name);
+  if (x402Tool) return quotePaidTool(c, { ...ctx, at: { ...ctx.at, item: x402Tool.name } }, x402Tool);
   if (!item) {
     const known = [...catalogue.items.map((i) => i.id ?? i.name), ...catalogue.x402Tools.map((t) => t.name)].join(", ") || "none";
     return { done: refused(`"${ctx.input.item}" is not sold by ${ctx.server.label} (items: ${known}). Nothing was signed.`, ctx.at) };
   }
   return quoteItem(c, ctx, catalogue, item);
+}
+
+/** The tools named as paid from outside their tools/list entries: by the registry's listing, and by the caller. */
+function namedTools(ctx: Context): NamedPaidTool[] {
+  const named = namedPaidTools(ctx.server.terms);
+  const item = ctx.input.item.trim();
+  if (ctx.input.paidTool && !named.some((n) => n.name === item)) named.push({ name: item, ...(ctx.input.paidTool.style ? { style: ctx.input.paidTool.style } : {}) });
+  return named;
 }
 
 type Item = Catalogue["items"][number];
@@ -57,21 +77,46 @@ async function takeFree(c: Connection, ctx: Context, itemKey: string, name: stri
   return { status: "free", message: `"${name}" is free: delivered, nothing signed or paid.`, signed: false, ...ctx.at, result: outcome.toolResult, orderId: outcome.orderId };
 }
 
-/** An item sold through the x402 binding for MCP: the unpaid call answers its PaymentRequired. */
-async function quoteX402Tool(c: Connection, ctx: Context, tool: string): Promise<Quoted> {
-  const { settings } = ctx.deps;
-  const unpaid = await c.call(tool, ctx.input.params ?? {});
-  const required = readPaymentRequired(unpaid);
-  if (!unpaid.isError || !required) {
-    return { done: { status: "failed", message: `${ctx.server.label}'s tool ${tool} answered without asking for payment; nothing was signed.`, signed: false, ...ctx.at, result: textOf(unpaid).slice(0, 2_000) } };
+type Unpaid = { ask: PaymentAsk } | { answered: CallToolResult };
+
+/** The unpaid call: a request for payment (a tool result, or x402's JSON-RPC error 402), or the tool's own answer. */
+async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): Promise<Unpaid> {
+  let answered: CallToolResult;
+  try {
+    answered = await c.call(tool.name, ctx.input.params ?? {});
+  } catch (error) {
+    const ask = readPaymentAskError(error);
+    if (ask) return { ask };
+    throw error;
   }
-  const onNetwork = (a: X402Accept) =>
-    (a.version === 2 ? a.requirements.network === settings.network.caip2 : a.requirements.network === settings.network.v1Network) && sameAddress(a.requirements.asset, settings.network.asset);
-  const accept = readAccepts(required).find(onNetwork);
-  if (!accept) return { done: refused(`${ctx.server.label}'s tool ${tool} accepts no USDC payment on ${settings.network.label}. Nothing was signed.`, ctx.at) };
-  const units = BigInt(accept.version === 2 ? accept.requirements.amount : accept.requirements.maxAmountRequired);
-  const payTo = accept.requirements.payTo;
-  if (units === 0n || !/^0x[0-9a-fA-F]{40}$/.test(payTo)) return { done: refused(`${ctx.server.label}'s payment terms for ${tool} are not payable. Nothing was signed.`, ctx.at) };
-  const priced: Priced = { itemKey: tool, name: tool, units, payTo: payTo as `0x${string}` };
-  return { ctx, priced, sign: () => signX402Tool(c, ctx, tool, accept, required.resource) };
+  const ask = readPaymentAsk(answered, tool.style);
+  return ask ? { ask } : { answered };
+}
+
+/**
+ * A tool paid per call: its unpaid call answers what it asks, in its style; the wallet chooses the offer it can pay
+ * on its network and asset. A tool that answers without asking for payment has run: reported so, nothing signed.
+ */
+async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool): Promise<Quoted> {
+  const { settings, ledger } = ctx.deps;
+  const label = ctx.server.label;
+  const unpaid = await callUnpaid(c, ctx, tool);
+  if ("answered" in unpaid) {
+    const text = textOf(unpaid.answered).slice(0, 2_000);
+    if (unpaid.answered.isError) {
+      return { done: { status: "failed", message: `${label}'s tool ${tool.name} answered an error without asking for payment: ${text.slice(0, 300) || "(no text)"}. Nothing was signed or paid.`, signed: false, ...ctx.at } };
+    }
+    await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: label, serverUrl: ctx.server.url, item: tool.name, units: "0", status: "free", note: "ran without asking for payment" });
+    return { done: { status: "free", message: `${label}'s tool ${tool.name} ran without asking for payment: it answered, and nothing was signed or paid.`, signed: false, ...ctx.at, priceUsd: formatUsd(0n), result: text } };
+  }
+  const { ask } = unpaid;
+  const how = `${PAID_STYLE_NAMES[ask.style]}, x402 version ${ask.required.x402Version}`;
+  const choice = chooseOffer(ask, settings.network);
+  if (!choice.ok) {
+    const asked = ask.required.error ? ` ("${ask.required.error.slice(0, 200)}")` : "";
+    return { done: refused(`${label}'s tool ${tool.name} asks for payment${asked} (${how}), but no offer is one this wallet can pay on ${settings.network.label}: ${choice.refused.join("; ")}. Nothing was signed.`, ctx.at) };
+  }
+  const { offer } = choice;
+  const priced: Priced = { itemKey: tool.name, name: tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}` };
+  return { ctx, priced, sign: () => signPaidTool(c, ctx, tool.name, ask, choice, priced) };
 }

@@ -1,21 +1,26 @@
 // Signing an x402 exact payment (an EIP-3009 authorisation) for the quoted terms, and the call that sends it: a
-// make-purchase call (x402 v1 in signedTransaction), or the x402 tool's own call with the payment in _meta.
+// make-purchase call (x402 v1 in signedTransaction), or the paid tool's own call with the payment in _meta, in the
+// style that asked for it (@agora-mcp/protocol paid-styles.ts).
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import {
   MAKE_PURCHASE_TOOL,
-  X402_PAYMENT_META,
   buildRequirements,
   encodePaymentV1,
-  readPaymentRequired,
+  paymentMeta,
+  readPaymentAsk,
+  readPaymentAskError,
   readPurchaseResult,
-  readSettlementResponse,
+  readSettlement,
+  sameAddress,
+  type PaymentAsk,
   type PaymentPayloadV1,
+  type PaymentPayloadV2,
   type PaymentRequirementsV1,
-  type PaymentRequirementsV2,
-  type X402Accept,
 } from "@agora-mcp/protocol";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { textOf, type Connection } from "../connections.js";
+import type { ChosenOffer } from "./offer.js";
 import type { Answer, Context, Priced, Signed } from "./types.js";
 
 const callFailed = (error: unknown): Answer => ({ ok: false, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` });
@@ -40,28 +45,56 @@ export async function signMakePurchase(c: Connection, ctx: Context, priced: Pric
   return { nonce: signed.payload.authorization.nonce as `0x${string}`, send };
 }
 
-/** An x402 tool: the accepted terms signed in the version the server offered, sent in the retried call's _meta. */
-export async function signX402Tool(c: Connection, ctx: Context, tool: string, accept: X402Accept, resource: unknown): Promise<Signed> {
+/** Why a paid retry's answer is no delivery, in words: another request for payment (never paid twice), or an error. */
+function askedAgain(ask: PaymentAsk): string {
+  const error = ask.required.error ? `: "${ask.required.error.slice(0, 200)}"` : "";
+  return `it answered with another request for payment instead of the result${error} (the wallet does not sign twice)`;
+}
+
+/**
+ * A tool paid per call, in the style that asked: the chosen offer signed in its own version (an EIP-3009
+ * authorisation for exactly the quoted amount and payee), sent in the retried call's `_meta` in the style's encoding,
+ * the settlement read under either spelling of its key. Nothing is signed again whatever the retry answers: a
+ * second request for payment, an error or a failed settlement ends the purchase, and the receipt asks the chain
+ * whether the one authorisation was used.
+ */
+export async function signPaidTool(c: Connection, ctx: Context, tool: string, ask: PaymentAsk, chosen: ChosenOffer, priced: Priced): Promise<Signed> {
   const { wallet } = ctx.deps;
   const params = ctx.input.params ?? {};
-  let payment: unknown;
-  let nonce: `0x${string}`;
-  if (accept.version === 2) {
-    const req = accept.requirements as PaymentRequirementsV2;
-    const signed = await new ExactEvmScheme(wallet.account).createPaymentPayload(2, req as never);
-    nonce = (signed.payload as { authorization: { nonce: `0x${string}` } }).authorization.nonce;
-    payment = { x402Version: 2, accepted: req, payload: signed.payload, resource: resource ?? { url: `${ctx.server.url}#${tool}` } };
+  const { offer, raw } = chosen;
+  // The quote's terms are what is signed: the price and payee the policy, the person and the reservation saw.
+  if (offer.units !== priced.units || !sameAddress(offer.requirements.payTo, priced.payTo)) throw new Error("the offer to sign is not the quoted one; nothing was signed");
+  let payment: PaymentPayloadV1 | PaymentPayloadV2;
+  if (offer.version === 2) {
+    const requirements = offer.requirements;
+    const signed = await new ExactEvmScheme(wallet.account).createPaymentPayload(2, requirements as never);
+    // `accepted` echoes the server's own requirements (its match compares them whole), with the signed terms on top.
+    const accepted = { ...raw, ...requirements } as PaymentPayloadV2["accepted"];
+    const resource = ask.required.resource ?? { url: `${ctx.server.url}#${tool}` };
+    payment = { x402Version: 2, accepted, payload: signed.payload as PaymentPayloadV2["payload"], resource };
   } else {
-    const signed = (await new ExactEvmSchemeV1(wallet.account).createPaymentPayload(1, accept.requirements as PaymentRequirementsV1 as never)) as unknown as PaymentPayloadV1;
-    nonce = signed.payload.authorization.nonce as `0x${string}`;
-    payment = encodePaymentV1(signed);
+    payment = (await new ExactEvmSchemeV1(wallet.account).createPaymentPayload(1, offer.requirements as PaymentRequirementsV1 as never)) as unknown as PaymentPayloadV1;
   }
+  const authorization = (payment.payload as { authorization?: { nonce?: string; value?: string; to?: string } }).authorization;
+  if (!authorization?.nonce || authorization.value !== offer.units.toString() || !sameAddress(authorization.to, priced.payTo)) {
+    throw new Error("the signed authorisation is not for the quoted amount and payee; it was not sent");
+  }
+  const meta = paymentMeta(ask.style, payment);
   const send = async (): Promise<Answer> => {
-    const paid = await c.call(tool, params, { [X402_PAYMENT_META]: payment });
-    if (paid.isError) return { ok: false, reason: readPaymentRequired(paid)?.error ?? textOf(paid).slice(0, 300) };
-    const settlement = readSettlementResponse(paid._meta);
-    if (!settlement?.success) return { ok: false, reason: "the answer carries no successful settlement" };
+    let paid: CallToolResult;
+    try {
+      paid = await c.call(tool, params, meta);
+    } catch (error) {
+      // x402's JSON-RPC transport refuses a payment with another error 402.
+      const again = readPaymentAskError(error);
+      return again ? { ok: false, reason: askedAgain(again) } : callFailed(error);
+    }
+    const again = readPaymentAsk(paid, ask.style);
+    if (again) return { ok: false, reason: askedAgain(again) };
+    if (paid.isError) return { ok: false, reason: `it answered an error: ${textOf(paid).slice(0, 300) || "(no text)"}` };
+    const settlement = readSettlement(paid._meta);
+    if (!settlement?.success) return { ok: false, reason: settlement?.errorReason ? `its settlement failed: ${settlement.errorReason}` : "the answer carries no successful settlement" };
     return { ok: true, transaction: settlement.transaction, result: textOf(paid) };
   };
-  return { nonce, send };
+  return { nonce: authorization.nonce as `0x${string}`, send };
 }

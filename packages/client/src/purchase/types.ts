@@ -1,5 +1,6 @@
 // What a purchase takes and gives, and what its steps hand each other (quote → policy check → confirmation →
 // reservation → sign → pay → receipt).
+import type { PaidStyle } from "@agora-mcp/protocol";
 import type { InputRequiredResult } from "@modelcontextprotocol/server";
 import type { ChainReader } from "../chain.js";
 import type { Asker, Confirmations } from "../confirm.js";
@@ -20,6 +21,12 @@ export type PurchaseInput = {
    * payee is refused as drift before anything is signed.
    */
   expectTerms?: { units: string; payTo: string };
+  /**
+   * The caller knows `item` is a tool paid per call over x402 (the registry's latest check read it so; the site's
+   * test purchases): it is called unpaid for its price even when its tools/list entry does not say it is paid.
+   * Not offered to agents: a tool that may be free is never called without its owner's word that it is paid.
+   */
+  paidTool?: { style?: PaidStyle };
 };
 
 export type PurchaseStatus = "delivered" | "free" | "job-pending" | "confirmation-required" | "declined" | "refused" | "drift" | "failed" | "disputed";

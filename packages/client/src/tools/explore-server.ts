@@ -1,7 +1,7 @@
 // explore_server: what a listed server sells now, read from the server itself, and whether this wallet can pay it.
 import { z } from "zod";
-import { formatUsd, unitsToUsd } from "@agora-mcp/protocol";
-import { readCatalogue } from "../catalogue.js";
+import { PAID_STYLE_NAMES, formatUsd, unitsToUsd } from "@agora-mcp/protocol";
+import { namedPaidTools, readCatalogue, type X402Tool } from "../catalogue.js";
 import { withConnection } from "../connections.js";
 import { resolveServer } from "../servers.js";
 import { answer, guarded, type ToolDeps } from "./answer.js";
@@ -19,7 +19,17 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
         serverUrl: z.string(),
         payTo: z.string().nullable(),
         items: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional(), priceUsd: z.string(), params: z.record(z.string(), z.string()), payable: z.boolean(), why: z.string().optional() })),
-        x402Tools: z.array(z.object({ name: z.string(), description: z.string().optional(), priceUsd: z.string().optional() })),
+        x402Tools: z
+          .array(
+            z.object({
+              name: z.string(),
+              description: z.string().optional(),
+              style: z.string().optional().describe("How the tool is paid: agora-kit, x402-mcp, cloudflare-agents, vercel-x402-mcp or jsonrpc-402; absent until its unpaid call says"),
+              styleName: z.string().optional().describe("The paid style's name for people"),
+              priceUsd: z.string().optional().describe("Dollars per call, when known without calling the tool; purchase reads the price from the server"),
+            }),
+          )
+          .describe("Tools paid per call over x402, in any of the field's styles: buy one with purchase {server, item: its name, params: its arguments}"),
         notes: z.array(z.string()),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -28,7 +38,7 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
       const resolved = await resolveServer(server, settings);
       if (!resolved.ok) return answer(wallet, resolved.reason, { server, serverUrl: "", payTo: null, items: [], x402Tools: [], notes: [resolved.reason] }, true);
       const { url, label } = resolved.server;
-      const catalogue = await withConnection(url, (c) => readCatalogue(c, settings.network));
+      const catalogue = await withConnection(url, (c) => readCatalogue(c, settings.network, namedPaidTools(resolved.server.terms)));
       const items = catalogue.items.map((i) => {
         const units = BigInt(i.units ?? "0");
         let why: string | undefined;
@@ -37,15 +47,25 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
         else if (units > settings.maxPerPurchaseUnits) why = `above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}`;
         return { id: i.id ?? i.name, name: i.name, ...(i.description ? { description: i.description } : {}), priceUsd: unitsToUsd(units), params: i.params ?? {}, payable: !why, ...(why ? { why } : {}) };
       });
-      const x402Tools = catalogue.x402Tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.units ? { priceUsd: unitsToUsd(t.units) } : {}) }));
+      const x402Tools = catalogue.x402Tools.map(shownTool);
       const text = [
         `${label} (${url}) sells ${items.length} item(s)${catalogue.payTo ? `, paid to ${catalogue.payTo}` : ""}:`,
         ...items.map((i) => `- ${i.id}: ${i.name}, $${i.priceUsd}${Object.keys(i.params).length ? `; params ${Object.entries(i.params).map(([k, v]) => `${k} (${v})`).join(", ")}` : ""}${i.payable ? "" : ` — cannot pay: ${i.why}`}`),
-        ...x402Tools.map((t) => `- x402 tool ${t.name}${t.priceUsd ? `: $${t.priceUsd}` : ""}`),
+        ...x402Tools.map((t) => `- paid tool ${t.name} (${t.styleName ?? "x402; its style is read when bought"})${t.priceUsd ? `: $${t.priceUsd}` : ""}`),
         ...catalogue.notes.map((n) => `Note: ${n}`),
         "Buy with purchase {server, item, params}.",
       ];
       return answer(wallet, text.join("\n"), { server: label, serverUrl: url, payTo: catalogue.payTo ?? null, items, x402Tools, notes: catalogue.notes });
     }),
   );
+}
+
+/** A paid tool as explore_server shows it: its style's name, and its price when known without calling it. */
+function shownTool(t: X402Tool) {
+  return {
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    ...(t.style ? { style: t.style, styleName: PAID_STYLE_NAMES[t.style] } : {}),
+    ...(t.units ? { priceUsd: unitsToUsd(t.units) } : {}),
+  };
 }
