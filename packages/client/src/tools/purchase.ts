@@ -37,7 +37,7 @@ export function registerPurchase({ mcp, settings, wallet, ledger, chain, confirm
         "and reports success only after checking on chain that exactly the price went to the payee.",
       inputSchema: {
         server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on"),
-        item: z.string().min(1).max(200).describe("The item's id from explore_server"),
+        item: z.string().min(1).max(200).describe("The item's id, or the paid tool's name, from explore_server"),
         params: z.record(z.string(), z.unknown()).optional().describe("The item's parameters, named as explore_server lists them"),
         confirmationId: CONFIRMATION_ID,
         maxPriceUsd: z.string().max(20).optional().describe("Refuse if the server now asks more than this (dollars, e.g. 0.25)"),
