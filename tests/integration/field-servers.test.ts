@@ -41,6 +41,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { FIELD_STYLES, startFieldServer, type FieldServer, type FieldStyle } from "../support/field-servers";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
+import { REFUSED_REASON, startRefusingFacilitator } from "../support/refusing-facilitator";
 
 const UNITS = 10_000n; // one cent
 const CITY = { city: "Lisbon" };
@@ -51,7 +52,9 @@ type Settlement = { success: boolean; transaction: string; network: string; paye
 type Purchase = { result: CallToolResult; settlement: Settlement | undefined };
 
 let stack: PaymentStack;
+/** One server of each style paid through the real facilitator, and one whose facilitator refuses every settlement. */
 const servers = {} as Record<FieldStyle, FieldServer>;
+const refusedServers = {} as Record<FieldStyle, FieldServer>;
 const payees = {} as Record<FieldStyle, `0x${string}`>;
 const closing: (() => Promise<void>)[] = [];
 const realFetch = globalThis.fetch;
@@ -148,17 +151,20 @@ const BUY: Record<FieldStyle, (server: FieldServer, buyer: PrivateKeyAccount) =>
 beforeAll(async () => {
   globalThis.fetch = loopbackOnlyFetch();
   stack = await startPaymentStack();
+  const refusing = await startRefusingFacilitator(stack.facilitator.url);
+  closing.push(refusing.close);
   await Promise.all(
     FIELD_STYLES.map(async (style) => {
       payees[style] = stack.freshAddress();
       servers[style] = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: payees[style], units: UNITS });
+      refusedServers[style] = await startFieldServer(style, { facilitatorUrl: refusing.url, payTo: payees[style], units: UNITS });
     }),
   );
 });
 
 afterAll(async () => {
   for (const close of closing.reverse()) await close().catch(() => {});
-  for (const server of Object.values(servers)) await server.close();
+  for (const server of [...Object.values(servers), ...Object.values(refusedServers)]) await server.close();
   await stack?.stop();
   globalThis.fetch = realFetch;
 });
@@ -168,33 +174,73 @@ describe.each(FIELD_STYLES)("a %s server, bought by its library's own client", (
     const server = servers[style];
     const buyer = await stack.fundedBuyer(1_000_000n);
     const before = await balances(buyer, style);
+    const runs = server.counts.paidRuns;
     const { result, settlement } = await BUY[style](server, buyer);
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
     expect(settlement).toMatchObject({ success: true, transaction: expect.stringMatching(TX_HASH), payer: buyer.address });
     expect(await balances(buyer, style)).toEqual({ buyer: before.buyer - UNITS, payee: before.payee + UNITS });
-    expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+    expect(server.counts).toEqual({ paidRuns: runs + 1, freeCalls: 0 });
   });
 
   it("settles nothing when the paid tool fails: the failure comes back and no money moves", async () => {
     const server = servers[style];
     const buyer = await stack.fundedBuyer(1_000_000n);
     const before = await balances(buyer, style);
+    const runs = server.counts.paidRuns;
     server.failNext();
     const { result, settlement } = await BUY[style](server, buyer);
     expect(result.isError).toBe(true);
     expect(text(result)).toBe("No forecast for Lisbon: the weather service is down.");
     expect(settlement).toBeUndefined();
     expect(await balances(buyer, style)).toEqual(before);
-    expect(server.counts).toEqual({ paidRuns: 2, freeCalls: 0 });
+    expect(server.counts).toEqual({ paidRuns: runs + 1, freeCalls: 0 });
   });
 
   it("runs the free tool only when it is called, without payment", async () => {
     const server = servers[style];
+    const runs = server.counts.paidRuns;
     const client = await sdkClient(server.url);
     const result = (await client.callTool({ name: server.freeTool, arguments: CITY })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe("Subscribed to storm alerts for Lisbon.");
-    expect(server.counts).toEqual({ paidRuns: 2, freeCalls: 1 });
+    expect(server.counts).toEqual({ paidRuns: runs, freeCalls: 1 });
+  });
+});
+
+/** What a server's facilitator refusing the settlement makes of a paid call that ran: the styles differ. */
+const WHEN_SETTLEMENT_REFUSED: Record<FieldStyle, "the output, with a payment-response saying success false" | "the output, with no payment-response" | "PaymentRequired again, without the output"> = {
+  // @x402/mcp treats only a thrown settlement as failed; @x402/core 2.27 returns a 200 `success: false` as it is.
+  "x402-mcp-v2": "the output, with a payment-response saying success false",
+  "jsonrpc-402": "the output, with a payment-response saying success false",
+  "cloudflare-agents": "PaymentRequired again, without the output",
+  // x402-mcp adds the payment-response only when success is true and returns the output either way.
+  "vercel-x402-mcp": "the output, with no payment-response",
+  mcpay: "PaymentRequired again, without the output",
+};
+
+describe.each(FIELD_STYLES)("a %s server whose facilitator refuses the settlement after verifying the payment", (style) => {
+  it(`answers ${WHEN_SETTLEMENT_REFUSED[style]}, and no money moves`, async () => {
+    const server = refusedServers[style];
+    const buyer = await stack.fundedBuyer(1_000_000n);
+    const before = await balances(buyer, style);
+    const { result, settlement } = await BUY[style](server, buyer);
+    switch (WHEN_SETTLEMENT_REFUSED[style]) {
+      case "the output, with a payment-response saying success false":
+        expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
+        expect(settlement).toMatchObject({ success: false, errorReason: REFUSED_REASON, transaction: "" });
+        break;
+      case "the output, with no payment-response":
+        expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
+        expect(settlement).toBeUndefined();
+        break;
+      case "PaymentRequired again, without the output":
+        expect(result.isError).toBe(true);
+        expect(JSON.parse(text(result))).toMatchObject({ error: REFUSED_REASON, accepts: [expect.objectContaining({ payTo: payees[style] })] });
+        expect(settlement).toBeUndefined();
+        break;
+    }
+    expect(await balances(buyer, style)).toEqual(before);
+    expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
   });
 });
