@@ -10,7 +10,8 @@
 // - payment: `params._meta["x402/payment"]` = base64 of the PaymentPayload's JSON (a string; an object is refused
 //   with PAYMENT_REQUIRED); the `PAYMENT-SIGNATURE` / `X-PAYMENT` headers are read too.
 // - paid answer: the tool's result with `_meta["x402/payment-response"] = {success, transaction, network, payer}`;
-//   settled only when the tool did not answer isError (an isError run is returned as it is, unsettled).
+//   settled only when the tool did not answer isError (an isError run is returned as it is, unsettled); a failed
+//   settlement (success false, or thrown) answers the unpaid shape again with the facilitator's errorReason.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { withX402 } from "agents/x402";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";

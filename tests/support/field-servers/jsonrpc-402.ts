@@ -8,7 +8,8 @@
 //   PaymentRequired = `{x402Version: 2, error, resource: {url: "mcp://tool/<tool>", …}, accepts: [requirements v2]}`.
 // - payment: `params._meta["x402/payment"]` = the PaymentPayload object.
 // - paid answer: the result with `_meta["x402/payment-response"]` = SettleResponse; settled only when the tool did
-//   not answer isError; a refused payment or a failed settlement is the 402 error again.
+//   not answer isError; a refused payment or a settlement that throws is the 402 error again (one answered
+//   `success: false` comes back beside the output, as in x402's MCP wrapper).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PaymentRequired } from "@x402/core/types";

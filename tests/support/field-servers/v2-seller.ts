@@ -1,8 +1,10 @@
 // The x402 version 2 sale of one MCP tool as x402's own MCP package (`@x402/mcp`'s payment wrapper) makes it, on
 // `@x402/core`'s resource server and `@x402/evm`'s exact scheme: no payment or an unmatched one → PaymentRequired;
 // a payment → verify with the facilitator, run the tool, and settle only if the run did not answer isError; a
-// failed settlement → PaymentRequired again, without the tool's output. Both x402 MCP transports (the tool-result
-// one and the earlier JSON-RPC 402 error one) sell through this; they differ only in how PaymentRequired travels.
+// settlement that throws (the facilitator answered an HTTP error) → PaymentRequired again, without the output. As
+// in `@x402/mcp`, a settlement answered `success: false` does not throw: the output goes back with that answer in
+// the payment-response. Both x402 MCP transports (the tool-result one and the earlier JSON-RPC 402 error one) sell
+// through this; they differ only in how PaymentRequired travels.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";

@@ -1,6 +1,7 @@
 // What every field fixture serves, whatever library wraps it: one paid tool (a forecast for a city) and one free
 // tool with a side effect (an alert subscription), counted, so a test can tell a tool that ran from one that was
 // only priced, and prove a probe never touched the free tool. `failNext` makes the paid tool's next run fail.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
@@ -15,6 +16,15 @@ export const cityShape = { city: z.string().describe("A city, e.g. Lisbon") };
 
 /** The same shape in zod's version 3 API, for the libraries typed against zod 3 (x402-mcp, mcpay). */
 export const cityShapeV3 = { city: z3.string().describe("A city, e.g. Lisbon") };
+
+/**
+ * The server an mcp-handler initializer really receives from x402-mcp or mcpay: mcp-handler's McpServer (this
+ * project's MCP SDK 1.32) with `paidTool`, taking a price in the library's own form. Their declarations name the
+ * MCP SDK and zod 3 copies they pin for themselves, which this project's types do not meet.
+ */
+export type PaidToolServer<Price> = McpServer & {
+  paidTool: (name: string, description: string, price: Price, shape: typeof cityShapeV3, annotations: object, cb: (args: { city: string }) => Promise<CallToolResult>) => unknown;
+};
 
 /** The same input as JSON Schema, for a server written on the SDK's low-level Server. */
 export const cityJsonSchema = {

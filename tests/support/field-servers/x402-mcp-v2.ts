@@ -10,7 +10,8 @@
 // - payment: `params._meta["x402/payment"]` = the PaymentPayload **object** (with `accepted`), not base64.
 // - paid answer: the result with `_meta["x402/payment-response"]` = the facilitator's SettleResponse `{success,
 //   transaction, network, payer}`; settled only when the tool did not answer isError (that result comes back as
-//   it is, unsettled); a failed settlement answers the unpaid shape again with error "Payment settlement failed: …".
+//   it is, unsettled); a settlement that throws answers the unpaid shape again with error "Payment settlement
+//   failed: …", while one answered `success: false` comes back beside the output in the payment-response.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { listen, sdkHandler, type Listening } from "./http";
