@@ -29,7 +29,8 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: true,
     maxWorkers: 2,
-    // next-auth imports `next/server` without an extension, which Node's ESM loader refuses; Vite resolves it.
-    server: { deps: { inline: ["next-auth", "@auth/core"] } },
+    // next-auth imports `next/server` without an extension, and mcpay's client entry its own module, which Node's
+    // ESM loader refuses; Vite resolves them.
+    server: { deps: { inline: ["next-auth", "@auth/core", "mcpay"] } },
   },
 });
