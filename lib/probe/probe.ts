@@ -18,6 +18,7 @@ import {
   readPaymentMethods,
   readPricedItems,
   takesSignedTransaction,
+  toolsListAnswerSchema,
 } from "@agora-mcp/protocol";
 import { classifyProbeError, refusalFailure, timeoutFailure, type ProbeFailure } from "./probe-errors";
 import { callTool, closeQuietly, NotMcpServer, openSession, type RequestOptions, type Session } from "./session";
@@ -180,13 +181,16 @@ async function readOffer(result: ProbeResult, session: Session, request: Request
     (result.reachable && x402.items.length > 0 && acceptsSupportedMethod(x402.methods));
 }
 
-/** The server's tools, up to MAX_TOOL_PAGES pages, with the annotations and _meta their paid signals live in. */
+/**
+ * The server's tools, up to MAX_TOOL_PAGES pages, as the server sent them: the SDK's listTools would drop the
+ * annotation keys some paid styles signal in (paid-styles.ts toolsListAnswerSchema).
+ */
 async function listTools(session: Session, request: RequestOptions): Promise<ListedTool[]> {
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const listed = await session.client.listTools(cursor ? { cursor } : undefined, { ...request(), cacheMode: "bypass" });
-    tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema, annotations: t.annotations, _meta: t._meta })));
+    const listed = await session.client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, toolsListAnswerSchema, request());
+    tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? { type: "object" }, annotations: t.annotations, _meta: t._meta })));
     cursor = listed.nextCursor;
     if (!cursor) break;
   }

@@ -9,6 +9,7 @@
 //                                                                  content and JSON text                   v1 servers such as MCPay: base64)
 // cloudflare-agents   _meta["agents-x402/paymentRequired"]        isError + _meta["x402/error"] (v2)       _meta["x402/payment"] (base64 JSON)   _meta["x402/payment-response"]
 // vercel-x402-mcp     annotations.paymentHint                     isError + {x402Version: 1, accepts}      _meta["x402.payment"] (v1 base64)     _meta["x402.payment-response"]
+// mcpay               annotations.paymentHint + paymentPriceUSD   isError + _meta["x402/error"] (v1)       _meta["x402/payment"] (v1 base64)     _meta["x402/payment-response"]
 // jsonrpc-402         nothing                                     JSON-RPC error {code: 402, data}         _meta["x402/payment"] (as x402-mcp)   _meta["x402/payment-response"]
 // monetized-mcp       price-listing / make-purchase tools         (not a per-tool call: see monetized.ts)
 import { z } from "zod";
@@ -25,7 +26,7 @@ import {
   type SettlementResponse,
 } from "./x402.js";
 
-export const PAID_STYLES = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "jsonrpc-402", "monetized-mcp"] as const;
+export const PAID_STYLES = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "mcpay", "jsonrpc-402", "monetized-mcp"] as const;
 export type PaidStyle = (typeof PAID_STYLES)[number];
 
 /** How each style is named to people (the listing page, the account page, the guides' table). */
@@ -34,6 +35,7 @@ export const PAID_STYLE_NAMES: Record<PaidStyle, string> = {
   "x402-mcp": "x402 MCP transport",
   "cloudflare-agents": "Cloudflare Agents SDK (x402)",
   "vercel-x402-mcp": "Vercel x402-mcp",
+  mcpay: "MCPay",
   "jsonrpc-402": "x402 JSON-RPC 402",
   "monetized-mcp": "MonetizedMCP",
 };
@@ -46,6 +48,25 @@ export const VERCEL_PAYMENT_RESPONSE_META = "x402.payment-response";
 export const KIT_PRICE_META = "x402/price";
 /** x402's MCP transport: a JSON-RPC error with this code carries PaymentRequired in `data`. */
 export const PAYMENT_REQUIRED_CODE = 402;
+
+/**
+ * tools/list read as the server sent it. The MCP SDK clients' own listTools drop annotation keys the specification
+ * does not name, and Vercel's and MCPay's paid signals live in such keys: readers ask with this schema instead.
+ */
+export const toolsListAnswerSchema = z.looseObject({
+  tools: z
+    .array(
+      z.looseObject({
+        name: z.string().max(256),
+        description: z.string().optional().catch(undefined),
+        inputSchema: z.unknown().optional(),
+        _meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
+        annotations: z.record(z.string(), z.unknown()).optional().catch(undefined),
+      }),
+    )
+    .max(1_000),
+  nextCursor: z.string().max(1_000).optional().catch(undefined),
+});
 
 /** A tool as tools/list shows it (only what the styles read). */
 export type ListedTool = { name: string; description?: string | null; annotations?: unknown; _meta?: unknown };
@@ -91,7 +112,15 @@ export function paidSignal(tool: ListedTool): PaidSignal | undefined {
     const price = meta[CLOUDFLARE_PRICE_META];
     return { reason: "cloudflare-meta", style: "cloudflare-agents", ...(typeof price === "string" || typeof price === "number" ? { priceUsd: String(price).slice(0, 20) } : {}) };
   }
-  if (record(tool.annotations)?.paymentHint === true) return { reason: "payment-hint", style: "vercel-x402-mcp" };
+  const annotations = record(tool.annotations);
+  if (annotations?.paymentHint === true) {
+    // MCPay's handler adds its price and version beside the hint; Vercel's x402-mcp gives the hint alone.
+    const price = annotations.paymentPriceUSD;
+    if (price !== undefined || annotations.paymentVersion !== undefined) {
+      return { reason: "payment-hint", style: "mcpay", ...(typeof price === "string" || typeof price === "number" ? { priceUsd: String(price).slice(0, 20) } : {}) };
+    }
+    return { reason: "payment-hint", style: "vercel-x402-mcp" };
+  }
   if (Object.keys(meta).some((k) => k.startsWith("x402/") || k.startsWith("x402."))) return { reason: "x402-meta" };
   if (typeof tool.description === "string" && DESCRIPTION_SAYS_PAID.test(tool.description.slice(0, 2_000))) return { reason: "description" };
   return undefined;
@@ -135,8 +164,8 @@ export type PaymentAsk = { style: PaidStyle; required: PaymentRequired };
 export function readPaymentAsk(result: unknown, hint?: PaidStyle): PaymentAsk | undefined {
   const r = record(result);
   if (!r) return undefined;
-  const cloudflare = asRequired(record(r._meta)?.[CLOUDFLARE_ERROR_META]);
-  if (cloudflare) return { style: "cloudflare-agents", required: cloudflare };
+  const inMeta = asRequired(record(r._meta)?.[CLOUDFLARE_ERROR_META]);
+  if (inMeta) return { style: hint === "mcpay" ? "mcpay" : "cloudflare-agents", required: inMeta };
   for (const candidate of [r.structuredContent, ...jsonTexts(r.content)]) {
     const required = asRequired(candidate);
     if (!required) continue;
@@ -206,7 +235,8 @@ export function paymentMeta(style: PaidStyle, payment: PaymentPayloadV1 | Paymen
     case "vercel-x402-mcp":
       return { [VERCEL_PAYMENT_META]: payment.x402Version === 1 ? encodePaymentV1(payment) : base64(payment) };
     case "cloudflare-agents":
-      return { [X402_PAYMENT_META]: base64(payment) };
+    case "mcpay":
+      return { [X402_PAYMENT_META]: payment.x402Version === 1 ? encodePaymentV1(payment) : base64(payment) };
     default:
       // x402's transport: version 2 sends the object, version 1 servers (MCPay) the base64 string.
       return { [X402_PAYMENT_META]: payment.x402Version === 1 ? encodePaymentV1(payment) : payment };

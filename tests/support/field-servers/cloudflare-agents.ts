@@ -15,7 +15,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { withX402 } from "agents/x402";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { listen, sdkHandler, type Listening } from "./http";
+import { listen, sdkHandler, type Listening } from "@/examples/x402-transport-server/http";
 import { cityShape, dollars, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type SaleTerms, type WeatherDesk } from "./weather-desk";
 
 function build(desk: WeatherDesk, terms: SaleTerms): McpServer {

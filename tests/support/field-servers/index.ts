@@ -2,7 +2,7 @@
 // starts a fixture of a given style selling a forecast (paid) beside an alert subscription (free, with a side
 // effect), paid through the facilitator a test names. Each style's module header gives its exact wire format.
 import { serveCloudflareAgents } from "./cloudflare-agents";
-import type { Listening } from "./http";
+import type { Listening } from "@/examples/x402-transport-server/http";
 import { serveJsonRpc402 } from "./jsonrpc-402";
 import { serveMcpay } from "./mcpay";
 import { serveVercelX402Mcp } from "./vercel-x402-mcp";

@@ -13,8 +13,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PaymentRequired } from "@x402/core/types";
-import { listen, sdkHandler, type Listening } from "./http";
-import { v2Seller } from "./v2-seller";
+import { listen, sdkHandler, type Listening } from "@/examples/x402-transport-server/http";
+import { v2Seller } from "@/examples/x402-transport-server/seller";
 import { cityJsonSchema, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type SaleTerms, type WeatherDesk } from "./weather-desk";
 
 type Sell = Awaited<ReturnType<typeof v2Seller>>;

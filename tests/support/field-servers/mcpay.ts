@@ -16,7 +16,7 @@
 // 1.1.0 (see the test's header).
 import { createMcpPaidHandler } from "mcpay/handler";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { listen, webHandler, type Listening } from "./http";
+import { listen, webHandler, type Listening } from "@/examples/x402-transport-server/http";
 import { cityShapeV3, dollars, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type PaidToolServer, type SaleTerms, type WeatherDesk } from "./weather-desk";
 
 function handler(desk: WeatherDesk, terms: SaleTerms) {

@@ -14,7 +14,7 @@
 // mcp-handler is 1.1.0 here (package.json overrides it), what x402-mcp's range resolves to on its own; see the test.
 import { createPaidMcpHandler } from "x402-mcp/server";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { listen, webHandler, type Listening } from "./http";
+import { listen, webHandler, type Listening } from "@/examples/x402-transport-server/http";
 import { cityShapeV3, dollars, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type PaidToolServer, type SaleTerms, type WeatherDesk } from "./weather-desk";
 
 function handler(desk: WeatherDesk, terms: SaleTerms) {

@@ -35,8 +35,8 @@ export const cityJsonSchema = {
 
 export type FieldCounts = { paidRuns: number; freeCalls: number };
 
-/** The terms every fixture sells on: who is paid, how much (USDC units, 6 decimals), and which facilitator settles. */
-export type SaleTerms = { facilitatorUrl: string; payTo: `0x${string}`; units: bigint };
+/** The terms every fixture sells on (the x402 transport example's). */
+export type { SaleTerms } from "@/examples/x402-transport-server/seller";
 
 /** The price in US dollars, for the libraries that take a dollar price (USDC is one dollar a unit of 10^6). */
 export const dollars = (units: bigint): number => Number(units) / 1e6;

@@ -14,8 +14,8 @@
 //   failed: …", while one answered `success: false` comes back beside the output in the payment-response.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { listen, sdkHandler, type Listening } from "./http";
-import { v2Seller } from "./v2-seller";
+import { listen, sdkHandler, type Listening } from "@/examples/x402-transport-server/http";
+import { v2Seller } from "@/examples/x402-transport-server/seller";
 import { cityShape, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type SaleTerms, type WeatherDesk } from "./weather-desk";
 
 type Sell = Awaited<ReturnType<typeof v2Seller>>;

@@ -10,10 +10,12 @@ import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { registerExactEvmScheme } from "@x402/evm/exact/server";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import type { SaleTerms } from "./weather-desk";
 
 export const PAYMENT_META = "x402/payment";
 export const PAYMENT_RESPONSE_META = "x402/payment-response";
+
+/** What a tool sells on: who is paid, how much (USDC units, 6 decimals), and which facilitator settles. */
+export type SaleTerms = { facilitatorUrl: string; payTo: `0x${string}`; units: bigint };
 
 export type SaleOutcome = { paid: false; paymentRequired: PaymentRequired } | { paid: true; result: CallToolResult };
 

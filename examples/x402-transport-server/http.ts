@@ -1,4 +1,4 @@
-// Serves a fixture's MCP endpoint over Streamable HTTP at http://127.0.0.1:PORT/mcp, stateless: either an MCP SDK
+// Serves an MCP endpoint (this example's, and the field fixtures' in tests/support/field-servers) over Streamable HTTP at http://127.0.0.1:PORT/mcp, stateless: either an MCP SDK
 // server built afresh for each request (the SDK refuses to reuse a stateless transport), or a web handler
 // ((Request) => Response, as Vercel's mcp-handler makes) adapted to node:http.
 import http from "node:http";
@@ -12,7 +12,7 @@ export type Listening = { url: string; close: () => Promise<void> };
 const MCP_PATH = "/mcp";
 
 /** Serves `handle` on 127.0.0.1; anything but the MCP path answers 404. */
-export async function listen(port: number, handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): Promise<Listening> {
+export async function listen(port: number, handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>, host = "127.0.0.1"): Promise<Listening> {
   const server = http.createServer((req, res) => {
     if (new URL(req.url ?? "/", "http://fixture.local").pathname !== MCP_PATH) return void res.writeHead(404).end();
     handle(req, res).catch((error: unknown) => {
@@ -22,10 +22,10 @@ export async function listen(port: number, handle: (req: http.IncomingMessage, r
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
+    server.listen(port, host, resolve);
   });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${MCP_PATH}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${(server.address() as AddressInfo).port}${MCP_PATH}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
