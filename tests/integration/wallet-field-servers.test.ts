@@ -33,13 +33,13 @@ const UNITS = 10_000n; // $0.01
 const TX_HASH = /^0x[0-9a-f]{64}$/;
 /** Styles whose tools/list does not say the tool is paid: bought through a registry listing naming it. */
 const SILENT: ReadonlySet<FieldStyle> = new Set(["x402-mcp-v2", "jsonrpc-402"]);
-/** The style name explore_server shows for each fixture, when its listing names one. MCPay answers in x402/error, as Cloudflare's does. */
+/** The style explore_server shows for each fixture, and its name. */
 const SHOWN: Record<FieldStyle, { style: string; name: string } | undefined> = {
   "x402-mcp-v2": { style: "x402-mcp", name: "x402 MCP transport" },
   "jsonrpc-402": { style: "jsonrpc-402", name: "x402 JSON-RPC 402" },
   "cloudflare-agents": { style: "cloudflare-agents", name: "Cloudflare Agents SDK (x402)" },
   "vercel-x402-mcp": { style: "vercel-x402-mcp", name: "Vercel x402-mcp" },
-  mcpay: { style: "vercel-x402-mcp", name: "Vercel x402-mcp" },
+  mcpay: { style: "mcpay", name: "MCPay" },
 };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-wallet-field-"));

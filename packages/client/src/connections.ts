@@ -1,7 +1,7 @@
 // MCP client connections out of the wallet: to the registry's MCP endpoint, and to a paid server. On the SDK v2,
 // either era: server/discover first (MCP 2026-07-28, no handshake), else the 2025 initialize handshake.
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type RequestOptions } from "@modelcontextprotocol/client";
-import { z } from "zod";
+import { toolsListAnswerSchema } from "@agora-mcp/protocol";
 import { isUnreachable, reasonOf } from "./reach.js";
 
 export const CALL_TIMEOUT_MS = 60_000;
@@ -53,27 +53,17 @@ export async function withConnection<T>(url: string, work: (c: Connection) => Pr
 }
 
 /**
- * tools/list read as the server sent it: the SDK's own listTools drops annotation fields the specification does not
- * name, and Vercel's x402-mcp says a tool is paid in one of them (`annotations.paymentHint`). At most MAX_TOOL_PAGES pages.
+ * tools/list read as the server sent it (toolsListAnswerSchema): the SDK's own listTools drops annotation keys the
+ * specification does not name, and Vercel's x402-mcp and MCPay say a tool is paid in them (`annotations.paymentHint`).
+ * At most MAX_TOOL_PAGES pages.
  */
 const MAX_TOOL_PAGES = 10;
-const listedToolsSchema = z.looseObject({
-  tools: z.array(
-    z.looseObject({
-      name: z.string(),
-      description: z.string().optional().catch(undefined),
-      _meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
-      annotations: z.record(z.string(), z.unknown()).optional().catch(undefined),
-    }),
-  ),
-  nextCursor: z.string().optional().catch(undefined),
-});
 
 async function listTools(client: Client, request: RequestOptions): Promise<ListedTool[]> {
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const answer = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, listedToolsSchema, request);
+    const answer = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, toolsListAnswerSchema, request);
     for (const t of answer.tools) tools.push({ name: t.name, description: t.description, meta: t._meta, annotations: t.annotations });
     cursor = answer.nextCursor;
     if (!cursor) break;

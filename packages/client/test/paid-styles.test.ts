@@ -26,6 +26,7 @@ const STYLE_NAMES: Record<Style, string> = {
   "x402-mcp": "x402 MCP transport",
   "cloudflare-agents": "Cloudflare Agents SDK (x402)",
   "vercel-x402-mcp": "Vercel x402-mcp",
+  mcpay: "MCPay",
   "jsonrpc-402": "x402 JSON-RPC 402",
 };
 /** Styles whose tools/list says nothing: the wallet calls them unpaid only when told they are paid. */
@@ -189,6 +190,7 @@ describe("which tools the wallet takes for paid", () => {
       "agora-kit": [{ name: "agora_kit_forecast", description: "A weather forecast", style: "agora-kit", styleName: "Agora provider kit", priceUsd: "0.01" }],
       "cloudflare-agents": [{ name: "cloudflare_agents_forecast", description: "A weather forecast", style: "cloudflare-agents", styleName: "Cloudflare Agents SDK (x402)", priceUsd: "0.01" }],
       "vercel-x402-mcp": [{ name: "vercel_x402_mcp_forecast", description: "A weather forecast", style: "vercel-x402-mcp", styleName: "Vercel x402-mcp" }],
+      mcpay: [{ name: "mcpay_forecast", description: "A weather forecast", style: "mcpay", styleName: "MCPay", priceUsd: "0.01" }],
       // Nothing in their listing says they are paid: by URL alone the wallet does not take them for paid.
       "x402-mcp": [],
       "jsonrpc-402": [],

@@ -1,6 +1,6 @@
 // Small paid MCP servers on loopback, one per style of the field (@agora-mcp/protocol paid-styles.ts), each speaking
 // its style's wire format exactly: how tools/list signals the paid tool (or does not), how the unpaid call asks (a
-// tool result, Cloudflare's _meta["x402/error"], Vercel's version 1 structuredContent, a JSON-RPC error 402), the
+// tool result, _meta["x402/error"] (Cloudflare's v2, MCPay's v1), Vercel's version 1 structuredContent, a JSON-RPC error 402), the
 // key and encoding the payment must arrive in (a payment in any other encoding is refused as missing), and where
 // the settlement comes back. The paid tool runs only on a payment that verifies, and settles only when it
 // succeeded (x402's MCP wrappers). A payment is verified and settled through a facilitator when one is given
@@ -15,8 +15,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolR
 import { getAddress, verifyTypedData } from "viem";
 import { BASE_SEPOLIA, buildRequirements, decodePayment, type PaymentPayload, type PaymentRequired } from "@agora-mcp/protocol";
 
-export type Style = "agora-kit" | "x402-mcp" | "cloudflare-agents" | "vercel-x402-mcp" | "jsonrpc-402";
-export const STYLES: readonly Style[] = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "jsonrpc-402"];
+export type Style = "agora-kit" | "x402-mcp" | "cloudflare-agents" | "vercel-x402-mcp" | "mcpay" | "jsonrpc-402";
+export const STYLES: readonly Style[] = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "mcpay", "jsonrpc-402"];
 
 /**
  * normal: asks, verifies, runs, settles. ask-again: refuses every payment with another request for payment, nothing
@@ -47,12 +47,13 @@ const PAYMENT_KEY: Record<Style, string> = {
   "x402-mcp": "x402/payment",
   "cloudflare-agents": "x402/payment",
   "vercel-x402-mcp": "x402.payment",
+  mcpay: "x402/payment",
   "jsonrpc-402": "x402/payment",
 };
 const RESPONSE_KEY: Record<Style, string> = { ...Object.fromEntries(STYLES.map((s) => [s, "x402/payment-response"])), "vercel-x402-mcp": "x402.payment-response" } as Record<Style, string>;
 /** Whether the style's payment is base64 of JSON (else the PaymentPayload object). */
-const BASE64: Record<Style, boolean> = { "agora-kit": false, "x402-mcp": false, "cloudflare-agents": true, "vercel-x402-mcp": true, "jsonrpc-402": false };
-const VERSION: Record<Style, 1 | 2> = { "agora-kit": 2, "x402-mcp": 2, "cloudflare-agents": 2, "vercel-x402-mcp": 1, "jsonrpc-402": 2 };
+const BASE64: Record<Style, boolean> = { "agora-kit": false, "x402-mcp": false, "cloudflare-agents": true, "vercel-x402-mcp": true, mcpay: true, "jsonrpc-402": false };
+const VERSION: Record<Style, 1 | 2> = { "agora-kit": 2, "x402-mcp": 2, "cloudflare-agents": 2, "vercel-x402-mcp": 1, mcpay: 1, "jsonrpc-402": 2 };
 
 const authorizationTypes = {
   TransferWithAuthorization: [
@@ -106,7 +107,7 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
   function ask(error: string, price: bigint): CallToolResult {
     const required = paymentRequired(error, price);
     if (style === "jsonrpc-402") throw new McpError(402, error, required);
-    if (style === "cloudflare-agents") return { isError: true, content: [{ type: "text", text: `Payment required: ${error}` }], _meta: { "x402/error": required } };
+    if (style === "cloudflare-agents" || style === "mcpay") return { isError: true, content: [{ type: "text", text: `Payment required: ${error}` }], _meta: { "x402/error": required } };
     return { isError: true, structuredContent: required as unknown as Record<string, unknown>, content: [{ type: "text", text: JSON.stringify(required) }] };
   }
 
@@ -202,6 +203,8 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
         return { ...base, _meta: { "agents-x402/paymentRequired": true, "agents-x402/priceUSD": Number(units) / 1e6 } };
       case "vercel-x402-mcp":
         return { ...base, annotations: { paymentHint: true } };
+      case "mcpay":
+        return { ...base, annotations: { paymentHint: true, paymentPriceUSD: Number(units) / 1e6, paymentVersion: 1 } };
       default:
         return base;
     }
