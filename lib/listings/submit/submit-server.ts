@@ -13,8 +13,11 @@ import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./serv
 
 export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
 
+/** A parsed submission (serverSubmissionSchema's output); one that names no paid tools may leave the two fields out. */
+export type Submission = Omit<ServerSubmission, "paidTools" | "readPricesConsent"> & Partial<Pick<ServerSubmission, "paidTools" | "readPricesConsent">>;
+
 /** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
-export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<ListingRow> {
+export async function submitServer(db: Db, userId: string, input: Submission): Promise<ListingRow> {
   await admitSubmission(db, userId, input);
   await refuseListedServer(db, input.mcpServerUrl);
   try {
@@ -24,12 +27,23 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
       categories: input.categories,
       serverUrl: normalizeServerUrl(input.mcpServerUrl),
       websiteUrl: input.websiteUrl,
+      ...ownerPaidTools(input),
       status: "pending",
       submitterId: userId,
     });
   } catch (error) {
     throw asDuplicateServer(error);
   }
+}
+
+/**
+ * The tools the owner names as paid, with when they agreed to the unpaid calls that read their prices (the schema
+ * refused names without that agreement); no names, no consent time.
+ */
+export function ownerPaidTools(input: Pick<Submission, "paidTools" | "readPricesConsent">): { paidTools: string[]; paidToolsConsentedAt: Date | null } {
+  const names = input.paidTools ?? [];
+  const named = names.length > 0 && input.readPricesConsent === true;
+  return { paidTools: named ? names : [], paidToolsConsentedAt: named ? new Date() : null };
 }
 
 /** What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit. */
@@ -57,7 +71,7 @@ export function asDuplicateServer(error: unknown): unknown {
   return error;
 }
 
-/** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
+/** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL, status and the tools named paid. */
 export function toSubmittedAgent(listing: ListingRow) {
-  return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status };
+  return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status, paidTools: listing.paidTools };
 }
