@@ -6,7 +6,7 @@ import { unprobedView } from "@/lib/listings/from-rows";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { ApiError } from "@/lib/errors";
-import { enforceLimit, limits } from "@/lib/rate-limit";
+import { enforceLimit, limits, type Limit } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
 import { listingAtUrl } from "@/db/queries/listings";
 import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./server-url";
@@ -46,11 +46,14 @@ export function ownerPaidTools(input: Pick<Submission, "paidTools" | "readPrices
   return { paidTools: named ? names : [], paidToolsConsentedAt: named ? new Date() : null };
 }
 
-/** What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit. */
-export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">): Promise<void> {
+/**
+ * What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit
+ * (or `limit`, for a reading of the server that is not a submission).
+ */
+export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">, limit: Limit = limits.submissionsPerUser): Promise<void> {
   const problem = serverUrlProblem(input.mcpServerUrl);
   if (problem) throw new ApiError(400, problem, { code: "invalid_input", errors: { mcpServerUrl: [problem] } });
-  await enforceLimit(db, limits.submissionsPerUser, userId);
+  await enforceLimit(db, limit, userId);
 }
 
 const duplicateServer = () => new ApiError(409, DUPLICATE_SERVER_MESSAGE, { code: "duplicate_server", errors: { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] } });
