@@ -16,7 +16,6 @@ export const CONSENT_REQUIRED = "To name paid tools, agree that Agora reads each
 // MCP's naming guidance (letters, digits, "_", "-", ".") plus the "/" and ":" of namespaced tools, in any script:
 // no spaces, quotes or markup, so a name is never anything but a name wherever it is shown.
 const TOOL_NAME = /^[\p{L}\p{N}_.\-/:]+$/u;
-// eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const paidToolNameSchema = z

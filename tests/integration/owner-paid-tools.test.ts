@@ -14,6 +14,7 @@ import { GET as listV01 } from "@/app/v0.1/servers/route";
 import { POST as register } from "@/app/api/auth/register/route";
 import { decideListingEdit, ownEdits } from "@/db/queries/listing-edits";
 import { decideListing } from "@/db/queries/reviews";
+import { rowsOf } from "@/db/rows";
 import { listingEdits, listingProbes, listings, users } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
@@ -137,7 +138,7 @@ describe.each(drivers())("tools named as paid by their owner on %s", (driver) =>
     it("adds the columns to listings and pending edits, with the bounds and the consent rule as constraints", async () => {
       const columns = await conn.db.execute(sql`select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns
         where column_name in ('paid_tools', 'paid_tools_consented_at') order by table_name, column_name`);
-      const rows = ("rows" in columns ? columns.rows : columns) as Record<string, string>[];
+      const rows = rowsOf<Record<string, string>>(columns);
       expect(rows.map((r) => [r.table_name, r.column_name, r.data_type, r.is_nullable])).toEqual([
         ["listing_edits", "paid_tools", "ARRAY", "NO"],
         ["listing_edits", "paid_tools_consented_at", "timestamp with time zone", "YES"],

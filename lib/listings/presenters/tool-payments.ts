@@ -28,7 +28,6 @@ const REASONS: Record<PaidReason, string> = {
   registry: "named by its registry entry",
 };
 
-// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Server-given text as plain, one-line text of at most `max` characters. */
