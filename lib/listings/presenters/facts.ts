@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ListingView } from "@/lib/listings/model";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
-import { findNetwork, PAID_STYLES } from "@agora-mcp/protocol";
+import { findNetwork, PAID_STYLE_NAMES, PAID_STYLES } from "@agora-mcp/protocol";
 import { paymentStyleOf } from "./payment-style";
 import { salesFacts, salesFactsSchema } from "./sales-facts";
 import { testPurchaseSchema } from "@/lib/listings/test-purchase-view";
@@ -73,7 +73,7 @@ export const salesTermsSchema = z.object({
     .enum(PAID_STYLES)
     .nullable()
     .describe(
-      "How a paid call is asked for and paid, as the latest check read it: agora-kit (Agora's provider kit), x402-mcp (x402's MCP transport), cloudflare-agents (Cloudflare's Agents SDK), vercel-x402-mcp (Vercel's x402-mcp), jsonrpc-402 (x402's JSON-RPC 402 error) or monetized-mcp (price-listing and make-purchase); null for a free listing or one not checked yet.",
+      `How a paid call is asked for and paid, as the latest check read it: ${PAID_STYLES.map((style) => `${style} (${PAID_STYLE_NAMES[style]})`).join(", ")}; null for a free listing or one not checked yet.`,
     ),
   lastVerification: verificationSchema.nullable().describe("The latest server check; null until one has run."),
   protocolVersion: z
