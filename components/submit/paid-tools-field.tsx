@@ -39,6 +39,9 @@ export function PaidToolsField({ control, serverUrl }: { control: Control<Server
     setReading(false);
     if (!result.ok) return setProblem(result.errors?.mcpServerUrl?.[0] ?? result.message);
     setChoices(result.data);
+    // A tool the server marks paid is read without being named: a name for it would only be one to keep in step.
+    const marked = new Set(result.data.tools.filter((t) => t.markedPaid).map((t) => t.name));
+    if (named.some((n) => marked.has(n))) paid.field.onChange(named.filter((n) => !marked.has(n)));
   }
 
   const toggle = (name: string, on: boolean) => paid.field.onChange(on ? [...named, name] : named.filter((n) => n !== name));
