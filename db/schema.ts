@@ -1,10 +1,11 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
-import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
+import { MAX_OWNER_PAID_TOOLS, type AcceptedPayment, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 import type { ProbeResult } from "./probe-result";
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -19,6 +20,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 export const reviewStatus = pgEnum("review_status", ["pending", "approved", "rejected"]);
@@ -52,6 +54,25 @@ export const users = pgTable(
     uniqueIndex("users_github_id_key").on(t.githubId),
   ],
 );
+
+/**
+ * The tools a listing's owner named as paid, for servers whose tools/list says nothing about payment: every check
+ * calls each of them unpaid to read its price (a paid tool asks before it runs), which the owner agreed to at
+ * `paid_tools_consented_at`. Never names without that consent, never more than MAX_OWNER_PAID_TOOLS.
+ */
+function ownerPaidToolColumns() {
+  return {
+    paidTools: text("paid_tools").array().notNull().default(sql`'{}'::text[]`),
+    paidToolsConsentedAt: timestamp("paid_tools_consented_at", { withTimezone: true }),
+  };
+}
+
+function ownerPaidToolChecks(table: string, t: { paidTools: AnyPgColumn; paidToolsConsentedAt: AnyPgColumn }) {
+  return [
+    check(`${table}_paid_tools_bound`, sql`cardinality(${t.paidTools}) <= ${sql.raw(String(MAX_OWNER_PAID_TOOLS))}`),
+    check(`${table}_paid_tools_consent`, sql`cardinality(${t.paidTools}) = 0 or ${t.paidToolsConsentedAt} is not null`),
+  ];
+}
 
 export const listings = pgTable(
   "listings",
@@ -99,10 +120,12 @@ export const listings = pgTable(
     // suffix when another listing had it first); null for the rest, named "<namespace>/<slug>". Stored, never
     // derived, so a name resolves whatever the slug; unique, so no name is listed twice (lib/ingest/naming.ts).
     registryName: text("registry_name"),
+    ...ownerPaidToolColumns(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    ...ownerPaidToolChecks("listings", t),
     uniqueIndex("listings_slug_key").on(t.slug),
     uniqueIndex("listings_server_url_key").on(t.serverUrl),
     index("listings_status_name_idx").on(t.status, sql`lower(${t.name})`, t.id),
@@ -143,8 +166,10 @@ export const listingEdits = pgTable("listing_edits", {
   status: reviewStatus("status").notNull().default("pending"),
   rejectionReason: text("rejection_reason"),
   check: jsonb("check").$type<EditCheck>(),
+  // The tools the edit names as paid and when the owner agreed to their unpaid calls; the edit's check reads them.
+  ...ownerPaidToolColumns(),
   submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => ownerPaidToolChecks("listing_edits", t));
 
 /**
  * Bumped by statement triggers on every write to listings, listing_probes and listing_drift (migration 0009):

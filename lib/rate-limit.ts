@@ -32,6 +32,8 @@ export const limits = {
   rechecksPerUser: { name: "recheck:user", max: 30, windowSeconds: HOUR, message: "You have re-checked servers too often." },
   recheckCooldownPerListing: { name: "recheck:listing", max: 1, windowSeconds: MINUTE, message: "This server was checked a moment ago." },
   editCooldownPerListing: { name: "edit:listing", max: 1, windowSeconds: MINUTE, message: "This listing was changed a moment ago." },
+  // The submit form's tool list reaches a host the owner picks too (tools/list only, nothing stored).
+  toolListsPerUser: { name: "tool-list:user", max: 30, windowSeconds: HOUR, message: "You have read servers' tool lists too often." },
   // Buyer reviews: each one costs chain reads, so they are bounded per client address and per reviewing wallet.
   buyerReviewsPerIp: { name: "buyer-review:ip", max: 30, windowSeconds: HOUR, message: "Too many reviews sent from this address." },
   buyerReviewsPerWallet: { name: "buyer-review:wallet", max: 10, windowSeconds: HOUR, message: "Too many reviews from this wallet." },

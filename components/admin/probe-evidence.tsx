@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck, CircleX } from "lucide-react";
 import { DriftNotes } from "@/components/listings/drift-notes";
+import { ToolPayments } from "@/components/listings/tool-payments";
 import type { DriftRecord } from "@/lib/listings/model";
 import type { ListingCheck } from "@/lib/listings/model";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types";
@@ -39,6 +40,7 @@ export function ProbeEvidence({ probe, drift = [] }: { probe: ListingCheck | und
           <span className="font-medium">Tools:</span> {tools.map((t) => t.name).join(", ")}
         </p>
       )}
+      <ToolPayments tools={tools} />
       {items.length > 0 && (
         // Each purchasable thing once (an item and its own x402 tool are one), as the detail page lists them.
         <ul className="list-disc pl-5">

@@ -14,9 +14,10 @@ import { editServer } from "@/lib/actions/edit-server";
 import { submitServerForReview } from "@/lib/actions/submit-server";
 import { MAX_CATEGORIES, serverSubmissionSchema, type ServerSubmission, type ServerSubmissionValues } from "@/lib/validations/server-submission";
 import { CategoryInput } from "./category-input";
+import { PaidToolsField } from "./paid-tools-field";
 import { SubmittedNotice } from "./submitted-notice";
 
-const empty: ServerSubmissionValues = { name: "", description: "", mcpServerUrl: "", websiteUrl: "", categories: [] };
+const empty: ServerSubmissionValues = { name: "", description: "", mcpServerUrl: "", websiteUrl: "", categories: [], paidTools: [], readPricesConsent: false };
 
 /** Submits a new server, or (with `editing`) saves an owner's changes and sends the listing back to review. */
 export function SubmitServerForm({ editing }: { editing?: { id: string; values: ServerSubmissionValues } } = {}) {
@@ -44,7 +45,9 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
       return;
     }
     toast.error("Error", { description: result.message });
-    for (const [field, messages] of Object.entries(result.errors ?? {})) {
+    for (const [path, messages] of Object.entries(result.errors ?? {})) {
+      // A list's entry ("paidTools.3") is shown on its list.
+      const field = path.split(".")[0]!;
       if (field in empty) setError(field as keyof ServerSubmissionValues, { message: messages[0] });
     }
     if (result.status === 401) {
@@ -59,6 +62,7 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
   const { errors, isSubmitting } = formState;
   // useWatch (not watch()): a subscription React can memoise around, re-rendering as the text changes.
   const description = useWatch({ control, name: "description" }) ?? "";
+  const serverUrl = useWatch({ control, name: "mcpServerUrl" }) ?? "";
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="grid gap-6" aria-label="Submit MonetizedMCP server">
       {submitted && <SubmittedNotice name={submitted} />}
@@ -101,6 +105,7 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
           </div>
         )}
       />
+      <PaidToolsField control={control} serverUrl={serverUrl.trim()} />
       <Button type="submit" size="lg" className="w-full sm:w-auto sm:justify-self-start" disabled={isSubmitting}>
         {isSubmitting && <Loader2 className="animate-spin" />}
         {isSubmitting ? "Uploading..." : editing ? "Save and resubmit" : "Submit for review"}

@@ -42,6 +42,8 @@ export async function saveOwnerEdit(db: Db, listingId: string, ownerId: string, 
           categories: input.categories,
           serverUrl: input.serverUrl,
           websiteUrl: input.websiteUrl,
+          paidTools: input.paidTools,
+          paidToolsConsentedAt: input.paidToolsConsentedAt,
           // A reviewer who opened the queue before this edit can no longer approve the replaced one.
           revision: sql`greatest(${listingEdits.revision} + 1, ${current.revision + 1})`,
           status: "pending",
@@ -55,10 +57,10 @@ export async function saveOwnerEdit(db: Db, listingId: string, ownerId: string, 
   });
 }
 
-/** The pending edit of a listing, if any (the one its check probes). */
-export async function findPendingEdit(db: Db, listingId: string): Promise<Pick<ListingEdit, "serverUrl" | "revision"> | null> {
+/** The pending edit of a listing, if any (the one its check probes, with the tools it names as paid). */
+export async function findPendingEdit(db: Db, listingId: string): Promise<Pick<ListingEdit, "serverUrl" | "revision" | "paidTools"> | null> {
   const [row] = await db
-    .select({ serverUrl: listingEdits.serverUrl, revision: listingEdits.revision })
+    .select({ serverUrl: listingEdits.serverUrl, revision: listingEdits.revision, paidTools: listingEdits.paidTools })
     .from(listingEdits)
     .where(and(eq(listingEdits.listingId, listingId), eq(listingEdits.status, "pending")));
   return row ?? null;
@@ -104,7 +106,7 @@ export async function decideListingEdit(db: Db, listingId: string, reviewerId: s
       const [before] = await tx.select({ terms: listings.approvedTerms, serverUrl: listings.serverUrl }).from(listings).where(eq(listings.id, listingId)).for("update");
       if (!before) return { ok: false, reason: "not_pending" };
       const sameServer = before.serverUrl === edit.serverUrl;
-      const input = { name: edit.name, description: edit.description, categories: edit.categories, serverUrl: edit.serverUrl, websiteUrl: edit.websiteUrl };
+      const input = editInputOf(edit);
       const [listing] = await tx
         .update(listings)
         .set({
@@ -209,7 +211,15 @@ export async function ownEdits(db: Db, submitterId: string, listingId?: string):
 }
 
 function editInputOf(row: EditInput): EditInput {
-  return { name: row.name, description: row.description, categories: row.categories, serverUrl: row.serverUrl, websiteUrl: row.websiteUrl };
+  return {
+    name: row.name,
+    description: row.description,
+    categories: row.categories,
+    serverUrl: row.serverUrl,
+    websiteUrl: row.websiteUrl,
+    paidTools: row.paidTools,
+    paidToolsConsentedAt: row.paidToolsConsentedAt,
+  };
 }
 
 /** An edit's check as a row of the listing's check history (what approval inserts; the review queue shows it so). */

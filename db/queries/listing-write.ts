@@ -8,8 +8,11 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type ListingRowInput = Omit<NewListingRow, "id" | "searchText" | "slug" | "categories"> & { slug: string; categories: string[] };
 
-/** The fields an owner edits (a pending edit proposes them; a listing not yet approved takes them at once). */
-export type EditInput = Pick<ListingRow, "name" | "description" | "categories" | "serverUrl" | "websiteUrl">;
+/**
+ * The fields an owner edits (a pending edit proposes them; a listing not yet approved takes them at once), with the
+ * tools they name as paid and when they agreed to those tools' unpaid calls.
+ */
+export type EditInput = Pick<ListingRow, "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "paidTools" | "paidToolsConsentedAt">;
 
 export function buildSearchText(name: string, description: string, categories: string[]): string {
   return `${name}\n${description}\n${categories.join(", ")}`.toLowerCase();

@@ -5,6 +5,7 @@ import type { CataloguePrice, CatalogueSort, CatalogueSource } from "@agora-mcp/
 import { correctedTerms, countMatches, countUpTo, matchesSearchText, planSearch, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
 import { listings, type ListingRow } from "../schema";
+import { probeTargetColumns, type ProbeTarget } from "./probes";
 import { recentSalesCount, recentUsageByListing } from "./sales";
 import type { Db } from "../types";
 
@@ -268,10 +269,10 @@ export async function catalogueVersion(db: Db): Promise<string> {
   return row?.v ?? "0";
 }
 
-/** Ids and server URLs of the listings with these slugs, whatever their status. */
-export async function findListingTargets(db: Db, slugs: string[]): Promise<Pick<ListingRow, "id" | "serverUrl" | "revision">[]> {
+/** What a probe of the listings with these slugs reads (ids, server URLs, revisions, owner-named paid tools), whatever their status. */
+export async function findListingTargets(db: Db, slugs: string[]): Promise<ProbeTarget[]> {
   if (slugs.length === 0) return [];
-  return db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(inArray(listings.slug, slugs));
+  return db.select(probeTargetColumns).from(listings).where(inArray(listings.slug, slugs));
 }
 
 /** Gives the listing with `slug` another server URL, unless another listing is already there (URLs are unique). */

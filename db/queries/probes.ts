@@ -23,8 +23,11 @@ export const PROBES_PER_HOUR = 4;
 /** What thinning by hour allows at most: every hour of the retention window full, plus the kept reachable one. */
 export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DAYS + 1) + 1;
 
-/** A listing as a probe found it: which listing, and the revision whose server URL was probed. */
-export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision">;
+/** A listing as a probe finds it: which listing, the revision whose server URL is probed, and the tools its owner named as paid. */
+export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision" | "paidTools">;
+
+/** The columns a ProbeTarget is read from. */
+export const probeTargetColumns = { id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision, paidTools: listings.paidTools };
 
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
@@ -231,7 +234,7 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
   const daySince = new Date(now.getTime() - DAY_MS).toISOString();
   const result = await db.execute(sql`
     with candidates as (
-      select l.id, l.server_url, l.revision, l.status, l.submitter_id, l.created_at,
+      select l.id, l.server_url, l.revision, l.paid_tools, l.status, l.submitter_id, l.created_at,
              (select max(p.checked_at) from ${listingProbes} p where p.listing_id = l.id) as last_checked
       from ${listings} l
       where l.status in ('approved', 'pending')
@@ -245,7 +248,7 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
       -- counted from the submission, which a check cannot move (a check that changes the price moves updated_at)
       where status = 'approved' or created_at > ${backoffSince}::timestamptz or last_checked is null or last_checked < ${daySince}::timestamptz
     )
-    select id, server_url as "serverUrl", revision from due
+    select id, server_url as "serverUrl", revision, paid_tools as "paidTools" from due
     where nth_pending is null or nth_pending <= ${limits.MAX_PENDING_PER_OWNER}
     order by last_checked asc nulls first, id
     limit ${limits.MAX_CHECKS_PER_RUN}`);
@@ -254,6 +257,6 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
 
 /** What a probe of a listing reads now: its server URL at its current revision, whatever its status; null for an unknown id. */
 export async function findProbeTarget(db: Db, listingId: string): Promise<ProbeTarget | null> {
-  const [row] = await db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(eq(listings.id, listingId));
+  const [row] = await db.select(probeTargetColumns).from(listings).where(eq(listings.id, listingId));
   return row ?? null;
 }

@@ -24,7 +24,16 @@ export async function listSubmittedListings(db: Db, submitterId: string): Promis
 /** One of the provider's own listings, for its edit form; undefined when it is someone else's. */
 export async function findOwnListing(db: Db, submitterId: string, listingId: string) {
   const [row] = await db
-    .select({ id: listings.id, name: listings.name, description: listings.description, categories: listings.categories, serverUrl: listings.serverUrl, websiteUrl: listings.websiteUrl, status: listings.status })
+    .select({
+      id: listings.id,
+      name: listings.name,
+      description: listings.description,
+      categories: listings.categories,
+      serverUrl: listings.serverUrl,
+      websiteUrl: listings.websiteUrl,
+      paidTools: listings.paidTools,
+      status: listings.status,
+    })
     .from(listings)
     .where(and(eq(listings.id, listingId), eq(listings.submitterId, submitterId)));
   return row;

@@ -1,11 +1,11 @@
 // Probes a listing's MCP server as an MCP client: handshake, tool list, then the MonetizedMCP
 // price-listing and payment-methods tools. Every HTTP request goes through safeFetch, and the whole
-// probe ends within its timeout whatever the server does.
+// probe ends within its timeout whatever the server does (./run.ts).
 //
 // Either protocol era: over Streamable HTTP the client (SDK v2) first asks server/discover; a 2026-07-28 server
 // is then spoken to statelessly, and anything else falls back to the 2025 initialize handshake. The revision it
 // settled on is recorded (protocolVersion), so every surface can say which one a server speaks.
-import { createSafeFetch, SafeFetchError, type FetchLike, type Lookup } from "@/lib/ssrf";
+import type { Lookup } from "@/lib/ssrf";
 import {
   acceptsSupportedMethod,
   findTool,
@@ -18,16 +18,14 @@ import {
   readPaymentMethods,
   readPricedItems,
   takesSignedTransaction,
-  toolsListAnswerSchema,
 } from "@agora-mcp/protocol";
-import { classifyProbeError, refusalFailure, timeoutFailure, type ProbeFailure } from "./probe-errors";
-import { callTool, closeQuietly, NotMcpServer, openSession, type RequestOptions, type Session } from "./session";
+import { listTools, runSession } from "./run";
+import { callTool, type RequestOptions, type Session } from "./session";
 import { boundForStorage, boundQuirks, storablePrice } from "./storage-limits";
 import type { ProbeResult } from "./types";
-import { paidCandidates, readX402Offers, type ListedTool, type NamedPaidTool, type X402Offers } from "./x402-tools";
+import { paidCandidates, readX402Offers, type NamedPaidTool, type X402Offers } from "./x402-tools";
 
 export const PROBE_TIMEOUT_MS = 15_000;
-const MAX_TOOL_PAGES = 5;
 
 export type ProbeOptions = {
   /** Whole-probe deadline; the result comes back by then even if the server never answers. */
@@ -41,88 +39,23 @@ export type ProbeOptions = {
   paidTools?: NamedPaidTool[];
 };
 
-class ProbeTimeout extends Error {
-  constructor(ms: number) {
-    super(`No complete answer within ${ms} ms`);
-  }
-}
-
 /** Probes the MCP server at `url`. Never throws: failures come back as `error` in the result. */
 export async function probeServer(url: string, options: ProbeOptions = {}): Promise<ProbeResult> {
-  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   const result = emptyResult(url, new Date());
   const quirks = new Quirks();
-  const probe = startProbe(options, timeoutMs);
-  let session: Session | undefined;
-  const run = async () => {
-    session = await openSession(url, probe, quirks);
-    // A handshake that finished after the deadline (the result is already out) must not stay open.
-    if (probe.deadline.aborted) {
-      await closeQuietly(session);
-      throw probe.deadline.reason;
-    }
-    recordHandshake(result, session, probe.started);
-    await readOffer(result, session, probe.request, quirks, options.paidTools ?? []);
-  };
-
-  try {
-    await Promise.race([
-      run(),
-      new Promise<never>((_, reject) => probe.deadline.addEventListener("abort", () => reject(probe.deadline.reason), { once: true })),
-    ]);
-  } catch (error) {
-    const failure = failureOf(error, probe, timeoutMs);
+  const failure = await runSession(url, { ...options, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS }, quirks, async (session, run) => {
+    recordHandshake(result, session, run.started);
+    await readOffer(result, session, run.request, quirks, options.paidTools ?? []);
+  });
+  if (failure) {
     result.error = failure.message;
     result.errorClass = failure.errorClass;
     result.httpStatus = failure.httpStatus;
     result.verifiable = false;
-  } finally {
-    await probe.end(session);
   }
   const bounded = boundForStorage(result, quirks);
   bounded.quirks = boundQuirks(quirks);
   return bounded;
-}
-
-/** One probe's means: its deadline, the safe fetch every request goes through, and the refusals that fetch made. */
-type ProbeRun = {
-  started: number;
-  deadline: AbortSignal;
-  refusals: SafeFetchError[];
-  fetch: FetchLike;
-  request: RequestOptions;
-  /** Stops the deadline's timer and closes the session and the fetch's connections. */
-  end: (session: Session | undefined) => Promise<void>;
-};
-
-function startProbe(options: ProbeOptions, timeoutMs: number): ProbeRun {
-  const started = performance.now();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new ProbeTimeout(timeoutMs)), timeoutMs);
-  const refusals: SafeFetchError[] = [];
-  const safe = createSafeFetch({
-    allowPrivateHosts: options.allowPrivateHosts,
-    lookup: options.lookup,
-    timeoutMs: Math.min(10_000, timeoutMs),
-    onRefusal: (e) => refusals.push(e),
-    reuseConnections: true,
-  });
-  // Every request ends at the probe's deadline as well as its caller's signal.
-  const fetch: FetchLike = (input, init) =>
-    safe(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal });
-  const remaining = () => Math.max(1, timeoutMs - (performance.now() - started));
-  return {
-    started,
-    deadline: deadline.signal,
-    refusals,
-    fetch,
-    request: () => ({ signal: deadline.signal, timeout: remaining() }),
-    end: async (session) => {
-      clearTimeout(timer);
-      if (session) await closeQuietly(session);
-      await safe.close();
-    },
-  };
 }
 
 function emptyResult(url: string, checkedAt: Date): ProbeResult {
@@ -181,22 +114,6 @@ async function readOffer(result: ProbeResult, session: Session, request: Request
     (result.reachable && x402.items.length > 0 && acceptsSupportedMethod(x402.methods));
 }
 
-/**
- * The server's tools, up to MAX_TOOL_PAGES pages, as the server sent them: the SDK's listTools would drop the
- * annotation keys some paid styles signal in (paid-styles.ts toolsListAnswerSchema).
- */
-async function listTools(session: Session, request: RequestOptions): Promise<ListedTool[]> {
-  const tools: ListedTool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const listed = await session.client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, toolsListAnswerSchema, request());
-    tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? { type: "object" }, annotations: t.annotations, _meta: t._meta })));
-    cursor = listed.nextCursor;
-    if (!cursor) break;
-  }
-  return tools;
-}
-
 /** Calls the MonetizedMCP price-listing tool (any of its spellings): the priced items and the lowest USD price. */
 async function readPriceListing(result: ProbeResult, session: Session, names: string[], request: RequestOptions, quirks: Quirks): Promise<string | undefined> {
   const priceTool = findTool(names, PRICE_LISTING_TOOLS);
@@ -242,15 +159,4 @@ function addX402Offers(result: ProbeResult, x402: X402Offers, hasPriceTool: bool
       result.lowestPrice = lowest;
     }
   }
-}
-
-/**
- * Why the probe failed. A refusal explains a failure better than the SDK's wrapping of it; the deadline explains a
- * hang. Only a class, a status and a fixed sentence are kept: never the server's own error text.
- */
-function failureOf(error: unknown, probe: Pick<ProbeRun, "refusals" | "deadline">, timeoutMs: number): ProbeFailure {
-  if (probe.refusals[0]) return refusalFailure(probe.refusals[0]);
-  if (probe.deadline.aborted) return timeoutFailure(timeoutMs);
-  if (error instanceof NotMcpServer) return classifyProbeError(error.streamable, "not_mcp");
-  return classifyProbeError(error);
 }

@@ -1,6 +1,6 @@
 // Bounds what a probe stores: a probe row is history, written every run, and a hostile or sprawling
 // server must not decide its size. (Reading the tools' answers is @agora-mcp/protocol's job.)
-import { clip, type AcceptedPayment, type PricedItem, type ProbedTool, type Quirks } from "@agora-mcp/protocol";
+import { clip, type AcceptedPayment, type PricedItem, type ProbedTool, type Quirks, type ToolPayment } from "@agora-mcp/protocol";
 
 /** How much of a probed server's answer is kept: a probe row is history, stored every run. */
 export const STORAGE_LIMITS = { tools: 100, items: 100, paymentMethods: 20, quirks: 30, text: 500, schemaChars: 8_000 } as const;
@@ -12,6 +12,19 @@ function short(value: string): string {
 /** At most 20 parameters per item, each hint cut to 200 characters. */
 function boundParams(params: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(params).slice(0, 20).map(([name, hint]) => [clip(name, 100), clip(hint, 200)]));
+}
+
+/**
+ * What a paid tool's unpaid calls found, kept with the tool (the owner's account page reads it): its offers and
+ * refusals capped like the server's other lists (a PaymentRequired may carry twenty), its words cut.
+ */
+function boundPayment(paid: ToolPayment): ToolPayment {
+  return {
+    ...paid,
+    ...(paid.offers ? { offers: paid.offers.slice(0, STORAGE_LIMITS.paymentMethods).map((o) => ({ scheme: o.scheme, network: clip(o.network, 100), units: clip(o.units, 100), payTo: clip(o.payTo, 100) })) } : {}),
+    ...(paid.refused ? { refused: paid.refused.slice(0, STORAGE_LIMITS.paymentMethods).map((r) => ({ index: r.index, reason: clip(r.reason, 200) })) } : {}),
+    ...(paid.note === undefined ? {} : { note: clip(paid.note, 200) }),
+  };
 }
 
 /** Caps the list, records the cut as a quirk. */
@@ -33,6 +46,7 @@ export function boundForStorage<T extends { tools: ProbedTool[]; pricedItems: Pr
       name: short(tool.name),
       description: tool.description === null ? null : short(tool.description),
       inputSchema: schemaSize > STORAGE_LIMITS.schemaChars ? null : tool.inputSchema,
+      ...(tool.paid ? { paid: boundPayment(tool.paid) } : {}),
     };
   });
   const pricedItems = capped(result.pricedItems, STORAGE_LIMITS.items, "price listing", quirks).map((item) => ({

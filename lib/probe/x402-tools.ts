@@ -83,7 +83,8 @@ async function readTool(session: Session, { tool, signal }: PaidCandidate, reque
   const first = await askOnce(session, tool, signal, request);
   if (first.kind === "failed") {
     quirks.add(`${tool.name.slice(0, 60)}: unpaid call failed (${first.problem})`);
-    return { payment: { ...base, status: "failed", note: `the unpaid call failed (${first.problem})` } };
+    // The note is the problem alone (a class or status, never the server's text): the account page says the rest.
+    return { payment: { ...base, status: "failed", note: first.problem } };
   }
   if (first.kind === "answered") {
     quirks.add(`${tool.name.slice(0, 60)}: named as paid but an unpaid call answered without asking for payment`);

@@ -2,7 +2,8 @@
 // (`npx tsx examples/monetized-server/index.ts` serves one on the default address) and are probed for
 // real when it answers, so a first run shows listings that earned 'Verified' beside ones that did not.
 import { slugify } from "@/lib/listings/slug";
-import { probeServer, type ProbeOptions } from "@/lib/probe/probe";
+import type { ProbeOptions } from "@/lib/probe";
+import { probeListingServer } from "@/lib/listings/checks/probe-listing";
 import { sampleCatalogue } from "./catalogue";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { findListingTargets, moveListingBySlug } from "@/db/queries/listings";
@@ -33,10 +34,10 @@ export async function probeSampleListings(db: Db, options: ProbeOptions & { atte
   for (const slug of referenceSlugs) {
     const [target] = await findListingTargets(db, [slug]);
     if (!target) continue;
-    let result = await probeServer(target.serverUrl, options);
+    let result = await probeListingServer(target, options);
     for (let attempt = 1; !result.reachable && attempt < (options.attempts ?? 1); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      result = await probeServer(target.serverUrl, options);
+      result = await probeListingServer(target, options);
     }
     const recorded = await recordCheck(db, target, result);
     if (recorded.listing?.verified) verified++;

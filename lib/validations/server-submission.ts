@@ -2,6 +2,7 @@
 // POST /api/mcp-agents all parse with it, so every boundary gives the same messages.
 import { z } from "zod";
 import { splitCategories } from "@/lib/categories";
+import { paidToolNamesSchema, requireReadPricesConsent } from "./paid-tools";
 
 export const MAX_CATEGORIES = 5;
 export const MAX_CATEGORY_LENGTH = 40;
@@ -18,7 +19,7 @@ const httpUrl = z
   .max(2048, INVALID_URL)
   .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: INVALID_URL }));
 
-export const serverSubmissionSchema = z.object({
+const submissionFields = z.object({
   name: z
     .string({ error: "Please enter a name." })
     .transform(singleLine)
@@ -53,7 +54,15 @@ export const serverSubmissionSchema = z.object({
         .array(z.string().max(MAX_CATEGORY_LENGTH, `Each category must be under ${MAX_CATEGORY_LENGTH} characters.`))
         .max(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
     ),
+  // "Which tools charge?": tools the owner names as paid, read by calling each unpaid, which needs their consent.
+  paidTools: paidToolNamesSchema.optional().default([]),
+  readPricesConsent: z.boolean({ error: "readPricesConsent must be true or false." }).optional().default(false),
 });
+
+export const serverSubmissionSchema = submissionFields.superRefine(requireReadPricesConsent);
 
 export type ServerSubmissionValues = z.input<typeof serverSubmissionSchema>;
 export type ServerSubmission = z.output<typeof serverSubmissionSchema>;
+
+/** What the form's "Read the server's tools" button sends: the URL, checked as a submission checks it. */
+export const toolListRequestSchema = submissionFields.pick({ mcpServerUrl: true });

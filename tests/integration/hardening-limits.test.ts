@@ -48,7 +48,7 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
     return row!.n;
   }
   function submission(label: string): ServerSubmission {
-    return { name: `Edited ${label}`, description: "New text for the reviewer to read.", categories: ["Data"], mcpServerUrl: `${server.url}?edit=${label}`, websiteUrl: null };
+    return { name: `Edited ${label}`, description: "New text for the reviewer to read.", categories: ["Data"], mcpServerUrl: `${server.url}?edit=${label}`, websiteUrl: null, paidTools: [], readPricesConsent: false };
   }
 
   beforeAll(async () => {

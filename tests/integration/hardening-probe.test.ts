@@ -77,7 +77,7 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
       expect(stored).toEqual({ serverUrl: honest.url, revision: 1 });
 
       // The owner points the listing at another server; the only probe is of revision 1.
-      const edited = await updateListingForReview(conn.db, listing.id, owner!.id, { name: "Switcher", description: "Honest at first.", categories: ["Data"], serverUrl: switched.url, websiteUrl: null });
+      const edited = await updateListingForReview(conn.db, listing.id, owner!.id, { name: "Switcher", description: "Honest at first.", categories: ["Data"], serverUrl: switched.url, websiteUrl: null, paidTools: [], paidToolsConsentedAt: null });
       expect(edited!.revision).toBe(2);
       expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 2 })).toEqual({ ok: false, reason: "unprobed" });
       expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).toEqual({ ok: false, reason: "edited" });

@@ -88,6 +88,8 @@ describe.each(drivers())("review queue on %s", (driver) => {
       categories: ["AI"],
       serverUrl: listing.serverUrl,
       websiteUrl: null,
+      paidTools: [],
+      paidToolsConsentedAt: null,
     });
     expect(edited!.revision).toBe(2);
     expect(await decideListing(conn.db, listing.id, adminId, { decision: "approved", reason: null, revision: seen!.revision })).toEqual({ ok: false, reason: "edited" });

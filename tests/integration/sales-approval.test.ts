@@ -103,7 +103,7 @@ describe.each(drivers())("sales and reviews follow approval (%s)", (driver) => {
     // A year-old approved listing of the same stranger, edited to point at the squatting server: back in review.
     ids.edited = await add("Old Approved", "http://127.0.0.1:9/mcp", "approved", mallory!.id);
     await backdate(ids.edited, 300);
-    const edited = await updateListingForReview(conn.db, ids.edited, mallory!.id, { name: "Old Approved", description: "Now with quotes.", categories: ["Data"], serverUrl: squats[1]!.server.url, websiteUrl: null });
+    const edited = await updateListingForReview(conn.db, ids.edited, mallory!.id, { name: "Old Approved", description: "Now with quotes.", categories: ["Data"], serverUrl: squats[1]!.server.url, websiteUrl: null, paidTools: [], paidToolsConsentedAt: null });
     expect(edited?.status).toBe("pending");
     await check(ids.edited);
     // Submitted before the seller, approved after: its approval, not its submission, is when it named the wallet.

@@ -5,9 +5,10 @@ import { findProbeTarget, listListingsToProbe, refreshVerifiedFlags, type Record
 import type { Db } from "@/db/types";
 import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
 import { logError } from "@/lib/log";
-import { probeServer, type ProbeOptions, type ProbeResult } from "@/lib/probe";
+import type { ProbeOptions, ProbeResult } from "@/lib/probe";
 import { CATALOGUE_TAG } from "../cache-tag";
 import { recordCheck } from "./drift";
+import { probeListingServer } from "./probe-listing";
 
 export type ChecksSummary = {
   listings: number;
@@ -38,7 +39,7 @@ export async function checkListing(
 ): Promise<(RecordedProbe & { result: ProbeResult }) | null> {
   const target = await findProbeTarget(db, listingId);
   if (target === null) return null;
-  const result = await probeServer(target.serverUrl, options);
+  const result = await probeListingServer(target, options);
   return { result, ...(await recordCheck(db, target, result)) };
 }
 
@@ -60,7 +61,7 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   const worker = async () => {
     while (next < targets.length && !options.signal?.aborted) {
       const target = targets[next++]!;
-      const result = await probeServer(target.serverUrl, options);
+      const result = await probeListingServer(target, options);
       if (result.reachable) summary.reachable++;
       else summary.unreachable++;
       if (result.verifiable) summary.verifiable++;

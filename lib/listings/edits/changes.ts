@@ -10,9 +10,10 @@ const FIELDS: { key: keyof EditInput; label: string }[] = [
   { key: "categories", label: "Categories" },
   { key: "serverUrl", label: "MCP Server URL" },
   { key: "websiteUrl", label: "Website URL" },
+  { key: "paidTools", label: "Tools named as paid" },
 ];
 
-const text = (value: EditInput[keyof EditInput]) => (Array.isArray(value) ? value.join(", ") : (value ?? ""));
+const text = (value: EditInput[keyof EditInput]) => (Array.isArray(value) ? value.join(", ") : value instanceof Date ? value.toISOString() : (value ?? ""));
 
 /**
  * The prices and payees an edit's check found that differ from the approved ones: a change a check held for review

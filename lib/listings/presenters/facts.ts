@@ -3,7 +3,8 @@
 import { z } from "zod";
 import type { ListingView } from "@/lib/listings/model";
 import { MAKE_PURCHASE_TOOL } from "@/lib/probe/types";
-import { findNetwork } from "@agora-mcp/protocol";
+import { findNetwork, PAID_STYLE_NAMES, PAID_STYLES } from "@agora-mcp/protocol";
+import { paymentStyleOf } from "./payment-style";
 import { salesFacts, salesFactsSchema } from "./sales-facts";
 import { testPurchaseSchema } from "@/lib/listings/test-purchase-view";
 
@@ -68,6 +69,12 @@ export const salesTermsSchema = z.object({
   tools: z.array(toolPriceSchema).describe("Tools with per-tool prices, as the latest check read them; empty before the first check."),
   pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
   paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
+  paymentStyle: z
+    .enum(PAID_STYLES)
+    .nullable()
+    .describe(
+      `How a paid call is asked for and paid, as the latest check read it: ${PAID_STYLES.map((style) => `${style} (${PAID_STYLE_NAMES[style]})`).join(", ")}; null for a free listing or one not checked yet.`,
+    ),
   lastVerification: verificationSchema.nullable().describe("The latest server check; null until one has run."),
   protocolVersion: z
     .string()
@@ -123,6 +130,7 @@ export function probeFacts(view: ListingView): ProbeFacts {
       const known = findNetwork(m.paymentMethod);
       return { id: m.paymentMethod, network: known?.v1Network ?? null, asset: known ? "USDC" : null, payTo: m.walletAddress || null };
     }),
+    paymentStyle: paymentStyleOf(probe),
     drift: view.drift,
     protocolVersion: probe?.reachable ? (probe.protocolVersion ?? null) : null,
     lastVerification: probe ? { status: probe.verifiable ? "passed" : "failed", checkedAt: probe.checkedAt, message: verificationMessage(probe) } : null,

@@ -1,5 +1,6 @@
 // The readable half of each tool answer: what a model or a person reads beside structuredContent.
 import { formatPrice } from "@/lib/listings/format";
+import { paymentStyleLine } from "./payment-style";
 import { salesLine } from "./sales-facts";
 import { provenanceLine } from "./provenance";
 import type { ServerDetails, ServerSummary } from "./server-details";
@@ -60,6 +61,7 @@ export function detailsText(d: ServerDetails): string {
     d.description,
     "",
     `Price: ${priceLine(d)}`,
+    ...[paymentStyleLine(d.paymentStyle)].filter((line) => line !== null),
     `Categories: ${d.categories.join(", ") || "none"}`,
     `Server URL (Streamable HTTP): ${d.serverUrl}`,
     `Details: ${d.detailUrl}`,

@@ -6,15 +6,18 @@ import { unprobedView } from "@/lib/listings/from-rows";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { ApiError } from "@/lib/errors";
-import { enforceLimit, limits } from "@/lib/rate-limit";
+import { enforceLimit, limits, type Limit } from "@/lib/rate-limit";
 import type { ServerSubmission } from "@/lib/validations/server-submission";
 import { listingAtUrl } from "@/db/queries/listings";
 import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./server-url";
 
 export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
 
+/** A parsed submission (serverSubmissionSchema's output); one that names no paid tools may leave the two fields out. */
+export type Submission = Omit<ServerSubmission, "paidTools" | "readPricesConsent"> & Partial<Pick<ServerSubmission, "paidTools" | "readPricesConsent">>;
+
 /** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
-export async function submitServer(db: Db, userId: string, input: ServerSubmission): Promise<ListingRow> {
+export async function submitServer(db: Db, userId: string, input: Submission): Promise<ListingRow> {
   await admitSubmission(db, userId, input);
   await refuseListedServer(db, input.mcpServerUrl);
   try {
@@ -24,6 +27,7 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
       categories: input.categories,
       serverUrl: normalizeServerUrl(input.mcpServerUrl),
       websiteUrl: input.websiteUrl,
+      ...ownerPaidTools(input),
       status: "pending",
       submitterId: userId,
     });
@@ -32,11 +36,24 @@ export async function submitServer(db: Db, userId: string, input: ServerSubmissi
   }
 }
 
-/** What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit. */
-export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">): Promise<void> {
+/**
+ * The tools the owner names as paid, with when they agreed to the unpaid calls that read their prices (the schema
+ * refused names without that agreement); no names, no consent time.
+ */
+export function ownerPaidTools(input: Pick<Submission, "paidTools" | "readPricesConsent">): { paidTools: string[]; paidToolsConsentedAt: Date | null } {
+  const names = input.paidTools ?? [];
+  const named = names.length > 0 && input.readPricesConsent === true;
+  return { paidTools: named ? names : [], paidToolsConsentedAt: named ? new Date() : null };
+}
+
+/**
+ * What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit
+ * (or `limit`, for a reading of the server that is not a submission).
+ */
+export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">, limit: Limit = limits.submissionsPerUser): Promise<void> {
   const problem = serverUrlProblem(input.mcpServerUrl);
   if (problem) throw new ApiError(400, problem, { code: "invalid_input", errors: { mcpServerUrl: [problem] } });
-  await enforceLimit(db, limits.submissionsPerUser, userId);
+  await enforceLimit(db, limit, userId);
 }
 
 const duplicateServer = () => new ApiError(409, DUPLICATE_SERVER_MESSAGE, { code: "duplicate_server", errors: { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] } });
@@ -57,7 +74,7 @@ export function asDuplicateServer(error: unknown): unknown {
   return error;
 }
 
-/** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL and status. */
+/** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL, status and the tools named paid. */
 export function toSubmittedAgent(listing: ListingRow) {
-  return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status };
+  return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status, paidTools: listing.paidTools };
 }

@@ -3,6 +3,7 @@ export * from "./amounts.js";
 export * from "./networks.js";
 export * from "./x402.js";
 export * from "./paid-styles.js";
+export * from "./paid-tool-names.js";
 export * from "./monetized.js";
 export * from "./jobs.js";
 export * from "./catalogue.js";

@@ -20,6 +20,7 @@ import { getClaimOffer } from "@/lib/claims/offer";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
 import { checksText, paidIn } from "@/lib/listings/presenters/price-rows";
+import { paymentLine } from "@/lib/listings/presenters/payment-style";
 import { formatCheckedAt, formatListedDate, isFree } from "@/lib/listings/format";
 import { isListingId } from "@/lib/listings/keys";
 import { getBuyerReviews } from "@/lib/buyer-reviews/page-data";
@@ -68,6 +69,7 @@ export default async function ListingPage({ params }: { params: Params }) {
     getClaimOffer(listing.id),
   ]);
   const probe = listing.probe;
+  const payment = paymentLine(probe);
 
   const jsonLd = {
     "@context": "https://schema.org",
@@ -111,6 +113,11 @@ export default async function ListingPage({ params }: { params: Params }) {
             <PriceTag price={listing.price} className="text-2xl" />
           </p>
           <p className="mt-1 text-xs text-muted-foreground">{isFree(listing.price) ? "No payment needed" : `Lowest priced item, ${paidIn(probe?.paymentMethods ?? [])}`}</p>
+          {payment && (
+            <p className="mt-1 text-xs text-muted-foreground" data-testid="payment-style">
+              {payment}
+            </p>
+          )}
           <div className="mt-2 max-w-xs text-left">
             <DriftNotes drift={listing.drift} kinds={["price"]} />
           </div>

@@ -37,7 +37,16 @@ export default async function EditServerPage({ params }: { params: Promise<{ id:
       <SubmitServerForm
         editing={{
           id: listing.id,
-          values: { name: start.name, description: start.description, mcpServerUrl: start.serverUrl, websiteUrl: start.websiteUrl ?? "", categories: start.categories },
+          values: {
+            name: start.name,
+            description: start.description,
+            mcpServerUrl: start.serverUrl,
+            websiteUrl: start.websiteUrl ?? "",
+            categories: start.categories,
+            // Named tools were saved with the owner's consent, so the box starts ticked.
+            paidTools: start.paidTools,
+            readPricesConsent: start.paidTools.length > 0,
+          },
         }}
       />
     </div>
