@@ -1,9 +1,9 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
 // Verified = approved + the last probe, within 24 h, was verifiable and found no change held for review.
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { ProbeResult } from "@/db/probe-result";
 import { applyDrift, compareWithApproved, driftBasis, type CompareTerms, type DriftFinding } from "./drift";
-import { listingProbes, listings, type ListingProbe, type ListingRow } from "../schema";
+import { ingestedServers, listingProbes, listings, type ListingProbe, type ListingRow, type UpstreamPaidTool } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -23,8 +23,15 @@ export const PROBES_PER_HOUR = 4;
 /** What thinning by hour allows at most: every hour of the retention window full, plus the kept reachable one. */
 export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DAYS + 1) + 1;
 
-/** A listing as a probe found it: which listing, and the revision whose server URL was probed. */
-export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision">;
+/**
+ * A listing as a probe found it: which listing, the revision whose server URL was probed, and the tools the upstream
+ * entries it was listed from name as paid (the probe calls them unpaid again, as the check that listed it did).
+ */
+export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision"> & { paidTools: UpstreamPaidTool[] };
+
+/** The paid tools named by the candidates listed as this listing (several spellings of one URL may be). */
+const upstreamPaidTools = (listingId: SQL) =>
+  sql<UpstreamPaidTool[]>`coalesce((select jsonb_agg(distinct t.value) from ${ingestedServers} i cross join lateral jsonb_array_elements(i.paid_tools) t where i.listing_id = ${listingId}), '[]'::jsonb)`;
 
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
@@ -245,7 +252,7 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
       -- counted from the submission, which a check cannot move (a check that changes the price moves updated_at)
       where status = 'approved' or created_at > ${backoffSince}::timestamptz or last_checked is null or last_checked < ${daySince}::timestamptz
     )
-    select id, server_url as "serverUrl", revision from due
+    select id, server_url as "serverUrl", revision, ${upstreamPaidTools(sql`due.id`)} as "paidTools" from due
     where nth_pending is null or nth_pending <= ${limits.MAX_PENDING_PER_OWNER}
     order by last_checked asc nulls first, id
     limit ${limits.MAX_CHECKS_PER_RUN}`);
@@ -254,6 +261,9 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
 
 /** What a probe of a listing reads now: its server URL at its current revision, whatever its status; null for an unknown id. */
 export async function findProbeTarget(db: Db, listingId: string): Promise<ProbeTarget | null> {
-  const [row] = await db.select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision }).from(listings).where(eq(listings.id, listingId));
+  const [row] = await db
+    .select({ id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision, paidTools: upstreamPaidTools(sql`${listings.id}`) })
+    .from(listings)
+    .where(eq(listings.id, listingId));
   return row ?? null;
 }

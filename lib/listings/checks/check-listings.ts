@@ -38,7 +38,7 @@ export async function checkListing(
 ): Promise<(RecordedProbe & { result: ProbeResult }) | null> {
   const target = await findProbeTarget(db, listingId);
   if (target === null) return null;
-  const result = await probeServer(target.serverUrl, options);
+  const result = await probeServer(target.serverUrl, { ...options, paidTools: target.paidTools });
   return { result, ...(await recordCheck(db, target, result)) };
 }
 
@@ -60,7 +60,7 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   const worker = async () => {
     while (next < targets.length && !options.signal?.aborted) {
       const target = targets[next++]!;
-      const result = await probeServer(target.serverUrl, options);
+      const result = await probeServer(target.serverUrl, { ...options, paidTools: target.paidTools });
       if (result.reachable) summary.reachable++;
       else summary.unreachable++;
       if (result.verifiable) summary.verifiable++;
