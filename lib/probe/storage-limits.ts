@@ -33,6 +33,8 @@ export function boundForStorage<T extends { tools: ProbedTool[]; pricedItems: Pr
       name: short(tool.name),
       description: tool.description === null ? null : short(tool.description),
       inputSchema: schemaSize > STORAGE_LIMITS.schemaChars ? null : tool.inputSchema,
+      // Why the tool was called unpaid and what it asked (its offers are bounded where they are read).
+      ...(tool.paid ? { paid: { ...tool.paid, ...(tool.paid.note === undefined ? {} : { note: short(tool.paid.note) }) } } : {}),
     };
   });
   const pricedItems = capped(result.pricedItems, STORAGE_LIMITS.items, "price listing", quirks).map((item) => ({
