@@ -145,7 +145,7 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
       const asked = paymentRequiredV2("", PAYEE, entry.resource === quotes.url ? "5000" : input(entry).toolName === "history" ? "20000" : "10000");
       // Exactly what the tool's unpaid call answered: nothing rewritten, nothing added.
       expect(entry.accepts).toEqual(asked.accepts);
-      expect(entry).toMatchObject({ type: "mcp", x402Version: 2 });
+      expect(entry).toMatchObject({ type: "mcp", x402Version: 2, metadata: { paidStyle: entry.resource === summaries.url ? "cloudflare-agents" : "x402-mcp" } });
       expect(input(entry).inputSchema).toMatchObject({ type: "object", properties: { topic: { type: "string" } }, required: ["topic"] });
       expect(input(entry).example).toEqual({ topic: "tea" });
     }

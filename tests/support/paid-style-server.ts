@@ -4,8 +4,8 @@
 //                      PaymentRequired (version 2) in `structuredContent` and the same JSON as text content.
 //   cloudflare-agents  tools/list `_meta["agents-x402/paymentRequired"]: true`; PaymentRequired in `_meta["x402/error"]`.
 //   vercel-x402-mcp    tools/list `annotations.paymentHint: true`; version 1 requirements in `structuredContent`.
-// No payment is ever taken: a paid tool answers PaymentRequired to every call. Every tool counts its calls, so a test
-// sees exactly which tools the probe called.
+// No payment is ever taken: a paid tool answers PaymentRequired to every call (a failing one, a JSON-RPC error).
+// Every tool counts its calls, so a test sees exactly which tools the probe called.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -24,6 +24,8 @@ export type StyledTool = {
   amount?: () => string;
   /** The network asked in (default Base Sepolia, `eip155:84532`). */
   network?: string;
+  /** Every call of the tool fails with a JSON-RPC error (a server that breaks, not one that asks). */
+  fails?: boolean;
 };
 
 export type PaidStyleServer = { url: string; calls: Record<string, number>; close: () => Promise<void> };
@@ -80,17 +82,36 @@ function build(tools: StyledTool[], url: () => string, payTo: string, calls: Rec
   return server;
 }
 
+type JsonRpcRequest = { id?: unknown; method?: string; params?: { name?: string } };
+
+async function readBody(req: http.IncomingMessage): Promise<JsonRpcRequest | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as JsonRpcRequest;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts a server with these tools on loopback, paid to `payTo`; `calls` counts every call by tool name. */
 export async function startPaidStyleServer(tools: StyledTool[], payTo: string): Promise<PaidStyleServer> {
   const calls: Record<string, number> = Object.fromEntries(tools.map((t) => [t.name, 0]));
   let url = "";
+  const failing = new Set(tools.filter((t) => t.fails).map((t) => t.name));
   const httpServer = http.createServer(async (req, res) => {
     if (req.method !== "POST") return void res.writeHead(405).end();
+    const body = await readBody(req);
+    const called = body?.method === "tools/call" ? body.params?.name : undefined;
+    if (called && failing.has(called)) {
+      calls[called] = (calls[called] ?? 0) + 1;
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: body?.id, error: { code: -32603, message: "Internal error" } }));
+    }
     const server = build(tools, () => url, payTo, calls);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => void Promise.all([transport.close(), server.close()]));
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   });
   await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
