@@ -11,13 +11,10 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPaidStyleServer, type PaidStyleServer } from "../support/paid-style-server";
-import { discoveryResourcesResponse } from "../support/x402-discovery";
+import { discoveryResourcesResponse, mcpInput as input, type DiscoveryEntry } from "../support/x402-discovery";
 
 const PAYEE = "0x7777777777777777777777777777777777777777";
-type Input = { toolName: string; inputSchema: Record<string, unknown>; example?: Record<string, unknown> };
-type Entry = ReturnType<typeof discoveryResourcesResponse.parse>["items"][number];
-const input = (entry: Entry) => (entry.extensions as { bazaar: { info: { input: Input } } }).bazaar.info.input;
-const meta = (entry: Entry) => (entry as unknown as { metadata: { slug: string; paidStyle?: string } }).metadata;
+const meta = (entry: DiscoveryEntry) => (entry as unknown as { metadata: { slug: string; paidStyle?: string } }).metadata;
 
 describe.each(drivers())("GET /discovery/resources with servers of other libraries on %s", (driver) => {
   let conn: TestConnection;

@@ -16,15 +16,12 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/fixture-registry";
 import { mcpEntry, startLocalBazaar, type LocalBazaar } from "../support/local-bazaar";
 import { paymentRequiredV2, startPaidStyleServer, type PaidStyleServer } from "../support/paid-style-server";
-import { discoveryResourcesResponse } from "../support/x402-discovery";
+import { discoveryResourcesResponse, mcpInput as input } from "../support/x402-discovery";
 
 const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 10_000 };
 const PAYEE = "0x5555555555555555555555555555555555555555";
 const PUBLISHER = "io.modelcontextprotocol.registry/publisher-provided";
 
-type Input = { toolName: string; inputSchema: Record<string, unknown>; example?: Record<string, unknown> };
-type Entry = ReturnType<typeof discoveryResourcesResponse.parse>["items"][number];
-const input = (entry: Entry) => (entry.extensions as { bazaar: { info: { input: Input } } }).bazaar.info.input;
 
 describe.each(drivers())("paid tools named upstream on %s", (driver) => {
   let conn: TestConnection;
