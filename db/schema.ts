@@ -414,7 +414,8 @@ export const ingestedServers = pgTable(
     outcome: text("outcome"),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
   },
-  (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt)],
+  // By listing: every check of a listing reads the paid tools its candidates name.
+  (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt), index("ingested_servers_listing_idx").on(t.listingId)],
 );
 
 // When each cache tag was last revalidated by any instance (lib/cache/shared-tags.ts): instances that missed the
