@@ -8,7 +8,7 @@ import { REGISTRY_PAID_TOOLS_META } from "@agora-mcp/protocol";
 import type { UpstreamPaidTool } from "@/db/schema";
 import { visibleText } from "./text";
 
-export const PUBLISHER_META_KEY = "io.modelcontextprotocol.registry/publisher-provided";
+const PUBLISHER_META_KEY = "io.modelcontextprotocol.registry/publisher-provided";
 /** Names kept per server: the probe reads at most 20 paid tools; the rest is room for names the server does not list. */
 export const MAX_NAMED_TOOLS = 50;
 /** MCP names a tool in at most 128 characters. */
