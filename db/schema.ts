@@ -1,6 +1,6 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
-import { MAX_OWNER_PAID_TOOLS, type AcceptedPayment, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import { MAX_OWNER_PAID_TOOLS, type AcceptedPayment, type PaidReason, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 import type { ProbeResult } from "./probe-result";
 import {
   bigint,
@@ -408,6 +408,9 @@ export const ingestSources = pgTable("ingest_sources", {
   lastErrors: jsonb("last_errors").$type<string[]>().notNull().default([]),
 });
 
+/** A tool an upstream entry names as paid, and which kind of source named it. */
+export type UpstreamPaidTool = { name: string; reason: Extract<PaidReason, "discovery" | "registry"> };
+
 // A remote MCP server some source lists: a candidate for a listing once a check shows it is paid. Free and
 // unreachable ones are remembered (and checked again later), not listed.
 export const ingestedServers = pgTable(
@@ -427,13 +430,17 @@ export const ingestedServers = pgTable(
     // From another Agora's `_meta` (lib/ingest/agora-meta.ts): the listing's categories and when it was listed there.
     categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    // Tools an upstream entry names as paid (an x402 discovery entry's tool, a registry entry's _meta): every check
+    // calls them unpaid to read their price, whatever the server's tools/list says (lib/ingest/paid-tool-names.ts).
+    paidTools: jsonb("paid_tools").$type<UpstreamPaidTool[]>().notNull().default([]),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     nextCheckAt: timestamp("next_check_at", { withTimezone: true }).notNull().defaultNow(),
-    // What the last check found: paid (listed), free, or unreachable.
+    // What the last check found: paid (listed), or why not (lib/ingest/check-candidates.ts CANDIDATE_OUTCOMES).
     outcome: text("outcome"),
     listingId: uuid("listing_id").references(() => listings.id, { onDelete: "set null" }),
   },
-  (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt)],
+  // By listing: every check of a listing reads the paid tools its candidates name.
+  (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt), index("ingested_servers_listing_idx").on(t.listingId)],
 );
 
 // When each cache tag was last revalidated by any instance (lib/cache/shared-tags.ts): instances that missed the

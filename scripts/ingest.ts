@@ -2,6 +2,7 @@
 // candidates that are due, and prints what it counted. With PGlite, stop the app first (one process per data
 // directory). Exits non-zero when a source failed or the database did.
 import { openConfiguredDatabase, settingsOrExit } from "./support/database";
+import { candidateLines } from "@/lib/ingest/candidate-lines";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { logError } from "@/lib/log";
@@ -24,8 +25,7 @@ try {
         for (const error of source.errors) console.log(`  error: ${error}`);
         if (source.errors.length > 0) exitCode = 1;
       }
-      const c = summary.candidates;
-      console.log(`Checked ${c.checked} candidates: ${c.paid} paid (${c.listed} newly listed), ${c.free} free, ${c.unreachable} unreachable, ${c.refused} refused (private address).`);
+      console.log(candidateLines(summary.candidates).join("\n"));
     } finally {
       await conn.close();
     }

@@ -1,6 +1,6 @@
 // Ingestion's store: each source's progress and the remote servers the sources list (candidates).
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
-import { ingestedServers, ingestSources, listings } from "../schema";
+import { ingestedServers, ingestSources, listings, type UpstreamPaidTool } from "../schema";
 import type { Db } from "../types";
 
 export type SourceState = typeof ingestSources.$inferSelect;
@@ -43,11 +43,39 @@ function sameUpstream(current: Candidate, input: CandidateInput): boolean {
   return (
     COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null)) &&
     (current.categories ?? []).join("\n") === (input.categories ?? []).join("\n") &&
-    (current.publishedAt?.getTime() ?? null) === (input.publishedAt?.getTime() ?? null)
+    (current.publishedAt?.getTime() ?? null) === (input.publishedAt?.getTime() ?? null) &&
+    samePaidTools(current.paidTools, input.paidTools ?? [])
   );
 }
 
 const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=");
+
+const toolKey = (t: UpstreamPaidTool) => `${t.reason} ${t.name}`;
+const samePaidTools = (a: UpstreamPaidTool[], b: UpstreamPaidTool[]) => a.map(toolKey).sort().join("\n") === b.map(toolKey).sort().join("\n");
+
+/**
+ * The paid tools a candidate keeps when an entry it belongs to is written: the entry's own replace the ones its kind
+ * of source named before, and the other kind's stay (a registry entry taking over a server a discovery list knew
+ * keeps the tools the list named).
+ */
+function ownPaidTools(current: UpstreamPaidTool[], input: CandidateInput): UpstreamPaidTool[] {
+  const reason = isDiscovery(input.sourceKey) ? "discovery" : "registry";
+  return [...current.filter((t) => t.reason !== reason), ...(input.paidTools ?? [])];
+}
+
+/**
+ * A discovery entry for a server another source holds adds the tools it names (a facilitator's evidence of paid
+ * calls, whoever lists the server) and takes none away, so two sources never take turns rewriting them.
+ */
+async function addDiscoveredTools(db: Db, current: Candidate, input: CandidateInput): Promise<void> {
+  if (!isDiscovery(input.sourceKey)) return;
+  const added = (input.paidTools ?? []).filter((t) => !current.paidTools.some((c) => toolKey(c) === toolKey(t)));
+  if (added.length === 0) return;
+  await db
+    .update(ingestedServers)
+    .set({ paidTools: [...current.paidTools, ...added], nextCheckAt: sql`now()` })
+    .where(eq(ingestedServers.remoteUrl, input.remoteUrl));
+}
 
 /**
  * Inserts or updates a candidate, writing only when something upstream changed: a second run over the same
@@ -59,7 +87,8 @@ const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=
  * and such an entry must not rename, deprecate or (by deleting itself) take down the listing of that server. Except
  * that a name whose namespace speaks for the remote's host (`speaksFor`, lib/claims: com.victim for
  * weather.victim.com) takes the remote over from one that does not (io.github.attacker), and is preferred to it
- * within one page.
+ * within one page. The paid tools an entry names are kept by the same rule (an entry another source or name holds
+ * names none), except that a discovery list's tools are added to any candidate (ownPaidTools, addDiscoveredTools).
  */
 export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
 
@@ -104,13 +133,17 @@ export async function upsertCandidate(db: Db, input: CandidateInput): Promise<Up
 }
 
 async function updateCandidate(db: Db, current: Candidate, input: CandidateInput, speaksFor: SpeaksFor): Promise<UpsertOutcome> {
-  if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) return "foreign";
+  if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) {
+    await addDiscoveredTools(db, current, input);
+    return "foreign";
+  }
   const renamed = current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && current.upstreamName !== input.upstreamName;
   if (renamed && !(speaksFor(input) && !speaksFor(current))) return "foreign";
-  if (current.sourceKey === input.sourceKey && sameUpstream(current, input)) return "unchanged";
+  const paidTools = ownPaidTools(current.paidTools, input);
+  if (current.sourceKey === input.sourceKey && sameUpstream(current, { ...input, paidTools })) return "unchanged";
   await db
     .update(ingestedServers)
-    .set({ ...input, nextCheckAt: sql`now()` })
+    .set({ ...input, paidTools, nextCheckAt: sql`now()` })
     .where(eq(ingestedServers.remoteUrl, input.remoteUrl));
   // An imported listing shows its upstream's latest word (a deprecation notice, a new source).
   await db
@@ -179,7 +212,7 @@ export async function allSourceStates(db: Db): Promise<SourceState[]> {
   return db.select().from(ingestSources).orderBy(asc(ingestSources.key));
 }
 
-/** Per source: how many candidates it knows, how many are paid, listed, free or unreachable, and deleted upstream. */
+/** Per source: how many candidates it knows, how many are paid, listed, checked and not paid (any other outcome), and deleted upstream. */
 export type CandidateTally = { sourceKey: string; candidates: number; paid: number; listed: number; unpaid: number; deleted: number };
 
 export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
@@ -190,7 +223,7 @@ export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
       candidates: sql<number>`count(*)::int`,
       paid: n(sql`${ingestedServers.outcome} = 'paid'`),
       listed: n(sql`${ingestedServers.listingId} is not null`),
-      unpaid: n(sql`${ingestedServers.outcome} in ('free', 'unreachable', 'refused')`),
+      unpaid: n(sql`${ingestedServers.outcome} <> 'paid'`),
       deleted: n(sql`${ingestedServers.status} = 'deleted'`),
     })
     .from(ingestedServers)

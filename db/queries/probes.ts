@@ -1,9 +1,9 @@
 // Probe history of listings, and the two listing fields it drives: price and Verified.
 // Verified = approved + the last probe, within 24 h, was verifiable and found no change held for review.
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { ProbeResult } from "@/db/probe-result";
 import { applyDrift, compareWithApproved, driftBasis, type CompareTerms, type DriftFinding } from "./drift";
-import { listingProbes, listings, type ListingProbe, type ListingRow } from "../schema";
+import { ingestedServers, listingProbes, listings, type ListingProbe, type ListingRow, type UpstreamPaidTool } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -23,11 +23,25 @@ export const PROBES_PER_HOUR = 4;
 /** What thinning by hour allows at most: every hour of the retention window full, plus the kept reachable one. */
 export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DAYS + 1) + 1;
 
-/** A listing as a probe finds it: which listing, the revision whose server URL is probed, and the tools its owner named as paid. */
-export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision" | "paidTools">;
+/** The paid tools named by the candidates listed as this listing (several spellings of one URL may be). */
+const upstreamPaidTools = (listingId: SQL) =>
+  sql<UpstreamPaidTool[]>`coalesce((select jsonb_agg(distinct t.value) from ${ingestedServers} i cross join lateral jsonb_array_elements(i.paid_tools) t where i.listing_id = ${listingId}), '[]'::jsonb)`;
+
+/**
+ * A listing as a probe finds it: which listing, the revision whose server URL is probed, the tools its owner named
+ * as paid, and those the upstream entries it was listed from name (the probe calls them unpaid again, as the check
+ * that listed it did).
+ */
+export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision" | "paidTools"> & { upstreamPaidTools: UpstreamPaidTool[] };
 
 /** The columns a ProbeTarget is read from. */
-export const probeTargetColumns = { id: listings.id, serverUrl: listings.serverUrl, revision: listings.revision, paidTools: listings.paidTools };
+export const probeTargetColumns = {
+  id: listings.id,
+  serverUrl: listings.serverUrl,
+  revision: listings.revision,
+  paidTools: listings.paidTools,
+  upstreamPaidTools: upstreamPaidTools(sql`${listings.id}`),
+};
 
 export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
 
@@ -248,7 +262,7 @@ export async function listListingsToProbe(db: Db, now = new Date(), limits = CHE
       -- counted from the submission, which a check cannot move (a check that changes the price moves updated_at)
       where status = 'approved' or created_at > ${backoffSince}::timestamptz or last_checked is null or last_checked < ${daySince}::timestamptz
     )
-    select id, server_url as "serverUrl", revision, paid_tools as "paidTools" from due
+    select id, server_url as "serverUrl", revision, paid_tools as "paidTools", ${upstreamPaidTools(sql`due.id`)} as "upstreamPaidTools" from due
     where nth_pending is null or nth_pending <= ${limits.MAX_PENDING_PER_OWNER}
     order by last_checked asc nulls first, id
     limit ${limits.MAX_CHECKS_PER_RUN}`);

@@ -1,9 +1,10 @@
 // Reads an x402 facilitator's Bazaar discovery list (GET /discovery/resources?type=mcp), page by page with
 // limit/offset, leniently: an item that does not parse is counted and skipped (with its position); only MCP
 // resources are kept. The Bazaar specification's text names the MCP tool field `tool`, the SDKs send `toolName`:
-// either is read.
+// either is read, and kept: one server lists one resource per paid tool, and the tool is what the probe is to call.
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
+import { upstreamToolName } from "./paid-tool-names";
 import { readJsonBody } from "./read-json";
 import { httpUrl, plainText } from "./text";
 
@@ -24,7 +25,7 @@ const itemSchema = z
             info: z
               .object({
                 input: z
-                  .object({ toolName: z.string().max(200).optional().catch(undefined), tool: z.string().max(200).optional().catch(undefined), transport: z.string().max(50).optional() })
+                  .object({ toolName: z.unknown().optional(), tool: z.unknown().optional(), transport: z.string().max(50).optional() })
                   .loose(),
               })
               .loose(),
@@ -41,7 +42,8 @@ const pageSchema = z.object({
   pagination: z.object({ total: z.number().int().nonnegative().optional() }).loose().optional(),
 });
 
-export type DiscoveredServer = { remoteUrl: string; name: string; description: string; htmlStripped: boolean };
+/** One MCP resource of the list: a server, and the paid tool the entry names (null when it names none readable). */
+export type DiscoveredServer = { remoteUrl: string; name: string; description: string; htmlStripped: boolean; toolName: string | null };
 export type DiscoveryPage = { servers: DiscoveredServer[]; received: number; notMcp: number; malformed: number; malformedAt: number[]; total: number | null };
 
 export function discoveryPageUrl(baseUrl: string, offset: number): string {
@@ -72,14 +74,16 @@ export async function fetchDiscoveryPage(fetch: FetchLike, url: string): Promise
       out.notMcp++;
       continue;
     }
+    const toolName = upstreamToolName(input?.toolName) ?? upstreamToolName(input?.tool);
     // A resource with no service name is named by its tool (either field), else by its host.
-    const name = plainText(item.data.serviceName || input?.toolName || input?.tool || "", 100);
+    const name = plainText(item.data.serviceName || toolName || "", 100);
     const description = plainText(item.data.description ?? "", 1000);
     out.servers.push({
       remoteUrl,
       name: name.text || new URL(remoteUrl).host,
       description: description.text,
       htmlStripped: name.stripped || description.stripped,
+      toolName,
     });
   }
   return out;

@@ -25,6 +25,8 @@ export type RegistryCounts = {
   /** Entries whose name, title or description held bidi or zero-width characters (taken out). */
   invisibleStripped: number;
   candidates: number;
+  /** Paid tools named in the `_meta` of the entries written (lib/ingest/paid-tool-names.ts). */
+  namedTools: number;
   written: number;
   merged: number;
   hidden: number;
@@ -60,6 +62,7 @@ async function readPage(fetch: FetchLike, source: IngestSource, cursor: string |
 async function ingestServers(db: Db, source: IngestSource, servers: RegistryServer[], counts: RegistryCounts): Promise<void> {
   const remotes = servers.flatMap((server) => server.remotes.map((remote) => ({ server, remote })));
   counts.candidates += remotes.length;
+  for (const server of servers) counts.namedTools += server.paidTools.length;
   const outcomes = await upsertCandidates(
     db,
     remotes.map(({ server, remote }) => ({
@@ -75,6 +78,7 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
       upstreamUpdatedAt: server.updatedAt,
       categories: server.agora?.categories ?? [],
       publishedAt: server.agora?.publishedAt ?? null,
+      paidTools: server.paidTools,
     })),
     // A name whose namespace covers the remote's host takes the remote from one that does not (lib/claims).
     (entry) => nameCoversServer({ upstreamName: entry.upstreamName, serverUrl: entry.remoteUrl }),
@@ -111,7 +115,7 @@ function sortPage(servers: RegistryServer[], names: Set<string>, counts: Registr
 }
 
 export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<RegistryRun> {
-  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, invisibleStripped: 0, candidates: 0, written: 0, merged: 0, hidden: 0 };
+  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, invisibleStripped: 0, candidates: 0, namedTools: 0, written: 0, merged: 0, hidden: 0 };
   const errors: string[] = [];
   const state = await sourceState(db, source.key);
   const since = state.highWaterMark;

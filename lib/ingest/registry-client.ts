@@ -2,10 +2,13 @@
 // read on its own, so one that does not parse is counted (with its position and reason) and skipped, never the
 // end of its page or of the run. An upstream that is another Agora carries each listing's full text, categories
 // and dates under `_meta["dev.agora-mcp/listing"]` (server.json's own fields are cut to 100 characters); those
-// are kept (lib/ingest/agora-meta.ts).
+// are kept (lib/ingest/agora-meta.ts). An entry that names its paid tools (`_meta["dev.agora-mcp/paid-tools"]`)
+// has them kept too, for the probe to call (lib/ingest/paid-tool-names.ts).
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
+import type { UpstreamPaidTool } from "@/db/schema";
 import { agoraListingMeta, type AgoraListingMeta } from "./agora-meta";
+import { registryPaidTools } from "./paid-tool-names";
 import { readJsonBody } from "./read-json";
 import { httpUrl, plainText, visibleText } from "./text";
 
@@ -58,6 +61,8 @@ export type RegistryServer = {
   remotes: { type: string; url: string }[];
   /** What another Agora says of the listing (null from any other registry). */
   agora: AgoraListingMeta | null;
+  /** The tools the entry's `_meta` names as paid (lib/ingest/paid-tool-names.ts); empty when it names none. */
+  paidTools: UpstreamPaidTool[];
   /** Markup was taken out of the title or description. */
   htmlStripped: boolean;
   /** Bidi or zero-width characters were taken out of the name, title or description. */
@@ -112,6 +117,7 @@ export function toServer(raw: unknown): RegistryServer | { reason: string } {
     isLatest: official.isLatest ?? true,
     remotes: remotesOf(s),
     agora,
+    paidTools: registryPaidTools(s._meta),
   };
 }
 

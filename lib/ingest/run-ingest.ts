@@ -5,7 +5,7 @@ import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request
 import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import type { Db } from "@/db/types";
 import { createSafeFetch } from "@/lib/ssrf";
-import { checkCandidates, type CandidateCounts, type CandidateOptions } from "./check-candidates";
+import { checkCandidates, emptyCandidateCounts, type CandidateCounts, type CandidateOptions } from "./check-candidates";
 import { ingestDiscovery, type DiscoveryRun } from "./ingest-discovery";
 import { ingestRegistry, type RegistryRun } from "./ingest-registry";
 import type { IngestSource } from "@/lib/config/ingest-sources";
@@ -32,7 +32,7 @@ export async function runIngest(db: Db, sources: IngestSource[], options: Ingest
     maxBytes: options.sourceMaxBytes ?? 8 * 1024 * 1024,
     reuseConnections: true,
   });
-  const summary: IngestSummary = { sources: [], candidates: { checked: 0, paid: 0, listed: 0, free: 0, unreachable: 0, refused: 0 } };
+  const summary: IngestSummary = { sources: [], candidates: emptyCandidateCounts() };
   try {
     for (const source of sources) {
       const run = source.kind === "mcp-registry" ? await ingestRegistry(db, source, fetch, options) : await ingestDiscovery(db, source, fetch, options);

@@ -32,6 +32,8 @@ function connectionCodeOf(error: unknown): string | null {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && CONNECTION_CODES.has(code)) return code;
+    // fetch never connects to the ports the Fetch standard blocks (9, 25, 6667…): no server there was asked.
+    if (e instanceof Error && e.message === "bad port") return "blocked port";
   }
   return null;
 }

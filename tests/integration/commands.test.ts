@@ -69,6 +69,9 @@ describe.each(drivers())("the documented commands on a fresh %s database", (driv
     const ingest = await run("ingest", [], { ...database, INGEST_SOURCES: `mcp-registry=${registry.url}`, PROBE_ALLOW_PRIVATE_HOSTS: "true" });
     expectClean(ingest);
     expect(ingest.output).toMatch(/1 seen/);
+    // Why each candidate was not listed, one reason a line (port 9 is one fetch never connects to).
+    expect(ingest.output).toMatch(/^Checked 1 candidates, 0 newly listed:$/m);
+    expect(ingest.output).toMatch(/^ +1 {2}not reachable$/m);
     expect(registry.requests.length).toBeGreaterThan(0);
 
     // Every sample listing is on a reserved name: the probe asks no DNS server, so the run is quick and offline.

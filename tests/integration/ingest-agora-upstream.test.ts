@@ -1,16 +1,20 @@
 // Issue 27, "How it is tested" (b): a second Agora as the upstream. Agora A's real /v0.1/servers route handlers
 // are served on loopback; Agora B (its own database) ingests them as an MCP Registry source. A's paid servers
 // become paid listings on B, each under the name A gives it (an entry A imported itself keeps its upstream
-// name through both); A's free server is remembered on B, not listed.
+// name through both); A's free server is remembered on B, not listed. A server paid through x402's MCP transport
+// (nothing in tools/list) is listed on B too: A's entry names its paid tool in `_meta["dev.agora-mcp/paid-tools"]`.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestedServers, listings } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
+import { recordCheck } from "@/lib/listings/checks/drift";
 import { insertListing } from "@/lib/listings/write";
+import { probeServer } from "@/lib/probe";
 import { serveRegistryApi } from "../support/agora-registry-api";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
+import { startPaidStyleServer, type PaidStyleServer } from "../support/paid-style-server";
 import { startPricedServer } from "../support/priced-server";
 
 const wallet = "0x6666666666666666666666666666666666666666";
@@ -19,7 +23,8 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
   let a: TestConnection;
   let b: TestConnection;
   let agoraA: { url: string; close: () => Promise<void> };
-  const servers: Array<Awaited<ReturnType<typeof startPricedServer>>> = [];
+  const servers: Array<{ close: () => Promise<void> }> = [];
+  let forecasts: PaidStyleServer;
 
   beforeAll(async () => {
     [a, b] = await Promise.all([openTestDatabase(driver), openTestDatabase(driver)]);
@@ -47,6 +52,11 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
       upstreamStatus: "active",
     });
     await insertListing(a.db, { ...listing, name: "Free Things", slug: "free-things", description: "Free, listed on Agora A.", serverUrl: free.url, price: null });
+    // Listed on A with the price its named tool asked (as A's own ingestion or its owner would have named it).
+    forecasts = await startPaidStyleServer([{ name: "forecast", style: "x402-mcp" }, { name: "echo" }], wallet);
+    servers.push(forecasts);
+    const onA = await insertListing(a.db, { ...listing, name: "Forecasts", slug: "forecasts", description: "Forecasts paid through x402's MCP transport.", serverUrl: forecasts.url });
+    await recordCheck(a.db, onA, await probeServer(forecasts.url, { allowPrivateHosts: true, paidTools: [{ name: "forecast", reason: "owner" }] }));
     agoraA = await serveRegistryApi(a);
   });
   afterAll(async () => {
@@ -57,16 +67,19 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
   it("B lists A's paid servers as paid listings from the registry, under A's names, and remembers the free one", async () => {
     const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
     expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
-    expect(summary.sources[0]!.counts).toMatchObject({ seen: 3, candidates: 3 });
-    expect(summary.candidates).toMatchObject({ checked: 3, paid: 2, listed: 2, free: 1 });
+    expect(summary.sources[0]!.counts).toMatchObject({ seen: 4, candidates: 4, namedTools: 1 });
+    expect(summary.candidates).toMatchObject({ checked: 4, paid: 3, listed: 3, free: 1 });
 
     const onB = await b.db.select().from(listings).where(eq(listings.status, "approved"));
     expect(onB.map((l) => [l.upstreamName, l.source, l.price, l.verified]).sort()).toEqual(
       [
         ["dev.agora-mcp/summaries", "mcp-registry", 0.04, true],
         ["io.github.quoter/quotes", "mcp-registry", 0.5, true],
+        ["dev.agora-mcp/forecasts", "mcp-registry", 0.01, true],
       ].sort(),
     );
+    // A's check and B's each asked the named tool twice; the free one was never called.
+    expect(forecasts.calls).toEqual({ forecast: 4, echo: 0 });
     // B's link to the entry on A answers with that entry (A finds an imported listing by its upstream name too).
     for (const listing of onB) {
       const res = await fetch(listing.upstreamUrl!);

@@ -71,7 +71,7 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
     if (!("counts" in run)) return;
     expect(run.errors).toEqual([]);
     expect(run.counts).toMatchObject({ pages: 5, seen: 8, notLatest: 1, malformed: 1, candidates: 2, written: 2, hidden: 0 });
-    expect(summary.candidates).toEqual({ checked: 2, paid: 1, listed: 1, free: 1, unreachable: 0, refused: 0 });
+    expect(summary.candidates).toEqual({ checked: 2, paid: 1, listed: 1, free: 1, unreachable: 0, refused: 0, notMcp: 0, priceMoved: 0, noOffer: 0, callFailed: 0, noAsk: 0 });
 
     const [listing] = await imported();
     expect(listing).toMatchObject({

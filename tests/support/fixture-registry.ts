@@ -16,6 +16,36 @@ export function fixture<T = Record<string, unknown>>(file: string): T {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8")) as T;
 }
 
+type LegacyServer = {
+  name: string;
+  description: string;
+  repository?: unknown;
+  version_detail: { version: string; release_date: string; is_latest: boolean };
+  packages?: unknown[];
+  remotes?: { transport_type: string; url: string }[];
+};
+
+/**
+ * Every real document in the fixtures folder as the registry lists it today: the current-shape seed (its older
+ * version of a name not latest), the three single documents as published, and the 2025-shape seed converted the way
+ * the registry migrated it (`version_detail` → `version`, `remotes[].transport_type` → `type`, packages kept).
+ */
+export function allFixtureEntries(): RegistryEntry[] {
+  const current = fixture<Record<string, unknown>[]>("seed-current-shape.json");
+  const later = (i: number) => current.slice(i + 1).some((s) => s.name === current[i]!.name);
+  const singles = ["io.decisionrules.mcp-server.json", "io.github.blueskylineassets.agent-observability.json", "io.github.golfgolfgolf200.warppay402-server.json"];
+  const legacy = fixture<LegacyServer[]>("seed-2025-05-16-legacy-shape.json").map(({ version_detail, remotes, ...server }) => ({
+    server: { ...server, version: version_detail.version, ...(remotes ? { remotes: remotes.map((r) => ({ type: r.transport_type, url: r.url })) } : {}) },
+    updatedAt: version_detail.release_date,
+    isLatest: version_detail.is_latest,
+  }));
+  return [
+    ...current.map((server, i) => ({ server, updatedAt: "2025-12-11T00:00:00Z", isLatest: !later(i) })),
+    ...singles.map((file) => ({ server: fixture(file), updatedAt: "2026-01-01T00:00:00Z" })),
+    ...legacy,
+  ];
+}
+
 export type RegistryEntry = {
   server: unknown;
   status?: "active" | "deprecated" | "deleted";

@@ -63,3 +63,9 @@ export const discoverySearchResponse = z.strictObject({
   pagination: z.strictObject({ limit: z.number().int().min(1), cursor: z.string().min(1).nullable() }),
   unappliedFilters,
 });
+
+export type DiscoveryEntry = z.infer<typeof discoveryResource>;
+type McpInput = { type: string; toolName: string; inputSchema: Record<string, unknown>; example?: Record<string, unknown>; description?: string };
+
+/** The MCP call an entry describes (its bazaar extension's `info.input`). */
+export const mcpInput = (entry: DiscoveryEntry) => (entry.extensions as { bazaar: { info: { input: McpInput } } }).bazaar.info.input;

@@ -39,7 +39,7 @@ export async function checkListing(
 ): Promise<(RecordedProbe & { result: ProbeResult }) | null> {
   const target = await findProbeTarget(db, listingId);
   if (target === null) return null;
-  const result = await probeListingServer(target, options);
+  const result = await probeListingServer(target, { ...options, paidTools: target.upstreamPaidTools });
   return { result, ...(await recordCheck(db, target, result)) };
 }
 
@@ -61,7 +61,7 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   const worker = async () => {
     while (next < targets.length && !options.signal?.aborted) {
       const target = targets[next++]!;
-      const result = await probeListingServer(target, options);
+      const result = await probeListingServer(target, { ...options, paidTools: target.upstreamPaidTools });
       if (result.reachable) summary.reachable++;
       else summary.unreachable++;
       if (result.verifiable) summary.verifiable++;

@@ -81,8 +81,8 @@ export function toDiscoveryResource(payable: PayableItem, facts: DiscoveryFacts)
     resource: payable.serverUrl,
     type: "mcp",
     x402Version: X402_VERSION,
-    // Exactly what the tool's unpaid call answered at the latest check.
-    accepts: [{ ...item.x402Requirements, scheme: "exact" }],
+    // Exactly what the tool's unpaid call answered at the latest check, whichever library the server is built with.
+    accepts: [item.x402Requirements],
     lastUpdated: payable.checkedAt,
     description,
     mimeType: "application/json",
@@ -108,6 +108,9 @@ export function toDiscoveryResource(payable: PayableItem, facts: DiscoveryFacts)
       priceUsd: item.amount,
       currency: item.currency,
       paymentMethods: network ? [network.paymentMethod] : [],
+      // How the server takes the payment (@agora-mcp/protocol paid-styles.ts): Cloudflare's agents/x402, for one,
+      // wants the payment base64-encoded where x402's MCP transport takes the object.
+      ...(item.style ? { paidStyle: item.style } : {}),
       // The listing's sales read from the chain (all its items together), as on every other surface.
       sales: salesFacts(sales),
       // Agora's latest purchase from this server (lib/test-purchases), as on every other surface; null before the first.

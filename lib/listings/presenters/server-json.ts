@@ -1,4 +1,5 @@
 // A listing in the official MCP Registry's shape: server.json (schema 2025-12-11) plus registry metadata.
+import { REGISTRY_PAID_TOOLS_META } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { isFree } from "@/lib/listings/format";
@@ -85,6 +86,16 @@ function listingMeta(listing: ListingView) {
   return meta;
 }
 
+/**
+ * The tools the latest check read a per-call price from, under the key registries name paid tools with: another
+ * Agora ingesting this one calls them unpaid to read their price, which a server paid through x402's MCP transport
+ * never shows in tools/list.
+ */
+function paidToolsMeta(listing: ListingView): Record<string, string[]> {
+  const names = (listing.probe?.pricedItems ?? []).flatMap((i) => (i.style && i.style !== "monetized-mcp" && i.toolName ? [i.toolName] : []));
+  return names.length ? { [REGISTRY_PAID_TOOLS_META]: [...new Set(names)] } : {};
+}
+
 export function toServerResponse(listing: ListingView): ServerResponse {
   return {
     server: {
@@ -95,7 +106,7 @@ export function toServerResponse(listing: ListingView): ServerResponse {
       version: SERVER_VERSION,
       websiteUrl: listing.websiteUrl ?? detailUrl(listing.slug),
       remotes: [{ type: "streamable-http", url: listing.serverUrl }],
-      _meta: { [AGORA_META_KEY]: listingMeta(listing) },
+      _meta: { [AGORA_META_KEY]: listingMeta(listing), ...paidToolsMeta(listing) },
     },
     _meta: {
       [OFFICIAL_META_KEY]: { status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active", publishedAt: listing.createdAt, updatedAt: listing.updatedAt, isLatest: true },

@@ -46,6 +46,13 @@ export const CLOUDFLARE_ERROR_META = "x402/error";
 export const VERCEL_PAYMENT_META = "x402.payment";
 export const VERCEL_PAYMENT_RESPONSE_META = "x402.payment-response";
 export const KIT_PRICE_META = "x402/price";
+/**
+ * The key of an MCP Registry entry's `_meta` (server.json's own, or inside the official registry's
+ * `io.modelcontextprotocol.registry/publisher-provided` block) that names the server's paid tools: a list of tool
+ * names. It says what x402's MCP transport does not say in tools/list. Agora writes it in the entries it serves and
+ * reads it in the registries it ingests (its namespace is Agora's registry namespace).
+ */
+export const REGISTRY_PAID_TOOLS_META = "dev.agora-mcp/paid-tools";
 /** x402's MCP transport: a JSON-RPC error with this code carries PaymentRequired in `data`. */
 export const PAYMENT_REQUIRED_CODE = 402;
 
