@@ -1,6 +1,7 @@
 // `npm run sandbox`: the whole paid flow offline, on loopback. A local chain answering as Base Sepolia with
-// sandbox USDC, an x402 facilitator settling on it, two paid reference servers, both registered in the site's
-// database as approved listings and probed for real, a freshly funded buyer wallet, and the site itself.
+// sandbox USDC, an x402 facilitator settling on it, two paid reference servers built on Agora's kit and one paid
+// server built on x402's own MCP transport (not the kit), all registered in the site's database as approved
+// listings and probed for real, a freshly funded buyer wallet, and the site itself.
 // Prints what a person needs next and writes the same as JSON (.data/sandbox.json). Ctrl-C stops it all.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -16,7 +17,8 @@ import { listings, salesCursors } from "@/db/schema";
 import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { PARKED_REFERENCE_SERVER_URL, pointSampleListingsAt } from "@/lib/sample-catalogue/probes";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
-import { probeServer } from "@/lib/probe";
+import { PAID_TOOL as X402_TRANSPORT_PAID_TOOL, startX402TransportServer } from "@/examples/x402-transport-server";
+import { probeListingServer } from "@/lib/listings/checks/probe-listing";
 import { walletFromKey } from "@agora-mcp/client";
 import { reloadEnv } from "@/lib/env";
 import { runTestPurchases } from "@/lib/test-purchases/run";
@@ -57,13 +59,19 @@ function salesSettings(rpcUrl: string) {
   return { CHAIN_RPC_URLS: `eip155:84532=${rpcUrl}`, SALES_INDEX_INTERVAL_SECONDS: "2", SALES_CONFIRMATIONS: "0", SALES_BACKFILL_BLOCKS: "10000000" };
 }
 
-/** The sandbox's two providers: each a reference server paid into its own fresh wallet. */
-const PROVIDERS = [
-  { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10); every paid item is also its own x402-paid tool.", categories: ["Data", "AI"] },
-  { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"] },
+/**
+ * The sandbox's providers, each paid into its own fresh wallet: two reference servers on Agora's kit, and one on
+ * x402's own MCP transport (examples/x402-transport-server), whose tools/list says nothing about payment: its owner
+ * names the paid tool, as the submit form's "Which tools charge?" does, and the probe reads its price unpaid.
+ */
+type Provider = { slug: string; name: string; description: string; categories: string[]; kind: "kit" | "x402-transport" };
+const PROVIDERS: Provider[] = [
+  { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10); every paid item is also its own x402-paid tool.", categories: ["Data", "AI"], kind: "kit" },
+  { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"], kind: "kit" },
+  { slug: "sandbox-forecast-x402", name: "Sandbox Forecast (x402 MCP transport)", description: "A paid server built on x402's own MCP transport, not on Agora's kit: tomorrow's forecast for a city ($0.01), paid per call in the tool call's _meta.", categories: ["Data"], kind: "x402-transport" },
 ];
 
-const started: { chain?: LocalChain; facilitator?: LocalFacilitator; servers: ReferenceServer[]; site?: ChildProcess } = { servers: [] };
+const started: { chain?: LocalChain; facilitator?: LocalFacilitator; servers: Pick<ReferenceServer, "url" | "close">[]; site?: ChildProcess } = { servers: [] };
 
 async function stopAll(): Promise<void> {
   const site = started.site;
@@ -98,15 +106,12 @@ async function main() {
   const providers = [];
   for (const [i, provider] of PROVIDERS.entries()) {
     const wallet = privateKeyToAccount(generatePrivateKey()).address; // only its address is needed: it receives
-    const server = await startReferenceServer({
-      port: port("server-port") + i,
-      walletAddress: wallet,
-      facilitatorUrl: started.facilitator.url,
-      jobSeconds,
-      name: provider.slug,
-    });
+    const server =
+      provider.kind === "kit"
+        ? await startReferenceServer({ port: port("server-port") + i, walletAddress: wallet, facilitatorUrl: started.facilitator.url, jobSeconds, name: provider.slug })
+        : await startX402TransportServer({ port: port("server-port") + i, payTo: wallet, facilitatorUrl: started.facilitator.url, units: 10_000n });
     started.servers.push(server);
-    providers.push({ ...provider, url: server.url, wallet });
+    providers.push({ ...provider, url: server.url, wallet, paidTools: provider.kind === "kit" ? [] : [X402_TRANSPORT_PAID_TOOL] });
     // Listed in the facilitator's discovery list too, so an Agora with INGEST_SOURCES=x402-discovery=<facilitator> finds it.
     started.facilitator.discovery.add({ resource: server.url, type: "mcp", x402Version: 2, accepts: [], lastUpdated: new Date().toISOString(), serviceName: provider.name, description: provider.description });
   }
@@ -163,8 +168,10 @@ async function main() {
         websiteUrl: null,
         status: "approved",
         price: null,
+        paidTools: p.paidTools,
+        paidToolsConsentedAt: p.paidTools.length ? new Date() : null,
       });
-      const probe = await probeServer(p.url, { allowPrivateHosts: true });
+      const probe = await probeListingServer(listing, { allowPrivateHosts: true });
       const recorded = await recordCheck(conn.db, listing, probe);
       registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
     }

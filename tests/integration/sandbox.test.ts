@@ -50,7 +50,7 @@ afterAll(async () => {
 
 async function startSandbox(databaseEnv: Record<string, string>, { site = false } = {}): Promise<{ child: ChildProcess; summary: Summary; output: () => string }> {
   const out = path.join(tmp, "sandbox.json");
-  const ports = ["--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 4)];
+  const ports = ["--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 5)];
   const child = spawn(
     process.execPath,
     ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", ...(site ? [] : ["--no-site"]), "--out", out, ...ports, "--job-seconds", "1"],
@@ -111,7 +111,7 @@ type SiteListing = { sales: SiteSales; testPurchase: { outcome: string; transact
 
 /** The listing as the site's JSON API serves it (`next dev` compiles the route on the first request). */
 async function siteListing(slug: string): Promise<SiteListing | null> {
-  const res = await fetch(`http://127.0.0.1:${base + 4}/api/mcp-agents/${slug}`, { signal: AbortSignal.timeout(240_000) }).catch(() => null);
+  const res = await fetch(`http://127.0.0.1:${base + 5}/api/mcp-agents/${slug}`, { signal: AbortSignal.timeout(240_000) }).catch(() => null);
   return res?.ok ? ((await res.json()) as SiteListing) : null;
 }
 const siteSales = async (slug: string) => (await siteListing(slug))?.sales ?? null;
@@ -122,12 +122,14 @@ async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
 }
 
 describe("npm run sandbox", () => {
-  it("comes up on PGlite with the site, two verified paid servers and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
+  it("comes up on PGlite with the site, three verified paid servers (one on x402's own MCP transport) and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
     const pgliteDir = path.join(tmp, "pglite");
     // No AUTH_SECRET, as a reader runs it: development keeps one secret of its own under .data/ (issue 38, item 2).
     const first = await startSandbox({ PGLITE_DIR: pgliteDir }, { site: true });
-    expect(first.summary.servers).toHaveLength(2);
+    expect(first.summary.servers).toHaveLength(3);
     expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);
+    // The one not built on Agora's kit is listed and priced like the others.
+    expect(first.summary.servers.map((s) => s.slug)).toContain("sandbox-forecast-x402");
     expect(first.summary.buyer.usdcUnits).toBe("10000000");
     // The site is up and shows its own test purchase (which is no sale: the listing's figures are its customers').
     const weatherSlug = first.summary.servers[0]!.slug;
@@ -153,7 +155,7 @@ describe("npm run sandbox", () => {
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 2n * units);
     // The site listens on loopback only: another address of this machine gets no answer.
     const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
-    if (outside) expect(await portOpen(base + 4, outside.address)).toBe(false);
+    if (outside) expect(await portOpen(base + 5, outside.address)).toBe(false);
     // The private key is in the 0600 file only, never on the screen.
     const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
     expect(first.output()).not.toContain(key.slice(2));
@@ -162,7 +164,7 @@ describe("npm run sandbox", () => {
     // the client started from it (off the site's tarball, no npm registry) finds the weather server and buys from it.
     const printed = /ready to paste[^\n]*\n([\s\S]*?)\n\nThe same as JSON/.exec(first.output())?.[1];
     expect(JSON.parse(printed!)).toEqual(first.summary.agentConfig);
-    const agent = await walkAgentPath(`http://localhost:${base + 4}`, {
+    const agent = await walkAgentPath(`http://localhost:${base + 5}`, {
       query: "sandbox weather",
       item: "weather-now",
       params: { city: "Lisbon" },
@@ -170,13 +172,13 @@ describe("npm run sandbox", () => {
     });
     console.log(`agent path: ${agent.ms} ms, ${agent.copiedBlocks} copied block`);
     expect(agent.config).toEqual(first.summary.agentConfig);
-    expect(agent.config.mcpServers.agora.env).toMatchObject({ AGORA_RPC_URL: first.summary.rpcUrl, AGORA_WALLET_FILE: first.summary.buyer.walletFile, AGORA_REGISTRY_URL: `http://localhost:${base + 4}/api` });
+    expect(agent.config.mcpServers.agora.env).toMatchObject({ AGORA_RPC_URL: first.summary.rpcUrl, AGORA_WALLET_FILE: first.summary.buyer.walletFile, AGORA_REGISTRY_URL: `http://localhost:${base + 5}/api` });
     expect(agent.found).toContain(weatherSlug);
     expect(agent.purchase).toMatchObject({ status: "delivered" });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - 2n * units);
     // The reviewer's sign-in is printed, and the account is an admin with that password (checked by signing in on the site).
     expect(first.output()).toContain(`Reviewer:     ${first.summary.reviewer.email}  password ${first.summary.reviewer.password}`);
-    const signIn = await fetch(`http://127.0.0.1:${base + 4}/api/auth/login`, {
+    const signIn = await fetch(`http://127.0.0.1:${base + 5}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: first.summary.reviewer.email, password: first.summary.reviewer.password }),
@@ -187,7 +189,7 @@ describe("npm run sandbox", () => {
     // The provider's path: Building A Server and the Local Testing Guide as the site shows them, /submit, the reviewer's
     // approval, and a purchase through the agent's block.
     const provider = await walkProviderPath({
-      origin: `http://localhost:${base + 4}`,
+      origin: `http://localhost:${base + 5}`,
       facilitatorUrl: first.summary.facilitatorUrl,
       port: base + 6,
       reviewer: first.summary.reviewer,
@@ -204,8 +206,8 @@ describe("npm run sandbox", () => {
     }
 
     expect(await stopSandbox(first.child)).toBe(0);
-    // Chain, facilitator, the two servers and the site.
-    for (const port of [base, base + 1, base + 2, base + 3, base + 4]) expect(await portOpen(port)).toBe(false);
+    // Chain, facilitator, the three servers and the site.
+    for (const port of [base, base + 1, base + 2, base + 3, base + 4, base + 5]) expect(await portOpen(port)).toBe(false);
 
     const second = await startSandbox({ PGLITE_DIR: pgliteDir });
     expect(second.summary.buyer.address).not.toBe(first.summary.buyer.address);
@@ -215,12 +217,14 @@ describe("npm run sandbox", () => {
     try {
       const rows = await conn.db.select({ slug: listings.slug, verified: listings.verified }).from(listings).where(like(listings.slug, "sandbox-%"));
       expect(rows.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
+        { slug: "sandbox-forecast-x402", verified: true },
         { slug: "sandbox-studio", verified: true },
         { slug: "sandbox-weather-and-reports", verified: true },
       ]);
       // Each paid server shows a delivered test purchase, paid on the sandbox chain.
       const bought = await conn.db.select({ outcome: testPurchases.outcome, money: testPurchases.money, units: testPurchases.units }).from(testPurchases);
       expect(bought).toEqual([
+        { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
       ]);
@@ -240,10 +244,10 @@ describe("npm run sandbox", () => {
 
   it("stops with one line naming the flag when a port is taken, before it starts or writes anything", async () => {
     const taken = net.createServer();
-    await new Promise<void>((r) => taken.listen(base + 4, "127.0.0.1", r));
+    await new Promise<void>((r) => taken.listen(base + 5, "127.0.0.1", r));
     try {
       const out = path.join(tmp, "taken.json");
-      const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 4)], {
+      const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 5)], {
         env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: path.join(tmp, "taken-pglite") },
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -252,7 +256,7 @@ describe("npm run sandbox", () => {
       child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
       const code = await new Promise((r) => child.once("exit", r));
       expect(code).toBe(1);
-      expect(output.trim()).toBe(`Sandbox failed: --site-port ${base + 4}: 127.0.0.1:${base + 4} is already in use. Stop what listens there, or start the sandbox with --site-port <another port> (npm run sandbox -- --site-port <port>).`);
+      expect(output.trim()).toBe(`Sandbox failed: --site-port ${base + 5}: 127.0.0.1:${base + 5} is already in use. Stop what listens there, or start the sandbox with --site-port <another port> (npm run sandbox -- --site-port <port>).`);
       expect(fs.existsSync(out)).toBe(false);
       expect(fs.existsSync(path.join(tmp, "taken-pglite"))).toBe(false);
       expect(await portOpen(base)).toBe(false);
@@ -269,7 +273,7 @@ describe("npm run sandbox", () => {
       expect(run.summary.servers.every((s) => s.verified)).toBe(true);
       expect(await stopSandbox(run.child)).toBe(0);
       const rows = await conn.db.select({ slug: listings.slug, status: listings.status }).from(listings).where(like(listings.slug, "sandbox-%"));
-      expect(rows).toHaveLength(2);
+      expect(rows).toHaveLength(3);
       expect(rows.every((r) => r.status === "approved")).toBe(true);
     } finally {
       await conn?.close();
