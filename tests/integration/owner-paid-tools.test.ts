@@ -137,7 +137,7 @@ describe.each(drivers())("tools named as paid by their owner on %s", (driver) =>
   describe("migration 0027", () => {
     it("adds the columns to listings and pending edits, with the bounds and the consent rule as constraints", async () => {
       const columns = await conn.db.execute(sql`select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns
-        where column_name in ('paid_tools', 'paid_tools_consented_at') order by table_name, column_name`);
+        where table_name in ('listings', 'listing_edits') and column_name in ('paid_tools', 'paid_tools_consented_at') order by table_name, column_name`);
       const rows = rowsOf<Record<string, string>>(columns);
       expect(rows.map((r) => [r.table_name, r.column_name, r.data_type, r.is_nullable])).toEqual([
         ["listing_edits", "paid_tools", "ARRAY", "NO"],

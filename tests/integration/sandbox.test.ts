@@ -149,10 +149,13 @@ describe("npm run sandbox", () => {
     expect(Date.now() - finishedAt).toBeLessThan(20_000);
     expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
-    // The site's own test purchase bought the same item from each server before this one (and from no sample).
-    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 2 });
+    // The site's own test purchase bought a $0.01 item from each of the three servers before this one (and from no
+    // sample): the x402 transport server's forecast too, paid the way its style takes payment.
+    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 3 });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(2n * units);
-    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 2n * units);
+    const x402Server = first.summary.servers.find((s) => s.slug === "sandbox-forecast-x402")!;
+    expect(await usdcBalance(first.summary.rpcUrl, x402Server.payTo)).toBe(units);
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 3n * units);
     // The site listens on loopback only: another address of this machine gets no answer.
     const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
     if (outside) expect(await portOpen(base + 5, outside.address)).toBe(false);
