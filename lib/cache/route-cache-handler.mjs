@@ -48,19 +48,9 @@ function rewriteEntry(value, key) {
 // A render that read the database before a tag was revalidated, and finished after, must not be stored as fresh:
 // Next stamps an entry with the time it is *stored*, so a page rendered from data read just before the sales indexer
 // wrote (and revalidated `sales`) would pass as newer than the revalidation and be served, stale, for its whole
-// revalidate period. Each entry is stamped instead with the time of the first read of its key since it was last
-// stored: the lookup that missed and started the render (or an earlier one, which only makes it stale sooner).
-// Keys are kept in the order first read; those older than any render can take are dropped as reads go by.
-const firstReadSince = new Map();
-const READ_MEMORY_MS = 120_000;
-
-function noteRead(key, now) {
-  if (!firstReadSince.has(key)) firstReadSince.set(key, now);
-  for (const [oldest, at] of firstReadSince) {
-    if (now - at <= READ_MEMORY_MS) break;
-    firstReadSince.delete(oldest);
-  }
-}
+// revalidate period. Next makes one handler per request, and a render's lookup and its store go through the same
+// one: each entry is stamped instead with the time this handler first looked its key up (the lookup that missed and
+// started the render). The times live on the handler, so they go with the request.
 
 // Redirects are not stored either: a listing's id redirects to its slug, and each stored redirect would be one
 // more entry per listing (and per spelling of the id).
@@ -71,10 +61,12 @@ export default class RouteCacheWithout404s extends FileSystemCache {
   constructor(ctx) {
     FileSystemCache.memoryCache ??= new LRUCache(ROUTE_CACHE_BYTES, ({ value }, key) => entryBytes(value, key));
     super(ctx);
+    /** Key → when this request first looked it up. */
+    this.firstReadAt = new Map();
   }
 
   async get(key, ctx) {
-    noteRead(key, Date.now());
+    if (!this.firstReadAt.has(key)) this.firstReadAt.set(key, Date.now());
     const data = await super.get(key, ctx);
     if (data?.value && !rewritten.has(data.value)) {
       rewritten.add(data.value);
@@ -85,11 +77,12 @@ export default class RouteCacheWithout404s extends FileSystemCache {
 
   async set(key, data, ctx) {
     const page = data && (data.kind === "APP_PAGE" || data.kind === "PAGES" || data.kind === "APP_ROUTE");
-    const renderStarted = firstReadSince.get(key);
-    firstReadSince.delete(key);
+    const renderStarted = this.firstReadAt.get(key);
+    this.firstReadAt.delete(key);
     if (page && (data.status === 404 || (data.status >= 300 && data.status < 400))) return;
     await super.set(key, data, ctx);
-    const stored = renderStarted === undefined ? undefined : FileSystemCache.memoryCache?.get(key);
+    // Pages only: their figures are what a revalidation in flight leaves stale (data-cache and route entries keep Next's stamp).
+    const stored = renderStarted === undefined || data?.kind !== "APP_PAGE" ? undefined : FileSystemCache.memoryCache?.get(key);
     if (stored && renderStarted < stored.lastModified) stored.lastModified = renderStarted;
   }
 

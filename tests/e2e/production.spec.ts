@@ -601,6 +601,8 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
     expect(failures.slice(0, 10)).toEqual([]);
     expect((await raw(burstPort, "/api/health")).status).toBe(200);
     expect(server.process.exitCode).toBeNull();
-    expect(rssMb(server.process.pid!)).toBeLessThan(400);
+    // The memory plan (docs/production.md) levels RSS off near 450 MB under a crawl: heap capped at 256 MB, RSC
+    // buffers and code outside it. Past that level, something is kept that the plan does not count.
+    expect(rssMb(server.process.pid!)).toBeLessThan(480);
   });
 });

@@ -32,19 +32,22 @@ describe("the route cache under a revalidation during a render", () => {
   it("does not keep a page whose render read the data before its tag was revalidated", async () => {
     const tag = `sales-${Date.now()}`;
     const key = `/marketplace/race-${tag}`;
-    // A request misses and starts rendering (it reads the figures: no sales yet).
-    expect(await handler().get(key, pageCtx)).toBeNull();
+    // A request misses and starts rendering (it reads the figures: no sales yet). Next gives each request its own
+    // handler; the render's lookup and store go through it.
+    const rendering = handler();
+    expect(await rendering.get(key, pageCtx)).toBeNull();
     await sleep(5);
     // The indexer writes a sale and revalidates the tag while the render is still going.
     await handler().revalidateTag([tag]);
     await sleep(5);
-    await handler().set(key, rendered("0 sales", tag), { cacheControl: { revalidate: 300, expire: undefined } });
+    await rendering.set(key, rendered("0 sales", tag), { cacheControl: { revalidate: 300, expire: undefined } });
     // The next request renders again instead of serving "0 sales" for five minutes.
-    expect(await handler().get(key, pageCtx)).toBeNull();
+    const next = handler();
+    expect(await next.get(key, pageCtx)).toBeNull();
 
     // That render began after the revalidation: it is kept and served.
     await sleep(5);
-    await handler().set(key, rendered("1 sale", tag), { cacheControl: { revalidate: 300, expire: undefined } });
+    await next.set(key, rendered("1 sale", tag), { cacheControl: { revalidate: 300, expire: undefined } });
     const served = await handler().get(key, pageCtx);
     expect(served?.value?.html).toBe("<p>1 sale</p>");
   });
@@ -52,9 +55,10 @@ describe("the route cache under a revalidation during a render", () => {
   it("keeps a page rendered with no revalidation during its render", async () => {
     const tag = `quiet-${Date.now()}`;
     const key = `/marketplace/quiet-${tag}`;
-    expect(await handler().get(key, pageCtx)).toBeNull();
+    const rendering = handler();
+    expect(await rendering.get(key, pageCtx)).toBeNull();
     await sleep(5);
-    await handler().set(key, rendered("3 sales", tag), { cacheControl: { revalidate: 300, expire: undefined } });
+    await rendering.set(key, rendered("3 sales", tag), { cacheControl: { revalidate: 300, expire: undefined } });
     expect((await handler().get(key, pageCtx))?.value?.html).toBe("<p>3 sales</p>");
   });
 });
