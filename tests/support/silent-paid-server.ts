@@ -2,11 +2,9 @@
 // is paid. `premium` answers an unpaid call with an x402 version 2 PaymentRequired (before it runs); `echo` is free
 // and runs whenever it is called; `metered` marks itself paid in its listing (Cloudflare's _meta). Every call is
 // counted per tool, so a test can tell which tools the probe called.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+import { listen, sdkHandler } from "@/examples/x402-transport-server/http";
 
 export const SILENT_PAYEE = "0x000000000000000000000000000000000000dEaD";
 const BASE_SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -45,22 +43,6 @@ function build(calls: SilentPaidServer["calls"]): McpServer {
 
 export async function startSilentPaidServer(): Promise<SilentPaidServer> {
   const calls = { premium: 0, echo: 0, metered: 0 };
-  const httpServer = http.createServer(async (req, res) => {
-    if (req.method !== "POST") return void res.writeHead(405).end();
-    const server = build(calls);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => void Promise.all([transport.close(), server.close()]));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      }),
-  };
+  const { url, close } = await listen(0, sdkHandler(() => build(calls)));
+  return { url, calls, close };
 }

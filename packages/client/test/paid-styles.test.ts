@@ -16,19 +16,12 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { generatePrivateKey } from "viem/accounts";
 import { z } from "zod";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { PAID_STYLE_NAMES } from "@agora-mcp/protocol";
 import { buildClientServer, Ledger, loadSettings, purchase, walletFromKey, type ChainReader, type PurchaseDeps } from "@agora-mcp/client";
 import { STYLES, startStyleServer, type Behaviour, type Style, type StyleServer } from "./support/style-servers.js";
 
 const PAYEE = "0x000000000000000000000000000000000000dEaD" as const;
 const UNITS = 10_000n; // $0.01
-const STYLE_NAMES: Record<Style, string> = {
-  "agora-kit": "Agora provider kit",
-  "x402-mcp": "x402 MCP transport",
-  "cloudflare-agents": "Cloudflare Agents SDK (x402)",
-  "vercel-x402-mcp": "Vercel x402-mcp",
-  mcpay: "MCPay",
-  "jsonrpc-402": "x402 JSON-RPC 402",
-};
 /** Styles whose tools/list says nothing: the wallet calls them unpaid only when told they are paid. */
 const SILENT: ReadonlySet<Style> = new Set(["x402-mcp", "jsonrpc-402"]);
 
@@ -183,7 +176,7 @@ describe("which tools the wallet takes for paid", () => {
       const server = await start(style);
       const { data, text } = await explore(deps, server.url);
       seen[style] = data.x402Tools;
-      if (!SILENT.has(style)) expect(text).toContain(`- paid tool ${server.paidTool} (${STYLE_NAMES[style]})`);
+      if (!SILENT.has(style)) expect(text).toContain(`- paid tool ${server.paidTool} (${PAID_STYLE_NAMES[style]})`);
       expect(server.counts).toEqual({ unpaidCalls: 0, payments: 0, paidRuns: 0, freeCalls: 0 });
     }
     expect(seen).toEqual({
@@ -235,7 +228,7 @@ async function registryServing(server: StyleServer, style: Style): Promise<http.
         id: "00000000-0000-4000-8000-000000000001",
         slug: "forecasts",
         name: "Forecasts",
-        description: `Forecasts, paid in the ${STYLE_NAMES[style]} style`,
+        description: `Forecasts, paid in the ${PAID_STYLE_NAMES[style]} style`,
         categories: ["AI"],
         price: 0.01,
         free: false,
