@@ -4,9 +4,10 @@
 // users can see); `… address` prints the wallet's address. Logs go to stderr: stdout carries MCP.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { chainReader } from "./chain.js";
+import { chainName } from "./local-chain.js";
 import fs from "node:fs";
 import path from "node:path";
-import { PolicyError } from "./policy/load.js";
+import { LimitConflict, PolicyError } from "./policy/load.js";
 import { loadSettings, SettingsError } from "./settings.js";
 import { buildClientServer } from "./tools/index.js";
 import { openLedger } from "./wallet-ledger.js";
@@ -39,6 +40,7 @@ async function main() {
   } catch (error) {
     if (error instanceof SettingsError) fail(`Bad setting ${error.message}`);
     if (error instanceof PolicyError) fail(`Bad spending policy ${error.message}`);
+    if (error instanceof LimitConflict) fail(`Spending limits that contradict each other: ${error.message}`);
     throw error;
   }
   try {
@@ -70,7 +72,7 @@ async function main() {
   // Both eras over stdio (SDK v2): a 2026-07-28 host (server/discover) and a 2025 host (initialize) alike.
   const deps = { settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), confirmationStates: new ConfirmationStates() };
   const served = serveStdio(() => buildClientServer(deps));
-  log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`);
+  log(`Wallet ${wallet.address} on ${chainName(settings.network, settings.rpcUrl, { withUrl: true })}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`);
   const stop = () => void served.close().finally(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
