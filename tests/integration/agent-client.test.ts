@@ -440,6 +440,33 @@ describe("a host without elicitation, with tight limits", () => {
   });
 });
 
+describe("an unattended agent set up as the agent-frameworks guide shows", () => {
+  /** The `env` entries of the guide's stdio snippet (the SDK's default environment aside). */
+  function guideEnv(): Record<string, string> {
+    const guide = fs.readFileSync("content/guides/setup-and-usage.mdx", "utf8");
+    const section = guide.slice(guide.indexOf("## Interfacing with agent frameworks"));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const env = /env: \{([\s\S]*?)\n {2}\}/.exec(block)![1]!;
+    return Object.fromEntries([...env.matchAll(/^\s*([A-Z_]+): "([^"]*)"/gm)].map((m) => [m[1]!, m[2]!]));
+  }
+
+  it("pays without asking, within the cap the snippet sets, from a host that cannot elicit", async () => {
+    const env = guideEnv();
+    expect(env).toMatchObject({ ENABLE_REQUEST_ELICITATION: "false" });
+    // The registry is this test's; everything else as the snippet sets it.
+    const host = await startHost("erin", { elicitation: false, usdc: 50_000n, env: { ...env, AGORA_REGISTRY_URL: `${registry.url}/api` } });
+    try {
+      const bought = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Oslo" } });
+      expect(bought.data).toMatchObject({ status: "delivered", signed: true });
+      const wallet = await call(host, "wallet", {});
+      expect(wallet.data.policy.rules).toContain("confirmation is off (ENABLE_REQUEST_ELICITATION=false): every purchase within these rules is paid without asking");
+      expect(wallet.data.dailyCap).toBe(env.AGORA_DAILY_CAP);
+    } finally {
+      await host.client.close();
+    }
+  });
+});
+
 describe("the private keys", () => {
   it("never appear in any message, log line or ledger of the whole run", async () => {
     // At least this host's import, start and paid purchase are in the run, whichever tests ran before.

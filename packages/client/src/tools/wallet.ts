@@ -49,7 +49,7 @@ export function registerWallet({ mcp, settings, wallet, ledger, chain }: ToolDep
     const history = ledger.attempts();
     const spent = ledger.spentToday();
     const recent = history.slice(-10).reverse();
-    const policy = describePolicy(policyOf(settings), history);
+    const policy = describePolicy(policyOf(settings), history, new Date(), { confirm: settings.elicitation });
     const local = isLocalChain(settings.rpcUrl);
     const chainWords = chainName(settings.network, settings.rpcUrl, { withUrl: true });
     const funding = local
