@@ -75,11 +75,11 @@ export type Settings = {
 export class SettingsError extends Error {
   constructor(
     readonly variable: string,
-    message: string,
+    readonly reason: string,
     /** How the person knows the setting: the variable, or the bundle setting's label. */
     readonly place = variable,
   ) {
-    super(`${place}: ${message}`);
+    super(`${place}: ${reason}`);
     this.name = "SettingsError";
   }
 }
@@ -113,16 +113,16 @@ function placeOfVariable(bundle: BundleSettings, name: string): string {
   return label ? `"${label}" in the bundle's settings` : name;
 }
 
-function dollars(env: Env, name: string, fallback: string, { allowZero, bundle = {} }: { allowZero: boolean; bundle?: BundleSettings }): bigint {
+function dollars(env: Env, name: string, fallback: string, { allowZero }: { allowZero: boolean }): bigint {
   const value = read(env, name) ?? fallback;
   let units: bigint;
   try {
     units = usdToUnits(value);
   } catch (error) {
-    if (error instanceof AmountError) throw new SettingsError(name, `must be an amount in US dollars such as 0.50 (${error.message})`, placeOfVariable(bundle, name));
+    if (error instanceof AmountError) throw new SettingsError(name, `must be an amount in US dollars such as 0.50 (${error.message})`);
     throw error;
   }
-  if (!allowZero && units === 0n) throw new SettingsError(name, "must be more than 0", placeOfVariable(bundle, name));
+  if (!allowZero && units === 0n) throw new SettingsError(name, "must be more than 0");
   return units;
 }
 
@@ -145,10 +145,20 @@ export function defaultWalletFile(home = os.homedir()): string {
 }
 
 export function loadSettings(env: Env = process.env): Settings {
+  const bundle = bundleSettings(env);
+  try {
+    return settingsFrom(env, bundle);
+  } catch (error) {
+    // From the MCP bundle, a bad value is named by the option's label in its settings form.
+    if (error instanceof SettingsError && bundle[error.variable]) throw new SettingsError(error.variable, error.reason, placeOfVariable(bundle, error.variable));
+    throw error;
+  }
+}
+
+function settingsFrom(env: Env, bundle: BundleSettings): Settings {
   const registryUrl = httpUrl(env, "AGORA_REGISTRY_URL", DEFAULT_REGISTRY_URL);
   const elicitation = flag(env, "ENABLE_REQUEST_ELICITATION", true);
-  const bundle = bundleSettings(env);
-  const thresholdUnits = dollars(env, "ELICITATION_THRESHOLD", DEFAULT_ELICITATION_THRESHOLD_USD, { allowZero: true, bundle });
+  const thresholdUnits = dollars(env, "ELICITATION_THRESHOLD", DEFAULT_ELICITATION_THRESHOLD_USD, { allowZero: true });
   const directAccess = flag(env, "ENABLE_UNSAFE_DIRECT_ACCESS", false);
   let network: PaymentNetwork;
   try {
@@ -158,8 +168,8 @@ export function loadSettings(env: Env = process.env): Settings {
   }
   const rpcUrl = httpUrl(env, "AGORA_RPC_URL", PUBLIC_RPC[network.chainId]);
   // Whether the daily cap fits the maximum per purchase is the policy's to settle (loadPolicy): a default gives way.
-  const dailyCapUnits = dollars(env, "AGORA_DAILY_CAP", DEFAULT_DAILY_CAP_USD, { allowZero: false, bundle });
-  const maxPerPurchaseUnits = dollars(env, "AGORA_MAX_PER_PURCHASE", DEFAULT_MAX_PER_PURCHASE_USD, { allowZero: false, bundle });
+  const dailyCapUnits = dollars(env, "AGORA_DAILY_CAP", DEFAULT_DAILY_CAP_USD, { allowZero: false });
+  const maxPerPurchaseUnits = dollars(env, "AGORA_MAX_PER_PURCHASE", DEFAULT_MAX_PER_PURCHASE_USD, { allowZero: false });
   const walletRaw = read(env, "AGORA_WALLET_FILE");
   if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
   const walletFile = walletRaw ?? defaultWalletFile();

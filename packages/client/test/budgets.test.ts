@@ -153,6 +153,11 @@ describe("two values the person set that contradict each other", () => {
     expect(stderr).toContain(`"Daily cap, in USDC" in the bundle's settings ($0.30) is less than "Most per purchase, in USDC" in the bundle's settings ($0.40)`);
     expect(stderr).not.toContain("AGORA_");
   });
+
+  it("a bad value in the bundle's form is named by its label", () => {
+    const { stderr } = refusalOf({ ...home().env, ...bundle({ AGORA_DAILY_CAP: "30 cents" }) });
+    expect(stderr).toContain(`Bad setting "Daily cap, in USDC" in the bundle's settings: must be an amount in US dollars such as 0.50`);
+  });
 });
 
 describe("the wallet tool when the chain cannot be reached", () => {
