@@ -46,10 +46,10 @@ function optionKey(title: string): string {
 /** What the host runs: node, the bundle's arguments, and its env with each option's value (the person's, or the default). */
 function launch(changed: Record<string, string>, home: string) {
   const values = (key: string) => String(changed[key] ?? manifest.user_config?.[key]?.default ?? "");
-  const env = Object.fromEntries(
+  const env: Record<string, string> = Object.fromEntries(
     Object.entries(manifest.server.mcp_config.env ?? {}).map(([name, value]) => [name, value.replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) => values(key)).replaceAll("${HOME}", home)]),
   );
-  return { command: process.execPath, args: manifest.server.mcp_config.args.map((a) => a.replace("${__dirname}", dir)), env: { PATH: path.dirname(process.execPath), HOME: home, ...env } };
+  return { command: process.execPath, args: manifest.server.mcp_config.args.map((a) => a.replace("${__dirname}", dir)), env: { PATH: path.dirname(process.execPath), HOME: home, ...env } as Record<string, string> };
 }
 
 function newHome(): string {
@@ -86,7 +86,7 @@ describe("the bundle's settings form", () => {
   it("Daily cap 0.30 and Most per purchase 0.40, both set by the person: refused, naming both labels", () => {
     const home = newHome();
     const { command, args, env } = launch({ [optionKey("Daily cap, in USDC")]: "0.30", [optionKey("Most per purchase, in USDC")]: "0.40" }, home);
-    const child = spawnSync(command, args, { env, cwd: dir, input: "", encoding: "utf8", timeout: 20_000 });
+    const child = spawnSync(command, args, { env: env as NodeJS.ProcessEnv, cwd: dir, input: "", encoding: "utf8", timeout: 20_000 });
     expect(child.status).toBe(1);
     expect(child.stderr).toContain(
       `"Daily cap, in USDC" in the bundle's settings ($0.30) is less than "Most per purchase, in USDC" in the bundle's settings ($0.40): no purchase at that maximum could pass the budget.`,

@@ -61,7 +61,7 @@ async function walletOf(env: Record<string, string>): Promise<{ text: string; da
 
 /** Starts the client expecting it to refuse: its exit code and what it said. */
 function refusalOf(env: Record<string, string>): { status: number | null; stderr: string } {
-  const child = spawnSync(process.execPath, [BIN], { env: { ...getDefaultEnvironment(), ...env }, input: "", encoding: "utf8", timeout: 20_000 });
+  const child = spawnSync(process.execPath, [BIN], { env: { ...getDefaultEnvironment(), ...env } as NodeJS.ProcessEnv, input: "", encoding: "utf8", timeout: 20_000 });
   return { status: child.status, stderr: child.stderr };
 }
 
@@ -163,7 +163,7 @@ describe("two values the person set that contradict each other", () => {
 describe("the wallet tool when the chain cannot be reached", () => {
   it("still shows the address, the rules and what is left of each budget, and says the balance could not be read", async () => {
     const { dir, env } = home({ budgets: { day: "0.80", week: "3.00" }, maxPerPurchase: "0.25" });
-    const address = spawnSync(process.execPath, [BIN, "address"], { env: { ...getDefaultEnvironment(), ...env }, encoding: "utf8" }).stdout.trim();
+    const address = spawnSync(process.execPath, [BIN, "address"], { env: { ...getDefaultEnvironment(), ...env } as NodeJS.ProcessEnv, encoding: "utf8" }).stdout.trim();
     const { data, text } = await walletOf(env);
     expect(data.address).toBe(address);
     expect(data.usdc).toBeNull();
