@@ -93,4 +93,21 @@ describe("the bundle's settings form", () => {
     );
     expect(fs.existsSync(path.join(home, ".agora", "wallet.json"))).toBe(false);
   });
+
+  it("shows that refusal to the host through the wallet tool, not just a closed connection", async () => {
+    const home = newHome();
+    const transport = new StdioClientTransport({ ...launch({ [optionKey("Daily cap, in USDC")]: "0.30", [optionKey("Most per purchase, in USDC")]: "0.40" }, home), cwd: dir, stderr: "pipe" });
+    const client = new Client({ name: "claude-desktop-stand-in", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["wallet"]);
+      const result = (await client.callTool({ name: "wallet", arguments: {} })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      expect(text).toMatch(/^The Agora wallet did not start: Spending limits that contradict each other: "Daily cap, in USDC" in the bundle's settings \(\$0\.30\) is less than "Most per purchase, in USDC"/);
+      expect(fs.existsSync(path.join(home, ".agora", "wallet.json"))).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { chainName } from "./local-chain.js";
 import fs from "node:fs";
 import path from "node:path";
 import { LimitConflict, PolicyError } from "./policy/load.js";
+import { serveFault } from "./settings-fault.js";
 import { loadSettings, SettingsError } from "./settings.js";
 import { buildClientServer } from "./tools/index.js";
 import { openLedger } from "./wallet-ledger.js";
@@ -38,10 +39,22 @@ async function main() {
   try {
     settings = loadSettings();
   } catch (error) {
-    if (error instanceof SettingsError) fail(`Bad setting ${error.message}`);
-    if (error instanceof PolicyError) fail(`Bad spending policy ${error.message}`);
-    if (error instanceof LimitConflict) fail(`Spending limits that contradict each other: ${error.message}`);
-    throw error;
+    const reason =
+      error instanceof SettingsError
+        ? `Bad setting ${error.message}`
+        : error instanceof PolicyError
+          ? `Bad spending policy ${error.message}`
+          : error instanceof LimitConflict
+            ? `Spending limits that contradict each other: ${error.message}`
+            : undefined;
+    if (reason === undefined) throw error;
+    // From the MCP bundle the host shows only "Connection closed": answer the reason through the wallet tool instead.
+    if (process.env.AGORA_BUNDLE_SETTINGS && (command === undefined || command === "serve")) {
+      log(reason);
+      serveFault(reason.endsWith(".") ? reason : `${reason}.`);
+      return;
+    }
+    fail(reason);
   }
   try {
     if (command === "import-key") {
