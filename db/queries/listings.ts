@@ -202,9 +202,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function findPublicListing(db: Db, slugOrId: string): Promise<PublicListingRow | null> {
   // No listing has such a key, and PostgreSQL refuses to compare text holding NUL: answer "not found".
   if (slugOrId.length > 200 || slugOrId.includes("\u0000") || !slugOrId.isWellFormed()) return null;
-  // A key with a slash is an imported listing's registry name (slugs never hold one): the name the registry API
-  // lists it under (lib/listings/presenters/server-details.ts registryNameOf), stored with it.
-  const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : slugOrId.includes("/") ? eq(listings.registryName, slugOrId) : eq(listings.slug, slugOrId);
+  // An http(s) URL is a server's MCP endpoint (an agent holding only the URL asks which listing it is; a URL is
+  // unique among listings). Any other key with a slash is an imported listing's registry name (slugs never hold
+  // one): the name the registry API lists it under (lib/listings/presenters/server-details.ts registryNameOf).
+  const key = UUID.test(slugOrId)
+    ? eq(listings.id, slugOrId)
+    : /^https?:\/\//i.test(slugOrId)
+      ? eq(listings.serverUrl, slugOrId)
+      : slugOrId.includes("/")
+        ? eq(listings.registryName, slugOrId)
+        : eq(listings.slug, slugOrId);
   const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
   return row ?? null;
 }

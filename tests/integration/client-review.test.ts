@@ -209,3 +209,17 @@ describe("reviews of servers built with other libraries, reached through the reg
     expect(rows[0]).toMatchObject({ payer: address, amount: "10000", rating: 5 });
   });
 });
+
+describe("a server built with another library, named by its URL", () => {
+  it("is the registry's listing of that URL: explore_server shows its owner-named tool as paid, and purchase buys it without direct access", async () => {
+    const server = fieldServers.get("x402-mcp-v2")!;
+    expect(clientEnv.ENABLE_UNSAFE_DIRECT_ACCESS).toBeUndefined();
+    const explored = await call("explore_server", { server: server.url });
+    expect(explored.text).toContain("Forecasts (x402-mcp-v2)");
+    expect(JSON.stringify(explored.data)).toContain(server.paidTool);
+    const runs = server.counts.paidRuns;
+    const bought = await call("purchase", { server: server.url, item: server.paidTool, params: { city: "Porto" } });
+    expect(bought.data, bought.text).toMatchObject({ status: "delivered", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(server.counts).toEqual({ paidRuns: runs + 1, freeCalls: 0 });
+  });
+});
