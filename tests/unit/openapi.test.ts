@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/openapi.json/route";
 import { NOT_JSON, ROUTES } from "@/app/api/openapi.json/routes";
 import { ERROR_CODE_STATUS } from "@/lib/errors";
-import { HTTP_METHODS, operationsOf } from "@/lib/http/openapi/document";
+import { HTTP_METHODS, operationsOf, type HttpMethod } from "@/lib/http/openapi/document";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -21,7 +21,7 @@ function routeFiles(dir = "app"): string[] {
 }
 
 /** The HTTP methods a route file exports (`export const GET`, `export async function POST` …). */
-function exportedMethods(file: string): string[] {
+function exportedMethods(file: string): HttpMethod[] {
   const source = readFileSync(path.join(root, file), "utf8");
   return HTTP_METHODS.filter((method) => new RegExp(`export\\s+(const|(async\\s+)?function)\\s+${method}\\b`).test(source));
 }
