@@ -4,9 +4,5 @@ import { readOnlyRoute } from "@/lib/registry/read-only-http";
 // GET /v0.1/servers — approved servers in the official MCP Registry's shape, paged by cursor.
 export const GET = listServers;
 
-// Read-only: a CORS preflight for GET from any origin, 405 in the registry's JSON shape for anything else.
-export const OPTIONS = readOnlyRoute.OPTIONS;
-export const POST = readOnlyRoute.POST;
-export const PUT = readOnlyRoute.PUT;
-export const PATCH = readOnlyRoute.PATCH;
-export const DELETE = readOnlyRoute.DELETE;
+// Read-only: a CORS preflight for GET from any origin, 405 in the registry's JSON shape for any other method.
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = readOnlyRoute;

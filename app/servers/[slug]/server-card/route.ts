@@ -3,4 +3,4 @@ import { readOnlyRoute } from "@/lib/registry/read-only-http";
 
 // GET /servers/{slug}/server-card — the listing's MCP Server Card (SEP-2127), published by Agora on its behalf.
 export const GET = getServerCard;
-export const OPTIONS = readOnlyRoute.OPTIONS;
+export const { OPTIONS } = readOnlyRoute;
