@@ -1,7 +1,7 @@
 // Validates server cards against SEP-2127's schema (vendored in tests/fixtures/server-card, see its README).
 import fs from "node:fs";
 import path from "node:path";
-import Ajv2020 from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
 const schema = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../fixtures/server-card/server-card.schema.json"), "utf8"));
