@@ -12,6 +12,7 @@ const STATUS_CODES = {
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
+  405: "method_not_allowed",
   409: "conflict",
   413: "body_too_large",
   415: "unsupported_media_type",

@@ -21,6 +21,7 @@ import {
 } from "@agora-mcp/protocol";
 import { listTools, runSession } from "./run";
 import { callTool, type RequestOptions, type Session } from "./session";
+import { checkServerCard, type Observed } from "./server-card";
 import { boundForStorage, boundQuirks, storablePrice } from "./storage-limits";
 import type { ProbeResult } from "./types";
 import { paidCandidates, readX402Offers, type NamedPaidTool, type X402Offers } from "./x402-tools";
@@ -46,6 +47,8 @@ export async function probeServer(url: string, options: ProbeOptions = {}): Prom
   const failure = await runSession(url, { ...options, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS }, quirks, async (session, run) => {
     recordHandshake(result, session, run.started);
     await readOffer(result, session, run.request, quirks, options.paidTools ?? []);
+    // Last, so a refusal met on the way to the card never stands in for a failure of the reading above.
+    await checkServerCard(run.fetch, observedIdentity(url, result, session), quirks);
   });
   if (failure) {
     result.error = failure.message;
@@ -90,6 +93,12 @@ function recordHandshake(result: ProbeResult, session: Session, started: number)
   const server = session.client.getServerVersion();
   result.serverName = server?.name?.slice(0, 200) ?? null;
   result.serverVersion = server?.version?.slice(0, 200) ?? null;
+}
+
+/** Who the server said it is and how it spoke, as its own server card is compared with. */
+function observedIdentity(url: string, result: ProbeResult, session: Session): Observed {
+  const { serverName, serverVersion, transport, protocolVersion } = result;
+  return { url, serverName, serverVersion, transport, protocolVersion, capabilities: session.client.getServerCapabilities() as Record<string, unknown> | undefined };
 }
 
 /** Reads what the server sells and how it is paid: its tools, the MonetizedMCP tools' answers, then its x402-paid tools. */

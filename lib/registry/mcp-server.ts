@@ -10,7 +10,7 @@
 // On the SDK v2 one server serves both eras: a 2026-07-28 request (no handshake, no session) and a 2025 client that
 // starts with initialize get the same tools, schemas and texts; only the 2026 codec adds cache fields to tools/list
 // and server/discover (the hints below).
-import { Server, type CacheHint, type CallToolResult, type Tool } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server, type CacheHint, type CallToolResult, type Tool } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
 import { registrySearchAnswerSchema } from "@agora-mcp/protocol";
@@ -122,14 +122,16 @@ function inputProblems(error: z.ZodError): string {
 const invalidParams = (message: string) => `MCP error -32602: ${message}`;
 
 /**
- * Runs one tool call. Every failure is a tool error (isError), as the SDK's McpServer answers them: an unknown
- * tool or arguments that do not fit say so; anything else answers a generic message and the detail goes to the
- * log only (the exception's message, SQL included, must not reach an anonymous caller). A failure with a known
- * meaning (the database restarting, text it cannot hold) keeps its safe message.
+ * Runs one tool call. A tool that does not exist is a protocol error, JSON-RPC -32602 (Invalid Params), as the
+ * specification, the SDKs and Agora's own kit answer it: there is no tool to have failed. Every other failure is a
+ * tool error (isError): arguments that do not fit say so (the specification asks for input validation as a tool
+ * error, so the model can correct itself); anything else answers a generic message and the detail goes to the log
+ * only (the exception's message, SQL included, must not reach an anonymous caller). A failure with a known meaning
+ * (the database restarting, text it cannot hold) keeps its safe message.
  */
 async function callTool(db: Db, name: string, args: unknown): Promise<CallToolResult> {
   const tool = toolsByName.get(name);
-  if (!tool) return toolError(invalidParams(`Tool ${name} not found`));
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name.slice(0, 100)} not found`);
   const input = tool.input.safeParse(args ?? {});
   if (!input.success) return toolError(invalidParams(`Input validation error: Invalid arguments for tool ${name}: ${inputProblems(input.error)}`));
   try {

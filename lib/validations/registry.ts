@@ -79,6 +79,19 @@ const evmAddress = (name: string) =>
     .regex(/^0x[0-9a-fA-F]{40}$/, `${name} must be an EVM address: 0x and 40 hex digits.`)
     .optional();
 
+// x402 version 1's network names (its NetworkSchema): a bare name outside them names no network at all, so it is
+// refused as malformed rather than answered with an empty page. A CAIP-2 id is taken whatever its chain (a chain
+// Agora lists nothing on is a filter that matches nothing); an EVM one must carry a chain id.
+const X402_V1_NETWORKS: ReadonlySet<string> = new Set([
+  "abstract", "abstract-testnet", "avalanche", "avalanche-fuji", "base", "base-sepolia", "educhain", "iotex", "peaq",
+  "polygon", "polygon-amoy", "sei", "sei-testnet", "skale-base-sepolia", "solana", "solana-devnet", "story",
+]);
+
+function knownNetworkSpelling(network: string): boolean {
+  if (!network.includes(":")) return X402_V1_NETWORKS.has(network);
+  return !network.startsWith("eip155:") || /^eip155:[1-9]\d{0,18}$/.test(network);
+}
+
 /**
  * The filters of x402's Bazaar, one schema for GET /discovery/resources and GET /discovery/search (the spec gives
  * both the same five; Coinbase's Bazaar adds a maximum price and the asset). `network` takes CAIP-2 (eip155:84532)
@@ -92,6 +105,7 @@ export const bazaarFiltersShape = {
     .string()
     .trim()
     .regex(/^([a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}|[a-z0-9-]{1,32})$/, "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia.")
+    .refine(knownNetworkSpelling, { error: (issue) => `network "${String(issue.input)}" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain's is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.` })
     .optional(),
   scheme: token("scheme", "exact").optional(),
   extensions: z

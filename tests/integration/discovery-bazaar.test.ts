@@ -117,6 +117,8 @@ describe.each(drivers())("x402 Bazaar client against Agora's discovery on %s", (
     for (const [query, message] of [
       ["payTo=alice", "payTo must be an EVM address: 0x and 40 hex digits."],
       ["network=eip155:84532;drop", "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia."],
+      ["network=notanetwork", 'network "notanetwork" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.'],
+      ["limit=ten", "limit must be a number."],
       ["scheme=%3Cb%3E", "scheme must be a short identifier, e.g. exact."],
       ["extensions=a%20b", "extensions must be a short identifier, e.g. bazaar."],
       ["maxUsdPrice=-1", "maxUsdPrice must be a price in US dollars with at most 6 decimals, e.g. 0.05."],

@@ -198,6 +198,8 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     ["?payTo=alice", "payTo must be an EVM address: 0x and 40 hex digits."],
     ["?network=eip155:84532;drop", "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia."],
     ["?type=%3Cscript%3E", "type must be a short identifier, e.g. mcp."],
+    ["?network=notanetwork", 'network "notanetwork" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.'],
+    ["?network=eip155:base", 'network "eip155:base" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.'],
   ])("refuses %s with 400 and the reason", async (query, message) => {
     const res = await get(query);
     expect(res.status).toBe(400);

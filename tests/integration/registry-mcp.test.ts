@@ -243,6 +243,18 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     expect(text(missing)).toMatch(/Input validation error/);
   });
 
+  it("answers a tool it does not have with JSON-RPC error -32602, not a tool result", async () => {
+    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "buy_everything", arguments: {} } }));
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { id: number; result?: unknown; error?: { code: number; message: string } };
+    expect(answer.result).toBeUndefined();
+    expect(answer).toMatchObject({ id: 7, error: { code: -32602, message: expect.stringContaining("Tool buy_everything not found") } });
+    // The SDK's client sees a protocol error it throws, as it does for any server built on the SDK.
+    await expect(call("buy_everything")).rejects.toMatchObject({ code: -32602 });
+    // A tool it has, called with arguments that do not fit, stays a tool error the model can read.
+    expect((await call("get_server", {})).isError).toBe(true);
+  });
+
   it(`pages through a 1,000-listing catalogue without repeats or gaps, in every order`, async () => {
     expect(approved).toBeGreaterThan(1000);
     for (const sort of ["popular", "newest", "name"] as const) {

@@ -39,6 +39,11 @@ export function detailUrl(slug: string): string {
   return `${siteUrl()}/marketplace/${slug}`;
 }
 
+/** The stable address of the listing's MCP Server Card (SEP-2127), which Agora publishes for every approved listing. */
+export function serverCardUrl(slug: string): string {
+  return `${siteUrl()}/servers/${slug}/server-card`;
+}
+
 export function toServerSummary(listing: ListingView): ServerSummary {
   return {
     id: listing.id,

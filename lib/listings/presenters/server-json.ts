@@ -6,7 +6,7 @@ import { isFree } from "@/lib/listings/format";
 import { reputationSummary } from "@/lib/listings/presenters/reputation";
 import { site } from "@/lib/site";
 import { provenanceFacts } from "./provenance";
-import { detailUrl, registryNameOf } from "./server-details";
+import { detailUrl, registryNameOf, serverCardUrl } from "./server-details";
 
 export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 export const OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official";
@@ -58,6 +58,7 @@ function listingMeta(listing: ListingView) {
     id: listing.id,
     slug: listing.slug,
     detailUrl: detailUrl(listing.slug),
+    serverCardUrl: serverCardUrl(listing.slug),
     description: listing.description,
     categories: listing.categories,
     price: listing.price,

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
-import { ArrowLeft, CalendarDays, ExternalLink, Globe, Server } from "lucide-react";
+import { ArrowLeft, CalendarDays, ExternalLink, FileJson, Globe, Server } from "lucide-react";
 import { CodeBlock } from "@/components/content/code-block";
 import { ClaimListingLink } from "@/components/claims/claim-listing-link";
 import { CopyButton } from "@/components/content/copy-button";
@@ -163,6 +163,17 @@ export default async function ListingPage({ params }: { params: Params }) {
               </code>
               <CopyButton value={listing.serverUrl} label="Copy URL" />
             </div>
+          </div>
+          <div>
+            <h2 className="flex items-center gap-1.5 font-semibold">
+              <FileJson className="size-4 text-muted-foreground" /> Server card
+            </h2>
+            <p className="mt-2 text-muted-foreground">
+              <a href={`/servers/${listing.slug}/server-card`} className="font-medium text-primary underline-offset-4 hover:underline" data-testid="server-card-link">
+                MCP server card
+              </a>{" "}
+              (JSON): what a client reads before it connects.
+            </p>
           </div>
           {listing.websiteUrl && (
             <div>

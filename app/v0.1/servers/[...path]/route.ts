@@ -1,4 +1,8 @@
 import { getServerAt } from "@/lib/registry/registry-api";
+import { readOnlyRoute } from "@/lib/registry/read-only-http";
 
 // GET /v0.1/servers/{name}[/versions[/{version}]] — one server in the official MCP Registry's shape.
 export const GET = getServerAt;
+
+// Read-only: a CORS preflight for GET from any origin, 405 in the registry's JSON shape for any other method.
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = readOnlyRoute;
