@@ -20,10 +20,11 @@ function routeFiles(dir = "app"): string[] {
   });
 }
 
-/** The HTTP methods a route file exports (`export const GET`, `export async function POST` …). */
+/** The HTTP methods a route file exports (`export const GET`, `export async function POST`, `export const { OPTIONS } = …`). */
 function exportedMethods(file: string): HttpMethod[] {
   const source = readFileSync(path.join(root, file), "utf8");
-  return HTTP_METHODS.filter((method) => new RegExp(`export\\s+(const|(async\\s+)?function)\\s+${method}\\b`).test(source));
+  const destructured = [...source.matchAll(/export\s+const\s*\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((name) => name.trim().split(/\s*:\s*/).at(-1)));
+  return HTTP_METHODS.filter((method) => new RegExp(`export\\s+(const|(async\\s+)?function)\\s+${method}\\b`).test(source) || destructured.includes(method));
 }
 
 /** What is wrong with the description's coverage of app/'s route files: one sentence per problem, naming the file. */

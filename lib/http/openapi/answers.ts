@@ -154,3 +154,8 @@ export const registryComponents: Record<string, JsonSchema> = {
 
 export const serverList = ref("ServerList");
 export const serverResponse = ref("ServerResponse");
+
+/** An MCP Server Card (SEP-2127): the server's identity, endpoint and transports, before any connection. */
+export const serverCardAnswer = z.looseObject({ name: z.string(), version: z.string(), description: z.string().optional(), remotes: z.array(z.looseObject({ type: z.string(), url: z.string() })).optional() });
+/** An AI Catalog listing every approved listing's server card. */
+export const serverCardCatalogAnswer = z.looseObject({ entries: z.array(z.looseObject({})).optional() });

@@ -14,6 +14,7 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   invalid_credentials: "The e-mail or the password is wrong.",
   session_expired: "The session or the link has expired.",
   forbidden: "Signed in, but not allowed to do this.",
+  method_not_allowed: "This address answers other methods (`Allow` names them): the registry and discovery routes are read-only.",
   not_found: "Nothing at this address (the listing, server or version does not exist or is not approved).",
   conflict: "The request conflicts with the current state.",
   email_taken: "An account with this e-mail exists.",
