@@ -11,5 +11,6 @@ export { registryEndpoint } from "./registry.js";
 export { buildClientServer, type ClientDeps } from "./tools/index.js";
 export { OUTCOME_CODES, purchase, type OutcomeCode, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus, type SettlementOrder } from "./purchase/index.js";
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
+export { Confirmations, type Asker } from "./confirm.js";
 export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";
 export type { ConnectionOptions } from "./connections.js";

@@ -23,8 +23,11 @@ async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unan
   const moved = await chain.authorizationUsed(wallet.address, sent.nonce).catch(() => undefined);
   if (moved === false) {
     await ledger.update(sent.attemptId, { status: "refused", code, note: reason.slice(0, 300) });
-    const what = code === "tool_failed" ? `${label}'s tool failed: ${reason}` : `${label} refused the purchase: ${reason}`;
-    return { status: "failed", code: UNUSED_CODE[code], message: `${what} The payment was not used; nothing was paid. You were not charged.`, signed: true, ...paid };
+    const message =
+      code === "tool_failed"
+        ? `${label}'s tool failed: ${reason} The payment was not used; nothing was paid. You were not charged.`
+        : `${label} refused the purchase: ${reason} The payment was not used; nothing was paid.`;
+    return { status: "failed", code: UNUSED_CODE[code], message, signed: true, ...paid };
   }
   await ledger.update(sent.attemptId, { status: moved ? "disputed" : "unknown", code: moved ? code : "unverified", note: reason.slice(0, 300) });
   const message = moved
