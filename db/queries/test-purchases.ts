@@ -186,3 +186,28 @@ export async function undeliveredListings(db: Db, limit = 50): Promise<Undeliver
   const byId = new Map(full.map((p) => [p.id, p]));
   return rows.map(({ latestId, ...r }) => ({ ...r, purchase: byId.get(latestId)! }));
 }
+
+/**
+ * How often each listing's test purchases delivered over the last `days` days, by what happened to the money:
+ * `delivered`; `failedUncharged` (nothing good came back and the payment was not used: the server refused it, or its
+ * tool failed on a binding that settles only after success); `failedCharged` (the money moved, or may have, and
+ * nothing good came back). Drift and pending purchases are left out: nothing was bought.
+ */
+export type DeliveryCounts = { delivered: number; failedUncharged: number; failedCharged: number };
+
+export async function deliveryCounts(db: Db, listingIds: string[], days = 30): Promise<Map<string, DeliveryCounts>> {
+  if (!listingIds.length) return new Map();
+  const since = sql`now() - make_interval(days => ${days})`;
+  const count = (where: ReturnType<typeof sql>) => sql<number>`count(*) filter (where ${where})::int`;
+  const rows = await db
+    .select({
+      listingId: testPurchases.listingId,
+      delivered: count(sql`${testPurchases.outcome} = 'delivered'`),
+      failedUncharged: count(sql`${testPurchases.outcome} = 'refused' or (${testPurchases.outcome} = 'not-delivered' and ${testPurchases.money} in ('none', 'refused'))`),
+      failedCharged: count(sql`${testPurchases.outcome} = 'not-delivered' and ${testPurchases.money} not in ('none', 'refused')`),
+    })
+    .from(testPurchases)
+    .where(and(inArray(testPurchases.listingId, listingIds), sql`${testPurchases.startedAt} >= ${since}`))
+    .groupBy(testPurchases.listingId);
+  return new Map(rows.map(({ listingId, ...counts }) => [listingId, { delivered: Number(counts.delivered), failedUncharged: Number(counts.failedUncharged), failedCharged: Number(counts.failedCharged) }]));
+}

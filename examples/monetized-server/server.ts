@@ -13,7 +13,7 @@ import { PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
 import { buildLegacyServer, type LegacyShape } from "./legacy-shapes";
 
 export type Variant =
-  | "reference" // the paid server: MonetizedMCP tools, job-status, an x402-paid tool per paid item; settles before it delivers
+  | "reference" // the paid server: MonetizedMCP tools, job-status, an x402-paid tool per paid item (settled after success; make-purchase settles first)
   | "quirky" // `pricing-listing`, one payment-method object, {amount: "0.05", paymentMethod} prices, text-only results
   | "no-pricing" // a working MCP server without the MonetizedMCP tools
   | "sse-only" // the reference tools over the deprecated HTTP+SSE transport only

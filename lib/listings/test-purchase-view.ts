@@ -7,7 +7,7 @@ import { explorerTxUrl } from "@/lib/chain/reader";
 import { formatDay } from "@/lib/dates";
 
 export const testPurchaseSchema = z.object({
-  outcome: z.enum(["delivered", "not-delivered", "refused", "drift"]).describe("delivered: paid and a good result came back in time; not-delivered: paid (or may have) and nothing good came back; refused: the server refused the payment; drift: it asked for another price or payee than its latest check recorded, so nothing was paid."),
+  outcome: z.enum(["delivered", "not-delivered", "refused", "drift"]).describe("delivered: paid and a good result came back in time; not-delivered: paid (or may have) and nothing good came back; refused: the server refused the payment, or its tool failed and the payment was not used (nothing was paid); drift: it asked for another price or payee than its latest check recorded, so nothing was paid."),
   at: z.string().describe("ISO 8601 time the test purchase ended."),
   item: z.string().describe("The item or tool bought."),
   priceUsd: z.string().describe("The price paid or asked, in US dollars (USDC), e.g. $0.01."),

@@ -4,8 +4,17 @@ import { CapExceeded, type LedgerEntry, type PurchaseLedger } from "@agora-mcp/c
 import { recordTestPurchaseMoney, reserveTestPurchase, spentToday } from "@/db/queries/test-purchases";
 import type { Db } from "@/db/types";
 
-/** The purchase code's note when signing failed: nothing signed, nothing can move. */
-const NEVER_SIGNED = "signing failed";
+/**
+ * What a purchase's new state means for the site's money, read from its status and code only (the note is words for
+ * people). A call that failed without the server's answer (a timeout, a cut connection) left a signed authorisation
+ * the server may still settle until it expires: its amount stays reserved as unknown. So does a refusal the server
+ * answered: "unused" was true when the chain was asked, but the server holds the signed authorisation and can still
+ * settle it. Only a purchase that was never signed gives its amount back.
+ */
+export function moneyOfChange(change: Pick<LedgerEntry, "status" | "code">): { money: string; release: boolean } {
+  const unanswered = change.status === "refused" && change.code === "no_answer";
+  return { money: unanswered ? "unknown" : change.status, release: change.status === "refused" && change.code === "signing_failed" };
+}
 
 export class DatabaseLedger implements PurchaseLedger {
   /** The row the purchase reserved, once it has. */
@@ -33,14 +42,9 @@ export class DatabaseLedger implements PurchaseLedger {
   }
 
   async update(id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerEntry["status"] }): Promise<void> {
-    // A call that failed without the server's answer (a timeout, a cut connection) left a signed authorisation the
-    // server may still settle until it expires: the site keeps its amount reserved as unknown rather than released.
-    const unanswered = change.status === "refused" && (change.note ?? "").startsWith("the call failed");
-    this.money = unanswered ? "unknown" : change.status;
-    // So does a refusal the server answered: "unused" was true when the chain was asked, but the server holds the
-    // signed authorisation and can still settle it. Only a purchase that was never signed gives its amount back.
-    const release = change.status === "refused" && change.note === NEVER_SIGNED;
-    await recordTestPurchaseMoney(this.db, id, { money: this.money, transaction: change.transaction, note: change.note, release });
+    const { money, release } = moneyOfChange(change);
+    this.money = money;
+    await recordTestPurchaseMoney(this.db, id, { money, transaction: change.transaction, note: change.note, release });
   }
 
   /** Free items and declines: the run records the purchase itself. */

@@ -2,7 +2,7 @@
 // client's own purchase code (packages/client: the same limits, reservation, signing and chain check), within the
 // day's budget held in the database, through a fetch bounded in address, size and time, and record what came
 // back. Runs after the scheduled checks under their lease (lib/jobs/scheduled-work.ts).
-import { purchase, readJob, type PurchaseOutcome, type Settings } from "@agora-mcp/client";
+import { purchase, readJob, type OutcomeCode, type PurchaseOutcome, type Settings } from "@agora-mcp/client";
 import { findNetwork, type PaymentNetwork } from "@agora-mcp/protocol";
 import { latestProbes } from "@/db/queries/probes";
 import { excludedItems, finishTestPurchase, insertTestPurchase, listTestPurchaseTargets, type TestPurchaseTarget } from "@/db/queries/test-purchases";
@@ -33,6 +33,9 @@ export type TestPurchaseResult =
 export type TestPurchaseRunSummary = { due: number; recorded: Partial<Record<TestPurchaseOutcome, number>>; skipped: number; stoppedEarly: string | null };
 
 export type RunOptions = { signal?: AbortSignal; lookup?: Lookup; limit?: number };
+
+/** Refusals that no other listing's purchase can get past today: the day's budget is spent, or the wallet is short. */
+const STOPS_RUN: ReadonlySet<OutcomeCode> = new Set(["daily_cap", "insufficient_balance"]);
 
 /** The network the listing is paid on that the site can read, and the payee the latest check recorded there. */
 function payableNetwork(probe: ListingProbe): { network: PaymentNetwork; payTo: string } | null {
@@ -159,9 +162,30 @@ async function recordThrown(db: Db, settings: TestPurchaseSettings, ledger: Data
 }
 
 /**
- * Records how a purchase ended: drift and a free answer at once; without a reservation, a failure is recorded and
- * the wallet's own refusals are skipped; a paid purchase by what came back and what the money did.
+ * What a purchase's outcome means for the run, decided by its status, code and the ledger's last word on the money
+ * (never by the words of its message): drift and a free answer are recorded at once; without a reservation, a failure
+ * is recorded and the wallet's own refusals are skipped (a spent day's budget or a short wallet stops the run); a paid
+ * purchase by what came back and what the money did.
  */
+export type OutcomeDecision =
+  | { kind: "drift" }
+  | { kind: "free" }
+  | { kind: "skip"; stopRun: boolean }
+  | { kind: "unsigned-failure" }
+  | { kind: "paid"; verdict: "delivered" | "collect-job" | "refused" | "not-delivered" };
+
+export function decideOutcome(outcome: Pick<PurchaseOutcome, "status" | "code" | "signed">, reserved: boolean, money: string | null): OutcomeDecision {
+  if (outcome.status === "drift") return { kind: "drift" };
+  if (outcome.status === "free") return { kind: "free" };
+  if (!reserved) return outcome.status === "failed" ? { kind: "unsigned-failure" } : { kind: "skip", stopRun: STOPS_RUN.has(outcome.code) };
+  if (outcome.status === "delivered") return { kind: "paid", verdict: "delivered" };
+  if (outcome.status === "job-pending") return { kind: "paid", verdict: "collect-job" };
+  // The server refused, or its tool failed, and the payment was not used.
+  if (outcome.status === "failed" && outcome.signed && money === "refused") return { kind: "paid", verdict: "refused" };
+  return { kind: "paid", verdict: "not-delivered" }; // disputed: money moved (or may have), nothing good came back
+}
+
+/** Records how a purchase ended, as decideOutcome says. */
 async function recordOutcome(
   db: Db,
   run: { settings: TestPurchaseSettings; target: TestPurchaseTarget; ledger: DatabaseLedger; record: PurchaseRecord; connection: Parameters<typeof collectJob>[3]; signal?: AbortSignal },
@@ -170,30 +194,25 @@ async function recordOutcome(
 ): Promise<TestPurchaseResult> {
   const { settings, ledger, record } = run;
   const message = settings.wallet.redact(outcome.message);
-  if (outcome.status === "drift") {
+  const decision = decideOutcome(outcome, ledger.reservedId !== null, ledger.money);
+  if (decision.kind === "drift") {
     await insertTestPurchase(db, { ...record, payTo: outcome.payTo ?? record.payTo, outcome: "drift", note: message });
     return { kind: "recorded", outcome: "drift", message };
   }
-  if (outcome.status === "free") {
+  if (decision.kind === "free") {
     await insertTestPurchase(db, { ...record, outcome: "delivered", note: message }).then((id) => finishTestPurchase(db, id, { outcome: "delivered", deliveredMs: elapsed }));
     return { kind: "recorded", outcome: "delivered", message };
   }
-  if (!ledger.reservedId) {
-    // Nothing was signed: the wallet's own limits (budget, balance, maximum) or a server that cannot be paid.
-    const stopRun = /daily cap|the wallet holds/.test(message);
-    if (outcome.status === "failed") {
-      await insertTestPurchase(db, { ...record, outcome: "not-delivered", note: message });
-      return { kind: "recorded", outcome: "not-delivered", message };
-    }
-    return { kind: "skipped", reason: message, stopRun, contacted: true };
+  if (decision.kind === "unsigned-failure") {
+    await insertTestPurchase(db, { ...record, outcome: "not-delivered", note: message });
+    return { kind: "recorded", outcome: "not-delivered", message };
   }
-  const id = ledger.reservedId;
+  if (decision.kind === "skip") return { kind: "skipped", reason: message, stopRun: decision.stopRun, contacted: true };
   let verdict: { outcome: TestPurchaseOutcome; deliveredMs?: number };
-  if (outcome.status === "delivered") verdict = { outcome: "delivered", deliveredMs: outcome.answeredInMs ?? elapsed };
-  else if (outcome.status === "job-pending") verdict = await collectJob(settings, run.target, outcome, run.connection, run.signal);
-  else if (outcome.status === "failed" && outcome.signed && ledger.money === "refused") verdict = { outcome: "refused" }; // the server refused; the payment was not used
-  else verdict = { outcome: "not-delivered" }; // disputed: money moved (or may have), nothing good came back
-  await finishTestPurchase(db, id, { ...verdict, note: message, transaction: outcome.transaction });
+  if (decision.verdict === "delivered") verdict = { outcome: "delivered", deliveredMs: outcome.answeredInMs ?? elapsed };
+  else if (decision.verdict === "collect-job") verdict = await collectJob(settings, run.target, outcome, run.connection, run.signal);
+  else verdict = { outcome: decision.verdict };
+  await finishTestPurchase(db, ledger.reservedId!, { ...verdict, note: message, transaction: outcome.transaction });
   return { kind: "recorded", outcome: verdict.outcome, message };
 }
 

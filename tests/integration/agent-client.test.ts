@@ -87,7 +87,8 @@ async function balances(buyer: `0x${string}`) {
   return { buyer: await stack.chain.usdcBalance(buyer), provider: await stack.chain.usdcBalance(provider) };
 }
 
-const delivered = (itemId: string) => events.filter((e) => e.itemId === itemId && (e.outcome === "delivered" || e.outcome === "pending")).length;
+/** Orders of `itemId` delivered or under way (an asynchronous one reports pending, then delivered when its job ends). */
+const delivered = (itemId: string) => new Set(events.filter((e) => e.itemId === itemId && (e.outcome === "delivered" || e.outcome === "pending")).map((e) => e.orderId)).size;
 
 /** The purchase attempts in the host's ledger (one JSON line each, next to its wallet). */
 function ledgerLines(host: Host): string[] {
@@ -194,8 +195,10 @@ describe("a host that supports elicitation", () => {
     const before = await balances(host.address);
     const [asked, sold] = [host.elicitations.length, delivered("weather-now")];
     const got = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Lisbon" } });
-    expect(got.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(got.data).toMatchObject({ status: "delivered", code: "delivered", signed: true, priceUsd: "$0.01", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(got.text).toContain("Lisbon");
+    // Sold both ways, bought through its x402 tool: settled only after it succeeded.
+    expect(got.text).toContain("checked on chain, settled after the tool succeeded");
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 10_000n, provider: before.provider + 10_000n });
     expect(host.elicitations).toHaveLength(asked);
     expect(delivered("weather-now")).toBe(sold + 1);
@@ -207,7 +210,7 @@ describe("a host that supports elicitation", () => {
     host.answers.push({ action: "decline" });
     const declined = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
     expect(declined.data).toMatchObject({ status: "declined", signed: false });
-    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on the local chain \(answering as Base Sepolia\) to Reference Weather for "Market report"/);
+    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on the local chain \(answering as Base Sepolia\) to Reference Weather for "Market report"\? You pay only if the tool succeeds\./);
     expect(host.elicitations.at(-1)).toMatch(/It uses \$0\.25 of the \$[\d.]+ left in the budget of \$1\.00 a day \(UTC\) \(budgets\.day \(AGORA_DAILY_CAP\)\)\./);
     expect(host.elicitations).toHaveLength(asked + 1);
     expect(await balances(host.address)).toEqual(before);
@@ -228,7 +231,8 @@ describe("a host that supports elicitation", () => {
     const bought = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "a fox" } });
     expect(bought.data).toMatchObject({ status: "job-pending", jobId: expect.any(String), checkAfterSeconds: 1 });
     expect(host.elicitations).toHaveLength(asked + 1);
-    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.10 USDC on the local chain \(answering as Base Sepolia\) to Reference Weather for "Logo render"/);
+    // An asynchronous item is bought through make-purchase: its confirmation says the payment comes first.
+    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.10 USDC on the local chain \(answering as Base Sepolia\) to Reference Weather for "Logo render"\? Payment is taken before the tool runs\./);
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 100_000n, provider: before.provider + 100_000n });
     let job = await call(host, "check_job", { jobId: bought.data.jobId });
     for (let i = 0; i < 20 && job.data.status === "pending"; i++) {

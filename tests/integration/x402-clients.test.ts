@@ -122,19 +122,26 @@ describe("a generic x402 client pays every entry discovery lists", () => {
       const payment = await x402.createPaymentPayload(required);
       const paid = (await client.callTool({ name: toolName, arguments: example, _meta: { "x402/payment": payment } })) as CallToolResult;
       expect(paid.isError, `${toolName}: ${JSON.stringify(paid.content)}`).toBeFalsy();
-      const settlement = paid._meta?.["x402/payment-response"] as { success: boolean; transaction: string; payer: string };
-      expect(settlement).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: buyer.address });
-      expect(await balances(buyer.address, payee)).toEqual({ payer: before.payer - price(entry), payee: before.payee + price(entry) });
-
+      const settlement = paid._meta?.["x402/payment-response"] as { success: boolean; transaction: string; payer: string } | undefined;
       const text = (paid.content[0] as { text: string }).text;
       if (toolName === "logo-render") {
-        // An asynchronous item answers its job; the wallet that paid collects the result by signing the job id.
+        // An asynchronous item answers its job, unsettled: it settles when the result is ready, and the wallet that
+        // paid collects the result (with the settlement's transaction) by signing the job id.
+        expect(settlement).toBeUndefined();
+        expect(await balances(buyer.address, payee)).toEqual(before);
         const { jobId } = JSON.parse(text) as { jobId: string };
         await new Promise((r) => setTimeout(r, 1_200));
         const signature = await buyer.signMessage({ message: `Agora job-status ${jobId}` });
-        const job = (await client.callTool({ name: "job-status", arguments: { jobId, signature } })) as CallToolResult;
-        expect(job.structuredContent).toMatchObject({ status: "done" });
+        let job = (await client.callTool({ name: "job-status", arguments: { jobId, signature } })) as CallToolResult;
+        for (let i = 0; i < 20 && (job.structuredContent as { status?: string }).status === "pending"; i++) {
+          await new Promise((r) => setTimeout(r, 250));
+          job = (await client.callTool({ name: "job-status", arguments: { jobId, signature } })) as CallToolResult;
+        }
+        expect(job.structuredContent).toMatchObject({ status: "done", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+        expect(await balances(buyer.address, payee)).toEqual({ payer: before.payer - price(entry), payee: before.payee + price(entry) });
       } else {
+        expect(settlement).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: buyer.address });
+        expect(await balances(buyer.address, payee)).toEqual({ payer: before.payer - price(entry), payee: before.payee + price(entry) });
         expect(JSON.parse(text)).toMatchObject({ sample: true, ...example });
       }
     }
@@ -220,7 +227,7 @@ describe("payments that must not buy anything", () => {
     expect(await balances(buyer.address, payTo)).toEqual({ payer: 1_000_000n, payee: 0n });
   });
 
-  it("a settlement the facilitator never answers: a timeout refusal, nothing delivered, and the payment later charges once", async () => {
+  it("a settlement the facilitator never answers: a timeout refusal, the result withheld, nothing charged, and the payment later charges once", async () => {
     // Verifies through the real facilitator, then holds every settlement open without sending it anywhere.
     const hanging = await startHangingFacilitator(stack.facilitator.url);
     closing.push(hanging);
@@ -231,9 +238,10 @@ describe("payments that must not buy anything", () => {
     const started = Date.now();
     const refused = paymentRequired(await pay(stuck.client, "tea", payment));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(refused.error).toMatch(/^Payment not settled: the payment facilitator did not confirm the settlement in time, so nothing was delivered\./);
+    expect(refused.error).toBe("Payment not settled: the payment facilitator did not confirm the settlement in time. You were not charged. The result is withheld; pay again to get it.");
     expect(refused.error).not.toMatch(/https?:\/\//);
-    expect(stuck.delivered).toEqual([]);
+    // The item ran (settlement comes after it), but its result was not handed over.
+    expect(stuck.delivered).toEqual(["tea"]);
     expect(await balances(buyer.address, stuck.payTo)).toEqual({ payer: 1_000_000n, payee: 0n });
 
     // The buyer retries the same payment where the facilitator works: delivered and charged once; again, refused.

@@ -37,6 +37,8 @@ export type X402Tool = {
   units?: string;
   /** The network the kit's price hint names. */
   network?: string;
+  /** The kit's price hint says the payment settles only after the tool succeeded (`settles: "after-success"`). */
+  settlesAfterSuccess?: boolean;
 };
 
 /**
@@ -91,7 +93,7 @@ function paidTool(tool: ListedTool, named: NamedPaidTool[]): X402Tool | undefine
   const signal = paidSignal({ name: tool.name, description: tool.description, annotations: tool.annotations, _meta: tool.meta });
   const name = named.find((n) => n.name === tool.name);
   if (!signal && !name) return undefined;
-  const kit = tool.meta?.["x402/price"] as { amount?: unknown; network?: unknown } | undefined;
+  const kit = tool.meta?.["x402/price"] as { amount?: unknown; network?: unknown; settles?: unknown } | undefined;
   const kitUnits = typeof kit?.amount === "string" && /^\d{1,40}$/.test(kit.amount) ? kit.amount : undefined;
   const style = signal?.style ?? name?.style;
   const units = kitUnits ?? unitsOfUsd(signal?.priceUsd) ?? name?.units;
@@ -102,6 +104,7 @@ function paidTool(tool: ListedTool, named: NamedPaidTool[]): X402Tool | undefine
     ...(style ? { style } : {}),
     ...(units ? { units } : {}),
     ...(typeof kit?.network === "string" ? { network: kit.network } : {}),
+    ...(kit?.settles === "after-success" ? { settlesAfterSuccess: true } : {}),
   };
 }
 

@@ -5,12 +5,13 @@ export { checkPolicy, type PolicyRequest, type PolicyVerdict, type BudgetUse } f
 export { windowStart, type Policy, type Window } from "./policy/rules.js";
 export { openLedger } from "./wallet-ledger.js";
 export { openWallet, importWallet, walletFromKey, WalletError, type Wallet } from "./wallet.js";
-export { Ledger, CapExceeded, PolicyRefused, type LedgerEntry, type LedgerStatus, type PurchaseLedger } from "./ledger.js";
+export { Ledger, CapExceeded, PolicyRefused, type AttemptCode, type LedgerEntry, type LedgerStatus, type PurchaseLedger } from "./ledger.js";
 export { chainReader, type ChainReader } from "./chain.js";
 export { registryEndpoint } from "./registry.js";
 export { buildClientServer, type ClientDeps } from "./tools/index.js";
-export { purchase, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus } from "./purchase/index.js";
+export { OUTCOME_CODES, purchase, type OutcomeCode, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus, type SettlementOrder } from "./purchase/index.js";
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
+export { Confirmations, type Asker } from "./confirm.js";
 export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";
 export type { ConnectionOptions } from "./connections.js";
 export { jsonErrorPlace } from "./json-place.js";

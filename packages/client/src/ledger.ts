@@ -17,6 +17,13 @@ export type LedgerStatus =
   | "disputed" // money moved but the server delivered nothing, or not what the chain shows
   | "unknown"; // the outcome could not be established (treated as spent)
 
+/**
+ * Why an attempt ended where it did, as a value (a ledger decides what to release from it, never from `note`):
+ * `signing_failed` nothing was signed; the paid call's answer (`no_answer`, `refused`, `tool_failed`,
+ * `no_settlement`, purchase/types.ts AnswerCode); `unverified` the chain could not confirm the answer.
+ */
+export type AttemptCode = "signing_failed" | "no_answer" | "refused" | "tool_failed" | "no_settlement" | "unverified";
+
 export type LedgerEntry = {
   id: string;
   time: string;
@@ -34,6 +41,8 @@ export type LedgerEntry = {
   orderId?: string;
   jobId?: string;
   checkAfter?: string;
+  /** Why the attempt ended where it did (AttemptCode); `note` is the same in words, for people. */
+  code?: AttemptCode;
   note?: string;
 };
 

@@ -17,5 +17,6 @@ export const jobStatusArgs = {
 
 export type JobStatus =
   | { jobId: string; status: "pending"; checkAfterSeconds: number }
-  | { jobId: string; status: "done"; toolResult: unknown }
+  /** `transaction`: the payment's settlement (an x402 purchase settles only once the result is ready). */
+  | { jobId: string; status: "done"; toolResult: unknown; transaction?: string }
   | { jobId: string; status: "failed"; error: string };

@@ -52,6 +52,8 @@ export type PricedItem = {
   params?: Record<string, string>;
   /** The tool the listing says also sells this item through the x402 binding for MCP (the provider kit names it). */
   x402Tool?: string;
+  /** The listing says the item is asynchronous: a purchase answers a job, collected later with job-status. */
+  async?: boolean;
   /**
    * Set on an item read from an x402-paid tool (`toolName`): the version 2 requirements its unpaid call answered
    * in PaymentRequired. Only such items can be paid by a generic x402 client.
@@ -193,6 +195,7 @@ function readItem(raw: unknown, index: number, quirks: Quirks): PricedItem | nul
   if (id) item.id = id;
   if (toolName) item.toolName = toolName;
   if (x402Tool) item.x402Tool = clip(x402Tool, 128);
+  if (raw.async === true) item.async = true;
   if (description) item.description = description;
   if (paymentMethod) item.paymentMethod = paymentMethod.toUpperCase();
   if (params) item.params = params;

@@ -15,7 +15,16 @@ export type PurchaseContext = {
   transaction?: string;
 };
 
+/**
+ * What the item answers. Throwing, answering an MCP error result (`{ isError: true, content }`) or answering nothing
+ * (undefined, null, an empty string) is a failure: on the x402 binding it settles nothing.
+ */
 export type ItemHandler = (params: Record<string, string>, context: PurchaseContext) => unknown | Promise<unknown>;
+
+/** A zod schema (3 or 4), or anything with its `safeParse`: the item's parameters are checked by it before any payment. */
+export type ParamsSchema = {
+  safeParse: (value: unknown) => { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+};
 
 export type ItemDefinition = {
   id: string;
@@ -26,6 +35,11 @@ export type ItemDefinition = {
   /** Parameter name → a hint for the buyer ("Example: Lisbon"). Every named parameter is required. */
   params?: Record<string, string>;
   handler: ItemHandler;
+  /**
+   * Checks the parameters (an object of strings) before any payment is verified, on both ways of buying: bad input
+   * is refused and costs nothing.
+   */
+  paramsSchema?: ParamsSchema;
   /** The handler runs after the purchase answers: the buyer gets a job id and collects the result later. */
   async?: { checkAfterSeconds: number };
   /**
@@ -52,6 +66,16 @@ export type MonetizedServerOptions = {
   /** Called with each delivered or refused purchase (for the provider's own records). */
   onPurchase?: (event: PurchaseEvent) => void;
   /**
+   * A make-purchase call whose payment settled before the item failed: the buyer paid and got an error quoting the
+   * order id. Refund here if you wish (send `units` back to `payer`); the kit moves no money itself.
+   */
+  onChargedFailure?: (event: ChargedFailure) => void | Promise<void>;
+  /**
+   * An x402 call whose item succeeded but whose payment did not settle afterwards (the facilitator refused or did not
+   * answer): the buyer was told nothing was charged, and the result was withheld.
+   */
+  onSettlementFailed?: (event: SettlementFailure) => void | Promise<void>;
+  /**
    * Where the kit writes what buyers are never shown: a facilitator's own words when it refuses or fails
    * (one line, at most 300 characters). Default: console.error.
    */
@@ -70,11 +94,19 @@ export type MonetizedServerOptions = {
   allowedOrigins?: string[];
 };
 
+/** A failure after the payment settled (make-purchase): what the buyer paid for and did not get. */
+export type ChargedFailure = { orderId: string; itemId: string; units: string; payer: string; transaction: string; reason: string };
+/** A delivery whose settlement then failed (the x402 binding): nothing was charged, the result was withheld. */
+export type SettlementFailure = { orderId: string; itemId: string; units: string; payer: string; reason: string };
+
 export type PurchaseEvent = {
   orderId: string;
   itemId: string;
   units: string;
-  outcome: "delivered" | "pending" | "refused" | "failed";
+  /** `unsettled`: the item ran, its settlement failed, so the result was withheld and nothing charged. */
+  outcome: "delivered" | "pending" | "refused" | "failed" | "unsettled";
+  /** For a failure: whether the buyer's payment had settled (make-purchase settles first; x402 only after success). */
+  charged?: boolean;
   reason?: string;
   transaction?: string;
   payer?: string;
@@ -94,6 +126,8 @@ export type ResolvedOptions = {
   items: CatalogueItem[];
   publicUrl?: string;
   onPurchase?: (event: PurchaseEvent) => void;
+  onChargedFailure?: (event: ChargedFailure) => void | Promise<void>;
+  onSettlementFailed?: (event: SettlementFailure) => void | Promise<void>;
   log: (line: string) => void;
   logPurchases: boolean;
   hostCheck: HostCheck;
@@ -163,6 +197,8 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     items,
     publicUrl: options.publicUrl,
     onPurchase: options.onPurchase,
+    onChargedFailure: options.onChargedFailure,
+    onSettlementFailed: options.onSettlementFailed,
     log: options.log ?? ((line) => console.error(`[@agora-mcp/server] ${line}`)),
     logPurchases: options.logPurchases ?? true,
     hostCheck: resolveHostCheck(options, options.publicUrl),

@@ -1,5 +1,6 @@
 // @agora-mcp/server: the provider kit. Declare items with prices and handlers and a wallet; get an MCP
-// server that MonetizedMCP clients and x402 MCP clients can pay, which settles every payment before it delivers.
+// server that MonetizedMCP clients and x402 MCP clients can pay: an x402 call settles only after its item succeeded,
+// a make-purchase call settles before it delivers (MonetizedMCP's order).
 import type http from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { buildTools } from "./tools.js";
@@ -9,7 +10,7 @@ import { JobStore } from "./jobs.js";
 import { PaymentGate } from "./payments.js";
 
 export { ConfigError, DEFAULT_FACILITATOR_URL } from "./config.js";
-export type { ItemDefinition, ItemHandler, MonetizedServerOptions, PurchaseContext, PurchaseEvent } from "./config.js";
+export type { ChargedFailure, ItemDefinition, ItemHandler, MonetizedServerOptions, ParamsSchema, PurchaseContext, PurchaseEvent, SettlementFailure } from "./config.js";
 // serveHttp: the same bounded node:http serving for a provider who wraps `handle` (routing, metrics) themselves.
 export { MCP_PATH, listen as serveHttp, type RunningServer } from "./http.js";
 

@@ -1,6 +1,6 @@
 // Takes one payment for one item: checks it against the server's own listing (amount, payee, network,
-// token, validity window, replay), then asks the facilitator to verify and to settle. Only a settled
-// payment lets the caller deliver. Every refusal names its reason in a fixed sentence (refusals.ts); what the
+// token, validity window, replay), asks the facilitator to verify it and holds its nonce, and settles it when the
+// caller says so (sale.ts: after a successful delivery on the x402 binding, before delivery on make-purchase). Every refusal names its reason in a fixed sentence (refusals.ts); what the
 // facilitator said in its own words goes to the provider's log only. Nothing here ever moves money itself.
 import { HTTPFacilitatorClient } from "@x402/core/http";
 import type { PaymentPayload as X402PaymentPayload, PaymentRequirements as X402PaymentRequirements } from "@x402/core/types";
@@ -16,11 +16,28 @@ import {
   type ResourceInfo,
 } from "@agora-mcp/protocol";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
-import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage } from "./refusals.js";
+import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage, type RefusalKind } from "./refusals.js";
 
 export type Timings = { verifyMs: number; settleMs: number };
 export type Settled = { ok: true; transaction: string; network: string; payer: string; timings: Timings };
-export type Refused = { ok: false; reason: string; /** The facilitator could not be asked or did not answer. */ unavailable?: boolean };
+/** Why a payment was refused, as a code: the facilitator's reason by kind, or the kit's own check. */
+export type RefusalCode = RefusalKind | "mismatch" | Outage;
+export type Refused = { ok: false; code: RefusalCode; reason: string; /** The facilitator could not be asked or did not answer. */ unavailable?: boolean };
+
+/**
+ * A payment the facilitator verified, its nonce held by this server: `settle` asks the facilitator to settle it (once;
+ * later calls answer the same), `release` frees the nonce when nothing was delivered on it (the buyer may send it
+ * again). A payment that is neither settled nor released stays held as long as a settled one.
+ */
+export type VerifiedPayment = {
+  ok: true;
+  payer: string;
+  /** The authorisation's validBefore, in seconds since 1970: a settlement after it fails. */
+  validBefore: number;
+  verifyMs: number;
+  settle: () => Promise<Settled | Refused>;
+  release: () => void;
+};
 
 /** Keeps a settled authorisation's nonce for longer than any authorisation stays valid. */
 const USED_NONCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -70,45 +87,68 @@ export class PaymentGate {
     return buildRequirements({ network: this.options.network, units: item.units, payTo: this.options.walletAddress, resource: this.resourceFor(item) });
   }
 
-  /** Verifies and settles `rawPayment` for `item`. Resolves once the settlement is final either way. */
-  async charge(item: CatalogueItem, rawPayment: unknown): Promise<Settled | Refused> {
+  /**
+   * Verifies `rawPayment` for `item` and holds its nonce: the same signed payment cannot be verified again until
+   * the hold is released (nothing ran, or the tool failed) or, once settled or delivered, ever again.
+   */
+  async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
     const decoded = decodePayment(rawPayment);
-    if (!decoded.ok) return { ok: false, reason: decoded.error };
+    if (!decoded.ok) return { ok: false, code: "malformed", reason: decoded.error };
     const payment = decoded.payment;
     const requirements = this.requirements(item);
     const mismatch = this.precheck(item, payment);
-    if (mismatch) return { ok: false, reason: mismatch };
+    if (mismatch) return { ok: false, code: "mismatch", reason: mismatch };
 
     const key = `${payment.payload.authorization.from.toLowerCase()}:${payment.payload.authorization.nonce.toLowerCase()}`;
     this.forgetExpired();
-    // A replay this server caught itself reads as the facilitator's own code would (refusals.ts).
-    if (this.nonces.has(key)) return { ok: false, reason: `Payment refused: ${REFUSAL_MESSAGES.already_used}` };
+    // A replay this server caught itself (or the same payment while its tool still runs) reads as the facilitator's
+    // own code would (refusals.ts).
+    if (this.nonces.has(key)) return { ok: false, code: "already_used", reason: `Payment refused: ${REFUSAL_MESSAGES.already_used}` };
     this.nonces.set(key, Date.now());
-    let settled = false;
-    try {
-      const { payload, reqs } = facilitatorRequest(payment, requirements);
-      const t0 = performance.now();
-      const verified = await this.ask("verify", () => this.facilitator.verify(payload, reqs));
-      const t1 = performance.now();
-      if ("refused" in verified) return verified.refused;
-      if (!verified.value.isValid) return this.refuse("verify", verified.value.invalidReason, verified.value.invalidMessage);
-      const settlement = await this.ask("settle", () => this.facilitator.settle(payload, reqs));
-      const t2 = performance.now();
-      if ("refused" in settlement) return settlement.refused;
-      if (!settlement.value.success || !settlement.value.transaction) return this.refuse("settle", settlement.value.errorReason, settlement.value.errorMessage);
-      settled = true;
-      return {
-        ok: true,
-        transaction: settlement.value.transaction,
-        network: String(settlement.value.network),
-        payer: settlement.value.payer ?? payment.payload.authorization.from,
-        timings: { verifyMs: Math.round(t1 - t0), settleMs: Math.round(t2 - t1) },
-      };
-    } finally {
-      // A refused payment's nonce is free again (the buyer may retry once the cause is fixed);
-      // the chain itself refuses a nonce that did settle.
-      if (!settled) this.nonces.delete(key);
+    const release = () => void this.nonces.delete(key);
+    const { payload, reqs } = facilitatorRequest(payment, requirements);
+    const t0 = performance.now();
+    const verified = await this.ask("verify", () => this.facilitator.verify(payload, reqs));
+    const verifyMs = Math.round(performance.now() - t0);
+    if ("refused" in verified || !verified.value.isValid) {
+      release();
+      return "refused" in verified ? verified.refused : this.refuse("verify", verified.value.invalidReason, verified.value.invalidMessage);
     }
+    const payer = verified.value.payer ?? payment.payload.authorization.from;
+    let settling: Promise<Settled | Refused> | undefined;
+    return {
+      ok: true,
+      payer,
+      validBefore: Number(payment.payload.authorization.validBefore),
+      verifyMs,
+      release,
+      settle: () =>
+        (settling ??= (async (): Promise<Settled | Refused> => {
+          const t1 = performance.now();
+          const settlement = await this.ask("settle", () => this.facilitator.settle(payload, reqs));
+          const settleMs = Math.round(performance.now() - t1);
+          if ("refused" in settlement) return settlement.refused;
+          if (!settlement.value.success || !settlement.value.transaction) return this.refuse("settle", settlement.value.errorReason, settlement.value.errorMessage);
+          return {
+            ok: true,
+            transaction: settlement.value.transaction,
+            network: String(settlement.value.network),
+            payer: settlement.value.payer ?? payer,
+            timings: { verifyMs, settleMs },
+          };
+        })()),
+    };
+  }
+
+  /** Verifies and settles `rawPayment` for `item` (payment first). Resolves once the settlement is final either way. */
+  async charge(item: CatalogueItem, rawPayment: unknown): Promise<Settled | Refused> {
+    const verified = await this.verify(item, rawPayment);
+    if (!verified.ok) return verified;
+    const settled = await verified.settle();
+    // A payment that did not settle frees its nonce (the buyer may retry once the cause is fixed): nothing ran on
+    // it, and the chain itself refuses a nonce that did settle.
+    if (!settled.ok) verified.release();
+    return settled;
   }
 
   /** Checks that need no facilitator: the payment must match this server's own listing exactly. */
@@ -150,7 +190,7 @@ export class PaymentGate {
   private refuse(step: "verify" | "settle", reason: string | undefined, message: string | undefined): Refused {
     const kind = classifyReason(reason);
     this.options.log(`facilitator ${step} refused a payment (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
-    return { ok: false, reason: `${step === "verify" ? "Payment refused" : "Payment not settled"}: ${REFUSAL_MESSAGES[kind]}` };
+    return { ok: false, code: kind, reason: `${step === "verify" ? "Payment refused" : "Payment not settled"}: ${REFUSAL_MESSAGES[kind]}` };
   }
 
   private async ask<T>(step: "verify" | "settle", call: () => Promise<T>): Promise<{ value: T } | { refused: Refused }> {
@@ -162,14 +202,15 @@ export class PaymentGate {
       if (verdict.invalidReason || verdict.errorReason) {
         return { refused: this.refuse(step, verdict.invalidReason ?? verdict.errorReason, verdict.invalidMessage ?? verdict.errorMessage) };
       }
-      const timedOut = verdict.name === "FacilitatorTimeoutError" || /timed? ?out|abort/i.test(String(verdict.message));
+      // By the error's type, never its words: the facilitator client's own timeout, or an aborted fetch.
+      const timedOut = ["FacilitatorTimeoutError", "TimeoutError", "AbortError"].includes(String(verdict.name));
       // Only a refused or unresolvable connection proves the request never arrived; a connection dropped midway,
       // or an answer that is no verdict (5xx, HTML), is the facilitator's failure with the outcome unknown.
       const cause = (error as { cause?: { code?: string } }).cause?.code;
       const unreachable = !timedOut && ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(String(cause));
       const outage: Outage = timedOut ? "timeout" : unreachable ? "unreachable" : "error";
       this.options.log(`facilitator ${step} ${outage}: ${bounded(String(verdict.message ?? error))}`);
-      return { refused: { ok: false, reason: OUTAGE_MESSAGES[step][outage], unavailable: true } };
+      return { refused: { ok: false, code: outage, reason: OUTAGE_MESSAGES[step][outage], unavailable: true } };
     }
   }
 

@@ -60,6 +60,16 @@ export const OUTAGE_MESSAGES: Record<"verify" | "settle", Record<Outage, string>
 };
 
 /**
+ * When the facilitator gives no verdict on a settlement asked for after the item ran (the x402 binding): the server
+ * withholds the result and counts nothing as charged; the sentence that follows says so (sale.ts).
+ */
+export const UNSETTLED_OUTAGE_MESSAGES: Record<Outage, string> = {
+  timeout: "Payment not settled: the payment facilitator did not confirm the settlement in time.",
+  unreachable: "Payment not settled: the payment facilitator could not be reached to settle.",
+  error: "Payment not settled: the payment facilitator failed during settlement.",
+};
+
+/**
  * The x402 reason codes (x402 spec, @x402/core and @x402/evm 2.x, version 1 names included) by kind. Exact
  * codes first; a code not listed falls to the patterns in `classifyReason`, and then to "unknown".
  */

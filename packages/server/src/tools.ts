@@ -19,7 +19,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
-import { createSeller, type SaleResult, type Seller } from "./sale.js";
+import { createSeller, NOT_CHARGED, type SaleResult, type Seller } from "./sale.js";
 
 const MAX_PARAM_CHARS = 4_000;
 
@@ -37,8 +37,10 @@ function asText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** The declared parameters as strings, or the ones missing. Undeclared parameters are dropped. */
-function readParams(item: CatalogueItem, given: Record<string, unknown> | undefined): { params: Record<string, string> } | { missing: string[]; tooLong?: string } {
+type ReadParams = { params: Record<string, string> } | { missing: string[]; tooLong?: string; invalid?: string };
+
+/** The declared parameters as strings, or what is wrong with them (checked before any payment). Undeclared parameters are dropped. */
+function readParams(item: CatalogueItem, given: Record<string, unknown> | undefined): ReadParams {
   const params: Record<string, string> = {};
   const missing: string[] = [];
   for (const name of Object.keys(item.params)) {
@@ -48,11 +50,18 @@ function readParams(item: CatalogueItem, given: Record<string, unknown> | undefi
     else if (value.length > MAX_PARAM_CHARS) return { missing: [], tooLong: name };
     else params[name] = value;
   }
-  return missing.length ? { missing } : { params };
+  if (missing.length) return { missing };
+  const checked = item.paramsSchema?.safeParse(params);
+  if (checked && !checked.success) {
+    const issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.map(String).join(".") || "params"}: ${i.message}`);
+    return { missing: [], invalid: issues.join("; ").slice(0, 500) || "they do not match the item's schema" };
+  }
+  return { params };
 }
 
-function missingMessage(item: CatalogueItem, read: { missing: string[]; tooLong?: string }): string {
+function missingMessage(item: CatalogueItem, read: Exclude<ReadParams, { params: Record<string, string> }>): string {
   if (read.tooLong) return `Parameter "${read.tooLong}" is longer than ${MAX_PARAM_CHARS} characters; nothing was charged.`;
+  if (read.invalid) return `Invalid parameters for "${item.name}": ${read.invalid}. Nothing was charged.`;
   const hints = read.missing.map((n) => `${n} (${item.params[n]})`).join(", ");
   return `Missing parameters for "${item.name}": ${hints}. Nothing was charged.`;
 }
@@ -114,7 +123,7 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
     MAKE_PURCHASE_TOOL,
     {
       description:
-        "Buys one call of an item from price-listing. signedTransaction is an x402 exact payment (base64) for the item's price to this server's wallet; free items need none. The item is delivered only after the payment has settled on-chain.",
+        "Buys one call of an item from price-listing. signedTransaction is an x402 exact payment (base64) for the item's price to this server's wallet; free items need none. Payment is taken before the item runs: it is delivered only after the payment has settled on-chain (an item's own x402 tool, where listed, charges only if the item succeeds).",
       inputSchema: z.object(makePurchaseArgs),
     },
     async ({ itemId, params: given, signedTransaction, paymentMethod }) => {
@@ -128,7 +137,7 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
       if (item.units > 0n && !signedTransaction.trim()) {
         return failure(`Payment required: "${item.name}" costs ${formatUsd(item.units)} (USDC on ${network.label}) to ${options.walletAddress}.`);
       }
-      const sale = await seller.sell(item, read.params, item.units === 0n ? null : signedTransaction);
+      const sale = await seller.sell(item, read.params, item.units === 0n ? null : signedTransaction, "settle-first");
       return purchaseAnswer(item, read.params, paymentMethod, network.caip2, sale);
     },
   );
@@ -150,8 +159,9 @@ function purchaseAnswer(item: CatalogueItem, params: Record<string, string>, pay
     return json({ ...base, status: "pending", jobId: delivery.jobId, checkAfterSeconds: delivery.checkAfterSeconds, toolResult });
   }
   if (delivery.status === "delivered") return json({ ...base, status: "delivered", toolResult: asText(delivery.output) });
+  // A failure after settlement: "failed, charged", with the order id the seller's onChargedFailure hook heard.
   const settled = paid ? ` The payment settled (transaction ${paid.transaction}); quote order ${orderId} to the provider.` : "";
-  return failure(`"${item.name}" failed: ${delivery.why}.${settled}`);
+  return { ...failure(`"${item.name}" failed: ${delivery.why}.${settled}`), structuredContent: { ...base, status: "failed", charged: delivery.charged } };
 }
 
 function registerJobStatus({ server }: Tools, jobs: JobStore): void {
@@ -180,29 +190,36 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
   server.registerTool(
     item.x402Tool!,
     {
-      description: `${item.description} Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402.`,
+      description: `${item.description} Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402; charged only if the call succeeds.`,
       inputSchema: z.object(shape),
-      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2 } },
+      // `settles`: this tool settles only after the item succeeded (older kits settled first, and said nothing).
+      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2, settles: "after-success" } },
     },
     async (args, ctx) => {
       const payment = ctx.mcpReq._meta?.[X402_PAYMENT_META];
       if (payment === undefined) return paymentRequired("Payment required");
       const read = readParams(item, args as Record<string, unknown>);
       if (!("params" in read)) return failure(missingMessage(item, read));
-      const sale = await seller.sell(item, read.params, payment);
+      // Verified, delivered, then settled only if the item succeeded (sale.ts).
+      const sale = await seller.sell(item, read.params, payment, "settle-after-success");
       return sale.ok ? x402Answer(item, sale) : paymentRequired(sale.reason);
     },
   );
 }
 
-/** An x402 tool's answer: the item's own output (or the job ticket), with the settlement in `_meta`. */
+/**
+ * An x402 tool's answer: the item's own output with the settlement in `_meta`; for an asynchronous item the job
+ * ticket, unsettled (the payment settles when the result is ready, and job-status names its transaction); for a
+ * failed item an error that says nothing was charged.
+ */
 function x402Answer(item: CatalogueItem, { orderId, paid, delivery }: Extract<SaleResult, { ok: true }>): CallToolResult {
-  const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer };
-  const withSettlement = (result: CallToolResult): CallToolResult => ({ ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } });
   if (delivery.status === "pending") {
-    // The same job make-purchase starts: the x402 answer is the ticket, job-status hands over the result.
-    return withSettlement(json({ orderId, status: "pending", jobId: delivery.jobId, checkAfterSeconds: delivery.checkAfterSeconds, transaction: paid!.transaction }));
+    const message = `"${item.name}" is being prepared: call ${JOB_STATUS_TOOL} with jobId ${delivery.jobId} in about ${delivery.checkAfterSeconds} seconds. The payment settles only when the result is ready; a job that fails costs nothing.`;
+    return json({ orderId, status: "pending", jobId: delivery.jobId, checkAfterSeconds: delivery.checkAfterSeconds, settles: "when-ready", message });
   }
-  if (delivery.status === "delivered") return withSettlement({ content: [{ type: "text", text: asText(delivery.output) }] });
-  return withSettlement({ isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. The payment settled; quote order ${orderId} to the provider.` }] });
+  if (delivery.status === "delivered") {
+    const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer };
+    return { content: [{ type: "text", text: asText(delivery.output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
+  }
+  return { isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. ${NOT_CHARGED} (order ${orderId})` }] };
 }

@@ -6,7 +6,7 @@ import { askPerson, confirmInBand, type Confirmations } from "../confirm.js";
 import { chainName } from "../local-chain.js";
 import { describeUses, type BudgetUse } from "../policy/check.js";
 import type { ResolvedServer } from "../servers.js";
-import { refused, type Context, type Priced, type PurchaseOutcome } from "./types.js";
+import { refused, type Context, type Priced, type PurchaseOutcome, type SettlementOrder } from "./types.js";
 
 /** The purchase a confirmation id is for; the price and payee it was confirmed on are kept beside it (Confirmations). */
 function confirmationKey(server: ResolvedServer, itemKey: string, params: Record<string, unknown>): string {
@@ -24,12 +24,19 @@ function redeemed(confirmations: Confirmations, confirmationId: string, key: str
   return `The terms changed since the person confirmed: they were shown ${formatUsd(confirmed.units)} to ${confirmed.payTo}; the server now asks ${formatUsd(priced.units)} to ${priced.payTo}. `;
 }
 
+/** Which order the payment is taken in, said in every confirmation (the x402 binding charges only a call that succeeded). */
+export const ORDER_WORDS: Record<SettlementOrder, string> = {
+  "after-success": "You pay only if the tool succeeds.",
+  before: "Payment is taken before the tool runs.",
+  unknown: "This server does not say whether payment is taken before or after the tool runs.",
+};
+
 export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): string {
   const { settings } = ctx.deps;
   const day = uses.find((u) => u.rule.startsWith("budgets.day"));
   const today = day ? ` today's spending so far ${formatUsd(day.spent)} of ${formatUsd(day.limit)}.` : "";
   const budgets = describeUses(uses, priced.units);
-  return `Pay ${formatUsd(priced.units)} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
+  return `Pay ${formatUsd(priced.units)} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
 }
 
 /** undefined to go on; otherwise the outcome that ends the purchase here (declined, or a confirmation to come back with). */
@@ -44,13 +51,13 @@ export async function askFirst(ctx: Context, priced: Priced, uses: BudgetUse[]):
   const asked = question(ctx, priced, uses);
   const declined = async (): Promise<PurchaseOutcome> => {
     await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: server.label, serverUrl: server.url, item: itemKey, units: units.toString(), status: "declined" });
-    return { status: "declined", message: `You declined paying ${formatUsd(units)} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
+    return { status: "declined", code: "declined", message: `You declined paying ${formatUsd(units)} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
   };
   const key = confirmationKey(server, itemKey, input.params ?? {});
   if (asker.kind === "input-required") {
     const answer = await confirmInBand(asker, { server: server.url, item: itemKey, units: units.toString(), payTo: priced.payTo, params: key }, asked);
-    if (answer.kind === "ask") return { status: "confirmation-required", message: `Confirmation required: ${asked}`, signed: false, ...at, inputRequired: answer.result };
-    if (answer.kind === "refused") return refused(`${answer.reason} Nothing was signed.`, at);
+    if (answer.kind === "ask") return { status: "confirmation-required", code: "confirmation_required", message: `Confirmation required: ${asked}`, signed: false, ...at, inputRequired: answer.result };
+    if (answer.kind === "refused") return refused("confirmation_invalid", `${answer.reason} Nothing was signed.`, at);
     return answer.kind === "accepted" ? undefined : declined();
   }
   if (asker.kind === "elicitation") return (await askPerson(asker.server, asked)) === "accepted" ? undefined : declined();
@@ -59,6 +66,7 @@ export async function askFirst(ctx: Context, priced: Priced, uses: BudgetUse[]):
   const { confirmationId, expiresAt } = confirmations.issue(key, { units, payTo: priced.payTo });
   return {
     status: "confirmation-required",
+    code: "confirmation_required",
     message: `${given}Confirmation required: ${asked} Ask the person; only if they say yes, call purchase again with the same server, item and params and confirmationId "${confirmationId}" (valid once, until ${expiresAt}). Nothing was signed.`,
     signed: false,
     ...at,

@@ -32,24 +32,24 @@ export async function checkBeforeSigning(ctx: Context, priced: Priced): Promise<
   if (unlisted) return { done: unlisted };
   if (input.expectTerms && (BigInt(input.expectTerms.units) !== units || !sameAddress(input.expectTerms.payTo, payTo))) {
     const was = `${formatUsd(BigInt(input.expectTerms.units))} to ${input.expectTerms.payTo}`;
-    return { done: { status: "drift", message: `${server.label} now asks ${priceUsd} to ${payTo} for "${name}", not the ${was} last recorded. Nothing was signed.`, signed: false, ...at } };
+    return { done: { status: "drift", code: "price_changed", message: `${server.label} now asks ${priceUsd} to ${payTo} for "${name}", not the ${was} last recorded. Nothing was signed.`, signed: false, ...at } };
   }
   if (input.maxPriceUsd !== undefined && units > usdToUnits(input.maxPriceUsd)) {
-    return { done: refused(`${server.label} now asks ${priceUsd} for "${name}", more than the ${formatUsd(usdToUnits(input.maxPriceUsd))} you expected. Nothing was signed.`, at) };
+    return { done: refused("price_changed", `${server.label} now asks ${priceUsd} for "${name}", more than the ${formatUsd(usdToUnits(input.maxPriceUsd))} you expected. Nothing was signed.`, at) };
   }
   const request = policyRequest(ctx, priced);
   let uses: BudgetUse[] = [];
   if (ledger.attempts) {
     const verdict = checkPolicy(policyOf(settings), ledger.attempts(), request);
-    if (!verdict.ok) return { done: refused(`${verdict.refusal.message} Nothing was signed.`, { ...at, rule: verdict.refusal.rule }) };
+    if (!verdict.ok) return { done: refused("policy_rule", `${verdict.refusal.message} Nothing was signed.`, { ...at, rule: verdict.refusal.rule }) };
     uses = verdict.uses;
   } else {
     // A ledger that keeps no history here (the registry's database): the maximum now, its daily budget when reserving.
-    if (units > settings.maxPerPurchaseUnits) return { done: refused(`"${name}" costs ${priceUsd}, above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}. Nothing was signed.`, { ...at, rule: "maxPerPurchase" }) };
+    if (units > settings.maxPerPurchaseUnits) return { done: refused("max_per_purchase", `"${name}" costs ${priceUsd}, above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}. Nothing was signed.`, { ...at, rule: "maxPerPurchase" }) };
   }
   const balance = await chain.usdcBalance(wallet.address);
   if (units > balance) {
-    return { done: refused(`"${name}" costs ${priceUsd} but the wallet holds ${formatUsd(balance)} USDC. Fund ${wallet.address} first (see the wallet tool). Nothing was signed.`, at) };
+    return { done: refused("insufficient_balance", `"${name}" costs ${priceUsd} but the wallet holds ${formatUsd(balance)} USDC. Fund ${wallet.address} first (see the wallet tool). Nothing was signed.`, at) };
   }
   return { uses, request };
 }

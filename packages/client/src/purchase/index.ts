@@ -8,11 +8,12 @@ import { pay } from "./pay.js";
 import { quote } from "./quote.js";
 import { refused, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome } from "./types.js";
 
-export type { PurchaseDeps, PurchaseInput, PurchaseOutcome, PurchaseStatus } from "./types.js";
+export { OUTCOME_CODES } from "./types.js";
+export type { OutcomeCode, PurchaseDeps, PurchaseInput, PurchaseOutcome, PurchaseStatus, SettlementOrder } from "./types.js";
 
 export async function purchase(input: PurchaseInput, deps: PurchaseDeps): Promise<PurchaseOutcome> {
   const resolved = await resolveServer(input.server, deps.settings);
-  if (!resolved.ok) return refused(resolved.reason);
+  if (!resolved.ok) return refused("server_not_found", resolved.reason);
   const server = resolved.server;
   const at = { server: server.label, serverUrl: server.url };
   return withConnection(

@@ -39,6 +39,7 @@ export function checkAgainstListing(ctx: Context, priced: Priced): PurchaseOutco
   if (!why) return undefined;
   return {
     status: "drift",
+    code: "not_listed",
     message: `${ctx.server.label} does not sell on the terms its listing shows: ${why}. Nothing was signed or paid.`,
     signed: false,
     ...ctx.at,

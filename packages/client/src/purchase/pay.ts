@@ -24,12 +24,11 @@ async function reserve(ctx: Context, priced: Priced, request: PolicyRequest): Pr
     }
     return await ledger.reserve(entry, settings.dailyCapUnits);
   } catch (error) {
-    if (error instanceof PolicyRefused) return { done: refused(`${error.message} Nothing was signed.`, { ...at, rule: error.rule }) };
+    if (error instanceof PolicyRefused) return { done: refused("policy_rule", `${error.message} Nothing was signed.`, { ...at, rule: error.rule }) };
     if (error instanceof CapExceeded) {
       const left = error.capUnits > error.spentUnits ? error.capUnits - error.spentUnits : 0n;
-      // "daily cap": the registry's test purchases stop their run on these words (lib/test-purchases/run.ts).
       const message = `Refused by the daily cap (budgets.day): "${priced.name}" costs ${at.priceUsd}, but today's spending is ${formatUsd(error.spentUnits)} of the ${formatUsd(error.capUnits)} daily cap (${formatUsd(left)} left). Nothing was signed.`;
-      return { done: refused(message, { ...at, rule: "budgets.day" }) };
+      return { done: refused("daily_cap", message, { ...at, rule: "budgets.day" }) };
     }
     throw error;
   }
@@ -48,10 +47,10 @@ export async function pay(ctx: Context, priced: Priced, sign: Signer): Promise<P
   try {
     signed = await sign();
   } catch (error) {
-    await ledger.update(reserved.id, { status: "refused", note: "signing failed" });
+    await ledger.update(reserved.id, { status: "refused", code: "signing_failed", note: "signing failed" });
     throw error;
   }
   const sentAt = performance.now();
-  const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
+  const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, code: "no_answer" as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
   return receipt(ctx, priced, { attemptId: reserved.id, nonce: signed.nonce, answer, answeredInMs: Math.round(performance.now() - sentAt) });
 }

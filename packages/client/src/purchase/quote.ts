@@ -10,6 +10,7 @@ import {
   readPaymentAskError,
   readPurchaseResult,
   usdToUnits,
+  type PaidStyle,
   type PaymentAsk,
 } from "@agora-mcp/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -17,7 +18,7 @@ import { findItem, missingParams, namedPaidTools, readCatalogue, type Catalogue,
 import { textOf, type Connection } from "../connections.js";
 import { chooseOffer } from "./offer.js";
 import { signMakePurchase, signPaidTool } from "./sign.js";
-import { refused, type Context, type Priced, type PurchaseOutcome, type Signer } from "./types.js";
+import { refused, type Context, type Priced, type PurchaseOutcome, type SettlementOrder, type Signer } from "./types.js";
 
 /** Either the purchase ends here (an outcome), or it goes on with the quoted terms and how to sign them. */
 export type Quoted = { done: PurchaseOutcome } | { ctx: Context; priced: Priced; sign: Signer };
@@ -30,7 +31,7 @@ export async function quote(c: Connection, ctx: Context): Promise<Quoted> {
   if (x402Tool) return quotePaidTool(c, { ...ctx, at: { ...ctx.at, item: x402Tool.name } }, x402Tool);
   if (!item) {
     const known = [...catalogue.items.map((i) => i.id ?? i.name), ...catalogue.x402Tools.map((t) => t.name)].join(", ") || "none";
-    return { done: refused(`"${ctx.input.item}" is not sold by ${ctx.server.label} (items: ${known}). Nothing was signed.`, ctx.at) };
+    return { done: refused("unknown_item", `"${ctx.input.item}" is not sold by ${ctx.server.label} (items: ${known}). Nothing was signed.`, ctx.at) };
   }
   return quoteItem(c, ctx, catalogue, item);
 }
@@ -55,26 +56,51 @@ async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item
   const missing = missingParams(item, params);
   if (missing.length) {
     const hints = missing.map((n) => `${n} (${item.params?.[n] ?? "required"})`).join(", ");
-    return { done: refused(`Missing parameters for "${item.name}": ${hints}. Nothing was signed.`, { ...at, priceUsd, missingParams: missing }) };
+    return { done: refused("missing_params", `Missing parameters for "${item.name}": ${hints}. Nothing was signed.`, { ...at, priceUsd, missingParams: missing }) };
   }
-  if (!catalogue.hasMakePurchase) return { done: refused(`${ctx.server.label} has no make-purchase tool. Nothing was signed.`, at) };
+  const viaX402 = preferredX402Tool(ctx, catalogue, item);
+  if (viaX402) return quotePaidTool(c, { ...ctx, at }, viaX402, { itemKey, name: item.name });
+  if (!catalogue.hasMakePurchase) return { done: refused("cannot_pay", `${ctx.server.label} has no make-purchase tool. Nothing was signed.`, at) };
   if (units === 0n) return { done: await takeFree(c, { ...ctx, at: { ...at, priceUsd } }, itemKey, item.name) };
   if (item.paymentMethod && item.paymentMethod !== settings.network.paymentMethod) {
-    return { done: refused(`"${item.name}" is paid in ${item.paymentMethod}; this wallet pays ${settings.network.paymentMethod}. Nothing was signed.`, { ...at, priceUsd }) };
+    return { done: refused("cannot_pay", `"${item.name}" is paid in ${item.paymentMethod}; this wallet pays ${settings.network.paymentMethod}. Nothing was signed.`, { ...at, priceUsd }) };
   }
-  if (!catalogue.payTo) return { done: refused(`${ctx.server.label} names no wallet for ${settings.network.paymentMethod} in payment-methods. Nothing was signed.`, { ...at, priceUsd }) };
+  if (!catalogue.payTo) return { done: refused("cannot_pay", `${ctx.server.label} names no wallet for ${settings.network.paymentMethod} in payment-methods. Nothing was signed.`, { ...at, priceUsd }) };
   const next = { ...ctx, at };
-  const priced: Priced = { itemKey, name: item.name, units, payTo: catalogue.payTo };
+  const priced: Priced = { itemKey, name: item.name, units, payTo: catalogue.payTo, order: "before" };
   return { ctx: next, priced, sign: () => signMakePurchase(c, next, priced, item.name) };
+}
+
+/**
+ * The item's own x402 tool, when the server sells it both ways and the wallet can buy it there: the x402 binding
+ * settles only after the tool succeeded, make-purchase before it runs, so the wallet prefers x402. Not for an
+ * asynchronous item (its job is collected through make-purchase's ticket), nor when a parameter is not a string
+ * (the kit's x402 tool takes strings; make-purchase writes other values as JSON).
+ */
+function preferredX402Tool(ctx: Context, catalogue: Catalogue, item: Item): X402Tool | undefined {
+  if (!item.x402Tool || item.async || item.units === "0") return undefined;
+  if (Object.values(ctx.input.params ?? {}).some((v) => typeof v !== "string")) return undefined;
+  return catalogue.x402Tools.find((t) => t.name === item.x402Tool);
 }
 
 /** A free item: delivered and recorded, nothing signed. */
 async function takeFree(c: Connection, ctx: Context, itemKey: string, name: string): Promise<PurchaseOutcome> {
   const { settings, ledger } = ctx.deps;
   const outcome = readPurchaseResult(await c.call(MAKE_PURCHASE_TOOL, { itemId: itemKey, params: ctx.input.params ?? {}, signedTransaction: "", paymentMethod: settings.network.paymentMethod }));
-  if (!outcome.ok) return { status: "failed", message: `${ctx.server.label} did not deliver the free item "${name}": ${outcome.reason}`, signed: false, ...ctx.at };
+  if (!outcome.ok) return { status: "failed", code: "tool_error_unpaid", message: `${ctx.server.label} did not deliver the free item "${name}": ${outcome.reason}`, signed: false, ...ctx.at };
   await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: ctx.server.label, serverUrl: ctx.server.url, item: itemKey, units: "0", status: "free", orderId: outcome.orderId });
-  return { status: "free", message: `"${name}" is free: delivered, nothing signed or paid.`, signed: false, ...ctx.at, result: outcome.toolResult, orderId: outcome.orderId };
+  return { status: "free", code: "free", message: `"${name}" is free: delivered, nothing signed or paid.`, signed: false, ...ctx.at, result: outcome.toolResult, orderId: outcome.orderId };
+}
+
+/**
+ * When a paid tool takes the payment, by its style's documented order: x402's MCP transport, Cloudflare's and Vercel's
+ * settle only after the tool succeeded; Agora's kit does when its price hint says so (older kits settled first); the
+ * others do not say.
+ */
+function settlementOrder(style: PaidStyle, tool: X402Tool): SettlementOrder {
+  if (style === "agora-kit" || tool.reason === "kit-meta") return tool.settlesAfterSuccess ? "after-success" : "before";
+  if (style === "x402-mcp" || style === "cloudflare-agents" || style === "vercel-x402-mcp") return "after-success";
+  return style === "monetized-mcp" ? "before" : "unknown";
 }
 
 type Unpaid = { ask: PaymentAsk } | { answered: CallToolResult };
@@ -97,26 +123,26 @@ async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): Promise<
  * A tool paid per call: its unpaid call answers what it asks, in its style; the wallet chooses the offer it can pay
  * on its network and asset. A tool that answers without asking for payment has run: reported so, nothing signed.
  */
-async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool): Promise<Quoted> {
+async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool, asItem?: { itemKey: string; name: string }): Promise<Quoted> {
   const { settings, ledger } = ctx.deps;
   const label = ctx.server.label;
   const unpaid = await callUnpaid(c, ctx, tool);
   if ("answered" in unpaid) {
     const text = textOf(unpaid.answered).slice(0, 2_000);
     if (unpaid.answered.isError) {
-      return { done: { status: "failed", message: `${label}'s tool ${tool.name} answered an error without asking for payment: ${text.slice(0, 300) || "(no text)"}. Nothing was signed or paid.`, signed: false, ...ctx.at } };
+      return { done: { status: "failed", code: "tool_error_unpaid", message: `${label}'s tool ${tool.name} answered an error without asking for payment: ${text.slice(0, 300) || "(no text)"}. Nothing was signed or paid.`, signed: false, ...ctx.at } };
     }
     await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: label, serverUrl: ctx.server.url, item: tool.name, units: "0", status: "free", note: "ran without asking for payment" });
-    return { done: { status: "free", message: `${label}'s tool ${tool.name} ran without asking for payment: it answered, and nothing was signed or paid.`, signed: false, ...ctx.at, priceUsd: formatUsd(0n), result: text } };
+    return { done: { status: "free", code: "free", message: `${label}'s tool ${tool.name} ran without asking for payment: it answered, and nothing was signed or paid.`, signed: false, ...ctx.at, priceUsd: formatUsd(0n), result: text } };
   }
   const { ask } = unpaid;
   const how = `${PAID_STYLE_NAMES[ask.style]}, x402 version ${ask.required.x402Version}`;
   const choice = chooseOffer(ask, settings.network);
   if (!choice.ok) {
     const asked = ask.required.error ? ` ("${ask.required.error.slice(0, 200)}")` : "";
-    return { done: refused(`${label}'s tool ${tool.name} asks for payment${asked} (${how}), but no offer is one this wallet can pay on ${settings.network.label}: ${choice.refused.join("; ")}. Nothing was signed.`, ctx.at) };
+    return { done: refused("cannot_pay", `${label}'s tool ${tool.name} asks for payment${asked} (${how}), but no offer is one this wallet can pay on ${settings.network.label}: ${choice.refused.join("; ")}. Nothing was signed.`, ctx.at) };
   }
   const { offer } = choice;
-  const priced: Priced = { itemKey: tool.name, name: tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}` };
+  const priced: Priced = { itemKey: asItem?.itemKey ?? tool.name, name: asItem?.name ?? tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}`, order: settlementOrder(ask.style, tool) };
   return { ctx, priced, sign: () => signPaidTool(c, ctx, tool.name, ask, choice, priced) };
 }

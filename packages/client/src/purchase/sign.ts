@@ -23,7 +23,7 @@ import { textOf, type Connection } from "../connections.js";
 import type { ChosenOffer } from "./offer.js";
 import type { Answer, Context, Priced, Signed } from "./types.js";
 
-const callFailed = (error: unknown): Answer => ({ ok: false, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` });
+const callFailed = (error: unknown): Answer => ({ ok: false, code: "no_answer", reason: `the call failed: ${(error as Error).message.split("\n")[0]}` });
 
 /** A catalogue item: x402 v1 exact, sent in make-purchase's signedTransaction. */
 export async function signMakePurchase(c: Connection, ctx: Context, priced: Priced, description: string): Promise<Signed> {
@@ -39,7 +39,7 @@ export async function signMakePurchase(c: Connection, ctx: Context, priced: Pric
       return callFailed(error);
     }
     const outcome = readPurchaseResult(raw);
-    if (!outcome.ok) return { ok: false, reason: outcome.reason };
+    if (!outcome.ok) return { ok: false, code: "refused", reason: outcome.reason };
     return { ok: true, transaction: outcome.transaction, result: outcome.toolResult, orderId: outcome.orderId, jobId: outcome.jobId, checkAfterSeconds: outcome.checkAfterSeconds };
   };
   return { nonce: signed.payload.authorization.nonce as `0x${string}`, send };
@@ -87,13 +87,13 @@ export async function signPaidTool(c: Connection, ctx: Context, tool: string, as
     } catch (error) {
       // x402's JSON-RPC transport refuses a payment with another error 402.
       const again = readPaymentAskError(error);
-      return again ? { ok: false, reason: askedAgain(again) } : callFailed(error);
+      return again ? { ok: false, code: "refused", reason: askedAgain(again) } : callFailed(error);
     }
     const again = readPaymentAsk(paid, ask.style);
-    if (again) return { ok: false, reason: askedAgain(again) };
-    if (paid.isError) return { ok: false, reason: `it answered an error: ${textOf(paid).slice(0, 300) || "(no text)"}` };
+    if (again) return { ok: false, code: "refused", reason: askedAgain(again) };
+    if (paid.isError) return { ok: false, code: "tool_failed", reason: textOf(paid).slice(0, 300) || "(no text)" };
     const settlement = readSettlement(paid._meta);
-    if (!settlement?.success) return { ok: false, reason: settlement?.errorReason ? `its settlement failed: ${settlement.errorReason}` : "the answer carries no successful settlement" };
+    if (!settlement?.success) return { ok: false, code: "no_settlement", reason: settlement?.errorReason ? `its settlement failed: ${settlement.errorReason}` : "the answer carries no successful settlement" };
     return { ok: true, transaction: settlement.transaction, result: textOf(paid) };
   };
   return { nonce: authorization.nonce as `0x${string}`, send };

@@ -31,8 +31,41 @@ export type PurchaseInput = {
 
 export type PurchaseStatus = "delivered" | "free" | "job-pending" | "confirmation-required" | "declined" | "refused" | "drift" | "failed" | "disputed";
 
+/**
+ * Why a purchase ended as it did, as a value: every decision about money (stop a run, release a reservation, count a
+ * delivery) reads this, never the message, whose words may change. `status` groups these; the code says which case.
+ */
+export const OUTCOME_CODES = [
+  // delivered, or nothing to pay
+  "delivered",
+  "free",
+  "job_pending",
+  // stopped before anything was signed
+  "confirmation_required",
+  "declined",
+  "confirmation_invalid",
+  "server_not_found",
+  "unknown_item",
+  "missing_params",
+  "cannot_pay", // the server cannot be paid by this wallet (network, payee, offers)
+  "not_listed", // the terms differ from the registry's listing
+  "price_changed", // drift from expected terms, or above the buyer's maximum price
+  "policy_rule", // a rule of the spending policy (`rule` names it)
+  "daily_cap", // the day's budget of a ledger without a policy (`rule` budgets.day)
+  "max_per_purchase",
+  "insufficient_balance",
+  "tool_error_unpaid", // the tool answered an error without asking for payment
+  // signed: what the server and the chain did with the payment
+  "payment_refused", // the server refused it, and the chain shows it unused
+  "tool_failed_uncharged", // the tool failed, and the chain shows the payment unused
+  "charged_failure", // the money moved, nothing (good) was delivered
+  "unverified", // the chain could not confirm what the server claims
+] as const;
+export type OutcomeCode = (typeof OUTCOME_CODES)[number];
+
 export type PurchaseOutcome = {
   status: PurchaseStatus;
+  code: OutcomeCode;
   message: string;
   server?: string;
   serverUrl?: string;
@@ -71,11 +104,24 @@ export type PurchaseDeps = {
   connection?: ConnectionOptions;
 };
 
-/** A paid item as this purchase will pay it: the price and payee just read from the server. */
-export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}` };
+/**
+ * When the payment is taken: `after-success` (the x402 binding: verified, the tool runs, settled only if it succeeded),
+ * `before` (MonetizedMCP's make-purchase: settled, then the tool runs), `unknown` (a style whose order is not documented).
+ */
+export type SettlementOrder = "after-success" | "before" | "unknown";
+
+/** A paid item as this purchase will pay it: the price and payee just read from the server, and when it is taken. */
+export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}`; order: SettlementOrder };
+
+/**
+ * Why a paid call did not deliver, as the server's answer shows it (the chain decides what the money did):
+ * `no_answer` the call failed or timed out, `refused` the server refused or asked for payment again, `tool_failed`
+ * the tool answered an error after the payment was sent, `no_settlement` an answer without a settlement.
+ */
+export type AnswerCode = "no_answer" | "refused" | "tool_failed" | "no_settlement";
 
 /** What the server answered to a paid call, before the chain is asked. */
-export type Answer = { ok: true; transaction?: string; result: unknown; orderId?: string; jobId?: string; checkAfterSeconds?: number } | { ok: false; reason: string };
+export type Answer = { ok: true; transaction?: string; result: unknown; orderId?: string; jobId?: string; checkAfterSeconds?: number } | { ok: false; code: AnswerCode; reason: string };
 
 /** A signed payment, not yet sent: its EIP-3009 nonce (to ask the chain whether it was used) and how to send it. */
 export type Signed = { nonce: `0x${string}`; send: () => Promise<Answer> };
@@ -83,6 +129,6 @@ export type Signer = () => Promise<Signed>;
 
 export type Context = { deps: PurchaseDeps; input: PurchaseInput; server: ResolvedServer; at: Partial<PurchaseOutcome> };
 
-export function refused(message: string, extra: Partial<PurchaseOutcome> = {}): PurchaseOutcome {
-  return { status: "refused", message, signed: false, ...extra };
+export function refused(code: OutcomeCode, message: string, extra: Partial<PurchaseOutcome> = {}): PurchaseOutcome {
+  return { status: "refused", code, message, signed: false, ...extra };
 }
