@@ -260,7 +260,8 @@ describe("a host that supports elicitation", () => {
     expect(missing.result.isError).toBe(true);
     expect(missing.data).toMatchObject({ status: "refused", signed: false, missingParams: ["city"] });
     expect(missing.text).toContain("city (Example: Lisbon)");
-    const direct = await call(host, "purchase", { server: reference.url, item: "weather-now", params: { city: "Oslo" } });
+    // A URL the registry does not list (a listed one is that listing: client-review.test.ts).
+    const direct = await call(host, "purchase", { server: `${new URL(reference.url).origin}/unlisted/mcp`, item: "weather-now", params: { city: "Oslo" } });
     expect(direct.data).toMatchObject({ status: "refused", signed: false });
     expect(direct.text).toMatch(/ENABLE_UNSAFE_DIRECT_ACCESS=true/);
     // Nothing signed: no attempt in the ledger, no purchase reached the server, not a unit moved either way.
