@@ -15,6 +15,16 @@ test.describe("login screen", () => {
     await expect(page.getByRole("link", { name: "Sign in with email" })).toHaveAttribute("href", "/login/email");
     await expect(page.getByRole("link", { name: "Create one with your email" })).toHaveAttribute("href", "/register");
     await expect(page.getByRole("link", { name: "Forgot your password?" })).toHaveAttribute("href", "/forgot-password");
+    // With a GitHub app configured, /register offers it beside email (sign-in-methods.spec.ts: without one, it does not).
+    await page.goto("/register");
+    await expect(page.getByRole("link", { name: "Use GitHub" })).toHaveAttribute("href", "/login");
+  });
+
+  test("a signed-in person opening /register is shown their account, not a form for another", async ({ page }, testInfo) => {
+    await signInWithGitHub(page, uniqueLogin(testInfo, "registered"));
+    await page.goto("/register");
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole("form", { name: "Create an account" })).toHaveCount(0);
   });
 
   test("a failed start shows the error toast and frees the button", async ({ page }) => {
