@@ -295,6 +295,10 @@ describe("npm run dev", () => {
       for (const deadline = Date.now() + 300_000; !(await fetch(`${origin}/api/health`).then((r) => r.ok).catch(() => false)); await new Promise((r) => setTimeout(r, 500))) {
         if (dev.child.exitCode !== null || Date.now() > deadline) throw new Error(`npm run dev did not answer on ${port}: ${dev.output()}`);
       }
+      // It listens on loopback only: another address of this machine gets no answer (HOSTNAME=0.0.0.0 would open it).
+      const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
+      if (outside) expect(await portOpen(port, outside.address)).toBe(false);
+      expect(await portOpen(port, "127.0.0.1")).toBe(true);
       // Its pages name the origin it serves, never the default port.
       const page = await (await fetch(`${origin}/getting-started`, { signal: AbortSignal.timeout(240_000) })).text();
       expect(page).toContain(`${origin}/downloads/agora-mcp-client.tgz`);
