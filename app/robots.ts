@@ -5,6 +5,7 @@ export default function robots(): MetadataRoute.Robots {
   return {
     rules: [{ userAgent: "*", allow: "/", disallow: ["/api/", "/account", "/admin", "/auth/", "/logout", "/catalogue-page/"] }],
     sitemap: `${siteUrl()}/sitemap.xml`,
-    host: siteUrl(),
+    // The Host directive takes a host name (with its port, if any), not a URL.
+    host: new URL(siteUrl()).host,
   };
 }

@@ -20,8 +20,17 @@ test.describe("login screen", () => {
     await expect(page.getByRole("link", { name: "Use GitHub" })).toHaveAttribute("href", "/login");
   });
 
-  test("a signed-in person opening /register is shown their account, not a form for another", async ({ page }, testInfo) => {
+  test("a signed-in person opening /register is shown their account, not a form for another", async ({ page, isMobile }, testInfo) => {
+    // Signed out, the header offers "Sign in"; signed in, "Account" in its place.
+    const header = () => (isMobile ? page.getByRole("navigation", { name: "Mobile" }) : page.getByRole("navigation", { name: "Main" }));
+    await page.goto("/");
+    if (isMobile) await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(header().getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
     await signInWithGitHub(page, uniqueLogin(testInfo, "registered"));
+    await page.goto("/");
+    if (isMobile) await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(header().getByRole("link", { name: "Account" })).toBeVisible();
+    await expect(header().getByRole("link", { name: "Sign in" })).toHaveCount(0);
     await page.goto("/register");
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByRole("form", { name: "Create an account" })).toHaveCount(0);

@@ -70,7 +70,7 @@ test.describe("with no GitHub app configured", () => {
   test("/register offers no GitHub, and a signed-in person is shown their account instead", async ({ page }, testInfo) => {
     await page.goto(`${server.origin}/register`);
     await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute("href", "/login/email");
+    await expect(page.getByRole("main").getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute("href", "/login/email");
     await expect(page.getByRole("link", { name: "Use GitHub" })).toHaveCount(0);
     await offersEmailOnly(page);
     await page.screenshot({ path: testInfo.outputPath("register-email-only.png"), fullPage: true });
