@@ -214,6 +214,8 @@ test.describe("email accounts", () => {
     await page.getByLabel("Password", { exact: true }).fill(password);
     await submit.click();
     await expect(toast(page, "Success", "Your account has been created and you are signed in.")).toBeVisible();
+    // The filled form gives way at once, not after the next page arrives.
+    await expect(page.getByRole("form", { name: "Create an account" })).toHaveCount(0, { timeout: 1_000 });
     await expect(page).toHaveURL(/\/submit$/, slowNav);
     await expect(page.getByRole("form", { name: "Submit MonetizedMCP server" })).toBeVisible();
   });

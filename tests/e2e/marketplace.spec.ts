@@ -177,6 +177,42 @@ test.describe("marketplace", () => {
     await expect(cards(page)).toHaveCount(24);
   });
 
+  test("a search typed before the page is interactive is kept and run once it is", async ({ page }, testInfo) => {
+    // The page's scripts held back: what a person meets on a slow connection right after the HTML arrived.
+    let release!: () => void;
+    const scripts = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/_next/static/chunks/**", async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto("/marketplace", { waitUntil: "domcontentloaded" });
+    const search = page.getByRole("searchbox", { name: "Search MCP servers" });
+    await search.fill("weather");
+    await expect(page.locator('form[role="search"]')).not.toHaveAttribute("data-ready", "true");
+    release();
+    await expect(page.locator('form[role="search"]')).toHaveAttribute("data-ready", "true", { timeout: 20_000 });
+    await expect(page).toHaveURL(/[?&]q=weather(&|$)/);
+    await expect(search).toHaveValue("weather");
+    await expect(cards(page).first()).toContainText(/weather/i);
+    await page.screenshot({ path: testInfo.outputPath("search-before-hydration.png") });
+  });
+
+  test("Enter before the page is interactive submits the search as a plain form", async ({ page }) => {
+    let release!: () => void;
+    const scripts = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/_next/static/chunks/**", async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto("/marketplace", { waitUntil: "domcontentloaded" });
+    await page.getByRole("searchbox", { name: "Search MCP servers" }).fill("weather");
+    await page.getByRole("searchbox", { name: "Search MCP servers" }).press("Enter");
+    await expect(page).toHaveURL(/[?&]q=weather(&|$)/);
+    release();
+    await expect(page.getByRole("searchbox", { name: "Search MCP servers" })).toHaveValue("weather");
+    await expect(cards(page).first()).toContainText(/weather/i);
+  });
+
   test("a search typed just before 'Clear all filters' does not come back after the clear", async ({ page }) => {
     await open(page, "/marketplace?category=AI&price=paid&q=zzzz-nothing");
     await expect(page.getByText("No MCP servers found matching your criteria.")).toBeVisible();

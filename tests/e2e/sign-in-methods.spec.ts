@@ -16,7 +16,8 @@ test.describe("with no GitHub app configured", () => {
   let server: ProductionServer;
   let dir: string;
   // Phones share the server: started once per project, on a port of its own.
-  test.beforeAll(async ({}, testInfo) => {
+  test.beforeAll(async () => {
+    const testInfo = test.info();
     test.setTimeout(120_000);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-no-github-"));
     const port = appPort + (testInfo.project.name === "mobile" ? 33 : 32);
@@ -83,5 +84,10 @@ test.describe("with no GitHub app configured", () => {
     await expect(page).toHaveURL(/\/submit$/, { timeout: 15_000 });
     await page.goto(`${server.origin}/register`);
     await expect(page).toHaveURL(/\/account$/);
+    // This server has no SMTP: the account page does not claim a link was mailed.
+    await expect(page.getByText("Email not confirmed.")).toBeVisible();
+    await expect(page.getByText("Use the link we mailed you")).toHaveCount(0);
+    await expect(page.getByText("This site cannot send mail yet, so no link was sent")).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("account-no-mail.png"), fullPage: true });
   });
 });

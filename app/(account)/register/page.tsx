@@ -7,6 +7,7 @@ import { RegisterForm } from "@/components/auth/register-form";
 import { oauthProviders } from "@/lib/auth/authjs";
 import { currentUserId } from "@/lib/auth/current-user";
 import { registerAlternative } from "@/lib/auth/sign-in-words";
+import { linkDelivery } from "@/lib/mail";
 import { site } from "@/lib/site";
 
 export const metadata: Metadata = { title: "Create an account", robots: { index: false } };
@@ -39,7 +40,7 @@ export default async function RegisterPage() {
         </p>
       }
     >
-      <RegisterForm />
+      <RegisterForm mailed={linkDelivery() === "mail"} />
     </AuthScreen>
   );
 }
