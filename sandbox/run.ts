@@ -208,7 +208,7 @@ async function main() {
     const siteEnv = { ...process.env, ...testPurchaseEnv, ...blockEnv, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), PGLITE_DIR: pgliteDir };
     execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
     // Bound to loopback only: nothing off this machine can reach the sandbox's site.
-    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
+    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "--import", "./server/dev-listeners.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
       env: siteEnv,
       stdio: ["ignore", "pipe", "inherit"],
     });

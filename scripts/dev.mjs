@@ -29,6 +29,6 @@ const env = { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", 
 const downloads = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--import", "./scripts/support/server-only-off.mjs", "scripts/build-downloads.ts", "--dev"], { env, stdio: "inherit" });
 if (downloads.status !== 0) process.exit(downloads.status ?? 1);
 
-const next = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(port), ...hostArgs, ...passed], { env, stdio: "inherit" });
+const next = spawn(process.execPath, ["--import", "./server/client-address.mjs", "--import", "./server/dev-listeners.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(port), ...hostArgs, ...passed], { env, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => next.kill(signal));
 next.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -45,8 +45,10 @@ await build({
   target: "node20",
   alias: { "@": root },
   external: ["@electric-sql/pglite"],
-  // Bundled CommonJS (postgres, drizzle) calls require; an ES module has none until it is made.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  // Bundled CommonJS (postgres, drizzle) calls require; an ES module has none until it is made. The standalone folder
+  // is the production server, so its migrate step checks the production settings (AUTH_SECRET …) as the server
+  // will: a start without them stops here, before a migration runs or the server prints "Ready".
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); process.env.NODE_ENV ||= 'production';" },
   logLevel: "warning",
 });
 

@@ -2,7 +2,9 @@
 // `npm run build` left it: only what the server runs. Nothing local (.data/ holds the development auth secret and
 // the embedded database), no test, doc, bench or sandbox file, no source. Next's file trace is read too: a path
 // built at run time once made it trace the whole checkout, which scripts/standalone.mjs then had to delete again.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { productionStart } from "../support/production-start";
@@ -67,4 +69,20 @@ test("Next's file trace names no project file the server does not run", () => {
   }
   const unexpected = [...named].filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
   expect(unexpected, "project files Next traced into the server").toEqual([]);
+});
+
+test("a production start without AUTH_SECRET stops at its migrate step, before migrating or serving", () => {
+  const start = productionStart();
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), "agora-no-secret-"));
+  try {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: os.homedir(), PGLITE_DIR: path.join(data, "pglite"), SITE_URL: "https://agora.example" };
+    const migrated = spawnSync(start.migrate[0]!, start.migrate.slice(1), { cwd: start.dir, env, encoding: "utf8", timeout: 60_000 });
+    expect(migrated.status).toBe(1);
+    expect(`${migrated.stdout}${migrated.stderr}`).toContain("AUTH_SECRET");
+    expect(`${migrated.stdout}${migrated.stderr}`).not.toContain("Migrations applied");
+    // Nothing was created, let alone migrated.
+    expect(fs.existsSync(path.join(data, "pglite"))).toBe(false);
+  } finally {
+    fs.rmSync(data, { recursive: true, force: true });
+  }
 });
