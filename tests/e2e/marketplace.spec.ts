@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { siteOrigin } from "./support/deployment";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 // Other specs (the review flow) may approve listings during the run, so counts and the newest listing
@@ -377,6 +378,9 @@ test.describe("SEO", () => {
     expect(sitemap).not.toContain("pending-review-example");
     const robots = await (await request.get("/robots.txt")).text();
     expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
+    // The Host directive takes a host name, not a URL: this site's own.
+    expect(robots).toContain(`Host: ${new URL(siteOrigin).host}\n`);
+    expect(robots).not.toMatch(/^Host: https?:/m);
   });
 
   test("marketplace and listings have Open Graph images", async ({ page, request }) => {

@@ -75,7 +75,8 @@ test("a production start without AUTH_SECRET stops at its migrate step, before m
   const start = productionStart();
   const data = fs.mkdtempSync(path.join(os.tmpdir(), "agora-no-secret-"));
   try {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: os.homedir(), PGLITE_DIR: path.join(data, "pglite"), SITE_URL: "https://agora.example" };
+    // No NODE_ENV and no AUTH_SECRET, as a person starts it.
+    const env = { PATH: process.env.PATH ?? "", HOME: os.homedir(), PGLITE_DIR: path.join(data, "pglite"), SITE_URL: "https://agora.example" } as unknown as NodeJS.ProcessEnv;
     const migrated = spawnSync(start.migrate[0]!, start.migrate.slice(1), { cwd: start.dir, env, encoding: "utf8", timeout: 60_000 });
     expect(migrated.status).toBe(1);
     expect(`${migrated.stdout}${migrated.stderr}`).toContain("AUTH_SECRET");
