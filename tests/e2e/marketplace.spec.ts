@@ -20,6 +20,8 @@ async function open(page: Page, url: string) {
   await page.goto(url);
   await expect(page.locator('form[role="search"][data-ready="true"]')).toBeAttached();
 }
+// The page's JavaScript, not its stylesheets (held-back CSS would hold the HTML's own inline scripts, and the page).
+const SCRIPT_CHUNKS = /\/_next\/static\/chunks\/.*\.js(\?|$)/;
 const cardNames = (page: Page) => cards(page).getByRole("heading").allInnerTexts();
 
 /** Marks the document so a test can tell a client-side update from a full page load. */
@@ -182,7 +184,7 @@ test.describe("marketplace", () => {
     // The page's scripts held back: what a person meets on a slow connection right after the HTML arrived.
     let release!: () => void;
     const scripts = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/_next/static/chunks/**", async (route) => {
+    await page.route(SCRIPT_CHUNKS, async (route) => {
       await scripts;
       await route.continue();
     });
@@ -201,7 +203,7 @@ test.describe("marketplace", () => {
   test("Enter before the page is interactive submits the search as a plain form", async ({ page }) => {
     let release!: () => void;
     const scripts = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/_next/static/chunks/**", async (route) => {
+    await page.route(SCRIPT_CHUNKS, async (route) => {
       await scripts;
       await route.continue();
     });
