@@ -14,6 +14,16 @@ async function transporter(url: string): Promise<Transporter> {
   return transport.transporter;
 }
 
+/**
+ * Where a confirmation or reset link goes, for the words a page uses: "mail" when SMTP_URL is set; "log" when a
+ * development server writes it to its terminal instead; "nowhere" when a production server has no mail set up.
+ */
+export function linkDelivery(): "mail" | "log" | "nowhere" {
+  const { SMTP_URL, NODE_ENV } = env();
+  if (SMTP_URL) return "mail";
+  return NODE_ENV === "production" ? "nowhere" : "log";
+}
+
 export async function sendPasswordResetMail(to: string, link: string, validMinutes: number): Promise<void> {
   const { SMTP_URL, MAIL_FROM, NODE_ENV } = env();
   if (!SMTP_URL) {

@@ -14,7 +14,6 @@ import { openDatabase } from "@/db/connect";
 import { insertListing } from "@/lib/listings/write";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { listings, salesCursors } from "@/db/schema";
-import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import { PARKED_REFERENCE_SERVER_URL, pointSampleListingsAt } from "@/lib/sample-catalogue/probes";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { PAID_TOOL as X402_TRANSPORT_PAID_TOOL, startX402TransportServer } from "@/examples/x402-transport-server";
@@ -70,6 +69,9 @@ const PROVIDERS: Provider[] = [
   { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"], kind: "kit" },
   { slug: "sandbox-forecast-x402", name: "Sandbox Forecast (x402 MCP transport)", description: "A paid server built on x402's own MCP transport, not on Agora's kit: tomorrow's forecast for a city ($0.01), paid per call in the tool call's _meta.", categories: ["Data"], kind: "x402-transport" },
 ];
+
+/** The sandbox's own embedded database, beside its buyer wallet: `npm run dev`'s .data/pglite is never touched. */
+const SANDBOX_PGLITE_DIR = ".data/sandbox/pglite";
 
 const started: { chain?: LocalChain; facilitator?: LocalFacilitator; servers: Pick<ReferenceServer, "url" | "close">[]; site?: ChildProcess } = { servers: [] };
 
@@ -141,15 +143,16 @@ async function main() {
 
   // Register both servers as approved listings and let the probe earn (or refuse) their badge.
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const conn = await openDatabase({ databaseUrl, pgliteDir: args["pglite-dir"] ?? process.env.PGLITE_DIR ?? ".data/pglite" });
+  // An embedded database of its own (not `npm run dev`'s .data/pglite): it holds only what an agent here can buy.
+  const pgliteDir = args["pglite-dir"] ?? process.env.PGLITE_DIR ?? SANDBOX_PGLITE_DIR;
+  const conn = await openDatabase({ databaseUrl, pgliteDir });
   const registered = [];
   let testPurchases = {};
   let reviewer;
   try {
-    // The sample catalogue fills the marketplace; none of it is a server the sandbox runs, so every sample is on a
-    // reserved .example name that is never looked up or reached (the reference samples, seeded for 127.0.0.1:8080
-    // by `npm run dev`, are parked there too): only the sandbox's own servers are probed and bought from.
-    if (conn.created) await seedSampleCatalogue(conn.db, new Date(), PARKED_REFERENCE_SERVER_URL);
+    // No sample catalogue: none of it is a server the sandbox runs, so an agent's "search Agora for weather servers"
+    // ranked made-up listings it could not buy (no such host) above the sandbox's own. A PostgreSQL database seeded
+    // elsewhere may hold samples: they are parked on a reserved .example name, never looked up, probed or test-bought.
     await pointSampleListingsAt(conn.db, PARKED_REFERENCE_SERVER_URL);
     // The reviewer who approves submissions here: a fresh password each run, printed below.
     reviewer = await ensureReviewer(conn.db);
@@ -202,10 +205,10 @@ async function main() {
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory). Its pages and the
     // client tarball it serves name its own origin.
-    const siteEnv = { ...process.env, ...testPurchaseEnv, ...blockEnv, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), ...(args["pglite-dir"] ? { PGLITE_DIR: args["pglite-dir"] } : {}) };
+    const siteEnv = { ...process.env, ...testPurchaseEnv, ...blockEnv, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), PGLITE_DIR: pgliteDir };
     execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
     // Bound to loopback only: nothing off this machine can reach the sandbox's site.
-    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
+    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "--import", "./server/dev-listeners.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
       env: siteEnv,
       stdio: ["ignore", "pipe", "inherit"],
     });

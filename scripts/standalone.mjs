@@ -28,8 +28,10 @@ copy("db/migrations", "db/migrations");
 // The preloads and the modules they import.
 for (const file of fs.readdirSync(path.join(root, "server")).filter((f) => f.endsWith(".mjs"))) copy(`server/${file}`, `server/${file}`);
 
-// Next's trace copies the whole checkout beside server.js (a path built at run time defeats it), local state
-// included: .data holds the development auth secret and the embedded database. Nothing local, secret or test ships.
+// Next's trace names only the files the server runs (a path built at run time once made it copy the whole checkout,
+// .data's development auth secret and embedded database included: lib/auth/development-secret.ts marks its paths
+// turbopackIgnore, and tests/e2e/standalone-folder.spec.ts reads the trace). Should a future path widen it again,
+// nothing local, secret or test ships all the same.
 for (const local of [".data", "test-results", "tests", "bench", "docs", "sandbox"]) fs.rmSync(path.join(out, local), { recursive: true, force: true });
 
 // scripts/migrate.ts with everything it imports in one file; PGlite stays a package (its wasm and data files
@@ -43,8 +45,10 @@ await build({
   target: "node20",
   alias: { "@": root },
   external: ["@electric-sql/pglite"],
-  // Bundled CommonJS (postgres, drizzle) calls require; an ES module has none until it is made.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  // Bundled CommonJS (postgres, drizzle) calls require; an ES module has none until it is made. The standalone folder
+  // is the production server, so its migrate step checks the production settings (AUTH_SECRET …) as the server
+  // will: a start without them stops here, before a migration runs or the server prints "Ready".
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); process.env.NODE_ENV ||= 'production';" },
   logLevel: "warning",
 });
 

@@ -27,7 +27,9 @@ export default function HomePage() {
             Developer preview · USDC on Base Sepolia
           </p>
           <h1 className="mx-auto max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-6xl">{site.headline}</h1>
-          <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-muted-foreground">{site.tagline}. Agents find paid tools in one registry and pay them directly — no sign-up, no API keys, no middleman.</p>
+          {/* The tagline as the spec words it, on a line of its own; the newsletter card below no longer repeats it. */}
+          <p className="mx-auto mt-6 max-w-2xl text-xl font-medium text-pretty text-foreground">{site.tagline}</p>
+          <p className="mx-auto mt-2 max-w-2xl text-lg text-pretty text-muted-foreground">Agents find paid tools in one registry and pay them directly — no sign-up, no API keys, no middleman.</p>
           <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
             <Button asChild size="lg">
               <Link href="/marketplace">
@@ -65,7 +67,6 @@ export default function HomePage() {
           <h2 className="text-2xl font-semibold tracking-tight">Stay in the loop</h2>
           <p className="max-w-lg text-muted-foreground">New servers, protocol updates and the move to mainnet — one short email when something ships.</p>
           <NewsletterForm />
-          <p className="text-sm font-medium text-muted-foreground">{site.tagline}</p>
         </div>
       </section>
     </>

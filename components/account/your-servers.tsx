@@ -60,7 +60,7 @@ export function YourServers({
                 </div>
               )}
               <div className="mt-3 rounded-md border bg-muted/30 p-3">
-                <ProbeEvidence probe={probes.get(server.id)} drift={drift.get(server.id)} />
+                <ProbeEvidence probe={probes.get(server.id)} drift={drift.get(server.id)} approved={server.status === "approved"} />
               </div>
             </div>
             <div className="flex shrink-0 flex-col items-start gap-2 sm:items-end">

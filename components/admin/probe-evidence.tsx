@@ -7,8 +7,12 @@ import type { AcceptedPayment, PricedItem, ProbedTool } from "@/lib/probe/types"
 import { formatPrice } from "@/lib/listings/format";
 import { priceRows, priceText } from "@/lib/listings/presenters/price-rows";
 
-/** What the last probe found, for a reviewer or the provider: the evidence behind a decision. */
-export function ProbeEvidence({ probe, drift = [] }: { probe: ListingCheck | undefined; drift?: DriftRecord[] }) {
+/**
+ * What the last probe found, for a reviewer or the provider: the evidence behind a decision. `approved`: the listing
+ * is approved, so a passing check means Verified; before approval it only says what the check found (the badge needs
+ * a reviewer's approval too).
+ */
+export function ProbeEvidence({ probe, drift = [], approved = false }: { probe: ListingCheck | undefined; drift?: DriftRecord[]; approved?: boolean }) {
   if (!probe) return <p className="text-sm text-muted-foreground">Not checked yet. The check runs right after submission; use Re-check to run it now.</p>;
   const tools = (probe.tools ?? []) as ProbedTool[];
   const items = (probe.pricedItems ?? []) as PricedItem[];
@@ -24,7 +28,7 @@ export function ProbeEvidence({ probe, drift = [] }: { probe: ListingCheck | und
         ) : (
           <CircleX className="size-4 text-destructive" aria-hidden="true" />
         )}
-        <strong>{probe.verifiable ? "MonetizedMCP server verified" : probe.reachable ? "Reachable MCP server, not verifiable" : "Not reachable"}</strong>
+        <strong>{probe.verifiable ? (approved ? "MonetizedMCP server verified" : "MonetizedMCP server found, verified once approved") : probe.reachable ? "Reachable MCP server, not verifiable" : "Not reachable"}</strong>
         <span className="text-muted-foreground">
           checked {probe.checkedAt.toISOString().slice(0, 16).replace("T", " ")} UTC{probe.latencyMs != null ? ` · ${probe.latencyMs} ms` : ""}
         </span>

@@ -73,6 +73,16 @@ export function SiteHeader() {
               Account
             </Link>
           )}
+          {signedIn === false && (
+            <Link
+              href="/login"
+              aria-current={pathname === "/login" ? "page" : undefined}
+              className="ml-1 inline-flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium text-foreground/75 transition-colors hover:bg-accent hover:text-foreground"
+            >
+              <UserRound className="size-4" aria-hidden="true" />
+              Sign in
+            </Link>
+          )}
         </nav>
         <button
           type="button"
@@ -107,6 +117,17 @@ export function SiteHeader() {
                   onClick={() => setMenuOpen(false)}
                 >
                   Account
+                </Link>
+              </li>
+            )}
+            {signedIn === false && (
+              <li>
+                <Link
+                  href="/login"
+                  className="block rounded-md px-3 py-3 text-base font-medium text-foreground/80 hover:bg-accent hover:text-foreground"
+                  onClick={() => setMenuOpen(false)}
+                >
+                  Sign in
                 </Link>
               </li>
             )}

@@ -5,7 +5,8 @@ import { salesFacts } from "@/lib/listings/presenters/sales-facts";
 import { SalesChart } from "./sales-chart";
 
 /** The detail page's sales: counts, buyers and volume for 7 / 30 days and all time, the last sale, a daily chart. */
-export function SalesPanel({ sales, daily }: { sales: SalesSummary; daily: { day: string; sales: number }[] }) {
+/** `readEverySeconds`: how often the site reads the chain for sales (SALES_INDEX_INTERVAL_SECONDS). */
+export function SalesPanel({ sales, daily, readEverySeconds }: { sales: SalesSummary; daily: { day: string; sales: number }[]; readEverySeconds: number }) {
   const facts = salesFacts(sales);
   const columns = [
     { label: "7 days", w: facts.last7d },
@@ -18,7 +19,9 @@ export function SalesPanel({ sales, daily }: { sales: SalesSummary; daily: { day
       <h2 className="flex items-center gap-2 text-lg font-semibold">
         <ShoppingCart className="size-5 text-muted-foreground" /> Sales
       </h2>
-      <p className="mt-1 text-sm text-muted-foreground">Payments to this server&apos;s wallets, read from the chain.</p>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Payments to this server&apos;s wallets, read from the chain: a new sale shows here within {readEverySeconds <= 60 ? "a minute" : `${Math.ceil(readEverySeconds / 60)} minutes`} of settling.
+      </p>
       <div className="mt-3 overflow-x-auto rounded-lg border">
         <table className="w-full text-sm">
           <thead className="bg-muted/50">

@@ -44,6 +44,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
   // The search box: what was typed, or the committed search once a navigation lands while no typing waits for its
   // pause (adjusted while rendering the new props, so the box never shows the old text over the new results).
   const [q, setQ] = useState(filters.q);
+  const searchBox = useRef<HTMLInputElement>(null);
   const [typing, setTyping] = useState(false);
   const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [committed, setCommitted] = useState(filters);
@@ -62,6 +63,14 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
 
   // Marks the controls interactive, so tests (and styles) can tell a hydrated page from its HTML.
   const ready = useHydrated();
+  // Before hydration the form is a plain GET form (Enter submits it). Text typed into it then is still in the box
+  // (React keeps a value the person set before it took over) but in no state: searched for here, as if typed now.
+  useEffect(() => {
+    const typed = searchBox.current?.value ?? "";
+    if (typed.trim() !== filters.q) onType(typed);
+    // Once, at hydration: later typing goes through onType itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   useEffect(() => {
     window.addEventListener("popstate", dropPendingSearch);
     return () => {
@@ -124,6 +133,7 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           <input
             data-slot="input"
             id="marketplace-search"
+            ref={searchBox}
             name="q"
             type="search"
             value={q}

@@ -14,6 +14,7 @@ import { site } from "@/lib/site";
 export function MarketplaceView({ filters, view, page, data }: { filters: ListingFilters; view: View; page: number; data: MarketplacePage }) {
   const { items, total, capped, categories } = data;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const filtered = Boolean(filters.q || filters.category || (filters.price && filters.price !== "all") || (filters.source && filters.source !== "all"));
   // A page past the last is not a page: 404 (and the cache handler never stores a 404).
   if (page > pageCount) notFound();
   const first = (page - 1) * PAGE_SIZE + 1;
@@ -35,12 +36,24 @@ export function MarketplaceView({ filters, view, page, data }: { filters: Listin
         {items.length === 0 ? (
           <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed bg-muted/30 px-6 py-16 text-center">
             <SearchX className="size-10 text-muted-foreground" aria-hidden="true" />
-            <p className="text-lg font-medium">No MCP servers found matching your criteria.</p>
-            <Button asChild variant="outline">
-              <Link href={`/marketplace${filtersToSearch({ sort: filters.sort === defaultSort(filters.q) ? undefined : filters.sort, view })}`} scroll={false}>
-                Clear all filters
-              </Link>
-            </Button>
+            {filtered ? (
+              <>
+                <p className="text-lg font-medium">No MCP servers found matching your criteria.</p>
+                <Button asChild variant="outline">
+                  <Link href={`/marketplace${filtersToSearch({ sort: filters.sort === defaultSort(filters.q) ? undefined : filters.sort, view })}`} scroll={false}>
+                    Clear all filters
+                  </Link>
+                </Button>
+              </>
+            ) : (
+              // Nothing is filtered: the catalogue itself is empty, and there is nothing to clear.
+              <>
+                <p className="text-lg font-medium">No MCP servers are listed yet.</p>
+                <Button asChild variant="outline">
+                  <Link href="/submit">Submit your server</Link>
+                </Button>
+              </>
+            )}
           </div>
         ) : view === "list" ? (
           <ul className="divide-y overflow-hidden rounded-xl border bg-card shadow-xs">

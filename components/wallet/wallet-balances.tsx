@@ -17,8 +17,16 @@ export function WalletBalances({ balances, showHref }: { balances: NetworkBalanc
         <li key={b.caip2} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="balance" data-network={b.caip2}>
           <div>
             <p className="text-sm font-medium">
-              {b.label} {b.testnet && <span className="ml-1 rounded bg-muted px-1.5 py-0.5 text-xs font-normal text-muted-foreground">test network</span>}
+              {b.label}{" "}
+              {(b.testnet || b.localRpc) && (
+                <span className="ml-1 rounded bg-muted px-1.5 py-0.5 text-xs font-normal text-muted-foreground">{b.localRpc ? "local chain" : "test network"}</span>
+              )}
             </p>
+            {b.localRpc && (
+              <p className="mt-1 text-xs text-muted-foreground" data-testid="local-chain">
+                Read from the local chain at <code className="font-mono">{b.localRpc}</code>, answering as {b.label}: its USDC and transactions exist on this machine only (the sandbox funds its buyer wallet).
+              </p>
+            )}
             <BalanceLine balance={b} showHref={showHref} />
           </div>
           {b.faucetUrl && (

@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { formatUsd } from "@agora-mcp/protocol";
-import { explorerTxUrl } from "@/lib/chain/reader";
 import { formatDayTime } from "@/lib/dates";
 import { PURCHASES_SHOWN, type WalletPurchase } from "@/lib/wallet/page-data";
 
@@ -16,12 +15,12 @@ export function WalletPurchases({ purchases }: { purchases: WalletPurchase[] }) 
           <tr>
             <th scope="col" className="px-3 py-2 text-left font-medium">Server</th>
             <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
-            <th scope="col" className="px-3 py-2 text-left font-medium">When (UTC)</th>
+            <th scope="col" className="px-3 py-2 text-left font-medium">When</th>
           </tr>
         </thead>
         <tbody className="divide-y">
           {purchases.map((p) => {
-            const tx = explorerTxUrl(p.network, p.txHash);
+            const tx = p.explorerUrl;
             return (
               <tr key={`${p.network}:${p.txHash}:${p.logIndex}:${p.slug}`} data-testid="purchase">
                 <td className="px-3 py-2">

@@ -59,6 +59,19 @@ export async function verifiedChainReader(network: string): Promise<PublicClient
   return client;
 }
 
+const LOOPBACK_HOSTS = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/**
+ * The RPC URL of `network` when it is a chain on this machine (loopback: the sandbox's anvil, a local fork): its
+ * transactions exist nowhere else, so no public explorer or faucet of the network it answers as applies. Null otherwise.
+ */
+export function localChainRpc(network: string): string | null {
+  const wanted = findNetwork(network);
+  if (!wanted) return null;
+  const endpoint = parseRpcUrls(env().CHAIN_RPC_URLS).find((e) => e.network.caip2 === wanted.caip2);
+  return endpoint && LOOPBACK_HOSTS.test(new URL(endpoint.url).hostname) ? endpoint.url : null;
+}
+
 /** A transaction's page on the network's block explorer. */
 export function explorerTxUrl(network: string, txHash: string): string | null {
   const found = findNetwork(network);

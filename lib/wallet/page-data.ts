@@ -12,7 +12,7 @@ import { purchasesByPayer, type PurchaseByPayer } from "@/db/queries/sales";
 import { createResultCache } from "@/lib/cache/result-cache";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
-import { verifiedChainReader } from "@/lib/chain/reader";
+import { explorerTxUrl, localChainRpc, verifiedChainReader } from "@/lib/chain/reader";
 import { parseRpcUrls } from "@/lib/config/rpc-urls";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
@@ -41,11 +41,13 @@ export type NetworkBalance = {
   units: string | null;
   /** Why a `limited` balance was not read, with when to try again. */
   refusal: string | null;
-  /** Where to get test USDC on a test network. */
+  /** Where to get test USDC on a test network (none for a chain on this machine: no public faucet funds it). */
   faucetUrl: string | null;
+  /** The RPC of a chain on this machine (the sandbox's), named instead of the public network's explorer and faucet. */
+  localRpc: string | null;
 };
 
-export type WalletPurchase = Omit<PurchaseByPayer, "at"> & { at: string; networkLabel: string };
+export type WalletPurchase = Omit<PurchaseByPayer, "at"> & { at: string; networkLabel: string; /** Null on a chain on this machine. */ explorerUrl: string | null };
 
 export type WalletView = { address: Address; balances: NetworkBalance[]; purchases: WalletPurchase[] };
 
@@ -88,7 +90,12 @@ const purchaseLists = createResultCache<WalletPurchase[]>({ maxEntries: 500, max
 
 async function purchasesOf(address: Address, networks: string[]): Promise<WalletPurchase[]> {
   const load = async () =>
-    (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => ({ ...p, at: p.at.toISOString(), networkLabel: findNetwork(p.network)?.label ?? p.network }));
+    (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => ({
+      ...p,
+      at: p.at.toISOString(),
+      networkLabel: localChainRpc(p.network) ? `${findNetwork(p.network)?.label ?? p.network}, local chain` : (findNetwork(p.network)?.label ?? p.network),
+      explorerUrl: localChainRpc(p.network) ? null : explorerTxUrl(p.network, p.txHash),
+    }));
   return (await purchaseLists.get(address.toLowerCase(), load)).value;
 }
 
@@ -112,7 +119,8 @@ export async function walletView(address: Address, request: WalletRequest): Prom
   const read = request.balanceAsked || purchases.length > 0;
   const balances = await Promise.all(
     networks.map(async (n): Promise<NetworkBalance> => {
-      const shown = { caip2: n.caip2, label: n.label, testnet: n.testnet, faucetUrl: n.testnet ? CIRCLE_FAUCET : null };
+      const localRpc = localChainRpc(n.caip2);
+      const shown = { caip2: n.caip2, label: n.label, testnet: n.testnet, faucetUrl: n.testnet && !localRpc ? CIRCLE_FAUCET : null, localRpc };
       if (!read) return { ...shown, state: "on-request", units: null, refusal: null };
       const reading = await balanceReading(n.caip2, address, request.client);
       if ("refusal" in reading) return { ...shown, state: "limited", units: null, refusal: reading.refusal };

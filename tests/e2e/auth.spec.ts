@@ -15,6 +15,25 @@ test.describe("login screen", () => {
     await expect(page.getByRole("link", { name: "Sign in with email" })).toHaveAttribute("href", "/login/email");
     await expect(page.getByRole("link", { name: "Create one with your email" })).toHaveAttribute("href", "/register");
     await expect(page.getByRole("link", { name: "Forgot your password?" })).toHaveAttribute("href", "/forgot-password");
+    // With a GitHub app configured, /register offers it beside email (sign-in-methods.spec.ts: without one, it does not).
+    await page.goto("/register");
+    await expect(page.getByRole("link", { name: "Use GitHub" })).toHaveAttribute("href", "/login");
+  });
+
+  test("a signed-in person opening /register is shown their account, not a form for another", async ({ page, isMobile }, testInfo) => {
+    // Signed out, the header offers "Sign in"; signed in, "Account" in its place.
+    const header = () => (isMobile ? page.getByRole("navigation", { name: "Mobile" }) : page.getByRole("navigation", { name: "Main" }));
+    await page.goto("/");
+    if (isMobile) await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(header().getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    await signInWithGitHub(page, uniqueLogin(testInfo, "registered"));
+    await page.goto("/");
+    if (isMobile) await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(header().getByRole("link", { name: "Account" })).toBeVisible();
+    await expect(header().getByRole("link", { name: "Sign in" })).toHaveCount(0);
+    await page.goto("/register");
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole("form", { name: "Create an account" })).toHaveCount(0);
   });
 
   test("a failed start shows the error toast and frees the button", async ({ page }) => {
@@ -195,6 +214,8 @@ test.describe("email accounts", () => {
     await page.getByLabel("Password", { exact: true }).fill(password);
     await submit.click();
     await expect(toast(page, "Success", "Your account has been created and you are signed in.")).toBeVisible();
+    // The filled form gives way at once, not after the next page arrives.
+    await expect(page.getByRole("form", { name: "Create an account" })).toHaveCount(0, { timeout: 1_000 });
     await expect(page).toHaveURL(/\/submit$/, slowNav);
     await expect(page.getByRole("form", { name: "Submit MonetizedMCP server" })).toBeVisible();
   });

@@ -106,7 +106,7 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   const queued = admin.getByTestId("edit-entry").filter({ hasText: `Claimable Weather ${project}` });
   await expect(async () => {
     await admin.goto("/admin/review");
-    await expect(queued.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
+    await expect(queued.getByText("MonetizedMCP server found, verified once approved")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(queued.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
   await shoot(admin, testInfo.outputPath("review-pending-edit"));

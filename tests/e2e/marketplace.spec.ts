@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { siteOrigin } from "./support/deployment";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 // Other specs (the review flow) may approve listings during the run, so counts and the newest listing
@@ -19,6 +20,8 @@ async function open(page: Page, url: string) {
   await page.goto(url);
   await expect(page.locator('form[role="search"][data-ready="true"]')).toBeAttached();
 }
+// The page's JavaScript, not its stylesheets (held-back CSS would hold the HTML's own inline scripts, and the page).
+const SCRIPT_CHUNKS = /\/_next\/static\/chunks\/.*\.js(\?|$)/;
 const cardNames = (page: Page) => cards(page).getByRole("heading").allInnerTexts();
 
 /** Marks the document so a test can tell a client-side update from a full page load. */
@@ -175,6 +178,42 @@ test.describe("marketplace", () => {
     await expect(page.getByRole("combobox", { name: "Sort" })).toHaveValue("newest");
     await expect(page.getByRole("tab", { name: "List View" })).toHaveAttribute("aria-selected", "true");
     await expect(cards(page)).toHaveCount(24);
+  });
+
+  test("a search typed before the page is interactive is kept and run once it is", async ({ page }, testInfo) => {
+    // The page's scripts held back: what a person meets on a slow connection right after the HTML arrived.
+    let release!: () => void;
+    const scripts = new Promise<void>((resolve) => (release = resolve));
+    await page.route(SCRIPT_CHUNKS, async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto("/marketplace", { waitUntil: "domcontentloaded" });
+    const search = page.getByRole("searchbox", { name: "Search MCP servers" });
+    await search.fill("weather");
+    await expect(page.locator('form[role="search"]')).not.toHaveAttribute("data-ready", "true");
+    release();
+    await expect(page.locator('form[role="search"]')).toHaveAttribute("data-ready", "true", { timeout: 20_000 });
+    await expect(page).toHaveURL(/[?&]q=weather(&|$)/);
+    await expect(search).toHaveValue("weather");
+    await expect(cards(page).first()).toContainText(/weather/i);
+    await page.screenshot({ path: testInfo.outputPath("search-before-hydration.png") });
+  });
+
+  test("Enter before the page is interactive submits the search as a plain form", async ({ page }) => {
+    let release!: () => void;
+    const scripts = new Promise<void>((resolve) => (release = resolve));
+    await page.route(SCRIPT_CHUNKS, async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto("/marketplace", { waitUntil: "domcontentloaded" });
+    await page.getByRole("searchbox", { name: "Search MCP servers" }).fill("weather");
+    await page.getByRole("searchbox", { name: "Search MCP servers" }).press("Enter");
+    await expect(page).toHaveURL(/[?&]q=weather(&|$)/);
+    release();
+    await expect(page.getByRole("searchbox", { name: "Search MCP servers" })).toHaveValue("weather");
+    await expect(cards(page).first()).toContainText(/weather/i);
   });
 
   test("a search typed just before 'Clear all filters' does not come back after the clear", async ({ page }) => {
@@ -341,6 +380,9 @@ test.describe("SEO", () => {
     expect(sitemap).not.toContain("pending-review-example");
     const robots = await (await request.get("/robots.txt")).text();
     expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
+    // The Host directive takes a host name, not a URL: this site's own.
+    expect(robots).toContain(`Host: ${new URL(siteOrigin).host}\n`);
+    expect(robots).not.toMatch(/^Host: https?:/m);
   });
 
   test("marketplace and listings have Open Graph images", async ({ page, request }) => {

@@ -24,7 +24,7 @@ test("submit → probe evidence → admin approves → public with price and Ver
   await expect(async () => {
     await page.goto("/account");
     const entry = page.getByRole("listitem").filter({ hasText: good });
-    await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
+    await expect(entry.getByText("MonetizedMCP server found, verified once approved")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(page.getByRole("listitem").filter({ hasText: good }).getByText("Pending review")).toBeVisible();
 
@@ -36,7 +36,7 @@ test("submit → probe evidence → admin approves → public with price and Ver
   const admin = await adminPage(browser);
   await admin.goto("/admin/review");
   const entry = admin.getByTestId("queue-entry").filter({ hasText: good });
-  await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible();
+  await expect(entry.getByText("MonetizedMCP server found, verified once approved")).toBeVisible();
   await expect(entry.getByText("price-listing")).toBeVisible();
   await admin.screenshot({ path: testInfo.outputPath("review-queue.png"), fullPage: true });
   await entry.getByRole("button", { name: "Approve" }).click();

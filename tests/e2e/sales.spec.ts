@@ -28,6 +28,8 @@ test("sales read from the chain show on the detail page, the cards and the Most 
   await expect(panel.getByRole("row", { name: /^Unique buyers/ })).toHaveText(/Unique buyers\s*2\s*2\s*2/);
   await expect(panel.getByRole("row", { name: /^Volume/ })).toHaveText(/Volume\s*\$0\.27\s*\$0\.27\s*\$0\.27/);
   await expect(panel.getByTestId("last-sale")).toContainText("Last sale: $0.25 on");
+  // It says how soon a sale shows (this run reads the chain every second).
+  await expect(panel).toContainText("a new sale shows here within a minute of settling");
   await expect(panel.getByRole("link", { name: "View transaction" })).toHaveAttribute("href", `https://sepolia.basescan.org/tx/${last}`);
   await expect(panel.getByRole("img", { name: /Sales per day over the last 30 days: 3 in all\./ })).toBeVisible();
   await panel.scrollIntoViewIfNeeded();

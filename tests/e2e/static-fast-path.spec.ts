@@ -121,7 +121,7 @@ test.describe("static fast path", () => {
     expect(on, fast.log()).toBeTruthy();
     const routes = (JSON.parse(on!) as { routes: string[] }).routes;
     expect([...routes].sort()).toEqual(fullyStaticPages());
-    expect(routes).toEqual(expect.arrayContaining(["/", "/terms-of-service", "/guides/agents", "/register"]));
+    expect(routes).toEqual(expect.arrayContaining(["/", "/terms-of-service", "/guides/agents", "/login/email"]));
     expect(next.log()).not.toContain("static fast path");
   });
 

@@ -7,13 +7,13 @@ import { chainPort } from "./support/ports";
 // from the run's local chain (Base Sepolia), the purchases the site's indexer read from it, a QR code, the faucet.
 const PAYEE = "0x000000000000000000000000000000000000dEaD"; // the sample reference listings' payee (sales.spec.ts)
 
-test("a funded wallet that bought shows its balance, its purchases, a QR code and the faucet", async ({ page, isMobile }, testInfo) => {
+test("a funded wallet that bought shows its balance, its purchases and a QR code, and names the local chain instead of a public explorer or faucet", async ({ page, isMobile }, testInfo) => {
   test.skip(isMobile, "one run settles the purchase; the phone layout is screenshotted below");
   test.setTimeout(150_000);
   const seller = directSeller(`http://127.0.0.1:${chainPort}`);
   const buyer = privateKeyToAccount(generatePrivateKey());
   await seller.fund([buyer.address], 2_000_000n);
-  const tx = await seller.settle([{ buyer, payee: PAYEE, units: 250_000n }]);
+  await seller.settle([{ buyer, payee: PAYEE, units: 250_000n }]);
 
   // The indexer reads the sale within seconds; the page keeps its view 10 s: reload until both show.
   await expect(async () => {
@@ -23,17 +23,25 @@ test("a funded wallet that bought shows its balance, its purchases, a QR code an
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Fund your agent's wallet");
   await expect(page.getByTestId("wallet-address")).toHaveText(buyer.address);
-  // It names the network the site reads: the preview's test network, never "Base" alone.
-  await expect(page.getByTestId("fund-line")).toContainText("Send USDC on Base Sepolia (a test network) to this address.");
+  // It names the chain the site reads: the run's chain is on this machine (as the sandbox's is), never "Base" alone.
+  await expect(page.getByTestId("fund-line")).toContainText("Send USDC on Base Sepolia (a local chain on this machine) to this address.");
   await expect(page.getByRole("img", { name: `QR code of the address ${buyer.address}` })).toBeVisible();
   const balance = page.getByTestId("balance");
   await expect(balance).toHaveCount(1);
   await expect(balance).toContainText("Base Sepolia");
   await expect(balance.getByTestId("balance-amount")).toHaveText("$1.75 USDC");
-  await expect(balance.getByRole("link", { name: "Get test USDC from the faucet" })).toHaveAttribute("href", "https://faucet.circle.com");
+  // No public faucet or explorer: nothing there knows this chain's transactions.
+  await expect(balance.getByTestId("local-chain")).toContainText(`Read from the local chain at http://127.0.0.1:${chainPort}`);
+  await expect(page.getByRole("link", { name: /faucet/i })).toHaveCount(0);
+  await expect(page.getByText("faucet tokens take a few minutes")).toHaveCount(0);
   const purchase = page.getByTestId("purchase").first();
   await expect(purchase).toContainText("$0.25");
-  await expect(purchase.getByRole("link", { name: "View transaction" })).toHaveAttribute("href", `https://sepolia.basescan.org/tx/${tx}`);
+  await expect(purchase).toContainText("Base Sepolia, local chain");
+  await expect(purchase.getByRole("link", { name: "View transaction" })).toHaveCount(0);
+  expect(await page.locator('a[href*="basescan"], a[href*="faucet.circle.com"]').count()).toBe(0);
+  // The time says UTC once, in the cell, not again in the column's heading.
+  await expect(page.getByRole("columnheader", { name: "When", exact: true })).toBeVisible();
+  await expect(purchase).toContainText("UTC");
   await expect(purchase.getByRole("link").first()).toHaveAttribute("href", /^\/marketplace\/[a-z0-9-]+$/);
   // Never indexed.
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);

@@ -49,13 +49,20 @@ describe("walletAddress", () => {
 });
 
 describe("walletView with the chain out of reach", () => {
-  it("says the balance is unavailable when the RPC refuses the connection", async () => {
+  it("says the balance is unavailable when the RPC refuses the connection (a chain on loopback: no public faucet)", async () => {
     process.env.CHAIN_RPC_URLS = "eip155:84532=http://127.0.0.1:9";
     reloadEnv();
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const view = await walletView(address, { client: "192.0.2.1", balanceAsked: true });
-    expect(view.balances).toEqual([{ caip2: "eip155:84532", label: "Base Sepolia", testnet: true, state: "unavailable", units: null, refusal: null, faucetUrl: "https://faucet.circle.com" }]);
+    expect(view.balances).toEqual([{ caip2: "eip155:84532", label: "Base Sepolia", testnet: true, state: "unavailable", units: null, refusal: null, faucetUrl: null, localRpc: "http://127.0.0.1:9" }]);
     expect(view.purchases).toEqual([]);
+  });
+
+  it("offers the public faucet for a test network read through a remote RPC (read only when asked)", async () => {
+    process.env.CHAIN_RPC_URLS = "eip155:84532=https://sepolia.base.example";
+    reloadEnv();
+    const view = await walletView(privateKeyToAccount(generatePrivateKey()).address, { client: "192.0.2.1", balanceAsked: false });
+    expect(view.balances).toEqual([{ caip2: "eip155:84532", label: "Base Sepolia", testnet: true, state: "on-request", units: null, refusal: null, faucetUrl: "https://faucet.circle.com", localRpc: null }]);
   });
 
   it("gives up on an RPC that never answers within the page's deadline", async () => {

@@ -101,7 +101,7 @@ export async function walkProviderPath({ origin, facilitatorUrl, port, reviewer,
     const entry = admin.getByTestId("queue-entry").filter({ hasText: name });
     await expect(async () => {
       await admin.goto(`${origin}/admin/review`, { timeout: 240_000 });
-      await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 2_000 });
+      await expect(entry.getByText("MonetizedMCP server found, verified once approved")).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 240_000 });
     await entry.getByRole("button", { name: "Approve" }).click();
     // Approving checks the server again (a probe over loopback) in a dev server that may still be compiling on busy cores.

@@ -5,6 +5,7 @@ import { LogOut, Plus } from "lucide-react";
 import { ApiTokensPanel } from "@/components/account/api-tokens-panel";
 import { ClaimedListings } from "@/components/account/claimed-listings";
 import { EmailVerificationNotice } from "@/components/account/email-verification-notice";
+import { linkDelivery } from "@/lib/mail";
 import { YourServers } from "@/components/account/your-servers";
 import { BuyerReviewDesk } from "@/components/listings/buyer-review-desk";
 import { reviewDesk } from "@/lib/buyer-reviews/feedback";
@@ -54,7 +55,7 @@ export default async function AccountPage() {
               Account id <code className="text-foreground">{user.id}</code>
             </span>
           </p>
-          {user.email && !user.emailVerifiedAt && <EmailVerificationNotice />}
+          {user.email && !user.emailVerifiedAt && <EmailVerificationNotice delivery={linkDelivery()} />}
           {isAdmin(user) && (
             <p className="mt-2">
               <Link href="/admin/review" className="text-sm font-medium text-primary underline-offset-4 hover:underline">

@@ -6,17 +6,19 @@ import { AuthScreen, OrDivider } from "@/components/auth/auth-screen";
 import { OAuthSignInButton } from "@/components/auth/oauth-sign-in-button";
 import { Button } from "@/components/ui/button";
 import { oauthProviders } from "@/lib/auth/authjs";
+import { loginDescription } from "@/lib/auth/sign-in-words";
 
 export const metadata: Metadata = { title: "Login", robots: { index: false } };
 
 export default async function LoginPage() {
   // Which providers are offered is deployment configuration, read per request.
   await connection();
-  const { github, google } = oauthProviders();
+  const methods = oauthProviders();
+  const { github, google } = methods;
   return (
     <AuthScreen
       title="Login"
-      description="Enter with your gmail or github account"
+      description={loginDescription(methods)}
       footer={
         <>
           <p>
@@ -33,16 +35,11 @@ export default async function LoginPage() {
         </>
       }
     >
-      {github ? (
-        <OAuthSignInButton provider="github" label="Continue with GitHub" />
-      ) : (
-        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          GitHub sign-in is not available: this server has no GitHub app configured. Sign in with your email instead.
-        </p>
-      )}
-      {google && <OAuthSignInButton provider="google" label="Continue with Google" variant="outline" />}
-      <OrDivider />
-      <Button asChild variant="outline" size="lg" className="w-full">
+      {github && <OAuthSignInButton provider="github" label="Continue with GitHub" />}
+      {google && <OAuthSignInButton provider="google" label="Continue with Google" variant={github ? "outline" : "default"} />}
+      {(github || google) && <OrDivider />}
+      {/* Email is the main action when no provider app is configured: only the ways that work are offered. */}
+      <Button asChild variant={github || google ? "outline" : "default"} size="lg" className="w-full">
         <Link href="/login/email">
           <Mail /> Sign in with email
         </Link>

@@ -1,12 +1,23 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { connection } from "next/server";
 import { AuthScreen } from "@/components/auth/auth-screen";
 import { RegisterForm } from "@/components/auth/register-form";
+import { oauthProviders } from "@/lib/auth/authjs";
+import { currentUserId } from "@/lib/auth/current-user";
+import { registerAlternative } from "@/lib/auth/sign-in-words";
+import { linkDelivery } from "@/lib/mail";
 import { site } from "@/lib/site";
 
 export const metadata: Metadata = { title: "Create an account", robots: { index: false } };
 
-export default function RegisterPage() {
+export default async function RegisterPage() {
+  // Which providers are offered is deployment configuration, read per request; a person already signed in has an
+  // account, and is shown it rather than a form for another.
+  await connection();
+  if (await currentUserId()) redirect("/account");
+  const alternative = registerAlternative(oauthProviders());
   return (
     <AuthScreen
       title="Create your account"
@@ -16,15 +27,20 @@ export default function RegisterPage() {
           Already have an account?{" "}
           <Link href="/login/email" className="font-medium text-primary underline-offset-4 hover:underline">
             Sign in
-          </Link>{" "}
-          ·{" "}
-          <Link href="/login" className="font-medium text-primary underline-offset-4 hover:underline">
-            Use GitHub
           </Link>
+          {alternative && (
+            <>
+              {" "}
+              ·{" "}
+              <Link href={alternative.href} className="font-medium text-primary underline-offset-4 hover:underline">
+                {alternative.label}
+              </Link>
+            </>
+          )}
         </p>
       }
     >
-      <RegisterForm />
+      <RegisterForm mailed={linkDelivery() === "mail"} />
     </AuthScreen>
   );
 }

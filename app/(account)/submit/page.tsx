@@ -37,7 +37,7 @@ export default async function SubmitPage() {
           </div>
         </>
       ) : (
-        <SubmitLoginCard githubOffered={oauthProviders().github} />
+        <SubmitLoginCard methods={oauthProviders()} />
       )}
     </div>
   );

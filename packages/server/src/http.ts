@@ -31,9 +31,27 @@ async function answerLegacy(build: () => McpServer, req: http.IncomingMessage, r
   await transport.handleRequest(req, res, body);
 }
 
+// The SDK warns at every start that JSON answers drop notifications sent in the middle of a call. The kit's tools
+// send none (no progress, a tool list fixed for the server's life), so the line only alarmed providers; any other
+// warning still passes.
+const JSON_MODE_WARNING = "responseMode: 'json' drops mid-call notifications";
+
+/** Runs `make` (synchronous) with the SDK's JSON-mode warning left out of console.warn. */
+function withoutJsonModeWarning<T>(make: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!(typeof args[0] === "string" && args[0].startsWith(JSON_MODE_WARNING))) warn(...args);
+  };
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 export function createRequestHandler(build: () => McpServer, hostCheck: HostCheck) {
   // The 2026-07-28 leg makes a server per request from the same factory; 2025 traffic never reaches it.
-  const modern = toNodeHandler(createMcpHandler(build, { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES }));
+  const modern = toNodeHandler(withoutJsonModeWarning(() => createMcpHandler(build, { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES })));
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     // Before anything else, even a 404: a rebound page learns nothing about what this server serves.
     const refusal = rebindingRefusal(req, hostCheck);

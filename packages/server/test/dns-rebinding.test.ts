@@ -99,3 +99,17 @@ describe("a kit server on loopback (protection on by default)", () => {
     expect(() => createMonetizedServer({ ...base, allowedOrigins: ["https://app.example/path"] })).toThrow(/allowedOrigins takes origins/);
   });
 });
+
+describe("start-up output", () => {
+  it("prints no warning about JSON answers dropping notifications (the kit sends none)", async () => {
+    const warned: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args);
+    try {
+      await start();
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned.filter((args) => String(args[0]).includes("responseMode"))).toEqual([]);
+  });
+});

@@ -29,7 +29,7 @@ export async function approveWhenVerified(admin: Page, name: string): Promise<vo
   const entry = admin.getByTestId("queue-entry").filter({ hasText: name });
   await expect(async () => {
     await admin.goto("/admin/review");
-    await expect(entry.getByText("MonetizedMCP server verified")).toBeVisible({ timeout: 1_000 });
+    await expect(entry.getByText("MonetizedMCP server found, verified once approved")).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await entry.getByRole("button", { name: "Approve" }).click();
   await expect(toast(admin, "Approved")).toBeVisible({ timeout: 20_000 });

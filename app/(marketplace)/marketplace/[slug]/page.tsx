@@ -16,6 +16,7 @@ import { DeprecatedNotice, ProvenanceNote } from "@/components/listings/provenan
 import { CategoryChips, PriceTag, StatusBadges } from "@/components/marketplace/listing-badges";
 import { getCanonicalSlug, getDailySales, getListing, getProvenance, getStatusHistory } from "@/lib/listings/catalogue";
 import { SalesPanel } from "@/components/listings/sales-panel";
+import { env } from "@/lib/env";
 import { getClaimOffer } from "@/lib/claims/offer";
 import { StatusStrip } from "@/components/marketplace/status-strip";
 import { clientConfigFor } from "@/lib/listings/presenters/connect-config";
@@ -134,7 +135,7 @@ export default async function ListingPage({ params }: { params: Params }) {
 
           <ToolsAndPrices probe={probe} />
 
-          <SalesPanel sales={listing.sales} daily={daily} />
+          <SalesPanel sales={listing.sales} daily={daily} readEverySeconds={env().SALES_INDEX_INTERVAL_SECONDS} />
           <BuyerReviews summary={listing.buyerReviews} reviews={buyerReviews} />
 
           <section>

@@ -42,7 +42,7 @@ export default async function WalletPage({ params, searchParams }: { params: Par
             <CopyButton value={address} />
           </div>
           <p className="text-sm text-muted-foreground">
-            Balances below are read from the chain and refresh every few seconds; faucet tokens take a few minutes to arrive. New here? See{" "}
+            Balances below are read from the chain and refresh every few seconds{view.balances.some((b) => b.faucetUrl) ? "; faucet tokens take a few minutes to arrive" : ""}. New here? See{" "}
             <Link href="/guides/setup-and-usage#your-wallet" className="font-medium text-primary underline underline-offset-4">Your Wallet</Link> in the Setup and Usage Guide.
           </p>
         </div>
@@ -62,6 +62,6 @@ export default async function WalletPage({ params, searchParams }: { params: Par
 
 /** The networks this site reads, by name ("Base Sepolia (a test network)"): the preview must not say "Base" alone. */
 function fundingNetworks(balances: NetworkBalance[]): string {
-  const names = balances.map((b) => (b.testnet ? `${b.label} (a test network)` : b.label));
+  const names = balances.map((b) => (b.localRpc ? `${b.label} (a local chain on this machine)` : b.testnet ? `${b.label} (a test network)` : b.label));
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "Base");
 }
