@@ -7,7 +7,7 @@ import type { Db } from "../types";
 import { buyerReviewsFact, type BuyerReviewSummary } from "./buyer-reviews";
 import { recentDriftFact, type DriftRecord } from "./drift";
 import { readListingFacts } from "./facts-statement";
-import { findPublicListing, listRegistryPage, searchListings, type CatalogueQuery, type PublicListingRow } from "./listings";
+import { findPublicListing, searchListings, type CatalogueQuery, type PublicListingRow } from "./listings";
 import { latestProbeFact, uptimeFact, type UptimeSummary } from "./probes";
 import { salesSummaryFact, type SalesSummary } from "./sales";
 import { latestTestPurchaseFact } from "./test-purchases";
@@ -77,9 +77,4 @@ export async function searchListingRecords(
 export async function findListingRecord(db: Db, slugOrId: string, now = new Date()): Promise<ListingRecord | null> {
   const row = await findPublicListing(db, slugOrId);
   return row ? (await withListingFacts(db, [row], now))[0]! : null;
-}
-
-/** A page of the official-registry API (db/queries/listings.ts listRegistryPage) with the facts of each listing. */
-export async function listRegistryRecords(db: Db, page: Parameters<typeof listRegistryPage>[1]): Promise<ListingRecord[]> {
-  return withListingFacts(db, await listRegistryPage(db, page));
 }

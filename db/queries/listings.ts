@@ -1,6 +1,6 @@
 // Reads the public catalogue: filtering, sorting and paging happen in the database. Rows come back as stored;
 // lib/listings/from-rows.ts turns them into what the surfaces show.
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { CataloguePrice, CatalogueSort, CatalogueSource } from "@agora-mcp/protocol";
 import { correctedTerms, countMatches, countUpTo, matchesSearchText, planSearch, rankedSearch, SEARCH_WINDOW, type RankedRow, type SearchTerms } from "./listing-search";
 import { rowsOf } from "../rows";
@@ -33,6 +33,18 @@ const columns = {
 /** The columns of a listing the public may see, as stored. */
 export type PublicListingRow = Pick<ListingRow, keyof typeof columns>;
 
+/** What the registry API adds: the review status (a listing once approved and no longer is served as deleted), its dates and the upstream's server.json. */
+const registryColumns = {
+  ...columns,
+  status: listings.status,
+  approvedAt: listings.approvedAt,
+  statusChangedAt: listings.statusChangedAt,
+  upstreamServer: listings.upstreamServer,
+  publishedAt: listings.publishedAt,
+  provenance: listings.provenance,
+};
+export type RegistryListingRow = Pick<ListingRow, keyof typeof registryColumns>;
+
 /** The catalogue's filters and sorts (@agora-mcp/protocol's catalogue.ts names the values once). */
 export type CatalogueQuery = {
   /** The search text's words; null: no text (browse). */
@@ -60,12 +72,23 @@ function filterConditions(filters: Pick<CatalogueQuery, "category" | "price" | "
   return and(...conditions)!;
 }
 
-// The official registry's `search` is a substring of the name, description or categories.
-function substringWhere(q: string): SQL {
-  const conditions: SQL[] = [eq(listings.status, "approved")];
-  // search_text is lower-cased name, description and categories; the trigram index serves ILIKE.
-  if (q) conditions.push(sql`${listings.searchText} ilike ${`%${escapeLike(q.toLowerCase())}%`}`);
-  return and(...conditions)!;
+/** The name the registry API lists a listing under: its stored registry name, or "<namespace>/<slug>". */
+export const registryNameSql = (namespace: string) => sql`coalesce(${listings.registryName}, ${namespace} || '/' || ${listings.slug})`;
+
+/**
+ * The official registry's `search`: a case-insensitive substring of server.name (the OpenAPI's "substring match on
+ * the name"), not the words of the listing's text (the site and the MCP endpoint rank those: searchListings).
+ */
+function nameSubstringWhere(q: string, namespace: string): SQL {
+  return sql`${registryNameSql(namespace)} ilike ${`%${escapeLike(q)}%`}`;
+}
+
+/**
+ * Listings the registry API serves: the approved ones, and with `includeDeleted` those once approved and no longer
+ * (removed, rejected, unlisted or deleted upstream), which it serves as deleted.
+ */
+export function registryVisible(includeDeleted: boolean): SQL {
+  return includeDeleted ? or(eq(listings.status, "approved"), isNotNull(listings.approvedAt))! : eq(listings.status, "approved");
 }
 
 // Every order ends in the id, so ties are stable and pages never repeat or skip a listing. "nulls last" matches
@@ -232,19 +255,33 @@ export async function registryNameHeld(db: Db, name: string, ownSlug: string | n
 }
 
 /**
- * One page of the official-registry API: approved listings in slug order after `afterSlug` (a keyset,
- * so listings added or changed while a client pages never shift the rest), optionally only those
- * changed after `updatedSince`. Returns up to `limit` rows.
+ * One page of the official-registry API in slug order after `afterSlug` (a keyset, so listings added or changed
+ * while a client pages never shift the rest), optionally only those changed after `updatedSince` (which, as the
+ * registry's OpenAPI says, always includes deleted ones). Returns up to `limit` rows.
  */
 export async function listRegistryPage(
   db: Db,
-  page: { q: string; source?: CatalogueQuery["source"]; updatedSince?: Date; afterSlug?: string; limit: number },
-): Promise<PublicListingRow[]> {
-  const conditions = [substringWhere(page.q)];
+  page: { q: string; namespace: string; source?: CatalogueQuery["source"]; updatedSince?: Date; includeDeleted?: boolean; afterSlug?: string; limit: number },
+): Promise<RegistryListingRow[]> {
+  const conditions = [registryVisible(Boolean(page.includeDeleted || page.updatedSince))];
+  if (page.q) conditions.push(nameSubstringWhere(page.q, page.namespace));
   if (page.source && page.source !== "all") conditions.push(eq(listings.source, page.source));
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
-  return db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
+  return db.select(registryColumns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
+}
+
+/** One listing by the name the registry API lists it under, as that API serves it (see findPublicListingByRegistryName). */
+export async function findRegistryListingByName(db: Db, name: string, ownSlug: string | null, includeDeleted = false): Promise<RegistryListingRow | null> {
+  const [row] = await db.select(registryColumns).from(listings).where(and(registryNameKey(name, ownSlug), registryVisible(includeDeleted))).limit(1);
+  return row ?? null;
+}
+
+/** One approved listing by id or slug, as the registry API serves it. */
+export async function findRegistryListing(db: Db, slugOrId: string): Promise<RegistryListingRow | null> {
+  const key = UUID.test(slugOrId) ? eq(listings.id, slugOrId) : slugOrId.includes("/") ? eq(listings.registryName, slugOrId) : eq(listings.slug, slugOrId);
+  const [row] = await db.select(registryColumns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
+  return row ?? null;
 }
 
 /** Slugs and update times of every approved listing, for the sitemap. */
