@@ -42,7 +42,7 @@ export function provenanceLine(p: Provenance): string {
 }
 
 /** A registry on a listing's way here, as /v0.1 `_meta` and the detail page name it. */
-export type RegistryHop = { kind: ProvenanceHop["kind"]; name: string; url: string; entryUrl: string | null };
+export type RegistryHop = { kind: ProvenanceHop["kind"]; name: string; url: string; entryUrl: string | null; listingId: string | null };
 
 /**
  * Where a listing was first published and every registry it passed through, oldest first (the last is the source
@@ -50,10 +50,10 @@ export type RegistryHop = { kind: ProvenanceHop["kind"]; name: string; url: stri
  * source alone, from its upstream entry's URL.
  */
 export function provenanceChainFacts(listing: ProvenanceColumns, chain: ProvenanceChain): { origin: RegistryHop | null; registries: RegistryHop[] } {
-  const hops: RegistryHop[] = chain.map(({ kind, name, url, entryUrl }) => ({ kind, name, url, entryUrl }));
+  const hops: RegistryHop[] = chain.map(({ kind, name, url, entryUrl, listingId }) => ({ kind, name, url, entryUrl, listingId: listingId ?? null }));
   if (hops.length === 0 && listing.source !== "agora" && listing.upstreamUrl) {
     const kind = listing.source === "x402-discovery" ? "x402-discovery" : "mcp-registry";
-    hops.push({ kind, name: SOURCE_NAMES[kind]!, url: new URL(listing.upstreamUrl).origin, entryUrl: listing.upstreamUrl });
+    hops.push({ kind, name: SOURCE_NAMES[kind]!, url: new URL(listing.upstreamUrl).origin, entryUrl: listing.upstreamUrl, listingId: null });
   }
   return { origin: hops[0] ?? null, registries: hops };
 }
