@@ -108,27 +108,35 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
   }
 }
 
+/** A name seen in this run: when its entry was updated, and whether it said deleted. */
+type SeenName = { at: number; deleted: boolean };
+
 /**
  * Counts a page's entries and keeps those to write: a name's latest version, seen once in this run (or again, newer
  * than when it was first seen: a deletion later in the run is not lost), with a remote. Names are compared as the
  * upstream may spell them differently (case, a trailing slash). The high-water mark moves to the newest update seen,
  * whatever was kept.
  */
-function sortPage(servers: RegistryServer[], names: Map<string, number>, counts: RegistryCounts, highWaterMark: Date | null): { toWrite: RegistryServer[]; highWaterMark: Date | null } {
+function sortPage(servers: RegistryServer[], names: Map<string, SeenName>, counts: RegistryCounts, highWaterMark: Date | null): { toWrite: RegistryServer[]; highWaterMark: Date | null } {
   const toWrite: RegistryServer[] = [];
+  // A name written twice in one page is written once, as its later entry says (one batch takes one entry per remote).
+  const onPage = new Map<string, number>();
   for (const server of servers) {
     counts.seen++;
     if (server.updatedAt && (!highWaterMark || server.updatedAt > highWaterMark)) highWaterMark = server.updatedAt;
     if (server.htmlStripped) counts.htmlStripped++;
     if (server.invisibleStripped) counts.invisibleStripped++;
     const key = server.name.toLowerCase();
-    const seenAt = names.get(key);
+    const seen = names.get(key);
     const at = server.updatedAt?.getTime() ?? -Infinity;
+    // Seen before in this run: only a newer entry counts, or at the same time a deletion (a deletion wins a tie).
+    const supersedes = !seen || at > seen.at || (at === seen.at && server.status === "deleted" && !seen.deleted);
     if (!server.isLatest) counts.notLatest++;
-    else if (seenAt !== undefined && !(at > seenAt)) counts.duplicateName++;
+    else if (!supersedes) counts.duplicateName++;
     else if (server.remotes.length === 0) counts.noRemote++;
-    else toWrite.push(server);
-    if (server.isLatest && (seenAt === undefined || at > seenAt)) names.set(key, at);
+    else if (onPage.has(key)) toWrite[onPage.get(key)!] = server;
+    else onPage.set(key, toWrite.push(server) - 1);
+    if (server.isLatest && supersedes) names.set(key, { at, deleted: server.status === "deleted" });
   }
   return { toWrite, highWaterMark };
 }
@@ -171,7 +179,7 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
   let cursor = state.cursor;
   if (!state.runStartedAt) await saveProgress(db, source.key, { cursor, runStartedAt: new Date() });
   // The registry keeps one latest version per name: a name seen again in one run is an upstream fault, skipped.
-  const names = new Map<string, number>();
+  const names = new Map<string, SeenName>();
   const cursors = new Set<string>(cursor ? [cursor] : []);
 
   let completed = false;
