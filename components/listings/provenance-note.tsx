@@ -35,7 +35,7 @@ export function ProvenanceNote({ listing }: { listing: ProvenanceColumns & { pro
           <span className="break-all">{listing.upstreamName}</span>
         )}
       </p>
-      {origin && registries.length > 1 && (
+      {origin && (
         <p className="mt-1 text-sm text-muted-foreground" data-testid="provenance-origin">
           First published in <HopLink hop={origin} />
           {between.map((hop, i) => (
