@@ -1,8 +1,7 @@
 // Where an imported listing came from (its entry upstream, the registry it was first published in and every one it
 // passed through), and the notice a deprecated upstream entry carries.
 import { TriangleAlert } from "lucide-react";
-import type { ProvenanceChain } from "@/db/schema";
-import { provenanceChainFacts, type ProvenanceColumns, type RegistryHop } from "@/lib/listings/presenters/provenance";
+import { provenanceChainFacts, type ProvenanceChain, type ProvenanceColumns, type RegistryHop } from "@/lib/listings/presenters/provenance";
 
 const FROM: Record<string, string> = { "mcp-registry": "From the MCP Registry as", "x402-discovery": "From an x402 discovery list as" };
 

@@ -5,6 +5,8 @@ import { z } from "zod";
 import type { ProvenanceChain, ProvenanceHop } from "@/db/schema";
 import type { Listing } from "@/lib/listings/model";
 
+export type { ProvenanceChain };
+
 export const SOURCE_NAMES: Record<string, string> = { agora: "Agora", "mcp-registry": "MCP Registry", "x402-discovery": "x402 discovery" };
 
 export const provenanceSchema = z.object({
