@@ -100,7 +100,9 @@ function remotesOf(s: z.infer<typeof serverJson>) {
 
 /** A package as server.json defines one (registryType, identifier, transport): a package that is not one is left out. */
 const packageSchema = z.object({ registryType: z.string().min(1).max(100), identifier: z.string().min(1).max(2000), transport: z.object({ type: z.string() }).loose() }).loose();
-const repositorySchema = z.object({ url: z.string().max(2000), source: z.string().max(100) }).loose();
+const repositorySchema = z.object({ url: z.string().max(2000), source: z.string().max(100), id: z.string().max(200).optional(), subfolder: z.string().max(500).optional() }).loose();
+/** The one `_meta` key server.json defines, an object when present. */
+const PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided";
 /** Upstream `_meta` kept per entry (the official registry caps publisher metadata near 4 KB; past this it is dropped). */
 const UPSTREAM_META_MAX_BYTES = 8192;
 
@@ -116,6 +118,8 @@ function upstreamServerOf(s: z.infer<typeof serverJson>, websiteUrl: string | nu
   const packages = (s.packages ?? []).filter((p) => packageSchema.safeParse(p).success);
   const repository = repositorySchema.safeParse(s.repository);
   const { [AGORA_META_KEY]: _agora, [REGISTRY_PAID_TOOLS_META]: _tools, ...meta } = s._meta ?? {};
+  const publisher = meta[PUBLISHER_META];
+  if (publisher !== undefined && (typeof publisher !== "object" || publisher === null || Array.isArray(publisher))) delete meta[PUBLISHER_META];
   const keepMeta = Object.keys(meta).length > 0 && Buffer.byteLength(JSON.stringify(meta)) <= UPSTREAM_META_MAX_BYTES;
   return {
     ...(s.version ? { version: s.version } : {}),
