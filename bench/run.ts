@@ -14,10 +14,10 @@ import autocannon from "autocannon";
 import { benchServerEnv, openBenchDatabase, seedBenchDatabase, type BenchDatabase } from "./seed";
 import { sql as dsql } from "drizzle-orm";
 import { rowsOf } from "@/db/rows";
-import { rankedSearchSql } from "@/db/queries/listing-search";
-import { searchListings } from "@/db/queries/listings";
+import { rankedSearchSql } from "@/db/queries/search/rank";
+import { searchListings } from "@/db/queries/search";
 import type { Db } from "@/db/types";
-import { searchTerms } from "@/db/queries/search-terms";
+import { searchTerms } from "@/db/queries/search/terms";
 
 const { values: args } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ import { chainAccounts, FIRST_BUYER_ACCOUNT, generateSales } from "./sales-chain
 import { createPublicClient, http } from "viem";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { dailySales, salesSummaries } from "@/db/queries/sales";
-import { searchListings } from "@/db/queries/listings";
+import { searchListings } from "@/db/queries/search";
 import { sql } from "drizzle-orm";
 import { listingProbes, listingSales, listings } from "@/db/schema";
 import { indexSales } from "@/lib/sales/indexer";

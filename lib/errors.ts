@@ -21,23 +21,32 @@ const STATUS_CODES = {
   503: "unavailable",
 } as const;
 
+/** The precise codes a client may want to tell apart from others of the same status, each with its status. */
+const PRECISE_CODES = {
+  invalid_input: 400,
+  invalid_json: 400,
+  invalid_cursor: 400,
+  unstorable_text: 400,
+  sign_in_required: 401,
+  invalid_token: 401,
+  invalid_credentials: 401,
+  session_expired: 401,
+  email_taken: 409,
+  duplicate_server: 409,
+  busy: 503,
+} as const satisfies Record<string, keyof typeof STATUS_CODES>;
+
 /**
- * Every code an error body can carry. The status codes' own, then the precise ones a client may want to tell
- * apart from others of the same status. Stable: a code is never renamed (a new meaning gets a new code).
+ * Every code an error body can carry. The status codes' own, then the precise ones. Stable: a code is never
+ * renamed (a new meaning gets a new code).
  */
-export type ErrorCode =
-  | (typeof STATUS_CODES)[keyof typeof STATUS_CODES]
-  | "invalid_input"
-  | "invalid_json"
-  | "invalid_cursor"
-  | "unstorable_text"
-  | "sign_in_required"
-  | "invalid_token"
-  | "invalid_credentials"
-  | "session_expired"
-  | "email_taken"
-  | "duplicate_server"
-  | "busy";
+export type ErrorCode = (typeof STATUS_CODES)[keyof typeof STATUS_CODES] | keyof typeof PRECISE_CODES;
+
+/** Each code with the status it is answered with (the API description lists them per status). */
+export const ERROR_CODE_STATUS = {
+  ...(Object.fromEntries(Object.entries(STATUS_CODES).map(([status, code]) => [code, Number(status)])) as Record<(typeof STATUS_CODES)[keyof typeof STATUS_CODES], number>),
+  ...PRECISE_CODES,
+} satisfies Record<ErrorCode, number>;
 
 export type ApiErrorOptions = {
   code?: ErrorCode;

@@ -7,7 +7,10 @@ import type { Db } from "../types";
 import { buyerReviewsFact, type BuyerReviewSummary } from "./buyer-reviews";
 import { recentDriftFact, type DriftRecord } from "./drift";
 import { readListingFacts } from "./facts-statement";
-import { findPublicListing, searchListings, type CatalogueQuery, type PublicListingRow } from "./listings";
+import { findPublicListing } from "./listings";
+import { searchListings } from "./search";
+import type { PublicListingRow } from "./search/columns";
+import type { CatalogueQuery } from "./search/terms";
 import { latestProbeFact, uptimeFact, type UptimeSummary } from "./probes";
 import { salesSummaryFact, type SalesSummary } from "./sales";
 import { latestTestPurchaseFact } from "./test-purchases";
@@ -62,7 +65,7 @@ export async function withListingFacts(db: Db, rows: PublicListingRow[], now = n
   });
 }
 
-/** A page of the catalogue's search (db/queries/listings.ts searchListings) with the facts of each listing. */
+/** A page of the catalogue's search (db/queries/search searchListings) with the facts of each listing. */
 export async function searchListingRecords(
   db: Db,
   query: CatalogueQuery,

@@ -10,6 +10,8 @@ export const BUNDLE_FILE = "agora-mcp-client.mcpb";
 /** The client inside the bundle: an ES module whatever package.json is (or is not) around it. */
 export const BUNDLE_ENTRY = "server/index.mjs";
 export const MCPB_MANIFEST_VERSION = "0.3";
+/** The client's variable that carries the bundle's own description of its options (packages/client/src/settings.ts). */
+export const BUNDLE_SETTINGS_VARIABLE = "AGORA_BUNDLE_SETTINGS";
 
 type UserConfigOption = {
   type: "string" | "boolean" | "file";
@@ -27,9 +29,9 @@ type Setting = { env: string; key: string; type: UserConfigOption["type"]; title
 const SETTINGS: readonly Setting[] = [
   { env: "AGORA_REGISTRY_URL", key: "registry_url", type: "string", title: "Registry URL", description: "Where the client looks up paid MCP servers." },
   { env: "ENABLE_REQUEST_ELICITATION", key: "ask_before_paying", type: "boolean", title: "Ask before paying", description: "Ask you before any purchase at or above the threshold.", fallback: "true" },
-  { env: "ELICITATION_THRESHOLD", key: "confirmation_threshold", type: "string", title: "Confirmation threshold (USDC)", description: "Purchases at or above this amount need your yes.", fallback: "0.01" },
-  { env: "AGORA_MAX_PER_PURCHASE", key: "max_per_purchase", type: "string", title: "Most per purchase (USDC)", description: "The client refuses any single purchase above this.", fallback: "0.50" },
-  { env: "AGORA_DAILY_CAP", key: "daily_cap", type: "string", title: "Daily cap (USDC)", description: "The most the client spends in a UTC day.", fallback: "1.00" },
+  { env: "ELICITATION_THRESHOLD", key: "confirmation_threshold", type: "string", title: "Confirmation threshold, in USDC", description: "Purchases at or above this amount need your yes.", fallback: "0.01" },
+  { env: "AGORA_MAX_PER_PURCHASE", key: "max_per_purchase", type: "string", title: "Most per purchase, in USDC", description: "The client refuses any single purchase above this. Left at its default, it drops to the daily cap when you set that lower.", fallback: "0.50" },
+  { env: "AGORA_DAILY_CAP", key: "daily_cap", type: "string", title: "Daily cap, in USDC", description: "The most the client spends in a UTC day.", fallback: "1.00" },
   { env: "AGORA_WALLET_FILE", key: "wallet_file", type: "file", title: "Wallet file", description: "The wallet's key file; created on first start if it does not exist.", fallback: "${HOME}/.agora/wallet.json" },
   { env: "AGORA_RPC_URL", key: "rpc_url", type: "string", title: "Chain RPC URL", description: "The node the client reads the chain from." },
   { env: "ENABLE_UNSAFE_DIRECT_ACCESS", key: "direct_access", type: "boolean", title: "Buy from unlisted servers", description: "Let the agent pay a server by its URL, unlisted (for testing your own server)." },
@@ -66,6 +68,10 @@ export function bundleManifest({ config, version, siteUrl, siteName }: { config:
   if (unknown.length) throw new Error(`The config block names ${unknown.join(", ")}, which the bundle does not offer: add it to SETTINGS`);
   const env: Record<string, string> = {};
   const userConfig: Record<string, UserConfigOption> = {};
+  // The host passes every option, changed or not: the client learns each one's label and default from this, so an
+  // option left at its default gives way to a limit the person set (a daily cap below the default per-purchase
+  // maximum) and a message names the option as the person sees it.
+  const described: Record<string, { label: string; default: string }> = {};
   for (const setting of SETTINGS) {
     const value = blockEnv[setting.env] ?? setting.fallback;
     if (value === undefined) continue;
@@ -77,7 +83,9 @@ export function bundleManifest({ config, version, siteUrl, siteName }: { config:
       required: true,
       default: setting.type === "boolean" ? value === "true" : value,
     };
+    described[setting.env] = { label: setting.title, default: value };
   }
+  env[BUNDLE_SETTINGS_VARIABLE] = JSON.stringify(described);
   return {
     manifest_version: MCPB_MANIFEST_VERSION,
     name: "agora-mcp-client",

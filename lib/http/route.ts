@@ -52,8 +52,8 @@ type Handler<Q, B, A, P extends Params> = (context: RouteContext<Q, B, A, P>) =>
 export function route<Q = undefined, B = undefined, A = undefined, P extends Params = Params>(
   spec: RouteSpec<Q, B, A>,
   handle: Handler<Q, B, A, P>,
-): (request: Request, segments?: { params: Promise<P> }) => Promise<Response> {
-  return async (request, segments) => {
+): RouteHandler<P> {
+  const handler = async (request: Request, segments?: { params: Promise<P> }) => {
     try {
       return await handle(await prepare<Q, B, A, P>(spec, request, segments));
     } catch (thrown) {
@@ -61,7 +61,14 @@ export function route<Q = undefined, B = undefined, A = undefined, P extends Par
       return spec.failure(classifyError(thrown, spec.name), thrown);
     }
   };
+  // The spec stays readable on the handler: the API description (lib/http/openapi) reads its schemas from it.
+  return Object.assign(handler, { spec: spec as RouteSpec<unknown, unknown, unknown> });
 }
+
+/** What `route()` makes: Next's handler, carrying the spec it was made from. */
+export type RouteHandler<P extends Params = Params> = ((request: Request, segments?: { params: Promise<P> }) => Promise<Response>) & {
+  readonly spec: RouteSpec<unknown, unknown, unknown>;
+};
 
 async function prepare<Q, B, A, P extends Params>(spec: RouteSpec<Q, B, A>, request: Request, segments?: { params: Promise<P> }): Promise<RouteContext<Q, B, A, P>> {
   const params = ((await segments?.params) ?? {}) as P;

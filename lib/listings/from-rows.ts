@@ -1,7 +1,7 @@
 // The one mapper from stored rows to the listing model (lib/listings/model.ts). Every surface reads listings
 // through db/queries/listing-facts.ts (rows with their checks, uptime and drift) and shapes them here.
 import type { ListingEvidence, ListingRecord, LatestProbeRow } from "@/db/queries/listing-facts";
-import type { PublicListingRow } from "@/db/queries/listings";
+import type { PublicListingRow } from "@/db/queries/search/columns";
 import { NO_PROBES, VERIFIED_WINDOW_MS } from "@/db/queries/probes";
 import { NO_SALES } from "@/db/queries/sales";
 import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/listings/buyer-review-view";

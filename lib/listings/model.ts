@@ -6,7 +6,7 @@ import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protoco
 import type { DriftRecord } from "@/db/queries/drift";
 import type { OwnEdit, PendingEditEntry } from "@/db/queries/listing-edits";
 import type { EditInput } from "@/db/queries/listing-write";
-import type { PublicListingRow } from "@/db/queries/listings";
+import type { PublicListingRow } from "@/db/queries/search/columns";
 import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
 import type { SubmittedListing } from "@/db/queries/submissions";
@@ -17,7 +17,7 @@ import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 export type { EditInput, OwnEdit, PendingEditEntry };
 export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
-/** The public columns of a stored row (db/queries/listings.ts picks them), with dates as ISO strings. */
+/** The public columns of a stored row (db/queries/search/columns.ts lists them), with dates as ISO strings. */
 export type Listing = Omit<PublicListingRow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
 
 /** What the latest check found. */

@@ -6,13 +6,13 @@
 // many of that listing's entries were already given), null after the last. `partialResults` is true when more
 // listings match than the search ranks (its window), so paging on cannot reach them all.
 import { listPayableItems, sellsThroughX402, type PayableFilter, type PayableItem } from "@/db/queries/discovery";
-import { searchListings } from "@/db/queries/listings";
+import { searchListings } from "@/db/queries/search";
 import type { Db } from "@/db/types";
 import { cachedJson } from "@/lib/cached-json";
 import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { hasMore } from "@/lib/listings/search/search";
-import { catalogueQuery, searchTerms } from "@/db/queries/search-terms";
+import { catalogueQuery, searchTerms } from "@/db/queries/search/terms";
 import { defaultSort } from "@agora-mcp/protocol";
 import { X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
 import { limits } from "@/lib/rate-limit";

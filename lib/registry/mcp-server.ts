@@ -68,13 +68,13 @@ const tools = [
     name: "get_server",
     title: "Get one MCP server",
     description:
-      "Everything the registry knows about one server, by id or slug: description, price, MCP URL, tools with per-tool prices and " +
+      "Everything the registry knows about one server, by id, slug or MCP URL: description, price, MCP URL, tools with per-tool prices and " +
       "accepted payment methods once verified, the last verification result, and a ready-to-paste client config.",
     input: z.object(getServerShape),
     output: serverDetailsSchema,
     run: async (db, { id }) => {
       const listing = await findListingView(db, id);
-      if (!listing) return toolError(`No approved MCP server has the id or slug "${id}". Use search_servers to find one.`);
+      if (!listing) return toolError(`No approved MCP server has the id, slug or URL "${id}". Use search_servers to find one.`);
       const details = toServerDetails(listing);
       return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };
     },

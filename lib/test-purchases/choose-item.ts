@@ -2,7 +2,7 @@
 // not excluded by its owner, whose every parameter can be filled from the item's own example ("Example: Lisbon")
 // or, for a tool sold through the x402 binding, from its input schema's defaults and examples; without one, a free
 // item that can be filled the same way. Nothing is guessed: an item that cannot be filled is not bought.
-import { exampleArguments, usdToUnits, type PaidStyle, type PaymentNetwork, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import { exampleArguments, findNetwork, usdToUnits, type PaidStyle, type PaymentNetwork, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 
 /**
  * `payTo`: the payee an x402-paid tool itself named at the latest check (MonetizedMCP items use payment-methods').
@@ -34,6 +34,11 @@ function unitsOf(item: PricedItem): bigint | null {
   }
 }
 
+/** The payee a tool's own offer named on this network at the latest check, in either x402 version's network name. */
+function payeeOn(tool: ProbedTool | undefined, network: PaymentNetwork): string | undefined {
+  return tool?.paid?.offers?.find((o) => findNetwork(o.network)?.caip2 === network.caip2)?.payTo;
+}
+
 export type ChoiceInput = { network: PaymentNetwork; excluded: Set<string>; maxUnits: bigint; tools?: ProbedTool[] };
 
 export function chooseItem(items: PricedItem[], { network, excluded, maxUnits, tools = [] }: ChoiceInput): ChosenItem | null {
@@ -41,14 +46,19 @@ export function chooseItem(items: PricedItem[], { network, excluded, maxUnits, t
   const excludedTools = new Set(items.filter((i) => excluded.has(i.id ?? i.name) && i.x402Tool).map((i) => i.x402Tool!));
   const candidates: ChosenItem[] = [];
   for (const item of items) {
-    const key = item.toolName && item.x402Requirements ? item.toolName : (item.id ?? item.name);
+    // A tool paid per call, in any style: one whose version 2 requirements were kept, or one the check priced in a
+    // style it read (version 1 servers such as Vercel's x402-mcp and MCPay keep no version 2 requirements).
+    const paidPerCall = Boolean(item.toolName && (item.x402Requirements || item.style));
+    const key = paidPerCall ? item.toolName! : (item.id ?? item.name);
     if (excluded.has(key) || excludedTools.has(key) || (item.paymentMethod && item.paymentMethod !== network.paymentMethod)) continue;
     const units = unitsOf(item);
     if (units === null || units > maxUnits) continue;
-    if (item.toolName && item.x402Requirements) {
-      if (item.x402Requirements.network !== network.caip2) continue;
-      const params = exampleArguments(tools.find((t) => t.name === item.toolName)?.inputSchema);
-      if (params) candidates.push({ key, name: item.name, units, params, payTo: item.x402Requirements.payTo, paidTool: item.style ? { style: item.style } : {} });
+    if (paidPerCall) {
+      const tool = tools.find((t) => t.name === item.toolName);
+      const payTo = item.x402Requirements?.network === network.caip2 ? item.x402Requirements.payTo : payeeOn(tool, network);
+      if (!payTo) continue;
+      const params = exampleArguments(tool?.inputSchema);
+      if (params) candidates.push({ key, name: item.name, units, params, payTo, paidTool: item.style ? { style: item.style } : {} });
       continue;
     }
     const params = fillParams(item);

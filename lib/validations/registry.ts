@@ -40,7 +40,7 @@ export const getServerShape = {
     .min(1, "id is required.")
     .max(200, "id is too long.")
     .refine((v) => !hasUnstorableText(v), "id must not contain NUL bytes or broken characters.")
-    .describe("The server's id or slug, as returned by search_servers."),
+    .describe("The server's id or slug, as returned by search_servers, or its MCP URL."),
 };
 
 export const REGISTRY_LIMIT_DEFAULT = 30;

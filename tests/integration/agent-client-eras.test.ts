@@ -92,7 +92,7 @@ describe("a 2026-07-28 host confirms purchases through input_required", () => {
       host.answers.push({ action: "decline" });
       const declined = await host.call(BUY);
       expect(declined.structuredContent).toMatchObject({ status: "declined", signed: false });
-      expect(host.asked[0]).toMatch(/Pay \$0\.25 USDC on Base Sepolia to .* for "Market report"\? Payee 0x[0-9a-fA-F]{40}; today's spending so far \$0\.00 of/);
+      expect(host.asked[0]).toMatch(/Pay \$0\.25 USDC on the local chain \(answering as Base Sepolia\) to .* for "Market report"\? Payee 0x[0-9a-fA-F]{40}; today's spending so far \$0\.00 of/);
       // Which budgets the purchase draws on, and what is left of each before it.
       expect(host.asked[0]).toMatch(/It uses \$0\.25 of the \$\d+\.\d+ left in the budget of \$\d+\.\d+ a day \(UTC\) \(budgets\.day \(/);
       expect(await paidTo()).toBe(before);

@@ -207,7 +207,7 @@ describe("a host that supports elicitation", () => {
     host.answers.push({ action: "decline" });
     const declined = await call(host, "purchase", { server: "reference-weather", item: "market-report", params: { segment: "solar" } });
     expect(declined.data).toMatchObject({ status: "declined", signed: false });
-    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on Base Sepolia to Reference Weather for "Market report"/);
+    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.25 USDC on the local chain \(answering as Base Sepolia\) to Reference Weather for "Market report"/);
     expect(host.elicitations.at(-1)).toMatch(/It uses \$0\.25 of the \$[\d.]+ left in the budget of \$1\.00 a day \(UTC\) \(budgets\.day \(AGORA_DAILY_CAP\)\)\./);
     expect(host.elicitations).toHaveLength(asked + 1);
     expect(await balances(host.address)).toEqual(before);
@@ -228,7 +228,7 @@ describe("a host that supports elicitation", () => {
     const bought = await call(host, "purchase", { server: "reference-weather", item: "logo-render", params: { brief: "a fox" } });
     expect(bought.data).toMatchObject({ status: "job-pending", jobId: expect.any(String), checkAfterSeconds: 1 });
     expect(host.elicitations).toHaveLength(asked + 1);
-    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.10 USDC on Base Sepolia to Reference Weather for "Logo render"/);
+    expect(host.elicitations.at(-1)).toMatch(/Pay \$0\.10 USDC on the local chain \(answering as Base Sepolia\) to Reference Weather for "Logo render"/);
     expect(await balances(host.address)).toEqual({ buyer: before.buyer - 100_000n, provider: before.provider + 100_000n });
     let job = await call(host, "check_job", { jobId: bought.data.jobId });
     for (let i = 0; i < 20 && job.data.status === "pending"; i++) {
@@ -322,12 +322,14 @@ describe("the wallet tool", () => {
     expect(await buy({ server: "silent-taker", item: "fact" })).toMatchObject({ status: "disputed" });
 
     const wallet = await call(host, "wallet", {});
-    expect(wallet.data).toMatchObject({ address: host.address, network: "Base Sepolia", dailyCap: "1.00" });
+    // The anvil chain on loopback is named as the local chain, with no public faucet or explorer to send anyone to.
+    expect(wallet.data).toMatchObject({ address: host.address, network: `the local chain at ${stack.chain.rpcUrl} (answering as Base Sepolia)`, localChain: true, dailyCap: "1.00" });
     // 0.01 + 0.10 + 0.01 bought, 0.01 taken by the liar; the free and the declined item cost nothing.
     expect(wallet.data.spentToday).toBe("0.13");
     expect(wallet.data.usdc).toBe("0.87");
     expect(wallet.data.recentPurchases.map((p: { status: string }) => p.status)).toEqual(["disputed", "paid", "job-done", "declined", "paid", "free"]);
-    expect(wallet.text).toMatch(/faucet/);
+    expect(wallet.text).toMatch(/only that chain holds it, so no public faucet or explorer will show it/);
+    expect(wallet.text).not.toMatch(/faucet\.circle\.com|basescan/);
   });
 });
 
@@ -435,6 +437,33 @@ describe("a host without elicitation, with tight limits", () => {
     expect(capped.text).toMatch(/rule budgets\.day \(AGORA_DAILY_CAP\): "weather-now" costs \$0\.01, but the budget of \$0\.10 a day \(UTC\) has \$0\.00 left \(\$0\.10 spent\)\. Nothing was signed/);
     expect(await stack.chain.usdcBalance(host.address)).toBe(20_000n);
     expect(await trace(host)).toEqual(before);
+  });
+});
+
+describe("an unattended agent set up as the agent-frameworks guide shows", () => {
+  /** The `env` entries of the guide's stdio snippet (the SDK's default environment aside). */
+  function guideEnv(): Record<string, string> {
+    const guide = fs.readFileSync("content/guides/setup-and-usage.mdx", "utf8");
+    const section = guide.slice(guide.indexOf("## Interfacing with agent frameworks"));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const env = /env: \{([\s\S]*?)\n {2}\}/.exec(block)![1]!;
+    return Object.fromEntries([...env.matchAll(/^\s*([A-Z_]+): "([^"]*)"/gm)].map((m) => [m[1]!, m[2]!]));
+  }
+
+  it("pays without asking, within the cap the snippet sets, from a host that cannot elicit", async () => {
+    const env = guideEnv();
+    expect(env).toMatchObject({ ENABLE_REQUEST_ELICITATION: "false" });
+    // The registry is this test's; everything else as the snippet sets it.
+    const host = await startHost("erin", { elicitation: false, usdc: 50_000n, env: { ...env, AGORA_REGISTRY_URL: `${registry.url}/api` } });
+    try {
+      const bought = await call(host, "purchase", { server: "reference-weather", item: "weather-now", params: { city: "Oslo" } });
+      expect(bought.data).toMatchObject({ status: "delivered", signed: true });
+      const wallet = await call(host, "wallet", {});
+      expect(wallet.data.policy.rules).toContain("confirmation is off (ENABLE_REQUEST_ELICITATION=false): every purchase within these rules is paid without asking");
+      expect(wallet.data.dailyCap).toBe(env.AGORA_DAILY_CAP);
+    } finally {
+      await host.client.close();
+    }
   });
 });
 

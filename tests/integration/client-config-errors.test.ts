@@ -61,12 +61,15 @@ async function withClient<T>(env: Record<string, string>, work: (c: Client) => P
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 describe("the agent client with a wrong config block", () => {
-  it("names the RPC it cannot reach, and the setting", async () => {
+  it("names the RPC it cannot reach, and the setting, and still shows the wallet without its balance", async () => {
     const walletFile = path.join(tmp, "rpc", "wallet.json");
     writeWallet(walletFile);
-    const answer = await withClient({ AGORA_RPC_URL: DEAD, AGORA_WALLET_FILE: walletFile, AGORA_REGISTRY_URL: `${DEAD}/api` }, (c) => c.callTool({ name: "wallet", arguments: {} }));
-    expect(answer.isError).toBe(true);
-    expect(text(answer as CallToolResult)).toBe(`wallet failed: cannot reach the RPC at ${DEAD} (AGORA_RPC_URL): connection refused (is it running, on that port?)`);
+    const answer = (await withClient({ AGORA_RPC_URL: DEAD, AGORA_WALLET_FILE: walletFile, AGORA_REGISTRY_URL: `${DEAD}/api` }, (c) => c.callTool({ name: "wallet", arguments: {} }))) as CallToolResult;
+    expect(answer.isError ?? false).toBe(false);
+    const reason = `cannot reach the RPC at ${DEAD} (AGORA_RPC_URL): connection refused (is it running, on that port?)`;
+    expect(answer.structuredContent).toMatchObject({ usdc: null, eth: null, balanceError: reason });
+    expect(text(answer).split("\n")[0]!.endsWith(`: the balance could not be read (${reason}).`)).toBe(true);
+    expect(text(answer)).toMatch(/^Budgets:$/m);
   });
 
   it("names the registry it cannot reach, or one that is no registry, and says what the setting should be", async () => {

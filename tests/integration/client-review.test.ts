@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
 import { POST as postReview } from "@/app/api/buyer-reviews/route";
 import { POST as postRevoke } from "@/app/api/buyer-reviews/revoke/route";
+import { eq } from "drizzle-orm";
 import { buyerReviews } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
@@ -20,6 +21,7 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server/server";
 import { openTestDatabase, type TestConnection } from "../support/databases";
+import { startFieldServer, type FieldServer, type FieldStyle } from "../support/field-servers";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { serveRoute } from "../support/route-server";
 
@@ -28,6 +30,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-client-review-"));
 
 let stack: PaymentStack;
 let reference: ReferenceServer;
+/** Servers built with other libraries, listed through the site: one whose tools/list is silent (its owner named the paid tool), one on x402 version 1. */
+const FIELD: { style: FieldStyle; slug: string; silent: boolean }[] = [
+  { style: "x402-mcp-v2", slug: "field-transport", silent: true },
+  { style: "vercel-x402-mcp", slug: "field-vercel", silent: false },
+];
+const fieldServers = new Map<FieldStyle, FieldServer>();
 let conn: TestConnection;
 let registry: Awaited<ReturnType<typeof serveRoute>>;
 let client: Client;
@@ -53,6 +61,15 @@ beforeAll(async () => {
   reloadEnv();
   const listing = await insertListing(conn.db, { name: "Reference Weather", slug: "reference-weather", description: "Weather for tests.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
   await checkListing(conn.db, listing.id, { allowPrivateHosts: true });
+  for (const { style, slug, silent } of FIELD) {
+    const server = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress() });
+    fieldServers.set(style, server);
+    const field = await insertListing(conn.db, {
+      name: `Forecasts (${style})`, slug, description: "Forecasts from a server built with another library.", categories: ["Data"], serverUrl: server.url, status: "approved",
+      ...(silent ? { paidTools: [server.paidTool], paidToolsConsentedAt: new Date() } : {}),
+    });
+    await checkListing(conn.db, field.id, { allowPrivateHosts: true });
+  }
   // The site's API on one origin: the MCP endpoint and the buyer-review endpoint.
   registry = await serveRoute({
     GET: mcpGet,
@@ -92,6 +109,7 @@ afterAll(async () => {
   await registry?.close();
   await conn?.close();
   await reference?.close();
+  for (const server of fieldServers.values()) await server.close();
   await stack?.stop();
   delete process.env.CHAIN_RPC_URLS;
   delete process.env.SALES_CONFIRMATIONS;
@@ -172,5 +190,36 @@ describe("the client's review tool", () => {
     }
     const rows = await conn.db.select().from(buyerReviews);
     expect(rows.find((r) => r.txHash === transaction.toLowerCase())?.revokedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("reviews of servers built with other libraries, reached through the registry", () => {
+  it.each(FIELD)("$style: bought by its listing's slug, then reviewed with a signature the registry checks against the sale", async ({ style, slug }) => {
+    const server = fieldServers.get(style)!;
+    const bought = await call("purchase", { server: slug, item: server.paidTool, params: { city: "Lisbon" } });
+    expect(bought.data, bought.text).toMatchObject({ status: "delivered" });
+    const transaction = bought.data.transaction as string;
+    expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+
+    answers.push({ action: "accept", content: { approve: true } });
+    const posted = await call("review", { server: slug, rating: 5, text: "Right on the day." });
+    expect(posted.data, posted.text).toMatchObject({ status: "posted", transaction });
+    const rows = await conn.db.select().from(buyerReviews).where(eq(buyerReviews.txHash, transaction.toLowerCase()));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ payer: address, amount: "10000", rating: 5 });
+  });
+});
+
+describe("a server built with another library, named by its URL", () => {
+  it("is the registry's listing of that URL: explore_server shows its owner-named tool as paid, and purchase buys it without direct access", async () => {
+    const server = fieldServers.get("x402-mcp-v2")!;
+    expect(clientEnv.ENABLE_UNSAFE_DIRECT_ACCESS).toBeUndefined();
+    const explored = await call("explore_server", { server: server.url });
+    expect(explored.text).toContain("Forecasts (x402-mcp-v2)");
+    expect(JSON.stringify(explored.data)).toContain(server.paidTool);
+    const runs = server.counts.paidRuns;
+    const bought = await call("purchase", { server: server.url, item: server.paidTool, params: { city: "Porto" } });
+    expect(bought.data, bought.text).toMatchObject({ status: "delivered", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(server.counts).toEqual({ paidRuns: runs + 1, freeCalls: 0 });
   });
 });

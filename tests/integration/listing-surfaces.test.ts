@@ -23,14 +23,14 @@ const loopback = { allowPrivateHosts: true };
 // What the reference server (examples/monetized-server) sells, as every surface must report it.
 const sepolia = { currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" };
 const expectedItems = [
-  { id: "weather-now", name: "Current weather", priceUsd: 0.01, ...sepolia, toolName: "make-purchase" },
-  { id: "market-report", name: "Market report", priceUsd: 0.25, ...sepolia, toolName: "make-purchase" },
-  { id: "page-screenshot", name: "Page screenshot", priceUsd: 0, ...sepolia, toolName: "make-purchase" },
-  { id: "logo-render", name: "Logo render", priceUsd: 0.1, ...sepolia, toolName: "make-purchase" },
+  { id: "weather-now", name: "Current weather", priceUsd: 0.01, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
+  { id: "market-report", name: "Market report", priceUsd: 0.25, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
+  { id: "page-screenshot", name: "Page screenshot", priceUsd: 0, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
+  { id: "logo-render", name: "Logo render", priceUsd: 0.1, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
   // Each paid item is also sold per call over x402's MCP binding, under a tool of its own.
-  { id: null, name: "weather", priceUsd: 0.01, ...sepolia, toolName: "weather", description: null },
-  { id: null, name: "market-report", priceUsd: 0.25, ...sepolia, toolName: "market-report", description: null },
-  { id: null, name: "logo-render", priceUsd: 0.1, ...sepolia, toolName: "logo-render", description: null },
+  { id: null, name: "weather", priceUsd: 0.01, ...sepolia, toolName: "weather", style: "agora-kit", description: null },
+  { id: null, name: "market-report", priceUsd: 0.25, ...sepolia, toolName: "market-report", style: "agora-kit", description: null },
+  { id: null, name: "logo-render", priceUsd: 0.1, ...sepolia, toolName: "logo-render", style: "agora-kit", description: null },
 ];
 const expectedMethods = [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }];
 

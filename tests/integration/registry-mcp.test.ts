@@ -209,7 +209,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     for (const id of ["no-such-server", "00000000-0000-0000-0000-000000000000", "pending-review-example", "rejected-example"]) {
       const result = await call("get_server", { id });
       expect(result.isError).toBe(true);
-      expect(text(result)).toBe(`No approved MCP server has the id or slug "${id}". Use search_servers to find one.`);
+      expect(text(result)).toBe(`No approved MCP server has the id, slug or URL "${id}". Use search_servers to find one.`);
     }
   });
 

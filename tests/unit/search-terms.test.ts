@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchTerms } from "@/db/queries/search-terms";
+import { searchTerms } from "@/db/queries/search/terms";
 import { defaultSort, filtersToSearch } from "@/lib/listings/search/filters";
 import { parsePageQuery, withDefaultSort } from "@/lib/validations/marketplace";
 

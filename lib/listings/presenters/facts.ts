@@ -23,6 +23,10 @@ export const pricedItemSchema = z.object({
   currency: z.string(),
   paymentMethod: z.string().nullable(),
   toolName: z.string().describe("The tool the item is bought through (make-purchase unless the server names another)."),
+  style: z
+    .enum(PAID_STYLES)
+    .nullable()
+    .describe("How this item's tool asks for and takes payment, as the latest check read it (see paymentStyle); null when not read."),
 });
 
 export const paymentMethodSchema = z.object({
@@ -125,6 +129,8 @@ export function probeFacts(view: ListingView): ProbeFacts {
       currency: i.currency,
       paymentMethod: i.paymentMethod ?? null,
       toolName: i.toolName ?? MAKE_PURCHASE_TOOL,
+      // An item bought through make-purchase is sold the MonetizedMCP way, whatever the check recorded.
+      style: i.style ?? (i.toolName === undefined || i.toolName === MAKE_PURCHASE_TOOL ? "monetized-mcp" : null),
     })),
     paymentMethods: methods.map((m) => {
       const known = findNetwork(m.paymentMethod);

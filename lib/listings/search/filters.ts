@@ -1,7 +1,8 @@
 // The marketplace page's presentation of the catalogue's filters (labels, views, page size, URLs). The filter and
-// sort values themselves are named once, in @agora-mcp/protocol's catalogue.ts. No zod here: client components
-// import this module.
-import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, type CatalogueFilters, type CataloguePrice, type CatalogueSort, type CatalogueSource } from "@agora-mcp/protocol";
+// sort values themselves are named once, in @agora-mcp/protocol's catalogue.ts, imported through its own subpath: the
+// package's index would bring zod and a Buffer polyfill (about 40 kB gzip) into every client component importing this
+// module. No zod here either, for the same reason.
+import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, type CatalogueFilters, type CataloguePrice, type CatalogueSort, type CatalogueSource } from "@agora-mcp/protocol/catalogue";
 
 export { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort };
 export const VIEWS = ["grid", "list"] as const;

@@ -1,5 +1,5 @@
 // The search every surface calls (marketplace page, GET /api/mcp-agents, MCP search_servers): the words of
-// the text, one query (db/queries/listings.ts searchListings) and the check facts of its page, behind a small cache.
+// the text, one query (db/queries/search searchListings) and the check facts of its page, behind a small cache.
 //
 // The cache (lib/cache/result-cache.ts): per database, at most MAX_ENTRIES results and MAX_CACHED_BYTES of them,
 // each for SEARCH_CACHE_TTL_SECONDS (default 10), oldest out first; it keeps results, never a request's promise.
@@ -7,14 +7,15 @@
 // statement triggers), so a listing approved, edited or re-probed is searchable at once, from any process.
 // Concurrent identical requests share one query. Large pages (limit > MAX_CACHED_LIMIT) are not kept.
 import { searchListingRecords } from "@/db/queries/listing-facts";
-import { catalogueVersion, type SearchResult } from "@/db/queries/listings";
+import { catalogueVersion } from "@/db/queries/listings";
+import type { SearchResult } from "@/db/queries/search";
 import type { Db } from "@/db/types";
 import { createResultCache, type ResultCache } from "@/lib/cache/result-cache";
 import { env } from "@/lib/env";
 import { toListingView } from "@/lib/listings/from-rows";
 import type { ListingView } from "@/lib/listings/model";
 import type { ListingFilters } from "./filters";
-import { catalogueQuery } from "@/db/queries/search-terms";
+import { catalogueQuery } from "@/db/queries/search/terms";
 
 export const MAX_ENTRIES = 300;
 // A page of 50 listing views is ~60 KB of JSON at most (descriptions are capped at 1,000 characters).

@@ -4,9 +4,11 @@
 // users can see); `… address` prints the wallet's address. Logs go to stderr: stdout carries MCP.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { chainReader } from "./chain.js";
+import { chainName } from "./local-chain.js";
 import fs from "node:fs";
 import path from "node:path";
-import { PolicyError } from "./policy/load.js";
+import { LimitConflict, PolicyError } from "./policy/load.js";
+import { serveFault } from "./settings-fault.js";
 import { loadSettings, SettingsError } from "./settings.js";
 import { buildClientServer } from "./tools/index.js";
 import { openLedger } from "./wallet-ledger.js";
@@ -37,9 +39,22 @@ async function main() {
   try {
     settings = loadSettings();
   } catch (error) {
-    if (error instanceof SettingsError) fail(`Bad setting ${error.message}`);
-    if (error instanceof PolicyError) fail(`Bad spending policy ${error.message}`);
-    throw error;
+    const reason =
+      error instanceof SettingsError
+        ? `Bad setting ${error.message}`
+        : error instanceof PolicyError
+          ? `Bad spending policy ${error.message}`
+          : error instanceof LimitConflict
+            ? `Spending limits that contradict each other: ${error.message}`
+            : undefined;
+    if (reason === undefined) throw error;
+    // From the MCP bundle the host shows only "Connection closed": answer the reason through the wallet tool instead.
+    if (process.env.AGORA_BUNDLE_SETTINGS && (command === undefined || command === "serve")) {
+      log(reason);
+      serveFault(reason.endsWith(".") ? reason : `${reason}.`);
+      return;
+    }
+    fail(reason);
   }
   try {
     if (command === "import-key") {
@@ -70,7 +85,7 @@ async function main() {
   // Both eras over stdio (SDK v2): a 2026-07-28 host (server/discover) and a 2025 host (initialize) alike.
   const deps = { settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), confirmationStates: new ConfirmationStates() };
   const served = serveStdio(() => buildClientServer(deps));
-  log(`Wallet ${wallet.address} on ${settings.network.label}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`);
+  log(`Wallet ${wallet.address} on ${chainName(settings.network, settings.rpcUrl, { withUrl: true })}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`);
   const stop = () => void served.close().finally(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

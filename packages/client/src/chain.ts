@@ -2,6 +2,7 @@
 // transaction succeeded and moved exactly the price from this wallet to the payee, and nothing else.
 import { createPublicClient, decodeEventLog, http, parseAbi, type Hex, type PublicClient } from "viem";
 import type { PaymentNetwork } from "@agora-mcp/protocol";
+import { chainName } from "./local-chain.js";
 import { isUnreachable, reasonOf } from "./reach.js";
 
 const usdcAbi = parseAbi([
@@ -50,7 +51,7 @@ export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTi
         receipt = await client.waitForTransactionReceipt({ hash: transaction as Hex, timeout: receiptTimeoutMs, pollingInterval: 250 });
       } catch (error) {
         if (isUnreachable(error)) return { ok: false, reason: rpcFailure(error, rpcUrl, network).message };
-        return { ok: false, reason: `transaction ${transaction} was not found on ${network.label}` };
+        return { ok: false, reason: `transaction ${transaction} was not found on ${chainName(network, rpcUrl)}` };
       }
       if (receipt.status !== "success") return { ok: false, reason: `transaction ${transaction} failed on chain` };
       let toPayee = 0n;

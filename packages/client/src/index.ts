@@ -1,6 +1,6 @@
 // @agora-mcp/client: a local MCP server (stdio) that gives an agent a USDC wallet for paid MCP servers.
 export { loadSettings, ledgerFileFor, defaultPolicyFile, SettingsError, SETTING_NAMES, type Settings } from "./settings.js";
-export { loadPolicy, PolicyError, policyFileSchema, type PolicyFile } from "./policy/load.js";
+export { LimitConflict, loadPolicy, PolicyError, policyFileSchema, type PolicyFile } from "./policy/load.js";
 export { checkPolicy, type PolicyRequest, type PolicyVerdict, type BudgetUse } from "./policy/check.js";
 export { windowStart, type Policy, type Window } from "./policy/rules.js";
 export { openLedger } from "./wallet-ledger.js";
@@ -13,3 +13,5 @@ export { purchase, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, 
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
 export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";
 export type { ConnectionOptions } from "./connections.js";
+export { jsonErrorPlace } from "./json-place.js";
+export { chainName, isLocalChain } from "./local-chain.js";

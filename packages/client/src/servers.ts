@@ -1,5 +1,5 @@
-// Which server a call means: a registry listing (by id or slug), or, only with ENABLE_UNSAFE_DIRECT_ACCESS,
-// any http(s) URL.
+// Which server a call means: a registry listing (by id, slug, or the MCP URL it lists), or, only with
+// ENABLE_UNSAFE_DIRECT_ACCESS, any other http(s) URL.
 import { RegistryError, findListing, type ListedTerms } from "./registry.js";
 import type { Settings } from "./settings.js";
 
@@ -11,9 +11,25 @@ export type ResolvedServer = { url: string; label: string; listed: boolean; name
 
 const urlNames = (url: string) => [url, url.replace(/\/+$/, ""), new URL(url).host];
 
+/** The registry's listing of a server, or null when it has none (or the registry cannot say). */
+async function listingOf(settings: Settings, key: string): Promise<ResolvedServer | null> {
+  if (!settings.registryUrl) return null;
+  try {
+    const listing = await findListing(settings.registryUrl, key);
+    return { url: listing.serverUrl, label: listing.name, listed: true, names: [listing.id, listing.slug, listing.name, ...urlNames(listing.serverUrl)], terms: listing.terms };
+  } catch (error) {
+    if (error instanceof RegistryError) return null;
+    throw error;
+  }
+}
+
 export async function resolveServer(key: string, settings: Settings): Promise<{ ok: true; server: ResolvedServer } | { ok: false; reason: string }> {
   const text = key.trim();
   if (/^https?:\/\//i.test(text)) {
+    // A URL the registry lists is that listing: its terms name the paid tools a silent server's tools/list does not,
+    // and the spending policy knows it by its name. Only a URL the registry does not list needs direct access.
+    const listed = await listingOf(settings, text).catch(() => null);
+    if (listed) return { ok: true, server: listed };
     if (!settings.directAccess) {
       return { ok: false, reason: `${text.slice(0, 200)} is a URL, not a registry listing. Servers outside the registry need ENABLE_UNSAFE_DIRECT_ACCESS=true. Nothing was signed.` };
     }

@@ -2,6 +2,7 @@
 // stops the client with a message naming the variable, before any wallet or network is touched.
 import os from "node:os";
 import path from "node:path";
+import { z } from "zod";
 import { loadPolicy, type EnvLimits } from "./policy/load.js";
 import type { Policy } from "./policy/rules.js";
 import { AmountError, BASE_MAINNET, networkFromSetting, usdToUnits, type PaymentNetwork } from "@agora-mcp/protocol";
@@ -30,7 +31,26 @@ export const SETTING_NAMES = [
   "AGORA_WALLET_FILE",
   "AGORA_POLICY_FILE",
   "AGORA_POLICY_ALLOW_RAISE",
+  "AGORA_BUNDLE_SETTINGS",
 ] as const;
+
+/**
+ * AGORA_BUNDLE_SETTINGS is written by the MCP bundle's manifest, not by a person: for each variable the bundle passes
+ * from its settings form, the label the person sees there and the default the form fills in. A host passes every
+ * setting, changed or not, so a variable still at the form's default is a default, and a message names the label.
+ */
+const bundleSettingsSchema = z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.strictObject({ label: z.string().min(1).max(200), default: z.string().max(200) }));
+type BundleSettings = z.infer<typeof bundleSettingsSchema>;
+
+function bundleSettings(env: Env): BundleSettings {
+  const raw = read(env, "AGORA_BUNDLE_SETTINGS");
+  if (raw === undefined) return {};
+  try {
+    return bundleSettingsSchema.parse(JSON.parse(raw));
+  } catch {
+    throw new SettingsError("AGORA_BUNDLE_SETTINGS", "is the MCP bundle's own description of its settings and could not be read; reinstall the bundle");
+  }
+}
 
 export type Settings = {
   registryUrl: string;
@@ -55,9 +75,11 @@ export type Settings = {
 export class SettingsError extends Error {
   constructor(
     readonly variable: string,
-    message: string,
+    readonly reason: string,
+    /** How the person knows the setting: the variable, or the bundle setting's label. */
+    readonly place = variable,
   ) {
-    super(`${variable}: ${message}`);
+    super(`${place}: ${reason}`);
     this.name = "SettingsError";
   }
 }
@@ -75,6 +97,20 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (value === "true" || value === "1") return true;
   if (value === "false" || value === "0") return false;
   throw new SettingsError(name, `must be "true" or "false", not "${value.slice(0, 40)}"`);
+}
+
+function sameAmount(a: string, b: string): boolean {
+  try {
+    return usdToUnits(a) === usdToUnits(b.trim());
+  } catch {
+    return a === b.trim();
+  }
+}
+
+/** The words for where a variable is set: its name, or the bundle setting's label. */
+function placeOfVariable(bundle: BundleSettings, name: string): string {
+  const label = bundle[name]?.label;
+  return label ? `"${label}" in the bundle's settings` : name;
 }
 
 function dollars(env: Env, name: string, fallback: string, { allowZero }: { allowZero: boolean }): bigint {
@@ -109,6 +145,17 @@ export function defaultWalletFile(home = os.homedir()): string {
 }
 
 export function loadSettings(env: Env = process.env): Settings {
+  const bundle = bundleSettings(env);
+  try {
+    return settingsFrom(env, bundle);
+  } catch (error) {
+    // From the MCP bundle, a bad value is named by the option's label in its settings form.
+    if (error instanceof SettingsError && bundle[error.variable]) throw new SettingsError(error.variable, error.reason, placeOfVariable(bundle, error.variable));
+    throw error;
+  }
+}
+
+function settingsFrom(env: Env, bundle: BundleSettings): Settings {
   const registryUrl = httpUrl(env, "AGORA_REGISTRY_URL", DEFAULT_REGISTRY_URL);
   const elicitation = flag(env, "ENABLE_REQUEST_ELICITATION", true);
   const thresholdUnits = dollars(env, "ELICITATION_THRESHOLD", DEFAULT_ELICITATION_THRESHOLD_USD, { allowZero: true });
@@ -120,17 +167,24 @@ export function loadSettings(env: Env = process.env): Settings {
     throw new SettingsError("AGORA_NETWORK", (error as Error).message);
   }
   const rpcUrl = httpUrl(env, "AGORA_RPC_URL", PUBLIC_RPC[network.chainId]);
+  // Whether the daily cap fits the maximum per purchase is the policy's to settle (loadPolicy): a default gives way.
   const dailyCapUnits = dollars(env, "AGORA_DAILY_CAP", DEFAULT_DAILY_CAP_USD, { allowZero: false });
   const maxPerPurchaseUnits = dollars(env, "AGORA_MAX_PER_PURCHASE", DEFAULT_MAX_PER_PURCHASE_USD, { allowZero: false });
-  if (maxPerPurchaseUnits > dailyCapUnits) {
-    throw new SettingsError("AGORA_MAX_PER_PURCHASE", "must not be more than AGORA_DAILY_CAP");
-  }
   const walletRaw = read(env, "AGORA_WALLET_FILE");
   if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
   const walletFile = walletRaw ?? defaultWalletFile();
   const policyRaw = read(env, "AGORA_POLICY_FILE");
   if (policyRaw !== undefined && !path.isAbsolute(policyRaw)) throw new SettingsError("AGORA_POLICY_FILE", "must be an absolute path");
-  const limit = (value: bigint, rule: string, variable: string) => ({ value, rule, variable, source: read(env, variable) === undefined ? "default" : variable });
+  // Set by the person: named in the env, and (from a bundle) changed from the form's default.
+  const setByPerson = (variable: string) => {
+    const value = read(env, variable);
+    const formDefault = bundle[variable]?.default;
+    return value !== undefined && (formDefault === undefined || !sameAmount(value, formDefault));
+  };
+  const limit = (value: bigint, rule: string, variable: string) => {
+    const setting = placeOfVariable(bundle, variable);
+    return { value, rule, variable, setting, source: setByPerson(variable) ? setting : "default" };
+  };
   const envLimits: EnvLimits = {
     day: limit(dailyCapUnits, "budgets.day", "AGORA_DAILY_CAP"),
     maxPerPurchase: limit(maxPerPurchaseUnits, "maxPerPurchase", "AGORA_MAX_PER_PURCHASE"),

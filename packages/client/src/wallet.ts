@@ -5,6 +5,7 @@ import path from "node:path";
 import { inspect } from "node:util";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { FileRefused, ownedByAnother, refuseSharedFolder } from "./file-trust.js";
+import { jsonErrorPlace } from "./json-place.js";
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 
@@ -103,10 +104,12 @@ function readExisting(file: string): Wallet {
   // Others must not read the key; tighten a file someone copied in with loose permissions.
   if (mode & 0o077) fs.chmodSync(file, 0o600);
   let parsed: Partial<WalletFile>;
+  const text = fs.readFileSync(file, "utf8");
   try {
-    parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<WalletFile>;
-  } catch {
-    throw new WalletError(`The wallet file ${file} is not valid JSON.`);
+    parsed = JSON.parse(text) as Partial<WalletFile>;
+  } catch (error) {
+    // Where, never what: the text around the error could be the key.
+    throw new WalletError(`The wallet file ${file} is not valid JSON (at ${jsonErrorPlace(text, error as SyntaxError)}).`);
   }
   if (typeof parsed.privateKey !== "string" || !KEY.test(parsed.privateKey)) {
     throw new WalletError(`The wallet file ${file} holds no valid privateKey (0x and 64 hex digits).`);

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkPolicy, Ledger, loadSettings, PolicyError, windowStart, type LedgerEntry, type PolicyRequest } from "@agora-mcp/client";
+import { checkPolicy, Ledger, LimitConflict, loadSettings, PolicyError, windowStart, type LedgerEntry, type PolicyRequest } from "@agora-mcp/client";
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, "../dist/bin.js");
@@ -33,7 +33,6 @@ describe("a bad policy file", () => {
     ["a non-numeric limit", { perServerPerDay: "lots" }, "perServerPerDay", /must be an amount in US dollars/],
     ["a limit of the wrong type", { maxPerPurchase: true }, "maxPerPurchase", /must be an amount in US dollars/],
     ["a fractional count", { purchasesPerMinute: 2.5 }, "purchasesPerMinute", /whole number/],
-    ["a budget smaller than the per-purchase maximum", { budgets: { hour: "0.20" }, maxPerPurchase: "0.50" }, "budgets.hour", /smaller than the maximum per purchase \(maxPerPurchase/],
     ["a payee on both lists", { payees: { allow: [PAYEE], deny: [PAYEE.toUpperCase().replace("0X", "0x")] } }, "payees.deny", /is on both payees\.allow and payees\.deny/],
     ["a malformed address", { payees: { deny: ["0x1234"] } }, "payees.deny.0", /must be a wallet address/],
   ];
@@ -53,13 +52,15 @@ describe("a bad policy file", () => {
   }
 
   it("refuses a file that is not JSON, and a named file that does not exist", () => {
-    expect(() => load("{ budgets: ")).toThrow(/policy\.json: rule \(file\): is not valid JSON/);
+    expect(() => load("{ budgets: ")).toThrow(/policy\.json: rule \(file\): is not valid JSON at line 1, column 3 \(/);
     expect(() => loadSettings({ AGORA_POLICY_FILE: "/nowhere/policy.json" })).toThrow(/does not exist \(AGORA_POLICY_FILE names it\)/);
     expect(() => loadSettings({ AGORA_POLICY_FILE: "policy.json" })).toThrow(/^AGORA_POLICY_FILE: must be an absolute path/);
   });
 
   it("a budget in the file smaller than the maximum set by a variable names both", () => {
-    expect(() => load({ budgets: { day: "0.20" } }, { AGORA_MAX_PER_PURCHASE: "0.30", AGORA_DAILY_CAP: "5" })).toThrow(/rule budgets\.day: is smaller than the maximum per purchase \(maxPerPurchase, set in AGORA_MAX_PER_PURCHASE\)/);
+    const { dir, env } = withPolicy({ budgets: { day: "0.20" } }, { AGORA_MAX_PER_PURCHASE: "0.30", AGORA_DAILY_CAP: "5" });
+    expect(() => loadSettings(env)).toThrow(LimitConflict);
+    expect(() => loadSettings(env)).toThrow(`budgets.day in ${path.join(dir, "policy.json")} ($0.20) is less than AGORA_MAX_PER_PURCHASE ($0.30)`);
   });
 
   it("stops the client before it starts, naming the rule, and creates no wallet", () => {

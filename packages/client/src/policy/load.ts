@@ -5,8 +5,9 @@ import fs from "node:fs";
 import { z } from "zod";
 import { AmountError, formatUsd, usdToUnits } from "@agora-mcp/protocol";
 import { FileRefused, readOwnFile } from "../file-trust.js";
+import { jsonErrorPlace, jsonErrorReason } from "../json-place.js";
 import { onBothSides } from "./names.js";
-import { WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
+import { placeOf, WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
 export class PolicyError extends Error {
   constructor(
@@ -53,13 +54,42 @@ export type PolicyFile = z.output<typeof policyFileSchema>;
 /** A policy is a few lines of JSON; anything near this size is the wrong file. */
 export const POLICY_FILE_MAX_BYTES = 64 * 1024;
 
+/** What a value is, in a person's words (for "must be a list, not text"). */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "string") return `text ("${value.slice(0, 40)}")`;
+  if (typeof value === "object") return "an object";
+  return `${typeof value === "boolean" ? "true/false" : typeof value} (${String(value)})`;
+}
+
+const SHAPES: Record<string, string> = {
+  array: 'a list in [ ], such as ["weather-now"]',
+  object: "an object in { }",
+  string: "text in quotes",
+  number: "a number",
+};
+
+/** The rules a place in the file may hold, for a misspelt key: the top level's, or those of budgets, servers or payees. */
+function knownKeys(at: string): string[] {
+  if (at === "") return Object.keys(policyFileSchema.shape).filter((k) => k !== "$schema");
+  if (at === "budgets") return ["hour", "day", "week", "month"];
+  return ["allow", "deny"];
+}
+
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), raw);
+}
+
 function parseFile(file: string): PolicyFile {
   let raw: unknown;
+  let text = "";
   try {
-    raw = JSON.parse(readOwnFile(file, POLICY_FILE_MAX_BYTES));
+    text = readOwnFile(file, POLICY_FILE_MAX_BYTES);
+    raw = JSON.parse(text);
   } catch (error) {
     if (error instanceof FileRefused) throw new PolicyError(file, "(file)", error.reason);
-    if (error instanceof SyntaxError) throw new PolicyError(file, "(file)", "is not valid JSON");
+    if (error instanceof SyntaxError) throw new PolicyError(file, "(file)", `is not valid JSON at ${jsonErrorPlace(text, error)} (${jsonErrorReason(error)})`);
     throw error;
   }
   const parsed = policyFileSchema.safeParse(raw);
@@ -68,13 +98,30 @@ function parseFile(file: string): PolicyFile {
   const at = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     const rule = [at, issue.keys[0]].filter(Boolean).join(".");
-    throw new PolicyError(file, rule, "is not a rule this client knows (see docs/agent-client.md for the rules)");
+    throw new PolicyError(file, rule, `is not a rule this client knows; ${at ? `${at} holds` : "the rules are"} ${knownKeys(at).join(", ")} (the Spending policy section of the client's README.md says what each does)`);
   }
-  throw new PolicyError(file, at || "(file)", at ? issue.message : "must be a JSON object of rules");
+  if (!at) throw new PolicyError(file, "(file)", `must be a JSON object of rules in { }, not ${kindOf(raw)}`);
+  // zod's own words ("Invalid input: expected array, received string") say what a parser saw, not what to write.
+  if (issue.code === "invalid_type" && SHAPES[issue.expected]) throw new PolicyError(file, at, `must be ${SHAPES[issue.expected]}, not ${kindOf(valueAt(raw, issue.path))}`);
+  throw new PolicyError(file, at, issue.message);
 }
 
-/** A limit an environment variable sets (`source` is the variable, or "default" when it was left out). */
-export type EnvLimit = Limit<bigint> & { variable: string };
+/**
+ * A limit an environment variable sets: `source` is where the person set it (the variable's name, or the MCP bundle
+ * setting's label), or "default" when they did not; `setting` is where they would set it.
+ */
+export type EnvLimit = Limit<bigint> & { variable: string; setting: string };
+
+/** Two limits the person set that no purchase could satisfy together: refused, naming both where they were set. */
+export class LimitConflict extends Error {
+  constructor(
+    readonly places: [string, string],
+    message: string,
+  ) {
+    super(message);
+    this.name = "LimitConflict";
+  }
+}
 
 /**
  * The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with
@@ -92,7 +139,7 @@ function raiseRefusal(file: string, rule: string, value: bigint, builtIn: EnvLim
   return new PolicyError(
     file,
     rule,
-    `${formatUsd(value)} is above the built-in limit of ${formatUsd(builtIn.value)}; a policy file may lower this limit but not raise it on its own. To raise it, set ${builtIn.variable} (or AGORA_POLICY_ALLOW_RAISE=true, to let this file's value stand) in the env of your MCP host's config for this client`,
+    `${formatUsd(value)} is above the built-in limit of ${formatUsd(builtIn.value)}; a policy file may lower this limit but not raise it on its own. To raise it, set ${builtIn.setting} (or AGORA_POLICY_ALLOW_RAISE=true, to let this file's value stand) in the env of your MCP host's config for this client`,
   );
 }
 
@@ -129,20 +176,43 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
     identicalPerHour: from("identicalPerHour", read.identicalPerHour),
     confirmationThreshold: merge("confirmationThreshold", read.confirmationThreshold, env.confirmationThreshold),
   };
-  checkConsistent(policy, file);
+  checkLists(policy, file);
+  fitDefaults(policy);
   return policy;
 }
 
-/** Rules that contradict each other: a budget no purchase at the maximum could pass, a payee or server both allowed and refused. */
-function checkConsistent(policy: Policy, file: string): void {
+/**
+ * The maximum per purchase against every budget. A default gives way to what the person set: a default maximum
+ * drops to their smallest budget ("$0.30 a day" must not stop the wallet because the default maximum is $0.50), and
+ * a default daily budget rises to the maximum they set. Only a budget and a maximum both set by the person, which no
+ * purchase at that maximum could pass, are refused, naming both where they were set.
+ */
+function fitDefaults(policy: Policy): void {
+  const budgets = (): Limit<bigint>[] => [...Object.values(policy.budgets), policy.perServerPerDay, policy.perToolPerDay].filter((b): b is Limit<bigint> => !!b);
+  const set = budgets().filter((b) => b.source !== "default");
+  const tightest = set.reduce<Limit<bigint> | undefined>((low, b) => (low === undefined || b.value < low.value ? b : low), undefined);
   const max = policy.maxPerPurchase;
-  const budgets = [...Object.values(policy.budgets), policy.perServerPerDay, policy.perToolPerDay].filter((b): b is Limit<bigint> => !!b);
-  for (const budget of budgets) {
-    if (budget.value < max.value) {
-      const where = budget.source === file ? budget.rule : `${budget.rule} (${budget.source})`;
-      throw new PolicyError(file, where, `is smaller than the maximum per purchase (${max.rule}, set in ${max.source === file ? "the file" : max.source}): lower ${max.rule} to at most this budget, or raise the budget`);
-    }
+  if (max.source === "default" && tightest && tightest.value < max.value) {
+    policy.maxPerPurchase = { ...max, value: tightest.value, note: `lowered to ${placeOf(tightest, policy)}` };
+    return;
   }
+  if (max.source === "default") return;
+  for (const window of WINDOWS) {
+    const budget = policy.budgets[window];
+    if (budget?.source === "default" && budget.value < max.value) policy.budgets[window] = { ...budget, value: max.value, note: `raised to ${placeOf(max, policy)}` };
+  }
+  if (tightest && tightest.value < max.value) {
+    const budget = placeOf(tightest, policy);
+    const most = placeOf(max, policy);
+    throw new LimitConflict(
+      [budget, most],
+      `${budget} (${formatUsd(tightest.value)}) is less than ${most} (${formatUsd(max.value)}): no purchase at that maximum could pass the budget. Lower ${most} to at most ${formatUsd(tightest.value)}, or raise ${budget}.`,
+    );
+  }
+}
+
+/** A payee or server both allowed and refused. */
+function checkLists(policy: Policy, file: string): void {
   for (const kind of ["payees", "servers"] as const) {
     const both = onBothSides(kind, policy[kind].allow?.value ?? [], policy[kind].deny?.value ?? []);
     if (both) throw new PolicyError(file, `${kind}.deny`, `${both} is on both ${kind}.allow and ${kind}.deny; keep it on one`);

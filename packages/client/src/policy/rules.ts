@@ -3,8 +3,11 @@
 export type Window = "hour" | "day" | "week" | "month";
 export const WINDOWS: readonly Window[] = ["hour", "day", "week", "month"];
 
-/** Where a rule was set: the policy file's path, an environment variable's name, or "default". */
-export type Limit<T> = { value: T; rule: string; source: string };
+/**
+ * Where a rule was set: the policy file's path, the place a person set a variable (its name, or the MCP bundle
+ * setting's label), or "default". `note` says how a default gave way to a limit the person set.
+ */
+export type Limit<T> = { value: T; rule: string; source: string; note?: string };
 
 export type Policy = {
   /** The policy file read at start, when there was one. */
@@ -22,10 +25,20 @@ export type Policy = {
 };
 
 /** The rule's name as a person looks it up: the file's key, and where it was set when not the file. */
-export function ruleName(limit: Pick<Limit<unknown>, "rule" | "source">, policy: Pick<Policy, "file">): string {
+export function ruleName(limit: Pick<Limit<unknown>, "rule" | "source" | "note">, policy: Pick<Policy, "file">): string {
   if (limit.source === policy.file) return `${limit.rule} (policy file ${limit.source})`;
-  if (limit.source === "default") return `${limit.rule} (the default)`;
+  if (limit.source === "default") return `${limit.rule} (the default${limit.note ? `, ${limit.note}` : ""})`;
   return `${limit.rule} (${limit.source})`;
+}
+
+/**
+ * Where a person set a limit, in the words of that place: the file's key and the file, or the variable (or bundle
+ * setting) itself, so a message names what they would go back and change.
+ */
+export function placeOf(limit: Pick<Limit<unknown>, "rule" | "source">, policy: Pick<Policy, "file">): string {
+  if (policy.file !== undefined && limit.source === policy.file) return `${limit.rule} in ${limit.source}`;
+  if (limit.source === "default") return `the default ${limit.rule}`;
+  return limit.source;
 }
 
 /** When the UTC calendar window holding `now` began: the hour, the day, the week (from Monday) or the month. */

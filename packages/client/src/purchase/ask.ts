@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { formatUsd, sameAddress } from "@agora-mcp/protocol";
 import { askPerson, confirmInBand, type Confirmations } from "../confirm.js";
+import { chainName } from "../local-chain.js";
 import { describeUses, type BudgetUse } from "../policy/check.js";
 import type { ResolvedServer } from "../servers.js";
 import { refused, type Context, type Priced, type PurchaseOutcome } from "./types.js";
@@ -28,7 +29,7 @@ export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): strin
   const day = uses.find((u) => u.rule.startsWith("budgets.day"));
   const today = day ? ` today's spending so far ${formatUsd(day.spent)} of ${formatUsd(day.limit)}.` : "";
   const budgets = describeUses(uses, priced.units);
-  return `Pay ${formatUsd(priced.units)} USDC on ${settings.network.label} to ${ctx.server.label} for "${priced.name}"? Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
+  return `Pay ${formatUsd(priced.units)} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
 }
 
 /** undefined to go on; otherwise the outcome that ends the purchase here (declined, or a confirmation to come back with). */

@@ -5,6 +5,7 @@ import { formatUsd, unitsToUsd } from "@agora-mcp/protocol";
 import type { LedgerEntry } from "../ledger.js";
 import { describePolicy } from "../policy/describe.js";
 import { policyOf } from "../purchase/check.js";
+import { chainName, isLocalChain } from "../local-chain.js";
 import { walletPageUrl } from "../wallet-page.js";
 import { answer, guarded, type ToolDeps } from "./answer.js";
 
@@ -13,8 +14,10 @@ const FAUCET = "https://faucet.circle.com";
 const outputSchema = {
   address: z.string(),
   network: z.string(),
-  usdc: z.string().describe("USDC balance in dollars"),
-  eth: z.string().describe("ETH balance in ether (not needed to pay)"),
+  localChain: z.boolean().describe("Whether the chain is a local one (such as the sandbox's), which public explorers and faucets do not see"),
+  usdc: z.string().nullable().describe("USDC balance in dollars; null when the chain could not be read"),
+  eth: z.string().nullable().describe("ETH balance in ether (not needed to pay); null when the chain could not be read"),
+  balanceError: z.string().optional().describe("Why the balance could not be read"),
   spentToday: z.string(),
   dailyCap: z.string(),
   maxPerPurchase: z.string(),
@@ -35,14 +38,25 @@ const recentLine = (a: LedgerEntry) =>
 export function registerWallet({ mcp, settings, wallet, ledger, chain }: ToolDeps): void {
   const description = "This wallet's address, network, USDC and ETH balances, the spending rules and what is left of each budget, recent purchases, and how to fund it.";
   mcp.registerTool("wallet", { title: "Wallet", description, inputSchema: {}, outputSchema, annotations: { readOnlyHint: true, openWorldHint: true } }, guarded(wallet, "wallet", async () => {
-    const [usdc, eth] = await Promise.all([chain.usdcBalance(wallet.address), chain.ethBalance(wallet.address)]);
+    // The address, the rules and the budgets come from this machine: a chain out of reach must not hide them.
+    const balance = await Promise.all([chain.usdcBalance(wallet.address), chain.ethBalance(wallet.address)]).then(
+      ([usdc, eth]) => ({ usdc: unitsToUsd(usdc), eth: formatEther(eth), line: `${formatUsd(usdc)} USDC, ${formatEther(eth)} ETH.` }),
+      (error: unknown) => {
+        const reason = error instanceof Error ? error.message.split("\n")[0]! : "the chain did not answer";
+        return { usdc: null, eth: null, balanceError: reason, line: `the balance could not be read (${reason}).` };
+      },
+    );
     const history = ledger.attempts();
     const spent = ledger.spentToday();
     const recent = history.slice(-10).reverse();
-    const policy = describePolicy(policyOf(settings), history);
-    const funding = settings.network.testnet
-      ? `Send test USDC on ${settings.network.label} to ${wallet.address}: the Circle faucet (${FAUCET}) gives it for free; tokens take a few minutes to arrive. No ETH is needed: the server's facilitator pays the gas.`
-      : `Send USDC on ${settings.network.label} to ${wallet.address}. Keep only what you are happy for the agent to spend.`;
+    const policy = describePolicy(policyOf(settings), history, new Date(), { confirm: settings.elicitation });
+    const local = isLocalChain(settings.rpcUrl);
+    const chainWords = chainName(settings.network, settings.rpcUrl, { withUrl: true });
+    const funding = local
+      ? `Send USDC on ${chainWords} to ${wallet.address}: only that chain holds it, so no public faucet or explorer will show it (the sandbox funds its own buyer wallet when it starts). No ETH is needed: the facilitator pays the gas.`
+      : settings.network.testnet
+        ? `Send test USDC on ${settings.network.label} to ${wallet.address}: the Circle faucet (${FAUCET}) gives it for free; tokens take a few minutes to arrive. No ETH is needed: the server's facilitator pays the gas.`
+        : `Send USDC on ${settings.network.label} to ${wallet.address}. Keep only what you are happy for the agent to spend.`;
     const recentPurchases = recent.map((a) => ({
       time: a.time,
       server: a.server,
@@ -53,11 +67,11 @@ export function registerWallet({ mcp, settings, wallet, ledger, chain }: ToolDep
       ...(a.jobId ? { jobId: a.jobId } : {}),
       ...(a.checkAfter ? { checkAfter: a.checkAfter } : {}),
     }));
-    const money = { usdc: unitsToUsd(usdc), eth: formatEther(eth), spentToday: unitsToUsd(spent), dailyCap: unitsToUsd(settings.dailyCapUnits) };
+    const money = { usdc: balance.usdc, eth: balance.eth, ...("balanceError" in balance ? { balanceError: balance.balanceError } : {}), spentToday: unitsToUsd(spent), dailyCap: unitsToUsd(settings.dailyCapUnits) };
     const limits = { maxPerPurchase: unitsToUsd(settings.maxPerPurchaseUnits), confirmationThreshold: unitsToUsd(settings.thresholdUnits) };
-    const structured = { address: wallet.address, network: settings.network.label, ...money, ...limits, policy, recentPurchases, funding, walletPage: walletPageUrl(settings.registryUrl, wallet.address) };
+    const structured = { address: wallet.address, network: chainWords, localChain: local, ...money, ...limits, policy, recentPurchases, funding, walletPage: walletPageUrl(settings.registryUrl, wallet.address) };
     const lines = [
-      `Wallet ${wallet.address} on ${settings.network.label}: ${formatUsd(usdc)} USDC, ${money.eth} ETH.`,
+      `Wallet ${wallet.address} on ${chainWords}: ${balance.line}`,
       `Spending rules${policy.file ? ` (policy file ${policy.file})` : ""}:`,
       ...policy.rules.map((r) => `- ${r}`),
       "Budgets:",
