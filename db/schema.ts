@@ -120,6 +120,17 @@ export const listings = pgTable(
     // suffix when another listing had it first); null for the rest, named "<namespace>/<slug>". Stored, never
     // derived, so a name resolves whatever the slug; unique, so no name is listed twice (lib/ingest/naming.ts).
     registryName: text("registry_name"),
+    // When the registry status /v0.1 serves (active, deprecated, deleted) last changed: set by a trigger on every
+    // change of status or upstream status (migration 0029), which moves updatedAt with it, so an incremental
+    // reader of /v0.1 sees every removal and deprecation whichever path made it.
+    statusChangedAt: timestamp("status_changed_at", { withTimezone: true }),
+    // An imported listing's server.json as its upstream gave it (packages, repository, version, websiteUrl and the
+    // upstream's own _meta entries), served again in /v0.1; null for a listing submitted here.
+    upstreamServer: jsonb("upstream_server").$type<UpstreamServerJson>(),
+    // When the entry was first published where it came from (its upstream's publishedAt); null: createdAt.
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    // Where the listing was first published and every registry it passed through on its way here (lib/ingest/provenance.ts).
+    provenance: jsonb("provenance").$type<ProvenanceChain>(),
     ...ownerPaidToolColumns(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -433,6 +444,9 @@ export const ingestedServers = pgTable(
     // Tools an upstream entry names as paid (an x402 discovery entry's tool, a registry entry's _meta): every check
     // calls them unpaid to read their price, whatever the server's tools/list says (lib/ingest/paid-tool-names.ts).
     paidTools: jsonb("paid_tools").$type<UpstreamPaidTool[]>().notNull().default([]),
+    // The entry's server.json as given and the registries it passed through (copied to its listing).
+    upstreamServer: jsonb("upstream_server").$type<UpstreamServerJson>(),
+    provenance: jsonb("provenance").$type<ProvenanceChain>(),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     nextCheckAt: timestamp("next_check_at", { withTimezone: true }).notNull().defaultNow(),
     // What the last check found: paid (listed), or why not (lib/ingest/check-candidates.ts CANDIDATE_OUTCOMES).
@@ -441,6 +455,35 @@ export const ingestedServers = pgTable(
   },
   // By listing: every check of a listing reads the paid tools its candidates name.
   (t) => [index("ingested_servers_due_idx").on(t.nextCheckAt), index("ingested_servers_listing_idx").on(t.listingId)],
+);
+
+/** What an upstream said of an entry beyond Agora's own fields: served again as it was given. */
+export type UpstreamServerJson = {
+  version?: string;
+  packages?: unknown[];
+  repository?: Record<string, unknown>;
+  websiteUrl?: string;
+  /** The upstream's own `_meta` entries, under their keys (never Agora's own, which are written afresh). */
+  _meta?: Record<string, unknown>;
+};
+
+/** One registry on an entry's way here: the first is where it was published, the last the source read here. */
+export type ProvenanceHop = { kind: "agora" | "mcp-registry" | "x402-discovery"; name: string; url: string; entryUrl: string | null; listingId?: string | null };
+export type ProvenanceChain = ProvenanceHop[];
+
+// Every version of an upstream entry ingestion has seen (GET /v0.1/servers/{name}/versions lists them), by source
+// and name, whether or not it was the latest when seen.
+export const upstreamVersions = pgTable(
+  "upstream_versions",
+  {
+    sourceKey: text("source_key").notNull(),
+    upstreamName: text("upstream_name").notNull(),
+    version: text("version").notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    server: jsonb("server").$type<UpstreamServerJson>().notNull(),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceKey, t.upstreamName, t.version] })],
 );
 
 // When each cache tag was last revalidated by any instance (lib/cache/shared-tags.ts): instances that missed the

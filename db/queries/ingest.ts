@@ -1,6 +1,6 @@
 // Ingestion's store: each source's progress and the remote servers the sources list (candidates).
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
-import { ingestedServers, ingestSources, listings, type UpstreamPaidTool } from "../schema";
+import { ingestedServers, ingestSources, listings, type ProvenanceChain, type UpstreamPaidTool } from "../schema";
 import type { Db } from "../types";
 
 export type SourceState = typeof ingestSources.$inferSelect;
@@ -44,8 +44,32 @@ function sameUpstream(current: Candidate, input: CandidateInput): boolean {
     COMPARED.every((k) => (current[k] ?? null) === (input[k] ?? null)) &&
     (current.categories ?? []).join("\n") === (input.categories ?? []).join("\n") &&
     (current.publishedAt?.getTime() ?? null) === (input.publishedAt?.getTime() ?? null) &&
-    samePaidTools(current.paidTools, input.paidTools ?? [])
+    samePaidTools(current.paidTools, input.paidTools ?? []) &&
+    canonicalJson(current.upstreamServer ?? null) === canonicalJson(input.upstreamServer ?? null) &&
+    canonicalJson(current.provenance ?? null) === canonicalJson(input.provenance ?? null)
   );
+}
+
+/** JSON with every object's keys in order: jsonb gives keys back in its own order, so a plain stringify differs. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** Names compared as one: case and trailing slashes aside. */
+const sameName = (a: string, b: string) => a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
+
+/**
+ * An entry older than what the candidate holds (an out-of-order page, a stale mirror) changes nothing, and at the same
+ * time a deletion stands: an entry is never brought back from a deletion by a page that is not newer than it.
+ */
+function staleEntry(current: Candidate, input: CandidateInput): boolean {
+  const held = current.upstreamUpdatedAt?.getTime();
+  const given = input.upstreamUpdatedAt ? new Date(input.upstreamUpdatedAt).getTime() : undefined;
+  if (held === undefined || given === undefined) return false;
+  if (given < held) return true;
+  return given === held && current.status === "deleted" && input.status !== "deleted";
 }
 
 const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=");
@@ -137,19 +161,25 @@ async function updateCandidate(db: Db, current: Candidate, input: CandidateInput
     await addDiscoveredTools(db, current, input);
     return "foreign";
   }
-  const renamed = current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && current.upstreamName !== input.upstreamName;
+  const renamed = current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && !sameName(current.upstreamName, input.upstreamName);
   if (renamed && !(speaksFor(input) && !speaksFor(current))) return "foreign";
+  if (current.sourceKey === input.sourceKey && staleEntry(current, input)) return "unchanged";
   const paidTools = ownPaidTools(current.paidTools, input);
   if (current.sourceKey === input.sourceKey && sameUpstream(current, { ...input, paidTools })) return "unchanged";
   await db
     .update(ingestedServers)
     .set({ ...input, paidTools, nextCheckAt: sql`now()` })
     .where(eq(ingestedServers.remoteUrl, input.remoteUrl));
-  // An imported listing shows its upstream's latest word (a deprecation notice, a new source).
+  // An imported listing shows its upstream's latest word (a deprecation notice, a new version, a new source), and
+  // says it changed (an incremental reader of /v0.1 sees it; a status change also moves it by trigger).
   await db
     .update(listings)
     .set({
       upstreamStatus: input.status ?? "active",
+      upstreamServer: input.upstreamServer ?? null,
+      provenance: input.provenance ?? null,
+      ...(input.publishedAt ? { publishedAt: input.publishedAt } : {}),
+      updatedAt: sql`now()`,
       ...(current.sourceKey !== input.sourceKey || renamed ? { source: sourceKind(input.sourceKey), upstreamName: input.upstreamName, upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName) } : {}),
     })
     .where(and(eq(listings.serverUrl, input.remoteUrl), ne(listings.source, "agora")));
@@ -185,23 +215,52 @@ export async function recordCandidateCheck(db: Db, remoteUrl: string, check: { o
     .where(eq(ingestedServers.remoteUrl, remoteUrl));
 }
 
+const DELETED_UPSTREAM = "Deleted upstream.";
+
 /** An upstream entry was deleted: its imported listing leaves every surface (kept, so its history stays). */
 export async function hideImportedListing(db: Db, remoteUrl: string): Promise<boolean> {
   const hidden = await db
     .update(listings)
-    .set({ status: "rejected", rejectionReason: "Deleted from the MCP Registry.", upstreamStatus: "deleted", verified: false, updatedAt: sql`now()` })
+    .set({ status: "rejected", rejectionReason: DELETED_UPSTREAM, upstreamStatus: "deleted", verified: false, updatedAt: sql`now()` })
     .where(and(eq(listings.serverUrl, remoteUrl), ne(listings.source, "agora"), ne(listings.status, "rejected")))
     .returning({ id: listings.id });
   return hidden.length > 0;
 }
 
-/** Where a listing came from: submitted here, or found upstream (its name and entry there). */
+/**
+ * An upstream entry deleted before is active (or deprecated) again, by a newer entry than its deletion: the listing
+ * ingestion hid comes back. One an admin rejected for a reason of their own stays rejected.
+ */
+export async function restoreImportedListing(db: Db, remoteUrl: string, status: "active" | "deprecated"): Promise<boolean> {
+  const restored = await db
+    .update(listings)
+    .set({ status: "approved", rejectionReason: null, upstreamStatus: status, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(listings.serverUrl, remoteUrl),
+        ne(listings.source, "agora"),
+        eq(listings.status, "rejected"),
+        inArray(listings.rejectionReason, [DELETED_UPSTREAM, "Deleted from the MCP Registry."]),
+      ),
+    )
+    .returning({ id: listings.id });
+  return restored.length > 0;
+}
+
+/** Of these ids, those that are listings here (an entry coming back through a loop of registries names one). */
+export async function heldListingIds(db: Db, ids: string[]): Promise<Set<string>> {
+  const uuids = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (uuids.length === 0) return new Set();
+  return new Set((await db.select({ id: listings.id }).from(listings).where(inArray(listings.id, uuids))).map((r) => r.id));
+}
+
+/** Where a listing came from: submitted here, or found upstream (its name and entry there, and the registries it came through). */
 export async function listingProvenance(
   db: Db,
   listingId: string,
-): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null; upstreamStatus: string | null } | null> {
+): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null; upstreamStatus: string | null; provenance: ProvenanceChain | null } | null> {
   const [row] = await db
-    .select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl, upstreamStatus: listings.upstreamStatus })
+    .select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl, upstreamStatus: listings.upstreamStatus, provenance: listings.provenance })
     .from(listings)
     .where(eq(listings.id, listingId));
   return row ?? null;

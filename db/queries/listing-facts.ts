@@ -7,7 +7,7 @@ import type { Db } from "../types";
 import { buyerReviewsFact, type BuyerReviewSummary } from "./buyer-reviews";
 import { recentDriftFact, type DriftRecord } from "./drift";
 import { readListingFacts } from "./facts-statement";
-import { findPublicListing, listRegistryPage } from "./listings";
+import { findPublicListing } from "./listings";
 import { searchListings } from "./search";
 import type { PublicListingRow } from "./search/columns";
 import type { CatalogueQuery } from "./search/terms";
@@ -80,9 +80,4 @@ export async function searchListingRecords(
 export async function findListingRecord(db: Db, slugOrId: string, now = new Date()): Promise<ListingRecord | null> {
   const row = await findPublicListing(db, slugOrId);
   return row ? (await withListingFacts(db, [row], now))[0]! : null;
-}
-
-/** A page of the official-registry API (db/queries/listings.ts listRegistryPage) with the facts of each listing. */
-export async function listRegistryRecords(db: Db, page: Parameters<typeof listRegistryPage>[1]): Promise<ListingRecord[]> {
-  return withListingFacts(db, await listRegistryPage(db, page));
 }

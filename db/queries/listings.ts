@@ -1,10 +1,10 @@
 // Reads single listings and the catalogue's other lists (the registry API's pages, categories, the sitemap, the
 // catalogue's version); the catalogue's search is ./search. Rows come back as stored; lib/listings/from-rows.ts
 // turns them into what the surfaces show.
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { CatalogueSource } from "@agora-mcp/protocol";
 import { rowsOf } from "../rows";
-import { listings } from "../schema";
+import { listings, type ListingRow } from "../schema";
 import { probeTargetColumns, type ProbeTarget } from "./probes";
 import { publicColumns as columns, type PublicListingRow } from "./search/columns";
 import type { Db } from "../types";
@@ -13,12 +13,35 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-// The official registry's `search` is a substring of the name, description or categories.
-function substringWhere(q: string): SQL {
-  const conditions: SQL[] = [eq(listings.status, "approved")];
-  // search_text is lower-cased name, description and categories; the trigram index serves ILIKE.
-  if (q) conditions.push(sql`${listings.searchText} ilike ${`%${escapeLike(q.toLowerCase())}%`}`);
-  return and(...conditions)!;
+/** What the registry API adds: the review status (a listing once approved and no longer is served as deleted), its dates and the upstream's server.json. */
+const registryColumns = {
+  ...columns,
+  status: listings.status,
+  approvedAt: listings.approvedAt,
+  statusChangedAt: listings.statusChangedAt,
+  upstreamServer: listings.upstreamServer,
+  publishedAt: listings.publishedAt,
+  provenance: listings.provenance,
+};
+export type RegistryListingRow = Pick<ListingRow, keyof typeof registryColumns>;
+
+/** The name the registry API lists a listing under: its stored registry name, or "<namespace>/<slug>". */
+export const registryNameSql = (namespace: string) => sql`coalesce(${listings.registryName}, ${namespace} || '/' || ${listings.slug})`;
+
+/**
+ * The official registry's `search`: a case-insensitive substring of server.name (the OpenAPI's "substring match on
+ * the name"), not the words of the listing's text (the site and the MCP endpoint rank those: ./search).
+ */
+function nameSubstringWhere(q: string, namespace: string): SQL {
+  return sql`${registryNameSql(namespace)} ilike ${`%${escapeLike(q)}%`}`;
+}
+
+/**
+ * Listings the registry API serves: the approved ones, and with `includeDeleted` those once approved and no longer
+ * (removed, rejected, unlisted or deleted upstream), which it serves as deleted.
+ */
+export function registryVisible(includeDeleted: boolean): SQL {
+  return includeDeleted ? or(eq(listings.status, "approved"), isNotNull(listings.approvedAt))! : eq(listings.status, "approved");
 }
 
 /** Every category in use by approved listings, with how many listings carry it. */
@@ -75,19 +98,35 @@ export async function registryNameHeld(db: Db, name: string, ownSlug: string | n
 }
 
 /**
- * One page of the official-registry API: approved listings in slug order after `afterSlug` (a keyset,
- * so listings added or changed while a client pages never shift the rest), optionally only those
- * changed after `updatedSince`. Returns up to `limit` rows.
+ * One page of the official-registry API in slug order after `afterSlug` (a keyset, so listings added or changed
+ * while a client pages never shift the rest), optionally only those changed after `updatedSince` (which, as the
+ * registry's OpenAPI says, always includes deleted ones). Returns up to `limit` rows.
  */
 export async function listRegistryPage(
   db: Db,
-  page: { q: string; source?: CatalogueSource; updatedSince?: Date; afterSlug?: string; limit: number },
-): Promise<PublicListingRow[]> {
-  const conditions = [substringWhere(page.q)];
+  page: { q: string; namespace: string; source?: CatalogueSource; updatedSince?: Date; includeDeleted?: boolean; afterSlug?: string; limit: number },
+): Promise<RegistryListingRow[]> {
+  const conditions = [registryVisible(Boolean(page.includeDeleted || page.updatedSince))];
+  if (page.q) conditions.push(nameSubstringWhere(page.q, page.namespace));
   if (page.source && page.source !== "all") conditions.push(eq(listings.source, page.source));
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
-  return db.select(columns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
+  return db.select(registryColumns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
+}
+
+/** One listing by the name the registry API lists it under, as that API serves it (see findPublicListingByRegistryName). */
+export async function findRegistryListingByName(db: Db, name: string, ownSlug: string | null, includeDeleted = false): Promise<RegistryListingRow | null> {
+  if (name.length > 200 || name.includes("\u0000") || !name.isWellFormed()) return null;
+  const [row] = await db.select(registryColumns).from(listings).where(and(registryNameKey(name, ownSlug), registryVisible(includeDeleted))).limit(1);
+  return row ?? null;
+}
+
+/** One approved listing by id, slug or URL (findPublicListing's keys), as the registry API serves it. */
+export async function findRegistryListing(db: Db, slugOrId: string): Promise<RegistryListingRow | null> {
+  const row = await findPublicListing(db, slugOrId);
+  if (!row) return null;
+  const [full] = await db.select(registryColumns).from(listings).where(and(eq(listings.id, row.id), eq(listings.status, "approved"))).limit(1);
+  return full ?? null;
 }
 
 /** Slugs and update times of every approved listing, for the sitemap. */

@@ -107,6 +107,10 @@ async function insertImported(db: Db, candidate: Candidate, result: ProbeResult)
         upstreamName: candidate.upstreamName,
         upstreamUrl: upstreamEntryUrl(candidate.sourceKey, candidate.upstreamName),
         upstreamStatus: candidate.status,
+        // What the upstream said beyond Agora's fields, when it first published the entry, and the way it came here.
+        upstreamServer: candidate.upstreamServer,
+        publishedAt: candidate.publishedAt,
+        provenance: candidate.provenance,
         registryName: source === "mcp-registry" ? await freeRegistryName(db, candidate.upstreamName) : null,
         // Nobody reviewed it: the terms it is listed with are what this check read (drift is measured from them).
         approvedTerms: termsOf(result),

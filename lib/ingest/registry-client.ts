@@ -6,16 +6,20 @@
 // has them kept too, for the probe to call (lib/ingest/paid-tool-names.ts).
 import { z } from "zod";
 import type { FetchLike } from "@/lib/ssrf";
-import type { UpstreamPaidTool } from "@/db/schema";
+import type { UpstreamPaidTool, UpstreamServerJson } from "@/db/schema";
+import { REGISTRY_PAID_TOOLS_META } from "@agora-mcp/protocol";
 import { agoraListingMeta, type AgoraListingMeta } from "./agora-meta";
 import { registryPaidTools } from "./paid-tool-names";
 import { readJsonBody } from "./read-json";
 import { httpUrl, plainText, visibleText } from "./text";
+import { site } from "@/lib/site";
 
 export const PAGE_SIZE = 100;
 /** The most entries one page may carry (the official registry's limit is 100; a page past this is refused whole). */
 export const MAX_PAGE_ENTRIES = 1000;
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
+/** lib/listings/presenters/server-json.ts AGORA_META_KEY (not imported: that module brings every presenter). */
+const AGORA_META_KEY = `${site.registryNamespace}/listing`;
 /** The transports a remote server can be checked over (stdio packages are not remote). */
 const REMOTE_TYPES = new Set(["streamable-http", "sse"]);
 
@@ -29,6 +33,7 @@ const serverJson = z.object({
   version: text(100).optional(),
   websiteUrl: text(2000).optional(),
   repository: z.object({ url: text(2000).optional() }).loose().optional(),
+  packages: z.array(z.unknown()).max(100).optional().catch(undefined),
   remotes: z.array(z.object({ type: z.string(), url: z.string() }).loose()).max(20).optional(),
   // The registry's earlier shape (still in some entries): transports keyed by type.
   transports: z.record(z.string(), z.object({ url: z.string() }).loose()).optional(),
@@ -50,6 +55,10 @@ const pageSchema = z.object({
 
 export type RegistryServer = {
   name: string;
+  /** What the upstream said of the entry beyond Agora's fields, served again as given (lib/listings/presenters/server-json.ts). */
+  upstreamServer: UpstreamServerJson;
+  /** When the upstream first published it (never later than now). */
+  publishedAt: Date | null;
   title: string | null;
   description: string;
   version: string | null;
@@ -89,30 +98,72 @@ function remotesOf(s: z.infer<typeof serverJson>) {
   return [...new Map(remotes.map((r) => [r.url, r])).values()];
 }
 
-export function toServer(raw: unknown): RegistryServer | { reason: string } {
+/** A package as server.json defines one (registryType, identifier, transport): a package that is not one is left out. */
+const packageSchema = z.object({ registryType: z.string().min(1).max(100), identifier: z.string().min(1).max(2000), transport: z.object({ type: z.string() }).loose() }).loose();
+const repositorySchema = z.object({ url: z.string().max(2000), source: z.string().max(100), id: z.string().max(200).optional(), subfolder: z.string().max(500).optional() }).loose();
+/** The one `_meta` key server.json defines, an object when present. */
+const PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided";
+/** Upstream `_meta` kept per entry (the official registry caps publisher metadata near 4 KB; past this it is dropped). */
+const UPSTREAM_META_MAX_BYTES = 8192;
+
+/** A date upstream, never later than now: a clock ahead (or a lie) must not date an entry in the future. */
+function notFuture(iso: string | undefined, now: Date): Date | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return date.getTime() > now.getTime() ? now : date;
+}
+
+/** The upstream's server.json fields Agora serves again as given, and its own `_meta` entries (never Agora's). */
+function upstreamServerOf(s: z.infer<typeof serverJson>, websiteUrl: string | null): UpstreamServerJson {
+  const packages = (s.packages ?? []).filter((p) => packageSchema.safeParse(p).success);
+  const repository = repositorySchema.safeParse(s.repository);
+  const { [AGORA_META_KEY]: _agora, [REGISTRY_PAID_TOOLS_META]: _tools, ...meta } = s._meta ?? {};
+  const publisher = meta[PUBLISHER_META];
+  if (publisher !== undefined && (typeof publisher !== "object" || publisher === null || Array.isArray(publisher))) delete meta[PUBLISHER_META];
+  const keepMeta = Object.keys(meta).length > 0 && Buffer.byteLength(JSON.stringify(meta)) <= UPSTREAM_META_MAX_BYTES;
+  return {
+    ...(s.version ? { version: s.version } : {}),
+    ...(packages.length ? { packages } : {}),
+    ...(repository.success && httpUrl(repository.data.url) ? { repository: repository.data } : {}),
+    ...(websiteUrl ? { websiteUrl } : {}),
+    ...(keepMeta ? { _meta: meta } : {}),
+  };
+}
+
+/** A name as compared with others: trailing slashes are no part of it. */
+export function normalName(name: string): string {
+  return name.replace(/\/+$/, "");
+}
+
+export function toServer(raw: unknown, now = new Date()): RegistryServer | { reason: string } {
   const entry = entrySchema.safeParse(raw);
   if (!entry.success) return { reason: typeof raw === "object" && raw !== null ? reasonOf(entry.error, "") : "the entry is not an object" };
   if (typeof entry.data.server !== "object" || entry.data.server === null) return { reason: "the entry has no server object" };
   const parsed = serverJson.safeParse(entry.data.server);
   if (!parsed.success) return { reason: reasonOf(parsed.error, "server") };
-  const s = parsed.data;
+  const s = { ...parsed.data, name: normalName(parsed.data.name) };
+  if (!s.name) return { reason: "server.name: the name is only slashes" };
   const meta = officialMeta.safeParse(entry.data._meta?.[OFFICIAL] ?? {});
   const official = meta.success ? meta.data : { status: "active" as const, publishedAt: undefined, updatedAt: undefined, isLatest: undefined };
   const agora = agoraListingMeta(s._meta, official.publishedAt);
   const title = plainText(s.title ?? "", 200);
   const description = plainText(agora?.description ?? s.description, 2000);
+  // Another Agora names its own page as the website of a listing that gave none: that is no website of the server's.
+  const websiteUrl = agora && httpUrl(s.websiteUrl) === agora.detailUrl ? null : httpUrl(s.websiteUrl);
+  const published = notFuture(official.publishedAt, now);
   return {
     name: s.name,
+    upstreamServer: upstreamServerOf(s, websiteUrl),
+    publishedAt: published ?? agora?.publishedAt ?? null,
     title: title.text || null,
     description: description.text,
     htmlStripped: title.stripped || description.stripped,
-    invisibleStripped: title.invisible || description.invisible || s.name !== (entry.data.server as { name: string }).name.trim(),
+    invisibleStripped: title.invisible || description.invisible || parsed.data.name !== (entry.data.server as { name: string }).name.trim(),
     version: s.version ?? null,
-    // Another Agora names its own page as the website of a listing that gave none: that is no website of the server's.
-    websiteUrl: agora && httpUrl(s.websiteUrl) === agora.detailUrl ? null : httpUrl(s.websiteUrl),
+    websiteUrl,
     repositoryUrl: httpUrl(s.repository?.url),
     status: official.status,
-    updatedAt: official.updatedAt ? new Date(official.updatedAt) : null,
+    updatedAt: notFuture(official.updatedAt, now),
     // Without the registry's own metadata (another aggregator, an old mirror) an entry counts as latest.
     isLatest: official.isLatest ?? true,
     remotes: remotesOf(s),
@@ -136,9 +187,10 @@ export async function fetchRegistryPage(fetch: FetchLike, url: string): Promise<
   const page = pageSchema.safeParse(await readJsonBody(res, "the registry"));
   if (!page.success) throw new Error(`the registry's answer is not a server list (${reasonOf(page.error, "")})`);
   const out: RegistryPage = { servers: [], received: page.data.servers.length, malformed: [], nextCursor: page.data.metadata?.nextCursor || null };
+  const now = new Date();
   // A loop, not recursion or a spread: a page of any size up to the cap is read in constant stack.
   for (let position = 0; position < page.data.servers.length; position++) {
-    const server = toServer(page.data.servers[position]);
+    const server = toServer(page.data.servers[position], now);
     if ("reason" in server) out.malformed.push({ position, reason: server.reason });
     else out.servers.push(server);
   }

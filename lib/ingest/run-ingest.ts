@@ -43,7 +43,7 @@ export async function runIngest(db: Db, sources: IngestSource[], options: Ingest
   }
   if (sources.length > 0) summary.candidates = await checkCandidates(db, options);
   // Listed, hidden, updated or re-checked listings: cached marketplace and detail pages must not outlive them.
-  const wrote = summary.sources.some((run) => run.counts.written > 0 || ("hidden" in run.counts && run.counts.hidden > 0));
+  const wrote = summary.sources.some((run) => run.counts.written > 0 || ("hidden" in run.counts && run.counts.hidden + run.counts.restored > 0));
   if (wrote || summary.candidates.checked > 0) await revalidateOutsideRequest([CATALOGUE_TAG]);
   return summary;
 }

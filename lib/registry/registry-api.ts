@@ -1,6 +1,9 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
-import { findListingView, findListingViewByRegistryName, listRegistryViews } from "@/lib/listings/lookup";
+import { findRegistryView, listRegistryViews } from "@/lib/listings/lookup";
+import { versionsOfListing } from "@/db/queries/upstream-versions";
+import type { RegistryView } from "@/lib/listings/registry-view";
+import { site } from "@/lib/site";
 import { ApiError, errorBody, errorResponse } from "@/lib/errors";
 import { cachedJson } from "@/lib/cached-json";
 import { route } from "@/lib/http/route";
@@ -19,7 +22,8 @@ export function decodeRegistryCursor(cursor: string): string | null {
   return m ? m[1]! : null;
 }
 
-const servesVersion = (version: string) => version === "latest" || version === SERVER_VERSION;
+/** The version a listing is served at now: its upstream's, or Agora's one version for a listing submitted here. */
+const currentVersion = (listing: RegistryView) => listing.registry.upstreamServer?.version ?? SERVER_VERSION;
 
 // The registry's OpenAPI (and x402's Bazaar clients) name the message `error`; this project's clients read
 // `message`. Both are sent, with the code and CORS, so a browser-based agent can read the refusal too. A failure
@@ -31,22 +35,22 @@ export function registryFailure(error: ApiError, thrown: unknown): Response {
 
 export const listServers = route(
   { name: "GET /v0.1/servers", query: registryListQuerySchema, failure: registryFailure },
-  async ({ query: { cursor, limit, search, updated_since, version, source }, db, request }) => {
+  async ({ query: { cursor, limit, search, updated_since, include_deleted, version, source }, db, request }) => {
     let afterSlug: string | undefined;
     if (cursor) {
       afterSlug = decodeRegistryCursor(cursor) ?? undefined;
       if (!afterSlug) throw new ApiError(400, "cursor is not valid.", { code: "invalid_cursor" });
     }
 
-    // One more than the page tells whether another follows.
-    const views =
-      !version || servesVersion(version)
-        ? await listRegistryViews(db, { q: search, source, updatedSince: updated_since ? new Date(updated_since) : undefined, afterSlug, limit: limit + 1 })
-        : [];
-    const page = views.slice(0, limit);
+    // One more than the page tells whether another follows. Every listing is served at its latest version: a
+    // `version` other than "latest" keeps the listings whose current version it is.
+    const updatedSince = updated_since ? new Date(updated_since) : undefined;
+    const rows = await listRegistryViews(db, { q: search, namespace: site.registryNamespace, source, updatedSince, includeDeleted: include_deleted, afterSlug, limit: limit + 1 });
+    const read = rows.slice(0, limit);
+    const page = read.filter((v) => !version || version === "latest" || currentVersion(v) === version);
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
-    if (views.length > limit) metadata.nextCursor = encodeRegistryCursor(page.at(-1)!.slug);
-    return cachedJson(request, { servers: page.map(toServerResponse), metadata }, CORS);
+    if (rows.length > limit) metadata.nextCursor = encodeRegistryCursor(read.at(-1)!.slug);
+    return cachedJson(request, { servers: page.map((v) => toServerResponse(v, v.registry)), metadata }, CORS);
   },
 );
 
@@ -82,11 +86,19 @@ export const getServerAt = route<undefined, undefined, undefined, { path: string
   async ({ params: { path: segments }, db, request }) => {
     const path = parseServerPath(segments);
     if (!path || path.key.length > 200) throw new ApiError(404, "Server not found");
-    const listing = path.byName ? await findListingViewByRegistryName(db, path.key) : await findListingView(db, path.key);
+    const listing = await findRegistryView(db, path.key, { byName: path.byName });
     if (!listing) throw new ApiError(404, "Server not found");
-    if (path.version !== null && !servesVersion(path.version)) throw new ApiError(404, "Server version not found");
-    const entry = toServerResponse(listing);
-    if (path.listVersions) return cachedJson(request, { servers: [entry], metadata: { count: 1 } }, CORS);
-    return cachedJson(request, entry, CORS);
+    const latest = toServerResponse(listing, listing.registry);
+    if (path.listVersions) {
+      const seen = await versionsOfListing(db, listing.id);
+      const current = currentVersion(listing);
+      const older = seen.filter((v) => v.version !== current).map((v) => toServerResponse(listing, listing.registry, { version: v.version, publishedAt: v.publishedAt?.toISOString() ?? null, server: { ...v.server, version: v.version }, isLatest: false }));
+      const servers = [latest, ...older];
+      return cachedJson(request, { servers, metadata: { count: servers.length } }, CORS);
+    }
+    if (path.version === null || path.version === "latest" || path.version === currentVersion(listing)) return cachedJson(request, latest, CORS);
+    const older = (await versionsOfListing(db, listing.id)).find((v) => v.version === path.version);
+    if (!older) throw new ApiError(404, "Server version not found");
+    return cachedJson(request, toServerResponse(listing, listing.registry, { version: older.version, publishedAt: older.publishedAt?.toISOString() ?? null, server: { ...older.server, version: older.version }, isLatest: false }), CORS);
   },
 );

@@ -48,7 +48,7 @@ export const REGISTRY_LIMIT_MAX = 100;
 
 /**
  * GET /v0.1/servers query, as the official MCP Registry names it. Unknown parameters are ignored rather
- * than refused: generic registry clients send options (include_deleted …) that do not apply here.
+ * than refused: generic registry clients send options that do not apply here.
  */
 export const registryListQuerySchema = z.object({
   cursor: z.string().max(300, "cursor is not valid.").optional(),
@@ -57,6 +57,11 @@ export const registryListQuerySchema = z.object({
   updated_since: z.iso
     .datetime({ offset: true, message: "updated_since must be an RFC 3339 date-time, e.g. 2025-08-07T13:15:04.280Z." })
     .optional(),
+  // The OpenAPI's flag: deleted entries are listed too (always so when updated_since is given).
+  include_deleted: z
+    .enum(["true", "false"], { message: "include_deleted must be true or false." })
+    .optional()
+    .transform((v) => v === "true"),
   version: z.string().trim().max(255, "version must be at most 255 characters.").optional(),
   source: filtersShape.source,
 });

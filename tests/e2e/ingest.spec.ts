@@ -50,6 +50,8 @@ test("admin runs ingestion; imported listings show with their source, filter and
   await page.goto("/marketplace/mcp-server");
   await expect(page.getByTestId("provenance")).toHaveText("From the MCP Registry as io.decisionrules/mcp-server");
   await expect(page.getByTestId("deprecated-notice")).toContainText("Deprecated upstream.");
+  // Where it was first published, by name and URL.
+  await expect(page.getByTestId("provenance-origin")).toHaveText(/^First published in MCP Registry \(http:\/\/127\.0\.0\.1:\d+\)\.$/);
   await page.screenshot({ path: testInfo.outputPath("detail-deprecated.png"), fullPage: true });
   await page.goto("/marketplace/warppay402-server");
   await expect(page.getByTestId("provenance")).toHaveText("From the MCP Registry as io.github.golfgolfgolf200/warppay402-server");

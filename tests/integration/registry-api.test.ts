@@ -124,7 +124,7 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
     // A listing no probe has reached says so, and claims nothing.
     const scraper = all.find((e) => e.server.name === "dev.agora-mcp/ai-powered-web-scraper")!;
     expect(scraper.server._meta[OURS]).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });
-    expect(boba._meta[OFFICIAL]).toEqual({ status: "active", publishedAt: expect.any(String), updatedAt: expect.any(String), isLatest: true });
+    expect(boba._meta[OFFICIAL]).toEqual({ status: "active", statusChangedAt: expect.any(String), publishedAt: expect.any(String), updatedAt: expect.any(String), isLatest: true });
     const names = all.map((e) => e.server.name);
     expect(names).not.toContain("dev.agora-mcp/pending-review-example");
     expect(names).not.toContain("dev.agora-mcp/rejected-example");

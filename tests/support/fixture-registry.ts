@@ -50,6 +50,8 @@ export type RegistryEntry = {
   server: unknown;
   status?: "active" | "deprecated" | "deleted";
   updatedAt: string;
+  /** When this version was published (default: updatedAt). */
+  publishedAt?: string;
   isLatest?: boolean;
 };
 
@@ -87,7 +89,7 @@ export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 
     const body = {
       servers: page.map((e) => ({
         server: e.server,
-        _meta: { [OFFICIAL]: { status: e.status ?? "active", publishedAt: e.updatedAt, updatedAt: e.updatedAt, isLatest: e.isLatest ?? true } },
+        _meta: { [OFFICIAL]: { status: e.status ?? "active", publishedAt: e.publishedAt ?? e.updatedAt, updatedAt: e.updatedAt, isLatest: e.isLatest ?? true } },
       })),
       metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) },
     };

@@ -2,7 +2,10 @@
 // Registry or an x402 discovery list, with its name, entry and status upstream. A deprecated upstream entry
 // stays listed with a notice; a deleted one is hidden everywhere (lib/ingest).
 import { z } from "zod";
+import type { ProvenanceChain, ProvenanceHop } from "@/db/schema";
 import type { Listing } from "@/lib/listings/model";
+
+export type { ProvenanceChain };
 
 export const SOURCE_NAMES: Record<string, string> = { agora: "Agora", "mcp-registry": "MCP Registry", "x402-discovery": "x402 discovery" };
 
@@ -38,4 +41,28 @@ export function provenanceFacts(listing: ProvenanceColumns): Provenance {
 export function provenanceLine(p: Provenance): string {
   if (!p.upstream) return `Source: ${SOURCE_NAMES[p.source]}`;
   return `Source: ${SOURCE_NAMES[p.source]} (${p.upstream.name})${p.upstream.status === "deprecated" ? " — deprecated upstream: its publisher recommends against new use" : ""}`;
+}
+
+/** A registry on a listing's way here, as /v0.1 `_meta` and the detail page name it. */
+export type RegistryHop = { kind: ProvenanceHop["kind"]; name: string; url: string; entryUrl: string | null; listingId: string | null };
+
+/**
+ * Where a listing was first published and every registry it passed through, oldest first (the last is the source
+ * Agora read it from). Null origin: submitted here. A listing imported before chains were kept has its direct
+ * source alone, from its upstream entry's URL.
+ */
+export function provenanceChainFacts(listing: ProvenanceColumns, chain: ProvenanceChain): { origin: RegistryHop | null; registries: RegistryHop[] } {
+  const hops: RegistryHop[] = chain.map(({ kind, name, url, entryUrl, listingId }) => ({ kind, name, url, entryUrl, listingId: listingId ?? null }));
+  if (hops.length === 0 && listing.source !== "agora" && listing.upstreamUrl) {
+    const kind = listing.source === "x402-discovery" ? "x402-discovery" : "mcp-registry";
+    hops.push({ kind, name: SOURCE_NAMES[kind]!, url: new URL(listing.upstreamUrl).origin, entryUrl: listing.upstreamUrl, listingId: null });
+  }
+  return { origin: hops[0] ?? null, registries: hops };
+}
+
+/** "first published in MCP Registry (https://…), then Agora (https://…)". */
+export function provenanceChainLine(hops: RegistryHop[]): string | null {
+  if (hops.length === 0) return null;
+  const [first, ...rest] = hops.map((h) => `${h.name} (${h.url})`);
+  return `First published in ${first}${rest.length ? `, then listed by ${rest.join(", then ")}` : ""}.`;
 }

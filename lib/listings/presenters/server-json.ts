@@ -4,8 +4,9 @@ import type { ListingView } from "@/lib/listings/model";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { isFree } from "@/lib/listings/format";
 import { reputationSummary } from "@/lib/listings/presenters/reputation";
-import { site } from "@/lib/site";
-import { provenanceFacts } from "./provenance";
+import type { RegistryFacts, RegistryStatus } from "@/lib/listings/registry-view";
+import { site, siteUrl } from "@/lib/site";
+import { provenanceChainFacts, provenanceFacts } from "./provenance";
 import { detailUrl, registryNameOf, serverCardUrl } from "./server-details";
 
 export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
@@ -25,13 +26,17 @@ export type ServerJson = {
   description: string;
   version: string;
   websiteUrl: string;
+  repository?: Record<string, unknown>;
+  packages?: unknown[];
   remotes: { type: "streamable-http"; url: string }[];
   _meta: Record<string, unknown>;
 };
 
+export type OfficialMeta = { status: RegistryStatus; statusChangedAt: string; publishedAt: string; updatedAt: string; isLatest: boolean };
+
 export type ServerResponse = {
   server: ServerJson;
-  _meta: { [OFFICIAL_META_KEY]: { status: "active" | "deprecated"; publishedAt: string; updatedAt: string; isLatest: boolean } };
+  _meta: { [OFFICIAL_META_KEY]: OfficialMeta };
 };
 
 /** Cuts text to `max` code points (as JSON Schema counts them), at a word break when one is near, with an ellipsis. */
@@ -52,7 +57,7 @@ export function slugFromRegistryName(name: string): string | null {
 }
 
 /** Agora's listing metadata with the probe's facts, shortened to the official registry's budget when it must be. */
-function listingMeta(listing: ListingView) {
+function listingMeta(listing: ListingView, registry: RegistryFacts) {
   const facts: ProbeFacts & { truncated?: true } = probeFacts(listing);
   const meta = {
     id: listing.id,
@@ -66,8 +71,12 @@ function listingMeta(listing: ListingView) {
     currency: "USD",
     verified: listing.verified,
     createdAt: listing.createdAt,
-    // An imported listing's entry upstream (its name there is server.name, kept as the registry asks).
+    // An imported listing's entry upstream (its name there is server.name, kept as the registry asks), where it was
+    // first published and every registry it came through; and this registry's own name, so a second Agora reading
+    // this one names it as an Agora (lib/ingest/provenance.ts).
     ...provenanceFacts(listing),
+    ...provenanceChainFacts(listing, registry.provenance),
+    registry: { name: site.name, url: siteUrl() },
     ...facts,
     buyerReviews: reputationSummary(listing),
   };
@@ -97,20 +106,48 @@ function paidToolsMeta(listing: ListingView): Record<string, string[]> {
   return names.length ? { [REGISTRY_PAID_TOOLS_META]: [...new Set(names)] } : {};
 }
 
-export function toServerResponse(listing: ListingView): ServerResponse {
+/** Registry facts for a listing read without them (a listing approved now, as every surface but /v0.1 sees it). */
+export function currentRegistryFacts(listing: ListingView): RegistryFacts {
+  return {
+    status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active",
+    statusChangedAt: listing.updatedAt,
+    publishedAt: listing.createdAt,
+    upstreamServer: null,
+    provenance: [],
+  };
+}
+
+/** One version of a listing: its own, or one its upstream published earlier (GET …/versions lists every one seen). */
+export type VersionOverride = { version: string; publishedAt: string | null; server: RegistryFacts["upstreamServer"]; isLatest: boolean };
+
+/**
+ * An imported entry comes back out as its upstream gave it: version, packages, repository and website, and the
+ * upstream's own `_meta` entries under their keys, beside Agora's under its own (which replace any an upstream Agora wrote).
+ */
+export function toServerResponse(listing: ListingView, registry: RegistryFacts = currentRegistryFacts(listing), at?: VersionOverride): ServerResponse {
+  const upstream = at?.server ?? registry.upstreamServer;
+  const { [AGORA_META_KEY]: _upstreamAgora, [REGISTRY_PAID_TOOLS_META]: _upstreamTools, ...upstreamMeta } = upstream?._meta ?? {};
   return {
     server: {
       $schema: SERVER_SCHEMA_URL,
       name: registryNameOf(listing),
       title: truncate(listing.name, TEXT_MAX),
       description: truncate(listing.description, TEXT_MAX),
-      version: SERVER_VERSION,
-      websiteUrl: listing.websiteUrl ?? detailUrl(listing.slug),
+      version: upstream?.version ?? SERVER_VERSION,
+      websiteUrl: upstream ? (upstream.websiteUrl ?? detailUrl(listing.slug)) : (listing.websiteUrl ?? detailUrl(listing.slug)),
+      ...(upstream?.repository ? { repository: upstream.repository } : {}),
+      ...(upstream?.packages?.length ? { packages: upstream.packages } : {}),
       remotes: [{ type: "streamable-http", url: listing.serverUrl }],
-      _meta: { [AGORA_META_KEY]: listingMeta(listing), ...paidToolsMeta(listing) },
+      _meta: { ...upstreamMeta, [AGORA_META_KEY]: listingMeta(listing, registry), ...paidToolsMeta(listing) },
     },
     _meta: {
-      [OFFICIAL_META_KEY]: { status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active", publishedAt: listing.createdAt, updatedAt: listing.updatedAt, isLatest: true },
+      [OFFICIAL_META_KEY]: {
+        status: registry.status,
+        statusChangedAt: registry.statusChangedAt,
+        publishedAt: at?.publishedAt ?? registry.publishedAt,
+        updatedAt: listing.updatedAt,
+        isLatest: at?.isLatest ?? true,
+      },
     },
   };
 }
