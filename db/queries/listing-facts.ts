@@ -13,10 +13,13 @@ import type { PublicListingRow } from "./search/columns";
 import type { CatalogueQuery } from "./search/terms";
 import { latestProbeFact, uptimeFact, type UptimeSummary } from "./probes";
 import { salesSummaryFact, type SalesSummary } from "./sales";
-import { latestTestPurchaseFact } from "./test-purchases";
+import { deliveryCountsFact, latestTestPurchaseFact, type DeliveryCounts } from "./test-purchases";
 
 /** The record window of `uptime`. */
 export const UPTIME_DAYS = 30;
+
+/** The window of `delivery`. */
+export const DELIVERY_DAYS = 30;
 
 /** What the surfaces read of the latest check. */
 export type LatestProbeRow = Pick<ListingProbe, "listingId" | "checkedAt" | "reachable" | "verifiable" | "latencyMs" | "protocolVersion" | "tools" | "pricedItems" | "paymentMethods">;
@@ -31,6 +34,8 @@ export type ListingRecord = {
   /** Visible buyer reviews: count, average and the newest few (absent before the first). */
   buyerReviews?: BuyerReviewSummary & { latest: BuyerReviewRow[] };
   testPurchase?: TestPurchase;
+  /** Its test purchases of the last `DELIVERY_DAYS` days by what came of them (absent when there were none). */
+  delivery?: DeliveryCounts;
 };
 
 /**
@@ -57,11 +62,12 @@ export async function withListingFacts(db: Db, rows: PublicListingRow[], now = n
       sales: salesSummaryFact(now),
       testPurchase: latestTestPurchaseFact,
       buyerReviews: buyerReviewsFact(),
+      delivery: deliveryCountsFact(DELIVERY_DAYS),
     },
   );
   return rows.map((row) => {
     const f = facts.get(row.id);
-    return { row, probe: f?.probe, uptime: f?.uptime, drift: f?.drift ?? [], sales: f?.sales, buyerReviews: f?.buyerReviews, testPurchase: f?.testPurchase };
+    return { row, probe: f?.probe, uptime: f?.uptime, drift: f?.drift ?? [], sales: f?.sales, buyerReviews: f?.buyerReviews, testPurchase: f?.testPurchase, delivery: f?.delivery };
   });
 }
 

@@ -195,19 +195,34 @@ export async function undeliveredListings(db: Db, limit = 50): Promise<Undeliver
  */
 export type DeliveryCounts = { delivered: number; failedUncharged: number; failedCharged: number };
 
+/** The outcomes `deliveryCounts` counts (drift and pending bought nothing). */
+const COUNTED = sql.raw(`t.outcome in ('delivered', 'refused', 'not-delivered')`);
+
+/**
+ * A listing's delivery counts over the last `days` days, as one fact of the listings' single facts statement
+ * (facts-statement.ts); absent when it has no counted purchase in that window.
+ */
+export function deliveryCountsFact(days = 30): ListingFact<DeliveryCounts> {
+  const charged = sql.raw(`t.outcome = 'not-delivered' and t.money not in ('none', 'refused')`);
+  const uncharged = sql.raw(`t.outcome = 'refused' or (t.outcome = 'not-delivered' and t.money in ('none', 'refused'))`);
+  return {
+    select: (listingId) => sql`(select jsonb_build_object(
+        'delivered', count(*) filter (where t.outcome = 'delivered'),
+        'failedUncharged', count(*) filter (where ${uncharged}),
+        'failedCharged', count(*) filter (where ${charged}))
+      from ${testPurchases} t
+      where t.listing_id = ${listingId} and t.started_at >= now() - make_interval(days => ${Math.trunc(days)}::int)
+      having count(*) filter (where ${COUNTED}) > 0)`,
+    decode: (json) => {
+      const o = json as Record<string, unknown>;
+      return { delivered: Number(o.delivered), failedUncharged: Number(o.failedUncharged), failedCharged: Number(o.failedCharged) };
+    },
+  };
+}
+
+/** Each listing's delivery counts over the last `days` days; listings without a counted purchase are left out. */
 export async function deliveryCounts(db: Db, listingIds: string[], days = 30): Promise<Map<string, DeliveryCounts>> {
   if (!listingIds.length) return new Map();
-  const since = sql`now() - make_interval(days => ${days})`;
-  const count = (where: ReturnType<typeof sql>) => sql<number>`count(*) filter (where ${where})::int`;
-  const rows = await db
-    .select({
-      listingId: testPurchases.listingId,
-      delivered: count(sql`${testPurchases.outcome} = 'delivered'`),
-      failedUncharged: count(sql`${testPurchases.outcome} = 'refused' or (${testPurchases.outcome} = 'not-delivered' and ${testPurchases.money} in ('none', 'refused'))`),
-      failedCharged: count(sql`${testPurchases.outcome} = 'not-delivered' and ${testPurchases.money} not in ('none', 'refused')`),
-    })
-    .from(testPurchases)
-    .where(and(inArray(testPurchases.listingId, listingIds), sql`${testPurchases.startedAt} >= ${since}`))
-    .groupBy(testPurchases.listingId);
-  return new Map(rows.map(({ listingId, ...counts }) => [listingId, { delivered: Number(counts.delivered), failedUncharged: Number(counts.failedUncharged), failedCharged: Number(counts.failedCharged) }]));
+  const facts = await readListingFacts(db, listingIds, { delivery: deliveryCountsFact(days) });
+  return new Map([...facts].flatMap(([id, f]) => (f.delivery ? [[id, f.delivery] as const] : [])));
 }

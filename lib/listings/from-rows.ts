@@ -8,6 +8,9 @@ import { NO_BUYER_REVIEWS, toBuyerReviewView } from "@/lib/listings/buyer-review
 import { toTestPurchaseView } from "@/lib/listings/test-purchase-view";
 import type { Listing, ListingSales, ListingView, ProbeSnapshot } from "./model";
 import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
+import type { DeliveryCounts } from "@/db/queries/test-purchases";
+
+const NO_DELIVERIES: DeliveryCounts = { delivered: 0, failedUncharged: 0, failedCharged: 0 };
 
 export function toListing(row: PublicListingRow): Listing {
   return {
@@ -52,7 +55,8 @@ export function toListingView(record: ListingRecord, now = new Date()): ListingV
   const evidence = toEvidenceView(record);
   // Took the money and delivered nothing: not Verified, whatever the checks say, until a test purchase delivers.
   const verified = verifiedByProbe(listing.verified, probe, now) && evidence.testPurchase?.outcome !== "not-delivered";
-  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, buyerReviews, ...evidence };
+  const delivery30d = record.delivery ?? NO_DELIVERIES;
+  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, buyerReviews, delivery30d, ...evidence };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

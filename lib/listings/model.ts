@@ -9,13 +9,14 @@ import type { EditInput } from "@/db/queries/listing-write";
 import type { PublicListingRow } from "@/db/queries/search/columns";
 import type { SalesSummary } from "@/db/queries/sales";
 import type { Uptime, UptimeSummary } from "@/db/queries/probes";
+import type { DeliveryCounts } from "@/db/queries/test-purchases";
 import type { SubmittedListing } from "@/db/queries/submissions";
 import type { ListingProbe } from "@/db/schema";
 import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/listings/buyer-review-view";
 import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
 export type { EditInput, OwnEdit, PendingEditEntry };
-export type { BuyerReviewFacts, BuyerReviewView, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
+export type { BuyerReviewFacts, BuyerReviewView, DeliveryCounts, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
 
 /** The public columns of a stored row (db/queries/search/columns.ts lists them), with dates as ISO strings. */
 export type Listing = Omit<PublicListingRow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
@@ -38,6 +39,8 @@ export type ProbeSnapshot = {
  * latest purchase from it (lib/test-purchases), null before the first.
  */
 export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[]; testPurchase: TestPurchaseView | null } & ListingSales & {
+  /** Its test purchases of the last 30 days: delivered, failed without a charge, failed after one (all 0 when none). */
+  delivery30d: DeliveryCounts;
   /** Reviews from wallets that paid (lib/buyer-reviews): count, average rating and the newest few. */
   buyerReviews: BuyerReviewFacts;
 };

@@ -59,6 +59,12 @@ export const driftSchema = z.object({
   detectedAt: z.string().describe("ISO 8601 time of the check that found it."),
 });
 
+export const deliverySchema = z.object({
+  delivered: z.number().int().describe("Test purchases that were paid for and delivered a good result in time."),
+  failedUncharged: z.number().int().describe("Test purchases that failed without costing anything: the server refused the payment, or its tool failed and the payment was not used."),
+  failedCharged: z.number().int().describe("Test purchases that failed after the money moved (or may have): paid, and nothing good came back."),
+});
+
 /** Liveness: small enough for every search result. */
 export const statusFactsSchema = z.object({
   lastCheckedAt: z.string().nullable().describe("When Agora last probed the server (ISO 8601); null before the first check."),
@@ -66,6 +72,7 @@ export const statusFactsSchema = z.object({
   uptime30d: uptimeSchema,
   sales: salesFactsSchema,
   testPurchase: testPurchaseSchema.nullable().describe("Agora's latest test purchase from this server (it buys from each paid listing on a schedule); null before the first."),
+  delivery30d: deliverySchema.describe("Agora's test purchases from this server over the last 30 days, by what came of them; all 0 when there were none."),
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */
@@ -101,6 +108,7 @@ export function statusFacts(view: ListingView): StatusFacts {
     uptime30d: { percent: view.uptime.uptimePct, checks: view.uptime.checks, medianLatencyMs: view.uptime.medianLatencyMs },
     sales: salesFacts(view.sales),
     testPurchase: view.testPurchase,
+    delivery30d: view.delivery30d,
   };
 }
 

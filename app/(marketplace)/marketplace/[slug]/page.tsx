@@ -10,6 +10,7 @@ import { BuyerReviews } from "@/components/listings/buyer-reviews";
 import { BuyerRating } from "@/components/listings/buyer-rating";
 import { DriftNotes } from "@/components/listings/drift-notes";
 import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
+import { DeliveryLine } from "@/components/listings/delivery-line";
 import { TestPurchaseLine } from "@/components/listings/test-purchase-line";
 import { ToolsAndPrices } from "@/components/listings/tools-and-prices";
 import { DeprecatedNotice, ProvenanceNote } from "@/components/listings/provenance-note";
@@ -106,6 +107,7 @@ export default async function ListingPage({ params }: { params: Params }) {
           </div>
           <div className="mt-3">
             <TestPurchaseLine testPurchase={listing.testPurchase} />
+            <DeliveryLine counts={listing.delivery30d} />
           </div>
         </div>
         <div className="shrink-0 rounded-xl border bg-muted/40 px-5 py-4 sm:text-right">
