@@ -39,6 +39,7 @@ function view(overrides: Partial<ListingView> = {}): ListingView {
     sales: NO_SALES,
     buyerReviews: { count: 0, average: null, latest: [] },
     testPurchase: null,
+    delivery30d: { delivered: 0, failedUncharged: 0, failedCharged: 0 },
     ...overrides,
   };
 }

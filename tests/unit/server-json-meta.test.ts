@@ -40,6 +40,7 @@ function view(tools: number): ListingView {
     sales: NO_SALES,
     buyerReviews: { count: 0, average: null, latest: [] },
     testPurchase: null,
+    delivery30d: { delivered: 0, failedUncharged: 0, failedCharged: 0 },
   };
 }
 
