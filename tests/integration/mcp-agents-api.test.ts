@@ -38,7 +38,7 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     // The spec's fields keep their shapes; what the probe knows follows them.
     expect(Object.keys(body[0]!).sort()).toEqual(
       ["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]
-        .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "paymentStyle", "lastVerification", "protocolVersion", "drift", "sales", "testPurchase"])
+        .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "paymentStyle", "lastVerification", "protocolVersion", "drift", "sales", "testPurchase", "delivery30d"])
         .concat(["source", "upstream"])
         .sort(),
     );
