@@ -44,6 +44,7 @@ type Facts = {
   lastVerification: { status: string; checkedAt: string } | null;
   verified: boolean;
   drift: unknown[];
+  delivery30d: { delivered: number; failedUncharged: number; failedCharged: number };
 };
 
 const offer = (f: Facts) => ({ tools: f.tools, pricedItems: f.pricedItems, paymentMethods: f.paymentMethods, lastCheckedAt: f.lastCheckedAt, verified: f.verified, drift: f.drift });
@@ -95,7 +96,7 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
     const listed = ((await (await listAgents(new Request("http://localhost/api/mcp-agents?q=reference%20weather"))).json()) as Facts[])[0]!;
     const single = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
     const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult).structuredContent as unknown as Facts;
-    const registryList = (await (await listV01(new Request("http://localhost/v0.1/servers?search=reference%20weather"))).json()) as {
+    const registryList = (await (await listV01(new Request("http://localhost/v0.1/servers?search=reference-weather"))).json()) as {
       servers: { server: { _meta: Record<string, Facts> } }[];
     };
     const registryOne = (await (
@@ -116,6 +117,7 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
     expect(listed.tools[2]!.paymentMethods).toEqual(["USDC_BASE_SEPOLIA"]);
     expect(listed).toMatchObject({ verified: true, reachable: true, lastVerification: { status: "passed" } });
     expect(listed.uptime30d).toMatchObject({ percent: 100, checks: 1 });
+    expect(listed.delivery30d).toEqual({ delivered: 0, failedUncharged: 0, failedCharged: 0 });
     expect(Date.parse(listed.lastCheckedAt!)).toBeGreaterThan(Date.now() - 60_000);
 
     for (const other of [single, details, registryList.servers[0]!.server._meta[OURS]!, registryOne.server._meta[OURS]!]) {
@@ -124,6 +126,7 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
       else expect(offer(other)).toEqual(offer(listed));
       expect(other.uptime30d).toEqual(listed.uptime30d);
       expect(other.lastVerification).toEqual(listed.lastVerification);
+      expect(other.delivery30d).toEqual(listed.delivery30d);
     }
   });
 
