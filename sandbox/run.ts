@@ -245,7 +245,8 @@ Agora sandbox is running (loopback only: every part listens on 127.0.0.1, nothin
   Chain:        ${started.chain.rpcUrl}  (anvil answering as Base Sepolia, chain id 84532; block every ${blockTime || "tx"} s)
   USDC:         ${USDC_ADDRESS}  (sandbox token, EIP-3009)
   Facilitator:  ${started.facilitator.url}
-${registered.map((s) => `  Server:       ${s.name}: ${s.mcpUrl}  ${s.verified ? "Verified" : `not verified${s.probeError ? ` (${s.probeError})` : ""}`}`).join("\n")}
+${registered.map((s) => `  Server:       ${s.name}: ${s.mcpUrl}  ${s.verified ? "Verified" : `not verified${s.probeError ? ` (${s.probeError})` : ""}`}; paid into ${s.payTo}`).join("\n")}
+  Your server:  any address can receive its sales here, e.g. ${privateKeyToAccount(generatePrivateKey()).address} (no key needed to receive; the site reads sales from the chain)
   Test buys:    the site's wallet ${testPurchaseWallet.address} buys from each paid listing (${JSON.stringify(testPurchases)})
   Buyer wallet: ${buyer.address}  holds ${formatUsd(balance)} USDC; key in ${path.relative(process.cwd(), walletFile)} (mode 0600)
   Reviewer:     ${reviewer ? `${reviewer.email}  password ${reviewer.password}  (sign in at ${registryUrl}/login, approve at ${registryUrl}/admin/review)` : "(none)"}

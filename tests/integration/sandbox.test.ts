@@ -183,6 +183,9 @@ describe("npm run sandbox", () => {
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - 2n * units);
     // The reviewer's sign-in is printed, and the account is an admin with that password (checked by signing in on the site).
     expect(first.output()).toContain(`Reviewer:     ${first.summary.reviewer.email}  password ${first.summary.reviewer.password}`);
+    // Every address it prints says whose it is; the Building A Server guide sends a provider to the "Your server" line.
+    for (const server of first.summary.servers) expect(first.output()).toContain(`; paid into ${server.payTo}`);
+    expect(first.output()).toMatch(/Your server: {2}any address can receive its sales here, e\.g\. 0x[0-9a-fA-F]{40} /);
     const signIn = await fetch(`http://127.0.0.1:${base + 5}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import { AuthScreen } from "@/components/auth/auth-screen";
 import { RegisterForm } from "@/components/auth/register-form";
@@ -16,7 +17,9 @@ export default async function RegisterPage() {
   // Which providers are offered is deployment configuration, read per request; a person already signed in has an
   // account, and is shown it rather than a form for another.
   await connection();
-  if (await currentUserId()) redirect("/account");
+  // Not while the page is re-rendered as the answer to its own "Create account" action (which has just signed the
+  // person in): that answer would carry this redirect, racing the form's own way on to /submit.
+  if (!(await headers()).has("next-action") && (await currentUserId())) redirect("/account");
   const alternative = registerAlternative(oauthProviders());
   return (
     <AuthScreen
