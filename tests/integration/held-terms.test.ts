@@ -3,6 +3,7 @@
 // discovery, which lists only Verified listings) keeps the approved price and payee, the listing loses Verified, and
 // the change waits on the review queue as a pending edit; approving it shows the new terms. Real MonetizedMCP
 // servers on loopback whose terms change between checks.
+import { slugify } from "@/lib/listings/slug";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -63,7 +64,8 @@ describe.each(drivers())("price rises and payee changes wait for review on %s", 
   async function served(id: string, name: string) {
     const listed = (await (await listAgents(new Request(`http://localhost/api/mcp-agents?q=${encodeURIComponent(name)}`))).json()) as ({ id: string } & Facts)[];
     const one = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
-    const v01 = (await (await listV01(new Request(`http://localhost/v0.1/servers?search=${encodeURIComponent(name)}`))).json()) as { servers: { server: { _meta: Record<string, Facts & { id: string }> } }[] };
+    // /v0.1's search is the registry's: a substring of server.name (dev.agora-mcp/<slug> here).
+    const v01 = (await (await listV01(new Request(`http://localhost/v0.1/servers?search=${encodeURIComponent(slugify(name))}`))).json()) as { servers: { server: { _meta: Record<string, Facts & { id: string }> } }[] };
     const meta = v01.servers.map((s) => Object.values(s.server._meta).find((m) => m.id === id)).find(Boolean);
     const mcp = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult).structuredContent as Facts;
     const view = (await findListingView(conn.db, id))!;
