@@ -41,7 +41,7 @@ test.describe("shared layout", () => {
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
     await toggle.click();
     const menu = page.getByRole("navigation", { name: "Mobile" });
-    await expect(menu.getByRole("link")).toHaveText(["How It Works", "Getting Started", "Marketplace", "Submit Server"]);
+    await expect(menu.getByRole("link")).toHaveText(["How It Works", "Getting Started", "Marketplace", "Submit Server", "Sign in"]);
     await page.getByRole("button", { name: "Close menu" }).click();
     await expect(menu).toBeHidden();
 

@@ -1,17 +1,18 @@
 // How much JavaScript a phone downloads for each public page, read as Chromium receives it: every script response's
-// transferred body (compressed as served), summed per page load from an empty cache. A page past its budget fails.
-// The budget is what the pages weighed when it was set (bench/RESULTS.md, "Light pages") plus a little room, so a new client component or a library pulled into
-// the browser by an import is caught here, where it is cheap to fix. Next and React alone weigh about 130 kB gzip
+// transferred body (compressed as served) up to the page's load event, from an empty cache. A page past its budget
+// fails.
+// The budget is what the pages weighed when it was set (bench/RESULTS.md, "Light pages") plus about 9 kB, so a new
+// client component or a library pulled into the browser by an import is caught here, where it is cheap to fix. Next and React alone weigh about 130 kB gzip
 // on every page, which is why the 100 kB goal is recorded there as missed rather than set here.
 import { expect, test } from "@playwright/test";
 
 const KB = 1024;
 /** Per page: the most script it may transfer. */
 const BUDGETS: { path: string; name: string; bytes: number }[] = [
-  { path: "/", name: "home", bytes: 170 * KB },
-  { path: "/marketplace", name: "marketplace", bytes: 150 * KB },
-  { path: "/marketplace/weather-now", name: "a detail page", bytes: 170 * KB },
-  { path: "/getting-started", name: "Getting Started", bytes: 175 * KB },
+  { path: "/", name: "home", bytes: 175 * KB },
+  { path: "/marketplace", name: "marketplace", bytes: 155 * KB },
+  { path: "/marketplace/weather-now", name: "a detail page", bytes: 160 * KB },
+  { path: "/getting-started", name: "Getting Started", bytes: 165 * KB },
 ];
 
 for (const { path, name, bytes } of BUDGETS) {
@@ -21,15 +22,16 @@ for (const { path, name, bytes } of BUDGETS) {
       if (request.resourceType() !== "script") return;
       scripts.push(request.sizes().then((s) => ({ url: request.url(), size: s.responseBodySize })));
     });
+    // The page's own scripts, up to its load event: what the page needs to run. Later loads (links prefetched
+    // in the viewport, the toaster loaded when idle) depend on timing and on what the page links to.
     await page.goto(path, { waitUntil: "load" });
-    // Scripts the page asks for once it is running (analytics, toasts) count too: wait until the network is idle.
-    await page.waitForLoadState("networkidle");
     const sizes = await Promise.all(scripts);
     const total = sizes.reduce((sum, s) => sum + s.size, 0);
     const list = sizes
       .sort((a, b) => b.size - a.size)
       .map((s) => `${(s.size / KB).toFixed(1)} kB ${new URL(s.url).pathname}`)
       .join("\n");
+    console.log(`${name}: ${(total / KB).toFixed(1)} kB of script at load`);
     expect(sizes.length, "the page loads its scripts").toBeGreaterThan(0);
     expect(total, `${name}: ${(total / KB).toFixed(1)} kB of script, budget ${bytes / KB} kB:\n${list}`).toBeLessThanOrEqual(bytes);
   });
