@@ -66,6 +66,10 @@ const nextConfig = {
   // The package tarballs (dist/downloads, made by `npm run build:downloads`) are read at request time by
   // app/downloads/[file]; traced here so a standalone build carries them next to its server.
   outputFileTracingIncludes: { "/downloads/*": ["./dist/downloads/*"] },
+  // lib/downloads/served.ts names the dev tarballs' folder too (`npm run dev` and the sandbox serve from it); the
+  // trace follows that literal, so a checkout that ran either before `npm run build` shipped them in the
+  // standalone folder (CI's order: tests/e2e/standalone-folder.spec.ts).
+  outputFileTracingExcludes: { "*": ["./dist/downloads-dev/**"] },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

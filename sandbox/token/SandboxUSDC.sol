@@ -2,7 +2,8 @@
 pragma solidity ^0.8.24;
 
 /// A USDC-like test token for the local sandbox chain only: 6 decimals, ERC-20, and EIP-3009
-/// transferWithAuthorization / receiveWithAuthorization / cancelAuthorization with the same
+/// transferWithAuthorization / receiveWithAuthorization / cancelAuthorization and EIP-2612 permit (which x402's
+/// `upto` scheme uses to let Permit2 move a buyer's tokens without gas from the buyer), with the same
 /// EIP-712 domain as USDC on Base Sepolia (name "USDC", version "2"). It is placed at the real
 /// USDC address with anvil_setCode, so nothing may depend on constructor-written storage:
 /// name, version and the domain are constants, computed from the chain id and address(this).
@@ -19,6 +20,8 @@ contract SandboxUSDC {
         keccak256("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
     bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH =
         keccak256("ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
+    bytes32 public constant PERMIT_TYPEHASH =
+        keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
         keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
     // secp256k1n / 2: signatures with a higher s are malleable copies (EIP-2).
@@ -28,6 +31,8 @@ contract SandboxUSDC {
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
+    /// EIP-2612: each owner's next permit nonce.
+    mapping(address => uint256) public nonces;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -96,6 +101,14 @@ contract SandboxUSDC {
         require(_recover(digest, v, r, s) == authorizer, "FiatTokenV2: invalid signature");
         _authorizationStates[authorizer][nonce] = true;
         emit AuthorizationCanceled(authorizer, nonce);
+    }
+
+    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external {
+        require(deadline >= block.timestamp, "FiatTokenV2: permit is expired");
+        bytes32 digest = _digest(keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, nonces[owner]++, deadline)));
+        require(_recover(digest, v, r, s) == owner, "EIP2612: invalid signature");
+        allowance[owner][spender] = value;
+        emit Approval(owner, spender, value);
     }
 
     function _transferWithAuthorization(

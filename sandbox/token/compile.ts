@@ -1,6 +1,6 @@
 // Compiles the sandbox chain's contracts with solc-js (from npm, no network) into the artifacts the sandbox
-// installs: SandboxUSDC.sol → artifact.json, Multicall3.sol → multicall3.json.
-// `npx tsx sandbox/token/compile.ts` rewrites both; a unit test checks the committed ones are current.
+// installs (SANDBOX_CONTRACTS: each NAME.sol → its artifact file).
+// `npx tsx sandbox/token/compile.ts` rewrites them all; a unit test checks the committed ones are current.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,19 +11,30 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export type TokenArtifact = { compiler: string; abi: unknown[]; deployedBytecode: `0x${string}` };
 
 /** Each contract the sandbox chain installs, with the file its artifact is committed as. */
-export const SANDBOX_CONTRACTS = { SandboxUSDC: "artifact.json", Multicall3: "multicall3.json" } as const;
+export const SANDBOX_CONTRACTS = {
+  SandboxUSDC: "artifact.json",
+  Multicall3: "multicall3.json",
+  SandboxPermit2: "permit2.json",
+  SandboxUptoPermit2Proxy: "upto-proxy.json",
+} as const;
 export type SandboxContract = keyof typeof SANDBOX_CONTRACTS;
 
 export function compileContract(name: SandboxContract): TokenArtifact {
   const source = `${name}.sol`;
   const input = {
     language: "Solidity",
-    sources: { [source]: { content: fs.readFileSync(path.join(here, source), "utf8") } },
+    // Every contract of the folder is a source, so one may import another (the upto proxy calls Permit2).
+    sources: Object.fromEntries(
+      fs
+        .readdirSync(here)
+        .filter((file) => file.endsWith(".sol"))
+        .map((file) => [file, { content: fs.readFileSync(path.join(here, file), "utf8") }]),
+    ),
     settings: {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: "cancun",
       metadata: { bytecodeHash: "none" },
-      outputSelection: { "*": { [name]: ["abi", "evm.deployedBytecode.object"] } },
+      outputSelection: { [source]: { [name]: ["abi", "evm.deployedBytecode.object"] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
