@@ -132,7 +132,7 @@ async function askOnce(session: Session, tool: ProbedTool, signal: PaidSignal, r
 }
 
 const summary = (o: ReadOffer) => ({
-  scheme: "exact" as const,
+  scheme: o.version === 2 ? o.requirements.scheme : ("exact" as const),
   network: o.requirements.network,
   units: o.units.toString(),
   payTo: o.requirements.payTo,
@@ -143,6 +143,8 @@ function offerItem(name: string, payment: ToolPayment, offer: ReadOffer, ask: Pa
   const network = findNetwork(offer.requirements.network)!;
   const units = offer.units.toString();
   const item: PricedItem = { name, toolName: name, amount: unitsToNumber(offer.units), units, currency: "USDC", paymentMethod: network.paymentMethod, style: payment.style };
+  // upto: the amount is the most a call may cost.
+  if (offer.version === 2 && offer.requirements.scheme === "upto") item.metered = true;
   // Discovery lists the server's own requirements as it asked them (readOffers bounded them), never rewritten.
   if (offer.version === 2 && ask.required.x402Version === 2) item.x402Requirements = offer.requirements;
   return { item, method: { paymentMethod: network.paymentMethod, walletAddress: offer.requirements.payTo } };

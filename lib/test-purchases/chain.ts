@@ -1,6 +1,6 @@
 // The purchase code's view of the chain (the agent client's ChainReader), read through the site's own
 // time-bounded client for the network (lib/chain/reader.ts) and its one definition of a sale (lib/sales/sale-logs.ts).
-import type { ChainReader } from "@agora-mcp/client";
+import { judgeTransfers, permit2NonceUsed, type ChainReader } from "@agora-mcp/client";
 import type { PaymentNetwork } from "@agora-mcp/protocol";
 import { getAddress, parseAbi, type Hex, type PublicClient } from "viem";
 import { salesInLogs } from "@/lib/sales/sale-logs";
@@ -19,7 +19,9 @@ export function siteChainReader(client: PublicClient, network: PaymentNetwork): 
     usdcBalance: (of) => client.readContract({ address: asset, abi: tokenAbi, functionName: "balanceOf", args: [of] }),
     ethBalance: (of) => client.getBalance({ address: of }),
     authorizationUsed: (from, nonce) => client.readContract({ address: asset, abi: tokenAbi, functionName: "authorizationState", args: [from, nonce] }),
-    async checkPayment({ transaction, from, payTo, units }) {
+    permit2NonceUsed: (from, nonce) => permit2NonceUsed(client, from, nonce),
+    async checkPayment(check) {
+      const { transaction, from, payTo } = check;
       if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: "the server's transaction is not a transaction hash" };
       let receipt;
       try {
@@ -31,9 +33,7 @@ export function siteChainReader(client: PublicClient, network: PaymentNetwork): 
       const mine = salesInLogs(receipt.logs, asset).filter((sale) => sale.payer === getAddress(from));
       const toPayee = mine.filter((s) => s.payee === getAddress(payTo)).reduce((sum, s) => sum + s.amount, 0n);
       const elsewhere = mine.filter((s) => s.payee !== getAddress(payTo)).reduce((sum, s) => sum + s.amount, 0n);
-      if (elsewhere > 0n) return { ok: false, reason: `transaction ${transaction} paid ${elsewhere} units to someone other than the payee ${payTo}` };
-      if (toPayee !== units) return { ok: false, reason: `transaction ${transaction} paid ${toPayee} units to ${payTo}, not the price of ${units}` };
-      return { ok: true };
+      return judgeTransfers(check, toPayee, elsewhere);
     },
   };
 }

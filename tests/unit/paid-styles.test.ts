@@ -86,6 +86,7 @@ describe("offers", () => {
         v2Offer({ network: "eip155:1" }),
         v2Offer({ payTo: "<script>alert(1)</script>" }),
         v2Offer({ extra: { name: "USDC", version: "2", blob: "x".repeat(1_000_000) } }),
+        v2Offer({ scheme: "batch-settlement" }),
         v2Offer({ scheme: "upto" }),
         v2Offer({ amount: "0" }),
         v2Offer({ asset: "0x0000000000000000000000000000000000000001" }),
@@ -99,13 +100,20 @@ describe("offers", () => {
       'network "eip155:1" is not one Agora knows',
       "payee is not an address",
       "extra is larger than 2048 bytes",
-      'scheme "upto" is not one Agora pays yet',
+      'scheme "batch-settlement" is not one Agora pays yet',
+      "an upto offer names no facilitatorAddress",
       "amount is zero",
       "asset is not USDC on Base Sepolia",
       "maxTimeoutSeconds is not between 1 s and a day",
       'a version 2 offer names its network "base-sepolia", not CAIP-2',
       "ok",
     ]);
+  });
+
+  it("reads a metered (upto) offer that names its facilitator, its amount as the most a call may cost", () => {
+    const facilitatorAddress = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const [offer] = readOffers(required([v2Offer({ scheme: "upto", extra: { name: "USDC", version: "2", facilitatorAddress } })]));
+    expect(offer).toMatchObject({ ok: true, version: 2, requirements: { scheme: "upto", extra: { facilitatorAddress } } });
   });
 
   it("names a hostile scheme or network without its markup", () => {

@@ -18,6 +18,8 @@ export type PriceRow = {
   currency: string | null;
   /** The x402-paid tool selling the item as well (merged), or null. */
   alsoX402Tool: string | null;
+  /** Metered: `amount` is the most one call may cost (shown "up to"). */
+  metered: boolean;
 };
 
 type Probe = { tools: ProbedTool[]; pricedItems: PricedItem[]; paymentMethods: AcceptedPayment[] };
@@ -54,25 +56,30 @@ export function priceRows({ tools, pricedItems, paymentMethods }: Probe): PriceR
       amount: item.amount,
       currency: item.currency,
       alsoX402Tool: same ? viaTool.toolName! : null,
+      metered: item.metered === true || (same && viaTool.metered === true),
     });
   }
   const described = (name: string) => tools.find((t) => t.name === name)?.description ?? null;
   for (const item of pricedItems) {
     if (!fromX402Tool(item) || merged.has(item)) continue;
-    rows.push({ key: `x402-${item.toolName}-${item.units}`, name: item.toolName!, isTool: true, description: described(item.toolName!), amount: item.amount, currency: item.currency, alsoX402Tool: null });
+    rows.push({ key: `x402-${item.toolName}-${item.units}`, name: item.toolName!, isTool: true, description: described(item.toolName!), amount: item.amount, currency: item.currency, alsoX402Tool: null, metered: item.metered === true });
   }
   // The server's other tools (price-listing, make-purchase, free tools…), unpriced.
   for (const tool of tools) {
     if (pricedItems.some((item) => item.name === tool.name || item.toolName === tool.name)) continue;
-    rows.push({ key: `tool-${tool.name}`, name: tool.name, isTool: true, description: tool.description, amount: null, currency: null, alsoX402Tool: null });
+    rows.push({ key: `tool-${tool.name}`, name: tool.name, isTool: true, description: tool.description, amount: null, currency: null, alsoX402Tool: null, metered: false });
   }
   return rows;
 }
 
-/** A row's price as shown: "Free" (not "Free USDC": a free item is paid in nothing), "$0.01 USDC", or null. */
-export function priceText(row: Pick<PriceRow, "amount" | "currency">, formatPrice: (amount: number) => string): string | null {
+/**
+ * A row's price as shown: "Free" (not "Free USDC": a free item is paid in nothing), "$0.01 USDC", "up to $0.10 USDC"
+ * for a metered item, or null.
+ */
+export function priceText(row: Pick<PriceRow, "amount" | "currency"> & { metered?: boolean }, formatPrice: (amount: number) => string): string | null {
   if (row.amount === null) return null;
-  return row.amount === 0 ? formatPrice(0) : `${formatPrice(row.amount)} ${row.currency}`;
+  if (row.amount === 0) return formatPrice(0);
+  return `${row.metered ? "up to " : ""}${formatPrice(row.amount)} ${row.currency}`;
 }
 
 /** "USDC on Base Sepolia" for a listing paid on Base Sepolia: the networks its payment methods name, else "USDC". */

@@ -2,6 +2,7 @@
 // transaction succeeded and moved exactly the price from this wallet to the payee, and nothing else.
 import { createPublicClient, decodeEventLog, http, parseAbi, type Hex, type PublicClient } from "viem";
 import type { PaymentNetwork } from "@agora-mcp/protocol";
+import { PERMIT2_ADDRESS } from "@x402/evm";
 import { chainName } from "./local-chain.js";
 import { isUnreachable, reasonOf } from "./reach.js";
 
@@ -10,13 +11,40 @@ const usdcAbi = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
 ]);
+const permit2Abi = parseAbi(["function nonceBitmap(address owner, uint256 word) view returns (uint256)"]);
+
+/** Whether Permit2 has used `nonce` of `owner`: its bitmap word is nonce >> 8, its bit the low 8 bits. */
+export async function permit2NonceUsed(client: PublicClient, owner: `0x${string}`, nonce: bigint): Promise<boolean> {
+  const word = await client.readContract({ address: PERMIT2_ADDRESS as `0x${string}`, abi: permit2Abi, functionName: "nonceBitmap", args: [owner, nonce >> 8n] });
+  return (word & (1n << (nonce & 0xffn))) !== 0n;
+}
+
+/**
+ * What a settlement must have moved from the buyer to the payee: exactly the price, or for a metered (upto) payment
+ * anything from one unit up to the signed maximum. `ok` names what moved.
+ */
+export type PaymentCheck = { transaction: string; from: `0x${string}`; payTo: string; units: bigint; upTo?: boolean };
+export type PaymentChecked = { ok: true; moved: bigint } | { ok: false; reason: string };
+
+/** Judges what a transaction moved from the buyer against what it should have. */
+export function judgeTransfers(check: PaymentCheck, toPayee: bigint, elsewhere: bigint): PaymentChecked {
+  const { transaction, payTo, units, upTo } = check;
+  if (elsewhere > 0n) return { ok: false, reason: `transaction ${transaction} sent ${elsewhere} units from this wallet to someone other than the payee ${payTo}` };
+  if (upTo ? toPayee === 0n || toPayee > units : toPayee !== units) {
+    const expected = upTo ? `between 1 and the signed maximum of ${units}` : `the price of ${units}`;
+    return { ok: false, reason: `transaction ${transaction} moved ${toPayee} units to ${payTo}, not ${expected}` };
+  }
+  return { ok: true, moved: toPayee };
+}
 
 export type ChainReader = {
   usdcBalance: (of: `0x${string}`) => Promise<bigint>;
   ethBalance: (of: `0x${string}`) => Promise<bigint>;
   /** Whether an EIP-3009 authorisation has been used (money moved) or not. */
   authorizationUsed: (from: `0x${string}`, nonce: Hex) => Promise<boolean>;
-  checkPayment: (input: { transaction: string; from: `0x${string}`; payTo: string; units: bigint }) => Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** Whether a Permit2 signature (an upto payment) has been used. */
+  permit2NonceUsed: (from: `0x${string}`, nonce: bigint) => Promise<boolean>;
+  checkPayment: (input: PaymentCheck) => Promise<PaymentChecked>;
 };
 
 export class RpcError extends Error {}
@@ -44,7 +72,9 @@ export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTi
     usdcBalance: (of) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "balanceOf", args: [of] })),
     ethBalance: (of) => named(() => client.getBalance({ address: of })),
     authorizationUsed: (from, nonce) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] })),
-    async checkPayment({ transaction, from, payTo, units }) {
+    permit2NonceUsed: (from, nonce) => named(() => permit2NonceUsed(client, from, nonce)),
+    async checkPayment(check) {
+      const { transaction, from, payTo } = check;
       if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: `the server's transaction "${transaction.slice(0, 80)}" is not a transaction hash` };
       let receipt;
       try {
@@ -67,9 +97,7 @@ export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTi
           // Another event of the token.
         }
       }
-      if (elsewhere > 0n) return { ok: false, reason: `transaction ${transaction} sent ${elsewhere} units from this wallet to someone other than the payee ${payTo}` };
-      if (toPayee !== units) return { ok: false, reason: `transaction ${transaction} moved ${toPayee} units to ${payTo}, not the price of ${units}` };
-      return { ok: true };
+      return judgeTransfers(check, toPayee, elsewhere);
     },
   };
 }

@@ -6,7 +6,7 @@ export { windowStart, type Policy, type Window } from "./policy/rules.js";
 export { openLedger } from "./wallet-ledger.js";
 export { openWallet, importWallet, walletFromKey, WalletError, type Wallet } from "./wallet.js";
 export { Ledger, CapExceeded, PolicyRefused, type AttemptCode, type LedgerEntry, type LedgerStatus, type PurchaseLedger } from "./ledger.js";
-export { chainReader, type ChainReader } from "./chain.js";
+export { chainReader, judgeTransfers, permit2NonceUsed, type ChainReader, type PaymentCheck, type PaymentChecked } from "./chain.js";
 export { registryEndpoint } from "./registry.js";
 export { buildClientServer, type ClientDeps } from "./tools/index.js";
 export { OUTCOME_CODES, purchase, type OutcomeCode, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus, type SettlementOrder } from "./purchase/index.js";

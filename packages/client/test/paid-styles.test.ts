@@ -50,10 +50,12 @@ function chainOf(): ChainReader {
     usdcBalance: async () => 1_000_000_000n,
     ethBalance: async () => 0n,
     authorizationUsed: async (_from, nonce) => all().some((s) => s.nonce === nonce),
+    // These servers take exact payments only.
+    permit2NonceUsed: async () => false,
     checkPayment: async ({ transaction, from, payTo, units }) => {
       const hit = all().find((s) => s.transaction === transaction);
       if (!hit) return { ok: false, reason: "no such transaction" };
-      return hit.from.toLowerCase() === from.toLowerCase() && hit.to.toLowerCase() === payTo.toLowerCase() && hit.units === units ? { ok: true } : { ok: false, reason: "it moved other terms" };
+      return hit.from.toLowerCase() === from.toLowerCase() && hit.to.toLowerCase() === payTo.toLowerCase() && hit.units === units ? { ok: true, moved: units } : { ok: false, reason: "it moved other terms" };
     },
   };
 }

@@ -54,6 +54,8 @@ export type PricedItem = {
   x402Tool?: string;
   /** The listing says the item is asynchronous: a purchase answers a job, collected later with job-status. */
   async?: boolean;
+  /** Metered (x402's upto scheme): `amount` is the most one call may cost; the server settles what the call used. */
+  metered?: boolean;
   /**
    * Set on an item read from an x402-paid tool (`toolName`): the version 2 requirements its unpaid call answered
    * in PaymentRequired. Only such items can be paid by a generic x402 client.
@@ -196,6 +198,7 @@ function readItem(raw: unknown, index: number, quirks: Quirks): PricedItem | nul
   if (toolName) item.toolName = toolName;
   if (x402Tool) item.x402Tool = clip(x402Tool, 128);
   if (raw.async === true) item.async = true;
+  if (raw.metered === true) item.metered = true;
   if (description) item.description = description;
   if (paymentMethod) item.paymentMethod = paymentMethod.toUpperCase();
   if (params) item.params = params;

@@ -21,6 +21,7 @@ import {
   type PaymentPayloadV1,
   type PaymentPayloadV2,
   type PaymentRequired,
+  type PaymentScheme,
   type PaymentRequirementsV1,
   type PaymentRequirementsV2,
   type SettlementResponse,
@@ -96,7 +97,7 @@ export type ToolPayment = {
   x402Version?: number;
   /** priced: listed with its price; no-ask: answered without asking; unreadable: no offer Agora can pay; unstable: asked other terms twice; failed: the call failed. */
   status: "priced" | "no-ask" | "unreadable" | "unstable" | "failed";
-  offers?: { scheme: "exact"; network: string; units: string; payTo: string }[];
+  offers?: { scheme: PaymentScheme; network: string; units: string; payTo: string }[];
   refused?: { index: number; reason: string }[];
   note?: string;
 };
@@ -213,7 +214,7 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
   return (required.accepts as Record<string, unknown>[]).map((raw, index): ReadOffer | UnreadOffer => {
     const refuse = (reason: string): UnreadOffer => ({ ok: false, index, reason });
     const scheme = safeText(raw.scheme, 40) ?? "(none)";
-    if (scheme !== "exact") return refuse(`scheme "${scheme}" is not one Agora pays yet`);
+    if (scheme !== "exact" && scheme !== "upto") return refuse(`scheme "${scheme}" is not one Agora pays yet`);
     const network = findNetwork(typeof raw.network === "string" ? raw.network : undefined);
     if (!network) return refuse(`network "${safeText(raw.network, 40) ?? "(none)"}" is not one Agora knows`);
     if (typeof raw.asset !== "string" || raw.asset.toLowerCase() !== network.asset.toLowerCase()) return refuse(`asset is not USDC on ${network.label}`);
@@ -227,9 +228,15 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
     if (JSON.stringify(extra).length > MAX_EXTRA_BYTES) return refuse(`extra is larger than ${MAX_EXTRA_BYTES} bytes`);
     const timeout = typeof raw.maxTimeoutSeconds === "number" && Number.isInteger(raw.maxTimeoutSeconds) ? raw.maxTimeoutSeconds : undefined;
     if (timeout === undefined || timeout <= 0 || timeout > 86_400) return refuse("maxTimeoutSeconds is not between 1 s and a day");
+    if (scheme === "upto") {
+      // Metered (x402 version 2 only): `amount` is the most the call may cost, settled through the facilitator the
+      // buyer's signature names.
+      if (typeof raw.amount !== "string") return refuse("an upto offer must be x402 version 2");
+      if (typeof extra.facilitatorAddress !== "string" || !EVM_ADDRESS.test(extra.facilitatorAddress)) return refuse("an upto offer names no facilitatorAddress");
+    }
     if (typeof raw.amount === "string") {
       if (raw.network !== network.caip2) return refuse(`a version 2 offer names its network "${safeText(raw.network, 40)}", not CAIP-2`);
-      return { ok: true, version: 2, units, requirements: { scheme: "exact", network: network.caip2, asset: raw.asset, amount: amountField, payTo: raw.payTo, maxTimeoutSeconds: timeout, extra } };
+      return { ok: true, version: 2, units, requirements: { scheme, network: network.caip2, asset: raw.asset, amount: amountField, payTo: raw.payTo, maxTimeoutSeconds: timeout, extra } };
     }
     return { ok: true, version: 1, units, requirements: { ...(raw as unknown as PaymentRequirementsV1), scheme: "exact", maxAmountRequired: amountField, maxTimeoutSeconds: timeout, extra } };
   });
@@ -256,6 +263,8 @@ const settlementSchema = z.object({
   network: z.string().max(80),
   payer: z.string().max(80).optional(),
   errorReason: z.string().max(300).optional(),
+  /** What an upto settlement moved (x402 version 2's SettleResponse.amount). */
+  amount: z.string().regex(/^\d{1,40}$/).optional(),
 });
 
 /** The settlement a paid result carries, under either spelling of its key, as an object or base64 of its JSON. */

@@ -25,8 +25,14 @@ export type PaymentRequirementsV1 = {
 /** A CAIP-2 chain id ("eip155:84532"): x402 version 2 names networks so (@x402/core's `Network`). */
 export type Caip2Network = `${string}:${string}`;
 
+/**
+ * How a payment moves: `exact` (an EIP-3009 authorisation for the price) or `upto` (x402's metered scheme, version 2
+ * only: a Permit2 signature for a maximum, of which the server settles what the call used, zero included).
+ */
+export type PaymentScheme = "exact" | "upto";
+
 export type PaymentRequirementsV2 = {
-  scheme: "exact";
+  scheme: PaymentScheme;
   network: Caip2Network;
   asset: string;
   amount: string;
@@ -54,6 +60,24 @@ export const exactEvmPayloadSchema = z.object({
 });
 export type ExactEvmPayload = z.infer<typeof exactEvmPayloadSchema>;
 
+/** x402's `upto` payload on EVM: a Permit2 transfer of at most `permitted.amount`, witnessed for one payee and facilitator. */
+export const uptoEvmPayloadSchema = z.object({
+  signature: hex,
+  permit2Authorization: z.object({
+    from: address,
+    permitted: z.object({ token: address, amount: uintString }),
+    spender: address,
+    nonce: uintString,
+    deadline: uintString,
+    witness: z.object({ to: address, facilitator: address, validAfter: uintString }),
+  }),
+});
+export type UptoEvmPayload = z.infer<typeof uptoEvmPayloadSchema>;
+
+export function isUptoPayload(payload: ExactEvmPayload | UptoEvmPayload): payload is UptoEvmPayload {
+  return "permit2Authorization" in payload;
+}
+
 const requirementsV2Schema = z.object({
   scheme: z.string(),
   network: z.templateLiteral([z.string().min(1), ":", z.string().min(1)]),
@@ -74,7 +98,7 @@ export const paymentPayloadV2Schema = z.object({
   x402Version: z.literal(2),
   resource: z.object({ url: z.string() }).passthrough().optional(),
   accepted: requirementsV2Schema,
-  payload: exactEvmPayloadSchema,
+  payload: z.union([exactEvmPayloadSchema, uptoEvmPayloadSchema]),
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 export type PaymentPayloadV1 = z.infer<typeof paymentPayloadV1Schema>;
@@ -123,6 +147,10 @@ export type RequirementsInput = {
   payTo: string;
   resource: ResourceInfo;
   maxTimeoutSeconds?: number;
+  /** `upto`: `units` is the most a call may cost (version 2 only; the version 1 shape stays exact). */
+  scheme?: PaymentScheme;
+  /** Added to the token's EIP-712 domain in `extra` (upto: the facilitator's `facilitatorAddress`). */
+  extra?: Record<string, unknown>;
 };
 
 /** What a payment must satisfy, in both versions' shapes: the same price, payee, token and chain. */
@@ -130,7 +158,7 @@ export function buildRequirements(input: RequirementsInput): { v1: PaymentRequir
   const { network, units, payTo, resource } = input;
   if (units <= 0n) throw new Error("x402 cannot carry a zero or negative amount");
   const maxTimeoutSeconds = input.maxTimeoutSeconds ?? DEFAULT_MAX_TIMEOUT_SECONDS;
-  const extra = { name: network.eip712.name, version: network.eip712.version };
+  const extra = { name: network.eip712.name, version: network.eip712.version, ...input.extra };
   return {
     v1: {
       scheme: "exact",
@@ -144,7 +172,7 @@ export function buildRequirements(input: RequirementsInput): { v1: PaymentRequir
       asset: network.asset,
       extra,
     },
-    v2: { scheme: "exact", network: network.caip2, asset: network.asset, amount: units.toString(), payTo, maxTimeoutSeconds, extra },
+    v2: { scheme: input.scheme ?? "exact", network: network.caip2, asset: network.asset, amount: units.toString(), payTo, maxTimeoutSeconds, extra },
   };
 }
 
@@ -205,7 +233,8 @@ export function readPaymentRequired(result: unknown): PaymentRequired | undefine
 }
 
 /** The settlement an x402-paid tool result carries in `_meta["x402/payment-response"]`. */
-export type SettlementResponse = { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string };
+/** `amount`: what an `upto` settlement moved, in the token's units ("0" when the call used nothing and no transaction ran). */
+export type SettlementResponse = { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string; amount?: string };
 
 const settlementSchema = z.object({
   success: z.boolean(),
@@ -213,6 +242,7 @@ const settlementSchema = z.object({
   network: z.string(),
   payer: z.string().optional(),
   errorReason: z.string().optional(),
+  amount: uintString.optional(),
 });
 
 export function readSettlementResponse(meta: unknown): SettlementResponse | undefined {

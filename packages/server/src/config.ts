@@ -11,8 +11,14 @@ export type PurchaseContext = {
   itemId: string;
   /** The wallet that paid; undefined for a free item. */
   payer?: string;
-  /** The settlement transaction; undefined for a free item. */
+  /** The settlement transaction; undefined for a free item, and for every call on the x402 binding (it settles after). */
   transaction?: string;
+  /**
+   * A metered item's handler says what the call used, in dollars ("0.03" or 0.03), at most the item's price: the kit
+   * settles that much of the buyer's signed maximum after the call succeeded. Not called, or 0: nothing is settled.
+   * Called again, the last amount counts. Any other item throws (its price is fixed).
+   */
+  reportUsage: (price: number | string) => void;
 };
 
 /**
@@ -42,6 +48,13 @@ export type ItemDefinition = {
   paramsSchema?: ParamsSchema;
   /** The handler runs after the purchase answers: the buyer gets a job id and collects the result later. */
   async?: { checkAfterSeconds: number };
+  /**
+   * Metered: `price` is the most one call may cost, and the handler reports what the call used
+   * (`context.reportUsage`). Sold through the item's x402 tool with x402's `upto` scheme: the buyer signs the maximum,
+   * the kit settles the reported amount after the call succeeded (never more than the maximum; 0 settles nothing).
+   * make-purchase does not sell it (its payments are for a fixed price). Not for asynchronous items.
+   */
+  metered?: boolean;
   /**
    * The tool that sells the item through the standard x402 binding for MCP. Every paid item has one, named after
    * its id (characters a tool name cannot hold become "_") unless named here; false sells it through
@@ -184,6 +197,8 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     }
     if (item.async && units === 0n) throw new Error(`Item "${item.id}": an asynchronous item must be paid (its result goes to the wallet that paid)`);
     if (item.async && !(item.async.checkAfterSeconds > 0)) throw new Error(`Item "${item.id}": async.checkAfterSeconds must be positive`);
+    if (item.metered && (units === 0n || !x402Tool)) throw new ConfigError(`Item "${item.id}" is metered: give it a price above 0 (the most a call may cost) and keep its x402 tool`);
+    if (item.metered && item.async) throw new ConfigError(`Item "${item.id}": a metered item cannot be asynchronous yet`);
     const { price: _price, x402Tool: _tool, ...rest } = item;
     return { ...rest, units, params: item.params ?? {}, ...(x402Tool ? { x402Tool } : {}) };
   });

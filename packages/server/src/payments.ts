@@ -8,6 +8,7 @@ import {
   buildRequirements,
   decodePayment,
   formatUsd,
+  isUptoPayload,
   sameAddress,
   type PaymentPayload,
   type PaymentPayloadV2,
@@ -19,7 +20,11 @@ import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage, type RefusalKind } from "./refusals.js";
 
 export type Timings = { verifyMs: number; settleMs: number };
-export type Settled = { ok: true; transaction: string; network: string; payer: string; timings: Timings };
+/**
+ * A settled payment: `units` moved to the seller in `transaction`. A metered (upto) call that used nothing settles
+ * nothing: units 0 and an empty transaction.
+ */
+export type Settled = { ok: true; transaction: string; network: string; payer: string; units: bigint; timings: Timings };
 /** Why a payment was refused, as a code: the facilitator's reason by kind, or the kit's own check. */
 export type RefusalCode = RefusalKind | "mismatch" | Outage;
 export type Refused = { ok: false; code: RefusalCode; reason: string; /** The facilitator could not be asked or did not answer. */ unavailable?: boolean };
@@ -35,9 +40,13 @@ export type VerifiedPayment = {
   /** The authorisation's validBefore, in seconds since 1970: a settlement after it fails. */
   validBefore: number;
   verifyMs: number;
-  settle: () => Promise<Settled | Refused>;
+  /** Settles the payment: the price, or for a metered item `units` (at most the signed maximum; 0 settles nothing). */
+  settle: (units?: bigint) => Promise<Settled | Refused>;
   release: () => void;
 };
+
+/** How long the answer to GET /supported is trusted: a facilitator's signer rarely changes. */
+const SUPPORTED_TTL_MS = 10 * 60 * 1000;
 
 /** Keeps a settled authorisation's nonce for longer than any authorisation stays valid. */
 const USED_NONCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -69,10 +78,23 @@ function facilitatorRequest(payment: PaymentPayload, requirements: { v1: Payment
   return { payload: payment as unknown as X402PaymentPayload, reqs: requirements.v1 as unknown as X402PaymentRequirements };
 }
 
+/** What a payment's signature commits to, whichever scheme signed it (EIP-3009 exact, or Permit2 upto). */
+function signedTerms(payment: PaymentPayload): { from: string; to: string; value: string; nonce: string; validAfter: string; validBefore: string; token?: string } {
+  const payload = payment.payload;
+  if (isUptoPayload(payload)) {
+    const p = payload.permit2Authorization;
+    return { from: p.from, to: p.witness.to, value: p.permitted.amount, nonce: `p2:${p.nonce}`, validAfter: p.witness.validAfter, validBefore: p.deadline, token: p.permitted.token };
+  }
+  const a = payload.authorization;
+  return { from: a.from, to: a.to, value: a.value, nonce: a.nonce, validAfter: a.validAfter, validBefore: a.validBefore };
+}
+
 export class PaymentGate {
   private readonly facilitator: HTTPFacilitatorClient;
   /** Nonces being settled right now, or settled recently: the same signed payment delivers once. */
   private readonly nonces = new Map<string, number>();
+  /** The facilitator's address for upto payments (its /supported `extra`), asked once and kept a while. */
+  private uptoFacilitator?: { at: number; address: Promise<string | undefined> };
 
   constructor(private readonly options: ResolvedOptions) {
     this.facilitator = new HTTPFacilitatorClient({ url: options.facilitatorUrl, timeoutMs: options.facilitatorTimeoutMs });
@@ -88,6 +110,39 @@ export class PaymentGate {
   }
 
   /**
+   * The version 2 requirements a buyer signs for `item`: exact at its price, or for a metered item upto its maximum,
+   * naming the facilitator that alone may settle it (read from the facilitator's /supported). Undefined when the
+   * facilitator settles no upto payments on this network, or cannot be asked.
+   */
+  async offer(item: CatalogueItem): Promise<PaymentRequirementsV2 | undefined> {
+    if (!item.metered) return this.requirements(item).v2;
+    const facilitatorAddress = await this.uptoFacilitatorAddress();
+    if (!facilitatorAddress) return undefined;
+    const { network, walletAddress } = this.options;
+    return buildRequirements({ network, units: item.units, payTo: walletAddress, resource: this.resourceFor(item), scheme: "upto", extra: { facilitatorAddress } }).v2;
+  }
+
+  private uptoFacilitatorAddress(): Promise<string | undefined> {
+    if (!this.uptoFacilitator || Date.now() - this.uptoFacilitator.at > SUPPORTED_TTL_MS) {
+      const caip2 = this.options.network.caip2;
+      const address = this.facilitator
+        .getSupported()
+        .then((supported) => {
+          const kind = supported.kinds.find((k) => k.x402Version === 2 && k.scheme === "upto" && k.network === caip2);
+          const named = kind?.extra?.facilitatorAddress;
+          return typeof named === "string" && /^0x[0-9a-fA-F]{40}$/.test(named) ? named : undefined;
+        })
+        .catch((error: unknown) => {
+          this.options.log(`facilitator supported: ${bounded(String((error as Error).message ?? error))}`);
+          this.uptoFacilitator = undefined;
+          return undefined;
+        });
+      this.uptoFacilitator = { at: Date.now(), address };
+    }
+    return this.uptoFacilitator.address;
+  }
+
+  /**
    * Verifies `rawPayment` for `item` and holds its nonce: the same signed payment cannot be verified again until
    * the hold is released (nothing ran, or the tool failed) or, once settled or delivered, ever again.
    */
@@ -95,11 +150,15 @@ export class PaymentGate {
     const decoded = decodePayment(rawPayment);
     if (!decoded.ok) return { ok: false, code: "malformed", reason: decoded.error };
     const payment = decoded.payment;
-    const requirements = this.requirements(item);
-    const mismatch = this.precheck(item, payment);
+    const offered = await this.offer(item);
+    // A metered item whose facilitator names no upto signer cannot be paid; nothing was asked of the buyer's money.
+    if (!offered) return { ok: false, code: "unreachable", reason: OUTAGE_MESSAGES.verify.unreachable, unavailable: true };
+    const requirements = { ...this.requirements(item), v2: offered };
+    const mismatch = this.precheck(item, payment, offered);
     if (mismatch) return { ok: false, code: "mismatch", reason: mismatch };
+    const signed = signedTerms(payment);
 
-    const key = `${payment.payload.authorization.from.toLowerCase()}:${payment.payload.authorization.nonce.toLowerCase()}`;
+    const key = `${signed.from.toLowerCase()}:${signed.nonce.toLowerCase()}`;
     this.forgetExpired();
     // A replay this server caught itself (or the same payment while its tool still runs) reads as the facilitator's
     // own code would (refusals.ts).
@@ -114,18 +173,22 @@ export class PaymentGate {
       release();
       return "refused" in verified ? verified.refused : this.refuse("verify", verified.value.invalidReason, verified.value.invalidMessage);
     }
-    const payer = verified.value.payer ?? payment.payload.authorization.from;
+    const payer = verified.value.payer ?? signed.from;
     let settling: Promise<Settled | Refused> | undefined;
     return {
       ok: true,
       payer,
-      validBefore: Number(payment.payload.authorization.validBefore),
+      validBefore: Number(signed.validBefore),
       verifyMs,
       release,
-      settle: () =>
+      settle: (units = item.units) =>
         (settling ??= (async (): Promise<Settled | Refused> => {
+          // A metered call that used nothing moves nothing: no transaction, and the signature is never spent.
+          if (units === 0n) return { ok: true, transaction: "", network: offered.network, payer, units: 0n, timings: { verifyMs, settleMs: 0 } };
+          // upto: the facilitator settles the requirements' amount, the part of the signed maximum the call used.
+          const settleReqs = item.metered ? ({ ...reqs, amount: units.toString() } as X402PaymentRequirements) : reqs;
           const t1 = performance.now();
-          const settlement = await this.ask("settle", () => this.facilitator.settle(payload, reqs));
+          const settlement = await this.ask("settle", () => this.facilitator.settle(payload, settleReqs));
           const settleMs = Math.round(performance.now() - t1);
           if ("refused" in settlement) return settlement.refused;
           if (!settlement.value.success || !settlement.value.transaction) return this.refuse("settle", settlement.value.errorReason, settlement.value.errorMessage);
@@ -134,6 +197,7 @@ export class PaymentGate {
             transaction: settlement.value.transaction,
             network: String(settlement.value.network),
             payer: settlement.value.payer ?? payer,
+            units,
             timings: { verifyMs, settleMs },
           };
         })()),
@@ -152,20 +216,20 @@ export class PaymentGate {
   }
 
   /** Checks that need no facilitator: the payment must match this server's own listing exactly. */
-  private precheck(item: CatalogueItem, payment: PaymentPayload): string | undefined {
+  private precheck(item: CatalogueItem, payment: PaymentPayload, offered: PaymentRequirementsV2): string | undefined {
     const { network, walletAddress } = this.options;
-    const auth = payment.payload.authorization;
-    if (payment.x402Version === 1 && payment.scheme !== "exact") return "Payment refused: only the exact scheme is accepted";
+    const scheme = item.metered ? "upto" : "exact";
+    if (payment.x402Version === 1 && (item.metered || payment.scheme !== "exact")) return `Payment refused: only the ${scheme} scheme is accepted`;
     const paidNetwork = payment.x402Version === 1 ? payment.network : payment.accepted.network;
     if (paidNetwork !== (payment.x402Version === 1 ? network.v1Network : network.caip2)) {
       return `Payment refused: it is for network ${paidNetwork.slice(0, 40)}, this server is paid on ${network.label}`;
     }
     if (payment.x402Version === 2) {
-      if (payment.accepted.scheme !== "exact") return "Payment refused: only the exact scheme is accepted";
+      if (payment.accepted.scheme !== scheme || isUptoPayload(payment.payload) !== (item.metered === true)) return `Payment refused: only the ${scheme} scheme is accepted`;
       if (!sameAddress(payment.accepted.asset, network.asset)) return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
       if (!sameAddress(payment.accepted.payTo, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
       // x402 v2: `accepted` repeats one of the requirements the server offered, field for field.
-      if (!sameRequirements(payment.accepted, this.requirements(item).v2)) {
+      if (!sameRequirements(payment.accepted, offered)) {
         return `Payment refused: its accepted requirements differ from those of "${item.name}"; sign the requirements the server answered`;
       }
       // The signature does not cover the resource, so two items at one price take the same signed transfer; a payment
@@ -175,14 +239,17 @@ export class PaymentGate {
         return `Payment refused: it was made out for another item, not "${item.name}"; pay the requirements this tool answers`;
       }
     }
-    if (!sameAddress(auth.to, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
-    if (BigInt(auth.value) !== item.units) {
-      return `Payment refused: it authorises ${formatUsd(auth.value)}, the price of "${item.name}" is ${formatUsd(item.units)}`;
+    const signed = signedTerms(payment);
+    if (!sameAddress(signed.to, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
+    if (signed.token !== undefined && !sameAddress(signed.token, network.asset)) return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
+    if (BigInt(signed.value) !== item.units) {
+      const what = item.metered ? `a maximum of ${formatUsd(signed.value)}, the most "${item.name}" may cost is ${formatUsd(item.units)}` : `${formatUsd(signed.value)}, the price of "${item.name}" is ${formatUsd(item.units)}`;
+      return `Payment refused: it authorises ${what}`;
     }
     const now = BigInt(Math.floor(Date.now() / 1000));
     // Six seconds of slack: the settlement transaction must land before the authorisation expires.
-    if (BigInt(auth.validBefore) <= now + 6n) return "Payment refused: the payment authorisation has expired";
-    if (BigInt(auth.validAfter) > now) return "Payment refused: the payment authorisation is not valid yet";
+    if (BigInt(signed.validBefore) <= now + 6n) return "Payment refused: the payment authorisation has expired";
+    if (BigInt(signed.validAfter) > now) return "Payment refused: the payment authorisation is not valid yet";
     return undefined;
   }
 

@@ -8,6 +8,7 @@
 //   is a charged failure, quoted by order id and reported to the seller (onChargedFailure), who may refund.
 // The tools only translate the answer into their protocol's words (tools.ts).
 import { randomBytes } from "node:crypto";
+import { formatUsd, usdToUnits } from "@agora-mcp/protocol";
 import type { CatalogueItem, PurchaseContext, PurchaseEvent, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate, RefusalCode, Refused, Settled, VerifiedPayment } from "./payments.js";
@@ -55,6 +56,24 @@ function failureOf(output: unknown): string | undefined {
     return text ? text.slice(0, 300) : "the item answered an error";
   }
   return undefined;
+}
+
+/** A fixed-price item's context: its price cannot be reported. */
+const fixedPrice = (item: CatalogueItem) => () => {
+  throw new Error(`"${item.name}" has a fixed price; only a metered item reports its usage`);
+};
+
+/** A metered call's usage as its handler reports it (the last report counts), in the token's units. */
+function usageMeter(item: CatalogueItem): { report: (price: number | string) => void; used: () => bigint | undefined } {
+  let used: bigint | undefined;
+  return {
+    report(price) {
+      // Money is exact: a bad amount is the handler's failure (nothing settles), never a rounded guess.
+      used = usdToUnits(price);
+      if (used < 0n) throw new Error(`"${item.name}" reported a negative usage`);
+    },
+    used: () => used,
+  };
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message.slice(0, 300) : "the item failed");
@@ -112,7 +131,7 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
 
   /** Settle-first delivery (make-purchase, and free items). */
   async function deliverPaid(item: CatalogueItem, params: Record<string, string>, orderId: string, paid: Settled | undefined): Promise<Delivery> {
-    const context: PurchaseContext = { orderId, itemId: item.id, payer: paid?.payer, transaction: paid?.transaction };
+    const context: PurchaseContext = { orderId, itemId: item.id, payer: paid?.payer, transaction: paid?.transaction, reportUsage: fixedPrice(item) };
     const event = { ...base(item, orderId), transaction: paid?.transaction, payer: paid?.payer };
     // Only a paid call can become a job: job-status hands the result to the wallet that paid.
     if (item.async && paid) {
@@ -141,7 +160,8 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
 
   /** Settle-after-success: the handler first, then the settlement, only if it succeeded. */
   async function deliverThenSettle(item: CatalogueItem, params: Record<string, string>, orderId: string, verified: VerifiedPayment): Promise<SaleResult> {
-    const context: PurchaseContext = { orderId, itemId: item.id, payer: verified.payer };
+    const meter = usageMeter(item);
+    const context: PurchaseContext = { orderId, itemId: item.id, payer: verified.payer, reportUsage: item.metered ? meter.report : fixedPrice(item) };
     // The handler must be done while the authorisation can still be settled.
     const deadlineMs = (verified.validBefore - SETTLE_SLACK_SECONDS) * 1000;
     const event = { ...base(item, orderId), payer: verified.payer };
@@ -170,10 +190,23 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
       report({ ...event, outcome: "failed", reason: ran.why, charged: false });
       return { ok: true, orderId, delivery: { status: "failed", why: ran.why, charged: false } };
     }
-    const settled = await verified.settle();
+    const settled = await verified.settle(item.metered ? meteredUnits(item, orderId, meter.used()) : item.units);
     if (!settled.ok) return unsettled(item, orderId, verified, settled);
-    report({ ...event, outcome: "delivered", transaction: settled.transaction, timings: { ...settled.timings, handlerMs } });
+    report({ ...event, ...(item.metered ? { units: settled.units.toString() } : {}), outcome: "delivered", transaction: settled.transaction, timings: { ...settled.timings, handlerMs } });
     return { ok: true, orderId, paid: settled, delivery: { status: "delivered", output: ran.output } };
+  }
+
+  /** What a metered call settles: its report, never above the signed maximum; nothing reported settles nothing. */
+  function meteredUnits(item: CatalogueItem, orderId: string, used: bigint | undefined): bigint {
+    if (used === undefined) {
+      options.log(`order ${orderId}: metered item ${item.id} reported no usage (context.reportUsage); nothing was settled`);
+      return 0n;
+    }
+    if (used > item.units) {
+      options.log(`order ${orderId}: metered item ${item.id} reported ${formatUsd(used)}, above its maximum of ${formatUsd(item.units)}; the maximum was settled`);
+      return item.units;
+    }
+    return used;
   }
 
   const refusedEvent = (item: CatalogueItem, orderId: string, reason: string): PurchaseEvent => ({ ...base(item, orderId), outcome: "refused", reason });

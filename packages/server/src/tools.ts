@@ -101,6 +101,8 @@ function registerPriceListing({ server, options: { items, network } }: Tools): v
           price: { amount: unitsToNumber(i.units), currency: "USDC", paymentMethod: network.paymentMethod },
           params: i.params,
           ...(i.async ? { async: true, checkAfterSeconds: i.async.checkAfterSeconds } : {}),
+          // Metered: the price is the most a call may cost, sold through x402Tool only (x402's upto scheme).
+          ...(i.metered ? { metered: true } : {}),
           // The item's own tool under the x402 binding for MCP; MonetizedMCP clients ignore the field.
           ...(i.x402Tool ? { x402Tool: i.x402Tool } : {}),
         })),
@@ -129,6 +131,9 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
     async ({ itemId, params: given, signedTransaction, paymentMethod }) => {
       const item = findItem(itemId);
       if (!item) return failure(`Unknown item "${itemId.slice(0, 100)}": call price-listing for what this server sells. Nothing was charged.`);
+      if (item.metered) {
+        return failure(`"${item.name}" is metered (up to ${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402, which charges only what the call used. Nothing was charged.`);
+      }
       const read = readParams(item, given);
       if (!("params" in read)) return failure(missingMessage(item, read));
       if (item.units > 0n && paymentMethod.toUpperCase() !== network.paymentMethod) {
@@ -179,21 +184,35 @@ function registerJobStatus({ server }: Tools, jobs: JobStore): void {
   );
 }
 
+/**
+ * x402's EIP-2612 gas-sponsoring extension, as `declareEip2612GasSponsoringExtension` (@x402/extensions) declares it:
+ * an upto buyer whose token allowance to Permit2 is short signs a permit, which the facilitator spends in the
+ * settlement transaction, so a buyer never needs gas.
+ */
+const EIP2612_GAS_SPONSORING = {
+  eip2612GasSponsoring: { info: { description: "The facilitator accepts EIP-2612 gasless Permit to `Permit2` canonical contract.", version: "1" } },
+};
+
 function registerX402Tool({ server, options: { network }, seller }: Tools, gate: PaymentGate, item: CatalogueItem): void {
-  const requirements = gate.requirements(item);
-  const paymentRequired = (error: string): CallToolResult => {
-    const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: [requirements.v2] };
+  const paymentRequired = async (error: string): Promise<CallToolResult> => {
+    const offer = await gate.offer(item);
+    if (!offer) return failure(`"${item.name}" cannot be paid right now: the payment facilitator does not settle metered payments or cannot be reached. Nothing was charged.`);
+    const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: [offer], ...(item.metered ? { extensions: EIP2612_GAS_SPONSORING } : {}) };
     return { isError: true, structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
   };
   // Every parameter is required, and says so in the schema: a generic client fills in what the schema asks.
   const shape = Object.fromEntries(Object.entries(item.params).map(([name, hint]) => [name, z.string().min(1).max(MAX_PARAM_CHARS).describe(hint)]));
+  const cost = item.metered
+    ? `Costs up to ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402 (upto): charged only what the call used, and only if it succeeds.`
+    : `Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402; charged only if the call succeeds.`;
   server.registerTool(
     item.x402Tool!,
     {
-      description: `${item.description} Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402; charged only if the call succeeds.`,
+      description: `${item.description} ${cost}`,
       inputSchema: z.object(shape),
       // `settles`: this tool settles only after the item succeeded (older kits settled first, and said nothing).
-      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2, settles: "after-success" } },
+      // `scheme` upto: `amount` is the most a call may cost.
+      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2, settles: "after-success", ...(item.metered ? { scheme: "upto" } : {}) } },
     },
     async (args, ctx) => {
       const payment = ctx.mcpReq._meta?.[X402_PAYMENT_META];
@@ -218,7 +237,8 @@ function x402Answer(item: CatalogueItem, { orderId, paid, delivery }: Extract<Sa
     return json({ orderId, status: "pending", jobId: delivery.jobId, checkAfterSeconds: delivery.checkAfterSeconds, settles: "when-ready", message });
   }
   if (delivery.status === "delivered") {
-    const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer };
+    // `amount`: what moved (x402 version 2's SettleResponse field; for a metered call the part of the maximum it used).
+    const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer, amount: paid!.units.toString() };
     return { content: [{ type: "text", text: asText(delivery.output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
   }
   return { isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. ${NOT_CHARGED} (order ${orderId})` }] };

@@ -36,7 +36,9 @@ export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): strin
   const day = uses.find((u) => u.rule.startsWith("budgets.day"));
   const today = day ? ` today's spending so far ${formatUsd(day.spent)} of ${formatUsd(day.limit)}.` : "";
   const budgets = describeUses(uses, priced.units);
-  return `Pay ${formatUsd(priced.units)} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
+  // Metered: the signed maximum is what the person agrees to; the server settles what the call used.
+  const amount = priced.metered ? `up to ${formatUsd(priced.units)} (metered: you pay what the call uses)` : formatUsd(priced.units);
+  return `Pay ${amount} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
 }
 
 /** undefined to go on; otherwise the outcome that ends the purchase here (declined, or a confirmation to come back with). */

@@ -52,5 +52,5 @@ export async function pay(ctx: Context, priced: Priced, sign: Signer): Promise<P
   }
   const sentAt = performance.now();
   const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, code: "no_answer" as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
-  return receipt(ctx, priced, { attemptId: reserved.id, nonce: signed.nonce, answer, answeredInMs: Math.round(performance.now() - sentAt) });
+  return receipt(ctx, priced, { attemptId: reserved.id, proof: signed.proof, answer, answeredInMs: Math.round(performance.now() - sentAt) });
 }

@@ -143,6 +143,6 @@ async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool, asItem
     return { done: refused("cannot_pay", `${label}'s tool ${tool.name} asks for payment${asked} (${how}), but no offer is one this wallet can pay on ${settings.network.label}: ${choice.refused.join("; ")}. Nothing was signed.`, ctx.at) };
   }
   const { offer } = choice;
-  const priced: Priced = { itemKey: asItem?.itemKey ?? tool.name, name: asItem?.name ?? tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}`, order: settlementOrder(ask.style, tool) };
+  const priced: Priced = { itemKey: asItem?.itemKey ?? tool.name, name: asItem?.name ?? tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}`, order: settlementOrder(ask.style, tool), ...(offer.requirements.scheme === "upto" ? { metered: true } : {}) };
   return { ctx, priced, sign: () => signPaidTool(c, ctx, tool.name, ask, choice, priced) };
 }

@@ -2,9 +2,16 @@
 // price went to the payee), written to the ledger as the attempt's last state (a refusal releases its reservation).
 // What the money did is decided by the answer's code and the chain, never by the words of either.
 import { formatUsd } from "@agora-mcp/protocol";
-import type { Answer, Context, OutcomeCode, Priced, PurchaseOutcome } from "./types.js";
+import type { Answer, Context, OutcomeCode, PaymentProof, Priced, PurchaseOutcome } from "./types.js";
 
-type Sent = { attemptId: string; nonce: `0x${string}`; answer: Answer; answeredInMs: number };
+type Sent = { attemptId: string; proof: PaymentProof; answer: Answer; answeredInMs: number };
+
+/** Whether the chain shows the signed payment used (money moved), by the kind of signature it was. */
+function paymentUsed(ctx: Context, proof: PaymentProof): Promise<boolean | undefined> {
+  const { chain, wallet } = ctx.deps;
+  const used = proof.kind === "eip3009" ? chain.authorizationUsed(wallet.address, proof.nonce) : chain.permit2NonceUsed(wallet.address, proof.nonce);
+  return used.catch(() => undefined);
+}
 type Unanswered = Extract<Answer, { ok: false }>;
 
 /** The outcome of a paid call that delivered nothing and whose payment the chain shows unused. */
@@ -17,10 +24,10 @@ const UNUSED_CODE: Record<Unanswered["code"], OutcomeCode> = {
 
 /** The server answered no (or nothing): whether the signed authorisation was used decides refused or disputed. */
 async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unanswered, paid: Partial<PurchaseOutcome>): Promise<PurchaseOutcome> {
-  const { ledger, chain, wallet } = ctx.deps;
+  const { ledger } = ctx.deps;
   const label = ctx.server.label;
   const { reason, code } = answer;
-  const moved = await chain.authorizationUsed(wallet.address, sent.nonce).catch(() => undefined);
+  const moved = await paymentUsed(ctx, sent.proof);
   if (moved === false) {
     await ledger.update(sent.attemptId, { status: "refused", code, note: reason.slice(0, 300) });
     const message =
@@ -36,6 +43,23 @@ async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unan
   return { status: "disputed", code: moved ? "charged_failure" : "unverified", message, signed: true, ...paid };
 }
 
+/**
+ * A metered call that used nothing: delivered, no transaction, nothing moved. The signed maximum stays unspent
+ * until its deadline; the chain is asked so a server that said 0 and took money is caught.
+ */
+async function usedNothing(ctx: Context, priced: Priced, sent: Sent, paid: Partial<PurchaseOutcome>, result: unknown): Promise<PurchaseOutcome> {
+  const moved = await paymentUsed(ctx, sent.proof);
+  if (moved !== false) {
+    await ledger(ctx).update(sent.attemptId, { status: moved ? "disputed" : "unknown", code: "unverified", note: "said it used nothing" });
+    return { status: "disputed", code: "unverified", message: `${ctx.server.label} said the call used nothing, but the chain ${moved ? "shows the payment used" : "could not be read"}.`, ...paid, signed: true, result };
+  }
+  await ledger(ctx).update(sent.attemptId, { status: "paid", units: "0", note: "metered: used nothing" });
+  const message = `${ctx.server.label} delivered "${priced.name}" and the call used nothing of the ${formatUsd(priced.units)} maximum: nothing was paid (metered).`;
+  return { status: "delivered", code: "delivered", message, ...paid, signed: true, priceUsd: formatUsd(0n), maxPriceUsd: formatUsd(priced.units), result };
+}
+
+const ledger = (ctx: Context) => ctx.deps.ledger;
+
 export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise<PurchaseOutcome> {
   const { ledger, chain, wallet } = ctx.deps;
   const { answer } = sent;
@@ -43,14 +67,15 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
   const priceUsd = formatUsd(priced.units);
   const paid = { ...ctx.at, priceUsd, payTo: priced.payTo, signed: true, answeredInMs: sent.answeredInMs };
   if (!answer.ok) return unanswered(ctx, priced, sent, answer, paid);
+  if (!answer.transaction && priced.metered && answer.units === 0n) return usedNothing(ctx, priced, sent, paid, answer.result);
   if (!answer.transaction) {
-    const moved = await chain.authorizationUsed(wallet.address, sent.nonce).catch(() => undefined);
+    const moved = await paymentUsed(ctx, sent.proof);
     await ledger.update(sent.attemptId, { status: moved === false ? "refused" : "disputed", code: "no_settlement", note: "no transaction in the answer" });
     const message = `${label} answered without a settlement transaction, so the payment cannot be checked${moved === false ? " (it was not used: nothing was paid)" : ""}.`;
     return { status: "disputed", code: "unverified", message, ...paid, result: answer.result };
   }
   const transaction = answer.transaction;
-  const check = await chain.checkPayment({ transaction, from: wallet.address, payTo: priced.payTo, units: priced.units });
+  const check = await chain.checkPayment({ transaction, from: wallet.address, payTo: priced.payTo, units: priced.units, upTo: priced.metered });
   if (!check.ok) {
     await ledger.update(sent.attemptId, { status: "disputed", code: "unverified", transaction, note: check.reason.slice(0, 300) });
     return { status: "disputed", code: "unverified", message: `${label}'s answer does not match the chain: ${check.reason}. Not counted as a good purchase.`, ...paid, transaction, result: answer.result };
@@ -61,6 +86,12 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
     await ledger.update(sent.attemptId, { status: "job-pending", transaction, jobId: answer.jobId, checkAfter, orderId: answer.orderId });
     const message = `Paid ${priceUsd} (transaction ${transaction}). "${priced.name}" is being prepared: call check_job with jobId "${answer.jobId}" after ${checkAfter} (about ${checkAfterSeconds} s).`;
     return { status: "job-pending", code: "job_pending", message, ...paid, transaction, orderId: answer.orderId, jobId: answer.jobId, checkAfterSeconds };
+  }
+  if (priced.metered) {
+    // What the chain shows moved is what this purchase cost; the ledger (and every budget) counts that, not the maximum.
+    await ledger.update(sent.attemptId, { status: "paid", transaction, orderId: answer.orderId, units: check.moved.toString() });
+    const message = `Paid ${formatUsd(check.moved)} of up to ${priceUsd} to ${label} for "${priced.name}" (metered: transaction ${transaction}, checked on chain, settled after the tool succeeded).`;
+    return { status: "delivered", code: "delivered", message, ...paid, priceUsd: formatUsd(check.moved), maxPriceUsd: priceUsd, transaction, orderId: answer.orderId, result: answer.result };
   }
   await ledger.update(sent.attemptId, { status: "paid", transaction, orderId: answer.orderId });
   const order = priced.order === "after-success" ? ", settled after the tool succeeded" : "";

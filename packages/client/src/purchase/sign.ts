@@ -3,6 +3,9 @@
 // style that asked for it (@agora-mcp/protocol paid-styles.ts).
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { UptoEvmScheme } from "@x402/evm/upto/client";
+import { toClientEvmSigner } from "@x402/evm";
+import { createPublicClient, http } from "viem";
 import {
   MAKE_PURCHASE_TOOL,
   buildRequirements,
@@ -17,6 +20,7 @@ import {
   type PaymentPayloadV1,
   type PaymentPayloadV2,
   type PaymentRequirementsV1,
+  type UptoEvmPayload,
 } from "@agora-mcp/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { textOf, type Connection } from "../connections.js";
@@ -42,13 +46,36 @@ export async function signMakePurchase(c: Connection, ctx: Context, priced: Pric
     if (!outcome.ok) return { ok: false, code: "refused", reason: outcome.reason };
     return { ok: true, transaction: outcome.transaction, result: outcome.toolResult, orderId: outcome.orderId, jobId: outcome.jobId, checkAfterSeconds: outcome.checkAfterSeconds };
   };
-  return { nonce: signed.payload.authorization.nonce as `0x${string}`, send };
+  return { proof: { kind: "eip3009", nonce: signed.payload.authorization.nonce as `0x${string}` }, send };
 }
 
 /** Why a paid retry's answer is no delivery, in words: another request for payment (never paid twice), or an error. */
 function askedAgain(ask: PaymentAsk): string {
   const error = ask.required.error ? `: "${ask.required.error.slice(0, 200)}"` : "";
   return `it answered with another request for payment instead of the result${error} (the wallet does not sign twice)`;
+}
+
+/**
+ * The paid retry and what its answer says: the settlement (and for a metered payment what it moved), or why nothing
+ * was delivered. Another request for payment is never paid twice.
+ */
+async function paidCall(c: Connection, tool: string, params: Record<string, unknown>, meta: Record<string, unknown>, ask: PaymentAsk): Promise<Answer> {
+  let paid: CallToolResult;
+  try {
+    paid = await c.call(tool, params, meta);
+  } catch (error) {
+    // x402's JSON-RPC transport refuses a payment with another error 402.
+    const again = readPaymentAskError(error);
+    return again ? { ok: false, code: "refused", reason: askedAgain(again) } : callFailed(error);
+  }
+  const again = readPaymentAsk(paid, ask.style);
+  if (again) return { ok: false, code: "refused", reason: askedAgain(again) };
+  if (paid.isError) return { ok: false, code: "tool_failed", reason: textOf(paid).slice(0, 300) || "(no text)" };
+  const settlement = readSettlement(paid._meta);
+  if (!settlement?.success) return { ok: false, code: "no_settlement", reason: settlement?.errorReason ? `its settlement failed: ${settlement.errorReason}` : "the answer carries no successful settlement" };
+  // A metered call that used nothing settles with no transaction and an amount of 0.
+  const units = settlement.amount !== undefined ? BigInt(settlement.amount) : undefined;
+  return { ok: true, transaction: settlement.transaction || undefined, units, result: textOf(paid) };
 }
 
 /**
@@ -65,6 +92,7 @@ export async function signPaidTool(c: Connection, ctx: Context, tool: string, as
   // The quote's terms are what is signed: the price and payee the policy, the person and the reservation saw.
   if (offer.units !== priced.units || !sameAddress(offer.requirements.payTo, priced.payTo)) throw new Error("the offer to sign is not the quoted one; nothing was signed");
   let payment: PaymentPayloadV1 | PaymentPayloadV2;
+  if (offer.version === 2 && offer.requirements.scheme === "upto") return signUpto(c, ctx, tool, ask, chosen, priced);
   if (offer.version === 2) {
     const requirements = offer.requirements;
     const signed = await new ExactEvmScheme(wallet.account).createPaymentPayload(2, requirements as never);
@@ -80,21 +108,29 @@ export async function signPaidTool(c: Connection, ctx: Context, tool: string, as
     throw new Error("the signed authorisation is not for the quoted amount and payee; it was not sent");
   }
   const meta = paymentMeta(ask.style, payment);
-  const send = async (): Promise<Answer> => {
-    let paid: CallToolResult;
-    try {
-      paid = await c.call(tool, params, meta);
-    } catch (error) {
-      // x402's JSON-RPC transport refuses a payment with another error 402.
-      const again = readPaymentAskError(error);
-      return again ? { ok: false, code: "refused", reason: askedAgain(again) } : callFailed(error);
-    }
-    const again = readPaymentAsk(paid, ask.style);
-    if (again) return { ok: false, code: "refused", reason: askedAgain(again) };
-    if (paid.isError) return { ok: false, code: "tool_failed", reason: textOf(paid).slice(0, 300) || "(no text)" };
-    const settlement = readSettlement(paid._meta);
-    if (!settlement?.success) return { ok: false, code: "no_settlement", reason: settlement?.errorReason ? `its settlement failed: ${settlement.errorReason}` : "the answer carries no successful settlement" };
-    return { ok: true, transaction: settlement.transaction, result: textOf(paid) };
-  };
-  return { nonce: authorization.nonce as `0x${string}`, send };
+  return { proof: { kind: "eip3009", nonce: authorization.nonce as `0x${string}` }, send: () => paidCall(c, tool, params, meta, ask) };
+}
+
+/**
+ * A metered tool (x402's upto scheme): a Permit2 signature for at most the quoted maximum, to the quoted payee, that
+ * only the facilitator the offer names may settle; when the wallet's allowance to Permit2 is short and the server
+ * offers gas sponsoring, an EIP-2612 permit rides along, so the wallet never needs gas. The settlement says what the
+ * call used; the receipt checks it on chain.
+ */
+async function signUpto(c: Connection, ctx: Context, tool: string, ask: PaymentAsk, chosen: ChosenOffer, priced: Priced): Promise<Signed> {
+  const { wallet, settings } = ctx.deps;
+  const params = ctx.input.params ?? {};
+  const requirements = chosen.offer.requirements;
+  const reader = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 15_000, retryCount: 1 }) });
+  const signer = toClientEvmSigner(wallet.account, reader as never);
+  const signed = await new UptoEvmScheme(signer).createPaymentPayload(2, requirements as never, { extensions: ask.required.extensions } as never);
+  const permit = (signed.payload as UptoEvmPayload).permit2Authorization;
+  if (!permit || permit.permitted.amount !== priced.units.toString() || !sameAddress(permit.witness.to, priced.payTo)) {
+    throw new Error("the signed permit is not for the quoted maximum and payee; it was not sent");
+  }
+  const accepted = { ...chosen.raw, ...requirements } as PaymentPayloadV2["accepted"];
+  const resource = ask.required.resource ?? { url: `${ctx.server.url}#${tool}` };
+  const payment: PaymentPayloadV2 = { x402Version: 2, accepted, payload: signed.payload as UptoEvmPayload, resource, ...(signed.extensions ? { extensions: signed.extensions } : {}) };
+  const meta = paymentMeta(ask.style, payment);
+  return { proof: { kind: "permit2", nonce: BigInt(permit.nonce) }, send: () => paidCall(c, tool, params, meta, ask) };
 }

@@ -71,6 +71,8 @@ export type PurchaseOutcome = {
   serverUrl?: string;
   item?: string;
   priceUsd?: string;
+  /** A metered purchase: the most it could have cost (priceUsd is what it did cost). */
+  maxPriceUsd?: string;
   /** Whether a payment authorisation was signed. */
   signed: boolean;
   transaction?: string;
@@ -110,8 +112,11 @@ export type PurchaseDeps = {
  */
 export type SettlementOrder = "after-success" | "before" | "unknown";
 
-/** A paid item as this purchase will pay it: the price and payee just read from the server, and when it is taken. */
-export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}`; order: SettlementOrder };
+/**
+ * A paid item as this purchase will pay it: the price and payee just read from the server, and when it is taken.
+ * `metered` (x402's upto scheme): `units` is the most the call may cost; the server settles what it used.
+ */
+export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}`; order: SettlementOrder; metered?: boolean };
 
 /**
  * Why a paid call did not deliver, as the server's answer shows it (the chain decides what the money did):
@@ -121,10 +126,15 @@ export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x$
 export type AnswerCode = "no_answer" | "refused" | "tool_failed" | "no_settlement";
 
 /** What the server answered to a paid call, before the chain is asked. */
-export type Answer = { ok: true; transaction?: string; result: unknown; orderId?: string; jobId?: string; checkAfterSeconds?: number } | { ok: false; code: AnswerCode; reason: string };
+export type Answer =
+  | { ok: true; transaction?: string; result: unknown; orderId?: string; jobId?: string; checkAfterSeconds?: number; /** What a metered settlement says it moved. */ units?: bigint }
+  | { ok: false; code: AnswerCode; reason: string };
 
-/** A signed payment, not yet sent: its EIP-3009 nonce (to ask the chain whether it was used) and how to send it. */
-export type Signed = { nonce: `0x${string}`; send: () => Promise<Answer> };
+/** How the chain tells whether a signed payment was used: its EIP-3009 nonce (exact), or its Permit2 nonce (upto). */
+export type PaymentProof = { kind: "eip3009"; nonce: `0x${string}` } | { kind: "permit2"; nonce: bigint };
+
+/** A signed payment, not yet sent: its proof (to ask the chain whether it was used) and how to send it. */
+export type Signed = { proof: PaymentProof; send: () => Promise<Answer> };
 export type Signer = () => Promise<Signed>;
 
 export type Context = { deps: PurchaseDeps; input: PurchaseInput; server: ResolvedServer; at: Partial<PurchaseOutcome> };

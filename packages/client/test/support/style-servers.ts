@@ -13,7 +13,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getAddress, verifyTypedData } from "viem";
-import { BASE_SEPOLIA, buildRequirements, decodePayment, type PaymentPayload, type PaymentRequired } from "@agora-mcp/protocol";
+import { BASE_SEPOLIA, buildRequirements, decodePayment, isUptoPayload, type PaymentPayload, type PaymentRequired } from "@agora-mcp/protocol";
 
 export type Style = "agora-kit" | "x402-mcp" | "cloudflare-agents" | "vercel-x402-mcp" | "mcpay" | "jsonrpc-402";
 export const STYLES: readonly Style[] = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "mcpay", "jsonrpc-402"];
@@ -124,6 +124,7 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
   /** Whether the payment pays `price` to the payee, in this style's version, signed by its `from`. */
   async function verify(payment: PaymentPayload, price: bigint): Promise<string | undefined> {
     if (payment.x402Version !== version) return `expected an x402 version ${version} payment`;
+    if (isUptoPayload(payment.payload)) return "expected an exact payment";
     const auth = payment.payload.authorization;
     signedValues.push({ value: auth.value, to: auth.to });
     if (payment.x402Version === 2 && (payment.accepted.amount !== price.toString() || getAddress(payment.accepted.payTo) !== getAddress(payTo))) return "the accepted requirements are not this tool's";
@@ -145,6 +146,7 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
   }
 
   async function settle(payment: PaymentPayload, price: bigint): Promise<{ success: boolean; transaction: string; network: string; payer: string; errorReason?: string }> {
+    if (isUptoPayload(payment.payload)) throw new Error("expected an exact payment");
     const auth = payment.payload.authorization;
     const network = version === 1 ? BASE_SEPOLIA.v1Network : BASE_SEPOLIA.caip2;
     if (facilitatorUrl) {
