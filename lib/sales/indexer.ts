@@ -7,8 +7,8 @@ import { encodeEventTopics, getAddress, pad, type Address, type Hex, type Log, t
 import { z } from "zod";
 import { applyBackfillRange, applySalesRange, dropSalesPaidBy, latestPaymentTerms, salesCursorRow, storedSales, syncTrackedPayees, trackedPayees, type NewSale } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
-import { SALE_EVENTS_ABI, salesInLogs } from "./sale-logs";
-import { listingsSold, payeesOn, type Payees } from "./payees";
+import { SALE_EVENTS_ABI, UPTO_PROXY_ADDRESS, UPTO_SETTLE_EVENTS_ABI, salesInLogs } from "./sale-logs";
+import { listingsSold, payeesOn, type Asked, type Payees } from "./payees";
 
 export type IndexSettings = {
   /** Blocks a sale must be under before it counts (0: the head itself). */
@@ -43,6 +43,7 @@ export class SalesRpcError extends Error {}
 
 const TRANSFER_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer" })[0];
 const AUTHORIZATION_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "AuthorizationUsed" })[0];
+const UPTO_SETTLED_TOPICS = [encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: "Settled" })[0], encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: "SettledWithPermit" })[0]];
 // RPCs bound the addresses one topic position may list.
 const TOPIC_GROUP = 100;
 
@@ -66,7 +67,7 @@ const toBlockTag = (n: bigint) => `0x${n.toString(16)}` as Hex;
 const topicOf = (address: Address) => pad(address.toLowerCase() as Hex, { size: 32 });
 
 /** eth_getLogs with every answered log checked against what was asked: anything else stops the run. */
-async function getLogs(client: PublicClient, token: Address, from: bigint, to: bigint, topics: [Hex, Hex[] | null, Hex[] | null]): Promise<RawLog[]> {
+async function getLogs(client: PublicClient, token: Address, from: bigint, to: bigint, topics: [Hex | Hex[], Hex[] | null, Hex[] | null] | [Hex[]]): Promise<RawLog[]> {
   const answer: unknown = await client.request({
     method: "eth_getLogs",
     params: [{ address: token, fromBlock: toBlockTag(from), toBlock: toBlockTag(to), topics }],
@@ -78,8 +79,11 @@ async function getLogs(client: PublicClient, token: Address, from: bigint, to: b
     if (!parsed.success) throw new SalesRpcError(`eth_getLogs answered a malformed log (#${i}: ${parsed.error.issues[0]!.path.join(".") || "log"})`);
     const log = parsed.data;
     const block = BigInt(log.blockNumber);
-    const wanted = (position: 1 | 2, list: Hex[] | null) => list === null || (log.topics[position] !== undefined && list.includes(log.topics[position].toLowerCase() as Hex));
-    if (log.address.toLowerCase() !== token.toLowerCase() || log.topics[0]!.toLowerCase() !== topics[0] || block < from || block > to || !wanted(1, topics[1]) || !wanted(2, topics[2])) {
+    const wanted = (position: 0 | 1 | 2, asked: Hex | Hex[] | null | undefined) => {
+      const list = typeof asked === "string" ? [asked] : asked;
+      return list == null || (log.topics[position] !== undefined && list.includes(log.topics[position].toLowerCase() as Hex));
+    };
+    if (log.address.toLowerCase() !== token.toLowerCase() || !wanted(0, topics[0]) || block < from || block > to || !wanted(1, topics[1]) || !wanted(2, topics[2])) {
       throw new SalesRpcError(`eth_getLogs answered a log it was not asked for (block ${block}, ${log.transactionHash})`);
     }
     const key = `${log.transactionHash.toLowerCase()}:${BigInt(log.logIndex)}`;
@@ -134,11 +138,13 @@ async function readRange(client: PublicClient, token: Address, network: string, 
   for (let i = 0; i < payers.length; i += TOPIC_GROUP) {
     authorizations.push(...(await getLogs(client, token, from, to, [AUTHORIZATION_TOPIC, payers.slice(i, i + TOPIC_GROUP), null])));
   }
-  const sales = salesInLogs([...transfers, ...authorizations].map(toViemLog), token).filter((sale) => !excluded.has(sale.payer.toLowerCase()));
+  // Metered (upto) settlements: the proxy's event names no one, so every one in the range is read.
+  const settled = await getLogs(client, UPTO_PROXY_ADDRESS, from, to, [UPTO_SETTLED_TOPICS]);
+  const sales = salesInLogs([...transfers, ...authorizations, ...settled].map(toViemLog), token).filter((sale) => !excluded.has(sale.payer.toLowerCase()));
   if (sales.length === 0) return [];
   const times = await blockTimes(client, transfers, [...new Set(sales.map((s) => s.blockNumber))]);
   return sales.flatMap((sale) =>
-    listingsSold(payees, sale.payee, sale.amount).map((listingId) => ({
+    listingsSold(payees, sale.payee, sale.amount, sale.metered).map((listingId) => ({
       listingId,
       network,
       txHash: sale.txHash.toLowerCase(),
@@ -235,8 +241,8 @@ async function backfill(db: Db, options: IndexOptions, token: Address, payees: P
     const wanted: Payees = new Map();
     for (const p of group) {
       const payee = getAddress(p.payee);
-      const listings = wanted.get(payee) ?? new Map<string, Set<bigint>>();
-      listings.set(p.listingId, payees.get(payee)?.get(p.listingId) ?? new Set());
+      const listings = wanted.get(payee) ?? new Map<string, Asked>();
+      listings.set(p.listingId, payees.get(payee)?.get(p.listingId) ?? { prices: new Set(), upTo: 0n });
       wanted.set(payee, listings);
     }
     const found = await readRange(options.client, token, network, wanted, from, to, excluded);

@@ -8,12 +8,19 @@
 // the wallet in (else by when it was approved). So an old listing edited to name a seller's wallet takes nothing.
 // And a transfer is a sale only at a price the listing asked: anyone can send a seller one unit with an authorization,
 // which must not make a "sale" or a verified purchase. The sales indexer and buyer reviews both decide here.
+// A metered item (x402's upto scheme) asks at most its price, so any metered settlement from one unit up to that
+// maximum is a sale of it: a weaker check than an exact price, as weak as the scheme.
 import { EVM_ADDRESS, findNetwork, usdToUnits, type PaymentNetwork, type PricedItem } from "@agora-mcp/protocol";
 import { getAddress, type Address } from "viem";
 import type { PaymentTerms } from "@/db/queries/sales";
 
-/** Payee address (checksummed) → the listings credited with its sales → the prices (token units) they asked there. */
-export type Payees = Map<Address, Map<string, Set<bigint>>>;
+/**
+ * What a listing asked at one payee: exact prices (token units), and the largest maximum of its metered items there
+ * (0n: none).
+ */
+export type Asked = { prices: Set<bigint>; upTo: bigint };
+/** Payee address (checksummed) → the listings credited with its sales → what they asked there. */
+export type Payees = Map<Address, Map<string, Asked>>;
 
 /** An item's price in token units when it is a USD(C) price above zero; null otherwise (a free item sells nothing). */
 function priceOf(item: PricedItem): bigint | null {
@@ -33,12 +40,13 @@ function priceOf(item: PricedItem): bigint | null {
 export function payeesOn(network: PaymentNetwork, token: Address, terms: PaymentTerms[]): Payees {
   const payees: Payees = new Map();
   const byId = new Map(terms.map((t) => [t.listingId, t]));
-  const add = (wallet: string | undefined, listingId: string, prices: bigint[]) => {
+  const add = (wallet: string | undefined, listingId: string, prices: bigint[], upTo = 0n) => {
     if (!wallet || !EVM_ADDRESS.test(wallet)) return;
     const address = getAddress(wallet);
-    const listings = payees.get(address) ?? new Map<string, Set<bigint>>();
-    const asked = listings.get(listingId) ?? new Set<bigint>();
-    for (const price of prices) asked.add(price);
+    const listings = payees.get(address) ?? new Map<string, Asked>();
+    const asked = listings.get(listingId) ?? { prices: new Set<bigint>(), upTo: 0n };
+    for (const price of prices) asked.prices.add(price);
+    if (upTo > asked.upTo) asked.upTo = upTo;
     listings.set(listingId, asked);
     payees.set(address, listings);
   };
@@ -55,7 +63,8 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
       const req = item.x402Requirements;
       if (!req || !onNetwork(req.network) || !EVM_ADDRESS.test(req.asset ?? "") || getAddress(req.asset) !== token) continue;
       const amount = /^\d{1,78}$/.test(req.amount ?? "") ? BigInt(req.amount) : 0n;
-      add(req.payTo, t.listingId, amount > 0n ? [amount] : []);
+      if (req.scheme === "upto") add(req.payTo, t.listingId, [], amount);
+      else add(req.payTo, t.listingId, amount > 0n ? [amount] : []);
     }
   }
   for (const [address, listings] of payees) {
@@ -68,11 +77,15 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
   return payees;
 }
 
-/** The listings a transfer of `amount` to `payee` is a sale of: those credited with the wallet that asked that price there. */
-export function listingsSold(payees: Payees, payee: string, amount: bigint): string[] {
+/**
+ * The listings a transfer of `amount` to `payee` is a sale of: those credited with the wallet that asked that price
+ * there, or for a metered settlement a maximum at least that amount.
+ */
+export function listingsSold(payees: Payees, payee: string, amount: bigint, metered = false): string[] {
   if (!EVM_ADDRESS.test(payee)) return [];
   const listings = payees.get(getAddress(payee));
-  return listings ? [...listings].filter(([, prices]) => prices.has(amount)).map(([id]) => id) : [];
+  const sold = ({ prices, upTo }: Asked) => (metered ? amount > 0n && amount <= upTo : prices.has(amount));
+  return listings ? [...listings].filter(([, asked]) => sold(asked)).map(([id]) => id) : [];
 }
 
 /** Whether `t`'s approved terms hold `wallet`, and since when it counts as named by it (ms). */

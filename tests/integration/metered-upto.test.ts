@@ -5,17 +5,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/client";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { toClientEvmSigner } from "@x402/evm";
-import { UptoEvmScheme } from "@x402/evm/upto/client";
-import { createPublicClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainReader, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
-import { X402_PAYMENT_META, readPaymentRequired } from "@agora-mcp/protocol";
+import { X402_PAYMENT_META } from "@agora-mcp/protocol";
 import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
+import { connect, signUptoPayment } from "../support/upto-buyer";
 
 const FUNDS = 1_000_000n;
 let stack: PaymentStack;
@@ -126,8 +122,7 @@ describe("a metered item (upto)", () => {
   });
 
   it("is not sold through make-purchase, whose payments are for a fixed price", async () => {
-    const client = new Client({ name: "t", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const client = await connect(url);
     closing.push(() => client.close());
     const answer = await client.callTool({ name: "make-purchase", arguments: { itemId: "summarise", params: { pages: "3" }, signedTransaction: "x", paymentMethod: "USDC_BASE_SEPOLIA" } });
     expect(answer.isError).toBe(true);
@@ -136,15 +131,10 @@ describe("a metered item (upto)", () => {
 
   it("delivers once for one signed maximum: the same payment sent again is refused and moves nothing more", async () => {
     const { key, address } = await buyer();
-    const client = new Client({ name: "t", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const client = await connect(url);
     closing.push(() => client.close());
-    const required = readPaymentRequired(await client.callTool({ name: "summarise", arguments: { pages: "3" } }))!;
-    const offer = required.accepts[0]!;
-    expect(offer).toMatchObject({ scheme: "upto", amount: "100000", extra: { facilitatorAddress: stack.facilitator.address } });
-    const signer = toClientEvmSigner(privateKeyToAccount(key), createPublicClient({ transport: http(stack.chain.rpcUrl) }) as never);
-    const signed = await new UptoEvmScheme(signer).createPaymentPayload(2, offer as never, { extensions: required.extensions } as never);
-    const payment = { x402Version: 2, accepted: offer, payload: signed.payload, extensions: signed.extensions, resource: required.resource };
+    const { required, payment } = await signUptoPayment(client, "summarise", { pages: "3" }, key, stack.chain.rpcUrl);
+    expect(required.accepts[0]).toMatchObject({ scheme: "upto", amount: "100000", extra: { facilitatorAddress: stack.facilitator.address } });
     const call = () => client.callTool({ name: "summarise", arguments: { pages: "3" }, _meta: { [X402_PAYMENT_META]: payment } });
     const first = await call();
     expect(first.isError).toBeFalsy();

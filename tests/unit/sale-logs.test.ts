@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeAbiParameters, encodeEventTopics, getAddress, type Address, type Hex, type Log } from "viem";
-import { SALE_EVENTS_ABI, salesInLogs } from "@/lib/sales/sale-logs";
+import { SALE_EVENTS_ABI, UPTO_PROXY_ADDRESS, UPTO_SETTLE_EVENTS_ABI, salesInLogs } from "@/lib/sales/sale-logs";
 
 const token = getAddress("0x036cbd53842c5426634e7929541ec2318f3dcf7e");
 const other = getAddress("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913");
@@ -20,7 +20,17 @@ const transfer = (txHash: Hex, i: number, from: Address, to: Address, value: big
 describe("salesInLogs", () => {
   it("counts a transfer with the payer's authorization as a sale, exactly", () => {
     const sales = salesInLogs([authorization(tx(1), 0, payer), transfer(tx(1), 1, payer, payee, 250_000n)], token);
-    expect(sales).toEqual([{ txHash: tx(1), logIndex: 1, blockNumber: 10n, blockHash: tx(9999), payer, payee, amount: 250_000n }]);
+    expect(sales).toEqual([{ txHash: tx(1), logIndex: 1, blockNumber: 10n, blockHash: tx(9999), payer, payee, amount: 250_000n, metered: false }]);
+  });
+
+  it("counts a transfer followed by the upto proxy's settlement as a metered sale, and only from the proxy", () => {
+    const settled = (txHash: Hex, i: number, at: Address = UPTO_PROXY_ADDRESS) =>
+      log(at, txHash, i, encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: i % 2 ? "Settled" : "SettledWithPermit" }) as Hex[], "0x");
+    const logs = [transfer(tx(6), 0, payer, payee, 30_000n), settled(tx(6), 1), transfer(tx(7), 0, payer, payee, 50_000n), settled(tx(7), 2), transfer(tx(8), 0, payer, payee, 9n), settled(tx(8), 1, stranger)];
+    expect(salesInLogs(logs, token).map((s) => [s.amount, s.metered])).toEqual([
+      [30_000n, true],
+      [50_000n, true],
+    ]);
   });
 
   it("does not count a plain transfer, another payer's authorization, or another token's logs", () => {
