@@ -1,7 +1,7 @@
 // The Agora registry, through its own MCP endpoint (`{AGORA_REGISTRY_URL}/mcp`): search with its filters and
 // paging, and one listing's MCP URL.
 // Answers are checked against the protocol package's schemas, the same ones the registry builds its output on.
-import { PAID_STYLES, registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchAnswer, type RegistrySearchInput } from "@agora-mcp/protocol";
+import { PAID_STYLES, deliveryEvidenceSchema, registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchInput } from "@agora-mcp/protocol";
 import { z } from "zod";
 import { ConnectionError, textOf, withConnection, type Connection } from "./connections.js";
 
@@ -39,12 +39,18 @@ function checked<T extends z.ZodType>(schema: T, value: unknown, tool: string): 
   throw new RegistryError(`The registry's ${tool} answer is not in the expected shape (${issue ? `${issue.path.map(String).join(".") || "answer"}: ${issue.message}` : "unreadable"}).`);
 }
 
-export async function searchRegistry(registryUrl: string, input: RegistrySearchInput): Promise<RegistrySearchAnswer> {
+/** A search answer whose servers carry the registry's delivery evidence where it sent it. */
+const searchWithEvidenceSchema = registrySearchAnswerSchema.extend({
+  servers: z.array(registryListingSchema.extend({ delivery30d: deliveryEvidenceSchema.nullish().catch(undefined) })),
+});
+export type SearchWithEvidence = z.infer<typeof searchWithEvidenceSchema>;
+
+export async function searchRegistry(registryUrl: string, input: RegistrySearchInput): Promise<SearchWithEvidence> {
   return withRegistry(registryUrl, async (c) => {
     const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ""));
     const result = await c.call("search_servers", args);
     if (result.isError || !result.structuredContent) throw new RegistryError(`The registry refused the search: ${textOf(result).slice(0, 300)}`);
-    return checked(registrySearchAnswerSchema, result.structuredContent, "search_servers");
+    return checked(searchWithEvidenceSchema, result.structuredContent, "search_servers");
   });
 }
 
@@ -69,6 +75,8 @@ const listedTermsSchema = z.object({
     )
     .default([]),
   paymentMethods: z.array(z.object({ id: z.string(), payTo: z.string().nullable() })).default([]),
+  /** The registry's delivery evidence (older registries send none: unknown, as no evidence). */
+  delivery30d: deliveryEvidenceSchema.nullish().catch(undefined),
 });
 
 export type ListedTerms = z.infer<typeof listedTermsSchema>;

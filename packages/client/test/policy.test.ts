@@ -234,6 +234,27 @@ describe("the rules", () => {
   });
 });
 
+describe("the delivery rule", () => {
+  it("refuses a server below the least delivery rate, or with no evidence, naming the figures", () => {
+    const policy = load({ minDeliveryRate: 0.9 }).policy!;
+    const delivering = { ...request, delivery: { delivered: 19, failedUncharged: 1, failedCharged: 0 } };
+    expect(checkPolicy(policy, [], delivering, NOW).ok).toBe(true);
+    const poor = checkPolicy(policy, [], { ...request, delivery: { delivered: 7, failedUncharged: 1, failedCharged: 2 } }, NOW);
+    expect(poor).toMatchObject({ ok: false, refusal: { rule: "minDeliveryRate" } });
+    if (!poor.ok) expect(poor.refusal.message).toMatch(/rule minDeliveryRate \(policy file .*\): Weather delivered 7 of 10 test purchases in 30 days \(70%\), below the 90% required\.$/);
+    for (const none of [null, { delivered: 0, failedUncharged: 0, failedCharged: 0 }]) {
+      const verdict = checkPolicy(policy, [], { ...request, delivery: none }, NOW);
+      expect(verdict).toMatchObject({ ok: false, refusal: { rule: "minDeliveryRate", message: expect.stringContaining("the registry has no evidence that Weather delivers") } });
+    }
+    // Without the rule, evidence decides nothing.
+    expect(checkPolicy(load({}).policy!, [], { ...request, delivery: null }, NOW).ok).toBe(true);
+  });
+
+  it("refuses a rate outside 0 to 1, naming the rule", () => {
+    expect(() => load({ minDeliveryRate: 90 })).toThrow(/rule minDeliveryRate: must be from 0 to 1/);
+  });
+});
+
 describe("the lists compare hosts and payees however they are written", () => {
   /** The purchase as resolveServer names a server at `url`: the URL and its host (with the port). */
   const at = (url: string): PolicyRequest => ({ ...request, server: url, serverUrl: url, names: [url, new URL(url).host] });

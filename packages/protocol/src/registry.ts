@@ -22,6 +22,21 @@ export const registryListingSchema = z.object({
 
 export type RegistryListing = z.infer<typeof registryListingSchema>;
 
+/** How often a server delivered to the registry's own test purchases over 30 days (`delivery30d` in its answers). */
+export const deliveryEvidenceSchema = z.object({
+  delivered: z.number().int().nonnegative(),
+  failedUncharged: z.number().int().nonnegative(),
+  failedCharged: z.number().int().nonnegative(),
+});
+export type DeliveryEvidence = z.infer<typeof deliveryEvidenceSchema>;
+
+/** The share of test purchases that delivered (0 to 1), or null with no evidence at all. */
+export function deliveryRate(evidence: DeliveryEvidence | null | undefined): number | null {
+  if (!evidence) return null;
+  const total = evidence.delivered + evidence.failedUncharged + evidence.failedCharged;
+  return total === 0 ? null : evidence.delivered / total;
+}
+
 /** `search_servers`' answer. */
 export const registrySearchAnswerSchema = z.object({
   servers: z.array(registryListingSchema),

@@ -1,13 +1,17 @@
 // One purchase against every rule of the policy, given the wallet's history: the first rule it breaks (named, with
 // its limit and what is left), or the budgets it would use. Pure: the ledger runs it under its lock, so two buyers
 // at once see each other's reservations.
-import { formatUsd } from "@agora-mcp/protocol";
+import { deliveryRate, formatUsd, type DeliveryEvidence } from "@agora-mcp/protocol";
 import { SPENT, type LedgerEntry, type LedgerStatus } from "../ledger.js";
 import { payeeListed, serverListed } from "./names.js";
 import { ruleName, windowStart, WINDOW_WORDS, WINDOWS, type Limit, type Policy, type Window } from "./rules.js";
 
 /** What the policy needs to know of a purchase. `names` are what a server list may name it by (slug, name, URL, host). */
-export type PolicyRequest = { server: string; serverUrl: string; names: string[]; item: string; params: string; units: bigint; payTo: string };
+/**
+ * `delivery`: the registry's 30-day delivery evidence for the server (null: the registry has none, or the server is
+ * not listed).
+ */
+export type PolicyRequest = { server: string; serverUrl: string; names: string[]; item: string; params: string; units: bigint; payTo: string; delivery?: DeliveryEvidence | null };
 
 export type PolicyRefusal = { rule: string; message: string };
 /** A budget this purchase draws on: its limit, what was spent of it, and what is left before this purchase. */
@@ -55,6 +59,21 @@ function listRefusal(policy: Policy, request: PolicyRequest): PolicyRefusal | un
   return undefined;
 }
 
+/** The delivery rule: a server below the least delivery rate, or with no evidence of delivering at all. */
+function deliveryRefusal(policy: Policy, request: PolicyRequest): PolicyRefusal | undefined {
+  const min = policy.minDeliveryRate;
+  if (!min) return undefined;
+  const rule = `Refused by the spending policy, rule ${ruleName(min, policy)}`;
+  const rate = deliveryRate(request.delivery);
+  if (rate === null) return { rule: min.rule, message: `${rule}: the registry has no evidence that ${request.server} delivers (no test purchases in 30 days).` };
+  if (rate < min.value) {
+    const d = request.delivery!;
+    const total = d.delivered + d.failedUncharged + d.failedCharged;
+    return { rule: min.rule, message: `${rule}: ${request.server} delivered ${d.delivered} of ${total} test purchases in 30 days (${Math.floor(rate * 100)}%), below the ${Math.round(min.value * 100)}% required.` };
+  }
+  return undefined;
+}
+
 function rateRefusal(policy: Policy, history: LedgerEntry[], request: PolicyRequest, now: Date): PolicyRefusal | undefined {
   const attempts = history.filter((a) => ATTEMPTED(a.status));
   const { purchasesPerMinute: perMinute, identicalPerHour: identical } = policy;
@@ -75,7 +94,7 @@ function rateRefusal(policy: Policy, history: LedgerEntry[], request: PolicyRequ
 
 /** Every rule, in order: lists, the maximum per purchase, the purchase rates, then each budget. */
 export function checkPolicy(policy: Policy, history: LedgerEntry[], request: PolicyRequest, now = new Date()): PolicyVerdict {
-  const listed = listRefusal(policy, request);
+  const listed = listRefusal(policy, request) ?? deliveryRefusal(policy, request);
   if (listed) return { ok: false, refusal: listed };
   const price = formatUsd(request.units);
   const max = policy.maxPerPurchase;

@@ -47,6 +47,7 @@ export const policyFileSchema = z.strictObject({
   servers: lists(z.string().trim().min(1, "must not be empty").max(500)),
   purchasesPerMinute: count.optional(),
   identicalPerHour: count.optional(),
+  minDeliveryRate: z.number({ error: "must be a number from 0 to 1" }).min(0, "must be from 0 to 1").max(1, "must be from 0 to 1").optional(),
   confirmationThreshold: amount(true).optional(),
 });
 export type PolicyFile = z.output<typeof policyFileSchema>;
@@ -174,6 +175,7 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
     servers: { allow: from("servers.allow", read.servers?.allow), deny: from("servers.deny", read.servers?.deny) },
     purchasesPerMinute: from("purchasesPerMinute", read.purchasesPerMinute),
     identicalPerHour: from("identicalPerHour", read.identicalPerHour),
+    minDeliveryRate: from("minDeliveryRate", read.minDeliveryRate),
     confirmationThreshold: merge("confirmationThreshold", read.confirmationThreshold, env.confirmationThreshold),
   };
   checkLists(policy, file);

@@ -20,6 +20,11 @@ export type Policy = {
   servers: { allow?: Limit<string[]>; deny?: Limit<string[]> };
   purchasesPerMinute?: Limit<number>;
   identicalPerHour?: Limit<number>;
+  /**
+   * The least share of the registry's test purchases (30 days) a server must have delivered (0 to 1); a server with
+   * no evidence (unlisted, or never test-bought) is refused too.
+   */
+  minDeliveryRate?: Limit<number>;
   /** Purchases priced at or above this need the person's yes (0: every paid purchase). */
   confirmationThreshold: Limit<bigint>;
 };

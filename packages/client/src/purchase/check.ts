@@ -19,7 +19,7 @@ export function policyOf(settings: Settings): Policy {
 export function policyRequest(ctx: Context, priced: Priced): PolicyRequest {
   const params = Object.entries(ctx.input.params ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const digest = createHash("sha256").update(JSON.stringify(params)).digest("hex").slice(0, 32);
-  return { server: ctx.server.label, serverUrl: ctx.server.url, names: ctx.server.names, item: priced.itemKey, params: digest, units: priced.units, payTo: priced.payTo };
+  return { server: ctx.server.label, serverUrl: ctx.server.url, names: ctx.server.names, item: priced.itemKey, params: digest, units: priced.units, payTo: priced.payTo, delivery: ctx.server.terms?.delivery30d ?? null };
 }
 
 export async function checkBeforeSigning(ctx: Context, priced: Priced): Promise<Checked> {
