@@ -42,11 +42,11 @@ export type ListingRecord = {
  * Agora's own evidence about a listing: its sales read from the chain, its latest test purchase and its buyers'
  * rating (count and average of the visible reviews, without the reviews); each absent when there is none yet.
  */
-export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase"> & { buyerRating?: BuyerReviewSummary };
+export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase" | "delivery"> & { buyerRating?: BuyerReviewSummary };
 
 /** The evidence of each listing in `listingIds`, in one statement however many there are. */
 export async function listingEvidence(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, ListingEvidence>> {
-  return readListingFacts(db, listingIds, { sales: salesSummaryFact(now), testPurchase: latestTestPurchaseFact, buyerRating: buyerReviewsFact(0) });
+  return readListingFacts(db, listingIds, { sales: salesSummaryFact(now), testPurchase: latestTestPurchaseFact, buyerRating: buyerReviewsFact(0), delivery: deliveryCountsFact(DELIVERY_DAYS) });
 }
 
 /** The rows in the given order, each with its facts. */

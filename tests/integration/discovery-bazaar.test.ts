@@ -188,7 +188,15 @@ describe.each(drivers())("x402 Bazaar client against Agora's discovery on %s", (
         l30DaysTotalCalls: 7,
         l30DaysUniquePayers: 3,
         lastCalledAt: recent[0]!.blockTime.toISOString(),
-        [AGORA_KEY]: { verified: true, lastCheckedAt: entry.lastUpdated, deliveryTested: null, buyerRating: { count: 2, averageStars: 4.5 } },
+        [AGORA_KEY]: {
+          verified: true,
+          lastCheckedAt: entry.lastUpdated,
+          deliveryTested: null,
+          buyerRating: { count: 2, averageStars: 4.5 },
+          // No test purchases here: all 0. Every entry says how it is paid.
+          delivery30d: { delivered: 0, failedUncharged: 0, failedCharged: 0 },
+          schemes: ["exact"],
+        },
       });
     }
     // Equal relevance, and now real usage: the listing people pay for comes first, in search, in discovery without

@@ -21,7 +21,7 @@ const OURS = "dev.agora-mcp/listing";
 const loopback = { allowPrivateHosts: true };
 
 // What the reference server (examples/monetized-server) sells, as every surface must report it.
-const sepolia = { currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" };
+const sepolia = { currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", scheme: "exact" };
 const expectedItems = [
   { id: "weather-now", name: "Current weather", priceUsd: 0.01, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
   { id: "market-report", name: "Market report", priceUsd: 0.25, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },

@@ -3,7 +3,7 @@
 // bazaar extension describing the tool call, with an example that satisfies the tool's input schema.
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
-import type { SalesSummary } from "@/lib/listings/model";
+import type { DeliveryCounts, SalesSummary } from "@/lib/listings/model";
 import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 import { provenanceFacts } from "./provenance";
 import { detailUrl } from "./server-details";
@@ -43,14 +43,14 @@ function tags(categories: string[]): string[] {
 }
 
 /** Agora's evidence about the listing an entry belongs to (lib/registry/discovery-entries.ts reads it). */
-export type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null; buyerRating: { count: number; average: number | null } };
+export type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null; buyerRating: { count: number; average: number | null }; delivery30d: DeliveryCounts };
 
 /**
  * The listing's evidence, read the way the field reads it: Coinbase's Bazaar's `quality` (paid calls and distinct
  * paying wallets over 30 days, the last paid call; sales read from the chain, the site's own test-purchase wallet
  * never counted), and beside them, under Agora's own key, what Agora checked itself.
  */
-function quality(payable: PayableItem, { sales, testPurchase, buyerRating }: DiscoveryFacts) {
+function quality(payable: PayableItem, { sales, testPurchase, buyerRating, delivery30d }: DiscoveryFacts) {
   return {
     l30DaysTotalCalls: sales.last30d.sales,
     l30DaysUniquePayers: sales.last30d.buyers,
@@ -61,6 +61,10 @@ function quality(payable: PayableItem, { sales, testPurchase, buyerRating }: Dis
       lastCheckedAt: payable.checkedAt,
       deliveryTested: testPurchase ? { outcome: testPurchase.outcome, at: testPurchase.at, deliveredMs: testPurchase.deliveredMs } : null,
       buyerRating: { count: buyerRating.count, averageStars: buyerRating.average },
+      // What came of Agora's test purchases over 30 days: delivered, failed without a charge, failed after paying.
+      delivery30d,
+      // How this entry is paid (x402's scheme of its accepts): "exact" a fixed price, "upto" at most the amount.
+      schemes: [payable.item.x402Requirements.scheme],
     },
   };
 }

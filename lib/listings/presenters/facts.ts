@@ -27,6 +27,9 @@ export const pricedItemSchema = z.object({
     .enum(PAID_STYLES)
     .nullable()
     .describe("How this item's tool asks for and takes payment, as the latest check read it (see paymentStyle); null when not read."),
+  scheme: z
+    .enum(["exact", "upto"])
+    .describe("How the price is paid: exact (the price, every call) or upto (metered: priceUsd is the most a call may cost; the server settles what the call used)."),
 });
 
 export const paymentMethodSchema = z.object({
@@ -139,6 +142,7 @@ export function probeFacts(view: ListingView): ProbeFacts {
       toolName: i.toolName ?? MAKE_PURCHASE_TOOL,
       // An item bought through make-purchase is sold the MonetizedMCP way, whatever the check recorded.
       style: i.style ?? (i.toolName === undefined || i.toolName === MAKE_PURCHASE_TOOL ? "monetized-mcp" : null),
+      scheme: i.metered || i.x402Requirements?.scheme === "upto" ? ("upto" as const) : ("exact" as const),
     })),
     paymentMethods: methods.map((m) => {
       const known = findNetwork(m.paymentMethod);
