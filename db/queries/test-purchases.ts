@@ -56,7 +56,11 @@ export async function spentToday(db: Db, wallet: string): Promise<bigint> {
  * can move) gives its reservation back to the day it was taken from, once; anything else keeps it spent, a refusal
  * included: the server still holds a signed authorisation it can settle until it expires.
  */
-export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string; release?: boolean }): Promise<void> {
+/**
+ * `settledUnits`: what a metered purchase moved, when less than the maximum it reserved: the row keeps that, and the
+ * day's spending gets the rest back.
+ */
+export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string; release?: boolean; settledUnits?: bigint }): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx
       .select({ money: testPurchases.money, units: testPurchases.units, day: testPurchases.day, wallet: testPurchases.wallet })
@@ -68,6 +72,14 @@ export async function recordTestPurchaseMoney(db: Db, id: string, change: { mone
       .update(testPurchases)
       .set({ money: change.money, ...(change.transaction ? { transaction: change.transaction } : {}), ...(change.note ? { note: change.note.slice(0, 300) } : {}) })
       .where(eq(testPurchases.id, id));
+    const settled = change.settledUnits;
+    if (settled !== undefined && settled >= 0n && settled < before.units) {
+      await tx.update(testPurchases).set({ units: settled }).where(eq(testPurchases.id, id));
+      await tx
+        .update(testPurchaseSpending)
+        .set({ spentUnits: sql`greatest(0, ${testPurchaseSpending.spentUnits} - ${before.units - settled})` })
+        .where(and(eq(testPurchaseSpending.wallet, before.wallet), eq(testPurchaseSpending.day, before.day)));
+    }
     if (change.release && before.money !== "refused") {
       await tx
         .update(testPurchaseSpending)

@@ -20,6 +20,7 @@ export function siteChainReader(client: PublicClient, network: PaymentNetwork): 
     ethBalance: (of) => client.getBalance({ address: of }),
     authorizationUsed: (from, nonce) => client.readContract({ address: asset, abi: tokenAbi, functionName: "authorizationState", args: [from, nonce] }),
     permit2NonceUsed: (from, nonce) => permit2NonceUsed(client, from, nonce),
+    readContract: (args) => client.readContract(args as Parameters<PublicClient["readContract"]>[0]),
     async checkPayment(check) {
       const { transaction, from, payTo } = check;
       if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: "the server's transaction is not a transaction hash" };

@@ -44,7 +44,9 @@ export class DatabaseLedger implements PurchaseLedger {
   async update(id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerEntry["status"] }): Promise<void> {
     const { money, release } = moneyOfChange(change);
     this.money = money;
-    await recordTestPurchaseMoney(this.db, id, { money, transaction: change.transaction, note: change.note, release });
+    // A metered purchase's ledger update says what moved (change.units): the row and the day's budget keep that.
+    const settledUnits = change.status === "paid" && change.units !== undefined ? BigInt(change.units) : undefined;
+    await recordTestPurchaseMoney(this.db, id, { money, transaction: change.transaction, note: change.note, release, ...(settledUnits !== undefined ? { settledUnits } : {}) });
   }
 
   /** Free items and declines: the run records the purchase itself. */

@@ -11,6 +11,11 @@ import { salesSummaries } from "@/db/queries/sales";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { priceRows, priceText } from "@/lib/listings/presenters/price-rows";
 import { insertListing } from "@/lib/listings/write";
+import { testPurchase } from "@/lib/test-purchases/run";
+import { walletFromKey } from "@agora-mcp/client";
+import { eq } from "drizzle-orm";
+import { testPurchases } from "@/db/schema";
+import { reloadEnv } from "@/lib/env";
 import { indexSales } from "@/lib/sales/indexer";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { directSeller } from "../support/direct-sales";
@@ -40,7 +45,9 @@ beforeAll(async () => {
         metered: true,
         params: { pages: "How many pages" },
         handler: ({ pages }, context) => {
-          context.reportUsage(Number(pages) / 100);
+          // The site's test purchase sends an example value, not a number: it reads three pages then.
+          const count = /^\d+$/.test(pages ?? "") ? Number(pages) : 3;
+          context.reportUsage(count / 100);
           return `Summarised ${pages} pages`;
         },
       },
@@ -88,5 +95,27 @@ describe.each(drivers())("metered sales (%s)", (driver) => {
     const summary = (await salesSummaries(conn.db, [listingId])).get(listingId)!;
     expect(summary.allTime).toEqual({ sales: 2, buyers: 2, volumeUnits: "80000" });
     expect(summary.lastSale).toMatchObject({ txHash: paid[1], amountUnits: "50000" });
+  });
+
+  it("test-buys it with the site's own purchase code and records what moved, not the maximum", async () => {
+    const before = process.env.CHAIN_RPC_URLS;
+    process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
+    reloadEnv();
+    try {
+      const { probe } = (await checkListing(conn.db, listingId, { allowPrivateHosts: true }))!;
+      const key = generatePrivateKey();
+      const wallet = walletFromKey(key);
+      await stack.chain.mintUsdc(wallet.address, 1_000_000n);
+      const settings = { wallet, budgetUnits: 1_000_000n, maxUnits: 100_000n, intervalMs: 86_400_000, timeoutMs: 20_000, allowPrivateHosts: true };
+      const result = await testPurchase(conn.db, settings, { id: listingId, name: "Metered Summaries", serverUrl: kit.url, price: null, lastTestedAt: null }, probe);
+      expect(result, JSON.stringify(result)).toMatchObject({ kind: "recorded", outcome: "delivered" });
+      const [row] = await conn.db.select().from(testPurchases).where(eq(testPurchases.listingId, listingId));
+      expect(row).toMatchObject({ units: 30_000n, money: "paid" });
+      expect(await stack.chain.usdcBalance(wallet.address)).toBe(1_000_000n - 30_000n);
+    } finally {
+      if (before === undefined) delete process.env.CHAIN_RPC_URLS;
+      else process.env.CHAIN_RPC_URLS = before;
+      reloadEnv();
+    }
   });
 });

@@ -45,7 +45,11 @@ export type ChainReader = {
   /** Whether a Permit2 signature (an upto payment) has been used. */
   permit2NonceUsed: (from: `0x${string}`, nonce: bigint) => Promise<boolean>;
   checkPayment: (input: PaymentCheck) => Promise<PaymentChecked>;
+  /** A contract read on the wallet's chain (x402's upto signer reads the token's allowance and permit nonce with it). */
+  readContract: (args: ContractRead) => Promise<unknown>;
 };
+
+export type ContractRead = { address: `0x${string}`; abi: readonly unknown[]; functionName: string; args?: readonly unknown[] };
 
 export class RpcError extends Error {}
 
@@ -73,6 +77,7 @@ export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTi
     ethBalance: (of) => named(() => client.getBalance({ address: of })),
     authorizationUsed: (from, nonce) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] })),
     permit2NonceUsed: (from, nonce) => named(() => permit2NonceUsed(client, from, nonce)),
+    readContract: (args) => named(() => client.readContract(args as Parameters<PublicClient["readContract"]>[0])),
     async checkPayment(check) {
       const { transaction, from, payTo } = check;
       if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: `the server's transaction "${transaction.slice(0, 80)}" is not a transaction hash` };

@@ -52,6 +52,9 @@ function chainOf(): ChainReader {
     authorizationUsed: async (_from, nonce) => all().some((s) => s.nonce === nonce),
     // These servers take exact payments only.
     permit2NonceUsed: async () => false,
+    readContract: async () => {
+      throw new Error("these servers take exact payments only: nothing reads a contract");
+    },
     checkPayment: async ({ transaction, from, payTo, units }) => {
       const hit = all().find((s) => s.transaction === transaction);
       if (!hit) return { ok: false, reason: "no such transaction" };
@@ -124,7 +127,7 @@ describe.each(STYLES)("a %s server", (style) => {
     const outcome = await buy(deps, server);
     expect(outcome).toMatchObject({ status: "refused", signed: false });
     expect(outcome.message).toContain("no offer is one this wallet can pay on Base Sepolia");
-    expect(outcome.message).toContain('offer 1: scheme "upto" is not one Agora pays yet');
+    expect(outcome.message).toMatch(/offer 1: an upto offer (names no facilitatorAddress|must be x402 version 2);/);
     expect(outcome.message).toContain("offer 2: it is paid on Base; this wallet pays on Base Sepolia");
     expect(outcome.message).toContain("offer 3: asset is not USDC on Base Sepolia");
     expect(outcome.message).toContain("offer 4: it asks for a permit2 transfer");

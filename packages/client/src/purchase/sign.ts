@@ -5,7 +5,6 @@ import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { UptoEvmScheme } from "@x402/evm/upto/client";
 import { toClientEvmSigner } from "@x402/evm";
-import { createPublicClient, http } from "viem";
 import {
   MAKE_PURCHASE_TOOL,
   buildRequirements,
@@ -118,11 +117,11 @@ export async function signPaidTool(c: Connection, ctx: Context, tool: string, as
  * call used; the receipt checks it on chain.
  */
 async function signUpto(c: Connection, ctx: Context, tool: string, ask: PaymentAsk, chosen: ChosenOffer, priced: Priced): Promise<Signed> {
-  const { wallet, settings } = ctx.deps;
+  const { wallet, chain } = ctx.deps;
   const params = ctx.input.params ?? {};
   const requirements = chosen.offer.requirements;
-  const reader = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 15_000, retryCount: 1 }) });
-  const signer = toClientEvmSigner(wallet.account, reader as never);
+  // The buyer's chain reader (the wallet's RPC, or the site's for its test purchases) answers the signer's reads.
+  const signer = toClientEvmSigner(wallet.account, { readContract: (args) => chain.readContract(args) });
   const signed = await new UptoEvmScheme(signer).createPaymentPayload(2, requirements as never, { extensions: ask.required.extensions } as never);
   const permit = (signed.payload as UptoEvmPayload).permit2Authorization;
   if (!permit || permit.permitted.amount !== priced.units.toString() || !sameAddress(permit.witness.to, priced.payTo)) {
