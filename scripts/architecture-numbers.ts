@@ -1,10 +1,11 @@
 // Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, module-level tables
 // typed Record<string, string>, the types that describe a listing (and, for the older figure, the types whose name
-// says Listing), lib's folder pairs that import each other, exports only tests name and functions nothing names.
-// Run: npm run architecture:numbers (from any checkout: it reads the tree it stands in). Tests, fixtures and
-// generated files are left out.
+// says Listing), lib's folder pairs that import each other, lib folders in no layer, exports only tests name and
+// functions nothing names. Run: npm run architecture:numbers (from any checkout: it reads the tree it stands in).
+// Tests, fixtures and generated files are left out.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 import { listingTypes as describeListingTypes } from "./support/listing-types";
@@ -81,6 +82,11 @@ console.log(
 for (const t of described) console.log(`  ${t.kind.padEnd(12)} ${t.file} ${t.name}${t.note ? ` (${t.note})` : ""}`);
 section("module-level tables typed Record<string, string> (a closed set of Agora's own is typed by its values instead; these are keyed by outside text)", stringMaps);
 section("lib folder pairs importing each other", mutual.map((k) => k.replace(" -> ", " <-> ")));
+// lib's folders that stand in no layer of .dependency-cruiser.cjs (whose LIB_LAYERS it exposes as libLayers).
+const { libLayers } = createRequire(import.meta.url)(path.resolve(".dependency-cruiser.cjs")) as { libLayers: Record<string, string[]> };
+const layered = new Set(Object.values(libLayers).flat());
+const libFolders = fs.readdirSync("lib", { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+section(`lib folders in no layer (of ${libFolders.length})`, libFolders.filter((f) => !layered.has(f)).sort());
 
 // Exports only tests name, and functions nothing names, by a word count: a name counts as used by a file that holds it
 // as a word (so a name shared with another thing is counted as used: the figures err low). Code outside the tests is
