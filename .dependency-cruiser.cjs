@@ -1,6 +1,24 @@
 // Layering rules, checked by `npm run lint:deps` (dependency-cruiser). Type-only imports count: they are
 // still layering. `@/…` imports are resolved through tsconfig.json's paths. scripts/, tests/, bench/,
 // sandbox/ and examples/ may import anything; they are cruised so that cycles through them are seen.
+
+// lib's folders by layer, lowest first. Every folder of lib/ is in exactly one (the rule lib-folder-in-a-layer fails
+// on one that is not; `npm run architecture:numbers` counts them):
+//   core      lib/*.ts and the folders below: settings, caches, the chain, safe fetch, the probe, the HTTP shell
+//   sales     the on-chain sales index (what listings show of it)
+//   listings  the listing's one home: rows, view, presenters, search, checks, submission
+//   features  claims imports no other feature; the rest may import claims
+//   entries   with startup.ts: they wire features to requests and schedules
+const LIB_LAYERS = {
+  core: ["config", "cache", "chain", "ssrf", "probe", "validations", "downloads", "demo", "http"],
+  sales: ["sales"],
+  listings: ["listings"],
+  features: ["auth", "claims", "buyer-reviews", "test-purchases", "ingest", "sample-catalogue", "wallet"],
+  entries: ["registry", "actions", "jobs"],
+};
+const folders = (...layers) => layers.flatMap((layer) => LIB_LAYERS[layer]).join("|");
+const ALL_FOLDERS = folders(...Object.keys(LIB_LAYERS));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -53,53 +71,63 @@ module.exports = {
       from: { path: "^components/" },
       to: { path: "^app/" },
     },
-    // lib's folders stand in layers (docs/architecture.md draws them); each may import only the layers below:
-    //   core   lib/*.ts, config, cache, chain, ssrf, probe, validations, downloads, demo
-    //   sales  the on-chain sales index (what listings show of it)
-    //   listings  the listing's one home: rows, view, presenters, search, checks, submission
-    //   features  auth, claims, buyer-reviews, test-purchases, ingest, sample-catalogue (claims imports no other feature)
-    //   entries   registry, actions, jobs, startup.ts: they wire features to requests and schedules
+    // lib's folders stand in layers (docs/architecture.md draws them; LIB_LAYERS above names every folder);
+    // each may import only the layers below.
+    {
+      name: "lib-folder-in-a-layer",
+      comment: "Every folder of lib/ stands in one of LIB_LAYERS (this file): a new folder is placed there before it imports anything.",
+      severity: "error",
+      from: { path: "^lib/[^/]+/", pathNot: `^lib/(${ALL_FOLDERS})/` },
+      to: {},
+    },
     {
       name: "lib-core-not-to-features",
       comment: "lib's core folders import no feature, listings, sales or entry folder.",
       severity: "error",
-      from: { path: "^lib/(config|cache|chain|ssrf|probe|validations|downloads|demo)/" },
-      to: { path: "^lib/(sales|listings|auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+      from: { path: `^lib/(${folders("core")})/` },
+      to: { path: `^lib/(${folders("sales", "listings", "features", "entries")})/` },
     },
     {
       name: "lib-root-not-to-features",
-      comment: "lib's root files are core too; startup.ts (which starts the jobs) and database.ts (which seeds the demo catalogue) wire features in.",
+      comment: "lib's root files are core too; startup.ts (which starts the jobs and registers the sample catalogue's seed) wires features in.",
       severity: "error",
-      from: { path: "^lib/[^/]+$", pathNot: "^lib/(startup|database)\\.ts$" },
-      to: { path: "^lib/(sales|listings|auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+      from: { path: "^lib/[^/]+$", pathNot: "^lib/startup\\.ts$" },
+      to: { path: `^lib/(${folders("sales", "listings", "features", "entries")})/` },
     },
     {
       name: "sales-below-listings",
       comment: "The sales index is read by listings and features; it imports none of them.",
       severity: "error",
-      from: { path: "^lib/sales/" },
-      to: { path: "^lib/(listings|auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+      from: { path: `^lib/(${folders("sales")})/` },
+      to: { path: `^lib/(${folders("listings", "features", "entries")})/` },
     },
     {
       name: "listings-at-the-bottom-of-features",
       comment: "Listings are the features' common ground: they import no feature or entry folder.",
       severity: "error",
-      from: { path: "^lib/listings/" },
-      to: { path: "^lib/(auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+      from: { path: `^lib/(${folders("listings")})/` },
+      to: { path: `^lib/(${folders("features", "entries")})/` },
     },
     {
       name: "lib-features-no-cycle",
       comment: "A feature folder may import claims (which imports no feature) but no other feature, so features never import each other in a circle; nor may a feature import an entry folder.",
       severity: "error",
-      from: { path: "^lib/(auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue)/" },
-      to: { path: "^lib/(auth|claims|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/", pathNot: ["^lib/$1/", "^lib/claims/"] },
+      from: { path: `^lib/(${folders("features")})/` },
+      to: { path: `^lib/(${folders("features", "entries")})/`, pathNot: ["^lib/$1/", "^lib/claims/"] },
     },
     {
       name: "claims-import-no-feature",
       comment: "Claims is the one feature others may call (a GitHub sign-in claims listings): it imports no other feature.",
       severity: "error",
       from: { path: "^lib/claims/" },
-      to: { path: "^lib/(auth|buyer-reviews|test-purchases|ingest|sample-catalogue|registry|actions|jobs)/" },
+      to: { path: `^lib/(${folders("features", "entries")})/`, pathNot: "^lib/claims/" },
+    },
+    {
+      name: "root-entries-through-lib",
+      comment: "proxy.ts and instrumentation.ts are entries like app/: they reach the database through lib/ (lib/database.ts is the door).",
+      severity: "error",
+      from: { path: "^(proxy|instrumentation)\\.ts$" },
+      to: { path: "^db/" },
     },
     {
       name: "no-circular",
@@ -134,3 +162,6 @@ module.exports = {
     skipAnalysisNotInRules: true,
   },
 };
+
+// Read by scripts/architecture-numbers.ts (not part of dependency-cruiser's configuration, hence not enumerable).
+Object.defineProperty(module.exports, "libLayers", { value: LIB_LAYERS, enumerable: false });

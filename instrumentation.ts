@@ -11,6 +11,6 @@ export async function register() {
 // requests with a 503 until it is back (a page itself can only answer 500).
 export async function onRequestError(error: unknown) {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { reportDatabaseFailure } = await import("@/db/health");
+  const { reportDatabaseFailure } = await import("@/lib/database");
   reportDatabaseFailure(error);
 }

@@ -3,12 +3,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
-import { databaseDown } from "@/db/health";
 import { isActionRequest, screenActionRequest } from "@/lib/action-request";
-import { catalogueVersion, findPublicListing } from "@/db/queries/listings";
-import { getDb } from "@/lib/database";
+import { databaseDown, getDb } from "@/lib/database";
 import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
-import { withCatalogueVersion } from "@/lib/listings/search/version-header";
+import { catalogueVersion, withCatalogueVersion } from "@/lib/listings/search/version-header";
+import { findListingSlug } from "@/lib/listings/lookup";
 import { isListingId } from "@/lib/listings/keys";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -89,8 +88,7 @@ async function listingPage(request: NextRequest): Promise<NextResponse> {
   const key = decodeURIComponent(request.nextUrl.pathname.slice("/marketplace/".length));
   if (isListingId(key) && !databaseDown()) {
     const slug = await getDb()
-      .then((db) => findPublicListing(db, key.toLowerCase()))
-      .then((row) => row?.slug ?? null)
+      .then((db) => findListingSlug(db, key))
       .catch(() => null);
     // Absolute, on the public origin: Next parses a proxy's Location against nothing, and the request's own URL
     // names the address the server is bound to.

@@ -1,6 +1,6 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
-import { MAX_OWNER_PAID_TOOLS, type AcceptedPayment, type PaidReason, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import { MAX_OWNER_PAID_TOOLS, type AcceptedPayment, type ListingSource, type PaidReason, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 import type { ProbeResult } from "./probe-result";
 import {
   bigint,
@@ -102,9 +102,9 @@ export const listings = pgTable(
     searchText: text("search_text").notNull(),
     // Bumped by every owner edit: a review decision names the revision the reviewer saw (no bait-and-switch).
     revision: integer("revision").notNull().default(1),
-    // Where the listing came from: submitted here ('agora') or found by ingestion ('mcp-registry',
-    // 'x402-discovery'), with its name and entry upstream.
-    source: text("source").notNull().default("agora"),
+    // Where the listing came from (LISTING_SOURCES): submitted here ('agora') or found by ingestion, with its name
+    // and entry upstream. Typed, not a database enum: the values are named once, in @agora-mcp/protocol.
+    source: text("source").$type<ListingSource>().notNull().default("agora"),
     upstreamName: text("upstream_name"),
     upstreamUrl: text("upstream_url"),
     // The upstream entry's status for an imported listing ('active', 'deprecated': shown with a notice,
@@ -468,7 +468,7 @@ export type UpstreamServerJson = {
 };
 
 /** One registry on an entry's way here: the first is where it was published, the last the source read here. */
-export type ProvenanceHop = { kind: "agora" | "mcp-registry" | "x402-discovery"; name: string; url: string; entryUrl: string | null; listingId?: string | null };
+export type ProvenanceHop = { kind: ListingSource; name: string; url: string; entryUrl: string | null; listingId?: string | null };
 export type ProvenanceChain = ProvenanceHop[];
 
 // Every version of an upstream entry ingestion has seen (GET /v0.1/servers/{name}/versions lists them), by source

@@ -1,17 +1,26 @@
 import "server-only";
 // The app's door to the database: opens PGlite or PostgreSQL as the settings say (db/ takes them as plain
-// values), seeds a brand-new embedded database with the sample catalogue, and keeps one connection per process.
+// values), runs the hooks registered for a brand-new database (lib/startup.ts seeds the sample catalogue), keeps
+// one connection per process, and says whether the database is down (the proxy's 503, the failed page's report).
 import { env } from "@/lib/env";
 import { openDatabase, type Connection } from "@/db/connect";
 import { setHealthPing, suspectDatabase } from "@/db/health";
-import { probeSampleListings } from "@/lib/sample-catalogue/probes";
-import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 import type { Db } from "@/db/types";
 
 export type { Db };
+export { databaseDown, reportDatabaseFailure } from "@/db/health";
 
-// One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
-const holder = globalThis as unknown as { __mcpDb?: Promise<Connection> };
+/** Work for a database this process has just created (an empty embedded one), before anyone reads it. */
+export type CreatedHook = (db: Db) => Promise<void>;
+
+// One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite; the hooks with
+// it, since the module that registers them (instrumentation's bundle) need not be the one that connects.
+const holder = globalThis as unknown as { __mcpDb?: Promise<Connection>; __dbCreatedHooks?: CreatedHook[] };
+
+/** Registers work to run when the connection finds a brand-new database (registered before the first getDb()). */
+export function onCreated(hook: CreatedHook): void {
+  (holder.__dbCreatedHooks ??= []).push(hook);
+}
 
 // A query that cannot get a connection in this time fails (the request answers 503) instead of hanging with the
 // driver, and a read whose connection died is asked again until then (db/connection-deadline.ts). The soak at 32
@@ -27,12 +36,7 @@ async function connect(): Promise<Connection> {
     deadline: { ms: CONNECTION_DEADLINE_MS, onConnectionFailure: suspectDatabase },
   });
   setHealthPing(conn.ping);
-  // A brand-new embedded database gets the sample catalogue so a first run shows a full marketplace.
-  if (conn.created) {
-    await seedSampleCatalogue(conn.db);
-    // In the background: the reference server may not be up yet, and start-up must not wait on it.
-    void probeSampleListings(conn.db, { attempts: 10 }).catch(() => {});
-  }
+  if (conn.created) for (const hook of holder.__dbCreatedHooks ?? []) await hook(conn.db);
   return conn;
 }
 

@@ -1,14 +1,23 @@
 // Node-only start-up, loaded by instrumentation.ts on the Node.js runtime: checks, then the background jobs (lib/jobs/start-jobs.ts).
 import { env, TEST_SWITCHES } from "@/lib/env";
-import { closeDatabase, getDb } from "@/lib/database";
+import { closeDatabase, getDb, onCreated, type Db } from "@/lib/database";
 import { logInfo, logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { onShutdown } from "@/lib/shutdown";
 import { shareCacheTags } from "@/lib/cache/shared-tags";
 import { searchCacheStats } from "@/lib/listings/search/search";
 import { startJobs } from "@/lib/jobs/start-jobs";
+import { probeSampleListings } from "@/lib/sample-catalogue/probes";
+import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
 
-const holder = globalThis as unknown as { __memoryLog?: boolean; __shutdownHooks?: boolean };
+const holder = globalThis as unknown as { __memoryLog?: boolean; __shutdownHooks?: boolean; __sampleSeedHook?: boolean };
+
+/** A brand-new embedded database gets the sample catalogue, so a first run shows a full marketplace. */
+async function seedSample(db: Db): Promise<void> {
+  await seedSampleCatalogue(db);
+  // In the background: the reference server may not be up yet, and start-up must not wait on it.
+  void probeSampleListings(db, { attempts: 10 }).catch(() => {});
+}
 
 export async function startUp(): Promise<void> {
   try {
@@ -41,6 +50,10 @@ export async function startUp(): Promise<void> {
       logInfo("memory", { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers), searchCache: searchCacheStats() });
     };
     setInterval(logMemory, settings.MEMORY_LOG_SECONDS * 1000).unref();
+  }
+  if (!holder.__sampleSeedHook) {
+    holder.__sampleSeedHook = true;
+    onCreated(seedSample);
   }
   // Open the database (and apply migrations) now, so the first request does not pay for it.
   await getDb().catch((error: unknown) => {

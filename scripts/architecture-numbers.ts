@@ -1,9 +1,11 @@
-// Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, the types that
-// describe a listing (and, for the older figure, the types whose name says Listing), lib's folder pairs that import
-// each other, exports only tests name and functions nothing names. Run: npm run architecture:numbers (from any
-// checkout: it reads the tree it stands in). Tests, fixtures and generated files are left out.
+// Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, module-level tables
+// typed Record<string, string>, the types that describe a listing (and, for the older figure, the types whose name
+// says Listing), lib's folder pairs that import each other, lib folders in no layer, exports only tests name and
+// functions nothing names. Run: npm run architecture:numbers (from any checkout: it reads the tree it stands in).
+// Tests, fixtures and generated files are left out.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 import { listingTypes as describeListingTypes } from "./support/listing-types";
@@ -26,6 +28,7 @@ const files = sourceFiles();
 const long: string[] = [];
 const longFunctions: string[] = [];
 const listingTypes: string[] = [];
+const stringMaps: string[] = [];
 for (const file of files) {
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n").length;
@@ -41,6 +44,10 @@ for (const file of files) {
       }
     }
     if ((ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) && /Listing/.test(node.name.text)) listingTypes.push(`${file} ${node.name.text}`);
+    // Module-level tables only: an object built up at run time (headers, an env block) is no vocabulary.
+    if (ts.isVariableDeclaration(node) && node.parent.parent.parent === source && node.type?.getText().replace(/\s/g, "") === "Record<string,string>" && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
+      stringMaps.push(`${file}:${lineOf(node.getStart()) + 1} ${node.name.getText()}`);
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -73,7 +80,13 @@ console.log(
     "  that another party sends or receives (a presenter's answer, the protocol's, a form's input, an upstream entry)",
 );
 for (const t of described) console.log(`  ${t.kind.padEnd(12)} ${t.file} ${t.name}${t.note ? ` (${t.note})` : ""}`);
+section("module-level tables typed Record<string, string> (a closed set of Agora's own is typed by its values instead; these are keyed by outside text)", stringMaps);
 section("lib folder pairs importing each other", mutual.map((k) => k.replace(" -> ", " <-> ")));
+// lib's folders that stand in no layer of .dependency-cruiser.cjs (whose LIB_LAYERS it exposes as libLayers).
+const { libLayers } = createRequire(import.meta.url)(path.resolve(".dependency-cruiser.cjs")) as { libLayers: Record<string, string[]> };
+const layered = new Set(Object.values(libLayers).flat());
+const libFolders = fs.readdirSync("lib", { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+section(`lib folders in no layer (of ${libFolders.length})`, libFolders.filter((f) => !layered.has(f)).sort());
 
 // Exports only tests name, and functions nothing names, by a word count: a name counts as used by a file that holds it
 // as a word (so a name shared with another thing is counted as used: the figures err low). Code outside the tests is

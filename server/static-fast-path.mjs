@@ -177,7 +177,7 @@ function staticPage(route, info, build) {
   const meta = JSON.parse(fs.readFileSync(`${base}.meta`, "utf8"));
   if ((meta.status !== undefined && meta.status !== 200) || meta.postponed !== undefined) return null;
   // A page that read tagged data (unstable_cache, fetch tags) is re-rendered by Next once such a tag is revalidated
-  // (updateTag(CATALOGUE_TAG) after every catalogue write): only pages with nothing but their implicit path tags
+  // (lib/cache/invalidate.ts after every catalogue write): only pages with nothing but their implicit path tags
   // are the same for the life of the build. (No action revalidates the paths of these pages: revalidatePath is only
   // called for /account and /admin/review.)
   const tags = String(meta.headers?.["x-next-cache-tags"] ?? "").split(",").filter(Boolean);

@@ -1,9 +1,10 @@
 // Where an imported listing came from (its entry upstream, the registry it was first published in and every one it
 // passed through), and the notice a deprecated upstream entry carries.
 import { TriangleAlert } from "lucide-react";
+import type { ImportSource } from "@agora-mcp/protocol/catalogue";
 import { provenanceChainFacts, type ProvenanceChain, type ProvenanceColumns, type RegistryHop } from "@/lib/listings/presenters/provenance";
 
-const FROM: Record<string, string> = { "mcp-registry": "From the MCP Registry as", "x402-discovery": "From an x402 discovery list as" };
+const FROM: Record<ImportSource, string> = { "mcp-registry": "From the MCP Registry as", "x402-discovery": "From an x402 discovery list as" };
 
 const linkClass = "break-all text-primary underline-offset-4 hover:underline";
 
@@ -19,7 +20,7 @@ export function ProvenanceNote({ listing }: { listing: ProvenanceColumns & { pro
   const { origin, registries } = provenanceChainFacts(listing, listing.provenance ?? []);
   const direct = registries.at(-1);
   // Another Agora is named as one, never as "the MCP Registry".
-  const from = direct?.kind === "agora" ? `From ${direct.name} at ${new URL(direct.url).host} as` : FROM[listing.source];
+  const from = direct?.kind === "agora" ? `From ${direct.name} at ${new URL(direct.url).host} as` : listing.source === "agora" ? undefined : FROM[listing.source];
   if (!from || !listing.upstreamName) return null;
   const between = registries.slice(1, -1);
   return (

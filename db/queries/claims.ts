@@ -1,6 +1,7 @@
 // Claiming imported listings: the one-time tokens a domain's owner publishes, and the write that hands a
 // namespace's unclaimed imported listings to the account that proved it.
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import type { ListingSource } from "@agora-mcp/protocol";
 import { claimTokens, listings, type ListingRow } from "../schema";
 import type { Db } from "../types";
 
@@ -34,7 +35,7 @@ const asciiNamespace = sql`split_part(${listings.upstreamName}, '/', 1) ~ '^[A-Z
  * The only source whose names mean who publishes: the MCP Registry checked the namespace when the entry was
  * published. A discovery list's name is whatever whoever listed the resource wrote, so it proves nothing.
  */
-export const CLAIMABLE_SOURCE = "mcp-registry";
+export const CLAIMABLE_SOURCE = "mcp-registry" satisfies ListingSource;
 
 /** An imported listing a claim may hand over: its name upstream, its server and its current claimant. */
 export type ClaimableRow = Pick<ListingRow, "id" | "serverUrl" | "submitterId"> & { upstreamName: string };

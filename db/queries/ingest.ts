@@ -1,6 +1,7 @@
 // Ingestion's store: each source's progress and the remote servers the sources list (candidates).
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
-import { ingestedServers, ingestSources, listings, type ProvenanceChain, type UpstreamPaidTool } from "../schema";
+import { IMPORT_SOURCES, type ImportSource } from "@agora-mcp/protocol";
+import { ingestedServers, ingestSources, listings, type ListingRow, type UpstreamPaidTool } from "../schema";
 import type { Db } from "../types";
 
 export type SourceState = typeof ingestSources.$inferSelect;
@@ -193,9 +194,11 @@ export function upstreamEntryUrl(sourceKey: string, upstreamName: string): strin
   return `${baseUrl}/v0.1/servers/${encodeURIComponent(upstreamName)}/versions/latest`;
 }
 
-/** The listing source a source key stands for ('mcp-registry' or 'x402-discovery'). */
-export function sourceKind(sourceKey: string): string {
-  return sourceKey.slice(0, sourceKey.indexOf("="));
+/** The listing source a source key stands for (one of IMPORT_SOURCES: keys are `kind=baseUrl`, from lib/config/ingest-sources.ts). */
+export function sourceKind(sourceKey: string): ImportSource {
+  const kind = IMPORT_SOURCES.find((k) => sourceKey.startsWith(`${k}=`));
+  if (!kind) throw new Error(`not a source key: ${sourceKey.slice(0, 100)}`);
+  return kind;
 }
 
 /** Candidates due for a check, never-checked first; deleted ones are never checked. */
@@ -258,7 +261,7 @@ export async function heldListingIds(db: Db, ids: string[]): Promise<Set<string>
 export async function listingProvenance(
   db: Db,
   listingId: string,
-): Promise<{ source: string; upstreamName: string | null; upstreamUrl: string | null; upstreamStatus: string | null; provenance: ProvenanceChain | null } | null> {
+): Promise<Pick<ListingRow, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus" | "provenance"> | null> {
   const [row] = await db
     .select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl, upstreamStatus: listings.upstreamStatus, provenance: listings.provenance })
     .from(listings)

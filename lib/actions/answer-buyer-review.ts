@@ -1,9 +1,8 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { answerBuyerReview as answer } from "@/db/queries/buyer-reviews";
 import { getDb } from "@/lib/database";
 import { ApiError } from "@/lib/errors";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { answerBuyerReviewSchema, type AnswerBuyerReviewInput } from "@/lib/validations/buyer-review";
 import { userAction } from "./result";
 
@@ -13,8 +12,7 @@ export async function answerBuyerReview(input: AnswerBuyerReviewInput) {
     const outcome = await answer(await getDb(), reviewId, userId, text);
     if (outcome === "missing") throw new ApiError(404, "No review of one of your listings has this id.");
     if (outcome === "taken") throw new ApiError(409, "You have already answered this review.");
-    updateTag(CATALOGUE_TAG);
-    revalidatePath("/account");
+    changedByAction(["catalogue"], ["/account"]);
     return { id: reviewId };
   });
 }

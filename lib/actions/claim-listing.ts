@@ -1,9 +1,8 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
 import { startDomainClaim, verifyDomainClaim } from "@/lib/claims/claim-listing";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { userAction } from "./result";
 
 const listingId = z.uuid("Unknown listing.");
@@ -22,8 +21,7 @@ const verifySchema = z.object({ listingId, method: z.enum(["well-known", "dns"],
 export async function verifyClaim(values: { listingId: string; method: "well-known" | "dns" }) {
   return userAction("verifyClaim", verifySchema, values, async (input, userId) => {
     const outcome = await verifyDomainClaim(await getDb(), userId, input.listingId, input.method);
-    updateTag(CATALOGUE_TAG);
-    revalidatePath("/account");
+    changedByAction(["catalogue"], ["/account"]);
     return outcome;
   });
 }

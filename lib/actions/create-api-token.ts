@@ -1,5 +1,5 @@
 "use server";
-import { revalidatePath } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { getDb } from "@/lib/database";
 import { issueApiToken } from "@/lib/auth/api-tokens";
 import { enforceLimit, limits } from "@/lib/rate-limit";
@@ -12,7 +12,7 @@ export async function createPersonalApiToken(values: ApiTokenValues) {
     const db = await getDb();
     await enforceLimit(db, limits.tokensPerUser, userId);
     const { token, expiresAt } = await issueApiToken(db, { userId, kind: "personal", name: input.name, days: input.expiresInDays });
-    revalidatePath("/account");
+    changedByAction([], ["/account"]);
     return { token, expiresAt };
   });
 }

@@ -1,8 +1,7 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { checkAfterResponse } from "@/lib/listings/checks/after-response";
 import { checkEditAfterResponse } from "@/lib/listings/edits/after-response";
 import { resubmitListing } from "@/lib/listings/submit/resubmit-listing";
@@ -16,12 +15,12 @@ import { userAction } from "./result";
 export async function editServer(listingId: string, values: ServerSubmissionValues) {
   return userAction("editServer", z.uuid("Unknown listing."), listingId, async (id, userId) => {
     const saved = await resubmitListing(await getDb(), userId, id, serverSubmissionSchema.parse(values));
-    revalidatePath("/account");
+    changedByAction([], ["/account"]);
     if (saved.kind === "pending-edit") {
       checkEditAfterResponse(saved.listingId);
       return { id: saved.listingId, status: "approved" as const, pendingEdit: true };
     }
-    updateTag(CATALOGUE_TAG);
+    changedByAction(["catalogue"]);
     checkAfterResponse(saved.listingId);
     return { id: saved.listingId, status: saved.listing.status, pendingEdit: false };
   });

@@ -1,5 +1,5 @@
 "use server";
-import { revalidatePath } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
 import { chooseItemExclusion } from "@/lib/test-purchases/owner";
@@ -11,7 +11,7 @@ const schema = z.object({ listingId: z.uuid("Unknown listing."), item: z.string(
 export async function excludeTestItem(input: z.input<typeof schema>) {
   return userAction("excludeTestItem", schema, input, async (values, userId) => {
     await chooseItemExclusion(await getDb(), userId, values);
-    revalidatePath("/account");
+    changedByAction([], ["/account"]);
     return values;
   });
 }

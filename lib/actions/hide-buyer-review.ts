@@ -1,9 +1,8 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { hideBuyerReview as hide } from "@/db/queries/buyer-reviews";
 import { getDb } from "@/lib/database";
 import { ApiError } from "@/lib/errors";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { hideBuyerReviewSchema, type HideBuyerReviewInput } from "@/lib/validations/buyer-review";
 import { adminAction } from "./result";
 
@@ -13,8 +12,7 @@ export async function hideBuyerReview(input: HideBuyerReviewInput) {
     const outcome = await hide(await getDb(), reviewId, admin.id, reason);
     if (outcome === "missing") throw new ApiError(404, "This review no longer exists.");
     if (outcome === "already") throw new ApiError(409, "This review is already hidden.");
-    updateTag(CATALOGUE_TAG);
-    revalidatePath("/admin/review");
+    changedByAction(["catalogue"], ["/admin/review"]);
     return { id: reviewId };
   });
 }

@@ -1,10 +1,9 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
 import { currentUser, SESSION_EXPIRED_MESSAGE } from "@/lib/auth/current-user";
 import { ApiError } from "@/lib/errors";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { runRecheck } from "@/lib/listings/checks/recheck";
 import { userAction } from "./result";
 
@@ -14,9 +13,7 @@ export async function recheckListing(listingId: string) {
     const user = await currentUser();
     if (!user) throw new ApiError(401, SESSION_EXPIRED_MESSAGE, { code: "session_expired" });
     const summary = await runRecheck(await getDb(), user, id);
-    updateTag(CATALOGUE_TAG);
-    revalidatePath("/admin/review");
-    revalidatePath("/account");
+    changedByAction(["catalogue"], ["/admin/review", "/account"]);
     return summary;
   });
 }

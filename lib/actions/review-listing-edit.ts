@@ -1,10 +1,9 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { decideListingEdit } from "@/db/queries/listing-edits";
 import { getDb } from "@/lib/database";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { checkListingEdit } from "@/lib/listings/edits/check-edit";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
@@ -33,7 +32,7 @@ export async function reviewListingEdit(input: ReviewDecisionInput) {
       outcome = await decideListingEdit(db, parsed.listingId, admin.id, decision);
     }
     if (!outcome.ok) {
-      revalidatePath("/admin/review");
+      changedByAction([], ["/admin/review"]);
       throw new ApiError(409, REFUSALS[outcome.reason]);
     }
     let verified = outcome.listing.verified;
@@ -45,10 +44,9 @@ export async function reviewListingEdit(input: ReviewDecisionInput) {
       } catch (error) {
         logError("probe after approving an edit failed", error, { listingId: parsed.listingId });
       }
-      updateTag(CATALOGUE_TAG);
+      changedByAction(["catalogue"]);
     }
-    revalidatePath("/admin/review");
-    revalidatePath("/account");
+    changedByAction([], ["/admin/review", "/account"]);
     return { id: outcome.listing.id, status: outcome.listing.status, verified };
   });
 }

@@ -1,10 +1,9 @@
 "use server";
-import { revalidatePath, updateTag } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { getDb } from "@/lib/database";
 import { decideListing } from "@/db/queries/reviews";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
 import { adminAction } from "./result";
@@ -29,7 +28,7 @@ export async function reviewListing(input: ReviewDecisionInput) {
       outcome = await decideListing(db, parsed.listingId, admin.id, decision);
     }
     if (!outcome.ok) {
-      revalidatePath("/admin/review");
+      changedByAction([], ["/admin/review"]);
       throw new ApiError(409, REFUSALS[outcome.reason]);
     }
     const { listing } = outcome;
@@ -44,8 +43,7 @@ export async function reviewListing(input: ReviewDecisionInput) {
         logError("probe after approval failed", error, { listingId: listing.id });
       }
     }
-    updateTag(CATALOGUE_TAG);
-    revalidatePath("/admin/review");
+    changedByAction(["catalogue"], ["/admin/review"]);
     return { id: listing.id, status: listing.status, verified };
   });
 }

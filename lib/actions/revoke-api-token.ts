@@ -1,5 +1,5 @@
 "use server";
-import { revalidatePath } from "next/cache";
+import { changedByAction } from "@/lib/cache/invalidate";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
 import { revokeApiToken } from "@/lib/auth/api-tokens";
@@ -9,7 +9,7 @@ import { userAction } from "./result";
 export async function revokePersonalApiToken(tokenId: string) {
   return userAction("revokePersonalApiToken", z.uuid("That token does not exist or was already revoked."), tokenId, async (id, userId) => {
     await revokeApiToken(await getDb(), userId, id);
-    revalidatePath("/account");
+    changedByAction([], ["/account"]);
     return null;
   });
 }

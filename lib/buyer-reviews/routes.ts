@@ -1,25 +1,14 @@
 // The JSON endpoints' work, shared by the review and revoke routes: the limit per client address (before the
 // body is read; the one per wallet is counted once the signature proves the wallet, in ./submit), the
 // check-and-store, and the catalogue caches refreshed on a change.
-import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
 import { signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-mcp/protocol";
 import { route } from "@/lib/http/route";
 import { configuredOrigin } from "@/lib/public-origin";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { changed } from "@/lib/cache/invalidate";
 import { limits } from "@/lib/rate-limit";
 import { acceptBuyerReview, revokeOwnBuyerReview } from "./submit";
 import { toBuyerReviewView } from "@/lib/listings/buyer-review-view";
-
-function refreshCatalogue() {
-  // Pages and cached listings carry the count and average: they show the change at once.
-  try {
-    revalidateTag(CATALOGUE_TAG, { expire: 0 });
-  } catch (error) {
-    // Outside a Next server (the handler called directly by a test) there is no cache to refresh.
-    if (!String((error as Error).message).includes("static generation store missing")) throw error;
-  }
-}
 
 /**
  * The origin a review must be signed for: the configured public origin (required in production), else, in
@@ -31,7 +20,8 @@ export const postBuyerReview = route(
   { name: "POST /api/buyer-reviews", rateLimit: limits.buyerReviewsPerIp, body: signedBuyerReviewSchema },
   async ({ body: signed, db, request }) => {
     const review = await acceptBuyerReview(db, signed, thisSite(request));
-    refreshCatalogue();
+    // Pages and cached listings carry the count and average: they show the change at once.
+    await changed("catalogue");
     return NextResponse.json({ review: toBuyerReviewView(review) }, { status: 201 });
   },
 );
@@ -40,7 +30,8 @@ export const postBuyerReviewRevoke = route(
   { name: "POST /api/buyer-reviews/revoke", rateLimit: limits.buyerReviewsPerIp, body: signedBuyerReviewRevokeSchema },
   async ({ body: signed, db, request }) => {
     const review = await revokeOwnBuyerReview(db, signed, thisSite(request));
-    refreshCatalogue();
+    // Pages and cached listings carry the count and average: they show the change at once.
+    await changed("catalogue");
     return NextResponse.json({ revoked: true, id: review.id, taskRef: toBuyerReviewView(review).taskRef });
   },
 );

@@ -2,10 +2,9 @@
 // and `io.github.<org>/…` for every organisation whose owner it is. Like the registry, the owner role is read from
 // GET /user/memberships/orgs (scope read:org; role "admin" is GitHub's name for an owner), and a token without
 // that scope (403) proves the personal namespace only.
-import { revalidateTag } from "next/cache";
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { changed } from "@/lib/cache/invalidate";
 import { logError } from "@/lib/log";
 import { claimCoveredListings } from "./covered";
 import { GITHUB_NAME, githubNamespace } from "./namespace";
@@ -56,7 +55,8 @@ export async function claimOnGitHubSignIn(db: Db, userId: string, login: string,
   if (!accessToken) return [];
   try {
     const claimed = await claimCoveredListings(db, userId, await githubNamespaces(login, accessToken));
-    if (claimed.length > 0) refreshCatalogue();
+    // Pages that offered "Claim this listing" stop offering it.
+    if (claimed.length > 0) await changed("catalogue");
     return claimed;
   } catch (error) {
     logError("could not claim listings on GitHub sign-in", error, { login });
@@ -64,11 +64,3 @@ export async function claimOnGitHubSignIn(db: Db, userId: string, login: string,
   }
 }
 
-/** Pages that offered "Claim this listing" stop offering it (outside a request, e.g. in tests, there is no cache). */
-function refreshCatalogue() {
-  try {
-    revalidateTag(CATALOGUE_TAG, { expire: 0 });
-  } catch {
-    // not inside a Next.js request
-  }
-}

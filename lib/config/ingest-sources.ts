@@ -1,9 +1,8 @@
 // Where ingestion reads from: INGEST_SOURCES, a comma-separated list of `kind=baseUrl`.
+import { IMPORT_SOURCES, type ImportSource } from "@agora-mcp/protocol";
 import { z } from "zod";
 
-export const SOURCE_KINDS = ["mcp-registry", "x402-discovery"] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-export type IngestSource = { kind: SourceKind; baseUrl: string; key: string };
+export type IngestSource = { kind: ImportSource; baseUrl: string; key: string };
 
 const baseUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).transform((u) => u.replace(/\/+$/, ""));
 
@@ -13,12 +12,12 @@ export function parseIngestSources(value: string | undefined): IngestSource[] {
   const seen = new Set<string>();
   return value.split(",").map((entry) => {
     const [kind, ...rest] = entry.trim().split("=");
-    if (!SOURCE_KINDS.includes(kind as SourceKind)) throw new Error(`"${entry.trim()}": the kind must be one of ${SOURCE_KINDS.join(", ")} (kind=baseUrl)`);
+    if (!IMPORT_SOURCES.includes(kind as ImportSource)) throw new Error(`"${entry.trim()}": the kind must be one of ${IMPORT_SOURCES.join(", ")} (kind=baseUrl)`);
     const url = baseUrl.safeParse(rest.join("=").trim());
     if (!url.success) throw new Error(`"${entry.trim()}": the base URL ${url.error.issues[0]!.message}`);
     const key = `${kind}=${url.data}`;
     if (seen.has(key)) throw new Error(`"${entry.trim()}" is listed twice`);
     seen.add(key);
-    return { kind: kind as SourceKind, baseUrl: url.data, key };
+    return { kind: kind as ImportSource, baseUrl: url.data, key };
   });
 }

@@ -3,6 +3,7 @@
 // there (lib/listings/presenters/server-json.ts writes it). Read leniently: a field that does not parse is left
 // out, never the entry; text is cleaned like any upstream text.
 import { z } from "zod";
+import { LISTING_SOURCES } from "@agora-mcp/protocol";
 import type { ProvenanceHop } from "@/db/schema";
 import { site } from "@/lib/site";
 import { httpUrl, plainText } from "./text";
@@ -26,7 +27,7 @@ const metaSchema = z
       .array(
         z
           .object({
-            kind: z.enum(["agora", "mcp-registry", "x402-discovery"]).catch("mcp-registry"),
+            kind: z.enum(LISTING_SOURCES).catch("mcp-registry"),
             name: z.string().max(100),
             url: z.string().max(2000),
             entryUrl: z.string().max(2000).nullish(),

@@ -1,8 +1,7 @@
 // One ingestion run: every configured source read (registries and discovery lists, page by page), then the
 // candidates that are due checked. The scheduled verification runs it under its database lease; `npm run ingest`
 // and the admin view's "run now" run it by hand.
-import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
-import { CATALOGUE_TAG } from "@/lib/listings/catalogue";
+import { changed } from "@/lib/cache/invalidate";
 import type { Db } from "@/db/types";
 import { createSafeFetch } from "@/lib/ssrf";
 import { checkCandidates, emptyCandidateCounts, type CandidateCounts, type CandidateOptions } from "./check-candidates";
@@ -44,6 +43,6 @@ export async function runIngest(db: Db, sources: IngestSource[], options: Ingest
   if (sources.length > 0) summary.candidates = await checkCandidates(db, options);
   // Listed, hidden, updated or re-checked listings: cached marketplace and detail pages must not outlive them.
   const wrote = summary.sources.some((run) => run.counts.written > 0 || ("hidden" in run.counts && run.counts.hidden + run.counts.restored > 0));
-  if (wrote || summary.candidates.checked > 0) await revalidateOutsideRequest([CATALOGUE_TAG]);
+  if (wrote || summary.candidates.checked > 0) await changed("catalogue");
   return summary;
 }

@@ -6,7 +6,7 @@ import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
 import { logError, logInfo } from "@/lib/log";
 import { onShutdown } from "@/lib/shutdown";
-import { revalidateSalesPages } from "@/lib/sales/revalidate";
+import { changed as cacheChanged } from "@/lib/cache/invalidate";
 import { startScheduledChecks } from "./checks-schedule";
 import { scheduledWork } from "./scheduled-work";
 import { startSalesSchedule } from "./sales-schedule";
@@ -48,8 +48,9 @@ function startSalesIndexing(db: Db): void {
   const sales = startSalesSchedule(db, {
     intervalMs: SALES_INDEX_INTERVAL_SECONDS * 1000,
     onRun: (summary, timing) => {
+      // Pages cached with sales figures (the detail pages' daily chart carries the sales tag) must go.
       const changed = summary.networks.some((n) => !("error" in n) && (n.added > 0 || n.removed > 0));
-      if (changed) void revalidateSalesPages().catch((error: unknown) => logError("could not revalidate sales pages", error));
+      if (changed) void cacheChanged("sales").catch((error: unknown) => logError("could not revalidate sales pages", error));
       // A run far longer than its interval delays every sale it finds: say so, with where the time went.
       const slow = timing.claimMs + timing.runMs > slowMs;
       if (changed || slow || summary.networks.some((n) => "error" in n)) logInfo(slow ? "sales indexed slowly" : "sales indexed", { ...summary, ...timing });

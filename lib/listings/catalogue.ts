@@ -2,7 +2,7 @@ import "server-only";
 // The marketplace's data entry for pages: browse results without a search text come from Next's
 // data cache (a bounded set of keys), tagged so a new approval invalidates them at once. Listings carry their sales
 // figures, so their entries also carry the sales tag, which the indexer revalidates after each run that added or
-// removed a sale (lib/sales/revalidate.ts): pages show a sale within a run, with no query of their own per render.
+// removed a sale (lib/jobs/start-jobs.ts, through lib/cache/invalidate.ts): pages show a sale within a run, with no query of their own per render.
 import { cache } from "react";
 import { unstable_cache } from "next/cache";
 import { listCategories } from "@/db/queries/listings";
@@ -11,12 +11,9 @@ import { uptimeAndLatency } from "@/db/queries/probes";
 import { listingProvenance } from "@/db/queries/ingest";
 import { getDb } from "@/lib/database";
 import { findListingSlug, findListingView } from "./lookup";
-import { SALES_TAG } from "@/lib/sales/revalidate";
 import { PAGE_SIZE, type ListingFilters } from "./search/filters";
 import { searchCatalogue, searchListingViews } from "./search/search";
-import { CATALOGUE_TAG } from "./cache-tag";
-
-export { CATALOGUE_TAG } from "./cache-tag";
+import { CATALOGUE_TAG, SALES_TAG } from "@/lib/cache/invalidate";
 const REVALIDATE_SECONDS = 300;
 
 // Browsing (no text) counts exactly, so the page links reach every listing; it runs once per key and approval.

@@ -13,7 +13,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CacheHint, type CallToolResult, type Tool } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
-import { registrySearchAnswerSchema } from "@agora-mcp/protocol";
+import { CATALOGUE_SORT_MEANINGS, CATALOGUE_SORTS, registrySearchAnswerSchema } from "@agora-mcp/protocol";
 import { findListingView } from "@/lib/listings/lookup";
 import { listCategories } from "@/db/queries/listings";
 import { hasMore, searchListingViews } from "@/lib/listings/search/search";
@@ -42,13 +42,16 @@ function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
+/** "relevance: best matches first (…); popular: …": each sort with its meaning, as the protocol states it. */
+const sortsText = CATALOGUE_SORTS.map((sort) => `${sort}: ${CATALOGUE_SORT_MEANINGS[sort]}`).join("; ");
+
 const tools = [
   defineTool({
     name: "search_servers",
     title: "Search MCP servers",
     description:
-      "Search the approved MonetizedMCP servers by text, category and price. With a query the best matches come first " +
-      "(relevance: name, then category, then description; close spellings count); other sorts: popular (verified first), purchased (most sales on chain in 30 days first), newest, name. " +
+      "Search the approved MonetizedMCP servers by text, category and price. A query matches the name, then the category, then the description; close spellings count. " +
+      `Sorts: ${sortsText}. ` +
       "Returns each server's id, name, description, categories, price per call, verified flag, sales on chain (30 days and all time), MCP URL and marketplace page, and a cursor for the next page.",
     input: z.object(searchServersShape),
     output: registrySearchAnswerSchema.extend({ servers: z.array(serverSummarySchema) }),

@@ -8,9 +8,8 @@ import { latestProbes } from "@/db/queries/probes";
 import { excludedItems, finishTestPurchase, insertTestPurchase, listTestPurchaseTargets, type TestPurchaseTarget } from "@/db/queries/test-purchases";
 import type { ListingProbe, TestPurchaseOutcome } from "@/db/schema";
 import type { Db } from "@/db/types";
-import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
+import { changed } from "@/lib/cache/invalidate";
 import { ChainMismatchError, chainReader, verifiedChainReader } from "@/lib/chain/reader";
-import { CATALOGUE_TAG } from "@/lib/listings/cache-tag";
 import { logError } from "@/lib/log";
 import { createSafeFetch, type Lookup } from "@/lib/ssrf";
 import { siteChainReader } from "./chain";
@@ -95,7 +94,7 @@ export async function runTestPurchases(db: Db, settings: TestPurchaseSettings, o
   // A recorded purchase changes the listing's line and badges (Delivery tested, and Verified for one that took the
   // money and delivered nothing): the cached marketplace and detail pages must not keep the old state for minutes.
   if (Object.keys(summary.recorded).length > 0) {
-    await revalidateOutsideRequest([CATALOGUE_TAG]).catch((error: unknown) => logError("could not revalidate pages after test purchases", error));
+    await changed("catalogue").catch((error: unknown) => logError("could not revalidate pages after test purchases", error));
   }
   return summary;
 }

@@ -52,14 +52,14 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
     const r = schema.safeParse(value);
     return r.success ? r.data : fallback;
   };
+  const q = pick(filtersShape.q, query.q, "");
   const filters: CatalogueFilters = {
-    q: pick(filtersShape.q, query.q, ""),
+    q,
     category: pick(filtersShape.category, query.category, ""),
     price: pick(filtersShape.price, query.price, "all"),
     source: pick(filtersShape.source, query.source, "all"),
-    sort: "popular",
+    sort: pick(filtersShape.sort, query.sort, undefined) ?? defaultSort(q),
   };
-  filters.sort = pick(filtersShape.sort, query.sort, undefined) ?? defaultSort(filters.q);
   const view: "grid" | "list" = first(query.view) === "list" ? "list" : "grid";
   // Text no listing can hold (a NUL byte) is not a lenient fallback case: the page answers 404.
   const unstorable = Object.values(query).some((v) => [v].flat().some((x) => typeof x === "string" && hasUnstorableText(x)));

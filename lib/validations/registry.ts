@@ -4,7 +4,7 @@ import { z } from "zod";
 import { boundedText, filtersShape, hasUnstorableText } from "./marketplace";
 
 /** `"a" (what a means), "b" (…)`: the values an agent may pass, each with its meaning. */
-const meanings = (of: Record<string, string>) =>
+const meanings = <V extends string>(of: Record<V, string>) =>
   Object.entries(of)
     .map(([value, meaning]) => `"${value}" (${meaning})`)
     .join(", ");

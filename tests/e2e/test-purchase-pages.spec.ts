@@ -1,6 +1,6 @@
 // A test purchase the schedule records reaches the pages the route cache already holds, at once rather than after
 // their five-minute revalidation (lib/test-purchases/run.ts revalidates the catalogue through
-// lib/cache/revalidate-outside-request.ts, as the sales indexer and ingestion do). The purchase has to run inside a
+// lib/cache/invalidate.ts, as the sales indexer and ingestion do). The purchase has to run inside a
 // serving instance, where the cache is: a production server of its own, on a PostgreSQL database of its own (the
 // embedded database admits one process, and the suite's site runs with the schedule off).
 import { expect, test } from "@playwright/test";

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ListingSource } from "@agora-mcp/protocol";
 import { listings } from "@/db/schema";
 import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase } from "../support/databases";
@@ -15,7 +16,7 @@ describe.each(drivers())("migration 0022 on %s", (driver) => {
     const conn = await openTestDatabase(driver);
     try {
       const base = { categories: [], status: "approved" as const, description: "d" };
-      const imported = (slug: string, upstreamName: string, source = "mcp-registry") => insertListing(conn.db, { ...base, name: slug, slug, serverUrl: `https://${slug}.example/mcp`, source, upstreamName });
+      const imported = (slug: string, upstreamName: string, source: ListingSource = "mcp-registry") => insertListing(conn.db, { ...base, name: slug, slug, serverUrl: `https://${slug}.example/mcp`, source, upstreamName });
       await insertListing(conn.db, { ...base, name: "Weather Now", slug: "weather-now", serverUrl: "https://weather-now.example/mcp" });
       await imported("copy", "dev.agora-mcp/weather-now");
       await imported("first", "io.github.a/b");

@@ -28,7 +28,7 @@ describe.each(drivers())("search sorts on %s", (driver) => {
       verified: true,
       serverUrl: "https://weather-station.example.com/mcp",
       status: "approved",
-      source: "registry",
+      source: "mcp-registry",
       registryName: IMPORTED,
       upstreamName: IMPORTED,
     });

@@ -91,7 +91,7 @@ describe("a listing's server card", () => {
       toServerCard(view({ description: `${"Ünïcödé 🚀 text that goes on ".repeat(8)}and on.`, name: "<b>Émoji</b> Überserver 🚀".repeat(8) })),
       toServerCard(view({ probe: null })),
       toServerCard(view({ probe: { ...view().probe!, reachable: false } })),
-      toServerCard(view({ registryName: "io.github.topoteretes/cognee", source: "registry" })),
+      toServerCard(view({ registryName: "io.github.topoteretes/cognee", source: "mcp-registry" })),
     ];
     for (const card of cards) serverCardSchema.assertCard(card);
     expect(Array.from(cards[0]!.description).length).toBeLessThanOrEqual(100);

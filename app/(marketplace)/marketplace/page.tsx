@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { MarketplaceView } from "@/components/marketplace/marketplace-view";
 import { getMarketplacePage } from "@/lib/listings/catalogue";
 import { site } from "@/lib/site";
-import { filtersToSearch } from "@/lib/listings/search/filters";
+import { BROWSE_SORT, filtersToSearch } from "@/lib/listings/search/filters";
 import { parsePageQuery } from "@/lib/validations/marketplace";
 import { forwardedCatalogueVersion } from "@/lib/listings/search/version-header";
 
@@ -15,7 +15,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 // listing through plain page links without indexing endless filter combinations.
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const { filters, view, page } = parsePageQuery(await searchParams);
-  const filtered = Boolean(filters.q || filters.category || filters.price !== "all" || filters.sort !== "popular" || view !== "grid");
+  const filtered = Boolean(filters.q || filters.category || filters.price !== "all" || filters.sort !== BROWSE_SORT || view !== "grid");
   const title = page > 1 && !filtered ? `MCP Server Marketplace — page ${page}` : "MCP Server Marketplace";
   const description = `${site.tagline}. Browse paid and free MCP tool servers that AI agents can discover and pay directly in USDC.`;
   return {

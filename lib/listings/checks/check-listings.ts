@@ -3,10 +3,9 @@
 // clears stale Verified badges. Server failures are results; only the database failing is an error.
 import { findProbeTarget, listListingsToProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";
-import { revalidateOutsideRequest } from "@/lib/cache/revalidate-outside-request";
+import { changed } from "@/lib/cache/invalidate";
 import { logError } from "@/lib/log";
 import type { ProbeOptions, ProbeResult } from "@/lib/probe";
-import { CATALOGUE_TAG } from "../cache-tag";
 import { recordCheck } from "./drift";
 import { probeListingServer } from "./probe-listing";
 
@@ -81,7 +80,7 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   // revalidated once per run (hourly by default), as test purchases, sales and ingestion do. Comparing each check
   // with the last to skip it would cost more than it saves.
   if (summary.listings > summary.notRecorded || summary.badgesCleared > 0) {
-    await revalidateOutsideRequest([CATALOGUE_TAG]).catch((error: unknown) => logError("could not revalidate pages after the checks", error));
+    await changed("catalogue").catch((error: unknown) => logError("could not revalidate pages after the checks", error));
   }
   summary.durationMs = Math.round(performance.now() - started);
   return summary;

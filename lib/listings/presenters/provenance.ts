@@ -2,15 +2,15 @@
 // Registry or an x402 discovery list, with its name, entry and status upstream. A deprecated upstream entry
 // stays listed with a notice; a deleted one is hidden everywhere (lib/ingest).
 import { z } from "zod";
+import { LISTING_SOURCES } from "@agora-mcp/protocol";
 import type { ProvenanceChain, ProvenanceHop } from "@/db/schema";
 import type { Listing } from "@/lib/listings/model";
+import { SOURCE_NAMES } from "@/lib/listings/source-names";
 
 export type { ProvenanceChain };
 
-export const SOURCE_NAMES: Record<string, string> = { agora: "Agora", "mcp-registry": "MCP Registry", "x402-discovery": "x402 discovery" };
-
 export const provenanceSchema = z.object({
-  source: z.enum(["agora", "mcp-registry", "x402-discovery"]).describe("Where the listing came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list."),
+  source: z.enum(LISTING_SOURCES).describe("Where the listing came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list."),
   upstream: z
     .object({
       name: z.string().describe("The server's name where it was found (the registry name, or the discovery list's service name)."),
@@ -27,7 +27,7 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export type ProvenanceColumns = Pick<Listing, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus">;
 
 export function provenanceFacts(listing: ProvenanceColumns): Provenance {
-  const source = listing.source === "mcp-registry" || listing.source === "x402-discovery" ? listing.source : "agora";
+  const source = listing.source;
   return {
     source,
     upstream:
@@ -54,8 +54,8 @@ export type RegistryHop = { kind: ProvenanceHop["kind"]; name: string; url: stri
 export function provenanceChainFacts(listing: ProvenanceColumns, chain: ProvenanceChain): { origin: RegistryHop | null; registries: RegistryHop[] } {
   const hops: RegistryHop[] = chain.map(({ kind, name, url, entryUrl, listingId }) => ({ kind, name, url, entryUrl, listingId: listingId ?? null }));
   if (hops.length === 0 && listing.source !== "agora" && listing.upstreamUrl) {
-    const kind = listing.source === "x402-discovery" ? "x402-discovery" : "mcp-registry";
-    hops.push({ kind, name: SOURCE_NAMES[kind]!, url: new URL(listing.upstreamUrl).origin, entryUrl: listing.upstreamUrl, listingId: null });
+    const kind = listing.source;
+    hops.push({ kind, name: SOURCE_NAMES[kind], url: new URL(listing.upstreamUrl).origin, entryUrl: listing.upstreamUrl, listingId: null });
   }
   return { origin: hops[0] ?? null, registries: hops };
 }

@@ -3,6 +3,9 @@
 // removes this header on every /marketplace request it passes on: a value a client sent never reaches the page.
 // The JSON API and the MCP endpoint read no header: the proxy reads no version for them, so their search reads it
 // once itself (tests/integration/catalogue-version.test.ts counts the reads and sends a forged header).
+// The version itself (the catalogue_version sequence, moved by every catalogue write), for the proxy's ETag.
+export { catalogueVersion } from "@/db/queries/listings";
+
 export const CATALOGUE_VERSION_HEADER = "x-agora-catalogue-version";
 
 /** The version the proxy forwarded, or null (then the search reads it itself). */

@@ -15,7 +15,7 @@ import {
 import type { RegistryListing } from "@agora-mcp/protocol";
 import type { Server } from "@modelcontextprotocol/server";
 import { askPerson, supportsElicitation, type Confirmations } from "./confirm.js";
-import type { Ledger, LedgerEntry } from "./ledger.js";
+import type { Ledger, LedgerEntry, LedgerStatus } from "./ledger.js";
 import { findListing, registryApiBase } from "./registry.js";
 import type { Settings } from "./settings.js";
 import type { Wallet } from "./wallet.js";
@@ -30,7 +30,7 @@ export type RevokeReviewOutcome = (Refusal | { status: "revoked"; message: strin
 
 export type ReviewDeps = { settings: Settings; wallet: Wallet; ledger: Ledger; confirmations: Confirmations; mcp: Server };
 
-const PAID = new Set(["paid", "job-pending", "job-done"]);
+const PAID: ReadonlySet<LedgerStatus> = new Set(["paid", "job-pending", "job-done"]);
 const SIGNATURE_VALID_SECONDS = 600;
 const POST_TIMEOUT_MS = 30_000;
 

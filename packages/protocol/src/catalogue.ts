@@ -6,12 +6,22 @@
 export const CATALOGUE_SORTS = ["relevance", "popular", "purchased", "newest", "name"] as const;
 /** Free listings, paid ones, or both. */
 export const CATALOGUE_PRICES = ["all", "free", "paid"] as const;
-/** Where listings came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list. */
-export const CATALOGUE_SOURCES = ["all", "agora", "mcp-registry", "x402-discovery"] as const;
+/** Where ingestion imports listings from: the official MCP Registry, or an x402 facilitator's discovery list. */
+export const IMPORT_SOURCES = ["mcp-registry", "x402-discovery"] as const;
+/** Where a listing came from: submitted to Agora, or imported from one of IMPORT_SOURCES (the listings table's `source`). */
+export const LISTING_SOURCES = ["agora", ...IMPORT_SOURCES] as const;
+/** The source filter: every source, or one of LISTING_SOURCES. */
+export const CATALOGUE_SOURCES = ["all", ...LISTING_SOURCES] as const;
 
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 export type CataloguePrice = (typeof CATALOGUE_PRICES)[number];
 export type CatalogueSource = (typeof CATALOGUE_SOURCES)[number];
+export type ListingSource = (typeof LISTING_SOURCES)[number];
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+/** The order of a list without search text, and with it (unless another sort is chosen). */
+export const BROWSE_SORT = "popular" satisfies CatalogueSort;
+export const SEARCH_SORT = "relevance" satisfies CatalogueSort;
 
 /** What each sort means, in one sentence a person or an agent reads (tool descriptions, the API's docs). */
 export const CATALOGUE_SORT_MEANINGS: Record<CatalogueSort, string> = {
@@ -32,7 +42,7 @@ export const CATALOGUE_SOURCE_MEANINGS: Record<CatalogueSource, string> = {
 
 /** With search text the results come in relevance order unless another sort is chosen; without, popular. */
 export function defaultSort(q: string | undefined): CatalogueSort {
-  return q ? "relevance" : "popular";
+  return q ? SEARCH_SORT : BROWSE_SORT;
 }
 
 /** A filter state as every surface reads it. `source` is optional: callers that do not filter by it (the sitemap's pages) leave it out. */

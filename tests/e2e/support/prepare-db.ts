@@ -28,7 +28,7 @@ async function addFixtures(db: Db) {
 // account's GitHub Pages host, which its io.github name covers), one reverse-DNS name for the token path, and one
 // io.github name on a host it does not cover (the host claim).
 async function addClaimFixtures(db: Db) {
-  const imported = { categories: [], status: "approved" as const, source: "mcp-registry" };
+  const imported = { categories: [], status: "approved" as const, source: "mcp-registry" as const };
   for (const project of ["desktop", "mobile"]) {
     await insertListing(db, {
       ...imported,

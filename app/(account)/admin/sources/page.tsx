@@ -9,10 +9,9 @@ import { formatDayTime } from "@/lib/dates";
 import { ingestRunning } from "@/lib/jobs/ingest-now";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { loadSourcesView } from "@/lib/ingest/sources-view";
+import { sourceName } from "@/lib/listings/source-names";
 
 export const metadata: Metadata = { title: "Ingestion sources", robots: { index: false } };
-
-const KIND_NAMES: Record<string, string> = { "mcp-registry": "MCP Registry", "x402-discovery": "x402 discovery" };
 
 export default async function SourcesPage() {
   const user = await currentUser();
@@ -42,7 +41,7 @@ export default async function SourcesPage() {
         {sources.map((source) => (
           <li key={source.key} className="rounded-xl border bg-card p-5 shadow-xs" data-testid="source">
             <div className="flex flex-col gap-1 sm:flex-row sm:items-baseline sm:justify-between">
-              <h2 className="text-lg font-semibold">{KIND_NAMES[source.kind] ?? source.kind}</h2>
+              <h2 className="text-lg font-semibold">{sourceName(source.kind)}</h2>
               <code className="font-mono text-xs break-all text-muted-foreground">{source.baseUrl}</code>
             </div>
             {!source.configured && <p className="mt-1 text-sm text-muted-foreground">No longer in INGEST_SOURCES: not read any more.</p>}

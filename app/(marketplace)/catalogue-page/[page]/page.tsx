@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { MarketplaceView } from "@/components/marketplace/marketplace-view";
 import { site } from "@/lib/site";
 import { getMarketplacePage } from "@/lib/listings/catalogue";
-import { filtersToSearch, type ListingFilters } from "@/lib/listings/search/filters";
+import { BROWSE_SORT, filtersToSearch, type ListingFilters } from "@/lib/listings/search/filters";
 
 // The unfiltered catalogue, page by page (proxy.ts rewrites /marketplace and /marketplace?page=N here).
 // Rendered on first request, then served from the full-route cache until the listings tag is
@@ -35,6 +35,6 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function CataloguePage({ params }: { params: Params }) {
   const page = pageNumber((await params).page);
   if (page === null) notFound();
-  const filters: ListingFilters = { q: "", category: "", price: "all", sort: "popular" };
+  const filters: ListingFilters = { q: "", category: "", price: "all", sort: BROWSE_SORT };
   return <MarketplaceView filters={filters} view="grid" page={page} data={await getMarketplacePage(filters, page)} />;
 }

@@ -29,7 +29,9 @@ export type PurchaseInput = {
   paidTool?: { style?: PaidStyle };
 };
 
-export type PurchaseStatus = "delivered" | "free" | "job-pending" | "confirmation-required" | "declined" | "refused" | "drift" | "failed" | "disputed";
+/** How a purchase ended, in groups (OUTCOME_CODES says which case): the purchase tool's `status`. */
+export const PURCHASE_STATUSES = ["delivered", "free", "job-pending", "confirmation-required", "declined", "refused", "drift", "failed", "disputed"] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 /**
  * Why a purchase ended as it did, as a value: every decision about money (stop a run, release a reservation, count a

@@ -3,11 +3,11 @@
 import type { InputRequiredResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { askerFor } from "../confirm.js";
-import { OUTCOME_CODES, purchase } from "../purchase/index.js";
+import { OUTCOME_CODES, PURCHASE_STATUSES, purchase } from "../purchase/index.js";
 import { answer, CONFIRMATION_ID, guarded, type ToolDeps } from "./answer.js";
 
 const purchaseOutput = {
-  status: z.enum(["delivered", "free", "job-pending", "confirmation-required", "declined", "refused", "drift", "failed", "disputed"]),
+  status: z.enum(PURCHASE_STATUSES),
   code: z.enum(OUTCOME_CODES).describe("Why the purchase ended as it did, as a value; decide by this, not by the message"),
   message: z.string(),
   signed: z.boolean().describe("Whether a payment authorisation was signed"),
