@@ -1,5 +1,6 @@
 // Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise a structured log line.
 import type { Transporter } from "nodemailer";
+import type { LinkDelivery } from "./auth/link-words";
 import { env } from "./env";
 import { logInfo, logWarn } from "./log";
 import { site } from "./site";
@@ -18,7 +19,7 @@ async function transporter(url: string): Promise<Transporter> {
  * Where a confirmation or reset link goes, for the words a page uses: "mail" when SMTP_URL is set; "log" when a
  * development server writes it to its terminal instead; "nowhere" when a production server has no mail set up.
  */
-export function linkDelivery(): "mail" | "log" | "nowhere" {
+export function linkDelivery(): LinkDelivery {
   const { SMTP_URL, NODE_ENV } = env();
   if (SMTP_URL) return "mail";
   return NODE_ENV === "production" ? "nowhere" : "log";
