@@ -15,31 +15,31 @@ export function EmailVerificationNotice({ delivery }: { delivery: LinkDelivery }
         <span className="font-medium">Email not confirmed.</span> {confirmationHint(delivery)}; until then your address does not count for your account.
       </p>
       {button && (
-      <div className="flex flex-wrap items-center gap-3">
-        <Button
-          type="button"
-          size="sm"
-          variant="outline"
-          disabled={state.busy}
-          onClick={async () => {
-            setState({ busy: true });
-            const result = await resendEmailVerification().catch(() => null);
-            setState(
-              result?.ok
-                ? { busy: false, message: button.done }
-                : { busy: false, failed: true, message: result?.message ?? "Something went wrong on our side. Please try again." },
-            );
-          }}
-        >
-          {state.busy && <Loader2 className="animate-spin" />}
-          {state.busy ? "Sending..." : button.label}
-        </Button>
-        {state.message && (
-          <span role={state.failed ? "alert" : "status"} className={state.failed ? "text-destructive" : "text-muted-foreground"}>
-            {state.message}
-          </span>
-        )}
-      </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button
+            type="button"
+            size="sm"
+            variant="outline"
+            disabled={state.busy}
+            onClick={async () => {
+              setState({ busy: true });
+              const result = await resendEmailVerification().catch(() => null);
+              setState(
+                result?.ok
+                  ? { busy: false, message: button.done }
+                  : { busy: false, failed: true, message: result?.message ?? "Something went wrong on our side. Please try again." },
+              );
+            }}
+          >
+            {state.busy && <Loader2 className="animate-spin" />}
+            {state.busy ? button.busy : button.label}
+          </Button>
+          {state.message && (
+            <span role={state.failed ? "alert" : "status"} className={state.failed ? "text-destructive" : "text-muted-foreground"}>
+              {state.message}
+            </span>
+          )}
+        </div>
       )}
     </div>
   );

@@ -24,8 +24,8 @@ export function confirmationHint(delivery: LinkDelivery): string {
 }
 
 /** The account page's button for a fresh link; null where a new link would go nowhere (no mail, no terminal). */
-export function newLinkButton(delivery: LinkDelivery): { label: string; done: string } | null {
-  if (delivery === "mail") return { label: "Send the link again", done: "We sent a new link. It works once, for 24 hours." };
-  if (delivery === "log") return { label: "Write a new link to the terminal", done: "A new link is in this server's terminal. It works once, for 24 hours." };
+export function newLinkButton(delivery: LinkDelivery): { label: string; busy: string; done: string } | null {
+  if (delivery === "mail") return { label: "Send the link again", busy: "Sending...", done: "We sent a new link. It works once, for 24 hours." };
+  if (delivery === "log") return { label: "Write a new link to the terminal", busy: "Writing...", done: "A new link is in this server's terminal. It works once, for 24 hours." };
   return null;
 }
