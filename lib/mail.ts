@@ -1,6 +1,5 @@
 // Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise a structured log line.
 import type { Transporter } from "nodemailer";
-import type { LinkDelivery } from "./auth/link-words";
 import { env } from "./env";
 import { logInfo, logWarn } from "./log";
 import { site } from "./site";
@@ -14,6 +13,9 @@ async function transporter(url: string): Promise<Transporter> {
   }
   return transport.transporter;
 }
+
+/** Where this deployment sends a confirmation or reset link (lib/auth/link-words.ts words each). */
+export type LinkDelivery = "mail" | "log" | "nowhere";
 
 /**
  * Where a confirmation or reset link goes, for the words a page uses: "mail" when SMTP_URL is set; "log" when a

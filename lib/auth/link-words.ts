@@ -1,6 +1,8 @@
 // What the sign-in pages say about a confirmation or reset link, from where this deployment sends it
 // (lib/mail.ts linkDelivery): "we mailed you" only when mail goes out; otherwise where the link went, or that none did.
-export type LinkDelivery = "mail" | "log" | "nowhere";
+import type { LinkDelivery } from "@/lib/mail";
+
+export type { LinkDelivery };
 
 /** The answer to "Send reset link", the same whether or not the address has an account. */
 export function resetRequestedMessage(delivery: LinkDelivery): string {
