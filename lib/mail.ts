@@ -14,11 +14,14 @@ async function transporter(url: string): Promise<Transporter> {
   return transport.transporter;
 }
 
+/** Where this deployment sends a confirmation or reset link (lib/auth/link-words.ts words each). */
+export type LinkDelivery = "mail" | "log" | "nowhere";
+
 /**
  * Where a confirmation or reset link goes, for the words a page uses: "mail" when SMTP_URL is set; "log" when a
  * development server writes it to its terminal instead; "nowhere" when a production server has no mail set up.
  */
-export function linkDelivery(): "mail" | "log" | "nowhere" {
+export function linkDelivery(): LinkDelivery {
   const { SMTP_URL, NODE_ENV } = env();
   if (SMTP_URL) return "mail";
   return NODE_ENV === "production" ? "nowhere" : "log";

@@ -8,7 +8,8 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { requestPasswordResetLink } from "@/lib/actions/request-password-reset";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
 
-export function ForgotPasswordForm() {
+/** `mailed`: the link goes out by mail (SMTP configured), so the answer may point at the spam folder. */
+export function ForgotPasswordForm({ mailed }: { mailed: boolean }) {
   const [sent, setSent] = useState<string | null>(null);
   const onSuccess = ({ message }: { message: string }) => setSent(message);
   const defaultValues = { email: "" };
@@ -18,7 +19,9 @@ export function ForgotPasswordForm() {
     return (
       <div role="status" className="flex gap-3 rounded-md border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900">
         <MailCheck className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-        <p>{sent} The link works once, for 30 minutes. Check your spam folder if it does not arrive.</p>
+        <p>
+          {sent} The link works once, for 30 minutes.{mailed ? " Check your spam folder if it does not arrive." : ""}
+        </p>
       </div>
     );
   }

@@ -1,7 +1,7 @@
 // Buyer reviews on a listing's detail page: the average, then each review with its proof of purchase
 // (amount and date from the chain, the transaction on the explorer). Review text and owners' answers are
 // rendered as text nodes only: markup and markdown links show as typed, never as HTML or links.
-import { ExternalLink } from "lucide-react";
+import { TransactionLink } from "@/components/chain/transaction-link";
 import { formatUsd } from "@agora-mcp/protocol";
 import { formatListedDate } from "@/lib/listings/format";
 import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/listings/model";
@@ -22,12 +22,10 @@ function BuyerReview({ review }: { review: BuyerReviewView }) {
       </div>
       <p className="mt-1 text-xs text-muted-foreground" data-testid="verified-purchase">
         Verified purchase · {formatUsd(review.amount)} · <time dateTime={review.paidAt}>{formatListedDate(review.paidAt)}</time>
-        {review.explorerUrl && (
+        {(review.explorerUrl || review.localChain) && (
           <>
             {" · "}
-            <a href={review.explorerUrl} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-0.5 text-primary underline-offset-4 hover:underline">
-              transaction <ExternalLink className="size-3" />
-            </a>
+            <TransactionLink place={review} />
           </>
         )}
       </p>

@@ -1,4 +1,5 @@
-import { ExternalLink, ShoppingCart } from "lucide-react";
+import { ShoppingCart } from "lucide-react";
+import { TransactionLink } from "@/components/chain/transaction-link";
 import { formatDayTime } from "@/lib/dates";
 import type { SalesSummary } from "@/lib/listings/model";
 import { salesFacts } from "@/lib/listings/presenters/sales-facts";
@@ -62,12 +63,10 @@ export function SalesPanel({ sales, daily, readEverySeconds }: { sales: SalesSum
         {last ? (
           <>
             Last sale: ${last.amountUsd} on <time dateTime={last.at}>{formatDayTime(new Date(last.at))}</time>
-            {last.explorerUrl && (
+            {(last.explorerUrl || last.localChain) && (
               <>
                 {" · "}
-                <a href={last.explorerUrl} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline">
-                  View transaction <ExternalLink className="size-3.5" aria-hidden="true" />
-                </a>
+                <TransactionLink place={last} label="View transaction" />
               </>
             )}
           </>

@@ -1,7 +1,8 @@
-import { ExternalLink, PackageCheck, PackageX } from "lucide-react";
+import { PackageCheck, PackageX } from "lucide-react";
+import { TransactionLink } from "@/components/chain/transaction-link";
 import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
-/** The listing's latest test purchase in one line, with its settlement on the block explorer. */
+/** The listing's latest test purchase in one line, with its settlement on the block explorer (or on the local chain). */
 export function TestPurchaseLine({ testPurchase }: { testPurchase: TestPurchaseView | null }) {
   if (!testPurchase) return null;
   const good = testPurchase.outcome === "delivered";
@@ -11,12 +12,10 @@ export function TestPurchaseLine({ testPurchase }: { testPurchase: TestPurchaseV
       <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <span className="min-w-0 break-words">
         {testPurchase.summary}
-        {testPurchase.explorerUrl && (
+        {(testPurchase.explorerUrl || testPurchase.localChain) && (
           <>
             {" "}
-            <a href={testPurchase.explorerUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-0.5 underline underline-offset-2">
-              transaction <ExternalLink className="size-3" aria-hidden="true" />
-            </a>
+            <TransactionLink place={testPurchase} className="underline underline-offset-2" />
           </>
         )}
       </span>

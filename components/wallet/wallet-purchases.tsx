@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { formatUsd } from "@agora-mcp/protocol";
+import { TransactionLink } from "@/components/chain/transaction-link";
 import { formatDayTime } from "@/lib/dates";
 import { PURCHASES_SHOWN, type WalletPurchase } from "@/lib/wallet/page-data";
 
@@ -19,26 +20,21 @@ export function WalletPurchases({ purchases }: { purchases: WalletPurchase[] }) 
           </tr>
         </thead>
         <tbody className="divide-y">
-          {purchases.map((p) => {
-            const tx = p.explorerUrl;
-            return (
-              <tr key={`${p.network}:${p.txHash}:${p.logIndex}:${p.slug}`} data-testid="purchase">
-                <td className="px-3 py-2">
-                  <Link href={`/marketplace/${p.slug}`} className="font-medium text-primary underline-offset-4 hover:underline">{p.listingName}</Link>
-                  <span className="block text-xs text-muted-foreground">{p.networkLabel}</span>
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatUsd(p.amountUnits)}</td>
-                <td className="px-3 py-2 text-muted-foreground">
-                  {formatDayTime(new Date(p.at))}
-                  {tx && (
-                    <a href={tx} target="_blank" rel="noopener noreferrer" className="block text-xs text-primary underline underline-offset-4">
-                      View transaction
-                    </a>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {purchases.map((p) => (
+            <tr key={`${p.network}:${p.txHash}:${p.logIndex}:${p.slug}`} data-testid="purchase">
+              <td className="px-3 py-2">
+                <Link href={`/marketplace/${p.slug}`} className="font-medium text-primary underline-offset-4 hover:underline">{p.listingName}</Link>
+                <span className="block text-xs text-muted-foreground">{p.networkLabel}</span>
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums">{formatUsd(p.amountUnits)}</td>
+              <td className="px-3 py-2 text-muted-foreground">
+                {formatDayTime(new Date(p.at))}
+                <span className="block text-xs">
+                  <TransactionLink place={p} label="View transaction" />
+                </span>
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
       {purchases.length === PURCHASES_SHOWN && <p className="border-t px-3 py-2 text-xs text-muted-foreground">The latest {PURCHASES_SHOWN} purchases.</p>}

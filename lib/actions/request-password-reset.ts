@@ -1,8 +1,10 @@
 "use server";
 import { headers } from "next/headers";
 import { getDb } from "@/lib/database";
-import { requestPasswordReset, RESET_REQUESTED_MESSAGE } from "@/lib/auth/password-reset";
+import { resetRequestedMessage } from "@/lib/auth/link-words";
+import { requestPasswordReset } from "@/lib/auth/password-reset";
 import { clientIp } from "@/lib/http";
+import { linkDelivery } from "@/lib/mail";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
 import { action } from "./result";
 
@@ -10,6 +12,6 @@ import { action } from "./result";
 export async function requestPasswordResetLink(values: ForgotPasswordInput) {
   return action("requestPasswordResetLink", forgotPasswordSchema, values, async ({ email }) => {
     await requestPasswordReset(await getDb(), email, clientIp({ headers: await headers() }));
-    return { message: RESET_REQUESTED_MESSAGE };
+    return { message: resetRequestedMessage(linkDelivery()) };
   });
 }

@@ -8,10 +8,11 @@ import { markEmailVerified } from "@/db/queries/users";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
-import { sendEmailVerificationMail } from "@/lib/mail";
+import { linkDelivery, sendEmailVerificationMail } from "@/lib/mail";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { siteUrl } from "@/lib/site";
 import { digest, randomSecret } from "@/lib/secrets";
+import { confirmationHint } from "./link-words";
 
 export const VERIFICATION_VALID_HOURS = 24;
 export const VERIFICATION_INVALID_MESSAGE = "This verification link is invalid or has expired. Ask for a new one from your account page.";
@@ -37,6 +38,8 @@ export async function sendVerificationLink(db: Db, user: Pick<User, "id" | "emai
 /** "Send the link again" from the account page: a few an hour per account. */
 export async function resendVerificationLink(db: Db, user: Pick<User, "id" | "email" | "emailVerifiedAt">): Promise<{ sent: Promise<void> }> {
   if (user.emailVerifiedAt) throw new ApiError(409, EMAIL_ALREADY_VERIFIED_MESSAGE);
+  // With no mail and no terminal to write to, a new link would reach nobody: say so rather than pretend.
+  if (linkDelivery() === "nowhere") throw new ApiError(409, `${confirmationHint("nowhere")}.`);
   await enforceLimit(db, limits.verificationMailsPerUser, user.id);
   return sendVerificationLink(db, user);
 }

@@ -14,7 +14,6 @@ import { hashPassword } from "./passwords";
 import { digest, randomSecret } from "@/lib/secrets";
 
 export const RESET_VALID_MINUTES = 30;
-export const RESET_REQUESTED_MESSAGE = "If an account exists for that email, we sent a link to reset its password.";
 export const RESET_INVALID_MESSAGE = "This reset link is invalid or has expired. Ask for a new one.";
 
 /**

@@ -72,9 +72,21 @@ export function localChainRpc(network: string): string | null {
   return endpoint && LOOPBACK_HOSTS.test(new URL(endpoint.url).hostname) ? endpoint.url : null;
 }
 
-/** A transaction's page on the network's block explorer. */
-export function explorerTxUrl(network: string, txHash: string): string | null {
+/** Where a person can see a transaction: its public explorer page, or none on a chain on this machine. */
+export type TransactionPlace = {
+  /** The transaction on the network's public block explorer; null on a local chain (or an unknown network). */
+  explorerUrl: string | null;
+  /** The transaction exists only on a chain on this machine (the sandbox's): pages say "local chain" instead. */
+  localChain: boolean;
+};
+
+/**
+ * The one answer every page, API and tool gives for a transaction's link: a local chain's transactions are on no
+ * public explorer (a Base Sepolia explorer page for one would show "not found"), so it gets none.
+ */
+export function transactionPlace(network: string, txHash: string): TransactionPlace {
   const found = findNetwork(network);
-  if (!found) return null;
-  return `${found.testnet ? "https://sepolia.basescan.org" : "https://basescan.org"}/tx/${txHash}`;
+  if (!found) return { explorerUrl: null, localChain: false };
+  if (localChainRpc(found.caip2)) return { explorerUrl: null, localChain: true };
+  return { explorerUrl: `${found.testnet ? "https://sepolia.basescan.org" : "https://basescan.org"}/tx/${txHash}`, localChain: false };
 }

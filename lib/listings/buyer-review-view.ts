@@ -2,7 +2,7 @@
 // feedback record (the x402 `reputation` extension draft's shape), so registries and catalogues can import it.
 import { findNetwork, ratingToScore, taskRefOf } from "@agora-mcp/protocol";
 import type { BuyerReviewRow } from "@/db/schema";
-import { explorerTxUrl } from "@/lib/chain/reader";
+import { transactionPlace } from "@/lib/chain/reader";
 
 export type BuyerReviewView = {
   id: string;
@@ -19,7 +19,9 @@ export type BuyerReviewView = {
   taskRef: string;
   network: string;
   txHash: string;
+  /** Null on a local chain, which no public explorer shows. */
   explorerUrl: string | null;
+  localChain: boolean;
   response: { text: string; createdAt: string } | null;
 };
 
@@ -41,7 +43,7 @@ export function toBuyerReviewView(row: BuyerReviewRow): BuyerReviewView {
     taskRef: taskRefOf(row.chainId, row.txHash),
     network: network?.label ?? `eip155:${row.chainId}`,
     txHash: row.txHash,
-    explorerUrl: explorerTxUrl(String(row.chainId), row.txHash),
+    ...transactionPlace(String(row.chainId), row.txHash),
     response: row.response && row.respondedAt ? { text: row.response, createdAt: new Date(row.respondedAt).toISOString() } : null,
   };
 }

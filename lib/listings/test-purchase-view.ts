@@ -3,7 +3,7 @@
 import { formatUsd } from "@agora-mcp/protocol";
 import { z } from "zod";
 import type { TestPurchase } from "@/db/schema";
-import { explorerTxUrl } from "@/lib/chain/reader";
+import { transactionPlace } from "@/lib/chain/reader";
 import { formatDay } from "@/lib/dates";
 
 export const testPurchaseSchema = z.object({
@@ -13,7 +13,8 @@ export const testPurchaseSchema = z.object({
   priceUsd: z.string().describe("The price paid or asked, in US dollars (USDC), e.g. $0.01."),
   deliveredMs: z.number().int().nullable().describe("Milliseconds from paying to the result; null when nothing was delivered."),
   transaction: z.string().nullable().describe("The settlement transaction, when one was made."),
-  explorerUrl: z.string().nullable().describe("The transaction on the block explorer."),
+  explorerUrl: z.string().nullable().describe("The transaction on the public block explorer; null on a local chain."),
+  localChain: z.boolean().describe("The transaction is on a chain on the site's own machine (a sandbox), which no public explorer shows."),
   paid: z.boolean().describe("Whether the chain shows the payment was taken (false: refused, drift, or a timed-out call whose payment was not seen settled)."),
   summary: z.string().describe("One sentence, as the listing's page shows it."),
 });
@@ -42,7 +43,7 @@ export function toTestPurchaseView(row: TestPurchase): TestPurchaseView | null {
     priceUsd: formatUsd(row.units),
     deliveredMs: row.outcome === "delivered" ? row.deliveredMs : null,
     transaction: row.transaction,
-    explorerUrl: row.transaction ? explorerTxUrl(row.network, row.transaction) : null,
+    ...(row.transaction ? transactionPlace(row.network, row.transaction) : { explorerUrl: null, localChain: false }),
     paid: ["paid", "disputed", "job-pending", "job-done"].includes(row.money),
   };
   return { ...view, summary: testPurchaseSummary(view) };

@@ -12,7 +12,7 @@ import { purchasesByPayer, type PurchaseByPayer } from "@/db/queries/sales";
 import { createResultCache } from "@/lib/cache/result-cache";
 import { ApiError } from "@/lib/errors";
 import { enforceLimit, limits } from "@/lib/rate-limit";
-import { explorerTxUrl, localChainRpc, verifiedChainReader } from "@/lib/chain/reader";
+import { localChainRpc, transactionPlace, verifiedChainReader } from "@/lib/chain/reader";
 import { parseRpcUrls } from "@/lib/config/rpc-urls";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
@@ -47,7 +47,7 @@ export type NetworkBalance = {
   localRpc: string | null;
 };
 
-export type WalletPurchase = Omit<PurchaseByPayer, "at"> & { at: string; networkLabel: string; /** Null on a chain on this machine. */ explorerUrl: string | null };
+export type WalletPurchase = Omit<PurchaseByPayer, "at"> & { at: string; networkLabel: string; /** Null on a chain on this machine. */ explorerUrl: string | null; localChain: boolean };
 
 export type WalletView = { address: Address; balances: NetworkBalance[]; purchases: WalletPurchase[] };
 
@@ -90,12 +90,11 @@ const purchaseLists = createResultCache<WalletPurchase[]>({ maxEntries: 500, max
 
 async function purchasesOf(address: Address, networks: string[]): Promise<WalletPurchase[]> {
   const load = async () =>
-    (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => ({
-      ...p,
-      at: p.at.toISOString(),
-      networkLabel: localChainRpc(p.network) ? `${findNetwork(p.network)?.label ?? p.network}, local chain` : (findNetwork(p.network)?.label ?? p.network),
-      explorerUrl: localChainRpc(p.network) ? null : explorerTxUrl(p.network, p.txHash),
-    }));
+    (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => {
+      const place = transactionPlace(p.network, p.txHash);
+      const label = findNetwork(p.network)?.label ?? p.network;
+      return { ...p, ...place, at: p.at.toISOString(), networkLabel: place.localChain ? `${label}, local chain` : label };
+    });
   return (await purchaseLists.get(address.toLowerCase(), load)).value;
 }
 

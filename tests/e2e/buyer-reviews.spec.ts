@@ -73,8 +73,9 @@ test("a paying wallet's review shows on the detail page as plain text, and an ad
     const review = page.getByTestId("buyer-review");
     await expect(review).toHaveCount(1);
     const paidOn = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date());
-    await expect(review.getByTestId("verified-purchase")).toHaveText(`Verified purchase · $0.25 · ${paidOn} · transaction`);
-    await expect(review.getByRole("link", { name: "transaction" })).toHaveAttribute("href", `https://sepolia.basescan.org/tx/${outcome.transaction.toLowerCase()}`);
+    // The sale is on the run's chain on this machine: named, not linked to a public explorer that never saw it.
+    await expect(review.getByTestId("verified-purchase")).toHaveText(`Verified purchase · $0.25 · ${paidOn} · transaction on the local chain`);
+    await expect(review.getByRole("link", { name: "transaction" })).toHaveCount(0);
     await expect(review.getByRole("img", { name: "4 out of 5 stars" })).toBeVisible();
     // Plain text: the payload reads exactly as typed, ran nothing, and the markdown link is not a link.
     await expect(review.getByTestId("buyer-review-text")).toHaveText(SCRIPT);

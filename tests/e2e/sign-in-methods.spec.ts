@@ -88,6 +88,19 @@ test.describe("with no GitHub app configured", () => {
     await expect(page.getByText("Email not confirmed.")).toBeVisible();
     await expect(page.getByText("Use the link we mailed you")).toHaveCount(0);
     await expect(page.getByText("This site cannot send mail yet, so no link was sent")).toBeVisible();
+    // A new link would go nowhere: no button offers one.
+    await expect(page.getByRole("button", { name: /link/i })).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath("account-no-mail.png"), fullPage: true });
+  });
+
+  test("/forgot-password says no reset link can be sent, and offers no form that would claim one was", async ({ page }, testInfo) => {
+    await page.goto(`${server.origin}/login/email`);
+    await page.getByRole("link", { name: /Forgot/ }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
+    await expect(page.getByText("This site cannot send mail yet, so it cannot send you a link to choose a new password: ask its operator.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Send reset link" })).toHaveCount(0);
+    expect((await page.locator("main").innerText()).toLowerCase()).not.toMatch(/we will send|we sent|mailed|spam/);
+    await page.screenshot({ path: testInfo.outputPath("forgot-password-no-mail.png"), fullPage: true });
   });
 });

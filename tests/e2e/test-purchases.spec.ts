@@ -9,8 +9,10 @@ import { e2eTestPurchaseKey } from "./support/test-purchase-key";
 test("a delivered test purchase shows on the page and the card; one that delivered nothing costs the badge and is flagged", async ({ page, isMobile }, testInfo) => {
   await page.goto("/marketplace/delivery-tested-weather");
   const line = page.getByTestId("test-purchase");
-  await expect(line).toContainText(/^Test purchase on [A-Z][a-z]{2} \d{1,2}, \d{4}: paid \$0\.01, delivered in \d+\.\d s\s+transaction\s*$/);
-  await expect(line.getByRole("link", { name: "transaction" })).toHaveAttribute("href", /^https:\/\/sepolia\.basescan\.org\/tx\/0x[0-9a-f]{64}$/);
+  await expect(line).toContainText(/^Test purchase on [A-Z][a-z]{2} \d{1,2}, \d{4}: paid \$0\.01, delivered in \d+\.\d s\s+transaction on the local chain\s*$/);
+  // Settled on the run's chain on this machine: named, not linked to a public explorer that never saw it.
+  await expect(line.getByRole("link", { name: "transaction" })).toHaveCount(0);
+  await expect(line.getByTestId("local-chain-transaction")).toBeVisible();
   const badges = page.getByTestId("status-badges");
   await expect(badges.getByText("Delivery tested")).toBeVisible();
   await expect(badges.getByText("Verified")).toBeVisible();

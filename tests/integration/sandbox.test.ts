@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Client as AgentClient, StreamableHTTPClientTransport as AgentTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
@@ -338,11 +339,30 @@ describe("npm run dev", () => {
       expect(second.code).toBe(1);
       expect(second.output).not.toMatch(STACK_FRAME);
       expect(second.output.trim()).toMatch(new RegExp(`^PGLITE_DIR \\S+dev-pglite is in use by process \\d+ \\([^)]*\\): the embedded database takes one process at a time\\. Stop that process first, or set PGLITE_DIR to another directory \\(or DATABASE_URL to a PostgreSQL server\\)\\.$`));
+
+      // An agent's session: one MCP client, as the Agora client connects, making many calls on the site's /api/mcp.
+      const agent = new AgentClient({ name: "dev-listeners-test", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await agent.connect(new AgentTransport(new URL(`${origin}/api/mcp`)), { timeout: 240_000 });
+      try {
+        for (let call = 0; call < 16; call++) {
+          const answer = await agent.callTool({ name: "search_servers", arguments: { query: "weather" } }, { timeout: 240_000 });
+          expect(answer.isError ?? false).toBe(false);
+        }
+      } finally {
+        await agent.close();
+      }
+      // Paths that do not exist: \`next dev\` routes a miss a second time to render its not-found page, each pass adding
+      // its own 'close' listeners, 11 on that one response (the warning the sandbox's site printed). The start's
+      // preload (server/dev-listeners.mjs) gives each response that room.
+      for (const missing of ["/guides/building-a-server", "/api/no-such-route", "/favicon-none.png"]) {
+        expect((await fetch(`${origin}${missing}`, { signal: AbortSignal.timeout(240_000) })).status).toBe(404);
+      }
     } finally {
       await stopNpm(dev.child);
     }
     expect(dev.output()).not.toMatch(STACK_FRAME);
-    // Next's development server carries more 'close' listeners per response than Node's default warns at.
+    // After 16 MCP calls and three misses: Next's development server carries more 'close' listeners on one response
+    // than Node's default warns at, and the start gives it the room.
     expect(dev.output()).not.toContain("MaxListenersExceededWarning");
     expect(await portOpen(port)).toBe(false);
   }, 600_000);

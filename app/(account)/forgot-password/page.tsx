@@ -1,15 +1,21 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import { AuthScreen } from "@/components/auth/auth-screen";
 import { ForgotPasswordForm } from "@/components/auth/forgot-password-form";
+import { forgotPasswordDescription } from "@/lib/auth/link-words";
+import { linkDelivery } from "@/lib/mail";
 
 export const metadata: Metadata = { title: "Forgot password", robots: { index: false } };
 
-export default function ForgotPasswordPage() {
+export default async function ForgotPasswordPage() {
+  // Where the link goes (mail, the server's terminal, nowhere) is deployment configuration, read per request.
+  await connection();
+  const delivery = linkDelivery();
   return (
     <AuthScreen
       title="Forgot your password?"
-      description="Enter the email of your account and we will send you a link to choose a new password."
+      description={forgotPasswordDescription(delivery)}
       footer={
         <p>
           Remembered it?{" "}
@@ -19,7 +25,7 @@ export default function ForgotPasswordPage() {
         </p>
       }
     >
-      <ForgotPasswordForm />
+      {delivery === "nowhere" ? null : <ForgotPasswordForm mailed={delivery === "mail"} />}
     </AuthScreen>
   );
 }

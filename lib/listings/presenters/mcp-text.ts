@@ -79,7 +79,7 @@ export function detailsText(d: ServerDetails): string {
     `Last verification: ${d.lastVerification ? `${d.lastVerification.status} at ${d.lastVerification.checkedAt}${d.reachable ? "" : " (server not reachable)"}` : "not yet verified"}`,
     ...(d.protocolVersion ? [`MCP revision: ${d.protocolVersion}`] : []),
     ...(d.drift.length ? ["", "Changes since approval:", ...d.drift.map(driftLine)] : []),
-    `Sales: ${salesLine(d.sales)}${d.sales.lastSale ? `; last ${d.sales.lastSale.at} ($${d.sales.lastSale.amountUsd}, ${d.sales.lastSale.explorerUrl ?? d.sales.lastSale.txHash})` : ""}`,
+    `Sales: ${salesLine(d.sales)}${d.sales.lastSale ? `; last ${d.sales.lastSale.at} ($${d.sales.lastSale.amountUsd}, ${d.sales.lastSale.explorerUrl ?? `${d.sales.lastSale.txHash}${d.sales.lastSale.localChain ? " on the local chain" : ""}`})` : ""}`,
     ...(d.testPurchase ? [`${d.testPurchase.summary}${d.testPurchase.transaction ? ` (transaction ${d.testPurchase.transaction})` : ""}`] : []),
     `Uptime: ${uptime}${d.uptime30d.medianLatencyMs !== null ? `, median ${d.uptime30d.medianLatencyMs} ms` : ""}`,
     "",

@@ -4,7 +4,7 @@
 import { unitsToUsd } from "@agora-mcp/protocol";
 import { z } from "zod";
 import type { SalesSummary } from "@/lib/listings/model";
-import { explorerTxUrl } from "@/lib/chain/reader";
+import { transactionPlace } from "@/lib/chain/reader";
 
 const salesWindowSchema = z.object({
   sales: z.number().int().describe("Purchases settled on chain to the listing's payee wallets."),
@@ -25,7 +25,8 @@ export const salesFactsSchema = z
         at: z.string().describe("Block time (ISO 8601)."),
         amountUnits: z.string(),
         amountUsd: z.string(),
-        explorerUrl: z.string().nullable().describe("The transaction on the network's block explorer."),
+        explorerUrl: z.string().nullable().describe("The transaction on the network's public block explorer; null on a local chain."),
+        localChain: z.boolean().describe("The transaction is on a chain on the site's own machine (a sandbox), which no public explorer shows."),
       })
       .nullable(),
   })
@@ -42,7 +43,7 @@ export function salesFacts(summary: SalesSummary): SalesFacts {
     last7d: window(summary.last7d),
     last30d: window(summary.last30d),
     allTime: window(summary.allTime),
-    lastSale: last ? { ...last, amountUsd: usd(last.amountUnits), explorerUrl: explorerTxUrl(last.network, last.txHash) } : null,
+    lastSale: last ? { ...last, amountUsd: usd(last.amountUnits), ...transactionPlace(last.network, last.txHash) } : null,
   };
 }
 
