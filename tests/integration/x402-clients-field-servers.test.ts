@@ -5,7 +5,8 @@
 // local chain move by exactly the price, and the free tool is never called. Version 2 servers are paid with
 // @x402/core's client and @x402/evm's exact scheme; Vercel's x402-mcp and MCPay answer x402 version 1 only, so their
 // entries are version 1 ones, read and paid with x402's version 1 package (`x402` 1.2: useFacilitator().list and
-// createPaymentHeader), without any unpaid call first. On both databases.
+// createPaymentHeader), the payment signed from the entry's own requirements (the unpaid call only shows that the
+// server asks exactly those). On both databases.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
