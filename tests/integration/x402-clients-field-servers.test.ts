@@ -23,7 +23,7 @@ import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
-import { drivers, openTestDatabase, type Driver, type TestConnection } from "../support/databases";
+import { drivers, openTestDatabase, type Driver } from "../support/databases";
 import { startFieldServer, type FieldServer, type FieldStyle } from "../support/field-servers";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { serveRoute } from "../support/route-server";
