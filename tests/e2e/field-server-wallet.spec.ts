@@ -52,7 +52,7 @@ test("a Cloudflare agents/x402 server submitted through the form is listed as pa
     await expect(paidRow).toContainText("marked paid by the server");
     await expect(paidRow.getByRole("checkbox")).toBeChecked();
     await expect(tools.getByRole("listitem").filter({ hasText: server.freeTool }).getByRole("checkbox")).not.toBeChecked();
-    await section.getByRole("checkbox", { name: "Read each named tool's price by calling it unpaid, up to twice per check" }).check();
+    await section.getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" }).check();
     await page.screenshot({ path: testInfo.outputPath("cloudflare-which-tools-charge.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: testInfo.outputPath("cloudflare-which-tools-charge-390.png") });

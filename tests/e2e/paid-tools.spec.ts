@@ -31,7 +31,7 @@ test("a server on x402's MCP transport: its owner names the paid tool, the check
     // Naming a tool without agreeing to its unpaid calls is refused with the form's own words.
     await page.getByRole("button", { name: "Submit for review" }).click();
     await expect(section.getByText(/agree that Agora reads each one's price by calling it unpaid/)).toBeVisible();
-    await section.getByRole("checkbox", { name: "Read each named tool's price by calling it unpaid, up to twice per check" }).check();
+    await section.getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" }).check();
     await page.screenshot({ path: testInfo.outputPath("which-tools-charge.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: testInfo.outputPath("which-tools-charge-390.png") });
