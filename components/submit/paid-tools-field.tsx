@@ -7,7 +7,8 @@ import { readServerTools } from "@/lib/actions/read-server-tools";
 import type { ToolChoice, ToolChoices } from "@/lib/listings/submit/tool-choices";
 import type { ServerSubmissionValues } from "@/lib/validations/server-submission";
 
-export const CONSENT_LABEL = "Read every tool's price by calling it once unpaid";
+// The probe asks a named tool once, and once more when it asked for payment (a price that moves is not listed).
+export const CONSENT_LABEL = "Read each ticked tool's price by calling it unpaid, up to twice per check";
 
 type Row = ToolChoice & { listed: boolean };
 
@@ -54,8 +55,8 @@ export function PaidToolsField({ control, serverUrl }: { control: Control<Server
       </legend>
       <p id="paid-tools-hint" className="text-xs text-muted-foreground">
         Many paid MCP servers say nothing in their tool list about which tools cost money. Name yours and Agora reads each one&apos;s price by calling it
-        without paying: a paid tool asks for payment before it runs. Every check calls each named tool twice, unpaid, to see that its price holds, so name
-        only tools that charge: a free tool named here would run.
+        without paying: a paid tool asks for payment before it runs. Every check calls each named tool unpaid, and a second time when it asked for payment
+        to see that its price holds, so name only tools that charge: a free tool named here would run.
       </p>
       <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={read} disabled={reading || !serverUrl}>
         {reading && <Loader2 className="animate-spin" />}

@@ -103,7 +103,6 @@ async function readTool(session: Session, { tool, signal }: PaidCandidate, reque
   };
   for (const r of refused) quirks.add(`${tool.name.slice(0, 60)}: offer ${r.index + 1} refused: ${r.reason}`);
   const chosen = readable[0];
-  if (chosen && chosen.version === 1) quirks.add(`${tool.name.slice(0, 60)}: answers x402 version 1 requirements only; x402 discovery does not list it`);
   if (!chosen) return { payment: { ...payment, status: "unreadable", note: "no offer Agora can pay" } };
 
   // A second ask must name the same terms: a price that moves between two asks is not a price to list.
@@ -138,7 +137,7 @@ const summary = (o: ReadOffer) => ({
   payTo: o.requirements.payTo,
 });
 
-/** The priced item a readable offer makes, with the server's own version 2 requirements kept for discovery. */
+/** The priced item a readable offer makes, with the server's own requirements, in their version, kept for discovery. */
 function offerItem(name: string, payment: ToolPayment, offer: ReadOffer, ask: PaymentAsk): { item: PricedItem; method: AcceptedPayment } {
   const network = findNetwork(offer.requirements.network)!;
   const units = offer.units.toString();
@@ -146,6 +145,8 @@ function offerItem(name: string, payment: ToolPayment, offer: ReadOffer, ask: Pa
   // upto: the amount is the most a call may cost.
   if (offer.version === 2 && offer.requirements.scheme === "upto") item.metered = true;
   // Discovery lists the server's own requirements as it asked them (readOffers bounded them), never rewritten.
+  // An entry's version is its offer's: a version 1 offer inside a version 2 answer (or the reverse) is listed in neither.
   if (offer.version === 2 && ask.required.x402Version === 2) item.x402Requirements = offer.requirements;
+  if (offer.version === 1 && ask.required.x402Version === 1) item.x402RequirementsV1 = offer.requirements;
   return { item, method: { paymentMethod: network.paymentMethod, walletAddress: offer.requirements.payTo } };
 }

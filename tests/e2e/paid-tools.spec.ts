@@ -6,7 +6,7 @@ import { facilitatorPort } from "./support/ports";
 
 // A paid server not built on Agora's kit (x402's own MCP transport: its tool list says nothing about payment) is
 // submitted through the form as a provider does: "Which tools charge?" reads the tool list, the provider ticks the
-// paid tool and agrees to the unpaid calls; the check prices it from one, the account page says what it found,
+// paid tool and agrees to the unpaid calls; the check prices it from its unpaid calls, the account page says what it found,
 // and once approved the detail page names the library style it is paid in.
 test("a server on x402's MCP transport: its owner names the paid tool, the check prices it, the pages say how it is paid", async ({ page, browser, isMobile }, testInfo) => {
   test.skip(isMobile, "one run is enough (the phone layout is screenshotted below); it shares the admin account");
@@ -31,7 +31,7 @@ test("a server on x402's MCP transport: its owner names the paid tool, the check
     // Naming a tool without agreeing to its unpaid calls is refused with the form's own words.
     await page.getByRole("button", { name: "Submit for review" }).click();
     await expect(section.getByText(/agree that Agora reads each one's price by calling it unpaid/)).toBeVisible();
-    await section.getByRole("checkbox", { name: "Read every tool's price by calling it once unpaid" }).check();
+    await section.getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" }).check();
     await page.screenshot({ path: testInfo.outputPath("which-tools-charge.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: testInfo.outputPath("which-tools-charge-390.png") });

@@ -1,6 +1,7 @@
 // /discovery/resources lists the paid tools of servers built with other libraries than Agora's kit, each with the
-// requirements the server itself answered (never rewritten), when its offer is x402 version 2: Cloudflare's
-// agents/x402 is; Vercel's x402-mcp, which answers version 1 only, is listed in the catalogue but not here.
+// requirements the server itself answered (never rewritten), in the x402 version it answered them in: Cloudflare's
+// agents/x402 as a version 2 entry, Vercel's x402-mcp (version 1 only) as a version 1 entry with its own version 1
+// requirements.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,8 +46,11 @@ describe.each(drivers())("GET /discovery/resources with servers of other librari
     const res = await GET(new Request("http://localhost/discovery/resources"));
     expect(res.status).toBe(200);
     const body = discoveryResourcesResponse.parse(await res.json());
-    expect(body.items.map((e) => [meta(e).slug, input(e).toolName])).toEqual([["summaries", "summarize"]]);
-    const [entry] = body.items;
+    expect(body.items.map((e) => [meta(e).slug, input(e).toolName])).toEqual([
+      ["summaries", "summarize"],
+      ["translations", "translate"],
+    ]);
+    const entry = body.items[0];
     expect(entry).toMatchObject({ resource: cloudflare.url, type: "mcp", x402Version: 2 });
     expect(meta(entry!).paidStyle).toBe("cloudflare-agents");
     expect(input(entry!).inputSchema).toMatchObject({ type: "object", required: ["topic"] });
@@ -64,5 +68,33 @@ describe.each(drivers())("GET /discovery/resources with servers of other librari
     // The tools nothing marks as paid were never called, by the checks or by discovery.
     expect(cloudflare.calls.help).toBe(0);
     expect(vercel.calls).toEqual({ translate: 2, languages: 0 });
+  });
+
+  it("lists the version 1 paid tool as a version 1 entry, with exactly the requirements the server answered", async () => {
+    const res = await GET(new Request("http://localhost/discovery/resources?network=base-sepolia"));
+    const body = discoveryResourcesResponse.parse(await res.json());
+    // The answer is version 2; each entry says its own version, and it is its accepts' version.
+    expect(body.x402Version).toBe(2);
+    const entry = body.items.find((e) => meta(e).slug === "translations")!;
+    expect(entry).toMatchObject({ resource: vercel.url, type: "mcp", x402Version: 1 });
+    expect(meta(entry).paidStyle).toBe("vercel-x402-mcp");
+    expect(entry.accepts).toEqual([expect.objectContaining({ scheme: "exact", network: "base-sepolia", payTo: PAYEE })]);
+    expect(entry.accepts[0]).not.toHaveProperty("amount");
+
+    const client = new Client({ name: "discovery-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(vercel.url)));
+    try {
+      const answer = await client.callTool({ name: "translate", arguments: input(entry).example });
+      expect(answer.isError).toBe(true);
+      expect((answer.structuredContent as { x402Version: number; accepts: unknown }).accepts).toEqual(entry.accepts);
+    } finally {
+      await client.close();
+    }
+
+    // The Bazaar's filters read version 1 entries as they read version 2 ones.
+    const filtered = async (query: string) => discoveryResourcesResponse.parse(await (await GET(new Request(`http://localhost/discovery/resources?${query}`))).json()).items.map((e) => meta(e).slug);
+    expect(await filtered("network=eip155:84532")).toContain("translations");
+    expect(await filtered(`payTo=${PAYEE}`)).toEqual(["summaries", "translations"]);
+    expect(await filtered("network=base")).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ import { discoveryResourcesResponse, mcpInput } from "../support/x402-discovery"
 const PAYEE = "0x8888888888888888888888888888888888888888";
 /** Styles that say nothing in tools/list: only a name from outside gets their paid tool called. */
 const UNMARKED: FieldStyle[] = ["x402-mcp-v2", "jsonrpc-402"];
-/** Styles that answer x402 version 1 only: listed, but not in discovery. */
+/** Styles that answer x402 version 1 only: in discovery as version 1 entries. */
 const VERSION_1: FieldStyle[] = ["vercel-x402-mcp", "mcpay"];
 
 describe.each(drivers())("the field's paid MCP servers, ingested on %s", (driver) => {
@@ -66,13 +66,20 @@ describe.each(drivers())("the field's paid MCP servers, ingested on %s", (driver
     for (const [style, server] of servers) expect(server.counts, style).toEqual({ paidRuns: 0, freeCalls: 0 });
   });
 
-  it("lists the version 2 paid tools in /discovery/resources with their own requirements, and no version 1 one", async () => {
+  it("lists every paid tool in /discovery/resources with its own requirements, in the version the server answered", async () => {
     const body = discoveryResourcesResponse.parse(await (await GET(new Request("http://localhost/discovery/resources"))).json());
-    const expected = FIELD_STYLES.filter((style) => !VERSION_1.includes(style)).map((style) => servers.get(style)!.url);
-    expect(body.items.map((e) => e.resource).sort()).toEqual(expected.sort());
+    expect(body.items.map((e) => e.resource).sort()).toEqual(FIELD_STYLES.map((style) => servers.get(style)!.url).sort());
     for (const entry of body.items) {
       expect(mcpInput(entry).toolName).toBe("forecast");
-      expect(entry.accepts).toEqual([expect.objectContaining({ scheme: "exact", network: "eip155:84532", asset: USDC_BASE_SEPOLIA, amount: "10000", payTo: PAYEE })]);
+      const v1 = VERSION_1.some((style) => servers.get(style)!.url === entry.resource);
+      expect(entry.x402Version).toBe(v1 ? 1 : 2);
+      expect(entry.accepts).toEqual([
+        expect.objectContaining(
+          v1
+            ? { scheme: "exact", network: "base-sepolia", asset: USDC_BASE_SEPOLIA, maxAmountRequired: "10000", payTo: PAYEE }
+            : { scheme: "exact", network: "eip155:84532", asset: USDC_BASE_SEPOLIA, amount: "10000", payTo: PAYEE },
+        ),
+      ]);
     }
   });
 });

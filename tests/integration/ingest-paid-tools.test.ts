@@ -15,7 +15,7 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/fixture-registry";
 import { mcpEntry, startLocalBazaar, type LocalBazaar } from "../support/local-bazaar";
-import { paymentRequiredV2, startPaidStyleServer, type PaidStyleServer } from "../support/paid-style-server";
+import { paymentRequiredV1, paymentRequiredV2, startPaidStyleServer, type PaidStyleServer } from "../support/paid-style-server";
 import { discoveryResourcesResponse, mcpInput as input } from "../support/x402-discovery";
 
 const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 10_000 };
@@ -125,7 +125,7 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
     ]);
   });
 
-  it("lists every version 2 paid tool in /discovery/resources with the server's own requirements, and no version 1 one", async () => {
+  it("lists every paid tool in /discovery/resources with the server's own requirements, version 1 ones as version 1 entries", async () => {
     const res = await GET(new Request("http://localhost/discovery/resources?limit=50"));
     expect(res.status).toBe(200);
     const body = discoveryResourcesResponse.parse(await res.json());
@@ -136,9 +136,14 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
         [weather.url, "history"],
         [quotes.url, "quote"],
         [summaries.url, "summarize"],
+        [translations.url, "translate"],
       ].sort(),
     );
-    for (const entry of body.items) {
+    // Vercel's x402-mcp answers version 1 only: its entry is version 1, with exactly what it answered.
+    const v1 = body.items.find((e) => e.resource === translations.url)!;
+    expect(v1).toMatchObject({ type: "mcp", x402Version: 1, metadata: { paidStyle: "vercel-x402-mcp" } });
+    expect(v1.accepts).toEqual(paymentRequiredV1(translations.url, PAYEE, "10000").accepts);
+    for (const entry of body.items.filter((e) => e !== v1)) {
       const asked = paymentRequiredV2("", PAYEE, entry.resource === quotes.url ? "5000" : input(entry).toolName === "history" ? "20000" : "10000");
       // Exactly what the tool's unpaid call answered: nothing rewritten, nothing added.
       expect(entry.accepts).toEqual(asked.accepts);

@@ -40,7 +40,7 @@ export function paymentRequiredV2(url: string, payTo: string, amount: string, ne
   };
 }
 
-function paymentRequiredV1(url: string, payTo: string, amount: string) {
+export function paymentRequiredV1(url: string, payTo: string, amount: string) {
   return {
     x402Version: 1,
     error: "Payment required",

@@ -13,14 +13,33 @@ const paymentRequirementsV2 = z.strictObject({
   extra: z.record(z.string(), z.unknown()).optional(),
 });
 
+// Version 1 requirements (x402's v1 specification and its `x402` package's PaymentRequirementsSchema): the network in
+// version 1's words, `maxAmountRequired`, and the resource described in the requirements themselves.
+const paymentRequirementsV1 = z.looseObject({
+  scheme: z.string().min(1),
+  network: z.string().regex(/^[a-z][-a-z0-9]*$/, "a version 1 network name"),
+  maxAmountRequired: z.string().regex(/^\d+$/, "an integer in the token's smallest unit"),
+  resource: z.string().min(1),
+  description: z.string(),
+  mimeType: z.string(),
+  asset: z.string().min(1),
+  payTo: z.string().min(1),
+  maxTimeoutSeconds: z.number().int().positive(),
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+
 const printable = z.string().regex(/^[\x20-\x7e]{1,32}$/);
 
 // Loose: fields the format does not name (Agora adds `metadata`) are allowed and kept.
-export const discoveryResource = z.looseObject({
+// An entry's version is its accepts' version: a version 1 entry carries version 1 requirements, a version 2 one version 2.
+const versioned = z.discriminatedUnion("x402Version", [
+  z.looseObject({ x402Version: z.literal(1), accepts: z.array(paymentRequirementsV1) }),
+  z.looseObject({ x402Version: z.literal(2), accepts: z.array(paymentRequirementsV2) }),
+]);
+
+const entryFields = z.looseObject({
   resource: z.string().min(1),
   type: z.string().min(1),
-  x402Version: z.number().int(),
-  accepts: z.array(paymentRequirementsV2),
   lastUpdated: z.iso.datetime({ offset: true }),
   description: z.string().optional(),
   mimeType: z.string().optional(),
@@ -35,6 +54,8 @@ export const discoveryResource = z.looseObject({
     lastCalledAt: z.iso.datetime({ offset: true }).nullable(),
   }),
 });
+
+export const discoveryResource = z.intersection(entryFields, versioned);
 
 // A filter the server cannot apply is named here (specs/extensions/bazaar.md; PROTOCOLS.md section 6).
 const unappliedFilters = z.array(z.string().min(1)).min(1).optional();

@@ -79,6 +79,18 @@ describe("offers", () => {
     expect(v1).toMatchObject({ ok: true, version: 1, units: 10_000n, requirements: { maxAmountRequired: "10000", network: "base-sepolia" } });
   });
 
+  it("keeps a version 1 offer exactly as the server sent it (x402 discovery lists it so), bounded whole", () => {
+    const own = { ...v1Offer, outputSchema: { input: { type: "mcp" } }, description: "Tomorrow's <b>forecast</b>" };
+    const [read] = readOffers(required([own], 1));
+    expect(read).toEqual({ ok: true, version: 1, units: 10_000n, requirements: own });
+    const { extra: _extra, ...withoutExtra } = v1Offer;
+    expect(readOffers(required([withoutExtra], 1))[0]).toMatchObject({ ok: true, requirements: withoutExtra });
+    expect(readOffers(required([{ ...v1Offer, description: "x".repeat(10_000) }, { ...v1Offer, extra: "USDC" }], 1)).map((o) => (o.ok ? "ok" : o.reason))).toEqual([
+      "a version 1 offer is larger than 8192 bytes",
+      "extra is not an object",
+    ]);
+  });
+
   it("refuses hostile offers, each with its reason, and keeps the good one beside them", () => {
     const offers = readOffers(
       required([

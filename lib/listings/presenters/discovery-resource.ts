@@ -1,6 +1,7 @@
 // A verified listing's x402-paid tool as an x402 Bazaar discovery resource (specs/extensions/bazaar.md of the
-// x402 specification): type "mcp", the requirements the tool's unpaid call answered in `accepts`, and the
-// bazaar extension describing the tool call, with an example that satisfies the tool's input schema.
+// x402 specification): type "mcp", the requirements the tool's unpaid call answered in `accepts` under the x402
+// version they were answered in (an entry's version is its accepts'; the answer's own version is 2), and the bazaar
+// extension describing the tool call, with an example that satisfies the tool's input schema.
 import { exampleArguments, findNetwork } from "@agora-mcp/protocol";
 import type { PayableItem } from "@/db/queries/discovery";
 import type { DeliveryCounts, SalesSummary } from "@/lib/listings/model";
@@ -10,6 +11,7 @@ import { detailUrl } from "./server-details";
 import { salesFacts } from "./sales-facts";
 import { AGORA_META_KEY } from "./server-json";
 
+/** The version of the discovery answer itself; each entry says its own. */
 export const X402_VERSION = 2;
 
 /** The JSON Schema the Bazaar extension requires for an MCP tool's discovery info (bazaar.md, "MCP Schema Example"). */
@@ -80,13 +82,16 @@ export function toDiscoveryResource(payable: PayableItem, facts: DiscoveryFacts)
   const itemName = listed?.name ?? item.name;
   const itemDescription = listed?.description ?? tool?.description ?? undefined;
   const description = `${payable.name}: ${itemName}${itemDescription ? ` — ${itemDescription}` : ""}`;
-  const network = findNetwork(item.x402Requirements.network);
+  const { offer } = payable;
+  const network = findNetwork(offer.requirements.network);
   return {
     resource: payable.serverUrl,
     type: "mcp",
-    x402Version: X402_VERSION,
+    // Version 1 servers (Vercel's x402-mcp, MCPay) are listed with their version 1 requirements: a version 1
+    // client pays them directly, as it would after the tool's own unpaid call.
+    x402Version: offer.x402Version,
     // Exactly what the tool's unpaid call answered at the latest check, whichever library the server is built with.
-    accepts: [item.x402Requirements],
+    accepts: [offer.requirements],
     lastUpdated: payable.checkedAt,
     description,
     mimeType: "application/json",

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { AmountError, unitsToNumber, usdToUnits } from "./amounts.js";
 import { EVM_ADDRESS, SUPPORTED_PAYMENT_METHODS } from "./networks.js";
-import type { PaymentRequirementsV2 } from "./x402.js";
+import type { PaymentRequirementsV1, PaymentRequirementsV2 } from "./x402.js";
 import type { PaidStyle, ToolPayment } from "./paid-styles.js";
 
 export const PRICE_LISTING_TOOLS = ["price-listing", "pricing-listing"] as const;
@@ -61,6 +61,12 @@ export type PricedItem = {
    * in PaymentRequired. Only such items can be paid by a generic x402 client.
    */
   x402Requirements?: PaymentRequirementsV2;
+  /**
+   * Set instead on an item read from a tool that answers x402 version 1 (Vercel's x402-mcp, MCPay): the version 1
+   * requirements its unpaid call answered, exactly as the server sent them (x402 discovery lists them as a version 1
+   * entry, which a version 1 client pays).
+   */
+  x402RequirementsV1?: PaymentRequirementsV1;
   /** How the item's tool is paid, for an item read from a paid tool (paid-styles.ts). */
   style?: PaidStyle;
 };

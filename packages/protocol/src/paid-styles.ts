@@ -197,6 +197,8 @@ export function readPaymentAskError(error: unknown): PaymentAsk | undefined {
 /** The most one call may cost, in USDC units ($100,000): anything above is refused as unreadable. */
 export const MAX_OFFER_UNITS = 100_000_000_000n;
 const MAX_EXTRA_BYTES = 2_048;
+// A version 1 offer also carries the resource, its description and an output schema: kept whole, so bounded whole.
+const MAX_V1_OFFER_BYTES = 8_192;
 
 export type ReadOffer =
   | { ok: true; version: 1; requirements: PaymentRequirementsV1; units: bigint }
@@ -238,7 +240,10 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
       if (raw.network !== network.caip2) return refuse(`a version 2 offer names its network "${safeText(raw.network, 40)}", not CAIP-2`);
       return { ok: true, version: 2, units, requirements: { scheme, network: network.caip2, asset: raw.asset, amount: amountField, payTo: raw.payTo, maxTimeoutSeconds: timeout, extra } };
     }
-    return { ok: true, version: 1, units, requirements: { ...(raw as unknown as PaymentRequirementsV1), scheme: "exact", maxAmountRequired: amountField, maxTimeoutSeconds: timeout, extra } };
+    if (raw.extra !== undefined && !record(raw.extra)) return refuse("extra is not an object");
+    if (JSON.stringify(raw).length > MAX_V1_OFFER_BYTES) return refuse(`a version 1 offer is larger than ${MAX_V1_OFFER_BYTES} bytes`);
+    // Exactly the server's object: every field read above is the value it holds (extra may be absent).
+    return { ok: true, version: 1, units, requirements: raw as unknown as PaymentRequirementsV1 };
   });
 }
 
