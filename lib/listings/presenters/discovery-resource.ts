@@ -66,7 +66,7 @@ function quality(payable: PayableItem, { sales, testPurchase, buyerRating, deliv
       // What came of Agora's test purchases over 30 days: delivered, failed without a charge, failed after paying.
       delivery30d,
       // How this entry is paid (x402's scheme of its accepts): "exact" a fixed price, "upto" at most the amount.
-      schemes: [payable.item.x402Requirements.scheme],
+      schemes: [payable.offer.requirements.scheme],
     },
   };
 }
