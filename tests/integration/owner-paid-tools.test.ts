@@ -190,12 +190,12 @@ describe.each(drivers())("tools named as paid by their owner on %s", (driver) =>
       // What the probe found per tool is stored with the check.
       const [stored] = await conn.db.select({ tools: listingProbes.tools }).from(listingProbes).where(eq(listingProbes.listingId, listing.id));
       const premium = stored!.tools.find((t) => t.name === "premium")!;
-      expect(premium.paid).toMatchObject({ reason: "owner", style: "x402-mcp", x402Version: 2, status: "priced", refused: [{ index: 1, reason: 'scheme "upto" is not one Agora pays yet' }] });
+      expect(premium.paid).toMatchObject({ reason: "owner", style: "x402-mcp", x402Version: 2, status: "priced", refused: [{ index: 1, reason: "an upto offer names no facilitatorAddress" }] });
       expect(stored!.tools.find((t) => t.name === "echo")!.paid).toBeUndefined();
 
       // The account page says it in words.
       expect(toolPaymentViews(stored!.tools)).toEqual([
-        { tool: "premium", style: "x402 MCP transport", reason: "named by the owner", status: "Priced at $0.01 on Base Sepolia", refused: ['Offer 2 refused: scheme "upto" is not one Agora pays yet'] },
+        { tool: "premium", style: "x402 MCP transport", reason: "named by the owner", status: "Priced at $0.01 on Base Sepolia", refused: ["Offer 2 refused: an upto offer names no facilitatorAddress"] },
         { tool: "metered", style: "Cloudflare Agents SDK (x402)", reason: "marked paid by the server", status: "Priced at $0.02 on Base Sepolia", refused: [] },
       ]);
     });
