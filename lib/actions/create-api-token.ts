@@ -1,5 +1,5 @@
 "use server";
-import { changedByAction } from "@/lib/cache/invalidate";
+import { changedByAction } from "@/lib/cache/invalidate-action";
 import { getDb } from "@/lib/database";
 import { issueApiToken } from "@/lib/auth/api-tokens";
 import { enforceLimit, limits } from "@/lib/rate-limit";

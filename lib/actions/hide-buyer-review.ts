@@ -1,5 +1,5 @@
 "use server";
-import { changedByAction } from "@/lib/cache/invalidate";
+import { changedByAction } from "@/lib/cache/invalidate-action";
 import { hideBuyerReview as hide } from "@/db/queries/buyer-reviews";
 import { getDb } from "@/lib/database";
 import { ApiError } from "@/lib/errors";

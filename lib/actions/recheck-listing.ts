@@ -1,5 +1,5 @@
 "use server";
-import { changedByAction } from "@/lib/cache/invalidate";
+import { changedByAction } from "@/lib/cache/invalidate-action";
 import { z } from "zod";
 import { getDb } from "@/lib/database";
 import { currentUser, SESSION_EXPIRED_MESSAGE } from "@/lib/auth/current-user";

@@ -1,5 +1,5 @@
 "use server";
-import { changedByAction } from "@/lib/cache/invalidate";
+import { changedByAction } from "@/lib/cache/invalidate-action";
 import { getDb } from "@/lib/database";
 import { decideListing } from "@/db/queries/reviews";
 import { ApiError } from "@/lib/errors";

@@ -1,13 +1,15 @@
 // One way to say "the catalogue changed" (or the sales figures): every write that public pages show calls this
-// module, never Next's revalidation functions directly. Two places a write happens:
-//  - a server action (an admin's review, an owner's edit): updateTag, so the person's next render reads their own
-//    write, and revalidatePath for their own pages the write also changes;
+// module (or, in a server action, invalidate-action.ts beside it), never Next's revalidation functions directly. Two
+// places a write happens:
+//  - a server action (an admin's review, an owner's edit): invalidate-action.ts's changedByAction, updateTag so the
+//    person's next render reads their own write, and revalidatePath for their own pages the write also changes;
 //  - anywhere else (a route handler, the schedule, a background run, a script): through the cache handler's bridge
 //    (lib/cache/route-cache-handler.mjs), which expires the tag in this instance's cache at once, as Next's
 //    revalidateTag(tag, { expire: 0 }) does, and tells the other instances (lib/cache/shared-tags.ts). Without the
 //    handler (a CLI run, a test calling a route handler directly) nothing is cached, and it does nothing: no error
 //    to catch, and none swallowed.
-import { revalidatePath, updateTag } from "next/cache";
+// No import of next/cache here: the schedule's and the scripts' code paths load this module outside Next (the
+// end-to-end suite's fixtures run them under Node's own loader, where "next/cache" does not resolve).
 
 /** The tag of every page and cached read that shows listings (lib/listings/catalogue.ts). */
 export const CATALOGUE_TAG = "listings";
@@ -16,16 +18,7 @@ export const SALES_TAG = "sales";
 
 /** What changed: the catalogue (listings, their checks, claims, buyer reviews, test purchases) or the sales index. */
 export type Change = "catalogue" | "sales";
-const TAGS: Record<Change, string> = { catalogue: CATALOGUE_TAG, sales: SALES_TAG };
-
-/** A signed-in person's own pages that an action may change besides the catalogue. */
-export type OwnPage = "/account" | "/admin/review";
-
-/** In a server action: what the action changed, and which of the person's own pages render again. */
-export function changedByAction(changes: readonly Change[], pages: readonly OwnPage[] = []): void {
-  for (const change of changes) updateTag(TAGS[change]);
-  for (const page of pages) revalidatePath(page);
-}
+export const TAGS: Record<Change, string> = { catalogue: CATALOGUE_TAG, sales: SALES_TAG };
 
 // Shared with the cache handler, which Next loads outside the app's bundles: hence globalThis.
 type Bridge = { applyLocally?: (tags: string[]) => Promise<void>; announce?: (tags: string[]) => Promise<void> };
