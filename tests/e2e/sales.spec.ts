@@ -49,6 +49,8 @@ test("sales read from the chain show on the detail page, the cards and the Most 
   await expect(card.getByTestId("sales-line")).toHaveText("3 sales · 2 buyers in 30 days");
 
   await page.goto("/marketplace");
+  // A sort chosen before the controls hydrate is a plain form's select: it changes nothing until submitted.
+  await expect(page.locator('form[role="search"][data-ready="true"]')).toBeAttached();
   await page.getByLabel("Sort").selectOption("purchased");
   await expect(page).toHaveURL(/sort=purchased/);
   // The listings paid to that payee lead (the three sample references, and any other spec's listing of the
