@@ -41,7 +41,9 @@ export function runtimeSettings(environment = process.env) {
 /** The build's dist/downloads/manifest.json (scripts/build-downloads.ts), or null. */
 function readManifest(dir) {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "dist/downloads/manifest.json"), "utf8"));
+    // turbopackIgnore: `dir` is known only at run time, and a traced join of it matched every folder of dist/ (the dev
+    // tarballs included) into the proxy's trace; next.config.mjs names dist/downloads for the trace instead.
+    const manifest = JSON.parse(fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, "dist/downloads/manifest.json"), "utf8"));
     return typeof manifest?.siteUrl === "string" ? manifest : null;
   } catch {
     return null;
@@ -227,7 +229,7 @@ function tarballLiterals(dir, buildOrigin, origin) {
   if (buildOrigin === origin) return [];
   const literals = [];
   for (const pkg of readManifest(dir)?.packages ?? []) {
-    const built = fs.readFileSync(path.join(dir, "dist/downloads", pkg.file));
+    const built = fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, "dist/downloads", pkg.file));
     const served = servedTarball(built, buildOrigin, origin);
     literals.push([pkg.sha256, createHash("sha256").update(served).digest("hex")]);
     literals.push([packageLine(pkg.packageName, pkg.version, pkg.size), packageLine(pkg.packageName, pkg.version, served.length)]);
