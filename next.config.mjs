@@ -69,7 +69,7 @@ const nextConfig = {
   // lib/downloads/served.ts names the dev tarballs' folder too (`npm run dev` and the sandbox serve from it); the
   // trace follows that literal, so a checkout that ran either before `npm run build` shipped them in the
   // standalone folder (CI's order: tests/e2e/standalone-folder.spec.ts).
-  outputFileTracingExcludes: { "*": ["./dist/downloads-dev/**"], "**": ["./dist/downloads-dev/**"] },
+  outputFileTracingExcludes: { "*": ["./dist/downloads-dev/**"] },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

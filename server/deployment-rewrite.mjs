@@ -41,9 +41,7 @@ export function runtimeSettings(environment = process.env) {
 /** The build's dist/downloads/manifest.json (scripts/build-downloads.ts), or null. */
 function readManifest(dir) {
   try {
-    // turbopackIgnore: `dir` is known only at run time, and a traced join of it matched every folder of dist/ (the dev
-    // tarballs included) into the proxy's trace; next.config.mjs names dist/downloads for the trace instead.
-    const manifest = JSON.parse(fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, "dist/downloads/manifest.json"), "utf8"));
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "dist/downloads/manifest.json"), "utf8"));
     return typeof manifest?.siteUrl === "string" ? manifest : null;
   } catch {
     return null;
@@ -229,7 +227,9 @@ function tarballLiterals(dir, buildOrigin, origin) {
   if (buildOrigin === origin) return [];
   const literals = [];
   for (const pkg of readManifest(dir)?.packages ?? []) {
-    const built = fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, "dist/downloads", pkg.file));
+    // Not path.join: a traced join with a file name known only at run time matched every folder of dist/ (the dev
+    // tarballs included) into the proxy's trace; next.config.mjs names dist/downloads for the trace instead.
+    const built = fs.readFileSync([dir, "dist", "downloads", pkg.file].join("/"));
     const served = servedTarball(built, buildOrigin, origin);
     literals.push([pkg.sha256, createHash("sha256").update(served).digest("hex")]);
     literals.push([packageLine(pkg.packageName, pkg.version, pkg.size), packageLine(pkg.packageName, pkg.version, served.length)]);
