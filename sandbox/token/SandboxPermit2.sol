@@ -100,7 +100,7 @@ contract SandboxPermit2 {
             // EIP-2098 compact form: v is folded into the top bit of s.
             bytes32 vs;
             (r, vs) = abi.decode(signature, (bytes32, bytes32));
-            s = vs & bytes32(0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            s = bytes32(uint256(vs) & (type(uint256).max >> 1));
             v = uint8(uint256(vs >> 255)) + 27;
         } else {
             revert InvalidSignatureLength();
