@@ -41,7 +41,7 @@ export function runtimeSettings(environment = process.env) {
 /** The build's dist/downloads/manifest.json (scripts/build-downloads.ts), or null. */
 function readManifest(dir) {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "dist/downloads/manifest.json"), "utf8"));
+    const manifest = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ path.join(dir, "dist/downloads/manifest.json"), "utf8"));
     return typeof manifest?.siteUrl === "string" ? manifest : null;
   } catch {
     return null;
@@ -227,9 +227,10 @@ function tarballLiterals(dir, buildOrigin, origin) {
   if (buildOrigin === origin) return [];
   const literals = [];
   for (const pkg of readManifest(dir)?.packages ?? []) {
-    // Not path.join: a traced join with a file name known only at run time matched every folder of dist/ (the dev
-    // tarballs included) into the proxy's trace; next.config.mjs names dist/downloads for the trace instead.
-    const built = fs.readFileSync([dir, "dist", "downloads", pkg.file].join("/"));
+    // Kept out of Turbopack's file trace (as the manifest read above): a path built from a run-time directory made
+    // it take in every folder of dist/ and all of server/ (the type declarations too) for every route;
+    // next.config.mjs names dist/downloads for the trace instead.
+    const built = fs.readFileSync(/* turbopackIgnore: true */ [dir, "dist", "downloads", pkg.file].join("/"));
     const served = servedTarball(built, buildOrigin, origin);
     literals.push([pkg.sha256, createHash("sha256").update(served).digest("hex")]);
     literals.push([packageLine(pkg.packageName, pkg.version, pkg.size), packageLine(pkg.packageName, pkg.version, served.length)]);
