@@ -1,4 +1,4 @@
-// npm run bench:ingest — issue 27's benchmark: ingest N (default 10,000) upstream entries in the official MCP
+// npm run bench:ingest — ingestion's benchmark: ingest N (default 10,000) upstream entries in the official MCP
 // Registry shape, served by the fixture registry on loopback, into a fresh PostgreSQL database (DATABASE_URL) or
 // PGlite (--driver pglite). Three runs: the first (everything new), the second (nothing changed: asks only for
 // what changed since the high-water mark), and a full re-read with the high-water mark cleared (every page again,

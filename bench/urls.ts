@@ -1,5 +1,5 @@
 // npm run bench:urls [-- --count 20000 --warmup 2000 --clients 16 --port 3730]
-// Memory under any number of distinct URLs (issue 42, item 2): the production server (`npm start`'s preloads and
+// Memory under any number of distinct URLs: the production server (`npm start`'s preloads and
 // heap cap) on PostgreSQL with the sample catalogue, then --count URLs no one asked before, spread over every
 // surface (search pages with their filters, unknown detail pages, catalogue pages past the end, the JSON API, the
 // registry APIs, MCP search_servers, the Bazaar's search), from --clients clients (each its own loopback address,

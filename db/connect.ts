@@ -1,4 +1,4 @@
-// Opens a migrated database on either driver. `db/index.ts` caches one per process for the app.
+// Opens a migrated database on either driver. `lib/database.ts` keeps one per process for the app.
 import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";

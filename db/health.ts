@@ -38,7 +38,7 @@ export function databaseDown(): boolean {
   return Date.now() - health.lastFailureAt < GATE_MS;
 }
 
-/** Registers how to check the database (db/index.ts: `select 1` on the app's pool). */
+/** Registers how to check the database (lib/database.ts: `select 1` on the app's pool). */
 export function setHealthPing(ping: () => Promise<unknown>): void {
   health.ping = ping;
 }

@@ -144,7 +144,7 @@ const schema = z
       .pipe(z.number().int("must be a whole number of seconds").min(1).max(7 * 24 * 3600, "must be at most a week (604800)")),
     // Turns the in-app schedule off, for deployments that run `npm run verify:all` from cron instead.
     VERIFY_SCHEDULE_DISABLED: flag,
-    // How long a search result is reused for the same search (lib/listings/search.ts); 0 turns the cache off.
+    // How long a search result is reused for the same search (lib/listings/search/search.ts); 0 turns the cache off.
     SEARCH_CACHE_TTL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 10 : Number(v)))
       .pipe(z.number().int("must be a whole number of seconds").min(0).max(300, "must be at most 300")),

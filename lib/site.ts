@@ -9,7 +9,7 @@ export const DEFAULT_SITE_URL = "http://localhost:3000";
 /**
  * Absolute origin for canonical URLs, sitemaps, Open Graph, install lines and config blocks: SITE_URL as the server
  * was started with it. Pages prerendered by the build carry the build's and are rewritten to this one at start-up
- * (server/deployment-origin.mjs).
+ * (server/deployment-rewrite.mjs).
  */
 export function siteUrl(): string {
   return (pageSettings().SITE_URL ?? DEFAULT_SITE_URL).replace(/\/$/, "");

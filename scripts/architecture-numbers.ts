@@ -1,13 +1,14 @@
 // Prints the figures docs/architecture.md records: files over 300 lines, functions over 60 lines, module-level tables
 // typed Record<string, string>, the types that describe a listing (and, for the older figure, the types whose name
 // says Listing), lib's folder pairs that import each other, lib folders in no layer, exports only tests name and
-// functions nothing names. Run: npm run architecture:numbers (from any checkout: it reads the tree it stands in).
+// functions nothing names, and what comments cite by number or name that does not exist. Run: npm run architecture:numbers (from any checkout: it reads the tree it stands in).
 // Tests, fixtures and generated files are left out.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";
+import { commentFindings } from "./support/comment-facts";
 import { listingTypes as describeListingTypes } from "./support/listing-types";
 
 const ROOTS = ["app", "components", "lib", "db", "server", "packages/protocol/src", "packages/client/src", "packages/server/src", "proxy.ts", "instrumentation.ts"];
@@ -136,4 +137,8 @@ for (const file of files) {
   }
 }
 section("exports only tests name", testOnly);
+// Comments that cite the tracker or the spec by number, and files comments name that do not exist (npm run lint:comments).
+const commentsFound = commentFindings();
+section("issue or spec numbers in comments", commentsFound.filter((f) => f.kind === "history").map((f) => `${f.file}:${f.line}`));
+section("comment paths that do not exist", commentsFound.filter((f) => f.kind === "missing-path").map((f) => `${f.file}:${f.line} ${f.text}`));
 section("functions nothing names", uncalled);

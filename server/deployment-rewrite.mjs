@@ -1,4 +1,4 @@
-// One build runs on any domain (issue 38, item 3). `npm run build` prerenders the guides, legal pages and robots.txt
+// One build runs on any domain. `npm run build` prerenders the guides, legal pages and robots.txt
 // and packs the downloadable tarballs with the deployment settings of the build (SITE_URL, CONTACT_EMAIL), and
 // records them in dist/downloads/manifest.json. A server started with other values rewrites those bytes to its own,
 // once per payload, in memory (never on disk, so a read-only image works):

@@ -4,10 +4,10 @@
 //
 // Why: when requests arrive faster than pages render (a detail page renders ~30 a second on two cores), each
 // one waiting holds its render's memory; the backlog grew until the heap limit killed the process and every
-// request failed (the search bench, 50 detail pages a second, issue 30). Refusing the excess keeps the server
+// request failed (the search bench, 50 detail pages a second). Refusing the excess keeps the server
 // answering at the rate it can, with bounded memory, and tells clients and load balancers to come back.
 //
-// The bounds (issue 42: no single kind of slow work, and no single client, can take every place):
+// The bounds (no single kind of slow work, and no single client, can take every place):
 // - MAX_IN_FLIGHT_REQUESTS (default 64) places for everything Next works on, counted from the moment a request
 //   arrives, body or not (a GET with a 1-byte body was never counted: 1,000 of them exhausted the heap);
 // - of those, renders (pages) and API calls may each hold at most three quarters (renders also no more than the

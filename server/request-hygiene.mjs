@@ -1,5 +1,5 @@
 // Requests Next mishandles, answered or straightened before it sees them (called first by server/overload.mjs, so
-// every production start has it). Issue 42, item 6:
+// every production start has it). What Next did before:
 // - a method no route serves (TRACE, and any other Node parses) made Next's proxy throw "'TRACE' HTTP method is
 //   unsupported": a 500 and a stack on every route. They are answered 405 with the methods the site serves;
 // - a path with a percent-encoded letter (`/%72egister`, `/api/%68ealth`) made Next's router match the decoded

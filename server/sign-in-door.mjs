@@ -1,6 +1,6 @@
 // The sign-ins' own places in front of Next (server/overload.mjs): password checks are slow (~100 ms of a core and
 // 32 MiB each, lib/auth/hash-slots.ts) and a burst of them once filled every place of the overload limit, so the
-// whole site answered 503 for minutes (issue 42). Sign-ins now have MAX_IN_FLIGHT_SIGN_INS places of their own,
+// whole site answered 503 for minutes. Sign-ins now have MAX_IN_FLIGHT_SIGN_INS places of their own,
 // taken from no one else, one per client at a time; the rest wait here, before Next, costing a parked socket.
 //
 // The wait is fair the way the hash queue is: the next to go in is the client with the lowest recent score (one

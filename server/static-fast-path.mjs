@@ -2,7 +2,7 @@
 // `npm run start:prod`, the Dockerfile's CMD; never `next dev`). Answers requests for the build's fully static
 // pages from memory, before Next sees them, the way a CDN would serve them: Next spends ~3 ms of JavaScript per
 // request on routing, the proxy and the cache lookup even for a page that is the same bytes for everyone
-// (issue 30, item 2: the terms page did 0.04 of a bare node:http server).
+// (measured: the terms page did 0.04 of a bare node:http server through Next).
 //
 // It answers only what it can answer exactly as Next does, and hands everything else to Next unchanged:
 // - the pages `.next/prerender-manifest.json` lists as prerendered once and never revalidated (a 200 page, no

@@ -37,7 +37,7 @@ export function termsOf(probe: ProbeTerms, previous: ApprovedTerms | null = null
   };
 }
 
-/** The comparison of approved terms with a check's findings (lib/listings/drift.ts findDrift, bound to one result). */
+/** The comparison of approved terms with a check's findings (lib/listings/checks/drift.ts findDrift, bound to one result). */
 export type CompareTerms = (approved: ApprovedTerms) => DriftFinding[];
 
 /** What a probe of a listing is compared with: the listing's status and approved terms when the probe was stored. */

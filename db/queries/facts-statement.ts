@@ -2,7 +2,7 @@
 // listing's id, read for a page of listings in ONE statement. Every surface shows a page of listings with its facts;
 // as separate queries that was seven statements a page, and on a loaded two-core machine a statement's round
 // trip (the write, the database process waking, the answer) costs as much as a small query itself
-// (bench/RESULTS.md, issue 30). Each fact keeps its one home in its own module (probes.ts, sales.ts, …).
+// (bench/RESULTS.md). Each fact keeps its one home in its own module (probes.ts, sales.ts, …).
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";

@@ -4,7 +4,7 @@
 // context (AsyncLocalStorage keeps its stores on every promise made inside it), and with it the request, its
 // render and everything they reference. The search cache kept each cached search's promise, so each of its 300
 // entries held a whole page render alive (~1.5 MB): 4,000 distinct searches took the server past 590 MB, and
-// with the production heap cap it ran out of memory (issue 42). A pending load is shared while it runs and
+// with the production heap cap it ran out of memory. A pending load is shared while it runs and
 // forgotten once it settles; what stays is the value.
 //
 // Bounds: at most `maxEntries` values whose sizes (`sizeOf`, in bytes; JSON length by default) add up to at most

@@ -1,7 +1,7 @@
 // How listings read to people: prices, dates, the 'New' rule.
 export const NEW_FOR_DAYS = 30;
 
-/** A falsy price means free (spec §3). */
+/** A falsy price means free. */
 export function isFree(price: number | null | undefined): boolean {
   return !price;
 }

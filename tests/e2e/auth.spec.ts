@@ -79,7 +79,7 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, uniqueLogin(testInfo, "cancel"), "Cancel");
     await expect(toast(page, "Authentication Error", "The sign-in was cancelled or access was not granted. (access_denied)")).toBeVisible();
-    // GitHub's own error_description is never shown (issue 15: provider text is content a stranger can write).
+    // GitHub's own error_description is never shown (provider text is content a stranger can write).
     await expect(page.getByText("The user has denied your application access.")).toHaveCount(0);
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
@@ -107,7 +107,7 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page.getByText("Your account is suspended")).toHaveCount(0);
   });
 
-  test("a code without a finished sign-in is a failed exchange: 'Error', then /login (spec §8)", async ({ page }) => {
+  test("a code without a finished sign-in is a failed exchange: 'Error', then /login", async ({ page }) => {
     await page.goto("/auth/callback?code=0123456789abcdef&state=forged");
     await expect(toast(page, "Error", "Failed to authenticate with GitHub. Please try again.")).toBeVisible();
     await expect(page.getByText("No authorization code received.")).toHaveCount(0);

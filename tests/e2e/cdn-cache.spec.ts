@@ -1,4 +1,4 @@
-// Ready for a CDN (issue 30, item 3), against the production build: anonymous GETs of the marketplace, detail pages
+// Ready for a CDN, against the production build: anonymous GETs of the marketplace, detail pages
 // and the public read APIs may be kept by a shared cache briefly and revalidated with a validator (a repeat gets
 // 304); a request that carries a session — a real one, signed in through the browser — is never marked public.
 import { expect, test, type APIRequestContext } from "@playwright/test";

@@ -3,7 +3,7 @@ import { answerGitHub, signInWithGitHub, toast, uniqueLogin } from "./support/au
 import { adminPage } from "./support/listing-flow";
 import { referencePort } from "./support/ports";
 
-// Claiming an imported listing (issue 27, item 5), as its publisher sees it. The prepared database holds an
+// Claiming an imported listing, as its publisher sees it. The prepared database holds an
 // unclaimed listing per project, imported as io.github.e2e-claimer-<project>/weather, and one imported under the
 // reverse-DNS name com.example.claims-e2e/lookup (tests/e2e/support/prepare-db.ts).
 
@@ -66,7 +66,7 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(page.getByRole("link", { name: "Claim this listing" })).toHaveCount(0);
 
   // The owner edits it like a submitted listing (moving it to their real server): the edit waits for review while
-  // the approved version stays in the marketplace (issue 42).
+  // the approved version stays in the marketplace.
   const before = "Weather forecasts imported from the MCP Registry, waiting for their publisher to claim them.";
   const after = "Written by the publisher: forecasts for every city, paid per call.";
   const newServer = `http://127.0.0.1:${referencePort}/mcp?run=claimed-${project}`;

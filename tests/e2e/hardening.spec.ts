@@ -1,4 +1,4 @@
-// Issue 15, part B, against the production build: odd URLs answer 4xx pages (never 500), and unknown
+// Against the production build: odd URLs answer 4xx pages (never 500), and unknown
 // slugs and page numbers are never stored in the route cache. The route cache lives in memory (next.config.mjs,
 // isrFlushToDisk: false), so what is stored shows in the answer: a second request for a stored page is a HIT.
 import fs from "node:fs";

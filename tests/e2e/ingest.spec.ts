@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signInWithGitHub, toast, uniqueLogin } from "./support/auth";
 import { adminPage } from "./support/listing-flow";
 
-// Issue 27 end to end: an admin runs ingestion by hand from /admin/sources against the run's local upstream
+// Ingestion end to end: an admin runs ingestion by hand from /admin/sources against the run's local upstream
 // registry (tests/e2e/support/upstream-registry.ts); its two paid servers become listings a person can find with
 // the marketplace's source filter, each naming its upstream entry, the deprecated one with a notice. One run: it
 // ingests once into the shared database.

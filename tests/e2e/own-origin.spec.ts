@@ -1,4 +1,4 @@
-// Issue #26: every URL a page names is this deployment's own origin (SITE_URL), never a fixed domain. The only
+// Every URL a page names is this deployment's own origin (SITE_URL), never a fixed domain. The only
 // other origins allowed are the documentation and tools the guides cite, the product's social profiles, and the
 // listings' own server and website addresses (providers' data, not Agora's).
 import { execFileSync, spawn } from "node:child_process";

@@ -1,4 +1,4 @@
-// Issue 24, item 1, against the production build: a burst of wrong-password sign-ins from many loopback
+// Against the production build: a burst of wrong-password sign-ins from many loopback
 // addresses (each request leaves from its own 127.x address, which the server reads off the socket) cannot keep
 // a person with the right password out.
 import fs from "node:fs";

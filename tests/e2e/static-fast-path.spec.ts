@@ -1,4 +1,4 @@
-// The static fast path (server/static-fast-path.mjs, issue 30 item 2) against the production build: the standalone
+// The static fast path (server/static-fast-path.mjs) against the production build: the standalone
 // server as `npm run start:prod` starts it answers the fully static pages itself, and every answer is the one Next
 // gives with the switch off (STATIC_FAST_PATH=0) — status, every header but Date in Next's order, the body bytes —
 // for browsers (gzip), programs (identity), HEAD, revalidation (304), a session cookie and a crawler. What Next

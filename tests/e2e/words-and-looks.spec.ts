@@ -1,4 +1,4 @@
-// Words and looks from issue 38, at 1280 and 390 px: the badges How It Works explains are the four the pages show;
+// Words and looks, at 1280 and 390 px: the badges How It Works explains are the four the pages show;
 // a Base Sepolia listing says so; one check is "1 check"; a listing without sales has no empty chart; the marketplace
 // search placeholder is not cut; badges no longer squeeze card titles.
 import { expect, test } from "@playwright/test";

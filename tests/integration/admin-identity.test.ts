@@ -1,4 +1,4 @@
-// Finding 2 of issue 15: admin rights follow verified identities only. Registering the admin's address first
+// Admin rights follow verified identities only. Registering the admin's address first
 // (without being able to read its mail) gives nothing and locks nobody out; a GitHub login is not an identity.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

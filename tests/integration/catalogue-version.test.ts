@@ -1,4 +1,4 @@
-// Issue 43: each request reads the catalogue version once, and never takes it from the client. The marketplace page
+// Each request reads the catalogue version once, and never takes it from the client. The marketplace page
 // gets the proxy's reading on a request header (lib/listings/search/version-header.ts); the JSON API and the MCP
 // search read it themselves. A version a client sends must never key the search cache: with a stale version as the
 // key, a listing approved since would stay out of the results for the cache's lifetime.

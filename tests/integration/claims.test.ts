@@ -1,4 +1,4 @@
-// Issue 27, item 5: an imported listing belongs to nobody until its publisher claims it, by the official MCP
+// An imported listing belongs to nobody until its publisher claims it, by the official MCP
 // Registry's namespace rules. GitHub sign-in (through the real code-exchange route, against the fake GitHub with
 // organisation memberships) claims io.github.<login> and owned organisations; a reverse-DNS namespace is claimed
 // with a one-time token published in a file served on loopback or in a TXT record answered by a DNS server on
@@ -325,7 +325,7 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
         websiteUrl: listing!.websiteUrl,
         categories: ["Finance"],
       });
-      // Approved, it stays in the catalogue as it was while the edit waits for review (issue 42); a reviewer applies it.
+      // Approved, it stays in the catalogue as it was while the edit waits for review; a reviewer applies it.
       expect(edited.kind).toBe("pending-edit");
       expect((await conn.db.select({ status: listings.status, description: listings.description }).from(listings).where(eq(listings.id, listing!.id)))[0]).toEqual({
         status: "approved",
@@ -347,7 +347,7 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     });
   });
 
-  describe("a name covers a server only where its namespace covers the host (issue 42)", () => {
+  describe("a name covers a server only where its namespace covers the host", () => {
     let registry: FixtureRegistry;
     let paid: Awaited<ReturnType<typeof startPricedServer>>;
     const label = unique("vic");

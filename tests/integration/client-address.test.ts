@@ -1,4 +1,4 @@
-// Finding 1 of issue 15: a client cannot choose the address its requests are counted under. The preload
+// A client cannot choose the address its requests are counted under. The preload
 // (server/client-address.mjs, loaded here as `next start` loads it) stamps the TCP peer's address, and the
 // real route handler is driven over real HTTP on loopback, so every header a client can send is in play.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

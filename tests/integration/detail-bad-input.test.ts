@@ -1,4 +1,4 @@
-// Issue 44, "Bad input" for detail pages: a crawler asking for 10,000 listings that do not exist, slugs in mixed
+// Bad input for detail pages: a crawler asking for 10,000 listings that do not exist, slugs in mixed
 // case or percent-encoded, ids in any case. The page's lookup (lib/listings/lookup.ts, behind getListing) answers each
 // with one indexed read in bounded time, finds nothing it should not, and answers the same on PostgreSQL and PGlite.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 40, items 1 and 2: x402's own Bazaar client (@x402/extensions' withBazaar) searches and lists Agora over
+// x402's own Bazaar client (@x402/extensions' withBazaar) searches and lists Agora over
 // real HTTP on loopback, filters included, with the same filters and the same 400s on both endpoints; and every entry
 // carries its listing's usage as Coinbase's Bazaar gives it (`quality`) with Agora's own evidence under its key,
 // while search ranks equally relevant listings by that usage. Listings are probed for real; sales are stored through

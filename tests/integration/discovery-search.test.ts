@@ -1,4 +1,4 @@
-// GET /discovery/search (issue 30, item 4): the x402 Bazaar's search, answered by the marketplace's own search over
+// GET /discovery/search: the x402 Bazaar's search, answered by the marketplace's own search over
 // the same payable resources GET /discovery/resources lists, for listings probed for real on loopback.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as RESOURCES } from "@/app/discovery/resources/route";

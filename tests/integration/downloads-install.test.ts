@@ -2,7 +2,7 @@
 // the npx line of the Getting Started block starts the client, which searches the site it was downloaded from
 // (its default registry, written in at build time); the provider guide's install lines put the kit in an empty
 // project, where the guide's example server starts and answers price-listing. The tarballs are built here for another
-// origin than the one the site runs on (one build, any domain: issue 38), and served by the downloads route's code,
+// origin than the one the site runs on (one build, any domain), and served by the downloads route's code,
 // which rewrites the build's origin to the site's, and the registry's real /api/mcp route.
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 15, part B: bounded work per request and errors that neither leak nor crash, on real databases.
+// Bounded work per request and errors that neither leak nor crash, on real databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabase } from "@/lib/database";
 import { insertListing } from "@/lib/listings/write";

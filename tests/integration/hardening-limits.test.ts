@@ -1,4 +1,4 @@
-// Issue 15, finding 4: re-checks and edits each reach a host the owner picks and store a row, so they are
+// Re-checks and edits each reach a host the owner picks and store a row, so they are
 // bounded per person and cooled down per listing, and edits count against the daily submission limit.
 // These run the same functions the server actions call, with rate limits on (the end-to-end run turns them off).
 import { count, eq } from "drizzle-orm";
@@ -110,7 +110,7 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
   it("cools a listing down for a minute after an edit and keeps the first edit's text", async () => {
     const listing = await newListing(owner.id);
     const edited = await resubmitListing(conn.db, owner.id, listing.id, submission("first"));
-    // The listing is approved: the edit waits for review beside it (issue 42).
+    // The listing is approved: the edit waits for review beside it.
     expect(edited.kind === "pending-edit" && edited.edit).toMatchObject({ name: "Edited first", status: "pending" });
     const refused = await refusal(resubmitListing(conn.db, owner.id, listing.id, submission("second")));
     expect(refused.status).toBe(429);

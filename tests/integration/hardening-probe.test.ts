@@ -1,4 +1,4 @@
-// Issue 15, part B: what a probe stores is bounded and never the server's own text; big prices neither
+// What a probe stores is bounded and never the server's own text; big prices neither
 // overflow nor half-finish an approval; probe history stays bounded.
 import http from "node:http";
 import type { AddressInfo } from "node:net";

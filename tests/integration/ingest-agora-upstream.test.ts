@@ -1,4 +1,4 @@
-// Issue 27, "How it is tested" (b): a second Agora as the upstream. Agora A's real /v0.1/servers route handlers
+// A second Agora as the upstream. Agora A's real /v0.1/servers route handlers
 // are served on loopback; Agora B (its own database) ingests them as an MCP Registry source. A's paid servers
 // become paid listings on B, each under the name A gives it (an entry A imported itself keeps its upstream
 // name through both); A's free server is remembered on B, not listed. A server paid through x402's MCP transport

@@ -1,4 +1,4 @@
-// Issue 27, "Bad input": an upstream that fails in every way the issue names. Each run logs and counts it,
+// Bad input: an upstream that fails in every way an upstream can. Each run logs and counts it,
 // keeps going or stops cleanly with its high-water mark intact, and nothing already listed is lost or corrupted.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 40, item 5: a discovery list's items fail one at a time (counted, with their position), and the MCP tool
+// A discovery list's items fail one at a time (counted, with their position), and the MCP tool
 // field is read whether it is called `toolName` (what the SDKs send) or `tool` (the Bazaar specification's text),
 // and kept only when it can be a tool's name.
 // A plain HTTP server on loopback plays the facilitator.

@@ -1,4 +1,4 @@
-// Issue 27, item 4 and "How it is tested" (c): the sandbox's facilitator answers /discovery/resources, and an
+// The sandbox's facilitator answers /discovery/resources, and an
 // Agora with INGEST_SOURCES naming it (and a registry) lists the paid MCP servers it finds there — each remote
 // once, whichever sources list it — and remembers the free ones; a free one that starts charging appears.
 import { eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Issue 40, items 3 and 4 (and issue 42's "listed twice"): one Agora ingesting another keeps every field of every
+// One Agora ingesting another keeps every field of every
 // listing — full description, categories, listing date, website, price — says where each came from, and both
 // Agoras resolve every name they list, under /versions and /versions/latest, whatever the listing's slug. Agora B
 // has a listing of its own whose name Agora A's copies: B's stays as it was and the import takes a suffix.

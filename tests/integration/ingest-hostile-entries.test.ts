@@ -1,4 +1,4 @@
-// Issue 40 (item 5, "Bad input") and issue 42 (item 5): an upstream page mixing valid, malformed, duplicate and
+// Bad input: an upstream page mixing valid, malformed, duplicate and
 // hostile entries. Each malformed entry is counted and skipped on its own — the rest of its page and the next page
 // are read and the run completes; invisible characters and markup are taken out; a name copying a local listing's
 // takes a suffix and nothing local is renamed, hidden or taken over; a remote on a private address is refused; a

@@ -1,4 +1,4 @@
-// Issue 27, items 1–3: ingesting the official MCP Registry as an aggregator. A local registry serves the real
+// Ingesting the official MCP Registry as an aggregator. A local registry serves the real
 // server.json documents (their remotes pointed at servers on loopback, since nothing here reaches the internet);
 // paid servers become approved listings marked with their source, free ones are remembered, not listed.
 import { eq } from "drizzle-orm";

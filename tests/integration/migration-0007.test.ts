@@ -1,4 +1,4 @@
-// Migration 0007 (issue 15) on data written before it: GitHub ids come from the account links, provider
+// Migration 0007 on data written before it: GitHub ids come from the account links, provider
 // addresses and addresses proven by a used reset link count as confirmed, every other address does not.
 import fs from "node:fs";
 import os from "node:os";

@@ -1,4 +1,4 @@
-// Issue 42, item 4: an owner's edit never takes an approved listing (a claimed import, or any other) out of the
+// An owner's edit never takes an approved listing (a claimed import, or any other) out of the
 // catalogue while it waits for review. The approved version keeps being served on every surface; the edit waits
 // in listing_edits with its own check; approving applies it atomically, rejecting keeps the reason for its owner,
 // a second edit replaces the first, and an approval that cannot apply changes nothing.

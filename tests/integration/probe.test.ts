@@ -131,7 +131,7 @@ describe("probing MonetizedMCP servers on loopback", () => {
   it("reports a plain web page as not an MCP server", async () => {
     const result = await probeServer(urlOf("not-mcp"), loopback);
     expect(result).toMatchObject({ reachable: false, verifiable: false, latencyMs: null });
-    // A class and a fixed sentence: the page's own text is never stored (issue 15).
+    // A class and a fixed sentence: the page's own text is never stored.
     expect(result).toMatchObject({ errorClass: "not_mcp", httpStatus: null });
     expect(result.error).toMatch(/^Not an MCP server: no answer over Streamable HTTP or the older HTTP\+SSE transport\.$/);
   });

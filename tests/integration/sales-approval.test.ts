@@ -1,4 +1,4 @@
-// Sales and buyer reviews follow approval (issue 42): a listing that was never approved with a seller's wallet takes
+// Sales and buyer reviews follow approval: a listing that was never approved with a seller's wallet takes
 // none of that seller's sales and blocks none of their buyers' reviews, however old it is. Real purchases through the
 // provider kit on anvil, listings' payees from real checks of real servers, the indexer reading the chain, and reviews
 // posted to POST /api/buyer-reviews. On PGlite, and on PostgreSQL when DATABASE_URL is set.

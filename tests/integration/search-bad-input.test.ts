@@ -1,4 +1,4 @@
-// Issue 30, "Bad input": texts no person types on purpose (10,000 characters, 200 words, only punctuation,
+// Bad input: texts no person types on purpose (10,000 characters, 200 words, only punctuation,
 // regex- or SQL-like strings) are answered in bounded time with the same answer on PostgreSQL and the embedded
 // database, and a burst of a thousand distinct searches from one address meets the documented MCP limit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

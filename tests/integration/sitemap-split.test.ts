@@ -1,4 +1,4 @@
-// Issue 44: sitemaps split at the protocol's 50,000 URLs, named by a sitemap index at /sitemap.xml (where robots.txt
+// Sitemaps split at the protocol's 50,000 URLs, named by a sitemap index at /sitemap.xml (where robots.txt
 // points). A real count: past 50,000 approved listings there are two files, the first holds exactly 50,000 URLs, and
 // together they name every approved listing once and nothing else. Through the routes Next serves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

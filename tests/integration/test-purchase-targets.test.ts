@@ -1,4 +1,4 @@
-// Issue 42 (info): many cheap imported listings must not use up the test-purchase budget before the listings someone
+// Many cheap imported listings must not use up the test-purchase budget before the listings someone
 // answers for. The due list puts submitted (reviewed) and claimed listings first, whatever the imports cost. On PGlite,
 // and on PostgreSQL when DATABASE_URL is set.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

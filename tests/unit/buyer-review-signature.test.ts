@@ -7,7 +7,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { checkSignature } from "@/lib/buyer-reviews/signature";
 
 // A throwaway key known to the test only; the signatures below were made with it when the types were last edited
-// (version 2: the message names the deployment, `site`; issue 42 changed them on purpose).
+// (version 2: the message names the deployment, `site`; changed them on purpose).
 const signer = privateKeyToAccount(`0x${"42".repeat(32)}`);
 const domain = buyerReviewDomain(84532);
 const SITE = "https://agora.example";

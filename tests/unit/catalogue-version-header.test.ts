@@ -1,4 +1,4 @@
-// Issue 44: proxy.ts hands the search page the catalogue version it read for the ETag, on a request header. A value a
+// proxy.ts hands the search page the catalogue version it read for the ETag, on a request header. A value a
 // client sends must never reach the page (it would key the search cache to a version of the client's choosing).
 import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";

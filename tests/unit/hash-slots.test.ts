@@ -1,4 +1,4 @@
-// Fair, bounded password hashing (issues 15 and 24): a burst of failed sign-ins from many addresses cannot keep
+// Fair, bounded password hashing: a burst of failed sign-ins from many addresses cannot keep
 // a person with the right password out; failing addresses and accounts wait behind everyone else.
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors";

@@ -23,7 +23,7 @@ describe("registry names, paths and text limits", () => {
   });
 
   it("reads server paths with the name encoded or not, and the first API's bare id", () => {
-    // A name is kept whole and looked up as stored (issue 40, item 3): never parsed into a slug.
+    // A name is kept whole and looked up as stored: never parsed into a slug.
     expect(parseServerPath(["dev.agora-mcp%2Fx", "versions", "latest"])).toEqual({ key: "dev.agora-mcp/x", byName: true, version: "latest", listVersions: false });
     expect(parseServerPath(["dev.agora-mcp", "x", "versions"])).toEqual({ key: "dev.agora-mcp/x", byName: true, version: null, listVersions: true });
     expect(parseServerPath(["dev.agora-mcp/x"])).toEqual({ key: "dev.agora-mcp/x", byName: true, version: null, listVersions: false });

@@ -1,4 +1,4 @@
-// lib/cache/result-cache.ts: the in-process cache behind the search (issue 42, item 2). It keeps results within a
+// lib/cache/result-cache.ts: the in-process cache behind the search. It keeps results within a
 // byte budget and a lifetime, shares a load in progress, and never keeps the async context (the request) a result
 // was loaded in.
 import { AsyncLocalStorage } from "node:async_hooks";

@@ -80,7 +80,7 @@ export function probeStats(): { reads: number; reused: number } {
 // The samples, per database and filter: at most MAX_SAMPLES (oldest out first), each probeRows rows of a name
 // (≤ 100 characters) and a search text (≤ ~1,300: name, description ≤ 1,000, categories), so a few MB at most.
 // Kept as rows once read, never as the read's promise: a promise made during a request holds that request's
-// async context, and with it the whole request (issue 42). A read in progress is shared, then forgotten.
+// async context, and with it the whole request. A read in progress is shared, then forgotten.
 const SAMPLE_TTL_MS = 60_000;
 const MAX_SAMPLES = 16;
 type SampleRow = { name: string; text: string };

@@ -44,7 +44,7 @@ export type RouteDescriptions = Record<string, Partial<Record<HttpMethod, Operat
 
 export const operationsOf = (entry: Operation | Operation[] | undefined): Operation[] => (entry === undefined ? [] : [entry].flat());
 
-/** `app/(group)/api/mcp-agents/[id]/route.ts` → `/api/mcp-agents/{id}`. */
+/** `app/(a route group)/api/mcp-agents/[id]/route.ts` → `/api/mcp-agents/{id}`. */
 export function pathOfRouteFile(file: string): string {
   const segments = file
     .replace(/^app\//, "")

@@ -1,10 +1,10 @@
-// The spec's MCP agent shape (§3) for the public JSON API.
+// The spec's MCP agent shape for the public JSON API.
 import type { ListingView } from "@/lib/listings/model";
 import { joinCategories } from "@/lib/categories";
 import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { provenanceFacts, type Provenance } from "@/lib/listings/presenters/provenance";
 
-/** The spec's fields (§3) keep their shapes; what the probe knows follows them (additive). */
+/** The spec's fields keep their shapes; what the probe knows follows them (additive). */
 export type ApiAgent = {
   id: string;
   name: string;

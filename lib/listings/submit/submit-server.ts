@@ -74,7 +74,7 @@ export function asDuplicateServer(error: unknown): unknown {
   return error;
 }
 
-/** The spec's agent shape (§3) for a just-created listing, plus what its submitter needs: URL, status and the tools named paid. */
+/** The spec's agent shape for a just-created listing, plus what its submitter needs: URL, status and the tools named paid. */
 export function toSubmittedAgent(listing: ListingRow) {
   return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status, paidTools: listing.paidTools };
 }

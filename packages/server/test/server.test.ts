@@ -52,7 +52,7 @@ describe("the served endpoint", () => {
 
     client = new Client({ name: "kit-test-buyer", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(base));
-    // Its tool list never changes, so it promises no tools/list_changed notification (issue 40).
+    // Its tool list never changes, so it promises no tools/list_changed notification.
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getServerCapabilities()?.tools?.listChanged).toBeFalsy();
     const { tools } = await client.listTools();
