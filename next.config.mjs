@@ -52,7 +52,7 @@ const nextConfig = {
     // Pages rendered at run time (a listing's detail page, a catalogue page, a revalidated guide) and data-cache
     // entries stay in Next's in-memory LRU (cacheMaxMemorySize, 50 MB by default), never on disk: each stored detail
     // page was ~170 KB in seven files, so a crawler walking 1,000,000 listings would have written ~170 GB beside the
-    // database (issue 44). A page evicted, or lost at a restart, renders again on its next request, as it would
+    // database. A page evicted, or lost at a restart, renders again on its next request, as it would
     // anyway once its five minutes are up; prerendered pages are still read from the build.
     isrFlushToDisk: false,
   },

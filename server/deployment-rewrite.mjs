@@ -79,13 +79,22 @@ export function createRewriter(from, to, literals = []) {
   if (from.siteUrl !== to.siteUrl && PLAIN_ORIGIN.test(from.siteUrl) && PLAIN_ORIGIN.test(to.siteUrl)) {
     // Not the start of a longer host or port: http://agora.example is not http://agora.example.com or :30001.
     pairs.push([`(?<![A-Za-z0-9])${escapeRegExp(from.siteUrl)}(?![A-Za-z0-9_-]|[.:][A-Za-z0-9])`, to.siteUrl]);
+    // The same origin inside a URL's query (VS Code's install link carries its server's JSON URL-encoded).
+    const encoded = encodeURIComponent(from.siteUrl);
+    pairs.push([`(?<=^|[^A-Za-z0-9%]|%[0-9A-F]{2})${escapeRegExp(encoded)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9]|%3A[0-9])`, encodeURIComponent(to.siteUrl)]);
+    // Cursor's install link carries its server's JSON in base64 (lib/downloads/install-links.ts), where no origin
+    // shows as text: the value is decoded, rewritten and encoded again.
+    pairs.push([CURSOR_CONFIG, (value) => cursorConfig(value, text)]);
   }
   if (from.contactEmail !== to.contactEmail && PLAIN_EMAIL.test(from.contactEmail) && PLAIN_EMAIL.test(to.contactEmail)) {
     pairs.push([`(?<![A-Za-z0-9._%+-])${escapeRegExp(from.contactEmail)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, to.contactEmail]);
   }
   if (pairs.length === 0) return null;
   const pattern = new RegExp(pairs.map(([p]) => `(${p})`).join("|"), "g");
-  const replacement = (match, ...groups) => pairs[groups.findIndex((g) => g !== undefined)][1];
+  const replacement = (match, ...groups) => {
+    const now = pairs[groups.findIndex((g) => g !== undefined)][1];
+    return typeof now === "function" ? now(match) : now;
+  };
   const text = (s) => s.replace(pattern, replacement);
 
   /** The edits that turn one RSC stream (latin1) into the rewritten one: [start, end, replacement], in order. */
@@ -206,6 +215,21 @@ export function createRewriter(from, to, literals = []) {
   }
 
   return { from, to, text, flight, html, tarball };
+}
+
+// The config value of a Cursor install link, in a page's markup (`&amp;`) or its RSC payload (`&`). No capturing group:
+// createRewriter tells its patterns apart by their groups.
+const CURSOR_CONFIG = "(?<=cursor://anysphere\\.cursor-deeplink/mcp/install\\?name=[A-Za-z0-9%._~-]*&(?:amp;)?config=)[A-Za-z0-9%]+";
+
+/** A Cursor install link's config (URL-encoded base64 of JSON) with `rewrite` applied to the JSON it carries. */
+function cursorConfig(value, rewrite) {
+  try {
+    const json = Buffer.from(decodeURIComponent(value), "base64").toString("utf8");
+    const rewritten = rewrite(json);
+    return rewritten === json ? value : encodeURIComponent(Buffer.from(rewritten, "utf8").toString("base64"));
+  } catch {
+    return value;
+  }
 }
 
 // The row tags whose row is `<tag><hex length>,<bytes>` (React's processBinaryChunk); every other row ends at "\n".

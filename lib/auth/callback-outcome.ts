@@ -44,7 +44,7 @@ export function callbackOutcome(params: { error?: string | null; code?: string |
     const description = OAUTH_ERROR_CODE.test(error) ? `${friendly} (${error})` : friendly;
     return { toast: { kind: "error", title: "Authentication Error", description }, redirectTo: "/login" };
   }
-  // A code came back but no sign-in finished: the exchange failed (spec §8).
+  // A code came back but no sign-in finished: the exchange failed.
   if (!signedIn && code) return { toast: { ...EXCHANGE_FAILED }, redirectTo: "/login" };
   if (!signedIn) return { toast: { kind: "error", title: "Authentication Error", description: "No authorization code received." }, redirectTo: "/login" };
   return { toast: { kind: "success", title: "Success", description: "You have been logged in successfully." }, redirectTo: "/submit" };

@@ -28,19 +28,27 @@ function walk(p: string, out: string[]) {
   else if (/\.(ts|tsx|mjs|js|cjs|sol)$/.test(p) && !/\.d\.(m?ts)$/.test(p)) out.push(p);
 }
 
-/** The comments of one file, each with the line it starts on (TypeScript's scanner: strings and regexes are not comments). */
+/** The comments of one file, each with the line it starts on. Every comment is the leading trivia of some token, so
+ * the tokens of the parsed tree are walked (a bare scanner takes a regex literal for a division and loses its place). */
 export function commentsOf(file: string, text: string): { line: number; text: string }[] {
-  const kind = file.endsWith(".tsx") ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard;
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, kind, text);
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const found: { line: number; text: string }[] = [];
-  // Solidity's comments are C-style too; its other tokens are scanned well enough to tell them apart.
-  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
-    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) {
-      found.push({ line: source.getLineAndCharacterOfPosition(scanner.getTokenStart()).line + 1, text: scanner.getTokenText() });
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found = new Map<number, { line: number; text: string }>();
+  const take = (ranges: ts.CommentRange[] | undefined) => {
+    for (const r of ranges ?? []) if (!found.has(r.pos)) found.set(r.pos, { line: source.getLineAndCharacterOfPosition(r.pos).line + 1, text: text.slice(r.pos, r.end) });
+  };
+  const visit = (node: ts.Node) => {
+    // A token's trivia: the comments on lines before it (leading) and on its own line after it (trailing). JSDoc
+    // nodes are read from those comments, not from the code, and are not walked.
+    if (ts.isToken(node)) {
+      if (node.kind !== ts.SyntaxKind.JsxText) take(ts.getLeadingCommentRanges(text, node.pos));
+      take(ts.getTrailingCommentRanges(text, node.end));
+      return;
     }
-  }
-  return found;
+    for (const child of node.getChildren(source)) if (!ts.isJSDoc(child)) visit(child);
+  };
+  visit(source);
+  visit(source.endOfFileToken);
+  return [...found.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
 }
 
 function pathExists(named: string): boolean {

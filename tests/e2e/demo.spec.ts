@@ -383,7 +383,7 @@ test.describe("event demo chat", () => {
     await page.getByRole("button", { name: "How do I try it for real?" }).click();
     const howTo = page.getByRole("region", { name: "How do I try it for real?" });
     await expect(howTo.getByRole("link", { name: "Getting Started" })).toHaveAttribute("href", "/getting-started");
-    // Spec §2: contact text beside the FAQ.
+    // The contact text beside the FAQ.
     const contact = page.locator("#contact");
     await expect(contact.getByRole("heading", { name: "Get in touch" })).toBeVisible();
     await expect(contact.getByText("Questions, feedback or a server you want to list? We read every email.")).toBeVisible();

@@ -336,7 +336,7 @@ test.describe("listing detail", () => {
   });
 
   test("a crawler's odd addresses: one cached page per listing, unknown listings never stored", async ({ request }) => {
-    // Issue 44, bad input. The canonical address renders once; a query string or a percent-encoded slug is that page.
+    // Bad input. The canonical address renders once; a query string or a percent-encoded slug is that page.
     expect((await request.get("/marketplace/weather-now")).status()).toBe(200);
     for (const path of ["/marketplace/weather-now?utm_source=crawler", "/marketplace/weather%2Dnow"]) {
       const res = await request.get(path);

@@ -122,7 +122,7 @@ test("an unknown version of a package answers 404 naming the one served", async 
   expect(current.headers()["content-type"]).toBe("application/gzip");
 });
 
-// Issue #38, item 3: one build runs on any domain. The suite's build (SITE_URL = siteOrigin) started again with
+// One build runs on any domain. The suite's build (SITE_URL = siteOrigin) started again with
 // another SITE_URL and CONTACT_EMAIL, as `npm run start:prod` (the standalone server, the container's command) and as
 // `npm start` (next start): the prerendered guides and their config blocks, robots.txt, the sitemap, the served
 // tarballs and the digests the guides show all name the server's origin, and a client-side navigation to a guide
@@ -170,6 +170,14 @@ test.describe("one build on another origin", () => {
       const shown = started.replace(/<[^>]*>/g, "").replaceAll("&quot;", '"');
       expect(shown).toContain(`"AGORA_REGISTRY_URL": "${other}/api"`);
       expect(shown).toContain(`"${other}/downloads/agora-mcp-client.tgz"`);
+      // The one-click install links carry the same server in base64 (Cursor) and URL-encoded (VS Code).
+      const cursor = /href="(cursor:[^"]+)"/.exec(started)![1]!.replaceAll("&amp;", "&");
+      const cursorServer = Buffer.from(new URL(cursor).searchParams.get("config")!, "base64").toString("utf8");
+      const vscodeServer = decodeURIComponent(/href="vscode:mcp\/install\?([^"]+)"/.exec(started)![1]!);
+      for (const [host, server] of [["Cursor", cursorServer], ["VS Code", vscodeServer]]) {
+        expect(server, `${name} ${host}`).toContain(`"AGORA_REGISTRY_URL":"${other}/api"`);
+        expect(server, `${name} ${host}`).not.toContain(siteOrigin);
+      }
       const legal = await (await get("/privacy-policy")).text();
       expect(legal).toContain(otherContact);
       expect(legal).not.toContain(contactEmail);

@@ -435,7 +435,7 @@ test("a 999× price rise and a new payee stay off the rendered detail page: the 
   }
 });
 
-// ---------- issue 42: bursts, bodies, distinct URLs and odd requests against the production server ----------
+// ---------- bursts, bodies, distinct URLs and odd requests against the production server ----------
 
 const burstPort = appPort + 25;
 

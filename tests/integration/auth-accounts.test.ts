@@ -141,7 +141,7 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       expect(res.status).toBe(429);
       expect(res.body.message).toMatch(/^Too many failed sign-in attempts for this account\. Try again in \d+ minutes\.$/);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(800);
-      // Issue 15: a stranger's failures must not keep the owner out. From the owner's own address the right
+      // A stranger's failures must not keep the owner out. From the owner's own address the right
       // password still signs in (and a wrong one is still only a 401).
       const owner = { "x-agora-client-address": "203.0.113.200" };
       expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: "still-wrong" }, owner))).status).toBe(401);

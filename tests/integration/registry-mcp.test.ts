@@ -70,7 +70,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   it("initializes without a session and describes itself", async () => {
     expect(client.getServerVersion()).toMatchObject({ name: "agora-registry", version: "1.0.0" });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
-    // The three tools never change: no tools/list_changed notification is promised (issue 40).
+    // The three tools never change: no tools/list_changed notification is promised.
     expect(client.getServerCapabilities()?.tools?.listChanged).toBeFalsy();
     expect(client.getInstructions()).toMatch(/search_servers/);
     expect((client.transport as StreamableHTTPClientTransport).sessionId).toBeUndefined();

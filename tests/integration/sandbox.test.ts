@@ -125,7 +125,7 @@ async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
 describe("npm run sandbox", () => {
   it("comes up on PGlite with the site, three verified paid servers (one on x402's own MCP transport) and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
     const pgliteDir = path.join(tmp, "pglite");
-    // No AUTH_SECRET, as a reader runs it: development keeps one secret of its own under .data/ (issue 38, item 2).
+    // No AUTH_SECRET, as a reader runs it: development keeps one secret of its own under .data/.
     const first = await startSandbox({ PGLITE_DIR: pgliteDir }, { site: true });
     expect(first.summary.servers).toHaveLength(3);
     expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);

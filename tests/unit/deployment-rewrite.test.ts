@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONTACT_EMAIL as ENV_DEFAULT_CONTACT, } from "@/lib/env";
 import { DEFAULT_SITE_URL as SITE_DEFAULT } from "@/lib/site";
+import { installLinks } from "@/lib/downloads/install-links";
 import { createRewriter, DEFAULT_CONTACT_EMAIL, DEFAULT_SITE_URL, runtimeSettings } from "@/server/deployment-rewrite.mjs";
 
 const from = { siteUrl: "http://localhost:3300", contactEmail: "hello@agora.test" };
@@ -53,6 +54,24 @@ describe("deployment rewrite", () => {
     expect(read[2]).toBe(longText.replaceAll(from.siteUrl, to.siteUrl));
     expect(read[3]).toContain(`"href":"${to.siteUrl}/guides/agents"`);
     expect(out.toString()).not.toContain(from.siteUrl);
+  });
+
+  it("rewrites the install links, whose server JSON is base64 (Cursor) or URL-encoded (VS Code), in markup and RSC", () => {
+    const linksOn = (origin: string) =>
+      installLinks({ mcpServers: { agora: { command: "npx", args: ["-y", `${origin}/downloads/agora-mcp-client.tgz`], env: { AGORA_REGISTRY_URL: `${origin}/api`, ELICITATION_THRESHOLD: "0.01" } } } });
+    const built = linksOn(from.siteUrl);
+    const served = linksOn(to.siteUrl);
+    expect(built.cursor).not.toContain(encodeURIComponent(from.siteUrl)); // base64: the origin is not there as text
+    const markup = `<a href="${built.cursor.replaceAll("&", "&amp;")}">Cursor</a><a href="${built.vscode}">VS Code</a>`;
+    expect(rewriter.text(markup)).toBe(`<a href="${served.cursor.replaceAll("&", "&amp;")}">Cursor</a><a href="${served.vscode}">VS Code</a>`);
+    const row = JSON.stringify({ href: built.cursor });
+    const flight = Buffer.from(`3:T${Buffer.byteLength(row).toString(16)},${row}0:["$","a",null,{"href":"${built.vscode}"}]\n`);
+    const read = rows(rewriter.flight(flight));
+    expect(JSON.parse(read[0]!)).toEqual({ href: served.cursor });
+    expect(read[1]).toContain(served.vscode);
+    // An encoded origin that only starts the same is left alone.
+    const longer = encodeURIComponent(`${from.siteUrl}0/api`);
+    expect(rewriter.text(`vscode:mcp/install?${longer}`)).toBe(`vscode:mcp/install?${longer}`);
   });
 
   it("leaves longer hosts, other ports and other addresses alone", () => {
