@@ -25,7 +25,7 @@ export type Connection = {
  */
 export const PGLITE_SHARED_BUFFERS_MB = 16;
 
-export type PgliteOptions = {
+type PgliteOptions = {
   /** PostgreSQL's shared_buffers inside PGlite, in MB (PGLITE_SHARED_BUFFERS_MB when unset). */
   sharedBuffersMb?: number;
 };
@@ -81,11 +81,11 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
  * to 20 s before trying the server that was long back. Capped at half a second (a handful of connection
  * attempts per second against a server that is down).
  */
-export function reconnectDelaySeconds(failures: number): number {
+function reconnectDelaySeconds(failures: number): number {
   return Math.min(0.05 * 2 ** failures, 0.5);
 }
 
-export type PostgresOptions = {
+type PostgresOptions = {
   max?: number;
   /** Deadlines and read retries while the server restarts (db/connection-deadline.ts); none when unset. */
   deadline?: DeadlineOptions;

@@ -1,6 +1,6 @@
 // A dedicated PostgreSQL connection that listens on one channel. The pool cannot do this (LISTEN belongs to a
 // session); postgres-js keeps the session, reconnects after a restart, and says so through onConnect each time.
-export type ListenHandlers = {
+type ListenHandlers = {
   onMessage: (payload: string) => void;
   /** After the first LISTEN and after every reconnect: notifications sent in between were missed. */
   onConnect: () => void;

@@ -11,7 +11,7 @@ export type { Db };
 export { databaseDown, reportDatabaseFailure } from "@/db/health";
 
 /** Work for a database this process has just created (an empty embedded one), before anyone reads it. */
-export type CreatedHook = (db: Db) => Promise<void>;
+type CreatedHook = (db: Db) => Promise<void>;
 
 // One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite; the hooks with
 // it, since the module that registers them (instrumentation's bundle) need not be the one that connects.

@@ -238,7 +238,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return parseWith(schema, source);
 }
 
-export type PageSettings = z.infer<typeof pageSettingsSchema>;
+type PageSettings = z.infer<typeof pageSettingsSchema>;
 
 const PAGE_SETTING_NAMES = Object.keys(pageSettingsShape) as (keyof typeof pageSettingsShape)[];
 let pageSettingsRead: { raw: string; settings: PageSettings } | undefined;

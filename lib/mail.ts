@@ -69,7 +69,7 @@ export async function sendEmailVerificationMail(to: string, link: string, validH
 }
 
 /** "jane.doe@example.com" → "j***@example.com", for logs. */
-export function maskAddress(address: string): string {
+function maskAddress(address: string): string {
   const [local = "", domain = ""] = address.split("@");
   return `${local.slice(0, 1)}***@${domain}`;
 }

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 import { commentFindings } from "./support/comment-facts";
+import { unnamedExports } from "./support/export-facts";
 import { listingTypes as describeListingTypes } from "./support/listing-types";
 
 const ROOTS = ["app", "components", "lib", "db", "server", "packages/protocol/src", "packages/client/src", "packages/server/src", "proxy.ts", "instrumentation.ts"];
@@ -137,6 +138,7 @@ for (const file of files) {
   }
 }
 section("exports only tests name", testOnly);
+section("exports no other file names (npm run lint:exports)", unnamedExports());
 // Comments that cite the tracker or the spec by number, and files comments name that do not exist (npm run lint:comments).
 const commentsFound = commentFindings();
 section("issue or spec numbers in comments", commentsFound.filter((f) => f.kind === "history").map((f) => `${f.file}:${f.line}`));

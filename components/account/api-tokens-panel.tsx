@@ -13,7 +13,7 @@ import { createPersonalApiToken } from "@/lib/actions/create-api-token";
 import { revokePersonalApiToken } from "@/lib/actions/revoke-api-token";
 import { API_TOKEN_LIFETIMES, apiTokenSchema, type ApiTokenInput, type ApiTokenValues } from "@/lib/validations/auth";
 
-export type TokenRow = { id: string; name: string; prefix: string; created: string; lastUsed: string | null; expires: string };
+type TokenRow = { id: string; name: string; prefix: string; created: string; lastUsed: string | null; expires: string };
 
 /** Personal API tokens: create one (shown once), see when each was last used, revoke. */
 export function ApiTokensPanel({ tokens }: { tokens: TokenRow[] }) {

@@ -6,7 +6,7 @@ import { commands } from "@/lib/demo/script";
 import { site } from "@/lib/site";
 
 /** Tallest the input grows before it scrolls. */
-export const composerMaxHeight = 120;
+const composerMaxHeight = 120;
 
 type Props = {
   inputRef: RefObject<HTMLTextAreaElement | null>;

@@ -8,7 +8,7 @@ import type { ToolChoice, ToolChoices } from "@/lib/listings/submit/tool-choices
 import type { ServerSubmissionValues } from "@/lib/validations/server-submission";
 
 // The probe asks a named tool once, and once more when it asked for payment (a price that moves is not listed).
-export const CONSENT_LABEL = "Read each ticked tool's price by calling it unpaid, up to twice per check";
+const CONSENT_LABEL = "Read each ticked tool's price by calling it unpaid, up to twice per check";
 
 type Row = ToolChoice & { listed: boolean };
 

@@ -9,7 +9,7 @@ import type { Db } from "../types";
 import type { ListingFact } from "./facts-statement";
 import { violatedUniqueConstraint } from "../unique-violation";
 
-export type NewBuyerReview = Omit<typeof buyerReviews.$inferInsert, "id" | "createdAt" | "revokedAt" | "revokeSignature" | "hiddenAt" | "hiddenBy" | "hiddenReason" | "response" | "respondedAt">;
+type NewBuyerReview = Omit<typeof buyerReviews.$inferInsert, "id" | "createdAt" | "revokedAt" | "revokeSignature" | "hiddenAt" | "hiddenBy" | "hiddenReason" | "response" | "respondedAt">;
 
 /** Stores a review; `duplicate` when the sale already has one (a concurrent duplicate loses here). */
 export async function insertBuyerReview(db: Db, review: NewBuyerReview): Promise<{ ok: true; review: BuyerReviewRow } | { ok: false; reason: "duplicate" }> {

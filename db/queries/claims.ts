@@ -5,7 +5,7 @@ import type { ListingSource } from "@agora-mcp/protocol";
 import { claimTokens, listings, type ListingRow } from "../schema";
 import type { Db } from "../types";
 
-export type ClaimTokenRow = typeof claimTokens.$inferSelect;
+type ClaimTokenRow = typeof claimTokens.$inferSelect;
 
 export async function insertClaimToken(db: Db, row: { userId: string; namespace: string; tokenHash: string; expiresAt: Date }): Promise<void> {
   await db.insert(claimTokens).values(row);

@@ -11,7 +11,7 @@ import type { Db } from "../types";
 import { VERIFIED_WINDOW_MS } from "./probes";
 
 /** What an x402-paid tool's unpaid call answered: its requirements, in the version it answered them in. */
-export type PayableOffer = { x402Version: 2; requirements: PaymentRequirementsV2 } | { x402Version: 1; requirements: PaymentRequirementsV1 };
+type PayableOffer = { x402Version: 2; requirements: PaymentRequirementsV2 } | { x402Version: 1; requirements: PaymentRequirementsV1 };
 
 /** One x402-paid item, beside the columns of its listing shown with it (provenance: lib/listings/presenters/provenance.ts). */
 export type PayableItem = Pick<ListingRow, "slug" | "name" | "description" | "categories" | "serverUrl" | "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus"> & {

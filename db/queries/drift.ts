@@ -17,7 +17,7 @@ export type DriftFinding = { kind: DriftKind; subject: string; approved: string;
 export type ProbeTerms = { tools: ProbedTool[]; pricedItems: PricedItem[]; paymentMethods: AcceptedPayment[] };
 
 /** Every payee wallet a check names (payment methods and x402 tools' payTo), lower-cased. */
-export function payeeWalletsOf(probe: Pick<ProbeTerms, "pricedItems" | "paymentMethods">): string[] {
+function payeeWalletsOf(probe: Pick<ProbeTerms, "pricedItems" | "paymentMethods">): string[] {
   const named = [...probe.paymentMethods.map((m) => m.walletAddress), ...probe.pricedItems.map((i) => i.x402Requirements?.payTo)];
   return [...new Set(named.filter((w): w is string => typeof w === "string" && /^0x[0-9a-fA-F]{40}$/.test(w)).map((w) => w.toLowerCase()))].sort();
 }
@@ -41,7 +41,7 @@ export function termsOf(probe: ProbeTerms, previous: ApprovedTerms | null = null
 export type CompareTerms = (approved: ApprovedTerms) => DriftFinding[];
 
 /** What a probe of a listing is compared with: the listing's status and approved terms when the probe was stored. */
-export type DriftBasis = { status: string; terms: ApprovedTerms | null } | undefined;
+type DriftBasis = { status: string; terms: ApprovedTerms | null } | undefined;
 
 /** The listing's status and approved terms, its row locked until the probe's transaction ends. */
 export async function driftBasis(tx: Tx, listingId: string): Promise<DriftBasis> {

@@ -4,9 +4,9 @@ import { IMPORT_SOURCES, type ImportSource } from "@agora-mcp/protocol";
 import { ingestedServers, ingestSources, listings, type ListingRow, type UpstreamPaidTool } from "../schema";
 import type { Db } from "../types";
 
-export type SourceState = typeof ingestSources.$inferSelect;
+type SourceState = typeof ingestSources.$inferSelect;
 export type Candidate = typeof ingestedServers.$inferSelect;
-export type CandidateInput = Omit<typeof ingestedServers.$inferInsert, "lastCheckedAt" | "nextCheckAt" | "outcome" | "listingId">;
+type CandidateInput = Omit<typeof ingestedServers.$inferInsert, "lastCheckedAt" | "nextCheckAt" | "outcome" | "listingId">;
 
 export async function sourceState(db: Db, key: string): Promise<SourceState> {
   await db.insert(ingestSources).values({ key }).onConflictDoNothing();
@@ -115,10 +115,10 @@ async function addDiscoveredTools(db: Db, current: Candidate, input: CandidateIn
  * within one page. The paid tools an entry names are kept by the same rule (an entry another source or name holds
  * names none), except that a discovery list's tools are added to any candidate (ownPaidTools, addDiscoveredTools).
  */
-export type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
+type UpsertOutcome = "inserted" | "updated" | "unchanged" | "foreign";
 
 /** Whether an entry's name speaks for its remote's host (decided in lib/claims; nothing does by default). */
-export type SpeaksFor = (entry: { upstreamName: string; remoteUrl: string }) => boolean;
+type SpeaksFor = (entry: { upstreamName: string; remoteUrl: string }) => boolean;
 
 /**
  * One page's candidates, BATCH at a time: one read and one insert of the new ones per batch, an update per changed
@@ -275,7 +275,7 @@ export async function allSourceStates(db: Db): Promise<SourceState[]> {
 }
 
 /** Per source: how many candidates it knows, how many are paid, listed, checked and not paid (any other outcome), and deleted upstream. */
-export type CandidateTally = { sourceKey: string; candidates: number; paid: number; listed: number; unpaid: number; deleted: number };
+type CandidateTally = { sourceKey: string; candidates: number; paid: number; listed: number; unpaid: number; deleted: number };
 
 export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
   const n = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;

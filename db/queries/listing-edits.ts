@@ -77,9 +77,9 @@ export async function recordEditCheck(db: Db, listingId: string, revision: numbe
   return updated.length > 0;
 }
 
-export type EditDecision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
+type EditDecision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
 
-export type EditDecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" | "taken" };
+type EditDecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" | "taken" };
 
 /**
  * A reviewer's decision on a pending edit, at the revision the review page showed, in one transaction. Approving

@@ -16,10 +16,10 @@ import { salesSummaryFact, type SalesSummary } from "./sales";
 import { deliveryCountsFact, latestTestPurchaseFact, type DeliveryCounts } from "./test-purchases";
 
 /** The record window of `uptime`. */
-export const UPTIME_DAYS = 30;
+const UPTIME_DAYS = 30;
 
 /** The window of `delivery`. */
-export const DELIVERY_DAYS = 30;
+const DELIVERY_DAYS = 30;
 
 /** What the surfaces read of the latest check. */
 export type LatestProbeRow = Pick<ListingProbe, "listingId" | "checkedAt" | "reachable" | "verifiable" | "latencyMs" | "protocolVersion" | "tools" | "pricedItems" | "paymentMethods">;

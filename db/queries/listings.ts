@@ -26,7 +26,7 @@ const registryColumns = {
 export type RegistryListingRow = Pick<ListingRow, keyof typeof registryColumns>;
 
 /** The name the registry API lists a listing under: its stored registry name, or "<namespace>/<slug>". */
-export const registryNameSql = (namespace: string) => sql`coalesce(${listings.registryName}, ${namespace} || '/' || ${listings.slug})`;
+const registryNameSql = (namespace: string) => sql`coalesce(${listings.registryName}, ${namespace} || '/' || ${listings.slug})`;
 
 /**
  * The official registry's `search`: a case-insensitive substring of server.name (the OpenAPI's "substring match on
@@ -40,7 +40,7 @@ function nameSubstringWhere(q: string, namespace: string): SQL {
  * Listings the registry API serves: the approved ones, and with `includeDeleted` those once approved and no longer
  * (removed, rejected, unlisted or deleted upstream), which it serves as deleted.
  */
-export function registryVisible(includeDeleted: boolean): SQL {
+function registryVisible(includeDeleted: boolean): SQL {
   return includeDeleted ? or(eq(listings.status, "approved"), isNotNull(listings.approvedAt))! : eq(listings.status, "approved");
 }
 
@@ -78,19 +78,7 @@ export async function findPublicListing(db: Db, slugOrId: string): Promise<Publi
 const registryNameKey = (name: string, ownSlug: string | null) =>
   ownSlug ? or(eq(listings.registryName, name), and(isNull(listings.registryName), eq(listings.slug, ownSlug))) : eq(listings.registryName, name);
 
-/**
- * An approved listing by the name the registry API lists it under: its stored registry name, or, for a listing
- * without one, "<namespace>/<slug>" (`ownSlug`: the slug the name spells in Agora's namespace, else null). Naming
- * keeps the two apart (lib/ingest/naming.ts), so at most one listing answers to a name.
- */
-export async function findPublicListingByRegistryName(db: Db, name: string, ownSlug: string | null): Promise<PublicListingRow | null> {
-  if (name.length > 200 || name.includes("\u0000") || !name.isWellFormed()) return null;
-  const key = registryNameKey(name, ownSlug);
-  const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
-  return row ?? null;
-}
-
-/** Whether any listing, whatever its status, is named `name` in the registry API (see findPublicListingByRegistryName). */
+/** Whether any listing, whatever its status, is named `name` in the registry API. */
 export async function registryNameHeld(db: Db, name: string, ownSlug: string | null): Promise<boolean> {
   const key = registryNameKey(name, ownSlug);
   const [row] = await db.select({ id: listings.id }).from(listings).where(key).limit(1);
@@ -114,7 +102,7 @@ export async function listRegistryPage(
   return db.select(registryColumns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
 }
 
-/** One listing by the name the registry API lists it under, as that API serves it (see findPublicListingByRegistryName). */
+/** One listing by the name the registry API lists it under, as that API serves it. */
 export async function findRegistryListingByName(db: Db, name: string, ownSlug: string | null, includeDeleted = false): Promise<RegistryListingRow | null> {
   if (name.length > 200 || name.includes("\u0000") || !name.isWellFormed()) return null;
   const [row] = await db.select(registryColumns).from(listings).where(and(registryNameKey(name, ownSlug), registryVisible(includeDeleted))).limit(1);

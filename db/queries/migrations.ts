@@ -6,7 +6,7 @@ import { migrationsFolder } from "../migrate";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
-export type JournalEntry = { tag: string; when: number };
+type JournalEntry = { tag: string; when: number };
 
 /** The migrations this build ships, from drizzle-kit's journal. */
 export async function readMigrationJournal(folder = migrationsFolder): Promise<JournalEntry[]> {

@@ -115,7 +115,7 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
  * Deletes a listing's probes past the retention window or past the newest PROBES_PER_HOUR of their hour, keeping the
  * latest reachable one and the latest reachable one whose terms are not held (the terms every surface serves).
  */
-export async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = new Date()): Promise<number> {
+async function pruneProbeHistory(tx: Db | Tx, listingId: string, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - PROBE_RETENTION_DAYS * DAY_MS).toISOString();
   const deleted = await tx.execute(sql`
     delete from ${listingProbes} p
@@ -239,7 +239,7 @@ export async function uptimeAndLatency(db: Db, listingId: string, days = 30, now
  * first, so approved listings past the cap are next in line (hourly runs reach 24,000 a day, each within the
  * 24 h that keeps its badge).
  */
-export type CheckLimits = { MAX_CHECKS_PER_RUN: number; MAX_PENDING_PER_OWNER: number; PENDING_BACKOFF_AFTER_DAYS: number };
+type CheckLimits = { MAX_CHECKS_PER_RUN: number; MAX_PENDING_PER_OWNER: number; PENDING_BACKOFF_AFTER_DAYS: number };
 export const CHECK_LIMITS: CheckLimits = { MAX_CHECKS_PER_RUN: 1000, MAX_PENDING_PER_OWNER: 10, PENDING_BACKOFF_AFTER_DAYS: 7 };
 
 /** Listings a scheduled run checks: approved ones keep their badge fresh, pending ones get a report for review. */

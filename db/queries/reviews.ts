@@ -4,7 +4,7 @@ import { listingReviews, listings, users, type ListingRow } from "../schema";
 import type { Db } from "../types";
 import { approvedTermsOfRevision } from "./drift";
 
-export type QueueEntry = Pick<ListingRow, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
+type QueueEntry = Pick<ListingRow, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
   submitter: { name: string | null; email: string | null; emailConfirmed: boolean; githubLogin: string | null } | null;
 };
 
@@ -40,7 +40,7 @@ export async function listReviewQueue(db: Db, status: ListingRow["status"] = "pe
 
 export type Decision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
 
-export type DecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" };
+type DecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" };
 
 /**
  * Records a decision and applies it to the listing in one transaction. Only a pending listing can be

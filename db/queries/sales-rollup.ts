@@ -11,7 +11,7 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type SaleRowChange = { listingId: string; payer: string; blockTime: Date; amount: string | bigint };
 
 /** The UTC day of a time, as the roll-ups key it. */
-export const utcDay = (time: Date) => time.toISOString().slice(0, 10);
+const utcDay = (time: Date) => time.toISOString().slice(0, 10);
 
 // Statements stay far under PostgreSQL's 65,535 bound parameters.
 const CHUNK = 1000;

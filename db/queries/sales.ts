@@ -125,7 +125,7 @@ export type NewSale = {
 };
 
 /** What identifies a stored sale, and the block it was read in (a different hash later means a reorg). */
-export type StoredSaleKey = { listingId: string; txHash: string; logIndex: number; blockHash: string; payee: string };
+type StoredSaleKey = { listingId: string; txHash: string; logIndex: number; blockHash: string; payee: string };
 
 /** The stored sales of `network` in blocks from..to. */
 export async function storedSales(db: Db, network: string, from: bigint, to: bigint): Promise<StoredSaleKey[]> {
@@ -205,7 +205,7 @@ export async function applySalesRange(
 }
 
 /** A listing's payee as the indexer tracks it on one network (addresses checksummed). */
-export type TrackedPayee = { listingId: string; payee: string; fromBlock: bigint; toBlock: bigint; nextBlock: bigint };
+type TrackedPayee = { listingId: string; payee: string; fromBlock: bigint; toBlock: bigint; nextBlock: bigint };
 
 export async function trackedPayees(db: Db, network: string): Promise<TrackedPayee[]> {
   return db
@@ -246,9 +246,9 @@ export async function applyBackfillRange(db: Db, network: string, change: { add:
 }
 
 /** Sales, distinct buyers and volume (token units, exact) over one window. */
-export type SalesWindow = { sales: number; buyers: number; volumeUnits: string };
+type SalesWindow = { sales: number; buyers: number; volumeUnits: string };
 
-export type LastSale = { network: string; txHash: string; at: string; amountUnits: string };
+type LastSale = { network: string; txHash: string; at: string; amountUnits: string };
 
 export type SalesSummary = { last7d: SalesWindow; last30d: SalesWindow; allTime: SalesWindow; lastSale: LastSale | null };
 

@@ -11,13 +11,13 @@ import { readListingFacts, type ListingFact } from "./facts-statement";
 const TODAY = sql`(now() at time zone 'utc')::date`;
 
 /** `wallet`: the paying test wallet's address, whose own daily budget the purchase counts against. */
-export type NewTestPurchase = { listingId: string; item: string; network: string; payTo: string | null; units: bigint; wallet: string };
+type NewTestPurchase = { listingId: string; item: string; network: string; payTo: string | null; units: bigint; wallet: string };
 
 /** Budgets are kept per wallet under its lower-case address, however the caller spells it. */
 const walletKey = (address: string) => address.toLowerCase();
 
 /** Returned when the day's budget cannot take `units` more. */
-export type OverBudget = { overBudget: true; spentUnits: bigint };
+type OverBudget = { overBudget: true; spentUnits: bigint };
 
 /**
  * Reserves `units` of today's budget and records the purchase as pending, in one transaction. The spending row

@@ -4,7 +4,7 @@ import { desc, sql } from "drizzle-orm";
 import { ingestedServers, upstreamVersions, type UpstreamServerJson } from "../schema";
 import type { Db } from "../types";
 
-export type UpstreamVersion = { sourceKey: string; upstreamName: string; version: string; publishedAt: Date | null; server: UpstreamServerJson };
+type UpstreamVersion = { sourceKey: string; upstreamName: string; version: string; publishedAt: Date | null; server: UpstreamServerJson };
 
 /** Rows per statement (a page of 1,000 entries, all versions of one name, stays far inside the parameter limit). */
 const BATCH = 500;
@@ -17,7 +17,7 @@ export async function recordUpstreamVersions(db: Db, versions: UpstreamVersion[]
 }
 
 /** The most versions …/versions lists (the newest first): a name with thousands of versions answers in bounded size. */
-export const MAX_LISTED_VERSIONS = 1000;
+const MAX_LISTED_VERSIONS = 1000;
 
 /** The versions seen of the upstream entries a listing was imported from, newest published first. */
 export async function versionsOfListing(db: Db, listingId: string, limit = MAX_LISTED_VERSIONS): Promise<UpstreamVersion[]> {

@@ -117,7 +117,7 @@ export async function grantAdmin(db: Db, who: AdminGrantee): Promise<string | un
   return row?.id;
 }
 
-export type AdminGrantee = { by: "id" | "github" | "email"; value: string };
+type AdminGrantee = { by: "id" | "github" | "email"; value: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

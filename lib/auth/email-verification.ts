@@ -14,10 +14,10 @@ import { siteUrl } from "@/lib/site";
 import { digest, randomSecret } from "@/lib/secrets";
 import { confirmationHint } from "./link-words";
 
-export const VERIFICATION_VALID_HOURS = 24;
-export const VERIFICATION_INVALID_MESSAGE = "This verification link is invalid or has expired. Ask for a new one from your account page.";
-export const EMAIL_PROVEN_ELSEWHERE_MESSAGE = "Another account has already confirmed this email address.";
-export const EMAIL_ALREADY_VERIFIED_MESSAGE = "Your email address is already confirmed.";
+const VERIFICATION_VALID_HOURS = 24;
+const VERIFICATION_INVALID_MESSAGE = "This verification link is invalid or has expired. Ask for a new one from your account page.";
+const EMAIL_PROVEN_ELSEWHERE_MESSAGE = "Another account has already confirmed this email address.";
+const EMAIL_ALREADY_VERIFIED_MESSAGE = "Your email address is already confirmed.";
 export const EMAIL_VERIFIED_MESSAGE = "Your email address is confirmed.";
 
 /** Stores a fresh link for the user's current address and mails it; the mail goes out after the caller answers. */

@@ -14,7 +14,7 @@ export const GITHUB_SCOPE = "read:user user:email";
 // Asked for only by the claim page's sign-in (lib/claims): lets that sign-in read which organisations the person
 // owns, to claim their io.github.<org> listings. Every other sign-in asks for the email scope the spec names.
 export const GITHUB_CLAIM_SCOPE = `${GITHUB_SCOPE} read:org`;
-export const GITHUB_FAILED_MESSAGE = "Failed to authenticate with GitHub. Please try again.";
+const GITHUB_FAILED_MESSAGE = "Failed to authenticate with GitHub. Please try again.";
 const TIMEOUT_MS = 10_000;
 
 export function githubEndpoints() {

@@ -16,12 +16,12 @@
 import { ApiError } from "@/lib/errors";
 import { logWarn } from "@/lib/log";
 
-export const BUSY_MESSAGE = "Too many sign-ins are being checked right now. Please try again in a moment.";
+const BUSY_MESSAGE = "Too many sign-ins are being checked right now. Please try again in a moment.";
 
 /** Who a hash is for: the client address and, where there is one, the account's email. */
 export type Claimant = { address: string; account?: string };
 
-export type SlotOptions = {
+type SlotOptions = {
   concurrency: number;
   maxWaiting: number;
   /** A waiting check is refused after this long (the person retries, rather than watching a spinner). */
@@ -33,7 +33,7 @@ export type SlotOptions = {
   admitted?: () => boolean;
 };
 
-export type Slots = {
+type Slots = {
   run<T>(claimant: Claimant, task: () => Promise<T>): Promise<T>;
   /** A check that ended in a wrong password: the address's later checks wait behind others'. */
   recordFailure(claimant: Claimant): void;
@@ -201,7 +201,7 @@ const REFUSAL_LOG_MS = 60_000;
 let lastRefusalLog = 0;
 
 /** True unless the sign-in door is there and the request doing this work did not come in through it. */
-export function cameThroughDoor(): boolean {
+function cameThroughDoor(): boolean {
   const door = (globalThis as unknown as Record<symbol, { entered(): boolean } | undefined>)[DOOR];
   if (!door || door.entered()) return true;
   // A client posting a password action to another page, or an action the door does not know yet: say which.

@@ -13,7 +13,7 @@ export type OAuthIdentity = OAuthProfile & { provider: string; providerAccountId
  */
 export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists. Sign in with your email and password.";
 /** The code the callback screen maps to EMAIL_TAKEN_MESSAGE (it shows fixed texts only). */
-export const EMAIL_TAKEN_CODE = "EmailTaken";
+const EMAIL_TAKEN_CODE = "EmailTaken";
 
 /** Why this identity may not sign in (a code for the callback screen), or null when it may. */
 export async function oauthSignInProblem(db: Db, identity: OAuthIdentity): Promise<string | null> {

@@ -13,8 +13,8 @@ import type { ResetPasswordInput } from "@/lib/validations/auth";
 import { hashPassword } from "./passwords";
 import { digest, randomSecret } from "@/lib/secrets";
 
-export const RESET_VALID_MINUTES = 30;
-export const RESET_INVALID_MESSAGE = "This reset link is invalid or has expired. Ask for a new one.";
+const RESET_VALID_MINUTES = 30;
+const RESET_INVALID_MESSAGE = "This reset link is invalid or has expired. Ask for a new one.";
 
 /**
  * Mails a reset link when the account exists. The caller answers the same either way, and the mail goes

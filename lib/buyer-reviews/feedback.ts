@@ -7,7 +7,7 @@ import { feedbackRecords, reputationSummary } from "@/lib/listings/presenters/re
 import { toBuyerReviewView, type BuyerReviewView } from "@/lib/listings/buyer-review-view";
 
 /** Newest first, at most this many (the summary counts them all). */
-export const REVIEWS_SHOWN = 100;
+const REVIEWS_SHOWN = 100;
 
 export async function listingBuyerReviews(db: Db, listingId: string): Promise<BuyerReviewView[]> {
   return (await visibleBuyerReviews(db, listingId, REVIEWS_SHOWN)).map(toBuyerReviewView);

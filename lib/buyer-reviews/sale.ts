@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { salesInLogs, type SaleLog } from "@/lib/sales/sale-logs";
 
-export type ChainSale = SaleLog & { paidAt: Date };
+type ChainSale = SaleLog & { paidAt: Date };
 
 const UNREADABLE = (network: PaymentNetwork) => new ApiError(503, `Agora cannot read ${network.label} right now; try again in a minute.`, { headers: { "Retry-After": "60" } });
 

@@ -5,7 +5,7 @@ import { revalidatePath, updateTag } from "next/cache";
 import { TAGS, type Change } from "./invalidate";
 
 /** A signed-in person's own pages that an action may change besides the catalogue. */
-export type OwnPage = "/account" | "/admin/review";
+type OwnPage = "/account" | "/admin/review";
 
 /** In a server action: what the action changed, and which of the person's own pages render again. */
 export function changedByAction(changes: readonly Change[], pages: readonly OwnPage[] = []): void {

@@ -6,7 +6,7 @@
 // the code (unstable_cache, "use cache", cacheTag, React's cache, a result cache, an LRU, a module-level map of kept
 // values) is missing from this list or PROCESS_MEMOS.
 
-export type CacheLayer = {
+type CacheLayer = {
   name: string;
   /** The file that keeps or sets it. */
   file: string;

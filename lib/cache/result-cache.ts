@@ -11,7 +11,7 @@
 // `maxBytes`, each for `ttlMs` after it was loaded. A value larger than the budget is not kept. Entries live in
 // load order, which is also expiry order (one lifetime for all), so the oldest go first either way.
 
-export type ResultCacheOptions<V> = {
+type ResultCacheOptions<V> = {
   maxEntries: number;
   maxBytes: number;
   ttlMs: number;

@@ -16,9 +16,9 @@ import { coversHost, hostOf, namespaceOf, type Namespace } from "./namespace";
 import { issueClaimToken, type IssuedClaimToken } from "./tokens";
 
 /** A claim by a server's host: `namespace` (what its tokens are bound to) is the server's origin. */
-export type HostRule = { kind: "host"; namespace: string; origin: string; host: string };
+type HostRule = { kind: "host"; namespace: string; origin: string; host: string };
 /** What proves a listing's owner: its name's namespace when that covers the server's host, else the host. */
-export type ClaimRule = Namespace | HostRule;
+type ClaimRule = Namespace | HostRule;
 
 export type { ClaimedListing };
 
@@ -67,7 +67,7 @@ export async function startDomainClaim(db: Db, userId: string, listingId: string
   return { ...(await issueClaimToken(db, userId, namespace.namespace)), namespace: namespace.namespace, domain: provenAt(namespace) };
 }
 
-export type ClaimOutcome = { namespace: string; claimed: number };
+type ClaimOutcome = { namespace: string; claimed: number };
 
 /**
  * Reads the token the domain publishes (by `method`) and, when it is a live token Agora gave this account for this
@@ -105,7 +105,7 @@ export async function verifyDomainClaim(db: Db, userId: string, listingId: strin
   return { namespace: namespace.namespace, claimed };
 }
 
-export type ClaimPage = { listing: ClaimTarget; namespace: ClaimRule | null; state: "open" | "mine" | "taken" };
+type ClaimPage = { listing: ClaimTarget; namespace: ClaimRule | null; state: "open" | "mine" | "taken" };
 
 /** What the claim page shows for this listing and person; null when the listing is not one imported from the MCP Registry. */
 export async function claimPage(db: Db, userId: string, listingId: string): Promise<ClaimPage | null> {

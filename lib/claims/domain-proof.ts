@@ -22,11 +22,11 @@ export type DomainProofOptions = {
   origin?: (domain: string) => string;
 };
 
-export const WELL_KNOWN_PATH = "/.well-known/agora-claim";
-export const WELL_KNOWN_MAX_BYTES = 4096;
+const WELL_KNOWN_PATH = "/.well-known/agora-claim";
+const WELL_KNOWN_MAX_BYTES = 4096;
 const TIMEOUT_MS = 10_000;
 
-export type Published = { ok: true; tokens: string[]; where: string } | { ok: false; message: string };
+type Published = { ok: true; tokens: string[]; where: string } | { ok: false; message: string };
 
 export function wellKnownUrl(domain: string, options: DomainProofOptions = {}): string {
   return `${options.origin?.(domain) ?? `https://${domain}`}${WELL_KNOWN_PATH}`;
@@ -37,7 +37,7 @@ export function hostWellKnownUrl(origin: string, host: string, options: DomainPr
   return `${options.origin?.(host) ?? origin}${WELL_KNOWN_PATH}`;
 }
 
-export function readWellKnown(domain: string, options: DomainProofOptions = {}): Promise<Published> {
+function readWellKnown(domain: string, options: DomainProofOptions = {}): Promise<Published> {
   return readWellKnownAt(wellKnownUrl(domain, options), domain, options);
 }
 
@@ -78,7 +78,7 @@ export async function readWellKnownAt(url: string, domain: string, options: Doma
 
 const systemResolveTxt = (hostname: string) => new dns.promises.Resolver({ timeout: 5_000, tries: 2 }).resolveTxt(hostname);
 
-export async function readTxtRecords(domain: string, options: DomainProofOptions = {}): Promise<Published> {
+async function readTxtRecords(domain: string, options: DomainProofOptions = {}): Promise<Published> {
   const missing = { ok: false as const, message: `No TXT record at ${domain} carries an Agora claim record (agora-claim=…).` };
   let records: string[][];
   try {

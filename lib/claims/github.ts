@@ -17,7 +17,7 @@ const TIMEOUT_MS = 10_000;
 type Membership = { state?: string; role?: string; organization?: { login?: string } };
 
 /** The organisations this token's user owns (active membership, role admin). */
-export async function ownedGitHubOrganisations(accessToken: string): Promise<string[]> {
+async function ownedGitHubOrganisations(accessToken: string): Promise<string[]> {
   const owned: string[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const res = await fetch(`${env().GITHUB_API_URL}/user/memberships/orgs?state=active&per_page=${PAGE_SIZE}&page=${page}`, {
@@ -38,7 +38,7 @@ export async function ownedGitHubOrganisations(accessToken: string): Promise<str
 }
 
 /** The namespaces a GitHub sign-in as `login` proves. */
-export async function githubNamespaces(login: string, accessToken: string): Promise<string[]> {
+async function githubNamespaces(login: string, accessToken: string): Promise<string[]> {
   if (!GITHUB_NAME.test(login)) return [];
   let orgs: string[] = [];
   try {

@@ -5,9 +5,9 @@ import { digest, randomSecret } from "@/lib/secrets";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 
 /** How long a domain's owner has to publish the token. */
-export const CLAIM_TOKEN_HOURS = 48;
+const CLAIM_TOKEN_HOURS = 48;
 /** What is published, in the file or the TXT record: this prefix, then the token. */
-export const CLAIM_RECORD_PREFIX = "agora-claim=";
+const CLAIM_RECORD_PREFIX = "agora-claim=";
 /** Finds every token-shaped value published after the prefix. */
 const RECORD_PATTERN = /agora-claim=([A-Za-z0-9_-]{32,64})/g;
 

@@ -4,7 +4,7 @@
 import { findNetwork, type PaymentNetwork } from "@agora-mcp/protocol";
 import { z } from "zod";
 
-export type RpcEndpoint = { network: PaymentNetwork; url: string };
+type RpcEndpoint = { network: PaymentNetwork; url: string };
 
 const rpcUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
 

@@ -31,9 +31,9 @@ const services = [
   { name: bobaPayee, price: `${formatUsd(bobaPrice)} per boba` },
 ] as const;
 
-export type CommandId = "what-is" | "list-services" | "order-boba";
+type CommandId = "what-is" | "list-services" | "order-boba";
 
-export type Command = {
+type Command = {
   id: CommandId;
   /** What the visitor types, as shown in hints; matched case-insensitively after trimming. */
   text: string;
@@ -46,7 +46,7 @@ export const commands: readonly Command[] = [
   { id: "order-boba", text: "order boba", delayMs: 2000 },
 ];
 
-export const unknownCommandDelayMs = 1000;
+const unknownCommandDelayMs = 1000;
 
 export const unknownCommandReply = `The only commands I understand are "${commands[0].text}", "${commands[1].text}" and "${commands[2].text}"`;
 
@@ -79,7 +79,7 @@ export function matchCommand(input: string): Command | null {
   return commands.find((c) => c.text.toLowerCase() === normalized) ?? null;
 }
 
-export type ScriptedReply = {
+type ScriptedReply = {
   content: string;
   delayMs: number;
   /** Taken from the demo wallet when the reply arrives. */
@@ -102,7 +102,7 @@ export function replyTo(input: string, balance: number): ScriptedReply {
   }
 }
 
-export type PresetConversation = {
+type PresetConversation = {
   /** Shown above the title, e.g. "Conversation 1". */
   label: string;
   title: string;

@@ -9,9 +9,9 @@ import type { ClientConfig } from "@/lib/downloads/client-config";
 export const BUNDLE_FILE = "agora-mcp-client.mcpb";
 /** The client inside the bundle: an ES module whatever package.json is (or is not) around it. */
 export const BUNDLE_ENTRY = "server/index.mjs";
-export const MCPB_MANIFEST_VERSION = "0.3";
+const MCPB_MANIFEST_VERSION = "0.3";
 /** The client's variable that carries the bundle's own description of its options (packages/client/src/settings.ts). */
-export const BUNDLE_SETTINGS_VARIABLE = "AGORA_BUNDLE_SETTINGS";
+const BUNDLE_SETTINGS_VARIABLE = "AGORA_BUNDLE_SETTINGS";
 
 type UserConfigOption = {
   type: "string" | "boolean" | "file";
@@ -37,7 +37,7 @@ const SETTINGS: readonly Setting[] = [
   { env: "ENABLE_UNSAFE_DIRECT_ACCESS", key: "direct_access", type: "boolean", title: "Buy from unlisted servers", description: "Let the agent pay a server by its URL, unlisted (for testing your own server)." },
 ];
 
-export type BundleManifest = {
+type BundleManifest = {
   manifest_version: string;
   name: string;
   display_name: string;

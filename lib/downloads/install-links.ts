@@ -6,7 +6,7 @@
 import { blockServer } from "@/lib/downloads/bundle-manifest";
 import type { ClientConfig } from "@/lib/downloads/client-config";
 
-export type InstallLinks = { cursor: string; vscode: string };
+type InstallLinks = { cursor: string; vscode: string };
 
 export function installLinks(config: ClientConfig): InstallLinks {
   const [name] = Object.keys(config.mcpServers);

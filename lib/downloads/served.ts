@@ -30,7 +30,7 @@ export async function readManifest(dir = builtDir()): Promise<DownloadsManifest 
 }
 
 /** The built tarball a requested file name stands for, or an ApiError(404) saying what is served instead. */
-export function resolveDownload(fileName: string, manifest: DownloadsManifest | null): BuiltDownload {
+function resolveDownload(fileName: string, manifest: DownloadsManifest | null): BuiltDownload {
   const match = FILE_NAME.exec(fileName);
   const pkg = match ? DOWNLOAD_PACKAGES.find((p) => p.stem === match[1]) : undefined;
   if (!match || !pkg) {

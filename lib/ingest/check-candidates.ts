@@ -18,9 +18,9 @@ import { freeRegistryName } from "./naming";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A listed server is checked hourly as a listing; its candidate row only needs a daily look. */
-export const PAID_RECHECK_MS = DAY_MS;
+const PAID_RECHECK_MS = DAY_MS;
 /** Free or unreachable: a week, so a server that starts charging is found within one. */
-export const UNPAID_RECHECK_MS = 7 * DAY_MS;
+const UNPAID_RECHECK_MS = 7 * DAY_MS;
 
 /**
  * What one check of a candidate found, as counted and stored (`ingested_servers.outcome`); only `paid` is listed.
@@ -64,7 +64,7 @@ const UNPRICED: [ToolPayment["status"], CandidateOutcome][] = [
 ];
 
 /** Why a check did or did not make a listing. */
-export function candidateOutcome(result: ProbeResult): CandidateOutcome {
+function candidateOutcome(result: ProbeResult): CandidateOutcome {
   if (!result.reachable) {
     if (result.errorClass === "blocked_address" || result.errorClass === "invalid_url") return "refused";
     return result.errorClass === "not_mcp" ? "notMcp" : "unreachable";

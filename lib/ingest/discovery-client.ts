@@ -44,7 +44,7 @@ const pageSchema = z.object({
 
 /** One MCP resource of the list: a server, and the paid tool the entry names (null when it names none readable). */
 export type DiscoveredServer = { remoteUrl: string; name: string; description: string; htmlStripped: boolean; toolName: string | null };
-export type DiscoveryPage = { servers: DiscoveredServer[]; received: number; notMcp: number; malformed: number; malformedAt: number[]; total: number | null };
+type DiscoveryPage = { servers: DiscoveredServer[]; received: number; notMcp: number; malformed: number; malformedAt: number[]; total: number | null };
 
 export function discoveryPageUrl(baseUrl: string, offset: number): string {
   const url = new URL(`${baseUrl}/discovery/resources`);

@@ -13,7 +13,7 @@ import { errorText, withOneRetry } from "./retry";
 import type { IngestSource } from "@/lib/config/ingest-sources";
 
 /** `namedTools`: the paid tools the run's entries named, each server's counted once (a server is one candidate). */
-export type DiscoveryCounts = { pages: number; seen: number; notMcp: number; malformed: number; htmlStripped: number; candidates: number; namedTools: number; written: number; merged: number };
+type DiscoveryCounts = { pages: number; seen: number; notMcp: number; malformed: number; htmlStripped: number; candidates: number; namedTools: number; written: number; merged: number };
 export type DiscoveryRun = { counts: DiscoveryCounts; errors: string[]; completed: boolean };
 
 const MAX_PAGES_PER_RUN = 100;

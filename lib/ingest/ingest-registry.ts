@@ -18,7 +18,7 @@ import { loopLine, provenanceOf } from "./provenance";
 import { errorText, withOneRetry } from "./retry";
 import type { IngestSource } from "@/lib/config/ingest-sources";
 
-export type RegistryCounts = {
+type RegistryCounts = {
   pages: number;
   seen: number;
   notLatest: number;

@@ -7,7 +7,7 @@ import { upstreamEntryUrl } from "@/db/queries/ingest";
 import { MAX_HOPS } from "./agora-meta";
 import type { RegistryServer } from "./registry-client";
 
-export const REGISTRY_SOURCE_NAME = "MCP Registry";
+const REGISTRY_SOURCE_NAME = "MCP Registry";
 
 export function provenanceOf(source: IngestSource, server: Pick<RegistryServer, "name" | "agora">): ProvenanceChain {
   const entryUrl = upstreamEntryUrl(source.key, server.name);

@@ -16,7 +16,7 @@ import { site } from "@/lib/site";
 
 export const PAGE_SIZE = 100;
 /** The most entries one page may carry (the official registry's limit is 100; a page past this is refused whole). */
-export const MAX_PAGE_ENTRIES = 1000;
+const MAX_PAGE_ENTRIES = 1000;
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
 /** lib/listings/presenters/server-json.ts AGORA_META_KEY (not imported: that module brings every presenter). */
 const AGORA_META_KEY = `${site.registryNamespace}/listing`;
@@ -79,7 +79,7 @@ export type RegistryServer = {
 };
 
 /** An entry that was skipped: its position on the page (0-based) and why. */
-export type MalformedEntry = { position: number; reason: string };
+type MalformedEntry = { position: number; reason: string };
 export type RegistryPage = { servers: RegistryServer[]; received: number; malformed: MalformedEntry[]; nextCursor: string | null };
 
 /** The first problem zod found, as a short reason: "server.name: Invalid input: expected string, received number". */
@@ -131,7 +131,7 @@ function upstreamServerOf(s: z.infer<typeof serverJson>, websiteUrl: string | nu
 }
 
 /** A name as compared with others: trailing slashes are no part of it. */
-export function normalName(name: string): string {
+function normalName(name: string): string {
   return name.replace(/\/+$/, "");
 }
 

@@ -9,7 +9,7 @@ import { ingestDiscovery, type DiscoveryRun } from "./ingest-discovery";
 import { ingestRegistry, type RegistryRun } from "./ingest-registry";
 import type { IngestSource } from "@/lib/config/ingest-sources";
 
-export type SourceRun = { key: string; kind: IngestSource["kind"] } & (RegistryRun | DiscoveryRun);
+type SourceRun = { key: string; kind: IngestSource["kind"] } & (RegistryRun | DiscoveryRun);
 export type IngestSummary = { sources: SourceRun[]; candidates: CandidateCounts };
 
 export type IngestOptions = CandidateOptions & {

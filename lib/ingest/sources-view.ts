@@ -3,7 +3,7 @@ import { allSourceStates, candidateTallies } from "@/db/queries/ingest";
 import type { Db } from "@/db/types";
 import type { IngestSource } from "@/lib/config/ingest-sources";
 
-export type SourceView = {
+type SourceView = {
   key: string;
   kind: string;
   baseUrl: string;

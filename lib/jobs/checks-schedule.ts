@@ -13,7 +13,7 @@ const LEASE_MS = 30 * 60 * 1000;
 /** One piece of work that rides on the checks' lease; its failure is reported and the next piece still runs. */
 export type ScheduledWork = { name: string; run: (signal: AbortSignal) => Promise<unknown> };
 
-export type ScheduleOptions = {
+type ScheduleOptions = {
   intervalMs: number;
   probe?: CheckListingsOptions;
   onRun?: (summary: ChecksSummary) => void;
@@ -23,12 +23,12 @@ export type ScheduleOptions = {
   onError?: (error: unknown, work?: string) => void;
 };
 
-export type StopOptions = {
+type StopOptions = {
   /** How long a run in progress may go on (it checks no further listings); then its lease is released anyway. */
   waitMs?: number;
 };
 
-export type RunningSchedule = { holder: string; stop: (options?: StopOptions) => Promise<void> };
+type RunningSchedule = { holder: string; stop: (options?: StopOptions) => Promise<void> };
 
 /**
  * Checks every tenth of the interval (between 0.2 s and 60 s) whether a run is due, and runs it when this

@@ -10,7 +10,7 @@ import { indexSales, type IndexResult, type IndexSettings } from "@/lib/sales/in
 
 export type SalesRunSummary = { networks: (IndexResult | { network: string; error: string })[] };
 
-export function indexSettings(): IndexSettings {
+function indexSettings(): IndexSettings {
   const e = env();
   const houseWallet = testPurchaseWallet()?.address;
   return {

@@ -6,11 +6,11 @@ import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-j
 import type { Db } from "@/db/types";
 import { indexAllSales, type SalesRunSummary } from "./sales-run";
 
-export const SALES_JOB = "index-sales";
+const SALES_JOB = "index-sales";
 // A run that outlives this (a crashed instance) stops blocking the others.
 const LEASE_MS = 10 * 60 * 1000;
 
-export type SalesSchedule = { holder: string; stop: (options?: { waitMs?: number }) => Promise<void> };
+type SalesSchedule = { holder: string; stop: (options?: { waitMs?: number }) => Promise<void> };
 
 /** How long a run waited for its lease and then took (a slow run is logged, to see where the time went). */
 export type SalesRunTiming = { claimMs: number; runMs: number };

@@ -52,7 +52,7 @@ const cachedBrowse = unstable_cache(
 );
 
 // React's cache: one read per request, however many parts of the page ask (a category filter and the chips both do).
-export const getCategories = cache(
+const getCategories = cache(
   unstable_cache(async () => listCategories(await getDb()), ["marketplace-categories"], {
     tags: [CATALOGUE_TAG],
     revalidate: REVALIDATE_SECONDS,
@@ -64,7 +64,7 @@ export const getCategories = cache(
  * the search module's small in-memory one (lib/listings/search/search.ts), shared with the API and MCP tool. Only
  * browse keys with an answer are cached: categories no listing carries and pages past the last are not.
  */
-export async function browseListings(filters: ListingFilters, page: number, catalogueVersion: string | null = null) {
+async function browseListings(filters: ListingFilters, page: number, catalogueVersion: string | null = null) {
   if (filters.q) return searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, catalogueVersion);
   if (filters.category && !(await getCategories()).some((c) => c.name === filters.category)) return runBrowse(filters, page);
   return uncachedEmpty(() => cachedBrowse(filters, page));

@@ -1,5 +1,5 @@
 // How listings read to people: prices, dates, the 'New' rule.
-export const NEW_FOR_DAYS = 30;
+const NEW_FOR_DAYS = 30;
 
 /** A falsy price means free. */
 export function isFree(price: number | null | undefined): boolean {

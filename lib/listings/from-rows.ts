@@ -12,7 +12,7 @@ import type { DeliveryCounts } from "@/db/queries/test-purchases";
 
 const NO_DELIVERIES: DeliveryCounts = { delivered: 0, failedUncharged: 0, failedCharged: 0 };
 
-export function toListing(row: PublicListingRow): Listing {
+function toListing(row: PublicListingRow): Listing {
   return {
     ...row,
     price: row.price === null ? null : Number(row.price),
@@ -38,7 +38,7 @@ function toSnapshot(probe: LatestProbeRow): ProbeSnapshot {
  * Verified is claimed only with a check behind it: the listing's flag (approval, kept by the checks) and a
  * verifiable latest check from the last 24 hours. A flag no check earned reads as unverified.
  */
-export function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now = new Date()): boolean {
+function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now = new Date()): boolean {
   return flag && probe !== null && probe.verifiable && now.getTime() - new Date(probe.checkedAt).getTime() < VERIFIED_WINDOW_MS;
 }
 

@@ -21,7 +21,7 @@ export type RegistryView = ListingView & { registry: RegistryFacts };
  * Deleted: a listing no longer approved (removed, rejected after approval, unlisted, deleted upstream); deprecated:
  * one its upstream deprecated; active otherwise.
  */
-export function registryStatusOf(row: Pick<RegistryListingRow, "status" | "upstreamStatus">): RegistryStatus {
+function registryStatusOf(row: Pick<RegistryListingRow, "status" | "upstreamStatus">): RegistryStatus {
   if (row.status !== "approved" || row.upstreamStatus === "deleted") return "deleted";
   return row.upstreamStatus === "deprecated" ? "deprecated" : "active";
 }

@@ -8,7 +8,7 @@ import type { Db } from "@/db/types";
 
 export const SITEMAP_URL_LIMIT = 50_000;
 
-export const SITEMAP_PAGES = [
+const SITEMAP_PAGES = [
   "/",
   "/marketplace",
   "/how-it-works",

@@ -25,7 +25,7 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-export function testPurchaseSummary(v: Omit<TestPurchaseView, "summary">): string {
+function testPurchaseSummary(v: Omit<TestPurchaseView, "summary">): string {
   const on = formatDay(new Date(v.at));
   if (v.outcome === "delivered") return `Test purchase on ${on}: paid ${v.priceUsd}, delivered in ${seconds(v.deliveredMs ?? 0)}`;
   if (v.outcome === "not-delivered") return `Test purchase on ${on}: ${v.paid ? "Paid, nothing delivered" : "Nothing delivered in time (payment not seen settled)"}`;

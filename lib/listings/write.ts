@@ -7,7 +7,7 @@ import { splitCategories } from "@/lib/categories";
 import { registryName } from "./presenters/server-details";
 import { slugify } from "./slug";
 
-export type ListingInput = Omit<ListingRowInput, "slug" | "categories"> & { categories: string[] | string; slug?: string };
+type ListingInput = Omit<ListingRowInput, "slug" | "categories"> & { categories: string[] | string; slug?: string };
 
 function derived(input: ListingInput): ListingRowInput {
   return { ...input, categories: splitCategories(input.categories), slug: input.slug ?? slugify(input.name) };

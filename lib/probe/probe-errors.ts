@@ -4,7 +4,7 @@
 import { ProtocolError, SdkHttpError, SseError } from "@modelcontextprotocol/client";
 import { findSafeFetchError, type SafeFetchError } from "@/lib/ssrf";
 
-export type ProbeErrorClass =
+type ProbeErrorClass =
   | "invalid_url"
   | "blocked_address"
   | "dns_failure"

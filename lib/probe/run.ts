@@ -23,7 +23,7 @@ class ProbeTimeout extends Error {
 }
 
 /** One run's means: its deadline, the safe fetch every request goes through, and the refusals that fetch made. */
-export type ProbeRun = {
+type ProbeRun = {
   started: number;
   deadline: AbortSignal;
   refusals: SafeFetchError[];

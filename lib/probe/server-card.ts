@@ -8,7 +8,7 @@ import type { FetchLike } from "@/lib/ssrf";
 // A card is a few kilobytes; a server that answers more at these addresses is not serving one.
 const CARD_MAX_CHARS = 64 * 1024;
 // Each address gets this long (all are asked at once), inside the probe's own deadline.
-export const CARD_TIMEOUT_MS = 3_000;
+const CARD_TIMEOUT_MS = 3_000;
 // The capabilities a card and a server both name, compared by presence.
 const CAPABILITIES = ["tools", "prompts", "resources", "logging", "completions"] as const;
 
@@ -19,7 +19,7 @@ const cardSchema = z.looseObject({
   remotes: z.array(z.looseObject({ type: z.string().max(40), url: z.string().max(2000), supportedProtocolVersions: z.array(z.string().max(40)).max(50).optional() })).max(50).optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
 });
-export type ReadCard = z.infer<typeof cardSchema>;
+type ReadCard = z.infer<typeof cardSchema>;
 
 /** What the server answered, the other side of the comparison. */
 export type Observed = {
@@ -62,7 +62,7 @@ async function fetchCard(fetch: FetchLike, location: string): Promise<{ location
 }
 
 /** The first card found at the locations, read; null when the server publishes none. Never throws. */
-export async function readServerCard(fetch: FetchLike, serverUrl: string): Promise<{ location: string; card: ReadCard | null } | null> {
+async function readServerCard(fetch: FetchLike, serverUrl: string): Promise<{ location: string; card: ReadCard | null } | null> {
   const found = await Promise.all(cardLocations(serverUrl).map((location) => fetchCard(fetch, location)));
   return found.find((f) => f !== null) ?? null;
 }

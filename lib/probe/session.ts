@@ -29,7 +29,7 @@ export class NotMcpServer extends Error {
 }
 
 /** What openSession needs of the probe: its fetch, its requests' deadline, and whether a retry could help. */
-export type SessionDeps = { fetch: FetchLike; request: RequestOptions; refusals: readonly SafeFetchError[]; deadline: AbortSignal };
+type SessionDeps = { fetch: FetchLike; request: RequestOptions; refusals: readonly SafeFetchError[]; deadline: AbortSignal };
 
 /**
  * Connects over Streamable HTTP, falling back to the deprecated HTTP+SSE transport (noted as a quirk). A refusal

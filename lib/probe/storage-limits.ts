@@ -69,7 +69,7 @@ export function boundQuirks(quirks: Quirks): string[] {
 }
 
 /** The largest price per call a listing stores (the column's numeric(15,6); exact as a JS number). */
-export const MAX_LISTING_PRICE = 999_999_999.999999;
+const MAX_LISTING_PRICE = 999_999_999.999999;
 
 /** Whether `price` fits the listing's price column; a larger one is left unread with a quirk, never overflowed. */
 export function storablePrice(price: number | null, quirks: Quirks): boolean {

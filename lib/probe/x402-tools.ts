@@ -35,7 +35,7 @@ export type X402Offers = { items: PricedItem[]; methods: AcceptedPayment[] };
 /** A listed tool as tools/list gave it, with the fields the paid signals live in. */
 export type ListedTool = ProbedTool & { annotations?: unknown; _meta?: unknown };
 
-export type PaidCandidate = { tool: ProbedTool; signal: PaidSignal };
+type PaidCandidate = { tool: ProbedTool; signal: PaidSignal };
 
 /**
  * The listed tools something says are paid, each with that reason: the tool's own signal first, then a name from

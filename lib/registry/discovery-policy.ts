@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { SAMPLE_SERVER_URL_PATTERN, sampleServerUrls } from "@/lib/sample-catalogue/identity";
 
 /** Addresses that receive nothing anyone can spend: the zero address and the customary burn address. */
-export const PLACEHOLDER_PAYEES = ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead"];
+const PLACEHOLDER_PAYEES = ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead"];
 
 export function discoveryExclusions(): DiscoveryExclusions {
   return {

@@ -8,7 +8,7 @@ import { route } from "@/lib/http/route";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { createRegistryServer } from "./mcp-server";
 
-export const MAX_MCP_BODY_BYTES = 64 * 1024;
+const MAX_MCP_BODY_BYTES = 64 * 1024;
 /**
  * JSON-RPC batches are accepted (MCP 2025-03-26 clients may send them) but every message in one counts
  * against the per-address limit, as if sent alone; past this size a batch is refused outright.
@@ -28,7 +28,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 }
 
 /** A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take. */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, reason?: string): Response {
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, reason?: string): Response {
   return Response.json(
     { jsonrpc: "2.0", error: reason ? { code, message, data: { code: reason } } : { code, message }, id: null },
     { status, headers: { ...CORS, "Cache-Control": "no-store", ...headers } },

@@ -155,7 +155,7 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * the site is deployed, and they are the same for every caller (no keys, no accounts): an hour, shareable. Search
  * answers are tool results, which the protocol does not cache: the catalogue itself changes with every approval.
  */
-export const REGISTRY_CACHE_HINT: CacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" };
+const REGISTRY_CACHE_HINT: CacheHint = { ttlMs: 60 * 60 * 1000, cacheScope: "public" };
 
 export function createRegistryServer(db: Db): Server {
   const server = new Server(

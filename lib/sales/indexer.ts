@@ -27,7 +27,7 @@ export type IndexSettings = {
   excludedPayers?: string[];
 };
 
-export type IndexOptions = IndexSettings & {
+type IndexOptions = IndexSettings & {
   network: PaymentNetwork;
   client: PublicClient;
   /** The token whose transfers are sales; the network's USDC unless a test says otherwise. */
@@ -39,7 +39,7 @@ export type IndexOptions = IndexSettings & {
 export type IndexResult = { network: string; from: string | null; to: string | null; payees: number; added: number; removed: number; backfilled: number };
 
 /** The RPC answered something the indexer did not ask for or cannot read: the run stops, nothing of it is kept. */
-export class SalesRpcError extends Error {}
+class SalesRpcError extends Error {}
 
 const TRANSFER_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer" })[0];
 const AUTHORIZATION_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "AuthorizationUsed" })[0];

@@ -26,7 +26,7 @@ export type CheckedTarget = {
   family: 4 | 6;
 };
 
-export type ResolvePolicy = AddressPolicy & { lookup?: Lookup };
+type ResolvePolicy = AddressPolicy & { lookup?: Lookup };
 
 /**
  * Parses the URL with the WHATWG parser — which also turns decimal, octal, hex and short IPv4 forms

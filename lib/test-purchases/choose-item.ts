@@ -16,7 +16,7 @@ function exampleOf(hint: string): string | undefined {
   return /^\s*(?:example:|e\.g\.?)\s*(.+?)\s*$/i.exec(hint)?.[1];
 }
 
-export function fillParams(item: PricedItem): Record<string, string> | null {
+function fillParams(item: PricedItem): Record<string, string> | null {
   const params: Record<string, string> = {};
   for (const [name, hint] of Object.entries(item.params ?? {})) {
     const value = exampleOf(hint);
@@ -39,7 +39,7 @@ function payeeOn(tool: ProbedTool | undefined, network: PaymentNetwork): string 
   return tool?.paid?.offers?.find((o) => findNetwork(o.network)?.caip2 === network.caip2)?.payTo;
 }
 
-export type ChoiceInput = { network: PaymentNetwork; excluded: Set<string>; maxUnits: bigint; tools?: ProbedTool[] };
+type ChoiceInput = { network: PaymentNetwork; excluded: Set<string>; maxUnits: bigint; tools?: ProbedTool[] };
 
 export function chooseItem(items: PricedItem[], { network, excluded, maxUnits, tools = [] }: ChoiceInput): ChosenItem | null {
   // An owner who excludes an item excludes it however it is sold (its x402-paid tool too).

@@ -18,18 +18,18 @@ import { DatabaseLedger } from "./ledger";
 import type { TestPurchaseSettings } from "./settings";
 
 /** The largest answer a test purchase reads; a bigger one is a failed delivery. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Listings bought from in one run at most (the rest wait for the next run). */
 const RUN_LIMIT = 20;
 /** Due listings looked at in one run: those with nothing to buy are passed over without any network call. */
 const CANDIDATES = 200;
 
-export type TestPurchaseResult =
+type TestPurchaseResult =
   | { kind: "recorded"; outcome: TestPurchaseOutcome; message: string }
   /** Nothing bought and nothing recorded: no item fits, no chain, or the wallet or budget cannot pay. */
   | { kind: "skipped"; reason: string; stopRun?: boolean; contacted?: boolean };
 
-export type TestPurchaseRunSummary = { due: number; recorded: Partial<Record<TestPurchaseOutcome, number>>; skipped: number; stoppedEarly: string | null };
+type TestPurchaseRunSummary = { due: number; recorded: Partial<Record<TestPurchaseOutcome, number>>; skipped: number; stoppedEarly: string | null };
 
 export type RunOptions = { signal?: AbortSignal; lookup?: Lookup; limit?: number };
 
@@ -166,7 +166,7 @@ async function recordThrown(db: Db, settings: TestPurchaseSettings, ledger: Data
  * is recorded and the wallet's own refusals are skipped (a spent day's budget or a short wallet stops the run); a paid
  * purchase by what came back and what the money did.
  */
-export type OutcomeDecision =
+type OutcomeDecision =
   | { kind: "drift" }
   | { kind: "free" }
   | { kind: "skip"; stopRun: boolean }

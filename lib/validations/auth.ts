@@ -4,7 +4,7 @@ import { isCommonPassword } from "@/lib/validations/common-passwords";
 
 export const MIN_PASSWORD_LENGTH = 8;
 // Long enough for any passphrase; the cap keeps one request from hashing megabytes.
-export const MAX_PASSWORD_LENGTH = 200;
+const MAX_PASSWORD_LENGTH = 200;
 
 const email = z.string().trim().max(254, "Invalid email address").pipe(z.email("Invalid email address"));
 

@@ -84,8 +84,6 @@ export const apiQuerySchema = z
   })
   .strict();
 
-export type ApiQuery = z.infer<typeof apiQuerySchema>;
-
 /** Opaque paging cursor: the offset of the next row. */
 export function encodeCursor(offset: number): string {
   return Buffer.from(`o:${offset}`).toString("base64url");

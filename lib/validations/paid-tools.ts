@@ -18,7 +18,7 @@ export const CONSENT_REQUIRED = "To name paid tools, agree that Agora reads each
 const TOOL_NAME = /^[\p{L}\p{N}_.\-/:]+$/u;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-export const paidToolNameSchema = z
+const paidToolNameSchema = z
   .string({ error: "Each paid tool is named by a string." })
   .min(1, PAID_TOOL_NAME_EMPTY)
   .max(MAX_TOOL_NAME_LENGTH, PAID_TOOL_NAME_TOO_LONG)

@@ -19,8 +19,8 @@ const pageLimit = (max: number, fallback: number) =>
     .optional()
     .default(fallback);
 
-export const SEARCH_LIMIT_DEFAULT = 10;
-export const SEARCH_LIMIT_MAX = 50;
+const SEARCH_LIMIT_DEFAULT = 10;
+const SEARCH_LIMIT_MAX = 50;
 
 /** search_servers: the marketplace's filters under the names agents see, paged by an opaque cursor. */
 export const searchServersShape = {
@@ -43,8 +43,8 @@ export const getServerShape = {
     .describe("The server's id or slug, as returned by search_servers, or its MCP URL."),
 };
 
-export const REGISTRY_LIMIT_DEFAULT = 30;
-export const REGISTRY_LIMIT_MAX = 100;
+const REGISTRY_LIMIT_DEFAULT = 30;
+const REGISTRY_LIMIT_MAX = 100;
 
 /**
  * GET /v0.1/servers query, as the official MCP Registry names it. Unknown parameters are ignored rather
@@ -66,10 +66,8 @@ export const registryListQuerySchema = z.object({
   source: filtersShape.source,
 });
 
-export type RegistryListQuery = z.infer<typeof registryListQuerySchema>;
-
-export const DISCOVERY_LIMIT_DEFAULT = 20;
-export const DISCOVERY_LIMIT_MAX = 100;
+const DISCOVERY_LIMIT_DEFAULT = 20;
+const DISCOVERY_LIMIT_MAX = 100;
 
 const token = (name: string, example: string) =>
   z
@@ -141,8 +139,8 @@ export const discoveryQuerySchema = z.object({
 
 export type BazaarFilters = Pick<z.infer<typeof discoveryQuerySchema>, keyof typeof bazaarFiltersShape>;
 
-export const DISCOVERY_SEARCH_LIMIT_DEFAULT = 10;
-export const DISCOVERY_SEARCH_LIMIT_MAX = 50;
+const DISCOVERY_SEARCH_LIMIT_DEFAULT = 10;
+const DISCOVERY_SEARCH_LIMIT_MAX = 50;
 
 /** GET /discovery/search: the Bazaar's search, the marketplace's text under the Bazaar's names, with the same filters. */
 export const discoverySearchSchema = z.object({

@@ -30,7 +30,7 @@ const BALANCE_OF = [
  * `read`: units holds it; `unavailable`: the chain did not answer in time; `on-request`: not read, since the address
  * has no purchases and nobody asked; `limited`: not read, since this client asked for too many balances (`refusal`).
  */
-export type BalanceState = "read" | "unavailable" | "on-request" | "limited";
+type BalanceState = "read" | "unavailable" | "on-request" | "limited";
 
 export type NetworkBalance = {
   caip2: string;
@@ -80,7 +80,7 @@ async function balanceOn(caip2: string, address: Address): Promise<string | null
 }
 
 /** Who is looking and whether they asked for the balance (the page's "Show balance"). */
-export type WalletRequest = { client: string; balanceAsked: boolean };
+type WalletRequest = { client: string; balanceAsked: boolean };
 
 // A few seconds: long enough that reloads, bursts and a crawler's repeats share one read, short enough that funds
 // that just arrived show on the next look. Bounded by count and bytes: distinct addresses cannot grow it.

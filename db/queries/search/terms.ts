@@ -39,7 +39,7 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-export const MAX_WORDS = 8;
+const MAX_WORDS = 8;
 const MAX_WORD_LENGTH = 40;
 
 

@@ -3,7 +3,7 @@
 import { probeServer, type NamedPaidTool, type ProbeOptions, type ProbeResult } from "@/lib/probe";
 
 /** The owner's names as the probe takes them. */
-export function ownerNamedTools(names: readonly string[]): NamedPaidTool[] {
+function ownerNamedTools(names: readonly string[]): NamedPaidTool[] {
   return names.map((name) => ({ name, reason: "owner" }));
 }
 

@@ -9,7 +9,7 @@ import type { ProbeOptions } from "@/lib/probe";
 import { checkListing } from "./check-listings";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 
-export type RecheckSummary = { reachable: boolean; error: string | null; errorClass: string | null; tools: number; verified: boolean };
+type RecheckSummary = { reachable: boolean; error: string | null; errorClass: string | null; tools: number; verified: boolean };
 
 export async function runRecheck(db: Db, user: User, listingId: string, probe: ProbeOptions = {}): Promise<RecheckSummary> {
   const owner = await findListingOwner(db, listingId);

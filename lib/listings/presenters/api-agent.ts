@@ -5,7 +5,7 @@ import { probeFacts, type ProbeFacts } from "@/lib/listings/presenters/facts";
 import { provenanceFacts, type Provenance } from "@/lib/listings/presenters/provenance";
 
 /** The spec's fields keep their shapes; what the probe knows follows them (additive). */
-export type ApiAgent = {
+type ApiAgent = {
   id: string;
   name: string;
   description: string;

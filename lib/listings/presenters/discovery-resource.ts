@@ -45,7 +45,7 @@ function tags(categories: string[]): string[] {
 }
 
 /** Agora's evidence about the listing an entry belongs to (lib/registry/discovery-entries.ts reads it). */
-export type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null; buyerRating: { count: number; average: number | null }; delivery30d: DeliveryCounts };
+type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null; buyerRating: { count: number; average: number | null }; delivery30d: DeliveryCounts };
 
 /**
  * The listing's evidence, read the way the field reads it: Coinbase's Bazaar's `quality` (paid calls and distinct

@@ -8,14 +8,14 @@ import { paymentStyleOf } from "./payment-style";
 import { salesFacts, salesFactsSchema } from "./sales-facts";
 import { testPurchaseSchema } from "@/lib/listings/test-purchase-view";
 
-export const toolPriceSchema = z.object({
+const toolPriceSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   priceUsd: z.number().nullable().describe("USD per call of the cheapest item bought through this tool; null when nothing on it is priced."),
   paymentMethods: z.array(z.string()).describe("Ids of the payment methods this tool accepts, e.g. USDC_BASE_SEPOLIA."),
 });
 
-export const pricedItemSchema = z.object({
+const pricedItemSchema = z.object({
   id: z.string().nullable().describe("The id make-purchase takes, when the server gives one."),
   name: z.string(),
   description: z.string().nullable(),
@@ -32,26 +32,26 @@ export const pricedItemSchema = z.object({
     .describe("How the price is paid: exact (the price, every call) or upto (metered: priceUsd is the most a call may cost; the server settles what the call used)."),
 });
 
-export const paymentMethodSchema = z.object({
+const paymentMethodSchema = z.object({
   id: z.string().describe("Payment method id, e.g. USDC_BASE_SEPOLIA."),
   network: z.string().nullable().describe("Chain, e.g. base-sepolia."),
   asset: z.string().nullable().describe("Token, e.g. USDC."),
   payTo: z.string().nullable().describe("The provider's receiving wallet address."),
 });
 
-export const verificationSchema = z.object({
+const verificationSchema = z.object({
   status: z.enum(["passed", "failed"]),
   checkedAt: z.string().describe("ISO 8601 time of the check."),
   message: z.string().nullable(),
 });
 
-export const uptimeSchema = z.object({
+const uptimeSchema = z.object({
   percent: z.number().nullable().describe("Share of the last 30 days' checks that reached the server; null without checks."),
   checks: z.number().int(),
   medianLatencyMs: z.number().nullable().describe("Median MCP handshake time of the checks that reached it."),
 });
 
-export const driftSchema = z.object({
+const driftSchema = z.object({
   kind: z.enum(["price", "wallet", "tools"]),
   subject: z.string().describe("The priced item or payment method that changed; empty for the tool set."),
   approved: z.string().describe("What was approved."),
@@ -62,7 +62,7 @@ export const driftSchema = z.object({
   detectedAt: z.string().describe("ISO 8601 time of the check that found it."),
 });
 
-export const deliverySchema = z.object({
+const deliverySchema = z.object({
   delivered: z.number().int().describe("Test purchases that were paid for and delivered a good result in time."),
   failedUncharged: z.number().int().describe("Test purchases that failed without costing anything: the server refused the payment, or its tool failed and the payment was not used."),
   failedCharged: z.number().int().describe("Test purchases that failed after the money moved (or may have): paid, and nothing good came back."),
@@ -79,7 +79,7 @@ export const statusFactsSchema = z.object({
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */
-export const salesTermsSchema = z.object({
+const salesTermsSchema = z.object({
   tools: z.array(toolPriceSchema).describe("Tools with per-tool prices, as the latest check read them; empty before the first check."),
   pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
   paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
@@ -101,7 +101,7 @@ export const salesTermsSchema = z.object({
 
 export const probeFactsSchema = statusFactsSchema.extend(salesTermsSchema.shape);
 
-export type StatusFacts = z.infer<typeof statusFactsSchema>;
+type StatusFacts = z.infer<typeof statusFactsSchema>;
 export type ProbeFacts = z.infer<typeof probeFactsSchema>;
 
 export function statusFacts(view: ListingView): StatusFacts {

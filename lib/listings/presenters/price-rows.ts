@@ -6,7 +6,7 @@
 // payee that is the listing's only one on that method. Anything else stays two rows, as two different offers.
 import { PAYMENT_NETWORKS, type AcceptedPayment, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
 
-export type PriceRow = {
+type PriceRow = {
   key: string;
   /** The item's name, or the tool's for something sold by a tool alone. */
   name: string;

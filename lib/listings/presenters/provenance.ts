@@ -59,10 +59,3 @@ export function provenanceChainFacts(listing: ProvenanceColumns, chain: Provenan
   }
   return { origin: hops[0] ?? null, registries: hops };
 }
-
-/** "first published in MCP Registry (https://…), then Agora (https://…)". */
-export function provenanceChainLine(hops: RegistryHop[]): string | null {
-  if (hops.length === 0) return null;
-  const [first, ...rest] = hops.map((h) => `${h.name} (${h.url})`);
-  return `First published in ${first}${rest.length ? `, then listed by ${rest.join(", then ")}` : ""}.`;
-}

@@ -6,7 +6,7 @@ import { detailUrl, registryName } from "@/lib/listings/presenters/server-detail
 import { siteUrl } from "@/lib/site";
 import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView, type FeedbackRecord } from "@/lib/listings/buyer-review-view";
 
-export type ReputationSummary = {
+type ReputationSummary = {
   /** ERC-8004 getSummary: how many feedback records and their average value (0–100). */
   count: number;
   averageScore: number | null;

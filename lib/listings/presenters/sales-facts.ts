@@ -32,7 +32,7 @@ export const salesFactsSchema = z
   })
   .describe("Sales read from the chain: USDC transferWithAuthorization payments to the payee wallets of the listing's latest check.");
 
-export type SalesFacts = z.infer<typeof salesFactsSchema>;
+type SalesFacts = z.infer<typeof salesFactsSchema>;
 
 const usd = (units: string) => unitsToUsd(units);
 

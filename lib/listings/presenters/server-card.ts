@@ -63,7 +63,7 @@ export function toServerCard(listing: ListingView): ServerCard {
   };
 }
 
-export type CatalogEntry = { slug: string; name: string };
+type CatalogEntry = { slug: string; name: string };
 
 /**
  * Every published card as an AI Catalog (the index SEP-2127's discovery points clients at): one entry per listing,

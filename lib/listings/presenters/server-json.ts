@@ -9,8 +9,8 @@ import { site, siteUrl } from "@/lib/site";
 import { provenanceChainFacts, provenanceFacts } from "./provenance";
 import { detailUrl, registryNameOf, serverCardUrl } from "./server-details";
 
-export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
-export const OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official";
+const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+const OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official";
 export const AGORA_META_KEY = `${site.registryNamespace}/listing`;
 // Agora keeps one version per listing; a change shows in updatedAt, not in a new version.
 export const SERVER_VERSION = "1.0.0";
@@ -19,7 +19,7 @@ const TEXT_MAX = 100;
 // The official registry keeps publisher metadata under 4 KB; past that, the long lists give way to a pointer.
 export const META_MAX_BYTES = 4096;
 
-export type ServerJson = {
+type ServerJson = {
   $schema: string;
   name: string;
   title: string;
@@ -32,7 +32,7 @@ export type ServerJson = {
   _meta: Record<string, unknown>;
 };
 
-export type OfficialMeta = { status: RegistryStatus; statusChangedAt: string; publishedAt: string; updatedAt: string; isLatest: boolean };
+type OfficialMeta = { status: RegistryStatus; statusChangedAt: string; publishedAt: string; updatedAt: string; isLatest: boolean };
 
 export type ServerResponse = {
   server: ServerJson;
@@ -107,7 +107,7 @@ function paidToolsMeta(listing: ListingView): Record<string, string[]> {
 }
 
 /** Registry facts for a listing read without them (a listing approved now, as every surface but /v0.1 sees it). */
-export function currentRegistryFacts(listing: ListingView): RegistryFacts {
+function currentRegistryFacts(listing: ListingView): RegistryFacts {
   return {
     status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active",
     statusChangedAt: listing.updatedAt,
@@ -118,7 +118,7 @@ export function currentRegistryFacts(listing: ListingView): RegistryFacts {
 }
 
 /** One version of a listing: its own, or one its upstream published earlier (GET …/versions lists every one seen). */
-export type VersionOverride = { version: string; publishedAt: string | null; server: RegistryFacts["upstreamServer"]; isLatest: boolean };
+type VersionOverride = { version: string; publishedAt: string | null; server: RegistryFacts["upstreamServer"]; isLatest: boolean };
 
 /**
  * An imported entry comes back out as its upstream gave it: version, packages, repository and website, and the

@@ -5,7 +5,7 @@
 import { findNetwork, PAID_STYLE_NAMES, unitsToNumber, type PaidReason, type ProbedTool, type ToolPayment } from "@agora-mcp/protocol";
 import { formatPrice } from "@/lib/listings/format";
 
-export type ToolPaymentView = {
+type ToolPaymentView = {
   tool: string;
   /** The style's name ("x402 MCP transport"), or null when the tool never answered in a style Agora reads. */
   style: string | null;

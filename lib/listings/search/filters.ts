@@ -6,7 +6,6 @@ import { BROWSE_SORT, CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defa
 import { SOURCE_NAMES } from "@/lib/listings/source-names";
 
 export { BROWSE_SORT, CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort };
-export const VIEWS = ["grid", "list"] as const;
 // Labels are Records over the protocol's lists, so a new value fails to compile until it has a label here.
 export const SORT_LABELS: Record<Sort, string> = { relevance: "Relevance", popular: "Popular", purchased: "Most purchased", newest: "Newest", name: "Name" };
 export const PRICE_LABELS: Record<PriceFilter, string> = { all: "All prices", free: "Free", paid: "Paid" };
@@ -14,9 +13,9 @@ export const SOURCE_LABELS: Record<SourceFilter, string> = { all: "All sources",
 export const PAGE_SIZE = 24;
 
 export type Sort = CatalogueSort;
-export type PriceFilter = CataloguePrice;
-export type View = (typeof VIEWS)[number];
-export type SourceFilter = CatalogueSource;
+type PriceFilter = CataloguePrice;
+export type View = "grid" | "list";
+type SourceFilter = CatalogueSource;
 export type ListingFilters = CatalogueFilters;
 
 /** Query string for a filter state, leaving out defaults so URLs stay short and canonical. */

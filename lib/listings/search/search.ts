@@ -17,12 +17,12 @@ import type { ListingView } from "@/lib/listings/model";
 import type { ListingFilters } from "./filters";
 import { catalogueQuery } from "@/db/queries/search/terms";
 
-export const MAX_ENTRIES = 300;
+const MAX_ENTRIES = 300;
 // A page of 50 listing views is ~60 KB of JSON at most (descriptions are capped at 1,000 characters).
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 const MAX_CACHED_LIMIT = 50;
 
-export type ViewSearchResult = Omit<SearchResult, "rows"> & { items: ListingView[] };
+type ViewSearchResult = Omit<SearchResult, "rows"> & { items: ListingView[] };
 
 const caches = new WeakMap<Db, { ttlMs: number; cache: ResultCache<ViewSearchResult> }>();
 

@@ -11,7 +11,7 @@ import type { ServerSubmission } from "@/lib/validations/server-submission";
 import { listingAtUrl } from "@/db/queries/listings";
 import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./server-url";
 
-export const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
+const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
 
 /** A parsed submission (serverSubmissionSchema's output); one that names no paid tools may leave the two fields out. */
 export type Submission = Omit<ServerSubmission, "paidTools" | "readPricesConsent"> & Partial<Pick<ServerSubmission, "paidTools" | "readPricesConsent">>;

@@ -8,7 +8,7 @@ import { paidToolNameProblem } from "@/lib/validations/paid-tools";
 import { admitSubmission } from "./submit-server";
 
 /** The most tools the checklist shows (a server's tools/list may run to pages). */
-export const MAX_TOOL_CHOICES = 100;
+const MAX_TOOL_CHOICES = 100;
 
 /**
  * One row of the checklist. `markedPaid`: the server's tools/list already says it is paid (Agora reads its price
@@ -21,7 +21,7 @@ export type ToolChoices = { tools: ToolChoice[]; cut: boolean };
 const MONETIZED_TOOLS = new Set<string>([...PRICE_LISTING_TOOLS, ...PAYMENT_METHODS_TOOLS, MAKE_PURCHASE_TOOL]);
 
 /** The checklist rows for a server's listed tools (its MonetizedMCP tools left out), the first MAX_TOOL_CHOICES. */
-export function toolChoices(listed: ListedToolSignal[]): ToolChoices {
+function toolChoices(listed: ListedToolSignal[]): ToolChoices {
   const tools = listed.filter((t) => !MONETIZED_TOOLS.has(t.name));
   return {
     tools: tools.slice(0, MAX_TOOL_CHOICES).map((t) => ({

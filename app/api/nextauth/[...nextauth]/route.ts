@@ -4,7 +4,7 @@ import { configuredOrigin } from "@/lib/public-origin";
 import { route } from "@/lib/http/route";
 
 /** Auth.js posts small forms (CSRF token, credentials, callback URL); it would read any body whole. */
-export const MAX_AUTH_BODY_BYTES = 8 * 1024;
+const MAX_AUTH_BODY_BYTES = 8 * 1024;
 
 // Auth.js's own endpoints (sign-in redirects, provider callbacks, session, sign-out).
 export const GET = route({ name: "GET /api/nextauth", database: false }, ({ request }) => {
