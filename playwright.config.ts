@@ -33,7 +33,7 @@ const appEnv: Record<string, string> = {
   // A production build takes the test switches (rate limits off, probes of loopback) only with this.
   UNSAFE_TEST_MODE: "1",
   // The sample catalogue names hosts on the internet; the run reaches loopback only (the schedule has its own tests).
-  VERIFY_SCHEDULE_DISABLED: "1",
+  CHECK_SCHEDULE_DISABLED: "1",
   MAILCHIMP_API_KEY: "e2e-key-us1",
   MAILCHIMP_AUDIENCE_ID: "e2e-audience",
   MAILCHIMP_API_BASE: `http://127.0.0.1:${mailchimpPort}/3.0`,

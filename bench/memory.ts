@@ -175,7 +175,7 @@ async function measure(config: Config, slugs: string[]): Promise<Outcome> {
     // All load comes from one address: the per-address limits would turn it into 429s.
     RATE_LIMIT_DISABLED: "1",
     UNSAFE_TEST_MODE: "1",
-    VERIFY_SCHEDULE_DISABLED: "1",
+    CHECK_SCHEDULE_DISABLED: "1",
     MEMORY_LOG_SECONDS: "1",
     DATABASE_URL: config.driver === "postgres" ? databaseUrl : "",
     PGLITE_DIR: pgliteDir,

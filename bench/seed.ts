@@ -62,7 +62,7 @@ export function benchServerEnv(target: BenchDatabase, base: string, extra: Recor
     // would refuse its 17th connection (the total limit, MAX_IN_FLIGHT_REQUESTS, stays as deployed).
     MAX_IN_FLIGHT_PER_CLIENT: "0",
     UNSAFE_TEST_MODE: "1",
-    VERIFY_SCHEDULE_DISABLED: "1",
+    CHECK_SCHEDULE_DISABLED: "1",
     DATABASE_URL: target.driver === "postgres" ? target.serverUrl : "",
     PGLITE_DIR: target.pgliteDir,
     ...extra,

@@ -107,7 +107,7 @@ function startServer(): ChildProcess {
     E2E: "1",
     RATE_LIMIT_DISABLED: "1",
     UNSAFE_TEST_MODE: "1",
-    VERIFY_SCHEDULE_DISABLED: "1",
+    CHECK_SCHEDULE_DISABLED: "1",
     // Submissions name loopback servers (nothing listens: the probe after each fails fast, on loopback only).
     ALLOW_PRIVATE_SERVER_URLS: "true",
     PROBE_ALLOW_PRIVATE_HOSTS: "true",

@@ -89,7 +89,7 @@ async function main() {
     AUTH_SECRET: "bench-only-secret-0123456789abcdef0123",
     RATE_LIMIT_DISABLED: "1",
     UNSAFE_TEST_MODE: "1",
-    VERIFY_SCHEDULE_DISABLED: "1",
+    CHECK_SCHEDULE_DISABLED: "1",
     DATABASE_URL: databaseUrl,
     MEMORY_LOG_SECONDS: "2",
   }, ["ignore", "pipe", "inherit"]);

@@ -7,6 +7,7 @@
 // a ping that lands on such a dead connection is tried again at once on another. While down, a ping every half
 // second reopens the gate as soon as one answers. The postgres driver opens fresh connections by itself.
 import { isDatabaseUnavailable, isDeadConnection } from "./errors";
+import { processState } from "./process-state";
 
 type Health = {
   downSince: number | null;
@@ -22,8 +23,8 @@ type Health = {
 };
 
 // On globalThis: the proxy, route handlers and pages of one server process share it.
-const holder = globalThis as unknown as { __agoraDbHealth?: Health };
-const health = (holder.__agoraDbHealth ??= { downSince: null, lastFailureAt: 0, checking: false, lastUnavailableAt: 0 });
+// server/database-answer.mjs and server/static-fast-path.mjs read it under the same key (Symbol.for("agora.db-health")).
+const health = processState<Health>("db-health", () => ({ downSince: null, lastFailureAt: 0, checking: false, lastUnavailableAt: 0 }));
 
 const PING_INTERVAL_MS = 500;
 const PING_TIMEOUT_MS = 2_000;

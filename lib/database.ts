@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { openDatabase, type Connection } from "@/db/connect";
 import { setHealthPing, suspectDatabase } from "@/db/health";
 import type { Db } from "@/db/types";
+import { processState } from "@/db/process-state";
 
 export type { Db };
 export { databaseDown, reportDatabaseFailure } from "@/db/health";
@@ -15,11 +16,11 @@ type CreatedHook = (db: Db) => Promise<void>;
 
 // One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite; the hooks with
 // it, since the module that registers them (instrumentation's bundle) need not be the one that connects.
-const holder = globalThis as unknown as { __mcpDb?: Promise<Connection>; __dbCreatedHooks?: CreatedHook[] };
+const holder = processState("database", () => ({ connection: undefined as Promise<Connection> | undefined, createdHooks: [] as CreatedHook[] }));
 
 /** Registers work to run when the connection finds a brand-new database (registered before the first getDb()). */
 export function onCreated(hook: CreatedHook): void {
-  (holder.__dbCreatedHooks ??= []).push(hook);
+  holder.createdHooks.push(hook);
 }
 
 // A query that cannot get a connection in this time fails (the request answers 503) instead of hanging with the
@@ -36,27 +37,27 @@ async function connect(): Promise<Connection> {
     deadline: { ms: CONNECTION_DEADLINE_MS, onConnectionFailure: suspectDatabase },
   });
   setHealthPing(conn.ping);
-  if (conn.created) for (const hook of holder.__dbCreatedHooks ?? []) await hook(conn.db);
+  if (conn.created) for (const hook of holder.createdHooks) await hook(conn.db);
   return conn;
 }
 
 export async function getDb(): Promise<Db> {
-  holder.__mcpDb ??= connect().catch((error) => {
-    holder.__mcpDb = undefined;
+  holder.connection ??= connect().catch((error) => {
+    holder.connection = undefined;
     throw error;
   });
-  return (await holder.__mcpDb).db;
+  return (await holder.connection).db;
 }
 
 /** Closes this process's connection (at shutdown); the next getDb() would open a new one. */
 export async function closeDatabase(): Promise<void> {
-  const open = holder.__mcpDb;
-  holder.__mcpDb = undefined;
+  const open = holder.connection;
+  holder.connection = undefined;
   if (open) await (await open).close();
 }
 
 /** Points the app at an already-open database (integration tests drive route handlers this way). */
 export function setDatabase(conn: Connection): void {
-  holder.__mcpDb = Promise.resolve(conn);
+  holder.connection = Promise.resolve(conn);
   setHealthPing(conn.ping);
 }

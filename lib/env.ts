@@ -139,11 +139,11 @@ const schema = z
       .transform((v) => (v === undefined ? DEFAULT_PRICE_RISE_REVIEW_FACTOR : Number(v)))
       .pipe(z.number("must be a number").min(1, "must be at least 1 (1: every rise waits for review)").max(1000, "must be at most 1000")),
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
-    VERIFY_INTERVAL_SECONDS: optionalString
+    CHECK_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))
       .pipe(z.number().int("must be a whole number of seconds").min(1).max(7 * 24 * 3600, "must be at most a week (604800)")),
-    // Turns the in-app schedule off, for deployments that run `npm run verify:all` from cron instead.
-    VERIFY_SCHEDULE_DISABLED: flag,
+    // Turns the in-app schedule off, for deployments that run `npm run check:all` from cron instead.
+    CHECK_SCHEDULE_DISABLED: flag,
     // How long a search result is reused for the same search (lib/listings/search/search.ts); 0 turns the cache off.
     SEARCH_CACHE_TTL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 10 : Number(v)))
@@ -234,8 +234,18 @@ function parseWith<T>(settings: z.ZodType<T>, source: Record<string, string | un
   return result.data;
 }
 
+/**
+ * Settings renamed so that one word names one thing ("check" is what the app does to a listing's server; "verify"
+ * was also its name): an operator's settings under the former name keep working while the new one is unset.
+ */
+const FORMER_SETTING_NAMES = { VERIFY_INTERVAL_SECONDS: "CHECK_INTERVAL_SECONDS", VERIFY_SCHEDULE_DISABLED: "CHECK_SCHEDULE_DISABLED" } as const;
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  return parseWith(schema, source);
+  const named = { ...source };
+  for (const [former, current] of Object.entries(FORMER_SETTING_NAMES)) {
+    if (named[current] === undefined && named[former] !== undefined) named[current] = named[former];
+  }
+  return parseWith(schema, named);
 }
 
 type PageSettings = z.infer<typeof pageSettingsSchema>;

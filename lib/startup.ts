@@ -9,8 +9,9 @@ import { searchCacheStats } from "@/lib/listings/search/search";
 import { startJobs } from "@/lib/jobs/start-jobs";
 import { probeSampleListings } from "@/lib/sample-catalogue/probes";
 import { seedSampleCatalogue } from "@/lib/sample-catalogue/seed";
+import { processState } from "@/db/process-state";
 
-const holder = globalThis as unknown as { __memoryLog?: boolean; __shutdownHooks?: boolean; __sampleSeedHook?: boolean };
+const holder = processState("startup", () => ({ memoryLog: false, shutdownHooks: false, sampleSeedHook: false }));
 
 /** A brand-new embedded database gets the sample catalogue, so a first run shows a full marketplace. */
 async function seedSample(db: Db): Promise<void> {
@@ -41,8 +42,8 @@ export async function startUp(): Promise<void> {
     logWarn("UNSAFE_TEST_MODE: protections are off; never run this set-up in front of users", { switchedOff });
   }
   pinAuthUrl();
-  if (settings.MEMORY_LOG_SECONDS > 0 && !holder.__memoryLog) {
-    holder.__memoryLog = true;
+  if (settings.MEMORY_LOG_SECONDS > 0 && !holder.memoryLog) {
+    holder.memoryLog = true;
     const mb = (n: number) => Math.round(n / 2 ** 20);
     // external includes PGlite's WebAssembly memory (its whole size, resident or not); bench/memory.ts reads these.
     const logMemory = () => {
@@ -51,8 +52,8 @@ export async function startUp(): Promise<void> {
     };
     setInterval(logMemory, settings.MEMORY_LOG_SECONDS * 1000).unref();
   }
-  if (!holder.__sampleSeedHook) {
-    holder.__sampleSeedHook = true;
+  if (!holder.sampleSeedHook) {
+    holder.sampleSeedHook = true;
     onCreated(seedSample);
   }
   // Open the database (and apply migrations) now, so the first request does not pay for it.
@@ -61,14 +62,14 @@ export async function startUp(): Promise<void> {
     process.exit(1);
   });
   // Added first, so it runs last: the schedule's hook still needs the database to release its lease.
-  if (!holder.__shutdownHooks) onShutdown("close the database", closeDatabase);
+  if (!holder.shutdownHooks) onShutdown("close the database", closeDatabase);
   // Several instances on one PostgreSQL database see each other's cache revalidations (PGlite has one process).
   const { DATABASE_URL } = env();
-  if (DATABASE_URL && !building && !holder.__shutdownHooks) {
+  if (DATABASE_URL && !building && !holder.shutdownHooks) {
     const sharing = await shareCacheTags(await getDb(), DATABASE_URL);
     onShutdown("stop sharing cache revalidations", sharing.close);
   }
-  holder.__shutdownHooks = true;
+  holder.shutdownHooks = true;
   // `next build` loads instrumentation too; only a serving process runs the schedules.
   if (!building) startJobs(await getDb());
 }

@@ -23,7 +23,7 @@ const MESSAGE = "Agora is briefly unavailable while its database reconnects. Ple
 
 /** Whether the app's last "database unreachable" query failure was within RECENT_MS. */
 function databaseJustFailed() {
-  const at = globalThis.__agoraDbHealth?.lastUnavailableAt ?? 0;
+  const at = globalThis[Symbol.for("agora.db-health")]?.lastUnavailableAt ?? 0;
   return Date.now() - at < RECENT_MS;
 }
 

@@ -80,7 +80,7 @@ function answer(pages, req, res) {
     }
   }
   // db/health.ts keeps its state here; while the database is (or may be) down, proxy.ts decides.
-  const health = globalThis.__agoraDbHealth;
+  const health = globalThis[Symbol.for("agora.db-health")];
   if (health && health.downSince !== null) return false;
   const encoding = page.gzip ? negotiate(acceptEncoding) : "identity";
   if (encoding === null) return false;

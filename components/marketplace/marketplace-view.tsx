@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { SearchX } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { ListingCard } from "@/components/marketplace/listing-card";
-import { ListingRow } from "@/components/marketplace/listing-row";
+import { ListingListItem } from "@/components/marketplace/listing-list-item";
 import { MarketplaceControls } from "@/components/marketplace/marketplace-controls";
 import { Pagination } from "@/components/marketplace/pagination";
 import type { MarketplacePage } from "@/lib/listings/catalogue";
@@ -58,7 +58,7 @@ export function MarketplaceView({ filters, view, page, data }: { filters: Listin
         ) : view === "list" ? (
           <ul className="divide-y overflow-hidden rounded-xl border bg-card shadow-xs">
             {items.map((listing) => (
-              <ListingRow key={listing.id} listing={listing} />
+              <ListingListItem key={listing.id} listing={listing} />
             ))}
           </ul>
         ) : (

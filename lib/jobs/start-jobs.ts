@@ -1,6 +1,6 @@
 // The one scheduler entry for background work, started by lib/startup.ts on a serving process: the listing checks
 // (with the work riding on their lease, lib/jobs/scheduled-work.ts: ingestion, test purchases) every
-// VERIFY_INTERVAL_SECONDS, and the sales index on its own, shorter schedule. Ingestion started by hand from the
+// CHECK_INTERVAL_SECONDS, and the sales index on its own, shorter schedule. Ingestion started by hand from the
 // admin view shares the checks' lease (lib/jobs/ingest-now.ts).
 import type { Db } from "@/db/types";
 import { env } from "@/lib/env";
@@ -10,9 +10,10 @@ import { changed as cacheChanged } from "@/lib/cache/invalidate";
 import { startScheduledChecks } from "./checks-schedule";
 import { scheduledWork } from "./scheduled-work";
 import { startSalesSchedule } from "./sales-schedule";
+import { processState } from "@/db/process-state";
 
 // Flags on globalThis: a dev server reloads modules, and each schedule must start once per process.
-const holder = globalThis as unknown as { __salesSchedule?: boolean; __verifySchedule?: boolean };
+const holder = processState("jobs", () => ({ salesSchedule: false, checkSchedule: false }));
 
 export function startJobs(db: Db): void {
   startSalesIndexing(db);
@@ -20,19 +21,19 @@ export function startJobs(db: Db): void {
 }
 
 function startVerification(db: Db): void {
-  const { VERIFY_SCHEDULE_DISABLED, VERIFY_INTERVAL_SECONDS } = env();
-  if (VERIFY_SCHEDULE_DISABLED || holder.__verifySchedule) return;
-  holder.__verifySchedule = true;
+  const { CHECK_SCHEDULE_DISABLED, CHECK_INTERVAL_SECONDS } = env();
+  if (CHECK_SCHEDULE_DISABLED || holder.checkSchedule) return;
+  holder.checkSchedule = true;
   const schedule = startScheduledChecks(db, {
-    intervalMs: VERIFY_INTERVAL_SECONDS * 1000,
+    intervalMs: CHECK_INTERVAL_SECONDS * 1000,
     alsoRun: scheduledWork(db),
-    onRun: (summary) => logInfo("scheduled verification", { ...summary, holder: schedule.holder }),
+    onRun: (summary) => logInfo("scheduled checks", { ...summary, holder: schedule.holder }),
     onWork: (name, result) => logInfo(`scheduled ${name}`, result && typeof result === "object" ? (result as Record<string, unknown>) : { result }),
-    onError: (error, work) => logError(work ? `scheduled ${work} failed` : "scheduled verification failed", error),
+    onError: (error, work) => logError(work ? `scheduled ${work} failed` : "scheduled checks failed", error),
   });
   // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
-  onShutdown("stop scheduled verification", () => schedule.stop({ waitMs: 3_000 }));
-  logInfo("scheduled verification started", { intervalSeconds: VERIFY_INTERVAL_SECONDS, holder: schedule.holder });
+  onShutdown("stop scheduled checks", () => schedule.stop({ waitMs: 3_000 }));
+  logInfo("scheduled checks started", { intervalSeconds: CHECK_INTERVAL_SECONDS, holder: schedule.holder });
 }
 
 // A sales run longer than this (or than ten intervals) is logged as slow, with how long it waited for its lease.
@@ -42,8 +43,8 @@ const SLOW_SALES_RUN_MS = 10_000;
 // should show within a minute (seconds in the sandbox). Pages that show sales are revalidated when a run changed any.
 function startSalesIndexing(db: Db): void {
   const { CHAIN_RPC_URLS, SALES_INDEX_INTERVAL_SECONDS } = env();
-  if (!CHAIN_RPC_URLS || SALES_INDEX_INTERVAL_SECONDS === 0 || holder.__salesSchedule) return;
-  holder.__salesSchedule = true;
+  if (!CHAIN_RPC_URLS || SALES_INDEX_INTERVAL_SECONDS === 0 || holder.salesSchedule) return;
+  holder.salesSchedule = true;
   const slowMs = Math.max(SLOW_SALES_RUN_MS, 10 * SALES_INDEX_INTERVAL_SECONDS * 1000);
   const sales = startSalesSchedule(db, {
     intervalMs: SALES_INDEX_INTERVAL_SECONDS * 1000,

@@ -1,7 +1,7 @@
 // Preloaded by every `tsx` command in package.json (`tsx --import ./scripts/support/server-only-off.mjs …`).
 //
 // Site modules that must never reach a browser bundle import `server-only`, whose default export throws outside
-// React Server Components. A command run from a terminal (ingest, verify:all, the sandbox…) is as server-side as
+// React Server Components. A command run from a terminal (ingest, check:all, the sandbox…) is as server-side as
 // code gets, so here `server-only` resolves to the package's own empty module, as Next's react-server condition
 // makes it, without turning that condition on for React and everything else.
 import { register } from "node:module";

@@ -16,7 +16,7 @@ test("a scheduled check that finds the server down shows on the cached detail pa
     secret: "check-pages-secret-0123456789abcdef0123",
     listing: { name: "Checked Weather", slug: "checked-weather", description: "A paid server whose pages are cached while the schedule checks it." },
     // Only the checks write: no sales to index, no test purchases.
-    env: { VERIFY_INTERVAL_SECONDS: "2", SALES_INDEX_INTERVAL_SECONDS: "0" },
+    env: { CHECK_INTERVAL_SECONDS: "2", SALES_INDEX_INTERVAL_SECONDS: "0" },
   });
   try {
     const detail = `${server.origin}/marketplace/checked-weather`;

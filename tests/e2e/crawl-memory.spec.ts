@@ -68,7 +68,7 @@ async function crawl(origin: string, pid: number, slugs: string[], start: number
 
 test("a crawler walking distinct detail pages at 100,000 listings leaves the server up with memory level", async () => {
   test.setTimeout(180_000 + seconds * 2_000 + 60_000);
-  const env = { NODE_ENV: "production", AUTH_SECRET: "crawl-memory-spec-secret-0123456789abcdef", SITE_URL: `http://127.0.0.1:${port}`, VERIFY_SCHEDULE_DISABLED: "1" };
+  const env = { NODE_ENV: "production", AUTH_SECRET: "crawl-memory-spec-secret-0123456789abcdef", SITE_URL: `http://127.0.0.1:${port}`, CHECK_SCHEDULE_DISABLED: "1" };
   const url = await createProductionDatabase(`agora_crawl_${port}`, env);
   const seeding = await openPostgres(url, { max: 2 });
   await seedSampleCatalogue(seeding.db);

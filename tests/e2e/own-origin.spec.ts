@@ -144,7 +144,7 @@ test.describe("one build on another origin", () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-other-origin-"));
       dirs.push(dir);
       // Static pages and downloads need no catalogue: an embedded database of its own, whatever the pass.
-      return { NODE_ENV: "production", SITE_URL: otherOrigin(port), CONTACT_EMAIL: otherContact, AUTH_SECRET: "other-origin-spec-secret-0123456789abcdef", DATABASE_URL: "", PGLITE_DIR: dir, VERIFY_SCHEDULE_DISABLED: "1" };
+      return { NODE_ENV: "production", SITE_URL: otherOrigin(port), CONTACT_EMAIL: otherContact, AUTH_SECRET: "other-origin-spec-secret-0123456789abcdef", DATABASE_URL: "", PGLITE_DIR: dir, CHECK_SCHEDULE_DISABLED: "1" };
     };
     servers.push({ name: "npm run start:prod", server: await startProductionServer(appPort + 28, env(appPort + 28)), other: otherOrigin(appPort + 28) });
     servers.push({ name: "npm start", server: await startNpmStart(appPort + 29, env(appPort + 29)), other: otherOrigin(appPort + 29) });

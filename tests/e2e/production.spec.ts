@@ -50,7 +50,7 @@ function scheduledRuns(server: ProductionServer): number[] {
   return server
     .log()
     .split("\n")
-    .filter((line) => line.includes('"msg":"scheduled verification"'))
+    .filter((line) => line.includes('"msg":"scheduled checks"'))
     .map((line) => Date.parse((JSON.parse(line) as { time: string }).time));
 }
 
@@ -63,7 +63,7 @@ test("two instances on one database share sessions, rate limits, the verificatio
   // Both instances run the schedule every 2 s; the database lease must let only one of them run each interval.
   const interval = 2_000;
   // The pending listing is the run's reference server on loopback: an approval takes its terms from a check that reached it.
-  const env = { ...production, DATABASE_URL: url, VERIFY_INTERVAL_SECONDS: String(interval / 1000), PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1" };
+  const env = { ...production, DATABASE_URL: url, CHECK_INTERVAL_SECONDS: String(interval / 1000), PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1" };
   const servers: ProductionServer[] = [];
   const contexts = [await browser.newContext(), await browser.newContext()];
   try {
@@ -170,7 +170,7 @@ test("SIGTERM: new requests are answered 503 (Connection: close), the request in
   await insertListing(fixtures.db, { name: "Never Answers", description: "Its server accepts and then says nothing.", categories: ["Data"], price: 0.01, serverUrl: `http://127.0.0.1:${hangingPort}/mcp`, status: "approved" });
   await fixtures.close();
   // A 20 s interval: the schedule looks for a due run every 2 s, so a claim that missed at boot is soon made again.
-  const server = await startProductionServer(portC, { ...production, DATABASE_URL: url, PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1", VERIFY_INTERVAL_SECONDS: "20" });
+  const server = await startProductionServer(portC, { ...production, DATABASE_URL: url, PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1", CHECK_INTERVAL_SECONDS: "20" });
   try {
     await expect
       .poll(async () => (await serverRows<{ held: boolean }>(url, "select lease_until > now() as held from scheduled_jobs"))[0]?.held, { timeout: 15_000 })
@@ -237,7 +237,7 @@ test("SIGTERM under load: every request sent before it, the sign-ins queued in t
   const fixtures = await openPostgres(url, { max: 1 });
   await insertListing(fixtures.db, { name: "Drained Weather", description: "A detail page rendered while the server shuts down.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/drained", status: "approved" });
   await fixtures.close();
-  const server = await startProductionServer(port, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+  const server = await startProductionServer(port, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true" });
   try {
     const email = `drained-${Date.now()}@example.com`;
     expect((await attempt(port, "/api/auth/register", "127.0.0.1", { email, password, name: "Drained Person" })).status).toBe(201);
@@ -287,7 +287,7 @@ test("readiness: 503 with the reason when a migration is missing or the database
   test.setTimeout(60_000);
   const name = `agora_prod_${portD}`;
   const url = await createProductionDatabase(name, production);
-  const server = await startProductionServer(portD, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+  const server = await startProductionServer(portD, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true" });
   const admin = new URL(url);
   admin.pathname = "/postgres";
   try {
@@ -332,7 +332,7 @@ test("terminating the database's connections again and again: every surface answ
   const fixtures = await openPostgres(url, { max: 1 });
   const listing = await insertListing(fixtures.db, { name: "Tidal Weather", description: "Tides and weather for agents.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/tidal", status: "approved" });
   await fixtures.close();
-  const server = await startProductionServer(terminatedPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true", RATE_LIMIT_DISABLED: "1", UNSAFE_TEST_MODE: "1" });
+  const server = await startProductionServer(terminatedPort, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true", RATE_LIMIT_DISABLED: "1", UNSAFE_TEST_MODE: "1" });
   const admin = new URL(url);
   admin.pathname = "/postgres";
   const killer = postgres(admin.toString(), { max: 1, onnotice: () => {} });
@@ -415,7 +415,7 @@ test("a 999× price rise and a new payee stay off the rendered detail page: the 
     priced.state.wallet = wallets[1];
     expect((await checkListing(fixtures.db, listing.id, loopback))?.listing).toEqual({ price: 0.01, verified: false });
 
-    server = await startProductionServer(heldPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true" });
+    server = await startProductionServer(heldPort, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true" });
     const page = await fetch(`${server.origin}/marketplace/${listing.slug}`, { headers: { accept: "text/html" } });
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -504,7 +504,7 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
     test.setTimeout(90_000);
     const url = await createProductionDatabase(`agora_prod_${burstPort}`, production);
     // The image's heap cap (Dockerfile NODE_OPTIONS), so memory held per request shows as it would in production.
-    server = await startProductionServer(burstPort, { ...production, DATABASE_URL: url, VERIFY_SCHEDULE_DISABLED: "true", NODE_OPTIONS: "--max-old-space-size=256" });
+    server = await startProductionServer(burstPort, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true", NODE_OPTIONS: "--max-old-space-size=256" });
   });
 
   test.afterAll(async () => {

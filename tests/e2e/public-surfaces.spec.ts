@@ -21,7 +21,7 @@ const counterPort = appPort + 31;
 // behind a proxy).
 const siteUrl = `http://localhost:${port}`;
 const direct = `http://127.0.0.1:${port}`;
-const env = { NODE_ENV: "production", AUTH_SECRET: "public-surfaces-secret-0123456789abcdef", SITE_URL: siteUrl, VERIFY_SCHEDULE_DISABLED: "1" };
+const env = { NODE_ENV: "production", AUTH_SECRET: "public-surfaces-secret-0123456789abcdef", SITE_URL: siteUrl, CHECK_SCHEDULE_DISABLED: "1" };
 
 let server: ProductionServer;
 let counter: http.Server;

@@ -31,7 +31,7 @@ test.describe("with no GitHub app configured", () => {
       AUTH_GOOGLE_SECRET: "",
       DATABASE_URL: "",
       PGLITE_DIR: dir,
-      VERIFY_SCHEDULE_DISABLED: "1",
+      CHECK_SCHEDULE_DISABLED: "1",
       RATE_LIMIT_DISABLED: "1",
       UNSAFE_TEST_MODE: "1",
     });

@@ -104,7 +104,7 @@ test.describe("static fast path", () => {
     const env = () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-fast-path-"));
       dirs.push(dir);
-      return { NODE_ENV: "production", SITE_URL: OTHER_ORIGIN, AUTH_SECRET: "static-fast-path-spec-secret-0123456789", DATABASE_URL: "", PGLITE_DIR: dir, VERIFY_SCHEDULE_DISABLED: "1" };
+      return { NODE_ENV: "production", SITE_URL: OTHER_ORIGIN, AUTH_SECRET: "static-fast-path-spec-secret-0123456789", DATABASE_URL: "", PGLITE_DIR: dir, CHECK_SCHEDULE_DISABLED: "1" };
     };
     // One after the other: each creates its embedded database on start (two at once on two shared cores is slow).
     fast = await startProductionServer(fastPort, env());

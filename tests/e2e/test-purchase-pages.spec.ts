@@ -22,7 +22,7 @@ test("a recorded test purchase shows on the cached detail page and marketplace a
     secret: "test-purchase-pages-secret-0123456789abcdef",
     listing: { name: "Cached Weather", slug: "cached-weather", description: "A paid server whose pages are cached when Agora test-buys from it." },
     env: {
-      VERIFY_INTERVAL_SECONDS: "2",
+      CHECK_INTERVAL_SECONDS: "2",
       CHAIN_RPC_URLS: `eip155:84532=http://127.0.0.1:${chainPort}`,
       // Sales would revalidate the detail page by themselves: the indexer stays off here.
       SALES_INDEX_INTERVAL_SECONDS: "0",

@@ -46,7 +46,7 @@ function expectClean(run: Run, code = 0) {
 }
 
 describe.each(drivers())("the documented commands on a fresh %s database", (driver) => {
-  it("db:migrate, db:seed, ingest, verify:all, sales:index and admin:grant run without a crash or a stack trace", async () => {
+  it("db:migrate, db:seed, ingest, check:all, sales:index and admin:grant run without a crash or a stack trace", async () => {
     const database = await freshDatabase(driver);
 
     const migrate = await run("db:migrate", [], database);
@@ -75,7 +75,7 @@ describe.each(drivers())("the documented commands on a fresh %s database", (driv
     expect(registry.requests.length).toBeGreaterThan(0);
 
     // Every sample listing is on a reserved name: the probe asks no DNS server, so the run is quick and offline.
-    const verify = await run("verify:all", [], database);
+    const verify = await run("check:all", [], database);
     expectClean(verify);
     expect(verify.output).toMatch(/^Probed \d+ listings/m);
 

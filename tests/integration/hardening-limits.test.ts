@@ -43,7 +43,7 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
     n += 1;
     return insertListing(conn.db, { name: `Limited ${n}`, description: "A server for the limit tests.", categories: ["Data"], serverUrl: `${server.url}?listing=${n}`, status: "approved", submitterId });
   }
-  async function probeRows(listingId: string): Promise<number> {
+  async function sampleRows(listingId: string): Promise<number> {
     const [row] = await conn.db.select({ n: count() }).from(listingProbes).where(eq(listingProbes.listingId, listingId));
     return row!.n;
   }
@@ -68,14 +68,14 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
   it("cools a listing down for a minute after a re-check, without probing or storing a row", async () => {
     const listing = await newListing(owner.id);
     expect(await runRecheck(conn.db, owner, listing.id, loopback)).toMatchObject({ reachable: true, tools: 3 });
-    expect(await probeRows(listing.id)).toBe(1);
+    expect(await sampleRows(listing.id)).toBe(1);
 
     const again = await refusal(runRecheck(conn.db, owner, listing.id, loopback));
     expect(again.status).toBe(429);
     expect(again.message).toMatch(/^This server was checked a moment ago\. Try again in \d+ seconds\.$/);
     expect(Number(again.headers?.["Retry-After"])).toBeGreaterThan(0);
     expect(Number(again.headers?.["Retry-After"])).toBeLessThanOrEqual(60);
-    expect(await probeRows(listing.id)).toBe(1);
+    expect(await sampleRows(listing.id)).toBe(1);
 
     // Another of the owner's listings is not cooled down by the first.
     const other = await newListing(owner.id);
@@ -90,7 +90,7 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
     const refused = await refusal(runRecheck(conn.db, owner, last.id, loopback));
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/^You have re-checked servers too often\. Try again in \d+ minutes\.$/);
-    expect(await probeRows(last.id)).toBe(0);
+    expect(await sampleRows(last.id)).toBe(0);
 
     // Someone else may still re-check their own server.
     const neighbour = await newUser();
@@ -101,7 +101,7 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
     const listing = await newListing(owner.id);
     const stranger = await newUser();
     expect((await refusal(runRecheck(conn.db, stranger, listing.id, loopback))).status).toBe(403);
-    expect(await probeRows(listing.id)).toBe(0);
+    expect(await sampleRows(listing.id)).toBe(0);
     // The stranger's refused attempt did not start the listing's cool-down.
     const admin = await newUser("admin");
     expect(await runRecheck(conn.db, admin, listing.id, loopback)).toMatchObject({ reachable: true });

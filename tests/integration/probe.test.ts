@@ -331,7 +331,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     expect(await conn.db.select().from(listingProbes).where(eq(listingProbes.listingId, id))).toEqual([]);
   });
 
-  it("verify:all probes 1,000 listings a bounded number at a time; a server that never answers costs one timeout", async () => {
+  it("check:all probes 1,000 listings a bounded number at a time; a server that never answers costs one timeout", async () => {
     await conn.db.delete(listings);
     const tracker: ConcurrencyTracker = { active: 0, peak: 0, total: 0 };
     const fleet = await Promise.all(
@@ -372,7 +372,7 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
         },
       });
       console.log(
-        `verify:all on ${driver}: ${summary.listings} listings in ${(summary.durationMs / 1000).toFixed(1)} s at concurrency 8 ` +
+        `check:all on ${driver}: ${summary.listings} listings in ${(summary.durationMs / 1000).toFixed(1)} s at concurrency 8 ` +
           `(${summary.reachable} reachable, ${summary.verifiable} verifiable; peak ${tracker.peak} requests in flight; ${os.cpus().length} CPUs)`,
       );
       expect(surprises).toEqual([]);
@@ -397,9 +397,9 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
   }, 600_000);
 });
 
-describe("npm run verify:all", () => {
+describe("npm run check:all", () => {
   const run = promisify(execFile);
-  const cli = path.resolve("scripts/verify-all.ts");
+  const cli = path.resolve("scripts/check-all.ts");
   const tsx = path.resolve("node_modules/.bin/tsx");
 
   it("probes, prints a summary and exits 0 even when servers fail", async () => {

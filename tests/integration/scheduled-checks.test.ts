@@ -26,7 +26,7 @@ async function waitFor(check: () => Promise<boolean>, withinMs: number): Promise
   throw new Error(`not within ${withinMs} ms`);
 }
 
-describe.each(drivers())("scheduled verification on %s", (driver) => {
+describe.each(drivers())("scheduled checks on %s", (driver) => {
   let conn: TestConnection;
   beforeAll(async () => {
     conn = await openTestDatabase(driver);

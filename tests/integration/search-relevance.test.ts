@@ -7,7 +7,7 @@ import { insertListing } from "@/lib/listings/write";
 import { searchCatalogue } from "@/lib/listings/search/search";
 import { rowsOf } from "@/db/rows";
 import { matchesName, matchesSearchText } from "@/db/queries/search/match";
-import { planSearch, probeCounts, probeStats, searchPlanning } from "@/db/queries/search/plan";
+import { planSearch, sampleCounts, sampleStats, searchPlanning } from "@/db/queries/search/plan";
 import { RANK_WINDOW, SEARCH_WINDOW } from "@/db/queries/search/rank";
 import { searchTerms } from "@/db/queries/search/terms";
 import { sql } from "drizzle-orm";
@@ -156,10 +156,10 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     };
     const saved = { ...searchPlanning };
     try {
-      Object.assign(searchPlanning, { probeRows: 1_000_000 }); // the catalogue looks small: every search by index
+      Object.assign(searchPlanning, { sampleRows: 1_000_000 }); // the catalogue looks small: every search by index
       expect(await planSearch(conn.db, searchTerms("synthetic")!, sql`true`)).toMatchObject({ textDense: false, nameDense: false, recheckOnly: [] });
       const byIndex = await answers();
-      Object.assign(searchPlanning, { probeRows: 400 }); // common words are read in table order
+      Object.assign(searchPlanning, { sampleRows: 400 }); // common words are read in table order
       expect(await planSearch(conn.db, searchTerms(adjective!)!, sql`true`)).toMatchObject({ textDense: true, nameDense: true });
       // A rare word (the number) leads the index; the common words are checked on what it found.
       expect((await planSearch(conn.db, searchTerms(late)!, sql`true`)).recheckOnly).toEqual(late.split(" ").slice(0, 3));
@@ -177,13 +177,13 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     const number = late.split(" ").at(-1)!;
     const saved = { ...searchPlanning };
     try {
-      Object.assign(searchPlanning, { probeRows: 400 }); // the seeded catalogue looks large: common words are dense
+      Object.assign(searchPlanning, { sampleRows: 400 }); // the seeded catalogue looks large: common words are dense
       const plan = (q: string) => planSearch(conn.db, searchTerms(q)!, sql`true`);
       const fresh = await Promise.all([`${adjective} ${number}`, "zzqxv", `${adjective} ${domain}`].map(plan));
-      const before = { ...probeStats() };
+      const before = { ...sampleStats() };
       // Other searches on the same filter within the minute: no read, each word counted in the sample in memory.
       const again = [await plan(`${number} ${adjective}`), await plan(`zzqxv ${adjective}`), await plan("zzqxv"), await plan(`${domain} ${adjective}`)];
-      expect(probeStats()).toEqual({ reads: before.reads, reused: before.reused + 4 });
+      expect(sampleStats()).toEqual({ reads: before.reads, reused: before.reused + 4 });
       // A common word with one in no sampled row: the index, led by the rare one; common words together: table order.
       expect(again[0]).toEqual({ textDense: false, nameDense: false, recheckOnly: [adjective] });
       expect(again[1]).toEqual({ textDense: false, nameDense: false, recheckOnly: [adjective] });
@@ -191,10 +191,10 @@ describe.each(drivers())("search relevance on %s", (driver) => {
       expect(again[3]).toEqual(fresh[2]);
       // Another filter is another sample; another probe size too.
       await planSearch(conn.db, searchTerms("zzqxv")!, sql`categories @> array['Data']`);
-      expect(probeStats().reads).toBe(before.reads + 1);
-      Object.assign(searchPlanning, { probeRows: 401 });
+      expect(sampleStats().reads).toBe(before.reads + 1);
+      Object.assign(searchPlanning, { sampleRows: 401 });
       await plan("zzqxv");
-      expect(probeStats().reads).toBe(before.reads + 2);
+      expect(sampleStats().reads).toBe(before.reads + 2);
     } finally {
       Object.assign(searchPlanning, saved);
     }
@@ -206,7 +206,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     const queries = [adjective!, `${adjective} ${domain}`, `${domain} ${noun!.slice(0, 2)}`, late, "ai", "we", "a", "web search", "weather", "zzqxv", "snake_case", "café", "ünïcode 東京"];
     const saved = { ...searchPlanning };
     try {
-      Object.assign(searchPlanning, { probeRows: 400 });
+      Object.assign(searchPlanning, { sampleRows: 400 });
       for (const filter of [sql`true`, sql`categories @> array['Data']`, sql`price <= 0.01`]) {
         for (const q of queries) {
           const terms = searchTerms(q)!;
@@ -218,7 +218,7 @@ describe.each(drivers())("search relevance on %s", (driver) => {
               from (select name, search_text from listings where status = 'approved' and ${filter} limit 400) probe`),
           );
           const expected = { seen: Number(row!.seen), text: Number(row!.text), name: Number(row!.name), words: terms.words.map((_, i) => Number(row![`w${i}`])) };
-          expect(await probeCounts(conn.db, terms, filter), q).toEqual(expected);
+          expect(await sampleCounts(conn.db, terms, filter), q).toEqual(expected);
         }
       }
     } finally {

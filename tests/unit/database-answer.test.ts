@@ -13,11 +13,11 @@ const server = http.createServer((req, res) => {
   const path = req.url.split("?")[0];
   // What db/health.ts does when a query finds no connection.
   if (path === "/lose-connection") {
-    globalThis.__agoraDbHealth = { ...globalThis.__agoraDbHealth, lastUnavailableAt: Date.now() };
+    globalThis[Symbol.for("agora.db-health")] = { ...globalThis[Symbol.for("agora.db-health")], lastUnavailableAt: Date.now() };
     return res.end("noted");
   }
   if (path === "/forget") {
-    globalThis.__agoraDbHealth = { ...globalThis.__agoraDbHealth, lastUnavailableAt: 0 };
+    globalThis[Symbol.for("agora.db-health")] = { ...globalThis[Symbol.for("agora.db-health")], lastUnavailableAt: 0 };
     return res.end("forgotten");
   }
   if (path === "/page-failed") {

@@ -19,11 +19,15 @@ describe("environment validation", () => {
   });
 
   it("schedules verification hourly unless told otherwise, and refuses a bad interval", () => {
-    expect(parseEnv({})).toMatchObject({ VERIFY_INTERVAL_SECONDS: 3600, VERIFY_SCHEDULE_DISABLED: false });
-    expect(parseEnv({ VERIFY_INTERVAL_SECONDS: "90", VERIFY_SCHEDULE_DISABLED: "true" })).toMatchObject({ VERIFY_INTERVAL_SECONDS: 90, VERIFY_SCHEDULE_DISABLED: true });
+    expect(parseEnv({})).toMatchObject({ CHECK_INTERVAL_SECONDS: 3600, CHECK_SCHEDULE_DISABLED: false });
+    expect(parseEnv({ CHECK_INTERVAL_SECONDS: "90", CHECK_SCHEDULE_DISABLED: "true" })).toMatchObject({ CHECK_INTERVAL_SECONDS: 90, CHECK_SCHEDULE_DISABLED: true });
     for (const bad of ["0", "-5", "1.5", "hourly", String(8 * 24 * 3600)]) {
-      expect(() => parseEnv({ VERIFY_INTERVAL_SECONDS: bad })).toThrow(/VERIFY_INTERVAL_SECONDS/);
+      expect(() => parseEnv({ CHECK_INTERVAL_SECONDS: bad })).toThrow(/CHECK_INTERVAL_SECONDS/);
     }
+    // The former names (VERIFY_*) still work where the new ones are unset, so an operator's settings keep their meaning.
+    expect(parseEnv({ VERIFY_INTERVAL_SECONDS: "120", VERIFY_SCHEDULE_DISABLED: "true" })).toMatchObject({ CHECK_INTERVAL_SECONDS: 120, CHECK_SCHEDULE_DISABLED: true });
+    expect(parseEnv({ VERIFY_INTERVAL_SECONDS: "120", CHECK_INTERVAL_SECONDS: "60" })).toMatchObject({ CHECK_INTERVAL_SECONDS: 60 });
+    expect(() => parseEnv({ VERIFY_INTERVAL_SECONDS: "hourly" })).toThrow(/CHECK_INTERVAL_SECONDS/);
   });
 
   it("leaves PGlite's buffer cache to db/connect.ts unless set, and refuses a bad size; the memory log is off by default", () => {

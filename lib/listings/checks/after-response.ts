@@ -19,7 +19,7 @@ export function afterResponse(listingId: string, check: (db: Db, listingId: stri
   try {
     after(run);
   } catch {
-    // Outside a request (scripts, direct handler calls in tests) there is no "after": verify:all checks listings, and
+    // Outside a request (scripts, direct handler calls in tests) there is no "after": check:all checks listings, and
     // a reviewer's approval checks an edit that has no check.
   }
 }

@@ -1,5 +1,5 @@
 // Checks listings (probes their servers) and records the results: one on demand (a new submission, a
-// reviewer's "check again"), or every listing under review or approved (verify:all), a few at a time, then
+// reviewer's "check again"), or every listing under review or approved (check:all), a few at a time, then
 // clears stale Verified badges. Server failures are results; only the database failing is an error.
 import { findProbeTarget, listListingsToProbe, refreshVerifiedFlags, type RecordedProbe } from "@/db/queries/probes";
 import type { Db } from "@/db/types";

@@ -16,6 +16,7 @@ import { toListingView } from "@/lib/listings/from-rows";
 import type { ListingView } from "@/lib/listings/model";
 import type { ListingFilters } from "./filters";
 import { catalogueQuery } from "@/db/queries/search/terms";
+import { processState } from "@/db/process-state";
 
 const MAX_ENTRIES = 300;
 // A page of 50 listing views is ~60 KB of JSON at most (descriptions are capped at 1,000 characters).
@@ -37,8 +38,7 @@ function cacheFor(db: Db, ttlMs: number): ResultCache<ViewSearchResult> {
  * answered from the cache). On globalThis: instrumentation and route handlers are separate bundles.
  */
 export function searchCacheStats(): { hits: number; misses: number } {
-  const holder = globalThis as { __searchCacheStats?: { hits: number; misses: number } };
-  return (holder.__searchCacheStats ??= { hits: 0, misses: 0 });
+  return processState("search-cache-stats", () => ({ hits: 0, misses: 0 }));
 }
 
 /**

@@ -5,7 +5,7 @@ import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
 import { formatListedDate } from "@/lib/listings/format";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingRow({ listing }: { listing: Listing & Partial<ListingSales> & Partial<Pick<ListingView, "probe" | "testPurchase">> }) {
+export function ListingListItem({ listing }: { listing: Listing & Partial<ListingSales> & Partial<Pick<ListingView, "probe" | "testPurchase">> }) {
   return (
     <li data-testid="listing" className="relative flex flex-col gap-3 px-4 py-4 transition hover:bg-accent/40 sm:flex-row sm:items-center sm:gap-6 sm:px-5">
       <div className="min-w-0 flex-1">

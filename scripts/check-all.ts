@@ -1,4 +1,4 @@
-// npm run verify:all [-- --concurrency 8 --timeout 15000] — probes every approved and pending listing,
+// npm run check:all [-- --concurrency 8 --timeout 15000] — probes every approved and pending listing,
 // records the results and clears stale Verified badges. Safe from cron: exits 0 when servers fail,
 // non-zero only when the database does. With PGlite, stop the app first (one process per data directory).
 import { parseArgs } from "node:util";
@@ -28,7 +28,7 @@ try {
       timeoutMs,
       onRecordError: (listingId, error) => logError("probe not recorded", error, { listingId }),
     });
-    logInfo("verify:all finished", summary);
+    logInfo("check:all finished", summary);
     console.log(
       `Probed ${summary.listings} listings in ${(summary.durationMs / 1000).toFixed(1)} s (concurrency ${summary.concurrency}): ` +
         `${summary.reachable} reachable, ${summary.verifiable} verifiable, ${summary.unreachable} unreachable, ` +
@@ -39,7 +39,7 @@ try {
     await conn.close();
   }
 } catch (error) {
-  logError("verify:all failed", error);
+  logError("check:all failed", error);
   exitCode = 1;
 }
 process.exit(exitCode);
