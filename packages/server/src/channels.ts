@@ -1,0 +1,272 @@
+// Sells an item through x402's `batch-settlement` scheme: a buyer opens a payment channel once (an ERC-3009 deposit
+// the facilitator puts on chain) and pays each later call with a voucher, a signature over the running total the
+// seller may claim. Vouchers are checked here by x402's own server scheme (signature, the exact next total, the
+// channel's balance) without a transaction; the kit claims the latest voucher of every channel in one transaction on
+// its own schedule (every `claimEvery` paid calls, every `claimIntervalSeconds`, and when the server closes) and then
+// settles what was claimed to the seller's wallet. A voucher is committed only after the item succeeded, so a failed
+// call costs nothing, and the same voucher twice, or one past the deposit, is refused.
+import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
+import type { PaymentPayload as X402PaymentPayload, PaymentRequirements as X402PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/server";
+import { z } from "zod";
+import { EVM_ADDRESS, sameAddress } from "@agora-mcp/protocol";
+import type { CatalogueItem, ResolvedOptions } from "./config.js";
+import type { Refused, Settled, VerifiedPayment } from "./verdicts.js";
+import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES } from "./refusals.js";
+
+export const BATCH_SETTLEMENT = "batch-settlement";
+
+const address = z.string().regex(EVM_ADDRESS);
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+const uint = z.string().regex(/^\d{1,39}$/);
+
+/** A channel payment as a buyer sends it: a deposit that opens or tops up the channel, or a voucher on it. */
+const channelPaymentSchema = z.object({
+  x402Version: z.literal(2),
+  resource: z.object({ url: z.string() }).passthrough().optional(),
+  accepted: z.object({
+    scheme: z.literal(BATCH_SETTLEMENT),
+    network: z.string(),
+    asset: address,
+    amount: uint,
+    payTo: address,
+    maxTimeoutSeconds: z.number(),
+    extra: z.record(z.string(), z.unknown()).default({}),
+  }),
+  payload: z
+    .object({
+      type: z.enum(["deposit", "voucher"]),
+      channelConfig: z.object({
+        payer: address,
+        payerAuthorizer: address,
+        receiver: address,
+        receiverAuthorizer: address,
+        token: address,
+        withdrawDelay: z.number().int(),
+        salt: hex32,
+      }),
+      voucher: z.object({ channelId: hex32, maxClaimableAmount: uint, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+    })
+    .passthrough(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type ChannelSchedule = { claimEvery: number; claimIntervalSeconds: number };
+
+/** How the channel desk answers a refused channel payment: the refusal, and the requirements that resync a stale buyer. */
+export type ChannelRefused = Refused & { accepts?: X402PaymentRequirements[] };
+
+export class ChannelDesk {
+  private readonly scheme: BatchSettlementEvmScheme;
+  private readonly server: x402ResourceServer;
+  private ready?: Promise<boolean>;
+  /** Paid calls whose vouchers are not claimed yet, and the claim running now (claims run one at a time). */
+  private unclaimed = 0;
+  private claiming: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
+  private readonly schedule: ChannelSchedule;
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly facilitator: HTTPFacilitatorClient,
+  ) {
+    this.scheme = new BatchSettlementEvmScheme(options.walletAddress);
+    this.server = new x402ResourceServer(facilitator).register(options.network.caip2, this.scheme);
+    const channelItems = options.items.filter((i) => i.channel);
+    this.schedule = {
+      claimEvery: Math.min(...channelItems.map((i) => i.channel!.claimEvery), Number.MAX_SAFE_INTEGER),
+      claimIntervalSeconds: Math.min(...channelItems.map((i) => i.channel!.claimIntervalSeconds), Number.MAX_SAFE_INTEGER),
+    };
+  }
+
+  /** Asks the facilitator once (again after a failure) which schemes it settles: channels need its receiverAuthorizer. */
+  private initialised(): Promise<boolean> {
+    this.ready ??= this.server.initialize().then(
+      () => this.server.getSupportedKind(2, this.options.network.caip2, BATCH_SETTLEMENT) !== undefined,
+      (error: unknown) => {
+        this.options.log(`facilitator supported: ${bounded(String((error as Error).message ?? error))}`);
+        this.ready = undefined;
+        return false;
+      },
+    );
+    return this.ready;
+  }
+
+  /** The requirements a buyer pays `item` by: the per-call price, the facilitator's receiverAuthorizer, the deposit hint. */
+  async offer(item: CatalogueItem): Promise<X402PaymentRequirements | undefined> {
+    if (!(await this.initialised())) return undefined;
+    const { network, walletAddress } = this.options;
+    const minDeposit = item.channel!.minDeposit;
+    try {
+      const [requirements] = await this.server.buildPaymentRequirements({
+        scheme: BATCH_SETTLEMENT,
+        network: network.caip2,
+        payTo: walletAddress,
+        price: { amount: item.units.toString(), asset: network.asset, extra: { name: network.eip712.name, version: network.eip712.version } },
+        ...(minDeposit !== undefined ? { extra: { minDeposit: minDeposit.toString() } } : {}),
+      });
+      return requirements;
+    } catch (error) {
+      this.options.log(`channel requirements: ${bounded(String((error as Error).message ?? error))}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Checks a channel payment for `item` and reserves its voucher: the channel answers no other call until this one is
+   * settled (committed after a delivery) or released (nothing delivered; the buyer may send the same voucher again).
+   */
+  async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | ChannelRefused> {
+    const parsed = channelPaymentSchema.safeParse(typeof rawPayment === "string" ? safeJson(rawPayment) : rawPayment);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, code: "malformed", reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}` };
+    }
+    const offered = await this.offer(item);
+    if (!offered) return { ok: false, code: "unreachable", reason: OUTAGE_MESSAGES.verify.unreachable, unavailable: true };
+    const mismatch = this.precheck(item, parsed.data, offered);
+    if (mismatch) return { ok: false, code: "mismatch", reason: mismatch };
+    // The scheme keeps each request's state by the payload object's identity: the same object is verified, settled
+    // or released.
+    const payment = { ...parsed.data, accepted: offered } as unknown as X402PaymentPayload;
+    const t0 = performance.now();
+    let verified;
+    try {
+      verified = await this.server.verifyPayment(payment, offered);
+    } catch (error) {
+      return this.outage("verify", error);
+    }
+    const verifyMs = Math.round(performance.now() - t0);
+    if (!verified.isValid) return this.refuse(item, payment, offered, verified.invalidReason, verified.invalidMessage);
+    const payer = parsed.data.payload.channelConfig.payer;
+    let settling: Promise<Settled | Refused> | undefined;
+    return {
+      ok: true,
+      payer,
+      // A voucher has no expiry of its own; the call must be done while the channel's reservation lasts.
+      validBefore: Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds,
+      verifyMs,
+      release: () => {
+        void this.server
+          .createPaymentCancellationDispatcher(payment, offered)
+          .cancel({ reason: "handler_failed" })
+          .catch((error: unknown) => this.options.log(`channel release: ${bounded(String((error as Error).message ?? error))}`));
+      },
+      settle: () => (settling ??= this.commit(payment, offered, payer, verifyMs)),
+    };
+  }
+
+  /** Commits a delivered call: a voucher moves nothing on chain now, a deposit is put on chain first. */
+  private async commit(payment: X402PaymentPayload, requirements: X402PaymentRequirements, payer: string, verifyMs: number): Promise<Settled | Refused> {
+    const t1 = performance.now();
+    let settled: SettleResponse;
+    try {
+      settled = await this.server.settlePayment(payment, requirements);
+    } catch (error) {
+      const verdict = error as { errorReason?: string; errorMessage?: string };
+      if (verdict.errorReason) return this.refuseSettle(verdict.errorReason, verdict.errorMessage);
+      return this.outage("settle", error);
+    }
+    const settleMs = Math.round(performance.now() - t1);
+    if (!settled.success) return this.refuseSettle(settled.errorReason, settled.errorMessage);
+    this.paidCall();
+    return {
+      ok: true,
+      transaction: settled.transaction,
+      network: String(settled.network),
+      payer: settled.payer ?? payer,
+      units: BigInt(requirements.amount),
+      timings: { verifyMs, settleMs },
+      // The channel's running total after this call: the buyer's client keeps its own count by it.
+      ...(settled.extra ? { extra: settled.extra } : {}),
+    };
+  }
+
+  /** Counts a paid call, and claims once `claimEvery` are waiting (in the background: the buyer never waits for it). */
+  private paidCall(): void {
+    this.unclaimed += 1;
+    if (!this.timer && Number.isFinite(this.schedule.claimIntervalSeconds)) {
+      this.timer = setInterval(() => {
+        if (this.unclaimed > 0) void this.claim();
+      }, this.schedule.claimIntervalSeconds * 1000);
+      this.timer.unref();
+    }
+    if (this.unclaimed >= this.schedule.claimEvery) void this.claim();
+  }
+
+  /**
+   * Claims every channel's latest voucher in one transaction and settles what was claimed to the seller's wallet. A
+   * failed claim is logged and tried again at the next turn: the vouchers stay valid.
+   */
+  claim(): Promise<void> {
+    this.claiming = this.claiming.then(async () => {
+      if (this.unclaimed === 0) return;
+      const counted = this.unclaimed;
+      try {
+        const manager = this.scheme.createChannelManager(this.facilitator, this.options.network.caip2, this.options.network.asset as `0x${string}`);
+        const { claims, settle } = await manager.claimAndSettle();
+        this.unclaimed -= counted;
+        const vouchers = claims.reduce((n, c) => n + c.vouchers, 0);
+        if (vouchers > 0) this.options.log(`channels: claimed ${vouchers} voucher(s) (${claims.map((c) => c.transaction).join(", ")}), settled in ${settle?.transaction ?? "no transaction"}`);
+      } catch (error) {
+        this.options.log(`channels: claim failed, tried again later: ${bounded(String((error as Error).message ?? error))}`);
+      }
+    });
+    return this.claiming;
+  }
+
+  /** Claims what is waiting and stops the timer (the server is closing). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.claim();
+  }
+
+  private precheck(item: CatalogueItem, payment: z.infer<typeof channelPaymentSchema>, offered: X402PaymentRequirements): string | undefined {
+    const { network, walletAddress } = this.options;
+    const { accepted, payload } = payment;
+    if (accepted.network !== network.caip2) return `Payment refused: it is for network ${accepted.network.slice(0, 40)}, this server is paid on ${network.label}`;
+    if (!sameAddress(accepted.asset, network.asset) || !sameAddress(payload.channelConfig.token, network.asset)) return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
+    if (!sameAddress(accepted.payTo, walletAddress) || !sameAddress(payload.channelConfig.receiver, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
+    if (accepted.amount !== offered.amount) return `Payment refused: it pays ${accepted.amount} units a call, "${item.name}" costs ${offered.amount}`;
+    const authorizer = offered.extra?.receiverAuthorizer;
+    if (typeof authorizer !== "string" || !sameAddress(payload.channelConfig.receiverAuthorizer, authorizer)) return "Payment refused: the channel names another receiver authorizer than the facilitator's";
+    const resource = payment.resource?.url;
+    if (resource !== undefined && !resource.endsWith(`#${item.x402Tool}/${item.id}`)) return `Payment refused: it was made out for another item, not "${item.name}"; pay the requirements this tool answers`;
+    return undefined;
+  }
+
+  /** A refusal by x402's scheme or the facilitator; a stale voucher base comes back with the channel's state. */
+  private async refuse(item: CatalogueItem, payment: X402PaymentPayload, offered: X402PaymentRequirements, reason: string | undefined, message: string | undefined): Promise<ChannelRefused> {
+    const kind = classifyReason(reason);
+    this.options.log(`channel payment refused for ${item.id} (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
+    const refused: ChannelRefused = { ok: false, code: kind, reason: `Payment refused: ${REFUSAL_MESSAGES[kind]}` };
+    if (kind === "already_used") {
+      const answer = await this.server.createPaymentRequiredResponse([offered], { url: "" }, reason ?? "", undefined, undefined, payment).catch(() => undefined);
+      if (answer) refused.accepts = answer.accepts;
+    }
+    return refused;
+  }
+
+  private refuseSettle(reason: string | undefined, message: string | undefined): Refused {
+    const kind = classifyReason(reason);
+    this.options.log(`channel settlement refused (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
+    return { ok: false, code: kind, reason: `Payment not settled: ${REFUSAL_MESSAGES[kind]}` };
+  }
+
+  private outage(step: "verify" | "settle", error: unknown): Refused {
+    const name = String((error as { name?: string }).name);
+    const outage = ["FacilitatorTimeoutError", "TimeoutError", "AbortError"].includes(name) ? "timeout" : "error";
+    this.options.log(`facilitator ${step} ${outage} (channel): ${bounded(String((error as Error).message ?? error))}`);
+    return { ok: false, code: outage, reason: OUTAGE_MESSAGES[step][outage], unavailable: true };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    const trimmed = text.trim();
+    return JSON.parse(trimmed.startsWith("{") ? trimmed : Buffer.from(trimmed, "base64").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
