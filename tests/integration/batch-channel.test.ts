@@ -7,11 +7,15 @@ import { createPublicClient, decodeFunctionData, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toClientEvmSigner } from "@x402/evm";
+import { computeChannelId, signVoucher } from "@x402/evm/batch-settlement/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, readPaymentRequired } from "@agora-mcp/protocol";
 import { BATCH_SETTLEMENT_ABI, BATCH_SETTLEMENT_ADDRESS, USDC_ADDRESS } from "@/sandbox/chain";
 import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { connect } from "../support/upto-buyer";
-import { channelBuyer } from "../support/channel-buyer";
+import { channelBuyer, type ChannelBuyer } from "../support/channel-buyer";
 
 const PRICE = 1_000n; // $0.001 a call
 let stack: PaymentStack;
@@ -22,6 +26,8 @@ const events: PurchaseEvent[] = [];
 const logs: string[] = [];
 const closing: (() => Promise<void>)[] = [];
 let handled = 0;
+/** A call of "slow" waits for this: a test closes the channel while the call runs. */
+let slowCall: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   stack = await startPaymentStack();
@@ -42,8 +48,9 @@ beforeAll(async () => {
         // Claims only when asked or at close within this test: the schedule is the kit's, tested below.
         channel: { claimEvery: 1_000, claimIntervalSeconds: 3_600 },
         params: { word: "The word" },
-        handler: ({ word }) => {
+        handler: async ({ word }) => {
           if (word === "fail") throw new Error("the dictionary is down");
+          if (word === "slow") await slowCall;
           handled += 1;
           return `Looked up ${word}`;
         },
@@ -121,4 +128,129 @@ describe("a channel item (batch-settlement)", () => {
     const receiver = (await reader().readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: BATCH_SETTLEMENT_ABI, functionName: "receivers", args: [payTo, USDC_ADDRESS] })) as readonly [bigint, bigint];
     expect(receiver).toEqual([50n * PRICE, 50n * PRICE]);
   }, 120_000);
+
+  it("a failed call costs nothing, and the same voucher twice delivers once", async () => {
+    const key = await funded(1_000_000n);
+    const buyer = channelBuyer(key, stack.chain.rpcUrl, 10_000n);
+    const client = await connect(url);
+    try {
+      const opened = await buyer.sign(client, "lookup", { word: "open" });
+      expect((await buyer.call(client, "lookup", { word: "open" }, opened.payment)).isError).toBeFalsy();
+      // A failed handler: the voucher is released, not counted; the buyer's next voucher is the same total again.
+      const failing = await buyer.sign(client, "lookup", { word: "fail" });
+      const failed = await buyer.call(client, "lookup", { word: "fail" }, failing.payment);
+      expect(failed.isError).toBe(true);
+      expect(JSON.stringify(failed.content)).toContain("You were not charged");
+      const next = await buyer.sign(client, "lookup", { word: "twice" });
+      expect((next.payment.payload as { voucher: { maxClaimableAmount: string } }).voucher.maxClaimableAmount).toBe("2000");
+      const before = handled;
+      expect((await buyer.call(client, "lookup", { word: "twice" }, next.payment)).isError).toBeFalsy();
+      // The same voucher again: refused as used, with the channel's state for a buyer whose count is stale.
+      const replayed = await client.callTool({ name: "lookup", arguments: { word: "twice" }, _meta: { [X402_PAYMENT_META]: next.payment } });
+      expect(replayed.isError).toBe(true);
+      const required = readPaymentRequired(replayed);
+      expect(required?.error).toContain("already used");
+      expect(required?.accepts[0]?.extra).toMatchObject({ channelState: { chargedCumulativeAmount: "2000" } });
+      expect(handled - before).toBe(1);
+    } finally {
+      await client.close();
+    }
+    await kit.claimChannels();
+    // Two delivered calls were claimed; the failed one and the replay moved nothing.
+    expect(await channelBalance(buyer)).toEqual([10_000n, 2_000n]);
+  }, 60_000);
+
+  it("refuses a voucher past the channel's deposit", async () => {
+    const key = await funded(1_000_000n);
+    const buyer = channelBuyer(key, stack.chain.rpcUrl, 3_000n);
+    const client = await connect(url);
+    try {
+      for (const word of ["a", "b", "c"]) {
+        const { payment } = await buyer.sign(client, "lookup", { word });
+        expect((await buyer.call(client, "lookup", { word }, payment)).isError).toBeFalsy();
+      }
+      // A fourth call signed by hand, with no top-up: its running total (4000) passes the 3000 deposited.
+      const offer = (await askFor(client)).accepts[0]!;
+      const config = buyer.scheme.buildChannelConfig(offer as never);
+      const channelId = computeChannelId(config, offer.network);
+      const signer = toClientEvmSigner(privateKeyToAccount(key), reader() as never);
+      const voucher = await signVoucher(signer, channelId, "4000", offer.network);
+      const before = handled;
+      const past = await client.callTool({ name: "lookup", arguments: { word: "d" }, _meta: { [X402_PAYMENT_META]: { x402Version: 2, accepted: offer, payload: { type: "voucher", channelConfig: config, voucher } } } });
+      expect(past.isError).toBe(true);
+      expect(readPaymentRequired(past)?.error).toContain("more than the channel's deposit");
+      expect(handled).toBe(before);
+    } finally {
+      await client.close();
+    }
+    await kit.claimChannels();
+    expect(await channelBalance(buyer)).toEqual([3_000n, 3_000n]);
+  }, 60_000);
+
+  it("a channel closed while a call runs: the close waits for the call, which is claimed; the rest goes back", async () => {
+    const key = await funded(1_000_000n);
+    const buyer = channelBuyer(key, stack.chain.rpcUrl, 10_000n);
+    const sellerBefore = await stack.chain.usdcBalance(payTo);
+    const client = await connect(url);
+    const closer = await connect(url);
+    try {
+      const first = await buyer.sign(client, "lookup", { word: "first" });
+      expect((await buyer.call(client, "lookup", { word: "first" }, first.payment)).isError).toBeFalsy();
+      let finish!: () => void;
+      slowCall = new Promise((resolve) => (finish = resolve));
+      const slow = await buyer.sign(client, "lookup", { word: "slow" });
+      const running = buyer.call(client, "lookup", { word: "slow" }, slow.payment);
+      await new Promise((r) => setTimeout(r, 200));
+      // The buyer asks to close the channel mid-call: refused while the call holds the channel.
+      const busy = await closer.callTool({ name: "lookup", arguments: { word: "close" }, _meta: { [X402_PAYMENT_META]: await refundPayment(buyer, key, closer, "1000") } });
+      expect(busy.isError).toBe(true);
+      expect(JSON.stringify(busy.content)).toContain("not closed");
+      finish();
+      expect((await running).isError).toBeFalsy();
+      // Now it closes: both delivered calls are claimed in the refund's transaction, the rest goes back.
+      const buyerBefore = await stack.chain.usdcBalance(buyer.address);
+      const closed = await closer.callTool({ name: "lookup", arguments: { word: "close" }, _meta: { [X402_PAYMENT_META]: await refundPayment(buyer, key, closer, "2000") } });
+      expect(closed.isError, JSON.stringify(closed.content)).toBeFalsy();
+      expect(closed._meta?.[X402_PAYMENT_RESPONSE_META]).toMatchObject({ success: true, amount: "8000" });
+      expect((await stack.chain.usdcBalance(buyer.address)) - buyerBefore).toBe(8_000n);
+      // A voucher on the closed channel delivers nothing.
+      const config = buyer.scheme.buildChannelConfig(slow.payment.accepted as never);
+      const offer = slow.payment.accepted as { network: string };
+      const signer = toClientEvmSigner(privateKeyToAccount(key), reader() as never);
+      const voucher = await signVoucher(signer, computeChannelId(config, offer.network), "3000", offer.network);
+      const late = await client.callTool({ name: "lookup", arguments: { word: "late" }, _meta: { [X402_PAYMENT_META]: { x402Version: 2, accepted: slow.payment.accepted, payload: { type: "voucher", channelConfig: config, voucher } } } });
+      expect(late.isError).toBe(true);
+    } finally {
+      slowCall = Promise.resolve();
+      await client.close();
+      await closer.close();
+    }
+    // The refund's claim is paid to the seller by the settle that follows it (queued before this claim).
+    await kit.claimChannels();
+    expect((await stack.chain.usdcBalance(payTo)) - sellerBefore).toBe(2_000n);
+  }, 60_000);
 });
+
+/** The unpaid ask of the lookup tool. */
+async function askFor(client: Client) {
+  const required = readPaymentRequired(await client.callTool({ name: "lookup", arguments: { word: "x" } }));
+  if (!required) throw new Error("lookup did not ask for payment");
+  return required;
+}
+
+/** A cooperative refund of the buyer's channel: a voucher for what was charged so far, and no call. */
+async function refundPayment(buyer: ChannelBuyer, key: `0x${string}`, client: Client, charged: string) {
+  const offer = (await askFor(client)).accepts[0]!;
+  const config = buyer.scheme.buildChannelConfig(offer as never);
+  const signer = toClientEvmSigner(privateKeyToAccount(key), reader() as never);
+  const voucher = await signVoucher(signer, computeChannelId(config, offer.network), charged, offer.network);
+  return { x402Version: 2, accepted: offer, payload: { type: "refund", channelConfig: config, voucher } };
+}
+
+/** A buyer's channel on chain: [balance, totalClaimed]. */
+async function channelBalance(buyer: ChannelBuyer) {
+  const client = await connect(url);
+  const offer = (await askFor(client).finally(() => client.close())).accepts[0]!;
+  const channelId = computeChannelId(buyer.scheme.buildChannelConfig(offer as never), offer.network);
+  return (await reader().readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: BATCH_SETTLEMENT_ABI, functionName: "channels", args: [channelId] })) as readonly [bigint, bigint];
+}

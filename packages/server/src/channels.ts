@@ -35,7 +35,7 @@ const channelPaymentSchema = z.object({
   }),
   payload: z
     .object({
-      type: z.enum(["deposit", "voucher"]),
+      type: z.enum(["deposit", "voucher", "refund"]),
       channelConfig: z.object({
         payer: address,
         payerAuthorizer: address,
@@ -46,6 +46,8 @@ const channelPaymentSchema = z.object({
         salt: hex32,
       }),
       voucher: z.object({ channelId: hex32, maxClaimableAmount: uint, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+      /** A refund's part of what the channel still holds; absent, all of it. */
+      amount: uint.optional(),
     })
     .passthrough(),
   extensions: z.record(z.string(), z.unknown()).optional(),
@@ -55,6 +57,16 @@ export type ChannelSchedule = { claimEvery: number; claimIntervalSeconds: number
 
 /** How the channel desk answers a refused channel payment: the refusal, and the requirements that resync a stale buyer. */
 export type ChannelRefused = Refused & { accepts?: X402PaymentRequirements[] };
+
+/** A channel the buyer closed (or drew from): what went back to the payer, in the transaction that claimed the rest. */
+export type ChannelRefund = { ok: true; transaction: string; refunded: bigint; settlement: SettleResponse };
+
+/** Whether a payment sent to a channel item asks to close the channel rather than to pay for a call. */
+export function isRefundRequest(rawPayment: unknown): boolean {
+  const value = typeof rawPayment === "string" ? safeJson(rawPayment) : rawPayment;
+  const payload = (value as { payload?: { type?: unknown } } | undefined)?.payload;
+  return typeof payload === "object" && payload !== null && payload.type === "refund";
+}
 
 export class ChannelDesk {
   private readonly scheme: BatchSettlementEvmScheme;
@@ -117,15 +129,45 @@ export class ChannelDesk {
    * settled (committed after a delivery) or released (nothing delivered; the buyer may send the same voucher again).
    */
   async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | ChannelRefused> {
+    const checked = await this.check(item, rawPayment);
+    if (!checked.ok) return checked;
+    const { payment, offered, verifyMs, payer } = checked;
+    if (checked.type === "refund") {
+      this.cancel(payment, offered);
+      return { ok: false, code: "wrong_scheme", reason: "Payment refused: a refund pays for no call; send it on its own to close the channel" };
+    }
+    let settling: Promise<Settled | Refused> | undefined;
+    return {
+      ok: true,
+      payer,
+      // A voucher has no expiry of its own; the call must be done while the channel's reservation lasts.
+      validBefore: Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds,
+      verifyMs,
+      release: () => this.cancel(payment, offered),
+      settle: () => (settling ??= this.commit(payment, offered, payer, verifyMs)),
+    };
+  }
+
+  /** Frees the channel's reservation for a call that delivered nothing: the same voucher may come again. */
+  private cancel(payment: X402PaymentPayload, offered: X402PaymentRequirements): void {
+    void this.server
+      .createPaymentCancellationDispatcher(payment, offered)
+      .cancel({ reason: "handler_failed" })
+      .catch((error: unknown) => this.options.log(`channel release: ${bounded(String((error as Error).message ?? error))}`));
+  }
+
+  /** Parses, prechecks and verifies a channel payment (through x402's scheme hooks, which reserve the channel). */
+  private async check(item: CatalogueItem, rawPayment: unknown) {
     const parsed = channelPaymentSchema.safeParse(typeof rawPayment === "string" ? safeJson(rawPayment) : rawPayment);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, code: "malformed", reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}` };
+      const refused: ChannelRefused = { ok: false, code: "malformed", reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}` };
+      return refused;
     }
     const offered = await this.offer(item);
-    if (!offered) return { ok: false, code: "unreachable", reason: OUTAGE_MESSAGES.verify.unreachable, unavailable: true };
+    if (!offered) return { ok: false as const, code: "unreachable" as const, reason: OUTAGE_MESSAGES.verify.unreachable, unavailable: true };
     const mismatch = this.precheck(item, parsed.data, offered);
-    if (mismatch) return { ok: false, code: "mismatch", reason: mismatch };
+    if (mismatch) return { ok: false as const, code: "mismatch" as const, reason: mismatch };
     // The scheme keeps each request's state by the payload object's identity: the same object is verified, settled
     // or released.
     const payment = { ...parsed.data, accepted: offered } as unknown as X402PaymentPayload;
@@ -138,22 +180,47 @@ export class ChannelDesk {
     }
     const verifyMs = Math.round(performance.now() - t0);
     if (!verified.isValid) return this.refuse(item, payment, offered, verified.invalidReason, verified.invalidMessage);
-    const payer = parsed.data.payload.channelConfig.payer;
-    let settling: Promise<Settled | Refused> | undefined;
-    return {
-      ok: true,
-      payer,
-      // A voucher has no expiry of its own; the call must be done while the channel's reservation lasts.
-      validBefore: Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds,
-      verifyMs,
-      release: () => {
-        void this.server
-          .createPaymentCancellationDispatcher(payment, offered)
-          .cancel({ reason: "handler_failed" })
-          .catch((error: unknown) => this.options.log(`channel release: ${bounded(String((error as Error).message ?? error))}`));
-      },
-      settle: () => (settling ??= this.commit(payment, offered, payer, verifyMs)),
-    };
+    return { ok: true as const, type: parsed.data.payload.type, payment, offered, verifyMs, payer: parsed.data.payload.channelConfig.payer };
+  }
+
+  /**
+   * Closes a channel at its buyer's request (x402's cooperative refund): in one transaction the calls delivered on it
+   * are claimed and what is left goes back to the payer; the claimed part is then settled to the seller. Refused while
+   * a call on the channel is still running (it is claimed first, once it is done).
+   */
+  async refund(item: CatalogueItem, rawPayment: unknown): Promise<ChannelRefund | ChannelRefused> {
+    const checked = await this.check(item, rawPayment);
+    if (!checked.ok) return checked;
+    if (checked.type !== "refund") return { ok: false, code: "wrong_scheme", reason: "Payment refused: this is a payment for a call, not a refund" };
+    let settled: SettleResponse;
+    try {
+      settled = await this.server.settlePayment(checked.payment, checked.offered);
+    } catch (error) {
+      const verdict = error as { errorReason?: string; errorMessage?: string };
+      if (verdict.errorReason) return this.refuseSettle(verdict.errorReason, verdict.errorMessage);
+      return this.outage("settle", error);
+    }
+    if (!settled.success) return this.refuseSettle(settled.errorReason, settled.errorMessage);
+    this.options.log(`channels: ${checked.payer} closed a channel for ${item.id}; ${settled.amount ?? "0"} units went back (${settled.transaction})`);
+    // The refund's transaction claimed the delivered calls; paying them to the seller is the settle that follows.
+    void this.settleClaimed();
+    return { ok: true, transaction: settled.transaction, refunded: BigInt(settled.amount || "0"), settlement: settled };
+  }
+
+  /** Pays the seller what was claimed and not yet paid (after a refund claimed a channel's calls). */
+  private settleClaimed(): Promise<void> {
+    this.claiming = this.claiming.then(async () => {
+      try {
+        await this.manager().settle();
+      } catch (error) {
+        this.options.log(`channels: settle after a refund failed, tried again at the next claim: ${bounded(String((error as Error).message ?? error))}`);
+      }
+    });
+    return this.claiming;
+  }
+
+  private manager() {
+    return this.scheme.createChannelManager(this.facilitator, this.options.network.caip2, this.options.network.asset as `0x${string}`);
   }
 
   /** Commits a delivered call: a voucher moves nothing on chain now, a deposit is put on chain first. */
@@ -203,8 +270,7 @@ export class ChannelDesk {
       if (this.unclaimed === 0) return;
       const counted = this.unclaimed;
       try {
-        const manager = this.scheme.createChannelManager(this.facilitator, this.options.network.caip2, this.options.network.asset as `0x${string}`);
-        const { claims, settle } = await manager.claimAndSettle();
+        const { claims, settle } = await this.manager().claimAndSettle();
         this.unclaimed -= counted;
         const vouchers = claims.reduce((n, c) => n + c.vouchers, 0);
         if (vouchers > 0) this.options.log(`channels: claimed ${vouchers} voucher(s) (${claims.map((c) => c.transaction).join(", ")}), settled in ${settle?.transaction ?? "no transaction"}`);
@@ -216,7 +282,7 @@ export class ChannelDesk {
   }
 
   /** Claims what is waiting and stops the timer (the server is closing). */
-  async close(): Promise<void> {
+  async shutdown(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.claim();

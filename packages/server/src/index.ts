@@ -38,7 +38,7 @@ export function createMonetizedServer(options: MonetizedServerOptions): Monetize
   const channels = deps.gate.channels;
   const serve = async (at?: { port?: number; host?: string }) => {
     const running = await listen(handle, at);
-    return { ...running, close: () => running.close().then(() => channels.close()) };
+    return { ...running, close: () => running.close().then(() => channels.shutdown()) };
   };
   return { settings, createMcpServer, handle, listen: serve, claimChannels: () => channels.claim() };
 }

@@ -19,6 +19,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
+import { isRefundRequest, type ChannelRefund, type ChannelRefused } from "./channels.js";
 import { createSeller, NOT_CHARGED, type SaleResult, type Seller } from "./sale.js";
 
 const MAX_PARAM_CHARS = 4_000;
@@ -227,6 +228,8 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
     async (args, ctx) => {
       const payment = ctx.mcpReq._meta?.[X402_PAYMENT_META];
       if (payment === undefined) return paymentRequired("Payment required");
+      // A channel's buyer closes it by sending a refund to any of its tools: no call runs, nothing is charged.
+      if (item.channel && isRefundRequest(payment)) return channelRefundAnswer(item, await gate.channels.refund(item, payment));
       const read = readParams(item, args as Record<string, unknown>);
       if (!("params" in read)) return failure(missingMessage(item, read));
       // Verified, delivered, then settled only if the item succeeded (sale.ts).
@@ -252,4 +255,11 @@ function x402Answer(item: CatalogueItem, { orderId, paid, delivery }: Extract<Sa
     return { content: [{ type: "text", text: asText(delivery.output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
   }
   return { isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. ${NOT_CHARGED} (order ${orderId})` }] };
+}
+
+/** A channel closed at its buyer's request: what went back, with the refund's settlement in `_meta`. */
+function channelRefundAnswer(item: CatalogueItem, refund: ChannelRefund | ChannelRefused): CallToolResult {
+  if (!refund.ok) return failure(`The channel for "${item.name}" was not closed: ${refund.reason}`);
+  const text = `Channel closed: ${formatUsd(refund.refunded)} went back to the payer (transaction ${refund.transaction}); the calls delivered on it were claimed in the same transaction.`;
+  return { content: [{ type: "text", text }], _meta: { [X402_PAYMENT_RESPONSE_META]: refund.settlement } };
 }
