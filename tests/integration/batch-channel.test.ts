@@ -3,6 +3,9 @@
 // and transactions are read from the local chain: fifty calls through one channel are paid with one deposit, one claim
 // and one settle (the claim and the settle are the only settlement transactions); a replayed voucher and one past the
 // deposit are refused; a channel refunded (closed) mid-call delivers nothing more.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createPublicClient, decodeFunctionData, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
@@ -13,6 +16,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, readPaymentRequired } from "@agora-mcp/protocol";
 import { BATCH_SETTLEMENT_ABI, BATCH_SETTLEMENT_ADDRESS, USDC_ADDRESS } from "@/sandbox/chain";
 import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
+import { chainReader, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { connect } from "../support/upto-buyer";
 import { channelBuyer, type ChannelBuyer } from "../support/channel-buyer";
@@ -254,3 +258,58 @@ async function channelBalance(buyer: ChannelBuyer) {
   const channelId = computeChannelId(buyer.scheme.buildChannelConfig(offer as never), offer.network);
   return (await reader().readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: BATCH_SETTLEMENT_ABI, functionName: "channels", args: [channelId] })) as readonly [bigint, bigint];
 }
+
+/** The agent wallet with $1 of USDC and no ETH, asking the person through confirmation ids when told to. */
+async function wallet(env: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-channel-"));
+  closing.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  const key = generatePrivateKey();
+  const address = privateKeyToAccount(key).address;
+  await stack.chain.mintUsdc(address, 1_000_000n);
+  const settings = loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: stack.chain.rpcUrl, ...env });
+  const ledger = new Ledger(path.join(dir, "ledger.jsonl"));
+  const deps: PurchaseDeps = { settings, wallet: walletFromKey(key), ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), asker: { kind: "confirmation-id" } };
+  return { deps, ledger, address, dir };
+}
+
+describe("the agent wallet on a channel item", () => {
+  it("asks once for the deposit and the per-call price, pays later calls with vouchers, and counts each call", async () => {
+    const { deps, ledger, address, dir } = await wallet({ ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0" });
+    const buy = (word: string, confirmationId?: string) => purchase({ server: url, item: "lookup", params: { word }, ...(confirmationId ? { confirmationId } : {}) }, deps);
+    const asked = await buy("one");
+    expect(asked).toMatchObject({ status: "confirmation-required", signed: false });
+    expect(asked.message).toMatch(/^Confirmation required: Open a payment channel with .*: deposit \$0\.01 USDC on .* for "Lookup" at \$0\.001 per call \(about 10 calls\)\? Each call is then paid from the channel without asking again/);
+    const first = await buy("one", asked.confirmationId);
+    expect(first).toMatchObject({ status: "delivered", code: "delivered", priceUsd: "$0.001", result: "Looked up one" });
+    expect(first.message).toMatch(/opened with a deposit of \$0\.01 \(transaction 0x[0-9a-f]{64}\)\. The channel holds \$0\.009 more\.$/);
+    expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 10_000n);
+    // Later calls ask nothing and move nothing on chain until the server claims.
+    for (const word of ["two", "three"]) expect(await buy(word)).toMatchObject({ status: "delivered", priceUsd: "$0.001", signed: true });
+    expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 10_000n);
+    const paid = ledger.attempts().filter((a) => a.status === "paid");
+    expect(paid.map((a) => a.units)).toEqual(["1000", "1000", "1000"]);
+    // The channel's state lives beside the wallet's ledger.
+    expect(fs.readdirSync(path.join(dir, "channels-base-sepolia", "client"))).toHaveLength(1);
+    await kit.claimChannels();
+  }, 60_000);
+
+  it("counts each call against the day's budget as it is paid: the channel holds no more than the budget allows", async () => {
+    // A $0.002 day: the channel's deposit is held to the budget (maxPerPurchase falls to it), two calls pass, a third is
+    // refused by the budget before anything is signed.
+    const { deps, address } = await wallet({ AGORA_DAILY_CAP: "0.002" });
+    const buy = (word: string) => purchase({ server: url, item: "lookup", params: { word } }, deps);
+    expect(await buy("a")).toMatchObject({ status: "delivered", priceUsd: "$0.001" });
+    expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n);
+    expect(await buy("b")).toMatchObject({ status: "delivered", priceUsd: "$0.001" });
+    expect(await buy("c")).toMatchObject({ status: "refused", code: "policy_rule", rule: "budgets.day", signed: false });
+  }, 60_000);
+
+  it("refuses a deposit above the policy's maxChannelDeposit before anything is signed", async () => {
+    const { deps, dir } = await wallet();
+    fs.writeFileSync(path.join(dir, "policy.json"), JSON.stringify({ maxChannelDeposit: "0.0005" }));
+    const strict = { ...deps, settings: loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), AGORA_POLICY_FILE: path.join(dir, "policy.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: stack.chain.rpcUrl }) };
+    const refusedOutcome = await purchase({ server: url, item: "lookup", params: { word: "x" } }, strict);
+    expect(refusedOutcome).toMatchObject({ status: "refused", code: "policy_rule", rule: "maxChannelDeposit", signed: false });
+  }, 60_000);
+});
+

@@ -192,19 +192,13 @@ export class ChannelDesk {
     const checked = await this.check(item, rawPayment);
     if (!checked.ok) return checked;
     if (checked.type !== "refund") return { ok: false, code: "wrong_scheme", reason: "Payment refused: this is a payment for a call, not a refund" };
-    let settled: SettleResponse;
-    try {
-      settled = await this.server.settlePayment(checked.payment, checked.offered);
-    } catch (error) {
-      const verdict = error as { errorReason?: string; errorMessage?: string };
-      if (verdict.errorReason) return this.refuseSettle(verdict.errorReason, verdict.errorMessage);
-      return this.outage("settle", error);
-    }
-    if (!settled.success) return this.refuseSettle(settled.errorReason, settled.errorMessage);
+    const settled = await this.settle(checked.payment, checked.offered);
+    if (!settled.ok) return settled;
     this.options.log(`channels: ${checked.payer} closed a channel for ${item.id}; ${settled.amount ?? "0"} units went back (${settled.transaction})`);
     // The refund's transaction claimed the delivered calls; paying them to the seller is the settle that follows.
     void this.settleClaimed();
-    return { ok: true, transaction: settled.transaction, refunded: BigInt(settled.amount || "0"), settlement: settled };
+    const { ok: _ok, ...settlement } = settled;
+    return { ok: true, transaction: settled.transaction, refunded: BigInt(settled.amount || "0"), settlement };
   }
 
   /** Pays the seller what was claimed and not yet paid (after a refund claimed a channel's calls). */
@@ -223,9 +217,8 @@ export class ChannelDesk {
     return this.scheme.createChannelManager(this.facilitator, this.options.network.caip2, this.options.network.asset as `0x${string}`);
   }
 
-  /** Commits a delivered call: a voucher moves nothing on chain now, a deposit is put on chain first. */
-  private async commit(payment: X402PaymentPayload, requirements: X402PaymentRequirements, payer: string, verifyMs: number): Promise<Settled | Refused> {
-    const t1 = performance.now();
+  /** x402's settle for a channel payload (the scheme's hooks first): its answer, or the refusal in the kit's words. */
+  private async settle(payment: X402PaymentPayload, requirements: X402PaymentRequirements): Promise<(SettleResponse & { ok: true }) | Refused> {
     let settled: SettleResponse;
     try {
       settled = await this.server.settlePayment(payment, requirements);
@@ -234,8 +227,15 @@ export class ChannelDesk {
       if (verdict.errorReason) return this.refuseSettle(verdict.errorReason, verdict.errorMessage);
       return this.outage("settle", error);
     }
+    return settled.success ? { ...settled, ok: true } : this.refuseSettle(settled.errorReason, settled.errorMessage);
+  }
+
+  /** Commits a delivered call: a voucher moves nothing on chain now, a deposit is put on chain first. */
+  private async commit(payment: X402PaymentPayload, requirements: X402PaymentRequirements, payer: string, verifyMs: number): Promise<Settled | Refused> {
+    const t1 = performance.now();
+    const settled = await this.settle(payment, requirements);
     const settleMs = Math.round(performance.now() - t1);
-    if (!settled.success) return this.refuseSettle(settled.errorReason, settled.errorMessage);
+    if (!settled.ok) return settled;
     this.paidCall();
     return {
       ok: true,

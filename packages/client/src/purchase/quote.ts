@@ -16,6 +16,7 @@ import {
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { findItem, missingParams, namedPaidTools, readCatalogue, type Catalogue, type NamedPaidTool, type X402Tool } from "../catalogue.js";
 import { textOf, type Connection } from "../connections.js";
+import { planChannel } from "./channel.js";
 import { chooseOffer } from "./offer.js";
 import { signMakePurchase, signPaidTool } from "./sign.js";
 import { refused, type Context, type Priced, type PurchaseOutcome, type SettlementOrder, type Signer } from "./types.js";
@@ -144,5 +145,11 @@ async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool, asItem
   }
   const { offer } = choice;
   const priced: Priced = { itemKey: asItem?.itemKey ?? tool.name, name: asItem?.name ?? tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}`, order: settlementOrder(ask.style, tool), ...(offer.requirements.scheme === "upto" ? { metered: true } : {}) };
+  if (offer.version === 2 && offer.requirements.scheme === "batch-settlement") {
+    // A payment channel: whether this call opens (or tops up) the channel, and by how much, before anything is asked.
+    const plan = await planChannel(ctx.deps, offer.requirements, offer.units);
+    if (!plan.ok) return { done: refused("policy_rule", `${plan.message} Nothing was signed.`, { ...ctx.at, priceUsd: formatUsd(offer.units), payTo: priced.payTo, rule: plan.rule }) };
+    priced.channel = plan.terms;
+  }
   return { ctx, priced, sign: () => signPaidTool(c, ctx, tool.name, ask, choice, priced) };
 }
