@@ -16,7 +16,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, readPaymentRequired } from "@agora-mcp/protocol";
 import { BATCH_SETTLEMENT_ABI, BATCH_SETTLEMENT_ADDRESS, USDC_ADDRESS } from "@/sandbox/chain";
 import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
-import { chainReader, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
+import { chainReader, closeChannel, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { connect } from "../support/upto-buyer";
 import { channelBuyer, type ChannelBuyer } from "../support/channel-buyer";
@@ -302,6 +302,23 @@ describe("the agent wallet on a channel item", () => {
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n);
     expect(await buy("b")).toMatchObject({ status: "delivered", priceUsd: "$0.001" });
     expect(await buy("c")).toMatchObject({ status: "refused", code: "policy_rule", rule: "budgets.day", signed: false });
+  }, 60_000);
+
+  it("closes its channel: the rest of the deposit comes back, the calls paid go to the seller", async () => {
+    const { deps, address } = await wallet();
+    // Earlier tests' vouchers are claimed first: the seller's balance then moves by this channel's calls only.
+    await kit.claimChannels();
+    const sellerBefore = await stack.chain.usdcBalance(payTo);
+    for (const word of ["one", "two"]) expect(await purchase({ server: url, item: "lookup", params: { word } }, deps)).toMatchObject({ status: "delivered" });
+    const closed = await closeChannel({ server: url, item: "lookup", params: { word: "close" } }, deps);
+    expect(closed).toMatchObject({ status: "closed", refundedUsd: "$0.008" });
+    expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n);
+    await kit.claimChannels();
+    expect((await stack.chain.usdcBalance(payTo)) - sellerBefore).toBe(2_000n);
+    expect(await closeChannel({ server: url, item: "lookup", params: { word: "close" } }, deps)).toMatchObject({ status: "nothing" });
+    // The next purchase opens a new deposit on the same channel.
+    expect(await purchase({ server: url, item: "lookup", params: { word: "again" } }, deps)).toMatchObject({ status: "delivered" });
+    expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n - 10_000n);
   }, 60_000);
 
   it("refuses a deposit above the policy's maxChannelDeposit before anything is signed", async () => {

@@ -104,10 +104,10 @@ function settlementOrder(style: PaidStyle, tool: X402Tool): SettlementOrder {
   return style === "monetized-mcp" ? "before" : "unknown";
 }
 
-type Unpaid = { ask: PaymentAsk } | { answered: CallToolResult };
+export type Unpaid = { ask: PaymentAsk } | { answered: CallToolResult };
 
 /** The unpaid call: a request for payment (a tool result, or x402's JSON-RPC error 402), or the tool's own answer. */
-async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): Promise<Unpaid> {
+export async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): Promise<Unpaid> {
   let answered: CallToolResult;
   try {
     answered = await c.call(tool.name, ctx.input.params ?? {});
