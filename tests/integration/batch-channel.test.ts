@@ -293,6 +293,20 @@ describe("the agent wallet on a channel item", () => {
     await kit.claimChannels();
   }, 60_000);
 
+  it("tops the channel up when a call needs more than it holds, asking again for the new deposit", async () => {
+    const { deps, address } = await wallet({ ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0.005" });
+    const buy = (word: string, confirmationId?: string) => purchase({ server: url, item: "lookup", params: { word }, ...(confirmationId ? { confirmationId } : {}) }, deps);
+    const asked = await buy("w0");
+    expect(await buy("w0", asked.confirmationId)).toMatchObject({ status: "delivered" });
+    for (let i = 1; i < 10; i++) expect(await buy(`w${i}`)).toMatchObject({ status: "delivered" });
+    const topUp = await buy("w10");
+    expect(topUp).toMatchObject({ status: "confirmation-required", signed: false });
+    expect(topUp.message).toMatch(/Top up your payment channel with .* by \$0\.01 USDC/);
+    const topped = await buy("w10", topUp.confirmationId);
+    expect(topped.message).toMatch(/topped up with a deposit of \$0\.01 .* The channel holds \$0\.009 more\.$/);
+    expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 20_000n);
+  }, 60_000);
+
   it("counts each call against the day's budget as it is paid: the channel holds no more than the budget allows", async () => {
     // A $0.002 day: the channel's deposit is held to the budget (maxPerPurchase falls to it), two calls pass, a third is
     // refused by the budget before anything is signed.
