@@ -100,6 +100,10 @@ describe("a channel item (batch-settlement)", () => {
       const buyer = channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl);
       const { required } = await buyer.sign(client, "lookup", { word: "x" });
       expect(required.accepts[0]).toMatchObject({ scheme: "batch-settlement", amount: "1000", payTo, extra: { receiverAuthorizer: stack.facilitator.address, minDeposit: "10000" } });
+      // make-purchase's payments are for one call at a time: it names the tool instead.
+      const viaMakePurchase = await client.callTool({ name: "make-purchase", arguments: { itemId: "lookup", params: { word: "x" }, signedTransaction: "x", paymentMethod: "USDC_BASE_SEPOLIA" } });
+      expect(viaMakePurchase.isError).toBe(true);
+      expect(JSON.stringify(viaMakePurchase.content)).toMatch(/is sold through payment channels \(\$0\.001 a call\): buy it through its own tool lookup.*Nothing was charged\./);
     } finally {
       await client.close();
     }
