@@ -153,11 +153,11 @@ describe("a channel item (batch-settlement)", () => {
       expect((next.payment.payload as { voucher: { maxClaimableAmount: string } }).voucher.maxClaimableAmount).toBe("2000");
       const before = handled;
       expect((await buyer.call(client, "lookup", { word: "twice" }, next.payment)).isError).toBeFalsy();
-      // The same voucher again: refused as used, with the channel's state for a buyer whose count is stale.
+      // The same voucher again: refused under x402's own code, with the channel's state for a buyer whose count is stale.
       const replayed = await client.callTool({ name: "lookup", arguments: { word: "twice" }, _meta: { [X402_PAYMENT_META]: next.payment } });
       expect(replayed.isError).toBe(true);
       const required = readPaymentRequired(replayed);
-      expect(required?.error).toContain("already used");
+      expect(required?.error).toBe("invalid_batch_settlement_evm_cumulative_amount_mismatch");
       expect(required?.accepts[0]?.extra).toMatchObject({ channelState: { chargedCumulativeAmount: "2000" } });
       expect(handled - before).toBe(1);
     } finally {
@@ -295,6 +295,23 @@ describe("the agent wallet on a channel item", () => {
     // The channel's state lives beside the wallet's ledger.
     expect(fs.readdirSync(path.join(dir, "channels-base-sepolia", "client"))).toHaveLength(1);
     await kit.claimChannels();
+  }, 60_000);
+
+  it("resyncs a stale count from the server's refusal, and the next purchase pays", async () => {
+    const { deps, dir } = await wallet();
+    const buy = (word: string) => purchase({ server: url, item: "lookup", params: { word } }, deps);
+    expect(await buy("one")).toMatchObject({ status: "delivered" });
+    const folder = path.join(dir, "channels-base-sepolia", "client");
+    const [file] = fs.readdirSync(folder);
+    const afterOne = fs.readFileSync(path.join(folder, file!), "utf8");
+    expect(await buy("two")).toMatchObject({ status: "delivered" });
+    // The wallet loses the second call's answer (its count goes back one call): its next voucher is stale.
+    fs.writeFileSync(path.join(folder, file!), afterOne);
+    const stale = await buy("three");
+    expect(stale).toMatchObject({ status: "failed", code: "payment_refused", signed: true });
+    // x402's client took the server's count from its refusal, after checking the voucher it quotes is this wallet's.
+    expect(JSON.parse(fs.readFileSync(path.join(folder, file!), "utf8"))).toMatchObject({ chargedCumulativeAmount: "2000" });
+    expect(await buy("three")).toMatchObject({ status: "delivered" });
   }, 60_000);
 
   it("tops the channel up when a call needs more than it holds, asking again for the new deposit", async () => {

@@ -56,7 +56,7 @@ const channelPaymentSchema = z.object({
 export type ChannelSchedule = { claimEvery: number; claimIntervalSeconds: number };
 
 /** How the channel desk answers a refused channel payment: the refusal, and the requirements that resync a stale buyer. */
-export type ChannelRefused = Refused & { accepts?: X402PaymentRequirements[] };
+export type ChannelRefused = Refused;
 
 /** A channel the buyer closed (or drew from): what went back to the payer, in the transaction that claimed the rest. */
 export type ChannelRefund = { ok: true; transaction: string; refunded: bigint; settlement: SettleResponse };
@@ -309,7 +309,7 @@ export class ChannelDesk {
     const refused: ChannelRefused = { ok: false, code: kind, reason: `Payment refused: ${REFUSAL_MESSAGES[kind]}` };
     if (kind === "already_used") {
       const answer = await this.server.createPaymentRequiredResponse([offered], { url: "" }, reason ?? "", undefined, undefined, payment).catch(() => undefined);
-      if (answer) refused.accepts = answer.accepts;
+      if (answer && reason) refused.corrective = { error: reason, accepts: answer.accepts };
     }
     return refused;
   }

@@ -234,7 +234,9 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
       if (!("params" in read)) return failure(missingMessage(item, read));
       // Verified, delivered, then settled only if the item succeeded (sale.ts).
       const sale = await seller.sell(item, read.params, payment, "settle-after-success");
-      return sale.ok ? x402Answer(item, sale) : paymentRequired(sale.reason, sale.accepts);
+      if (sale.ok) return x402Answer(item, sale);
+      // A stale channel voucher: x402's code and the channel's state, which x402's clients resync from.
+      return sale.corrective ? paymentRequired(sale.corrective.error, sale.corrective.accepts) : paymentRequired(sale.reason);
     },
   );
 }

@@ -27,8 +27,11 @@ export type Refused = {
   reason: string;
   /** The facilitator could not be asked or did not answer. */
   unavailable?: boolean;
-  /** Requirements to answer with instead of the plain offer (a channel's state, for a buyer whose count is stale). */
-  accepts?: X402PaymentRequirements[];
+  /**
+   * The PaymentRequired to answer with instead of the plain offer: a channel's state for a buyer whose count is stale,
+   * under x402's own reason code as `error` (x402's clients resync by it).
+   */
+  corrective?: { error: string; accepts: X402PaymentRequirements[] };
 };
 
 /**

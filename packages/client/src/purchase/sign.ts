@@ -59,16 +59,26 @@ function askedAgain(ask: PaymentAsk): string {
  * The paid retry and what its answer says: the settlement (and for a metered payment what it moved), or why nothing
  * was delivered. Another request for payment is never paid twice.
  */
-async function paidCall(c: Connection, tool: string, params: Record<string, unknown>, meta: Record<string, unknown>, ask: PaymentAsk): Promise<Answer> {
+async function paidCall(
+  c: Connection,
+  tool: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown>,
+  ask: PaymentAsk,
+  /** Reads a second request for payment (a channel's state, for a wallet whose count is stale); never pays it. */
+  onAskedAgain?: (again: PaymentAsk) => Promise<void>,
+): Promise<Answer> {
   let paid: CallToolResult;
   try {
     paid = await c.call(tool, params, meta);
   } catch (error) {
     // x402's JSON-RPC transport refuses a payment with another error 402.
     const again = readPaymentAskError(error);
+    if (again) await onAskedAgain?.(again).catch(() => undefined);
     return again ? { ok: false, code: "refused", reason: askedAgain(again) } : callFailed(error);
   }
   const again = readPaymentAsk(paid, ask.style);
+  if (again) await onAskedAgain?.(again).catch(() => undefined);
   if (again) return { ok: false, code: "refused", reason: askedAgain(again) };
   if (paid.isError) return { ok: false, code: "tool_failed", reason: textOf(paid).slice(0, 300) || "(no text)" };
   const settlement = readSettlement(paid._meta);
@@ -148,7 +158,8 @@ async function signChannel(c: Connection, ctx: Context, tool: string, ask: Payme
   const terms = priced.channel!;
   const requirements = chosen.offer.requirements;
   const storage = channelStorage(settings);
-  const signed = await channelScheme(wallet, chain, storage, terms.deposit).createPaymentPayload(2, requirements as never);
+  const scheme = channelScheme(wallet, chain, storage, terms.deposit);
+  const signed = await scheme.createPaymentPayload(2, requirements as never);
   const payload = signed.payload as { type: string; voucher: { channelId: string; maxClaimableAmount: string }; deposit?: { amount: string; authorization: { erc3009Authorization?: { salt: string } } } };
   // What is sent is what was quoted: this channel, exactly one more call, and the deposit agreed to (or none).
   const deposited = payload.deposit ? BigInt(payload.deposit.amount) : undefined;
@@ -164,7 +175,10 @@ async function signChannel(c: Connection, ctx: Context, tool: string, ask: Payme
   return {
     proof,
     send: async () => {
-      const answer = await paidCall(c, tool, params, meta, ask);
+      // A server whose count differs from this wallet's refuses the voucher with the channel's state and the last
+      // voucher it holds; x402's client checks that voucher is this wallet's own signature before taking the count, so
+      // the next purchase signs the right total (this one is not retried: nothing is ever sent twice).
+      const answer = await paidCall(c, tool, params, meta, ask, (again) => scheme.processCorrectivePaymentRequired(again.required as never).then(() => undefined));
       if (answer.ok) await recordChannelCall(settings, terms, priced.units, answer);
       return answer;
     },
