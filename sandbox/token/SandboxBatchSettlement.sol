@@ -151,7 +151,7 @@ contract SandboxBatchSettlement {
         for (uint256 i = 1; i < voucherClaims.length; i++) {
             if (voucherClaims[i].voucher.channel.receiverAuthorizer != authorizer) revert MixedAuthorizers();
         }
-        if (_recover(getClaimBatchDigest(voucherClaims), authorizerSignature) != authorizer) revert InvalidAuthorizerSignature();
+        if (!_signedBy(getClaimBatchDigest(voucherClaims), authorizerSignature, authorizer)) revert InvalidAuthorizerSignature();
         _claim(voucherClaims);
     }
 
@@ -161,7 +161,7 @@ contract SandboxBatchSettlement {
             ChannelConfig calldata config = c.voucher.channel;
             bytes32 channelId = getChannelId(config);
             address voucherSigner = config.payerAuthorizer != address(0) ? config.payerAuthorizer : config.payer;
-            if (_recover(getVoucherDigest(channelId, c.voucher.maxClaimableAmount), c.signature) != voucherSigner) revert InvalidVoucherSignature();
+            if (!_signedBy(getVoucherDigest(channelId, c.voucher.maxClaimableAmount), c.signature, voucherSigner)) revert InvalidVoucherSignature();
             if (c.totalClaimed > c.voucher.maxClaimableAmount) revert ClaimExceedsVoucher();
             ChannelState storage state = channels[channelId];
             if (c.totalClaimed > state.balance) revert ClaimExceedsBalance();
@@ -219,9 +219,7 @@ contract SandboxBatchSettlement {
     {
         bytes32 channelId = getChannelId(config);
         if (nonce != refundNonce[channelId]) revert RefundNonceMismatch();
-        if (_recover(getRefundDigest(channelId, nonce, amount), receiverAuthorizerSignature) != config.receiverAuthorizer) {
-            revert InvalidAuthorizerSignature();
-        }
+        if (!_signedBy(getRefundDigest(channelId, nonce, amount), receiverAuthorizerSignature, config.receiverAuthorizer)) revert InvalidAuthorizerSignature();
         _refund(config, amount);
     }
 
@@ -303,6 +301,11 @@ contract SandboxBatchSettlement {
 
     function _digest(bytes32 structHash) private view returns (bytes32) {
         return keccak256(abi.encodePacked("\x19\x01", domainSeparator(), structHash));
+    }
+
+    /// Whether `expected` signed `digest`: never true for the zero address, which a malformed signature recovers to.
+    function _signedBy(bytes32 digest, bytes calldata signature, address expected) private pure returns (bool) {
+        return expected != address(0) && _recover(digest, signature) == expected;
     }
 
     function _recover(bytes32 digest, bytes calldata signature) private pure returns (address) {
