@@ -356,6 +356,12 @@ describe("the agent wallet on a channel item", () => {
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n - 10_000n);
   }, 60_000);
 
+  it("is not bought by a buyer with no wallet file to keep the channel in (the registry's test purchases)", async () => {
+    const { deps } = await wallet();
+    const outcome = await purchase({ server: url, item: "lookup", params: { word: "x" } }, { ...deps, settings: { ...deps.settings, walletFile: "" } });
+    expect(outcome).toMatchObject({ status: "refused", code: "cannot_pay", signed: false });
+  }, 60_000);
+
   it("refuses a deposit above the policy's maxChannelDeposit before anything is signed", async () => {
     const { deps, dir } = await wallet();
     fs.writeFileSync(path.join(dir, "policy.json"), JSON.stringify({ maxChannelDeposit: "0.0005" }));

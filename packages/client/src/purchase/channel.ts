@@ -18,6 +18,7 @@ import type { ChannelTerms } from "./types.js";
 
 /** Where the wallet keeps its channels: beside its ledger, one folder per network. */
 export function channelDirectory(settings: Pick<Settings, "walletFile" | "network">): string {
+  if (!settings.walletFile) throw new Error("payment channels need the wallet file's folder to keep their state; nothing was signed");
   return path.join(path.dirname(settings.walletFile), `channels-${networkSlug(settings.network)}`);
 }
 

@@ -146,6 +146,11 @@ async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool, asItem
   const { offer } = choice;
   const priced: Priced = { itemKey: asItem?.itemKey ?? tool.name, name: asItem?.name ?? tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}`, order: settlementOrder(ask.style, tool), ...(offer.requirements.scheme === "upto" ? { metered: true } : {}) };
   if (offer.version === 2 && offer.requirements.scheme === "batch-settlement") {
+    // A channel's running total lives beside the wallet file: a buyer without one (the registry's test purchases) would
+    // leave each deposit behind in a channel it cannot find again.
+    if (!settings.walletFile) {
+      return { done: refused("cannot_pay", `${label}'s tool ${tool.name} is paid through a payment channel, which this buyer cannot keep (it has no wallet file to hold the channel's state). Nothing was signed.`, ctx.at) };
+    }
     // A payment channel: whether this call opens (or tops up) the channel, and by how much, before anything is asked.
     const plan = await planChannel(ctx.deps, offer.requirements, offer.units);
     if (!plan.ok) return { done: refused("policy_rule", `${plan.message} Nothing was signed.`, { ...ctx.at, priceUsd: formatUsd(offer.units), payTo: priced.payTo, rule: plan.rule }) };
