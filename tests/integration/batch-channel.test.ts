@@ -137,6 +137,29 @@ describe("a channel item (batch-settlement)", () => {
     expect(receiver).toEqual([50n * PRICE, 50n * PRICE]);
   }, 120_000);
 
+  it("claims the vouchers of several buyers' channels in one transaction", async () => {
+    await kit.claimChannels();
+    const buyers = [channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl, 10_000n), channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl, 10_000n)];
+    const sellerBefore = await stack.chain.usdcBalance(payTo);
+    const client = await connect(url);
+    try {
+      // Both buyers' calls interleaved, on one connection.
+      for (let i = 0; i < 3; i++) {
+        for (const buyer of buyers) {
+          const { payment } = await buyer.sign(client, "lookup", { word: `b${i}` });
+          expect((await buyer.call(client, "lookup", { word: `b${i}` }, payment)).isError).toBeFalsy();
+        }
+      }
+    } finally {
+      await client.close();
+    }
+    const start = (await reader().getBlockNumber()) + 1n;
+    await kit.claimChannels();
+    expect(await channelTransactions(start)).toEqual(["claimWithSignature", "settle"]);
+    expect((await stack.chain.usdcBalance(payTo)) - sellerBefore).toBe(6n * PRICE);
+    expect(logs.some((line) => /channels: claimed 2 voucher\(s\)/.test(line))).toBe(true);
+  }, 60_000);
+
   it("a failed call costs nothing, and the same voucher twice delivers once", async () => {
     const key = await funded(1_000_000n);
     const buyer = channelBuyer(key, stack.chain.rpcUrl, 10_000n);
