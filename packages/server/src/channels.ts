@@ -14,7 +14,7 @@ import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import type { Refused, Settled, VerifiedPayment } from "./verdicts.js";
 import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES } from "./refusals.js";
 
-export const BATCH_SETTLEMENT = "batch-settlement";
+const BATCH_SETTLEMENT = "batch-settlement";
 
 const address = z.string().regex(EVM_ADDRESS);
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -53,10 +53,7 @@ const channelPaymentSchema = z.object({
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
-export type ChannelSchedule = { claimEvery: number; claimIntervalSeconds: number };
-
-/** How the channel desk answers a refused channel payment: the refusal, and the requirements that resync a stale buyer. */
-export type ChannelRefused = Refused;
+type ChannelSchedule = { claimEvery: number; claimIntervalSeconds: number };
 
 /** A channel the buyer closed (or drew from): what went back to the payer, in the transaction that claimed the rest. */
 export type ChannelRefund = { ok: true; transaction: string; refunded: bigint; settlement: SettleResponse };
@@ -128,10 +125,10 @@ export class ChannelDesk {
    * Checks a channel payment for `item` and reserves its voucher: the channel answers no other call until this one is
    * settled (committed after a delivery) or released (nothing delivered; the buyer may send the same voucher again).
    */
-  async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | ChannelRefused> {
+  async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
     const checked = await this.check(item, rawPayment);
     if (!checked.ok) return checked;
-    const { payment, offered, verifyMs, payer } = checked;
+    const { payment, offered, verifyMs, payer, depositValidBefore } = checked;
     if (checked.type === "refund") {
       this.cancel(payment, offered);
       return { ok: false, code: "wrong_scheme", reason: "Payment refused: a refund pays for no call; send it on its own to close the channel" };
@@ -140,8 +137,9 @@ export class ChannelDesk {
     return {
       ok: true,
       payer,
-      // A voucher has no expiry of its own; the call must be done while the channel's reservation lasts.
-      validBefore: Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds,
+      // A voucher has no expiry of its own: the call must be done while the channel's reservation lasts, and a deposit
+      // while its authorisation can still be put on chain.
+      validBefore: Math.min(Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds, depositValidBefore ?? Number.MAX_SAFE_INTEGER),
       verifyMs,
       release: () => this.cancel(payment, offered),
       settle: () => (settling ??= this.commit(payment, offered, payer, verifyMs)),
@@ -161,7 +159,7 @@ export class ChannelDesk {
     const parsed = channelPaymentSchema.safeParse(typeof rawPayment === "string" ? safeJson(rawPayment) : rawPayment);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const refused: ChannelRefused = { ok: false, code: "malformed", reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}` };
+      const refused: Refused = { ok: false, code: "malformed", reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}` };
       return refused;
     }
     const offered = await this.offer(item);
@@ -180,7 +178,9 @@ export class ChannelDesk {
     }
     const verifyMs = Math.round(performance.now() - t0);
     if (!verified.isValid) return this.refuse(item, payment, offered, verified.invalidReason, verified.invalidMessage);
-    return { ok: true as const, type: parsed.data.payload.type, payment, offered, verifyMs, payer: parsed.data.payload.channelConfig.payer };
+    const validBefore = (parsed.data.payload as { deposit?: { authorization?: { erc3009Authorization?: { validBefore?: unknown } } } }).deposit?.authorization?.erc3009Authorization?.validBefore;
+    const depositValidBefore = typeof validBefore === "string" && /^\d{1,15}$/.test(validBefore) ? Number(validBefore) : undefined;
+    return { ok: true as const, type: parsed.data.payload.type, payment, offered, verifyMs, payer: parsed.data.payload.channelConfig.payer, depositValidBefore };
   }
 
   /**
@@ -188,7 +188,7 @@ export class ChannelDesk {
    * are claimed and what is left goes back to the payer; the claimed part is then settled to the seller. Refused while
    * a call on the channel is still running (it is claimed first, once it is done).
    */
-  async refund(item: CatalogueItem, rawPayment: unknown): Promise<ChannelRefund | ChannelRefused> {
+  async refund(item: CatalogueItem, rawPayment: unknown): Promise<ChannelRefund | Refused> {
     const checked = await this.check(item, rawPayment);
     if (!checked.ok) return checked;
     if (checked.type !== "refund") return { ok: false, code: "wrong_scheme", reason: "Payment refused: this is a payment for a call, not a refund" };
@@ -303,10 +303,10 @@ export class ChannelDesk {
   }
 
   /** A refusal by x402's scheme or the facilitator; a stale voucher base comes back with the channel's state. */
-  private async refuse(item: CatalogueItem, payment: X402PaymentPayload, offered: X402PaymentRequirements, reason: string | undefined, message: string | undefined): Promise<ChannelRefused> {
+  private async refuse(item: CatalogueItem, payment: X402PaymentPayload, offered: X402PaymentRequirements, reason: string | undefined, message: string | undefined): Promise<Refused> {
     const kind = classifyReason(reason);
     this.options.log(`channel payment refused for ${item.id} (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
-    const refused: ChannelRefused = { ok: false, code: kind, reason: `Payment refused: ${REFUSAL_MESSAGES[kind]}` };
+    const refused: Refused = { ok: false, code: kind, reason: `Payment refused: ${REFUSAL_MESSAGES[kind]}` };
     if (kind === "already_used") {
       const answer = await this.server.createPaymentRequiredResponse([offered], { url: "" }, reason ?? "", undefined, undefined, payment).catch(() => undefined);
       if (answer && reason) refused.corrective = { error: reason, accepts: answer.accepts };

@@ -19,7 +19,8 @@ import type { PaymentRequired } from "@x402/core/types";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
-import { isRefundRequest, type ChannelRefund, type ChannelRefused } from "./channels.js";
+import type { Refused } from "./verdicts.js";
+import { isRefundRequest, type ChannelRefund } from "./channels.js";
 import { createSeller, NOT_CHARGED, type SaleResult, type Seller } from "./sale.js";
 
 const MAX_PARAM_CHARS = 4_000;
@@ -260,7 +261,7 @@ function x402Answer(item: CatalogueItem, { orderId, paid, delivery }: Extract<Sa
 }
 
 /** A channel closed at its buyer's request: what went back, with the refund's settlement in `_meta`. */
-function channelRefundAnswer(item: CatalogueItem, refund: ChannelRefund | ChannelRefused): CallToolResult {
+function channelRefundAnswer(item: CatalogueItem, refund: ChannelRefund | Refused): CallToolResult {
   if (!refund.ok) return failure(`The channel for "${item.name}" was not closed: ${refund.reason}`);
   const text = `Channel closed: ${formatUsd(refund.refunded)} went back to the payer (transaction ${refund.transaction}); the calls delivered on it were claimed in the same transaction.`;
   return { content: [{ type: "text", text }], _meta: { [X402_PAYMENT_RESPONSE_META]: refund.settlement } };
