@@ -1,7 +1,7 @@
 // A local EVM chain that answers as Base Sepolia (chain id 84532) on loopback: anvil from npm, with a
-// USDC-like EIP-3009 token installed at the real Base Sepolia USDC address, Multicall3, and the Permit2 and
-// x402 upto-proxy contracts x402's `upto` scheme settles through, each at its real address. Nothing leaves the
-// machine.
+// USDC-like EIP-3009 token installed at the real Base Sepolia USDC address, Multicall3, the Permit2 and
+// x402 upto-proxy contracts x402's `upto` scheme settles through, and x402's batch-settlement channel contract with
+// its ERC-3009 deposit collector, each at its real address. Nothing leaves the machine.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net, { type AddressInfo } from "node:net";
@@ -13,7 +13,7 @@ import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress } from "@x402/evm";
+import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress } from "@x402/evm";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 type Artifact = { abi: Abi; deployedBytecode: `0x${string}` };
@@ -22,6 +22,8 @@ const artifact = readArtifact("artifact.json");
 const multicall3 = readArtifact("multicall3.json");
 const permit2 = readArtifact("permit2.json");
 const uptoProxy = readArtifact("upto-proxy.json");
+const batchSettlement = readArtifact("batch-settlement.json");
+const depositCollector = readArtifact("erc3009-deposit-collector.json");
 
 export const USDC_ADDRESS = BASE_SEPOLIA.asset;
 export const USDC_ABI = artifact.abi;
@@ -29,6 +31,9 @@ export const USDC_ABI = artifact.abi;
 export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11";
 /** Uniswap's Permit2 and x402's upto settlement proxy, at the addresses x402's scheme code expects on every chain. */
 export { PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress as X402_UPTO_PROXY_ADDRESS } from "@x402/evm";
+/** x402's batch-settlement channel contract and the collector its ERC-3009 deposits go through. */
+export { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS } from "@x402/evm";
+export const BATCH_SETTLEMENT_ABI = batchSettlement.abi;
 
 /**
  * anvil's well-known development mnemonic (printed by every anvil and hardhat node, worthless anywhere but a
@@ -149,6 +154,8 @@ export async function startChain({ port = 0, blockTime = 1, accounts }: ChainOpt
   await test.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall3.deployedBytecode });
   await test.setCode({ address: PERMIT2_ADDRESS, bytecode: permit2.deployedBytecode });
   await test.setCode({ address: x402UptoPermit2ProxyAddress, bytecode: uptoProxy.deployedBytecode });
+  await test.setCode({ address: BATCH_SETTLEMENT_ADDRESS, bytecode: batchSettlement.deployedBytecode });
+  await test.setCode({ address: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, bytecode: depositCollector.deployedBytecode });
   // Its own nonce manager: tests fund many buyers at once, and parallel mints must not reuse a nonce.
   const account = privateKeyToAccount(ANVIL_TEST_KEYS.minter, { nonceManager: createNonceManager({ source: jsonRpc() }) });
   const minter = createWalletClient({ account, chain: baseSepolia, transport }).extend(publicActions);

@@ -1,6 +1,7 @@
-// An x402 facilitator on loopback that verifies and settles exact payments (v1 and v2) and `upto` payments (v2,
-// through Permit2: the amount a metered call used, up to the signed maximum) on the local chain, built on
-// @x402/core's facilitator and @x402/evm's exact and upto schemes with a viem wallet: the same code a hosted
+// An x402 facilitator on loopback that verifies and settles exact payments (v1 and v2), `upto` payments (v2,
+// through Permit2: the amount a metered call used, up to the signed maximum) and `batch-settlement` channels (v2:
+// deposits, vouchers, batched claims, settlement and refunds) on the local chain, built on @x402/core's facilitator
+// and @x402/evm's exact, upto and batch-settlement schemes with a viem wallet: the same code a hosted
 // facilitator runs, pointed at anvil. POST /verify, POST /settle, GET /supported, and GET /discovery/resources
 // (the Bazaar list of what the sandbox declares: sandbox/discovery-list.ts).
 // Every settlement is sent from one account, so concurrent settlements must not race for its nonce: the
@@ -14,6 +15,7 @@ import { x402Facilitator } from "@x402/core/facilitator";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { UptoEvmScheme } from "@x402/evm/upto/facilitator";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/facilitator";
 import { createWalletClient, http as viemHttp, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
@@ -87,6 +89,9 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
   // Its /supported entry carries this account as `extra.facilitatorAddress`: the buyer's signed witness names it,
   // and only it may settle the payment (the proxy checks the caller).
   facilitator.register(BASE_SEPOLIA.caip2, new UptoEvmScheme(signer));
+  // Channels: this account is also the receivers' authorizer (its /supported `extra.receiverAuthorizer`), so a kit
+  // server, which holds no key, has its batched claims and its buyers' refunds signed here.
+  facilitator.register(BASE_SEPOLIA.caip2, new BatchSettlementEvmScheme(signer, account));
 
   const discovery = discoveryList();
   const server = http.createServer(async (req, res) => {

@@ -16,6 +16,8 @@ export const SANDBOX_CONTRACTS = {
   Multicall3: "multicall3.json",
   SandboxPermit2: "permit2.json",
   SandboxUptoPermit2Proxy: "upto-proxy.json",
+  SandboxBatchSettlement: "batch-settlement.json",
+  SandboxErc3009DepositCollector: "erc3009-deposit-collector.json",
 } as const;
 export type SandboxContract = keyof typeof SANDBOX_CONTRACTS;
 

@@ -147,7 +147,7 @@ describe("a host that supports elicitation", () => {
 
   it("lists its tools with input and output schemas", async () => {
     const { tools } = await host.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "explore_server", "purchase", "review", "revoke_review", "search_servers", "wallet"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "close_channel", "explore_server", "purchase", "review", "revoke_review", "search_servers", "wallet"]);
     for (const tool of tools) expect(tool.outputSchema?.type).toBe("object");
   });
 

@@ -106,7 +106,7 @@ describe("the client from the Getting Started block", () => {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "explore_server", "purchase", "review", "revoke_review", "search_servers", "wallet"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "close_channel", "explore_server", "purchase", "review", "revoke_review", "search_servers", "wallet"]);
       const found = (await client.callTool({ name: "search_servers", arguments: { query: "weather" } })) as CallToolResult;
       expect(found.isError ?? false).toBe(false);
       expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual(["tarball-weather"]);

@@ -112,7 +112,7 @@ describe("offers", () => {
       'network "eip155:1" is not one Agora knows',
       "payee is not an address",
       "extra is larger than 2048 bytes",
-      'scheme "batch-settlement" is not one Agora pays yet',
+      "a batch-settlement offer names no receiverAuthorizer",
       "an upto offer names no facilitatorAddress",
       "amount is zero",
       "asset is not USDC on Base Sepolia",

@@ -10,6 +10,7 @@ export { chainReader, judgeTransfers, permit2NonceUsed, type ChainReader, type P
 export { registryEndpoint } from "./registry.js";
 export { buildClientServer, type ClientDeps } from "./tools/index.js";
 export { OUTCOME_CODES, purchase, type OutcomeCode, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome, type PurchaseStatus, type SettlementOrder } from "./purchase/index.js";
+export { closeChannel, type CloseChannelInput, type CloseChannelOutcome } from "./purchase/close.js";
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
 export { Confirmations, type Asker } from "./confirm.js";
 export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";

@@ -226,6 +226,6 @@ export function legacyLedgerFile(settings: Pick<Settings, "walletFile" | "networ
   return path.join(path.dirname(settings.walletFile), `ledger-${networkSlug(settings.network)}.jsonl`);
 }
 
-function networkSlug(network: PaymentNetwork): string {
+export function networkSlug(network: PaymentNetwork): string {
   return network === BASE_MAINNET ? "base" : "base-sepolia";
 }

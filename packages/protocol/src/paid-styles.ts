@@ -216,7 +216,7 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
   return (required.accepts as Record<string, unknown>[]).map((raw, index): ReadOffer | UnreadOffer => {
     const refuse = (reason: string): UnreadOffer => ({ ok: false, index, reason });
     const scheme = safeText(raw.scheme, 40) ?? "(none)";
-    if (scheme !== "exact" && scheme !== "upto") return refuse(`scheme "${scheme}" is not one Agora pays yet`);
+    if (scheme !== "exact" && scheme !== "upto" && scheme !== "batch-settlement") return refuse(`scheme "${scheme}" is not one Agora pays yet`);
     const network = findNetwork(typeof raw.network === "string" ? raw.network : undefined);
     if (!network) return refuse(`network "${safeText(raw.network, 40) ?? "(none)"}" is not one Agora knows`);
     if (typeof raw.asset !== "string" || raw.asset.toLowerCase() !== network.asset.toLowerCase()) return refuse(`asset is not USDC on ${network.label}`);
@@ -235,6 +235,12 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
       // buyer's signature names.
       if (typeof raw.amount !== "string") return refuse("an upto offer must be x402 version 2");
       if (typeof extra.facilitatorAddress !== "string" || !EVM_ADDRESS.test(extra.facilitatorAddress)) return refuse("an upto offer names no facilitatorAddress");
+    }
+    if (scheme === "batch-settlement") {
+      // A payment channel (x402 version 2 only): `amount` is the price of one call, paid by a voucher on a deposit the
+      // receiver's authorizer co-signs claims and refunds for.
+      if (typeof raw.amount !== "string") return refuse("a batch-settlement offer must be x402 version 2");
+      if (typeof extra.receiverAuthorizer !== "string" || !EVM_ADDRESS.test(extra.receiverAuthorizer)) return refuse("a batch-settlement offer names no receiverAuthorizer");
     }
     if (typeof raw.amount === "string") {
       if (raw.network !== network.caip2) return refuse(`a version 2 offer names its network "${safeText(raw.network, 40)}", not CAIP-2`);
@@ -270,6 +276,8 @@ const settlementSchema = z.object({
   errorReason: z.string().max(300).optional(),
   /** What an upto settlement moved (x402 version 2's SettleResponse.amount). */
   amount: z.string().regex(/^\d{1,40}$/).optional(),
+  /** The scheme's own fields (a payment channel's running total after the call). */
+  extra: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The settlement a paid result carries, under either spelling of its key, as an object or base64 of its JSON. */

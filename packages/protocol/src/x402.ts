@@ -26,10 +26,11 @@ export type PaymentRequirementsV1 = {
 export type Caip2Network = `${string}:${string}`;
 
 /**
- * How a payment moves: `exact` (an EIP-3009 authorisation for the price) or `upto` (x402's metered scheme, version 2
- * only: a Permit2 signature for a maximum, of which the server settles what the call used, zero included).
+ * How a payment moves: `exact` (an EIP-3009 authorisation for the price), `upto` (x402's metered scheme, version 2
+ * only: a Permit2 signature for a maximum, of which the server settles what the call used, zero included) or
+ * `batch-settlement` (x402's payment channels, version 2 only: a deposit once, then a voucher per call at the price).
  */
-export type PaymentScheme = "exact" | "upto";
+export type PaymentScheme = "exact" | "upto" | "batch-settlement";
 
 export type PaymentRequirementsV2 = {
   scheme: PaymentScheme;
@@ -234,7 +235,7 @@ export function readPaymentRequired(result: unknown): PaymentRequired | undefine
 
 /** The settlement an x402-paid tool result carries in `_meta["x402/payment-response"]`. */
 /** `amount`: what an `upto` settlement moved, in the token's units ("0" when the call used nothing and no transaction ran). */
-export type SettlementResponse = { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string; amount?: string };
+export type SettlementResponse = { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string; amount?: string; extra?: Record<string, unknown> };
 
 const settlementSchema = z.object({
   success: z.boolean(),

@@ -56,6 +56,15 @@ export type ItemDefinition = {
    */
   metered?: boolean;
   /**
+   * Sold through payment channels (x402's `batch-settlement` scheme), for many small calls: a buyer deposits once
+   * (at least `minDeposit` dollars, default ten calls' worth) and pays each call with a voucher that moves nothing on
+   * chain; the kit claims the vouchers of every channel in one transaction every `claimEvery` paid calls (default 50)
+   * or `claimIntervalSeconds` (default 300), and when the server closes, then settles them to `walletAddress`. A voucher
+   * counts only after the call succeeded. Sold through the item's x402 tool only; not metered, not asynchronous.
+   * `true` takes the defaults.
+   */
+  channel?: true | { claimEvery?: number; claimIntervalSeconds?: number; minDeposit?: number | string };
+  /**
    * The tool that sells the item through the standard x402 binding for MCP. Every paid item has one, named after
    * its id (characters a tool name cannot hold become "_") unless named here; false sells it through
    * make-purchase only, and then x402 clients and Agora's discovery cannot see it. Free items have none.
@@ -127,7 +136,15 @@ export type PurchaseEvent = {
   timings?: { verifyMs?: number; settleMs?: number; handlerMs?: number };
 };
 
-export type CatalogueItem = Omit<ItemDefinition, "price" | "x402Tool"> & { units: bigint; params: Record<string, string>; x402Tool?: string };
+/** A channel item's terms, resolved: claim schedule and the least deposit, in token units. */
+export type ChannelTerms = { claimEvery: number; claimIntervalSeconds: number; minDeposit?: bigint };
+
+export type CatalogueItem = Omit<ItemDefinition, "price" | "x402Tool" | "channel"> & {
+  units: bigint;
+  params: Record<string, string>;
+  x402Tool?: string;
+  channel?: ChannelTerms;
+};
 
 export type ResolvedOptions = {
   name: string;
@@ -173,6 +190,19 @@ function walletAddressProblem(value: unknown): string {
   return `walletAddress must be a 0x address of 40 hex digits, not "${value.slice(0, 60)}": ${fix}`;
 }
 
+function channelTerms(item: ItemDefinition, units: bigint, x402Tool: string | undefined): ChannelTerms {
+  if (units === 0n || !x402Tool) throw new ConfigError(`Item "${item.id}" is sold through channels: give it a price above 0 (per call) and keep its x402 tool`);
+  if (item.metered || item.async) throw new ConfigError(`Item "${item.id}": a channel item cannot be metered or asynchronous`);
+  const given = item.channel === true ? {} : item.channel!;
+  const claimEvery = given.claimEvery ?? 50;
+  const claimIntervalSeconds = given.claimIntervalSeconds ?? 300;
+  if (!Number.isInteger(claimEvery) || claimEvery < 1) throw new ConfigError(`Item "${item.id}": channel.claimEvery must be a whole number of calls, at least 1`);
+  if (!(claimIntervalSeconds >= 1)) throw new ConfigError(`Item "${item.id}": channel.claimIntervalSeconds must be at least 1`);
+  const minDeposit = given.minDeposit === undefined ? undefined : usdToUnits(given.minDeposit);
+  if (minDeposit !== undefined && minDeposit < units) throw new ConfigError(`Item "${item.id}": channel.minDeposit must cover at least one call`);
+  return { claimEvery, claimIntervalSeconds, ...(minDeposit !== undefined ? { minDeposit } : {}) };
+}
+
 export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions {
   if (!EVM_ADDRESS.test(options.walletAddress)) throw new ConfigError(walletAddressProblem(options.walletAddress));
   const network = networkFromSetting(options.network);
@@ -199,8 +229,9 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     if (item.async && !(item.async.checkAfterSeconds > 0)) throw new Error(`Item "${item.id}": async.checkAfterSeconds must be positive`);
     if (item.metered && (units === 0n || !x402Tool)) throw new ConfigError(`Item "${item.id}" is metered: give it a price above 0 (the most a call may cost) and keep its x402 tool`);
     if (item.metered && item.async) throw new ConfigError(`Item "${item.id}": a metered item cannot be asynchronous yet`);
-    const { price: _price, x402Tool: _tool, ...rest } = item;
-    return { ...rest, units, params: item.params ?? {}, ...(x402Tool ? { x402Tool } : {}) };
+    const channel = item.channel ? channelTerms(item, units, x402Tool) : undefined;
+    const { price: _price, x402Tool: _tool, channel: _channel, ...rest } = item;
+    return { ...rest, units, params: item.params ?? {}, ...(x402Tool ? { x402Tool } : {}), ...(channel ? { channel } : {}) };
   });
   return {
     name: options.name,

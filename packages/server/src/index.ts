@@ -21,8 +21,13 @@ export type MonetizedServer = {
   createMcpServer: () => McpServer;
   /** A node:http handler serving POST /mcp, with DNS-rebinding protection (see dnsRebindingProtection). */
   handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
-  /** Listens on host:port (127.0.0.1:8080 by default; port 0 picks a free one). */
+  /** Listens on host:port (127.0.0.1:8080 by default; port 0 picks a free one). Closing it claims what channels hold. */
   listen: (options?: { port?: number; host?: string }) => Promise<RunningServer>;
+  /**
+   * Claims the latest voucher of every payment channel now and settles them to the wallet (the kit also does so on its
+   * own schedule). Resolves when done; a failed claim is logged and tried again later.
+   */
+  claimChannels: () => Promise<void>;
 };
 
 export function createMonetizedServer(options: MonetizedServerOptions): MonetizedServer {
@@ -30,5 +35,10 @@ export function createMonetizedServer(options: MonetizedServerOptions): Monetize
   const deps = { options: settings, gate: new PaymentGate(settings), jobs: new JobStore() };
   const createMcpServer = () => buildTools(deps);
   const handle = createRequestHandler(createMcpServer, settings.hostCheck);
-  return { settings, createMcpServer, handle, listen: (at) => listen(handle, at) };
+  const channels = deps.gate.channels;
+  const serve = async (at?: { port?: number; host?: string }) => {
+    const running = await listen(handle, at);
+    return { ...running, close: () => running.close().then(() => channels.shutdown()) };
+  };
+  return { settings, createMcpServer, handle, listen: serve, claimChannels: () => channels.claim() };
 }

@@ -17,33 +17,11 @@ import {
   type ResourceInfo,
 } from "@agora-mcp/protocol";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
-import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage, type RefusalKind } from "./refusals.js";
+import { ChannelDesk } from "./channels.js";
+import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage } from "./refusals.js";
 
-export type Timings = { verifyMs: number; settleMs: number };
-/**
- * A settled payment: `units` moved to the seller in `transaction`. A metered (upto) call that used nothing settles
- * nothing: units 0 and an empty transaction.
- */
-export type Settled = { ok: true; transaction: string; network: string; payer: string; units: bigint; timings: Timings };
-/** Why a payment was refused, as a code: the facilitator's reason by kind, or the kit's own check. */
-export type RefusalCode = RefusalKind | "mismatch" | Outage;
-export type Refused = { ok: false; code: RefusalCode; reason: string; /** The facilitator could not be asked or did not answer. */ unavailable?: boolean };
-
-/**
- * A payment the facilitator verified, its nonce held by this server: `settle` asks the facilitator to settle it (once;
- * later calls answer the same), `release` frees the nonce when nothing was delivered on it (the buyer may send it
- * again). A payment that is neither settled nor released stays held as long as a settled one.
- */
-export type VerifiedPayment = {
-  ok: true;
-  payer: string;
-  /** The authorisation's validBefore, in seconds since 1970: a settlement after it fails. */
-  validBefore: number;
-  verifyMs: number;
-  /** Settles the payment: the price, or for a metered item `units` (at most the signed maximum; 0 settles nothing). */
-  settle: (units?: bigint) => Promise<Settled | Refused>;
-  release: () => void;
-};
+export type { RefusalCode, Refused, Settled, Timings, VerifiedPayment } from "./verdicts.js";
+import type { Refused, Settled, VerifiedPayment } from "./verdicts.js";
 
 /** How long the answer to GET /supported is trusted: a facilitator's signer rarely changes. */
 const SUPPORTED_TTL_MS = 10 * 60 * 1000;
@@ -95,9 +73,12 @@ export class PaymentGate {
   private readonly nonces = new Map<string, number>();
   /** The facilitator's address for upto payments (its /supported `extra`), asked once and kept a while. */
   private uptoFacilitator?: { at: number; address: Promise<string | undefined> };
+  /** Items sold through payment channels (x402's batch-settlement scheme). */
+  readonly channels: ChannelDesk;
 
   constructor(private readonly options: ResolvedOptions) {
     this.facilitator = new HTTPFacilitatorClient({ url: options.facilitatorUrl, timeoutMs: options.facilitatorTimeoutMs });
+    this.channels = new ChannelDesk(options, this.facilitator);
   }
 
   resourceFor(item: CatalogueItem): ResourceInfo {
@@ -115,6 +96,7 @@ export class PaymentGate {
    * facilitator settles no upto payments on this network, or cannot be asked.
    */
   async offer(item: CatalogueItem): Promise<PaymentRequirementsV2 | undefined> {
+    if (item.channel) return (await this.channels.offer(item)) as PaymentRequirementsV2 | undefined;
     if (!item.metered) return this.requirements(item).v2;
     const facilitatorAddress = await this.uptoFacilitatorAddress();
     if (!facilitatorAddress) return undefined;
@@ -147,6 +129,7 @@ export class PaymentGate {
    * the hold is released (nothing ran, or the tool failed) or, once settled or delivered, ever again.
    */
   async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
+    if (item.channel) return this.channels.verify(item, rawPayment);
     const decoded = decodePayment(rawPayment);
     if (!decoded.ok) return { ok: false, code: "malformed", reason: decoded.error };
     const payment = decoded.payment;

@@ -17,6 +17,9 @@ export type RefusalKind =
   | "settlement_pending"
   | "transaction_failed"
   | "facilitator_error"
+  | "channel_exhausted"
+  | "channel_closed"
+  | "channel_busy"
   | "unknown";
 
 /** The sentence after "Payment refused: " (verification) or "Payment not settled: " (settlement). */
@@ -35,6 +38,9 @@ export const REFUSAL_MESSAGES: Record<RefusalKind, string> = {
   settlement_pending: "the settlement transaction has not been confirmed yet.",
   transaction_failed: "the settlement transaction failed.",
   facilitator_error: "the payment facilitator failed.",
+  channel_exhausted: "the voucher asks for more than the channel's deposit holds; top the channel up.",
+  channel_closed: "the payment channel holds nothing (closed or refunded); open a new one.",
+  channel_busy: "the payment channel is paying for another call right now; try again.",
   unknown: "the payment facilitator refused it.",
 };
 
@@ -123,6 +129,21 @@ const CODES: Record<string, RefusalKind> = {
   invalid_exact_evm_transaction_simulation_failed: "transaction_failed",
   invalid_transaction_state: "transaction_failed",
   smart_wallet_deployment_failed: "transaction_failed",
+  // x402's batch-settlement channels: a voucher whose running total is not the channel's next one was replayed (or
+  // the buyer's count is stale; the answer carries the channel's state).
+  invalid_batch_settlement_evm_cumulative_amount_mismatch: "already_used",
+  invalid_batch_settlement_evm_cumulative_below_claimed: "already_used",
+  invalid_batch_settlement_evm_cumulative_exceeds_balance: "channel_exhausted",
+  invalid_batch_settlement_evm_charge_exceeds_signed_cumulative: "channel_exhausted",
+  invalid_batch_settlement_evm_channel_not_found: "channel_closed",
+  invalid_batch_settlement_evm_missing_channel: "channel_closed",
+  invalid_batch_settlement_evm_channel_busy: "channel_busy",
+  invalid_batch_settlement_evm_voucher_signature: "invalid_signature",
+  invalid_batch_settlement_evm_insufficient_balance: "insufficient_funds",
+  invalid_batch_settlement_evm_receiver_mismatch: "wrong_recipient",
+  invalid_batch_settlement_evm_token_mismatch: "wrong_token",
+  invalid_batch_settlement_evm_scheme: "wrong_scheme",
+  invalid_batch_settlement_evm_network_mismatch: "wrong_network",
   unexpected_verify_error: "facilitator_error",
   unexpected_settle_error: "facilitator_error",
 };

@@ -26,7 +26,7 @@ export type Delivery =
   | { status: "failed"; why: string; charged: boolean };
 
 /** `code` says why nothing was delivered: the payment's refusal, or a settlement that failed after the tool ran. */
-export type SaleRefusal = { ok: false; orderId: string; code: RefusalCode | "settlement_failed"; reason: string };
+export type SaleRefusal = { ok: false; orderId: string; code: RefusalCode | "settlement_failed"; reason: string; corrective?: Refused["corrective"] };
 export type SaleResult = SaleRefusal | { ok: true; orderId: string; paid?: Settled; delivery: Delivery };
 
 export type Seller = {
@@ -219,7 +219,7 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
         const verified = await gate.verify(item, payment);
         if (!verified.ok) {
           report(refusedEvent(item, orderId, verified.reason));
-          return { ok: false, orderId, code: verified.code, reason: verified.reason };
+          return { ok: false, orderId, code: verified.code, reason: verified.reason, ...(verified.corrective ? { corrective: verified.corrective } : {}) };
         }
         return deliverThenSettle(item, params, orderId, verified);
       }

@@ -19,6 +19,8 @@ import type { PaymentRequired } from "@x402/core/types";
 import type { CatalogueItem, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
+import type { Refused } from "./verdicts.js";
+import { isRefundRequest, type ChannelRefund } from "./channels.js";
 import { createSeller, NOT_CHARGED, type SaleResult, type Seller } from "./sale.js";
 
 const MAX_PARAM_CHARS = 4_000;
@@ -103,6 +105,8 @@ function registerPriceListing({ server, options: { items, network } }: Tools): v
           ...(i.async ? { async: true, checkAfterSeconds: i.async.checkAfterSeconds } : {}),
           // Metered: the price is the most a call may cost, sold through x402Tool only (x402's upto scheme).
           ...(i.metered ? { metered: true } : {}),
+          // Channel: paid by vouchers on a payment channel (x402's batch-settlement), through x402Tool only.
+          ...(i.channel ? { channel: true } : {}),
           // The item's own tool under the x402 binding for MCP; MonetizedMCP clients ignore the field.
           ...(i.x402Tool ? { x402Tool: i.x402Tool } : {}),
         })),
@@ -131,6 +135,9 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
     async ({ itemId, params: given, signedTransaction, paymentMethod }) => {
       const item = findItem(itemId);
       if (!item) return failure(`Unknown item "${itemId.slice(0, 100)}": call price-listing for what this server sells. Nothing was charged.`);
+      if (item.channel) {
+        return failure(`"${item.name}" is sold through payment channels (${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402 (batch-settlement). Nothing was charged.`);
+      }
       if (item.metered) {
         return failure(`"${item.name}" is metered (up to ${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402, which charges only what the call used. Nothing was charged.`);
       }
@@ -194,15 +201,20 @@ const EIP2612_GAS_SPONSORING = {
 };
 
 function registerX402Tool({ server, options: { network }, seller }: Tools, gate: PaymentGate, item: CatalogueItem): void {
-  const paymentRequired = async (error: string): Promise<CallToolResult> => {
-    const offer = await gate.offer(item);
-    if (!offer) return failure(`"${item.name}" cannot be paid right now: the payment facilitator does not settle metered payments or cannot be reached. Nothing was charged.`);
-    const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: [offer], ...(item.metered ? { extensions: EIP2612_GAS_SPONSORING } : {}) };
+  const paymentRequired = async (error: string, accepts?: PaymentRequired["accepts"]): Promise<CallToolResult> => {
+    const offer = accepts ? undefined : await gate.offer(item);
+    if (!accepts && !offer) {
+      const what = item.channel ? "payment channels" : "metered payments";
+      return failure(`"${item.name}" cannot be paid right now: the payment facilitator does not settle ${what} or cannot be reached. Nothing was charged.`);
+    }
+    const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: accepts ?? [offer as PaymentRequired["accepts"][number]], ...(item.metered ? { extensions: EIP2612_GAS_SPONSORING } : {}) };
     return { isError: true, structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
   };
   // Every parameter is required, and says so in the schema: a generic client fills in what the schema asks.
   const shape = Object.fromEntries(Object.entries(item.params).map(([name, hint]) => [name, z.string().min(1).max(MAX_PARAM_CHARS).describe(hint)]));
-  const cost = item.metered
+  const cost = item.channel
+    ? `Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402 through a payment channel (batch-settlement): one deposit, then a voucher per call; charged only if the call succeeds.`
+    : item.metered
     ? `Costs up to ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402 (upto): charged only what the call used, and only if it succeeds.`
     : `Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402; charged only if the call succeeds.`;
   server.registerTool(
@@ -212,16 +224,20 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
       inputSchema: z.object(shape),
       // `settles`: this tool settles only after the item succeeded (older kits settled first, and said nothing).
       // `scheme` upto: `amount` is the most a call may cost.
-      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2, settles: "after-success", ...(item.metered ? { scheme: "upto" } : {}) } },
+      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2, settles: "after-success", ...(item.metered ? { scheme: "upto" } : item.channel ? { scheme: "batch-settlement" } : {}) } },
     },
     async (args, ctx) => {
       const payment = ctx.mcpReq._meta?.[X402_PAYMENT_META];
       if (payment === undefined) return paymentRequired("Payment required");
+      // A channel's buyer closes it by sending a refund to any of its tools: no call runs, nothing is charged.
+      if (item.channel && isRefundRequest(payment)) return channelRefundAnswer(item, await gate.channels.refund(item, payment));
       const read = readParams(item, args as Record<string, unknown>);
       if (!("params" in read)) return failure(missingMessage(item, read));
       // Verified, delivered, then settled only if the item succeeded (sale.ts).
       const sale = await seller.sell(item, read.params, payment, "settle-after-success");
-      return sale.ok ? x402Answer(item, sale) : paymentRequired(sale.reason);
+      if (sale.ok) return x402Answer(item, sale);
+      // A stale channel voucher: x402's code and the channel's state, which x402's clients resync from.
+      return sale.corrective ? paymentRequired(sale.corrective.error, sale.corrective.accepts) : paymentRequired(sale.reason);
     },
   );
 }
@@ -238,8 +254,15 @@ function x402Answer(item: CatalogueItem, { orderId, paid, delivery }: Extract<Sa
   }
   if (delivery.status === "delivered") {
     // `amount`: what moved (x402 version 2's SettleResponse field; for a metered call the part of the maximum it used).
-    const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer, amount: paid!.units.toString() };
+    const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer, amount: paid!.units.toString(), ...(paid!.extra ? { extra: paid!.extra } : {}) };
     return { content: [{ type: "text", text: asText(delivery.output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
   }
   return { isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. ${NOT_CHARGED} (order ${orderId})` }] };
+}
+
+/** A channel closed at its buyer's request: what went back, with the refund's settlement in `_meta`. */
+function channelRefundAnswer(item: CatalogueItem, refund: ChannelRefund | Refused): CallToolResult {
+  if (!refund.ok) return failure(`The channel for "${item.name}" was not closed: ${refund.reason}`);
+  const text = `Channel closed: ${formatUsd(refund.refunded)} went back to the payer (transaction ${refund.transaction}); the calls delivered on it were claimed in the same transaction.`;
+  return { content: [{ type: "text", text }], _meta: { [X402_PAYMENT_RESPONSE_META]: refund.settlement } };
 }

@@ -48,6 +48,7 @@ export const policyFileSchema = z.strictObject({
   purchasesPerMinute: count.optional(),
   identicalPerHour: count.optional(),
   minDeliveryRate: z.number({ error: "must be a number from 0 to 1" }).min(0, "must be from 0 to 1").max(1, "must be from 0 to 1").optional(),
+  maxChannelDeposit: amount(false).optional(),
   confirmationThreshold: amount(true).optional(),
 });
 export type PolicyFile = z.output<typeof policyFileSchema>;
@@ -176,6 +177,7 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
     purchasesPerMinute: from("purchasesPerMinute", read.purchasesPerMinute),
     identicalPerHour: from("identicalPerHour", read.identicalPerHour),
     minDeliveryRate: from("minDeliveryRate", read.minDeliveryRate),
+    maxChannelDeposit: from("maxChannelDeposit", read.maxChannelDeposit),
     confirmationThreshold: merge("confirmationThreshold", read.confirmationThreshold, env.confirmationThreshold),
   };
   checkLists(policy, file);

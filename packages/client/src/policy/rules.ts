@@ -25,6 +25,8 @@ export type Policy = {
    * no evidence (unlisted, or never test-bought) is refused too.
    */
   minDeliveryRate?: Limit<number>;
+  /** The most one payment channel may hold (its deposits); unset, maxPerPurchase bounds a channel too. */
+  maxChannelDeposit?: Limit<bigint>;
   /** Purchases priced at or above this need the person's yes (0: every paid purchase). */
   confirmationThreshold: Limit<bigint>;
 };

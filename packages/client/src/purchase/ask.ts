@@ -20,7 +20,7 @@ function confirmationKey(server: ResolvedServer, itemKey: string, params: Record
 function redeemed(confirmations: Confirmations, confirmationId: string, key: string, priced: Priced): true | string {
   const confirmed = confirmations.take(confirmationId, key)?.terms;
   if (!confirmed) return "";
-  if (priced.units <= confirmed.units && sameAddress(priced.payTo, confirmed.payTo)) return true;
+  if ((priced.channel?.deposit ?? priced.units) <= confirmed.units && sameAddress(priced.payTo, confirmed.payTo)) return true;
   return `The terms changed since the person confirmed: they were shown ${formatUsd(confirmed.units)} to ${confirmed.payTo}; the server now asks ${formatUsd(priced.units)} to ${priced.payTo}. `;
 }
 
@@ -33,6 +33,7 @@ export const ORDER_WORDS: Record<SettlementOrder, string> = {
 
 export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): string {
   const { settings } = ctx.deps;
+  if (priced.channel?.deposit !== undefined) return channelQuestion(ctx, priced, priced.channel.deposit, uses);
   const day = uses.find((u) => u.rule.startsWith("budgets.day"));
   const today = day ? ` today's spending so far ${formatUsd(day.spent)} of ${formatUsd(day.limit)}.` : "";
   const budgets = describeUses(uses, priced.units);
@@ -41,11 +42,27 @@ export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): strin
   return `Pay ${amount} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
 }
 
+/**
+ * Opening (or topping up) a payment channel: the deposit and the per-call price are named, and the person is asked
+ * this once for the deposit, not for each call it pays.
+ */
+function channelQuestion(ctx: Context, priced: Priced, deposit: bigint, uses: BudgetUse[]): string {
+  const { settings } = ctx.deps;
+  const calls = deposit / priced.units;
+  const verb = priced.channel!.balance > 0n ? `Top up your payment channel with ${ctx.server.label} by` : `Open a payment channel with ${ctx.server.label}: deposit`;
+  const budgets = describeUses(uses, priced.units);
+  return `${verb} ${formatUsd(deposit)} USDC on ${chainName(settings.network, settings.rpcUrl)} for "${priced.name}" at ${formatUsd(priced.units)} per call (about ${calls} calls)? Each call is then paid from the channel without asking again, and counts against your budgets when it is paid; what the calls do not use comes back when the channel is closed. ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${budgets ? ` ${budgets}` : ""}`;
+}
+
 /** undefined to go on; otherwise the outcome that ends the purchase here (declined, or a confirmation to come back with). */
 export async function askFirst(ctx: Context, priced: Priced, uses: BudgetUse[]): Promise<PurchaseOutcome | undefined> {
   const { settings, asker, confirmations, ledger } = ctx.deps;
   const { server, input } = ctx;
-  const { name, itemKey, units } = priced;
+  const { name, itemKey } = priced;
+  // A payment channel is confirmed once per deposit: its vouchers are what the person already agreed to.
+  if (priced.channel && priced.channel.deposit === undefined) return undefined;
+  // What is at stake: the price, or the deposit a channel's opening call makes.
+  const units = priced.channel?.deposit ?? priced.units;
   // At or above the threshold (0 asks for every paid purchase), as the reference client users know does.
   if (!settings.elicitation || units < settings.thresholdUnits) return undefined;
   if (!asker || !confirmations) throw new Error("Elicitation is on, but this buyer has nobody to ask.");

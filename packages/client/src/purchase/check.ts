@@ -47,9 +47,12 @@ export async function checkBeforeSigning(ctx: Context, priced: Priced): Promise<
     // A ledger that keeps no history here (the registry's database): the maximum now, its daily budget when reserving.
     if (units > settings.maxPerPurchaseUnits) return { done: refused("max_per_purchase", `"${name}" costs ${priceUsd}, above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}. Nothing was signed.`, { ...at, rule: "maxPerPurchase" }) };
   }
-  const balance = await chain.usdcBalance(wallet.address);
-  if (units > balance) {
-    return { done: refused("insufficient_balance", `"${name}" costs ${priceUsd} but the wallet holds ${formatUsd(balance)} USDC. Fund ${wallet.address} first (see the wallet tool). Nothing was signed.`, at) };
+  // A call on a payment channel takes nothing from the wallet unless it deposits; then the deposit must be there.
+  const needs = priced.channel ? (priced.channel.deposit ?? 0n) : units;
+  const balance = needs > 0n ? await chain.usdcBalance(wallet.address) : 0n;
+  if (needs > balance) {
+    const what = priced.channel ? `opening a payment channel for "${name}" deposits ${formatUsd(needs)}` : `"${name}" costs ${priceUsd}`;
+    return { done: refused("insufficient_balance", `${what} but the wallet holds ${formatUsd(balance)} USDC. Fund ${wallet.address} first (see the wallet tool). Nothing was signed.`, at) };
   }
   return { uses, request };
 }

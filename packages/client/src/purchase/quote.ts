@@ -16,6 +16,7 @@ import {
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { findItem, missingParams, namedPaidTools, readCatalogue, type Catalogue, type NamedPaidTool, type X402Tool } from "../catalogue.js";
 import { textOf, type Connection } from "../connections.js";
+import { planChannel } from "./channel.js";
 import { chooseOffer } from "./offer.js";
 import { signMakePurchase, signPaidTool } from "./sign.js";
 import { refused, type Context, type Priced, type PurchaseOutcome, type SettlementOrder, type Signer } from "./types.js";
@@ -103,10 +104,10 @@ function settlementOrder(style: PaidStyle, tool: X402Tool): SettlementOrder {
   return style === "monetized-mcp" ? "before" : "unknown";
 }
 
-type Unpaid = { ask: PaymentAsk } | { answered: CallToolResult };
+export type Unpaid = { ask: PaymentAsk } | { answered: CallToolResult };
 
 /** The unpaid call: a request for payment (a tool result, or x402's JSON-RPC error 402), or the tool's own answer. */
-async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): Promise<Unpaid> {
+export async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): Promise<Unpaid> {
   let answered: CallToolResult;
   try {
     answered = await c.call(tool.name, ctx.input.params ?? {});
@@ -144,5 +145,16 @@ async function quotePaidTool(c: Connection, ctx: Context, tool: X402Tool, asItem
   }
   const { offer } = choice;
   const priced: Priced = { itemKey: asItem?.itemKey ?? tool.name, name: asItem?.name ?? tool.name, units: offer.units, payTo: offer.requirements.payTo as `0x${string}`, order: settlementOrder(ask.style, tool), ...(offer.requirements.scheme === "upto" ? { metered: true } : {}) };
+  if (offer.version === 2 && offer.requirements.scheme === "batch-settlement") {
+    // A channel's running total lives beside the wallet file: a buyer without one (the registry's test purchases) would
+    // leave each deposit behind in a channel it cannot find again.
+    if (!settings.walletFile) {
+      return { done: refused("cannot_pay", `${label}'s tool ${tool.name} is paid through a payment channel, which this buyer cannot keep (it has no wallet file to hold the channel's state). Nothing was signed.`, ctx.at) };
+    }
+    // A payment channel: whether this call opens (or tops up) the channel, and by how much, before anything is asked.
+    const plan = await planChannel(ctx.deps, offer.requirements, offer.units);
+    if (!plan.ok) return { done: refused("policy_rule", `${plan.message} Nothing was signed.`, { ...ctx.at, priceUsd: formatUsd(offer.units), payTo: priced.payTo, rule: plan.rule }) };
+    priced.channel = plan.terms;
+  }
   return { ctx, priced, sign: () => signPaidTool(c, ctx, tool.name, ask, choice, priced) };
 }

@@ -2,13 +2,19 @@
 // price went to the payee), written to the ledger as the attempt's last state (a refusal releases its reservation).
 // What the money did is decided by the answer's code and the chain, never by the words of either.
 import { formatUsd } from "@agora-mcp/protocol";
+import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
 import type { Answer, Context, OutcomeCode, PaymentProof, Priced, PurchaseOutcome } from "./types.js";
 
 type Sent = { attemptId: string; proof: PaymentProof; answer: Answer; answeredInMs: number };
 
-/** Whether the chain shows the signed payment used (money moved), by the kind of signature it was. */
-function paymentUsed(ctx: Context, proof: PaymentProof): Promise<boolean | undefined> {
+/**
+ * Whether the chain shows the signed payment used (money moved), by the kind of signature it was. A channel voucher
+ * moves nothing when it is sent: a server that refused it or whose tool failed did not count it (the next voucher
+ * signs the same total again); one that did not answer may have, which the chain cannot tell yet.
+ */
+function paymentUsed(ctx: Context, proof: PaymentProof, code?: Unanswered["code"]): Promise<boolean | undefined> {
   const { chain, wallet } = ctx.deps;
+  if (proof.kind === "voucher") return Promise.resolve(code === "no_answer" ? undefined : false);
   const used = proof.kind === "eip3009" ? chain.authorizationUsed(wallet.address, proof.nonce) : chain.permit2NonceUsed(wallet.address, proof.nonce);
   return used.catch(() => undefined);
 }
@@ -27,7 +33,7 @@ async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unan
   const { ledger } = ctx.deps;
   const label = ctx.server.label;
   const { reason, code } = answer;
-  const moved = await paymentUsed(ctx, sent.proof);
+  const moved = await paymentUsed(ctx, sent.proof, code);
   if (moved === false) {
     await ledger.update(sent.attemptId, { status: "refused", code, note: reason.slice(0, 300) });
     const message =
@@ -67,6 +73,7 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
   const priceUsd = formatUsd(priced.units);
   const paid = { ...ctx.at, priceUsd, payTo: priced.payTo, signed: true, answeredInMs: sent.answeredInMs };
   if (!answer.ok) return unanswered(ctx, priced, sent, answer, paid);
+  if (priced.channel) return channelReceipt(ctx, priced, sent, paid, answer);
   if (!answer.transaction && priced.metered && answer.units === 0n) return usedNothing(ctx, priced, sent, paid, answer.result);
   if (!answer.transaction) {
     const moved = await paymentUsed(ctx, sent.proof);
@@ -97,3 +104,51 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
   const order = priced.order === "after-success" ? ", settled after the tool succeeded" : "";
   return { status: "delivered", code: "delivered", message: `Paid ${priceUsd} to ${label} for "${priced.name}" (transaction ${transaction}, checked on chain${order}).`, ...paid, transaction, orderId: answer.orderId, result: answer.result };
 }
+
+/**
+ * A call paid on a payment channel: counted as paid at the price (every budget counts it now). A call that deposited
+ * is checked on chain: the channel must hold at least what was deposited. A voucher moves nothing until the server
+ * claims it with others, so there is no transaction to check; the channel never pays out more than the vouchers signed.
+ */
+async function channelReceipt(ctx: Context, priced: Priced, sent: Sent, paid: Partial<PurchaseOutcome>, answer: Extract<Answer, { ok: true }>): Promise<PurchaseOutcome> {
+  const terms = priced.channel!;
+  const label = ctx.server.label;
+  const price = formatUsd(priced.units);
+  if (terms.deposit !== undefined) {
+    const held = await channelBalance(ctx, terms.channelId);
+    if (held === undefined || held < terms.balance + terms.deposit) {
+      await ledger(ctx).update(sent.attemptId, { status: "disputed", code: "unverified", transaction: answer.transaction, note: "the channel does not hold the deposit" });
+      const shows = held === undefined ? "could not be read" : `shows the channel holding ${formatUsd(held)}`;
+      return { status: "disputed", code: "unverified", message: `${label} answered, but the chain ${shows}, not the ${formatUsd(terms.balance + terms.deposit)} deposited. Not counted as a good purchase.`, ...paid, signed: true, transaction: answer.transaction, result: answer.result };
+    }
+  }
+  const remaining = terms.balance + (terms.deposit ?? 0n) - terms.charged - priced.units;
+  const opened = terms.deposit === undefined ? "" : ` The channel was ${terms.balance > 0n ? "topped up" : "opened"} with a deposit of ${formatUsd(terms.deposit)} (transaction ${answer.transaction}).`;
+  await ledger(ctx).update(sent.attemptId, { status: "paid", ...(answer.transaction ? { transaction: answer.transaction } : {}), note: terms.deposit === undefined ? "channel voucher" : `channel deposit ${terms.deposit}` });
+  const message = `Paid ${price} to ${label} for "${priced.name}" by a voucher on your payment channel (settled after the tool succeeded; the server claims vouchers in batches).${opened} The channel holds ${formatUsd(remaining)} more.`;
+  return { status: "delivered", code: "delivered", message, ...paid, signed: true, ...(answer.transaction ? { transaction: answer.transaction } : {}), result: answer.result };
+}
+
+async function channelBalance(ctx: Context, channelId: `0x${string}`): Promise<bigint | undefined> {
+  try {
+    const [balance] = (await ctx.deps.chain.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: batchSettlementChannelsAbi, functionName: "channels", args: [channelId] })) as readonly [bigint, bigint];
+    return balance;
+  } catch {
+    return undefined;
+  }
+}
+
+/** x402's channel contract's `channels(channelId)` read (its published ABI). */
+const batchSettlementChannelsAbi = [
+  {
+    type: "function",
+    name: "channels",
+    inputs: [{ name: "channelId", type: "bytes32" }],
+    outputs: [
+      { name: "balance", type: "uint128" },
+      { name: "totalClaimed", type: "uint128" },
+    ],
+    stateMutability: "view",
+  },
+] as const;
+

@@ -23,6 +23,7 @@ import {
 } from "@agora-mcp/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { textOf, type Connection } from "../connections.js";
+import { channelScheme, channelStorage, depositNonce, recordChannelCall } from "./channel.js";
 import type { ChosenOffer } from "./offer.js";
 import type { Answer, Context, Priced, Signed } from "./types.js";
 
@@ -58,23 +59,33 @@ function askedAgain(ask: PaymentAsk): string {
  * The paid retry and what its answer says: the settlement (and for a metered payment what it moved), or why nothing
  * was delivered. Another request for payment is never paid twice.
  */
-async function paidCall(c: Connection, tool: string, params: Record<string, unknown>, meta: Record<string, unknown>, ask: PaymentAsk): Promise<Answer> {
+async function paidCall(
+  c: Connection,
+  tool: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown>,
+  ask: PaymentAsk,
+  /** Reads a second request for payment (a channel's state, for a wallet whose count is stale); never pays it. */
+  onAskedAgain?: (again: PaymentAsk) => Promise<void>,
+): Promise<Answer> {
   let paid: CallToolResult;
   try {
     paid = await c.call(tool, params, meta);
   } catch (error) {
     // x402's JSON-RPC transport refuses a payment with another error 402.
     const again = readPaymentAskError(error);
+    if (again) await onAskedAgain?.(again).catch(() => undefined);
     return again ? { ok: false, code: "refused", reason: askedAgain(again) } : callFailed(error);
   }
   const again = readPaymentAsk(paid, ask.style);
+  if (again) await onAskedAgain?.(again).catch(() => undefined);
   if (again) return { ok: false, code: "refused", reason: askedAgain(again) };
   if (paid.isError) return { ok: false, code: "tool_failed", reason: textOf(paid).slice(0, 300) || "(no text)" };
   const settlement = readSettlement(paid._meta);
   if (!settlement?.success) return { ok: false, code: "no_settlement", reason: settlement?.errorReason ? `its settlement failed: ${settlement.errorReason}` : "the answer carries no successful settlement" };
   // A metered call that used nothing settles with no transaction and an amount of 0.
   const units = settlement.amount !== undefined ? BigInt(settlement.amount) : undefined;
-  return { ok: true, transaction: settlement.transaction || undefined, units, result: textOf(paid) };
+  return { ok: true, transaction: settlement.transaction || undefined, units, result: textOf(paid), ...(settlement.extra ? { extra: settlement.extra } : {}) };
 }
 
 /**
@@ -92,6 +103,7 @@ export async function signPaidTool(c: Connection, ctx: Context, tool: string, as
   if (offer.units !== priced.units || !sameAddress(offer.requirements.payTo, priced.payTo)) throw new Error("the offer to sign is not the quoted one; nothing was signed");
   let payment: PaymentPayloadV1 | PaymentPayloadV2;
   if (offer.version === 2 && offer.requirements.scheme === "upto") return signUpto(c, ctx, tool, ask, chosen, priced);
+  if (offer.version === 2 && offer.requirements.scheme === "batch-settlement") return signChannel(c, ctx, tool, ask, chosen, priced);
   if (offer.version === 2) {
     const requirements = offer.requirements;
     const signed = await new ExactEvmScheme(wallet.account).createPaymentPayload(2, requirements as never);
@@ -133,3 +145,43 @@ async function signUpto(c: Connection, ctx: Context, tool: string, ask: PaymentA
   const meta = paymentMeta(ask.style, payment);
   return { proof: { kind: "permit2", nonce: BigInt(permit.nonce) }, send: () => paidCall(c, tool, params, meta, ask) };
 }
+
+/**
+ * A call on a payment channel (x402's batch-settlement): a voucher for the channel's running total plus this call's
+ * price, with a deposit (an ERC-3009 authorisation to x402's deposit collector) when the quote found the channel short.
+ * After a paid answer, the channel's count moves on by this call; a refused or failed call leaves it where it was, so
+ * the next call signs the same total again.
+ */
+async function signChannel(c: Connection, ctx: Context, tool: string, ask: PaymentAsk, chosen: ChosenOffer, priced: Priced): Promise<Signed> {
+  const { wallet, chain, settings } = ctx.deps;
+  const params = ctx.input.params ?? {};
+  const terms = priced.channel!;
+  const requirements = chosen.offer.requirements;
+  const storage = channelStorage(settings);
+  const scheme = channelScheme(wallet, chain, storage, terms.deposit);
+  const signed = await scheme.createPaymentPayload(2, requirements as never);
+  const payload = signed.payload as { type: string; voucher: { channelId: string; maxClaimableAmount: string }; deposit?: { amount: string; authorization: { erc3009Authorization?: { salt: string } } } };
+  // What is sent is what was quoted: this channel, exactly one more call, and the deposit agreed to (or none).
+  const deposited = payload.deposit ? BigInt(payload.deposit.amount) : undefined;
+  if (payload.voucher.channelId.toLowerCase() !== terms.channelId.toLowerCase() || BigInt(payload.voucher.maxClaimableAmount) !== terms.charged + priced.units || deposited !== terms.deposit) {
+    throw new Error("the signed voucher is not for the quoted channel, price and deposit; it was not sent");
+  }
+  const accepted = { ...chosen.raw, ...requirements } as PaymentPayloadV2["accepted"];
+  const resource = ask.required.resource ?? { url: `${ctx.server.url}#${tool}` };
+  const payment = { x402Version: 2, accepted, payload: signed.payload, resource } as unknown as PaymentPayloadV2;
+  const meta = paymentMeta(ask.style, payment);
+  const salt = payload.deposit?.authorization.erc3009Authorization?.salt;
+  const proof = salt ? ({ kind: "eip3009", nonce: depositNonce(terms.channelId, salt) } as const) : ({ kind: "voucher" } as const);
+  return {
+    proof,
+    send: async () => {
+      // A server whose count differs from this wallet's refuses the voucher with the channel's state and the last
+      // voucher it holds; x402's client checks that voucher is this wallet's own signature before taking the count, so
+      // the next purchase signs the right total (this one is not retried: nothing is ever sent twice).
+      const answer = await paidCall(c, tool, params, meta, ask, (again) => scheme.processCorrectivePaymentRequired(again.required as never).then(() => undefined));
+      if (answer.ok) await recordChannelCall(settings, terms, priced.units, answer);
+      return answer;
+    },
+  };
+}
+

@@ -118,7 +118,13 @@ export type SettlementOrder = "after-success" | "before" | "unknown";
  * A paid item as this purchase will pay it: the price and payee just read from the server, and when it is taken.
  * `metered` (x402's upto scheme): `units` is the most the call may cost; the server settles what it used.
  */
-export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}`; order: SettlementOrder; metered?: boolean };
+export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}`; order: SettlementOrder; metered?: boolean; channel?: ChannelTerms };
+
+/**
+ * A call paid on a payment channel (x402's batch-settlement): the channel, what it holds and what the server has
+ * counted so far, and `deposit` when this call opens the channel or tops it up (the person is asked then, not per call).
+ */
+export type ChannelTerms = { channelId: `0x${string}`; balance: bigint; charged: bigint; deposit?: bigint };
 
 /**
  * Why a paid call did not deliver, as the server's answer shows it (the chain decides what the money did):
@@ -129,11 +135,22 @@ export type AnswerCode = "no_answer" | "refused" | "tool_failed" | "no_settlemen
 
 /** What the server answered to a paid call, before the chain is asked. */
 export type Answer =
-  | { ok: true; transaction?: string; result: unknown; orderId?: string; jobId?: string; checkAfterSeconds?: number; /** What a metered settlement says it moved. */ units?: bigint }
+  | {
+      ok: true;
+      transaction?: string;
+      result: unknown;
+      orderId?: string;
+      jobId?: string;
+      checkAfterSeconds?: number;
+      /** What a metered settlement says it moved. */
+      units?: bigint;
+      /** The settlement's scheme fields (a payment channel's running total). */
+      extra?: Record<string, unknown>;
+    }
   | { ok: false; code: AnswerCode; reason: string };
 
 /** How the chain tells whether a signed payment was used: its EIP-3009 nonce (exact), or its Permit2 nonce (upto). */
-export type PaymentProof = { kind: "eip3009"; nonce: `0x${string}` } | { kind: "permit2"; nonce: bigint };
+export type PaymentProof = { kind: "eip3009"; nonce: `0x${string}` } | { kind: "permit2"; nonce: bigint } | { kind: "voucher" };
 
 /** A signed payment, not yet sent: its proof (to ask the chain whether it was used) and how to send it. */
 export type Signed = { proof: PaymentProof; send: () => Promise<Answer> };
