@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import fs from "node:fs";
 import path from "node:path";
 
 // The workspace packages test themselves (packages/*/test, each with its own vitest.config.ts and `npm test`); the
@@ -6,6 +7,16 @@ import path from "node:path";
 // than PGlite (CI's second pass, on PostgreSQL, after the first ran everything) leaves them out.
 const drivers = process.env.TEST_DRIVERS?.split(",").map((d) => d.trim());
 const packageTests = !drivers || drivers.includes("pglite");
+// Integration tests that use no database (chain, facilitator and MCP servers only) say so on their first line; a
+// PostgreSQL-only pass (CI's second) leaves them out, since the first pass ran them already.
+const NO_DATABASE = "// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).";
+const integrationDir = path.resolve(import.meta.dirname, "tests/integration");
+const noDatabase = packageTests
+  ? []
+  : fs
+      .readdirSync(integrationDir)
+      .filter((f) => f.endsWith(".test.ts") && fs.readFileSync(path.join(integrationDir, f), "utf8").startsWith(NO_DATABASE))
+      .map((f) => `tests/integration/${f}`);
 
 export default defineConfig({
   resolve: {
@@ -18,7 +29,7 @@ export default defineConfig({
   test: {
     projects: [
       // Unit tests touch no database either: a run narrowed away from PGlite leaves them out too.
-      { extends: true, test: { name: "app", include: [...(packageTests ? ["tests/unit/**/*.test.ts"] : []), "tests/integration/**/*.test.ts"] } },
+      { extends: true, test: { name: "app", include: [...(packageTests ? ["tests/unit/**/*.test.ts"] : []), "tests/integration/**/*.test.ts"], exclude: noDatabase } },
       ...(packageTests ? ["packages/*"] : []),
     ],
     environment: "node",

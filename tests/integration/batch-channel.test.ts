@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // Payment channels (x402's batch-settlement scheme) sold by a kit server on a real chain: the buyer deposits once, pays
 // each call with a voucher, and the kit claims the vouchers in one transaction and settles them to its wallet. Balances
 // and transactions are read from the local chain: fifty calls through one channel are paid with one deposit, one claim

@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The sandbox's channel contract on its own, called directly (no kit, no facilitator's checks in between): a claim is
 // paid only as far as the payer signed and the deposit holds, only with the receiver's authorizer's signature, and a
 // refund never returns what was claimed. A channel is opened by x402's own client and facilitator (a real deposit).

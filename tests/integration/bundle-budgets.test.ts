@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The MCP bundle's settings form, as a person fills it in Claude Desktop: "Daily cap, in USDC" set to 0.30 and every
 // other option left as the form shows it. The bundle is built as the site builds it (scripts/support/mcpb.ts), its
 // manifest validated, the host's substitution done as MCPB says (every `${user_config.KEY}` gets the option's value,

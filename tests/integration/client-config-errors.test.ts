@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The agent client with a config block gone wrong, as an MCP host starts it (the built bin over stdio): a wrong RPC,
 // a wrong registry, a wallet path with no folder each answer one line naming what failed, where, and the setting.
 // And the ledger is the wallet's: a new key in the same wallet file (a sandbox restart) starts with no spending.

@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The wallet and the kit's two orders of payment, on a real chain: an item sold both ways is bought through its x402
 // tool (settled only after the tool succeeded), and the person's confirmation says which order applies ("You pay only
 // if the tool succeeds." / "Payment is taken before the tool runs."). A tool that fails after the person said yes

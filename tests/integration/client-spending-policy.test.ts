@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The agent client's spending policy with real processes: two client processes sharing one wallet (and so one
 // ledger) buy at once from a reference server on a local chain through the real facilitator. The policy file's
 // budget holds to the unit: exactly as many purchases as it allows are paid, every other one is refused before

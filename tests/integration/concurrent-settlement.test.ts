@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // Many purchases at once on a real local chain (anvil, one-second blocks as in the sandbox) through the real
 // facilitator, which settles every one from a single account: twenty straight to a kit server and twenty
 // through the agent client all settle, and the chain moves exactly twenty prices. When the facilitator is

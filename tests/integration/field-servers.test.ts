@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // Paid MCP servers built with the field's libraries (tests/support/field-servers), each bought by that library's
 // own client on the local chain: the buyer's USDC goes down and the payee's up by exactly the price, the answer
 // carries the settlement's transaction, a run that fails moves no money, and the free tool runs only when called.

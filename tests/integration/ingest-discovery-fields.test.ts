@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // A discovery list's items fail one at a time (counted, with their position), and the MCP tool
 // field is read whether it is called `toolName` (what the SDKs send) or `tool` (the Bazaar specification's text),
 // and kept only when it can be a tool's name.

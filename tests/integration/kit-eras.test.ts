@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // A provider-kit server (the reference server) serves both MCP eras from one definition: the SDK v2 client in
 // 2026-07-28 and in its 2025 fallback, and the v1 client, each list the same tools, get PaymentRequired in
 // structuredContent unpaid, pay through _meta["x402/payment"], get _meta["x402/payment-response"], and collect an

@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // Metered items (x402's `upto` scheme) bought by the wallet from a kit server on a real chain: the buyer signs a
 // maximum, the handler reports what the call used, and the kit settles exactly that after the call succeeded. The
 // buyer holds no ETH: an EIP-2612 permit lets Permit2 move the USDC inside the facilitator's transaction. Balances are

@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // Paid purchases end to end on a real local chain: the provider kit verifies and settles each x402 payment
 // through a real facilitator before it delivers, and refuses every bad payment without moving money.
 import http from "node:http";

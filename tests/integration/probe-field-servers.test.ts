@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The probe reads paid servers built with the field's libraries (tests/support/field-servers) tool by tool: the
 // style each speaks, its price from an unpaid call (which never runs the tool), its offers; and it never calls a
 // tool nothing says is paid: the free tool with a side effect stays at zero calls in every test.

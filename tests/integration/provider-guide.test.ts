@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The provider guide's example is real: the code on the page is examples/word-count-server/index.ts verbatim
 // (so typecheck compiles it), and run with the env the guide names it sells word counts for real on the local chain.
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The kit's order of payment, on a real chain (anvil) through a real facilitator: an item's x402 tool verifies the
 // payment, runs the item, and settles only a call that succeeded, in both MCP eras (2026-07-28 and the 2025 fallback);
 // a handler that throws, answers an error or answers nothing costs nothing; the same payment cannot be used twice

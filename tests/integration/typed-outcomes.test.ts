@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // Money outcomes travel as codes, not words. Real purchases on a real chain (anvil, a real facilitator, kit servers on
 // loopback) through the agent client's own purchase code end in every way that decides money (delivered, a tool that
 // failed uncharged, a failure after settlement, a settlement the facilitator refused, a wallet too short, the day's

@@ -1,3 +1,4 @@
+// Uses no database: CI's PostgreSQL pass leaves it out (vitest.config.ts).
 // The wallet client buys from paid MCP servers built with the field's own libraries (tests/support/field-servers:
 // x402's MCP transport, Cloudflare's agents/x402, Vercel's x402-mcp, the JSON-RPC 402 transport, MCPay), driven as
 // a host drives it: the built client started over stdio, explore_server then purchase, on the local chain through
