@@ -27,6 +27,7 @@ import { startFacilitator, type LocalFacilitator } from "./facilitator";
 import { checkPortsFree } from "./ports";
 import { relayMail } from "./mail";
 import { ensureReviewer } from "./reviewer";
+import { warmSite } from "./warm-site";
 
 const { values: args } = parseArgs({
   options: {
@@ -216,6 +217,9 @@ async function main() {
     relayMail(started.site.stdout!);
     started.site.once("exit", (code) => {
       if (code) console.error(`The site exited with code ${code}.`);
+    });
+    void warmSite(registryUrl).then((ok) => {
+      if (ok && !stopping) console.log(`\nThe site is ready at ${registryUrl}: its pages and MCP endpoint answer (compiled on first use by next dev).`);
     });
   }
 
