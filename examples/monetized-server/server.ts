@@ -8,6 +8,7 @@ import http from "node:http";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
+import { withoutJsonModeWarning } from "@agora-mcp/protocol";
 import { createMonetizedServer, serveHttp, type MonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
 import { buildLegacyServer, type LegacyShape } from "./legacy-shapes";
@@ -62,7 +63,7 @@ function methodNotAllowed(res: http.ServerResponse) {
 
 // Stateless Streamable HTTP, the SDK's own serving: a fresh server per POST; 2025 clients too unless modern only.
 function streamableHandler(build: () => McpServer, legacy: "stateless" | "reject") {
-  const serve = toNodeHandler(createMcpHandler(build, { legacy, responseMode: "json" }));
+  const serve = toNodeHandler(withoutJsonModeWarning(() => createMcpHandler(build, { legacy, responseMode: "json" })));
   return (req: http.IncomingMessage, res: http.ServerResponse) => (req.method === "POST" ? serve(req, res) : methodNotAllowed(res));
 }
 

@@ -2,6 +2,7 @@
 // SDK v2: a 2026-07-28 request (its _meta envelope, no handshake) goes to the SDK's per-request modern handler, a
 // 2025 client's message to a stateless Streamable HTTP transport; both build the same server (mcp-server.ts).
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { withoutJsonModeWarning } from "@agora-mcp/protocol";
 import type { Db } from "@/db/types";
 import type { ApiError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
@@ -40,7 +41,7 @@ let modern: { db: Db; handler: McpHttpHandler } | undefined;
 
 /** The 2026-07-28 leg, built once per database: it makes a server per request from the same factory. 2025 traffic never reaches it. */
 function modernHandler(db: Db): McpHttpHandler {
-  if (modern?.db !== db) modern = { db, handler: createMcpHandler(() => createRegistryServer(db), { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_MCP_BODY_BYTES }) };
+  if (modern?.db !== db) modern = { db, handler: withoutJsonModeWarning(() => createMcpHandler(() => createRegistryServer(db), { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_MCP_BODY_BYTES })) };
   return modern.handler;
 }
 

@@ -10,3 +10,4 @@ export * from "./catalogue.js";
 export * from "./registry.js";
 export * from "./tool-example.js";
 export * from "./buyer-review.js";
+export * from "./json-mode.js";

@@ -6,6 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest, type McpServer } from "@modelcontextprotocol/server";
+import { withoutJsonModeWarning } from "@agora-mcp/protocol";
 import { rebindingRefusal, type HostCheck } from "./host-check.js";
 
 export const MCP_PATH = "/mcp";
@@ -29,24 +30,6 @@ async function answerLegacy(build: () => McpServer, req: http.IncomingMessage, r
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
-}
-
-// The SDK warns at every start that JSON answers drop notifications sent in the middle of a call. The kit's tools
-// send none (no progress, a tool list fixed for the server's life), so the line only alarmed providers; any other
-// warning still passes.
-const JSON_MODE_WARNING = "responseMode: 'json' drops mid-call notifications";
-
-/** Runs `make` (synchronous) with the SDK's JSON-mode warning left out of console.warn. */
-function withoutJsonModeWarning<T>(make: () => T): T {
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (!(typeof args[0] === "string" && args[0].startsWith(JSON_MODE_WARNING))) warn(...args);
-  };
-  try {
-    return make();
-  } finally {
-    console.warn = warn;
-  }
 }
 
 export function createRequestHandler(build: () => McpServer, hostCheck: HostCheck) {
