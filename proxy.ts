@@ -3,9 +3,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
-import { isActionRequest, screenActionRequest } from "@/lib/action-request";
+import { isActionRequest, screenActionRequest } from "@/lib/http/action-request";
 import { databaseDown, getDb } from "@/lib/database";
-import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
+import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http/cache-headers";
 import { catalogueVersion, withCatalogueVersion } from "@/lib/listings/search/version-header";
 import { findListingSlug } from "@/lib/listings/lookup";
 import { isListingId } from "@/lib/listings/keys";
@@ -75,8 +75,8 @@ async function refuseStateChange(request: NextRequest): Promise<NextResponse | n
   return null;
 }
 
-// Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http-cache.ts).
-// Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/cached-json.ts.
+// Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http/cache-headers.ts).
+// Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/http/cached-json.ts.
 const MARKETPLACE_PAGE = /^\/marketplace\/[^/]+$/;
 
 /**

@@ -14,7 +14,7 @@
 //   memory plan's RENDER_PLACES, server/memory-budget.mjs), and requests whose body is still
 //   arriving at most half; a body must arrive within REQUEST_BODY_TIMEOUT_SECONDS (default 15) or the connection
 //   is closed (a slow upload holds a place for that long at most);
-// - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http.ts reads it, an IPv6
+// - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http/client-address.ts reads it, an IPv6
 //   client per /64 (server/client-address.mjs); no header a client writes changes it;
 // - sign-ins (the password checks: JSON sign-in, registration, password reset, Auth.js credentials, and the
 //   server actions that check a password, whatever page they are posted to) have MAX_IN_FLIGHT_SIGN_INS (default 8)

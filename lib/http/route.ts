@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import { getDb, type Db } from "@/lib/database";
 import { ApiError, classifyError, errorResponse, validationError } from "@/lib/errors";
-import { clientIp, readBody, readJson, requireJsonContentType, MAX_JSON_BYTES } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
+import { readBody, readJson, requireJsonContentType, MAX_JSON_BYTES } from "@/lib/http/request-body";
 import { enforceLimit, type Limit } from "@/lib/rate-limit";
 
 type Params = Record<string, string | string[]>;

@@ -5,7 +5,7 @@ import { versionsOfListing } from "@/db/queries/upstream-versions";
 import type { RegistryView } from "@/lib/listings/registry-view";
 import { site } from "@/lib/site";
 import { ApiError, errorBody, errorResponse } from "@/lib/errors";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { route } from "@/lib/http/route";
 import { registryListQuerySchema } from "@/lib/validations/registry";
 import { SERVER_VERSION, toServerResponse } from "@/lib/listings/presenters/server-json";

@@ -3,7 +3,7 @@
 // Public, keyless, read from any origin (the SEP asks for `Access-Control-Allow-Origin: *`).
 import { listCardListings } from "@/db/queries/server-cards";
 import { ApiError } from "@/lib/errors";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { route } from "@/lib/http/route";
 import { findListingView } from "@/lib/listings/lookup";
 import { SERVER_CARD_MEDIA_TYPE, serverCardCatalog, toServerCard } from "@/lib/listings/presenters/server-card";

@@ -1,6 +1,6 @@
 import { findListingView } from "@/lib/listings/lookup";
 import { ApiError } from "@/lib/errors";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { route } from "@/lib/http/route";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 

@@ -1,4 +1,4 @@
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { listingFeedback } from "@/lib/buyer-reviews/feedback";
