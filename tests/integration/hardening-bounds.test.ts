@@ -120,8 +120,8 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
   });
 
   it("answers an unknown OAuth provider with 400 and an unconfigured one with 404, not 500", async () => {
-    expect(await startOAuthSignIn("evil" as "github")).toMatchObject({ ok: false, status: 400, message: "Unknown sign-in provider." });
-    expect(await startOAuthSignIn("google")).toMatchObject({ ok: false, status: 404, message: "Sign-in with Google is not available on this site." });
+    expect(await startOAuthSignIn("evil" as "github")).toMatchObject({ ok: false, status: 400, code: "invalid_request", message: "Unknown sign-in provider." });
+    expect(await startOAuthSignIn("google")).toMatchObject({ ok: false, status: 404, code: "not_found", message: "Sign-in with Google is not available on this site." });
   });
 
   // Last: closes the database underneath the app.
@@ -132,7 +132,7 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     const api = await agentsGet(new Request("http://localhost/api/mcp-agents?q=weather"));
     expect(api.status).toBe(503);
     expect(api.headers.get("retry-after")).toBe("5");
-    expect((await api.json()).message).toMatch(/briefly unavailable/);
+    expect(await api.json()).toMatchObject({ code: "unavailable", message: expect.stringMatching(/briefly unavailable/) });
     const tool = await mcp(call(1, "search_servers", { query: "weather" }));
     const answer = JSON.stringify(await tool.json());
     expect([200, 503]).toContain(tool.status);

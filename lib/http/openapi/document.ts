@@ -90,6 +90,19 @@ export function errorCodesOf(operation: Operation): ErrorCode[] {
   return [...codes].sort();
 }
 
+const WRITE_METHODS = new Set<HttpMethod>(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The codes answered in front of every route, before its handler runs, in the plain `{code, message}` shape (a
+ * JSON-RPC error on /api/mcp): the server's preloads (busy, restarting, an unreadable address) and the proxy (a
+ * state change from another site; /api/mcp is a public protocol endpoint, exempt).
+ */
+export function frontCodesOf(path: string, method: HttpMethod): ErrorCode[] {
+  const codes: ErrorCode[] = ["invalid_address", "overloaded", "restarting"];
+  if (WRITE_METHODS.has(method) && path !== "/api/mcp") codes.push("cross_site_request");
+  return codes;
+}
+
 function parameters(path: string, operation: Operation): JsonSchema[] {
   const named = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const out: JsonSchema[] = named.map((name) => {
@@ -113,7 +126,7 @@ function parameters(path: string, operation: Operation): JsonSchema[] {
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-function responses(operation: Operation): Record<string, JsonSchema> {
+function responses(operation: Operation, front: ErrorCode[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const answer of operation.answers) {
     out[String(answer.status)] = answer.schema
@@ -121,12 +134,18 @@ function responses(operation: Operation): Record<string, JsonSchema> {
       : { description: answer.description };
   }
   const shape = operation.errorShape ?? "Error";
+  const own = errorCodesOf(operation);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(operation)) byStatus.set(ERROR_CODE_STATUS[code], [...(byStatus.get(ERROR_CODE_STATUS[code]) ?? []), code]);
+  for (const code of new Set([...own, ...front])) byStatus.set(ERROR_CODE_STATUS[code], [...(byStatus.get(ERROR_CODE_STATUS[code]) ?? []), code]);
+  const shaped = (as: ErrorShape, codes: ErrorCode[]): JsonSchema => (as === "JsonRpcError" ? ref(as) : { allOf: [ref(as), { properties: { code: { enum: codes } } }] });
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const description = codes.map((code) => `\`${code}\`: ${ERROR_CODE_MEANINGS[code]}`).join(" ");
-    const codeSchema = { enum: codes };
-    const schema = shape === "JsonRpcError" ? ref(shape) : { allOf: [ref(shape), { properties: { code: codeSchema } }] };
+    // A registry route words its own refusals its way; what is answered in front of it is the plain shape.
+    const routeCodes = codes.filter((code) => own.includes(code));
+    const frontCodes = codes.filter((code) => !own.includes(code));
+    const frontShape: ErrorShape = shape === "JsonRpcError" ? shape : "Error";
+    const schema =
+      frontCodes.length === 0 || frontShape === shape ? shaped(shape, codes) : routeCodes.length === 0 ? shaped(frontShape, frontCodes) : { oneOf: [shaped(shape, routeCodes), shaped(frontShape, frontCodes)] };
     const existing = out[String(status)];
     if (existing) {
       // The route answers this status itself too (readiness's 503): either shape.
@@ -139,7 +158,7 @@ function responses(operation: Operation): Record<string, JsonSchema> {
   return out;
 }
 
-function describe(path: string, operation: Operation): JsonSchema {
+function describe(path: string, method: HttpMethod, operation: Operation): JsonSchema {
   const spec = operation.handler?.spec;
   const out: JsonSchema = { operationId: operation.operationId, summary: operation.summary, tags: operation.tags };
   if (operation.description) out.description = operation.description;
@@ -148,8 +167,9 @@ function describe(path: string, operation: Operation): JsonSchema {
   const body = operation.body ?? spec?.body;
   if (body) out.requestBody = { required: true, content: { "application/json": { schema: toJson(body, "input") } } };
   if (spec?.authorise) out.security = [{ bearerAuth: [] }];
-  out.responses = responses(operation);
-  out["x-error-codes"] = errorCodesOf(operation);
+  const front = frontCodesOf(path, method);
+  out.responses = responses(operation, front);
+  out["x-error-codes"] = [...new Set([...errorCodesOf(operation), ...front])].sort();
   return out;
 }
 
@@ -174,7 +194,7 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
         if (ids.has(operation.operationId)) throw new Error(`${file}: operationId ${operation.operationId} is used twice.`);
         ids.add(operation.operationId);
         const path = operation.path ?? pathOfRouteFile(file);
-        (paths[path] ??= {})[method.toLowerCase()] = describe(path, operation);
+        (paths[path] ??= {})[method.toLowerCase()] = describe(path, method, operation);
       }
     }
   }
@@ -187,7 +207,7 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
       version: "1",
       summary: "The marketplace's JSON API, the MCP Registry's read API and x402 Bazaar discovery",
       description:
-        "Every refusal carries a stable `code` (the ErrorCode schema lists them with their statuses); programs branch on it, the message is for a person. Each operation lists the codes it may answer in `x-error-codes`.",
+        "Every refusal carries a stable `code` (the ErrorCode schema lists them with their statuses); programs branch on it, the message is for a person. Each operation lists the codes it may answer in `x-error-codes`, those answered in front of every route (a busy or restarting server, an unreadable address, a write from another site) included. `invalid_form`, `unknown_action` and `stale_action` answer a page's form submissions (server actions), never a JSON route.",
     },
     tags: TAGS,
     paths,
