@@ -64,7 +64,7 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     it("answers an empty batch and an oversized one with a 400 JSON-RPC error", async () => {
       const empty = await mcp([]);
       expect(empty.status).toBe(400);
-      expect(await empty.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/empty batch/) }, id: null });
+      expect(await empty.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/empty batch/), data: { code: "invalid_request" } }, id: null });
       const big = await mcp(Array.from({ length: MAX_MCP_BATCH + 1 }, (_, i) => call(i + 1, "list_categories")));
       expect(big.status).toBe(400);
       expect((await big.json()).error.message).toMatch(`at most ${MAX_MCP_BATCH}`);
