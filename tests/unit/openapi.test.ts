@@ -121,6 +121,10 @@ describe("the API description", () => {
     expect(names("/api/mcp-agents")).toEqual(expect.arrayContaining(["query:q", "query:category", "query:price", "query:source", "query:sort", "query:limit", "query:page", "query:cursor"]));
     expect(names("/discovery/resources")).toEqual(expect.arrayContaining(["query:payTo", "query:network", "query:maxUsdPrice", "query:offset"]));
     expect(names("/api/mcp-agents/{id}")).toEqual(["path:id"]);
+    // A path parameter's schema is the one route() checks it with.
+    const id = doc.paths["/api/mcp-agents/{id}"]!.get!.parameters![0] as unknown as { schema: { type: string; maxLength: number } };
+    expect(id.schema).toMatchObject({ type: "string", maxLength: 200 });
+    expect(doc.paths["/api/mcp-agents/{id}"]!.get!["x-error-codes"]).toContain("invalid_input");
     const register = doc.paths["/api/auth/register"]!.post! as unknown as { requestBody: { content: { "application/json": { schema: { required: string[] } } } } };
     expect(register.requestBody.content["application/json"].schema.required).toEqual(expect.arrayContaining(["email", "password", "name"]));
     expect(doc.paths["/api/mcp-agents"]!.post! as unknown).toHaveProperty("security", [{ bearerAuth: [] }]);

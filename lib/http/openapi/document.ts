@@ -1,7 +1,7 @@
-// Builds the OpenAPI 3.1 description of the JSON API from the routes' own specs: the query and body schemas each
-// route validates with (lib/http/route.ts keeps its spec on the handler) become its parameters and request body,
+// Builds the OpenAPI 3.1 description of the JSON API from the routes' own specs: the params, query and body schemas
+// each route validates with (lib/http/route.ts keeps its spec on the handler) become its parameters and request body,
 // what the spec declares (a body, a rate limit, the database) names the error codes it can answer, and each
-// route's entry (app/api/openapi.json/routes.ts) adds its summary, path parameters and answers.
+// route's entry (app/api/openapi.json/routes.ts) adds its summary, its path parameters' meanings and answers.
 import { z } from "zod";
 import { ERROR_CODE_STATUS, type ErrorCode } from "@/lib/errors";
 import type { RouteHandler, RouteSpec } from "@/lib/http/route";
@@ -26,10 +26,10 @@ export type Operation = {
   /** The path, `{name}` for each parameter; by default the route file's own (a catch-all route names its paths). */
   path?: string;
   /** The route's handler: its spec gives the query, body, rate limit, authorisation and database use. */
-  handler?: RouteHandler<never>;
+  handler?: RouteHandler;
   /** The query's schema, when the route reads its query with a function of its own. */
   query?: z.ZodObject;
-  /** Each path parameter's meaning. */
+  /** Each path parameter's meaning (its schema is the route spec's `params`, when it names the parameter). */
   params?: Record<string, string>;
   /** The body's schema, when the route reads raw bytes (the spec's `body` is used otherwise). */
   body?: Schema;
@@ -70,11 +70,12 @@ function toJson(schema: Schema, io: "input" | "output"): JsonSchema {
 
 /** The codes a route can answer, from what its spec declares, and the ones its entry adds. */
 export function errorCodesOf(operation: Operation): ErrorCode[] {
-  const spec: RouteSpec<unknown, unknown, unknown> | undefined = operation.handler?.spec;
+  const spec: RouteSpec<unknown, unknown, unknown, unknown> | undefined = operation.handler?.spec;
   const codes = new Set<ErrorCode>(operation.errors ?? []);
   if (spec) {
     const reads = spec.query !== undefined || spec.body !== undefined;
     if (spec.query) codes.add("invalid_input");
+    if (spec.params) codes.add(spec.params instanceof z.ZodType ? "invalid_input" : "not_found");
     if (spec.body) ["invalid_json", "invalid_input", "unsupported_media_type", "body_too_large"].forEach((c) => codes.add(c as ErrorCode));
     if (spec.rawBody) {
       codes.add("body_too_large");
@@ -103,12 +104,22 @@ export function frontCodesOf(path: string, method: HttpMethod): ErrorCode[] {
   return codes;
 }
 
+/** The JSON Schema of each path parameter the route spec's `params` schema names (a catch-all's names its array). */
+function paramSchemas(operation: Operation): Record<string, JsonSchema> {
+  const spec = operation.handler?.spec.params;
+  if (!spec) return {};
+  const json = toJson(spec instanceof z.ZodType ? spec : spec.schema, "input") as { properties?: Record<string, JsonSchema> };
+  return json.properties ?? {};
+}
+
 function parameters(path: string, operation: Operation): JsonSchema[] {
   const named = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const schemas = paramSchemas(operation);
   const out: JsonSchema[] = named.map((name) => {
     const description = operation.params?.[name];
     if (!description) throw new Error(`${operation.operationId}: the path parameter {${name}} has no description (params: { ${name}: "…" }).`);
-    return { name, in: "path", required: true, description, schema: { type: "string" } };
+    const schema = schemas[name]?.type === "string" ? schemas[name] : { type: "string" };
+    return { name, in: "path", required: true, description, schema };
   });
   const specQuery = operation.handler?.spec.query;
   const query = operation.query ?? (specQuery instanceof z.ZodType ? specQuery : undefined);
