@@ -17,9 +17,10 @@ export type RouteSpec<Q, B, A, P = Params> = {
   name: string;
   /**
    * The path's dynamic segments (lengths, formats), checked first: a refusal is a 400 with field errors, or, given
-   * `notFound`, a 404 with that message (for an address that cannot name anything, so is not there).
+   * `notFound`, a 404 with that message, or the one it makes of the segments (for an address that cannot name
+   * anything, so is not there).
    */
-  params?: z.ZodType<P> | { schema: z.ZodType<P>; notFound: string };
+  params?: z.ZodType<P> | { schema: z.ZodType<P>; notFound: string | ((given: Params) => string) };
   /** The query: a schema for the search parameters (each given once), or a reader of its own (400s it throws stay 400s). */
   query?: z.ZodType<Q> | ((request: Request) => Q);
   /** False for a route that must not touch the database (liveness, readiness, files). */
@@ -98,7 +99,7 @@ function readParams<P>(spec: RouteSpec<unknown, unknown, unknown, P>["params"], 
   const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
   if (spec instanceof z.ZodType) throw validationError(parsed.error);
-  throw new ApiError(404, spec.notFound);
+  throw new ApiError(404, typeof spec.notFound === "function" ? spec.notFound(given) : spec.notFound);
 }
 
 function readQuery<Q>(query: RouteSpec<Q, unknown, unknown>["query"], request: Request): Q {
