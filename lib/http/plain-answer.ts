@@ -3,8 +3,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { plainAnswer, type PlainOptions } from "@/server/plain-answer.mjs";
 
-export type { PlainCode } from "@/server/plain-answer.mjs";
-
 /** The refusal `options.code` names, as the request asked for it: JSON-RPC on /api/mcp, a page for a browser, JSON otherwise. */
 export function plainNextResponse(request: NextRequest, options: PlainOptions): NextResponse {
   const answer = plainAnswer({ method: request.method, path: request.nextUrl.pathname, accept: request.headers.get("accept") }, options);

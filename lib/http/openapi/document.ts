@@ -3,7 +3,7 @@
 // what the spec declares (a body, a rate limit, the database) names the error codes it can answer, and each
 // route's entry (app/api/openapi.json/routes.ts) adds its summary, its path parameters' meanings and answers.
 import { z } from "zod";
-import { ERROR_CODE_STATUS, type ErrorCode } from "@/lib/errors";
+import { ERROR_CODE_STATUS, FORM_ONLY_CODES, type ErrorCode } from "@/lib/errors";
 import type { RouteHandler, RouteSpec } from "@/lib/http/route";
 import { errorAnswer, jsonRpcErrorAnswer, registryComponents, registryErrorAnswer, type JsonSchema } from "./answers";
 import { ERROR_CODE_MEANINGS } from "./error-codes";
@@ -98,7 +98,7 @@ const WRITE_METHODS = new Set<HttpMethod>(["POST", "PUT", "PATCH", "DELETE"]);
  * JSON-RPC error on /api/mcp): the server's preloads (busy, restarting, an unreadable address) and the proxy (a
  * state change from another site; /api/mcp is a public protocol endpoint, exempt).
  */
-export function frontCodesOf(path: string, method: HttpMethod): ErrorCode[] {
+function frontCodesOf(path: string, method: HttpMethod): ErrorCode[] {
   const codes: ErrorCode[] = ["invalid_address", "overloaded", "restarting"];
   if (WRITE_METHODS.has(method) && path !== "/api/mcp") codes.push("cross_site_request");
   return codes;
@@ -218,7 +218,8 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
       version: "1",
       summary: "The marketplace's JSON API, the MCP Registry's read API and x402 Bazaar discovery",
       description:
-        "Every refusal carries a stable `code` (the ErrorCode schema lists them with their statuses); programs branch on it, the message is for a person. Each operation lists the codes it may answer in `x-error-codes`, those answered in front of every route (a busy or restarting server, an unreadable address, a write from another site) included. `invalid_form`, `unknown_action` and `stale_action` answer a page's form submissions (server actions), never a JSON route.",
+        "Every refusal carries a stable `code` (the ErrorCode schema lists them with their statuses); programs branch on it, the message is for a person. Each operation lists the codes it may answer in `x-error-codes`, those answered in front of every route (a busy or restarting server, an unreadable address, a write from another site) included. " +
+        `${FORM_ONLY_CODES.map((code) => `\`${code}\``).join(", ")} answer a page's form submissions (server actions), never a JSON route.`,
     },
     tags: TAGS,
     paths,
