@@ -3,9 +3,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/public-origin";
-import { isActionRequest, screenActionRequest } from "@/lib/action-request";
+import { isActionRequest, screenActionRequest } from "@/lib/http/action-request";
 import { databaseDown, getDb } from "@/lib/database";
-import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
+import { deploymentId, matchesEtag, readCacheControl, renderedPageEtag } from "@/lib/http/cache-headers";
+import { plainNextResponse } from "@/lib/http/plain-answer";
 import { catalogueVersion, withCatalogueVersion } from "@/lib/listings/search/version-header";
 import { findListingSlug } from "@/lib/listings/lookup";
 import { isListingId } from "@/lib/listings/keys";
@@ -20,7 +21,7 @@ const HEALTH_PATHS = new Set(["/api/health", "/api/ready"]);
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Next decodes route parameters itself and answers a malformed escape (`/marketplace/%E0%A4%A`) with a 500.
-  if (!decodable(pathname)) return badAddress();
+  if (!decodable(pathname)) return badAddress(request);
   // Health and readiness answer for themselves, also while the database is down (that is what they report).
   if (HEALTH_PATHS.has(pathname)) return NextResponse.next();
   if (databaseDown() && needsDatabase(request)) return unavailable(request);
@@ -65,18 +66,18 @@ async function refuseStateChange(request: NextRequest): Promise<NextResponse | n
     if (request.headers.get("authorization")?.toLowerCase().startsWith("bearer ")) return null;
   }
   const site = request.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") return forbidden();
+  if (site && site !== "same-origin" && site !== "none") return forbidden(request);
   const origin = request.headers.get("origin");
-  if (origin && !isOwnOrigin(request, origin)) return forbidden();
+  if (origin && !isOwnOrigin(request, origin)) return forbidden(request);
   if (!pathname.startsWith("/api/") && isActionRequest(request.method, request.headers)) {
     const refusal = await screenActionRequest(request);
-    if (refusal) return NextResponse.json({ message: refusal.message }, { status: refusal.status, headers: { "Cache-Control": "no-store" } });
+    if (refusal) return plainNextResponse(request, refusal);
   }
   return null;
 }
 
-// Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http-cache.ts).
-// Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/cached-json.ts.
+// Marketplace pages: public to shared caches when anonymous, private with a session cookie (lib/http/cache-headers.ts).
+// Next keeps a Cache-Control set here instead of its own; the read APIs set theirs in lib/http/cached-json.ts.
 const MARKETPLACE_PAGE = /^\/marketplace\/[^/]+$/;
 
 /**
@@ -156,14 +157,8 @@ function needsDatabase(request: NextRequest): boolean {
 
 /** The database is restarting: a clear, quick 503 (JSON for programs, a short page for browsers). */
 function unavailable(request: NextRequest) {
-  const headers = { "Retry-After": "5", "Cache-Control": "no-store" };
   const message = "Agora is briefly unavailable while its database restarts. Please try again in a few seconds.";
-  const { pathname } = request.nextUrl;
-  if (pathname === "/api/mcp") return NextResponse.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status: 503, headers });
-  const wantsHtml = request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
-  if (!wantsHtml) return NextResponse.json({ message }, { status: 503, headers });
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Briefly unavailable — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Briefly unavailable</h1><p>${message}</p><p><a href="${pathname.replace(/[^\w/.-]/g, "")}">Try again</a></p></body></html>`;
-  return new NextResponse(html, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+  return plainNextResponse(request, { code: "unavailable", message, retry: true, headers: { "Retry-After": "5" } });
 }
 
 function decodable(pathname: string): boolean {
@@ -175,12 +170,12 @@ function decodable(pathname: string): boolean {
   }
 }
 
-function badAddress() {
-  return NextResponse.json({ message: "The address contains malformed percent-encoding." }, { status: 400, headers: { "Cache-Control": "no-store" } });
+function badAddress(request: NextRequest) {
+  return plainNextResponse(request, { code: "invalid_address", message: "The address contains malformed percent-encoding." });
 }
 
-function forbidden() {
-  return NextResponse.json({ message: "Cross-site requests are not allowed." }, { status: 403 });
+function forbidden(request: NextRequest) {
+  return plainNextResponse(request, { code: "cross_site_request", message: "Cross-site requests are not allowed." });
 }
 
 // Every page and API path (the database gate above); reads of static files and Next's assets skip the proxy. A

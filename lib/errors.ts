@@ -28,13 +28,20 @@ const PRECISE_CODES = {
   invalid_json: 400,
   invalid_cursor: 400,
   unstorable_text: 400,
+  invalid_address: 400,
+  invalid_form: 400,
+  unknown_action: 400,
   sign_in_required: 401,
   invalid_token: 401,
   invalid_credentials: 401,
   session_expired: 401,
+  cross_site_request: 403,
   email_taken: 409,
   duplicate_server: 409,
+  stale_action: 409,
   busy: 503,
+  overloaded: 503,
+  restarting: 503,
 } as const satisfies Record<string, keyof typeof STATUS_CODES>;
 
 /**
@@ -48,6 +55,9 @@ export const ERROR_CODE_STATUS = {
   ...(Object.fromEntries(Object.entries(STATUS_CODES).map(([status, code]) => [code, Number(status)])) as Record<(typeof STATUS_CODES)[keyof typeof STATUS_CODES], number>),
   ...PRECISE_CODES,
 } satisfies Record<ErrorCode, number>;
+
+/** The codes only a page's form submission (a server action, screened by the proxy) is answered with, never a JSON route. */
+export const FORM_ONLY_CODES = ["invalid_form", "unknown_action", "stale_action"] as const satisfies readonly ErrorCode[];
 
 export type ApiErrorOptions = {
   code?: ErrorCode;

@@ -3,7 +3,7 @@
 // Next's route handlers and server actions never see the TCP peer's address, and Next only fills in
 // X-Forwarded-For when the client did not send one, so a header is all the app can read. This wraps every
 // http.Server's request events so that, before Next sees a request, the internal header below holds the
-// socket's remote address and nothing the client sent under that name survives. lib/http.ts clientIp()
+// socket's remote address and nothing the client sent under that name survives. lib/http/client-address.ts clientIp()
 // reads only this header (and X-Forwarded-For only when TRUSTED_PROXY_HOPS says a proxy wrote it).
 import http from "node:http";
 import https from "node:https";
@@ -44,7 +44,7 @@ function stampClientAddress(req) {
 }
 
 /**
- * The client a request counts against (server/overload.mjs), read as lib/http.ts clientIp() reads it: the TCP
+ * The client a request counts against (server/overload.mjs), read as lib/http/client-address.ts clientIp() reads it: the TCP
  * peer, or behind TRUSTED_PROXY_HOPS proxies the entry the outermost trusted one appended to X-Forwarded-For
  * (counted from the right: what a client writes further left never counts). IPv6 clients count per /64, the block
  * one customer holds; "unknown" when there is no address at all.
@@ -73,7 +73,7 @@ function proxyHops() {
   return hopsRead;
 }
 
-/** A bare IP address (IPv4-mapped IPv6 as IPv4), or undefined: lib/http.ts normalizeIp. */
+/** A bare IP address (IPv4-mapped IPv6 as IPv4), or undefined: lib/http/client-address.ts normalizeIp. */
 function normalizeIp(value) {
   if (!value) return undefined;
   let ip = String(value).trim().slice(0, 64);

@@ -34,7 +34,7 @@ function answerFault(preload, event, req, res, error) {
     // 'upgrade' hands over the socket, not a response.
     if (res && typeof res.writeHead === "function" && !res.headersSent) {
       req.resume();
-      answerPlain(req, res, { status: 500, title: "Something went wrong", message: "This request could not be handled. Please try again." });
+      answerPlain(req, res, { code: "internal_error", message: "This request could not be handled. Please try again." });
     } else {
       (res?.socket ?? res ?? req.socket)?.destroy?.();
     }

@@ -73,7 +73,7 @@ function countRequests(server) {
     if (event !== "request") return proto.emit.call(this, event, req, res, ...rest);
     if (shuttingDown) {
       req.resume();
-      answerPlain(req, res, { status: 503, title: "Restarting", message: MESSAGE, headers: { "Retry-After": "2" } });
+      answerPlain(req, res, { code: "restarting", message: MESSAGE, headers: { "Retry-After": "2" } });
       return true;
     }
     open.add(res);
@@ -137,7 +137,7 @@ function answerLate(res) {
   res.on("error", () => {});
   try {
     req.resume();
-    answerPlain(req, res, { status: 503, title: "Restarting", message: MESSAGE, headers: { "Retry-After": "2" } });
+    answerPlain(req, res, { code: "restarting", message: MESSAGE, headers: { "Retry-After": "2" } });
   } catch {
     res.destroy();
   }

@@ -14,7 +14,7 @@
 //   memory plan's RENDER_PLACES, server/memory-budget.mjs), and requests whose body is still
 //   arriving at most half; a body must arrive within REQUEST_BODY_TIMEOUT_SECONDS (default 15) or the connection
 //   is closed (a slow upload holds a place for that long at most);
-// - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http.ts reads it, an IPv6
+// - MAX_IN_FLIGHT_PER_CLIENT (default 16) at once per client: its address as lib/http/client-address.ts reads it, an IPv6
 //   client per /64 (server/client-address.mjs); no header a client writes changes it;
 // - sign-ins (the password checks: JSON sign-in, registration, password reset, Auth.js credentials, and the
 //   server actions that check a password, whatever page they are posted to) have MAX_IN_FLIGHT_SIGN_INS (default 8)
@@ -72,7 +72,7 @@ const door = createSignInDoor({
     holdClient(key, res);
     throughDoor.run(true, () => server[MARKER].call(server, "request", req, res, ...rest));
   },
-  refuse: ({ req, res }) => refuse(req, res, "sign-ins", SIGN_IN_MESSAGE, "2"),
+  refuse: ({ req, res }) => refuse(req, res, "sign-ins", "busy", SIGN_IN_MESSAGE, "2"),
 });
 
 // A page that fails on a lost database connection answers 503, not 500 (server/database-answer.mjs); here so that
@@ -99,7 +99,7 @@ if (!globalThis[MARKER]) {
     const kind = hasBody(req) ? "upload" : isApi(pathOf(req.url)) ? "api" : "render";
     const full = refusal(kind, key);
     if (full) {
-      refuse(req, res, full, MESSAGE, "1");
+      refuse(req, res, full, "overloaded", MESSAGE, "1");
       return true;
     }
     hold(kind, key, req, res);
@@ -193,8 +193,8 @@ function parseCount(name, fallback) {
   return n;
 }
 
-/** 503 with Retry-After, counted by reason (one log line a second at most). */
-function refuse(req, res, reason, message, retryAfter) {
+/** 503 with Retry-After (`busy` for a sign-in, `overloaded` otherwise), counted by reason (one log line a second at most). */
+function refuse(req, res, reason, code, message, retryAfter) {
   refused[reason] = (refused[reason] ?? 0) + 1;
   const now = Date.now();
   if (now - lastLog >= LOG_EVERY_MS) {
@@ -202,5 +202,5 @@ function refuse(req, res, reason, message, retryAfter) {
     const total = Object.values(refused).reduce((a, b) => a + b, 0);
     log("warn", "overloaded: requests refused", { refused: total, byReason: { ...refused }, inFlight, limit, signIns: door.running, signInsWaiting: door.waiting });
   }
-  answerPlain(req, res, { status: 503, title: "Busy", message, retry: true, headers: { "Retry-After": retryAfter } });
+  answerPlain(req, res, { code, message, retry: true, headers: { "Retry-After": retryAfter } });
 }

@@ -30,12 +30,12 @@ const staticRoutes = loadStaticRoutes(process.cwd());
 export function screenRequest(req, res) {
   if (!SERVED.has(req.method)) {
     req.resume();
-    answerPlain(req, res, { status: 405, title: "Method not allowed", message: `${req.method} is not served here.`, headers: { Allow: SERVED_METHODS.join(", ") } });
+    answerPlain(req, res, { code: "method_not_allowed", message: `${req.method} is not served here.`, headers: { Allow: SERVED_METHODS.join(", ") } });
     return true;
   }
   if (!(req.url ?? "/").startsWith("/") && !toOriginForm(req)) {
     req.resume();
-    answerPlain(req, res, { status: 400, title: "Bad request", message: "This address cannot be read." });
+    answerPlain(req, res, { code: "invalid_address", message: "This address cannot be read." });
     return true;
   }
   const url = req.url ?? "/";
@@ -50,12 +50,12 @@ export function screenRequest(req, res) {
   if (resolved === null || decoded(resolved) === null) {
     req.resume();
     // The proxy's words for the same fault (proxy.ts), so a client sees one message whichever layer answers.
-    answerPlain(req, res, { status: 400, title: "Bad request", message: "The address contains malformed percent-encoding." });
+    answerPlain(req, res, { code: "invalid_address", message: "The address contains malformed percent-encoding." });
     return true;
   }
   if (resolved.includes("%") && isStaticRoute(decoded(resolved))) {
     req.resume();
-    answerPlain(req, res, { status: 404, title: "Not found", message: "There is nothing at this address." });
+    answerPlain(req, res, { code: "not_found", message: "There is nothing at this address." });
     return true;
   }
   return false;

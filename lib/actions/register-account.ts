@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { getDb } from "@/lib/database";
 import { signIn } from "@/lib/auth/authjs";
 import { registerAccount } from "@/lib/auth/password-accounts";
-import { clientIp } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
 import { registerSchema, type RegisterInput } from "@/lib/validations/auth";
 import { action } from "./result";
 

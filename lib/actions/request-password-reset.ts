@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { getDb } from "@/lib/database";
 import { resetRequestedMessage } from "@/lib/auth/link-words";
 import { requestPasswordReset } from "@/lib/auth/password-reset";
-import { clientIp } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
 import { linkDelivery } from "@/lib/mail";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/validations/auth";
 import { action } from "./result";

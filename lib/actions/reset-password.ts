@@ -2,7 +2,7 @@
 import { headers } from "next/headers";
 import { getDb } from "@/lib/database";
 import { resetPassword } from "@/lib/auth/password-reset";
-import { clientIp } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
 import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/auth";
 import { action } from "./result";
 

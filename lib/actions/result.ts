@@ -1,15 +1,15 @@
-// What every server action answers: data, or the same `{message, errors?}` a route handler would send.
+// What every server action answers: data, or the same `{code, message, errors?}` a route handler would send.
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import type { User } from "@/db/schema";
 import { requireAdmin } from "@/lib/auth/admin";
 import { requireSessionUserId } from "@/lib/auth/current-user";
-import { ApiError, knownFailure } from "@/lib/errors";
+import { ApiError, knownFailure, type ErrorCode } from "@/lib/errors";
 import { logError } from "@/lib/log";
 
 export type ActionResult<T = null> =
   | { ok: true; data: T }
-  | { ok: false; status: number; message: string; errors?: Record<string, string[]> };
+  | { ok: false; status: number; code: ErrorCode; message: string; errors?: Record<string, string[]> };
 
 export async function actionResult<T>(context: string, run: () => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -20,9 +20,9 @@ export async function actionResult<T>(context: string, run: () => Promise<T>): P
     // As route handlers do (lib/errors.ts classifyError): a failure translated into a 5xx is logged; an ApiError
     // thrown as the answer (503 busy: the sign-in queue is full) is not a fault, and a burst must not log stacks.
     if (known && known !== error && known.status >= 500) logError("action unavailable", error, { context });
-    if (known instanceof ApiError) return { ok: false, status: known.status, message: known.message, ...(known.errors ? { errors: known.errors } : {}) };
+    if (known instanceof ApiError) return { ok: false, status: known.status, code: known.code, message: known.message, ...(known.errors ? { errors: known.errors } : {}) };
     logError("unhandled action error", error, { context });
-    return { ok: false, status: 500, message: "Something went wrong on our side. Please try again." };
+    return { ok: false, status: 500, code: "internal_error", message: "Something went wrong on our side. Please try again." };
   }
 }
 

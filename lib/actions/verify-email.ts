@@ -5,7 +5,7 @@ import { requireSessionUserId } from "@/lib/auth/current-user";
 import { resendVerificationLink, verifyEmail } from "@/lib/auth/email-verification";
 import { findUserById } from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";
-import { clientIp } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
 import { verifyEmailSchema, type VerifyEmailInput } from "@/lib/validations/auth";
 import { action, actionResult } from "./result";
 

@@ -9,7 +9,7 @@ import Google from "next-auth/providers/google";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
-import { clientIp } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
 import { logWarn } from "@/lib/log";
 import { pinAuthUrl } from "@/lib/public-origin";
 import { authLogger } from "./auth-log";

@@ -18,7 +18,7 @@ type CacheLayer = {
 };
 
 export const CACHE_LAYERS: readonly CacheLayer[] = [
-  { name: "browser and shared caches", file: "lib/http-cache.ts", construct: "Cache-Control", keyedBy: "URL; private when a session cookie is sent", emptiedBy: "Cache-Control max-age and the ETag below" },
+  { name: "browser and shared caches", file: "lib/http/cache-headers.ts", construct: "Cache-Control", keyedBy: "URL; private when a session cookie is sent", emptiedBy: "Cache-Control max-age and the ETag below" },
   { name: "filtered-page ETag (304)", file: "proxy.ts", construct: "renderedPageEtag(", keyedBy: "deployment, catalogue version, minute, URL", emptiedBy: "any catalogue write (the catalogue_version sequence)" },
   { name: "static fast path", file: "server/static-fast-path.mjs", construct: "x-next-cache-tags", keyedBy: "prerendered path", emptiedBy: "a new build: it serves only prerendered pages that read no tagged data" },
   { name: "route cache (ISR pages, no 404s)", file: "lib/cache/route-cache-handler.mjs", construct: "new LRUCache(", keyedBy: "path", emptiedBy: "revalidate seconds or a tag, shared across instances" },
@@ -28,7 +28,7 @@ export const CACHE_LAYERS: readonly CacheLayer[] = [
   { name: "search planner's samples", file: "db/queries/search/plan.ts", construct: "new WeakMap<Db", keyedBy: "database, sample size and filter", emptiedBy: "SAMPLE_TTL_MS (60 s), or MAX_SAMPLES newer ones" },
   { name: "wallet page (balances, purchases)", file: "lib/wallet/page-data.ts", construct: "createResultCache<", keyedBy: "address (and network, for a balance)", emptiedBy: "BALANCE_TTL_MS (15 s) for balances, 10 s for purchases" },
   { name: "served downloads", file: "lib/downloads/served.ts", construct: "servedCache", keyedBy: "file, its hash and the site's origin", emptiedBy: "a new build (another hash) or a restart" },
-  { name: "read APIs' ETag (304)", file: "lib/cached-json.ts", construct: "ETag", keyedBy: "the answer's bytes", emptiedBy: "a different answer" },
+  { name: "read APIs' ETag (304)", file: "lib/http/cached-json.ts", construct: "ETag", keyedBy: "the answer's bytes", emptiedBy: "a different answer" },
 ];
 
 /** Kept values on no public read's way to data (their values never go stale while the process lives). */

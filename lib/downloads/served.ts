@@ -5,6 +5,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { z } from "zod";
 import { ApiError } from "@/lib/errors";
 import { BUNDLE_FILE } from "./bundle-manifest";
 import { siteUrl } from "@/lib/site";
@@ -29,14 +30,20 @@ export async function readManifest(dir = builtDir()): Promise<DownloadsManifest 
   return manifestSchema.parse(JSON.parse(text));
 }
 
+/** A file name as a download's address may spell it (a stem, a version, an extension); anything else names none. */
+export const downloadParams = z.object({ file: z.string().regex(/^[0-9A-Za-z.-]{1,120}$/) });
+
+/** The 404's message for a name that is no download: what is served instead. */
+export function noDownloadNamed(fileName: string): string {
+  const served = [...DOWNLOAD_PACKAGES.map((p) => `/downloads/${p.stem}.tgz`), `/downloads/${BUNDLE_FILE}`];
+  return `No download named "${fileName.slice(0, 80)}". Served: ${served.join(", ")}.`;
+}
+
 /** The built tarball a requested file name stands for, or an ApiError(404) saying what is served instead. */
 function resolveDownload(fileName: string, manifest: DownloadsManifest | null): BuiltDownload {
   const match = FILE_NAME.exec(fileName);
   const pkg = match ? DOWNLOAD_PACKAGES.find((p) => p.stem === match[1]) : undefined;
-  if (!match || !pkg) {
-    const served = [...DOWNLOAD_PACKAGES.map((p) => `/downloads/${p.stem}.tgz`), `/downloads/${BUNDLE_FILE}`];
-    throw new ApiError(404, `No download named "${fileName.slice(0, 80)}". Served: ${served.join(", ")}.`);
-  }
+  if (!match || !pkg) throw new ApiError(404, noDownloadNamed(fileName));
   const built = manifest?.packages.find((p) => p.id === pkg.id);
   if (!built) throw new ApiError(404, `${pkg.packageName} has not been built on this site (npm run build makes it).`);
   const version = match[2];

@@ -1,18 +1,26 @@
-// The one shell of every route handler under app/: read the path's parameters and the query, count the rate limit,
+// The one shell of every route handler under app/: check the path's parameters and read the query, count the rate limit,
 // authorise, read the body, answer, and turn anything thrown into the error the route's protocol speaks (by default
 // JSON `{code, message, errors?}`, lib/errors.ts). Each step runs only when the route declares it, in this order, so a
 // route reads as a list of what it takes before the work itself.
-import type { z } from "zod";
+import { z } from "zod";
 import { getDb, type Db } from "@/lib/database";
 import { ApiError, classifyError, errorResponse, validationError } from "@/lib/errors";
-import { clientIp, readBody, readJson, requireJsonContentType, MAX_JSON_BYTES } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
+import { readBody, readJson, requireJsonContentType, MAX_JSON_BYTES } from "@/lib/http/request-body";
 import { enforceLimit, type Limit } from "@/lib/rate-limit";
 
+/** The dynamic segments as Next hands them. */
 type Params = Record<string, string | string[]>;
 
-export type RouteSpec<Q, B, A> = {
+export type RouteSpec<Q, B, A, P = Params> = {
   /** Names the route in logs: "POST /api/mcp-agents". */
   name: string;
+  /**
+   * The path's dynamic segments (lengths, formats), checked first: a refusal is a 400 with field errors, or, given
+   * `notFound`, a 404 with that message, or the one it makes of the segments (for an address that cannot name
+   * anything, so is not there).
+   */
+  params?: z.ZodType<P> | { schema: z.ZodType<P>; notFound: string | ((given: Params) => string) };
   /** The query: a schema for the search parameters (each given once), or a reader of its own (400s it throws stay 400s). */
   query?: z.ZodType<Q> | ((request: Request) => Q);
   /** False for a route that must not touch the database (liveness, readiness, files). */
@@ -30,7 +38,7 @@ export type RouteSpec<Q, B, A> = {
   failure?: (error: ApiError, thrown: unknown) => Response;
 };
 
-export type RouteContext<Q, B, A, P extends Params> = {
+export type RouteContext<Q, B, A, P> = {
   request: Request;
   params: P;
   query: Q;
@@ -43,17 +51,15 @@ export type RouteContext<Q, B, A, P extends Params> = {
   ip: string;
 };
 
-type Handler<Q, B, A, P extends Params> = (context: RouteContext<Q, B, A, P>) => Response | Promise<Response>;
+type Handler<Q, B, A, P> = (context: RouteContext<Q, B, A, P>) => Response | Promise<Response>;
 
 /**
  * `export const GET = route({ name: "GET /x", query: schema }, async ({ query, db }) => Response)`. Next hands the
- * dynamic segments as a promise in the second argument; the handler gets them resolved as `params`.
+ * dynamic segments as a promise in the second argument; the handler gets them resolved, and checked by the spec's
+ * `params` schema when it has one (its output: a schema may also read the segments into what they name), as `params`.
  */
-export function route<Q = undefined, B = undefined, A = undefined, P extends Params = Params>(
-  spec: RouteSpec<Q, B, A>,
-  handle: Handler<Q, B, A, P>,
-): RouteHandler<P> {
-  const handler = async (request: Request, segments?: { params: Promise<P> }) => {
+export function route<Q = undefined, B = undefined, A = undefined, P = Params>(spec: RouteSpec<Q, B, A, P>, handle: Handler<Q, B, A, P>): RouteHandler {
+  const handler = async (request: Request, segments?: { params: Promise<Params> }) => {
     try {
       return await handle(await prepare<Q, B, A, P>(spec, request, segments));
     } catch (thrown) {
@@ -62,16 +68,16 @@ export function route<Q = undefined, B = undefined, A = undefined, P extends Par
     }
   };
   // The spec stays readable on the handler: the API description (lib/http/openapi) reads its schemas from it.
-  return Object.assign(handler, { spec: spec as RouteSpec<unknown, unknown, unknown> });
+  return Object.assign(handler, { spec: spec as RouteSpec<unknown, unknown, unknown, unknown> });
 }
 
 /** What `route()` makes: Next's handler, carrying the spec it was made from. */
-export type RouteHandler<P extends Params = Params> = ((request: Request, segments?: { params: Promise<P> }) => Promise<Response>) & {
-  readonly spec: RouteSpec<unknown, unknown, unknown>;
+export type RouteHandler = ((request: Request, segments?: { params: Promise<Params> }) => Promise<Response>) & {
+  readonly spec: RouteSpec<unknown, unknown, unknown, unknown>;
 };
 
-async function prepare<Q, B, A, P extends Params>(spec: RouteSpec<Q, B, A>, request: Request, segments?: { params: Promise<P> }): Promise<RouteContext<Q, B, A, P>> {
-  const params = ((await segments?.params) ?? {}) as P;
+async function prepare<Q, B, A, P>(spec: RouteSpec<Q, B, A, P>, request: Request, segments?: { params: Promise<Params> }): Promise<RouteContext<Q, B, A, P>> {
+  const params = readParams(spec.params, (await segments?.params) ?? {});
   const query = readQuery(spec.query, request);
   const db = spec.database === false ? noDatabase(spec.name) : await getDb();
   const ip = clientIp(request);
@@ -85,6 +91,15 @@ async function prepare<Q, B, A, P extends Params>(spec: RouteSpec<Q, B, A>, requ
     raw = await readBody(request, spec.rawBody.maxBytes);
   }
   return { request, params, query, body, raw, caller, db, ip };
+}
+
+function readParams<P>(spec: RouteSpec<unknown, unknown, unknown, P>["params"], given: Params): P {
+  if (!spec) return given as P;
+  const schema = spec instanceof z.ZodType ? spec : spec.schema;
+  const parsed = schema.safeParse(given);
+  if (parsed.success) return parsed.data;
+  if (spec instanceof z.ZodType) throw validationError(parsed.error);
+  throw new ApiError(404, typeof spec.notFound === "function" ? spec.notFound(given) : spec.notFound);
 }
 
 function readQuery<Q>(query: RouteSpec<Q, unknown, unknown>["query"], request: Request): Q {

@@ -8,7 +8,7 @@
 import { listPayableItems, sellsThroughX402, type PayableFilter, type PayableItem } from "@/db/queries/discovery";
 import { searchListings } from "@/db/queries/search";
 import type { Db } from "@/db/types";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { hasMore } from "@/lib/listings/search/search";

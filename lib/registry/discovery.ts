@@ -2,7 +2,7 @@
 // verified listing (lib/listings/presenters/discovery-resource.ts), only real offers (discovery-policy.ts),
 // filtered and paged in the database.
 import { listPayableItems } from "@/db/queries/discovery";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { route } from "@/lib/http/route";
 import { X402_VERSION } from "@/lib/listings/presenters/discovery-resource";
 import { discoveryQuerySchema } from "@/lib/validations/registry";

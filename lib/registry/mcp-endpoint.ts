@@ -4,7 +4,7 @@
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { withoutJsonModeWarning } from "@agora-mcp/protocol";
 import type { Db } from "@/db/types";
-import type { ApiError } from "@/lib/errors";
+import type { ApiError, ErrorCode } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { createRegistryServer } from "./mcp-server";
@@ -28,10 +28,13 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
-/** A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take. */
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, reason?: string): Response {
+/**
+ * A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take; the refusal's
+ * code (lib/errors.ts) is `error.data.code`, as the plain answers in front of the route give it.
+ */
+export function jsonRpcError(status: number, code: number, message: string, reason: ErrorCode, headers: Record<string, string> = {}): Response {
   return Response.json(
-    { jsonrpc: "2.0", error: reason ? { code, message, data: { code: reason } } : { code, message }, id: null },
+    { jsonrpc: "2.0", error: { code, message, data: { code: reason } }, id: null },
     { status, headers: { ...CORS, "Cache-Control": "no-store", ...headers } },
   );
 }
@@ -62,8 +65,8 @@ async function answerLegacy(db: Db, request: Request, message: unknown): Promise
  * server's own code -32000 and the machine-readable code as `data.code`; anything else an internal error.
  */
 function jsonRpcFailure(error: ApiError): Response {
-  if (error.code === "internal_error") return jsonRpcError(500, -32603, "Internal error. Please try again.");
-  return jsonRpcError(error.status, -32000, error.message, error.headers, error.code);
+  if (error.code === "internal_error") return jsonRpcError(500, -32603, "Internal error. Please try again.", "internal_error");
+  return jsonRpcError(error.status, -32000, error.message, error.code, error.headers);
 }
 
 export const handleMcpPost = route(
@@ -73,11 +76,11 @@ export const handleMcpPost = route(
     try {
       message = JSON.parse(raw.toString("utf8"));
     } catch {
-      return jsonRpcError(400, -32700, "Parse error: the request body is not valid JSON.");
+      return jsonRpcError(400, -32700, "Parse error: the request body is not valid JSON.", "invalid_json");
     }
     if (Array.isArray(message)) {
-      if (message.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch. Send one JSON-RPC message, or a non-empty array of them.");
-      if (message.length > MAX_MCP_BATCH) return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH} messages.`);
+      if (message.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch. Send one JSON-RPC message, or a non-empty array of them.", "invalid_request");
+      if (message.length > MAX_MCP_BATCH) return jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH} messages.`, "invalid_request");
       // The request itself was counted by the route; each further message in the batch counts as one more.
       if (message.length > 1) await enforceLimit(db, limits.mcpPerIp, ip, message.length - 1);
     }
@@ -89,7 +92,7 @@ export const handleMcpPost = route(
 
 /** GET (a server-sent event stream) and DELETE (end a session) need sessions; this endpoint keeps none. */
 export function methodNotAllowed(): Response {
-  return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless. Send JSON-RPC messages with POST.", { Allow: "POST, OPTIONS" });
+  return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless. Send JSON-RPC messages with POST.", "method_not_allowed", { Allow: "POST, OPTIONS" });
 }
 
 export function preflight(): Response {

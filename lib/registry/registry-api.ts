@@ -1,11 +1,12 @@
 // The official MCP Registry's read API over the approved catalogue (GET /v0.1/servers …, /v0 alias).
 import { NextResponse } from "next/server";
+import { z } from "zod";
 import { findRegistryView, listRegistryViews } from "@/lib/listings/lookup";
 import { versionsOfListing } from "@/db/queries/upstream-versions";
 import type { RegistryView } from "@/lib/listings/registry-view";
 import { site } from "@/lib/site";
 import { ApiError, errorBody, errorResponse } from "@/lib/errors";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { route } from "@/lib/http/route";
 import { registryListQuerySchema } from "@/lib/validations/registry";
 import { SERVER_VERSION, toServerResponse } from "@/lib/listings/presenters/server-json";
@@ -81,11 +82,18 @@ export function parseServerPath(segments: string[]): ServerPath | null {
   return rest.length === 1 ? { ...named, version: null, listVersions: true } : { ...named, version: rest[1]!, listVersions: false };
 }
 
-export const getServerAt = route<undefined, undefined, undefined, { path: string[] }>(
-  { name: "GET /v0.1/servers/[...path]", failure: registryFailure },
-  async ({ params: { path: segments }, db, request }) => {
-    const path = parseServerPath(segments);
-    if (!path || path.key.length > 200) throw new ApiError(404, "Server not found");
+// The segments after /servers/ (a name, "versions", a version: four at most, the name unencoded), read into the
+// server they name; an address that names none, or a key longer than any listing's, is not there.
+const serverPathParams = z.object({ path: z.array(z.string().max(300)).min(1).max(4) }).transform(({ path: segments }, context) => {
+  const path = parseServerPath(segments);
+  if (path && path.key.length <= 200) return { path };
+  context.addIssue({ code: "custom", message: "names no server" });
+  return z.NEVER;
+});
+
+export const getServerAt = route(
+  { name: "GET /v0.1/servers/[...path]", params: { schema: serverPathParams, notFound: "Server not found" }, failure: registryFailure },
+  async ({ params: { path }, db, request }) => {
     const listing = await findRegistryView(db, path.key, { byName: path.byName });
     if (!listing) throw new ApiError(404, "Server not found");
     const latest = toServerResponse(listing, listing.registry);

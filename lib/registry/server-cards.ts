@@ -1,9 +1,10 @@
 // Server cards (SEP-2127) over HTTP: one per approved listing at /servers/<slug>/server-card, and the catalogue of
 // them (an AI Catalog) at /.well-known/mcp, /.well-known/mcp/catalog.json and /.well-known/ai-catalog.json.
 // Public, keyless, read from any origin (the SEP asks for `Access-Control-Allow-Origin: *`).
+import { z } from "zod";
 import { listCardListings } from "@/db/queries/server-cards";
 import { ApiError } from "@/lib/errors";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { route } from "@/lib/http/route";
 import { findListingView } from "@/lib/listings/lookup";
 import { SERVER_CARD_MEDIA_TYPE, serverCardCatalog, toServerCard } from "@/lib/listings/presenters/server-card";
@@ -20,11 +21,12 @@ function negotiated(request: Request, type: string): Record<string, string> {
   return { ...CORS, "Content-Type": `${accept.includes(type) ? type : "application/json"}; charset=utf-8`, Vary: "Accept, Accept-Encoding" };
 }
 
-export const getServerCard = route<undefined, undefined, undefined, { slug: string }>(
-  { name: "GET /servers/[slug]/server-card", failure: registryFailure },
+// Cards are named by slug only (an id or a registry name would give one card two addresses): anything else names none.
+const cardParams = z.object({ slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/) });
+
+export const getServerCard = route(
+  { name: "GET /servers/[slug]/server-card", params: { schema: cardParams, notFound: "Server card not found" }, failure: registryFailure },
   async ({ params: { slug }, db, request }) => {
-    // Cards are named by slug only (an id or a registry name would give one card two addresses).
-    if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(slug)) throw new ApiError(404, "Server card not found");
     const listing = await findListingView(db, slug);
     if (!listing || listing.slug !== slug) throw new ApiError(404, "Server card not found");
     return cachedJson(request, toServerCard(listing), negotiated(request, SERVER_CARD_MEDIA_TYPE));

@@ -3,7 +3,7 @@
 // The chain is the operator's RPC quota, which sales indexing and buyer reviews need too, so a public page spends it
 // sparingly: a balance is read only for an address with purchases recorded or when the person asks for it; each
 // address's reading is kept a few seconds (a bounded cache); and the readings one client causes are rate-limited
-// (keyed by its address as every limit is, lib/http.ts clientIp). Each balanceOf runs under a short deadline; a
+// (keyed by its address as every limit is, lib/http/client-address.ts clientIp). Each balanceOf runs under a short deadline; a
 // chain that does not answer, or answers another chain, is a balance "unavailable", never its error.
 import "server-only";
 import { getAddress, isAddress, type Address } from "viem";

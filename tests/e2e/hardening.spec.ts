@@ -27,7 +27,7 @@ test.describe("hardening", () => {
       const res = await request.get(url);
       expect([400, 404], url).toContain(res.status());
     }
-    expect(await (await request.get("/marketplace/%E0%A4%A")).json()).toEqual({ message: "The address contains malformed percent-encoding." });
+    expect(await (await request.get("/marketplace/%E0%A4%A")).json()).toEqual({ code: "invalid_address", message: "The address contains malformed percent-encoding." });
     const api = await request.get("/api/mcp-agents?q=a%00b");
     expect(api.status()).toBe(400);
     expect((await api.json()).message).toMatch(/must not contain NUL bytes/);
@@ -116,23 +116,24 @@ test.describe("hardening", () => {
     const id = Object.entries(manifest.node).find(([, a]) => a.exportedName === "requestPasswordResetLink")![0];
     const send = (body: string | Buffer, headers: Record<string, string> = {}) =>
       request.post("/forgot-password", { headers: { "next-action": id, origin: baseURL!, "content-type": "text/plain;charset=UTF-8", ...headers }, data: body });
-    const cases: Array<[string, string | Buffer, Record<string, string>, number]> = [
-      ["invalid JSON", '[{"email":', {}, 400],
-      ["empty body", "", {}, 400],
-      ["1e999", "[1e999]", {}, 400],
-      ["50,000-deep nesting", "[".repeat(50_000) + "]".repeat(50_000), {}, 400],
-      ["2 MB body", `["${"a".repeat(2_000_000)}"]`, {}, 413],
-      ["broken multipart", "garbage", { "content-type": "multipart/form-data; boundary=xyz" }, 400],
-      ["JSON content type", "[]", { "content-type": "application/json" }, 415],
-      ["dangling reference", '["$Q1"]', {}, 400],
-      ["two ids", "[]", { "next-action": `${id}, 0000` }, 400],
-      ["another build's id", "[]", { "next-action": "40" + "a".repeat(40) }, 409],
-      ["cross-origin", '[{"email":"a@b.co"}]', { origin: "http://evil.example", "sec-fetch-site": "cross-site" }, 403],
+    const cases: Array<[string, string | Buffer, Record<string, string>, number, string]> = [
+      ["invalid JSON", '[{"email":', {}, 400, "invalid_form"],
+      ["empty body", "", {}, 400, "invalid_form"],
+      ["1e999", "[1e999]", {}, 400, "invalid_form"],
+      ["50,000-deep nesting", "[".repeat(50_000) + "]".repeat(50_000), {}, 400, "invalid_form"],
+      ["2 MB body", `["${"a".repeat(2_000_000)}"]`, {}, 413, "body_too_large"],
+      ["broken multipart", "garbage", { "content-type": "multipart/form-data; boundary=xyz" }, 400, "invalid_form"],
+      ["JSON content type", "[]", { "content-type": "application/json" }, 415, "unsupported_media_type"],
+      ["dangling reference", '["$Q1"]', {}, 400, "invalid_form"],
+      ["two ids", "[]", { "next-action": `${id}, 0000` }, 400, "unknown_action"],
+      ["another build's id", "[]", { "next-action": "40" + "a".repeat(40) }, 409, "stale_action"],
+      ["cross-origin", '[{"email":"a@b.co"}]', { origin: "http://evil.example", "sec-fetch-site": "cross-site" }, 403, "cross_site_request"],
     ];
-    for (const [label, body, headers, status] of cases) {
+    for (const [label, body, headers, status, code] of cases) {
       const res = await send(body, headers);
       expect(res.status(), label).toBe(status);
-      const answer = (await res.json()) as { message: string };
+      const answer = (await res.json()) as { code: string; message: string };
+      expect(answer.code, label).toBe(code);
       expect(answer.message, label).toMatch(/^[A-Z][^\n]+\.$/);
       expect(JSON.stringify(answer), label).not.toMatch(/digest|at .+:\d+|Error/);
     }

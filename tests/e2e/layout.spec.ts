@@ -115,7 +115,7 @@ test.describe("security and privacy baseline", () => {
       data: { email: "victim@example.com" },
     });
     expect(res.status()).toBe(403);
-    expect(await res.json()).toEqual({ message: "Cross-site requests are not allowed." });
+    expect(await res.json()).toEqual({ code: "cross_site_request", message: "Cross-site requests are not allowed." });
   });
 
   test("without a PostHog key the browser talks to no third party", async ({ page, baseURL }) => {

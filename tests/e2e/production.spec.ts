@@ -185,10 +185,15 @@ test("SIGTERM: new requests are answered 503 (Connection: close), the request in
     // queued) and answers each new request 503 with Retry-After and Connection: close.
     await expect.poll(() => server.log(), { timeout: 5_000 }).toContain('"msg":"shutting down"');
     const late = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: "127.0.0.1", port: portC, path: "/api/health", agent: false }, resolve).on("error", reject));
-    late.resume();
+    const lateBody = new Promise<string>((resolve) => {
+      let text = "";
+      late.on("data", (chunk: Buffer) => (text += chunk));
+      late.on("end", () => resolve(text));
+    });
     expect(late.statusCode).toBe(503);
     expect(late.headers["retry-after"]).toBe("2");
     expect(late.headers.connection).toBe("close");
+    expect(JSON.parse(await lateBody)).toMatchObject({ code: "restarting" });
     expect(server.process.exitCode, "still draining the request in flight").toBeNull();
 
     const answer = await finish();

@@ -78,10 +78,10 @@ test("POSTs to the catalogue are judged as every page's: cross-site 403, broken 
       data: '[{"email":"a@b.co"}]',
     });
     expect(crossSite.status(), path).toBe(403);
-    expect(await crossSite.json(), path).toEqual({ message: "Cross-site requests are not allowed." });
+    expect(await crossSite.json(), path).toEqual({ code: "cross_site_request", message: "Cross-site requests are not allowed." });
     const broken = await request.post(`${direct}${path}`, { headers: { origin: siteUrl, "content-type": "multipart/form-data; boundary=xyz" }, data: "garbage" });
     expect(broken.status(), path).toBe(400);
-    expect(await broken.json(), path).toEqual({ message: "The request body is not a valid form submission." });
+    expect(await broken.json(), path).toEqual({ code: "invalid_form", message: "The request body is not a valid form submission." });
     // This site's origin, with a forged X-Forwarded-Host and a Host that is not the public one: Next used to throw.
     const forged = await request.post(`${direct}${path}`, {
       headers: { "next-action": reset, origin: siteUrl, "x-forwarded-host": "evil.example", "content-type": "text/plain;charset=UTF-8" },

@@ -187,7 +187,7 @@ test.describe("static fast path", () => {
     // A cross-site POST to the page is a server action attempt: the proxy's CSRF rule refuses it.
     const post = await send(fast.origin, "/terms-of-service", "POST", { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site", origin: "https://evil.example", "next-action": "0123456789abcdef" }, "a=1");
     expect(post.status).toBe(403);
-    expect(JSON.parse(post.body.toString())).toEqual({ message: "Cross-site requests are not allowed." });
+    expect(JSON.parse(post.body.toString())).toEqual({ code: "cross_site_request", message: "Cross-site requests are not allowed." });
 
     // A query string, a trailing slash or another spelling is Next's to answer.
     for (const target of ["/terms-of-service?utm_source=mail", "/terms-of-service/", "/Terms-Of-Service", "/terms-of-service?"]) {

@@ -301,6 +301,9 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     expect(meta.buyerReviews.feedbackUrl).toMatch(new RegExp(`/api/buyer-reviews/${listingA}/feedback$`));
     const missing = await getFeedback(new Request("http://localhost/api/buyer-reviews/nope/feedback"), { params: Promise.resolve({ listing: "nope" }) });
     expect(missing.status).toBe(404);
+    const long = await getFeedback(new Request("http://localhost/api/buyer-reviews/x/feedback"), { params: Promise.resolve({ listing: "x".repeat(201) }) });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ code: "invalid_input", message: "The listing key is too long." });
   });
 
   it("lets the reviewer, and only the reviewer, revoke their review, signed again", async () => {

@@ -64,7 +64,7 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     it("answers an empty batch and an oversized one with a 400 JSON-RPC error", async () => {
       const empty = await mcp([]);
       expect(empty.status).toBe(400);
-      expect(await empty.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/empty batch/) }, id: null });
+      expect(await empty.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/empty batch/), data: { code: "invalid_request" } }, id: null });
       const big = await mcp(Array.from({ length: MAX_MCP_BATCH + 1 }, (_, i) => call(i + 1, "list_categories")));
       expect(big.status).toBe(400);
       expect((await big.json()).error.message).toMatch(`at most ${MAX_MCP_BATCH}`);
@@ -120,8 +120,8 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
   });
 
   it("answers an unknown OAuth provider with 400 and an unconfigured one with 404, not 500", async () => {
-    expect(await startOAuthSignIn("evil" as "github")).toMatchObject({ ok: false, status: 400, message: "Unknown sign-in provider." });
-    expect(await startOAuthSignIn("google")).toMatchObject({ ok: false, status: 404, message: "Sign-in with Google is not available on this site." });
+    expect(await startOAuthSignIn("evil" as "github")).toMatchObject({ ok: false, status: 400, code: "invalid_request", message: "Unknown sign-in provider." });
+    expect(await startOAuthSignIn("google")).toMatchObject({ ok: false, status: 404, code: "not_found", message: "Sign-in with Google is not available on this site." });
   });
 
   // Last: closes the database underneath the app.
@@ -132,7 +132,7 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     const api = await agentsGet(new Request("http://localhost/api/mcp-agents?q=weather"));
     expect(api.status).toBe(503);
     expect(api.headers.get("retry-after")).toBe("5");
-    expect((await api.json()).message).toMatch(/briefly unavailable/);
+    expect(await api.json()).toMatchObject({ code: "unavailable", message: expect.stringMatching(/briefly unavailable/) });
     const tool = await mcp(call(1, "search_servers", { query: "weather" }));
     const answer = JSON.stringify(await tool.json());
     expect([200, 503]).toContain(tool.status);

@@ -167,5 +167,9 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     const missing = await getOne("nope");
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: "not_found" });
+    // The key's length is checked by the route's params schema before the database is asked.
+    const long = await getOne("x".repeat(201));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ code: "invalid_input", message: "id is too long.", errors: { id: ["id is too long."] } });
   });
 });

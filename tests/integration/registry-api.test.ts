@@ -193,6 +193,9 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
     ["00000000-0000-0000-0000-000000000000", "Server not found"],
     ["dev.agora-mcp%2Fboba-order-bot/versions/2.0.0", "Server version not found"],
     ["dev.agora-mcp%2Fboba-order-bot/tags/latest", "Server not found"],
+    // Refused by the route's params schema, unread: more segments than a name and a version, a key past 200.
+    ["dev.agora-mcp/boba-order-bot/versions/latest/more", "Server not found"],
+    ["x".repeat(201), "Server not found"],
   ])("answers %s with 404", async (path, message) => {
     const res = await one(path);
     expect(res.status).toBe(404);

@@ -314,7 +314,7 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
 
     const broken = await post("{not json");
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toMatchObject({ error: { code: -32700 } });
+    expect(await broken.json()).toMatchObject({ error: { code: -32700, data: { code: "invalid_json" } } });
   });
 
   it("rate-limits each address with 429, Retry-After and a JSON-RPC error", async () => {

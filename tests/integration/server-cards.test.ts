@@ -96,7 +96,7 @@ describe.each(drivers())("server cards on %s", (driver) => {
   });
 
   it("answers 404 in JSON for an unknown or unapproved listing and for a key that is not a slug", async () => {
-    for (const slug of ["no-such-server", "waiting-server", "Boba-Order-Bot", "..", "%00"]) {
+    for (const slug of ["no-such-server", "waiting-server", "Boba-Order-Bot", "..", "%00", "x".repeat(101)]) {
       const res = await cardAt(slug);
       expect(res.status, slug).toBe(404);
       expect(await res.json()).toMatchObject({ error: "Server card not found", code: "not_found" });

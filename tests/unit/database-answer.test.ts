@@ -95,7 +95,7 @@ describe("a 500 while the database has just been unreachable", () => {
     const streamed = await send(port, "/streamed-failure");
     expect(streamed.status).toBe(503);
     expect(streamed.headers["retry-after"]).toBe("5");
-    expect(JSON.parse(streamed.body)).toEqual({ message: expect.stringMatching(/briefly unavailable/) });
+    expect(JSON.parse(streamed.body)).toEqual({ code: "unavailable", message: expect.stringMatching(/briefly unavailable/) });
   });
 
   it("leaves other answers alone, and 500s once the failure is forgotten", async () => {

@@ -64,4 +64,14 @@ describe("GET /downloads/{file}", () => {
       expect((await res.json()).message).toMatch(/^No download named/);
     }
   });
+
+  it("refuses a name no download could have (its characters, its length) by the route's params schema, with the same 404", async () => {
+    for (const name of ["../../etc/passwd", "a b.tgz", `${"a".repeat(121)}.tgz`, ""]) {
+      const res = await get(name);
+      expect(res.status, name).toBe(404);
+      const answer = (await res.json()) as { code: string; message: string };
+      expect(answer.code).toBe("not_found");
+      expect(answer.message).toMatch(/^No download named "[^"]{0,80}"\. Served: \/downloads\/agora-mcp-client\.tgz/);
+    }
+  });
 });

@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/openapi.json/route";
 import { NOT_JSON, ROUTES } from "@/app/api/openapi.json/routes";
-import { ERROR_CODE_STATUS } from "@/lib/errors";
+import { ERROR_CODE_STATUS, FORM_ONLY_CODES } from "@/lib/errors";
 import { HTTP_METHODS, operationsOf, type HttpMethod } from "@/lib/http/openapi/document";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -98,12 +98,21 @@ describe("the API description", () => {
     const codes = Object.keys(ERROR_CODE_STATUS).sort();
     expect([...(doc.components.schemas.ErrorCode!.enum ?? [])].sort()).toEqual(codes);
     const answered = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op["x-error-codes"])));
-    expect([...answered].sort()).toEqual(codes);
+    // A page's form submissions have codes of their own, listed but answered by no JSON route.
+    expect([...answered, ...FORM_ONLY_CODES].sort()).toEqual(codes);
+    for (const code of FORM_ONLY_CODES) expect(answered.has(code)).toBe(false);
     // Each code is listed under the status it is answered with.
     const listOp = doc.paths["/api/mcp-agents"]!.get!;
     expect(listOp["x-error-codes"]).toEqual(expect.arrayContaining(["invalid_input", "invalid_cursor", "unavailable", "internal_error"]));
     expect(JSON.stringify(listOp.responses["400"])).toContain("invalid_cursor");
     expect(JSON.stringify(listOp.responses["503"])).toContain("unavailable");
+    // What the server and the proxy answer in front of a route: every operation may be refused as busy or
+    // restarting, a write from another site only where the proxy judges writes (not the public MCP endpoint).
+    expect(listOp["x-error-codes"]).toEqual(expect.arrayContaining(["overloaded", "restarting", "invalid_address"]));
+    expect(listOp["x-error-codes"]).not.toContain("cross_site_request");
+    expect(doc.paths["/api/mcp-agents"]!.post!["x-error-codes"]).toContain("cross_site_request");
+    expect(doc.paths["/api/mcp"]!.post!["x-error-codes"]).not.toContain("cross_site_request");
+    expect(JSON.stringify(doc.paths["/v0.1/servers"]!.get!.responses["503"])).toContain("#/components/schemas/Error");
   });
 
   it("takes parameters and bodies from the schemas the routes validate with", async () => {
@@ -112,6 +121,10 @@ describe("the API description", () => {
     expect(names("/api/mcp-agents")).toEqual(expect.arrayContaining(["query:q", "query:category", "query:price", "query:source", "query:sort", "query:limit", "query:page", "query:cursor"]));
     expect(names("/discovery/resources")).toEqual(expect.arrayContaining(["query:payTo", "query:network", "query:maxUsdPrice", "query:offset"]));
     expect(names("/api/mcp-agents/{id}")).toEqual(["path:id"]);
+    // A path parameter's schema is the one route() checks it with.
+    const id = doc.paths["/api/mcp-agents/{id}"]!.get!.parameters![0] as unknown as { schema: { type: string; maxLength: number } };
+    expect(id.schema).toMatchObject({ type: "string", maxLength: 200 });
+    expect(doc.paths["/api/mcp-agents/{id}"]!.get!["x-error-codes"]).toContain("invalid_input");
     const register = doc.paths["/api/auth/register"]!.post! as unknown as { requestBody: { content: { "application/json": { schema: { required: string[] } } } } };
     expect(register.requestBody.content["application/json"].schema.required).toEqual(expect.arrayContaining(["email", "password", "name"]));
     expect(doc.paths["/api/mcp-agents"]!.post! as unknown).toHaveProperty("security", [{ bearerAuth: [] }]);

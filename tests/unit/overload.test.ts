@@ -123,7 +123,7 @@ describe("overload preload", () => {
     expect(refused.headers["retry-after"]).toBe("1");
     expect(refused.headers["cache-control"]).toBe("no-store");
     expect(refused.headers["x-content-type-options"]).toBe("nosniff");
-    expect(JSON.parse(refused.body)).toEqual({ message: "Agora is busy right now. Please try again in a moment." });
+    expect(JSON.parse(refused.body)).toEqual({ code: "overloaded", message: "Agora is busy right now. Please try again in a moment." });
 
     const page = await send(port, "/marketplace/some-listing", { headers: { accept: "text/html,application/xhtml+xml" } });
     expect(page.status).toBe(503);
@@ -138,7 +138,7 @@ describe("overload preload", () => {
 
     const mcp = await send(port, "/api/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
     expect(mcp.status).toBe(503);
-    expect(JSON.parse(mcp.body)).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Agora is busy right now. Please try again in a moment." }, id: null });
+    expect(JSON.parse(mcp.body)).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Agora is busy right now. Please try again in a moment.", data: { code: "overloaded" } }, id: null });
 
     // Health and readiness are never refused: an orchestrator must not restart a busy instance.
     expect((await send(port, "/api/health")).status).toBe(200);
@@ -233,6 +233,7 @@ describe("overload preload", () => {
     // One place, one sign-in at a time: only the check already running was ahead of the person.
     expect(order.indexOf("person")).toBeLessThanOrEqual(1);
     expect(answers.every((a) => a.status === 401 || a.status === 503)).toBe(true);
+    for (const refused of answers.filter((a) => a.status === 503)) expect(JSON.parse(refused.body)).toEqual({ code: "busy", message: "Too many sign-ins are being checked right now. Please try again in a moment." });
   });
 
   it("answers methods no route serves with 405, decodes escaped letters in the path, and logs no stack for an abandoned body", async () => {
@@ -240,7 +241,7 @@ describe("overload preload", () => {
     const trace = await send(port, "/hold", { method: "TRACE" });
     expect(trace.status).toBe(405);
     expect(trace.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
-    expect(JSON.parse(trace.body)).toEqual({ message: "TRACE is not served here." });
+    expect(JSON.parse(trace.body)).toEqual({ code: "method_not_allowed", message: "TRACE is not served here." });
     expect((await send(port, "/api/health", { method: "PROPFIND" })).status).toBe(405);
     // /%65cho is /echo; an escaped slash or dot stays as it was sent.
     expect((await send(port, "/%65%63ho?x=%41")).body).toBe("/echo?x=%41");

@@ -84,6 +84,12 @@ describe("preload boundaries", () => {
       expect(answer.status, `GET ${target.slice(0, 60)}`).toBeLessThan(500);
       expect(performance.now() - started).toBeLessThan(1_000);
     }
+    // The refusals carry the code a program branches on, the message unchanged.
+    for (const [target, message] of [["*", "This address cannot be read."], ["/%C0%AF", "The address contains malformed percent-encoding."]]) {
+      const answer = await rawRequest(port, get(target));
+      expect(answer.status, target).toBe(400);
+      expect(JSON.parse(answer.body), target).toEqual({ code: "invalid_address", message });
+    }
     expect(output()).not.toMatch(/\n\s+at |TypeError|Invalid URL/);
   });
 
@@ -134,7 +140,7 @@ import(${JSON.stringify(path.resolve("server/emit-guard.mjs"))}).then(({ guardEm
     const started = performance.now();
     const fault = await rawRequest(port, get("/fault"));
     expect(fault.status).toBe(500);
-    expect(JSON.parse(fault.body)).toEqual({ message: "This request could not be handled. Please try again." });
+    expect(JSON.parse(fault.body)).toEqual({ code: "internal_error", message: "This request could not be handled. Please try again." });
     expect(performance.now() - started).toBeLessThan(1_000);
     expect((await rawRequest(port, get("/fine"))).status).toBe(200);
     await expect.poll(output).toContain("a request could not be handled before the app");

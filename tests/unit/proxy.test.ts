@@ -74,7 +74,7 @@ describe("proxy: malformed addresses", () => {
   it("answers a malformed percent-escape in the path with 400 instead of letting the route crash", async () => {
     const res = await proxy(new NextRequest("http://localhost:3000/marketplace/%E0%A4%A"));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: "The address contains malformed percent-encoding." });
+    expect(await res.json()).toEqual({ code: "invalid_address", message: "The address contains malformed percent-encoding." });
     expect((await proxy(new NextRequest("http://localhost:3000/marketplace/caf%C3%A9"))).status).not.toBe(400);
   });
 });
@@ -84,9 +84,11 @@ describe("proxy: malformed server action bodies are refused before Next decodes 
   const text = { ...action, "content-type": "text/plain;charset=UTF-8" };
   const answer = async (headers: Record<string, string>, body?: BodyInit) => {
     const res = await post("/forgot-password", headers, body);
-    return { status: res.status, message: res.status === 200 ? null : ((await res.json()) as { message: string }).message };
+    if (res.status === 200) return { status: 200, code: null, message: null };
+    const { code, message } = (await res.json()) as { code: string; message: string };
+    return { status: res.status, code, message };
   };
-  const malformed = { status: 400, message: "The request body is not a valid form submission." };
+  const malformed = { status: 400, code: "invalid_form", message: "The request body is not a valid form submission." };
 
   it("lets a well-formed call through, as text or as a multipart form", async () => {
     expect((await answer(text, '[{"email":"a@b.co"}]')).status).toBe(200);
@@ -101,15 +103,15 @@ describe("proxy: malformed server action bodies are refused before Next decodes 
   it("answers each of the audit's bodies with a 4xx and a plain message", async () => {
     expect(await answer(text, '[{"email":')).toEqual(malformed);
     expect(await answer(text, "")).toEqual(malformed);
-    expect(await answer(action)).toEqual({ status: 415, message: "A form submission must be sent as text/plain or multipart/form-data." });
+    expect(await answer(action)).toEqual({ status: 415, code: "unsupported_media_type", message: "A form submission must be sent as text/plain or multipart/form-data." });
     expect(await answer(text, "[1e999]")).toEqual(malformed);
     expect(await answer(text, "[" .repeat(50_000) + "]".repeat(50_000))).toEqual(malformed);
     expect(await answer(text, '{"email":"a@b.co"}')).toEqual(malformed);
     expect(await answer(text, '["$Q1"]')).toEqual(malformed);
     expect(await answer(text, '["$n12abc"]')).toEqual(malformed);
-    expect(await answer(text, `["${"a".repeat(2_000_000)}"]`)).toEqual({ status: 413, message: "The request body is larger than 1 MB." });
-    expect(await answer({ ...text, "content-length": "2000000" }, "[]")).toEqual({ status: 413, message: "The request body is larger than 1 MB." });
-    expect(await answer({ ...action, "content-type": "application/json" }, "[]")).toEqual({ status: 415, message: "A form submission must be sent as text/plain or multipart/form-data." });
+    expect(await answer(text, `["${"a".repeat(2_000_000)}"]`)).toEqual({ status: 413, code: "body_too_large", message: "The request body is larger than 1 MB." });
+    expect(await answer({ ...text, "content-length": "2000000" }, "[]")).toEqual({ status: 413, code: "body_too_large", message: "The request body is larger than 1 MB." });
+    expect(await answer({ ...action, "content-type": "application/json" }, "[]")).toEqual({ status: 415, code: "unsupported_media_type", message: "A form submission must be sent as text/plain or multipart/form-data." });
     expect(await answer({ ...action, "content-type": "multipart/form-data; boundary=xyz" }, "garbage")).toEqual(malformed);
     const deep = new FormData();
     deep.set("0", "[".repeat(100) + "]".repeat(100));
@@ -124,14 +126,14 @@ describe("proxy: malformed server action bodies are refused before Next decodes 
   });
 
   it("refuses an action id that is not one (the wrong length, two ids in one header)", async () => {
-    const noAction = { status: 400, message: "The form submission names no action of this site." };
+    const noAction = { status: 400, code: "unknown_action", message: "The form submission names no action of this site." };
     expect(await answer({ ...text, "next-action": "0000" }, "[]")).toEqual(noAction);
     expect(await answer({ ...text, "next-action": `${action["next-action"]}, 0000` }, "[]")).toEqual(noAction);
   });
 
   it("screens a form posted without JavaScript (no Next-Action header) the same way", async () => {
     const { "next-action": _omitted, ...browser } = action;
-    const noAction = { status: 400, message: "The form submission names no action of this site." };
+    const noAction = { status: 400, code: "unknown_action", message: "The form submission names no action of this site." };
     expect(await answer({ ...browser, "content-type": "multipart/form-data; boundary=xyz" }, "garbage")).toEqual(malformed);
     const forged = new FormData();
     forged.set("$ACTION_REF_1", "");
@@ -144,7 +146,7 @@ describe("proxy: malformed server action bodies are refused before Next decodes 
   });
 
   it("still refuses a cross-site action with 403 before reading its body", async () => {
-    expect(await answer({ ...text, origin: "https://evil.example", "sec-fetch-site": "cross-site" }, "[")).toEqual({ status: 403, message: "Cross-site requests are not allowed." });
+    expect(await answer({ ...text, origin: "https://evil.example", "sec-fetch-site": "cross-site" }, "[")).toEqual({ status: 403, code: "cross_site_request", message: "Cross-site requests are not allowed." });
   });
 });
 
@@ -163,7 +165,7 @@ describe("proxy: every page's POSTs are judged alike, the catalogue's included",
     for (const path of paths) {
       const res = await post(path, { ...own, "content-type": "multipart/form-data; boundary=xyz" }, "garbage");
       expect(res.status, path).toBe(400);
-      expect(await res.json(), path).toEqual({ message: "The request body is not a valid form submission." });
+      expect(await res.json(), path).toEqual({ code: "invalid_form", message: "The request body is not a valid form submission." });
     }
   });
 
@@ -188,7 +190,19 @@ describe("proxy: health and readiness while the database is down", () => {
     // No ping registered in this process: a suspected outage closes the gate at once (db/health.ts).
     suspectDatabase();
     expect(databaseDown()).toBe(true);
-    expect((await proxy(new NextRequest("http://localhost:3000/api/mcp-agents"))).status).toBe(503);
+    const gated = await proxy(new NextRequest("http://localhost:3000/api/mcp-agents"));
+    expect(gated.status).toBe(503);
+    expect(gated.headers.get("retry-after")).toBe("5");
+    expect(await gated.json()).toEqual({ code: "unavailable", message: "Agora is briefly unavailable while its database restarts. Please try again in a few seconds." });
+    // The same answer as the preloads give (server/plain-answer.mjs): JSON-RPC on the MCP endpoint, a page for a browser.
+    const mcp = await proxy(new NextRequest("http://localhost:3000/api/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+    expect(mcp.status).toBe(503);
+    expect(await mcp.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { code: "unavailable" } } });
+    const page = await proxy(new NextRequest("http://localhost:3000/account", { headers: { accept: "text/html" } }));
+    expect(page.status).toBe(503);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(await page.text()).toContain("<h1>Briefly unavailable</h1>");
     for (const path of ["/api/health", "/api/ready"]) {
       const res = await proxy(new NextRequest(`http://localhost:3000${path}`));
       expect(res.status, path).toBe(200);

@@ -66,4 +66,28 @@ describe("route()", () => {
     const res = await one(new Request("http://localhost/x/42"), { params: Promise.resolve({ id: "42" }) });
     expect(await res.json()).toEqual({ id: "42" });
   });
+
+  it("checks the segments with the spec's params schema before any work: a 400 naming the field, or the 404 it names", async () => {
+    let ran = 0;
+    const byId = route({ name: "GET /x/[id]", database: false, params: z.object({ id: z.string().max(5, "id is too long.") }) }, ({ params }) => (ran++, Response.json({ id: params.id })));
+    const ask = (id: string) => byId(new Request(`http://localhost/x/${id}`), { params: Promise.resolve({ id }) });
+    expect(await (await ask("42")).json()).toEqual({ id: "42" });
+    const long = await ask("123456");
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ code: "invalid_input", message: "id is too long.", errors: { id: ["id is too long."] } });
+
+    // A schema may read the segments into what they name; one that names nothing is not there.
+    const named = z.object({ path: z.array(z.string()) }).transform(({ path }, context) => {
+      if (path.length === 2) return { owner: path[0]!, name: path[1]! };
+      context.addIssue({ code: "custom", message: "names nothing" });
+      return z.NEVER;
+    });
+    const byPath = route({ name: "GET /y/[...path]", database: false, params: { schema: named, notFound: "Nothing here." } }, ({ params }) => (ran++, Response.json(params)));
+    const at = (path: string[]) => byPath(new Request("http://localhost/y"), { params: Promise.resolve({ path }) });
+    expect(await (await at(["a", "b"])).json()).toEqual({ owner: "a", name: "b" });
+    const missing = await at(["a", "b", "c"]);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ code: "not_found", message: "Nothing here." });
+    expect(ran).toBe(2);
+  });
 });

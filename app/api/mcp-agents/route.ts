@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
-import { cachedJson } from "@/lib/cached-json";
+import { cachedJson } from "@/lib/http/cached-json";
 import { toApiAgent } from "@/lib/listings/presenters/api-agent";
 import { hasMore, searchListingViews } from "@/lib/listings/search/search";
 import { checkAfterResponse } from "@/lib/listings/checks/after-response";

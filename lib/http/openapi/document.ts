@@ -1,9 +1,9 @@
-// Builds the OpenAPI 3.1 description of the JSON API from the routes' own specs: the query and body schemas each
-// route validates with (lib/http/route.ts keeps its spec on the handler) become its parameters and request body,
+// Builds the OpenAPI 3.1 description of the JSON API from the routes' own specs: the params, query and body schemas
+// each route validates with (lib/http/route.ts keeps its spec on the handler) become its parameters and request body,
 // what the spec declares (a body, a rate limit, the database) names the error codes it can answer, and each
-// route's entry (app/api/openapi.json/routes.ts) adds its summary, path parameters and answers.
+// route's entry (app/api/openapi.json/routes.ts) adds its summary, its path parameters' meanings and answers.
 import { z } from "zod";
-import { ERROR_CODE_STATUS, type ErrorCode } from "@/lib/errors";
+import { ERROR_CODE_STATUS, FORM_ONLY_CODES, type ErrorCode } from "@/lib/errors";
 import type { RouteHandler, RouteSpec } from "@/lib/http/route";
 import { errorAnswer, jsonRpcErrorAnswer, registryComponents, registryErrorAnswer, type JsonSchema } from "./answers";
 import { ERROR_CODE_MEANINGS } from "./error-codes";
@@ -26,10 +26,10 @@ export type Operation = {
   /** The path, `{name}` for each parameter; by default the route file's own (a catch-all route names its paths). */
   path?: string;
   /** The route's handler: its spec gives the query, body, rate limit, authorisation and database use. */
-  handler?: RouteHandler<never>;
+  handler?: RouteHandler;
   /** The query's schema, when the route reads its query with a function of its own. */
   query?: z.ZodObject;
-  /** Each path parameter's meaning. */
+  /** Each path parameter's meaning (its schema is the route spec's `params`, when it names the parameter). */
   params?: Record<string, string>;
   /** The body's schema, when the route reads raw bytes (the spec's `body` is used otherwise). */
   body?: Schema;
@@ -70,11 +70,12 @@ function toJson(schema: Schema, io: "input" | "output"): JsonSchema {
 
 /** The codes a route can answer, from what its spec declares, and the ones its entry adds. */
 export function errorCodesOf(operation: Operation): ErrorCode[] {
-  const spec: RouteSpec<unknown, unknown, unknown> | undefined = operation.handler?.spec;
+  const spec: RouteSpec<unknown, unknown, unknown, unknown> | undefined = operation.handler?.spec;
   const codes = new Set<ErrorCode>(operation.errors ?? []);
   if (spec) {
     const reads = spec.query !== undefined || spec.body !== undefined;
     if (spec.query) codes.add("invalid_input");
+    if (spec.params) codes.add(spec.params instanceof z.ZodType ? "invalid_input" : "not_found");
     if (spec.body) ["invalid_json", "invalid_input", "unsupported_media_type", "body_too_large"].forEach((c) => codes.add(c as ErrorCode));
     if (spec.rawBody) {
       codes.add("body_too_large");
@@ -90,12 +91,35 @@ export function errorCodesOf(operation: Operation): ErrorCode[] {
   return [...codes].sort();
 }
 
+const WRITE_METHODS = new Set<HttpMethod>(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The codes answered in front of every route, before its handler runs, in the plain `{code, message}` shape (a
+ * JSON-RPC error on /api/mcp): the server's preloads (busy, restarting, an unreadable address) and the proxy (a
+ * state change from another site; /api/mcp is a public protocol endpoint, exempt).
+ */
+function frontCodesOf(path: string, method: HttpMethod): ErrorCode[] {
+  const codes: ErrorCode[] = ["invalid_address", "overloaded", "restarting"];
+  if (WRITE_METHODS.has(method) && path !== "/api/mcp") codes.push("cross_site_request");
+  return codes;
+}
+
+/** The JSON Schema of each path parameter the route spec's `params` schema names (a catch-all's names its array). */
+function paramSchemas(operation: Operation): Record<string, JsonSchema> {
+  const spec = operation.handler?.spec.params;
+  if (!spec) return {};
+  const json = toJson(spec instanceof z.ZodType ? spec : spec.schema, "input") as { properties?: Record<string, JsonSchema> };
+  return json.properties ?? {};
+}
+
 function parameters(path: string, operation: Operation): JsonSchema[] {
   const named = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const schemas = paramSchemas(operation);
   const out: JsonSchema[] = named.map((name) => {
     const description = operation.params?.[name];
     if (!description) throw new Error(`${operation.operationId}: the path parameter {${name}} has no description (params: { ${name}: "…" }).`);
-    return { name, in: "path", required: true, description, schema: { type: "string" } };
+    const schema = schemas[name]?.type === "string" ? schemas[name] : { type: "string" };
+    return { name, in: "path", required: true, description, schema };
   });
   const specQuery = operation.handler?.spec.query;
   const query = operation.query ?? (specQuery instanceof z.ZodType ? specQuery : undefined);
@@ -113,7 +137,7 @@ function parameters(path: string, operation: Operation): JsonSchema[] {
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-function responses(operation: Operation): Record<string, JsonSchema> {
+function responses(operation: Operation, front: ErrorCode[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const answer of operation.answers) {
     out[String(answer.status)] = answer.schema
@@ -121,12 +145,18 @@ function responses(operation: Operation): Record<string, JsonSchema> {
       : { description: answer.description };
   }
   const shape = operation.errorShape ?? "Error";
+  const own = errorCodesOf(operation);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(operation)) byStatus.set(ERROR_CODE_STATUS[code], [...(byStatus.get(ERROR_CODE_STATUS[code]) ?? []), code]);
+  for (const code of new Set([...own, ...front])) byStatus.set(ERROR_CODE_STATUS[code], [...(byStatus.get(ERROR_CODE_STATUS[code]) ?? []), code]);
+  const shaped = (as: ErrorShape, codes: ErrorCode[]): JsonSchema => (as === "JsonRpcError" ? ref(as) : { allOf: [ref(as), { properties: { code: { enum: codes } } }] });
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const description = codes.map((code) => `\`${code}\`: ${ERROR_CODE_MEANINGS[code]}`).join(" ");
-    const codeSchema = { enum: codes };
-    const schema = shape === "JsonRpcError" ? ref(shape) : { allOf: [ref(shape), { properties: { code: codeSchema } }] };
+    // A registry route words its own refusals its way; what is answered in front of it is the plain shape.
+    const routeCodes = codes.filter((code) => own.includes(code));
+    const frontCodes = codes.filter((code) => !own.includes(code));
+    const frontShape: ErrorShape = shape === "JsonRpcError" ? shape : "Error";
+    const schema =
+      frontCodes.length === 0 || frontShape === shape ? shaped(shape, codes) : routeCodes.length === 0 ? shaped(frontShape, frontCodes) : { oneOf: [shaped(shape, routeCodes), shaped(frontShape, frontCodes)] };
     const existing = out[String(status)];
     if (existing) {
       // The route answers this status itself too (readiness's 503): either shape.
@@ -139,7 +169,7 @@ function responses(operation: Operation): Record<string, JsonSchema> {
   return out;
 }
 
-function describe(path: string, operation: Operation): JsonSchema {
+function describe(path: string, method: HttpMethod, operation: Operation): JsonSchema {
   const spec = operation.handler?.spec;
   const out: JsonSchema = { operationId: operation.operationId, summary: operation.summary, tags: operation.tags };
   if (operation.description) out.description = operation.description;
@@ -148,8 +178,9 @@ function describe(path: string, operation: Operation): JsonSchema {
   const body = operation.body ?? spec?.body;
   if (body) out.requestBody = { required: true, content: { "application/json": { schema: toJson(body, "input") } } };
   if (spec?.authorise) out.security = [{ bearerAuth: [] }];
-  out.responses = responses(operation);
-  out["x-error-codes"] = errorCodesOf(operation);
+  const front = frontCodesOf(path, method);
+  out.responses = responses(operation, front);
+  out["x-error-codes"] = [...new Set([...errorCodesOf(operation), ...front])].sort();
   return out;
 }
 
@@ -174,7 +205,7 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
         if (ids.has(operation.operationId)) throw new Error(`${file}: operationId ${operation.operationId} is used twice.`);
         ids.add(operation.operationId);
         const path = operation.path ?? pathOfRouteFile(file);
-        (paths[path] ??= {})[method.toLowerCase()] = describe(path, operation);
+        (paths[path] ??= {})[method.toLowerCase()] = describe(path, method, operation);
       }
     }
   }
@@ -187,7 +218,8 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
       version: "1",
       summary: "The marketplace's JSON API, the MCP Registry's read API and x402 Bazaar discovery",
       description:
-        "Every refusal carries a stable `code` (the ErrorCode schema lists them with their statuses); programs branch on it, the message is for a person. Each operation lists the codes it may answer in `x-error-codes`.",
+        "Every refusal carries a stable `code` (the ErrorCode schema lists them with their statuses); programs branch on it, the message is for a person. Each operation lists the codes it may answer in `x-error-codes`, those answered in front of every route (a busy or restarting server, an unreadable address, a write from another site) included. " +
+        `${FORM_ONLY_CODES.map((code) => `\`${code}\``).join(", ")} answer a page's form submissions (server actions), never a JSON route.`,
     },
     tags: TAGS,
     paths,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { notFound } from "next/navigation";
 import { ImageResponse } from "next/og";
 import { OgCard } from "@/components/marketplace/og-card";
-import { PUBLIC_CACHE } from "@/lib/http-cache";
+import { PUBLIC_CACHE } from "@/lib/http/cache-headers";
 import { getListing } from "@/lib/listings/catalogue";
 import { formatPrice } from "@/lib/listings/format";
 import { isListingId } from "@/lib/listings/keys";

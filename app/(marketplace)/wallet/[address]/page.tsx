@@ -7,7 +7,7 @@ import { AddressQr } from "@/components/wallet/address-qr";
 import { WalletBalances } from "@/components/wallet/wallet-balances";
 import { WalletPurchases } from "@/components/wallet/wallet-purchases";
 import { CopyButton } from "@/components/content/copy-button";
-import { clientIp } from "@/lib/http";
+import { clientIp } from "@/lib/http/client-address";
 import { walletAddress, walletView, type NetworkBalance } from "@/lib/wallet/page-data";
 
 type Params = Promise<{ address: string }>;

@@ -1,10 +1,10 @@
 // JSON answers the public read APIs share: a content ETag, a short public cache, 304 when nothing changed.
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
-import { matchesEtag, readCacheControl } from "@/lib/http-cache";
+import { matchesEtag, readCacheControl } from "@/lib/http/cache-headers";
 
 /** JSON with a content ETag; answers 304 when the client already holds this version. Public to shared caches
- * unless the request carries a session cookie (lib/http-cache.ts). */
+ * unless the request carries a session cookie (lib/http/cache-headers.ts). */
 export function cachedJson(request: Request, body: unknown, headers: Record<string, string> = {}): Response {
   const json = JSON.stringify(body);
   const etag = `W/"${createHash("sha1").update(json).digest("base64url")}"`;

@@ -9,13 +9,14 @@ export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any form's values (an object of arrays is 3); React's decoder recurses per level. */
 export const MAX_ACTION_NESTING = 64;
 
-export type ActionRefusal = { status: 400 | 409 | 413 | 415; message: string };
+/** A refusal: its code (which gives the status, server/plain-answer.mjs) and message. */
+export type ActionRefusal = { code: "invalid_form" | "unknown_action" | "stale_action" | "body_too_large" | "unsupported_media_type"; message: string };
 
-const MALFORMED: ActionRefusal = { status: 400, message: "The request body is not a valid form submission." };
-const TOO_LARGE: ActionRefusal = { status: 413, message: "The request body is larger than 1 MB." };
-const NO_ACTION: ActionRefusal = { status: 400, message: "The form submission names no action of this site." };
-const OUT_OF_DATE: ActionRefusal = { status: 409, message: "This page is out of date. Reload it and try again." };
-const WRONG_TYPE: ActionRefusal = { status: 415, message: "A form submission must be sent as text/plain or multipart/form-data." };
+const MALFORMED: ActionRefusal = { code: "invalid_form", message: "The request body is not a valid form submission." };
+const TOO_LARGE: ActionRefusal = { code: "body_too_large", message: "The request body is larger than 1 MB." };
+const NO_ACTION: ActionRefusal = { code: "unknown_action", message: "The form submission names no action of this site." };
+const OUT_OF_DATE: ActionRefusal = { code: "stale_action", message: "This page is out of date. Reload it and try again." };
+const WRONG_TYPE: ActionRefusal = { code: "unsupported_media_type", message: "A form submission must be sent as text/plain or multipart/form-data." };
 
 /** The same test Next uses to route a POST to a page as a server action. */
 export function isActionRequest(method: string, headers: Headers): boolean {

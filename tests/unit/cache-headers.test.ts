@@ -1,6 +1,6 @@
-// lib/http-cache.ts: which requests a shared cache may keep, and the validator of a page rendered per request.
+// lib/http/cache-headers.ts: which requests a shared cache may keep, and the validator of a page rendered per request.
 import { describe, expect, it } from "vitest";
-import { hasSessionCookie, matchesEtag, PRIVATE_CACHE, PUBLIC_CACHE, readCacheControl, renderedPageEtag } from "@/lib/http-cache";
+import { hasSessionCookie, matchesEtag, PRIVATE_CACHE, PUBLIC_CACHE, readCacheControl, renderedPageEtag } from "@/lib/http/cache-headers";
 
 const req = (url: string, headers: Record<string, string> = {}) => ({ url, headers: new Headers(headers) });
 
