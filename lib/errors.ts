@@ -59,7 +59,7 @@ export const ERROR_CODE_STATUS = {
 /** The codes only a page's form submission (a server action, screened by the proxy) is answered with, never a JSON route. */
 export const FORM_ONLY_CODES = ["invalid_form", "unknown_action", "stale_action"] as const satisfies readonly ErrorCode[];
 
-export type ApiErrorOptions = {
+type ApiErrorOptions = {
   code?: ErrorCode;
   errors?: Record<string, string[]>;
   headers?: Record<string, string>;
@@ -102,7 +102,7 @@ export function validationError(error: ZodError): ApiError {
   return new ApiError(400, first, { code: "invalid_input", errors });
 }
 
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * The ApiError a failure means for the caller, when it has one: the database being unreachable (restarting,

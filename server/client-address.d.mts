@@ -2,5 +2,3 @@
 export declare const CLIENT_ADDRESS_HEADER: "x-agora-client-address";
 /** The client (an IPv4 address, an IPv6 /64, or "unknown") a request counts against. */
 export declare function clientKey(req: import("node:http").IncomingMessage): string;
-/** An IPv4 address as it is; an IPv6 one as its /64. */
-export declare function blockOf(address: string): string;

@@ -86,7 +86,7 @@ function normalizeIp(value) {
 }
 
 /** An IPv4 address as it is; an IPv6 one as its /64 (lib/rate-limit.ts counts the same way). */
-export function blockOf(address) {
+function blockOf(address) {
   if (isIP(address) !== 6 || address.includes(".")) return address;
   const [head, tail] = address.split("::");
   const left = head ? head.split(":") : [];

@@ -49,7 +49,7 @@ function readManifest(dir) {
 }
 
 /** What the build in `dir` wrote into its pages and tarballs, from dist/downloads/manifest.json; null when unknown. */
-export function buildSettings(dir) {
+function buildSettings(dir) {
   const manifest = readManifest(dir);
   if (!manifest) return null;
   return { siteUrl: manifest.siteUrl, contactEmail: typeof manifest.contactEmail === "string" ? manifest.contactEmail : DEFAULT_CONTACT_EMAIL };

@@ -15,7 +15,7 @@ const MB = 1024 * 1024;
  * The old-space cap the start command set, in bytes: where long-lived data lives and what runs out. V8's
  * heap_size_limit adds the young generation (448 MB for a 256 MB cap on Node 24), so the flag itself is read first.
  */
-export const HEAP_LIMIT_BYTES = (oldSpaceFlagMb() ?? v8.getHeapStatistics().heap_size_limit / MB) * MB;
+const HEAP_LIMIT_BYTES = (oldSpaceFlagMb() ?? v8.getHeapStatistics().heap_size_limit / MB) * MB;
 
 /**
  * Bytes Next's route cache may hold (rendered pages, their RSC payloads and data-cache entries share one LRU):

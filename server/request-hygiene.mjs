@@ -18,7 +18,7 @@ import path from "node:path";
 import { answerPlain, log } from "./plain-answer.mjs";
 
 /** The methods the site's pages and route handlers serve. */
-export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const SERVED = new Set(SERVED_METHODS);
 // Letters, digits, - _ ~; not the dot, whose decoding could make `..` segments out of an escaped spelling.
 const UNRESERVED_ESCAPE = /%(2[dD]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g;

@@ -12,7 +12,7 @@ import path from "node:path";
 import { log } from "./plain-answer.mjs";
 
 /** The modules whose actions check a password (sign in, register, set a new password). */
-export const PASSWORD_ACTION_MODULES = ["lib/actions/sign-in-with-email.ts", "lib/actions/register-account.ts", "lib/actions/reset-password.ts"];
+const PASSWORD_ACTION_MODULES = ["lib/actions/sign-in-with-email.ts", "lib/actions/register-account.ts", "lib/actions/reset-password.ts"];
 
 /**
  * The build's password-checking actions in `dir` (a source tree's or the standalone server's): each id with the

@@ -5,12 +5,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Next's own limit for server action bodies (`serverActions.bodySizeLimit`, 1 MB by default). */
-export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
+const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any form's values (an object of arrays is 3); React's decoder recurses per level. */
-export const MAX_ACTION_NESTING = 64;
+const MAX_ACTION_NESTING = 64;
 
 /** A refusal: its code (which gives the status, server/plain-answer.mjs) and message. */
-export type ActionRefusal = { code: "invalid_form" | "unknown_action" | "stale_action" | "body_too_large" | "unsupported_media_type"; message: string };
+type ActionRefusal = { code: "invalid_form" | "unknown_action" | "stale_action" | "body_too_large" | "unsupported_media_type"; message: string };
 
 const MALFORMED: ActionRefusal = { code: "invalid_form", message: "The request body is not a valid form submission." };
 const TOO_LARGE: ActionRefusal = { code: "body_too_large", message: "The request body is larger than 1 MB." };

@@ -10,8 +10,8 @@ import path from "node:path";
 import { isSessionCookieName } from "@/lib/session-cookie";
 
 /** Seconds a shared cache may serve a page or API answer without asking again, and serve it stale after. */
-export const SHARED_MAX_AGE = 10;
-export const STALE_WHILE_REVALIDATE = 60;
+const SHARED_MAX_AGE = 10;
+const STALE_WHILE_REVALIDATE = 60;
 
 export const PUBLIC_CACHE = `public, max-age=0, s-maxage=${SHARED_MAX_AGE}, stale-while-revalidate=${STALE_WHILE_REVALIDATE}`;
 export const PRIVATE_CACHE = "private, no-cache";

@@ -38,7 +38,7 @@ export type RouteSpec<Q, B, A, P = Params> = {
   failure?: (error: ApiError, thrown: unknown) => Response;
 };
 
-export type RouteContext<Q, B, A, P> = {
+type RouteContext<Q, B, A, P> = {
   request: Request;
   params: P;
   query: Q;

@@ -32,7 +32,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  * A JSON-RPC error body with no id, as the Streamable HTTP transport answers requests it cannot take; the refusal's
  * code (lib/errors.ts) is `error.data.code`, as the plain answers in front of the route give it.
  */
-export function jsonRpcError(status: number, code: number, message: string, reason: ErrorCode, headers: Record<string, string> = {}): Response {
+function jsonRpcError(status: number, code: number, message: string, reason: ErrorCode, headers: Record<string, string> = {}): Response {
   return Response.json(
     { jsonrpc: "2.0", error: { code, message, data: { code: reason } }, id: null },
     { status, headers: { ...CORS, "Cache-Control": "no-store", ...headers } },

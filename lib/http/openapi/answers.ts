@@ -62,7 +62,7 @@ export const submittedAgent = apiAgent.extend({
   paidTools: z.array(z.string()),
 });
 
-export const buyerReviewView = z.looseObject({
+const buyerReviewView = z.looseObject({
   id: z.string(),
   rating: z.number().int(),
   text: z.string(),

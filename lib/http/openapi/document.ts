@@ -16,7 +16,7 @@ export type Schema = z.ZodType | JsonSchema;
 export type Answer = { status: number; description: string; schema?: Schema };
 
 /** How a route words a refusal: `{code, message}`, the registry's `{error, code, message}`, or JSON-RPC. */
-export type ErrorShape = "Error" | "RegistryError" | "JsonRpcError";
+type ErrorShape = "Error" | "RegistryError" | "JsonRpcError";
 
 export type Operation = {
   operationId: string;
@@ -45,7 +45,7 @@ export type RouteDescriptions = Record<string, Partial<Record<HttpMethod, Operat
 export const operationsOf = (entry: Operation | Operation[] | undefined): Operation[] => (entry === undefined ? [] : [entry].flat());
 
 /** `app/(a route group)/api/mcp-agents/[id]/route.ts` → `/api/mcp-agents/{id}`. */
-export function pathOfRouteFile(file: string): string {
+function pathOfRouteFile(file: string): string {
   const segments = file
     .replace(/^app\//, "")
     .replace(/\/?route\.tsx?$/, "")
@@ -69,7 +69,7 @@ function toJson(schema: Schema, io: "input" | "output"): JsonSchema {
 }
 
 /** The codes a route can answer, from what its spec declares, and the ones its entry adds. */
-export function errorCodesOf(operation: Operation): ErrorCode[] {
+function errorCodesOf(operation: Operation): ErrorCode[] {
   const spec: RouteSpec<unknown, unknown, unknown, unknown> | undefined = operation.handler?.spec;
   const codes = new Set<ErrorCode>(operation.errors ?? []);
   if (spec) {
