@@ -12,7 +12,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { chainReader, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
-import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
+import type { RunningServer } from "@agora-mcp/server";
+import { createPayPerUseServer } from "@/examples/pay-per-use-server";
 import { purchasesByPayer, salesSummaries } from "@/db/queries/sales";
 import { checkListing } from "@/lib/listings/checks/check-listings";
 import { insertListing } from "@/lib/listings/write";
@@ -22,7 +23,7 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 
 let stack: PaymentStack;
-let kit: ReturnType<typeof createMonetizedServer>;
+let kit: ReturnType<typeof createPayPerUseServer>;
 let running: RunningServer;
 let payTo: `0x${string}`;
 let buyer: `0x${string}`;
@@ -35,37 +36,7 @@ const channelCalls: string[] = [];
 beforeAll(async () => {
   stack = await startPaymentStack();
   payTo = stack.freshAddress();
-  kit = createMonetizedServer({
-    name: "two-schemes",
-    walletAddress: payTo,
-    facilitatorUrl: stack.facilitator.url,
-    log: () => {},
-    logPurchases: false,
-    items: [
-      {
-        id: "summarise",
-        name: "Summarise",
-        description: "Summarises pages, a cent a page",
-        price: "0.10",
-        metered: true,
-        params: { pages: "How many pages" },
-        handler: ({ pages }, context) => {
-          const count = /^\d+$/.test(pages ?? "") ? Number(pages) : 3;
-          context.reportUsage(count / 100);
-          return `Summarised ${count} pages`;
-        },
-      },
-      {
-        id: "lookup",
-        name: "Lookup",
-        description: "Looks one word up",
-        price: "0.001",
-        channel: { claimEvery: 1_000, claimIntervalSeconds: 3_600 },
-        params: { word: "The word" },
-        handler: ({ word }) => `Looked up ${word}`,
-      },
-    ],
-  });
+  kit = createPayPerUseServer({ name: "two-schemes", walletAddress: payTo, facilitatorUrl: stack.facilitator.url });
   running = await kit.listen({ port: 0 });
   chain = createPublicClient({ transport: http(stack.chain.rpcUrl) });
 
