@@ -74,6 +74,9 @@ const PROVIDERS: Provider[] = [
   { slug: "sandbox-forecast-x402", name: "Sandbox Forecast (x402 MCP transport)", description: "A paid server built on x402's own MCP transport, not on Agora's kit: tomorrow's forecast for a city ($0.01), paid per call in the tool call's _meta.", categories: ["Data"], kind: "x402-transport" },
 ];
 
+/** A newcomer's few channel calls show on the site within a minute, not at the kit's fifty calls or five minutes. */
+const SANDBOX_CLAIMS = { claimEvery: 10, claimIntervalSeconds: 60 };
+
 /** The sandbox's own embedded database, beside its buyer wallet: `npm run dev`'s .data/pglite is never touched. */
 const SANDBOX_PGLITE_DIR = ".data/sandbox/pglite";
 
@@ -116,7 +119,7 @@ async function main() {
       provider.kind === "kit"
         ? await startReferenceServer({ port: port("server-port") + i, walletAddress: wallet, facilitatorUrl: started.facilitator.url, jobSeconds, name: provider.slug })
         : provider.kind === "pay-per-use"
-          ? await createPayPerUseServer({ walletAddress: wallet, facilitatorUrl: started.facilitator.url, name: provider.slug }).listen({ port: port("server-port") + i })
+          ? await createPayPerUseServer({ walletAddress: wallet, facilitatorUrl: started.facilitator.url, name: provider.slug, claim: SANDBOX_CLAIMS }).listen({ port: port("server-port") + i })
           : await startX402TransportServer({ port: port("server-port") + i, payTo: wallet, facilitatorUrl: started.facilitator.url, units: 10_000n });
     started.servers.push(server);
     providers.push({ ...provider, url: server.url, wallet, paidTools: provider.kind === "x402-transport" ? [X402_TRANSPORT_PAID_TOOL] : [] });

@@ -11,9 +11,8 @@ export type PayPerUseOptions = {
   walletAddress: string;
   facilitatorUrl: string;
   name?: string;
-  /** How often the kit claims its channels' vouchers (each at most): the default claims at a thousand calls or hourly. */
-  claimEvery?: number;
-  claimIntervalSeconds?: number;
+  /** When the kit claims its channels' vouchers; the kit's defaults unless given. */
+  claim?: { claimEvery?: number; claimIntervalSeconds?: number };
 };
 
 export function createPayPerUseServer(options: PayPerUseOptions): MonetizedServer {
@@ -43,7 +42,7 @@ export function createPayPerUseServer(options: PayPerUseOptions): MonetizedServe
         name: "Lookup",
         description: "Looks one word up, $0.001 a call, paid through a payment channel.",
         price: "0.001",
-        channel: { claimEvery: options.claimEvery ?? 1_000, claimIntervalSeconds: options.claimIntervalSeconds ?? 3_600 },
+        channel: options.claim ?? true,
         params: { word: "The word, e.g. 'agent'" },
         handler: ({ word }) => `${word}: a word looked up in the sandbox's dictionary`,
       },

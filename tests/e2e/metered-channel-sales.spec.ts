@@ -14,12 +14,15 @@ import { chainPort, facilitatorPort } from "./support/ports";
 // call) is listed through the site; the agent wallet buys one metered call that uses $0.03 and fifty channel calls on
 // the run's local chain; the seller's kit claims the channel in one transaction. The site's indexer reads both: the
 // listing shows the metered price row and the volume ($0.08), the buyer's wallet page what each purchase was.
+// The kit claims when the test asks (its schedule has its own tests in batch-channel.test.ts).
+const ONLY_WHEN_ASKED = { claimEvery: 1_000, claimIntervalSeconds: 3_600 };
+
 test("a metered purchase and fifty channel calls show on the listing and the buyer's wallet page", async ({ page, browser, isMobile }, testInfo) => {
   test.skip(isMobile, "one run buys; the phone layout is screenshotted below");
   test.setTimeout(240_000);
   const rpcUrl = `http://127.0.0.1:${chainPort}`;
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
-  const kit = createPayPerUseServer({ name: "two-schemes", walletAddress: payTo, facilitatorUrl: `http://127.0.0.1:${facilitatorPort}` });
+  const kit = createPayPerUseServer({ name: "two-schemes", walletAddress: payTo, claim: ONLY_WHEN_ASKED, facilitatorUrl: `http://127.0.0.1:${facilitatorPort}` });
   const running = await kit.listen({ port: 0 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-e2e-schemes-"));
   try {
@@ -61,6 +64,8 @@ test("a metered purchase and fifty channel calls show on the listing and the buy
     await expect(panel.getByRole("row", { name: /^Sales/ })).toHaveText(/Sales\s*2\s*2\s*2/);
     await expect(panel.getByRole("row", { name: /^Unique buyers/ })).toHaveText(/Unique buyers\s*1\s*1\s*1/);
     await expect(panel.getByRole("row", { name: /^Volume/ })).toHaveText(/Volume\s*\$0\.08\s*\$0\.08\s*\$0\.08/);
+    // Fifty-one calls, two sales: the page says why.
+    await expect(panel.getByTestId("channel-sales-note")).toHaveText("Calls paid through a payment channel count when the server claims them: each claim is one sale, whatever number of calls it paid.");
     await page.screenshot({ path: testInfo.outputPath("listing-schemes-1280.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: testInfo.outputPath("listing-schemes-390.png"), fullPage: true });

@@ -22,6 +22,9 @@ import { BATCH_SETTLEMENT_ABI, BATCH_SETTLEMENT_ADDRESS } from "@/sandbox/chain"
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 
+// The kit claims when the test asks (its schedule has its own tests in batch-channel.test.ts).
+const ONLY_WHEN_ASKED = { claimEvery: 1_000, claimIntervalSeconds: 3_600 };
+
 let stack: PaymentStack;
 let kit: ReturnType<typeof createPayPerUseServer>;
 let running: RunningServer;
@@ -36,7 +39,7 @@ const channelCalls: string[] = [];
 beforeAll(async () => {
   stack = await startPaymentStack();
   payTo = stack.freshAddress();
-  kit = createPayPerUseServer({ name: "two-schemes", walletAddress: payTo, facilitatorUrl: stack.facilitator.url });
+  kit = createPayPerUseServer({ name: "two-schemes", walletAddress: payTo, claim: ONLY_WHEN_ASKED, facilitatorUrl: stack.facilitator.url });
   running = await kit.listen({ port: 0 });
   chain = createPublicClient({ transport: http(stack.chain.rpcUrl) });
 

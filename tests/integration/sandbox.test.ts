@@ -123,12 +123,19 @@ async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
 }
 
 describe("npm run sandbox", () => {
-  it("comes up on PGlite with the site, three verified paid servers (one on x402's own MCP transport) and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
+  it("comes up on PGlite with the site, four verified paid servers (one selling by use, one on x402's own MCP transport) and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
     const pgliteDir = path.join(tmp, "pglite");
     // No AUTH_SECRET, as a reader runs it: development keeps one secret of its own under .data/.
     const first = await startSandbox({ PGLITE_DIR: pgliteDir }, { site: true });
-    expect(first.summary.servers).toHaveLength(3);
-    expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);
+    expect(first.summary.servers).toHaveLength(4);
+    expect(first.summary.servers.every((s) => s.verified)).toBe(true);
+    // Priced at their cheapest item: a cent a call, and the pay-per-use server's $0.001 channel lookups.
+    expect(first.summary.servers.map((s) => [s.slug, s.price])).toEqual([
+      ["sandbox-weather-and-reports", 0.01],
+      ["sandbox-studio", 0.01],
+      ["sandbox-pages-and-words", 0.001],
+      ["sandbox-forecast-x402", 0.01],
+    ]);
     // The one not built on Agora's kit is listed and priced like the others.
     expect(first.summary.servers.map((s) => s.slug)).toContain("sandbox-forecast-x402");
     expect(first.summary.buyer.usdcUnits).toBe("10000000");
@@ -150,13 +157,14 @@ describe("npm run sandbox", () => {
     expect(Date.now() - finishedAt).toBeLessThan(20_000);
     expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
-    // The site's own test purchase bought a $0.01 item from each of the three servers before this one (and from no
-    // sample): the x402 transport server's forecast too, paid the way its style takes payment.
-    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 3 });
+    // The site's own test purchase bought a $0.01 item from each of the three per-call servers before this one (and
+    // from no sample): the x402 transport server's forecast too, paid the way its style takes payment; from the
+    // pay-per-use server, a metered summary of three pages ($0.03 of up to $0.10), never its channel item.
+    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 4 });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(2n * units);
     const x402Server = first.summary.servers.find((s) => s.slug === "sandbox-forecast-x402")!;
     expect(await usdcBalance(first.summary.rpcUrl, x402Server.payTo)).toBe(units);
-    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 3n * units);
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 3n * units - 30_000n);
     // The site listens on loopback only: another address of this machine gets no answer.
     const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
     if (outside) expect(await portOpen(base + 6, outside.address)).toBe(false);
@@ -229,15 +237,17 @@ describe("npm run sandbox", () => {
       const rows = await conn.db.select({ slug: listings.slug, verified: listings.verified }).from(listings).where(like(listings.slug, "sandbox-%"));
       expect(rows.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
         { slug: "sandbox-forecast-x402", verified: true },
+        { slug: "sandbox-pages-and-words", verified: true },
         { slug: "sandbox-studio", verified: true },
         { slug: "sandbox-weather-and-reports", verified: true },
       ]);
-      // Each paid server shows a delivered test purchase, paid on the sandbox chain.
+      // Each paid server shows a delivered test purchase, paid on the sandbox chain (the metered one at what it used).
       const bought = await conn.db.select({ outcome: testPurchases.outcome, money: testPurchases.money, units: testPurchases.units }).from(testPurchases);
-      expect(bought).toEqual([
+      expect(bought.sort((a, b) => Number(a.units! - b.units!))).toEqual([
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
+        { outcome: "delivered", money: "paid", units: 30_000n },
       ]);
       // No sample listing: every approved server an agent finds here is one it can buy (the sandbox's own).
       const approved = await conn.db.select({ url: listings.serverUrl, verified: listings.verified }).from(listings).where(eq(listings.status, "approved"));
@@ -280,7 +290,7 @@ describe("npm run sandbox", () => {
       expect(run.summary.servers.every((s) => s.verified)).toBe(true);
       expect(await stopSandbox(run.child)).toBe(0);
       const rows = await conn.db.select({ slug: listings.slug, status: listings.status }).from(listings).where(like(listings.slug, "sandbox-%"));
-      expect(rows).toHaveLength(3);
+      expect(rows).toHaveLength(4);
       expect(rows.every((r) => r.status === "approved")).toBe(true);
     } finally {
       await conn?.close();
