@@ -6,6 +6,7 @@
 // (each voucher carries its channel's configuration), so the claim transaction's input is decoded, its channels'
 // ids computed with x402's own `computeChannelId`, and each Claimed paired with its channel. A claim sent through
 // another contract (its input is not a call of the channel contract) names no channel here and makes no sale.
+// The Claimed event is the one the sandbox's channel contract emits: the ABI x402 publishes names only its `Settled`.
 // Pure (no RPC): the indexer feeds it the Claimed logs and the inputs of their transactions.
 import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
 import { computeChannelId } from "@x402/evm/batch-settlement/client";
