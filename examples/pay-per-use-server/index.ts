@@ -7,7 +7,7 @@
 import { pathToFileURL } from "node:url";
 import { createMonetizedServer, type MonetizedServer } from "@agora-mcp/server";
 
-export type PayPerUseOptions = {
+type PayPerUseOptions = {
   walletAddress: string;
   facilitatorUrl: string;
   name?: string;
