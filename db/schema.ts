@@ -494,7 +494,8 @@ export const cacheTags = pgTable("cache_tags", {
 });
 
 // A sale read from the chain (lib/sales/indexer.ts): a token Transfer to a payee of the listing's latest check,
-// paired with the payer's AuthorizationUsed in the same transaction. Kept once per listing and log; the amount
+// paired with the payer's AuthorizationUsed (or x402's upto settlement) in the same transaction, or a payment
+// channel's claim for that payee. Kept once per listing and log; the amount
 // is exact (the token's smallest unit). Rows in the last blocks are re-read each run, so a reorg removes them.
 export const listingSales = pgTable(
   "listing_sales",
@@ -512,6 +513,12 @@ export const listingSales = pgTable(
     payer: text("payer").notNull(),
     payee: text("payee").notNull(),
     amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
+    // How it was paid: exact (one call at its price), metered (x402 upto: what a call used, up to its maximum) or
+    // channel (a payment channel's claim: what the buyer's calls since the last claim cost).
+    kind: text("kind", { enum: ["exact", "metered", "channel"] }).notNull().default("exact"),
+    // What the listing asked for it, in token units: the price (exact), the maximum (metered) or the price of one
+    // call (channel, of which the amount is a whole number of calls). Null for sales stored before it was kept.
+    askedUnits: numeric("asked_units", { precision: 78, scale: 0 }),
   },
   (t) => [
     primaryKey({ columns: [t.network, t.txHash, t.logIndex, t.listingId] }),

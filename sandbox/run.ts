@@ -1,6 +1,7 @@
 // `npm run sandbox`: the whole paid flow offline, on loopback. A local chain answering as Base Sepolia with
-// sandbox USDC, an x402 facilitator settling on it, two paid reference servers built on Agora's kit and one paid
-// server built on x402's own MCP transport (not the kit), all registered in the site's database as approved
+// sandbox USDC, an x402 facilitator settling on it, two paid reference servers built on Agora's kit, a kit server
+// selling by use (a metered item and a payment-channel item), and one paid server built on x402's own MCP transport
+// (not the kit), all registered in the site's database as approved
 // listings and probed for real, a freshly funded buyer wallet, and the site itself.
 // Prints what a person needs next and writes the same as JSON (.data/sandbox.json). Ctrl-C stops it all.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -17,6 +18,7 @@ import { listings, salesCursors } from "@/db/schema";
 import { PARKED_REFERENCE_SERVER_URL, pointSampleListingsAt } from "@/lib/sample-catalogue/probes";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { PAID_TOOL as X402_TRANSPORT_PAID_TOOL, startX402TransportServer } from "@/examples/x402-transport-server";
+import { createPayPerUseServer } from "@/examples/pay-per-use-server";
 import { probeListingServer } from "@/lib/listings/checks/probe-listing";
 import { walletFromKey } from "@agora-mcp/client";
 import { reloadEnv } from "@/lib/env";
@@ -60,16 +62,21 @@ function salesSettings(rpcUrl: string) {
 }
 
 /**
- * The sandbox's providers, each paid into its own fresh wallet: two reference servers on Agora's kit, and one on
+ * The sandbox's providers, each paid into its own fresh wallet: two reference servers on Agora's kit, one kit server
+ * selling by use (examples/pay-per-use-server: metered summaries, lookups through a payment channel), and one on
  * x402's own MCP transport (examples/x402-transport-server), whose tools/list says nothing about payment: its owner
  * names the paid tool, as the submit form's "Which tools charge?" does, and the probe reads its price unpaid.
  */
-type Provider = { slug: string; name: string; description: string; categories: string[]; kind: "kit" | "x402-transport" };
+type Provider = { slug: string; name: string; description: string; categories: string[]; kind: "kit" | "pay-per-use" | "x402-transport" };
 const PROVIDERS: Provider[] = [
   { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10); every paid item is also its own x402-paid tool.", categories: ["Data", "AI"], kind: "kit" },
   { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"], kind: "kit" },
+  { slug: "sandbox-pages-and-words", name: "Sandbox Pages & Words", description: "A kit server on the local sandbox chain selling by use: summaries metered at a cent a page, up to $0.10 (you pay the pages read), and word lookups at $0.001 a call through a payment channel (one deposit, then a voucher per call).", categories: ["Data"], kind: "pay-per-use" },
   { slug: "sandbox-forecast-x402", name: "Sandbox Forecast (x402 MCP transport)", description: "A paid server built on x402's own MCP transport, not on Agora's kit: tomorrow's forecast for a city ($0.01), paid per call in the tool call's _meta.", categories: ["Data"], kind: "x402-transport" },
 ];
+
+/** A newcomer's few channel calls show on the site within a minute, not at the kit's fifty calls or five minutes. */
+const SANDBOX_CLAIMS = { claimEvery: 10, claimIntervalSeconds: 60 };
 
 /** The sandbox's own embedded database, beside its buyer wallet: `npm run dev`'s .data/pglite is never touched. */
 const SANDBOX_PGLITE_DIR = ".data/sandbox/pglite";
@@ -112,9 +119,11 @@ async function main() {
     const server =
       provider.kind === "kit"
         ? await startReferenceServer({ port: port("server-port") + i, walletAddress: wallet, facilitatorUrl: started.facilitator.url, jobSeconds, name: provider.slug })
-        : await startX402TransportServer({ port: port("server-port") + i, payTo: wallet, facilitatorUrl: started.facilitator.url, units: 10_000n });
+        : provider.kind === "pay-per-use"
+          ? await createPayPerUseServer({ walletAddress: wallet, facilitatorUrl: started.facilitator.url, name: provider.slug, claim: SANDBOX_CLAIMS }).listen({ port: port("server-port") + i })
+          : await startX402TransportServer({ port: port("server-port") + i, payTo: wallet, facilitatorUrl: started.facilitator.url, units: 10_000n });
     started.servers.push(server);
-    providers.push({ ...provider, url: server.url, wallet, paidTools: provider.kind === "kit" ? [] : [X402_TRANSPORT_PAID_TOOL] });
+    providers.push({ ...provider, url: server.url, wallet, paidTools: provider.kind === "x402-transport" ? [X402_TRANSPORT_PAID_TOOL] : [] });
     // Listed in the facilitator's discovery list too, so an Agora with INGEST_SOURCES=x402-discovery=<facilitator> finds it.
     started.facilitator.discovery.add({ resource: server.url, type: "mcp", x402Version: 2, accepts: [], lastUpdated: new Date().toISOString(), serviceName: provider.name, description: provider.description });
   }

@@ -6,8 +6,11 @@ import { salesFacts } from "@/lib/listings/presenters/sales-facts";
 import { SalesChart } from "./sales-chart";
 
 /** The detail page's sales: counts, buyers and volume for 7 / 30 days and all time, the last sale, a daily chart. */
-/** `readEverySeconds`: how often the site reads the chain for sales (SALES_INDEX_INTERVAL_SECONDS). */
-export function SalesPanel({ sales, daily, readEverySeconds }: { sales: SalesSummary; daily: { day: string; sales: number }[]; readEverySeconds: number }) {
+/**
+ * `readEverySeconds`: how often the site reads the chain for sales (SALES_INDEX_INTERVAL_SECONDS). `channelItems`: the
+ * server sells through payment channels, whose calls reach the chain as claims, each counted as one sale.
+ */
+export function SalesPanel({ sales, daily, readEverySeconds, channelItems = false }: { sales: SalesSummary; daily: { day: string; sales: number }[]; readEverySeconds: number; channelItems?: boolean }) {
   const facts = salesFacts(sales);
   const columns = [
     { label: "7 days", w: facts.last7d },
@@ -23,6 +26,11 @@ export function SalesPanel({ sales, daily, readEverySeconds }: { sales: SalesSum
       <p className="mt-1 text-sm text-muted-foreground">
         Payments to this server&apos;s wallets, read from the chain: a new sale shows here within {readEverySeconds <= 60 ? "a minute" : `${Math.ceil(readEverySeconds / 60)} minutes`} of settling.
       </p>
+      {channelItems && (
+        <p className="mt-1 text-sm text-muted-foreground" data-testid="channel-sales-note">
+          Calls paid through a payment channel count when the server claims them: each claim is one sale, whatever number of calls it paid.
+        </p>
+      )}
       <div className="mt-3 overflow-x-auto rounded-lg border">
         <table className="w-full text-sm">
           <thead className="bg-muted/50">

@@ -26,7 +26,10 @@ export function WalletPurchases({ purchases }: { purchases: WalletPurchase[] }) 
                 <Link href={`/marketplace/${p.slug}`} className="font-medium text-primary underline-offset-4 hover:underline">{p.listingName}</Link>
                 <span className="block text-xs text-muted-foreground">{p.networkLabel}</span>
               </td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatUsd(p.amountUnits)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">
+                {formatUsd(p.amountUnits)}
+                {p.terms && <span className="block text-xs text-muted-foreground" data-testid="purchase-terms">{p.terms}</span>}
+              </td>
               <td className="px-3 py-2 text-muted-foreground">
                 {formatDayTime(new Date(p.at))}
                 <span className="block text-xs">

@@ -122,7 +122,12 @@ export type NewSale = {
   payer: string;
   payee: string;
   amount: bigint;
+  kind: SaleKind;
+  /** What the listing asked (token units): the price, a metered maximum, or a channel's price of one call. */
+  askedUnits: bigint;
 };
+
+export type SaleKind = "exact" | "metered" | "channel";
 
 /** What identifies a stored sale, and the block it was read in (a different hash later means a reorg). */
 type StoredSaleKey = { listingId: string; txHash: string; logIndex: number; blockHash: string; payee: string };
@@ -163,9 +168,9 @@ async function writeSales(tx: Tx, network: string, change: { remove: StoredSaleK
         .returning(changed)),
     );
   }
-  // Under PostgreSQL's 65,535 bound parameters per statement (10 a row).
+  // Under PostgreSQL's 65,535 bound parameters per statement (12 a row).
   for (let i = 0; i < change.add.length; i += 1000) {
-    const rows = change.add.slice(i, i + 1000).map((s) => ({ ...s, amount: s.amount.toString() }));
+    const rows = change.add.slice(i, i + 1000).map((s) => ({ ...s, amount: s.amount.toString(), askedUnits: s.askedUnits.toString() }));
     added.push(...(await tx.insert(listingSales).values(rows).onConflictDoNothing().returning(changed)));
   }
   await applySalesRollup(tx, added, removed);
@@ -338,7 +343,18 @@ export async function dailySales(db: Db, listingId: string, days = 30, now = new
   });
 }
 
-export type PurchaseByPayer = { listingName: string; slug: string; network: string; txHash: string; logIndex: number; at: Date; amountUnits: string };
+export type PurchaseByPayer = {
+  listingName: string;
+  slug: string;
+  network: string;
+  txHash: string;
+  logIndex: number;
+  at: Date;
+  amountUnits: string;
+  kind: SaleKind;
+  /** What the listing asked (listing_sales.asked_units); null for a sale stored before it was kept. */
+  askedUnits: string | null;
+};
 
 /**
  * A wallet's purchases from listed servers on `networks`, newest first, at most `limit` (the wallet page): the
@@ -356,6 +372,8 @@ export async function purchasesByPayer(db: Db, payer: string, networks: string[]
       logIndex: listingSales.logIndex,
       at: listingSales.blockTime,
       amountUnits: sql<string>`${listingSales.amount}::text`,
+      kind: listingSales.kind,
+      askedUnits: sql<string | null>`${listingSales.askedUnits}::text`,
     })
     .from(listingSales)
     .innerJoin(listings, eq(listings.id, listingSales.listingId))

@@ -7,8 +7,9 @@ import { encodeEventTopics, getAddress, pad, type Address, type Hex, type Log, t
 import { z } from "zod";
 import { applyBackfillRange, applySalesRange, dropSalesPaidBy, latestPaymentTerms, salesCursorRow, storedSales, syncTrackedPayees, trackedPayees, type NewSale } from "@/db/queries/sales";
 import type { Db } from "@/db/types";
-import { SALE_EVENTS_ABI, UPTO_PROXY_ADDRESS, UPTO_SETTLE_EVENTS_ABI, salesInLogs } from "./sale-logs";
-import { listingsSold, payeesOn, type Asked, type Payees } from "./payees";
+import { CHANNEL_CONTRACT_ADDRESS, CHANNEL_EVENTS_ABI, channelSalesInLogs, channelsClaimedBy, type ClaimedChannel } from "./channel-logs";
+import { SALE_EVENTS_ABI, UPTO_PROXY_ADDRESS, UPTO_SETTLE_EVENTS_ABI, salesInLogs, type SaleLog } from "./sale-logs";
+import { listingsSoldWithAsk, noAsk, payeesOn, type Asked, type Payees } from "./payees";
 
 export type IndexSettings = {
   /** Blocks a sale must be under before it counts (0: the head itself). */
@@ -43,6 +44,7 @@ class SalesRpcError extends Error {}
 
 const TRANSFER_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer" })[0];
 const AUTHORIZATION_TOPIC = encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "AuthorizationUsed" })[0];
+const CLAIMED_TOPIC = encodeEventTopics({ abi: CHANNEL_EVENTS_ABI, eventName: "Claimed" })[0];
 const UPTO_SETTLED_TOPICS = [encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: "Settled" })[0], encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: "SettledWithPermit" })[0]];
 // RPCs bound the addresses one topic position may list.
 const TOPIC_GROUP = 100;
@@ -67,10 +69,11 @@ const toBlockTag = (n: bigint) => `0x${n.toString(16)}` as Hex;
 const topicOf = (address: Address) => pad(address.toLowerCase() as Hex, { size: 32 });
 
 /** eth_getLogs with every answered log checked against what was asked: anything else stops the run. */
-async function getLogs(client: PublicClient, token: Address, from: bigint, to: bigint, topics: [Hex | Hex[], Hex[] | null, Hex[] | null] | [Hex[]]): Promise<RawLog[]> {
+async function getLogs(client: PublicClient, address: Address | Address[], from: bigint, to: bigint, topics: [Hex | Hex[], Hex[] | null, Hex[] | null] | [Hex[]]): Promise<RawLog[]> {
+  const addresses = new Set((typeof address === "string" ? [address] : address).map((a) => a.toLowerCase()));
   const answer: unknown = await client.request({
     method: "eth_getLogs",
-    params: [{ address: token, fromBlock: toBlockTag(from), toBlock: toBlockTag(to), topics }],
+    params: [{ address, fromBlock: toBlockTag(from), toBlock: toBlockTag(to), topics }],
   });
   if (!Array.isArray(answer)) throw new SalesRpcError("eth_getLogs did not answer a list of logs");
   const seen = new Set<string>();
@@ -83,7 +86,7 @@ async function getLogs(client: PublicClient, token: Address, from: bigint, to: b
       const list = typeof asked === "string" ? [asked] : asked;
       return list == null || (log.topics[position] !== undefined && list.includes(log.topics[position].toLowerCase() as Hex));
     };
-    if (log.address.toLowerCase() !== token.toLowerCase() || !wanted(0, topics[0]) || block < from || block > to || !wanted(1, topics[1]) || !wanted(2, topics[2])) {
+    if (!addresses.has(log.address.toLowerCase()) || !wanted(0, topics[0]) || block < from || block > to || !wanted(1, topics[1]) || !wanted(2, topics[2])) {
       throw new SalesRpcError(`eth_getLogs answered a log it was not asked for (block ${block}, ${log.transactionHash})`);
     }
     const key = `${log.transactionHash.toLowerCase()}:${BigInt(log.logIndex)}`;
@@ -127,24 +130,19 @@ async function blockTimes(client: PublicClient, logs: RawLog[], blocks: bigint[]
 /** The sales in blocks from..to to any of `payees` at a price a listing asked there (one listing per row). */
 async function readRange(client: PublicClient, token: Address, network: string, payees: Payees, from: bigint, to: bigint, excluded: Set<string>): Promise<NewSale[]> {
   const addresses = [...payees.keys()];
-  const transfers: RawLog[] = [];
+  // One read finds both kinds of payment to a payee: a token Transfer names it second (`to`), as a channel's Claimed
+  // does (`receiver`).
+  const paid: RawLog[] = [];
   for (let i = 0; i < addresses.length; i += TOPIC_GROUP) {
-    transfers.push(...(await getLogs(client, token, from, to, [TRANSFER_TOPIC, null, addresses.slice(i, i + TOPIC_GROUP).map(topicOf)])));
+    paid.push(...(await getLogs(client, [token, CHANNEL_CONTRACT_ADDRESS], from, to, [[TRANSFER_TOPIC, CLAIMED_TOPIC], null, addresses.slice(i, i + TOPIC_GROUP).map(topicOf)])));
   }
-  if (transfers.length === 0) return [];
-  // Only the authorizations of the wallets that paid: a plain transfer's sender never used one in that transaction.
-  const payers = [...new Set(transfers.map((t) => t.topics[1]!.toLowerCase() as Hex))];
-  const authorizations: RawLog[] = [];
-  for (let i = 0; i < payers.length; i += TOPIC_GROUP) {
-    authorizations.push(...(await getLogs(client, token, from, to, [AUTHORIZATION_TOPIC, payers.slice(i, i + TOPIC_GROUP), null])));
-  }
-  // Metered (upto) settlements: the proxy's event names no one, so every one in the range is read.
-  const settled = await getLogs(client, UPTO_PROXY_ADDRESS, from, to, [UPTO_SETTLED_TOPICS]);
-  const sales = salesInLogs([...transfers, ...authorizations, ...settled].map(toViemLog), token).filter((sale) => !excluded.has(sale.payer.toLowerCase()));
+  const logsOf = (address: Address, topic: Hex) => paid.filter((log) => log.address.toLowerCase() === address.toLowerCase() && log.topics[0].toLowerCase() === topic);
+  const found = [...(await transferSales(client, token, logsOf(token, TRANSFER_TOPIC), from, to)), ...(await channelSales(client, token, logsOf(CHANNEL_CONTRACT_ADDRESS, CLAIMED_TOPIC)))];
+  const sales = found.filter((sale) => !excluded.has(sale.payer.toLowerCase()));
   if (sales.length === 0) return [];
-  const times = await blockTimes(client, transfers, [...new Set(sales.map((s) => s.blockNumber))]);
+  const times = await blockTimes(client, paid, [...new Set(sales.map((s) => s.blockNumber))]);
   return sales.flatMap((sale) =>
-    listingsSold(payees, sale.payee, sale.amount, sale.metered).map((listingId) => ({
+    listingsSoldWithAsk(payees, sale.payee, sale.amount, sale.kind).map(({ listingId, askedUnits }) => ({
       listingId,
       network,
       txHash: sale.txHash.toLowerCase(),
@@ -155,8 +153,41 @@ async function readRange(client: PublicClient, token: Address, network: string, 
       payer: sale.payer,
       payee: sale.payee,
       amount: sale.amount,
+      kind: sale.kind,
+      askedUnits,
     })),
   );
+}
+
+/** Of the `transfers` to payees, those that are sales: paid with an authorization (exact) or through the upto proxy. */
+async function transferSales(client: PublicClient, token: Address, transfers: RawLog[], from: bigint, to: bigint): Promise<SaleLog[]> {
+  if (transfers.length === 0) return [];
+  // Only the authorizations of the wallets that paid: a plain transfer's sender never used one in that transaction.
+  const payers = [...new Set(transfers.map((t) => t.topics[1]!.toLowerCase() as Hex))];
+  const authorizations: RawLog[] = [];
+  for (let i = 0; i < payers.length; i += TOPIC_GROUP) {
+    authorizations.push(...(await getLogs(client, token, from, to, [AUTHORIZATION_TOPIC, payers.slice(i, i + TOPIC_GROUP), null])));
+  }
+  // Metered (upto) settlements: the proxy's event names no one, so every one in the range is read.
+  const settled = await getLogs(client, UPTO_PROXY_ADDRESS, from, to, [UPTO_SETTLED_TOPICS]);
+  return salesInLogs([...transfers, ...authorizations, ...settled].map(toViemLog), token);
+}
+
+/**
+ * Of the payment channels' `claims` for payees, each paired with its channel's payer and token from the claim
+ * transaction's input (one eth_getTransactionByHash per claim transaction). The settle that later pays the seller is
+ * a transfer from the channel contract with no authorization: never a sale, so a claim's money counts once.
+ */
+async function channelSales(client: PublicClient, token: Address, claims: RawLog[]): Promise<SaleLog[]> {
+  if (claims.length === 0) return [];
+  const chainId = await client.getChainId();
+  const claimed = new Map<string, Map<string, ClaimedChannel>>();
+  for (const hash of new Set(claims.map((c) => c.transactionHash.toLowerCase() as Hex))) {
+    const transaction = await client.getTransaction({ hash });
+    const called = transaction.to !== null && transaction.to !== undefined && getAddress(transaction.to) === CHANNEL_CONTRACT_ADDRESS;
+    claimed.set(hash, called ? channelsClaimedBy(transaction.input, chainId) : new Map());
+  }
+  return channelSalesInLogs(claims.map(toViemLog), token, claimed);
 }
 
 const keyOf = (s: { listingId: string; txHash: string; logIndex: number; blockHash: string }) => `${s.listingId}|${s.txHash}|${s.logIndex}|${s.blockHash}`;
@@ -242,7 +273,7 @@ async function backfill(db: Db, options: IndexOptions, token: Address, payees: P
     for (const p of group) {
       const payee = getAddress(p.payee);
       const listings = wanted.get(payee) ?? new Map<string, Asked>();
-      listings.set(p.listingId, payees.get(payee)?.get(p.listingId) ?? { prices: new Set(), upTo: 0n });
+      listings.set(p.listingId, payees.get(payee)?.get(p.listingId) ?? noAsk());
       wanted.set(payee, listings);
     }
     const found = await readRange(options.client, token, network, wanted, from, to, excluded);

@@ -9,16 +9,18 @@
 // And a transfer is a sale only at a price the listing asked: anyone can send a seller one unit with an authorization,
 // which must not make a "sale" or a verified purchase. The sales indexer and buyer reviews both decide here.
 // A metered item (x402's upto scheme) asks at most its price, so any metered settlement from one unit up to that
-// maximum is a sale of it: a weaker check than an exact price, as weak as the scheme.
+// maximum is a sale of it: a weaker check than an exact price, as weak as the scheme. A channel item (x402's
+// batch-settlement scheme) is paid by claims, each what the buyer's calls since the last claim cost: a claim is a sale
+// of it when it is a whole number of calls at its price.
 import { EVM_ADDRESS, findNetwork, usdToUnits, type PaymentNetwork, type PricedItem } from "@agora-mcp/protocol";
 import { getAddress, type Address } from "viem";
-import type { PaymentTerms } from "@/db/queries/sales";
+import type { PaymentTerms, SaleKind } from "@/db/queries/sales";
 
 /**
- * What a listing asked at one payee: exact prices (token units), and the largest maximum of its metered items there
- * (0n: none).
+ * What a listing asked at one payee: exact prices (token units), the largest maximum of its metered items there
+ * (0n: none), and the per-call prices of its channel items.
  */
-export type Asked = { prices: Set<bigint>; upTo: bigint };
+export type Asked = { prices: Set<bigint>; upTo: bigint; perCall: Set<bigint> };
 /** Payee address (checksummed) → the listings credited with its sales → what they asked there. */
 export type Payees = Map<Address, Map<string, Asked>>;
 
@@ -40,12 +42,13 @@ function priceOf(item: PricedItem): bigint | null {
 export function payeesOn(network: PaymentNetwork, token: Address, terms: PaymentTerms[]): Payees {
   const payees: Payees = new Map();
   const byId = new Map(terms.map((t) => [t.listingId, t]));
-  const add = (wallet: string | undefined, listingId: string, prices: bigint[], upTo = 0n) => {
+  const add = (wallet: string | undefined, listingId: string, prices: bigint[], upTo = 0n, perCall: bigint[] = []) => {
     if (!wallet || !EVM_ADDRESS.test(wallet)) return;
     const address = getAddress(wallet);
     const listings = payees.get(address) ?? new Map<string, Asked>();
-    const asked = listings.get(listingId) ?? { prices: new Set<bigint>(), upTo: 0n };
+    const asked = listings.get(listingId) ?? noAsk();
     for (const price of prices) asked.prices.add(price);
+    for (const price of perCall) asked.perCall.add(price);
     if (upTo > asked.upTo) asked.upTo = upTo;
     listings.set(listingId, asked);
     payees.set(address, listings);
@@ -64,6 +67,7 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
       if (!req || !onNetwork(req.network) || !EVM_ADDRESS.test(req.asset ?? "") || getAddress(req.asset) !== token) continue;
       const amount = /^\d{1,78}$/.test(req.amount ?? "") ? BigInt(req.amount) : 0n;
       if (req.scheme === "upto") add(req.payTo, t.listingId, [], amount);
+      else if (req.scheme === "batch-settlement") add(req.payTo, t.listingId, [], 0n, amount > 0n ? [amount] : []);
       else add(req.payTo, t.listingId, amount > 0n ? [amount] : []);
     }
   }
@@ -77,15 +81,38 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
   return payees;
 }
 
+/** Nothing asked yet. */
+export const noAsk = (): Asked => ({ prices: new Set(), upTo: 0n, perCall: new Set() });
+
 /**
- * The listings a transfer of `amount` to `payee` is a sale of: those credited with the wallet that asked that price
- * there, or for a metered settlement a maximum at least that amount.
+ * What a listing asked for a sale of `kind` and `amount`, or null when it is no sale of it: the price for an exact
+ * one, the maximum for a metered one, the per-call price for a channel's claim (the smallest that divides it).
  */
-export function listingsSold(payees: Payees, payee: string, amount: bigint, metered = false): string[] {
+function askedFor({ prices, upTo, perCall }: Asked, kind: SaleKind, amount: bigint): bigint | null {
+  if (amount <= 0n) return null;
+  if (kind === "metered") return amount <= upTo ? upTo : null;
+  if (kind === "channel") return [...perCall].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).find((price) => amount % price === 0n) ?? null;
+  return prices.has(amount) ? amount : null;
+}
+
+/**
+ * The listings a payment of `amount` to `payee` is a sale of, with what each asked (`askedFor`): those credited with
+ * the wallet that asked that price there, a metered maximum at least that amount, or a channel price it is a
+ * multiple of.
+ */
+export function listingsSoldWithAsk(payees: Payees, payee: string, amount: bigint, kind: SaleKind = "exact"): { listingId: string; askedUnits: bigint }[] {
   if (!EVM_ADDRESS.test(payee)) return [];
   const listings = payees.get(getAddress(payee));
-  const sold = ({ prices, upTo }: Asked) => (metered ? amount > 0n && amount <= upTo : prices.has(amount));
-  return listings ? [...listings].filter(([, asked]) => sold(asked)).map(([id]) => id) : [];
+  if (!listings) return [];
+  return [...listings].flatMap(([listingId, asked]) => {
+    const askedUnits = askedFor(asked, kind, amount);
+    return askedUnits === null ? [] : [{ listingId, askedUnits }];
+  });
+}
+
+/** The listings a payment of `amount` to `payee` is a sale of (`listingsSoldWithAsk`). */
+export function listingsSold(payees: Payees, payee: string, amount: bigint, kind: SaleKind = "exact"): string[] {
+  return listingsSoldWithAsk(payees, payee, amount, kind).map((s) => s.listingId);
 }
 
 /** Whether `t`'s approved terms hold `wallet`, and since when it counts as named by it (ms). */

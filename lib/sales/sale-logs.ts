@@ -8,6 +8,7 @@
 // Pure (no RPC): the sales indexer feeds it `eth_getLogs` pages, a review or test purchase one receipt's logs.
 import { x402UptoPermit2ProxyAddress } from "@x402/evm";
 import { getAddress, parseAbi, parseEventLogs, type Address, type Hex, type Log } from "viem";
+import type { SaleKind } from "@/db/queries/sales";
 
 export const SALE_EVENTS_ABI = parseAbi([
   "event Transfer(address indexed from, address indexed to, uint256 value)",
@@ -29,9 +30,13 @@ export type SaleLog = {
   payee: Address;
   /** In the token's smallest unit. */
   amount: bigint;
-  /** Settled through x402's upto proxy: the amount is what a metered call used, not a fixed price. */
-  metered: boolean;
+  /**
+   * `exact`: one call at its price; `metered`: settled through x402's upto proxy, what a call used up to its maximum;
+   * `channel`: a payment channel's claim, what the buyer's calls since the last claim cost (lib/sales/channel-logs.ts).
+   */
+  kind: SaleKind;
 };
+
 
 /**
  * The sales in `logs` of `token` (checksummed addresses out). Logs may span many transactions and arrive in
@@ -61,7 +66,7 @@ export function salesInLogs(logs: readonly Log[], token: Address): SaleLog[] {
     // Transfers no authorization paired: the next settlement event of the upto proxy in the transaction claims the
     // latest of them (Permit2's transfer happens inside the proxy's settle, before its event).
     const unpaired: (typeof list)[number][] = [];
-    const sale = (event: (typeof list)[number], metered: boolean) => {
+    const sale = (event: (typeof list)[number], kind: SaleKind) => {
       if (event.eventName !== "Transfer") return;
       sales.push({
         txHash,
@@ -71,7 +76,7 @@ export function salesInLogs(logs: readonly Log[], token: Address): SaleLog[] {
         payer: getAddress(event.args.from),
         payee: getAddress(event.args.to),
         amount: event.args.value,
-        metered,
+        kind,
       });
     };
     for (const event of list) {
@@ -82,7 +87,7 @@ export function salesInLogs(logs: readonly Log[], token: Address): SaleLog[] {
       }
       if (event.eventName === "Settled" || event.eventName === "SettledWithPermit") {
         const transfer = unpaired.pop();
-        if (transfer) sale(transfer, true);
+        if (transfer) sale(transfer, "metered");
         continue;
       }
       const payer = getAddress(event.args.from);
@@ -92,7 +97,7 @@ export function salesInLogs(logs: readonly Log[], token: Address): SaleLog[] {
         continue;
       }
       unused.set(payer, open - 1);
-      sale(event, false);
+      sale(event, "exact");
     }
   }
   return sales.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));

@@ -1,5 +1,5 @@
 // Which item a test purchase buys: the cheapest priced item on the network, within the per-purchase maximum,
-// not excluded by its owner, whose every parameter can be filled from the item's own example ("Example: Lisbon")
+// not excluded by its owner, not sold through a payment channel, whose every parameter can be filled from the item's own example ("Example: Lisbon")
 // or, for a tool sold through the x402 binding, from its input schema's defaults and examples; without one, a free
 // item that can be filled the same way. Nothing is guessed: an item that cannot be filled is not bought.
 import { exampleArguments, findNetwork, usdToUnits, type PaidStyle, type PaymentNetwork, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
@@ -51,6 +51,9 @@ export function chooseItem(items: PricedItem[], { network, excluded, maxUnits, t
     const paidPerCall = Boolean(item.toolName && (item.x402Requirements || item.style));
     const key = paidPerCall ? item.toolName! : (item.id ?? item.name);
     if (excluded.has(key) || excludedTools.has(key) || (item.paymentMethod && item.paymentMethod !== network.paymentMethod)) continue;
+    // A payment channel's item is paid from a deposit the buyer keeps open between calls: one test purchase has no
+    // channel to keep, and opening one to make a single call would leave the rest of its deposit behind.
+    if (item.x402Requirements?.scheme === "batch-settlement") continue;
     const units = unitsOf(item);
     if (units === null || units > maxUnits) continue;
     if (paidPerCall) {

@@ -17,6 +17,7 @@ import { parseRpcUrls } from "@/lib/config/rpc-urls";
 import { getDb } from "@/lib/database";
 import { env } from "@/lib/env";
 import { logWarn } from "@/lib/log";
+import { purchaseTerms } from "./purchase-terms";
 
 export const PURCHASES_SHOWN = 50;
 const BALANCE_DEADLINE_MS = 3_000;
@@ -47,7 +48,15 @@ export type NetworkBalance = {
   localRpc: string | null;
 };
 
-export type WalletPurchase = Omit<PurchaseByPayer, "at"> & { at: string; networkLabel: string; /** Null on a chain on this machine. */ explorerUrl: string | null; localChain: boolean };
+export type WalletPurchase = Omit<PurchaseByPayer, "at"> & {
+  at: string;
+  networkLabel: string;
+  /** Null on a chain on this machine. */
+  explorerUrl: string | null;
+  localChain: boolean;
+  /** What a metered call or a channel's claim was ("Metered: up to $0.10, paid $0.03"); null for a plain purchase. */
+  terms: string | null;
+};
 
 export type WalletView = { address: Address; balances: NetworkBalance[]; purchases: WalletPurchase[] };
 
@@ -93,7 +102,7 @@ async function purchasesOf(address: Address, networks: string[]): Promise<Wallet
     (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => {
       const place = transactionPlace(p.network, p.txHash);
       const label = findNetwork(p.network)?.label ?? p.network;
-      return { ...p, ...place, at: p.at.toISOString(), networkLabel: place.localChain ? `${label}, local chain` : label };
+      return { ...p, ...place, at: p.at.toISOString(), networkLabel: place.localChain ? `${label}, local chain` : label, terms: purchaseTerms(p) };
     });
   return (await purchaseLists.get(address.toLowerCase(), load)).value;
 }

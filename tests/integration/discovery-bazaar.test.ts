@@ -48,7 +48,7 @@ let n = 0;
 function sale(listingId: string, payer: string, payee: string, at: Date): NewSale {
   n += 1;
   const hex = n.toString(16).padStart(64, "0");
-  return { listingId, network: BASE_SEPOLIA.caip2, txHash: `0x${hex}`, logIndex: 0, blockNumber: BigInt(1000 + n), blockHash: `0x${"b".repeat(60)}${hex.slice(-4)}`, blockTime: at, payer, payee, amount: 10_000n };
+  return { listingId, network: BASE_SEPOLIA.caip2, txHash: `0x${hex}`, logIndex: 0, blockNumber: BigInt(1000 + n), blockHash: `0x${"b".repeat(60)}${hex.slice(-4)}`, blockTime: at, payer, payee, amount: 10_000n, kind: "exact", askedUnits: 10_000n };
 }
 const buyer = (i: number) => `0x${"c".repeat(38)}${i.toString(16).padStart(2, "0")}`;
 

@@ -51,7 +51,7 @@ afterAll(async () => {
 
 async function startSandbox(databaseEnv: Record<string, string>, { site = false } = {}): Promise<{ child: ChildProcess; summary: Summary; output: () => string }> {
   const out = path.join(tmp, "sandbox.json");
-  const ports = ["--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 5)];
+  const ports = ["--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 6)];
   const child = spawn(
     process.execPath,
     ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", ...(site ? [] : ["--no-site"]), "--out", out, ...ports, "--job-seconds", "1"],
@@ -112,7 +112,7 @@ type SiteListing = { sales: SiteSales; testPurchase: { outcome: string; transact
 
 /** The listing as the site's JSON API serves it (`next dev` compiles the route on the first request). */
 async function siteListing(slug: string): Promise<SiteListing | null> {
-  const res = await fetch(`http://127.0.0.1:${base + 5}/api/mcp-agents/${slug}`, { signal: AbortSignal.timeout(240_000) }).catch(() => null);
+  const res = await fetch(`http://127.0.0.1:${base + 6}/api/mcp-agents/${slug}`, { signal: AbortSignal.timeout(240_000) }).catch(() => null);
   return res?.ok ? ((await res.json()) as SiteListing) : null;
 }
 const siteSales = async (slug: string) => (await siteListing(slug))?.sales ?? null;
@@ -123,12 +123,19 @@ async function usdcBalance(rpcUrl: string, of: `0x${string}`): Promise<bigint> {
 }
 
 describe("npm run sandbox", () => {
-  it("comes up on PGlite with the site, three verified paid servers (one on x402's own MCP transport) and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
+  it("comes up on PGlite with the site, four verified paid servers (one selling by use, one on x402's own MCP transport) and a funded buyer, sells, shows the sale on the site within seconds, and stops on Ctrl-C; a second run starts clean", async () => {
     const pgliteDir = path.join(tmp, "pglite");
     // No AUTH_SECRET, as a reader runs it: development keeps one secret of its own under .data/.
     const first = await startSandbox({ PGLITE_DIR: pgliteDir }, { site: true });
-    expect(first.summary.servers).toHaveLength(3);
-    expect(first.summary.servers.every((s) => s.verified && s.price === 0.01)).toBe(true);
+    expect(first.summary.servers).toHaveLength(4);
+    expect(first.summary.servers.every((s) => s.verified)).toBe(true);
+    // Priced at their cheapest item: a cent a call, and the pay-per-use server's $0.001 channel lookups.
+    expect(first.summary.servers.map((s) => [s.slug, s.price])).toEqual([
+      ["sandbox-weather-and-reports", 0.01],
+      ["sandbox-studio", 0.01],
+      ["sandbox-pages-and-words", 0.001],
+      ["sandbox-forecast-x402", 0.01],
+    ]);
     // The one not built on Agora's kit is listed and priced like the others.
     expect(first.summary.servers.map((s) => s.slug)).toContain("sandbox-forecast-x402");
     expect(first.summary.buyer.usdcUnits).toBe("10000000");
@@ -150,16 +157,17 @@ describe("npm run sandbox", () => {
     expect(Date.now() - finishedAt).toBeLessThan(20_000);
     expect(outcome.ok && JSON.parse(String(outcome.toolResult))).toMatchObject({ city: "Porto", sample: true });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.buyer.address)).toBe(10_000_000n - units);
-    // The site's own test purchase bought a $0.01 item from each of the three servers before this one (and from no
-    // sample): the x402 transport server's forecast too, paid the way its style takes payment.
-    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 3 });
+    // The site's own test purchase bought a $0.01 item from each of the three per-call servers before this one (and
+    // from no sample): the x402 transport server's forecast too, paid the way its style takes payment; from the
+    // pay-per-use server, a metered summary of three pages ($0.03 of up to $0.10), never its channel item.
+    expect(first.summary.testPurchases.firstRound).toEqual({ delivered: 4 });
     expect(await usdcBalance(first.summary.rpcUrl, first.summary.servers[0]!.payTo)).toBe(2n * units);
     const x402Server = first.summary.servers.find((s) => s.slug === "sandbox-forecast-x402")!;
     expect(await usdcBalance(first.summary.rpcUrl, x402Server.payTo)).toBe(units);
-    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 3n * units);
+    expect(await usdcBalance(first.summary.rpcUrl, first.summary.testPurchases.wallet)).toBe(5_000_000n - 3n * units - 30_000n);
     // The site listens on loopback only: another address of this machine gets no answer.
     const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
-    if (outside) expect(await portOpen(base + 5, outside.address)).toBe(false);
+    if (outside) expect(await portOpen(base + 6, outside.address)).toBe(false);
     // The private key is in the 0600 file only, never on the screen.
     const key = (JSON.parse(fs.readFileSync(first.summary.buyer.walletFile, "utf8")) as { privateKey: string }).privateKey;
     expect(first.output()).not.toContain(key.slice(2));
@@ -168,7 +176,7 @@ describe("npm run sandbox", () => {
     // the client started from it (off the site's tarball, no npm registry) finds the weather server and buys from it.
     const printed = /ready to paste[^\n]*\n([\s\S]*?)\n\nThe same as JSON/.exec(first.output())?.[1];
     expect(JSON.parse(printed!)).toEqual(first.summary.agentConfig);
-    const agent = await walkAgentPath(`http://localhost:${base + 5}`, {
+    const agent = await walkAgentPath(`http://localhost:${base + 6}`, {
       // The README's own example: every server the search finds is one of the sandbox's, which the agent can buy.
       query: "weather",
       item: "weather-now",
@@ -177,7 +185,7 @@ describe("npm run sandbox", () => {
     });
     console.log(`agent path: ${agent.ms} ms, ${agent.copiedBlocks} copied block`);
     expect(agent.config).toEqual(first.summary.agentConfig);
-    expect(agent.config.mcpServers.agora.env).toMatchObject({ AGORA_RPC_URL: first.summary.rpcUrl, AGORA_WALLET_FILE: first.summary.buyer.walletFile, AGORA_REGISTRY_URL: `http://localhost:${base + 5}/api` });
+    expect(agent.config.mcpServers.agora.env).toMatchObject({ AGORA_RPC_URL: first.summary.rpcUrl, AGORA_WALLET_FILE: first.summary.buyer.walletFile, AGORA_REGISTRY_URL: `http://localhost:${base + 6}/api` });
     expect(agent.found).toContain(weatherSlug);
     expect(agent.found.filter((slug) => !slug.startsWith("sandbox-"))).toEqual([]);
     expect(agent.purchase).toMatchObject({ status: "delivered" });
@@ -187,7 +195,7 @@ describe("npm run sandbox", () => {
     // Every address it prints says whose it is; the Building A Server guide sends a provider to the "Your server" line.
     for (const server of first.summary.servers) expect(first.output()).toContain(`; paid into ${server.payTo}`);
     expect(first.output()).toMatch(/Your server: {2}any address can receive its sales here, e\.g\. 0x[0-9a-fA-F]{40} /);
-    const signIn = await fetch(`http://127.0.0.1:${base + 5}/api/auth/login`, {
+    const signIn = await fetch(`http://127.0.0.1:${base + 6}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: first.summary.reviewer.email, password: first.summary.reviewer.password }),
@@ -198,9 +206,9 @@ describe("npm run sandbox", () => {
     // The provider's path: Building A Server and the Local Testing Guide as the site shows them, /submit, the reviewer's
     // approval, and a purchase through the agent's block.
     const provider = await walkProviderPath({
-      origin: `http://localhost:${base + 5}`,
+      origin: `http://localhost:${base + 6}`,
       facilitatorUrl: first.summary.facilitatorUrl,
-      port: base + 6,
+      port: base + 7,
       reviewer: first.summary.reviewer,
       agentConfig: agent.config,
       wallet: privateKeyToAccount(generatePrivateKey()).address,
@@ -217,8 +225,8 @@ describe("npm run sandbox", () => {
     // The site's log after the agent's and the provider's calls: no listener warning.
     expect(first.output()).not.toContain("MaxListenersExceededWarning");
     expect(await stopSandbox(first.child)).toBe(0);
-    // Chain, facilitator, the three servers and the site.
-    for (const port of [base, base + 1, base + 2, base + 3, base + 4, base + 5]) expect(await portOpen(port)).toBe(false);
+    // Chain, facilitator, the four servers and the site.
+    for (const port of [base, base + 1, base + 2, base + 3, base + 4, base + 5, base + 6]) expect(await portOpen(port)).toBe(false);
 
     const second = await startSandbox({ PGLITE_DIR: pgliteDir });
     expect(second.summary.buyer.address).not.toBe(first.summary.buyer.address);
@@ -229,15 +237,17 @@ describe("npm run sandbox", () => {
       const rows = await conn.db.select({ slug: listings.slug, verified: listings.verified }).from(listings).where(like(listings.slug, "sandbox-%"));
       expect(rows.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
         { slug: "sandbox-forecast-x402", verified: true },
+        { slug: "sandbox-pages-and-words", verified: true },
         { slug: "sandbox-studio", verified: true },
         { slug: "sandbox-weather-and-reports", verified: true },
       ]);
-      // Each paid server shows a delivered test purchase, paid on the sandbox chain.
+      // Each paid server shows a delivered test purchase, paid on the sandbox chain (the metered one at what it used).
       const bought = await conn.db.select({ outcome: testPurchases.outcome, money: testPurchases.money, units: testPurchases.units }).from(testPurchases);
-      expect(bought).toEqual([
+      expect(bought.sort((a, b) => Number(a.units! - b.units!))).toEqual([
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
         { outcome: "delivered", money: "paid", units: 10_000n },
+        { outcome: "delivered", money: "paid", units: 30_000n },
       ]);
       // No sample listing: every approved server an agent finds here is one it can buy (the sandbox's own).
       const approved = await conn.db.select({ url: listings.serverUrl, verified: listings.verified }).from(listings).where(eq(listings.status, "approved"));
@@ -251,10 +261,10 @@ describe("npm run sandbox", () => {
 
   it("stops with one line naming the flag when a port is taken, before it starts or writes anything", async () => {
     const taken = net.createServer();
-    await new Promise<void>((r) => taken.listen(base + 5, "127.0.0.1", r));
+    await new Promise<void>((r) => taken.listen(base + 6, "127.0.0.1", r));
     try {
       const out = path.join(tmp, "taken.json");
-      const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 5)], {
+      const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "sandbox/run.ts", "--out", out, "--chain-port", String(base), "--facilitator-port", String(base + 1), "--server-port", String(base + 2), "--site-port", String(base + 6)], {
         env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: path.join(tmp, "taken-pglite") },
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -263,7 +273,7 @@ describe("npm run sandbox", () => {
       child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
       const code = await new Promise((r) => child.once("exit", r));
       expect(code).toBe(1);
-      expect(output.trim()).toBe(`Sandbox failed: --site-port ${base + 5}: 127.0.0.1:${base + 5} is already in use. Stop what listens there, or start the sandbox with --site-port <another port> (npm run sandbox -- --site-port <port>).`);
+      expect(output.trim()).toBe(`Sandbox failed: --site-port ${base + 6}: 127.0.0.1:${base + 6} is already in use. Stop what listens there, or start the sandbox with --site-port <another port> (npm run sandbox -- --site-port <port>).`);
       expect(fs.existsSync(out)).toBe(false);
       expect(fs.existsSync(path.join(tmp, "taken-pglite"))).toBe(false);
       expect(await portOpen(base)).toBe(false);
@@ -280,7 +290,7 @@ describe("npm run sandbox", () => {
       expect(run.summary.servers.every((s) => s.verified)).toBe(true);
       expect(await stopSandbox(run.child)).toBe(0);
       const rows = await conn.db.select({ slug: listings.slug, status: listings.status }).from(listings).where(like(listings.slug, "sandbox-%"));
-      expect(rows).toHaveLength(3);
+      expect(rows).toHaveLength(4);
       expect(rows.every((r) => r.status === "approved")).toBe(true);
     } finally {
       await conn?.close();
@@ -292,7 +302,7 @@ describe("npm run sandbox", () => {
 // sandbox's site is one, so the two must not overlap.
 describe("npm run dev", () => {
   it("serves on PORT with its own origin, keeps a sign-in without AUTH_SECRET, and refuses a second process on its embedded database in one line", async () => {
-    const port = base + 6;
+    const port = base + 7;
     const origin = `http://localhost:${port}`;
     const database = { PGLITE_DIR: path.join(tmp, "dev-pglite") };
     const home = path.join(tmp, "dev-home");

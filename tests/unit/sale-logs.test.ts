@@ -20,16 +20,16 @@ const transfer = (txHash: Hex, i: number, from: Address, to: Address, value: big
 describe("salesInLogs", () => {
   it("counts a transfer with the payer's authorization as a sale, exactly", () => {
     const sales = salesInLogs([authorization(tx(1), 0, payer), transfer(tx(1), 1, payer, payee, 250_000n)], token);
-    expect(sales).toEqual([{ txHash: tx(1), logIndex: 1, blockNumber: 10n, blockHash: tx(9999), payer, payee, amount: 250_000n, metered: false }]);
+    expect(sales).toEqual([{ txHash: tx(1), logIndex: 1, blockNumber: 10n, blockHash: tx(9999), payer, payee, amount: 250_000n, kind: "exact" }]);
   });
 
   it("counts a transfer followed by the upto proxy's settlement as a metered sale, and only from the proxy", () => {
     const settled = (txHash: Hex, i: number, at: Address = UPTO_PROXY_ADDRESS) =>
       log(at, txHash, i, encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: i % 2 ? "Settled" : "SettledWithPermit" }) as Hex[], "0x");
     const logs = [transfer(tx(6), 0, payer, payee, 30_000n), settled(tx(6), 1), transfer(tx(7), 0, payer, payee, 50_000n), settled(tx(7), 2), transfer(tx(8), 0, payer, payee, 9n), settled(tx(8), 1, stranger)];
-    expect(salesInLogs(logs, token).map((s) => [s.amount, s.metered])).toEqual([
-      [30_000n, true],
-      [50_000n, true],
+    expect(salesInLogs(logs, token).map((s) => [s.amount, s.kind])).toEqual([
+      [30_000n, "metered"],
+      [50_000n, "metered"],
     ]);
   });
 

@@ -7,7 +7,7 @@ import type { SalesSummary } from "@/lib/listings/model";
 import { transactionPlace } from "@/lib/chain/reader";
 
 const salesWindowSchema = z.object({
-  sales: z.number().int().describe("Purchases settled on chain to the listing's payee wallets."),
+  sales: z.number().int().describe("Purchases settled on chain to the listing's payee wallets (a payment channel's claim counts once, however many calls it paid)."),
   buyers: z.number().int().describe("Distinct paying wallets."),
   volumeUnits: z.string().describe("Total paid, in the token's smallest unit (USDC: 6 decimals), exact."),
   volumeUsd: z.string().describe("The same in dollars, e.g. 12.50."),
@@ -30,7 +30,7 @@ export const salesFactsSchema = z
       })
       .nullable(),
   })
-  .describe("Sales read from the chain: USDC transferWithAuthorization payments to the payee wallets of the listing's latest check.");
+  .describe("Sales read from the chain: USDC payments to the payee wallets of the listing's latest check (transferWithAuthorization, x402's upto settlements at what they moved, and payment channels' claims).");
 
 type SalesFacts = z.infer<typeof salesFactsSchema>;
 

@@ -137,7 +137,7 @@ export default async function ListingPage({ params }: { params: Params }) {
 
           <ToolsAndPrices probe={probe} />
 
-          <SalesPanel sales={listing.sales} daily={daily} readEverySeconds={env().SALES_INDEX_INTERVAL_SECONDS} />
+          <SalesPanel sales={listing.sales} daily={daily} readEverySeconds={env().SALES_INDEX_INTERVAL_SECONDS} channelItems={probe?.pricedItems.some((i) => i.x402Requirements?.scheme === "batch-settlement") ?? false} />
           <BuyerReviews summary={listing.buyerReviews} reviews={buyerReviews} />
 
           <section>
