@@ -5,7 +5,7 @@ import {
   BUYER_REVIEW_CLOCK_SKEW_SECONDS,
   BUYER_REVIEW_DOMAIN,
   BUYER_REVIEW_MAX_VALIDITY_SECONDS,
-  BUYER_REVIEW_TYPES,
+  BUYER_SIGNED_TYPES,
   buyerReviewDomain,
   findNetwork,
   parseTaskRef,
@@ -21,7 +21,7 @@ type Common = { site: string; taskRef: string; logIndex: number; reviewer: strin
 export type CheckedSignature = { network: PaymentNetwork; txHash: Hex; reviewer: Address };
 
 /** `site`: this deployment's origin, which the message must name. */
-export async function checkSignature<M extends Common>(signed: Signed<M>, primaryType: keyof typeof BUYER_REVIEW_TYPES, site: string, now = new Date()): Promise<CheckedSignature> {
+export async function checkSignature<M extends Common>(signed: Signed<M>, primaryType: keyof typeof BUYER_SIGNED_TYPES, site: string, now = new Date()): Promise<CheckedSignature> {
   const { domain, message } = signed;
   const task = parseTaskRef(message.taskRef)!;
   const network = findNetwork(task.chainId)!;
@@ -46,7 +46,7 @@ export async function checkSignature<M extends Common>(signed: Signed<M>, primar
   try {
     signer = await recoverTypedDataAddress({
       domain: expected,
-      types: BUYER_REVIEW_TYPES,
+      types: BUYER_SIGNED_TYPES,
       primaryType,
       message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) } as never,
       signature: signed.signature as Hex,

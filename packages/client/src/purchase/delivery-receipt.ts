@@ -1,0 +1,60 @@
+// The delivery receipt: after a paid call whose payment is on chain (the answer named its settlement transaction,
+// checked against the chain), the wallet tells the registry it buys through, signed (EIP-712 `Receipt`), whether the
+// call delivered. The registry checks the sale on chain and counts the receipt in the listing's delivery evidence.
+// It runs in the background: it never fails or delays the purchase's answer, and a registry that refuses or cannot
+// be reached costs nothing. It reveals nothing beyond the payment the chain already shows and whether it delivered.
+import { reviewSiteOf, type SignedBuyerReceipt } from "@agora-mcp/protocol";
+import { messageBase, post, signed } from "../review.js";
+import type { Wallet } from "../wallet.js";
+import type { Context, Priced, PurchaseOutcome } from "./types.js";
+
+/** Tries at most this many times: a sale the registry does not count as confirmed yet is sent again later. */
+const ATTEMPTS = 4;
+/** The longest wait between tries a registry's Retry-After can ask for. */
+const MAX_WAIT_SECONDS = 60;
+
+/** What the receipt says of a purchase, or null when it gets none (nothing on chain to point at, or not over yet). */
+export function receiptOf(priced: Priced, outcome: PurchaseOutcome): { transaction: string; delivered: boolean } | null {
+  // A channel's transaction is its deposit, not a sale to the payee; a job has not delivered yet.
+  if (priced.channel || !outcome.transaction) return null;
+  if (outcome.code === "delivered") return { transaction: outcome.transaction, delivered: true };
+  if (outcome.code === "charged_failure") return { transaction: outcome.transaction, delivered: false };
+  return null;
+}
+
+/** The signed body of POST /buyer-reviews/receipts for this wallet's purchase `transaction` of listing `listingId`. */
+export async function signReceipt(wallet: Wallet, site: string, chainId: number, listingId: string, transaction: string, delivered: boolean, now = Date.now()): Promise<SignedBuyerReceipt> {
+  return signed(wallet, chainId, "Receipt", { ...messageBase(wallet, site, chainId, listingId, transaction, now), delivered });
+}
+
+const sleep = (seconds: number) =>
+  new Promise<void>((resolve) => {
+    // Unreferenced: a wallet that is closing does not wait for a receipt.
+    setTimeout(resolve, seconds * 1000).unref?.();
+  });
+
+async function sendReceipt(ctx: Context, listingId: string, receipt: { transaction: string; delivered: boolean }): Promise<void> {
+  const { settings, wallet } = ctx.deps;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    // Signed again each try: a signature is valid for minutes only.
+    const body = await signReceipt(wallet, reviewSiteOf(settings.registryUrl), settings.network.chainId, listingId, receipt.transaction, receipt.delivered);
+    const answer = await post(settings, "/buyer-reviews/receipts", body);
+    // Not confirmed deep enough yet, or the registry cannot read the chain now: it says when to come back.
+    const retryAfter = Number(answer.headers?.get("retry-after"));
+    if ((answer.status !== 409 && answer.status !== 503) || !Number.isFinite(retryAfter) || retryAfter <= 0) return;
+    if (attempt < ATTEMPTS) await sleep(Math.min(retryAfter, MAX_WAIT_SECONDS));
+  }
+}
+
+/**
+ * Sends the purchase's receipt in the background when the wallet sends receipts (AGORA_DELIVERY_RECEIPTS), bought a
+ * registry listing through that registry, and the outcome points at a payment on chain. Returns at once.
+ */
+export function sendDeliveryReceipt(ctx: Context, priced: Priced, outcome: PurchaseOutcome): void {
+  const { settings } = ctx.deps;
+  const listingId = ctx.server.listingId;
+  if (settings.deliveryReceipts !== true || !settings.registryUrl || !listingId) return;
+  const receipt = receiptOf(priced, outcome);
+  if (!receipt) return;
+  void sendReceipt(ctx, listingId, receipt).catch(() => undefined);
+}
