@@ -1,6 +1,6 @@
 // Buyers' signed delivery receipts against a real chain: the agent wallet buys from a provider kit listed in the
 // registry (settled on anvil by x402's facilitator), then, in the background, signs and posts a receipt to the
-// registry, which checks it against the sale on chain exactly as it checks a review; the listing's 30-day delivery
+// registry (delivered, or charged and not delivered), which checks it against the sale on chain exactly as it checks a review; the listing's 30-day delivery
 // evidence counts it beside the test purchases and says how many came from buyers. A wallet with receipts turned off
 // sends none. Forged, foreign, repeated and malformed receipts are refused with their status and store nothing.
 import fs from "node:fs";
@@ -37,7 +37,13 @@ beforeAll(async () => {
     walletAddress: stack.freshAddress(),
     facilitatorUrl: stack.facilitator.url,
     log: () => {},
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` }],
+    items: [
+      { id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` },
+      // Paid first through make-purchase, then it fails: the buyer is charged and gets nothing.
+      { id: "broken", name: "Broken quote", description: "A quote that fails after payment", price: "0.01", params: { topic: "Example: tea" }, x402Tool: false, handler: () => {
+        throw new Error("the quote service is down");
+      } },
+    ],
   });
   kit = await server.listen({ port: 0 });
   process.env.RATE_LIMIT_DISABLED = "1";
@@ -116,13 +122,26 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 0, buyerReceipts: { delivered: 1, failedCharged: 0 } });
   });
 
+  it("after a charged failure the wallet finds its settlement on chain and sends a receipt saying it did not deliver", async () => {
+    const { deps, account } = await wallet();
+    const failed = await purchase({ server: "receipt-quotes", item: "broken", params: { topic: "tea" } }, deps);
+    expect(failed, failed.message).toMatchObject({ status: "disputed", code: "charged_failure" });
+    const deadline = Date.now() + 15_000;
+    while ((await stored()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const rows = await stored();
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r) => r.payer === account.address)).toMatchObject({ listingId, amount: "10000", delivered: false });
+    const view = await findListingView(conn.db, listingId);
+    expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 1, buyerReceipts: { delivered: 1, failedCharged: 1 } });
+  });
+
   it("a wallet with receipts turned off sends none", async () => {
     const { deps, account } = await wallet(false);
     const bought = await purchase({ server: "receipt-quotes", item: "quote", params: { topic: "coffee" } }, deps);
     expect(bought).toMatchObject({ status: "delivered", code: "delivered" });
     quiet = { transaction: bought.transaction!, account };
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(await stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(2);
   });
 
   it("refuses a receipt whose signature is not the paying wallet's (401)", async () => {
@@ -130,7 +149,7 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     const answer = await post(await signBuyerMessage(forger, "Receipt", receiptMessage(listingId, quiet.transaction, quiet.account.address, false)));
     expect(answer.status).toBe(401);
     expect(answer.body.message).toBe(`The signature was made by ${forger.address}, not by the reviewer ${quiet.account.address} the message names.`);
-    expect(await stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(2);
   });
 
   it("refuses a receipt for another wallet's sale (403)", async () => {
@@ -138,14 +157,14 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     const answer = await post(await signBuyerMessage(stranger, "Receipt", receiptMessage(listingId, quiet.transaction, stranger.address, false)));
     expect(answer.status).toBe(403);
     expect(answer.body.message).toBe(`This sale was paid by ${quiet.account.address}, not by ${stranger.address}: only the wallet that paid can send a receipt for it.`);
-    expect(await stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(2);
   });
 
   it("refuses a second receipt for a sale (409)", async () => {
     const answer = await post(await signBuyerMessage(first.account, "Receipt", receiptMessage(listingId, first.transaction, first.account.address, false)));
     expect(answer.status).toBe(409);
     expect(answer.body.message).toBe(`This sale (transaction ${first.transaction.toLowerCase()}) already has a delivery receipt; a sale has one.`);
-    expect(await stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(2);
   });
 
   it("refuses bodies that are not a signed receipt (400)", async () => {
@@ -161,7 +180,7 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
       const answer = await post(body);
       expect(answer.status, JSON.stringify(body).slice(0, 200)).toBe(400);
     }
-    expect(await stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(2);
   });
 
   it("counts a buyer's receipt of a charged failure among the failures charged, and says it came from a buyer", async () => {
@@ -169,6 +188,6 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     expect(answer.status, answer.body.message).toBe(201);
     expect(answer.body.receipt).toMatchObject({ listingId, delivered: false, taskRef: taskRefOf(BASE_SEPOLIA.chainId, quiet.transaction) });
     const view = await findListingView(conn.db, listingId);
-    expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 1, buyerReceipts: { delivered: 1, failedCharged: 1 } });
+    expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 2, buyerReceipts: { delivered: 1, failedCharged: 2 } });
   });
 });

@@ -1,25 +1,34 @@
 // The delivery receipt: after a paid call whose payment is on chain (the answer named its settlement transaction,
-// checked against the chain), the wallet tells the registry it buys through, signed (EIP-712 `Receipt`), whether the
+// checked against the chain; for a charged failure, the transaction that used the signed authorisation), the wallet tells the registry it buys through, signed (EIP-712 `Receipt`), whether the
 // call delivered. The registry checks the sale on chain and counts the receipt in the listing's delivery evidence.
 // It runs in the background: it never fails or delays the purchase's answer, and a registry that refuses or cannot
 // be reached costs nothing. It reveals nothing beyond the payment the chain already shows and whether it delivered.
 import { reviewSiteOf, type SignedBuyerReceipt } from "@agora-mcp/protocol";
 import { messageBase, post, signed } from "../review.js";
 import type { Wallet } from "../wallet.js";
-import type { Context, Priced, PurchaseOutcome } from "./types.js";
+import type { Context, PaymentProof, Priced, PurchaseOutcome } from "./types.js";
 
 /** Tries at most this many times: a sale the registry does not count as confirmed yet is sent again later. */
 const ATTEMPTS = 4;
 /** The longest wait between tries a registry's Retry-After can ask for. */
 const MAX_WAIT_SECONDS = 60;
 
-/** What the receipt says of a purchase, or null when it gets none (nothing on chain to point at, or not over yet). */
-export function receiptOf(priced: Priced, outcome: PurchaseOutcome): { transaction: string; delivered: boolean } | null {
+type Receipt = { transaction: string; delivered: boolean };
+
+/**
+ * What the receipt says of a purchase, or null when it gets none (nothing on chain to point at, or not over yet). A
+ * charged failure's answer names no transaction: the chain is asked which one used the signed authorisation.
+ */
+async function receiptOf(ctx: Context, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): Promise<Receipt | null> {
   // A channel's transaction is its deposit, not a sale to the payee; a job has not delivered yet.
-  if (priced.channel || !outcome.transaction) return null;
-  if (outcome.code === "delivered") return { transaction: outcome.transaction, delivered: true };
-  if (outcome.code === "charged_failure") return { transaction: outcome.transaction, delivered: false };
-  return null;
+  if (priced.channel) return null;
+  if (outcome.code === "delivered") return outcome.transaction ? { transaction: outcome.transaction, delivered: true } : null;
+  if (outcome.code !== "charged_failure") return null;
+  if (outcome.transaction) return { transaction: outcome.transaction, delivered: false };
+  const find = ctx.deps.chain.authorizationTransaction;
+  if (proof.kind !== "eip3009" || !find) return null;
+  const transaction = await find(ctx.deps.wallet.address, proof.nonce);
+  return transaction ? { transaction, delivered: false } : null;
 }
 
 /** The signed body of POST /buyer-reviews/receipts for this wallet's purchase `transaction` of listing `listingId`. */
@@ -33,8 +42,10 @@ const sleep = (seconds: number) =>
     setTimeout(resolve, seconds * 1000).unref?.();
   });
 
-async function sendReceipt(ctx: Context, listingId: string, receipt: { transaction: string; delivered: boolean }): Promise<void> {
+async function sendReceipt(ctx: Context, listingId: string, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): Promise<void> {
   const { settings, wallet } = ctx.deps;
+  const receipt = await receiptOf(ctx, priced, outcome, proof);
+  if (!receipt) return;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     // Signed again each try: a signature is valid for minutes only.
     const body = await signReceipt(wallet, reviewSiteOf(settings.registryUrl), settings.network.chainId, listingId, receipt.transaction, receipt.delivered);
@@ -50,11 +61,9 @@ async function sendReceipt(ctx: Context, listingId: string, receipt: { transacti
  * Sends the purchase's receipt in the background when the wallet sends receipts (AGORA_DELIVERY_RECEIPTS), bought a
  * registry listing through that registry, and the outcome points at a payment on chain. Returns at once.
  */
-export function sendDeliveryReceipt(ctx: Context, priced: Priced, outcome: PurchaseOutcome): void {
+export function sendDeliveryReceipt(ctx: Context, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): void {
   const { settings } = ctx.deps;
   const listingId = ctx.server.listingId;
   if (settings.deliveryReceipts !== true || !settings.registryUrl || !listingId) return;
-  const receipt = receiptOf(priced, outcome);
-  if (!receipt) return;
-  void sendReceipt(ctx, listingId, receipt).catch(() => undefined);
+  void sendReceipt(ctx, listingId, priced, outcome, proof).catch(() => undefined);
 }

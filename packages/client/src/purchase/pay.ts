@@ -57,6 +57,6 @@ export async function pay(ctx: Context, priced: Priced, sign: Signer): Promise<P
   const sentAt = performance.now();
   const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, code: "no_answer" as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
   const outcome = await receipt(ctx, priced, { attemptId: reserved.id, proof: signed.proof, answer, answeredInMs: Math.round(performance.now() - sentAt) });
-  sendDeliveryReceipt(ctx, priced, outcome);
+  sendDeliveryReceipt(ctx, priced, outcome, signed.proof);
   return outcome;
 }
