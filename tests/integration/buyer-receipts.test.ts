@@ -1,7 +1,8 @@
 // Buyers' signed delivery receipts against a real chain: the agent wallet buys from a provider kit listed in the
 // registry (settled on anvil by x402's facilitator), then, in the background, signs and posts a receipt to the
 // registry (delivered, or charged and not delivered), which checks it against the sale on chain exactly as it checks a review; the listing's 30-day delivery
-// evidence counts it beside the test purchases and says how many came from buyers. A wallet with receipts turned off
+// evidence counts it beside the test purchases and says how many came from buyers (an asynchronous purchase's once
+// its job is done). A wallet with receipts turned off
 // sends none. Forged, foreign, repeated and malformed receipts are refused with their status and store nothing.
 import fs from "node:fs";
 import os from "node:os";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA, taskRefOf } from "@agora-mcp/protocol";
-import { chainReader, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
+import { chainReader, checkJob, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
 import { POST as postReceipt } from "@/app/api/buyer-reviews/receipts/route";
@@ -39,6 +40,7 @@ beforeAll(async () => {
     log: () => {},
     items: [
       { id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` },
+      { id: "report", name: "Report", description: "A report, prepared after the purchase", price: "0.01", params: { topic: "Example: tea" }, async: { checkAfterSeconds: 1 }, handler: ({ topic }) => `A report on ${topic}` },
       // Paid first through make-purchase, then it fails: the buyer is charged and gets nothing.
       { id: "broken", name: "Broken quote", description: "A quote that fails after payment", price: "0.01", params: { topic: "Example: tea" }, x402Tool: false, handler: () => {
         throw new Error("the quote service is down");
@@ -69,7 +71,7 @@ afterAll(async () => {
 });
 
 /** A funded wallet buying through the registry, asking nobody; `receipts: false` sets AGORA_DELIVERY_RECEIPTS=false. */
-async function wallet(receipts = true): Promise<{ deps: PurchaseDeps; account: PrivateKeyAccount }> {
+async function wallet(receipts = true): Promise<{ deps: PurchaseDeps & { ledger: Ledger }; account: PrivateKeyAccount }> {
   const dir = fs.mkdtempSync(path.join(tmp, "wallet-"));
   const key = generatePrivateKey();
   await stack.chain.mintUsdc(privateKeyToAccount(key).address, 1_000_000n);
@@ -80,7 +82,7 @@ async function wallet(receipts = true): Promise<{ deps: PurchaseDeps; account: P
     ENABLE_REQUEST_ELICITATION: "false",
     ...(receipts ? {} : { AGORA_DELIVERY_RECEIPTS: "false" }),
   });
-  const deps: PurchaseDeps = { settings, wallet: walletFromKey(key), ledger: new Ledger(path.join(dir, "ledger.jsonl")), chain: chainReader(settings.network, settings.rpcUrl) };
+  const deps: PurchaseDeps & { ledger: Ledger } = { settings, wallet: walletFromKey(key), ledger: new Ledger(path.join(dir, "ledger.jsonl")), chain: chainReader(settings.network, settings.rpcUrl) };
   return { deps, account: privateKeyToAccount(key) };
 }
 
@@ -189,5 +191,24 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     expect(answer.body.receipt).toMatchObject({ listingId, delivered: false, taskRef: taskRefOf(BASE_SEPOLIA.chainId, quiet.transaction) });
     const view = await findListingView(conn.db, listingId);
     expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 2, buyerReceipts: { delivered: 1, failedCharged: 2 } });
+  });
+
+  it("an asynchronous purchase sends its receipt once its job is done, not before", async () => {
+    const { deps, account } = await wallet();
+    const bought = await purchase({ server: "receipt-quotes", item: "report", params: { topic: "tea" } }, deps);
+    expect(bought, bought.message).toMatchObject({ status: "job-pending", jobId: expect.any(String), transaction: expect.any(String) });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await stored()).toHaveLength(3);
+    let job = await checkJob(bought.jobId!, { ledger: deps.ledger, wallet: deps.wallet, settings: deps.settings });
+    for (let i = 0; job.status === "pending" && i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      job = await checkJob(bought.jobId!, { ledger: deps.ledger, wallet: deps.wallet, settings: deps.settings });
+    }
+    expect(job).toMatchObject({ status: "done", result: "A report on tea" });
+    const deadline = Date.now() + 15_000;
+    while ((await stored()).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect((await stored()).find((r) => r.payer === account.address)).toMatchObject({ delivered: true, txHash: bought.transaction!.toLowerCase() });
+    const view = await findListingView(conn.db, listingId);
+    expect(view!.delivery30d).toEqual({ delivered: 2, failedUncharged: 0, failedCharged: 2, buyerReceipts: { delivered: 2, failedCharged: 2 } });
   });
 });

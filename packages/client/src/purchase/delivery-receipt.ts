@@ -4,7 +4,9 @@
 // It runs in the background: it never fails or delays the purchase's answer, and a registry that refuses or cannot
 // be reached costs nothing. It reveals nothing beyond the payment the chain already shows and whether it delivered.
 import { reviewSiteOf, type SignedBuyerReceipt } from "@agora-mcp/protocol";
+import { findListing } from "../registry.js";
 import { messageBase, post, signed } from "../review.js";
+import type { Settings } from "../settings.js";
 import type { Wallet } from "../wallet.js";
 import type { Context, PaymentProof, Priced, PurchaseOutcome } from "./types.js";
 
@@ -42,10 +44,8 @@ const sleep = (seconds: number) =>
     setTimeout(resolve, seconds * 1000).unref?.();
   });
 
-async function sendReceipt(ctx: Context, listingId: string, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): Promise<void> {
-  const { settings, wallet } = ctx.deps;
-  const receipt = await receiptOf(ctx, priced, outcome, proof);
-  if (!receipt) return;
+/** Signs and posts one receipt, trying again while the registry says when to (never throws past its caller's catch). */
+async function postReceipt(settings: Settings, wallet: Wallet, listingId: string, receipt: Receipt): Promise<void> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     // Signed again each try: a signature is valid for minutes only.
     const body = await signReceipt(wallet, reviewSiteOf(settings.registryUrl), settings.network.chainId, listingId, receipt.transaction, receipt.delivered);
@@ -57,13 +57,32 @@ async function sendReceipt(ctx: Context, listingId: string, priced: Priced, outc
   }
 }
 
+async function sendReceipt(ctx: Context, listingId: string, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): Promise<void> {
+  const receipt = await receiptOf(ctx, priced, outcome, proof);
+  if (receipt) await postReceipt(ctx.deps.settings, ctx.deps.wallet, listingId, receipt);
+}
+
+const sends = (settings: Settings) => settings.deliveryReceipts === true && Boolean(settings.registryUrl);
+
 /**
  * Sends the purchase's receipt in the background when the wallet sends receipts (AGORA_DELIVERY_RECEIPTS), bought a
  * registry listing through that registry, and the outcome points at a payment on chain. Returns at once.
  */
 export function sendDeliveryReceipt(ctx: Context, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): void {
-  const { settings } = ctx.deps;
   const listingId = ctx.server.listingId;
-  if (settings.deliveryReceipts !== true || !settings.registryUrl || !listingId) return;
+  if (!sends(ctx.deps.settings) || !listingId) return;
   void sendReceipt(ctx, listingId, priced, outcome, proof).catch(() => undefined);
+}
+
+/**
+ * An asynchronous purchase's receipt, once its job is done (its payment was checked on chain when it was bought):
+ * the registry's listing of the server is looked up by its URL. In the background, as after a purchase.
+ */
+export function sendJobReceipt(settings: Settings, wallet: Wallet, job: { serverUrl: string; transaction: string }): void {
+  if (!sends(settings)) return;
+  const send = async () => {
+    const listing = await findListing(settings.registryUrl, job.serverUrl);
+    await postReceipt(settings, wallet, listing.id, { transaction: job.transaction, delivered: true });
+  };
+  void send().catch(() => undefined);
 }
