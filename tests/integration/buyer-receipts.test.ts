@@ -154,6 +154,13 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     expect(await stored()).toHaveLength(2);
   });
 
+  it("refuses a receipt signed for another Agora, naming it a receipt (401)", async () => {
+    const answer = await post(await signBuyerMessage(quiet.account, "Receipt", { ...receiptMessage(listingId, quiet.transaction, quiet.account.address, false), site: "https://other-agora.example" }));
+    expect(answer.status).toBe(401);
+    expect(answer.body.message).toBe('This receipt was signed for the Agora at https://other-agora.example, not for this one (http://localhost): sign it again with site "http://localhost".');
+    expect(await stored()).toHaveLength(2);
+  });
+
   it("refuses a receipt for another wallet's sale (403)", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
     const answer = await post(await signBuyerMessage(stranger, "Receipt", receiptMessage(listingId, quiet.transaction, stranger.address, false)));
