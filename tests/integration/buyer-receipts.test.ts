@@ -30,6 +30,8 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-receipts-"));
 let stack: PaymentStack;
 let kit: RunningServer;
 let registry: Awaited<ReturnType<typeof serveRoute>>;
+/** What the registry's receipt endpoint does (a test swaps in one that is slow and fails). */
+let receiptRoute: (request: Request) => Promise<Response> = postReceipt;
 
 beforeAll(async () => {
   stack = await startPaymentStack();
@@ -56,7 +58,7 @@ beforeAll(async () => {
   // The site's API on one origin: its MCP endpoint (the wallet finds listings there) and the receipt endpoint.
   registry = await serveRoute({
     GET: mcpGet,
-    POST: (request) => (new URL(request.url).pathname === "/api/buyer-reviews/receipts" ? postReceipt(request) : mcpPost(request)),
+    POST: (request) => (new URL(request.url).pathname === "/api/buyer-reviews/receipts" ? receiptRoute(request) : mcpPost(request)),
   });
 }, 60_000);
 
@@ -133,6 +135,32 @@ describe.each(drivers())("buyer delivery receipts on %s", (driver) => {
     const rows = await stored();
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.payer === account.address)).toMatchObject({ listingId, amount: "10000", delivered: false });
+    const view = await findListingView(conn.db, listingId);
+    expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 1, buyerReceipts: { delivered: 1, failedCharged: 1 } });
+  });
+
+  it("a registry that is slow to take the receipt and then fails neither delays nor fails the purchase", async () => {
+    let reached = 0;
+    receiptRoute = async () => {
+      reached++;
+      await new Promise((r) => setTimeout(r, 3_000));
+      return new Response(JSON.stringify({ message: "down" }), { status: 500, headers: { "content-type": "application/json" } });
+    };
+    try {
+      const { deps } = await wallet();
+      const started = performance.now();
+      const bought = await purchase({ server: "receipt-quotes", item: "quote", params: { topic: "milk" } }, deps);
+      expect(bought).toMatchObject({ status: "delivered", code: "delivered" });
+      expect(performance.now() - started).toBeLessThan(2_500);
+      // The receipt was on its way while the purchase answered; the failure cost nothing and stored nothing.
+      const deadline = Date.now() + 5_000;
+      while (reached === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(reached).toBe(1);
+    } finally {
+      receiptRoute = postReceipt;
+    }
+    expect(await stored()).toHaveLength(2);
+    // That sale has no receipt and the evidence is unchanged.
     const view = await findListingView(conn.db, listingId);
     expect(view!.delivery30d).toEqual({ delivered: 1, failedUncharged: 0, failedCharged: 1, buyerReceipts: { delivered: 1, failedCharged: 1 } });
   });
