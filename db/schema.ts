@@ -681,12 +681,10 @@ export type ListingDrift = typeof listingDrift.$inferSelect;
 export type DriftKind = (typeof driftKind.enumValues)[number];
 export type ListingSale = typeof listingSales.$inferSelect;
 
-// Buyer reviews (lib/buyer-reviews): a rating and plain text signed (EIP-712) by the wallet that paid one of the
-// listing's sales, checked against the chain when it arrived. Amount, payer, payee and time are the chain's.
-// One review per sale, ever: a revoked or hidden one keeps its sale.
-export const buyerReviews = pgTable(
-  "buyer_reviews",
-  {
+// The columns a buyer's signed statement about one sale keeps (a review, a delivery receipt): the listing, and the
+// sale as read from the chain.
+function saleStatementColumns() {
+  return {
     id: uuid("id").primaryKey().defaultRandom(),
     listingId: uuid("listing_id")
       .notNull()
@@ -702,6 +700,16 @@ export const buyerReviews = pgTable(
     amount: numeric("amount", { precision: 78, scale: 0, mode: "string" }).notNull(),
     blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }).notNull(),
+  };
+}
+
+// Buyer reviews (lib/buyer-reviews): a rating and plain text signed (EIP-712) by the wallet that paid one of the
+// listing's sales, checked against the chain when it arrived. Amount, payer, payee and time are the chain's.
+// One review per sale, ever: a revoked or hidden one keeps its sale.
+export const buyerReviews = pgTable(
+  "buyer_reviews",
+  {
+    ...saleStatementColumns(),
     rating: smallint("rating").notNull(),
     text: text("text").notNull(),
     // keccak256 of the text's UTF-8 bytes (the feedback record's feedbackHash).
@@ -725,6 +733,22 @@ export const buyerReviews = pgTable(
   ],
 );
 export type BuyerReviewRow = typeof buyerReviews.$inferSelect;
+
+// Buyers' signed delivery receipts: the wallet that paid a sale says whether the call delivered. One per sale (the
+// unique sale key decides a race); the listing's delivery evidence counts them beside Agora's test purchases.
+export const buyerReceipts = pgTable(
+  "buyer_receipts",
+  {
+    ...saleStatementColumns(),
+    // False: the buyer was charged and nothing good came back.
+    delivered: boolean("delivered").notNull(),
+    signature: text("signature").notNull(),
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("buyer_receipts_sale_key").on(t.chainId, t.txHash, t.logIndex), index("buyer_receipts_listing_idx").on(t.listingId, t.paidAt.desc())],
+);
+export type BuyerReceiptRow = typeof buyerReceipts.$inferSelect;
 export type TestPurchase = typeof testPurchases.$inferSelect;
 export type TestPurchaseOutcome = (typeof testPurchaseOutcome.enumValues)[number];
 

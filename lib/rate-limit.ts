@@ -37,6 +37,9 @@ export const limits = {
   // Buyer reviews: each one costs chain reads, so they are bounded per client address and per reviewing wallet.
   buyerReviewsPerIp: { name: "buyer-review:ip", max: 30, windowSeconds: HOUR, message: "Too many reviews sent from this address." },
   buyerReviewsPerWallet: { name: "buyer-review:wallet", max: 10, windowSeconds: HOUR, message: "Too many reviews from this wallet." },
+  // Delivery receipts cost the same reads; a wallet sends one after each paid call, so it may send more of them.
+  buyerReceiptsPerIp: { name: "buyer-receipt:ip", max: 120, windowSeconds: HOUR, message: "Too many delivery receipts sent from this address." },
+  buyerReceiptsPerWallet: { name: "buyer-receipt:wallet", max: 60, windowSeconds: HOUR, message: "Too many delivery receipts from this wallet." },
   // The wallet page's balance reads spend the operator's RPC quota, which the sales index and reviews need too.
   walletBalanceReadsPerIp: { name: "wallet-balance:ip", max: 20, windowSeconds: 10 * MINUTE, message: "Too many balance reads from your address." },
   // Claiming an imported listing: each token is a stored row, each verification reaches the claimed domain.

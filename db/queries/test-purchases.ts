@@ -1,7 +1,7 @@
 // Agora's test purchases: the day's budget (reserved in the database before anything is signed, so instances
 // sharing it cannot overspend it together), each purchase's record, and the items owners exclude.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type ListingRow, type TestPurchase, type TestPurchaseOutcome } from "../schema";
+import { buyerReceipts, listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type ListingRow, type TestPurchase, type TestPurchaseOutcome } from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -200,34 +200,46 @@ export async function undeliveredListings(db: Db, limit = 50): Promise<Undeliver
 }
 
 /**
- * How often each listing's test purchases delivered over the last `days` days, by what happened to the money:
- * `delivered`; `failedUncharged` (nothing good came back and the payment was not used: the server refused it, or its
- * tool failed on a binding that settles only after success); `failedCharged` (the money moved, or may have, and
- * nothing good came back). Drift and pending purchases are left out: nothing was bought.
+ * How often each listing delivered over the last `days` days, by what happened to the money, counting Agora's test
+ * purchases and its buyers' signed receipts together: `delivered`; `failedUncharged` (nothing good came back and the
+ * payment was not used: the server refused it, or its tool failed on a binding that settles only after success);
+ * `failedCharged` (the money moved, or may have, and nothing good came back). Drift and pending purchases are left
+ * out: nothing was bought. `buyerReceipts` (present when there were any) says how many of them buyers' receipts
+ * counted; a receipt is of a payment on chain, so it never failed uncharged.
  */
-export type DeliveryCounts = { delivered: number; failedUncharged: number; failedCharged: number };
+export type DeliveryCounts = { delivered: number; failedUncharged: number; failedCharged: number; buyerReceipts?: { delivered: number; failedCharged: number } };
 
 /** The outcomes `deliveryCounts` counts (drift and pending bought nothing). */
 const COUNTED = sql.raw(`t.outcome in ('delivered', 'refused', 'not-delivered')`);
 
 /**
  * A listing's delivery counts over the last `days` days, as one fact of the listings' single facts statement
- * (facts-statement.ts); absent when it has no counted purchase in that window.
+ * (facts-statement.ts): its test purchases started and its buyers' receipts of sales paid in that window; absent
+ * when it has neither.
  */
 export function deliveryCountsFact(days = 30): ListingFact<DeliveryCounts> {
   const charged = sql.raw(`t.outcome = 'not-delivered' and t.money not in ('none', 'refused')`);
   const uncharged = sql.raw(`t.outcome = 'refused' or (t.outcome = 'not-delivered' and t.money in ('none', 'refused'))`);
+  const since = sql`now() - make_interval(days => ${Math.trunc(days)}::int)`;
   return {
-    select: (listingId) => sql`(select jsonb_build_object(
-        'delivered', count(*) filter (where t.outcome = 'delivered'),
-        'failedUncharged', count(*) filter (where ${uncharged}),
-        'failedCharged', count(*) filter (where ${charged}))
-      from ${testPurchases} t
-      where t.listing_id = ${listingId} and t.started_at >= now() - make_interval(days => ${Math.trunc(days)}::int)
-      having count(*) filter (where ${COUNTED}) > 0)`,
+    select: (listingId) => sql`(select case when tp.counted + br.counted > 0 then jsonb_build_object(
+        'delivered', tp.delivered + br.delivered,
+        'failedUncharged', tp.failed_uncharged,
+        'failedCharged', tp.failed_charged + br.failed_charged,
+        'receiptsDelivered', br.delivered,
+        'receiptsFailedCharged', br.failed_charged) end
+      from (select count(*) filter (where ${COUNTED}) as counted,
+              count(*) filter (where t.outcome = 'delivered') as delivered,
+              count(*) filter (where ${uncharged}) as failed_uncharged,
+              count(*) filter (where ${charged}) as failed_charged
+            from ${testPurchases} t where t.listing_id = ${listingId} and t.started_at >= ${since}) tp,
+           (select count(*) as counted, count(*) filter (where r.delivered) as delivered, count(*) filter (where not r.delivered) as failed_charged
+            from ${buyerReceipts} r where r.listing_id = ${listingId} and r.paid_at >= ${since}) br)`,
     decode: (json) => {
       const o = json as Record<string, unknown>;
-      return { delivered: Number(o.delivered), failedUncharged: Number(o.failedUncharged), failedCharged: Number(o.failedCharged) };
+      const counts: DeliveryCounts = { delivered: Number(o.delivered), failedUncharged: Number(o.failedUncharged), failedCharged: Number(o.failedCharged) };
+      const receipts = { delivered: Number(o.receiptsDelivered), failedCharged: Number(o.receiptsFailedCharged) };
+      return receipts.delivered + receipts.failedCharged > 0 ? { ...counts, buyerReceipts: receipts } : counts;
     },
   };
 }

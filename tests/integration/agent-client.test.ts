@@ -183,7 +183,7 @@ describe("a host that supports elicitation", () => {
     // No test purchases yet: no server has evidence of delivering, so a least delivery rate leaves every one out.
     const delivering = await call(host, "search_servers", { source: "agora", minDeliveryRate: 0.5 });
     expect(delivering.data.servers).toEqual([]);
-    expect(delivering.text).toContain("4 on this page left out: they delivered less than 50% of the registry's test purchases in 30 days, or have none.");
+    expect(delivering.text).toContain("4 on this page left out: they delivered less than 50% of their purchases in 30 days (the registry's test purchases and buyers' signed receipts), or have none.");
   });
 
   it("gets a free item with nothing signed or paid", async () => {

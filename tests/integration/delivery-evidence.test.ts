@@ -1,4 +1,5 @@
-// A listing's 30-day delivery record (its test purchases: delivered, failed uncharged, failed charged) reaches every
+// A listing's 30-day delivery record (its test purchases and buyers' signed receipts: delivered, failed uncharged,
+// failed charged, and how many of them buyers reported) reaches every
 // surface that publishes the listing's facts: the JSON API (list and one), MCP get_server and search_servers, and
 // server.json's `_meta`; a listing never bought from shows zeros, not nothing.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,7 +10,7 @@ import { GET as oneAgent } from "@/app/api/mcp-agents/[id]/route";
 import { GET as listAgents } from "@/app/api/mcp-agents/route";
 import { DELETE, GET, OPTIONS, POST } from "@/app/api/mcp/route";
 import { GET as oneV01 } from "@/app/v0.1/servers/[...path]/route";
-import { testPurchases } from "@/db/schema";
+import { buyerReceipts, testPurchases } from "@/db/schema";
 import { setDatabase } from "@/lib/database";
 import { reloadEnv } from "@/lib/env";
 import { insertListing } from "@/lib/listings/write";
@@ -17,7 +18,7 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { serveRoute } from "../support/route-server";
 
 const OURS = "dev.agora-mcp/listing";
-type Delivery = { delivered: number; failedUncharged: number; failedCharged: number };
+type Delivery = { delivered: number; failedUncharged: number; failedCharged: number; buyerReceipts?: { delivered: number; failedCharged: number } };
 type Facts = { id: string; delivery30d: Delivery };
 
 describe.each(drivers())("delivery evidence on every surface (%s)", (driver) => {
@@ -48,6 +49,12 @@ describe.each(drivers())("delivery evidence on every surface (%s)", (driver) => 
       row("drift", "none"),
       row("not-delivered", "paid", 40 * day), // outside the window
     ] as never);
+    // Buyers' receipts (checked against the chain when they arrived; here, stored as they would be): counted by when the sale was paid.
+    const receipt = (n: number, delivered: boolean, ageMs: number) => ({
+      listingId: boughtId, chainId: 84532, txHash: `0x${n.toString(16).padStart(64, "0")}`, logIndex: 1, payer: "0x0000000000000000000000000000000000000001", payee: "0x0000000000000000000000000000000000000002",
+      amount: "10000", blockNumber: BigInt(n), paidAt: new Date(Date.now() - ageMs), delivered, signature: "0x", signedAt: new Date(),
+    });
+    await conn.db.insert(buyerReceipts).values([receipt(1, true, day), receipt(2, false, 2 * day), receipt(3, true, 40 * day)]);
     registry = await serveRoute({ POST, GET, DELETE, OPTIONS });
     client = new Client({ name: "delivery-evidence-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${registry.url}/api/mcp`)));
@@ -62,7 +69,7 @@ describe.each(drivers())("delivery evidence on every surface (%s)", (driver) => 
     reloadEnv();
   });
 
-  const expected = { delivered: 3, failedUncharged: 1, failedCharged: 1 };
+  const expected = { delivered: 4, failedUncharged: 1, failedCharged: 2, buyerReceipts: { delivered: 1, failedCharged: 1 } };
   const none = { delivered: 0, failedUncharged: 0, failedCharged: 0 };
 
   it("the JSON API lists and shows each listing's 30-day delivery counts", async () => {

@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import type { Hex } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { BASE_SEPOLIA, BUYER_REVIEW_TYPES, buildRequirements, buyerReviewDomain, encodePaymentV1, readPurchaseResult, type BuyerReviewDomain } from "@agora-mcp/protocol";
+import { BASE_SEPOLIA, BUYER_SIGNED_TYPES, buildRequirements, buyerReviewDomain, encodePaymentV1, readPurchaseResult, type BuyerReviewDomain } from "@agora-mcp/protocol";
 
 /** Buys the kit's `quote` item for `units` paid to `payTo`; the settlement transaction's hash. */
 export async function buyQuote(shop: Client, buyer: PrivateKeyAccount, payTo: `0x${string}`, units: bigint): Promise<Hex> {
@@ -22,19 +22,19 @@ type ReviewMessage = { logIndex: number; issuedAt: number; expiresAt: number } &
 export const TEST_SITE = "http://localhost";
 
 /**
- * The body POST /api/buyer-reviews (or /revoke) takes: the message (for TEST_SITE unless it names a site), its domain
+ * The body POST /api/buyer-reviews (or /revoke, /receipts) takes: the message (for TEST_SITE unless it names a site), its domain
  * and `signer`'s signature.
  */
 export async function signBuyerMessage<M extends ReviewMessage>(
   signer: PrivateKeyAccount,
-  primaryType: "Review" | "RevokeReview",
+  primaryType: keyof typeof BUYER_SIGNED_TYPES,
   unsigned: M,
   domain: BuyerReviewDomain = buyerReviewDomain(BASE_SEPOLIA.chainId),
 ) {
   const message = { site: TEST_SITE, ...unsigned };
   const signature = await signer.signTypedData({
     domain,
-    types: BUYER_REVIEW_TYPES,
+    types: BUYER_SIGNED_TYPES,
     primaryType,
     message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) } as never,
   });

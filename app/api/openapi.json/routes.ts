@@ -9,6 +9,7 @@ import * as register from "@/app/api/auth/register/route";
 import * as resetPassword from "@/app/api/auth/reset-password/route";
 import * as verifyEmail from "@/app/api/auth/verify-email/route";
 import * as feedback from "@/app/api/buyer-reviews/[listing]/feedback/route";
+import * as receipts from "@/app/api/buyer-reviews/receipts/route";
 import * as revoke from "@/app/api/buyer-reviews/revoke/route";
 import * as buyerReviews from "@/app/api/buyer-reviews/route";
 import * as health from "@/app/api/health/route";
@@ -90,6 +91,7 @@ export const ROUTES: RouteDescriptions = {
   "app/api/mcp-agents/[id]/route.ts": { GET: { operationId: "getAgent", summary: "One approved listing", tags: ["listings"], handler: agent.GET, params: LISTING_KEY, answers: ok("The listing", a.apiAgent), errors: ["invalid_request", "not_found"] } },
   "app/api/buyer-reviews/route.ts": { POST: { operationId: "postBuyerReview", summary: "A review signed (EIP-712) by a wallet that paid the listing", tags: ["buyer-reviews"], handler: buyerReviews.POST, answers: ok("The stored review", a.buyerReviewAnswer, 201), errors: ["invalid_request", "forbidden", "conflict", "not_found"] } },
   "app/api/buyer-reviews/revoke/route.ts": { POST: { operationId: "revokeBuyerReview", summary: "The reviewer withdraws their review, signed again", tags: ["buyer-reviews"], handler: revoke.POST, answers: ok("Revoked", a.buyerReviewRevokeAnswer), errors: ["invalid_request", "forbidden", "not_found"] } },
+  "app/api/buyer-reviews/receipts/route.ts": { POST: { operationId: "postBuyerReceipt", summary: "A delivery receipt signed (EIP-712) by the wallet that paid: whether the paid call delivered", tags: ["buyer-reviews"], handler: receipts.POST, answers: ok("The stored receipt", a.buyerReceiptAnswer, 201), errors: ["invalid_request", "forbidden", "conflict", "not_found"] } },
   "app/api/buyer-reviews/[listing]/feedback/route.ts": { GET: { operationId: "getListingFeedback", summary: "The listing's buyer reviews as ERC-8004 feedback records", tags: ["buyer-reviews"], handler: feedback.GET, params: { listing: "The listing's id or slug." }, answers: ok("The feedback and its summary", a.feedbackAnswer), errors: ["invalid_request", "not_found"] } },
   "app/discovery/resources/route.ts": { GET: { operationId: "listDiscoveryResources", summary: "x402 Bazaar discovery over the verified catalogue", tags: ["discovery"], handler: resources.GET, query: discoveryQuerySchema, answers: ok("One resource per x402-paid tool", a.discoveryAnswer), errors: ["invalid_request"], errorShape: "RegistryError" }, ...readOnly("discoveryResources", ["discovery"]) },
   "app/discovery/search/route.ts": { ...readOnly("discoverySearch", ["discovery"]), GET: { operationId: "searchDiscoveryResources", summary: "x402 Bazaar search", tags: ["discovery"], handler: search.GET, query: discoverySearchSchema, answers: ok("The entries of the best-matching listings", a.discoverySearchAnswer), errors: ["invalid_request", "invalid_cursor"], errorShape: "RegistryError" } },

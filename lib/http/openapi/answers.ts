@@ -75,6 +75,7 @@ const buyerReviewView = z.looseObject({
 export const buyerReviewAnswer = z.looseObject({ review: buyerReviewView });
 
 export const buyerReviewRevokeAnswer = z.looseObject({ revoked: z.literal(true), id: z.string(), taskRef: z.string() });
+export const buyerReceiptAnswer = z.looseObject({ receipt: z.looseObject({ id: z.string(), listingId: z.string(), taskRef: z.string(), logIndex: z.number().int(), delivered: z.boolean(), paidAt: z.string() }) });
 
 export const feedbackAnswer = z.looseObject({
   agentId: z.string().describe("The listing's registry name."),

@@ -63,7 +63,8 @@ function quality(payable: PayableItem, { sales, testPurchase, buyerRating, deliv
       lastCheckedAt: payable.checkedAt,
       deliveryTested: testPurchase ? { outcome: testPurchase.outcome, at: testPurchase.at, deliveredMs: testPurchase.deliveredMs } : null,
       buyerRating: { count: buyerRating.count, averageStars: buyerRating.average },
-      // What came of Agora's test purchases over 30 days: delivered, failed without a charge, failed after paying.
+      // What came of Agora's test purchases and buyers' signed receipts over 30 days: delivered, failed without a
+      // charge, failed after paying (and how many of them buyers reported, when any did).
       delivery30d,
       // How this entry is paid (x402's scheme of its accepts): "exact" a fixed price, "upto" at most the amount.
       schemes: [payable.offer.requirements.scheme],

@@ -63,9 +63,16 @@ const driftSchema = z.object({
 });
 
 const deliverySchema = z.object({
-  delivered: z.number().int().describe("Test purchases that were paid for and delivered a good result in time."),
+  delivered: z.number().int().describe("Purchases (Agora's test purchases and buyers' signed receipts) that were paid for and delivered a good result."),
   failedUncharged: z.number().int().describe("Test purchases that failed without costing anything: the server refused the payment, or its tool failed and the payment was not used."),
-  failedCharged: z.number().int().describe("Test purchases that failed after the money moved (or may have): paid, and nothing good came back."),
+  failedCharged: z.number().int().describe("Purchases (test purchases and buyers' signed receipts) that failed after the money moved (or may have): paid, and nothing good came back."),
+  buyerReceipts: z
+    .object({
+      delivered: z.number().int().describe("Buyers' signed receipts saying the paid call delivered."),
+      failedCharged: z.number().int().describe("Buyers' signed receipts saying they were charged and nothing good came back."),
+    })
+    .optional()
+    .describe("How many of the counts above came from buyers' signed receipts (each checked against its payment on chain); absent when there were none."),
 });
 
 /** Liveness: small enough for every search result. */
@@ -75,7 +82,7 @@ export const statusFactsSchema = z.object({
   uptime30d: uptimeSchema,
   sales: salesFactsSchema,
   testPurchase: testPurchaseSchema.nullable().describe("Agora's latest test purchase from this server (it buys from each paid listing on a schedule); null before the first."),
-  delivery30d: deliverySchema.describe("Agora's test purchases from this server over the last 30 days, by what came of them; all 0 when there were none."),
+  delivery30d: deliverySchema.describe("Agora's test purchases from this server and its buyers' signed delivery receipts over the last 30 days, by what came of them; all 0 when there were none."),
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */

@@ -1,6 +1,6 @@
 // Reads the chain: balances, and the proof a purchase needs before it counts as paid: the settlement
 // transaction succeeded and moved exactly the price from this wallet to the payee, and nothing else.
-import { createPublicClient, decodeEventLog, http, parseAbi, type Hex, type PublicClient } from "viem";
+import { createPublicClient, decodeEventLog, http, parseAbi, parseAbiItem, type Hex, type PublicClient } from "viem";
 import type { PaymentNetwork } from "@agora-mcp/protocol";
 import { PERMIT2_ADDRESS } from "@x402/evm";
 import { chainName } from "./local-chain.js";
@@ -11,6 +11,9 @@ const usdcAbi = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
 ]);
+const authorizationUsedEvent = parseAbiItem("event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)");
+/** How far back a used authorisation's transaction is looked for: a settlement the server just made is recent. */
+const AUTHORIZATION_LOOKBACK_BLOCKS = 2_000n;
 const permit2Abi = parseAbi(["function nonceBitmap(address owner, uint256 word) view returns (uint256)"]);
 
 /** Whether Permit2 has used `nonce` of `owner`: its bitmap word is nonce >> 8, its bit the low 8 bits. */
@@ -42,6 +45,8 @@ export type ChainReader = {
   ethBalance: (of: `0x${string}`) => Promise<bigint>;
   /** Whether an EIP-3009 authorisation has been used (money moved) or not. */
   authorizationUsed: (from: `0x${string}`, nonce: Hex) => Promise<boolean>;
+  /** The transaction that used an EIP-3009 authorisation in the last blocks (its AuthorizationUsed event), if found. */
+  authorizationTransaction?: (from: `0x${string}`, nonce: Hex) => Promise<Hex | undefined>;
   /** Whether a Permit2 signature (an upto payment) has been used. */
   permit2NonceUsed: (from: `0x${string}`, nonce: bigint) => Promise<boolean>;
   checkPayment: (input: PaymentCheck) => Promise<PaymentChecked>;
@@ -76,6 +81,13 @@ export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTi
     usdcBalance: (of) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "balanceOf", args: [of] })),
     ethBalance: (of) => named(() => client.getBalance({ address: of })),
     authorizationUsed: (from, nonce) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] })),
+    authorizationTransaction: (from, nonce) =>
+      named(async () => {
+        const head = await client.getBlockNumber();
+        const fromBlock = head > AUTHORIZATION_LOOKBACK_BLOCKS ? head - AUTHORIZATION_LOOKBACK_BLOCKS : 0n;
+        const logs = await client.getLogs({ address: asset, event: authorizationUsedEvent, args: { authorizer: from, nonce }, fromBlock, toBlock: head });
+        return logs.at(-1)?.transactionHash ?? undefined;
+      }),
     permit2NonceUsed: (from, nonce) => named(() => permit2NonceUsed(client, from, nonce)),
     readContract: (args) => named(() => client.readContract(args as Parameters<PublicClient["readContract"]>[0])),
     async checkPayment(check) {

@@ -14,6 +14,7 @@ export { closeChannel, type CloseChannelInput, type CloseChannelOutcome } from "
 export { checkJob, readJob, type JobCheck } from "./jobs.js";
 export { Confirmations, type Asker } from "./confirm.js";
 export { review, revokeReview, signReview, signRevocation, type ReviewInput, type ReviewOutcome, type RevokeReviewInput, type RevokeReviewOutcome, type ReviewDeps } from "./review.js";
+export { signReceipt } from "./purchase/delivery-receipt.js";
 export type { ConnectionOptions } from "./connections.js";
 export { jsonErrorPlace } from "./json-place.js";
 export { chainName, isLocalChain } from "./local-chain.js";

@@ -3,15 +3,22 @@
 import { JOB_STATUS_TOOL, jobStatusMessage, readToolPayload, Quirks } from "@agora-mcp/protocol";
 import { textOf, withConnection, type ConnectionOptions } from "./connections.js";
 import type { Ledger } from "./ledger.js";
+import { sendJobReceipt } from "./purchase/delivery-receipt.js";
+import type { Settings } from "./settings.js";
 import type { Wallet } from "./wallet.js";
 
 export type JobCheck = { status: "pending" | "done" | "failed" | "unknown"; message: string; jobId: string; result?: unknown; checkAfterSeconds?: number };
 
-export async function checkJob(jobId: string, { ledger, wallet }: { ledger: Ledger; wallet: Wallet }): Promise<JobCheck> {
+/** `settings`: when given, a job seen done for the first time sends its delivery receipt (purchase/delivery-receipt.ts). */
+export async function checkJob(jobId: string, { ledger, wallet, settings }: { ledger: Ledger; wallet: Wallet; settings?: Settings }): Promise<JobCheck> {
   const attempt = ledger.attempts().find((a) => a.jobId === jobId);
   if (!attempt?.serverUrl) return { status: "unknown", jobId, message: `No purchase in this wallet's ledger has job "${jobId}".` };
   const check = await readJob(attempt.serverUrl, jobId, { wallet, server: attempt.server, item: attempt.item });
-  if (check.status === "done") await ledger.update(attempt.id, { status: "job-done" });
+  if (check.status === "done") {
+    await ledger.update(attempt.id, { status: "job-done" });
+    // Sent the first time the job is seen done only (the registry keeps one receipt per sale anyway).
+    if (settings && attempt.status === "job-pending" && attempt.transaction) sendJobReceipt(settings, wallet, { serverUrl: attempt.serverUrl, transaction: attempt.transaction });
+  }
   return check;
 }
 

@@ -2,11 +2,12 @@
 // (only a paid one counts), the person confirms when elicitation is on, the wallet signs (EIP-712, the shared typed
 // data of @agora-mcp/protocol: Review, RevokeReview) and the site checks the signature and the sale before it acts.
 import {
-  BUYER_REVIEW_TYPES,
+  BUYER_SIGNED_TYPES,
   buyerReviewDomain,
   cleanReviewText,
   reviewSiteOf,
   taskRefOf,
+  type BuyerReceiptMessage,
   type BuyerReviewMessage,
   type BuyerReviewRevokeMessage,
   type SignedBuyerReview,
@@ -70,16 +71,16 @@ async function confirmed(deps: ReviewDeps, confirmationId: string | undefined, a
   };
 }
 
-/** Signs one of the buyer-review messages with the wallet, in the body shape the registry's endpoints take. */
-async function signed<T extends BuyerReviewMessage | BuyerReviewRevokeMessage>(wallet: Wallet, chainId: number, primaryType: "Review" | "RevokeReview", message: T) {
+/** Signs one of the buyer messages (review, revocation, delivery receipt) with the wallet, in the body shape the registry's endpoints take. */
+export async function signed<T extends BuyerReviewMessage | BuyerReviewRevokeMessage | BuyerReceiptMessage>(wallet: Wallet, chainId: number, primaryType: keyof typeof BUYER_SIGNED_TYPES, message: T) {
   const domain = buyerReviewDomain(chainId);
   const typed = { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) };
-  const signature = await wallet.account.signTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType, message: typed as never });
+  const signature = await wallet.account.signTypedData({ domain, types: BUYER_SIGNED_TYPES, primaryType, message: typed as never });
   return { domain, message, signature };
 }
 
 /** `site`: the origin of the Agora deployment the review is for (another deployment refuses it). */
-function messageBase(wallet: Wallet, site: string, chainId: number, listingId: string, transaction: string, now: number) {
+export function messageBase(wallet: Wallet, site: string, chainId: number, listingId: string, transaction: string, now: number) {
   const issuedAt = Math.floor(now / 1000);
   return { site, listing: listingId, taskRef: taskRefOf(chainId, transaction), logIndex: -1, reviewer: wallet.address, issuedAt, expiresAt: issuedAt + SIGNATURE_VALID_SECONDS };
 }
@@ -105,14 +106,14 @@ export function signRevocation(wallet: Wallet, site: string, chainId: number, li
   return signed(wallet, chainId, "RevokeReview", messageBase(wallet, site, chainId, listingId, transaction, now));
 }
 
-async function post(settings: Settings, path: string, body: unknown): Promise<{ status: number; body: { message?: string; id?: string; review?: { id?: string } } }> {
+export async function post(settings: Settings, path: string, body: unknown): Promise<{ status: number; headers?: Headers; body: { message?: string; id?: string; review?: { id?: string } } }> {
   const response = await fetch(`${registryApiBase(settings.registryUrl)}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(POST_TIMEOUT_MS),
   });
-  return { status: response.status, body: (await response.json().catch(() => ({}))) as { message?: string; id?: string; review?: { id?: string } } };
+  return { status: response.status, headers: response.headers, body: (await response.json().catch(() => ({}))) as { message?: string; id?: string; review?: { id?: string } } };
 }
 
 const refusedBy = (what: string, answer: { status: number; body: { message?: string } }) =>

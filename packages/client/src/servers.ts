@@ -6,17 +6,22 @@ import type { Settings } from "./settings.js";
 /**
  * `names`: what a spending policy's server list may call it (the registry id, slug and name, the URL and its host).
  * `terms`: the price and payees its registry listing shows (none for a server reached by URL).
+ * `listingId`: the registry's listing of the server, when it has one.
  */
-export type ResolvedServer = { url: string; label: string; listed: boolean; names: string[]; terms?: ListedTerms };
+export type ResolvedServer = { url: string; label: string; listed: boolean; names: string[]; terms?: ListedTerms; listingId?: string };
 
 const urlNames = (url: string) => [url, url.replace(/\/+$/, ""), new URL(url).host];
+
+function listed(listing: Awaited<ReturnType<typeof findListing>>): ResolvedServer {
+  return { url: listing.serverUrl, label: listing.name, listed: true, names: [listing.id, listing.slug, listing.name, ...urlNames(listing.serverUrl)], terms: listing.terms, listingId: listing.id };
+}
 
 /** The registry's listing of a server, or null when it has none (or the registry cannot say). */
 async function listingOf(settings: Settings, key: string): Promise<ResolvedServer | null> {
   if (!settings.registryUrl) return null;
   try {
     const listing = await findListing(settings.registryUrl, key);
-    return { url: listing.serverUrl, label: listing.name, listed: true, names: [listing.id, listing.slug, listing.name, ...urlNames(listing.serverUrl)], terms: listing.terms };
+    return listed(listing);
   } catch (error) {
     if (error instanceof RegistryError) return null;
     throw error;
@@ -41,7 +46,7 @@ export async function resolveServer(key: string, settings: Settings): Promise<{ 
   }
   try {
     const listing = await findListing(settings.registryUrl, text);
-    return { ok: true, server: { url: listing.serverUrl, label: listing.name, listed: true, names: [listing.id, listing.slug, listing.name, ...urlNames(listing.serverUrl)], terms: listing.terms } };
+    return { ok: true, server: listed(listing) };
   } catch (error) {
     if (error instanceof RegistryError) return { ok: false, reason: `${error.message} Nothing was signed.` };
     throw error;

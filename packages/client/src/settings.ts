@@ -31,6 +31,7 @@ export const SETTING_NAMES = [
   "AGORA_WALLET_FILE",
   "AGORA_POLICY_FILE",
   "AGORA_POLICY_ALLOW_RAISE",
+  "AGORA_DELIVERY_RECEIPTS",
   "AGORA_BUNDLE_SETTINGS",
 ] as const;
 
@@ -70,6 +71,11 @@ export type Settings = {
    * and thresholdUnits are its effective values). A buyer without one (the registry's test purchases) has the caps only.
    */
   policy?: Policy;
+  /**
+   * After a paid call whose payment is on chain, sign and send the registry a delivery receipt (delivered or not).
+   * On unless AGORA_DELIVERY_RECEIPTS=false; a buyer built without it (the registry's own test purchases) sends none.
+   */
+  deliveryReceipts?: boolean;
 };
 
 export class SettingsError extends Error {
@@ -205,6 +211,7 @@ function settingsFrom(env: Env, bundle: BundleSettings): Settings {
     // The default path named outright (an MCP bundle's setting defaults to it) is still the default: its folder is made.
     walletFileSet: walletRaw !== undefined && path.resolve(walletRaw) !== defaultWalletFile(),
     policy,
+    deliveryReceipts: flag(env, "AGORA_DELIVERY_RECEIPTS", true),
   };
 }
 

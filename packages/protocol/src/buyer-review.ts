@@ -47,6 +47,18 @@ export const BUYER_REVIEW_TYPES = {
   RevokeReview: [...SALE_FIELDS, ...VALIDITY_FIELDS],
 } as const;
 
+/**
+ * A delivery receipt: the wallet that paid a sale says whether the call it paid for delivered (`delivered: false`: it
+ * was charged and got nothing good). Same domain and sale fields as a review; its own primary type, so a signature
+ * of one can never be read as the other.
+ */
+export const BUYER_RECEIPT_TYPES = {
+  Receipt: [...SALE_FIELDS, { name: "delivered", type: "bool" }, ...VALIDITY_FIELDS],
+} as const;
+
+/** Every primary type a buyer signs for the site, for verifying any of them. */
+export const BUYER_SIGNED_TYPES = { ...BUYER_REVIEW_TYPES, ...BUYER_RECEIPT_TYPES } as const;
+
 export const BUYER_REVIEW_TEXT_MAX = 1_000;
 /** A signature is good for at most this long after it was made (and is refused once expired). */
 export const BUYER_REVIEW_MAX_VALIDITY_SECONDS = 3_600;
@@ -101,6 +113,7 @@ const common = {
 
 export const buyerReviewMessageSchema = z.object({ ...common, rating: z.number().int().min(1, "The rating is 1 to 5.").max(5, "The rating is 1 to 5."), text: buyerReviewTextSchema });
 export const buyerReviewRevokeMessageSchema = z.object(common);
+export const buyerReceiptMessageSchema = z.object({ ...common, delivered: z.boolean({ message: "delivered must be true or false." }) });
 
 const domainSchema = z.object({ name: z.string().max(100), version: z.string().max(20), chainId: z.number().int() });
 const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, "signature must be a 65-byte 0x hex string");
@@ -110,10 +123,15 @@ export const signedBuyerReviewSchema = z.object({ domain: domainSchema, message:
 /** POST /api/buyer-reviews/revoke. */
 export const signedBuyerReviewRevokeSchema = z.object({ domain: domainSchema, message: buyerReviewRevokeMessageSchema, signature });
 
+/** POST /api/buyer-reviews/receipts: a buyer's signed word on whether a paid call delivered. */
+export const signedBuyerReceiptSchema = z.object({ domain: domainSchema, message: buyerReceiptMessageSchema, signature });
+
 export type BuyerReviewMessage = z.infer<typeof buyerReviewMessageSchema>;
 export type BuyerReviewRevokeMessage = z.infer<typeof buyerReviewRevokeMessageSchema>;
 export type SignedBuyerReview = z.infer<typeof signedBuyerReviewSchema>;
 export type SignedBuyerReviewRevoke = z.infer<typeof signedBuyerReviewRevokeSchema>;
+export type BuyerReceiptMessage = z.infer<typeof buyerReceiptMessageSchema>;
+export type SignedBuyerReceipt = z.infer<typeof signedBuyerReceiptSchema>;
 
 /** CAIP-220 reference of a settlement transaction. */
 export function taskRefOf(chainId: number, txHash: string): string {

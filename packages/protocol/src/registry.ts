@@ -22,15 +22,26 @@ export const registryListingSchema = z.object({
 
 export type RegistryListing = z.infer<typeof registryListingSchema>;
 
-/** How often a server delivered to the registry's own test purchases over 30 days (`delivery30d` in its answers). */
+/** What buyers' signed receipts of the window said: the call delivered, or the buyer was charged and got nothing. */
+export const buyerReceiptCountsSchema = z.object({
+  delivered: z.number().int().nonnegative(),
+  failedCharged: z.number().int().nonnegative(),
+});
+
+/**
+ * How often a server delivered over 30 days (`delivery30d` in the registry's answers): the registry's own test
+ * purchases and its buyers' signed receipts together in the three totals; `buyerReceipts`, when present, says how
+ * many of them came from buyers (a receipt is only ever of a payment on chain, so it never fails uncharged).
+ */
 export const deliveryEvidenceSchema = z.object({
   delivered: z.number().int().nonnegative(),
   failedUncharged: z.number().int().nonnegative(),
   failedCharged: z.number().int().nonnegative(),
+  buyerReceipts: buyerReceiptCountsSchema.optional(),
 });
 export type DeliveryEvidence = z.infer<typeof deliveryEvidenceSchema>;
 
-/** The share of test purchases that delivered (0 to 1), or null with no evidence at all. */
+/** The share of counted purchases (test purchases and buyer receipts) that delivered (0 to 1), or null with no evidence at all. */
 export function deliveryRate(evidence: DeliveryEvidence | null | undefined): number | null {
   if (!evidence) return null;
   const total = evidence.delivered + evidence.failedUncharged + evidence.failedCharged;

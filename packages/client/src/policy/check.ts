@@ -65,11 +65,11 @@ function deliveryRefusal(policy: Policy, request: PolicyRequest): PolicyRefusal 
   if (!min) return undefined;
   const rule = `Refused by the spending policy, rule ${ruleName(min, policy)}`;
   const rate = deliveryRate(request.delivery);
-  if (rate === null) return { rule: min.rule, message: `${rule}: the registry has no evidence that ${request.server} delivers (no test purchases in 30 days).` };
+  if (rate === null) return { rule: min.rule, message: `${rule}: the registry has no evidence that ${request.server} delivers (no test purchases or buyers' receipts in 30 days).` };
   if (rate < min.value) {
     const d = request.delivery!;
     const total = d.delivered + d.failedUncharged + d.failedCharged;
-    return { rule: min.rule, message: `${rule}: ${request.server} delivered ${d.delivered} of ${total} test purchases in 30 days (${Math.floor(rate * 100)}%), below the ${Math.round(min.value * 100)}% required.` };
+    return { rule: min.rule, message: `${rule}: ${request.server} delivered ${d.delivered} of ${total} purchases in 30 days (${Math.floor(rate * 100)}%; the registry's test purchases and buyers' signed receipts), below the ${Math.round(min.value * 100)}% required.` };
   }
   return undefined;
 }

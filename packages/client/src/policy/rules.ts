@@ -21,8 +21,8 @@ export type Policy = {
   purchasesPerMinute?: Limit<number>;
   identicalPerHour?: Limit<number>;
   /**
-   * The least share of the registry's test purchases (30 days) a server must have delivered (0 to 1); a server with
-   * no evidence (unlisted, or never test-bought) is refused too.
+   * The least share of its purchases (30 days: the registry's test purchases and buyers' signed receipts) a server
+   * must have delivered (0 to 1); a server with no evidence (unlisted, or neither test-bought nor receipted) is refused too.
    */
   minDeliveryRate?: Limit<number>;
   /** The most one payment channel may hold (its deposits); unset, maxPerPurchase bounds a channel too. */

@@ -4,6 +4,7 @@ import { formatUsd } from "@agora-mcp/protocol";
 import { CapExceeded, PolicyRefused, type LedgerEntry } from "../ledger.js";
 import { checkPolicy, type PolicyRequest } from "../policy/check.js";
 import { askFirst } from "./ask.js";
+import { sendDeliveryReceipt } from "./delivery-receipt.js";
 import { checkBeforeSigning, policyOf } from "./check.js";
 import { receipt } from "./receipt.js";
 import { refused, type Answer, type Context, type Priced, type PurchaseOutcome, type Signer } from "./types.js";
@@ -34,7 +35,10 @@ async function reserve(ctx: Context, priced: Priced, request: PolicyRequest): Pr
   }
 }
 
-/** Every paid purchase: checks, the person's yes, the reservation, the signature, the call, and its receipt. */
+/**
+ * Every paid purchase: checks, the person's yes, the reservation, the signature, the call, and its receipt; then,
+ * in the background, the signed delivery receipt for the registry.
+ */
 export async function pay(ctx: Context, priced: Priced, sign: Signer): Promise<PurchaseOutcome> {
   const { ledger } = ctx.deps;
   const checked = await checkBeforeSigning(ctx, priced);
@@ -52,5 +56,7 @@ export async function pay(ctx: Context, priced: Priced, sign: Signer): Promise<P
   }
   const sentAt = performance.now();
   const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, code: "no_answer" as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
-  return receipt(ctx, priced, { attemptId: reserved.id, proof: signed.proof, answer, answeredInMs: Math.round(performance.now() - sentAt) });
+  const outcome = await receipt(ctx, priced, { attemptId: reserved.id, proof: signed.proof, answer, answeredInMs: Math.round(performance.now() - sentAt) });
+  sendDeliveryReceipt(ctx, priced, outcome, signed.proof);
+  return outcome;
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { checkJob } from "../jobs.js";
 import { answer, guarded, type ToolDeps } from "./answer.js";
 
-export function registerCheckJob({ mcp, wallet, ledger }: ToolDeps): void {
+export function registerCheckJob({ mcp, wallet, ledger, settings }: ToolDeps): void {
 
   mcp.registerTool(
     "check_job",
@@ -15,7 +15,7 @@ export function registerCheckJob({ mcp, wallet, ledger }: ToolDeps): void {
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     guarded(wallet, "check_job", async ({ jobId }) => {
-      const status = await checkJob(jobId, { ledger, wallet });
+      const status = await checkJob(jobId, { ledger, wallet, settings });
       const shown = status.result === undefined ? "" : `\nResult: ${JSON.stringify(status.result)}`;
       return answer(wallet, `${status.message}${shown}`, status as unknown as Record<string, unknown>, status.status === "failed" || status.status === "unknown");
     }),

@@ -23,7 +23,7 @@ export function registerSearchServers({ mcp, settings, wallet }: ToolDeps): void
           .min(0)
           .max(1)
           .optional()
-          .describe("Keep only servers that delivered at least this share (0 to 1) of the registry's test purchases in 30 days; servers with no test purchases are left out"),
+          .describe("Keep only servers that delivered at least this share (0 to 1) of their purchases in 30 days (the registry's test purchases and buyers' signed receipts); servers with neither are left out"),
       },
       outputSchema: {
         servers: z.array(registryListingSchema.pick({ id: true, slug: true, name: true, description: true, categories: true, price: true, verified: true, serverUrl: true })),
@@ -41,7 +41,7 @@ export function registerSearchServers({ mcp, settings, wallet }: ToolDeps): void
       const servers = kept.map(({ id, slug, name, description, categories, price, verified, serverUrl }) => ({ id, slug, name, description, categories, price, verified, serverUrl }));
       const text = [
         `${found.total}${found.totalCapped ? "+" : ""} server(s) match; showing ${servers.length}.`,
-        kept.length < found.servers.length ? `${found.servers.length - kept.length} on this page left out: they delivered less than ${Math.round(minDeliveryRate! * 100)}% of the registry's test purchases in 30 days, or have none.` : "",
+        kept.length < found.servers.length ? `${found.servers.length - kept.length} on this page left out: they delivered less than ${Math.round(minDeliveryRate! * 100)}% of their purchases in 30 days (the registry's test purchases and buyers' signed receipts), or have none.` : "",
         ...servers.map((s) => `- ${s.name} (id ${s.slug}${s.verified ? ", verified" : ""}): ${s.price ? `from $${s.price} a call` : "free"}. ${s.description.slice(0, 160)}`),
         found.nextCursor ? `More: pass cursor "${found.nextCursor}".` : "",
         "Next: explore_server with a server's id to see its items and prices.",
