@@ -241,7 +241,7 @@ describe("the delivery rule", () => {
     expect(checkPolicy(policy, [], delivering, NOW).ok).toBe(true);
     const poor = checkPolicy(policy, [], { ...request, delivery: { delivered: 7, failedUncharged: 1, failedCharged: 2 } }, NOW);
     expect(poor).toMatchObject({ ok: false, refusal: { rule: "minDeliveryRate" } });
-    if (!poor.ok) expect(poor.refusal.message).toMatch(/rule minDeliveryRate \(policy file .*\): Weather delivered 7 of 10 test purchases in 30 days \(70%\), below the 90% required\.$/);
+    if (!poor.ok) expect(poor.refusal.message).toMatch(/rule minDeliveryRate \(policy file .*\): Weather delivered 7 of 10 purchases in 30 days \(70%; the registry's test purchases and buyers' signed receipts\), below the 90% required\.$/);
     for (const none of [null, { delivered: 0, failedUncharged: 0, failedCharged: 0 }]) {
       const verdict = checkPolicy(policy, [], { ...request, delivery: none }, NOW);
       expect(verdict).toMatchObject({ ok: false, refusal: { rule: "minDeliveryRate", message: expect.stringContaining("the registry has no evidence that Weather delivers") } });
