@@ -45,14 +45,16 @@ module.exports = {
     },
     {
       name: "packages-not-to-app-code",
-      comment: "A package is published on its own: it imports its own code, other packages as @agora-mcp/*, npm and Node modules only.",
+      comment:
+        "A package is published on its own: it imports its own code, other packages as @agora-mcp/*, npm and Node modules only.",
       severity: "error",
       from: { path: "^packages/" },
       to: { pathNot: "^(packages|node_modules)/", dependencyTypesNot: ["core"] },
     },
     {
       name: "packages-not-into-other-packages-src",
-      comment: "A package reaches another by its name (@agora-mcp/*, which resolves to that package's dist/), not into its src/.",
+      comment:
+        "A package reaches another by its name (@agora-mcp/*, which resolves to that package's dist/), not into its src/.",
       severity: "error",
       from: { path: "^packages/([^/]+)/" },
       to: { path: "^packages/[^/]+/src/", pathNot: "^packages/$1/" },
@@ -75,7 +77,8 @@ module.exports = {
     // each may import only the layers below.
     {
       name: "lib-folder-in-a-layer",
-      comment: "Every folder of lib/ stands in one of LIB_LAYERS (this file): a new folder is placed there before it imports anything.",
+      comment:
+        "Every folder of lib/ stands in one of LIB_LAYERS (this file): a new folder is placed there before it imports anything.",
       severity: "error",
       from: { path: "^lib/[^/]+/", pathNot: `^lib/(${ALL_FOLDERS})/` },
       to: {},
@@ -89,7 +92,8 @@ module.exports = {
     },
     {
       name: "lib-root-not-to-features",
-      comment: "lib's root files are core too; startup.ts (which starts the jobs and registers the sample catalogue's seed) wires features in.",
+      comment:
+        "lib's root files are core too; startup.ts (which starts the jobs and registers the sample catalogue's seed) wires features in.",
       severity: "error",
       from: { path: "^lib/[^/]+$", pathNot: "^lib/startup\\.ts$" },
       to: { path: `^lib/(${folders("sales", "listings", "features", "entries")})/` },
@@ -110,21 +114,24 @@ module.exports = {
     },
     {
       name: "lib-features-no-cycle",
-      comment: "A feature folder may import claims (which imports no feature) but no other feature, so features never import each other in a circle; nor may a feature import an entry folder.",
+      comment:
+        "A feature folder may import claims (which imports no feature) but no other feature, so features never import each other in a circle; nor may a feature import an entry folder.",
       severity: "error",
       from: { path: `^lib/(${folders("features")})/` },
       to: { path: `^lib/(${folders("features", "entries")})/`, pathNot: ["^lib/$1/", "^lib/claims/"] },
     },
     {
       name: "claims-import-no-feature",
-      comment: "Claims is the one feature others may call (a GitHub sign-in claims listings): it imports no other feature.",
+      comment:
+        "Claims is the one feature others may call (a GitHub sign-in claims listings): it imports no other feature.",
       severity: "error",
       from: { path: "^lib/claims/" },
       to: { path: `^lib/(${folders("features", "entries")})/`, pathNot: "^lib/claims/" },
     },
     {
       name: "root-entries-through-lib",
-      comment: "proxy.ts and instrumentation.ts are entries like app/: they reach the database through lib/ (lib/database.ts is the door).",
+      comment:
+        "proxy.ts and instrumentation.ts are entries like app/: they reach the database through lib/ (lib/database.ts is the door).",
       severity: "error",
       from: { path: "^(proxy|instrumentation)\\.ts$" },
       to: { path: "^db/" },
@@ -138,7 +145,8 @@ module.exports = {
     },
     {
       name: "not-to-unresolvable",
-      comment: "An import that does not resolve (a typo, or an alias the cruiser does not know, which would hide a violation).",
+      comment:
+        "An import that does not resolve (a typo, or an alias the cruiser does not know, which would hide a violation).",
       severity: "error",
       from: {},
       to: { couldNotResolve: true },

@@ -23,9 +23,23 @@ function Code({ children, ...rest }: React.ComponentProps<"code">) {
 }
 
 function Anchor({ href = "", children, ...rest }: React.ComponentProps<"a">) {
-  if (href.startsWith("/")) return <Link href={href} {...rest}>{children}</Link>;
-  if (href.startsWith("#") || href.startsWith("mailto:")) return <a href={href} {...rest}>{children}</a>;
-  return <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>{children}</a>;
+  if (href.startsWith("/"))
+    return (
+      <Link href={href} {...rest}>
+        {children}
+      </Link>
+    );
+  if (href.startsWith("#") || href.startsWith("mailto:"))
+    return (
+      <a href={href} {...rest}>
+        {children}
+      </a>
+    );
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" {...rest}>
+      {children}
+    </a>
+  );
 }
 
 function Table(props: React.ComponentProps<"table">) {
@@ -45,10 +59,18 @@ function textOf(node: React.ReactNode): string {
 
 // Section headings get ids from their text, so guides and legal pages can link to a section (#your-wallet).
 function H2({ id, children, ...rest }: React.ComponentProps<"h2">) {
-  return <h2 id={id ?? slugify(textOf(children))} {...rest}>{children}</h2>;
+  return (
+    <h2 id={id ?? slugify(textOf(children))} {...rest}>
+      {children}
+    </h2>
+  );
 }
 function H3({ id, children, ...rest }: React.ComponentProps<"h3">) {
-  return <h3 id={id ?? slugify(textOf(children))} {...rest}>{children}</h3>;
+  return (
+    <h3 id={id ?? slugify(textOf(children))} {...rest}>
+      {children}
+    </h3>
+  );
 }
 
 const components: MDXComponents = { pre: Pre, code: Code, a: Anchor, table: Table, h2: H2, h3: H3 };

@@ -2,7 +2,17 @@ import { defineConfig, devices } from "@playwright/test";
 import fs from "node:fs";
 // Ports, data directory and database derive from E2E_PORT so several checkouts can run their suites side by side.
 import { fakeGitHubId } from "./tests/support/fake-github";
-import { appPort as port, chainPort, facilitatorPort, githubPort, inboxPort, mailchimpPort, referencePort, smtpPort, upstreamRegistryPort } from "./tests/e2e/support/ports";
+import {
+  appPort as port,
+  chainPort,
+  facilitatorPort,
+  githubPort,
+  inboxPort,
+  mailchimpPort,
+  referencePort,
+  smtpPort,
+  upstreamRegistryPort,
+} from "./tests/e2e/support/ports";
 import { contactEmail, siteOrigin } from "./tests/e2e/support/deployment";
 import { e2eTestPurchaseKey } from "./tests/e2e/support/test-purchase-key";
 
@@ -87,7 +97,9 @@ export default defineConfig({
   use: {
     baseURL,
     // Recording a trace of every test costs the browser CPU on two cores; CI records one for a retried test only.
-    trace: (process.env.E2E_TRACE as "on" | "off" | "retain-on-failure" | "on-first-retry" | undefined) ?? (process.env.CI ? "on-first-retry" : "retain-on-failure"),
+    trace:
+      (process.env.E2E_TRACE as "on" | "off" | "retain-on-failure" | "on-first-retry" | undefined) ??
+      (process.env.CI ? "on-first-retry" : "retain-on-failure"),
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -34,8 +34,11 @@ export async function proxy(request: NextRequest) {
   if (pathname === "/marketplace") return marketplace(request);
   // The sitemap index (app/sitemap-index.xml/route.ts) answers at the address crawlers and robots.txt use.
   if (pathname === "/sitemap.xml") return NextResponse.rewrite(new URL("/sitemap-index.xml", request.url));
-  if (SAFE_METHODS.has(request.method)) return MARKETPLACE_PAGE.test(pathname) ? listingPage(request) : NextResponse.next();
-  return isActionRequest(request.method, request.headers) ? NextResponse.next({ request: { headers: withJudgedHost(request) } }) : NextResponse.next();
+  if (SAFE_METHODS.has(request.method))
+    return MARKETPLACE_PAGE.test(pathname) ? listingPage(request) : NextResponse.next();
+  return isActionRequest(request.method, request.headers)
+    ? NextResponse.next({ request: { headers: withJudgedHost(request) } })
+    : NextResponse.next();
 }
 
 /**
@@ -94,15 +97,22 @@ async function listingPage(request: NextRequest): Promise<NextResponse> {
     // Absolute, on the public origin: Next parses a proxy's Location against nothing, and the request's own URL
     // names the address the server is bound to.
     if (slug) {
-      const location = new URL(`/marketplace/${encodeURIComponent(slug)}`, configuredOrigin() ?? request.nextUrl.origin);
-      return new NextResponse(null, { status: 308, headers: { Location: location.toString(), "Cache-Control": readCacheControl(request) } });
+      const location = new URL(
+        `/marketplace/${encodeURIComponent(slug)}`,
+        configuredOrigin() ?? request.nextUrl.origin,
+      );
+      return new NextResponse(null, {
+        status: 308,
+        headers: { Location: location.toString(), "Cache-Control": readCacheControl(request) },
+      });
     }
   }
   return withReadCache(request, NextResponse.next());
 }
 
 function withReadCache(request: NextRequest, response: NextResponse): NextResponse {
-  if (request.method === "GET" || request.method === "HEAD") response.headers.set("Cache-Control", readCacheControl(request));
+  if (request.method === "GET" || request.method === "HEAD")
+    response.headers.set("Cache-Control", readCacheControl(request));
   return response;
 }
 
@@ -111,11 +121,14 @@ function withReadCache(request: NextRequest, response: NextResponse): NextRespon
 async function marketplace(request: NextRequest) {
   if (isPlainCatalogue(request)) {
     const target = new URL(`/catalogue-page/${request.nextUrl.searchParams.get("page") ?? "1"}`, request.url);
-    const rewrite = isActionRequest(request.method, request.headers) ? NextResponse.rewrite(target, { request: { headers: withJudgedHost(request) } }) : NextResponse.rewrite(target);
+    const rewrite = isActionRequest(request.method, request.headers)
+      ? NextResponse.rewrite(target, { request: { headers: withJudgedHost(request) } })
+      : NextResponse.rewrite(target);
     return withReadCache(request, rewrite);
   }
   // The page is handed the version read here (lib/listings/search/version-header.ts), or none: never the client's.
-  const passOn = (version: string | null) => NextResponse.next({ request: { headers: withCatalogueVersion(withJudgedHost(request), version) } });
+  const passOn = (version: string | null) =>
+    NextResponse.next({ request: { headers: withCatalogueVersion(withJudgedHost(request), version) } });
   if (request.method !== "GET" && request.method !== "HEAD") return passOn(null);
   // Without the catalogue's version there is no honest validator: the page renders as it would without one.
   const version = await getDb()
@@ -146,7 +159,8 @@ function isOwnOrigin(request: NextRequest, origin: string): boolean {
 
 // Served from the route cache, static or from files (the package tarballs) without the database: they stay up
 // while it restarts.
-const CACHED_PAGES = /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|downloads\/|robots\.txt|sitemap\.xml)/;
+const CACHED_PAGES =
+  /^\/($|marketplace(\/[^/]+)?$|catalogue-page\/|guides\/|how-it-works|getting-started|privacy-policy|terms-of-service|mcpsummit|og\/|downloads\/|robots\.txt|sitemap\.xml)/;
 
 function needsDatabase(request: NextRequest): boolean {
   if (!SAFE_METHODS.has(request.method)) return true; // server actions and API writes
@@ -171,7 +185,10 @@ function decodable(pathname: string): boolean {
 }
 
 function badAddress(request: NextRequest) {
-  return plainNextResponse(request, { code: "invalid_address", message: "The address contains malformed percent-encoding." });
+  return plainNextResponse(request, {
+    code: "invalid_address",
+    message: "The address contains malformed percent-encoding.",
+  });
 }
 
 function forbidden(request: NextRequest) {

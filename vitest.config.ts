@@ -15,7 +15,9 @@ const noDatabase = packageTests
   ? []
   : fs
       .readdirSync(integrationDir)
-      .filter((f) => f.endsWith(".test.ts") && fs.readFileSync(path.join(integrationDir, f), "utf8").startsWith(NO_DATABASE))
+      .filter(
+        (f) => f.endsWith(".test.ts") && fs.readFileSync(path.join(integrationDir, f), "utf8").startsWith(NO_DATABASE),
+      )
       .map((f) => `tests/integration/${f}`);
 
 export default defineConfig({
@@ -29,7 +31,14 @@ export default defineConfig({
   test: {
     projects: [
       // Unit tests touch no database either: a run narrowed away from PGlite leaves them out too.
-      { extends: true, test: { name: "app", include: [...(packageTests ? ["tests/unit/**/*.test.ts"] : []), "tests/integration/**/*.test.ts"], exclude: noDatabase } },
+      {
+        extends: true,
+        test: {
+          name: "app",
+          include: [...(packageTests ? ["tests/unit/**/*.test.ts"] : []), "tests/integration/**/*.test.ts"],
+          exclude: noDatabase,
+        },
+      },
       ...(packageTests ? ["packages/*"] : []),
     ],
     environment: "node",

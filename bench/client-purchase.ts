@@ -18,7 +18,13 @@ import { startReferenceServer } from "@/examples/monetized-server/server";
 import { ANVIL_TEST_KEYS, startChain } from "@/sandbox/chain";
 import { startFacilitator } from "@/sandbox/facilitator";
 
-const { values } = parseArgs({ options: { purchases: { type: "string", default: "30" }, "block-time": { type: "string", default: "1" }, warmup: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: {
+    purchases: { type: "string", default: "30" },
+    "block-time": { type: "string", default: "1" },
+    warmup: { type: "string", default: "3" },
+  },
+});
 const purchases = Number(values.purchases);
 const warmup = Number(values.warmup);
 const blockTime = Number(values["block-time"]);
@@ -29,13 +35,21 @@ function percentile(sorted: number[], p: number): number {
 }
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
-const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" ");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-client-bench-"));
 const chain = await startChain({ blockTime });
 const facilitator = await startFacilitator({ rpcUrl: chain.rpcUrl, privateKey: ANVIL_TEST_KEYS.facilitator });
 const events: PurchaseEvent[] = [];
 const payTo = privateKeyToAccount(generatePrivateKey()).address;
-const server = await startReferenceServer({ port: 0, walletAddress: payTo, facilitatorUrl: facilitator.url, onPurchase: (e) => events.push(e) });
+const server = await startReferenceServer({
+  port: 0,
+  walletAddress: payTo,
+  facilitatorUrl: facilitator.url,
+  onPurchase: (e) => events.push(e),
+});
 const env = {
   AGORA_REGISTRY_URL: "http://127.0.0.1:9/api", // unused: the server is addressed by URL
   AGORA_RPC_URL: chain.rpcUrl,
@@ -55,13 +69,19 @@ try {
   await chain.mintUsdc(address, 10_000_000n);
   for (let i = 0; i < warmup + purchases; i++) {
     const started = performance.now();
-    const result = await client.callTool({ name: "purchase", arguments: { server: server.url, item: "weather-now", params: { city: `c${i}` } } });
+    const result = await client.callTool({
+      name: "purchase",
+      arguments: { server: server.url, item: "weather-now", params: { city: `c${i}` } },
+    });
     const ms = performance.now() - started;
     const status = (result.structuredContent as { status?: string } | undefined)?.status;
     if (status !== "delivered") throw new Error(`purchase ${i}: ${JSON.stringify(result.content).slice(0, 300)}`);
     if (i >= warmup) totals.push(ms);
     const freeStart = performance.now();
-    await client.callTool({ name: "purchase", arguments: { server: server.url, item: "page-screenshot", params: { url: `https://example.com/${i}` } } });
+    await client.callTool({
+      name: "purchase",
+      arguments: { server: server.url, item: "page-screenshot", params: { url: `https://example.com/${i}` } },
+    });
     if (i >= warmup) free.push(performance.now() - freeStart);
   }
 } finally {
@@ -72,16 +92,23 @@ try {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const provider = events.filter((e) => e.itemId === "weather-now" && e.outcome === "delivered").slice(warmup).map((e) => (e.timings?.verifyMs ?? 0) + (e.timings?.settleMs ?? 0) + (e.timings?.handlerMs ?? 0));
+const provider = events
+  .filter((e) => e.itemId === "weather-now" && e.outcome === "delivered")
+  .slice(warmup)
+  .map((e) => (e.timings?.verifyMs ?? 0) + (e.timings?.settleMs ?? 0) + (e.timings?.handlerMs ?? 0));
 const series = {
   "purchase → result (paid $0.01)": totals,
   "  provider: verify + settle + handler": provider,
   "  client: everything else": totals.map((t, i) => t - (provider[i] ?? 0)),
   "purchase → result (free item)": free,
 };
-console.log(`\n${purchases} purchases, one at a time, ${blockTime ? `${blockTime} s blocks` : "automine"}; ${os.cpus().length} CPUs, load ${load} at start; ${new Date().toISOString()}\n`);
+console.log(
+  `\n${purchases} purchases, one at a time, ${blockTime ? `${blockTime} s blocks` : "automine"}; ${os.cpus().length} CPUs, load ${load} at start; ${new Date().toISOString()}\n`,
+);
 console.log("| step | p50 | p95 | max |\n|---|---:|---:|---:|");
 for (const [name, list] of Object.entries(series)) {
   const sorted = [...list].sort((a, b) => a - b);
-  console.log(`| ${name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[sorted.length - 1]!)} |`);
+  console.log(
+    `| ${name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[sorted.length - 1]!)} |`,
+  );
 }

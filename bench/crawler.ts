@@ -14,7 +14,14 @@ function get(base: URL, path: string, headers: Record<string, string> = {}, keep
     const req = http.request({ host: base.hostname, port: base.port, path, agent, headers, timeout: 30_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => keepBody && chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: (res.headers.etag as string | undefined) ?? null, body: Buffer.concat(chunks).toString(), ms: performance.now() - started }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          etag: (res.headers.etag as string | undefined) ?? null,
+          body: Buffer.concat(chunks).toString(),
+          ms: performance.now() - started,
+        }),
+      );
       res.on("error", () => resolve({ status: 0, etag: null, body: "", ms: performance.now() - started }));
     });
     req.on("timeout", () => req.destroy());
@@ -48,14 +55,30 @@ export async function sitemapListingPaths(baseUrl: string): Promise<{ paths: str
   return { paths: pages, sitemaps };
 }
 
-export type CrawlPass = { pages: number; seconds: number; pagesPerSecond: number; p50: number; p99: number; notModified: number; failed: number };
+export type CrawlPass = {
+  pages: number;
+  seconds: number;
+  pagesPerSecond: number;
+  p50: number;
+  p99: number;
+  notModified: number;
+  failed: number;
+};
 
 function percentile(sorted: number[], p: number): number {
-  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! * 10) / 10 : NaN;
+  return sorted.length
+    ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! * 10) / 10
+    : NaN;
 }
 
 /** One pass over `paths`, `concurrency` at a time; `etags` given: asked with If-None-Match (and filled on the first pass). */
-export async function crawlPass(baseUrl: string, paths: string[], concurrency: number, etags: Map<string, string>, revisit: boolean): Promise<CrawlPass> {
+export async function crawlPass(
+  baseUrl: string,
+  paths: string[],
+  concurrency: number,
+  etags: Map<string, string>,
+  revisit: boolean,
+): Promise<CrawlPass> {
   const base = new URL(baseUrl);
   const latencies: number[] = [];
   let notModified = 0;
@@ -80,5 +103,13 @@ export async function crawlPass(baseUrl: string, paths: string[], concurrency: n
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { pages: latencies.length, seconds: Math.round(seconds * 10) / 10, pagesPerSecond: Math.round((latencies.length / seconds) * 10) / 10, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), notModified, failed };
+  return {
+    pages: latencies.length,
+    seconds: Math.round(seconds * 10) / 10,
+    pagesPerSecond: Math.round((latencies.length / seconds) * 10) / 10,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    notModified,
+    failed,
+  };
 }

@@ -39,5 +39,6 @@ for (const pagePath of paths) {
   const gz = sizes.reduce((s, x) => s + x.gz, 0);
   const raw = sizes.reduce((s, x) => s + x.raw, 0);
   console.log(`${pagePath.padEnd(40)} ${kb(gz).padStart(7)} kB gzip  (${kb(raw)} kB raw, ${sizes.length} scripts)`);
-  if (showChunks) for (const s of sizes.sort((a, b) => b.gz - a.gz)) console.log(`    ${kb(s.gz).padStart(7)} kB  ${s.src}`);
+  if (showChunks)
+    for (const s of sizes.sort((a, b) => b.gz - a.gz)) console.log(`    ${kb(s.gz).padStart(7)} kB  ${s.src}`);
 }

@@ -15,7 +15,9 @@ import { runIngest } from "@/lib/ingest/run-ingest";
 import { parseIngestSources } from "@/lib/config/ingest-sources";
 import { fixture, startFixtureRegistry, type RegistryEntry } from "../tests/support/fixture-registry";
 
-const { values: args } = parseArgs({ options: { count: { type: "string", default: "10000" }, driver: { type: "string", default: "postgres" } } });
+const { values: args } = parseArgs({
+  options: { count: { type: "string", default: "10000" }, driver: { type: "string", default: "postgres" } },
+});
 const count = Number(args.count);
 const base = fixture<Record<string, unknown>>("io.decisionrules.mcp-server.json");
 
@@ -24,7 +26,13 @@ const base = fixture<Record<string, unknown>>("io.decisionrules.mcp-server.json"
 const entries: RegistryEntry[] = [];
 for (let i = 0; i < count; i++) {
   const updatedAt = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  const server = { ...base, name: `io.github.bench${i}/server-${i}`, title: `Bench server ${i}`, description: `Generated entry ${i} for the ingestion benchmark.`, remotes: [{ type: "streamable-http", url: `http://127.0.0.1:9/bench/${i}` }] };
+  const server = {
+    ...base,
+    name: `io.github.bench${i}/server-${i}`,
+    title: `Bench server ${i}`,
+    description: `Generated entry ${i} for the ingestion benchmark.`,
+    remotes: [{ type: "streamable-http", url: `http://127.0.0.1:9/bench/${i}` }],
+  };
   entries.push({ server, updatedAt });
 }
 
@@ -36,10 +44,16 @@ async function txid(conn: Connection): Promise<number> {
   return Number(row!.n);
 }
 async function rowsWrittenSince(conn: Connection, since: number): Promise<number> {
-  const tables = rowsOf<{ t: string }>(await conn.db.execute(sql`select quote_ident(schemaname) || '.' || quote_ident(relname) as t from pg_stat_user_tables`)).map((r) => r.t);
+  const tables = rowsOf<{ t: string }>(
+    await conn.db.execute(
+      sql`select quote_ident(schemaname) || '.' || quote_ident(relname) as t from pg_stat_user_tables`,
+    ),
+  ).map((r) => r.t);
   let total = 0;
   for (const t of tables) {
-    const [row] = rowsOf<{ n: string }>(await conn.db.execute(sql.raw(`select count(*)::text as n from ${t} where xmin::text::bigint > ${since}`)));
+    const [row] = rowsOf<{ n: string }>(
+      await conn.db.execute(sql.raw(`select count(*)::text as n from ${t} where xmin::text::bigint > ${since}`)),
+    );
     total += Number(row!.n);
   }
   return total;
@@ -69,13 +83,23 @@ const registry = await startFixtureRegistry(entries, 100);
 const { conn, drop } = await open();
 const sources = parseIngestSources(`mcp-registry=${registry.url}`);
 try {
-  console.log(`Ingesting ${count.toLocaleString("en-US")} entries on ${args.driver}; load average ${(await import("node:os")).loadavg().map((n) => n.toFixed(1)).join(" ")}`);
-  console.log("| run | time | peak RSS | rows written (database) | candidates new or changed (run) | pages | requests |");
+  console.log(
+    `Ingesting ${count.toLocaleString("en-US")} entries on ${args.driver}; load average ${(await import("node:os"))
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}`,
+  );
+  console.log(
+    "| run | time | peak RSS | rows written (database) | candidates new or changed (run) | pages | requests |",
+  );
   console.log("|---|---|---|---|---|---|---|");
   const runs: Array<[string, () => Promise<void>]> = [
     ["first (all new)", async () => {}],
     ["second (nothing changed)", async () => {}],
-    ["full re-read, nothing changed", async () => void (await conn.db.update(ingestSources).set({ highWaterMark: null }))],
+    [
+      "full re-read, nothing changed",
+      async () => void (await conn.db.update(ingestSources).set({ highWaterMark: null })),
+    ],
   ];
   for (const [label, prepare] of runs) {
     await prepare();
@@ -88,7 +112,9 @@ try {
     if (!run.completed) throw new Error(`the ${label} run did not finish: ${run.errors.join("; ")}`);
     const rss = Math.round(process.resourceUsage().maxRSS / 1024);
     const written = await rowsWrittenSince(conn, before);
-    console.log(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${rss} MB | ${written} | ${run.counts.written} | ${run.counts.pages} | ${registry.requests.length} |`);
+    console.log(
+      `| ${label} | ${(ms / 1000).toFixed(2)} s | ${rss} MB | ${written} | ${run.counts.written} | ${run.counts.pages} | ${registry.requests.length} |`,
+    );
   }
 } finally {
   await registry.close();

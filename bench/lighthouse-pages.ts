@@ -13,13 +13,29 @@ if (!["localhost", "127.0.0.1"].includes(host) || !Number.isInteger(runs) || run
   process.exit(2);
 }
 
-type Run = { perf: number; a11y: number; bp: number; seo: number; fcp: number; lcp: number; tbt: number; cls: number; si: number; lcpElement: string };
+type Run = {
+  perf: number;
+  a11y: number;
+  bp: number;
+  seo: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+  lcpElement: string;
+};
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-console.log(`${new Date().toISOString()}  load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}  ${runs} run(s) per page`);
+console.log(
+  `${new Date().toISOString()}  load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}  ${runs} run(s) per page`,
+);
 for (const p of paths.length ? paths : ["/marketplace"]) {
   const results: Run[] = [];
   for (let i = 0; i < runs; i++) {
@@ -46,7 +62,9 @@ for (const p of paths.length ? paths : ["/marketplace"]) {
       lcpElement: String(lcpEl).slice(0, 90),
     });
     const x = results[results.length - 1];
-    console.log(`  ${p} run ${i + 1}: perf ${x.perf}  FCP ${Math.round(x.fcp)} ms  LCP ${Math.round(x.lcp)} ms  TBT ${Math.round(x.tbt)} ms  CLS ${x.cls.toFixed(3)}  SI ${Math.round(x.si)} ms  a11y ${x.a11y} bp ${x.bp} seo ${x.seo}`);
+    console.log(
+      `  ${p} run ${i + 1}: perf ${x.perf}  FCP ${Math.round(x.fcp)} ms  LCP ${Math.round(x.lcp)} ms  TBT ${Math.round(x.tbt)} ms  CLS ${x.cls.toFixed(3)}  SI ${Math.round(x.si)} ms  a11y ${x.a11y} bp ${x.bp} seo ${x.seo}`,
+    );
   }
   const m = (k: keyof Omit<Run, "lcpElement">) => median(results.map((x) => x[k]));
   console.log(

@@ -5,9 +5,26 @@
 import http from "node:http";
 
 /** One request: a path (GET) or a path and a JSON body (POST), and how to tell a good answer. */
-export type Shot = { path: string; body?: string; headers?: Record<string, string>; ok?: (status: number, body: string) => boolean };
+export type Shot = {
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  ok?: (status: number, body: string) => boolean;
+};
 
-export type LoadResult = { mode: "closed" | "open"; rate: number | null; sent: number; ok: number; failed: number; rps: number; p50: number; p99: number; p999: number; max: number; seconds: number };
+export type LoadResult = {
+  mode: "closed" | "open";
+  rate: number | null;
+  sent: number;
+  ok: number;
+  failed: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+  seconds: number;
+};
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 512 });
 
@@ -20,14 +37,19 @@ function fire(base: URL, shot: Shot, timeoutMs: number): Promise<boolean> {
         path: shot.path,
         method: shot.body === undefined ? "GET" : "POST",
         agent,
-        headers: shot.body === undefined ? shot.headers : { "content-type": "application/json", "content-length": Buffer.byteLength(shot.body), ...shot.headers },
+        headers:
+          shot.body === undefined
+            ? shot.headers
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(shot.body), ...shot.headers },
         timeout: timeoutMs,
       },
       (res) => {
         // Only a body that is read is an answer; only a check that needs the body keeps it.
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => shot.ok && chunks.push(c));
-        res.on("end", () => resolve(shot.ok ? shot.ok(res.statusCode ?? 0, Buffer.concat(chunks).toString()) : res.statusCode === 200));
+        res.on("end", () =>
+          resolve(shot.ok ? shot.ok(res.statusCode ?? 0, Buffer.concat(chunks).toString()) : res.statusCode === 200),
+        );
         res.on("error", () => resolve(false));
       },
     );
@@ -42,7 +64,13 @@ function percentile(sorted: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! * 10) / 10;
 }
 
-function summarise(mode: LoadResult["mode"], rate: number | null, latencies: number[], failed: number, seconds: number): LoadResult {
+function summarise(
+  mode: LoadResult["mode"],
+  rate: number | null,
+  latencies: number[],
+  failed: number,
+  seconds: number,
+): LoadResult {
   latencies.sort((a, b) => a - b);
   return {
     mode,
@@ -60,7 +88,12 @@ function summarise(mode: LoadResult["mode"], rate: number | null, latencies: num
 }
 
 /** `connections` loops, each sending `next()` as soon as its previous request answered, for `seconds`. */
-export async function closedLoop(baseUrl: string, next: () => Shot, connections: number, seconds: number): Promise<LoadResult> {
+export async function closedLoop(
+  baseUrl: string,
+  next: () => Shot,
+  connections: number,
+  seconds: number,
+): Promise<LoadResult> {
   const base = new URL(baseUrl);
   const latencies: number[] = [];
   let failed = 0;
@@ -83,7 +116,13 @@ export async function closedLoop(baseUrl: string, next: () => Shot, connections:
  * over the whole run, from the first request to the last answer (a server that falls behind stretches it).
  * A request unanswered after `timeoutMs` counts as failed.
  */
-export async function openLoop(baseUrl: string, next: () => Shot, rate: number, seconds: number, timeoutMs = 10_000): Promise<LoadResult> {
+export async function openLoop(
+  baseUrl: string,
+  next: () => Shot,
+  rate: number,
+  seconds: number,
+  timeoutMs = 10_000,
+): Promise<LoadResult> {
   const base = new URL(baseUrl);
   const total = Math.round(rate * seconds);
   const latencies: number[] = [];
@@ -96,7 +135,9 @@ export async function openLoop(baseUrl: string, next: () => Shot, rate: number, 
     // Every request due by now starts now; its latency counts from when it was due.
     while (sent < total && started + (sent * 1000) / rate <= now) {
       const due = started + (sent * 1000) / rate;
-      pending.push(fire(base, next(), timeoutMs).then((ok) => (ok ? void latencies.push(performance.now() - due) : void failed++)));
+      pending.push(
+        fire(base, next(), timeoutMs).then((ok) => (ok ? void latencies.push(performance.now() - due) : void failed++)),
+      );
       sent++;
     }
     await new Promise((r) => setTimeout(r, 1));

@@ -46,7 +46,9 @@ const pgliteDir = path.resolve("bench/.tmp/memory-pglite");
 async function seeded(conn: Connection): Promise<string[]> {
   await seedSampleCatalogue(conn.db);
   if (count > 0) await seedSynthetic(conn.db, count);
-  const rows = rowsOf<{ slug: string }>(await conn.db.execute(dsql`select slug from listings where status = 'approved' order by slug limit 200`));
+  const rows = rowsOf<{ slug: string }>(
+    await conn.db.execute(dsql`select slug from listings where status = 'approved' order by slug limit 200`),
+  );
   await conn.close();
   return rows.map((r) => r.slug);
 }
@@ -98,7 +100,9 @@ function breakdown(server: ChildProcess, lastLog: Record<string, number> | null)
 
 const describe = (b: Breakdown) =>
   `RSS ${b.rss} MB (anon ${b.anon}, file ${b.file}); WebAssembly memory resident ${b.wasm ?? "—"} MB` +
-  (b.log ? `; V8 heap used ${b.log.heapUsedMb} / total ${b.log.heapTotalMb}, external ${b.log.externalMb} (array buffers ${b.log.arrayBuffersMb})` : "");
+  (b.log
+    ? `; V8 heap used ${b.log.heapUsedMb} / total ${b.log.heapTotalMb}, external ${b.log.externalMb} (array buffers ${b.log.arrayBuffersMb})`
+    : "");
 
 // ---------- traffic ----------
 
@@ -122,7 +126,10 @@ function urlFor(kind: Kind, slugs: string[]): string {
   }
 }
 
-async function mixed(slugs: string[], onSample: () => void): Promise<{ rps: number; statuses: Record<string, number>; perKind: Record<string, number> }> {
+async function mixed(
+  slugs: string[],
+  onSample: () => void,
+): Promise<{ rps: number; statuses: Record<string, number>; perKind: Record<string, number> }> {
   const statuses: Record<string, number> = {};
   const perKind: Record<string, number> = {};
   let done = 0;
@@ -160,11 +167,20 @@ function parseConfig(text: string): Config {
   return { label: text, driver, sharedBuffersMb: mb || undefined, nodeFlags: flags };
 }
 
-type Outcome = { config: Config; start: Breakdown; end: Breakdown; peak: number; staticRps: number; mixRps: number; statuses: Record<string, number> };
+type Outcome = {
+  config: Config;
+  start: Breakdown;
+  end: Breakdown;
+  peak: number;
+  staticRps: number;
+  mixRps: number;
+  statuses: Record<string, number>;
+};
 
 async function measure(config: Config, slugs: string[]): Promise<Outcome> {
   // Cached pages from an earlier configuration were rendered from the other database.
-  for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"])
+    fs.rmSync(dir, { recursive: true, force: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -204,7 +220,11 @@ async function measure(config: Config, slugs: string[]): Promise<Outcome> {
     await new Promise((r) => setTimeout(r, 2500));
     const start = breakdown(server, lastLog);
     let peak = start.rss;
-    const st = await autocannon({ url: `${base}/terms-of-service`, connections, duration: Number(args["static-seconds"]) });
+    const st = await autocannon({
+      url: `${base}/terms-of-service`,
+      connections,
+      duration: Number(args["static-seconds"]),
+    });
     const mix = await mixed(slugs, () => (peak = Math.max(peak, memoryMb(server.pid!, "VmRSS"))));
     await new Promise((r) => setTimeout(r, 2500));
     const end = breakdown(server, lastLog);
@@ -225,21 +245,35 @@ async function main() {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first");
   const configs = args.configs!.split(",").map(parseConfig);
   const started = new Date();
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(", ");
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
   const slugs: Partial<Record<"postgres" | "pglite", string[]>> = {};
   if (configs.some((c) => c.driver === "postgres")) slugs.postgres = await seedPostgres();
   if (configs.some((c) => c.driver === "pglite")) slugs.pglite = await seedPglite();
-  console.log(`catalogue: sample${count ? ` + ${count} synthetic` : ""} listings; ${connections} connections, ${seconds} s of mixed traffic per configuration`);
+  console.log(
+    `catalogue: sample${count ? ` + ${count} synthetic` : ""} listings; ${connections} connections, ${seconds} s of mixed traffic per configuration`,
+  );
   const outcomes: Outcome[] = [];
   for (const config of configs) {
     const o = await measure(config, slugs[config.driver]!);
     outcomes.push(o);
     console.log(`\n${config.label}: at start ${describe(o.start)}`);
     console.log(`${config.label}: after ${seconds} s ${describe(o.end)}; peak ${o.peak} MB`);
-    console.log(`${config.label}: static ${o.staticRps.toFixed(0)} req/s, mix ${o.mixRps.toFixed(1)} req/s (${(o.mixRps / o.staticRps).toFixed(2)} of static); statuses ${JSON.stringify(o.statuses)}`);
+    console.log(
+      `${config.label}: static ${o.staticRps.toFixed(0)} req/s, mix ${o.mixRps.toFixed(1)} req/s (${(o.mixRps / o.staticRps).toFixed(2)} of static); statuses ${JSON.stringify(o.statuses)}`,
+    );
   }
-  console.log(`\n## Memory · ${started.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · load ${loadAtStart} at start, ${os.loadavg().map((l) => l.toFixed(2)).join(", ")} at end\n`);
-  console.log(`| configuration | RSS at start MB | RSS after ${seconds} s MB | peak MB | WASM resident start / end MB | V8 heap used end MB | external end MB | static req/s | mix req/s | mix ÷ static |`);
+  console.log(
+    `\n## Memory · ${started.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · load ${loadAtStart} at start, ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")} at end\n`,
+  );
+  console.log(
+    `| configuration | RSS at start MB | RSS after ${seconds} s MB | peak MB | WASM resident start / end MB | V8 heap used end MB | external end MB | static req/s | mix req/s | mix ÷ static |`,
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const o of outcomes) {
     const wasm = o.start.wasm === null ? "—" : `${o.start.wasm} / ${o.end.wasm}`;

@@ -9,7 +9,11 @@ import { apiQuerySchema, withDefaultSort } from "@/lib/validations/marketplace";
 import { buildQuerySet } from "./queries";
 import { openBenchDatabase } from "./seed";
 
-const target = { driver: "postgres" as const, serverUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/agora_perf", pgliteDir: "" };
+const target = {
+  driver: "postgres" as const,
+  serverUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/agora_perf",
+  pgliteDir: "",
+};
 const { db, close } = await openBenchDatabase(target);
 const rounds = Number(process.env.ROUNDS ?? 100);
 const queries = (await buildQuerySet(db, rounds * 5)).map((q) => q.q);
@@ -20,7 +24,12 @@ for (let trial = 0; trial < 5; trial++) {
   let presentUs = 0;
   const start = process.cpuUsage();
   for (let i = 0; i < rounds; i++) {
-    const { limit, page: _page, cursor: _cursor, ...filters } = apiQuerySchema.parse({ q: queries[qi++ % queries.length], limit: "24" });
+    const {
+      limit,
+      page: _page,
+      cursor: _cursor,
+      ...filters
+    } = apiQuerySchema.parse({ q: queries[qi++ % queries.length], limit: "24" });
     const { items } = await searchListingViews(db, withDefaultSort(filters), { limit, offset: 0 });
     const p = process.cpuUsage();
     const json = JSON.stringify(items.map(toApiAgent));

@@ -14,7 +14,13 @@ import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { ANVIL_TEST_KEYS, startChain } from "@/sandbox/chain";
 import { startFacilitator } from "@/sandbox/facilitator";
 
-const { values } = parseArgs({ options: { purchases: { type: "string", default: "50" }, "block-time": { type: "string", default: "1" }, warmup: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: {
+    purchases: { type: "string", default: "50" },
+    "block-time": { type: "string", default: "1" },
+    warmup: { type: "string", default: "3" },
+  },
+});
 const purchases = Number(values.purchases);
 const warmup = Number(values.warmup);
 const blockTime = Number(values["block-time"]);
@@ -24,10 +30,17 @@ function percentile(sorted: number[], p: number): number {
 }
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
-const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" ");
 const chain = await startChain({ blockTime });
 const chainTimes: { broadcast: number[]; receipt: number[] } = { broadcast: [], receipt: [] };
-const facilitator = await startFacilitator({ rpcUrl: chain.rpcUrl, privateKey: ANVIL_TEST_KEYS.facilitator, onChainTiming: (t) => chainTimes[t.step].push(t.ms) });
+const facilitator = await startFacilitator({
+  rpcUrl: chain.rpcUrl,
+  privateKey: ANVIL_TEST_KEYS.facilitator,
+  onChainTiming: (t) => chainTimes[t.step].push(t.ms),
+});
 const payTo = privateKeyToAccount(generatePrivateKey()).address;
 const events: PurchaseEvent[] = [];
 const kit = createMonetizedServer({
@@ -35,7 +48,16 @@ const kit = createMonetizedServer({
   walletAddress: payTo,
   facilitatorUrl: facilitator.url,
   onPurchase: (e) => events.push(e),
-  items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.02", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` }],
+  items: [
+    {
+      id: "quote",
+      name: "Quote",
+      description: "A quote",
+      price: "0.02",
+      params: { topic: "Example: tea" },
+      handler: ({ topic }) => `A quote about ${topic}`,
+    },
+  ],
 });
 const server = await kit.listen({ port: 0 });
 const buyer = privateKeyToAccount(generatePrivateKey());
@@ -51,7 +73,17 @@ try {
     // Signing is the buyer's side (the agent client's bench measures it); the clock starts at the call.
     const signed = encodePaymentV1((await signer.createPaymentPayload(1, v1 as never)) as never);
     const started = performance.now();
-    const outcome = readPurchaseResult(await client.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: { topic: `t${i}` }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: signed } }));
+    const outcome = readPurchaseResult(
+      await client.callTool({
+        name: "make-purchase",
+        arguments: {
+          itemId: "quote",
+          params: { topic: `t${i}` },
+          paymentMethod: "USDC_BASE_SEPOLIA",
+          signedTransaction: signed,
+        },
+      }),
+    );
     const ms = performance.now() - started;
     if (!outcome.ok) throw new Error(`purchase ${i} failed: ${outcome.reason}`);
     if (i >= warmup) totals.push(ms);
@@ -72,11 +104,18 @@ const series = {
   "  of which wait for receipt": chainTimes.receipt.slice(warmup),
   handler: measured.map((e) => e.timings?.handlerMs ?? 0),
 };
-console.log(`\n${purchases} purchases, one at a time, ${blockTime ? `${blockTime} s blocks` : "automine"}; ${os.cpus().length} CPUs, load ${load} at start; ${new Date().toISOString()}\n`);
+console.log(
+  `\n${purchases} purchases, one at a time, ${blockTime ? `${blockTime} s blocks` : "automine"}; ${os.cpus().length} CPUs, load ${load} at start; ${new Date().toISOString()}\n`,
+);
 console.log("| step | p50 | p95 | max |\n|---|---:|---:|---:|");
 for (const [name, values] of Object.entries(series)) {
   const sorted = [...values].sort((a, b) => a - b);
-  console.log(`| ${name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[sorted.length - 1]!)} |`);
+  console.log(
+    `| ${name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[sorted.length - 1]!)} |`,
+  );
 }
-const p95 = percentile([...totals].sort((a, b) => a - b), 95);
+const p95 = percentile(
+  [...totals].sort((a, b) => a - b),
+  95,
+);
 console.log(`\np95 ${fmt(p95)}: target < 2000 ms ${p95 < 2000 ? "met" : "MISSED"}`);

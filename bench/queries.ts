@@ -47,14 +47,21 @@ export async function buildQuerySet(db: Db, count = 5000, seed = 30): Promise<Be
     await db.execute(sql`select name from listings tablesample system (5) where status = 'approved' limit ${count}`),
   ).map((r) => r.name);
   if (names.length < count) {
-    const more = rowsOf<{ name: string }>(await db.execute(sql`select name from listings where status = 'approved' limit ${count}`));
+    const more = rowsOf<{ name: string }>(
+      await db.execute(sql`select name from listings where status = 'approved' limit ${count}`),
+    );
     names.push(...more.map((r) => r.name));
   }
-  const words = rowsOf<{ word: string }>(await db.execute(sql`select word from search_words where word ~ '^[a-z]{3,}$' limit 20000`)).map((r) => r.word);
+  const words = rowsOf<{ word: string }>(
+    await db.execute(sql`select word from search_words where word ~ '^[a-z]{3,}$' limit 20000`),
+  ).map((r) => r.word);
   const categories = rowsOf<{ c: string }>(
-    await db.execute(sql`select distinct lower(c) as c from (select unnest(categories) as c from listings limit 20000) t`),
+    await db.execute(
+      sql`select distinct lower(c) as c from (select unnest(categories) as c from listings limit 20000) t`,
+    ),
   ).map((r) => r.c);
-  if (names.length === 0 || words.length === 0) throw new Error("the catalogue is empty: seed it before building queries");
+  if (names.length === 0 || words.length === 0)
+    throw new Error("the catalogue is empty: seed it before building queries");
 
   const makers: Record<QueryKind, () => string> = {
     name: () => pick(names),
@@ -70,7 +77,8 @@ export async function buildQuerySet(db: Db, count = 5000, seed = 30): Promise<Be
     typo: () => `${typo(pick(words), next)}${next() < 0.5 ? ` ${pick(words)}` : ""}`,
     "category word": () => `${pick(categories)} ${pick(words)}`,
     // Words nobody listed (a miss goes through the typo correction too, then finds nothing).
-    miss: () => `${Array.from({ length: 5 + Math.floor(next() * 4) }, () => LETTERS[Math.floor(next() * LETTERS.length)]).join("")}`,
+    miss: () =>
+      `${Array.from({ length: 5 + Math.floor(next() * 4) }, () => LETTERS[Math.floor(next() * LETTERS.length)]).join("")}`,
   };
   const seen = new Set<string>();
   const out: BenchQuery[] = [];

@@ -12,8 +12,20 @@ const rounds = Number(process.env.ROUNDS ?? 100);
 const queries = (await buildQuerySet(await getDb(), rounds * 10)).map((q) => q.q);
 let qi = 0;
 const surfaces: [string, (q: string) => Promise<Response>][] = [
-  ["api", (q) => apiSearch(new Request(`http://localhost:3000/api/mcp-agents?q=${encodeURIComponent(q)}&limit=24`), { params: Promise.resolve({}) } as never)],
-  ["bazaar", (q) => bazaarSearch(new Request(`http://localhost:3000/discovery/search?query=${encodeURIComponent(q)}`), { params: Promise.resolve({}) } as never)],
+  [
+    "api",
+    (q) =>
+      apiSearch(new Request(`http://localhost:3000/api/mcp-agents?q=${encodeURIComponent(q)}&limit=24`), {
+        params: Promise.resolve({}),
+      } as never),
+  ],
+  [
+    "bazaar",
+    (q) =>
+      bazaarSearch(new Request(`http://localhost:3000/discovery/search?query=${encodeURIComponent(q)}`), {
+        params: Promise.resolve({}),
+      } as never),
+  ],
 ];
 const only = process.env.ONLY?.split(",");
 for (const [name, call] of surfaces.filter(([n]) => !only || only.includes(n))) {
@@ -29,6 +41,8 @@ for (const [name, call] of surfaces.filter(([n]) => !only || only.includes(n))) 
     const used = process.cpuUsage(start);
     times.push((used.user + used.system) / 1000 / rounds);
   }
-  console.log(`${name}: avg ${Math.round(bytes / rounds / 5)} chars; CPU ms an answer ${times.map((t) => t.toFixed(3)).join(" ")} (best ${Math.min(...times).toFixed(3)})`);
+  console.log(
+    `${name}: avg ${Math.round(bytes / rounds / 5)} chars; CPU ms an answer ${times.map((t) => t.toFixed(3)).join(" ")} (best ${Math.min(...times).toFixed(3)})`,
+  );
 }
 process.exit(0);

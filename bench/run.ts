@@ -61,12 +61,24 @@ async function timeSearches(db: Db): Promise<DbTiming[]> {
     let last: Awaited<ReturnType<typeof searchListings>> | undefined;
     for (let i = 0; i < 25; i++) {
       const started = performance.now();
-      last = await searchListings(db, { terms: searchTerms(q), category, price: "all", sort: "relevance" }, { limit: 24, offset: 0 });
+      last = await searchListings(
+        db,
+        { terms: searchTerms(q), category, price: "all", sort: "relevance" },
+        { limit: 24, offset: 0 },
+      );
       if (i >= 5) times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
     const at = (p: number) => Math.round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]! * 10) / 10;
-    out.push({ label, q, p50: at(0.5), p99: at(0.99), max: at(1), total: `${last!.total}${last!.capped ? "+" : ""}`, first: last!.rows[0]?.name ?? "—" });
+    out.push({
+      label,
+      q,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: at(1),
+      total: `${last!.total}${last!.capped ? "+" : ""}`,
+      first: last!.rows[0]?.name ?? "—",
+    });
   }
   return out;
 }
@@ -77,7 +89,9 @@ async function explainSearches(db: Db): Promise<string> {
   for (const [label, q] of KINDS) {
     let terms = searchTerms(q)!;
     if (label === "typo") terms = { ...terms, words: ["scraper"], phrase: "scraper", core: "scraper" };
-    const rows = rowsOf<Record<string, string>>(await db.execute(dsql`explain analyze ${rankedSearchSql(terms, dsql`true`, { limit: 24, offset: 0 })}`));
+    const rows = rowsOf<Record<string, string>>(
+      await db.execute(dsql`explain analyze ${rankedSearchSql(terms, dsql`true`, { limit: 24, offset: 0 })}`),
+    );
     // The sort key repeats the whole scoring expression; it says nothing about the plan.
     const plan = rows.map((r) => r["QUERY PLAN"]!).filter((l) => !/Sort Key|Group Key/.test(l));
     parts.push(`### ${label}: "${label === "typo" ? `${q}" → "scraper` : q}"\n${plan.join("\n")}`);
@@ -93,7 +107,9 @@ async function firstLoadJsKb(pagePath: string): Promise<number> {
   const html = await (await fetch(base + pagePath)).text();
   // Modern browsers skip noModule polyfills, so they are not part of the first load.
   const tags = [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0]).filter((t) => !/nomodule/i.test(t));
-  const srcs = [...new Set(tags.map((t) => /src="([^"]+\.js[^"]*)"/.exec(t)?.[1]).filter((s): s is string => Boolean(s)))];
+  const srcs = [
+    ...new Set(tags.map((t) => /src="([^"]+\.js[^"]*)"/.exec(t)?.[1]).filter((s): s is string => Boolean(s))),
+  ];
   let total = 0;
   for (const src of srcs) total += gzipSync(Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer())).length;
   return Math.round(total / 102.4) / 10;
@@ -106,17 +122,32 @@ type Request = { method?: "POST"; body?: string; headers?: Record<string, string
 async function load(name: string, urlPath: string, request: Request = {}): Promise<Result> {
   await autocannon({ url: base + urlPath, connections: 4, duration: 2, ...request }); // warm-up
   const r = await autocannon({ url: base + urlPath, connections, duration, ...request });
-  return { name, path: urlPath, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  return {
+    name,
+    path: urlPath,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
 }
 
 const mcpCall = (query: string): Request => ({
   method: "POST",
   headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query, limit: 10 } } }),
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search_servers", arguments: { query, limit: 10 } },
+  }),
 });
 
 function printRow(r: Result) {
-  console.log(`${r.name.padEnd(44)} ${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors} non-2xx ${r.non2xx}`);
+  console.log(
+    `${r.name.padEnd(44)} ${String(r.rps).padStart(6)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  errors ${r.errors} non-2xx ${r.non2xx}`,
+  );
 }
 
 async function loadAll(targets: [string, string, Request?][]): Promise<Result[]> {
@@ -140,8 +171,12 @@ const searchTargets = (suffix: string, withPage: boolean): [string, string, Requ
 
 async function main() {
   const startedAt = new Date();
-  const load1 = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
-  if (args.build || !fs.existsSync(".next/BUILD_ID")) execSync("npx next build", { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const load1 = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
+  if (args.build || !fs.existsSync(".next/BUILD_ID"))
+    execSync("npx next build", { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (!args["skip-seed"]) await seed();
   const conn = await openBenchDatabase(target);
   const dbTimes = await timeSearches(conn.db);
@@ -149,7 +184,8 @@ async function main() {
   await conn.close();
   console.log("\n| search (query module, uncached, sequential) | p50 ms | p99 ms | max ms | matches | first result |");
   console.log("|---|---:|---:|---:|---:|---|");
-  for (const t of dbTimes) console.log(`| ${t.label} "${t.q}" | ${t.p50} | ${t.p99} | ${t.max} | ${t.total} | ${t.first} |`);
+  for (const t of dbTimes)
+    console.log(`| ${t.label} "${t.q}" | ${t.p50} | ${t.p99} | ${t.max} | ${t.total} | ${t.first} |`);
 
   let results: Result[] = [];
   let rss = 0;
@@ -177,10 +213,13 @@ async function main() {
   }
 
   const staticRps = results[0]!.rps;
-  console.log(`\n## ${driver} · ${count.toLocaleString("en-US")} listings · c=${connections} · ${duration}s · ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB · load at start ${load1}\n`);
+  console.log(
+    `\n## ${driver} · ${count.toLocaleString("en-US")} listings · c=${connections} · ${duration}s · ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · ${Math.round(os.totalmem() / 2 ** 30)} GiB · load at start ${load1}\n`,
+  );
   console.log("| route | req/s | p50 ms | p99 ms | ratio to static |");
   console.log("|---|---:|---:|---:|---:|");
-  for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} |`);
+  for (const r of results)
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} |`);
   console.log(`\nserver peak RSS: ${rss} MB${js ? ` · first-load JS for /marketplace: ${js} kB gzip` : ""}`);
   console.log(`\nEXPLAIN ANALYZE (ranked search, PostgreSQL plans as the bench database runs them):\n\n${plans}`);
 }

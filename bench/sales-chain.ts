@@ -31,7 +31,8 @@ async function rpcBatch(rpcUrl: string, calls: { method: string; params: unknown
   const byId = new Map(answers.map((a) => [a.id, a]));
   return calls.map((c, id) => {
     const answer = byId.get(id);
-    if (!answer || answer.error || answer.result === undefined) throw new Error(`${c.method} failed: ${answer?.error?.message ?? "no answer"}`);
+    if (!answer || answer.error || answer.result === undefined)
+      throw new Error(`${c.method} failed: ${answer?.error?.message ?? "no answer"}`);
     return answer.result;
   });
 }
@@ -52,7 +53,12 @@ const EIP712_DOMAIN_TYPE = [
   { name: "chainId", type: "uint256" },
   { name: "verifyingContract", type: "address" },
 ];
-const DOMAIN = { name: BASE_SEPOLIA.eip712.name, version: BASE_SEPOLIA.eip712.version, chainId: BASE_SEPOLIA.chainId, verifyingContract: USDC_ADDRESS };
+const DOMAIN = {
+  name: BASE_SEPOLIA.eip712.name,
+  version: BASE_SEPOLIA.eip712.version,
+  chainId: BASE_SEPOLIA.chainId,
+  verifyingContract: USDC_ADDRESS,
+};
 
 /**
  * Settles `count` sales, sale n being `plan(n)`, in chunks of `chunk` signatures; `onProgress` after each chunk.
@@ -60,11 +66,19 @@ const DOMAIN = { name: BASE_SEPOLIA.eip712.name, version: BASE_SEPOLIA.eip712.ve
  */
 export async function generateSales(
   rpcUrl: string,
-  options: { count: number; batch: number; chunk?: number; plan: (n: number) => PlannedSale; onProgress?: (done: number) => void },
+  options: {
+    count: number;
+    batch: number;
+    chunk?: number;
+    plan: (n: number) => PlannedSale;
+    onProgress?: (done: number) => void;
+  },
 ): Promise<GenerationTimes> {
   const accounts = await chainAccounts(rpcUrl);
   const submitter = accounts[SUBMITTER_ACCOUNT]!;
-  let nonce = BigInt((await rpcBatch(rpcUrl, [{ method: "eth_getTransactionCount", params: [submitter, "pending"] }]))[0] as string);
+  let nonce = BigInt(
+    (await rpcBatch(rpcUrl, [{ method: "eth_getTransactionCount", params: [submitter, "pending"] }]))[0] as string,
+  );
   // Mined on request (anvil_mine), not as each transaction of a batch arrives, which left some waiting in the pool.
   await rpcBatch(rpcUrl, [{ method: "evm_setAutomine", params: [false] }]);
   const chunk = options.chunk ?? options.batch * 10;
@@ -75,7 +89,14 @@ export async function generateSales(
     const sales = Array.from({ length: Math.min(chunk, options.count - start) }, (_, j) => {
       const n = start + j;
       const sale = options.plan(n);
-      const message = { from: sale.buyer, to: sale.payee, value: sale.units, validAfter: 0n, validBefore: 2n ** 48n, nonce: `0x${(n + 1).toString(16).padStart(64, "0")}` as Hex };
+      const message = {
+        from: sale.buyer,
+        to: sale.payee,
+        value: sale.units,
+        validAfter: 0n,
+        validBefore: 2n ** 48n,
+        nonce: `0x${(n + 1).toString(16).padStart(64, "0")}` as Hex,
+      };
       return { sale, message };
     });
     let started = performance.now();
@@ -89,7 +110,12 @@ export async function generateSales(
             types: { EIP712Domain: EIP712_DOMAIN_TYPE, ...AUTHORIZATION_TYPES },
             primaryType: "TransferWithAuthorization",
             domain: DOMAIN,
-            message: { ...message, value: message.value.toString(), validAfter: "0", validBefore: message.validBefore.toString() },
+            message: {
+              ...message,
+              value: message.value.toString(),
+              validAfter: "0",
+              validBefore: message.validBefore.toString(),
+            },
           },
         ],
       })),
@@ -101,19 +127,43 @@ export async function generateSales(
       encodeFunctionData({
         abi: USDC_ABI,
         functionName: "transferWithAuthorization",
-        args: [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signatures[j]!],
+        args: [
+          message.from,
+          message.to,
+          message.value,
+          message.validAfter,
+          message.validBefore,
+          message.nonce,
+          signatures[j]!,
+        ],
       }),
     );
     const txs = [];
     for (let i = 0; i < calls.length; i += options.batch) {
       const slice = calls.slice(i, i + options.batch);
-      const data = encodeFunctionData({ abi: MULTICALL3_ABI, functionName: "aggregate3", args: [slice.map((callData) => ({ target: USDC_ADDRESS, allowFailure: false, callData }))] });
-      txs.push({ from: submitter, to: MULTICALL3_ADDRESS, data, gas: `0x${(60_000 + 90_000 * slice.length).toString(16)}`, nonce: `0x${(nonce++).toString(16)}`, ...FEES });
+      const data = encodeFunctionData({
+        abi: MULTICALL3_ABI,
+        functionName: "aggregate3",
+        args: [slice.map((callData) => ({ target: USDC_ADDRESS, allowFailure: false, callData }))],
+      });
+      txs.push({
+        from: submitter,
+        to: MULTICALL3_ADDRESS,
+        data,
+        gas: `0x${(60_000 + 90_000 * slice.length).toString(16)}`,
+        nonce: `0x${(nonce++).toString(16)}`,
+        ...FEES,
+      });
     }
     clock("encodeMs", started);
 
     started = performance.now();
-    hashes.push(...((await rpcBatch(rpcUrl, txs.map((tx) => ({ method: "eth_sendTransaction", params: [tx] })))) as Hex[]));
+    hashes.push(
+      ...((await rpcBatch(
+        rpcUrl,
+        txs.map((tx) => ({ method: "eth_sendTransaction", params: [tx] })),
+      )) as Hex[]),
+    );
     // One block per transaction: the block gas limit (30M) holds one 200-sale transaction's gas limit.
     await rpcBatch(rpcUrl, [{ method: "anvil_mine", params: [`0x${txs.length.toString(16)}`] }]);
     clock("sendMs", started);
@@ -123,9 +173,12 @@ export async function generateSales(
   // A transaction still in the pool (none expected) gets another block.
   const started = performance.now();
   const deadline = Date.now() + 300_000;
-  for (let i = 0; i < hashes.length; ) {
+  for (let i = 0; i < hashes.length;) {
     const slice = hashes.slice(i, i + 100);
-    const receipts = (await rpcBatch(rpcUrl, slice.map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })))) as ({ status: string } | null)[];
+    const receipts = (await rpcBatch(
+      rpcUrl,
+      slice.map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })),
+    )) as ({ status: string } | null)[];
     const failed = receipts.findIndex((r) => r !== null && r.status !== "0x1");
     if (failed >= 0) throw new Error(`settling transaction ${slice[failed]} reverted`);
     if (receipts.every((r) => r !== null)) i += 100;

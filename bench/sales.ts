@@ -35,7 +35,12 @@ const LISTINGS = Number(args.listings);
 const BUYERS = Number(args.buyers);
 const BATCH = Number(args.batch);
 // The seven prices sales are generated at ($0.010–$0.016): a transfer counts as a sale only at a price the listing asks.
-const PRICED_ITEMS = Array.from({ length: 7 }, (_, i) => ({ name: `Item ${i}`, amount: 0.01 + i / 1000, units: String(10_000 + i * 1_000), currency: "USDC" }));
+const PRICED_ITEMS = Array.from({ length: 7 }, (_, i) => ({
+  name: `Item ${i}`,
+  amount: 0.01 + i / 1000,
+  units: String(10_000 + i * 1_000),
+  currency: "USDC",
+}));
 const driver = args.driver === "pglite" ? "pglite" : "postgres";
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
@@ -68,15 +73,32 @@ try {
     const slug = `bench-sales-${i}`;
     const [row] = await conn.db
       .insert(listings)
-      .values({ slug, name: `Bench Sales ${i}`, description: "A listing for the sales benchmark.", serverUrl: `https://bench-sales-${i}.example.com/mcp`, status: "approved", searchText: `bench sales ${i}` })
+      .values({
+        slug,
+        name: `Bench Sales ${i}`,
+        description: "A listing for the sales benchmark.",
+        serverUrl: `https://bench-sales-${i}.example.com/mcp`,
+        status: "approved",
+        searchText: `bench sales ${i}`,
+      })
       .returning({ id: listings.id });
     ids.push(row!.id);
-    await conn.db.insert(listingProbes).values({ listingId: row!.id, reachable: true, verifiable: true, paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: payee }], pricedItems: PRICED_ITEMS });
+    await conn.db.insert(listingProbes).values({
+      listingId: row!.id,
+      reachable: true,
+      verifiable: true,
+      paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: payee }],
+      pricedItems: PRICED_ITEMS,
+    });
   }
 
   // Generation: sale n goes to listing n mod LISTINGS from buyer n mod BUYERS, $0.010–$0.016.
   const generated = performance.now();
-  const plan = (n: number) => ({ buyer: buyers[n % BUYERS]!, payee: payees[n % LISTINGS]!, units: 10_000n + BigInt(n % 7) * 1_000n });
+  const plan = (n: number) => ({
+    buyer: buyers[n % BUYERS]!,
+    payee: payees[n % LISTINGS]!,
+    units: 10_000n + BigInt(n % 7) * 1_000n,
+  });
   let expectedVolume = 0n;
   for (let n = 0; n < SALES; n++) expectedVolume += plan(n).units;
   let reported = 0;
@@ -85,7 +107,8 @@ try {
     batch: BATCH,
     plan,
     onProgress: (done) => {
-      if (done - reported >= 10_000 || done === SALES) console.error(`generated ${(reported = done)} sales (${seconds(performance.now() - generated)} s)`);
+      if (done - reported >= 10_000 || done === SALES)
+        console.error(`generated ${(reported = done)} sales (${seconds(performance.now() - generated)} s)`);
     },
   });
   const generationMs = performance.now() - generated;
@@ -108,13 +131,21 @@ try {
   const indexMs = performance.now() - started;
   clearInterval(sampler);
   const again = performance.now();
-  const second = await indexSales(conn.db, { network: BASE_SEPOLIA, client, confirmations: 0, reorgDepth: 64, maxBlockRange: Number(args["block-range"]), backfillBlocks: 10_000_000 });
+  const second = await indexSales(conn.db, {
+    network: BASE_SEPOLIA,
+    client,
+    confirmations: 0,
+    reorgDepth: 64,
+    maxBlockRange: Number(args["block-range"]),
+    backfillBlocks: 10_000_000,
+  });
   const secondMs = performance.now() - again;
 
   const summaries = await salesSummaries(conn.db, ids);
   const counted = [...summaries.values()].reduce((n, s) => n + s.allTime.sales, 0);
   const volume = [...summaries.values()].reduce((n, s) => n + BigInt(s.allTime.volumeUnits), 0n);
-  if (counted !== SALES || volume !== expectedVolume) throw new Error(`indexed ${counted} sales / ${volume} units, expected ${SALES} / ${expectedVolume}`);
+  if (counted !== SALES || volume !== expectedVolume)
+    throw new Error(`indexed ${counted} sales / ${volume} units, expected ${SALES} / ${expectedVolume}`);
 
   const page = ids.slice(0, 24);
   // For comparison, the card figures as they were read before the roll-ups: aggregated from every raw sale.
@@ -123,18 +154,26 @@ try {
       select s.listing_id, count(*) filter (where s.block_time > now() - interval '30 days') as s30,
         count(distinct s.payer) filter (where s.block_time > now() - interval '30 days') as b30,
         count(*) as s_all, count(distinct s.payer) as b_all, coalesce(sum(s.amount), 0)::text as v_all
-      from ${listingSales} s where s.listing_id in (${sql.join(page.map((id) => sql`${id}::uuid`), sql`, `)}) group by s.listing_id`);
+      from ${listingSales} s where s.listing_id in (${sql.join(
+        page.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}) group by s.listing_id`);
   const queries = {
     cardPage24: await timeIt(20, () => salesSummaries(conn.db, page)),
     cardPage24FromRawSales: await timeIt(20, rawCardPage),
     detailSummary: await timeIt(20, () => salesSummaries(conn.db, [ids[0]!])),
     detailDaily: await timeIt(20, () => dailySales(conn.db, ids[0]!, 30)),
-    mostPurchasedBrowse: await timeIt(10, () => searchListings(conn.db, { terms: null, category: "", price: "all", sort: "purchased" }, { limit: 24, offset: 0 })),
+    mostPurchasedBrowse: await timeIt(10, () =>
+      searchListings(conn.db, { terms: null, category: "", price: "all", sort: "purchased" }, { limit: 24, offset: 0 }),
+    ),
   };
   const report = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${mb(os.totalmem())} MB`,
-    load: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+    load: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
     driver,
     sales: SALES,
     listings: LISTINGS,
@@ -142,8 +181,16 @@ try {
     blocks: Number(head),
     blockRange: Number(args["block-range"]),
     generationSeconds: Number(seconds(generationMs)),
-    generationSteps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k.replace(/Ms$/, "Seconds"), Number(seconds(v))])),
-    index: { seconds: Number(seconds(indexMs)), salesPerSecond: Math.round(SALES / (indexMs / 1000)), added: result.added, rssBeforeMb: mb(rssBefore), peakRssMb: mb(peak) },
+    generationSteps: Object.fromEntries(
+      Object.entries(steps).map(([k, v]) => [k.replace(/Ms$/, "Seconds"), Number(seconds(v))]),
+    ),
+    index: {
+      seconds: Number(seconds(indexMs)),
+      salesPerSecond: Math.round(SALES / (indexMs / 1000)),
+      added: result.added,
+      rssBeforeMb: mb(rssBefore),
+      peakRssMb: mb(peak),
+    },
     secondRun: { seconds: Number(seconds(secondMs)), added: second.added, removed: second.removed },
     queries,
   };

@@ -23,13 +23,16 @@ export async function recreatePostgresDatabase(url: string): Promise<void> {
 export async function seedBenchDatabase(target: BenchDatabase, count: number): Promise<number> {
   const started = Date.now();
   // Cached pages and data from an earlier run describe another catalogue.
-  for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"])
+    fs.rmSync(dir, { recursive: true, force: true });
   if (target.driver === "postgres") {
     await recreatePostgresDatabase(target.serverUrl);
     const conn = await openPostgres(target.serverUrl, { max: 4 });
     await conn.db.execute(dsql`set maintenance_work_mem = '256MB'`);
     await seedSampleCatalogue(conn.db);
-    await seedSyntheticBulk(conn.db, count, new Date(), (n) => process.stdout.write(`\rseeding ${n.toLocaleString("en-US")}…`));
+    await seedSyntheticBulk(conn.db, count, new Date(), (n) =>
+      process.stdout.write(`\rseeding ${n.toLocaleString("en-US")}…`),
+    );
     await conn.close();
   } else {
     fs.rmSync(target.pgliteDir, { recursive: true, force: true });
@@ -39,7 +42,9 @@ export async function seedBenchDatabase(target: BenchDatabase, count: number): P
     await conn.close();
   }
   const seconds = (Date.now() - started) / 1000;
-  console.log(`\nseeded ${count.toLocaleString("en-US")} synthetic listings on ${target.driver} in ${seconds.toFixed(1)} s`);
+  console.log(
+    `\nseeded ${count.toLocaleString("en-US")} synthetic listings on ${target.driver} in ${seconds.toFixed(1)} s`,
+  );
   return seconds;
 }
 
@@ -48,7 +53,11 @@ export async function openBenchDatabase(target: BenchDatabase) {
 }
 
 /** The production server's settings for a bench: limits that would turn one address's load into 429s are off. */
-export function benchServerEnv(target: BenchDatabase, base: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function benchServerEnv(
+  target: BenchDatabase,
+  base: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: "production" as const,

@@ -46,9 +46,20 @@ const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-soak-pg-"));
 const asPostgres = (cmd: string, cmdArgs: string[]) => {
   // initdb and postgres refuse to run as root; the cluster belongs to the postgres user.
   const root = process.getuid?.() === 0;
-  return root ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...cmdArgs], { stdio: "pipe" }) : execFileSync(cmd, cmdArgs, { stdio: "pipe" });
+  return root
+    ? execFileSync("runuser", ["-u", "postgres", "--", cmd, ...cmdArgs], { stdio: "pipe" })
+    : execFileSync(cmd, cmdArgs, { stdio: "pipe" });
 };
-const pgCtlArgs = (rest: string[]) => ["-D", path.join(clusterDir, "data"), "-l", path.join(clusterDir, "log"), "-w", "-t", "60", ...rest];
+const pgCtlArgs = (rest: string[]) => [
+  "-D",
+  path.join(clusterDir, "data"),
+  "-l",
+  path.join(clusterDir, "log"),
+  "-w",
+  "-t",
+  "60",
+  ...rest,
+];
 const pgCtl = (...rest: string[]) => asPostgres(path.join(pgBin, "pg_ctl"), pgCtlArgs(rest));
 /**
  * The same, without blocking this process's event loop (the load keeps running during a restart). Waits for
@@ -56,7 +67,8 @@ const pgCtl = (...rest: string[]) => asPostgres(path.join(pgBin, "pg_ctl"), pgCt
  */
 const pgCtlAsync = (...rest: string[]) => {
   const cmd = path.join(pgBin, "pg_ctl");
-  const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...pgCtlArgs(rest)]] : [cmd, pgCtlArgs(rest)];
+  const [file, argv] =
+    process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...pgCtlArgs(rest)]] : [cmd, pgCtlArgs(rest)];
   return new Promise<void>((resolve, reject) => {
     const child = spawn(file as string, argv as string[], { stdio: "ignore" });
     child.once("error", reject);
@@ -66,7 +78,16 @@ const pgCtlAsync = (...rest: string[]) => {
 
 function startCluster(): void {
   if (process.getuid?.() === 0) execFileSync("chown", ["postgres:postgres", clusterDir]);
-  asPostgres(path.join(pgBin, "initdb"), ["-D", path.join(clusterDir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  asPostgres(path.join(pgBin, "initdb"), [
+    "-D",
+    path.join(clusterDir, "data"),
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   pgCtl("-o", `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1 -c max_connections=100`, "start");
 }
 
@@ -86,7 +107,9 @@ async function seed(): Promise<string[]> {
   await seedSynthetic(conn.db, Number(args.count));
   await conn.close();
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const slugs = (await sql`select slug from listings where status = 'approved' order by random() limit 200`).map((r) => r.slug as string);
+  const slugs = (await sql`select slug from listings where status = 'approved' order by random() limit 200`).map(
+    (r) => r.slug as string,
+  );
   await sql.end();
   return slugs;
 }
@@ -145,12 +168,19 @@ function chooseKind(): Kind {
   return "browse";
 }
 
-async function request(kind: Kind, slugs: string[], accounts: Account[]): Promise<{ status: number; dbBacked: boolean; body?: unknown }> {
+async function request(
+  kind: Kind,
+  slugs: string[],
+  accounts: Account[],
+): Promise<{ status: number; dbBacked: boolean; body?: unknown }> {
   const signal = AbortSignal.timeout(requestTimeoutMs);
   const json = { "content-type": "application/json" };
   switch (kind) {
     case "browse": {
-      const res = await fetch(`${base}/marketplace${Math.random() < 0.5 ? "" : `?page=${1 + Math.floor(Math.random() * 5)}`}`, { signal });
+      const res = await fetch(
+        `${base}/marketplace${Math.random() < 0.5 ? "" : `?page=${1 + Math.floor(Math.random() * 5)}`}`,
+        { signal },
+      );
       await res.arrayBuffer();
       return { status: res.status, dbBacked: false };
     }
@@ -175,8 +205,18 @@ async function request(kind: Kind, slugs: string[], accounts: Account[]): Promis
       return { status: res.status, dbBacked: true };
     }
     case "mcp": {
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: pick(WORDS), limit: 10 } } });
-      const res = await fetch(`${base}/api/mcp`, { method: "POST", signal, headers: { ...json, accept: "application/json, text/event-stream" }, body });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "search_servers", arguments: { query: pick(WORDS), limit: 10 } },
+      });
+      const res = await fetch(`${base}/api/mcp`, {
+        method: "POST",
+        signal,
+        headers: { ...json, accept: "application/json, text/event-stream" },
+        body,
+      });
       const answer = (await res.json().catch(() => null)) as { result?: { isError?: boolean } } | null;
       // A tool error (e.g. the database restarting) inside a 200 is not a success for this count.
       return { status: res.status === 200 && answer?.result?.isError ? 299 : res.status, dbBacked: true };
@@ -184,7 +224,12 @@ async function request(kind: Kind, slugs: string[], accounts: Account[]): Promis
     case "signin": {
       const account = pick(accounts);
       const wrong = Math.random() < 0.3;
-      const res = await fetch(`${base}/api/auth/login`, { method: "POST", signal, headers: json, body: JSON.stringify({ email: account.email, password: wrong ? "not-the-password-1" : account.password }) });
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        signal,
+        headers: json,
+        body: JSON.stringify({ email: account.email, password: wrong ? "not-the-password-1" : account.password }),
+      });
       await res.arrayBuffer();
       return { status: res.status, dbBacked: true };
     }
@@ -196,7 +241,12 @@ async function request(kind: Kind, slugs: string[], accounts: Account[]): Promis
         method: "POST",
         signal,
         headers: { ...json, authorization: `Bearer ${account.token}` },
-        body: JSON.stringify({ name: `Soak Server ${n}`, description: "A submission made by the soak benchmark.", mcpServerUrl: url, categories: "Dev Tools" }),
+        body: JSON.stringify({
+          name: `Soak Server ${n}`,
+          description: "A submission made by the soak benchmark.",
+          mcpServerUrl: url,
+          categories: "Dev Tools",
+        }),
       });
       const body = (await res.json().catch(() => null)) as { id?: string } | null;
       if (res.status === 201 && body?.id) acknowledged.push({ id: body.id, url });
@@ -210,7 +260,11 @@ async function registerAccounts(n: number): Promise<Account[]> {
   for (let i = 0; i < n; i++) {
     const email = `soak-${process.pid}-${i}@example.com`;
     const password = `Soak-password-${i}-long-enough`;
-    const res = await fetch(`${base}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password, name: `Soak ${i}` }) });
+    const res = await fetch(`${base}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password, name: `Soak ${i}` }),
+    });
     if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
     accounts.push({ email, password, token: ((await res.json()) as { token: string }).token });
   }
@@ -219,19 +273,26 @@ async function registerAccounts(n: number): Promise<Account[]> {
 
 // ---------- run ----------
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 
 async function main() {
   const started = new Date();
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(", ");
-  console.log(`soak: ${seconds} s, ${connections} connections, ${args["restart-db"] ? "with a PostgreSQL restart halfway" : "no fault"}; load average ${load}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+  console.log(
+    `soak: ${seconds} s, ${connections} connections, ${args["restart-db"] ? "with a PostgreSQL restart halfway" : "no fault"}; load average ${load}`,
+  );
   startCluster();
   let server: ChildProcess | undefined;
   const stderr: string[] = [];
   try {
     const slugs = await seed();
     // Cached pages from an earlier run describe another catalogue.
-    for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache"])
+      fs.rmSync(dir, { recursive: true, force: true });
     server = startServer();
     server.stderr!.on("data", (d: Buffer) => stderr.push(d.toString()));
     await waitFor(`${base}/terms-of-service`);
@@ -256,17 +317,26 @@ async function main() {
     }, 5000);
     const fault = args["restart-db"]
       ? new Promise<void>((resolve) => {
-          setTimeout(async () => {
-            const stopAt = performance.now() - t0;
-            try {
-              // `restart` stops (fast: active sessions are ended), then starts and waits until it accepts connections.
-              await pgCtlAsync("-m", "fast", "restart", "-o", `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1`);
-            } catch (error) {
-              restartError = String(error);
-            }
-            outage = { stopAt, upAt: performance.now() - t0 };
-            resolve();
-          }, (seconds * 1000) / 2);
+          setTimeout(
+            async () => {
+              const stopAt = performance.now() - t0;
+              try {
+                // `restart` stops (fast: active sessions are ended), then starts and waits until it accepts connections.
+                await pgCtlAsync(
+                  "-m",
+                  "fast",
+                  "restart",
+                  "-o",
+                  `-p ${pgPort} -k ${clusterDir} -c listen_addresses=127.0.0.1`,
+                );
+              } catch (error) {
+                restartError = String(error);
+              }
+              outage = { stopAt, upAt: performance.now() - t0 };
+              resolve();
+            },
+            (seconds * 1000) / 2,
+          );
         })
       : Promise.resolve();
 
@@ -293,7 +363,11 @@ async function main() {
     // Every acknowledged submission must be in the database.
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const present = new Set(
-      acknowledged.length ? (await sql`select id from listings where id in ${sql(acknowledged.map((a) => a.id))}`).map((r) => r.id as string) : [],
+      acknowledged.length
+        ? (await sql`select id from listings where id in ${sql(acknowledged.map((a) => a.id))}`).map(
+            (r) => r.id as string,
+          )
+        : [],
     );
     await sql.end();
     const missing = acknowledged.filter((a) => !present.has(a.id));
@@ -301,7 +375,8 @@ async function main() {
     // ---------- report ----------
     const wall = (performance.now() - t0) / 1000;
     const by = (f: (s: Sample) => boolean) => samples.filter(f);
-    const classOf = (s: number) => (s === -1 ? "hang" : s === 0 ? "conn-error" : s === 299 ? "tool-error" : `${Math.floor(s / 100)}xx`);
+    const classOf = (s: number) =>
+      s === -1 ? "hang" : s === 0 ? "conn-error" : s === 299 ? "tool-error" : `${Math.floor(s / 100)}xx`;
     const count = (list: Sample[]) => {
       const out: Record<string, number> = {};
       for (const s of list) out[classOf(s.status)] = (out[classOf(s.status)] ?? 0) + 1;
@@ -313,12 +388,18 @@ async function main() {
     for (const [kind] of WEIGHTS) {
       const list = by((s) => s.kind === kind);
       const ms = list.map((s) => s.ms).sort((a, b) => a - b);
-      console.log(`| ${kind} | ${list.length} | ${Math.round(pct(ms, 50))} | ${Math.round(pct(ms, 99))} | ${JSON.stringify(count(list))} |`);
+      console.log(
+        `| ${kind} | ${list.length} | ${Math.round(pct(ms, 50))} | ${Math.round(pct(ms, 99))} | ${JSON.stringify(count(list))} |`,
+      );
     }
     const fiveHundreds = by((s) => s.status >= 500 && s.status !== 503);
     const unavailable = by((s) => s.status === 503);
-    console.log(`\n5xx other than 503: ${fiveHundreds.length}; 503: ${unavailable.length}; hangs (> ${requestTimeoutMs / 1000} s): ${by((s) => s.status === -1).length}; connection errors: ${by((s) => s.status === 0).length}`);
-    console.log(`server RSS: ${rssStart} MB at start, ${rssEnd} MB at end, peak ${rssPeak} MB; at each minute: ${perMinute.join(", ")} MB`);
+    console.log(
+      `\n5xx other than 503: ${fiveHundreds.length}; 503: ${unavailable.length}; hangs (> ${requestTimeoutMs / 1000} s): ${by((s) => s.status === -1).length}; connection errors: ${by((s) => s.status === 0).length}`,
+    );
+    console.log(
+      `server RSS: ${rssStart} MB at start, ${rssEnd} MB at end, peak ${rssPeak} MB; at each minute: ${perMinute.join(", ")} MB`,
+    );
     console.log(`submissions acknowledged (201): ${acknowledged.length}; missing afterwards: ${missing.length}`);
     if (args["restart-db"]) {
       const o = outage as { stopAt: number; upAt: number } | null;
@@ -329,12 +410,20 @@ async function main() {
         const firstOk = samples
           .filter((s) => s.dbBacked && s.at >= o.upAt && s.status >= 200 && s.status < 300)
           .reduce((m, s) => Math.min(m, s.at + s.ms), Infinity);
-        const afterFailures = by((s) => s.dbBacked && s.at >= o.upAt + 5000 && (s.status >= 500 || s.status <= 0 || s.status === 299));
-        console.log(`\nPostgreSQL restart: stopped at ${(o.stopAt / 1000).toFixed(1)} s, accepting connections again ${((o.upAt - o.stopAt) / 1000).toFixed(2)} s later`);
-        console.log(`requests overlapping the outage: ${during.length} (${duringDb.length} needing the database): ${JSON.stringify(count(during))}`);
+        const afterFailures = by(
+          (s) => s.dbBacked && s.at >= o.upAt + 5000 && (s.status >= 500 || s.status <= 0 || s.status === 299),
+        );
+        console.log(
+          `\nPostgreSQL restart: stopped at ${(o.stopAt / 1000).toFixed(1)} s, accepting connections again ${((o.upAt - o.stopAt) / 1000).toFixed(2)} s later`,
+        );
+        console.log(
+          `requests overlapping the outage: ${during.length} (${duringDb.length} needing the database): ${JSON.stringify(count(during))}`,
+        );
         const slowest = during.map((s) => s.ms).sort((a, b) => b - a)[0] ?? 0;
         console.log(`slowest answer during the outage: ${Math.round(slowest)} ms`);
-        console.log(`first database-backed 2xx after the database was back: ${Number.isFinite(firstOk) ? `${((firstOk - o.upAt) / 1000).toFixed(2)} s after` : "never"}`);
+        console.log(
+          `first database-backed 2xx after the database was back: ${Number.isFinite(firstOk) ? `${((firstOk - o.upAt) / 1000).toFixed(2)} s after` : "never"}`,
+        );
         console.log(`database-backed failures from 5 s after it was back to the end: ${afterFailures.length}`);
         // What database-backed requests got, 5 s at a time from just before the restart: recovery as a timeline.
         const buckets = new Map<number, Sample[]>();
@@ -345,19 +434,35 @@ async function main() {
           else buckets.set(b, [sample]);
         }
         console.log("database-backed requests by start time, relative to the restart:");
-        for (const [b, list] of [...buckets].sort((x, y) => x[0] - y[0])) console.log(`  ${String(b * 5).padStart(4)}…${String(b * 5 + 5).padStart(4)} s: ${JSON.stringify(count(list))}`);
+        for (const [b, list] of [...buckets].sort((x, y) => x[0] - y[0]))
+          console.log(
+            `  ${String(b * 5).padStart(4)}…${String(b * 5 + 5).padStart(4)} s: ${JSON.stringify(count(list))}`,
+          );
       }
     }
     if (args["server-log"]) fs.writeFileSync(args["server-log"], stderr.join(""));
-    const errorLines = stderr.join("").split("\n").filter((l) => l.includes('"level":"error"'));
-    console.log(`server error log lines: ${errorLines.length}${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 300)}` : ""}`);
+    const errorLines = stderr
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes('"level":"error"'));
+    console.log(
+      `server error log lines: ${errorLines.length}${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 300)}` : ""}`,
+    );
     const kinds = new Map<string, number>();
     for (const line of errorLines) {
-      const key = line.replace(/"time":"[^"]*",?/, "").replace(/\d+/g, "N").slice(0, 220);
+      const key = line
+        .replace(/"time":"[^"]*",?/, "")
+        .replace(/\d+/g, "N")
+        .slice(0, 220);
       kinds.set(key, (kinds.get(key) ?? 0) + 1);
     }
     for (const [key, n] of kinds) console.log(`  ${n} × ${key}`);
-    console.log(`\nstarted ${started.toISOString()}, machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+    console.log(
+      `\nstarted ${started.toISOString()}, machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")}`,
+    );
     if (fiveHundreds.length || missing.length || (!args["restart-db"] && unavailable.length)) process.exitCode = 1;
   } finally {
     server?.kill("SIGTERM");

@@ -25,7 +25,13 @@ const { values: args } = parseArgs({
 const port = Number(args.port);
 const databaseUrl = process.env.BENCH_URLS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/agora_urls";
 
-const MCP_BODY = (q: string) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: q } } });
+const MCP_BODY = (q: string) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search_servers", arguments: { query: q } },
+  });
 const SURFACES: ((n: number) => { path: string; method?: string; body?: string })[] = [
   (n) => ({ path: `/marketplace?q=u${n}` }),
   (n) => ({ path: `/marketplace?q=u${n}&category=Data&sort=name` }),
@@ -42,12 +48,21 @@ const SURFACES: ((n: number) => { path: string; method?: string; body?: string }
 
 function request(n: number, from: string): Promise<number> {
   const { path, method = "GET", body } = SURFACES[n % SURFACES.length]!(n);
-  const headers: Record<string, string> = body ? { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": String(Buffer.byteLength(body)) } : {};
+  const headers: Record<string, string> = body
+    ? {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": String(Buffer.byteLength(body)),
+      }
+    : {};
   return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, path, method, headers, localAddress: from, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, path, method, headers, localAddress: from, agent: false },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.setTimeout(30_000, () => req.destroy());
     req.on("error", () => resolve(-1));
     req.end(body);
@@ -78,28 +93,36 @@ async function main() {
   const count = Number(args.count);
   const warmup = Number(args.warmup);
   const started = new Date();
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(", ");
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
   await seed();
   const base = `http://localhost:${port}`;
-  const server = startProductionServer(port, {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    SITE_URL: base,
-    AUTH_SECRET: "bench-only-secret-0123456789abcdef0123",
-    RATE_LIMIT_DISABLED: "1",
-    UNSAFE_TEST_MODE: "1",
-    CHECK_SCHEDULE_DISABLED: "1",
-    DATABASE_URL: databaseUrl,
-    MEMORY_LOG_SECONDS: "2",
-  }, ["ignore", "pipe", "inherit"]);
+  const server = startProductionServer(
+    port,
+    {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      SITE_URL: base,
+      AUTH_SECRET: "bench-only-secret-0123456789abcdef0123",
+      RATE_LIMIT_DISABLED: "1",
+      UNSAFE_TEST_MODE: "1",
+      CHECK_SCHEDULE_DISABLED: "1",
+      DATABASE_URL: databaseUrl,
+      MEMORY_LOG_SECONDS: "2",
+    },
+    ["ignore", "pipe", "inherit"],
+  );
   // The server's own reading of its heap (MEMORY_LOG_SECONDS), to tell a growing heap from a heap that only sized up.
   let heapUsed = 0;
   let tail = "";
   server.stdout!.on("data", (chunk: Buffer) => {
     const lines = (tail + chunk.toString()).split("\n");
     tail = lines.pop()!;
-    for (const line of lines) if (line.includes('"msg":"memory"')) heapUsed = (JSON.parse(line) as { heapUsedMb: number }).heapUsedMb;
+    for (const line of lines)
+      if (line.includes('"msg":"memory"')) heapUsed = (JSON.parse(line) as { heapUsedMb: number }).heapUsedMb;
   });
   const heapNow = async () => {
     await new Promise((r) => setTimeout(r, 2_500));
@@ -123,12 +146,25 @@ async function main() {
     const atEnd = memoryMb(server.pid!, "VmRSS");
     const heapAtEnd = await heapNow();
     const change = (atEnd - afterWarmup) / afterWarmup;
-    console.log(`\n## Distinct URLs · ${started.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · Node ${process.version} · load ${loadAtStart} at start, ${os.loadavg().map((l) => l.toFixed(2)).join(", ")} at end\n`);
-    console.log(`| URLs | surfaces | clients | seconds | RSS after start-up MB | after ${warmup} warm-up MB | peak during MB | at end MB | end vs warm-up | V8 heap used after warm-up / at end MB | statuses |`);
+    console.log(
+      `\n## Distinct URLs · ${started.toISOString().slice(0, 16).replace("T", " ")} UTC · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · Node ${process.version} · load ${loadAtStart} at start, ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")} at end\n`,
+    );
+    console.log(
+      `| URLs | surfaces | clients | seconds | RSS after start-up MB | after ${warmup} warm-up MB | peak during MB | at end MB | end vs warm-up | V8 heap used after warm-up / at end MB | statuses |`,
+    );
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
-    console.log(`| ${count} | ${SURFACES.length} | ${args.clients} | ${seconds.toFixed(0)} | ${atStart} | ${afterWarmup} | ${Math.max(afterWarmup, ...samples)} | ${atEnd} | ${(change * 100).toFixed(1)} % | ${heapAfterWarmup} / ${heapAtEnd} | ${JSON.stringify(statuses)} |`);
+    console.log(
+      `| ${count} | ${SURFACES.length} | ${args.clients} | ${seconds.toFixed(0)} | ${atStart} | ${afterWarmup} | ${Math.max(afterWarmup, ...samples)} | ${atEnd} | ${(change * 100).toFixed(1)} % | ${heapAfterWarmup} / ${heapAtEnd} | ${JSON.stringify(statuses)} |`,
+    );
     console.log(`\nRSS every 5 s (MB): ${samples.join(" ")}`);
-    console.log(Math.abs(change) <= 0.1 ? "\nRSS at the end is within 10 % of the warm-up reading." : "\nRSS at the end is NOT within 10 % of the warm-up reading.");
+    console.log(
+      Math.abs(change) <= 0.1
+        ? "\nRSS at the end is within 10 % of the warm-up reading."
+        : "\nRSS at the end is NOT within 10 % of the warm-up reading.",
+    );
     if (Math.abs(change) > 0.1) process.exitCode = 1;
   } finally {
     server.kill("SIGTERM");

@@ -15,7 +15,8 @@ export type ContentPage = { title: string; description: string; eyebrow: string;
 export const contentPages: Record<string, ContentPage> = {
   "/getting-started": {
     title: "Getting Started",
-    description: "Add the Agora registry to your desktop AI assistant in four steps and make your first paid MCP tool call.",
+    description:
+      "Add the Agora registry to your desktop AI assistant in four steps and make your first paid MCP tool call.",
     eyebrow: "Guide",
     Content: GettingStarted,
   },
@@ -59,7 +60,8 @@ export const contentPages: Record<string, ContentPage> = {
   },
   "/guides/setup-and-usage": {
     title: "Setup and Usage Guide",
-    description: "Set up the desktop agent client, fund your wallet, use Agora, build a MonetizedMCP server and connect agent frameworks.",
+    description:
+      "Set up the desktop agent client, fund your wallet, use Agora, build a MonetizedMCP server and connect agent frameworks.",
     eyebrow: "Guide",
     Content: SetupAndUsage,
   },

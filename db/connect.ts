@@ -52,7 +52,11 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
   }
   let client;
   try {
-    client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: pgliteStartParams(PGlite.defaultStartParams, options) });
+    client = await PGlite.create({
+      dataDir: dir,
+      extensions: { pg_trgm },
+      startParams: pgliteStartParams(PGlite.defaultStartParams, options),
+    });
     await migratePglite(client);
   } catch (error) {
     await client?.close().catch(() => {});
@@ -97,7 +101,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   await migratePostgres(url);
   // A server that is down or restarting is reported within seconds (the default waits 30 s to connect);
   // the driver opens fresh connections on the next query once it is back.
-  const client = postgres(url, { max: options.max ?? 10, connect_timeout: 5, backoff: reconnectDelaySeconds, onnotice: () => {} });
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    connect_timeout: 5,
+    backoff: reconnectDelaySeconds,
+    onnotice: () => {},
+  });
   const bounded = options.deadline ? withConnectionDeadline(client, options.deadline) : client;
   return {
     db: drizzle(bounded, { schema }) as unknown as Db,
@@ -108,7 +117,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   };
 }
 
-export function openDatabase(config: { databaseUrl?: string; pgliteDir: string; pglite?: PgliteOptions } & PostgresOptions): Promise<Connection> {
+export function openDatabase(
+  config: { databaseUrl?: string; pgliteDir: string; pglite?: PgliteOptions } & PostgresOptions,
+): Promise<Connection> {
   const { databaseUrl, pgliteDir, pglite, ...options } = config;
   return databaseUrl ? openPostgres(databaseUrl, options) : openPglite(pgliteDir, pglite);
 }

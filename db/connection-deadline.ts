@@ -61,7 +61,8 @@ export function withConnectionDeadline<T extends Sql>(sql: T, options: DeadlineO
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return (...args: UnsafeArgs) => (isRead(args[0]) ? readWithin(target, args, options) : writeWithin(target, args, options));
+        return (...args: UnsafeArgs) =>
+          isRead(args[0]) ? readWithin(target, args, options) : writeWithin(target, args, options);
       }
       if (property === "begin") return (...args: unknown[]) => reported(beginWithin(target, args, options.ms), options);
       return Reflect.get(target, property, receiver);

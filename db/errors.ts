@@ -17,10 +17,24 @@ const UNAVAILABLE_CODES = new Set([
  * Socket errors mean the database only when they come from a query (drizzle wraps those as "Failed query"):
  * a browser that hangs up mid-request raises ECONNRESET too, and that says nothing about the database.
  */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 function fromAQuery(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === "object" && depth < 6;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (e instanceof Error && (e.name === "DrizzleQueryError" || e.message.startsWith("Failed query:"))) return true;
   }
   return false;
@@ -31,7 +45,11 @@ const INVALID_TEXT_CODES = new Set(["22021", "22P05", "54000"]);
 
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === "object" && depth < 6;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") codes.push(code);
     // PGlite reports a closed database with a plain message.
@@ -60,7 +78,14 @@ export function isConnectionFailure(error: unknown): boolean {
 export function isDeadConnection(error: unknown): boolean {
   return codesOf(error).some((c) => DEAD_CONNECTION_CODES.has(c));
 }
-const DEAD_CONNECTION_CODES = new Set(["57P01", "57P02", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "ECONNRESET", "EPIPE"]);
+const DEAD_CONNECTION_CODES = new Set([
+  "57P01",
+  "57P02",
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "ECONNRESET",
+  "EPIPE",
+]);
 
 export function isInvalidTextError(error: unknown): boolean {
   return codesOf(error).some((c) => INVALID_TEXT_CODES.has(c));

@@ -24,7 +24,12 @@ type Health = {
 
 // On globalThis: the proxy, route handlers and pages of one server process share it.
 // server/database-answer.mjs and server/static-fast-path.mjs read it under the same key (Symbol.for("agora.db-health")).
-const health = processState<Health>("db-health", () => ({ downSince: null, lastFailureAt: 0, checking: false, lastUnavailableAt: 0 }));
+const health = processState<Health>("db-health", () => ({
+  downSince: null,
+  lastFailureAt: 0,
+  checking: false,
+  lastUnavailableAt: 0,
+}));
 
 const PING_INTERVAL_MS = 500;
 const PING_TIMEOUT_MS = 2_000;
@@ -91,7 +96,9 @@ async function pingOnce(): Promise<"up" | "down" | "unknown"> {
   for (let attempt = 0; attempt < PING_TRIES; attempt++) {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), PING_TIMEOUT_MS).unref()));
+      const late = new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), PING_TIMEOUT_MS).unref()),
+      );
       await Promise.race([health.ping!(), late]);
       return "up";
     } catch (error) {

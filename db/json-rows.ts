@@ -9,12 +9,24 @@ import type { PgTable } from "drizzle-orm/pg-core";
 const AS_TEXT = new Set(["PgBigInt64", "PgBigInt53", "PgNumeric", "PgNumericNumber", "PgNumericBigInt"]);
 // Kinds whose JSON form reads back exactly as the driver's would. Others (a timestamp kept as a string, say, whose
 // JSON spelling differs from the driver's) are refused rather than returned subtly different.
-const SUPPORTED = new Set([...AS_TEXT, "PgUUID", "PgText", "PgEnumColumn", "PgBoolean", "PgInteger", "PgSmallInt", "PgTimestamp", "PgDateString", "PgJsonb"]);
+const SUPPORTED = new Set([
+  ...AS_TEXT,
+  "PgUUID",
+  "PgText",
+  "PgEnumColumn",
+  "PgBoolean",
+  "PgInteger",
+  "PgSmallInt",
+  "PgTimestamp",
+  "PgDateString",
+  "PgJsonb",
+]);
 
 /** `jsonb_build_object` of every column of `table` under `alias`, keyed by the TypeScript field names. */
 export function rowJson(table: PgTable, alias: string): SQL {
   const pairs = Object.entries(getTableColumns(table)).map(([key, column]) => {
-    if (!SUPPORTED.has(column.columnType) || !/^\w+$/.test(key)) throw new Error(`rowJson: column ${key} (${column.columnType}) is not supported`);
+    if (!SUPPORTED.has(column.columnType) || !/^\w+$/.test(key))
+      throw new Error(`rowJson: column ${key} (${column.columnType}) is not supported`);
     const ref = sql`${sql.identifier(alias)}.${sql.identifier(column.name)}`;
     // The key is a schema field name (checked above), written inline: a constant, not a parameter.
     return sql`${sql.raw(`'${key}'`)}, ${AS_TEXT.has(column.columnType) ? sql`${ref}::text` : ref}`;
@@ -28,7 +40,12 @@ export function rowFromJson<T extends PgTable>(table: T, json: Record<string, un
   for (const [key, column] of Object.entries(getTableColumns(table))) {
     const value = json[key];
     // jsonb is already parsed; its own mapping would parse a JSON string value a second time.
-    row[key] = value === null || value === undefined ? null : column.dataType === "json" ? value : column.mapFromDriverValue(value);
+    row[key] =
+      value === null || value === undefined
+        ? null
+        : column.dataType === "json"
+          ? value
+          : column.mapFromDriverValue(value);
   }
   return row as T["$inferSelect"];
 }

@@ -11,7 +11,9 @@ type Holder = { pid: number; command: string; started: string | null };
 function readHolder(file: string): Holder | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Holder>;
-    return typeof parsed.pid === "number" ? { pid: parsed.pid, command: String(parsed.command ?? ""), started: parsed.started ?? null } : null;
+    return typeof parsed.pid === "number"
+      ? { pid: parsed.pid, command: String(parsed.command ?? ""), started: parsed.started ?? null }
+      : null;
   } catch {
     return null;
   }
@@ -42,7 +44,11 @@ function aliveElsewhere(holder: Holder): boolean {
 }
 
 function describe(): string {
-  return process.argv.slice(1).map((a) => path.basename(a)).join(" ").slice(0, 120);
+  return process.argv
+    .slice(1)
+    .map((a) => path.basename(a))
+    .join(" ")
+    .slice(0, 120);
 }
 
 /** Takes the directory for this process, or throws one line naming PGLITE_DIR; returns the release. */

@@ -1,6 +1,13 @@
 // Every table, index and enum. One schema and one migrations folder serve PGlite and PostgreSQL.
 import { sql } from "drizzle-orm";
-import { MAX_OWNER_PAID_TOOLS, type AcceptedPayment, type ListingSource, type PaidReason, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import {
+  MAX_OWNER_PAID_TOOLS,
+  type AcceptedPayment,
+  type ListingSource,
+  type PaidReason,
+  type PricedItem,
+  type ProbedTool,
+} from "@agora-mcp/protocol";
 import type { ProbeResult } from "./probe-result";
 import {
   bigint,
@@ -47,8 +54,12 @@ export const users = pgTable(
   (t) => [
     // One proven holder per address, and one password account per address (sign-in is by address); an
     // unverified claim blocks neither the address's owner signing in with GitHub nor anyone else.
-    uniqueIndex("users_verified_email_key").on(sql`lower(${t.email})`).where(sql`${t.emailVerifiedAt} is not null`),
-    uniqueIndex("users_password_email_key").on(sql`lower(${t.email})`).where(sql`${t.passwordHash} is not null`),
+    uniqueIndex("users_verified_email_key")
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.emailVerifiedAt} is not null`),
+    uniqueIndex("users_password_email_key")
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.passwordHash} is not null`),
     index("users_email_idx").on(sql`lower(${t.email})`),
     index("users_github_login_idx").on(sql`lower(${t.githubLogin})`),
     uniqueIndex("users_github_id_key").on(t.githubId),
@@ -62,7 +73,10 @@ export const users = pgTable(
  */
 function ownerPaidToolColumns() {
   return {
-    paidTools: text("paid_tools").array().notNull().default(sql`'{}'::text[]`),
+    paidTools: text("paid_tools")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     paidToolsConsentedAt: timestamp("paid_tools_consented_at", { withTimezone: true }),
   };
 }
@@ -82,7 +96,10 @@ export const listings = pgTable(
     name: text("name").notNull(),
     description: text("description").notNull(),
     // Normalised category names; the API joins them into the spec's comma-separated string.
-    categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+    categories: text("categories")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     // USD per call of the cheapest priced item; null or 0 means free (spec: a falsy price is free).
     // Up to 999,999,999.999999: 15 significant digits, so every stored price reads back exactly as a JS number
     // (lib/probe refuses larger amounts rather than overflow the column).
@@ -115,7 +132,10 @@ export const listings = pgTable(
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
     // Fields the owner changed by an edit ('name', 'description', 'websiteUrl'): an upstream update of an
     // imported listing leaves them as the owner wrote them.
-    editedFields: text("edited_fields").array().notNull().default(sql`'{}'::text[]`),
+    editedFields: text("edited_fields")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     // The name the registry API lists an imported registry entry under (its upstream name, or that name with a
     // suffix when another listing had it first); null for the rest, named "<namespace>/<slug>". Stored, never
     // derived, so a name resolves whatever the slug; unique, so no name is listed twice (lib/ingest/naming.ts).
@@ -145,10 +165,14 @@ export const listings = pgTable(
     index("listings_categories_idx").using("gin", t.categories),
     index("listings_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
     // Name matches for text search, so a word common in descriptions cannot crowd a name match out of the ranked window.
-    index("listings_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`).where(sql`${t.status} = 'approved'`),
+    index("listings_name_trgm_idx")
+      .using("gin", sql`lower(${t.name}) gin_trgm_ops`)
+      .where(sql`${t.status} = 'approved'`),
     index("listings_submitter_idx").on(t.submitterId),
     // Claiming finds a namespace's imported listings by the part of the upstream name before the '/'.
-    index("listings_upstream_namespace_idx").on(sql`lower(split_part(${t.upstreamName}, '/', 1))`).where(sql`${t.upstreamName} is not null`),
+    index("listings_upstream_namespace_idx")
+      .on(sql`lower(split_part(${t.upstreamName}, '/', 1))`)
+      .where(sql`${t.upstreamName} is not null`),
     uniqueIndex("listings_registry_name_key").on(t.registryName),
   ],
 );
@@ -162,25 +186,32 @@ export type EditCheck = Omit<ProbeResult, "checkedAt"> & { checkedAt: string };
  * listing's checks, so an unreviewed server never sets the listing's price, badge or payees. Approving applies it
  * to the listing and deletes the row; rejecting keeps it, with the reason, until the owner edits again.
  */
-export const listingEdits = pgTable("listing_edits", {
-  listingId: uuid("listing_id")
-    .primaryKey()
-    .references(() => listings.id, { onDelete: "cascade" }),
-  name: text("name").notNull(),
-  description: text("description").notNull(),
-  categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
-  serverUrl: text("server_url").notNull(),
-  websiteUrl: text("website_url"),
-  // The listing's revision once applied: above the listing's, bumped by each replacing edit (a reviewer decides
-  // the revision the page showed, never a later one).
-  revision: integer("revision").notNull(),
-  status: reviewStatus("status").notNull().default("pending"),
-  rejectionReason: text("rejection_reason"),
-  check: jsonb("check").$type<EditCheck>(),
-  // The tools the edit names as paid and when the owner agreed to their unpaid calls; the edit's check reads them.
-  ...ownerPaidToolColumns(),
-  submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
-}, (t) => ownerPaidToolChecks("listing_edits", t));
+export const listingEdits = pgTable(
+  "listing_edits",
+  {
+    listingId: uuid("listing_id")
+      .primaryKey()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    categories: text("categories")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    serverUrl: text("server_url").notNull(),
+    websiteUrl: text("website_url"),
+    // The listing's revision once applied: above the listing's, bumped by each replacing edit (a reviewer decides
+    // the revision the page showed, never a later one).
+    revision: integer("revision").notNull(),
+    status: reviewStatus("status").notNull().default("pending"),
+    rejectionReason: text("rejection_reason"),
+    check: jsonb("check").$type<EditCheck>(),
+    // The tools the edit names as paid and when the owner agreed to their unpaid calls; the edit's check reads them.
+    ...ownerPaidToolColumns(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => ownerPaidToolChecks("listing_edits", t),
+);
 
 /**
  * Bumped by statement triggers on every write to listings, listing_probes and listing_drift (migration 0009):
@@ -193,11 +224,9 @@ export const catalogueVersion = pgSequence("catalogue_version");
  * trigger on listings (migration 0009). A misspelled query word is corrected against this vocabulary, whose
  * size follows the language of the catalogue rather than its row count.
  */
-export const searchWords = pgTable(
-  "search_words",
-  { word: text("word").primaryKey() },
-  (t) => [index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`)],
-);
+export const searchWords = pgTable("search_words", { word: text("word").primaryKey() }, (t) => [
+  index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`),
+]);
 
 export const newsletterSubscribers = pgTable(
   "newsletter_subscribers",
@@ -221,7 +250,10 @@ export const accounts = pgTable(
     providerAccountId: text("provider_account_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("accounts_provider_account_key").on(t.provider, t.providerAccountId), index("accounts_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("accounts_provider_account_key").on(t.provider, t.providerAccountId),
+    index("accounts_user_idx").on(t.userId),
+  ],
 );
 
 // The columns every hashed-token table shares: the owner (rows go with the user), the SHA-256 of the secret
@@ -258,7 +290,10 @@ export const apiTokens = pgTable(
     prefix: text("prefix").notNull(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId, t.createdAt.desc())],
+  (t) => [
+    uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId, t.createdAt.desc()),
+  ],
 );
 
 // Email verification links for password accounts: stored as SHA-256, single use, short-lived; each names
@@ -270,7 +305,10 @@ export const emailVerificationTokens = pgTable(
     email: text("email").notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("email_verification_tokens_token_hash_key").on(t.tokenHash), index("email_verification_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("email_verification_tokens_token_hash_key").on(t.tokenHash),
+    index("email_verification_tokens_user_idx").on(t.userId),
+  ],
 );
 
 // Password reset links: stored as SHA-256, single use (used_at), short-lived (expires_at).
@@ -280,7 +318,10 @@ export const passwordResetTokens = pgTable(
     ...hashedTokenColumns(),
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("password_reset_tokens_token_hash_key").on(t.tokenHash), index("password_reset_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("password_reset_tokens_token_hash_key").on(t.tokenHash),
+    index("password_reset_tokens_user_idx").on(t.userId),
+  ],
 );
 
 // Fixed-window counters shared by every app instance (rate limits live in the database, not in memory).
@@ -366,7 +407,11 @@ export const listingDrift = pgTable(
   (t) => [
     index("listing_drift_listing_idx").on(t.listingId, t.detectedAt.desc()),
     // Tool lists can be long: the same change is recognised by a digest, not by a b-tree over the text.
-    uniqueIndex("listing_drift_change_key").on(t.listingId, t.kind, sql`md5(${t.subject} || chr(31) || ${t.approved} || chr(31) || ${t.found})`),
+    uniqueIndex("listing_drift_change_key").on(
+      t.listingId,
+      t.kind,
+      sql`md5(${t.subject} || chr(31) || ${t.approved} || chr(31) || ${t.found})`,
+    ),
   ],
 );
 
@@ -374,7 +419,13 @@ export const listingDrift = pgTable(
 // with who and why like every other moderation decision.
 // "approved an edit" / "rejected an edit": a reviewer decided an owner's pending edit of an approved listing
 // (listing_edits), which stayed in the catalogue meanwhile.
-export const reviewDecision = pgEnum("review_decision", ["approved", "rejected", "hid a buyer review", "approved an edit", "rejected an edit"]);
+export const reviewDecision = pgEnum("review_decision", [
+  "approved",
+  "rejected",
+  "hid a buyer review",
+  "approved an edit",
+  "rejected an edit",
+]);
 
 // Every moderation decision, kept as history: who decided what, when and why.
 export const listingReviews = pgTable(
@@ -439,7 +490,10 @@ export const ingestedServers = pgTable(
     status: text("status").notNull().default("active"),
     upstreamUpdatedAt: timestamp("upstream_updated_at", { withTimezone: true }),
     // From another Agora's `_meta` (lib/ingest/agora-meta.ts): the listing's categories and when it was listed there.
-    categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+    categories: text("categories")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     publishedAt: timestamp("published_at", { withTimezone: true }),
     // Tools an upstream entry names as paid (an x402 discovery entry's tool, a registry entry's _meta): every check
     // calls them unpaid to read their price, whatever the server's tools/list says (lib/ingest/paid-tool-names.ts).
@@ -468,7 +522,13 @@ export type UpstreamServerJson = {
 };
 
 /** One registry on an entry's way here: the first is where it was published, the last the source read here. */
-export type ProvenanceHop = { kind: ListingSource; name: string; url: string; entryUrl: string | null; listingId?: string | null };
+export type ProvenanceHop = {
+  kind: ListingSource;
+  name: string;
+  url: string;
+  entryUrl: string | null;
+  listingId?: string | null;
+};
 export type ProvenanceChain = ProvenanceHop[];
 
 // Every version of an upstream entry ingestion has seen (GET /v0.1/servers/{name}/versions lists them), by source
@@ -515,7 +575,9 @@ export const listingSales = pgTable(
     amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
     // How it was paid: exact (one call at its price), metered (x402 upto: what a call used, up to its maximum) or
     // channel (a payment channel's claim: what the buyer's calls since the last claim cost).
-    kind: text("kind", { enum: ["exact", "metered", "channel"] }).notNull().default("exact"),
+    kind: text("kind", { enum: ["exact", "metered", "channel"] })
+      .notNull()
+      .default("exact"),
     // What the listing asked for it, in token units: the price (exact), the maximum (metered) or the price of one
     // call (channel, of which the amount is a whole number of calls). Null for sales stored before it was kept.
     askedUnits: numeric("asked_units", { precision: 78, scale: 0 }),
@@ -524,7 +586,12 @@ export const listingSales = pgTable(
     primaryKey({ columns: [t.network, t.txHash, t.logIndex, t.listingId] }),
     // A listing's last sale: one entry read, however many sales it has (its exact order, ties included). Also a
     // listing's sales newest first, where a reorg makes the roll-ups read a buyer's latest sale again.
-    index("listing_sales_listing_last_idx").on(t.listingId, t.blockTime.desc(), t.blockNumber.desc(), t.logIndex.desc()),
+    index("listing_sales_listing_last_idx").on(
+      t.listingId,
+      t.blockTime.desc(),
+      t.blockNumber.desc(),
+      t.logIndex.desc(),
+    ),
     // The indexer's re-read of the last blocks of a network.
     index("listing_sales_network_block_idx").on(t.network, t.blockNumber),
     // Each run drops the sales of the excluded payers (the site's test-purchase wallet): an index range per payer,
@@ -568,7 +635,10 @@ export const listingSalesBuyers = pgTable(
     sales: integer("sales").notNull(),
     lastDay: date("last_day", { mode: "string" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.listingId, t.payer] }), index("listing_sales_buyers_last_day_idx").on(t.listingId, t.lastDay)],
+  (t) => [
+    primaryKey({ columns: [t.listingId, t.payer] }),
+    index("listing_sales_buyers_last_day_idx").on(t.listingId, t.lastDay),
+  ],
 );
 
 // All-time figures of each listing with sales: one row to read.
@@ -610,7 +680,13 @@ export const salesPayees = pgTable(
 
 // Agora's own test purchases from paid listings (lib/test-purchases): what was bought, what was paid and whether
 // anything came back. A row is written with its reservation under the day's budget, before anything is signed.
-export const testPurchaseOutcome = pgEnum("test_purchase_outcome", ["pending", "delivered", "not-delivered", "refused", "drift"]);
+export const testPurchaseOutcome = pgEnum("test_purchase_outcome", [
+  "pending",
+  "delivered",
+  "not-delivered",
+  "refused",
+  "drift",
+]);
 
 export const testPurchases = pgTable(
   "test_purchases",
@@ -624,7 +700,9 @@ export const testPurchases = pgTable(
     network: text("network").notNull(),
     payTo: text("pay_to"),
     // The price in the token's smallest unit; counted against the day's budget while `money` says it may have moved.
-    units: bigint("units", { mode: "bigint" }).notNull().default(sql`0`),
+    units: bigint("units", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     outcome: testPurchaseOutcome("outcome").notNull().default("pending"),
     // The purchase ledger's word on the money: reserved, paid, refused (nothing moved yet; still counted once signed,
     // since the server could settle it until it expires), disputed, unknown, job-pending…
@@ -634,7 +712,9 @@ export const testPurchases = pgTable(
     // A fixed-length sentence for the record (the server's own words clipped); never shown as HTML.
     note: text("note"),
     // The UTC day whose budget the amount counts against, and the wallet (lower-case address) whose budget it is.
-    day: date("day", { mode: "string" }).notNull().default(sql`(now() at time zone 'utc')::date`),
+    day: date("day", { mode: "string" })
+      .notNull()
+      .default(sql`(now() at time zone 'utc')::date`),
     wallet: text("wallet").notNull().default(""),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -651,7 +731,9 @@ export const testPurchaseSpending = pgTable(
   {
     wallet: text("wallet").notNull().default(""),
     day: date("day", { mode: "string" }).notNull(),
-    spentUnits: bigint("spent_units", { mode: "bigint" }).notNull().default(sql`0`),
+    spentUnits: bigint("spent_units", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [primaryKey({ columns: [t.wallet, t.day] })],
 );
@@ -746,7 +828,10 @@ export const buyerReceipts = pgTable(
     signedAt: timestamp("signed_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("buyer_receipts_sale_key").on(t.chainId, t.txHash, t.logIndex), index("buyer_receipts_listing_idx").on(t.listingId, t.paidAt.desc())],
+  (t) => [
+    uniqueIndex("buyer_receipts_sale_key").on(t.chainId, t.txHash, t.logIndex),
+    index("buyer_receipts_listing_idx").on(t.listingId, t.paidAt.desc()),
+  ],
 );
 export type BuyerReceiptRow = typeof buyerReceipts.$inferSelect;
 export type TestPurchase = typeof testPurchases.$inferSelect;
@@ -761,5 +846,8 @@ export const claimTokens = pgTable(
     namespace: text("namespace").notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("claim_tokens_token_hash_key").on(t.tokenHash), index("claim_tokens_user_idx").on(t.userId, t.namespace)],
+  (t) => [
+    uniqueIndex("claim_tokens_token_hash_key").on(t.tokenHash),
+    index("claim_tokens_user_idx").on(t.userId, t.namespace),
+  ],
 );

@@ -16,7 +16,10 @@ type CreatedHook = (db: Db) => Promise<void>;
 
 // One connection per process, kept on globalThis so dev-mode reloads do not open a second PGlite; the hooks with
 // it, since the module that registers them (instrumentation's bundle) need not be the one that connects.
-const holder = processState("database", () => ({ connection: undefined as Promise<Connection> | undefined, createdHooks: [] as CreatedHook[] }));
+const holder = processState("database", () => ({
+  connection: undefined as Promise<Connection> | undefined,
+  createdHooks: [] as CreatedHook[],
+}));
 
 /** Registers work to run when the connection finds a brand-new database (registered before the first getDb()). */
 export function onCreated(hook: CreatedHook): void {

@@ -58,7 +58,13 @@ export function agentConfig(parts: AgentConfigParts): ClientConfig {
 /** This site's block; beside the sandbox, with its chain and buyer wallet. */
 export function clientConfig({ directAccess = false } = {}): ClientConfig {
   const { SANDBOX_RPC_URL, SANDBOX_WALLET_FILE } = pageSettings();
-  return agentConfig({ clientPackage: packageSpec("client"), registryUrl: registryUrl(), rpcUrl: SANDBOX_RPC_URL, walletFile: SANDBOX_WALLET_FILE, directAccess });
+  return agentConfig({
+    clientPackage: packageSpec("client"),
+    registryUrl: registryUrl(),
+    rpcUrl: SANDBOX_RPC_URL,
+    walletFile: SANDBOX_WALLET_FILE,
+    directAccess,
+  });
 }
 
 export function clientConfigFor(options: { directAccess?: boolean } = {}): string {
@@ -84,5 +90,7 @@ const PLACEHOLDERS: Record<string, () => string> = {
  * direct access: `{AGENT_CONFIG_DIRECT_ACCESS}`); the package READMEs use `{SITE_URL}` too.
  */
 export function fillPlaceholders(text: string): string {
-  return text.replace(/\{([A-Z_]+)\}/g, (whole, name: string) => (Object.hasOwn(PLACEHOLDERS, name) ? PLACEHOLDERS[name]!() : whole));
+  return text.replace(/\{([A-Z_]+)\}/g, (whole, name: string) =>
+    Object.hasOwn(PLACEHOLDERS, name) ? PLACEHOLDERS[name]!() : whole,
+  );
 }

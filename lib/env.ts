@@ -29,22 +29,36 @@ function wholeNumber(fallback: number, min: number, max: number, tooLarge: strin
 export const DEFAULT_PRICE_RISE_REVIEW_FACTOR = 2;
 
 function usdSetting(fallback: string) {
-  return optionalString.transform((v) => v ?? fallback).pipe(z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, "must be an amount in US dollars such as 0.50"));
+  return optionalString
+    .transform((v) => v ?? fallback)
+    .pipe(z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, "must be an amount in US dollars such as 0.50"));
 }
 
 function isOrigin(value: string): boolean {
   if (!URL.canParse(value)) return true; // z.url() has already named the variable
   const url = new URL(value);
-  return (url.protocol === "https:" || url.protocol === "http:") && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+  return (
+    (url.protocol === "https:" || url.protocol === "http:") &&
+    url.pathname === "/" &&
+    !url.search &&
+    !url.hash &&
+    !url.username &&
+    !url.password
+  );
 }
 
 // What prerendered pages read (install lines, the contact address): checked on their own by pageSettings() too,
 // so a build, which renders those pages, needs none of the server's secrets.
 const pageSettingsShape = {
   // Every URL the pages, guides and the downloaded client name starts with it, so it is an origin and nothing more.
-  SITE_URL: optionalUrl.refine((v) => v === undefined || isOrigin(v), "must be an origin such as https://agora.example (http or https, no path, query or fragment)"),
+  SITE_URL: optionalUrl.refine(
+    (v) => v === undefined || isOrigin(v),
+    "must be an origin such as https://agora.example (http or https, no path, query or fragment)",
+  ),
   // The address pages give for questions and legal notices.
-  CONTACT_EMAIL: optionalString.pipe(z.email("must be an email address").optional()).transform((v) => v ?? DEFAULT_CONTACT_EMAIL),
+  CONTACT_EMAIL: optionalString
+    .pipe(z.email("must be an email address").optional())
+    .transform((v) => v ?? DEFAULT_CONTACT_EMAIL),
   // The client and the provider kit are published on the npm registry: install lines name the packages
   // (`npx -y @agora-mcp/client`) instead of this site's tarballs ({SITE_URL}/downloads/…).
   PACKAGES_ON_REGISTRY: flag,
@@ -93,7 +107,10 @@ const schema = z
     ADMIN_GITHUB_IDS: optionalString.pipe(
       z
         .string()
-        .regex(/^\d{1,20}(\s*,\s*\d{1,20})*$/, "must be comma-separated GitHub numeric user ids (https://api.github.com/users/<login> shows `id`)")
+        .regex(
+          /^\d{1,20}(\s*,\s*\d{1,20})*$/,
+          "must be comma-separated GitHub numeric user ids (https://api.github.com/users/<login> shows `id`)",
+        )
         .optional(),
     ),
     ADMIN_EMAILS: optionalString,
@@ -120,7 +137,12 @@ const schema = z
     SALES_BACKFILL_BLOCKS: wholeNumber(50_000, 0, 10_000_000, "must be at most 10000000"),
     // Agora's own test purchases from paid listings (lib/test-purchases). The wallet's key: 0x and 64 hex digits,
     // only ever read from here (never stored, logged or shown). Off while the daily budget is 0.
-    TEST_PURCHASE_WALLET_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex digits (a private key)").optional()),
+    TEST_PURCHASE_WALLET_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex digits (a private key)")
+        .optional(),
+    ),
     // USDC a day the test purchases may spend, e.g. 1.00; 0 (default) turns them off.
     TEST_PURCHASE_DAILY_BUDGET: usdSetting("0"),
     // The most one test purchase may cost; dearer items are never bought.
@@ -128,7 +150,13 @@ const schema = z
     // How often each listing is test-bought at most (default 7 days).
     TEST_PURCHASE_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 7 * 24 * 3600 : Number(v)))
-      .pipe(z.number().int("must be a whole number of seconds").min(1).max(90 * 24 * 3600, "must be at most 90 days")),
+      .pipe(
+        z
+          .number()
+          .int("must be a whole number of seconds")
+          .min(1)
+          .max(90 * 24 * 3600, "must be at most 90 days"),
+      ),
     // How long a purchase may take to deliver (an asynchronous item: its promised time, at most this again).
     TEST_PURCHASE_TIMEOUT_SECONDS: optionalString
       .transform((v) => (v === undefined ? 60 : Number(v)))
@@ -137,11 +165,22 @@ const schema = z
     // its approved terms on every surface, without Verified, until a reviewer approves the change (lib/listings/checks/drift.ts).
     PRICE_RISE_REVIEW_FACTOR: optionalString
       .transform((v) => (v === undefined ? DEFAULT_PRICE_RISE_REVIEW_FACTOR : Number(v)))
-      .pipe(z.number("must be a number").min(1, "must be at least 1 (1: every rise waits for review)").max(1000, "must be at most 1000")),
+      .pipe(
+        z
+          .number("must be a number")
+          .min(1, "must be at least 1 (1: every rise waits for review)")
+          .max(1000, "must be at most 1000"),
+      ),
     // How often the app re-probes every listing (one instance at a time, coordinated in the database).
     CHECK_INTERVAL_SECONDS: optionalString
       .transform((v) => (v === undefined ? 3600 : Number(v)))
-      .pipe(z.number().int("must be a whole number of seconds").min(1).max(7 * 24 * 3600, "must be at most a week (604800)")),
+      .pipe(
+        z
+          .number()
+          .int("must be a whole number of seconds")
+          .min(1)
+          .max(7 * 24 * 3600, "must be at most a week (604800)"),
+      ),
     // Turns the in-app schedule off, for deployments that run `npm run check:all` from cron instead.
     CHECK_SCHEDULE_DISABLED: flag,
     // How long a search result is reused for the same search (lib/listings/search/search.ts); 0 turns the cache off.
@@ -150,7 +189,9 @@ const schema = z
       .pipe(z.number().int("must be a whole number of seconds").min(0).max(300, "must be at most 300")),
 
     // Auth.js reads AUTH_SECRET, AUTH_TRUST_HOST and AUTH_{GITHUB,GOOGLE}_{ID,SECRET} itself; they are checked here too.
-    AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional()),
+    AUTH_SECRET: optionalString.pipe(
+      z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional(),
+    ),
     AUTH_TRUST_HOST: flag,
     // Optional public origin for Auth.js (an alternative to AUTH_TRUST_HOST behind a proxy).
     AUTH_URL: optionalUrl,
@@ -162,26 +203,51 @@ const schema = z
     AUTH_GOOGLE_ID: optionalString,
     AUTH_GOOGLE_SECRET: optionalString,
     // Password reset mail: smtp://user:pass@host:587 or smtps://…; unset → the link is only logged (in development).
-    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+        .optional(),
+    ),
     MAIL_FROM: z.string().trim().min(3).default("Agora <no-reply@localhost>"),
     // Lets submitted server URLs use http and private or loopback hosts in production (test deployments only).
     ALLOW_PRIVATE_SERVER_URLS: flag,
   })
   .superRefine((env, ctx) => {
     if (env.MAILCHIMP_API_KEY && !env.MAILCHIMP_AUDIENCE_ID) {
-      ctx.addIssue({ code: "custom", path: ["MAILCHIMP_AUDIENCE_ID"], message: "is required when MAILCHIMP_API_KEY is set" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAILCHIMP_AUDIENCE_ID"],
+        message: "is required when MAILCHIMP_API_KEY is set",
+      });
     }
     if (env.MAILCHIMP_API_KEY && !env.MAILCHIMP_API_BASE && !/-[a-z0-9]+$/.test(env.MAILCHIMP_API_KEY)) {
-      ctx.addIssue({ code: "custom", path: ["MAILCHIMP_API_KEY"], message: "must end in its data-centre suffix, e.g. -us21" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAILCHIMP_API_KEY"],
+        message: "must end in its data-centre suffix, e.g. -us21",
+      });
     }
     if (Boolean(env.AUTH_GITHUB_ID) !== Boolean(env.AUTH_GITHUB_SECRET)) {
-      ctx.addIssue({ code: "custom", path: [env.AUTH_GITHUB_ID ? "AUTH_GITHUB_SECRET" : "AUTH_GITHUB_ID"], message: "is required when the other GitHub credential is set" });
+      ctx.addIssue({
+        code: "custom",
+        path: [env.AUTH_GITHUB_ID ? "AUTH_GITHUB_SECRET" : "AUTH_GITHUB_ID"],
+        message: "is required when the other GitHub credential is set",
+      });
     }
     if (Boolean(env.AUTH_GOOGLE_ID) !== Boolean(env.AUTH_GOOGLE_SECRET)) {
-      ctx.addIssue({ code: "custom", path: [env.AUTH_GOOGLE_ID ? "AUTH_GOOGLE_SECRET" : "AUTH_GOOGLE_ID"], message: "is required when the other Google credential is set" });
+      ctx.addIssue({
+        code: "custom",
+        path: [env.AUTH_GOOGLE_ID ? "AUTH_GOOGLE_SECRET" : "AUTH_GOOGLE_ID"],
+        message: "is required when the other Google credential is set",
+      });
     }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
-      ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is required in production (openssl rand -base64 32)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "is required in production (openssl rand -base64 32)",
+      });
     }
     try {
       parseIngestSources(env.INGEST_SOURCES);
@@ -193,29 +259,51 @@ const schema = z
     } catch (error) {
       ctx.addIssue({ code: "custom", path: ["CHAIN_RPC_URLS"], message: (error as Error).message });
     }
-    if (env.TEST_PURCHASE_DAILY_BUDGET !== "0" && Number(env.TEST_PURCHASE_DAILY_BUDGET) > 0 && !env.TEST_PURCHASE_WALLET_KEY) {
-      ctx.addIssue({ code: "custom", path: ["TEST_PURCHASE_WALLET_KEY"], message: "is required when TEST_PURCHASE_DAILY_BUDGET is more than 0" });
+    if (
+      env.TEST_PURCHASE_DAILY_BUDGET !== "0" &&
+      Number(env.TEST_PURCHASE_DAILY_BUDGET) > 0 &&
+      !env.TEST_PURCHASE_WALLET_KEY
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["TEST_PURCHASE_WALLET_KEY"],
+        message: "is required when TEST_PURCHASE_DAILY_BUDGET is more than 0",
+      });
     }
     if (env.ADMIN_GITHUB_LOGINS) {
       ctx.addIssue({
         code: "custom",
         path: ["ADMIN_GITHUB_LOGINS"],
-        message: "is no longer supported (a login can change hands after a rename): use ADMIN_GITHUB_IDS with the accounts' numeric GitHub ids",
+        message:
+          "is no longer supported (a login can change hands after a rename): use ADMIN_GITHUB_IDS with the accounts' numeric GitHub ids",
       });
     }
     // The public origin (OAuth redirect_uri, origin checks, mailed links) comes from configuration in
     // production, never from Host / X-Forwarded-Host, which any client can send.
     if (env.NODE_ENV === "production" && !env.AUTH_URL && !env.SITE_URL) {
-      ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required in production (the public origin, e.g. https://agora.example); AUTH_URL may be set instead" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SITE_URL"],
+        message:
+          "is required in production (the public origin, e.g. https://agora.example); AUTH_URL may be set instead",
+      });
     }
     if (env.NODE_ENV === "production" && env.SMTP_URL && !env.SITE_URL) {
-      ctx.addIssue({ code: "custom", path: ["SITE_URL"], message: "is required when SMTP_URL is set: reset links are built from it" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SITE_URL"],
+        message: "is required when SMTP_URL is set: reset links are built from it",
+      });
     }
     // Without limits anyone can flood sign-in and submissions; a production probe that may reach private hosts
     // would let any submitter scan the internal network.
     for (const name of TEST_SWITCHES) {
       if (env.NODE_ENV === "production" && env[name] && !env.UNSAFE_TEST_MODE) {
-        ctx.addIssue({ code: "custom", path: [name], message: "may not be set in production (a test deployment also sets UNSAFE_TEST_MODE=1)" });
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "may not be set in production (a test deployment also sets UNSAFE_TEST_MODE=1)",
+        });
       }
     }
   });
@@ -238,7 +326,10 @@ function parseWith<T>(settings: z.ZodType<T>, source: Record<string, string | un
  * Settings renamed so that one word names one thing ("check" is what the app does to a listing's server; "verify"
  * was also its name): an operator's settings under the former name keep working while the new one is unset.
  */
-const FORMER_SETTING_NAMES = { VERIFY_INTERVAL_SECONDS: "CHECK_INTERVAL_SECONDS", VERIFY_SCHEDULE_DISABLED: "CHECK_SCHEDULE_DISABLED" } as const;
+const FORMER_SETTING_NAMES = {
+  VERIFY_INTERVAL_SECONDS: "CHECK_INTERVAL_SECONDS",
+  VERIFY_SCHEDULE_DISABLED: "CHECK_SCHEDULE_DISABLED",
+} as const;
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const named = { ...source };

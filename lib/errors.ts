@@ -52,12 +52,19 @@ export type ErrorCode = (typeof STATUS_CODES)[keyof typeof STATUS_CODES] | keyof
 
 /** Each code with the status it is answered with (the API description lists them per status). */
 export const ERROR_CODE_STATUS = {
-  ...(Object.fromEntries(Object.entries(STATUS_CODES).map(([status, code]) => [code, Number(status)])) as Record<(typeof STATUS_CODES)[keyof typeof STATUS_CODES], number>),
+  ...(Object.fromEntries(Object.entries(STATUS_CODES).map(([status, code]) => [code, Number(status)])) as Record<
+    (typeof STATUS_CODES)[keyof typeof STATUS_CODES],
+    number
+  >),
   ...PRECISE_CODES,
 } satisfies Record<ErrorCode, number>;
 
 /** The codes only a page's form submission (a server action, screened by the proxy) is answered with, never a JSON route. */
-export const FORM_ONLY_CODES = ["invalid_form", "unknown_action", "stale_action"] as const satisfies readonly ErrorCode[];
+export const FORM_ONLY_CODES = [
+  "invalid_form",
+  "unknown_action",
+  "stale_action",
+] as const satisfies readonly ErrorCode[];
 
 type ApiErrorOptions = {
   code?: ErrorCode;
@@ -113,9 +120,14 @@ export function knownFailure(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return validationError(error);
   if (reportDatabaseFailure(error)) {
-    return new ApiError(503, "The service is briefly unavailable. Please try again in a few seconds.", { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
+    return new ApiError(503, "The service is briefly unavailable. Please try again in a few seconds.", {
+      headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
   }
-  if (isInvalidTextError(error)) return new ApiError(400, "The request contains characters that cannot be stored (such as a NUL byte).", { code: "unstorable_text" });
+  if (isInvalidTextError(error))
+    return new ApiError(400, "The request contains characters that cannot be stored (such as a NUL byte).", {
+      code: "unstorable_text",
+    });
   return null;
 }
 
@@ -132,7 +144,9 @@ export function classifyError(error: unknown, context?: string): ApiError {
 
 /** The JSON body of an error: `{code, message, errors?}`. */
 export function errorBody(error: ApiError): { code: ErrorCode; message: string; errors?: Record<string, string[]> } {
-  return error.errors ? { code: error.code, message: error.message, errors: error.errors } : { code: error.code, message: error.message };
+  return error.errors
+    ? { code: error.code, message: error.message, errors: error.errors }
+    : { code: error.code, message: error.message };
 }
 
 /** Turns anything thrown in a route handler into JSON `{code, message, errors?}`; never leaks a stack. */

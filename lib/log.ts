@@ -5,10 +5,17 @@ type Fields = Record<string, unknown>;
 export const MAX_LOGGED_TEXT = 2_000;
 
 function bounded(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.length > MAX_LOGGED_TEXT ? `${value.slice(0, MAX_LOGGED_TEXT)}… (${value.length - MAX_LOGGED_TEXT} more characters)` : value;
+  if (typeof value === "string")
+    return value.length > MAX_LOGGED_TEXT
+      ? `${value.slice(0, MAX_LOGGED_TEXT)}… (${value.length - MAX_LOGGED_TEXT} more characters)`
+      : value;
   if (value === null || typeof value !== "object" || depth > 4) return value;
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => bounded(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).slice(0, 50).map(([k, v]) => [k, bounded(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, 50)
+      .map(([k, v]) => [k, bounded(v, depth + 1)]),
+  );
 }
 
 function write(level: "info" | "warn" | "error", msg: string, fields: Fields) {

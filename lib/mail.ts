@@ -31,7 +31,8 @@ export async function sendPasswordResetMail(to: string, link: string, validMinut
   const { SMTP_URL, MAIL_FROM, NODE_ENV } = env();
   if (!SMTP_URL) {
     // Without SMTP the link only reaches a developer's terminal; production logs never carry the secret.
-    if (NODE_ENV === "production") logWarn("password reset mail not sent: SMTP_URL is not set", { to: maskAddress(to) });
+    if (NODE_ENV === "production")
+      logWarn("password reset mail not sent: SMTP_URL is not set", { to: maskAddress(to) });
     else logInfo("password reset link (SMTP_URL is not set, so it was not mailed)", { to, link });
     return;
   }

@@ -19,12 +19,17 @@ export async function upsertMailchimpMember(email: string): Promise<void> {
   try {
     response = await fetch(`${apiBase(key)}/lists/${encodeURIComponent(audience)}/members/${hash}`, {
       method: "PUT",
-      headers: { Authorization: `Basic ${Buffer.from(`agora:${key}`).toString("base64")}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`agora:${key}`).toString("base64")}`,
+        "Content-Type": "application/json",
+      },
       body: JSON.stringify({ email_address: email, status_if_new: "subscribed" }),
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    throw new NewsletterServiceError(error instanceof Error ? error.message : "An unknown error occurred while subscribing to the newsletter service");
+    throw new NewsletterServiceError(
+      error instanceof Error ? error.message : "An unknown error occurred while subscribing to the newsletter service",
+    );
   }
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { detail?: string; title?: string } | null;

@@ -15,10 +15,12 @@ export async function checkReadiness(): Promise<Readiness> {
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new TooSlow()), READY_DEADLINE_MS)));
   try {
     const pending = await Promise.race([readPending(), late]);
-    if (pending.length > 0) return { ready: false, reason: `migrations not applied: ${pending.map((m) => m.tag).join(", ")}` };
+    if (pending.length > 0)
+      return { ready: false, reason: `migrations not applied: ${pending.map((m) => m.tag).join(", ")}` };
     return { ready: true };
   } catch (error) {
-    if (error instanceof TooSlow) return { ready: false, reason: `database did not answer within ${READY_DEADLINE_MS} ms` };
+    if (error instanceof TooSlow)
+      return { ready: false, reason: `database did not answer within ${READY_DEADLINE_MS} ms` };
     return { ready: false, reason: `database unreachable: ${error instanceof Error ? error.message : String(error)}` };
   } finally {
     clearTimeout(timer);

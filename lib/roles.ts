@@ -5,10 +5,17 @@ import type { User } from "@/db/schema";
 import { env } from "@/lib/env";
 
 function listed(value: string | undefined): Set<string> {
-  return new Set((value ?? "").split(",").map((v) => v.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    (value ?? "")
+      .split(",")
+      .map((v) => v.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
-export function isAdmin(user: Pick<User, "role" | "email" | "emailVerifiedAt" | "githubId"> | null | undefined): boolean {
+export function isAdmin(
+  user: Pick<User, "role" | "email" | "emailVerifiedAt" | "githubId"> | null | undefined,
+): boolean {
   if (!user) return false;
   if (user.role === "admin") return true;
   const { ADMIN_EMAILS, ADMIN_GITHUB_IDS } = env();

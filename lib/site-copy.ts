@@ -22,4 +22,3 @@ export const mainNav = [
   { href: "/marketplace", label: "Marketplace" },
   { href: "/submit", label: "Submit Server" },
 ] as const;
-

@@ -48,7 +48,14 @@ export async function startUp(): Promise<void> {
     // external includes PGlite's WebAssembly memory (its whole size, resident or not); bench/memory.ts reads these.
     const logMemory = () => {
       const m = process.memoryUsage();
-      logInfo("memory", { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers), searchCache: searchCacheStats() });
+      logInfo("memory", {
+        rssMb: mb(m.rss),
+        heapUsedMb: mb(m.heapUsed),
+        heapTotalMb: mb(m.heapTotal),
+        externalMb: mb(m.external),
+        arrayBuffersMb: mb(m.arrayBuffers),
+        searchCache: searchCacheStats(),
+      });
     };
     setInterval(logMemory, settings.MEMORY_LOG_SECONDS * 1000).unref();
   }

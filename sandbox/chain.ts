@@ -13,7 +13,12 @@ import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress } from "@x402/evm";
+import {
+  BATCH_SETTLEMENT_ADDRESS,
+  ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
+  PERMIT2_ADDRESS,
+  x402UptoPermit2ProxyAddress,
+} from "@x402/evm";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 type Artifact = { abi: Abi; deployedBytecode: `0x${string}` };
@@ -55,7 +60,9 @@ export const ANVIL_TEST_KEYS = { minter: anvilTestKey(0), facilitator: anvilTest
 export function anvilBinary(): string {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   try {
-    const dir = path.dirname(createRequire(import.meta.url).resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`));
+    const dir = path.dirname(
+      createRequire(import.meta.url).resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`),
+    );
     const binary = path.join(dir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
     // npm may skip install scripts; the executable bit is all they would set.
     if (process.platform !== "win32") fs.chmodSync(binary, 0o755);
@@ -88,7 +95,11 @@ async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 15_00
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
     try {
-      const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      const res = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -111,12 +122,24 @@ function freePort(): Promise<number> {
 }
 
 async function launchAnvil(port: number, blockTime: number, accounts: number | undefined) {
-  const args = ["--chain-id", String(BASE_SEPOLIA.chainId), "--host", "127.0.0.1", "--port", String(port), "--silent", "--no-request-size-limit"];
+  const args = [
+    "--chain-id",
+    String(BASE_SEPOLIA.chainId),
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--silent",
+    "--no-request-size-limit",
+  ];
   if (blockTime > 0) args.push("--block-time", String(blockTime));
   if (accounts !== undefined) args.push("--accounts", String(accounts));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.on("error", (error) => (stderr = `${error.message}: install Foundry's anvil (https://getfoundry.sh) or use Linux x64`));
+  child.on(
+    "error",
+    (error) => (stderr = `${error.message}: install Foundry's anvil (https://getfoundry.sh) or use Linux x64`),
+  );
   child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2_000)));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -157,18 +180,31 @@ export async function startChain({ port = 0, blockTime = 1, accounts }: ChainOpt
   await test.setCode({ address: BATCH_SETTLEMENT_ADDRESS, bytecode: batchSettlement.deployedBytecode });
   await test.setCode({ address: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, bytecode: depositCollector.deployedBytecode });
   // Its own nonce manager: tests fund many buyers at once, and parallel mints must not reuse a nonce.
-  const account = privateKeyToAccount(ANVIL_TEST_KEYS.minter, { nonceManager: createNonceManager({ source: jsonRpc() }) });
+  const account = privateKeyToAccount(ANVIL_TEST_KEYS.minter, {
+    nonceManager: createNonceManager({ source: jsonRpc() }),
+  });
   const minter = createWalletClient({ account, chain: baseSepolia, transport }).extend(publicActions);
   const reader = createPublicClient({ chain: baseSepolia, transport });
   return {
     rpcUrl,
     port: chosen,
     async mintUsdc(to, units) {
-      const hash = await minter.writeContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "mint", args: [to, units] });
+      const hash = await minter.writeContract({
+        address: USDC_ADDRESS,
+        abi: USDC_ABI,
+        functionName: "mint",
+        args: [to, units],
+      });
       const receipt = await minter.waitForTransactionReceipt({ hash, pollingInterval: 100 });
       if (receipt.status !== "success") throw new Error("Minting sandbox USDC failed");
     },
-    usdcBalance: async (of) => (await reader.readContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "balanceOf", args: [of] })) as bigint,
+    usdcBalance: async (of) =>
+      (await reader.readContract({
+        address: USDC_ADDRESS,
+        abi: USDC_ABI,
+        functionName: "balanceOf",
+        args: [of],
+      })) as bigint,
     ethBalance: (of) => reader.getBalance({ address: of }),
     stop,
   };

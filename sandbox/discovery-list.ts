@@ -25,9 +25,18 @@ const MAX_LIMIT = 100;
 export function discoveryAnswer(list: DiscoveryList, query: URLSearchParams): { status: number; body: unknown } {
   const limit = query.has("limit") ? Number(query.get("limit")) : 20;
   const offset = query.has("offset") ? Number(query.get("offset")) : 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return { status: 400, body: { error: `limit must be a whole number from 1 to ${MAX_LIMIT}` } };
-  if (!Number.isInteger(offset) || offset < 0) return { status: 400, body: { error: "offset must be a whole number, 0 or more" } };
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    return { status: 400, body: { error: `limit must be a whole number from 1 to ${MAX_LIMIT}` } };
+  if (!Number.isInteger(offset) || offset < 0)
+    return { status: 400, body: { error: "offset must be a whole number, 0 or more" } };
   const type = query.get("type");
   const matching = list.items.filter((item) => !type || item.type === type);
-  return { status: 200, body: { x402Version: 2, items: matching.slice(offset, offset + limit), pagination: { limit, offset, total: matching.length } } };
+  return {
+    status: 200,
+    body: {
+      x402Version: 2,
+      items: matching.slice(offset, offset + limit),
+      pagination: { limit, offset, total: matching.length },
+    },
+  };
 }

@@ -24,7 +24,12 @@ import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { discoveryAnswer, discoveryList, type DiscoveryList } from "./discovery-list";
 import { serialQueue } from "./serial";
 
-export type LocalFacilitator = { url: string; address: `0x${string}`; discovery: DiscoveryList; close: () => Promise<void> };
+export type LocalFacilitator = {
+  url: string;
+  address: `0x${string}`;
+  discovery: DiscoveryList;
+  close: () => Promise<void>;
+};
 
 export type FacilitatorOptions = {
   rpcUrl: string;
@@ -61,8 +66,14 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "127.0.0.1", onChainTiming }: FacilitatorOptions): Promise<LocalFacilitator> {
-  const timed = async <T,>(step: "broadcast" | "receipt", run: () => Promise<T>): Promise<T> => {
+export async function startFacilitator({
+  rpcUrl,
+  privateKey,
+  port = 0,
+  host = "127.0.0.1",
+  onChainTiming,
+}: FacilitatorOptions): Promise<LocalFacilitator> {
+  const timed = async <T>(step: "broadcast" | "receipt", run: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
       return await run();
@@ -79,9 +90,13 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
     address: account.address,
     readContract: (args) => client.readContract(args as Parameters<typeof client.readContract>[0]),
     verifyTypedData: (args) => client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0]),
-    writeContract: (args) => broadcast(() => timed("broadcast", () => client.writeContract(args as Parameters<typeof client.writeContract>[0]))),
+    writeContract: (args) =>
+      broadcast(() =>
+        timed("broadcast", () => client.writeContract(args as Parameters<typeof client.writeContract>[0])),
+      ),
     sendTransaction: (args) => broadcast(() => client.sendTransaction(args)),
-    waitForTransactionReceipt: (args) => timed("receipt", () => client.waitForTransactionReceipt({ ...args, pollingInterval: 100 })),
+    waitForTransactionReceipt: (args) =>
+      timed("receipt", () => client.waitForTransactionReceipt({ ...args, pollingInterval: 100 })),
     getCode: (args) => client.getCode(args),
   });
   const facilitator = new x402Facilitator();
@@ -95,7 +110,8 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
 
   const discovery = discoveryList();
   const server = http.createServer(async (req, res) => {
-    const send = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     try {
       if (req.method === "GET" && req.url === "/supported") return send(200, facilitator.getSupported());
       const url = new URL(req.url ?? "/", "http://facilitator.local");
@@ -103,7 +119,8 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
         const answer = discoveryAnswer(discovery, url.searchParams);
         return send(answer.status, answer.body);
       }
-      if (req.method !== "POST" || (req.url !== "/verify" && req.url !== "/settle")) return send(404, { error: "not found" });
+      if (req.method !== "POST" || (req.url !== "/verify" && req.url !== "/settle"))
+        return send(404, { error: "not found" });
       const body = (await readJson(req)) as { paymentPayload?: unknown; paymentRequirements?: unknown };
       if (!body || typeof body !== "object" || !body.paymentPayload || !body.paymentRequirements) {
         return send(400, { error: "paymentPayload and paymentRequirements are required" });
@@ -114,7 +131,9 @@ export async function startFacilitator({ rpcUrl, privateKey, port = 0, host = "1
       return send(200, asCode(await facilitator.settle(payload, requirements)));
     } catch (error) {
       const status = (error as { status?: number }).status ?? 400;
-      return send(status, { error: error instanceof Error ? error.message.split("\n")[0]!.slice(0, 200) : "bad request" });
+      return send(status, {
+        error: error instanceof Error ? error.message.split("\n")[0]!.slice(0, 200) : "bad request",
+      });
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,10 @@ export function mailLine(line: string): string | undefined {
   try {
     const entry = JSON.parse(line) as { msg?: unknown; to?: unknown; link?: unknown };
     if (typeof entry.link !== "string") return undefined;
-    const what = typeof entry.msg === "string" && entry.msg.startsWith("password reset") ? "password reset link" : "confirmation link";
+    const what =
+      typeof entry.msg === "string" && entry.msg.startsWith("password reset")
+        ? "password reset link"
+        : "confirmation link";
     return `Mail to ${String(entry.to)}: ${what} ${entry.link}`;
   } catch {
     return undefined;

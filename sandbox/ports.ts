@@ -14,7 +14,9 @@ function free(port: number): Promise<boolean> {
 export async function checkPortsFree(ports: { flag: string; port: number }[]): Promise<void> {
   for (const { flag, port } of ports) {
     if (!(await free(port))) {
-      throw new Error(`--${flag} ${port}: 127.0.0.1:${port} is already in use. Stop what listens there, or start the sandbox with --${flag} <another port> (npm run sandbox -- --${flag} <port>).`);
+      throw new Error(
+        `--${flag} ${port}: 127.0.0.1:${port} is already in use. Stop what listens there, or start the sandbox with --${flag} <another port> (npm run sandbox -- --${flag} <port>).`,
+      );
     }
   }
 }

@@ -10,11 +10,17 @@ import { hashPassword } from "@/lib/auth/passwords";
 
 export const REVIEWER_EMAIL = "reviewer@sandbox.example";
 
-export async function ensureReviewer(db: Db, email = REVIEWER_EMAIL): Promise<{ email: string; password: string; id: string }> {
+export async function ensureReviewer(
+  db: Db,
+  email = REVIEWER_EMAIL,
+): Promise<{ email: string; password: string; id: string }> {
   const password = randomBytes(12).toString("base64url");
   const passwordHash = await hashPassword(password, { address: "127.0.0.1", account: email });
   const existing = await findPasswordUserByEmail(db, email);
   const id = existing?.id ?? (await insertPasswordUser(db, { email, name: "Sandbox reviewer", passwordHash })).id;
-  await db.update(users).set({ passwordHash, role: "admin", emailVerifiedAt: existing?.emailVerifiedAt ?? new Date() }).where(eq(users.id, id));
+  await db
+    .update(users)
+    .set({ passwordHash, role: "admin", emailVerifiedAt: existing?.emailVerifiedAt ?? new Date() })
+    .where(eq(users.id, id));
   return { email, password, id };
 }

@@ -58,7 +58,12 @@ function port(name: keyof typeof args): number {
  * is mined (a local chain has no reorgs to wait out), so a purchase through the client shows within seconds.
  */
 function salesSettings(rpcUrl: string) {
-  return { CHAIN_RPC_URLS: `eip155:84532=${rpcUrl}`, SALES_INDEX_INTERVAL_SECONDS: "2", SALES_CONFIRMATIONS: "0", SALES_BACKFILL_BLOCKS: "10000000" };
+  return {
+    CHAIN_RPC_URLS: `eip155:84532=${rpcUrl}`,
+    SALES_INDEX_INTERVAL_SECONDS: "2",
+    SALES_CONFIRMATIONS: "0",
+    SALES_BACKFILL_BLOCKS: "10000000",
+  };
 }
 
 /**
@@ -67,12 +72,46 @@ function salesSettings(rpcUrl: string) {
  * x402's own MCP transport (examples/x402-transport-server), whose tools/list says nothing about payment: its owner
  * names the paid tool, as the submit form's "Which tools charge?" does, and the probe reads its price unpaid.
  */
-type Provider = { slug: string; name: string; description: string; categories: string[]; kind: "kit" | "pay-per-use" | "x402-transport" };
+type Provider = {
+  slug: string;
+  name: string;
+  description: string;
+  categories: string[];
+  kind: "kit" | "pay-per-use" | "x402-transport";
+};
 const PROVIDERS: Provider[] = [
-  { slug: "sandbox-weather-and-reports", name: "Sandbox Weather & Reports", description: "A paid reference server on the local sandbox chain: current weather ($0.01), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10); every paid item is also its own x402-paid tool.", categories: ["Data", "AI"], kind: "kit" },
-  { slug: "sandbox-studio", name: "Sandbox Studio", description: "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.", categories: ["Images", "Data"], kind: "kit" },
-  { slug: "sandbox-pages-and-words", name: "Sandbox Pages & Words", description: "A kit server on the local sandbox chain selling by use: summaries metered at a cent a page, up to $0.10 (you pay the pages read), and word lookups at $0.001 a call through a payment channel (one deposit, then a voucher per call).", categories: ["Data"], kind: "pay-per-use" },
-  { slug: "sandbox-forecast-x402", name: "Sandbox Forecast (x402 MCP transport)", description: "A paid server built on x402's own MCP transport, not on Agora's kit: tomorrow's forecast for a city ($0.01), paid per call in the tool call's _meta.", categories: ["Data"], kind: "x402-transport" },
+  {
+    slug: "sandbox-weather-and-reports",
+    name: "Sandbox Weather & Reports",
+    description:
+      "A paid reference server on the local sandbox chain: current weather ($0.01), market reports ($0.25), free page screenshots and asynchronous logo renders ($0.10); every paid item is also its own x402-paid tool.",
+    categories: ["Data", "AI"],
+    kind: "kit",
+  },
+  {
+    slug: "sandbox-studio",
+    name: "Sandbox Studio",
+    description:
+      "A second paid reference server on the local sandbox chain, with its own wallet: the same items, so an agent can compare two providers.",
+    categories: ["Images", "Data"],
+    kind: "kit",
+  },
+  {
+    slug: "sandbox-pages-and-words",
+    name: "Sandbox Pages & Words",
+    description:
+      "A kit server on the local sandbox chain selling by use: summaries metered at a cent a page, up to $0.10 (you pay the pages read), and word lookups at $0.001 a call through a payment channel (one deposit, then a voucher per call).",
+    categories: ["Data"],
+    kind: "pay-per-use",
+  },
+  {
+    slug: "sandbox-forecast-x402",
+    name: "Sandbox Forecast (x402 MCP transport)",
+    description:
+      "A paid server built on x402's own MCP transport, not on Agora's kit: tomorrow's forecast for a city ($0.01), paid per call in the tool call's _meta.",
+    categories: ["Data"],
+    kind: "x402-transport",
+  },
 ];
 
 /** A newcomer's few channel calls show on the site within a minute, not at the kit's fifty calls or five minutes. */
@@ -81,7 +120,12 @@ const SANDBOX_CLAIMS = { claimEvery: 10, claimIntervalSeconds: 60 };
 /** The sandbox's own embedded database, beside its buyer wallet: `npm run dev`'s .data/pglite is never touched. */
 const SANDBOX_PGLITE_DIR = ".data/sandbox/pglite";
 
-const started: { chain?: LocalChain; facilitator?: LocalFacilitator; servers: Pick<ReferenceServer, "url" | "close">[]; site?: ChildProcess } = { servers: [] };
+const started: {
+  chain?: LocalChain;
+  facilitator?: LocalFacilitator;
+  servers: Pick<ReferenceServer, "url" | "close">[];
+  site?: ChildProcess;
+} = { servers: [] };
 
 async function stopAll(): Promise<void> {
   const site = started.site;
@@ -111,21 +155,54 @@ async function main() {
 
   console.log("Starting the local chain (anvil, chain id 84532)…");
   started.chain = await startChain({ port: port("chain-port"), blockTime });
-  started.facilitator = await startFacilitator({ rpcUrl: started.chain.rpcUrl, privateKey: ANVIL_TEST_KEYS.facilitator, port: port("facilitator-port") });
+  started.facilitator = await startFacilitator({
+    rpcUrl: started.chain.rpcUrl,
+    privateKey: ANVIL_TEST_KEYS.facilitator,
+    port: port("facilitator-port"),
+  });
 
   const providers = [];
   for (const [i, provider] of PROVIDERS.entries()) {
     const wallet = privateKeyToAccount(generatePrivateKey()).address; // only its address is needed: it receives
     const server =
       provider.kind === "kit"
-        ? await startReferenceServer({ port: port("server-port") + i, walletAddress: wallet, facilitatorUrl: started.facilitator.url, jobSeconds, name: provider.slug })
+        ? await startReferenceServer({
+            port: port("server-port") + i,
+            walletAddress: wallet,
+            facilitatorUrl: started.facilitator.url,
+            jobSeconds,
+            name: provider.slug,
+          })
         : provider.kind === "pay-per-use"
-          ? await createPayPerUseServer({ walletAddress: wallet, facilitatorUrl: started.facilitator.url, name: provider.slug, claim: SANDBOX_CLAIMS }).listen({ port: port("server-port") + i })
-          : await startX402TransportServer({ port: port("server-port") + i, payTo: wallet, facilitatorUrl: started.facilitator.url, units: 10_000n });
+          ? await createPayPerUseServer({
+              walletAddress: wallet,
+              facilitatorUrl: started.facilitator.url,
+              name: provider.slug,
+              claim: SANDBOX_CLAIMS,
+            }).listen({ port: port("server-port") + i })
+          : await startX402TransportServer({
+              port: port("server-port") + i,
+              payTo: wallet,
+              facilitatorUrl: started.facilitator.url,
+              units: 10_000n,
+            });
     started.servers.push(server);
-    providers.push({ ...provider, url: server.url, wallet, paidTools: provider.kind === "x402-transport" ? [X402_TRANSPORT_PAID_TOOL] : [] });
+    providers.push({
+      ...provider,
+      url: server.url,
+      wallet,
+      paidTools: provider.kind === "x402-transport" ? [X402_TRANSPORT_PAID_TOOL] : [],
+    });
     // Listed in the facilitator's discovery list too, so an Agora with INGEST_SOURCES=x402-discovery=<facilitator> finds it.
-    started.facilitator.discovery.add({ resource: server.url, type: "mcp", x402Version: 2, accepts: [], lastUpdated: new Date().toISOString(), serviceName: provider.name, description: provider.description });
+    started.facilitator.discovery.add({
+      resource: server.url,
+      type: "mcp",
+      x402Version: 2,
+      accepts: [],
+      lastUpdated: new Date().toISOString(),
+      serviceName: provider.name,
+      description: provider.description,
+    });
   }
 
   // A fresh buyer each run, funded with sandbox USDC; its key goes to a 0600 file, never to the screen.
@@ -135,7 +212,11 @@ async function main() {
   const walletDir = path.join(path.dirname(out), "sandbox");
   fs.mkdirSync(walletDir, { recursive: true, mode: 0o700 });
   const walletFile = path.join(walletDir, "buyer-wallet.json");
-  fs.writeFileSync(walletFile, `${JSON.stringify({ address: buyer.address, privateKey: buyerKey, createdAt: new Date().toISOString() }, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(
+    walletFile,
+    `${JSON.stringify({ address: buyer.address, privateKey: buyerKey, createdAt: new Date().toISOString() }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   fs.chmodSync(walletFile, 0o600);
 
   // The site's own test-purchase wallet, funded too; its key reaches the site only as a setting (never a file or the screen).
@@ -186,7 +267,16 @@ async function main() {
       });
       const probe = await probeListingServer(listing, { allowPrivateHosts: true });
       const recorded = await recordCheck(conn.db, listing, probe);
-      registered.push({ id: listing.id, slug: p.slug, name: p.name, mcpUrl: p.url, payTo: p.wallet, verified: recorded.listing?.verified ?? false, price: recorded.listing?.price ?? null, probeError: probe.error });
+      registered.push({
+        id: listing.id,
+        slug: p.slug,
+        name: p.name,
+        mcpUrl: p.url,
+        payTo: p.wallet,
+        verified: recorded.listing?.verified ?? false,
+        price: recorded.listing?.price ?? null,
+        probeError: probe.error,
+      });
     }
     // The first round of test purchases now, so the servers show theirs as soon as the site is up; the site's
     // schedule buys again after TEST_PURCHASE_INTERVAL_SECONDS.
@@ -215,20 +305,50 @@ async function main() {
   if (!args["no-site"]) {
     // The site opens the same database after us (one process per embedded data directory). Its pages and the
     // client tarball it serves name its own origin.
-    const siteEnv = { ...process.env, ...testPurchaseEnv, ...blockEnv, NEXT_TELEMETRY_DISABLED: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ALLOW_PRIVATE_SERVER_URLS: "true", ...salesSettings(started.chain.rpcUrl), PGLITE_DIR: pgliteDir };
-    execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
-    // Bound to loopback only: nothing off this machine can reach the sandbox's site.
-    started.site = spawn(process.execPath, ["--import", "./server/client-address.mjs", "--import", "./server/dev-listeners.mjs", "node_modules/next/dist/bin/next", "dev", "-H", "127.0.0.1", "-p", String(sitePort)], {
+    const siteEnv = {
+      ...process.env,
+      ...testPurchaseEnv,
+      ...blockEnv,
+      NEXT_TELEMETRY_DISABLED: "1",
+      PROBE_ALLOW_PRIVATE_HOSTS: "true",
+      ALLOW_PRIVATE_SERVER_URLS: "true",
+      ...salesSettings(started.chain.rpcUrl),
+      PGLITE_DIR: pgliteDir,
+    };
+    execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build-downloads.ts", "--dev"], {
       env: siteEnv,
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "ignore", "inherit"],
     });
+    // Bound to loopback only: nothing off this machine can reach the sandbox's site.
+    started.site = spawn(
+      process.execPath,
+      [
+        "--import",
+        "./server/client-address.mjs",
+        "--import",
+        "./server/dev-listeners.mjs",
+        "node_modules/next/dist/bin/next",
+        "dev",
+        "-H",
+        "127.0.0.1",
+        "-p",
+        String(sitePort),
+      ],
+      {
+        env: siteEnv,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     // The site's log stays quiet here but for the mail it would have sent (no SMTP in the sandbox): each message's link.
     relayMail(started.site.stdout!);
     started.site.once("exit", (code) => {
       if (code) console.error(`The site exited with code ${code}.`);
     });
     void warmSite(registryUrl).then((ok) => {
-      if (ok && !stopping) console.log(`\nThe site is ready at ${registryUrl}: its pages and MCP endpoint answer (compiled on first use by next dev).`);
+      if (ok && !stopping)
+        console.log(
+          `\nThe site is ready at ${registryUrl}: its pages and MCP endpoint answer (compiled on first use by next dev).`,
+        );
     });
   }
 

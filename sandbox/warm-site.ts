@@ -27,7 +27,16 @@ export async function warmSite(origin: string, timeoutMs = 180_000): Promise<boo
     const response = await fetch(`${origin}/api/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "agora-sandbox-warm-up", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "agora-sandbox-warm-up", version: "1" },
+        },
+      }),
       signal: AbortSignal.timeout(90_000),
     });
     await response.arrayBuffer();

@@ -12,7 +12,15 @@ import path from "node:path";
 import { build } from "esbuild";
 import nextEnv from "@next/env";
 import { REQUIRE_SHIM, writeClientBundle } from "./support/mcpb";
-import { DEV_DOWNLOADS_DIR, DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, type BuiltDownload, type DownloadPackage, type DownloadsManifest } from "@/lib/downloads/packages";
+import {
+  DEV_DOWNLOADS_DIR,
+  DOWNLOAD_PACKAGES,
+  DOWNLOADS_DIR,
+  MANIFEST_FILE,
+  type BuiltDownload,
+  type DownloadPackage,
+  type DownloadsManifest,
+} from "@/lib/downloads/packages";
 
 const PROTOCOL_TYPES = "packages/protocol/dist";
 
@@ -58,9 +66,12 @@ function copyTypes(pkg: DownloadPackage, stage: string) {
     fs.copyFileSync(path.join(PROTOCOL_TYPES, file), path.join(dist, "protocol", file));
   }
   const declarations = fs.readdirSync(from).filter((f) => f.endsWith(".d.ts"));
-  if (!declarations.includes("index.d.ts")) throw new Error(`${from}/index.d.ts is missing: run npm run build:packages first`);
+  if (!declarations.includes("index.d.ts"))
+    throw new Error(`${from}/index.d.ts is missing: run npm run build:packages first`);
   for (const file of declarations) {
-    const text = fs.readFileSync(path.join(from, file), "utf8").replaceAll('"@agora-mcp/protocol"', '"./protocol/index.js"');
+    const text = fs
+      .readFileSync(path.join(from, file), "utf8")
+      .replaceAll('"@agora-mcp/protocol"', '"./protocol/index.js"');
     fs.writeFileSync(path.join(dist, file), text);
   }
 }
@@ -89,17 +100,22 @@ function writeReadme(pkg: DownloadPackage, stage: string, siteUrl: string) {
 
 /** npm pack gives the layout npm expects (package/…) and fixed timestamps; it needs no registry. */
 function pack(stage: string, out: string): string {
-  const output = execFileSync("npm", ["pack", stage, "--pack-destination", out, "--ignore-scripts", "--json", "--silent"], {
-    encoding: "utf8",
-    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
-  });
+  const output = execFileSync(
+    "npm",
+    ["pack", stage, "--pack-destination", out, "--ignore-scripts", "--json", "--silent"],
+    {
+      encoding: "utf8",
+      env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
+    },
+  );
   const [packed] = JSON.parse(output) as [{ filename: string }];
   return packed.filename;
 }
 
 async function buildOne(pkg: DownloadPackage, out: string, siteUrl: string): Promise<BuiltDownload> {
   const manifest = JSON.parse(fs.readFileSync(path.join(pkg.dir, "package.json"), "utf8")) as WorkspaceManifest;
-  if (manifest.name !== pkg.packageName) throw new Error(`${pkg.dir}/package.json is ${manifest.name}, expected ${pkg.packageName}`);
+  if (manifest.name !== pkg.packageName)
+    throw new Error(`${pkg.dir}/package.json is ${manifest.name}, expected ${pkg.packageName}`);
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), `${pkg.stem}-`));
   try {
     await bundle(pkg, manifest, stage, `${siteUrl}/api`);
@@ -108,7 +124,14 @@ async function buildOne(pkg: DownloadPackage, out: string, siteUrl: string): Pro
     writeReadme(pkg, stage, siteUrl);
     const file = pack(stage, out);
     const bytes = fs.readFileSync(path.join(out, file));
-    return { id: pkg.id, packageName: pkg.packageName, version: manifest.version, file, sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+    return {
+      id: pkg.id,
+      packageName: pkg.packageName,
+      version: manifest.version,
+      file,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      size: bytes.length,
+    };
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }
@@ -131,7 +154,16 @@ for (const pkg of DOWNLOAD_PACKAGES) packages.push(await buildOne(pkg, out, orig
 const mcpBundle = await writeClientBundle({ out, siteUrl: origin, siteName: site.name, config: clientConfig() });
 // What this build wrote into the tarballs and (the same .env, the same variables) into the prerendered pages: the
 // server started with other values rewrites them (server/deployment-rewrite.mjs, lib/downloads/served.ts).
-const written: DownloadsManifest = { siteUrl: origin, contactEmail: settings.CONTACT_EMAIL, builtAt: new Date().toISOString(), packages, bundle: mcpBundle };
+const written: DownloadsManifest = {
+  siteUrl: origin,
+  contactEmail: settings.CONTACT_EMAIL,
+  builtAt: new Date().toISOString(),
+  packages,
+  bundle: mcpBundle,
+};
 fs.writeFileSync(path.join(out, MANIFEST_FILE), `${JSON.stringify(written, null, 2)}\n`);
-console.log(`${path.join(out, mcpBundle.file)}  ${mcpBundle.sha256}  (${Math.round(mcpBundle.size / 1024)} KB, MCP bundle)`);
-for (const p of packages) console.log(`${path.join(out, p.file)}  ${p.sha256}  (${Math.round(p.size / 1024)} KB, registry ${origin}/api)`);
+console.log(
+  `${path.join(out, mcpBundle.file)}  ${mcpBundle.sha256}  (${Math.round(mcpBundle.size / 1024)} KB, MCP bundle)`,
+);
+for (const p of packages)
+  console.log(`${path.join(out, p.file)}  ${p.sha256}  (${Math.round(p.size / 1024)} KB, registry ${origin}/api)`);

@@ -4,7 +4,10 @@ import { commentFindings } from "./support/comment-facts";
 
 const findings = commentFindings();
 for (const f of findings) {
-  const what = f.kind === "history" ? "cites the tracker or the spec by number (say the why in words)" : `names ${f.text}, which does not exist`;
+  const what =
+    f.kind === "history"
+      ? "cites the tracker or the spec by number (say the why in words)"
+      : `names ${f.text}, which does not exist`;
   console.log(`${f.file}:${f.line} ${what}${f.kind === "history" ? `\n    ${f.text}` : ""}`);
 }
 if (findings.length) {

@@ -2,7 +2,8 @@
 import { unnamedExports } from "./support/export-facts";
 
 const found = unnamedExports();
-for (const line of found) console.log(`${line}: exported, named in no other file (drop the export, or the code if nothing uses it)`);
+for (const line of found)
+  console.log(`${line}: exported, named in no other file (drop the export, or the code if nothing uses it)`);
 if (found.length) {
   console.log(`\n${found.length} export(s) to drop`);
   process.exit(1);

@@ -21,14 +21,46 @@ if (typeof rawPort !== "string" || !/^\d+$/.test(rawPort) || port < 1 || port > 
   process.exit(2);
 }
 // Everything else (e.g. --turbopack, --experimental-https) goes to `next dev` as given.
-const passed = tokens.filter((t) => t.kind !== "option" || (t.name !== "port" && t.name !== "hostname")).map((t) => (t.kind === "option" ? t.rawName + (t.inlineValue ? `=${t.value}` : "") : t.value));
+const passed = tokens
+  .filter((t) => t.kind !== "option" || (t.name !== "port" && t.name !== "hostname"))
+  .map((t) => (t.kind === "option" ? t.rawName + (t.inlineValue ? `=${t.value}` : "") : t.value));
 const hostname = typeof values.hostname === "string" ? values.hostname : process.env.HOSTNAME || "127.0.0.1";
 const hostArgs = ["-H", hostname];
-const env = { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", SITE_URL: process.env.SITE_URL || `http://localhost:${port}` };
+const env = {
+  ...process.env,
+  PORT: String(port),
+  NEXT_TELEMETRY_DISABLED: "1",
+  SITE_URL: process.env.SITE_URL || `http://localhost:${port}`,
+};
 
-const downloads = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--import", "./scripts/support/server-only-off.mjs", "scripts/build-downloads.ts", "--dev"], { env, stdio: "inherit" });
+const downloads = spawnSync(
+  process.execPath,
+  [
+    "node_modules/tsx/dist/cli.mjs",
+    "--import",
+    "./scripts/support/server-only-off.mjs",
+    "scripts/build-downloads.ts",
+    "--dev",
+  ],
+  { env, stdio: "inherit" },
+);
 if (downloads.status !== 0) process.exit(downloads.status ?? 1);
 
-const next = spawn(process.execPath, ["--import", "./server/client-address.mjs", "--import", "./server/dev-listeners.mjs", "node_modules/next/dist/bin/next", "dev", "-p", String(port), ...hostArgs, ...passed], { env, stdio: "inherit" });
+const next = spawn(
+  process.execPath,
+  [
+    "--import",
+    "./server/client-address.mjs",
+    "--import",
+    "./server/dev-listeners.mjs",
+    "node_modules/next/dist/bin/next",
+    "dev",
+    "-p",
+    String(port),
+    ...hostArgs,
+    ...passed,
+  ],
+  { env, stdio: "inherit" },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => next.kill(signal));
 next.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

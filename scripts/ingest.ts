@@ -12,7 +12,9 @@ try {
   const { INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = settingsOrExit();
   const sources = parseIngestSources(INGEST_SOURCES);
   if (sources.length === 0) {
-    console.log("INGEST_SOURCES is not set: nothing to ingest (e.g. INGEST_SOURCES=mcp-registry=https://registry.modelcontextprotocol.io).");
+    console.log(
+      "INGEST_SOURCES is not set: nothing to ingest (e.g. INGEST_SOURCES=mcp-registry=https://registry.modelcontextprotocol.io).",
+    );
   } else {
     const conn = await openConfiguredDatabase();
     try {

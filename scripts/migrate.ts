@@ -3,5 +3,7 @@ import { openConfiguredDatabase, settingsOrExit } from "./support/database";
 
 const { PGLITE_DIR } = settingsOrExit();
 const conn = await openConfiguredDatabase();
-console.log(`Migrations applied (${conn.driver === "postgres" ? "PostgreSQL server" : `embedded database in ${PGLITE_DIR}`}).`);
+console.log(
+  `Migrations applied (${conn.driver === "postgres" ? "PostgreSQL server" : `embedded database in ${PGLITE_DIR}`}).`,
+);
 await conn.close();

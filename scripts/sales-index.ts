@@ -9,7 +9,9 @@ let exitCode = 0;
 try {
   const { CHAIN_RPC_URLS } = settingsOrExit();
   if (!CHAIN_RPC_URLS) {
-    console.log("CHAIN_RPC_URLS is not set: no chain to read (e.g. CHAIN_RPC_URLS=eip155:84532=https://sepolia.base.org).");
+    console.log(
+      "CHAIN_RPC_URLS is not set: no chain to read (e.g. CHAIN_RPC_URLS=eip155:84532=https://sepolia.base.org).",
+    );
   } else {
     const conn = await openConfiguredDatabase();
     try {
@@ -17,7 +19,10 @@ try {
         if ("error" in n) {
           console.log(`${n.network}: failed, cursor unchanged: ${n.error}`);
           exitCode = 1;
-        } else console.log(`${n.network}: blocks ${n.from ?? "-"}–${n.to ?? "-"}, ${n.payees} payees, ${n.added} sales added, ${n.removed} removed`);
+        } else
+          console.log(
+            `${n.network}: blocks ${n.from ?? "-"}–${n.to ?? "-"}, ${n.payees} payees, ${n.added} sales added, ${n.removed} removed`,
+          );
       }
     } finally {
       await conn.close();

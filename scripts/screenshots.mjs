@@ -1,8 +1,23 @@
 // Screenshots of pages at desktop and phone widths: node scripts/screenshots.mjs BASE OUTDIR /path …
 import { chromium } from "@playwright/test";
-const [,, base, out, ...paths] = process.argv;
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox","--disable-gpu","--disable-dev-shm-usage","--disable-background-networking","--disable-component-update","--disable-sync","--no-first-run","--disable-quic"] });
-for (const [w,h,tag] of [[1280,800,"d"],[390,844,"m"]]) {
+const [, , base, out, ...paths] = process.argv;
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
+});
+for (const [w, h, tag] of [
+  [1280, 800, "d"],
+  [390, 844, "m"],
+]) {
   const page = await browser.newPage({ viewport: { width: w, height: h } });
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: "networkidle" });

@@ -17,6 +17,8 @@ const inserted = count === undefined ? await seedSampleCatalogue(conn.db) : awai
 console.log(`Inserted ${inserted} listings in ${((Date.now() - started) / 1000).toFixed(1)} s (${conn.driver}).`);
 if (count === undefined) {
   const verified = await probeSampleListings(conn.db);
-  console.log(`${verified} sample listings verified by the reference server on loopback (none unless it runs and PROBE_ALLOW_PRIVATE_HOSTS=true).`);
+  console.log(
+    `${verified} sample listings verified by the reference server on loopback (none unless it runs and PROBE_ALLOW_PRIVATE_HOSTS=true).`,
+  );
 }
 await conn.close();

@@ -11,7 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, ".next", "standalone");
 
 if (!fs.existsSync(path.join(out, "server.js"))) {
-  console.error("No .next/standalone/server.js: run `next build` first (next.config.mjs sets output: \"standalone\").");
+  console.error('No .next/standalone/server.js: run `next build` first (next.config.mjs sets output: "standalone").');
   process.exit(1);
 }
 
@@ -26,13 +26,15 @@ copy(".next/static", ".next/static");
 copy("public", "public");
 copy("db/migrations", "db/migrations");
 // The preloads and the modules they import.
-for (const file of fs.readdirSync(path.join(root, "server")).filter((f) => f.endsWith(".mjs"))) copy(`server/${file}`, `server/${file}`);
+for (const file of fs.readdirSync(path.join(root, "server")).filter((f) => f.endsWith(".mjs")))
+  copy(`server/${file}`, `server/${file}`);
 
 // Next's trace names only the files the server runs (a path built at run time once made it copy the whole checkout,
 // .data's development auth secret and embedded database included: lib/auth/development-secret.ts marks its paths
 // turbopackIgnore, and tests/e2e/standalone-folder.spec.ts reads the trace). Should a future path widen it again,
 // nothing local, secret or test ships all the same.
-for (const local of [".data", "test-results", "tests", "bench", "docs", "sandbox"]) fs.rmSync(path.join(out, local), { recursive: true, force: true });
+for (const local of [".data", "test-results", "tests", "bench", "docs", "sandbox"])
+  fs.rmSync(path.join(out, local), { recursive: true, force: true });
 
 // scripts/migrate.ts with everything it imports in one file; PGlite stays a package (its wasm and data files
 // sit beside it in the traced node_modules).
@@ -48,7 +50,9 @@ await build({
   // Bundled CommonJS (postgres, drizzle) calls require; an ES module has none until it is made. The standalone folder
   // is the production server, so its migrate step checks the production settings (AUTH_SECRET …) as the server
   // will: a start without them stops here, before a migration runs or the server prints "Ready".
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); process.env.NODE_ENV ||= 'production';" },
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); process.env.NODE_ENV ||= 'production';",
+  },
   logLevel: "warning",
 });
 

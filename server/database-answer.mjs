@@ -63,10 +63,18 @@ export function installDatabaseAnswer() {
     if (res[TAKEN] !== "held" && !(res.statusCode === 500 && databaseJustFailed())) return false;
     res[TAKEN] = "answered";
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    const answer = plainResponse(res.req, { code: "unavailable", message: MESSAGE, retry: true, headers: { "Retry-After": RETRY_AFTER } });
+    const answer = plainResponse(res.req, {
+      code: "unavailable",
+      message: MESSAGE,
+      retry: true,
+      headers: { "Retry-After": RETRY_AFTER },
+    });
     writeHead.call(res, answer.status, answer.headers);
     end.call(res, answer.body);
-    log("warn", "answered 503: the database was unreachable", { method: res.req.method, path: res.req.url?.split("?")[0] });
+    log("warn", "answered 503: the database was unreachable", {
+      method: res.req.method,
+      path: res.req.url?.split("?")[0],
+    });
     return true;
   }
 }

@@ -15,7 +15,11 @@ export type DeploymentRewriter = {
 export declare const DEFAULT_SITE_URL: string;
 export declare const DEFAULT_CONTACT_EMAIL: string;
 export declare function runtimeSettings(environment?: Record<string, string | undefined>): DeploymentSettings;
-export declare function createRewriter(from: DeploymentSettings, to: DeploymentSettings, literals?: [string, string][]): DeploymentRewriter | null;
+export declare function createRewriter(
+  from: DeploymentSettings,
+  to: DeploymentSettings,
+  literals?: [string, string][],
+): DeploymentRewriter | null;
 export declare function servedTarball(bytes: Buffer, buildOrigin: string, origin: string): Buffer;
 export declare function packageLine(name: string, version: string, size: number): string;
 export declare function deploymentRewriter(dir?: string): DeploymentRewriter | null;

@@ -41,7 +41,9 @@ export function runtimeSettings(environment = process.env) {
 /** The build's dist/downloads/manifest.json (scripts/build-downloads.ts), or null. */
 function readManifest(dir) {
   try {
-    const manifest = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ path.join(dir, "dist/downloads/manifest.json"), "utf8"));
+    const manifest = JSON.parse(
+      fs.readFileSync(/* turbopackIgnore: true */ path.join(dir, "dist/downloads/manifest.json"), "utf8"),
+    );
     return typeof manifest?.siteUrl === "string" ? manifest : null;
   } catch {
     return null;
@@ -52,7 +54,10 @@ function readManifest(dir) {
 function buildSettings(dir) {
   const manifest = readManifest(dir);
   if (!manifest) return null;
-  return { siteUrl: manifest.siteUrl, contactEmail: typeof manifest.contactEmail === "string" ? manifest.contactEmail : DEFAULT_CONTACT_EMAIL };
+  return {
+    siteUrl: manifest.siteUrl,
+    contactEmail: typeof manifest.contactEmail === "string" ? manifest.contactEmail : DEFAULT_CONTACT_EMAIL,
+  };
 }
 
 /** A built tarball as a server on `origin` serves it (lib/downloads/served.ts): its bytes as built on the build's. */
@@ -75,19 +80,30 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function createRewriter(from, to, literals = []) {
   const pairs = [];
   // Exact strings the build wrote (the tarballs' digests and sizes the guides show), longest first.
-  for (const [was, now] of literals) if (was !== now) pairs.push([`(?<![0-9A-Za-z])${escapeRegExp(was)}(?![0-9A-Za-z])`, now]);
+  for (const [was, now] of literals)
+    if (was !== now) pairs.push([`(?<![0-9A-Za-z])${escapeRegExp(was)}(?![0-9A-Za-z])`, now]);
   if (from.siteUrl !== to.siteUrl && PLAIN_ORIGIN.test(from.siteUrl) && PLAIN_ORIGIN.test(to.siteUrl)) {
     // Not the start of a longer host or port: http://agora.example is not http://agora.example.com or :30001.
     pairs.push([`(?<![A-Za-z0-9])${escapeRegExp(from.siteUrl)}(?![A-Za-z0-9_-]|[.:][A-Za-z0-9])`, to.siteUrl]);
     // The same origin inside a URL's query (VS Code's install link carries its server's JSON URL-encoded).
     const encoded = encodeURIComponent(from.siteUrl);
-    pairs.push([`(?<=^|[^A-Za-z0-9%]|%[0-9A-F]{2})${escapeRegExp(encoded)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9]|%3A[0-9])`, encodeURIComponent(to.siteUrl)]);
+    pairs.push([
+      `(?<=^|[^A-Za-z0-9%]|%[0-9A-F]{2})${escapeRegExp(encoded)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9]|%3A[0-9])`,
+      encodeURIComponent(to.siteUrl),
+    ]);
     // Cursor's install link carries its server's JSON in base64 (lib/downloads/install-links.ts), where no origin
     // shows as text: the value is decoded, rewritten and encoded again.
     pairs.push([CURSOR_CONFIG, (value) => cursorConfig(value, text)]);
   }
-  if (from.contactEmail !== to.contactEmail && PLAIN_EMAIL.test(from.contactEmail) && PLAIN_EMAIL.test(to.contactEmail)) {
-    pairs.push([`(?<![A-Za-z0-9._%+-])${escapeRegExp(from.contactEmail)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, to.contactEmail]);
+  if (
+    from.contactEmail !== to.contactEmail &&
+    PLAIN_EMAIL.test(from.contactEmail) &&
+    PLAIN_EMAIL.test(to.contactEmail)
+  ) {
+    pairs.push([
+      `(?<![A-Za-z0-9._%+-])${escapeRegExp(from.contactEmail)}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`,
+      to.contactEmail,
+    ]);
   }
   if (pairs.length === 0) return null;
   const pattern = new RegExp(pairs.map(([p]) => `(${p})`).join("|"), "g");
@@ -175,7 +191,10 @@ export function createRewriter(from, to, literals = []) {
     let out = "";
     let pos = 0;
     scripts.forEach((m, k) => {
-      const literal = rewritten[k] === chunks[k] ? m[2] : htmlEscapeJson(JSON.stringify(Buffer.from(rewritten[k], "latin1").toString("utf8")));
+      const literal =
+        rewritten[k] === chunks[k]
+          ? m[2]
+          : htmlEscapeJson(JSON.stringify(Buffer.from(rewritten[k], "latin1").toString("utf8")));
       out += text(page.slice(pos, m.index)) + m[1] + literal + m[3];
       pos = m.index + m[0].length;
     });
@@ -219,7 +238,8 @@ export function createRewriter(from, to, literals = []) {
 
 // The config value of a Cursor install link, in a page's markup (`&amp;`) or its RSC payload (`&`). No capturing group:
 // createRewriter tells its patterns apart by their groups.
-const CURSOR_CONFIG = "(?<=cursor://anysphere\\.cursor-deeplink/mcp/install\\?name=[A-Za-z0-9%._~-]*&(?:amp;)?config=)[A-Za-z0-9%]+";
+const CURSOR_CONFIG =
+  "(?<=cursor://anysphere\\.cursor-deeplink/mcp/install\\?name=[A-Za-z0-9%._~-]*&(?:amp;)?config=)[A-Za-z0-9%]+";
 
 /** A Cursor install link's config (URL-encoded base64 of JSON) with `rewrite` applied to the JSON it carries. */
 function cursorConfig(value, rewrite) {
@@ -257,7 +277,10 @@ function tarballLiterals(dir, buildOrigin, origin) {
     const built = fs.readFileSync(/* turbopackIgnore: true */ [dir, "dist", "downloads", pkg.file].join("/"));
     const served = servedTarball(built, buildOrigin, origin);
     literals.push([pkg.sha256, createHash("sha256").update(served).digest("hex")]);
-    literals.push([packageLine(pkg.packageName, pkg.version, pkg.size), packageLine(pkg.packageName, pkg.version, served.length)]);
+    literals.push([
+      packageLine(pkg.packageName, pkg.version, pkg.size),
+      packageLine(pkg.packageName, pkg.version, served.length),
+    ]);
   }
   return literals;
 }
@@ -269,7 +292,10 @@ export function deploymentRewriter(dir = process.cwd()) {
   let cached = globalThis[CACHE];
   if (cached?.key !== key) {
     const from = buildSettings(dir);
-    cached = globalThis[CACHE] = { key, rewriter: from ? createRewriter(from, to, tarballLiterals(dir, from.siteUrl, to.siteUrl)) : null };
+    cached = globalThis[CACHE] = {
+      key,
+      rewriter: from ? createRewriter(from, to, tarballLiterals(dir, from.siteUrl, to.siteUrl)) : null,
+    };
   }
   return cached.rewriter;
 }

@@ -20,7 +20,8 @@ if (!globalThis[MARKER]) {
   for (const Server of [http.Server, https.Server]) {
     const emit = Server.prototype.emit;
     Server.prototype.emit = guardEmit("dev-listeners", function emitWithHeadroom(event, req, res, ...rest) {
-      if (event === "request" && res && typeof res.setMaxListeners === "function") res.setMaxListeners(res.getMaxListeners() + DEV_RESPONSE_HEADROOM);
+      if (event === "request" && res && typeof res.setMaxListeners === "function")
+        res.setMaxListeners(res.getMaxListeners() + DEV_RESPONSE_HEADROOM);
       return emit.call(this, event, req, res, ...rest);
     });
   }

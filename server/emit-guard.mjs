@@ -28,13 +28,21 @@ function answerFault(preload, event, req, res, error) {
   const now = Date.now();
   if (now - lastLog >= LOG_EVERY_MS) {
     lastLog = now;
-    log("error", "a request could not be handled before the app", { preload, event, error: key, faults: { ...faults } });
+    log("error", "a request could not be handled before the app", {
+      preload,
+      event,
+      error: key,
+      faults: { ...faults },
+    });
   }
   try {
     // 'upgrade' hands over the socket, not a response.
     if (res && typeof res.writeHead === "function" && !res.headersSent) {
       req.resume();
-      answerPlain(req, res, { code: "internal_error", message: "This request could not be handled. Please try again." });
+      answerPlain(req, res, {
+        code: "internal_error",
+        message: "This request could not be handled. Please try again.",
+      });
     } else {
       (res?.socket ?? res ?? req.socket)?.destroy?.();
     }

@@ -98,7 +98,9 @@ async function shutDown(signal) {
   const accepting = performance.now();
   do await sleep(QUIET_MS / 4);
   while (performance.now() - lastConnection < QUIET_MS && performance.now() - accepting < ACCEPT_MS);
-  const closed = [...servers].map((server) => new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve())));
+  const closed = [...servers].map(
+    (server) => new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve())),
+  );
   let cut = 0;
   for (const res of [...open]) {
     if (res.headersSent) cut++;

@@ -33,7 +33,10 @@ export const RENDER_PLACES = count("MAX_RENDERS") ?? Math.max(2, Math.floor(HEAP
 
 function oldSpaceFlagMb() {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  const last = flags.map((flag) => /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag)?.[1]).filter(Boolean).at(-1);
+  const last = flags
+    .map((flag) => /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag)?.[1])
+    .filter(Boolean)
+    .at(-1);
   return last === undefined ? undefined : Number(last);
 }
 
@@ -46,7 +49,8 @@ function count(name) {
   const value = process.env[name];
   if (value === undefined || value.trim() === "") return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number above 0, not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a whole number above 0, not ${JSON.stringify(value)}`);
   return n;
 }
 

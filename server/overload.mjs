@@ -41,7 +41,12 @@ const EXEMPT = new Set(["/api/health", "/api/ready"]);
 const MESSAGE = "Agora is busy right now. Please try again in a moment.";
 const SIGN_IN_MESSAGE = "Too many sign-ins are being checked right now. Please try again in a moment.";
 // Route handlers that check a password, and the pages whose server actions do (a POST with Next-Action).
-const SIGN_IN_ROUTES = new Set(["/api/auth/login", "/api/auth/register", "/api/auth/reset-password", "/api/nextauth/callback/password"]);
+const SIGN_IN_ROUTES = new Set([
+  "/api/auth/login",
+  "/api/auth/register",
+  "/api/auth/reset-password",
+  "/api/nextauth/callback/password",
+]);
 const SIGN_IN_PAGES = new Set(["/login", "/login/email", "/register", "/reset-password"]);
 // The server actions that check a password (id → the paths of the pages that have it), read from the build:
 // posted to any page, they are sign-ins.
@@ -57,7 +62,11 @@ const perClient = parseCount("MAX_IN_FLIGHT_PER_CLIENT", 16);
 const signInPlaces = parseCount("MAX_IN_FLIGHT_SIGN_INS", 8);
 const bodyTimeoutMs = parseCount("REQUEST_BODY_TIMEOUT_SECONDS", 15) * 1000;
 // Renders also fit the memory plan: each holds its working memory until its answer is sent (server/memory-budget.mjs).
-const shares = { render: Math.max(1, Math.min(Math.floor((limit * 3) / 4), RENDER_PLACES)), api: Math.max(1, Math.floor((limit * 3) / 4)), upload: Math.max(1, Math.floor(limit / 2)) };
+const shares = {
+  render: Math.max(1, Math.min(Math.floor((limit * 3) / 4), RENDER_PLACES)),
+  api: Math.max(1, Math.floor((limit * 3) / 4)),
+  upload: Math.max(1, Math.floor(limit / 2)),
+};
 
 let inFlight = 0;
 const byKind = { render: 0, api: 0, upload: 0 };
@@ -160,7 +169,8 @@ function isSignIn(req) {
   if (req.method !== "POST") return false;
   const path = pathOf(req.url);
   const action = req.headers["next-action"];
-  if (action !== undefined && (SIGN_IN_PAGES.has(path) || (!isApi(path) && SIGN_IN_ACTIONS.has(String(action).trim())))) return true;
+  if (action !== undefined && (SIGN_IN_PAGES.has(path) || (!isApi(path) && SIGN_IN_ACTIONS.has(String(action).trim()))))
+    return true;
   return SIGN_IN_ROUTES.has(path);
 }
 
@@ -170,14 +180,23 @@ function isSignIn(req) {
  * its place (server/sign-in-actions.mjs).
  */
 function toOwnPage(req) {
-  const pages = req.headers["next-action"] === undefined ? undefined : SIGN_IN_ACTIONS.get(String(req.headers["next-action"]).trim());
+  const pages =
+    req.headers["next-action"] === undefined
+      ? undefined
+      : SIGN_IN_ACTIONS.get(String(req.headers["next-action"]).trim());
   if (!pages || pages.length === 0) return;
   const path = pathOf(req.url);
   if (!pages.includes(path)) req.url = pages[0] + req.url.slice(path.length);
 }
 
 function isApi(path) {
-  return path.startsWith("/api/") || path.startsWith("/v0/") || path.startsWith("/v0.1/") || path === "/v0" || path === "/v0.1";
+  return (
+    path.startsWith("/api/") ||
+    path.startsWith("/v0/") ||
+    path.startsWith("/v0.1/") ||
+    path === "/v0" ||
+    path === "/v0.1"
+  );
 }
 
 function hasBody(req) {
@@ -189,7 +208,8 @@ function parseCount(name, fallback) {
   const value = process.env[name];
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 turns it off), not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a whole number (0 turns it off), not ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -200,7 +220,14 @@ function refuse(req, res, reason, code, message, retryAfter) {
   if (now - lastLog >= LOG_EVERY_MS) {
     lastLog = now;
     const total = Object.values(refused).reduce((a, b) => a + b, 0);
-    log("warn", "overloaded: requests refused", { refused: total, byReason: { ...refused }, inFlight, limit, signIns: door.running, signInsWaiting: door.waiting });
+    log("warn", "overloaded: requests refused", {
+      refused: total,
+      byReason: { ...refused },
+      inFlight,
+      limit,
+      signIns: door.running,
+      signInsWaiting: door.waiting,
+    });
   }
   answerPlain(req, res, { code, message, retry: true, headers: { "Retry-After": retryAfter } });
 }

@@ -21,5 +21,8 @@ export type PlainCode = keyof typeof PLAIN_CODES;
 export type PlainRequest = { method: string; path: string; accept?: string | null };
 export type PlainOptions = { code: PlainCode; message: string; headers?: Record<string, string>; retry?: boolean };
 /** The status, headers and body (none for HEAD) of a refusal. */
-export declare function plainAnswer(request: PlainRequest, options: PlainOptions): { status: number; headers: Record<string, string>; body: string | undefined };
+export declare function plainAnswer(
+  request: PlainRequest,
+  options: PlainOptions,
+): { status: number; headers: Record<string, string>; body: string | undefined };
 export declare function pathOf(url?: string): string;

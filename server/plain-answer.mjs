@@ -60,7 +60,12 @@ export function answerPlain(req, res, options) {
 /** What answerPlain sends (with its length, and the connection closed), for a caller that writes it itself. */
 export function plainResponse(req, options) {
   const answer = withBody({ method: req.method, path: pathOf(req.url), accept: req.headers.accept }, options);
-  const headers = { ...answer.headers, "Content-Length": Buffer.byteLength(answer.body), Connection: "close", ...options.headers };
+  const headers = {
+    ...answer.headers,
+    "Content-Length": Buffer.byteLength(answer.body),
+    Connection: "close",
+    ...options.headers,
+  };
   return { status: answer.status, headers, body: req.method === "HEAD" ? undefined : answer.body };
 }
 
@@ -74,7 +79,12 @@ function withBody({ method, path, accept }, { code, message, headers = {}, retry
     : wantsHtml
       ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${known.title} — Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>${known.title}</h1><p>${message}</p>${retry ? `<p><a href="${path.replace(/[^\w/.-]/g, "")}">Try again</a></p>` : ""}</body></html>`
       : JSON.stringify({ code, message });
-  const allHeaders = { "Content-Type": wantsHtml ? "text/html; charset=utf-8" : "application/json", "Cache-Control": "no-store", ...SECURITY_HEADERS, ...headers };
+  const allHeaders = {
+    "Content-Type": wantsHtml ? "text/html; charset=utf-8" : "application/json",
+    "Cache-Control": "no-store",
+    ...SECURITY_HEADERS,
+    ...headers,
+  };
   return { status: known.status, headers: allHeaders, body };
 }
 

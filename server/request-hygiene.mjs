@@ -30,7 +30,11 @@ const staticRoutes = loadStaticRoutes(process.cwd());
 export function screenRequest(req, res) {
   if (!SERVED.has(req.method)) {
     req.resume();
-    answerPlain(req, res, { code: "method_not_allowed", message: `${req.method} is not served here.`, headers: { Allow: SERVED_METHODS.join(", ") } });
+    answerPlain(req, res, {
+      code: "method_not_allowed",
+      message: `${req.method} is not served here.`,
+      headers: { Allow: SERVED_METHODS.join(", ") },
+    });
     return true;
   }
   if (!(req.url ?? "/").startsWith("/") && !toOriginForm(req)) {

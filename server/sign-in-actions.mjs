@@ -12,7 +12,11 @@ import path from "node:path";
 import { log } from "./plain-answer.mjs";
 
 /** The modules whose actions check a password (sign in, register, set a new password). */
-const PASSWORD_ACTION_MODULES = ["lib/actions/sign-in-with-email.ts", "lib/actions/register-account.ts", "lib/actions/reset-password.ts"];
+const PASSWORD_ACTION_MODULES = [
+  "lib/actions/sign-in-with-email.ts",
+  "lib/actions/register-account.ts",
+  "lib/actions/reset-password.ts",
+];
 
 /**
  * The build's password-checking actions in `dir` (a source tree's or the standalone server's): each id with the
@@ -32,7 +36,12 @@ export function signInActions(dir) {
     for (const [id, entry] of Object.entries(runtime)) {
       const source = PASSWORD_ACTION_MODULES.find((file) => sameModule(entry?.filename, file));
       if (!source) continue;
-      actions.set(id, Object.keys(entry.workers ?? {}).map(pagePath).filter((p) => p !== null));
+      actions.set(
+        id,
+        Object.keys(entry.workers ?? {})
+          .map(pagePath)
+          .filter((p) => p !== null),
+      );
       found.add(source);
     }
   }
@@ -52,7 +61,9 @@ function sameModule(filename, file) {
 function pagePath(worker) {
   const match = /^app((?:\/[^/]+)*)\/page$/.exec(worker);
   if (!match) return null;
-  const segments = match[1].split("/").filter((segment) => segment !== "" && !/^\(.*\)$/.test(segment) && !segment.startsWith("@"));
+  const segments = match[1]
+    .split("/")
+    .filter((segment) => segment !== "" && !/^\(.*\)$/.test(segment) && !segment.startsWith("@"));
   if (segments.some((segment) => segment.includes("[") || segment.startsWith("("))) return null;
   return `/${segments.join("/")}`;
 }

@@ -143,11 +143,25 @@ function loadStaticPages(dir) {
   }
   // The build's SITE_URL and CONTACT_EMAIL become the server's (server/deployment-rewrite.mjs), once, here; the
   // ETag is of the rewritten bytes. Next reads .env files only after the preloads: read them now, as it will.
-  requireNext("@next/env").loadEnvConfig(dir, false, { info: () => {}, error: (...args) => log("warn", args.join(" ")) });
+  requireNext("@next/env").loadEnvConfig(dir, false, {
+    info: () => {},
+    error: (...args) => log("warn", args.join(" ")),
+  });
   const rewriter = deploymentRewriter(dir);
-  if (rewriter) log("info", "prerendered pages rewritten to this server's settings", { from: rewriter.from, to: rewriter.to });
+  if (rewriter)
+    log("info", "prerendered pages rewritten to this server's settings", { from: rewriter.from, to: rewriter.to });
 
-  const build = { distDir, routesManifest, config, vary: routesManifest.rsc.varyHeader, compress: config.compress !== false, rewriter, generateETag, getCacheControlHeader, fresh };
+  const build = {
+    distDir,
+    routesManifest,
+    config,
+    vary: routesManifest.rsc.varyHeader,
+    compress: config.compress !== false,
+    rewriter,
+    generateETag,
+    getCacheControlHeader,
+    fresh,
+  };
   const pages = new Map();
   for (const [route, info] of Object.entries(prerender.routes)) {
     const page = staticPage(route, info, build);
@@ -163,7 +177,9 @@ function unsupportedBuild(config, routesManifest) {
   // Intercepting routes make Next's Vary (and answer) depend on Next-URL; Next finds them among the rewrites that run
   // before the file system, with a Next-URL condition (next-server.js getinterceptionRoutePatterns).
   const beforeFiles = Array.isArray(routesManifest.rewrites) ? [] : (routesManifest.rewrites?.beforeFiles ?? []);
-  if (beforeFiles.some((rule) => (rule.has ?? []).some((c) => c.type === "header" && c.key?.toLowerCase() === "next-url"))) {
+  if (
+    beforeFiles.some((rule) => (rule.has ?? []).some((c) => c.type === "header" && c.key?.toLowerCase() === "next-url"))
+  ) {
     return "the build has intercepting routes";
   }
   if (!routesManifest.rsc?.varyHeader) return "routes-manifest.json has no rsc.varyHeader";
@@ -180,7 +196,9 @@ function staticPage(route, info, build) {
   // (lib/cache/invalidate.ts after every catalogue write): only pages with nothing but their implicit path tags
   // are the same for the life of the build. (No action revalidates the paths of these pages: revalidatePath is only
   // called for /account and /admin/review.)
-  const tags = String(meta.headers?.["x-next-cache-tags"] ?? "").split(",").filter(Boolean);
+  const tags = String(meta.headers?.["x-next-cache-tags"] ?? "")
+    .split(",")
+    .filter(Boolean);
   if (tags.some((tag) => !tag.startsWith("_N_T_/"))) return null;
   const configHeaders = headersFromConfig(route, build.routesManifest.headers);
   if (configHeaders === null) return null;
@@ -195,10 +213,14 @@ function staticPage(route, info, build) {
   }
   const html = Buffer.from(text, "utf8");
   const etag = build.generateETag(text);
-  const cacheControl = build.getCacheControlHeader({ revalidate: info.initialRevalidateSeconds, expire: info.initialExpireSeconds });
+  const cacheControl = build.getCacheControlHeader({
+    revalidate: info.initialRevalidateSeconds,
+    expire: info.initialExpireSeconds,
+  });
   // Next's compression leaves text/html alone only when Cache-Control says no-transform.
   const compressible = build.compress && !/(?:^|,)\s*no-transform\s*(?:,|$)/.test(cacheControl);
-  const common = (vary) => pageHeaders({ configHeaders, vary, meta, poweredBy: build.config.poweredByHeader, cacheControl, etag });
+  const common = (vary) =>
+    pageHeaders({ configHeaders, vary, meta, poweredBy: build.config.poweredByHeader, cacheControl, etag });
   // Next's compression adds Accept-Encoding to Vary on every 200 of a compressible type, not on a 304.
   const varyOk = compressible ? `${build.vary}, Accept-Encoding` : build.vary;
   const contentType = "text/html; charset=utf-8";
@@ -227,7 +249,9 @@ function servable(route, info, routesManifest) {
   if (info.response !== undefined && info.response !== "complete") return false;
   const matches = (rules) => (rules ?? []).some((rule) => new RegExp(rule.regex).test(route));
   const rewrites = routesManifest.rewrites;
-  const rewriteRules = Array.isArray(rewrites) ? rewrites : [...(rewrites?.beforeFiles ?? []), ...(rewrites?.afterFiles ?? [])];
+  const rewriteRules = Array.isArray(rewrites)
+    ? rewrites
+    : [...(rewrites?.beforeFiles ?? []), ...(rewrites?.afterFiles ?? [])];
   return !matches(routesManifest.redirects) && !matches(rewriteRules);
 }
 

@@ -14,8 +14,18 @@ export const metadata: Metadata = {
 };
 
 const cards = [
-  { href: "/how-it-works", title: "How It Works", text: "The peer-to-peer flow: search the registry, pay servers directly, get the service once payment settles.", icon: Workflow },
-  { href: "/getting-started", title: "Getting Started", text: "Add the registry to your desktop AI assistant in four steps and make your first paid tool call.", icon: BookOpen },
+  {
+    href: "/how-it-works",
+    title: "How It Works",
+    text: "The peer-to-peer flow: search the registry, pay servers directly, get the service once payment settles.",
+    icon: Workflow,
+  },
+  {
+    href: "/getting-started",
+    title: "Getting Started",
+    text: "Add the registry to your desktop AI assistant in four steps and make your first paid tool call.",
+    icon: BookOpen,
+  },
 ];
 
 export default function HomePage() {
@@ -26,10 +36,14 @@ export default function HomePage() {
           <p className="mx-auto mb-6 w-fit rounded-full border border-primary/20 bg-white px-3 py-1 text-xs font-medium text-primary shadow-xs">
             Developer preview · USDC on Base Sepolia
           </p>
-          <h1 className="mx-auto max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-6xl">{site.headline}</h1>
+          <h1 className="mx-auto max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-6xl">
+            {site.headline}
+          </h1>
           {/* The tagline as the spec words it, on a line of its own; the newsletter card below no longer repeats it. */}
           <p className="mx-auto mt-6 max-w-2xl text-xl font-medium text-pretty text-foreground">{site.tagline}</p>
-          <p className="mx-auto mt-2 max-w-2xl text-lg text-pretty text-muted-foreground">Agents find paid tools in one registry and pay them directly — no sign-up, no API keys, no middleman.</p>
+          <p className="mx-auto mt-2 max-w-2xl text-lg text-pretty text-muted-foreground">
+            Agents find paid tools in one registry and pay them directly — no sign-up, no API keys, no middleman.
+          </p>
           <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
             <Button asChild size="lg">
               <Link href="/marketplace">
@@ -51,7 +65,11 @@ export default function HomePage() {
 
       <section className="mx-auto grid max-w-6xl gap-6 px-4 py-12 sm:px-6 md:grid-cols-2">
         {cards.map(({ href, title, text, icon: Icon }) => (
-          <Link key={href} href={href} className="group rounded-xl border bg-card p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md">
+          <Link
+            key={href}
+            href={href}
+            className="group rounded-xl border bg-card p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md"
+          >
             <Icon className="size-8 text-primary" aria-hidden="true" />
             <h2 className="mt-4 text-xl font-semibold">{title}</h2>
             <p className="mt-2 text-muted-foreground">{text}</p>
@@ -65,7 +83,9 @@ export default function HomePage() {
       <section className="mx-auto max-w-6xl px-4 pb-20 sm:px-6">
         <div className="flex flex-col items-center gap-4 rounded-2xl border bg-muted/40 px-6 py-12 text-center">
           <h2 className="text-2xl font-semibold tracking-tight">Stay in the loop</h2>
-          <p className="max-w-lg text-muted-foreground">New servers, protocol updates and the move to mainnet — one short email when something ships.</p>
+          <p className="max-w-lg text-muted-foreground">
+            New servers, protocol updates and the move to mainnet — one short email when something ships.
+          </p>
           <NewsletterForm />
         </div>
       </section>

@@ -27,8 +27,12 @@ export default function DemoPage() {
           </p>
           <h1 className="mt-4 text-3xl font-bold tracking-tight text-balance sm:text-4xl">{site.name} Desktop demo</h1>
           <p className="mx-auto mt-3 max-w-2xl text-pretty text-muted-foreground">
-            A desktop AI assistant with {site.name} connected and a {formatUsd(wallet.startingBalance)} demo wallet. Ask it{" "}
-            <CommandList conjunction="or" render={(text) => <span className="font-medium text-foreground">“{text}”</span>} />
+            A desktop AI assistant with {site.name} connected and a {formatUsd(wallet.startingBalance)} demo wallet. Ask
+            it{" "}
+            <CommandList
+              conjunction="or"
+              render={(text) => <span className="font-medium text-foreground">“{text}”</span>}
+            />
             . Nothing here moves real money.
           </p>
         </header>
@@ -41,10 +45,15 @@ export default function DemoPage() {
           </h2>
           <p className="mt-2 text-muted-foreground">About the demo, the money and what comes next.</p>
           <DemoFaq className="mt-6" />
-          <div id="contact" className="mt-8 flex flex-col gap-3 rounded-xl border bg-muted/40 p-5 sm:flex-row sm:items-center sm:justify-between">
+          <div
+            id="contact"
+            className="mt-8 flex flex-col gap-3 rounded-xl border bg-muted/40 p-5 sm:flex-row sm:items-center sm:justify-between"
+          >
             <div>
               <h3 className="font-semibold">Get in touch</h3>
-              <p className="mt-1 text-sm text-muted-foreground">Questions, feedback or a server you want to list? We read every email.</p>
+              <p className="mt-1 text-sm text-muted-foreground">
+                Questions, feedback or a server you want to list? We read every email.
+              </p>
             </div>
             <a
               href={`mailto:${contactEmail()}`}

@@ -9,5 +9,7 @@ export const dynamic = "force-dynamic";
 
 export async function GET() {
   const xml = sitemapIndexXml(siteUrl(), await sitemapIds(await getDb()));
-  return new Response(xml, { headers: { "Content-Type": "application/xml", "Cache-Control": "public, max-age=0, must-revalidate" } });
+  return new Response(xml, {
+    headers: { "Content-Type": "application/xml", "Cache-Control": "public, max-age=0, must-revalidate" },
+  });
 }

@@ -39,7 +39,12 @@ export function ApiTokensPanel({ tokens }: { tokens: TokenRow[] }) {
   const { errors, isSubmitting } = formState;
   return (
     <div className="grid gap-6">
-      <form onSubmit={handleSubmit(onCreate)} noValidate className="grid gap-4 sm:grid-cols-[1fr_10rem_auto] sm:items-end" aria-label="Create an API token">
+      <form
+        onSubmit={handleSubmit(onCreate)}
+        noValidate
+        className="grid gap-4 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
+        aria-label="Create an API token"
+      >
         <Field id="token-name" label="Token name" error={errors.name?.message}>
           <Input placeholder="CI deploy script" autoComplete="off" {...register("name")} />
         </Field>
@@ -61,7 +66,9 @@ export function ApiTokensPanel({ tokens }: { tokens: TokenRow[] }) {
       {created && <NewTokenNotice name={created.name} token={created.token} onDismiss={() => setCreated(null)} />}
 
       {tokens.length === 0 ? (
-        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">No active API tokens.</p>
+        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+          No active API tokens.
+        </p>
       ) : (
         <ul className="divide-y rounded-lg border" aria-label="API tokens">
           {tokens.map((token) => (
@@ -82,12 +89,21 @@ function NewTokenNotice({ name, token, onDismiss }: { name: string; token: strin
     );
   }
   return (
-    <div role="status" className="grid gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-950">
+    <div
+      role="status"
+      className="grid gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-950"
+    >
       <p>
         <strong>{name}</strong> is ready. Copy it now: it will not be shown again.
       </p>
       <div className="flex gap-2">
-        <Input readOnly value={token} aria-label="New API token" className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        <Input
+          readOnly
+          value={token}
+          aria-label="New API token"
+          className="font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <Button type="button" variant="outline" onClick={copy} aria-label="Copy token">
           {copied ? <Check /> : <Copy />}
           {copied ? "Copied" : "Copy"}
@@ -137,7 +153,15 @@ function TokenItem({ token }: { token: TokenRow }) {
           </div>
         </dl>
       </div>
-      <Button type="button" variant="outline" size="sm" onClick={revoke} disabled={pending} aria-label={`Revoke ${token.name}`} className="self-start sm:self-center">
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        onClick={revoke}
+        disabled={pending}
+        aria-label={`Revoke ${token.name}`}
+        className="self-start sm:self-center"
+      >
         {pending ? <Loader2 className="animate-spin" /> : <Trash2 />}
         Revoke
       </Button>

@@ -7,7 +7,8 @@ export function ClaimedListings({ listings }: { listings: ClaimedListing[] }) {
   if (listings.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
-        You have not claimed an imported listing. A listing imported from the MCP Registry offers &ldquo;Claim this listing&rdquo; on its page.
+        You have not claimed an imported listing. A listing imported from the MCP Registry offers &ldquo;Claim this
+        listing&rdquo; on its page.
       </p>
     );
   }
@@ -17,7 +18,10 @@ export function ClaimedListings({ listings }: { listings: ClaimedListing[] }) {
         <li key={l.id} className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-w-0">
             {l.status === "approved" ? (
-              <Link href={`/marketplace/${l.slug}`} className="font-medium break-words text-primary underline-offset-4 hover:underline">
+              <Link
+                href={`/marketplace/${l.slug}`}
+                className="font-medium break-words text-primary underline-offset-4 hover:underline"
+              >
                 {l.name}
               </Link>
             ) : (

@@ -8,15 +8,27 @@ import type { OwnEdit } from "@/lib/listings/model";
 export function EditNotice({ edit }: { edit: OwnEdit }) {
   // A change of the server's own terms that a check held for review shows beside the text's changes.
   const sameServer = edit.check?.url === edit.current.serverUrl;
-  const changes = [...editChanges(edit.current, edit.proposed), ...(sameServer ? termsChanges(edit.approvedTerms, edit.check) : [])];
+  const changes = [
+    ...editChanges(edit.current, edit.proposed),
+    ...(sameServer ? termsChanges(edit.approvedTerms, edit.check) : []),
+  ];
   const pending = edit.status === "pending";
   return (
-    <div className={`rounded-md border p-3 ${pending ? "bg-muted/30" : "border-destructive/40 bg-destructive/5"}`} data-testid="edit-notice">
+    <div
+      className={`rounded-md border p-3 ${pending ? "bg-muted/30" : "border-destructive/40 bg-destructive/5"}`}
+      data-testid="edit-notice"
+    >
       <p className="flex items-center gap-1.5 text-sm font-medium">
-        {pending ? <Clock className="size-4" aria-hidden="true" /> : <CircleX className="size-4 text-destructive" aria-hidden="true" />}
+        {pending ? (
+          <Clock className="size-4" aria-hidden="true" />
+        ) : (
+          <CircleX className="size-4 text-destructive" aria-hidden="true" />
+        )}
         {pending ? `Edit awaiting review (sent ${formatDay(edit.submittedAt)})` : "Edit not approved"}
       </p>
-      {!pending && edit.rejectionReason && <p className="mt-1 text-sm text-destructive">Reason: {edit.rejectionReason}</p>}
+      {!pending && edit.rejectionReason && (
+        <p className="mt-1 text-sm text-destructive">Reason: {edit.rejectionReason}</p>
+      )}
       <p className="mt-1 text-xs text-muted-foreground">
         {pending
           ? "The approved version stays in the marketplace until a reviewer approves the edit. Editing again replaces it."

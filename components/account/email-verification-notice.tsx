@@ -12,7 +12,8 @@ export function EmailVerificationNotice({ delivery }: { delivery: LinkDelivery }
   return (
     <div className="mt-3 grid gap-2 rounded-md border border-amber-500/40 bg-amber-500/5 px-3 py-2 text-sm">
       <p>
-        <span className="font-medium">Email not confirmed.</span> {confirmationHint(delivery)}; until then your address does not count for your account.
+        <span className="font-medium">Email not confirmed.</span> {confirmationHint(delivery)}; until then your address
+        does not count for your account.
       </p>
       {button && (
         <div className="flex flex-wrap items-center gap-3">
@@ -27,7 +28,11 @@ export function EmailVerificationNotice({ delivery }: { delivery: LinkDelivery }
               setState(
                 result?.ok
                   ? { busy: false, message: button.done }
-                  : { busy: false, failed: true, message: result?.message ?? "Something went wrong on our side. Please try again." },
+                  : {
+                      busy: false,
+                      failed: true,
+                      message: result?.message ?? "Something went wrong on our side. Please try again.",
+                    },
               );
             }}
           >
@@ -35,7 +40,10 @@ export function EmailVerificationNotice({ delivery }: { delivery: LinkDelivery }
             {state.busy ? button.busy : button.label}
           </Button>
           {state.message && (
-            <span role={state.failed ? "alert" : "status"} className={state.failed ? "text-destructive" : "text-muted-foreground"}>
+            <span
+              role={state.failed ? "alert" : "status"}
+              className={state.failed ? "text-destructive" : "text-muted-foreground"}
+            >
               {state.message}
             </span>
           )}

@@ -18,7 +18,11 @@ export function RecheckButton({ listingId }: { listingId: string }) {
         start(async () => {
           const result = await recheckListing(listingId);
           if (result.ok) {
-            toast.success("Checked", { description: result.data.reachable ? "Your server answered the check." : (result.data.error ?? "Your server did not answer.") });
+            toast.success("Checked", {
+              description: result.data.reachable
+                ? "Your server answered the check."
+                : (result.data.error ?? "Your server did not answer."),
+            });
             router.refresh();
           } else toast.error("Error", { description: result.message });
         })

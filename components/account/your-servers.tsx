@@ -60,7 +60,11 @@ export function YourServers({
                 </div>
               )}
               <div className="mt-3 rounded-md border bg-muted/30 p-3">
-                <ProbeEvidence probe={probes.get(server.id)} drift={drift.get(server.id)} approved={server.status === "approved"} />
+                <ProbeEvidence
+                  probe={probes.get(server.id)}
+                  drift={drift.get(server.id)}
+                  approved={server.status === "approved"}
+                />
               </div>
             </div>
             <div className="flex shrink-0 flex-col items-start gap-2 sm:items-end">
@@ -70,7 +74,10 @@ export function YourServers({
               </Badge>
               <div className="flex gap-2">
                 <RecheckButton listingId={server.id} />
-                <Link href={`/account/servers/${server.id}/edit`} className="inline-flex h-8 items-center rounded-md border px-3 text-sm font-medium hover:bg-accent">
+                <Link
+                  href={`/account/servers/${server.id}/edit`}
+                  className="inline-flex h-8 items-center rounded-md border px-3 text-sm font-medium hover:bg-accent"
+                >
                   Edit<span className="sr-only"> {server.name}</span>
                 </Link>
               </div>

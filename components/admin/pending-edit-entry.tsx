@@ -26,7 +26,12 @@ export function PendingEditEntry({ edit }: Props) {
       <p className="mt-1 text-sm text-muted-foreground">
         by{" "}
         {submitter
-          ? [submitter.name, submitter.email && (submitter.emailConfirmed ? submitter.email : `${submitter.email} (email not confirmed)`), submitter.githubLogin && `@${submitter.githubLogin}`]
+          ? [
+              submitter.name,
+              submitter.email &&
+                (submitter.emailConfirmed ? submitter.email : `${submitter.email} (email not confirmed)`),
+              submitter.githubLogin && `@${submitter.githubLogin}`,
+            ]
               .filter(Boolean)
               .join(" · ")
           : "no account on record (deleted)"}
@@ -41,7 +46,9 @@ export function PendingEditEntry({ edit }: Props) {
         {edit.check ? (
           <ProbeEvidence probe={edit.check} />
         ) : (
-          <p className="text-sm text-muted-foreground">Not checked yet. The check runs right after the edit is saved; approving checks it if it has not run.</p>
+          <p className="text-sm text-muted-foreground">
+            Not checked yet. The check runs right after the edit is saved; approving checks it if it has not run.
+          </p>
         )}
       </div>
       <div className="mt-4">

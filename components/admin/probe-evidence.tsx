@@ -12,8 +12,21 @@ import { priceRows, priceText } from "@/lib/listings/presenters/price-rows";
  * is approved, so a passing check means Verified; before approval it only says what the check found (the badge needs
  * a reviewer's approval too).
  */
-export function ProbeEvidence({ probe, drift = [], approved = false }: { probe: ListingCheck | undefined; drift?: DriftRecord[]; approved?: boolean }) {
-  if (!probe) return <p className="text-sm text-muted-foreground">Not checked yet. The check runs right after submission; use Re-check to run it now.</p>;
+export function ProbeEvidence({
+  probe,
+  drift = [],
+  approved = false,
+}: {
+  probe: ListingCheck | undefined;
+  drift?: DriftRecord[];
+  approved?: boolean;
+}) {
+  if (!probe)
+    return (
+      <p className="text-sm text-muted-foreground">
+        Not checked yet. The check runs right after submission; use Re-check to run it now.
+      </p>
+    );
   const tools = (probe.tools ?? []) as ProbedTool[];
   const items = (probe.pricedItems ?? []) as PricedItem[];
   const methods = (probe.paymentMethods ?? []) as AcceptedPayment[];
@@ -28,9 +41,18 @@ export function ProbeEvidence({ probe, drift = [], approved = false }: { probe: 
         ) : (
           <CircleX className="size-4 text-destructive" aria-hidden="true" />
         )}
-        <strong>{probe.verifiable ? (approved ? "MonetizedMCP server verified" : "MonetizedMCP server found, verified once approved") : probe.reachable ? "Reachable MCP server, not verifiable" : "Not reachable"}</strong>
+        <strong>
+          {probe.verifiable
+            ? approved
+              ? "MonetizedMCP server verified"
+              : "MonetizedMCP server found, verified once approved"
+            : probe.reachable
+              ? "Reachable MCP server, not verifiable"
+              : "Not reachable"}
+        </strong>
         <span className="text-muted-foreground">
-          checked {probe.checkedAt.toISOString().slice(0, 16).replace("T", " ")} UTC{probe.latencyMs != null ? ` · ${probe.latencyMs} ms` : ""}
+          checked {probe.checkedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+          {probe.latencyMs != null ? ` · ${probe.latencyMs} ms` : ""}
         </span>
       </p>
       {probe.error && <p className="rounded bg-destructive/5 px-2 py-1 text-destructive">{probe.error}</p>}
@@ -53,14 +75,17 @@ export function ProbeEvidence({ probe, drift = [], approved = false }: { probe: 
             .map((row) => (
               <li key={row.key}>
                 {row.name}: {priceText(row, formatPrice)}
-                {row.alsoX402Tool && <span className="text-muted-foreground"> (also the x402 tool {row.alsoX402Tool})</span>}
+                {row.alsoX402Tool && (
+                  <span className="text-muted-foreground"> (also the x402 tool {row.alsoX402Tool})</span>
+                )}
               </li>
             ))}
         </ul>
       )}
       {methods.length > 0 && (
         <p className="break-all">
-          <span className="font-medium">Pays to:</span> {methods.map((m) => `${m.paymentMethod} ${m.walletAddress}`).join("; ")}
+          <span className="font-medium">Pays to:</span>{" "}
+          {methods.map((m) => `${m.paymentMethod} ${m.walletAddress}`).join("; ")}
         </p>
       )}
       {quirks.length > 0 && <p className="text-amber-700">Oddities: {quirks.join("; ")}</p>}

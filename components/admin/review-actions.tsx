@@ -14,14 +14,28 @@ import { reviewListingEdit } from "@/lib/actions/review-listing-edit";
  * approved listing, which approving checks itself). Decisions carry the revision this page showed; if the owner
  * edited since, the server answers 409 and the page reloads with the new text.
  */
-export function ReviewActions({ listingId, name, revision, edit = false }: { listingId: string; name: string; revision: number; edit?: boolean }) {
+export function ReviewActions({
+  listingId,
+  name,
+  revision,
+  edit = false,
+}: {
+  listingId: string;
+  name: string;
+  revision: number;
+  edit?: boolean;
+}) {
   const decide = edit ? reviewListingEdit : reviewListing;
   const router = useRouter();
   const [pending, start] = useTransition();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState("");
 
-  function run(label: string, action: () => Promise<{ ok: true; data: unknown } | { ok: false; status: number; message: string }>, success: string) {
+  function run(
+    label: string,
+    action: () => Promise<{ ok: true; data: unknown } | { ok: false; status: number; message: string }>,
+    success: string,
+  ) {
     start(async () => {
       const result = await action();
       if (result.ok) {
@@ -41,14 +55,35 @@ export function ReviewActions({ listingId, name, revision, edit = false }: { lis
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" disabled={pending} onClick={() => run("Approved", () => decide({ listingId, revision, decision: "approved" }), edit ? `The marketplace now shows the edited ${name}.` : `${name} is now in the marketplace.`)}>
+        <Button
+          size="sm"
+          disabled={pending}
+          onClick={() =>
+            run(
+              "Approved",
+              () => decide({ listingId, revision, decision: "approved" }),
+              edit ? `The marketplace now shows the edited ${name}.` : `${name} is now in the marketplace.`,
+            )
+          }
+        >
           {pending ? <Loader2 className="animate-spin" /> : <Check />} Approve
         </Button>
-        <Button size="sm" variant="outline" disabled={pending} onClick={() => setRejecting((r) => !r)} aria-expanded={rejecting}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={pending}
+          onClick={() => setRejecting((r) => !r)}
+          aria-expanded={rejecting}
+        >
           <X /> Reject
         </Button>
         {!edit && (
-          <Button size="sm" variant="ghost" disabled={pending} onClick={() => run("Checked", () => recheckListing(listingId), `${name} was probed again.`)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={pending}
+            onClick={() => run("Checked", () => recheckListing(listingId), `${name} was probed again.`)}
+          >
             <RefreshCw /> Re-check
           </Button>
         )}
@@ -58,13 +93,23 @@ export function ReviewActions({ listingId, name, revision, edit = false }: { lis
           className="space-y-2"
           onSubmit={(e) => {
             e.preventDefault();
-            run("Rejected", () => decide({ listingId, revision, decision: "rejected", reason }), `The provider will see your reason.`);
+            run(
+              "Rejected",
+              () => decide({ listingId, revision, decision: "rejected", reason }),
+              `The provider will see your reason.`,
+            );
           }}
         >
           <label htmlFor={`reason-${edit ? "edit-" : ""}${listingId}`} className="text-sm font-medium">
             Reason the provider will see
           </label>
-          <Textarea id={`reason-${edit ? "edit-" : ""}${listingId}`} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} placeholder="e.g. The server does not answer MCP requests." />
+          <Textarea
+            id={`reason-${edit ? "edit-" : ""}${listingId}`}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={500}
+            placeholder="e.g. The server does not answer MCP requests."
+          />
           <Button type="submit" size="sm" variant="destructive" disabled={pending || reason.trim().length === 0}>
             Confirm rejection
           </Button>

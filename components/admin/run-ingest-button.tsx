@@ -17,7 +17,10 @@ export function RunIngestButton({ disabled }: { disabled: boolean }) {
       onClick={() =>
         start(async () => {
           const result = await runIngestNow();
-          if (result.ok) toast.success("Ingestion started", { description: "Every source is being read; reload this page to see the counts." });
+          if (result.ok)
+            toast.success("Ingestion started", {
+              description: "Every source is being read; reload this page to see the counts.",
+            });
           else toast.error(result.status === 409 ? "Not started" : "Error", { description: result.message });
           router.refresh();
         })

@@ -18,7 +18,12 @@ export function EmailField({ id, error, registration }: FieldProps) {
 /** A password being chosen, with the rules it must meet. */
 export function NewPasswordField({ id, label, error, registration }: FieldProps & { label: string }) {
   return (
-    <Field id={id} label={label} hint={`At least ${MIN_PASSWORD_LENGTH} characters. Common passwords are refused.`} error={error}>
+    <Field
+      id={id}
+      label={label}
+      hint={`At least ${MIN_PASSWORD_LENGTH} characters. Common passwords are refused.`}
+      error={error}
+    >
       <Input type="password" autoComplete="new-password" {...registration} />
     </Field>
   );

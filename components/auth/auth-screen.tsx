@@ -22,7 +22,11 @@ export function AuthScreen({
           <CardDescription className="text-pretty">{description}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">{children}</CardContent>
-        {footer && <CardFooter className="flex-col gap-2 border-t pt-5 text-center text-sm text-muted-foreground">{footer}</CardFooter>}
+        {footer && (
+          <CardFooter className="flex-col gap-2 border-t pt-5 text-center text-sm text-muted-foreground">
+            {footer}
+          </CardFooter>
+        )}
       </Card>
     </div>
   );

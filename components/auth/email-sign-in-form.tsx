@@ -11,7 +11,12 @@ import { signInSchema, type SignInInput } from "@/lib/validations/auth";
 export function EmailSignInForm() {
   const onSuccess = useSuccessThenGo("You have been logged in successfully.", "/submit");
   const defaultValues = { email: "", password: "" };
-  const state = useActionForm<SignInInput, null>({ resolver: zodResolver(signInSchema), defaultValues, action: signInWithEmail, onSuccess });
+  const state = useActionForm<SignInInput, null>({
+    resolver: zodResolver(signInSchema),
+    defaultValues,
+    action: signInWithEmail,
+    onSuccess,
+  });
   const { errors } = state.form.formState;
   return (
     <ActionForm state={state} label="Sign in with email" submitLabel="Sign in" busyLabel="Signing in...">

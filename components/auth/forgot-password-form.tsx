@@ -13,11 +13,19 @@ export function ForgotPasswordForm({ mailed }: { mailed: boolean }) {
   const [sent, setSent] = useState<string | null>(null);
   const onSuccess = ({ message }: { message: string }) => setSent(message);
   const defaultValues = { email: "" };
-  const state = useActionForm<ForgotPasswordInput, { message: string }>({ resolver: zodResolver(forgotPasswordSchema), defaultValues, action: requestPasswordResetLink, onSuccess });
+  const state = useActionForm<ForgotPasswordInput, { message: string }>({
+    resolver: zodResolver(forgotPasswordSchema),
+    defaultValues,
+    action: requestPasswordResetLink,
+    onSuccess,
+  });
 
   if (sent) {
     return (
-      <div role="status" className="flex gap-3 rounded-md border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900">
+      <div
+        role="status"
+        className="flex gap-3 rounded-md border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900"
+      >
         <MailCheck className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
         <p>
           {sent} The link works once, for 30 minutes.{mailed ? " Check your spam folder if it does not arrive." : ""}

@@ -44,7 +44,15 @@ export function OAuthSignInButton({
 
   const Mark = provider === "github" ? GitHubMark : GoogleMark;
   return (
-    <Button type="button" size="lg" variant={variant} className="w-full" onClick={start} disabled={busy} aria-busy={busy}>
+    <Button
+      type="button"
+      size="lg"
+      variant={variant}
+      className="w-full"
+      onClick={start}
+      disabled={busy}
+      aria-busy={busy}
+    >
       {busy ? <Loader2 className="animate-spin" /> : <Mark className="size-4" />}
       {label}
     </Button>

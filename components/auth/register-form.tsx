@@ -11,7 +11,10 @@ import { registerSchema, type RegisterInput } from "@/lib/validations/auth";
 
 /** `mailed`: this site mails the confirmation link (SMTP configured), so the person is told to look for it. */
 export function RegisterForm({ mailed }: { mailed: boolean }) {
-  const go = useSuccessThenGo(`Your account has been created and you are signed in.${mailed ? " Check your inbox to confirm your email address." : ""}`, "/submit");
+  const go = useSuccessThenGo(
+    `Your account has been created and you are signed in.${mailed ? " Check your inbox to confirm your email address." : ""}`,
+    "/submit",
+  );
   // Once created, the filled form gives way at once (the next page may take a moment to arrive on a busy server).
   const [created, setCreated] = useState(false);
   const onSuccess = () => {
@@ -19,7 +22,12 @@ export function RegisterForm({ mailed }: { mailed: boolean }) {
     go();
   };
   const defaultValues = { name: "", email: "", password: "" };
-  const state = useActionForm<RegisterInput, null>({ resolver: zodResolver(registerSchema), defaultValues, action: registerWithEmail, onSuccess });
+  const state = useActionForm<RegisterInput, null>({
+    resolver: zodResolver(registerSchema),
+    defaultValues,
+    action: registerWithEmail,
+    onSuccess,
+  });
   const { errors } = state.form.formState;
   if (created) {
     return (
@@ -34,7 +42,12 @@ export function RegisterForm({ mailed }: { mailed: boolean }) {
         <Input autoComplete="name" {...state.form.register("name")} />
       </Field>
       <EmailField id="register-email" error={errors.email?.message} registration={state.form.register("email")} />
-      <NewPasswordField id="register-password" label="Password" error={errors.password?.message} registration={state.form.register("password")} />
+      <NewPasswordField
+        id="register-password"
+        label="Password"
+        error={errors.password?.message}
+        registration={state.form.register("password")}
+      />
     </ActionForm>
   );
 }

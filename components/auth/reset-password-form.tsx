@@ -10,7 +10,12 @@ import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validations/
 export function ResetPasswordForm({ token }: { token: string }) {
   const onSuccess = useSuccessThenGo("Your password has been reset. Sign in with your new password.", "/login/email");
   const defaultValues = { token, password: "" };
-  const state = useActionForm<ResetPasswordInput, null>({ resolver: zodResolver(resetPasswordSchema), defaultValues, action: resetPasswordWithLink, onSuccess });
+  const state = useActionForm<ResetPasswordInput, null>({
+    resolver: zodResolver(resetPasswordSchema),
+    defaultValues,
+    action: resetPasswordWithLink,
+    onSuccess,
+  });
 
   // The secret link should not linger in the address bar or the history once the page has it.
   useEffect(() => window.history.replaceState(null, "", window.location.pathname), []);

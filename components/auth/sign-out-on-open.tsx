@@ -47,7 +47,9 @@ export function SignOutOnOpen({ confirm }: { confirm: boolean }) {
   return (
     <div className="mx-auto flex max-w-sm flex-col items-center gap-4 px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold tracking-tight">Sign out?</h1>
-      <p className="text-muted-foreground">A link from another site opened this page. Sign out of Agora on this device?</p>
+      <p className="text-muted-foreground">
+        A link from another site opened this page. Sign out of Agora on this device?
+      </p>
       <div className="flex w-full flex-col gap-2 sm:flex-row sm:justify-center">
         <Button size="lg" disabled={!ready} onClick={() => setConfirmed(true)}>
           Sign out

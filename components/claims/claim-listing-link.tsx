@@ -9,7 +9,10 @@ export function ClaimListingLink({ listingId }: { listingId: string }) {
   const signedIn = useSignedIn(usePathname());
   if (!signedIn) return null;
   return (
-    <Link href={`/claim/${listingId}`} className="mt-2 inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline">
+    <Link
+      href={`/claim/${listingId}`}
+      className="mt-2 inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
+    >
       <BadgeCheck className="size-4" /> Claim this listing
     </Link>
   );

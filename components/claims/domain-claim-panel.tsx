@@ -25,7 +25,17 @@ function Record({ label, value }: { label: string; value: string }) {
  * A domain namespace's claim: get a one-time token, publish it (file or TXT record), verify. A server host's claim
  * (`hostOnly`) takes the file on the server's own origin only.
  */
-export function DomainClaimPanel({ listingId, domain, fileUrl, hostOnly = false }: { listingId: string; domain: string; fileUrl: string; hostOnly?: boolean }) {
+export function DomainClaimPanel({
+  listingId,
+  domain,
+  fileUrl,
+  hostOnly = false,
+}: {
+  listingId: string;
+  domain: string;
+  fileUrl: string;
+  hostOnly?: boolean;
+}) {
   const router = useRouter();
   const [issued, setIssued] = useState<Issued | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -44,7 +54,9 @@ export function DomainClaimPanel({ listingId, domain, fileUrl, hostOnly = false 
       const result = await verifyClaim({ listingId, method });
       if (result.ok) {
         const n = result.data.claimed;
-        toast.success("Claimed", { description: `${n} listing${n === 1 ? "" : "s"} in ${result.data.namespace} ${n === 1 ? "is" : "are"} now yours.` });
+        toast.success("Claimed", {
+          description: `${n} listing${n === 1 ? "" : "s"} in ${result.data.namespace} ${n === 1 ? "is" : "are"} now yours.`,
+        });
         router.push("/account#claimed-listings");
       } else setProblem(result.message);
     });
@@ -58,13 +70,24 @@ export function DomainClaimPanel({ listingId, domain, fileUrl, hostOnly = false 
       ) : (
         <div className="rounded-lg border p-4" data-testid="claim-token">
           <p className="text-sm">
-            {hostOnly ? "Publish this record in the file below, then press Verify." : <>Publish this record in <strong>one</strong> of the two places below, then press the matching Verify button.</>} The token works once, for this account and{" "}
-            <code className="font-mono text-xs">{issued.namespace}</code> only, until <time dateTime={issued.expiresAt}>{new Date(issued.expiresAt).toUTCString()}</time>.
+            {hostOnly ? (
+              "Publish this record in the file below, then press Verify."
+            ) : (
+              <>
+                Publish this record in <strong>one</strong> of the two places below, then press the matching Verify
+                button.
+              </>
+            )}{" "}
+            The token works once, for this account and <code className="font-mono text-xs">{issued.namespace}</code>{" "}
+            only, until <time dateTime={issued.expiresAt}>{new Date(issued.expiresAt).toUTCString()}</time>.
           </p>
           <Record label="Claim record" value={issued.record} />
-          <h3 className="mt-5 font-semibold">{hostOnly ? "A file on the server's origin" : "A file on the domain's website"}</h3>
+          <h3 className="mt-5 font-semibold">
+            {hostOnly ? "A file on the server's origin" : "A file on the domain's website"}
+          </h3>
           <p className="mt-1 text-sm text-muted-foreground">
-            Serve the record as the whole body of <code className="font-mono text-xs break-all">{fileUrl}</code>: status 200, no redirect, at most 4 KB, answered within 10 seconds.
+            Serve the record as the whole body of <code className="font-mono text-xs break-all">{fileUrl}</code>: status
+            200, no redirect, at most 4 KB, answered within 10 seconds.
           </p>
           <Button variant="outline" size="sm" className="mt-2" onClick={() => verify("well-known")} disabled={pending}>
             {pending ? <Loader2 className="animate-spin" /> : <ShieldCheck />} Verify the file
@@ -73,8 +96,8 @@ export function DomainClaimPanel({ listingId, domain, fileUrl, hostOnly = false 
             <>
               <h3 className="mt-5 font-semibold">A DNS TXT record</h3>
               <p className="mt-1 text-sm text-muted-foreground">
-                Add a TXT record at the apex of <code className="font-mono text-xs">{domain}</code> (host <code className="font-mono text-xs">@</code>) whose value is the record
-                above.
+                Add a TXT record at the apex of <code className="font-mono text-xs">{domain}</code> (host{" "}
+                <code className="font-mono text-xs">@</code>) whose value is the record above.
               </p>
               <Button variant="outline" size="sm" className="mt-2" onClick={() => verify("dns")} disabled={pending}>
                 {pending ? <Loader2 className="animate-spin" /> : <ShieldCheck />} Verify the DNS record
@@ -84,7 +107,11 @@ export function DomainClaimPanel({ listingId, domain, fileUrl, hostOnly = false 
         </div>
       )}
       {problem && (
-        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm break-words text-destructive" data-testid="claim-problem">
+        <p
+          role="alert"
+          className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm break-words text-destructive"
+          data-testid="claim-problem"
+        >
           {problem}
         </p>
       )}

@@ -8,10 +8,22 @@ const kinds = {
 } as const;
 
 /** A boxed aside in guides, for what a reader must not miss (a key to keep secret, a testnet-only rule). */
-export function Callout({ kind = "note", title, children }: { kind?: keyof typeof kinds; title?: string; children: React.ReactNode }) {
+export function Callout({
+  kind = "note",
+  title,
+  children,
+}: {
+  kind?: keyof typeof kinds;
+  title?: string;
+  children: React.ReactNode;
+}) {
   const { icon: Icon, className, label } = kinds[kind];
   return (
-    <aside role="note" aria-label={title ?? label} className={cn("my-6 flex gap-3 rounded-lg border px-4 py-3", className)}>
+    <aside
+      role="note"
+      aria-label={title ?? label}
+      className={cn("my-6 flex gap-3 rounded-lg border px-4 py-3", className)}
+    >
       <Icon className="mt-1 size-4 shrink-0" aria-hidden="true" />
       <div className="min-w-0 [&>p]:my-1">
         {title && <p className="font-semibold text-foreground">{title}</p>}

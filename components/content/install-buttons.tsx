@@ -27,7 +27,10 @@ export function InstallButtons() {
           <MousePointerClick className="size-4" aria-hidden="true" /> Add to VS Code
         </a>
       </div>
-      <p className="mt-2 text-xs text-muted-foreground">Claude Desktop opens the downloaded file and asks to install it; Cursor and VS Code open and ask to add the server.</p>
+      <p className="mt-2 text-xs text-muted-foreground">
+        Claude Desktop opens the downloaded file and asks to install it; Cursor and VS Code open and ask to add the
+        server.
+      </p>
     </div>
   );
 }

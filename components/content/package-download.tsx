@@ -12,12 +12,19 @@ import { packageLine } from "@/server/deployment-rewrite.mjs";
 export async function PackageDownload({ id }: { id: DownloadId }) {
   const manifest = await readManifest();
   const built = manifest?.packages.find((p) => p.id === id);
-  if (!manifest || !built) throw new Error(`No built ${downloadPackage(id).packageName} in dist/downloads: run npm run build:downloads (npm run build and npm run dev do)`);
+  if (!manifest || !built)
+    throw new Error(
+      `No built ${downloadPackage(id).packageName} in dist/downloads: run npm run build:downloads (npm run build and npm run dev do)`,
+    );
   // The file this server serves: the built one, or on another origin than the build's, its rewritten copy.
   const served = await servedBytes(builtDownloadsDir(), manifest, built);
   const url = downloadUrl(id, built.version);
   return (
-    <aside aria-label={`${built.packageName} download`} data-testid="package-download" className="not-prose my-4 flex gap-3 rounded-lg border bg-muted/30 px-4 py-3 text-sm">
+    <aside
+      aria-label={`${built.packageName} download`}
+      data-testid="package-download"
+      className="not-prose my-4 flex gap-3 rounded-lg border bg-muted/30 px-4 py-3 text-sm"
+    >
       <PackageCheck className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
       <div className="min-w-0 space-y-1">
         <p>
@@ -27,7 +34,10 @@ export async function PackageDownload({ id }: { id: DownloadId }) {
           </a>
         </p>
         <p>
-          SHA-256: <code className="break-all font-mono text-xs" data-testid="sha256">{served.sha256}</code>
+          SHA-256:{" "}
+          <code className="break-all font-mono text-xs" data-testid="sha256">
+            {served.sha256}
+          </code>
         </p>
       </div>
     </aside>

@@ -1,7 +1,17 @@
 import { ArrowDown, ArrowLeft, ArrowRight, ArrowUp, Bot, Search, Server, type LucideIcon } from "lucide-react";
 import { cn } from "@/lib/utils";
 
-function Party({ icon: Icon, title, text, accent }: { icon: LucideIcon; title: string; text: string; accent?: boolean }) {
+function Party({
+  icon: Icon,
+  title,
+  text,
+  accent,
+}: {
+  icon: LucideIcon;
+  title: string;
+  text: string;
+  accent?: boolean;
+}) {
   return (
     <div
       className={cn(
@@ -35,16 +45,24 @@ function Hop({ label, toward }: { label: string; toward: "registry" | "server" }
 /** The three parties of a purchase, with the agent in the middle: discovery goes one way, money the other. */
 export function PaymentFlowDiagram() {
   return (
-    <figure className="my-8 rounded-xl border bg-gradient-to-b from-indigo-50/70 to-white p-4 sm:p-6" data-testid="payment-flow-diagram">
+    <figure
+      className="my-8 rounded-xl border bg-gradient-to-b from-indigo-50/70 to-white p-4 sm:p-6"
+      data-testid="payment-flow-diagram"
+    >
       <div className="grid gap-2 md:grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)_auto_minmax(0,1fr)] md:items-stretch md:gap-3">
         <Party icon={Search} title="Agora registry" text="Lists approved servers. Never sees or holds a payment." />
         <Hop toward="registry" label="search" />
         <Party icon={Bot} title="Your agent" text="Runs on your machine with its own local USDC wallet." accent />
         <Hop toward="server" label="pay per call in USDC over x402" />
-        <Party icon={Server} title="MonetizedMCP server" text="Verifies and settles the payment on Base, then delivers." />
+        <Party
+          icon={Server}
+          title="MonetizedMCP server"
+          text="Verifies and settles the payment on Base, then delivers."
+        />
       </div>
       <figcaption className="mt-4 text-center text-sm text-muted-foreground">
-        Agora sits beside the payment path, never in it: USDC moves straight from your wallet to the server&apos;s wallet.
+        Agora sits beside the payment path, never in it: USDC moves straight from your wallet to the server&apos;s
+        wallet.
       </figcaption>
     </figure>
   );

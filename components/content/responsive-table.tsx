@@ -56,7 +56,9 @@ export function ResponsiveTable({ caption, columns, rows }: Props) {
                 <dl className="space-y-3">
                   {row.slice(1).map((cell, c) => (
                     <div key={c}>
-                      <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">{columns[c + 1]}</dt>
+                      <dt className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+                        {columns[c + 1]}
+                      </dt>
                       <dd className="mt-0.5 text-foreground/90">{cell}</dd>
                     </div>
                   ))}

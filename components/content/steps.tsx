@@ -9,7 +9,17 @@ export function Steps({ children }: { children: React.ReactNode }) {
 
 // The number is explicit rather than a CSS counter so the heading can say "Step 2: …" to screen readers
 // and to links, while sighted readers see it in the circle.
-export function Step({ n, title, level = 2, children }: { n: number; title: string; level?: 2 | 3; children: React.ReactNode }) {
+export function Step({
+  n,
+  title,
+  level = 2,
+  children,
+}: {
+  n: number;
+  title: string;
+  level?: 2 | 3;
+  children: React.ReactNode;
+}) {
   const Heading = level === 2 ? "h2" : "h3";
   // On phones the body spans the full width under the number, so code blocks keep room to breathe;
   // from sm up it sits in the second column and a line joins the circles.
@@ -28,7 +38,9 @@ export function Step({ n, title, level = 2, children }: { n: number; title: stri
         <span className="sr-only">Step {n}: </span>
         {title}
       </Heading>
-      <div className="col-span-2 mt-3 min-w-0 sm:col-span-1 sm:col-start-2 sm:mt-2 [&>*:first-child]:mt-0 [&>*:last-child]:mb-0">{children}</div>
+      <div className="col-span-2 mt-3 min-w-0 sm:col-span-1 sm:col-start-2 sm:mt-2 [&>*:first-child]:mt-0 [&>*:last-child]:mb-0">
+        {children}
+      </div>
     </li>
   );
 }

@@ -59,7 +59,13 @@ export function ChatComposer({ inputRef, value, onChange, onSend, pending }: Pro
             autoComplete="off"
             className="field-sizing-fixed max-h-[120px] min-h-0 resize-none overflow-y-auto rounded-none border-0 bg-transparent px-0 py-1.5 leading-6 shadow-none focus-visible:ring-0"
           />
-          <Button type="submit" size="icon" aria-label="Send message" disabled={!canSend} className="size-9 shrink-0 rounded-xl">
+          <Button
+            type="submit"
+            size="icon"
+            aria-label="Send message"
+            disabled={!canSend}
+            className="size-9 shrink-0 rounded-xl"
+          >
             <ArrowUp className="size-4.5" />
           </Button>
         </div>

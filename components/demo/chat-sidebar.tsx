@@ -21,7 +21,17 @@ type Props = {
   onToggleSettings: () => void;
 };
 
-export function ChatSidebar({ open, selectedConversationId, view, balance, lastPayment, modifier, onNewChat, onSelectConversation, onToggleSettings }: Props) {
+export function ChatSidebar({
+  open,
+  selectedConversationId,
+  view,
+  balance,
+  lastPayment,
+  modifier,
+  onNewChat,
+  onSelectConversation,
+  onToggleSettings,
+}: Props) {
   return (
     <nav
       id={sidebarId}
@@ -29,17 +39,28 @@ export function ChatSidebar({ open, selectedConversationId, view, balance, lastP
       className={cn(
         // Below md it slides over the messages under the chat header, so the toggle stays reachable.
         "absolute top-14 bottom-0 left-0 z-30 w-72 max-w-[85%] flex-col border-r bg-muted shadow-xl md:static md:w-64 md:max-w-none md:shrink-0 md:bg-muted/50 md:shadow-none",
-        open === undefined ? "hidden md:flex" : open ? "flex animate-in slide-in-from-left-4 fade-in duration-200" : "hidden",
+        open === undefined
+          ? "hidden md:flex"
+          : open
+            ? "flex animate-in slide-in-from-left-4 fade-in duration-200"
+            : "hidden",
       )}
     >
       <div className="p-3">
-        <Button variant="outline" className="w-full justify-start bg-background" onClick={onNewChat} aria-keyshortcuts="Control+N Meta+N">
+        <Button
+          variant="outline"
+          className="w-full justify-start bg-background"
+          onClick={onNewChat}
+          aria-keyshortcuts="Control+N Meta+N"
+        >
           <SquarePen aria-hidden="true" /> New Chat
         </Button>
       </div>
 
       <div className="min-h-0 flex-1 overflow-y-auto px-3">
-        <h2 className="px-2 pt-1 pb-2 text-[11px] font-semibold tracking-wider text-muted-foreground uppercase">Samples</h2>
+        <h2 className="px-2 pt-1 pb-2 text-[11px] font-semibold tracking-wider text-muted-foreground uppercase">
+          Samples
+        </h2>
         <ul className="space-y-1">
           {Object.entries(presetConversations).map(([id, conversation]) => {
             const selected = id === selectedConversationId;
@@ -54,7 +75,10 @@ export function ChatSidebar({ open, selectedConversationId, view, balance, lastP
                     selected ? "bg-background shadow-xs ring-1 ring-border" : "hover:bg-background/70",
                   )}
                 >
-                  <MessageSquare className={cn("mt-0.5 size-4 shrink-0", selected ? "text-primary" : "text-muted-foreground")} aria-hidden="true" />
+                  <MessageSquare
+                    className={cn("mt-0.5 size-4 shrink-0", selected ? "text-primary" : "text-muted-foreground")}
+                    aria-hidden="true"
+                  />
                   <span className="min-w-0">
                     <span className="block text-[11px] font-medium text-muted-foreground">{conversation.label}:</span>
                     <span className="block truncate text-sm font-medium text-foreground/90">{conversation.title}</span>

@@ -99,7 +99,10 @@ export function DemoChat({ className }: { className?: string }) {
     <section
       aria-label={`${site.name} Desktop (simulated)`}
       aria-busy={!hydrated}
-      className={cn("overflow-hidden rounded-2xl border bg-background shadow-2xl ring-1 shadow-primary/10 ring-black/5", className)}
+      className={cn(
+        "overflow-hidden rounded-2xl border bg-background shadow-2xl ring-1 shadow-primary/10 ring-black/5",
+        className,
+      )}
     >
       <div className="flex h-9 items-center border-b bg-muted/70 px-3.5" aria-hidden="true">
         <div className="flex gap-1.5">
@@ -127,7 +130,11 @@ export function DemoChat({ className }: { className?: string }) {
           }}
         />
         {sidebarOverlays && (
-          <div className="absolute inset-x-0 top-14 bottom-0 z-20 bg-foreground/20 md:hidden" aria-hidden="true" onClick={() => setSidebarChoice(false)} />
+          <div
+            className="absolute inset-x-0 top-14 bottom-0 z-20 bg-foreground/20 md:hidden"
+            aria-hidden="true"
+            onClick={() => setSidebarChoice(false)}
+          />
         )}
 
         <div className="flex min-w-0 flex-1 flex-col">
@@ -150,7 +157,13 @@ export function DemoChat({ className }: { className?: string }) {
 
           <div hidden={chat.view !== "chat"} className="flex min-h-0 flex-1 flex-col">
             <MessageList messages={chat.messages} pending={chat.pending} onSuggestion={send} />
-            <ChatComposer inputRef={inputRef} value={draft} onChange={setDraft} onSend={() => send(draft)} pending={chat.pending} />
+            <ChatComposer
+              inputRef={inputRef}
+              value={draft}
+              onChange={setDraft}
+              onSend={() => send(draft)}
+              pending={chat.pending}
+            />
           </div>
           {chat.view === "settings" && <SettingsPanel balance={chat.balance} onClose={() => chat.setView("chat")} />}
         </div>

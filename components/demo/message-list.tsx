@@ -87,7 +87,11 @@ function TypingIndicator() {
       <AssistantAvatar />
       <div className="flex items-center gap-1 rounded-2xl bg-muted px-4 py-3" aria-hidden="true">
         {[0, 150, 300].map((delay) => (
-          <span key={delay} className="size-1.5 animate-bounce rounded-full bg-muted-foreground/70" style={{ animationDelay: `${delay}ms` }} />
+          <span
+            key={delay}
+            className="size-1.5 animate-bounce rounded-full bg-muted-foreground/70"
+            style={{ animationDelay: `${delay}ms` }}
+          />
         ))}
       </div>
       <span className="sr-only">{site.name} is typing…</span>

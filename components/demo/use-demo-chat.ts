@@ -66,7 +66,10 @@ export function useDemoChat() {
           const { amount, payee } = reply.payment;
           setBalance((b) => b - amount);
           setLastPayment({ amount, payee, timestamp: formatTimestamp(new Date()) });
-          toast.success(`Paid ${formatUsd(amount)} USDC to ${payee}`, { description: "Demo wallet · Base Sepolia", position: "top-center" });
+          toast.success(`Paid ${formatUsd(amount)} USDC to ${payee}`, {
+            description: "Demo wallet · Base Sepolia",
+            position: "top-center",
+          });
         }
       }, reply.delayMs);
       return true;
@@ -76,5 +79,17 @@ export function useDemoChat() {
 
   const toggleSettings = useCallback(() => setView((v) => (v === "settings" ? "chat" : "settings")), []);
 
-  return { messages, selectedConversationId, view, setView, pending, balance, lastPayment, newChat, selectConversation, send, toggleSettings };
+  return {
+    messages,
+    selectedConversationId,
+    view,
+    setView,
+    pending,
+    balance,
+    lastPayment,
+    newChat,
+    selectConversation,
+    send,
+    toggleSettings,
+  };
 }

@@ -11,7 +11,11 @@ function subscribeWide(onChange: () => void) {
 
 /** True from the md breakpoint up, where the sidebar sits beside the messages instead of over them. */
 export function useIsWide(): boolean {
-  return useSyncExternalStore(subscribeWide, () => window.matchMedia(wideQuery).matches, () => false);
+  return useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(wideQuery).matches,
+    () => false,
+  );
 }
 
 const noSubscription = () => () => {};

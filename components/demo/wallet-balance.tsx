@@ -14,7 +14,9 @@ export function BalanceBadge({ balance }: { balance: number }) {
       data-testid="wallet-balance"
       className={cn(
         "inline-flex items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-medium whitespace-nowrap tabular-nums transition-colors duration-500",
-        balance > 0 ? "border-emerald-200 bg-emerald-50 text-emerald-800" : "border-amber-200 bg-amber-50 text-amber-800",
+        balance > 0
+          ? "border-emerald-200 bg-emerald-50 text-emerald-800"
+          : "border-amber-200 bg-amber-50 text-amber-800",
       )}
     >
       <Wallet className="size-3.5" aria-hidden="true" />
@@ -35,7 +37,10 @@ export function WalletCard({ balance, lastPayment }: { balance: number; lastPaym
       <p className="mt-1 flex items-baseline gap-1.5">
         <span
           key={balance}
-          className={cn("text-2xl font-semibold tracking-tight tabular-nums", changed(balance) && "animate-in fade-in slide-in-from-bottom-1 duration-500")}
+          className={cn(
+            "text-2xl font-semibold tracking-tight tabular-nums",
+            changed(balance) && "animate-in fade-in slide-in-from-bottom-1 duration-500",
+          )}
         >
           {formatUsd(balance)}
         </span>
@@ -43,7 +48,8 @@ export function WalletCard({ balance, lastPayment }: { balance: number; lastPaym
       </p>
       {lastPayment && (
         <p className="mt-1 truncate text-xs text-muted-foreground">
-          <span className="font-medium text-amber-700 tabular-nums">−{formatUsd(lastPayment.amount)}</span> to {lastPayment.payee} · {lastPayment.timestamp}
+          <span className="font-medium text-amber-700 tabular-nums">−{formatUsd(lastPayment.amount)}</span> to{" "}
+          {lastPayment.payee} · {lastPayment.timestamp}
         </p>
       )}
     </div>

@@ -7,5 +7,9 @@ const noSubscription = () => () => {};
 
 /** False in the server render and during hydration, true once the client is interactive. */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }

@@ -21,7 +21,9 @@ export function SiteFooter() {
             <Logo className="size-6" />
             {site.name}
           </Link>
-          <p className="max-w-sm text-sm text-muted-foreground">{site.tagline}. A developer preview — feedback is welcome.</p>
+          <p className="max-w-sm text-sm text-muted-foreground">
+            {site.tagline}. A developer preview — feedback is welcome.
+          </p>
         </div>
         <nav aria-label="Footer" className="text-sm">
           <h2 className="mb-3 font-semibold">Product</h2>
@@ -49,7 +51,13 @@ export function SiteFooter() {
               </a>
             </li>
             <li>
-              <a className="inline-flex items-center gap-2 hover:text-foreground" href={site.socialUrl} target="_blank" rel="noopener noreferrer" aria-label={`${site.name} on X`}>
+              <a
+                className="inline-flex items-center gap-2 hover:text-foreground"
+                href={site.socialUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={`${site.name} on X`}
+              >
                 <XIcon /> Follow us
               </a>
             </li>

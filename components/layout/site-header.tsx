@@ -12,7 +12,8 @@ import { useSignedIn } from "./use-signed-in";
 const HEADER = "sticky top-0 z-40 w-full border-b transition-colors duration-200";
 const NAV_LINK = "rounded-md px-3 py-2 text-sm font-medium transition-colors";
 function navLinkClass(href: string, current: boolean): string {
-  if (href === "/submit") return `${NAV_LINK} ml-2 bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground`;
+  if (href === "/submit")
+    return `${NAV_LINK} ml-2 bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground`;
   return `${NAV_LINK} hover:bg-accent hover:text-foreground ${current ? "text-foreground" : "text-foreground/75"}`;
 }
 
@@ -45,7 +46,11 @@ export function SiteHeader() {
       className={`${HEADER} ${opaque ? "border-border bg-white/95 shadow-sm backdrop-blur" : "border-transparent bg-transparent"}`}
     >
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
-        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight" aria-label={`${site.name} home`}>
+        <Link
+          href="/"
+          className="flex items-center gap-2 font-semibold tracking-tight"
+          aria-label={`${site.name} home`}
+        >
           <Logo />
           <span className="text-lg">{site.name}</span>
           <span className="hidden rounded-full border border-primary/20 bg-primary/5 px-2 py-0.5 text-[11px] font-medium text-primary sm:inline">

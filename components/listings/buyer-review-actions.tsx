@@ -15,7 +15,9 @@ export function BuyerReviewActions({ reviewId, mode }: { reviewId: string; mode:
   const [pending, start] = useTransition();
   const [text, setText] = useState("");
   const hide = mode === "admin";
-  const label = hide ? "Reason for hiding (kept in the moderation history)" : "Your answer (shown under the review, once)";
+  const label = hide
+    ? "Reason for hiding (kept in the moderation history)"
+    : "Your answer (shown under the review, once)";
 
   function submit(run: () => Promise<Result>, done: string) {
     start(async () => {
@@ -43,8 +45,19 @@ export function BuyerReviewActions({ reviewId, mode }: { reviewId: string; mode:
       <label htmlFor={`desk-${reviewId}`} className="text-xs font-medium">
         {label}
       </label>
-      <Textarea id={`desk-${reviewId}`} value={text} onChange={(e) => setText(e.target.value)} maxLength={hide ? 500 : 1000} rows={2} />
-      <Button type="submit" size="sm" variant={hide ? "destructive" : "default"} disabled={pending || text.trim().length === 0}>
+      <Textarea
+        id={`desk-${reviewId}`}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        maxLength={hide ? 500 : 1000}
+        rows={2}
+      />
+      <Button
+        type="submit"
+        size="sm"
+        variant={hide ? "destructive" : "default"}
+        disabled={pending || text.trim().length === 0}
+      >
         {hide ? "Hide review" : "Post answer"}
       </Button>
     </form>

@@ -20,7 +20,10 @@ export function BuyerReviewDesk({ reviews, mode }: { reviews: DeskReview[]; mode
           {reviews.map((review) => (
             <li key={review.id} className="rounded-xl border bg-card p-4" data-testid="desk-review">
               <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-                <Link href={`/marketplace/${review.listingSlug}#review-${review.id}`} className="font-medium break-words text-primary underline-offset-4 hover:underline">
+                <Link
+                  href={`/marketplace/${review.listingSlug}#review-${review.id}`}
+                  className="font-medium break-words text-primary underline-offset-4 hover:underline"
+                >
                   {review.listingName}
                 </Link>
                 <Stars rating={review.rating} />
@@ -30,7 +33,9 @@ export function BuyerReviewDesk({ reviews, mode }: { reviews: DeskReview[]; mode
               </p>
               <p className="mt-2 text-sm break-words whitespace-pre-line">{review.text}</p>
               {review.response ? (
-                <p className="mt-2 border-l-2 pl-3 text-sm break-words whitespace-pre-line text-muted-foreground">{review.response.text}</p>
+                <p className="mt-2 border-l-2 pl-3 text-sm break-words whitespace-pre-line text-muted-foreground">
+                  {review.response.text}
+                </p>
               ) : null}
               {(mode === "admin" || !review.response) && <BuyerReviewActions reviewId={review.id} mode={mode} />}
             </li>

@@ -21,7 +21,8 @@ function BuyerReview({ review }: { review: BuyerReviewView }) {
         </span>
       </div>
       <p className="mt-1 text-xs text-muted-foreground" data-testid="verified-purchase">
-        Verified purchase · {formatUsd(review.amount)} · <time dateTime={review.paidAt}>{formatListedDate(review.paidAt)}</time>
+        Verified purchase · {formatUsd(review.amount)} ·{" "}
+        <time dateTime={review.paidAt}>{formatListedDate(review.paidAt)}</time>
         {(review.explorerUrl || review.localChain) && (
           <>
             {" · "}
@@ -55,7 +56,8 @@ export function BuyerReviews({ summary, reviews }: { summary: BuyerReviewFacts; 
       </div>
       {reviews.length === 0 ? (
         <p className="mt-3 text-sm text-muted-foreground">
-          No reviews yet. Only a wallet that paid this server can review it, signed with that wallet (the Agora client&apos;s <code>review</code> tool does it after a purchase).
+          No reviews yet. Only a wallet that paid this server can review it, signed with that wallet (the Agora
+          client&apos;s <code>review</code> tool does it after a purchase).
         </p>
       ) : (
         <ul className="mt-3 space-y-3">

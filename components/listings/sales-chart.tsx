@@ -13,16 +13,31 @@ export function SalesChart({ days }: { days: { day: string; sales: number }[] })
   const step = WIDTH / days.length;
   const total = days.reduce((n, d) => n + d.sales, 0);
   const busy = days.filter((d) => d.sales > 0);
-  const dayText = (d: { day: string; sales: number }) => `${formatDay(new Date(`${d.day}T00:00:00Z`))}: ${d.sales} sale${d.sales === 1 ? "" : "s"}`;
+  const dayText = (d: { day: string; sales: number }) =>
+    `${formatDay(new Date(`${d.day}T00:00:00Z`))}: ${d.sales} sale${d.sales === 1 ? "" : "s"}`;
   const summary = `Sales per day over the last ${days.length} days: ${total.toLocaleString("en-US")} in all.`;
   return (
     <figure className="mt-4" data-testid="sales-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-16 w-full text-primary" preserveAspectRatio="none" role="img" aria-label={summary}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="h-16 w-full text-primary"
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={summary}
+      >
         <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-border" strokeWidth="1" />
         {days.map((d, i) => {
           const h = d.sales === 0 ? 0 : Math.max(2, (d.sales / most) * (HEIGHT - 4));
           return (
-            <rect key={d.day} x={i * step + step * 0.15} y={HEIGHT - h} width={step * 0.7} height={h} className="fill-current" rx="1">
+            <rect
+              key={d.day}
+              x={i * step + step * 0.15}
+              y={HEIGHT - h}
+              width={step * 0.7}
+              height={h}
+              className="fill-current"
+              rx="1"
+            >
               <title>{dayText(d)}</title>
             </rect>
           );

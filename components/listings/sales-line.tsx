@@ -7,7 +7,10 @@ const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word
 export function SalesLine({ sales }: { sales: SalesSummary | undefined }) {
   if (!sales) return null;
   const { last30d, allTime } = sales;
-  const text = allTime.sales === 0 ? "No sales yet" : `${plural(last30d.sales, "sale")} · ${plural(last30d.buyers, "buyer")} in 30 days`;
+  const text =
+    allTime.sales === 0
+      ? "No sales yet"
+      : `${plural(last30d.sales, "sale")} · ${plural(last30d.buyers, "buyer")} in 30 days`;
   return (
     <p className="mt-3 flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="sales-line">
       <ShoppingCart className="size-3.5 shrink-0" aria-hidden="true" />

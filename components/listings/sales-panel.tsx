@@ -10,7 +10,17 @@ import { SalesChart } from "./sales-chart";
  * `readEverySeconds`: how often the site reads the chain for sales (SALES_INDEX_INTERVAL_SECONDS). `channelItems`: the
  * server sells through payment channels, whose calls reach the chain as claims, each counted as one sale.
  */
-export function SalesPanel({ sales, daily, readEverySeconds, channelItems = false }: { sales: SalesSummary; daily: { day: string; sales: number }[]; readEverySeconds: number; channelItems?: boolean }) {
+export function SalesPanel({
+  sales,
+  daily,
+  readEverySeconds,
+  channelItems = false,
+}: {
+  sales: SalesSummary;
+  daily: { day: string; sales: number }[];
+  readEverySeconds: number;
+  channelItems?: boolean;
+}) {
   const facts = salesFacts(sales);
   const columns = [
     { label: "7 days", w: facts.last7d },
@@ -24,11 +34,13 @@ export function SalesPanel({ sales, daily, readEverySeconds, channelItems = fals
         <ShoppingCart className="size-5 text-muted-foreground" /> Sales
       </h2>
       <p className="mt-1 text-sm text-muted-foreground">
-        Payments to this server&apos;s wallets, read from the chain: a new sale shows here within {readEverySeconds <= 60 ? "a minute" : `${Math.ceil(readEverySeconds / 60)} minutes`} of settling.
+        Payments to this server&apos;s wallets, read from the chain: a new sale shows here within{" "}
+        {readEverySeconds <= 60 ? "a minute" : `${Math.ceil(readEverySeconds / 60)} minutes`} of settling.
       </p>
       {channelItems && (
         <p className="mt-1 text-sm text-muted-foreground" data-testid="channel-sales-note">
-          Calls paid through a payment channel count when the server claims them: each claim is one sale, whatever number of calls it paid.
+          Calls paid through a payment channel count when the server claims them: each claim is one sale, whatever
+          number of calls it paid.
         </p>
       )}
       <div className="mt-3 overflow-x-auto rounded-lg border">
@@ -47,21 +59,33 @@ export function SalesPanel({ sales, daily, readEverySeconds, channelItems = fals
           </thead>
           <tbody className="divide-y tabular-nums">
             <tr>
-              <th scope="row" className="px-3 py-2 text-left font-normal text-muted-foreground">Sales</th>
+              <th scope="row" className="px-3 py-2 text-left font-normal text-muted-foreground">
+                Sales
+              </th>
               {columns.map((c) => (
-                <td key={c.label} className="px-3 py-2 text-right">{c.w.sales.toLocaleString("en-US")}</td>
+                <td key={c.label} className="px-3 py-2 text-right">
+                  {c.w.sales.toLocaleString("en-US")}
+                </td>
               ))}
             </tr>
             <tr>
-              <th scope="row" className="px-3 py-2 text-left font-normal text-muted-foreground">Unique buyers</th>
+              <th scope="row" className="px-3 py-2 text-left font-normal text-muted-foreground">
+                Unique buyers
+              </th>
               {columns.map((c) => (
-                <td key={c.label} className="px-3 py-2 text-right">{c.w.buyers.toLocaleString("en-US")}</td>
+                <td key={c.label} className="px-3 py-2 text-right">
+                  {c.w.buyers.toLocaleString("en-US")}
+                </td>
               ))}
             </tr>
             <tr>
-              <th scope="row" className="px-3 py-2 text-left font-normal text-muted-foreground">Volume</th>
+              <th scope="row" className="px-3 py-2 text-left font-normal text-muted-foreground">
+                Volume
+              </th>
               {columns.map((c) => (
-                <td key={c.label} className="px-3 py-2 text-right">${c.w.volumeUsd}</td>
+                <td key={c.label} className="px-3 py-2 text-right">
+                  ${c.w.volumeUsd}
+                </td>
               ))}
             </tr>
           </tbody>

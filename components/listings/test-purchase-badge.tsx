@@ -16,7 +16,11 @@ export function TestPurchaseBadge({ listing }: { listing: Partial<Pick<ListingVi
   }
   if (listing.probe?.reachable) {
     return (
-      <Badge variant="outline" title="Answered Agora's latest check; no test purchase has been delivered yet" data-testid="delivery-badge">
+      <Badge
+        variant="outline"
+        title="Answered Agora's latest check; no test purchase has been delivered yet"
+        data-testid="delivery-badge"
+      >
         <Radio /> Reachable
       </Badge>
     );

@@ -5,7 +5,17 @@ import { toast } from "sonner";
 import { excludeTestItem } from "@/lib/actions/exclude-test-item";
 
 /** One item's "let Agora test-buy it" switch, for the listing's owner. */
-export function TestPurchaseExcludeToggle({ listingId, item, name, excluded }: { listingId: string; item: string; name: string; excluded: boolean }) {
+export function TestPurchaseExcludeToggle({
+  listingId,
+  item,
+  name,
+  excluded,
+}: {
+  listingId: string;
+  item: string;
+  name: string;
+  excluded: boolean;
+}) {
   const router = useRouter();
   const [pending, start] = useTransition();
   return (

@@ -8,7 +8,10 @@ export function TestPurchaseLine({ testPurchase }: { testPurchase: TestPurchaseV
   const good = testPurchase.outcome === "delivered";
   const Icon = good ? PackageCheck : PackageX;
   return (
-    <p data-testid="test-purchase" className={`flex gap-2 text-sm ${good ? "text-emerald-800 dark:text-emerald-300" : "text-amber-800 dark:text-amber-300"}`}>
+    <p
+      data-testid="test-purchase"
+      className={`flex gap-2 text-sm ${good ? "text-emerald-800 dark:text-emerald-300" : "text-amber-800 dark:text-amber-300"}`}
+    >
       <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <span className="min-w-0 break-words">
         {testPurchase.summary}

@@ -3,9 +3,19 @@ import { toTestPurchaseView } from "@/lib/listings/test-purchase-view";
 import Link from "next/link";
 
 /** The admin's view of the test-purchase wallet, and the listings that took its money and delivered nothing. */
-export function TestPurchaseWalletPanel({ wallet, undelivered }: { wallet: WalletStatus; undelivered: UndeliveredListing[] }) {
+export function TestPurchaseWalletPanel({
+  wallet,
+  undelivered,
+}: {
+  wallet: WalletStatus;
+  undelivered: UndeliveredListing[];
+}) {
   return (
-    <section aria-labelledby="test-purchases" className="mt-10 rounded-xl border bg-card p-5 shadow-xs" data-testid="test-purchase-wallet">
+    <section
+      aria-labelledby="test-purchases"
+      className="mt-10 rounded-xl border bg-card p-5 shadow-xs"
+      data-testid="test-purchase-wallet"
+    >
       <h2 id="test-purchases" className="text-lg font-semibold">
         Test purchases
       </h2>
@@ -14,7 +24,11 @@ export function TestPurchaseWalletPanel({ wallet, undelivered }: { wallet: Walle
           <dt className="text-muted-foreground">Wallet</dt>
           <dd className="font-mono text-xs break-all">{wallet.address}</dd>
           <dt className="text-muted-foreground">Balance</dt>
-          <dd>{wallet.balanceUsd !== null ? `${wallet.balanceUsd} USDC${wallet.network ? ` on ${wallet.network}` : ""}` : "unknown (no CHAIN_RPC_URLS for its network)"}</dd>
+          <dd>
+            {wallet.balanceUsd !== null
+              ? `${wallet.balanceUsd} USDC${wallet.network ? ` on ${wallet.network}` : ""}`
+              : "unknown (no CHAIN_RPC_URLS for its network)"}
+          </dd>
           <dt className="text-muted-foreground">Spent today</dt>
           <dd>
             {wallet.spentTodayUsd} of {wallet.budgetUsd} {wallet.on ? "" : "(off: the daily budget is 0)"}
@@ -23,7 +37,9 @@ export function TestPurchaseWalletPanel({ wallet, undelivered }: { wallet: Walle
           <dd>at most {wallet.maxPerPurchaseUsd}</dd>
         </dl>
       ) : (
-        <p className="mt-2 text-sm text-muted-foreground">Off: set TEST_PURCHASE_WALLET_KEY and TEST_PURCHASE_DAILY_BUDGET to buy from each paid listing on a schedule.</p>
+        <p className="mt-2 text-sm text-muted-foreground">
+          Off: set TEST_PURCHASE_WALLET_KEY and TEST_PURCHASE_DAILY_BUDGET to buy from each paid listing on a schedule.
+        </p>
       )}
       {undelivered.length > 0 && (
         <>
@@ -35,7 +51,9 @@ export function TestPurchaseWalletPanel({ wallet, undelivered }: { wallet: Walle
                   {u.name}
                 </Link>
                 <span className="text-muted-foreground">{toTestPurchaseView(u.purchase)?.summary}</span>
-                {u.purchase.note && <span className="text-xs break-words text-muted-foreground">{u.purchase.note}</span>}
+                {u.purchase.note && (
+                  <span className="text-xs break-words text-muted-foreground">{u.purchase.note}</span>
+                )}
               </li>
             ))}
           </ul>

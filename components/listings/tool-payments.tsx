@@ -12,9 +12,12 @@ export function ToolPayments({ tools }: { tools: readonly ProbedTool[] }) {
         {views.map((view) => (
           <li key={view.tool} className="rounded border bg-background/60 px-2 py-1.5">
             <p className="break-words">
-              <code className="font-mono text-xs">{view.tool}</code> <span className="text-xs text-muted-foreground">({view.reason})</span>
+              <code className="font-mono text-xs">{view.tool}</code>{" "}
+              <span className="text-xs text-muted-foreground">({view.reason})</span>
             </p>
-            <p className="text-xs text-muted-foreground">{view.style ? `Payment: ${view.style}` : "Payment style not read"}</p>
+            <p className="text-xs text-muted-foreground">
+              {view.style ? `Payment: ${view.style}` : "Payment style not read"}
+            </p>
             <p className="break-words">{view.status}</p>
             {view.refused.length > 0 && (
               <ul className="mt-1 list-disc pl-5 text-xs break-words text-muted-foreground" aria-label="Refused offers">

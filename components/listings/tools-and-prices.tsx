@@ -23,20 +23,23 @@ export function ToolsAndPrices({ probe }: { probe: ProbeSnapshot | null }) {
               {priceRows(probe).map((row) => (
                 <tr key={row.key}>
                   <td className="px-3 py-2">
-                    {row.isTool ? <code className="font-mono text-xs">{row.name}</code> : <span className="font-medium">{row.name}</span>}
+                    {row.isTool ? (
+                      <code className="font-mono text-xs">{row.name}</code>
+                    ) : (
+                      <span className="font-medium">{row.name}</span>
+                    )}
                     {row.description && <span className="block text-xs text-muted-foreground">{row.description}</span>}
                     {row.alsoX402Tool && (
                       <span className="block text-xs text-muted-foreground">
-                        Also sold over x402 as the tool <code className="font-mono break-words">{row.alsoX402Tool}</code>
+                        Also sold over x402 as the tool{" "}
+                        <code className="font-mono break-words">{row.alsoX402Tool}</code>
                       </span>
                     )}
                   </td>
                   {row.amount === null ? (
                     <td className="px-3 py-2 text-right text-muted-foreground">—</td>
                   ) : (
-                    <td className="px-3 py-2 text-right whitespace-nowrap">
-                      {priceText(row, formatPrice)}
-                    </td>
+                    <td className="px-3 py-2 text-right whitespace-nowrap">{priceText(row, formatPrice)}</td>
                   )}
                 </tr>
               ))}
@@ -50,8 +53,8 @@ export function ToolsAndPrices({ probe }: { probe: ProbeSnapshot | null }) {
         </div>
       ) : (
         <p className="mt-3 text-sm text-muted-foreground">
-          Tools and per-tool prices appear here once the automatic check has read this server&apos;s <code>price-listing</code>. Your agent can always ask the
-          server directly.
+          Tools and per-tool prices appear here once the automatic check has read this server&apos;s{" "}
+          <code>price-listing</code>. Your agent can always ask the server directly.
         </p>
       )}
     </section>

@@ -6,7 +6,10 @@ import type { Listing } from "@/lib/listings/model";
 
 export function PriceTag({ price, className = "text-sm" }: { price: number | null; className?: string }) {
   return (
-    <span data-testid="price" className={cn("font-semibold", isFree(price) ? "text-emerald-700" : "text-foreground", className)}>
+    <span
+      data-testid="price"
+      className={cn("font-semibold", isFree(price) ? "text-emerald-700" : "text-foreground", className)}
+    >
       {formatPrice(price)}
       {!isFree(price) && <span className="font-normal text-muted-foreground"> / call</span>}
     </span>

@@ -8,13 +8,11 @@ import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 export function ListingCard({
   listing,
 }: {
-  listing: Listing & Partial<ListingSales> & { buyerReviews?: BuyerReviewFacts } & Partial<Pick<ListingView, "probe" | "testPurchase">>;
+  listing: Listing &
+    Partial<ListingSales> & { buyerReviews?: BuyerReviewFacts } & Partial<Pick<ListingView, "probe" | "testPurchase">>;
 }) {
   return (
-    <article
-      data-testid="listing"
-      className="listing-card"
-    >
+    <article data-testid="listing" className="listing-card">
       {/* The badges (up to four) get their own row above the title, so the title keeps the card's whole width. */}
       <div className="mb-2 flex flex-wrap gap-1.5 empty:hidden" data-testid="card-badges">
         <StatusBadges listing={listing} />

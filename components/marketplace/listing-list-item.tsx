@@ -5,13 +5,23 @@ import { TestPurchaseBadge } from "@/components/listings/test-purchase-badge";
 import { formatListedDate } from "@/lib/listings/format";
 import { CategoryChips, PriceTag, StatusBadges } from "./listing-badges";
 
-export function ListingListItem({ listing }: { listing: Listing & Partial<ListingSales> & Partial<Pick<ListingView, "probe" | "testPurchase">> }) {
+export function ListingListItem({
+  listing,
+}: {
+  listing: Listing & Partial<ListingSales> & Partial<Pick<ListingView, "probe" | "testPurchase">>;
+}) {
   return (
-    <li data-testid="listing" className="relative flex flex-col gap-3 px-4 py-4 transition hover:bg-accent/40 sm:flex-row sm:items-center sm:gap-6 sm:px-5">
+    <li
+      data-testid="listing"
+      className="relative flex flex-col gap-3 px-4 py-4 transition hover:bg-accent/40 sm:flex-row sm:items-center sm:gap-6 sm:px-5"
+    >
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="font-semibold">
-            <Link href={`/marketplace/${listing.slug}`} className="after:absolute after:inset-0 focus-visible:outline-none focus-visible:after:ring-[3px] focus-visible:after:ring-ring/50">
+            <Link
+              href={`/marketplace/${listing.slug}`}
+              className="after:absolute after:inset-0 focus-visible:outline-none focus-visible:after:ring-[3px] focus-visible:after:ring-ring/50"
+            >
               {listing.name}
             </Link>
           </h2>

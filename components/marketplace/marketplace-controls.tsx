@@ -4,7 +4,18 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { ChevronDownIcon, LayoutGrid, List, Loader2, Search, X } from "lucide-react";
 import { useHydrated } from "@/components/hooks/use-hydrated";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, filtersToSearch, PRICE_LABELS, SORT_LABELS, SOURCE_LABELS, type ListingFilters, type View } from "@/lib/listings/search/filters";
+import {
+  CATALOGUE_PRICES,
+  CATALOGUE_SORTS,
+  CATALOGUE_SOURCES,
+  defaultSort,
+  filtersToSearch,
+  PRICE_LABELS,
+  SORT_LABELS,
+  SOURCE_LABELS,
+  type ListingFilters,
+  type View,
+} from "@/lib/listings/search/filters";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -84,11 +95,14 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
     const current = wantedRef.current;
     const { view: nextView = current.view, ...nextFilters } = next;
     // A sort nobody chose follows the text: typing a search switches to relevance, clearing it back to popular.
-    if (next.q !== undefined && next.sort === undefined && current.filters.sort === defaultSort(current.filters.q)) nextFilters.sort = defaultSort(next.q);
+    if (next.q !== undefined && next.sort === undefined && current.filters.sort === defaultSort(current.filters.q))
+      nextFilters.sort = defaultSort(next.q);
     const merged = { filters: { ...current.filters, ...nextFilters }, view: nextView };
     setWanted(merged);
     const url = `/marketplace${filtersToSearch({ ...merged.filters, view: merged.view, page: 1 })}`;
-    startTransition(() => (mode === "push" ? router.push(url, { scroll: false }) : router.replace(url, { scroll: false })));
+    startTransition(() =>
+      mode === "push" ? router.push(url, { scroll: false }) : router.replace(url, { scroll: false }),
+    );
   }
 
   // Typing updates results without a full reload, once the user pauses.
@@ -126,7 +140,10 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
         className="grid gap-3 rounded-xl border bg-white p-3 shadow-xs sm:p-4 xl:grid-cols-[minmax(0,1fr)_auto]"
       >
         <div className="relative">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
           <label htmlFor="marketplace-search" className="sr-only">
             Search MCP servers
           </label>
@@ -144,18 +161,31 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
             maxLength={200}
           />
           {pending ? (
-            <Loader2 aria-label="Loading results" className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground" />
+            <Loader2
+              aria-label="Loading results"
+              className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
+            />
           ) : q ? (
-            <button type="button" aria-label="Clear search" onClick={() => {
+            <button
+              type="button"
+              aria-label="Clear search"
+              onClick={() => {
                 setQ("");
                 go({ q: "" }, "replace");
-              }} className="absolute top-1/2 right-2.5 -translate-y-1/2 rounded p-0.5 text-muted-foreground hover:text-foreground">
+              }}
+              className="absolute top-1/2 right-2.5 -translate-y-1/2 rounded p-0.5 text-muted-foreground hover:text-foreground"
+            >
               <X className="size-4" />
             </button>
           ) : null}
         </div>
         <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3 xl:flex">
-          <FilterSelect label="Category" name="category" value={shown.filters.category || "all"} onChange={(v) => go({ category: v === "all" ? "" : v })}>
+          <FilterSelect
+            label="Category"
+            name="category"
+            value={shown.filters.category || "all"}
+            onChange={(v) => go({ category: v === "all" ? "" : v })}
+          >
             <option value="all">All categories</option>
             {!categoryKnown && <option value={filters.category}>{filters.category}</option>}
             {categories.map((c) => (
@@ -164,21 +194,36 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
               </option>
             ))}
           </FilterSelect>
-          <FilterSelect label="Price" name="price" value={shown.filters.price} onChange={(v) => go({ price: v as ListingFilters["price"] })}>
+          <FilterSelect
+            label="Price"
+            name="price"
+            value={shown.filters.price}
+            onChange={(v) => go({ price: v as ListingFilters["price"] })}
+          >
             {CATALOGUE_PRICES.map((p) => (
               <option key={p} value={p}>
                 {PRICE_LABELS[p]}
               </option>
             ))}
           </FilterSelect>
-          <FilterSelect label="Source" name="source" value={shown.filters.source ?? "all"} onChange={(v) => go({ source: v as ListingFilters["source"] })}>
+          <FilterSelect
+            label="Source"
+            name="source"
+            value={shown.filters.source ?? "all"}
+            onChange={(v) => go({ source: v as ListingFilters["source"] })}
+          >
             {CATALOGUE_SOURCES.map((s) => (
               <option key={s} value={s}>
                 {SOURCE_LABELS[s]}
               </option>
             ))}
           </FilterSelect>
-          <FilterSelect label="Sort" name="sort" value={shown.filters.sort} onChange={(v) => go({ sort: v as ListingFilters["sort"] })}>
+          <FilterSelect
+            label="Sort"
+            name="sort"
+            value={shown.filters.sort}
+            onChange={(v) => go({ sort: v as ListingFilters["sort"] })}
+          >
             {CATALOGUE_SORTS.map((s) => (
               <option key={s} value={s}>
                 {SORT_LABELS[s]}
@@ -196,22 +241,38 @@ export function MarketplaceControls({ filters, view, categories, summary, childr
           {summary}
         </div>
         <TabsList aria-label="Layout">
-        <TabsTrigger value="grid">
-          <LayoutGrid aria-hidden="true" /> Grid View
-        </TabsTrigger>
-        <TabsTrigger value="list">
-          <List aria-hidden="true" /> List View
+          <TabsTrigger value="grid">
+            <LayoutGrid aria-hidden="true" /> Grid View
+          </TabsTrigger>
+          <TabsTrigger value="list">
+            <List aria-hidden="true" /> List View
           </TabsTrigger>
         </TabsList>
       </div>
-      <TabsContent value={shown.view} className={pending ? "opacity-60 transition-opacity" : "transition-opacity"} aria-busy={pending}>
+      <TabsContent
+        value={shown.view}
+        className={pending ? "opacity-60 transition-opacity" : "transition-opacity"}
+        aria-busy={pending}
+      >
         {children}
       </TabsContent>
     </Tabs>
   );
 }
 
-function FilterSelect({ label, name, value, onChange, children }: { label: string; name: string; value: string; onChange: (v: string) => void; children: React.ReactNode }) {
+function FilterSelect({
+  label,
+  name,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (v: string) => void;
+  children: React.ReactNode;
+}) {
   const id = `filter-${name}`;
   return (
     <div className="min-w-0 lg:w-44">
@@ -219,7 +280,15 @@ function FilterSelect({ label, name, value, onChange, children }: { label: strin
         {label}
       </label>
       <div className="relative">
-        <select data-slot="select" id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} className={SELECT_CLASSES} aria-label={label}>
+        <select
+          data-slot="select"
+          id={id}
+          name={name}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className={SELECT_CLASSES}
+          aria-label={label}
+        >
           {children}
         </select>
         <ChevronDownIcon className="text-muted-foreground pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2" />

@@ -11,18 +11,41 @@ import { defaultSort, filtersToSearch, PAGE_SIZE, type ListingFilters, type View
 import { site } from "@/lib/site";
 
 /** The marketplace screen for one filter state and the page of listings its page loaded. */
-export function MarketplaceView({ filters, view, page, data }: { filters: ListingFilters; view: View; page: number; data: MarketplacePage }) {
+export function MarketplaceView({
+  filters,
+  view,
+  page,
+  data,
+}: {
+  filters: ListingFilters;
+  view: View;
+  page: number;
+  data: MarketplacePage;
+}) {
   const { items, total, capped, categories } = data;
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const filtered = Boolean(filters.q || filters.category || (filters.price && filters.price !== "all") || (filters.source && filters.source !== "all"));
+  const filtered = Boolean(
+    filters.q ||
+    filters.category ||
+    (filters.price && filters.price !== "all") ||
+    (filters.source && filters.source !== "all"),
+  );
   // A page past the last is not a page: 404 (and the cache handler never stores a 404).
   if (page > pageCount) notFound();
   const first = (page - 1) * PAGE_SIZE + 1;
   const summary =
     total === 0 ? null : (
       <>
-        Showing <strong className="font-medium text-foreground">{first}–{first + items.length - 1}</strong> of{" "}
-        <strong className="font-medium text-foreground">{total.toLocaleString("en-US")}{capped ? "+" : ""}</strong> {total === 1 && !capped ? "server" : "servers"}
+        Showing{" "}
+        <strong className="font-medium text-foreground">
+          {first}–{first + items.length - 1}
+        </strong>{" "}
+        of{" "}
+        <strong className="font-medium text-foreground">
+          {total.toLocaleString("en-US")}
+          {capped ? "+" : ""}
+        </strong>{" "}
+        {total === 1 && !capped ? "server" : "servers"}
       </>
     );
 
@@ -40,7 +63,10 @@ export function MarketplaceView({ filters, view, page, data }: { filters: Listin
               <>
                 <p className="text-lg font-medium">No MCP servers found matching your criteria.</p>
                 <Button asChild variant="outline">
-                  <Link href={`/marketplace${filtersToSearch({ sort: filters.sort === defaultSort(filters.q) ? undefined : filters.sort, view })}`} scroll={false}>
+                  <Link
+                    href={`/marketplace${filtersToSearch({ sort: filters.sort === defaultSort(filters.q) ? undefined : filters.sort, view })}`}
+                    scroll={false}
+                  >
                     Clear all filters
                   </Link>
                 </Button>

@@ -4,7 +4,17 @@ import { filtersToSearch, type ListingFilters, type View } from "@/lib/listings/
 import { cn } from "@/lib/utils";
 
 /** Plain links, so crawlers and people without JavaScript can page through the catalogue. */
-export function Pagination({ filters, view, page, pageCount }: { filters: ListingFilters; view: View; page: number; pageCount: number }) {
+export function Pagination({
+  filters,
+  view,
+  page,
+  pageCount,
+}: {
+  filters: ListingFilters;
+  view: View;
+  page: number;
+  pageCount: number;
+}) {
   if (pageCount <= 1) return null;
   const href = (p: number) => `/marketplace${filtersToSearch({ ...filters, view, page: p })}`;
   const pages = pageWindow(page, pageCount);
@@ -27,7 +37,10 @@ export function Pagination({ filters, view, page, pageCount }: { filters: Listin
             href={href(p)}
             aria-label={`Page ${p}`}
             aria-current={p === page ? "page" : undefined}
-            className={cn(item, p === page ? "border-primary bg-primary text-primary-foreground" : "bg-white hover:bg-accent")}
+            className={cn(
+              item,
+              p === page ? "border-primary bg-primary text-primary-foreground" : "bg-white hover:bg-accent",
+            )}
           >
             {p}
           </Link>

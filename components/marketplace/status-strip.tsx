@@ -11,10 +11,26 @@ export function StatusStrip({ uptime, now = new Date() }: { uptime: Uptime; now?
   });
   return (
     <div data-testid="status-strip">
-      <div className="flex h-8 items-end gap-[2px]" role="img" aria-label={`Availability over the last ${DAYS} days: ${uptime.uptimePct ?? "no"}${uptime.uptimePct === null ? " checks" : "% of checks answered"}`}>
+      <div
+        className="flex h-8 items-end gap-[2px]"
+        role="img"
+        aria-label={`Availability over the last ${DAYS} days: ${uptime.uptimePct ?? "no"}${uptime.uptimePct === null ? " checks" : "% of checks answered"}`}
+      >
         {days.map(({ date, stats }) => {
-          const color = !stats ? "bg-muted" : stats.ok === stats.total ? "bg-emerald-500" : stats.ok === 0 ? "bg-red-500" : "bg-amber-400";
-          return <span key={date} title={stats ? `${date}: ${stats.ok}/${stats.total} checks answered` : `${date}: not checked`} className={`h-full flex-1 rounded-sm ${color}`} />;
+          const color = !stats
+            ? "bg-muted"
+            : stats.ok === stats.total
+              ? "bg-emerald-500"
+              : stats.ok === 0
+                ? "bg-red-500"
+                : "bg-amber-400";
+          return (
+            <span
+              key={date}
+              title={stats ? `${date}: ${stats.ok}/${stats.total} checks answered` : `${date}: not checked`}
+              className={`h-full flex-1 rounded-sm ${color}`}
+            />
+          );
         })}
       </div>
       <div className="mt-1 flex justify-between text-xs text-muted-foreground">

@@ -13,8 +13,8 @@ const RESET_AFTER_MS = 5000;
 // The shared zod schema and its resolver (~45 kB gzip) load on first use, not with the home page:
 // focusing the field starts the download, and a submit waits for it if it has not finished.
 const loadResolver = () =>
-  Promise.all([import("@hookform/resolvers/zod"), import("@/lib/validations/newsletter")]).then(([{ zodResolver }, { newsletterSchema }]) =>
-    zodResolver(newsletterSchema),
+  Promise.all([import("@hookform/resolvers/zod"), import("@/lib/validations/newsletter")]).then(
+    ([{ zodResolver }, { newsletterSchema }]) => zodResolver(newsletterSchema),
   );
 let resolverPromise: ReturnType<typeof loadResolver> | undefined;
 // A failed download (offline for a moment) is retried on the next attempt.
@@ -23,7 +23,8 @@ const preloadResolver = () =>
     resolverPromise = undefined;
     throw error;
   }));
-const lazyResolver: Resolver<NewsletterInput> = async (values, context, options) => (await preloadResolver())(values, context, options);
+const lazyResolver: Resolver<NewsletterInput> = async (values, context, options) =>
+  (await preloadResolver())(values, context, options);
 
 export function NewsletterForm() {
   const [status, setStatus] = useState<Status>("idle");

@@ -12,17 +12,34 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { editServer } from "@/lib/actions/edit-server";
 import { submitServerForReview } from "@/lib/actions/submit-server";
-import { MAX_CATEGORIES, serverSubmissionSchema, type ServerSubmission, type ServerSubmissionValues } from "@/lib/validations/server-submission";
+import {
+  MAX_CATEGORIES,
+  serverSubmissionSchema,
+  type ServerSubmission,
+  type ServerSubmissionValues,
+} from "@/lib/validations/server-submission";
 import { CategoryInput } from "./category-input";
 import { PaidToolsField } from "./paid-tools-field";
 import { SubmittedNotice } from "./submitted-notice";
 
-const empty: ServerSubmissionValues = { name: "", description: "", mcpServerUrl: "", websiteUrl: "", categories: [], paidTools: [], readPricesConsent: false };
+const empty: ServerSubmissionValues = {
+  name: "",
+  description: "",
+  mcpServerUrl: "",
+  websiteUrl: "",
+  categories: [],
+  paidTools: [],
+  readPricesConsent: false,
+};
 
 /** Submits a new server, or (with `editing`) saves an owner's changes and sends the listing back to review. */
 export function SubmitServerForm({ editing }: { editing?: { id: string; values: ServerSubmissionValues } } = {}) {
   const router = useRouter();
-  const { register, handleSubmit, control, reset, setError, formState } = useForm<ServerSubmissionValues, unknown, ServerSubmission>({
+  const { register, handleSubmit, control, reset, setError, formState } = useForm<
+    ServerSubmissionValues,
+    unknown,
+    ServerSubmission
+  >({
     resolver: zodResolver(serverSubmissionSchema),
     defaultValues: editing?.values ?? empty,
   });
@@ -31,7 +48,12 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
   async function onSubmit(values: ServerSubmission) {
     setSubmitted(null);
     const send = editing ? () => editServer(editing.id, values) : () => submitServerForReview(values);
-    const result = await send().catch(() => ({ ok: false as const, status: 0, message: "An unknown error occurred", errors: undefined }));
+    const result = await send().catch(() => ({
+      ok: false as const,
+      status: 0,
+      message: "An unknown error occurred",
+      errors: undefined,
+    }));
     if (result.ok && editing) {
       toast.success("Saved", { description: "Your changes were sent for review." });
       router.push("/account");
@@ -76,13 +98,35 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
         hint={<span aria-live="polite">{description.trim().length}/1000 characters, at least 10.</span>}
         error={errors.description?.message}
       >
-        <Textarea rows={5} placeholder="What your server does, which tools it exposes and what they cost." {...register("description")} />
+        <Textarea
+          rows={5}
+          placeholder="What your server does, which tools it exposes and what they cost."
+          {...register("description")}
+        />
       </Field>
-      <Field id="server-url" label="MCP Server URL" required hint="The public endpoint agents will call." error={errors.mcpServerUrl?.message}>
-        <Input type="url" inputMode="url" placeholder="https://your-server.com/mcp" autoComplete="off" {...register("mcpServerUrl")} />
+      <Field
+        id="server-url"
+        label="MCP Server URL"
+        required
+        hint="The public endpoint agents will call."
+        error={errors.mcpServerUrl?.message}
+      >
+        <Input
+          type="url"
+          inputMode="url"
+          placeholder="https://your-server.com/mcp"
+          autoComplete="off"
+          {...register("mcpServerUrl")}
+        />
       </Field>
       <Field id="server-website" label="Website URL" optional error={errors.websiteUrl?.message}>
-        <Input type="url" inputMode="url" placeholder="https://your-server.com" autoComplete="url" {...register("websiteUrl")} />
+        <Input
+          type="url"
+          inputMode="url"
+          placeholder="https://your-server.com"
+          autoComplete="url"
+          {...register("websiteUrl")}
+        />
       </Field>
       <Controller
         control={control}
@@ -99,7 +143,10 @@ export function SubmitServerForm({ editing }: { editing?: { id: string; values: 
               describedBy="server-categories-hint"
               invalid={Boolean(fieldState.error)}
             />
-            <p id="server-categories-hint" className={fieldState.error ? "text-sm text-destructive" : "text-xs text-muted-foreground"}>
+            <p
+              id="server-categories-hint"
+              className={fieldState.error ? "text-sm text-destructive" : "text-xs text-muted-foreground"}
+            >
               {fieldState.error?.message ?? `Up to ${MAX_CATEGORIES}. Press Enter or Add after each one.`}
             </p>
           </div>

@@ -19,7 +19,10 @@ const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).joi
 
 const idFor = (baseId: string, part: "trigger" | "content", value: string) => `${baseId}-${part}-${value}`;
 
-type TabsProps = Omit<React.ComponentProps<"div">, "onChange"> & { value: string; onValueChange: (value: string) => void };
+type TabsProps = Omit<React.ComponentProps<"div">, "onChange"> & {
+  value: string;
+  onValueChange: (value: string) => void;
+};
 
 function Tabs({ className, value, onValueChange, ...props }: TabsProps) {
   const baseId = React.useId();
@@ -39,7 +42,12 @@ function Tabs({ className, value, onValueChange, ...props }: TabsProps) {
   );
   return (
     <TabsContext.Provider value={{ value, select, baseId }}>
-      <div data-slot="tabs" data-orientation="horizontal" className={join("flex flex-col", className?.includes("gap-") ? undefined : "gap-2", className)} {...props} />
+      <div
+        data-slot="tabs"
+        data-orientation="horizontal"
+        className={join("flex flex-col", className?.includes("gap-") ? undefined : "gap-2", className)}
+        {...props}
+      />
     </TabsContext.Provider>
   );
 }
@@ -51,7 +59,12 @@ function TabsList({ className, onKeyDown, ...props }: React.ComponentProps<"div"
     const tabs = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="tab"]:not(:disabled)')];
     const at = tabs.indexOf(event.target as HTMLButtonElement);
     if (at < 0) return;
-    const target = { ArrowRight: tabs[(at + 1) % tabs.length], ArrowLeft: tabs[(at - 1 + tabs.length) % tabs.length], Home: tabs[0], End: tabs[tabs.length - 1] }[event.key];
+    const target = {
+      ArrowRight: tabs[(at + 1) % tabs.length],
+      ArrowLeft: tabs[(at - 1 + tabs.length) % tabs.length],
+      Home: tabs[0],
+      End: tabs[tabs.length - 1],
+    }[event.key];
     if (!target) return;
     event.preventDefault();
     target.focus();
@@ -62,14 +75,22 @@ function TabsList({ className, onKeyDown, ...props }: React.ComponentProps<"div"
       role="tablist"
       aria-orientation="horizontal"
       data-slot="tabs-list"
-      className={join("bg-muted text-muted-foreground inline-flex h-9 w-fit items-center justify-center rounded-lg p-[3px]", className)}
+      className={join(
+        "bg-muted text-muted-foreground inline-flex h-9 w-fit items-center justify-center rounded-lg p-[3px]",
+        className,
+      )}
       onKeyDown={onListKeyDown}
       {...props}
     />
   );
 }
 
-function TabsTrigger({ className, value, onClick, ...props }: Omit<React.ComponentProps<"button">, "value"> & { value: string }) {
+function TabsTrigger({
+  className,
+  value,
+  onClick,
+  ...props
+}: Omit<React.ComponentProps<"button">, "value"> & { value: string }) {
   const tabs = useTabs();
   const selected = tabs.value === value;
   return (

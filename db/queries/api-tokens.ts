@@ -3,7 +3,10 @@ import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { apiTokens, type ApiToken, type ApiTokenKind } from "../schema";
 import type { Db } from "../types";
 
-export type ApiTokenSummary = Pick<ApiToken, "id" | "kind" | "name" | "prefix" | "createdAt" | "lastUsedAt" | "expiresAt">;
+export type ApiTokenSummary = Pick<
+  ApiToken,
+  "id" | "kind" | "name" | "prefix" | "createdAt" | "lastUsedAt" | "expiresAt"
+>;
 
 export async function insertApiToken(
   db: Db,

@@ -8,13 +8,28 @@ type NewBuyerReceipt = Omit<typeof buyerReceipts.$inferInsert, "id" | "createdAt
 
 /** Stores a receipt; null when the sale already has one (a concurrent duplicate loses here). */
 export async function insertBuyerReceipt(db: Db, receipt: NewBuyerReceipt): Promise<BuyerReceiptRow | null> {
-  const [row] = await db.insert(buyerReceipts).values(receipt).onConflictDoNothing({ target: [buyerReceipts.chainId, buyerReceipts.txHash, buyerReceipts.logIndex] }).returning();
+  const [row] = await db
+    .insert(buyerReceipts)
+    .values(receipt)
+    .onConflictDoNothing({ target: [buyerReceipts.chainId, buyerReceipts.txHash, buyerReceipts.logIndex] })
+    .returning();
   return row ?? null;
 }
 
-export async function findBuyerReceiptsBySale(db: Db, chainId: number, txHash: string, logIndex?: number): Promise<BuyerReceiptRow[]> {
+export async function findBuyerReceiptsBySale(
+  db: Db,
+  chainId: number,
+  txHash: string,
+  logIndex?: number,
+): Promise<BuyerReceiptRow[]> {
   return db
     .select()
     .from(buyerReceipts)
-    .where(and(eq(buyerReceipts.chainId, chainId), eq(buyerReceipts.txHash, txHash.toLowerCase()), logIndex === undefined ? undefined : eq(buyerReceipts.logIndex, logIndex)));
+    .where(
+      and(
+        eq(buyerReceipts.chainId, chainId),
+        eq(buyerReceipts.txHash, txHash.toLowerCase()),
+        logIndex === undefined ? undefined : eq(buyerReceipts.logIndex, logIndex),
+      ),
+    );
 }

@@ -9,10 +9,24 @@ import type { Db } from "../types";
 import type { ListingFact } from "./facts-statement";
 import { violatedUniqueConstraint } from "../unique-violation";
 
-type NewBuyerReview = Omit<typeof buyerReviews.$inferInsert, "id" | "createdAt" | "revokedAt" | "revokeSignature" | "hiddenAt" | "hiddenBy" | "hiddenReason" | "response" | "respondedAt">;
+type NewBuyerReview = Omit<
+  typeof buyerReviews.$inferInsert,
+  | "id"
+  | "createdAt"
+  | "revokedAt"
+  | "revokeSignature"
+  | "hiddenAt"
+  | "hiddenBy"
+  | "hiddenReason"
+  | "response"
+  | "respondedAt"
+>;
 
 /** Stores a review; `duplicate` when the sale already has one (a concurrent duplicate loses here). */
-export async function insertBuyerReview(db: Db, review: NewBuyerReview): Promise<{ ok: true; review: BuyerReviewRow } | { ok: false; reason: "duplicate" }> {
+export async function insertBuyerReview(
+  db: Db,
+  review: NewBuyerReview,
+): Promise<{ ok: true; review: BuyerReviewRow } | { ok: false; reason: "duplicate" }> {
   try {
     const [row] = await db.insert(buyerReviews).values(review).returning();
     return { ok: true, review: row! };
@@ -22,11 +36,22 @@ export async function insertBuyerReview(db: Db, review: NewBuyerReview): Promise
   }
 }
 
-export async function findBuyerReviewBySale(db: Db, chainId: number, txHash: string, logIndex?: number): Promise<BuyerReviewRow[]> {
+export async function findBuyerReviewBySale(
+  db: Db,
+  chainId: number,
+  txHash: string,
+  logIndex?: number,
+): Promise<BuyerReviewRow[]> {
   return db
     .select()
     .from(buyerReviews)
-    .where(and(eq(buyerReviews.chainId, chainId), eq(buyerReviews.txHash, txHash.toLowerCase()), logIndex === undefined ? undefined : eq(buyerReviews.logIndex, logIndex)));
+    .where(
+      and(
+        eq(buyerReviews.chainId, chainId),
+        eq(buyerReviews.txHash, txHash.toLowerCase()),
+        logIndex === undefined ? undefined : eq(buyerReviews.logIndex, logIndex),
+      ),
+    );
 }
 
 /** Marks a review revoked (once); false when it was already revoked. */
@@ -40,21 +65,40 @@ export async function revokeBuyerReview(db: Db, id: string, signature: string): 
 }
 
 /** Hides a review and records the decision (who, why) in the moderation history, in one transaction. */
-export async function hideBuyerReview(db: Db, id: string, adminId: string, reason: string): Promise<"hidden" | "already" | "missing"> {
+export async function hideBuyerReview(
+  db: Db,
+  id: string,
+  adminId: string,
+  reason: string,
+): Promise<"hidden" | "already" | "missing"> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(buyerReviews)
       .set({ hiddenAt: sql`now()`, hiddenBy: adminId, hiddenReason: reason })
       .where(and(eq(buyerReviews.id, id), isNull(buyerReviews.hiddenAt)))
       .returning({ listingId: buyerReviews.listingId });
-    if (!row) return (await tx.select({ id: buyerReviews.id }).from(buyerReviews).where(eq(buyerReviews.id, id))).length ? "already" : "missing";
-    await tx.insert(listingReviews).values({ listingId: row.listingId, reviewerId: adminId, decision: "hid a buyer review", reason, buyerReviewId: id });
+    if (!row)
+      return (await tx.select({ id: buyerReviews.id }).from(buyerReviews).where(eq(buyerReviews.id, id))).length
+        ? "already"
+        : "missing";
+    await tx.insert(listingReviews).values({
+      listingId: row.listingId,
+      reviewerId: adminId,
+      decision: "hid a buyer review",
+      reason,
+      buyerReviewId: id,
+    });
     return "hidden";
   });
 }
 
 /** The owner's one answer; `taken` when the review already has one, `missing` when it is not the owner's listing's. */
-export async function answerBuyerReview(db: Db, id: string, ownerId: string, text: string): Promise<"answered" | "taken" | "missing"> {
+export async function answerBuyerReview(
+  db: Db,
+  id: string,
+  ownerId: string,
+  text: string,
+): Promise<"answered" | "taken" | "missing"> {
   const owned = sql`${buyerReviews.listingId} in (select ${listings.id} from ${listings} where ${listings.submitterId} = ${ownerId})`;
   const rows = await db
     .update(buyerReviews)
@@ -62,7 +106,10 @@ export async function answerBuyerReview(db: Db, id: string, ownerId: string, tex
     .where(and(eq(buyerReviews.id, id), isNull(buyerReviews.response), owned))
     .returning({ id: buyerReviews.id });
   if (rows.length) return "answered";
-  const [exists] = await db.select({ id: buyerReviews.id }).from(buyerReviews).where(and(eq(buyerReviews.id, id), owned));
+  const [exists] = await db
+    .select({ id: buyerReviews.id })
+    .from(buyerReviews)
+    .where(and(eq(buyerReviews.id, id), owned));
   return exists ? "taken" : "missing";
 }
 
@@ -85,14 +132,20 @@ export type BuyerReviewSummary = { count: number; average: number | null };
 export function buyerReviewsFact(perListing = 5): ListingFact<BuyerReviewSummary & { latest: BuyerReviewRow[] }> {
   const shown = sql`r.revoked_at is null and r.hidden_at is null`;
   return {
-    select: (listingId) => sql`(select case when count(*) > 0 then jsonb_build_object('count', count(*), 'average', round(avg(r.rating), 2)::text,
+    select: (
+      listingId,
+    ) => sql`(select case when count(*) > 0 then jsonb_build_object('count', count(*), 'average', round(avg(r.rating), 2)::text,
         'latest', (select jsonb_agg(x.row order by x.created_at desc, x.id desc)
           from (select ${rowJson(buyerReviews, "r")} as row, r.created_at, r.id from ${buyerReviews} r
                 where r.listing_id = ${listingId} and ${shown} order by r.created_at desc, r.id desc limit ${perListing}) x)) end
       from ${buyerReviews} r where r.listing_id = ${listingId} and ${shown})`,
     decode: (json) => {
       const r = json as { count: number; average: string | null; latest: Record<string, unknown>[] | null };
-      return { count: Number(r.count), average: r.average === null ? null : Number(r.average), latest: (r.latest ?? []).map((row) => rowFromJson(buyerReviews, row)) };
+      return {
+        count: Number(r.count),
+        average: r.average === null ? null : Number(r.average),
+        latest: (r.latest ?? []).map((row) => rowFromJson(buyerReviews, row)),
+      };
     },
   };
 }
@@ -112,7 +165,13 @@ export async function recentBuyerReviews(db: Db, scope: { ownerId: string } | { 
  * Payee wallets the listing's checks found for a payment method in the probe history kept (about a month),
  * so a sale to the wallet a provider used before a change can still be reviewed.
  */
-export async function listingPayees(db: Db, listingId: string, paymentMethod: string, days = 31, now = new Date()): Promise<string[]> {
+export async function listingPayees(
+  db: Db,
+  listingId: string,
+  paymentMethod: string,
+  days = 31,
+  now = new Date(),
+): Promise<string[]> {
   const since = new Date(now.getTime() - days * 86_400_000);
   const rows = rowsOf<{ wallet: string }>(
     await db.execute(sql`
@@ -125,7 +184,10 @@ export async function listingPayees(db: Db, listingId: string, paymentMethod: st
 }
 
 /** An approved listing's id, server URL and owner by id or slug; null otherwise. */
-export async function findReviewableListing(db: Db, key: string): Promise<Pick<ListingRow, "id" | "slug" | "serverUrl" | "submitterId"> | null> {
+export async function findReviewableListing(
+  db: Db,
+  key: string,
+): Promise<Pick<ListingRow, "id" | "slug" | "serverUrl" | "submitterId"> | null> {
   const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key);
   const [row] = await db
     .select({ id: listings.id, slug: listings.slug, serverUrl: listings.serverUrl, submitterId: listings.submitterId })
@@ -133,4 +195,3 @@ export async function findReviewableListing(db: Db, key: string): Promise<Pick<L
     .where(and(eq(listings.status, "approved"), byId ? eq(listings.id, key.toLowerCase()) : eq(listings.slug, key)));
   return row ?? null;
 }
-

@@ -7,7 +7,10 @@ import type { Db } from "../types";
 
 type ClaimTokenRow = typeof claimTokens.$inferSelect;
 
-export async function insertClaimToken(db: Db, row: { userId: string; namespace: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+export async function insertClaimToken(
+  db: Db,
+  row: { userId: string; namespace: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
   await db.insert(claimTokens).values(row);
 }
 
@@ -40,7 +43,12 @@ export const CLAIMABLE_SOURCE = "mcp-registry" satisfies ListingSource;
 /** An imported listing a claim may hand over: its name upstream, its server and its current claimant. */
 export type ClaimableRow = Pick<ListingRow, "id" | "serverUrl" | "submitterId"> & { upstreamName: string };
 
-const claimableColumns = { id: listings.id, upstreamName: sql<string>`${listings.upstreamName}`, serverUrl: listings.serverUrl, submitterId: listings.submitterId };
+const claimableColumns = {
+  id: listings.id,
+  upstreamName: sql<string>`${listings.upstreamName}`,
+  serverUrl: listings.serverUrl,
+  submitterId: listings.submitterId,
+};
 
 /**
  * The unclaimed imported listings named in these namespaces (lib/claims keeps those whose namespace covers their
@@ -84,7 +92,12 @@ export async function importedAtOrigin(db: Db, origin: string): Promise<Claimabl
  * These imported listings become `userId`'s; returns the ids it took. Only unclaimed ones, unless `takeOver` (the
  * owner of a server's host takes its listings from whoever claimed them by a name that does not cover the host).
  */
-export async function claimListings(db: Db, userId: string, ids: string[], { takeOver = false } = {}): Promise<string[]> {
+export async function claimListings(
+  db: Db,
+  userId: string,
+  ids: string[],
+  { takeOver = false } = {},
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const claimed = await db
     .update(listings)
@@ -100,7 +113,10 @@ export async function claimListings(db: Db, userId: string, ids: string[], { tak
   return claimed.map((c) => c.id);
 }
 
-export type ClaimTarget = Pick<ListingRow, "id" | "slug" | "name" | "status" | "source" | "upstreamName" | "serverUrl" | "submitterId" | "claimedAt">;
+export type ClaimTarget = Pick<
+  ListingRow,
+  "id" | "slug" | "name" | "status" | "source" | "upstreamName" | "serverUrl" | "submitterId" | "claimedAt"
+>;
 
 /** A listing this account claimed, as the account page lists it. */
 export type ClaimedListing = Pick<ListingRow, "id" | "slug" | "name" | "upstreamName" | "status" | "claimedAt">;
@@ -127,7 +143,14 @@ export async function findClaimTarget(db: Db, listingId: string): Promise<ClaimT
 /** The listings this account claimed, newest claim first (the account page). */
 export async function listClaimedListings(db: Db, userId: string): Promise<ClaimedListing[]> {
   return db
-    .select({ id: listings.id, slug: listings.slug, name: listings.name, upstreamName: listings.upstreamName, status: listings.status, claimedAt: listings.claimedAt })
+    .select({
+      id: listings.id,
+      slug: listings.slug,
+      name: listings.name,
+      upstreamName: listings.upstreamName,
+      status: listings.status,
+      claimedAt: listings.claimedAt,
+    })
     .from(listings)
     .where(and(eq(listings.submitterId, userId), isNotNull(listings.claimedAt)))
     .orderBy(desc(listings.claimedAt), desc(listings.id));

@@ -4,17 +4,35 @@
 // MonetizedMCP's make-purchase are not listed: a generic x402 client cannot pay them (see README, discovery).
 // Filters and paging happen in the database.
 import { sql, type SQL } from "drizzle-orm";
-import { findNetwork, type PaymentRequirementsV1, type PaymentRequirementsV2, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import {
+  findNetwork,
+  type PaymentRequirementsV1,
+  type PaymentRequirementsV2,
+  type PricedItem,
+  type ProbedTool,
+} from "@agora-mcp/protocol";
 import { rowsOf } from "../rows";
 import type { ListingRow } from "../schema";
 import type { Db } from "../types";
 import { VERIFIED_WINDOW_MS } from "./probes";
 
 /** What an x402-paid tool's unpaid call answered: its requirements, in the version it answered them in. */
-type PayableOffer = { x402Version: 2; requirements: PaymentRequirementsV2 } | { x402Version: 1; requirements: PaymentRequirementsV1 };
+type PayableOffer =
+  { x402Version: 2; requirements: PaymentRequirementsV2 } | { x402Version: 1; requirements: PaymentRequirementsV1 };
 
 /** One x402-paid item, beside the columns of its listing shown with it (provenance: lib/listings/presenters/provenance.ts). */
-export type PayableItem = Pick<ListingRow, "slug" | "name" | "description" | "categories" | "serverUrl" | "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus"> & {
+export type PayableItem = Pick<
+  ListingRow,
+  | "slug"
+  | "name"
+  | "description"
+  | "categories"
+  | "serverUrl"
+  | "source"
+  | "upstreamName"
+  | "upstreamUrl"
+  | "upstreamStatus"
+> & {
   listingId: string;
   checkedAt: string;
   tools: ProbedTool[];
@@ -38,7 +56,11 @@ export type DiscoveryExclusions = {
   sampleServerUrlPattern: string;
 };
 
-type Row = Omit<PayableItem, "checkedAt" | "offer"> & { checkedAt: string | Date; total: number; x402Version: 1 | 2 | string };
+type Row = Omit<PayableItem, "checkedAt" | "offer"> & {
+  checkedAt: string | Date;
+  total: number;
+  x402Version: 1 | 2 | string;
+};
 
 // The host of a URL (bracketed for IPv6), and the literal hosts that are never on the public Internet.
 const HOST = String.raw`^[a-z][a-z0-9+.-]*://(?:[^@/?#]*@)?(\[[^]]*\]|[^:/?#]*)`;
@@ -68,12 +90,14 @@ export async function listPayableItems(
     .filter((r) => r.listingId)
     .map(({ total: _total, n: _n, req: _req, x402Version, checkedAt, ...payable }): PayableItem => ({
       ...payable,
-      offer: Number(x402Version) === 1 ? { x402Version: 1, requirements: payable.item.x402RequirementsV1! } : { x402Version: 2, requirements: payable.item.x402Requirements! },
+      offer:
+        Number(x402Version) === 1
+          ? { x402Version: 1, requirements: payable.item.x402RequirementsV1! }
+          : { x402Version: 2, requirements: payable.item.x402Requirements! },
       checkedAt: new Date(checkedAt).toISOString(),
     }));
   return { payables, total };
 }
-
 
 /**
  * Which entries a caller asks for (lib/registry/discovery-filters.ts reads them from the Bazaar's filters):
@@ -101,12 +125,20 @@ function payableItemsCtes(filter: PayableFilter, exclusions: DiscoveryExclusions
     const v1 = findNetwork(n)?.v1Network;
     return v1 ? [v1] : [];
   });
-  const list = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
+  const list = (values: string[]) =>
+    values.length
+      ? sql`array[${sql.join(
+          values.map((v) => sql`${v}`),
+          sql`, `,
+        )}]::text[]`
+      : sql`array[]::text[]`;
   const payTo = filter.payTo?.toLowerCase() ?? null;
   const asset = filter.asset?.toLowerCase() ?? null;
   const maxUnits = filter.maxUnits === undefined ? null : filter.maxUnits.toString();
   const usdc = (filter.usdcAssets ?? []).map((a) => a.toLowerCase());
-  const ids = filter.listingIds ? sql`array[${sql.join([sql`null`, ...filter.listingIds.map((id) => sql`${id}`)], sql`, `)}]::uuid[]` : sql`null::uuid[]`;
+  const ids = filter.listingIds
+    ? sql`array[${sql.join([sql`null`, ...filter.listingIds.map((id) => sql`${id}`)], sql`, `)}]::uuid[]`
+    : sql`null::uuid[]`;
   const source = filter.source && filter.source !== "all" ? filter.source : null;
   return sql`latest as (
       select distinct on (p.listing_id) p.listing_id, p.checked_at, p.tools, p.priced_items, p.verifiable

@@ -4,7 +4,14 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem, ProbedTool } from "@agora-mcp/protocol";
 import type { ProbeResult } from "@/db/probe-result";
-import { listingDrift, listingProbes, listings, type ApprovedTerms, type DriftKind, type ListingDrift } from "../schema";
+import {
+  listingDrift,
+  listingProbes,
+  listings,
+  type ApprovedTerms,
+  type DriftKind,
+  type ListingDrift,
+} from "../schema";
 import type { Db } from "../types";
 import { readListingFacts, type ListingFact } from "./facts-statement";
 import { holdTermsForReview } from "./held-terms";
@@ -18,8 +25,17 @@ export type ProbeTerms = { tools: ProbedTool[]; pricedItems: PricedItem[]; payme
 
 /** Every payee wallet a check names (payment methods and x402 tools' payTo), lower-cased. */
 function payeeWalletsOf(probe: Pick<ProbeTerms, "pricedItems" | "paymentMethods">): string[] {
-  const named = [...probe.paymentMethods.map((m) => m.walletAddress), ...probe.pricedItems.map((i) => i.x402Requirements?.payTo)];
-  return [...new Set(named.filter((w): w is string => typeof w === "string" && /^0x[0-9a-fA-F]{40}$/.test(w)).map((w) => w.toLowerCase()))].sort();
+  const named = [
+    ...probe.paymentMethods.map((m) => m.walletAddress),
+    ...probe.pricedItems.map((i) => i.x402Requirements?.payTo),
+  ];
+  return [
+    ...new Set(
+      named
+        .filter((w): w is string => typeof w === "string" && /^0x[0-9a-fA-F]{40}$/.test(w))
+        .map((w) => w.toLowerCase()),
+    ),
+  ].sort();
 }
 
 /**
@@ -45,7 +61,11 @@ type DriftBasis = { status: string; terms: ApprovedTerms | null } | undefined;
 
 /** The listing's status and approved terms, its row locked until the probe's transaction ends. */
 export async function driftBasis(tx: Tx, listingId: string): Promise<DriftBasis> {
-  const [listing] = await tx.select({ status: listings.status, terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId)).for("update");
+  const [listing] = await tx
+    .select({ status: listings.status, terms: listings.approvedTerms })
+    .from(listings)
+    .where(eq(listings.id, listingId))
+    .for("update");
   return listing;
 }
 
@@ -60,16 +80,39 @@ export function compareWithApproved(basis: DriftBasis, result: ProbeResult, comp
  * probe's transaction. The first verifiable probe of an approved listing without terms (approved before any probe)
  * sets them. A held change (findings marked `held`) waits for review as a pending edit (db/queries/listing-edits.ts).
  */
-export async function applyDrift(tx: Tx, listingId: string, probeId: string, result: ProbeResult, basis: DriftBasis, findings: DriftFinding[], now: Date): Promise<void> {
+export async function applyDrift(
+  tx: Tx,
+  listingId: string,
+  probeId: string,
+  result: ProbeResult,
+  basis: DriftBasis,
+  findings: DriftFinding[],
+  now: Date,
+): Promise<void> {
   if (!result.reachable || basis?.status !== "approved") return;
   if (!basis.terms) {
-    if (result.verifiable) await tx.update(listings).set({ approvedTerms: termsOf(result, null, now) }).where(eq(listings.id, listingId));
+    if (result.verifiable)
+      await tx
+        .update(listings)
+        .set({ approvedTerms: termsOf(result, null, now) })
+        .where(eq(listings.id, listingId));
     return;
   }
   if (findings.length === 0) return;
   await tx
     .insert(listingDrift)
-    .values(findings.map(({ kind, subject, approved, found, held }) => ({ kind, subject, approved, found, held: held ?? false, listingId, probeId, detectedAt: now })))
+    .values(
+      findings.map(({ kind, subject, approved, found, held }) => ({
+        kind,
+        subject,
+        approved,
+        found,
+        held: held ?? false,
+        listingId,
+        probeId,
+        detectedAt: now,
+      })),
+    )
     .onConflictDoNothing();
   if (findings.some((f) => f.held)) await holdTermsForReview(tx, listingId, result);
 }
@@ -79,9 +122,18 @@ export async function applyDrift(tx: Tx, listingId: string, probeId: string, res
  * The terms an approval of `revision` records: from the latest probe that reached the server at that revision's
  * URL. A probe of an earlier revision (perhaps another URL, another payee) never counts; null when none did.
  */
-export async function approvedTermsOfRevision(tx: Tx, listingId: string, revision: number, previous: ApprovedTerms | null = null) {
+export async function approvedTermsOfRevision(
+  tx: Tx,
+  listingId: string,
+  revision: number,
+  previous: ApprovedTerms | null = null,
+) {
   const [probe] = await tx
-    .select({ tools: listingProbes.tools, pricedItems: listingProbes.pricedItems, paymentMethods: listingProbes.paymentMethods })
+    .select({
+      tools: listingProbes.tools,
+      pricedItems: listingProbes.pricedItems,
+      paymentMethods: listingProbes.paymentMethods,
+    })
     .from(listingProbes)
     .innerJoin(listings, eq(listings.id, listingProbes.listingId))
     .where(
@@ -97,16 +149,32 @@ export async function approvedTermsOfRevision(tx: Tx, listingId: string, revisio
   return probe ? termsOf(probe, previous) : null;
 }
 
-export type DriftRecord = { kind: ListingDrift["kind"]; subject: string; approved: string; found: string; held: boolean; detectedAt: string };
+export type DriftRecord = {
+  kind: ListingDrift["kind"];
+  subject: string;
+  approved: string;
+  found: string;
+  held: boolean;
+  detectedAt: string;
+};
 
 /** A listing's latest `perListing` drift records, newest first (absent: none). */
 export function recentDriftFact(perListing = 10): ListingFact<DriftRecord[]> {
   return {
-    select: (listingId) => sql`(select jsonb_agg(jsonb_build_object('kind', d.kind, 'subject', d.subject, 'approved', d.approved, 'found', d.found,
+    select: (
+      listingId,
+    ) => sql`(select jsonb_agg(jsonb_build_object('kind', d.kind, 'subject', d.subject, 'approved', d.approved, 'found', d.found,
         'held', d.held, 'detectedAt', d.detected_at) order by d.detected_at desc, d.id desc)
       from (select * from ${listingDrift} d where d.listing_id = ${listingId} order by d.detected_at desc, d.id desc limit ${perListing}) d)`,
     decode: (json) =>
-      (json as DriftRecord[]).map((d) => ({ kind: d.kind, subject: d.subject, approved: d.approved, found: d.found, held: d.held === true, detectedAt: new Date(d.detectedAt).toISOString() })),
+      (json as DriftRecord[]).map((d) => ({
+        kind: d.kind,
+        subject: d.subject,
+        approved: d.approved,
+        found: d.found,
+        held: d.held === true,
+        detectedAt: new Date(d.detectedAt).toISOString(),
+      })),
   };
 }
 

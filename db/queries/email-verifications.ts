@@ -3,17 +3,27 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { emailVerificationTokens } from "../schema";
 import type { Db } from "../types";
 
-export async function insertVerificationToken(db: Db, row: { userId: string; email: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+export async function insertVerificationToken(
+  db: Db,
+  row: { userId: string; email: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
   await db.insert(emailVerificationTokens).values(row);
 }
 
 /** Marks the link used and returns whom and which address it proves, atomically (one of two concurrent uses wins). */
-export async function consumeVerificationToken(db: Db, tokenHash: string): Promise<{ userId: string; email: string } | undefined> {
+export async function consumeVerificationToken(
+  db: Db,
+  tokenHash: string,
+): Promise<{ userId: string; email: string } | undefined> {
   const [row] = await db
     .update(emailVerificationTokens)
     .set({ usedAt: sql`now()` })
     .where(
-      and(eq(emailVerificationTokens.tokenHash, tokenHash), isNull(emailVerificationTokens.usedAt), gt(emailVerificationTokens.expiresAt, sql`now()`)),
+      and(
+        eq(emailVerificationTokens.tokenHash, tokenHash),
+        isNull(emailVerificationTokens.usedAt),
+        gt(emailVerificationTokens.expiresAt, sql`now()`),
+      ),
     )
     .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
   return row;

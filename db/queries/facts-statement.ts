@@ -16,10 +16,16 @@ export type ListingFact<T> = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type FactValues<F extends Record<string, ListingFact<unknown>>> = { [K in keyof F]: F[K] extends ListingFact<infer T> ? T | undefined : never };
+type FactValues<F extends Record<string, ListingFact<unknown>>> = {
+  [K in keyof F]: F[K] extends ListingFact<infer T> ? T | undefined : never;
+};
 
 /** The facts of each listing in `listingIds`, keyed by listing id (every id present, each fact undefined when absent). */
-export async function readListingFacts<F extends Record<string, ListingFact<unknown>>>(db: Db, listingIds: string[], facts: F): Promise<Map<string, FactValues<F>>> {
+export async function readListingFacts<F extends Record<string, ListingFact<unknown>>>(
+  db: Db,
+  listingIds: string[],
+  facts: F,
+): Promise<Map<string, FactValues<F>>> {
   const ids = [...new Set(listingIds)];
   // The ids travel as one array literal: anything but a uuid would be a malformed literal, or worse.
   if (ids.some((v) => !UUID.test(v))) throw new Error("readListingFacts: listing ids must be uuids");
@@ -29,7 +35,9 @@ export async function readListingFacts<F extends Record<string, ListingFact<unkn
   const id = sql.raw("i.id");
   // jsonb as text: both drivers hand back the same string, parsed here once.
   const columns = names.map((name, n) => sql`(${facts[name]!.select(id)})::text as ${sql.identifier(`f${n}`)}`);
-  const result = await db.execute(sql`select i.id::text as id, ${sql.join(columns, sql`, `)} from unnest(${`{${ids.join(",")}}`}::uuid[]) as i(id)`);
+  const result = await db.execute(
+    sql`select i.id::text as id, ${sql.join(columns, sql`, `)} from unnest(${`{${ids.join(",")}}`}::uuid[]) as i(id)`,
+  );
   for (const row of rowsOf<Record<string, string | null>>(result)) {
     const values: Record<string, unknown> = {};
     names.forEach((name, n) => {

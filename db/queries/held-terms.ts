@@ -36,12 +36,25 @@ export async function holdTermsForReview(tx: Tx, listingId: string, result: Prob
       .where(eq(listingEdits.listingId, listingId));
     return;
   }
-  const fields = { name: listing.name, description: listing.description, categories: listing.categories, serverUrl: listing.serverUrl, websiteUrl: listing.websiteUrl };
+  const fields = {
+    name: listing.name,
+    description: listing.description,
+    categories: listing.categories,
+    serverUrl: listing.serverUrl,
+    websiteUrl: listing.websiteUrl,
+  };
   await tx
     .insert(listingEdits)
     .values({ listingId, ...fields, revision: listing.revision + 1, status: "pending", check })
     .onConflictDoUpdate({
       target: listingEdits.listingId,
-      set: { ...fields, revision: sql`greatest(${listingEdits.revision} + 1, ${listing.revision + 1})`, status: "pending", rejectionReason: null, check, submittedAt: sql`now()` },
+      set: {
+        ...fields,
+        revision: sql`greatest(${listingEdits.revision} + 1, ${listing.revision + 1})`,
+        status: "pending",
+        rejectionReason: null,
+        check,
+        submittedAt: sql`now()`,
+      },
     });
 }

@@ -6,7 +6,10 @@ import type { Db } from "../types";
 
 type SourceState = typeof ingestSources.$inferSelect;
 export type Candidate = typeof ingestedServers.$inferSelect;
-type CandidateInput = Omit<typeof ingestedServers.$inferInsert, "lastCheckedAt" | "nextCheckAt" | "outcome" | "listingId">;
+type CandidateInput = Omit<
+  typeof ingestedServers.$inferInsert,
+  "lastCheckedAt" | "nextCheckAt" | "outcome" | "listingId"
+>;
 
 export async function sourceState(db: Db, key: string): Promise<SourceState> {
   await db.insert(ingestSources).values({ key }).onConflictDoNothing();
@@ -15,7 +18,11 @@ export async function sourceState(db: Db, key: string): Promise<SourceState> {
 }
 
 /** Marks a run started (or resumed) and remembers the page it is on, so a crash resumes there. */
-export async function saveProgress(db: Db, key: string, progress: { cursor: string | null; runStartedAt?: Date }): Promise<void> {
+export async function saveProgress(
+  db: Db,
+  key: string,
+  progress: { cursor: string | null; runStartedAt?: Date },
+): Promise<void> {
   await db.update(ingestSources).set(progress).where(eq(ingestSources.key, key));
 }
 
@@ -23,7 +30,17 @@ export async function saveProgress(db: Db, key: string, progress: { cursor: stri
  * Ends a run. A completed run advances the high-water mark and clears the cursor; an interrupted one keeps both
  * (the next run resumes at the cursor), unless `restart` says the cursor itself is bad (a cursor loop).
  */
-export async function finishRun(db: Db, key: string, run: { highWaterMark: Date | null; counts: Record<string, number>; errors: string[]; completed: boolean; restart?: boolean }) {
+export async function finishRun(
+  db: Db,
+  key: string,
+  run: {
+    highWaterMark: Date | null;
+    counts: Record<string, number>;
+    errors: string[];
+    completed: boolean;
+    restart?: boolean;
+  },
+) {
   await db
     .update(ingestSources)
     .set({
@@ -54,7 +71,11 @@ function sameUpstream(current: Candidate, input: CandidateInput): boolean {
 /** JSON with every object's keys in order: jsonb gives keys back in its own order, so a plain stringify differs. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
   );
 }
 
@@ -76,7 +97,8 @@ function staleEntry(current: Candidate, input: CandidateInput): boolean {
 const isDiscovery = (sourceKey: string) => sourceKey.startsWith("x402-discovery=");
 
 const toolKey = (t: UpstreamPaidTool) => `${t.reason} ${t.name}`;
-const samePaidTools = (a: UpstreamPaidTool[], b: UpstreamPaidTool[]) => a.map(toolKey).sort().join("\n") === b.map(toolKey).sort().join("\n");
+const samePaidTools = (a: UpstreamPaidTool[], b: UpstreamPaidTool[]) =>
+  a.map(toolKey).sort().join("\n") === b.map(toolKey).sort().join("\n");
 
 /**
  * The paid tools a candidate keeps when an entry it belongs to is written: the entry's own replace the ones its kind
@@ -124,16 +146,26 @@ type SpeaksFor = (entry: { upstreamName: string; remoteUrl: string }) => boolean
  * One page's candidates, BATCH at a time: one read and one insert of the new ones per batch, an update per changed
  * one. (One statement for a whole page of 20,000 remotes overflowed the stack building its parameters.)
  */
-export async function upsertCandidates(db: Db, inputs: CandidateInput[], speaksFor: SpeaksFor = () => false): Promise<UpsertOutcome[]> {
+export async function upsertCandidates(
+  db: Db,
+  inputs: CandidateInput[],
+  speaksFor: SpeaksFor = () => false,
+): Promise<UpsertOutcome[]> {
   const outcomes: UpsertOutcome[] = [];
-  for (let start = 0; start < inputs.length; start += BATCH) outcomes.push(...(await upsertBatch(db, inputs.slice(start, start + BATCH), speaksFor)));
+  for (let start = 0; start < inputs.length; start += BATCH)
+    outcomes.push(...(await upsertBatch(db, inputs.slice(start, start + BATCH), speaksFor)));
   return outcomes;
 }
 
 async function upsertBatch(db: Db, inputs: CandidateInput[], speaksFor: SpeaksFor): Promise<UpsertOutcome[]> {
   if (inputs.length === 0) return [];
   const urls = [...new Set(inputs.map((i) => i.remoteUrl))];
-  const current = new Map((await db.select().from(ingestedServers).where(inArray(ingestedServers.remoteUrl, urls))).map((row) => [row.remoteUrl, row]));
+  const current = new Map(
+    (await db.select().from(ingestedServers).where(inArray(ingestedServers.remoteUrl, urls))).map((row) => [
+      row.remoteUrl,
+      row,
+    ]),
+  );
   // Of a batch's entries for one new remote: the first whose name speaks for its host, else the first.
   const chosen = new Map<string, CandidateInput>();
   for (const input of inputs) {
@@ -142,7 +174,15 @@ async function upsertBatch(db: Db, inputs: CandidateInput[], speaksFor: SpeaksFo
   }
   const fresh = [...chosen.values()].filter((input) => !current.has(input.remoteUrl));
   const inserted = new Set(
-    fresh.length ? (await db.insert(ingestedServers).values(fresh).onConflictDoNothing().returning({ url: ingestedServers.remoteUrl })).map((r) => r.url) : [],
+    fresh.length
+      ? (
+          await db
+            .insert(ingestedServers)
+            .values(fresh)
+            .onConflictDoNothing()
+            .returning({ url: ingestedServers.remoteUrl })
+        ).map((r) => r.url)
+      : [],
   );
   const outcomes: UpsertOutcome[] = [];
   for (const input of inputs) {
@@ -157,12 +197,20 @@ export async function upsertCandidate(db: Db, input: CandidateInput): Promise<Up
   return (await upsertCandidates(db, [input]))[0]!;
 }
 
-async function updateCandidate(db: Db, current: Candidate, input: CandidateInput, speaksFor: SpeaksFor): Promise<UpsertOutcome> {
+async function updateCandidate(
+  db: Db,
+  current: Candidate,
+  input: CandidateInput,
+  speaksFor: SpeaksFor,
+): Promise<UpsertOutcome> {
   if (current.sourceKey !== input.sourceKey && !(isDiscovery(current.sourceKey) && !isDiscovery(input.sourceKey))) {
     await addDiscoveredTools(db, current, input);
     return "foreign";
   }
-  const renamed = current.sourceKey === input.sourceKey && !isDiscovery(input.sourceKey) && !sameName(current.upstreamName, input.upstreamName);
+  const renamed =
+    current.sourceKey === input.sourceKey &&
+    !isDiscovery(input.sourceKey) &&
+    !sameName(current.upstreamName, input.upstreamName);
   if (renamed && !(speaksFor(input) && !speaksFor(current))) return "foreign";
   if (current.sourceKey === input.sourceKey && staleEntry(current, input)) return "unchanged";
   const paidTools = ownPaidTools(current.paidTools, input);
@@ -181,7 +229,13 @@ async function updateCandidate(db: Db, current: Candidate, input: CandidateInput
       provenance: input.provenance ?? null,
       ...(input.publishedAt ? { publishedAt: input.publishedAt } : {}),
       updatedAt: sql`now()`,
-      ...(current.sourceKey !== input.sourceKey || renamed ? { source: sourceKind(input.sourceKey), upstreamName: input.upstreamName, upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName) } : {}),
+      ...(current.sourceKey !== input.sourceKey || renamed
+        ? {
+            source: sourceKind(input.sourceKey),
+            upstreamName: input.upstreamName,
+            upstreamUrl: upstreamEntryUrl(input.sourceKey, input.upstreamName),
+          }
+        : {}),
     })
     .where(and(eq(listings.serverUrl, input.remoteUrl), ne(listings.source, "agora")));
   return "updated";
@@ -211,10 +265,19 @@ export async function dueCandidates(db: Db, now: Date, limit: number): Promise<C
     .limit(limit);
 }
 
-export async function recordCandidateCheck(db: Db, remoteUrl: string, check: { outcome: string; nextCheckAt: Date; listingId?: string | null }) {
+export async function recordCandidateCheck(
+  db: Db,
+  remoteUrl: string,
+  check: { outcome: string; nextCheckAt: Date; listingId?: string | null },
+) {
   await db
     .update(ingestedServers)
-    .set({ outcome: check.outcome, lastCheckedAt: sql`now()`, nextCheckAt: check.nextCheckAt, ...(check.listingId !== undefined ? { listingId: check.listingId } : {}) })
+    .set({
+      outcome: check.outcome,
+      lastCheckedAt: sql`now()`,
+      nextCheckAt: check.nextCheckAt,
+      ...(check.listingId !== undefined ? { listingId: check.listingId } : {}),
+    })
     .where(eq(ingestedServers.remoteUrl, remoteUrl));
 }
 
@@ -224,7 +287,13 @@ const DELETED_UPSTREAM = "Deleted upstream.";
 export async function hideImportedListing(db: Db, remoteUrl: string): Promise<boolean> {
   const hidden = await db
     .update(listings)
-    .set({ status: "rejected", rejectionReason: DELETED_UPSTREAM, upstreamStatus: "deleted", verified: false, updatedAt: sql`now()` })
+    .set({
+      status: "rejected",
+      rejectionReason: DELETED_UPSTREAM,
+      upstreamStatus: "deleted",
+      verified: false,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(listings.serverUrl, remoteUrl), ne(listings.source, "agora"), ne(listings.status, "rejected")))
     .returning({ id: listings.id });
   return hidden.length > 0;
@@ -234,7 +303,11 @@ export async function hideImportedListing(db: Db, remoteUrl: string): Promise<bo
  * An upstream entry deleted before is active (or deprecated) again, by a newer entry than its deletion: the listing
  * ingestion hid comes back. One an admin rejected for a reason of their own stays rejected.
  */
-export async function restoreImportedListing(db: Db, remoteUrl: string, status: "active" | "deprecated"): Promise<boolean> {
+export async function restoreImportedListing(
+  db: Db,
+  remoteUrl: string,
+  status: "active" | "deprecated",
+): Promise<boolean> {
   const restored = await db
     .update(listings)
     .set({ status: "approved", rejectionReason: null, upstreamStatus: status, updatedAt: sql`now()` })
@@ -254,7 +327,9 @@ export async function restoreImportedListing(db: Db, remoteUrl: string, status: 
 export async function heldListingIds(db: Db, ids: string[]): Promise<Set<string>> {
   const uuids = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
   if (uuids.length === 0) return new Set();
-  return new Set((await db.select({ id: listings.id }).from(listings).where(inArray(listings.id, uuids))).map((r) => r.id));
+  return new Set(
+    (await db.select({ id: listings.id }).from(listings).where(inArray(listings.id, uuids))).map((r) => r.id),
+  );
 }
 
 /** Where a listing came from: submitted here, or found upstream (its name and entry there, and the registries it came through). */
@@ -263,7 +338,13 @@ export async function listingProvenance(
   listingId: string,
 ): Promise<Pick<ListingRow, "source" | "upstreamName" | "upstreamUrl" | "upstreamStatus" | "provenance"> | null> {
   const [row] = await db
-    .select({ source: listings.source, upstreamName: listings.upstreamName, upstreamUrl: listings.upstreamUrl, upstreamStatus: listings.upstreamStatus, provenance: listings.provenance })
+    .select({
+      source: listings.source,
+      upstreamName: listings.upstreamName,
+      upstreamUrl: listings.upstreamUrl,
+      upstreamStatus: listings.upstreamStatus,
+      provenance: listings.provenance,
+    })
     .from(listings)
     .where(eq(listings.id, listingId));
   return row ?? null;
@@ -275,7 +356,14 @@ export async function allSourceStates(db: Db): Promise<SourceState[]> {
 }
 
 /** Per source: how many candidates it knows, how many are paid, listed, checked and not paid (any other outcome), and deleted upstream. */
-type CandidateTally = { sourceKey: string; candidates: number; paid: number; listed: number; unpaid: number; deleted: number };
+type CandidateTally = {
+  sourceKey: string;
+  candidates: number;
+  paid: number;
+  listed: number;
+  unpaid: number;
+  deleted: number;
+};
 
 export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
   const n = (condition: ReturnType<typeof sql>) => sql<number>`(count(*) filter (where ${condition}))::int`;
@@ -290,5 +378,12 @@ export async function candidateTallies(db: Db): Promise<CandidateTally[]> {
     })
     .from(ingestedServers)
     .groupBy(ingestedServers.sourceKey);
-  return rows.map((r) => ({ sourceKey: r.sourceKey, candidates: Number(r.candidates), paid: Number(r.paid), listed: Number(r.listed), unpaid: Number(r.unpaid), deleted: Number(r.deleted) }));
+  return rows.map((r) => ({
+    sourceKey: r.sourceKey,
+    candidates: Number(r.candidates),
+    paid: Number(r.paid),
+    listed: Number(r.listed),
+    unpaid: Number(r.unpaid),
+    deleted: Number(r.deleted),
+  }));
 }

@@ -2,14 +2,27 @@
 // the catalogue (every public reader reads `listings` alone, so nothing here is served before a reviewer approves).
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { ProbeResult } from "../probe-result";
-import { listingEdits, listingProbes, listingReviews, listings, users, type ApprovedTerms, type EditCheck, type ListingRow, type ListingEdit, type ListingProbe } from "../schema";
+import {
+  listingEdits,
+  listingProbes,
+  listingReviews,
+  listings,
+  users,
+  type ApprovedTerms,
+  type EditCheck,
+  type ListingRow,
+  type ListingEdit,
+  type ListingProbe,
+} from "../schema";
 import type { Db } from "../types";
 import { violatedUniqueConstraint } from "../unique-violation";
 import { termsOf } from "./drift";
 import { buildSearchText, ownerEditedFields, updateListingForReview, type EditInput } from "./listing-write";
 
 /** What an owner's edit became: a pending edit beside the approved listing, or the (unapproved) listing resubmitted. */
-export type SavedEdit = { kind: "pending-edit"; listingId: string; edit: ListingEdit } | { kind: "resubmitted"; listingId: string; listing: ListingRow };
+export type SavedEdit =
+  | { kind: "pending-edit"; listingId: string; edit: ListingEdit }
+  | { kind: "resubmitted"; listingId: string; listing: ListingRow };
 
 /**
  * Stores an owner's edit. An approved listing keeps being served as approved and the edit waits beside it (a second
@@ -17,7 +30,12 @@ export type SavedEdit = { kind: "pending-edit"; listingId: string; edit: Listing
  * approved is itself the submission, so it is updated and stays (or goes back) in review. Null when `ownerId` does
  * not own the listing. The listing row is locked while deciding, so a review decision cannot slip in between.
  */
-export async function saveOwnerEdit(db: Db, listingId: string, ownerId: string, input: EditInput): Promise<SavedEdit | null> {
+export async function saveOwnerEdit(
+  db: Db,
+  listingId: string,
+  ownerId: string,
+  input: EditInput,
+): Promise<SavedEdit | null> {
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select({ status: listings.status, revision: listings.revision })
@@ -58,7 +76,10 @@ export async function saveOwnerEdit(db: Db, listingId: string, ownerId: string, 
 }
 
 /** The pending edit of a listing, if any (the one its check probes, with the tools it names as paid). */
-export async function findPendingEdit(db: Db, listingId: string): Promise<Pick<ListingEdit, "serverUrl" | "revision" | "paidTools"> | null> {
+export async function findPendingEdit(
+  db: Db,
+  listingId: string,
+): Promise<Pick<ListingEdit, "serverUrl" | "revision" | "paidTools"> | null> {
   const [row] = await db
     .select({ serverUrl: listingEdits.serverUrl, revision: listingEdits.revision, paidTools: listingEdits.paidTools })
     .from(listingEdits)
@@ -67,19 +88,32 @@ export async function findPendingEdit(db: Db, listingId: string): Promise<Pick<L
 }
 
 /** Keeps a check of an edit's server with that edit; false when the edit was replaced or decided meanwhile. */
-export async function recordEditCheck(db: Db, listingId: string, revision: number, result: ProbeResult): Promise<boolean> {
+export async function recordEditCheck(
+  db: Db,
+  listingId: string,
+  revision: number,
+  result: ProbeResult,
+): Promise<boolean> {
   const check: EditCheck = { ...result, checkedAt: result.checkedAt.toISOString() };
   const updated = await db
     .update(listingEdits)
     .set({ check })
-    .where(and(eq(listingEdits.listingId, listingId), eq(listingEdits.revision, revision), eq(listingEdits.status, "pending"), eq(listingEdits.serverUrl, result.url)))
+    .where(
+      and(
+        eq(listingEdits.listingId, listingId),
+        eq(listingEdits.revision, revision),
+        eq(listingEdits.status, "pending"),
+        eq(listingEdits.serverUrl, result.url),
+      ),
+    )
     .returning({ listingId: listingEdits.listingId });
   return updated.length > 0;
 }
 
 type EditDecision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
 
-type EditDecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" | "taken" };
+type EditDecisionOutcome =
+  { ok: true; listing: ListingRow } | { ok: false; reason: "not_pending" | "edited" | "unprobed" | "taken" };
 
 /**
  * A reviewer's decision on a pending edit, at the revision the review page showed, in one transaction. Approving
@@ -88,14 +122,22 @@ type EditDecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reas
  * edit; rejecting keeps the edit with the reason for its owner and leaves the listing as it was. Either is recorded
  * in the decision history. A server URL another listing took meanwhile refuses the approval and changes nothing.
  */
-export async function decideListingEdit(db: Db, listingId: string, reviewerId: string, { decision, reason, revision }: EditDecision): Promise<EditDecisionOutcome> {
+export async function decideListingEdit(
+  db: Db,
+  listingId: string,
+  reviewerId: string,
+  { decision, reason, revision }: EditDecision,
+): Promise<EditDecisionOutcome> {
   try {
     return await db.transaction(async (tx): Promise<EditDecisionOutcome> => {
       const [edit] = await tx.select().from(listingEdits).where(eq(listingEdits.listingId, listingId)).for("update");
       if (!edit || edit.status !== "pending") return { ok: false, reason: "not_pending" };
       if (edit.revision !== revision) return { ok: false, reason: "edited" };
       if (decision === "rejected") {
-        await tx.update(listingEdits).set({ status: "rejected", rejectionReason: reason }).where(eq(listingEdits.listingId, listingId));
+        await tx
+          .update(listingEdits)
+          .set({ status: "rejected", rejectionReason: reason })
+          .where(eq(listingEdits.listingId, listingId));
         await tx.insert(listingReviews).values({ listingId, reviewerId, decision: "rejected an edit", reason });
         const [listing] = await tx.select().from(listings).where(eq(listings.id, listingId));
         return { ok: true, listing: listing! };
@@ -103,7 +145,11 @@ export async function decideListingEdit(db: Db, listingId: string, reviewerId: s
       // Terms come only from a check of this very edit's server (never the listing's old one).
       const check = edit.check;
       if (!check?.reachable || check.url !== edit.serverUrl) return { ok: false, reason: "unprobed" };
-      const [before] = await tx.select({ terms: listings.approvedTerms, serverUrl: listings.serverUrl }).from(listings).where(eq(listings.id, listingId)).for("update");
+      const [before] = await tx
+        .select({ terms: listings.approvedTerms, serverUrl: listings.serverUrl })
+        .from(listings)
+        .where(eq(listings.id, listingId))
+        .for("update");
       if (!before) return { ok: false, reason: "not_pending" };
       const sameServer = before.serverUrl === edit.serverUrl;
       const input = editInputOf(edit);
@@ -119,7 +165,11 @@ export async function decideListingEdit(db: Db, listingId: string, reviewerId: s
           approvedAt: sql`coalesce(${listings.approvedAt}, now())`,
           // The approved check's price at once (a held price rise is what was approved). Another server: its badge
           // waits for the check that follows the approval.
-          ...(sameServer ? (check.pricesRead ? { price: sql`${check.lowestPrice}::numeric` } : {}) : { verified: false, price: check.pricesRead ? sql`${check.lowestPrice}::numeric` : sql`null` }),
+          ...(sameServer
+            ? check.pricesRead
+              ? { price: sql`${check.lowestPrice}::numeric` }
+              : {}
+            : { verified: false, price: check.pricesRead ? sql`${check.lowestPrice}::numeric` : sql`null` }),
           updatedAt: sql`now()`,
         })
         .where(eq(listings.id, listingId))
@@ -127,7 +177,10 @@ export async function decideListingEdit(db: Db, listingId: string, reviewerId: s
       // The edit's check joins the listing's history as a check of the revision it approved, and the terms held for
       // review until now are the approved ones (their checks serve again).
       await tx.insert(listingProbes).values(editCheckRow(listingId, edit.revision, check));
-      await tx.update(listingProbes).set({ termsHeld: false }).where(and(eq(listingProbes.listingId, listingId), eq(listingProbes.termsHeld, true)));
+      await tx
+        .update(listingProbes)
+        .set({ termsHeld: false })
+        .where(and(eq(listingProbes.listingId, listingId), eq(listingProbes.termsHeld, true)));
       await tx.delete(listingEdits).where(eq(listingEdits.listingId, listingId));
       await tx.insert(listingReviews).values({ listingId, reviewerId, decision: "approved an edit", reason: null });
       return { ok: true, listing: listing! };
@@ -154,7 +207,15 @@ export type PendingEditEntry = {
 /** Edits waiting for review, oldest first, each with the approved version it would replace (the review page's diff). */
 export async function listPendingEdits(db: Db): Promise<PendingEditEntry[]> {
   const rows = await db
-    .select({ edit: listingEdits, listing: listings, submitterId: users.id, submitterName: users.name, submitterEmail: users.email, submitterEmailVerifiedAt: users.emailVerifiedAt, submitterLogin: users.githubLogin })
+    .select({
+      edit: listingEdits,
+      listing: listings,
+      submitterId: users.id,
+      submitterName: users.name,
+      submitterEmail: users.email,
+      submitterEmailVerifiedAt: users.emailVerifiedAt,
+      submitterLogin: users.githubLogin,
+    })
     .from(listingEdits)
     .innerJoin(listings, eq(listings.id, listingEdits.listingId))
     .leftJoin(users, eq(users.id, listings.submitterId))
@@ -171,7 +232,12 @@ export async function listPendingEdits(db: Db): Promise<PendingEditEntry[]> {
     current: editInputOf(r.listing),
     proposed: editInputOf(r.edit),
     submitter: r.submitterId
-      ? { name: r.submitterName, email: r.submitterEmail, emailConfirmed: r.submitterEmailVerifiedAt !== null, githubLogin: r.submitterLogin }
+      ? {
+          name: r.submitterName,
+          email: r.submitterEmail,
+          emailConfirmed: r.submitterEmailVerifiedAt !== null,
+          githubLogin: r.submitterLogin,
+        }
       : null,
   }));
 }

@@ -22,7 +22,18 @@ const UPTIME_DAYS = 30;
 const DELIVERY_DAYS = 30;
 
 /** What the surfaces read of the latest check. */
-export type LatestProbeRow = Pick<ListingProbe, "listingId" | "checkedAt" | "reachable" | "verifiable" | "latencyMs" | "protocolVersion" | "tools" | "pricedItems" | "paymentMethods">;
+export type LatestProbeRow = Pick<
+  ListingProbe,
+  | "listingId"
+  | "checkedAt"
+  | "reachable"
+  | "verifiable"
+  | "latencyMs"
+  | "protocolVersion"
+  | "tools"
+  | "pricedItems"
+  | "paymentMethods"
+>;
 
 /** A listing row with what the checks know about it; `probe` and `uptime` are absent before the first check. */
 export type ListingRecord = {
@@ -42,11 +53,22 @@ export type ListingRecord = {
  * Agora's own evidence about a listing: its sales read from the chain, its latest test purchase and its buyers'
  * rating (count and average of the visible reviews, without the reviews); each absent when there is none yet.
  */
-export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase" | "delivery"> & { buyerRating?: BuyerReviewSummary };
+export type ListingEvidence = Pick<ListingRecord, "sales" | "testPurchase" | "delivery"> & {
+  buyerRating?: BuyerReviewSummary;
+};
 
 /** The evidence of each listing in `listingIds`, in one statement however many there are. */
-export async function listingEvidence(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, ListingEvidence>> {
-  return readListingFacts(db, listingIds, { sales: salesSummaryFact(now), testPurchase: latestTestPurchaseFact, buyerRating: buyerReviewsFact(0), delivery: deliveryCountsFact(DELIVERY_DAYS) });
+export async function listingEvidence(
+  db: Db,
+  listingIds: string[],
+  now = new Date(),
+): Promise<Map<string, ListingEvidence>> {
+  return readListingFacts(db, listingIds, {
+    sales: salesSummaryFact(now),
+    testPurchase: latestTestPurchaseFact,
+    buyerRating: buyerReviewsFact(0),
+    delivery: deliveryCountsFact(DELIVERY_DAYS),
+  });
 }
 
 /** The rows in the given order, each with its facts. */
@@ -67,7 +89,16 @@ export async function withListingFacts(db: Db, rows: PublicListingRow[], now = n
   );
   return rows.map((row) => {
     const f = facts.get(row.id);
-    return { row, probe: f?.probe, uptime: f?.uptime, drift: f?.drift ?? [], sales: f?.sales, buyerReviews: f?.buyerReviews, testPurchase: f?.testPurchase, delivery: f?.delivery };
+    return {
+      row,
+      probe: f?.probe,
+      uptime: f?.uptime,
+      drift: f?.drift ?? [],
+      sales: f?.sales,
+      buyerReviews: f?.buyerReviews,
+      testPurchase: f?.testPurchase,
+      delivery: f?.delivery,
+    };
   });
 }
 

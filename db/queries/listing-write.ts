@@ -6,13 +6,19 @@ import type { Db } from "../types";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-export type ListingRowInput = Omit<NewListingRow, "id" | "searchText" | "slug" | "categories"> & { slug: string; categories: string[] };
+export type ListingRowInput = Omit<NewListingRow, "id" | "searchText" | "slug" | "categories"> & {
+  slug: string;
+  categories: string[];
+};
 
 /**
  * The fields an owner edits (a pending edit proposes them; a listing not yet approved takes them at once), with the
  * tools they name as paid and when they agreed to those tools' unpaid calls.
  */
-export type EditInput = Pick<ListingRow, "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "paidTools" | "paidToolsConsentedAt">;
+export type EditInput = Pick<
+  ListingRow,
+  "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "paidTools" | "paidToolsConsentedAt"
+>;
 
 export function buildSearchText(name: string, description: string, categories: string[]): string {
   return `${name}\n${description}\n${categories.join(", ")}`.toLowerCase();
@@ -32,11 +38,26 @@ export function listingRow(input: ListingRowInput): NewListingRow {
  * Inserts a listing; a taken slug gets a short random suffix instead of failing. `nameOf` spells the registry name
  * a slug gives a listing without a stored one: a slug whose name an imported listing holds is taken too.
  */
-export async function insertListingRow(db: Db, input: ListingRowInput, nameOf?: (slug: string) => string): Promise<ListingRow> {
+export async function insertListingRow(
+  db: Db,
+  input: ListingRowInput,
+  nameOf?: (slug: string) => string,
+): Promise<ListingRow> {
   const row = listingRow(input);
   for (let attempt = 0; attempt < 5; attempt++) {
     const slug = attempt === 0 ? input.slug : `${input.slug}-${Math.random().toString(36).slice(2, 7)}`;
-    if (nameOf && !input.registryName && (await db.select({ id: listings.id }).from(listings).where(eq(listings.registryName, nameOf(slug))).limit(1)).length > 0) continue;
+    if (
+      nameOf &&
+      !input.registryName &&
+      (
+        await db
+          .select({ id: listings.id })
+          .from(listings)
+          .where(eq(listings.registryName, nameOf(slug)))
+          .limit(1)
+      ).length > 0
+    )
+      continue;
     const [created] = await db
       .insert(listings)
       .values({ ...row, slug })
@@ -62,7 +83,8 @@ export function ownerEditedFields(input: Pick<ListingRow, "name" | "description"
 
 /** The fields an owner's edit can set that an upstream source also supplies (see ownerEditedFields). */
 /** `categories`: only an upstream that states them (another Agora); any other source leaves a listing's own. */
-export type UpstreamFields = Pick<ListingRow, "name" | "description" | "websiteUrl"> & Partial<Pick<ListingRow, "categories">>;
+export type UpstreamFields = Pick<ListingRow, "name" | "description" | "websiteUrl"> &
+  Partial<Pick<ListingRow, "categories">>;
 
 /**
  * An upstream update of an imported listing: its name, description, website and (when the upstream states them)
@@ -70,7 +92,14 @@ export type UpstreamFields = Pick<ListingRow, "name" | "description" | "websiteU
  */
 export async function refreshImportedListing(db: Db, serverUrl: string, upstream: UpstreamFields): Promise<boolean> {
   const [row] = await db
-    .select({ id: listings.id, name: listings.name, description: listings.description, websiteUrl: listings.websiteUrl, categories: listings.categories, editedFields: listings.editedFields })
+    .select({
+      id: listings.id,
+      name: listings.name,
+      description: listings.description,
+      websiteUrl: listings.websiteUrl,
+      categories: listings.categories,
+      editedFields: listings.editedFields,
+    })
     .from(listings)
     .where(and(eq(listings.serverUrl, serverUrl), ne(listings.source, "agora")));
   if (!row) return false;
@@ -82,7 +111,13 @@ export async function refreshImportedListing(db: Db, serverUrl: string, upstream
     categories: kept.has("categories") || !upstream.categories?.length ? row.categories : upstream.categories,
   };
   const sameCategories = next.categories.join("\n") === row.categories.join("\n");
-  if (next.name === row.name && next.description === row.description && next.websiteUrl === row.websiteUrl && sameCategories) return false;
+  if (
+    next.name === row.name &&
+    next.description === row.description &&
+    next.websiteUrl === row.websiteUrl &&
+    sameCategories
+  )
+    return false;
   await db
     .update(listings)
     .set({ ...next, searchText: buildSearchText(next.name, next.description, next.categories), updatedAt: sql`now()` })

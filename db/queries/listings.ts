@@ -26,7 +26,8 @@ const registryColumns = {
 export type RegistryListingRow = Pick<ListingRow, keyof typeof registryColumns>;
 
 /** The name the registry API lists a listing under: its stored registry name, or "<namespace>/<slug>". */
-const registryNameSql = (namespace: string) => sql`coalesce(${listings.registryName}, ${namespace} || '/' || ${listings.slug})`;
+const registryNameSql = (namespace: string) =>
+  sql`coalesce(${listings.registryName}, ${namespace} || '/' || ${listings.slug})`;
 
 /**
  * The official registry's `search`: a case-insensitive substring of server.name (the OpenAPI's "substring match on
@@ -41,7 +42,9 @@ function nameSubstringWhere(q: string, namespace: string): SQL {
  * (removed, rejected, unlisted or deleted upstream), which it serves as deleted.
  */
 function registryVisible(includeDeleted: boolean): SQL {
-  return includeDeleted ? or(eq(listings.status, "approved"), isNotNull(listings.approvedAt))! : eq(listings.status, "approved");
+  return includeDeleted
+    ? or(eq(listings.status, "approved"), isNotNull(listings.approvedAt))!
+    : eq(listings.status, "approved");
 }
 
 /** Every category in use by approved listings, with how many listings carry it. */
@@ -71,12 +74,18 @@ export async function findPublicListing(db: Db, slugOrId: string): Promise<Publi
       : slugOrId.includes("/")
         ? eq(listings.registryName, slugOrId)
         : eq(listings.slug, slugOrId);
-  const [row] = await db.select(columns).from(listings).where(and(key, eq(listings.status, "approved"))).limit(1);
+  const [row] = await db
+    .select(columns)
+    .from(listings)
+    .where(and(key, eq(listings.status, "approved")))
+    .limit(1);
   return row ?? null;
 }
 
 const registryNameKey = (name: string, ownSlug: string | null) =>
-  ownSlug ? or(eq(listings.registryName, name), and(isNull(listings.registryName), eq(listings.slug, ownSlug))) : eq(listings.registryName, name);
+  ownSlug
+    ? or(eq(listings.registryName, name), and(isNull(listings.registryName), eq(listings.slug, ownSlug)))
+    : eq(listings.registryName, name);
 
 /** Whether any listing, whatever its status, is named `name` in the registry API. */
 export async function registryNameHeld(db: Db, name: string, ownSlug: string | null): Promise<boolean> {
@@ -92,20 +101,42 @@ export async function registryNameHeld(db: Db, name: string, ownSlug: string | n
  */
 export async function listRegistryPage(
   db: Db,
-  page: { q: string; namespace: string; source?: CatalogueSource; updatedSince?: Date; includeDeleted?: boolean; afterSlug?: string; limit: number },
+  page: {
+    q: string;
+    namespace: string;
+    source?: CatalogueSource;
+    updatedSince?: Date;
+    includeDeleted?: boolean;
+    afterSlug?: string;
+    limit: number;
+  },
 ): Promise<RegistryListingRow[]> {
   const conditions = [registryVisible(Boolean(page.includeDeleted || page.updatedSince))];
   if (page.q) conditions.push(nameSubstringWhere(page.q, page.namespace));
   if (page.source && page.source !== "all") conditions.push(eq(listings.source, page.source));
   if (page.updatedSince) conditions.push(gt(listings.updatedAt, page.updatedSince));
   if (page.afterSlug) conditions.push(gt(listings.slug, page.afterSlug));
-  return db.select(registryColumns).from(listings).where(and(...conditions)).orderBy(asc(listings.slug)).limit(page.limit);
+  return db
+    .select(registryColumns)
+    .from(listings)
+    .where(and(...conditions))
+    .orderBy(asc(listings.slug))
+    .limit(page.limit);
 }
 
 /** One listing by the name the registry API lists it under, as that API serves it. */
-export async function findRegistryListingByName(db: Db, name: string, ownSlug: string | null, includeDeleted = false): Promise<RegistryListingRow | null> {
+export async function findRegistryListingByName(
+  db: Db,
+  name: string,
+  ownSlug: string | null,
+  includeDeleted = false,
+): Promise<RegistryListingRow | null> {
   if (name.length > 200 || name.includes("\u0000") || !name.isWellFormed()) return null;
-  const [row] = await db.select(registryColumns).from(listings).where(and(registryNameKey(name, ownSlug), registryVisible(includeDeleted))).limit(1);
+  const [row] = await db
+    .select(registryColumns)
+    .from(listings)
+    .where(and(registryNameKey(name, ownSlug), registryVisible(includeDeleted)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -113,7 +144,11 @@ export async function findRegistryListingByName(db: Db, name: string, ownSlug: s
 export async function findRegistryListing(db: Db, slugOrId: string): Promise<RegistryListingRow | null> {
   const row = await findPublicListing(db, slugOrId);
   if (!row) return null;
-  const [full] = await db.select(registryColumns).from(listings).where(and(eq(listings.id, row.id), eq(listings.status, "approved"))).limit(1);
+  const [full] = await db
+    .select(registryColumns)
+    .from(listings)
+    .where(and(eq(listings.id, row.id), eq(listings.status, "approved")))
+    .limit(1);
   return full ?? null;
 }
 
@@ -129,7 +164,10 @@ export async function listSitemapEntries(db: Db, page: { limit: number; offset: 
 }
 
 export async function countApproved(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings).where(eq(listings.status, "approved"));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(listings)
+    .where(eq(listings.status, "approved"));
   return Number(row?.n ?? 0);
 }
 
@@ -157,7 +195,10 @@ export async function moveListingBySlug(db: Db, slug: string, serverUrl: string)
  * A listing already at this server URL (submitted here, or imported before), under any of its `spellings`; one at
  * the first spelling wins when there are several.
  */
-export async function listingAtUrl(db: Db, spellings: [string, ...string[]]): Promise<{ id: string; revision: number } | null> {
+export async function listingAtUrl(
+  db: Db,
+  spellings: [string, ...string[]],
+): Promise<{ id: string; revision: number } | null> {
   const [row] = await db
     .select({ id: listings.id, revision: listings.revision })
     .from(listings)

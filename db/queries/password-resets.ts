@@ -3,7 +3,10 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { passwordResetTokens } from "../schema";
 import type { Db } from "../types";
 
-export async function insertResetToken(db: Db, row: { userId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+export async function insertResetToken(
+  db: Db,
+  row: { userId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
   await db.insert(passwordResetTokens).values(row);
 }
 
@@ -12,7 +15,13 @@ export async function consumeResetToken(db: Db, tokenHash: string): Promise<stri
   const [row] = await db
     .update(passwordResetTokens)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, sql`now()`),
+      ),
+    )
     .returning({ userId: passwordResetTokens.userId });
   return row?.userId;
 }

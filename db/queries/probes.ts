@@ -3,7 +3,14 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { ProbeResult } from "@/db/probe-result";
 import { applyDrift, compareWithApproved, driftBasis, type CompareTerms, type DriftFinding } from "./drift";
-import { ingestedServers, listingProbes, listings, type ListingProbe, type ListingRow, type UpstreamPaidTool } from "../schema";
+import {
+  ingestedServers,
+  listingProbes,
+  listings,
+  type ListingProbe,
+  type ListingRow,
+  type UpstreamPaidTool,
+} from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -25,14 +32,18 @@ export const MAX_PROBES_PER_LISTING = PROBES_PER_HOUR * 24 * (PROBE_RETENTION_DA
 
 /** The paid tools named by the candidates listed as this listing (several spellings of one URL may be). */
 const upstreamPaidTools = (listingId: SQL) =>
-  sql<UpstreamPaidTool[]>`coalesce((select jsonb_agg(distinct t.value) from ${ingestedServers} i cross join lateral jsonb_array_elements(i.paid_tools) t where i.listing_id = ${listingId}), '[]'::jsonb)`;
+  sql<
+    UpstreamPaidTool[]
+  >`coalesce((select jsonb_agg(distinct t.value) from ${ingestedServers} i cross join lateral jsonb_array_elements(i.paid_tools) t where i.listing_id = ${listingId}), '[]'::jsonb)`;
 
 /**
  * A listing as a probe finds it: which listing, the revision whose server URL is probed, the tools its owner named
  * as paid, and those the upstream entries it was listed from name (the probe calls them unpaid again, as the check
  * that listed it did).
  */
-export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision" | "paidTools"> & { upstreamPaidTools: UpstreamPaidTool[] };
+export type ProbeTarget = Pick<ListingRow, "id" | "serverUrl" | "revision" | "paidTools"> & {
+  upstreamPaidTools: UpstreamPaidTool[];
+};
 
 /** The columns a ProbeTarget is read from. */
 export const probeTargetColumns = {
@@ -43,14 +54,24 @@ export const probeTargetColumns = {
   upstreamPaidTools: upstreamPaidTools(sql`${listings.id}`),
 };
 
-export type RecordedProbe = { probe: ListingProbe; drift: DriftFinding[]; listing: { price: number | null; verified: boolean } | null };
+export type RecordedProbe = {
+  probe: ListingProbe;
+  drift: DriftFinding[];
+  listing: { price: number | null; verified: boolean } | null;
+};
 
 /**
  * Stores a probe and, in the same transaction, brings the listing up to date: its price becomes the
  * cheapest priced item (null: free) when the probe read prices, and Verified follows the latest probe.
  * A result older than a probe already stored is kept as history and changes nothing else.
  */
-export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revision">, result: ProbeResult, compare: CompareTerms, now = new Date()): Promise<RecordedProbe> {
+export async function recordProbe(
+  db: Db,
+  probed: Pick<ProbeTarget, "id" | "revision">,
+  result: ProbeResult,
+  compare: CompareTerms,
+  now = new Date(),
+): Promise<RecordedProbe> {
   const listingId = probed.id;
   return db.transaction(async (tx) => {
     // Compared before it is stored: a held change must never be the listing's served price, payee or badge.
@@ -105,7 +126,13 @@ export async function recordProbe(db: Db, probed: Pick<ProbeTarget, "id" | "revi
       .where(eq(listings.id, listingId))
       .returning({ price: listings.price, verified: listings.verified });
     await applyDrift(tx, listingId, probe!.id, result, basis, findings, now);
-    return { probe: probe!, drift: findings, listing: listing ? { price: listing.price === null ? null : Number(listing.price), verified: Boolean(listing.verified) } : null };
+    return {
+      probe: probe!,
+      drift: findings,
+      listing: listing
+        ? { price: listing.price === null ? null : Number(listing.price), verified: Boolean(listing.verified) }
+        : null,
+    };
   });
 }
 
@@ -195,7 +222,9 @@ const since = (days: number, now: Date) => new Date(now.getTime() - days * DAY_M
 /** A listing's `days`-day summary (absent: no probes in the window). */
 export function uptimeFact(days = 30, now = new Date()): ListingFact<UptimeSummary> {
   return {
-    select: (listingId) => sql`(select case when count(*) > 0 then jsonb_build_object('checks', count(*), 'ok', count(*) filter (where p.reachable),
+    select: (
+      listingId,
+    ) => sql`(select case when count(*) > 0 then jsonb_build_object('checks', count(*), 'ok', count(*) filter (where p.reachable),
         'median', percentile_cont(0.5) within group (order by p.latency_ms) filter (where p.reachable and p.latency_ms is not null)) end
       from ${listingProbes} p where p.listing_id = ${listingId} and p.checked_at > ${since(days, now).toISOString()}::timestamptz)`,
     decode: (json) => {
@@ -211,7 +240,12 @@ export function uptimeFact(days = 30, now = new Date()): ListingFact<UptimeSumma
 }
 
 /** The `days`-day summary of each listing, keyed by id, in one query; listings without probes in the window are absent. */
-async function uptimeSummaries(db: Db, listingIds: string[], days = 30, now = new Date()): Promise<Map<string, UptimeSummary>> {
+async function uptimeSummaries(
+  db: Db,
+  listingIds: string[],
+  days = 30,
+  now = new Date(),
+): Promise<Map<string, UptimeSummary>> {
   const facts = await readListingFacts(db, listingIds, { uptime: uptimeFact(days, now) });
   return new Map([...facts].flatMap(([id, f]) => (f.uptime ? [[id, f.uptime] as const] : [])));
 }
@@ -222,13 +256,20 @@ export async function uptimeAndLatency(db: Db, listingId: string, days = 30, now
   const [totals, daily] = await Promise.all([
     uptimeSummaries(db, [listingId], days, now),
     db
-      .select({ day, ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`, total: sql<number>`count(*)::int` })
+      .select({
+        day,
+        ok: sql<number>`count(*) filter (where ${listingProbes.reachable})::int`,
+        total: sql<number>`count(*)::int`,
+      })
       .from(listingProbes)
       .where(and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, since(days, now))))
       .groupBy(day)
       .orderBy(asc(day)),
   ]);
-  return { ...(totals.get(listingId) ?? NO_PROBES), daily: daily.map((d) => ({ day: d.day, ok: Number(d.ok), total: Number(d.total) })) };
+  return {
+    ...(totals.get(listingId) ?? NO_PROBES),
+    daily: daily.map((d) => ({ day: d.day, ok: Number(d.ok), total: Number(d.total) })),
+  };
 }
 
 /**
@@ -240,7 +281,11 @@ export async function uptimeAndLatency(db: Db, listingId: string, days = 30, now
  * 24 h that keeps its badge).
  */
 type CheckLimits = { MAX_CHECKS_PER_RUN: number; MAX_PENDING_PER_OWNER: number; PENDING_BACKOFF_AFTER_DAYS: number };
-export const CHECK_LIMITS: CheckLimits = { MAX_CHECKS_PER_RUN: 1000, MAX_PENDING_PER_OWNER: 10, PENDING_BACKOFF_AFTER_DAYS: 7 };
+export const CHECK_LIMITS: CheckLimits = {
+  MAX_CHECKS_PER_RUN: 1000,
+  MAX_PENDING_PER_OWNER: 10,
+  PENDING_BACKOFF_AFTER_DAYS: 7,
+};
 
 /** Listings a scheduled run checks: approved ones keep their badge fresh, pending ones get a report for review. */
 export async function listListingsToProbe(db: Db, now = new Date(), limits = CHECK_LIMITS): Promise<ProbeTarget[]> {

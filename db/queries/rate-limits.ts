@@ -3,7 +3,12 @@ import { rowsOf } from "../rows";
 import type { Db } from "../types";
 
 /** Counts `weight` hits (default one) in a fixed window, atomically across app instances; returns the count and window end. */
-export async function countHit(db: Db, key: string, windowSeconds: number, weight = 1): Promise<{ count: number; resetAt: Date }> {
+export async function countHit(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+  weight = 1,
+): Promise<{ count: number; resetAt: Date }> {
   const result = await db.execute<{ count: number; reset_at: string | Date }>(sql`
     insert into rate_limits (key, count, reset_at)
     values (${key}, ${weight}::int, now() + make_interval(secs => ${windowSeconds}))

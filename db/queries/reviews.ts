@@ -4,7 +4,10 @@ import { listingReviews, listings, users, type ListingRow } from "../schema";
 import type { Db } from "../types";
 import { approvedTermsOfRevision } from "./drift";
 
-type QueueEntry = Pick<ListingRow, "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"> & {
+type QueueEntry = Pick<
+  ListingRow,
+  "id" | "name" | "description" | "categories" | "serverUrl" | "websiteUrl" | "status" | "revision" | "createdAt"
+> & {
   submitter: { name: string | null; email: string | null; emailConfirmed: boolean; githubLogin: string | null } | null;
 };
 
@@ -31,11 +34,20 @@ export async function listReviewQueue(db: Db, status: ListingRow["status"] = "pe
     .where(eq(listings.status, status))
     .orderBy(asc(listings.createdAt), asc(listings.id))
     .limit(200);
-  return rows.map(({ submitterName, submitterEmail, submitterEmailVerifiedAt, submitterLogin, submitterId, ...rest }) => ({
-    ...rest,
-    // An unconfirmed address is only what the person typed: the reviewer sees it marked as such.
-    submitter: submitterId ? { name: submitterName, email: submitterEmail, emailConfirmed: submitterEmailVerifiedAt !== null, githubLogin: submitterLogin } : null,
-  }));
+  return rows.map(
+    ({ submitterName, submitterEmail, submitterEmailVerifiedAt, submitterLogin, submitterId, ...rest }) => ({
+      ...rest,
+      // An unconfirmed address is only what the person typed: the reviewer sees it marked as such.
+      submitter: submitterId
+        ? {
+            name: submitterName,
+            email: submitterEmail,
+            emailConfirmed: submitterEmailVerifiedAt !== null,
+            githubLogin: submitterLogin,
+          }
+        : null,
+    }),
+  );
 }
 
 export type Decision = { decision: "approved" | "rejected"; reason: string | null; revision: number };
@@ -47,13 +59,25 @@ type DecisionOutcome = { ok: true; listing: ListingRow } | { ok: false; reason: 
  * decided (a second reviewer's click on a stale page is refused), and only at the revision the reviewer
  * saw: an owner's edit after the page was opened bumps the revision and the decision is refused.
  */
-export async function decideListing(db: Db, listingId: string, reviewerId: string, { decision, reason, revision }: Decision): Promise<DecisionOutcome> {
+export async function decideListing(
+  db: Db,
+  listingId: string,
+  reviewerId: string,
+  { decision, reason, revision }: Decision,
+): Promise<DecisionOutcome> {
   return db.transaction(async (tx) => {
     // An approval records the terms a probe of this very revision read; without one there is nothing to approve.
-    const [before] = await tx.select({ terms: listings.approvedTerms }).from(listings).where(eq(listings.id, listingId));
-    const terms = decision === "approved" ? await approvedTermsOfRevision(tx, listingId, revision, before?.terms ?? null) : null;
+    const [before] = await tx
+      .select({ terms: listings.approvedTerms })
+      .from(listings)
+      .where(eq(listings.id, listingId));
+    const terms =
+      decision === "approved" ? await approvedTermsOfRevision(tx, listingId, revision, before?.terms ?? null) : null;
     if (decision === "approved" && !terms) {
-      const [current] = await tx.select({ status: listings.status, revision: listings.revision }).from(listings).where(eq(listings.id, listingId));
+      const [current] = await tx
+        .select({ status: listings.status, revision: listings.revision })
+        .from(listings)
+        .where(eq(listings.id, listingId));
       if (current?.status !== "pending") return { ok: false, reason: "not_pending" };
       return { ok: false, reason: current.revision === revision ? "unprobed" : "edited" };
     }

@@ -37,7 +37,13 @@ function deltasOf(added: SaleRowChange[], removed: SaleRowChange[]) {
     d.sales += sign;
     d.volume += amount;
     days.set(pairKey(row.listingId, day), d);
-    const b = buyers.get(pairKey(row.listingId, row.payer)) ?? { listingId: row.listingId, payer: row.payer, sales: 0, lastAddedDay: null, lostSome: false };
+    const b = buyers.get(pairKey(row.listingId, row.payer)) ?? {
+      listingId: row.listingId,
+      payer: row.payer,
+      sales: 0,
+      lastAddedDay: null,
+      lostSome: false,
+    };
     b.sales += sign;
     if (sign === 1 && (b.lastAddedDay === null || day > b.lastAddedDay)) b.lastAddedDay = day;
     if (sign === -1) b.lostSome = true;
@@ -52,7 +58,11 @@ function deltasOf(added: SaleRowChange[], removed: SaleRowChange[]) {
   return { days: [...days.values()], buyers: [...buyers.values()], totals };
 }
 
-const pairsIn = (pairs: { listingId: string; payer: string }[]) => sql.join(pairs.map((p) => sql`(${p.listingId}::uuid, ${p.payer})`), sql`, `);
+const pairsIn = (pairs: { listingId: string; payer: string }[]) =>
+  sql.join(
+    pairs.map((p) => sql`(${p.listingId}::uuid, ${p.payer})`),
+    sql`, `,
+  );
 
 async function buyerRows(tx: Tx, pairs: BuyerDelta[]): Promise<Map<string, BuyerRow>> {
   const out = new Map<string, BuyerRow>();
@@ -79,11 +89,17 @@ export async function applySalesRollup(tx: Tx, added: SaleRowChange[], removed: 
  * day is read again from the raw rows (one index range), and a buyer left with no sale goes. Answers each moved
  * buyer's row before and after.
  */
-async function rollBuyers(tx: Tx, buyers: BuyerDelta[]): Promise<{ before: Map<string, BuyerRow>; after: Map<string, BuyerRow> }> {
+async function rollBuyers(
+  tx: Tx,
+  buyers: BuyerDelta[],
+): Promise<{ before: Map<string, BuyerRow>; after: Map<string, BuyerRow> }> {
   const before = await buyerRows(tx, buyers);
   const moved = buyers.filter((b) => b.sales !== 0 || b.lastAddedDay !== null);
   await inChunks(moved, (chunk) => {
-    const values = chunk.map((b) => sql`(${b.listingId}::uuid, ${b.payer}, ${b.sales}::int, ${b.lastAddedDay ?? before.get(pairKey(b.listingId, b.payer))?.last_day ?? "1970-01-01"}::date)`);
+    const values = chunk.map(
+      (b) =>
+        sql`(${b.listingId}::uuid, ${b.payer}, ${b.sales}::int, ${b.lastAddedDay ?? before.get(pairKey(b.listingId, b.payer))?.last_day ?? "1970-01-01"}::date)`,
+    );
     return tx.execute(sql`
       insert into listing_sales_buyers (listing_id, payer, sales, last_day) values ${sql.join(values, sql`, `)}
       on conflict (listing_id, payer) do update set sales = listing_sales_buyers.sales + excluded.sales,
@@ -91,7 +107,9 @@ async function rollBuyers(tx: Tx, buyers: BuyerDelta[]): Promise<{ before: Map<s
   });
   const lost = buyers.filter((b) => b.lostSome);
   await inChunks(lost, async (chunk) => {
-    await tx.execute(sql`delete from listing_sales_buyers where (listing_id, payer) in (${pairsIn(chunk)}) and sales <= 0`);
+    await tx.execute(
+      sql`delete from listing_sales_buyers where (listing_id, payer) in (${pairsIn(chunk)}) and sales <= 0`,
+    );
     await tx.execute(sql`
       update listing_sales_buyers b set last_day = (
         select (max(s.block_time) at time zone 'UTC')::date from listing_sales s where s.listing_id = b.listing_id and s.payer = b.payer)
@@ -102,18 +120,29 @@ async function rollBuyers(tx: Tx, buyers: BuyerDelta[]): Promise<{ before: Map<s
 }
 
 /** Days: sales and volume moved by the delta; a day left with no sale goes; the buyers of each day touched counted again. */
-async function rollDays(tx: Tx, days: DayDelta[], before: Map<string, BuyerRow>, after: Map<string, BuyerRow>): Promise<void> {
+async function rollDays(
+  tx: Tx,
+  days: DayDelta[],
+  before: Map<string, BuyerRow>,
+  after: Map<string, BuyerRow>,
+): Promise<void> {
   await inChunks(days, async (chunk) => {
-    const values = chunk.map((d) => sql`(${d.listingId}::uuid, ${d.day}::date, ${d.sales}::int, ${d.volume.toString()}::numeric, 0)`);
+    const values = chunk.map(
+      (d) => sql`(${d.listingId}::uuid, ${d.day}::date, ${d.sales}::int, ${d.volume.toString()}::numeric, 0)`,
+    );
     await tx.execute(sql`
       insert into listing_sales_days (listing_id, day, sales, volume, last_buyers) values ${sql.join(values, sql`, `)}
       on conflict (listing_id, day) do update set sales = listing_sales_days.sales + excluded.sales, volume = listing_sales_days.volume + excluded.volume`);
-    const keys = sql.join(chunk.map((d) => sql`(${d.listingId}::uuid, ${d.day}::date)`), sql`, `);
+    const keys = sql.join(
+      chunk.map((d) => sql`(${d.listingId}::uuid, ${d.day}::date)`),
+      sql`, `,
+    );
     await tx.execute(sql`delete from listing_sales_days where (listing_id, day) in (${keys}) and sales <= 0`);
   });
   // Each day a buyer's latest purchase left or reached counts its buyers again (one index range of the buyers).
   const recount = new Map<string, SQL>();
-  for (const row of [...before.values(), ...after.values()]) recount.set(pairKey(row.listing_id, row.last_day), sql`(${row.listing_id}::uuid, ${row.last_day}::date)`);
+  for (const row of [...before.values(), ...after.values()])
+    recount.set(pairKey(row.listing_id, row.last_day), sql`(${row.listing_id}::uuid, ${row.last_day}::date)`);
   await inChunks([...recount.values()], (chunk) =>
     tx.execute(sql`
       update listing_sales_days d set last_buyers = (
@@ -138,12 +167,18 @@ async function rollTotals(
   }
   const totalRows = [...totals.entries()];
   await inChunks(totalRows, async (chunk) => {
-    const values = chunk.map(([listingId, t]) => sql`(${listingId}::uuid, ${t.sales}::int, ${buyerDelta.get(listingId) ?? 0}::int, ${t.volume.toString()}::numeric)`);
+    const values = chunk.map(
+      ([listingId, t]) =>
+        sql`(${listingId}::uuid, ${t.sales}::int, ${buyerDelta.get(listingId) ?? 0}::int, ${t.volume.toString()}::numeric)`,
+    );
     await tx.execute(sql`
       insert into listing_sales_totals (listing_id, sales, buyers, volume) values ${sql.join(values, sql`, `)}
       on conflict (listing_id) do update set sales = listing_sales_totals.sales + excluded.sales,
         buyers = listing_sales_totals.buyers + excluded.buyers, volume = listing_sales_totals.volume + excluded.volume`);
-    const ids = sql.join(chunk.map(([listingId]) => sql`${listingId}::uuid`), sql`, `);
+    const ids = sql.join(
+      chunk.map(([listingId]) => sql`${listingId}::uuid`),
+      sql`, `,
+    );
     await tx.execute(sql`delete from listing_sales_totals where listing_id in (${ids}) and sales <= 0`);
   });
 }

@@ -2,7 +2,16 @@
 // its writes, and the figures every surface shows. Amounts stay exact: numeric in the database, strings out.
 import { and, eq, gt, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AcceptedPayment, PricedItem } from "@agora-mcp/protocol";
-import { listingProbes, listings, listingSales, listingSalesDays, listingSalesTotals, salesCursors, salesPayees, type ApprovedTerms } from "../schema";
+import {
+  listingProbes,
+  listings,
+  listingSales,
+  listingSalesDays,
+  listingSalesTotals,
+  salesCursors,
+  salesPayees,
+  type ApprovedTerms,
+} from "../schema";
 import { applySalesRollup, type SaleRowChange } from "./sales-rollup";
 import type { Db } from "../types";
 import { readListingFacts, type ListingFact } from "./facts-statement";
@@ -105,8 +114,14 @@ export async function paymentTermsNamingSince(db: Db, wallet: string, since: Dat
 }
 
 /** The cursor of `network` and the block its first run started at (null when that was not recorded). */
-export async function salesCursorRow(db: Db, network: string): Promise<{ block: bigint; firstBlock: bigint | null } | null> {
-  const [row] = await db.select({ block: salesCursors.block, firstBlock: salesCursors.firstBlock }).from(salesCursors).where(eq(salesCursors.network, network));
+export async function salesCursorRow(
+  db: Db,
+  network: string,
+): Promise<{ block: bigint; firstBlock: bigint | null } | null> {
+  const [row] = await db
+    .select({ block: salesCursors.block, firstBlock: salesCursors.firstBlock })
+    .from(salesCursors)
+    .where(eq(salesCursors.network, network));
   return row ?? null;
 }
 
@@ -135,19 +150,36 @@ type StoredSaleKey = { listingId: string; txHash: string; logIndex: number; bloc
 /** The stored sales of `network` in blocks from..to. */
 export async function storedSales(db: Db, network: string, from: bigint, to: bigint): Promise<StoredSaleKey[]> {
   return db
-    .select({ listingId: listingSales.listingId, txHash: listingSales.txHash, logIndex: listingSales.logIndex, blockHash: listingSales.blockHash, payee: listingSales.payee })
+    .select({
+      listingId: listingSales.listingId,
+      txHash: listingSales.txHash,
+      logIndex: listingSales.logIndex,
+      blockHash: listingSales.blockHash,
+      payee: listingSales.payee,
+    })
     .from(listingSales)
-    .where(and(eq(listingSales.network, network), gte(listingSales.blockNumber, from), lte(listingSales.blockNumber, to)));
+    .where(
+      and(eq(listingSales.network, network), gte(listingSales.blockNumber, from), lte(listingSales.blockNumber, to)),
+    );
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-const changed = { listingId: listingSales.listingId, payer: listingSales.payer, blockTime: listingSales.blockTime, amount: listingSales.amount };
+const changed = {
+  listingId: listingSales.listingId,
+  payer: listingSales.payer,
+  blockTime: listingSales.blockTime,
+  amount: listingSales.amount,
+};
 
 /**
  * Raw rows out and in, and the roll-ups moved by exactly the rows deleted and inserted (RETURNING), in the caller's
  * transaction. Statements run only when there is something to write.
  */
-async function writeSales(tx: Tx, network: string, change: { remove: StoredSaleKey[]; add: NewSale[]; dropAbove?: bigint }): Promise<void> {
+async function writeSales(
+  tx: Tx,
+  network: string,
+  change: { remove: StoredSaleKey[]; add: NewSale[]; dropAbove?: bigint },
+): Promise<void> {
   const removed: SaleRowChange[] = [];
   const added: SaleRowChange[] = [];
   if (change.dropAbove !== undefined) {
@@ -156,21 +188,35 @@ async function writeSales(tx: Tx, network: string, change: { remove: StoredSaleK
       .from(listingSales)
       .where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`));
     if (Number(above?.n ?? 0) > 0) {
-      removed.push(...(await tx.delete(listingSales).where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`)).returning(changed)));
+      removed.push(
+        ...(await tx
+          .delete(listingSales)
+          .where(and(eq(listingSales.network, network), sql`${listingSales.blockNumber} > ${change.dropAbove}`))
+          .returning(changed)),
+      );
     }
   }
   for (let i = 0; i < change.remove.length; i += 500) {
-    const keys = change.remove.slice(i, i + 500).map((k) => sql`(${k.listingId}::uuid, ${k.txHash}, ${k.logIndex}::int)`);
+    const keys = change.remove
+      .slice(i, i + 500)
+      .map((k) => sql`(${k.listingId}::uuid, ${k.txHash}, ${k.logIndex}::int)`);
     removed.push(
       ...(await tx
         .delete(listingSales)
-        .where(and(eq(listingSales.network, network), sql`(${listingSales.listingId}, ${listingSales.txHash}, ${listingSales.logIndex}) in (${sql.join(keys, sql`, `)})`))
+        .where(
+          and(
+            eq(listingSales.network, network),
+            sql`(${listingSales.listingId}, ${listingSales.txHash}, ${listingSales.logIndex}) in (${sql.join(keys, sql`, `)})`,
+          ),
+        )
         .returning(changed)),
     );
   }
   // Under PostgreSQL's 65,535 bound parameters per statement (12 a row).
   for (let i = 0; i < change.add.length; i += 1000) {
-    const rows = change.add.slice(i, i + 1000).map((s) => ({ ...s, amount: s.amount.toString(), askedUnits: s.askedUnits.toString() }));
+    const rows = change.add
+      .slice(i, i + 1000)
+      .map((s) => ({ ...s, amount: s.amount.toString(), askedUnits: s.askedUnits.toString() }));
     added.push(...(await tx.insert(listingSales).values(rows).onConflictDoNothing().returning(changed)));
   }
   await applySalesRollup(tx, added, removed);
@@ -179,7 +225,10 @@ async function writeSales(tx: Tx, network: string, change: { remove: StoredSaleK
 /** Drops the stored sales paid by `payers` (lower-case addresses) and moves the roll-ups with them; how many went. */
 export async function dropSalesPaidBy(db: Db, network: string, payers: string[]): Promise<number> {
   if (payers.length === 0) return 0;
-  const list = sql.join(payers.map((p) => sql`${p}`), sql`, `);
+  const list = sql.join(
+    payers.map((p) => sql`${p}`),
+    sql`, `,
+  );
   return db.transaction(async (tx) => {
     const removed = await tx
       .delete(listingSales)
@@ -214,21 +263,41 @@ type TrackedPayee = { listingId: string; payee: string; fromBlock: bigint; toBlo
 
 export async function trackedPayees(db: Db, network: string): Promise<TrackedPayee[]> {
   return db
-    .select({ listingId: salesPayees.listingId, payee: salesPayees.payee, fromBlock: salesPayees.fromBlock, toBlock: salesPayees.toBlock, nextBlock: salesPayees.nextBlock })
+    .select({
+      listingId: salesPayees.listingId,
+      payee: salesPayees.payee,
+      fromBlock: salesPayees.fromBlock,
+      toBlock: salesPayees.toBlock,
+      nextBlock: salesPayees.nextBlock,
+    })
     .from(salesPayees)
     .where(eq(salesPayees.network, network));
 }
 
 /** Records payees that appeared (with the blocks to back-fill for them) and forgets those no check names any more. */
-export async function syncTrackedPayees(db: Db, network: string, change: { add: TrackedPayee[]; drop: { listingId: string; payee: string }[] }): Promise<void> {
+export async function syncTrackedPayees(
+  db: Db,
+  network: string,
+  change: { add: TrackedPayee[]; drop: { listingId: string; payee: string }[] },
+): Promise<void> {
   if (change.add.length === 0 && change.drop.length === 0) return;
   await db.transaction(async (tx) => {
     for (let i = 0; i < change.drop.length; i += 1000) {
       const keys = change.drop.slice(i, i + 1000).map((p) => sql`(${p.listingId}::uuid, ${p.payee})`);
-      await tx.delete(salesPayees).where(and(eq(salesPayees.network, network), sql`(${salesPayees.listingId}, ${salesPayees.payee}) in (${sql.join(keys, sql`, `)})`));
+      await tx
+        .delete(salesPayees)
+        .where(
+          and(
+            eq(salesPayees.network, network),
+            sql`(${salesPayees.listingId}, ${salesPayees.payee}) in (${sql.join(keys, sql`, `)})`,
+          ),
+        );
     }
     for (let i = 0; i < change.add.length; i += 1000) {
-      await tx.insert(salesPayees).values(change.add.slice(i, i + 1000).map((p) => ({ ...p, network }))).onConflictDoNothing();
+      await tx
+        .insert(salesPayees)
+        .values(change.add.slice(i, i + 1000).map((p) => ({ ...p, network })))
+        .onConflictDoNothing();
     }
   });
 }
@@ -237,7 +306,11 @@ export async function syncTrackedPayees(db: Db, network: string, change: { add: 
  * One back-filled range for payees that appeared late, all or nothing: adds the sales found for them (any already
  * stored are kept once) and moves their progress past `to`.
  */
-export async function applyBackfillRange(db: Db, network: string, change: { add: NewSale[]; payees: { listingId: string; payee: string }[]; to: bigint }): Promise<void> {
+export async function applyBackfillRange(
+  db: Db,
+  network: string,
+  change: { add: NewSale[]; payees: { listingId: string; payee: string }[]; to: bigint },
+): Promise<void> {
   await db.transaction(async (tx) => {
     await writeSales(tx, network, { remove: [], add: change.add });
     for (let i = 0; i < change.payees.length; i += 1000) {
@@ -245,7 +318,12 @@ export async function applyBackfillRange(db: Db, network: string, change: { add:
       await tx
         .update(salesPayees)
         .set({ nextBlock: change.to + 1n })
-        .where(and(eq(salesPayees.network, network), sql`(${salesPayees.listingId}, ${salesPayees.payee}) in (${sql.join(keys, sql`, `)})`));
+        .where(
+          and(
+            eq(salesPayees.network, network),
+            sql`(${salesPayees.listingId}, ${salesPayees.payee}) in (${sql.join(keys, sql`, `)})`,
+          ),
+        );
     }
   });
 }
@@ -255,7 +333,12 @@ type SalesWindow = { sales: number; buyers: number; volumeUnits: string };
 
 type LastSale = { network: string; txHash: string; at: string; amountUnits: string };
 
-export type SalesSummary = { last7d: SalesWindow; last30d: SalesWindow; allTime: SalesWindow; lastSale: LastSale | null };
+export type SalesSummary = {
+  last7d: SalesWindow;
+  last30d: SalesWindow;
+  allTime: SalesWindow;
+  lastSale: LastSale | null;
+};
 
 export const NO_SALES: SalesSummary = {
   last7d: { sales: 0, buyers: 0, volumeUnits: "0" },
@@ -315,7 +398,12 @@ export function salesSummaryFact(now = new Date()): ListingFact<SalesSummary> {
         allTime: { sales: Number(r.s_all), buyers: Number(r.b_all), volumeUnits: r.v_all },
         lastSale:
           r.last_tx && r.last_network && r.last_at
-            ? { network: r.last_network, txHash: r.last_tx, at: new Date(r.last_at).toISOString(), amountUnits: r.last_amount ?? "0" }
+            ? {
+                network: r.last_network,
+                txHash: r.last_tx,
+                at: new Date(r.last_at).toISOString(),
+                amountUnits: r.last_amount ?? "0",
+              }
             : null,
       };
     },
@@ -323,13 +411,22 @@ export function salesSummaryFact(now = new Date()): ListingFact<SalesSummary> {
 }
 
 /** The figures of each listing in `listingIds`, keyed by id (listings without sales are absent: NO_SALES). */
-export async function salesSummaries(db: Db, listingIds: string[], now = new Date()): Promise<Map<string, SalesSummary>> {
+export async function salesSummaries(
+  db: Db,
+  listingIds: string[],
+  now = new Date(),
+): Promise<Map<string, SalesSummary>> {
   const facts = await readListingFacts(db, listingIds, { sales: salesSummaryFact(now) });
   return new Map([...facts].flatMap(([id, f]) => (f.sales ? [[id, f.sales] as const] : [])));
 }
 
 /** Sales per UTC day over the last `days` days, oldest first, days without sales included (count 0). */
-export async function dailySales(db: Db, listingId: string, days = 30, now = new Date()): Promise<{ day: string; sales: number }[]> {
+export async function dailySales(
+  db: Db,
+  listingId: string,
+  days = 30,
+  now = new Date(),
+): Promise<{ day: string; sales: number }[]> {
   const first = windowStart(days, now);
   const rows = await db
     .select({ day: listingSalesDays.day, n: listingSalesDays.sales })
@@ -361,7 +458,12 @@ export type PurchaseByPayer = {
  * network-and-payer index gives each network's rows without reading any other wallet's. Only approved listings:
  * a listing taken down is not "listed".
  */
-export async function purchasesByPayer(db: Db, payer: string, networks: string[], limit: number): Promise<PurchaseByPayer[]> {
+export async function purchasesByPayer(
+  db: Db,
+  payer: string,
+  networks: string[],
+  limit: number,
+): Promise<PurchaseByPayer[]> {
   if (networks.length === 0) return [];
   return db
     .select({
@@ -377,7 +479,17 @@ export async function purchasesByPayer(db: Db, payer: string, networks: string[]
     })
     .from(listingSales)
     .innerJoin(listings, eq(listings.id, listingSales.listingId))
-    .where(and(inArray(listingSales.network, networks), sql`lower(${listingSales.payer}) = ${payer.toLowerCase()}`, eq(listings.status, "approved")))
-    .orderBy(sql`${listingSales.blockTime} desc`, sql`${listingSales.blockNumber} desc`, sql`${listingSales.logIndex} desc`)
+    .where(
+      and(
+        inArray(listingSales.network, networks),
+        sql`lower(${listingSales.payer}) = ${payer.toLowerCase()}`,
+        eq(listings.status, "approved"),
+      ),
+    )
+    .orderBy(
+      sql`${listingSales.blockTime} desc`,
+      sql`${listingSales.blockNumber} desc`,
+      sql`${listingSales.logIndex} desc`,
+    )
     .limit(limit);
 }

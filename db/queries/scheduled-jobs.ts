@@ -11,10 +11,23 @@ const ms = (n: number) => sql`(${Math.round(n)} * interval '1 millisecond')`;
  * after this one starts. One statement, so two instances racing for it cannot both win. Returns the
  * run's number, or null when the job is not due or another instance holds it.
  */
-export async function claimJob(db: Db, name: string, holder: string, intervalMs: number, leaseMs: number): Promise<number | null> {
+export async function claimJob(
+  db: Db,
+  name: string,
+  holder: string,
+  intervalMs: number,
+  leaseMs: number,
+): Promise<number | null> {
   const [claimed] = await db
     .insert(scheduledJobs)
-    .values({ name, holder, leaseUntil: sql`now() + ${ms(leaseMs)}`, nextRunAt: sql`now() + ${ms(intervalMs)}`, lastStartedAt: sql`now()`, runs: 1 })
+    .values({
+      name,
+      holder,
+      leaseUntil: sql`now() + ${ms(leaseMs)}`,
+      nextRunAt: sql`now() + ${ms(intervalMs)}`,
+      lastStartedAt: sql`now()`,
+      runs: 1,
+    })
     .onConflictDoUpdate({
       target: scheduledJobs.name,
       set: {
@@ -43,7 +56,9 @@ export async function releaseJobIfHeld(db: Db, name: string, holder: string): Pr
   await db
     .update(scheduledJobs)
     .set({ leaseUntil: sql`now()` })
-    .where(and(eq(scheduledJobs.name, name), eq(scheduledJobs.holder, holder), sql`${scheduledJobs.leaseUntil} > now()`));
+    .where(
+      and(eq(scheduledJobs.name, name), eq(scheduledJobs.holder, holder), sql`${scheduledJobs.leaseUntil} > now()`),
+    );
 }
 
 /**
@@ -54,14 +69,28 @@ export async function releaseJobIfHeld(db: Db, name: string, holder: string): Pr
 export async function takeLease(db: Db, name: string, holder: string, leaseMs: number): Promise<boolean> {
   const [taken] = await db
     .insert(scheduledJobs)
-    .values({ name, holder, leaseUntil: sql`now() + ${ms(leaseMs)}`, nextRunAt: sql`now()`, lastStartedAt: sql`now()`, runs: 0 })
-    .onConflictDoUpdate({ target: scheduledJobs.name, set: { holder, leaseUntil: sql`now() + ${ms(leaseMs)}` }, setWhere: sql`${scheduledJobs.leaseUntil} <= now()` })
+    .values({
+      name,
+      holder,
+      leaseUntil: sql`now() + ${ms(leaseMs)}`,
+      nextRunAt: sql`now()`,
+      lastStartedAt: sql`now()`,
+      runs: 0,
+    })
+    .onConflictDoUpdate({
+      target: scheduledJobs.name,
+      set: { holder, leaseUntil: sql`now() + ${ms(leaseMs)}` },
+      setWhere: sql`${scheduledJobs.leaseUntil} <= now()`,
+    })
     .returning({ holder: scheduledJobs.holder });
   return taken?.holder === holder;
 }
 
 /** Whether somebody holds `name`'s lease now. */
 export async function leaseHeld(db: Db, name: string): Promise<boolean> {
-  const [row] = await db.select({ held: sql<boolean>`${scheduledJobs.leaseUntil} > now()` }).from(scheduledJobs).where(eq(scheduledJobs.name, name));
+  const [row] = await db
+    .select({ held: sql<boolean>`${scheduledJobs.leaseUntil} > now()` })
+    .from(scheduledJobs)
+    .where(eq(scheduledJobs.name, name));
   return Boolean(row?.held);
 }

@@ -5,5 +5,10 @@ import type { Db } from "../types";
 
 /** Slug and name of every approved listing, in slug order, at most `limit`. */
 export async function listCardListings(db: Db, limit: number): Promise<{ slug: string; name: string }[]> {
-  return db.select({ slug: listings.slug, name: listings.name }).from(listings).where(eq(listings.status, "approved")).orderBy(asc(listings.slug)).limit(limit);
+  return db
+    .select({ slug: listings.slug, name: listings.name })
+    .from(listings)
+    .where(eq(listings.status, "approved"))
+    .orderBy(asc(listings.slug))
+    .limit(limit);
 }

@@ -3,7 +3,10 @@ import { and, eq, gt, lt } from "drizzle-orm";
 import { sessions } from "../schema";
 import type { Db } from "../types";
 
-export async function insertSession(db: Db, row: { userId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+export async function insertSession(
+  db: Db,
+  row: { userId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
   // Housekeeping on the way: the user's expired sessions go.
   await db.delete(sessions).where(and(eq(sessions.userId, row.userId), lt(sessions.expiresAt, new Date())));
   await db.insert(sessions).values(row);

@@ -3,7 +3,10 @@ import { and, desc, eq } from "drizzle-orm";
 import { listings, type ListingRow } from "../schema";
 import type { Db } from "../types";
 
-export type SubmittedListing = Pick<ListingRow, "id" | "name" | "serverUrl" | "status" | "rejectionReason" | "categories" | "createdAt">;
+export type SubmittedListing = Pick<
+  ListingRow,
+  "id" | "name" | "serverUrl" | "status" | "rejectionReason" | "categories" | "createdAt"
+>;
 
 export async function listSubmittedListings(db: Db, submitterId: string): Promise<SubmittedListing[]> {
   return db

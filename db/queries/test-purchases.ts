@@ -1,7 +1,17 @@
 // Agora's test purchases: the day's budget (reserved in the database before anything is signed, so instances
 // sharing it cannot overspend it together), each purchase's record, and the items owners exclude.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { buyerReceipts, listingProbes, listings, testPurchaseExclusions, testPurchases, testPurchaseSpending, type ListingRow, type TestPurchase, type TestPurchaseOutcome } from "../schema";
+import {
+  buyerReceipts,
+  listingProbes,
+  listings,
+  testPurchaseExclusions,
+  testPurchases,
+  testPurchaseSpending,
+  type ListingRow,
+  type TestPurchase,
+  type TestPurchaseOutcome,
+} from "../schema";
 import { rowFromJson, rowJson } from "../json-rows";
 import { rowsOf } from "../rows";
 import type { Db } from "../types";
@@ -11,7 +21,14 @@ import { readListingFacts, type ListingFact } from "./facts-statement";
 const TODAY = sql`(now() at time zone 'utc')::date`;
 
 /** `wallet`: the paying test wallet's address, whose own daily budget the purchase counts against. */
-type NewTestPurchase = { listingId: string; item: string; network: string; payTo: string | null; units: bigint; wallet: string };
+type NewTestPurchase = {
+  listingId: string;
+  item: string;
+  network: string;
+  payTo: string | null;
+  units: bigint;
+  wallet: string;
+};
 
 /** Budgets are kept per wallet under its lower-case address, however the caller spells it. */
 const walletKey = (address: string) => address.toLowerCase();
@@ -24,7 +41,11 @@ type OverBudget = { overBudget: true; spentUnits: bigint };
  * only ever rises through a conditional update (`spent + units <= budget`), which PostgreSQL re-checks on the
  * latest row version under its row lock: two instances reserving at once cannot both pass the last dollar.
  */
-export async function reserveTestPurchase(db: Db, purchase: NewTestPurchase, budgetUnits: bigint): Promise<{ id: string } | OverBudget> {
+export async function reserveTestPurchase(
+  db: Db,
+  purchase: NewTestPurchase,
+  budgetUnits: bigint,
+): Promise<{ id: string } | OverBudget> {
   const wallet = walletKey(purchase.wallet);
   if (purchase.units > budgetUnits) return { overBudget: true, spentUnits: await spentToday(db, wallet) };
   return db.transaction(async (tx) => {
@@ -33,7 +54,8 @@ export async function reserveTestPurchase(db: Db, purchase: NewTestPurchase, bud
       on conflict (wallet, day) do update set spent_units = ${testPurchaseSpending.spentUnits} + excluded.spent_units
       where ${testPurchaseSpending.spentUnits} + excluded.spent_units <= ${budgetUnits}
       returning spent_units`);
-    if (rowsOf(raised).length === 0) return { overBudget: true as const, spentUnits: await spentToday(tx as unknown as Db, wallet) };
+    if (rowsOf(raised).length === 0)
+      return { overBudget: true as const, spentUnits: await spentToday(tx as unknown as Db, wallet) };
     const [row] = await tx
       .insert(testPurchases)
       .values({ ...purchase, wallet, money: "reserved" })
@@ -60,17 +82,30 @@ export async function spentToday(db: Db, wallet: string): Promise<bigint> {
  * `settledUnits`: what a metered purchase moved, when less than the maximum it reserved: the row keeps that, and the
  * day's spending gets the rest back.
  */
-export async function recordTestPurchaseMoney(db: Db, id: string, change: { money: string; transaction?: string; note?: string; release?: boolean; settledUnits?: bigint }): Promise<void> {
+export async function recordTestPurchaseMoney(
+  db: Db,
+  id: string,
+  change: { money: string; transaction?: string; note?: string; release?: boolean; settledUnits?: bigint },
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx
-      .select({ money: testPurchases.money, units: testPurchases.units, day: testPurchases.day, wallet: testPurchases.wallet })
+      .select({
+        money: testPurchases.money,
+        units: testPurchases.units,
+        day: testPurchases.day,
+        wallet: testPurchases.wallet,
+      })
       .from(testPurchases)
       .where(eq(testPurchases.id, id))
       .for("update");
     if (!before) return;
     await tx
       .update(testPurchases)
-      .set({ money: change.money, ...(change.transaction ? { transaction: change.transaction } : {}), ...(change.note ? { note: change.note.slice(0, 300) } : {}) })
+      .set({
+        money: change.money,
+        ...(change.transaction ? { transaction: change.transaction } : {}),
+        ...(change.note ? { note: change.note.slice(0, 300) } : {}),
+      })
       .where(eq(testPurchases.id, id));
     const settled = change.settledUnits;
     if (settled !== undefined && settled >= 0n && settled < before.units) {
@@ -90,10 +125,19 @@ export async function recordTestPurchaseMoney(db: Db, id: string, change: { mone
 }
 
 /** Records a purchase that never reached a reservation (drift, refused before signing). */
-export async function insertTestPurchase(db: Db, purchase: NewTestPurchase & { outcome: TestPurchaseOutcome; note: string }): Promise<string> {
+export async function insertTestPurchase(
+  db: Db,
+  purchase: NewTestPurchase & { outcome: TestPurchaseOutcome; note: string },
+): Promise<string> {
   const [row] = await db
     .insert(testPurchases)
-    .values({ ...purchase, wallet: walletKey(purchase.wallet), note: purchase.note.slice(0, 300), money: "none", finishedAt: sql`now()` })
+    .values({
+      ...purchase,
+      wallet: walletKey(purchase.wallet),
+      note: purchase.note.slice(0, 300),
+      money: "none",
+      finishedAt: sql`now()`,
+    })
     .returning({ id: testPurchases.id });
   return row!.id;
 }
@@ -120,7 +164,10 @@ export async function finishTestPurchase(
       .where(eq(testPurchases.id, id))
       .returning({ listingId: testPurchases.listingId });
     if (row && verdict.outcome === "not-delivered") {
-      await tx.update(listings).set({ verified: false, updatedAt: sql`now()` }).where(and(eq(listings.id, row.listingId), eq(listings.verified, true)));
+      await tx
+        .update(listings)
+        .set({ verified: false, updatedAt: sql`now()` })
+        .where(and(eq(listings.id, row.listingId), eq(listings.verified, true)));
     }
   });
 }
@@ -138,7 +185,9 @@ export async function latestTestPurchases(db: Db, listingIds: string[]): Promise
   return new Map([...facts].flatMap(([id, f]) => (f.test ? [[id, f.test] as const] : [])));
 }
 
-export type TestPurchaseTarget = Pick<ListingRow, "id" | "name" | "serverUrl" | "price"> & { lastTestedAt: Date | null };
+export type TestPurchaseTarget = Pick<ListingRow, "id" | "name" | "serverUrl" | "price"> & {
+  lastTestedAt: Date | null;
+};
 
 /**
  * Approved paid listings due a test purchase (none since `intervalMs` ago): listings someone answers for (submitted
@@ -146,10 +195,20 @@ export type TestPurchaseTarget = Pick<ListingRow, "id" | "name" | "serverUrl" | 
  * listings cannot use up the day's budget before them; then never tested first, then cheapest first. The interval is
  * measured on the database's clock.
  */
-export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit: number): Promise<TestPurchaseTarget[]> {
+export async function listTestPurchaseTargets(
+  db: Db,
+  intervalMs: number,
+  limit: number,
+): Promise<TestPurchaseTarget[]> {
   const last = sql<Date | null>`(select max(t.started_at) from ${testPurchases} t where t.listing_id = ${listings.id})`;
   const rows = await db
-    .select({ id: listings.id, name: listings.name, serverUrl: listings.serverUrl, price: listings.price, lastTestedAt: last })
+    .select({
+      id: listings.id,
+      name: listings.name,
+      serverUrl: listings.serverUrl,
+      price: listings.price,
+      lastTestedAt: last,
+    })
     .from(listings)
     .where(
       and(
@@ -161,20 +220,35 @@ export async function listTestPurchaseTargets(db: Db, intervalMs: number, limit:
         sql`coalesce(${last} < now() - (${Math.round(intervalMs)} * interval '1 millisecond'), true)`,
       ),
     )
-    .orderBy(sql`${listings.source} <> 'agora' and ${listings.submitterId} is null`, sql`${last} is not null`, asc(listings.price), asc(listings.id))
+    .orderBy(
+      sql`${listings.source} <> 'agora' and ${listings.submitterId} is null`,
+      sql`${last} is not null`,
+      asc(listings.price),
+      asc(listings.id),
+    )
     .limit(limit);
-  return rows.map((r) => ({ ...r, price: r.price === null ? null : Number(r.price), lastTestedAt: r.lastTestedAt ? new Date(r.lastTestedAt) : null }));
+  return rows.map((r) => ({
+    ...r,
+    price: r.price === null ? null : Number(r.price),
+    lastTestedAt: r.lastTestedAt ? new Date(r.lastTestedAt) : null,
+  }));
 }
 
 /** The items of `listingId` its owner excluded from test purchases. */
 export async function excludedItems(db: Db, listingId: string): Promise<Set<string>> {
-  const rows = await db.select({ item: testPurchaseExclusions.item }).from(testPurchaseExclusions).where(eq(testPurchaseExclusions.listingId, listingId));
+  const rows = await db
+    .select({ item: testPurchaseExclusions.item })
+    .from(testPurchaseExclusions)
+    .where(eq(testPurchaseExclusions.listingId, listingId));
   return new Set(rows.map((r) => r.item));
 }
 
 export async function setItemExcluded(db: Db, listingId: string, item: string, excluded: boolean): Promise<void> {
   if (excluded) await db.insert(testPurchaseExclusions).values({ listingId, item }).onConflictDoNothing();
-  else await db.delete(testPurchaseExclusions).where(and(eq(testPurchaseExclusions.listingId, listingId), eq(testPurchaseExclusions.item, item)));
+  else
+    await db
+      .delete(testPurchaseExclusions)
+      .where(and(eq(testPurchaseExclusions.listingId, listingId), eq(testPurchaseExclusions.item, item)));
 }
 
 export type UndeliveredListing = Pick<ListingRow, "id" | "name" | "slug" | "serverUrl"> & { purchase: TestPurchase };
@@ -188,13 +262,27 @@ export async function undeliveredListings(db: Db, limit = 50): Promise<Undeliver
     .orderBy(testPurchases.listingId, desc(testPurchases.startedAt), desc(testPurchases.id))
     .as("latest");
   const rows = await db
-    .select({ id: listings.id, name: listings.name, slug: listings.slug, serverUrl: listings.serverUrl, latestId: latest.id })
+    .select({
+      id: listings.id,
+      name: listings.name,
+      slug: listings.slug,
+      serverUrl: listings.serverUrl,
+      latestId: latest.id,
+    })
     .from(latest)
     .innerJoin(listings, eq(listings.id, latest.listingId))
     .where(eq(latest.outcome, "not-delivered"))
     .limit(limit);
   if (rows.length === 0) return [];
-  const full = await db.select().from(testPurchases).where(inArray(testPurchases.id, rows.map((r) => r.latestId)));
+  const full = await db
+    .select()
+    .from(testPurchases)
+    .where(
+      inArray(
+        testPurchases.id,
+        rows.map((r) => r.latestId),
+      ),
+    );
   const byId = new Map(full.map((p) => [p.id, p]));
   return rows.map(({ latestId, ...r }) => ({ ...r, purchase: byId.get(latestId)! }));
 }
@@ -207,7 +295,12 @@ export async function undeliveredListings(db: Db, limit = 50): Promise<Undeliver
  * out: nothing was bought. `buyerReceipts` (present when there were any) says how many of them buyers' receipts
  * counted; a receipt is of a payment on chain, so it never failed uncharged.
  */
-export type DeliveryCounts = { delivered: number; failedUncharged: number; failedCharged: number; buyerReceipts?: { delivered: number; failedCharged: number } };
+export type DeliveryCounts = {
+  delivered: number;
+  failedUncharged: number;
+  failedCharged: number;
+  buyerReceipts?: { delivered: number; failedCharged: number };
+};
 
 /** The outcomes `deliveryCounts` counts (drift and pending bought nothing). */
 const COUNTED = sql.raw(`t.outcome in ('delivered', 'refused', 'not-delivered')`);
@@ -219,7 +312,9 @@ const COUNTED = sql.raw(`t.outcome in ('delivered', 'refused', 'not-delivered')`
  */
 export function deliveryCountsFact(days = 30): ListingFact<DeliveryCounts> {
   const charged = sql.raw(`t.outcome = 'not-delivered' and t.money not in ('none', 'refused')`);
-  const uncharged = sql.raw(`t.outcome = 'refused' or (t.outcome = 'not-delivered' and t.money in ('none', 'refused'))`);
+  const uncharged = sql.raw(
+    `t.outcome = 'refused' or (t.outcome = 'not-delivered' and t.money in ('none', 'refused'))`,
+  );
   const since = sql`now() - make_interval(days => ${Math.trunc(days)}::int)`;
   return {
     select: (listingId) => sql`(select case when tp.counted + br.counted > 0 then jsonb_build_object(
@@ -237,7 +332,11 @@ export function deliveryCountsFact(days = 30): ListingFact<DeliveryCounts> {
             from ${buyerReceipts} r where r.listing_id = ${listingId} and r.paid_at >= ${since}) br)`,
     decode: (json) => {
       const o = json as Record<string, unknown>;
-      const counts: DeliveryCounts = { delivered: Number(o.delivered), failedUncharged: Number(o.failedUncharged), failedCharged: Number(o.failedCharged) };
+      const counts: DeliveryCounts = {
+        delivered: Number(o.delivered),
+        failedUncharged: Number(o.failedUncharged),
+        failedCharged: Number(o.failedCharged),
+      };
       const receipts = { delivered: Number(o.receiptsDelivered), failedCharged: Number(o.receiptsFailedCharged) };
       return receipts.delivered + receipts.failedCharged > 0 ? { ...counts, buyerReceipts: receipts } : counts;
     },

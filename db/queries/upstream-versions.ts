@@ -4,7 +4,13 @@ import { desc, sql } from "drizzle-orm";
 import { ingestedServers, upstreamVersions, type UpstreamServerJson } from "../schema";
 import type { Db } from "../types";
 
-type UpstreamVersion = { sourceKey: string; upstreamName: string; version: string; publishedAt: Date | null; server: UpstreamServerJson };
+type UpstreamVersion = {
+  sourceKey: string;
+  upstreamName: string;
+  version: string;
+  publishedAt: Date | null;
+  server: UpstreamServerJson;
+};
 
 /** Rows per statement (a page of 1,000 entries, all versions of one name, stays far inside the parameter limit). */
 const BATCH = 500;
@@ -20,7 +26,11 @@ export async function recordUpstreamVersions(db: Db, versions: UpstreamVersion[]
 const MAX_LISTED_VERSIONS = 1000;
 
 /** The versions seen of the upstream entries a listing was imported from, newest published first. */
-export async function versionsOfListing(db: Db, listingId: string, limit = MAX_LISTED_VERSIONS): Promise<UpstreamVersion[]> {
+export async function versionsOfListing(
+  db: Db,
+  listingId: string,
+  limit = MAX_LISTED_VERSIONS,
+): Promise<UpstreamVersion[]> {
   return db
     .select({
       sourceKey: upstreamVersions.sourceKey,
@@ -33,6 +43,10 @@ export async function versionsOfListing(db: Db, listingId: string, limit = MAX_L
     .where(
       sql`(${upstreamVersions.sourceKey}, ${upstreamVersions.upstreamName}) in (select ${ingestedServers.sourceKey}, ${ingestedServers.upstreamName} from ${ingestedServers} where ${ingestedServers.listingId} = ${listingId})`,
     )
-    .orderBy(sql`${upstreamVersions.publishedAt} desc nulls last`, desc(upstreamVersions.firstSeenAt), upstreamVersions.version)
+    .orderBy(
+      sql`${upstreamVersions.publishedAt} desc nulls last`,
+      desc(upstreamVersions.firstSeenAt),
+      upstreamVersions.version,
+    )
     .limit(limit);
 }

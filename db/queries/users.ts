@@ -46,7 +46,10 @@ export async function markEmailVerified(db: Db, userId: string, email: string): 
 }
 
 /** Throws a unique violation (`users_password_email_key`) when a password account has the address. */
-export async function insertPasswordUser(db: Db, input: { email: string; name: string; passwordHash: string }): Promise<User> {
+export async function insertPasswordUser(
+  db: Db,
+  input: { email: string; name: string; passwordHash: string },
+): Promise<User> {
   const [user] = await db.insert(users).values(input).returning();
   return user!;
 }
@@ -55,7 +58,11 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
-export async function findUserIdByAccount(db: Db, provider: string, providerAccountId: string): Promise<string | undefined> {
+export async function findUserIdByAccount(
+  db: Db,
+  provider: string,
+  providerAccountId: string,
+): Promise<string | undefined> {
   const [row] = await db
     .select({ userId: accounts.userId })
     .from(accounts)
@@ -63,10 +70,20 @@ export async function findUserIdByAccount(db: Db, provider: string, providerAcco
   return row?.userId;
 }
 
-export type OAuthProfile = { name: string | null; email: string | null; image: string | null; githubLogin?: string | null };
+export type OAuthProfile = {
+  name: string | null;
+  email: string | null;
+  image: string | null;
+  githubLogin?: string | null;
+};
 
 /** A provider's address is stored only when the provider verified it, so it counts as proven. */
-export async function insertOAuthUser(db: Db, provider: string, providerAccountId: string, profile: OAuthProfile): Promise<string> {
+export async function insertOAuthUser(
+  db: Db,
+  provider: string,
+  providerAccountId: string,
+  profile: OAuthProfile,
+): Promise<string> {
   if (profile.githubLogin) await releaseGithubLogin(db, profile.githubLogin);
   const [user] = await db
     .insert(users)

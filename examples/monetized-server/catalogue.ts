@@ -55,12 +55,19 @@ export function referenceItems(jobSeconds = imageJobSeconds()): ItemDefinition[]
       description: "A screenshot of a public web page. Free.",
       price: 0,
       params: { url: "Example: https://example.com" },
-      handler: ({ url }) => ({ url, image: `screenshot-${sample(url, 1e6)}.png`, width: 1280, height: 800, sample: true }),
+      handler: ({ url }) => ({
+        url,
+        image: `screenshot-${sample(url, 1e6)}.png`,
+        width: 1280,
+        height: 800,
+        sample: true,
+      }),
     },
     {
       id: "logo-render",
       name: "Logo render",
-      description: "A 512×512 PNG logo from a short brief. Asynchronous: collect it with job-status after the time given.",
+      description:
+        "A 512×512 PNG logo from a short brief. Asynchronous: collect it with job-status after the time given.",
       price: "0.10",
       params: { brief: "Example: a fox made of circuit lines" },
       async: { checkAfterSeconds: jobSeconds },

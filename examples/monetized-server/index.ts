@@ -4,7 +4,15 @@
 import { pathToFileURL } from "node:url";
 import { startReferenceServer, VARIANTS, type Variant } from "./server";
 
-export { createReferenceKit, startReferenceServer, VARIANTS, type ConcurrencyTracker, type ReferenceServer, type ReferenceServerOptions, type Variant } from "./server";
+export {
+  createReferenceKit,
+  startReferenceServer,
+  VARIANTS,
+  type ConcurrencyTracker,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  type Variant,
+} from "./server";
 export { PAYMENT_METHOD, PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
 
 async function main() {

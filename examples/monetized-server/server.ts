@@ -24,7 +24,17 @@ export type Variant =
   | "huge" // answers every request with a 2 MB body
   | "redirect-private"; // redirects every request to the cloud metadata address
 
-export const VARIANTS: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "modern-only", "not-mcp", "slow", "huge", "redirect-private"];
+export const VARIANTS: Variant[] = [
+  "reference",
+  "quirky",
+  "no-pricing",
+  "sse-only",
+  "modern-only",
+  "not-mcp",
+  "slow",
+  "huge",
+  "redirect-private",
+];
 
 export type ReferenceServer = { url: string; port: number; close: () => Promise<void> };
 
@@ -64,7 +74,8 @@ function methodNotAllowed(res: http.ServerResponse) {
 // Stateless Streamable HTTP, the SDK's own serving: a fresh server per POST; 2025 clients too unless modern only.
 function streamableHandler(build: () => McpServer, legacy: "stateless" | "reject") {
   const serve = toNodeHandler(withoutJsonModeWarning(() => createMcpHandler(build, { legacy, responseMode: "json" })));
-  return (req: http.IncomingMessage, res: http.ServerResponse) => (req.method === "POST" ? serve(req, res) : methodNotAllowed(res));
+  return (req: http.IncomingMessage, res: http.ServerResponse) =>
+    req.method === "POST" ? serve(req, res) : methodNotAllowed(res);
 }
 
 function legacySseHandler(build: () => McpServer) {
@@ -79,7 +90,8 @@ function legacySseHandler(build: () => McpServer) {
       return;
     }
     const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
-    if (req.method === "POST" && url.pathname === "/messages" && transport) return transport.handlePostMessage(req, res);
+    if (req.method === "POST" && url.pathname === "/messages" && transport)
+      return transport.handlePostMessage(req, res);
     return methodNotAllowed(res);
   };
 }
@@ -109,15 +121,20 @@ export function createReferenceKit(options: ReferenceServerOptions = {}): Moneti
 }
 
 function handlerFor(variant: Variant, options: ReferenceServerOptions) {
-  const kit = variant === "reference" || variant === "sse-only" || variant === "modern-only" ? createReferenceKit(options) : null;
+  const kit =
+    variant === "reference" || variant === "sse-only" || variant === "modern-only" ? createReferenceKit(options) : null;
   const sse = variant === "sse-only" ? legacySseHandler(kit!.createMcpServer) : null;
   const streamable =
-    variant === "modern-only" ? streamableHandler(kit!.createMcpServer, "reject") : streamableHandler(() => buildLegacyServer(variant as LegacyShape, options.walletAddress), "stateless");
+    variant === "modern-only"
+      ? streamableHandler(kit!.createMcpServer, "reject")
+      : streamableHandler(() => buildLegacyServer(variant as LegacyShape, options.walletAddress), "stateless");
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://reference.local");
     switch (variant) {
       case "not-mcp":
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Welcome</title><h1>Not an MCP server</h1>");
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end("<!doctype html><title>Welcome</title><h1>Not an MCP server</h1>");
         return;
       case "slow":
         return; // the request stays open until the client gives up or the server closes

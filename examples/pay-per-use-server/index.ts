@@ -53,9 +53,13 @@ export function createPayPerUseServer(options: PayPerUseOptions): MonetizedServe
 async function main() {
   const walletAddress = process.env.SERVER_WALLET_ADDRESS;
   const facilitatorUrl = process.env.FACILITATOR_URL;
-  if (!walletAddress || !/^0x[0-9a-fA-F]{40}$/.test(walletAddress)) throw new Error("SERVER_WALLET_ADDRESS must be a 0x address");
+  if (!walletAddress || !/^0x[0-9a-fA-F]{40}$/.test(walletAddress))
+    throw new Error("SERVER_WALLET_ADDRESS must be a 0x address");
   if (!facilitatorUrl) throw new Error("FACILITATOR_URL must name an x402 facilitator");
-  const server = await createPayPerUseServer({ walletAddress, facilitatorUrl }).listen({ port: Number(process.env.PORT ?? 8093), host: process.env.HOST ?? "127.0.0.1" });
+  const server = await createPayPerUseServer({ walletAddress, facilitatorUrl }).listen({
+    port: Number(process.env.PORT ?? 8093),
+    host: process.env.HOST ?? "127.0.0.1",
+  });
   console.log(`Pay-per-use server listening on ${server.url}`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);

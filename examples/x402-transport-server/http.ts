@@ -12,7 +12,11 @@ export type Listening = { url: string; close: () => Promise<void> };
 const MCP_PATH = "/mcp";
 
 /** Serves `handle` on 127.0.0.1; anything but the MCP path answers 404. */
-export async function listen(port: number, handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>, host = "127.0.0.1"): Promise<Listening> {
+export async function listen(
+  port: number,
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
+  host = "127.0.0.1",
+): Promise<Listening> {
   const server = http.createServer((req, res) => {
     if (new URL(req.url ?? "/", "http://fixture.local").pathname !== MCP_PATH) return void res.writeHead(404).end();
     handle(req, res).catch((error: unknown) => {
@@ -56,7 +60,9 @@ export function webHandler(handle: (request: Request) => Promise<Response>) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const response = await handle(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body }));
+    const response = await handle(
+      new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     const reader = response.body?.getReader();
     for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) res.write(chunk.value);

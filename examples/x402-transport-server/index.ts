@@ -24,12 +24,20 @@ export async function startX402TransportServer(options: X402TransportServerOptio
   const sell = await v2Seller(options, { name: PAID_TOOL, description });
   const build = () => {
     const server = new McpServer({ name: "weather-on-x402-transport", version: "1.0.0" });
-    server.registerTool(PAID_TOOL, { description, inputSchema: { city: z.string().min(1).max(100).describe("A city, e.g. Lisbon") } }, async ({ city }, extra) => {
-      const outcome = await sell(extra._meta, async () => text(`Forecast for ${city}: sunny, 21 °C, light wind.`));
-      if (outcome.paid) return outcome.result;
-      const { paymentRequired } = outcome;
-      return { isError: true, structuredContent: paymentRequired as unknown as Record<string, unknown>, content: [{ type: "text", text: JSON.stringify(paymentRequired) }] };
-    });
+    server.registerTool(
+      PAID_TOOL,
+      { description, inputSchema: { city: z.string().min(1).max(100).describe("A city, e.g. Lisbon") } },
+      async ({ city }, extra) => {
+        const outcome = await sell(extra._meta, async () => text(`Forecast for ${city}: sunny, 21 °C, light wind.`));
+        if (outcome.paid) return outcome.result;
+        const { paymentRequired } = outcome;
+        return {
+          isError: true,
+          structuredContent: paymentRequired as unknown as Record<string, unknown>,
+          content: [{ type: "text", text: JSON.stringify(paymentRequired) }],
+        };
+      },
+    );
     server.registerTool(FREE_TOOL, { description: "Answers pong (free)." }, async () => text("pong"));
     return server;
   };
@@ -42,7 +50,13 @@ async function main() {
   if (!payTo || !/^0x[0-9a-fA-F]{40}$/.test(payTo)) throw new Error("SERVER_WALLET_ADDRESS must be a 0x address");
   if (!facilitatorUrl) throw new Error("FACILITATOR_URL must name an x402 facilitator");
   const units = BigInt(process.env.PRICE_UNITS ?? "10000");
-  const server = await startX402TransportServer({ payTo: payTo as `0x${string}`, facilitatorUrl, units, port: Number(process.env.PORT ?? 8090), host: process.env.HOST });
+  const server = await startX402TransportServer({
+    payTo: payTo as `0x${string}`,
+    facilitatorUrl,
+    units,
+    port: Number(process.env.PORT ?? 8090),
+    host: process.env.HOST,
+  });
   console.log(`x402 MCP transport server listening on ${server.url}`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);

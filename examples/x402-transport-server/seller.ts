@@ -22,7 +22,9 @@ export type SaleOutcome = { paid: false; paymentRequired: PaymentRequired } | { 
 /** A payment as `@x402/mcp` accepts it: the PaymentPayload object itself (no base64), in `_meta["x402/payment"]`. */
 function paymentIn(meta: Record<string, unknown> | undefined): PaymentPayload | undefined {
   const payment = meta?.[PAYMENT_META];
-  return typeof payment === "object" && payment !== null && "x402Version" in payment && "payload" in payment ? (payment as PaymentPayload) : undefined;
+  return typeof payment === "object" && payment !== null && "x402Version" in payment && "payload" in payment
+    ? (payment as PaymentPayload)
+    : undefined;
 }
 
 export async function v2Seller(terms: SaleTerms, tool: { name: string; description: string }) {
@@ -39,10 +41,20 @@ export async function v2Seller(terms: SaleTerms, tool: { name: string; descripti
   const resource = { url: `mcp://tool/${tool.name}`, description: tool.description, mimeType: "application/json" };
   const refuse = async (error: string, payload?: PaymentPayload): Promise<SaleOutcome> => ({
     paid: false,
-    paymentRequired: await server.createPaymentRequiredResponse(accepts, resource, error, undefined, undefined, payload),
+    paymentRequired: await server.createPaymentRequiredResponse(
+      accepts,
+      resource,
+      error,
+      undefined,
+      undefined,
+      payload,
+    ),
   });
 
-  return async function sell(meta: Record<string, unknown> | undefined, run: () => Promise<CallToolResult>): Promise<SaleOutcome> {
+  return async function sell(
+    meta: Record<string, unknown> | undefined,
+    run: () => Promise<CallToolResult>,
+  ): Promise<SaleOutcome> {
     const payload = paymentIn(meta);
     if (!payload) return refuse("Payment required to access this tool");
     const requirements = server.findMatchingRequirements(accepts, payload);

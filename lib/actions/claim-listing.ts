@@ -11,11 +11,20 @@ const listingId = z.uuid("Unknown listing.");
 export async function requestClaimToken(id: string) {
   return userAction("requestClaimToken", listingId, id, async (listing, userId) => {
     const issued = await startDomainClaim(await getDb(), userId, listing);
-    return { token: issued.token, record: issued.record, expiresAt: issued.expiresAt.toISOString(), domain: issued.domain, namespace: issued.namespace };
+    return {
+      token: issued.token,
+      record: issued.record,
+      expiresAt: issued.expiresAt.toISOString(),
+      domain: issued.domain,
+      namespace: issued.namespace,
+    };
   });
 }
 
-const verifySchema = z.object({ listingId, method: z.enum(["well-known", "dns"], { message: "Choose the file or the DNS record." }) });
+const verifySchema = z.object({
+  listingId,
+  method: z.enum(["well-known", "dns"], { message: "Choose the file or the DNS record." }),
+});
 
 /** 'Verify': reads what the domain publishes and claims the namespace's listings when the token is right. */
 export async function verifyClaim(values: { listingId: string; method: "well-known" | "dns" }) {

@@ -11,7 +11,12 @@ export async function createPersonalApiToken(values: ApiTokenValues) {
   return userAction("createPersonalApiToken", apiTokenSchema, values, async (input, userId) => {
     const db = await getDb();
     await enforceLimit(db, limits.tokensPerUser, userId);
-    const { token, expiresAt } = await issueApiToken(db, { userId, kind: "personal", name: input.name, days: input.expiresInDays });
+    const { token, expiresAt } = await issueApiToken(db, {
+      userId,
+      kind: "personal",
+      name: input.name,
+      days: input.expiresInDays,
+    });
     changedByAction([], ["/account"]);
     return { token, expiresAt };
   });

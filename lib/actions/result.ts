@@ -20,9 +20,21 @@ export async function actionResult<T>(context: string, run: () => Promise<T>): P
     // As route handlers do (lib/errors.ts classifyError): a failure translated into a 5xx is logged; an ApiError
     // thrown as the answer (503 busy: the sign-in queue is full) is not a fault, and a burst must not log stacks.
     if (known && known !== error && known.status >= 500) logError("action unavailable", error, { context });
-    if (known instanceof ApiError) return { ok: false, status: known.status, code: known.code, message: known.message, ...(known.errors ? { errors: known.errors } : {}) };
+    if (known instanceof ApiError)
+      return {
+        ok: false,
+        status: known.status,
+        code: known.code,
+        message: known.message,
+        ...(known.errors ? { errors: known.errors } : {}),
+      };
     logError("unhandled action error", error, { context });
-    return { ok: false, status: 500, code: "internal_error", message: "Something went wrong on our side. Please try again." };
+    return {
+      ok: false,
+      status: 500,
+      code: "internal_error",
+      message: "Something went wrong on our side. Please try again.",
+    };
   }
 }
 
@@ -46,16 +58,31 @@ async function guardedAction<G, S extends z.ZodType, T>(
 const nobody = async () => undefined;
 
 /** An action anyone may call (the input is still checked with `schema`). */
-export function action<S extends z.ZodType, T>(context: string, schema: S, values: unknown, run: (input: z.output<S>) => Promise<T>) {
+export function action<S extends z.ZodType, T>(
+  context: string,
+  schema: S,
+  values: unknown,
+  run: (input: z.output<S>) => Promise<T>,
+) {
   return guardedAction(context, nobody, schema, values, run);
 }
 
 /** An action for signed-in users: a 401 (and a stale session cookie cleared) before the input is looked at. */
-export function userAction<S extends z.ZodType, T>(context: string, schema: S, values: unknown, run: (input: z.output<S>, userId: string) => Promise<T>) {
+export function userAction<S extends z.ZodType, T>(
+  context: string,
+  schema: S,
+  values: unknown,
+  run: (input: z.output<S>, userId: string) => Promise<T>,
+) {
   return guardedAction(context, requireSessionUserId, schema, values, run);
 }
 
 /** An action for admins: 401 without a session, 403 for anyone else, before the input is looked at. */
-export function adminAction<S extends z.ZodType, T>(context: string, schema: S, values: unknown, run: (input: z.output<S>, admin: User) => Promise<T>) {
+export function adminAction<S extends z.ZodType, T>(
+  context: string,
+  schema: S,
+  values: unknown,
+  run: (input: z.output<S>, admin: User) => Promise<T>,
+) {
   return guardedAction(context, requireAdmin, schema, values, run);
 }

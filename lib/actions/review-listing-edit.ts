@@ -24,7 +24,11 @@ const REFUSALS = {
 export async function reviewListingEdit(input: ReviewDecisionInput) {
   return adminAction("reviewListingEdit", reviewDecisionSchema, input, async (parsed, admin) => {
     const db = await getDb();
-    const decision = { decision: parsed.decision, reason: parsed.decision === "rejected" ? parsed.reason : null, revision: parsed.revision };
+    const decision = {
+      decision: parsed.decision,
+      reason: parsed.decision === "rejected" ? parsed.reason : null,
+      revision: parsed.revision,
+    };
     let outcome = await decideListingEdit(db, parsed.listingId, admin.id, decision);
     // The edit's check after saving has not reached its server yet (it may still be running): check it now, once.
     if (!outcome.ok && outcome.reason === "unprobed") {

@@ -8,7 +8,8 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { reviewDecisionSchema, type ReviewDecisionInput } from "@/lib/validations/review";
 import { adminAction } from "./result";
 
-const EDITED_SINCE_OPENED = "The owner changed this listing after you opened the queue. Review the new version below, then decide again.";
+const EDITED_SINCE_OPENED =
+  "The owner changed this listing after you opened the queue. Review the new version below, then decide again.";
 const NO_LONGER_PENDING = "This listing is no longer waiting for review.";
 const NOT_REACHED =
   "Agora could not reach this server at its current address, so there are no prices or payee to approve. Make sure it is up, check it again, then approve.";

@@ -7,9 +7,14 @@ import { userAction } from "./result";
 
 /** Revokes one of the signed-in user's tokens; it stops working on its next request. */
 export async function revokePersonalApiToken(tokenId: string) {
-  return userAction("revokePersonalApiToken", z.uuid("That token does not exist or was already revoked."), tokenId, async (id, userId) => {
-    await revokeApiToken(await getDb(), userId, id);
-    changedByAction([], ["/account"]);
-    return null;
-  });
+  return userAction(
+    "revokePersonalApiToken",
+    z.uuid("That token does not exist or was already revoked."),
+    tokenId,
+    async (id, userId) => {
+      await revokeApiToken(await getDb(), userId, id);
+      changedByAction([], ["/account"]);
+      return null;
+    },
+  );
 }

@@ -15,9 +15,12 @@ import { adminAction } from "./result";
 export async function runIngestNow() {
   return adminAction("runIngestNow", z.undefined(), undefined, async () => {
     const { INGEST_SOURCES, PROBE_ALLOW_PRIVATE_HOSTS } = env();
-    const started = await startIngestNow(await getDb(), parseIngestSources(INGEST_SOURCES), { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS });
+    const started = await startIngestNow(await getDb(), parseIngestSources(INGEST_SOURCES), {
+      allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS,
+    });
     if (started.status === "no-sources") throw new ApiError(409, "No sources are configured: set INGEST_SOURCES.");
-    if (started.status === "busy") throw new ApiError(409, "A check or ingestion run is already going; try again when it ends.");
+    if (started.status === "busy")
+      throw new ApiError(409, "A check or ingestion run is already going; try again when it ends.");
     // The page reads fresh state on every request (it is per-user, never cached): a reload shows the run.
     void started.done;
     return { started: true };

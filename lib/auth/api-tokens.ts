@@ -1,7 +1,13 @@
 // Bearer tokens for programs: `agora_` + 256 random bits, stored as SHA-256, with an expiry; deleting the
 // row revokes the token on its next use.
 import type { Db } from "@/db/types";
-import { deleteUserToken, insertApiToken, listLiveTokens, takeLiveToken, type ApiTokenSummary } from "@/db/queries/api-tokens";
+import {
+  deleteUserToken,
+  insertApiToken,
+  listLiveTokens,
+  takeLiveToken,
+  type ApiTokenSummary,
+} from "@/db/queries/api-tokens";
 import type { ApiTokenKind } from "@/db/schema";
 import { ApiError } from "@/lib/errors";
 import { API_TOKEN_PREFIX, digest, randomSecret } from "@/lib/secrets";
@@ -12,7 +18,10 @@ export const SIGN_IN_TOKEN_DAYS = 30;
 
 export type IssuedToken = { token: string; tokenType: "Bearer"; expiresAt: string; record: ApiTokenSummary };
 
-export async function issueApiToken(db: Db, input: { userId: string; kind: ApiTokenKind; name: string; days: number }): Promise<IssuedToken> {
+export async function issueApiToken(
+  db: Db,
+  input: { userId: string; kind: ApiTokenKind; name: string; days: number },
+): Promise<IssuedToken> {
   const token = randomSecret(API_TOKEN_PREFIX);
   const record = await insertApiToken(db, {
     userId: input.userId,
@@ -30,10 +39,19 @@ export async function issueApiToken(db: Db, input: { userId: string; kind: ApiTo
 export async function authenticateBearer(db: Db, request: Request): Promise<{ userId: string; tokenId: string }> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new ApiError(401, "Sign in required: send Authorization: Bearer <token>.", { code: "sign_in_required", headers: { "WWW-Authenticate": "Bearer" } });
+  if (!match)
+    throw new ApiError(401, "Sign in required: send Authorization: Bearer <token>.", {
+      code: "sign_in_required",
+      headers: { "WWW-Authenticate": "Bearer" },
+    });
   const token = match[1]!;
-  const live = token.startsWith(API_TOKEN_PREFIX) && token.length <= 100 ? await takeLiveToken(db, digest(token)) : undefined;
-  if (!live) throw new ApiError(401, "The API token is invalid, expired or revoked.", { code: "invalid_token", headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
+  const live =
+    token.startsWith(API_TOKEN_PREFIX) && token.length <= 100 ? await takeLiveToken(db, digest(token)) : undefined;
+  if (!live)
+    throw new ApiError(401, "The API token is invalid, expired or revoked.", {
+      code: "invalid_token",
+      headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+    });
   return { userId: live.userId, tokenId: live.id };
 }
 
@@ -42,10 +60,16 @@ export function listApiTokens(db: Db, userId: string): Promise<ApiTokenSummary[]
 }
 
 export async function revokeApiToken(db: Db, userId: string, tokenId: string): Promise<void> {
-  if (!(await deleteUserToken(db, userId, tokenId))) throw new ApiError(404, "That token does not exist or was already revoked.");
+  if (!(await deleteUserToken(db, userId, tokenId)))
+    throw new ApiError(404, "That token does not exist or was already revoked.");
 }
 
 /** The JSON the sign-in calls answer with: the spec's `token`, plus its type, expiry and the account. */
 export function tokenAnswer(issued: IssuedToken, user: { id: string; email: string | null; name: string | null }) {
-  return { token: issued.token, tokenType: issued.tokenType, expiresAt: issued.expiresAt, user: { id: user.id, email: user.email, name: user.name } };
+  return {
+    token: issued.token,
+    tokenType: issued.tokenType,
+    expiresAt: issued.expiresAt,
+    user: { id: user.id, email: user.email, name: user.name },
+  };
 }

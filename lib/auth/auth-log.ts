@@ -43,7 +43,10 @@ function causeOf(error: Error): unknown {
 function undecryptable(cause: unknown): boolean {
   if (!(cause instanceof Error)) return false;
   const code = (cause as { code?: unknown }).code;
-  return (typeof code === "string" && /^ERR_J(OSE|WE|WT|WS|WK)/.test(code)) || cause.message === "no matching decryption secret";
+  return (
+    (typeof code === "string" && /^ERR_J(OSE|WE|WT|WS|WK)/.test(code)) ||
+    cause.message === "no matching decryption secret"
+  );
 }
 
 /** The `logger` of the Auth.js configuration. */
@@ -52,7 +55,8 @@ export const authLogger = {
     // A wrong password is an answer, not a fault.
     if (error instanceof CredentialsSignin) return;
     const fault = clientFault(error);
-    if (fault) return logWarn("auth.js: refused a malformed request", { type: fault, message: error.message.split("\n")[0] });
+    if (fault)
+      return logWarn("auth.js: refused a malformed request", { type: fault, message: error.message.split("\n")[0] });
     logError("auth.js", error);
   },
   warn(code: string) {

@@ -49,7 +49,10 @@ declare module "@auth/core/jwt" {
 /** Which OAuth providers this deployment offers (each needs its credentials). */
 export function oauthProviders(): { github: boolean; google: boolean } {
   const e = env();
-  return { github: Boolean(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET), google: Boolean(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) };
+  return {
+    github: Boolean(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET),
+    google: Boolean(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET),
+  };
 }
 
 function providers(): Provider[] {
@@ -63,7 +66,10 @@ function providers(): Provider[] {
         issuer: endpoints.issuer,
         authorization: { url: endpoints.authorize, params: { scope: GITHUB_SCOPE } },
         token: endpoints.token,
-        userinfo: { url: endpoints.user, request: ({ tokens }: { tokens: { access_token?: string } }) => fetchGitHubProfile(tokens.access_token!) },
+        userinfo: {
+          url: endpoints.user,
+          request: ({ tokens }: { tokens: { access_token?: string } }) => fetchGitHubProfile(tokens.access_token!),
+        },
       }),
     );
   }
@@ -75,7 +81,8 @@ function providers(): Provider[] {
       credentials: { email: {}, password: {} },
       async authorize(credentials, request) {
         const parsed = signInSchema.safeParse(credentials);
-        if (!parsed.success) throw new PasswordSignInRefused(new ApiError(401, INVALID_CREDENTIALS, { code: "invalid_credentials" }));
+        if (!parsed.success)
+          throw new PasswordSignInRefused(new ApiError(401, INVALID_CREDENTIALS, { code: "invalid_credentials" }));
         try {
           const user = await verifyPasswordSignIn(await getDb(), parsed.data, clientIp(request));
           return { id: user.id, name: user.name, email: user.email };
@@ -94,7 +101,13 @@ function oauthIdentity(provider: string, profile: unknown): OAuthIdentity | null
   if (provider === "github") return githubIdentity(profile as GitHubProfile);
   if (provider === "google") {
     const p = profile as { sub: string; name?: string; email?: string; email_verified?: boolean; picture?: string };
-    return { provider, providerAccountId: p.sub, name: p.name ?? null, email: p.email_verified ? (p.email ?? null) : null, image: p.picture ?? null };
+    return {
+      provider,
+      providerAccountId: p.sub,
+      name: p.name ?? null,
+      email: p.email_verified ? (p.email ?? null) : null,
+      image: p.picture ?? null,
+    };
   }
   return null;
 }
@@ -135,7 +148,8 @@ function config(): NextAuthConfig {
           const identity = oauthIdentity(account.provider, profile);
           const userId = identity ? await resolveOAuthUser(db, identity) : user.id!;
           // A GitHub sign-in claims the imported listings its account and owned organisations publish.
-          if (account.provider === "github") await claimOnGitHubSignIn(db, userId, (profile as unknown as GitHubProfile).login, account.access_token);
+          if (account.provider === "github")
+            await claimOnGitHubSignIn(db, userId, (profile as unknown as GitHubProfile).login, account.access_token);
           return { sub: userId, sid: await openBrowserSession(db, userId) };
         }
         // Every later read: the session must still exist server-side, or the cookie is cleared.

@@ -28,14 +28,22 @@ const UNKNOWN_REFUSAL = "The sign-in did not complete. Please try again.";
 // access_denied, server_error …) is shown beside the friendly text, so a person can report it; any other value
 // (sentences, punctuation, digits, capitals) could be a stranger's words and is never shown.
 const OAUTH_ERROR_CODE = /^[a-z_]{1,64}$/;
-const EXCHANGE_FAILED = { kind: "error", title: "Error", description: "Failed to authenticate with GitHub. Please try again." } as const;
+const EXCHANGE_FAILED = {
+  kind: "error",
+  title: "Error",
+  description: "Failed to authenticate with GitHub. Please try again.",
+} as const;
 
 export type CallbackOutcome = {
   toast: { kind: "success" | "error"; title: string; description: string };
   redirectTo: "/submit" | "/login";
 };
 
-export function callbackOutcome(params: { error?: string | null; code?: string | null; signedIn: boolean }): CallbackOutcome {
+export function callbackOutcome(params: {
+  error?: string | null;
+  code?: string | null;
+  signedIn: boolean;
+}): CallbackOutcome {
   const { error, code, signedIn } = params;
   if (error && AUTHJS_FAILURES.has(error)) return { toast: { ...EXCHANGE_FAILED }, redirectTo: "/login" };
   // Anything else in `error` is the provider's own answer (e.g. the person pressed Cancel) or our refusal.
@@ -46,6 +54,13 @@ export function callbackOutcome(params: { error?: string | null; code?: string |
   }
   // A code came back but no sign-in finished: the exchange failed.
   if (!signedIn && code) return { toast: { ...EXCHANGE_FAILED }, redirectTo: "/login" };
-  if (!signedIn) return { toast: { kind: "error", title: "Authentication Error", description: "No authorization code received." }, redirectTo: "/login" };
-  return { toast: { kind: "success", title: "Success", description: "You have been logged in successfully." }, redirectTo: "/submit" };
+  if (!signedIn)
+    return {
+      toast: { kind: "error", title: "Authentication Error", description: "No authorization code received." },
+      redirectTo: "/login",
+    };
+  return {
+    toast: { kind: "success", title: "Success", description: "You have been logged in successfully." },
+    redirectTo: "/submit",
+  };
 }

@@ -32,7 +32,9 @@ export function developmentSecret(file = DEVELOPMENT_SECRET_FILE): string {
   // Written whole under a temporary name, then linked into place: link fails when another process got there
   // first, so two processes starting at once both end up with the same secret, never a half-written one.
   const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  fs.writeFileSync(/* turbopackIgnore: true */ temporary, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
+  fs.writeFileSync(/* turbopackIgnore: true */ temporary, `${randomBytes(32).toString("base64url")}\n`, {
+    mode: 0o600,
+  });
   try {
     fs.linkSync(/* turbopackIgnore: true */ temporary, /* turbopackIgnore: true */ target);
   } catch (error) {
@@ -41,6 +43,7 @@ export function developmentSecret(file = DEVELOPMENT_SECRET_FILE): string {
     fs.rmSync(/* turbopackIgnore: true */ temporary, { force: true });
   }
   const secret = read(target);
-  if (!secret) throw new Error(`${DEVELOPMENT_SECRET_FILE} is empty or too short: delete it and start again, or set AUTH_SECRET`);
+  if (!secret)
+    throw new Error(`${DEVELOPMENT_SECRET_FILE} is empty or too short: delete it and start again, or set AUTH_SECRET`);
   return secret;
 }

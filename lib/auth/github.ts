@@ -48,9 +48,18 @@ async function getJson<T>(url: string, accessToken: string): Promise<{ ok: boole
 /** The user's profile plus their primary e-mail and whether GitHub has verified it (scope user:email). */
 export async function fetchGitHubProfile(accessToken: string): Promise<GitHubProfile> {
   const { user: userUrl, emails: emailsUrl } = githubEndpoints();
-  const user = await getJson<{ id: number; login: string; name?: string | null; email?: string | null; avatar_url?: string | null }>(userUrl, accessToken);
-  if (!user.ok || !user.body || typeof user.body.id !== "number") throw new Error("GitHub did not return the user's profile");
-  const emails = await getJson<{ email: string; primary: boolean; verified: boolean }[]>(emailsUrl, accessToken).catch(() => ({ ok: false, body: null }));
+  const user = await getJson<{
+    id: number;
+    login: string;
+    name?: string | null;
+    email?: string | null;
+    avatar_url?: string | null;
+  }>(userUrl, accessToken);
+  if (!user.ok || !user.body || typeof user.body.id !== "number")
+    throw new Error("GitHub did not return the user's profile");
+  const emails = await getJson<{ email: string; primary: boolean; verified: boolean }[]>(emailsUrl, accessToken).catch(
+    () => ({ ok: false, body: null }),
+  );
   const primary = Array.isArray(emails.body) ? (emails.body.find((e) => e.primary) ?? emails.body[0]) : undefined;
   return {
     id: user.body.id,
@@ -95,9 +104,14 @@ async function exchangeCode(code: string, codeVerifier?: string): Promise<string
 }
 
 /** POST /api/auth/callback: a GitHub authorization code in, an API token out. */
-export async function signInWithGitHubCode(db: Db, input: { code: string; codeVerifier?: string }, ip: string): Promise<{ user: User; issued: IssuedToken }> {
+export async function signInWithGitHubCode(
+  db: Db,
+  input: { code: string; codeVerifier?: string },
+  ip: string,
+): Promise<{ user: User; issued: IssuedToken }> {
   const { AUTH_GITHUB_ID, AUTH_GITHUB_SECRET } = env();
-  if (!AUTH_GITHUB_ID || !AUTH_GITHUB_SECRET) throw new ApiError(503, "GitHub sign-in is not configured on this server.");
+  if (!AUTH_GITHUB_ID || !AUTH_GITHUB_SECRET)
+    throw new ApiError(503, "GitHub sign-in is not configured on this server.");
   await enforceLimit(db, limits.codeExchangesPerIp, ip);
   let profile: GitHubProfile;
   let accessToken: string;
@@ -113,6 +127,11 @@ export async function signInWithGitHubCode(db: Db, input: { code: string; codeVe
   if (problem) throw new ApiError(409, EMAIL_TAKEN_MESSAGE, { code: "email_taken" });
   const userId = await resolveOAuthUser(db, identity);
   await claimOnGitHubSignIn(db, userId, profile.login, accessToken);
-  const issued = await issueApiToken(db, { userId, kind: "sign_in", name: "GitHub sign-in (API)", days: SIGN_IN_TOKEN_DAYS });
+  const issued = await issueApiToken(db, {
+    userId,
+    kind: "sign_in",
+    name: "GitHub sign-in (API)",
+    days: SIGN_IN_TOKEN_DAYS,
+  });
   return { user: (await findUserById(db, userId))!, issued };
 }

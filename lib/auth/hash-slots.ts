@@ -41,14 +41,28 @@ type Slots = {
   readonly waiting: number;
 };
 
-type Waiting = { claimant: Claimant; score: number; since: number; start: () => void; refuse: (error: ApiError) => void };
+type Waiting = {
+  claimant: Claimant;
+  score: number;
+  since: number;
+  start: () => void;
+  refuse: (error: ApiError) => void;
+};
 
 // Enough for every address of a large attack; the oldest tallies are dropped first.
 const MAX_TALLIES = 50_000;
 
 export function createSlots(options: SlotOptions): Slots {
-  const { concurrency, maxWaiting, maxWaitMs, scoreWindowMs = 15 * 60_000, retryAfterSeconds = 2, admitted = () => true } = options;
-  const busy = () => new ApiError(503, BUSY_MESSAGE, { code: "busy", headers: { "Retry-After": String(retryAfterSeconds) } });
+  const {
+    concurrency,
+    maxWaiting,
+    maxWaitMs,
+    scoreWindowMs = 15 * 60_000,
+    retryAfterSeconds = 2,
+    admitted = () => true,
+  } = options;
+  const busy = () =>
+    new ApiError(503, BUSY_MESSAGE, { code: "busy", headers: { "Retry-After": String(retryAfterSeconds) } });
   const scores = scoreBoard(scoreWindowMs);
   const running = runningChecks();
   const queue: Waiting[] = [];
@@ -207,7 +221,9 @@ function cameThroughDoor(): boolean {
   // A client posting a password action to another page, or an action the door does not know yet: say which.
   if (Date.now() - lastRefusalLog >= REFUSAL_LOG_MS) {
     lastRefusalLog = Date.now();
-    logWarn("a password check outside the sign-in door was refused (server/sign-in-actions.mjs lists the sign-in actions)");
+    logWarn(
+      "a password check outside the sign-in door was refused (server/sign-in-actions.mjs lists the sign-in actions)",
+    );
   }
   return false;
 }

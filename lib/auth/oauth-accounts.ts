@@ -1,6 +1,12 @@
 // People who sign in with GitHub (or Google): one user per provider identity, never merged by e-mail alone.
 import type { Db } from "@/db/types";
-import { findUserIdByAccount, findVerifiedUserByEmail, insertOAuthUser, refreshOAuthProfile, type OAuthProfile } from "@/db/queries/users";
+import {
+  findUserIdByAccount,
+  findVerifiedUserByEmail,
+  insertOAuthUser,
+  refreshOAuthProfile,
+  type OAuthProfile,
+} from "@/db/queries/users";
 import { violatedUniqueConstraint } from "@/db/unique-violation";
 import { ApiError } from "@/lib/errors";
 
@@ -37,7 +43,8 @@ export async function resolveOAuthUser(db: Db, identity: OAuthIdentity): Promise
     });
   } catch (error) {
     const constraint = violatedUniqueConstraint(error);
-    if (constraint === "users_verified_email_key") throw new ApiError(409, EMAIL_TAKEN_MESSAGE, { code: "email_taken" });
+    if (constraint === "users_verified_email_key")
+      throw new ApiError(409, EMAIL_TAKEN_MESSAGE, { code: "email_taken" });
     // Two first sign-ins of the same identity at once: the other one created the user.
     if (constraint === "accounts_provider_account_key") {
       const winner = await findUserIdByAccount(db, provider, providerAccountId);

@@ -19,12 +19,23 @@ export async function registerAccount(db: Db, input: RegisterInput, ip: string):
 }
 
 /** Creates the account and its first API token together: either both are saved or neither. */
-export async function registerWithToken(db: Db, input: RegisterInput, ip: string): Promise<{ user: User; issued: IssuedToken }> {
-  return registerThen(db, input, ip, (tx, user) => issueApiToken(tx, { userId: user.id, kind: "sign_in", name: "Registration (API)", days: SIGN_IN_TOKEN_DAYS }));
+export async function registerWithToken(
+  db: Db,
+  input: RegisterInput,
+  ip: string,
+): Promise<{ user: User; issued: IssuedToken }> {
+  return registerThen(db, input, ip, (tx, user) =>
+    issueApiToken(tx, { userId: user.id, kind: "sign_in", name: "Registration (API)", days: SIGN_IN_TOKEN_DAYS }),
+  );
 }
 
 // The new account's address is unproven until the link mailed to it is used (./email-verification.ts).
-async function registerThen<T>(db: Db, input: RegisterInput, ip: string, then: (tx: Db, user: User) => Promise<T>): Promise<{ user: User; issued: T }> {
+async function registerThen<T>(
+  db: Db,
+  input: RegisterInput,
+  ip: string,
+  then: (tx: Db, user: User) => Promise<T>,
+): Promise<{ user: User; issued: T }> {
   // Counted outside the transaction, so a refused attempt still counts.
   await enforceLimit(db, limits.registrationsPerIp, ip);
   const passwordHash = await hashPassword(input.password, { address: ip, account: input.email.toLowerCase() });
@@ -37,7 +48,9 @@ async function registerThen<T>(db: Db, input: RegisterInput, ip: string, then: (
     return created;
   } catch (error) {
     if (violatedUniqueConstraint(error) === "users_password_email_key") {
-      throw new ApiError(409, "An account with this email already exists. Sign in, or reset your password.", { code: "email_taken" });
+      throw new ApiError(409, "An account with this email already exists. Sign in, or reset your password.", {
+        code: "email_taken",
+      });
     }
     throw error;
   }
@@ -55,7 +68,9 @@ export async function verifyPasswordSignIn(db: Db, input: SignInInput, ip: strin
   await assertUnderLimit(db, limits.signInFailuresPerAccount, accountFromClient);
   const user = await findPasswordUserByEmail(db, email);
   const claimant = { address: ip, account: email };
-  const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash, claimant) : (await burnPasswordCheck(input.password, claimant), false);
+  const ok = user?.passwordHash
+    ? await verifyPassword(input.password, user.passwordHash, claimant)
+    : (await burnPasswordCheck(input.password, claimant), false);
   if (!user || !ok) {
     hashSlots.recordFailure(claimant);
     await recordFailure(db, limits.signInFailuresPerIp, ip);
@@ -66,8 +81,17 @@ export async function verifyPasswordSignIn(db: Db, input: SignInInput, ip: strin
 }
 
 /** The JSON sign-in: the account behind an email and password (or the same 401), and a fresh API token for it. */
-export async function signInWithToken(db: Db, input: SignInInput, ip: string): Promise<{ user: User; issued: IssuedToken }> {
+export async function signInWithToken(
+  db: Db,
+  input: SignInInput,
+  ip: string,
+): Promise<{ user: User; issued: IssuedToken }> {
   const user = await verifyPasswordSignIn(db, input, ip);
-  const issued = await issueApiToken(db, { userId: user.id, kind: "sign_in", name: "Email sign-in (API)", days: SIGN_IN_TOKEN_DAYS });
+  const issued = await issueApiToken(db, {
+    userId: user.id,
+    kind: "sign_in",
+    name: "Email sign-in (API)",
+    days: SIGN_IN_TOKEN_DAYS,
+  });
   return { user, issued };
 }

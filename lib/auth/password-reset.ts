@@ -3,7 +3,13 @@ import type { Db } from "@/db/types";
 import { deleteUserTokens } from "@/db/queries/api-tokens";
 import { consumeResetToken, insertResetToken, voidUserResetTokens } from "@/db/queries/password-resets";
 import { deleteUserSessions } from "@/db/queries/sessions";
-import { findPasswordUserByEmail, findUserById, findVerifiedUserByEmail, markEmailVerified, setPasswordHash } from "@/db/queries/users";
+import {
+  findPasswordUserByEmail,
+  findUserById,
+  findVerifiedUserByEmail,
+  markEmailVerified,
+  setPasswordHash,
+} from "@/db/queries/users";
 import { ApiError } from "@/lib/errors";
 import { logError } from "@/lib/log";
 import { sendPasswordResetMail } from "@/lib/mail";
@@ -27,9 +33,15 @@ export async function requestPasswordReset(db: Db, email: string, ip: string): P
   const user = (await findPasswordUserByEmail(db, email)) ?? (await findVerifiedUserByEmail(db, email));
   if (!user?.email) return { sent: Promise.resolve() };
   const token = randomSecret();
-  await insertResetToken(db, { userId: user.id, tokenHash: digest(token), expiresAt: new Date(Date.now() + RESET_VALID_MINUTES * 60_000) });
+  await insertResetToken(db, {
+    userId: user.id,
+    tokenHash: digest(token),
+    expiresAt: new Date(Date.now() + RESET_VALID_MINUTES * 60_000),
+  });
   const link = `${siteUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-  const sent = sendPasswordResetMail(user.email, link, RESET_VALID_MINUTES).catch((error) => logError("password reset mail failed", error));
+  const sent = sendPasswordResetMail(user.email, link, RESET_VALID_MINUTES).catch((error) =>
+    logError("password reset mail failed", error),
+  );
   return { sent };
 }
 

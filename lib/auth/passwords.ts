@@ -19,8 +19,12 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions, claimant
 function rawScrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // maxmem must exceed 128 * N * r bytes or Node refuses the parameters.
-    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scryptCallback(
+      password.normalize("NFKC"),
+      salt,
+      KEY_LENGTH,
+      { ...options, maxmem: 256 * options.N! * options.r! },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
@@ -35,7 +39,8 @@ export async function hashPassword(password: string, claimant: Claimant): Promis
 export async function verifyPassword(password: string, stored: string, claimant: Claimant): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
-  if (scheme !== "scrypt" || !salt || !hash || !Object.values(cost).every((v) => Number.isInteger(v) && v > 0)) return false;
+  if (scheme !== "scrypt" || !salt || !hash || !Object.values(cost).every((v) => Number.isInteger(v) && v > 0))
+    return false;
   const key = await scrypt(password, Buffer.from(salt, "base64url"), cost, claimant);
   return safeEqual(key, Buffer.from(hash, "base64url"));
 }
@@ -46,7 +51,9 @@ let decoy: string | undefined;
 let decoyHashing: Promise<string> | undefined;
 export async function burnPasswordCheck(password: string, claimant: Claimant): Promise<void> {
   if (!decoy) {
-    decoyHashing ??= hashPassword(randomBytes(12).toString("base64url"), { address: "decoy" }).finally(() => (decoyHashing = undefined));
+    decoyHashing ??= hashPassword(randomBytes(12).toString("base64url"), { address: "decoy" }).finally(
+      () => (decoyHashing = undefined),
+    );
     decoy = await decoyHashing;
   }
   await verifyPassword(password, decoy, claimant);

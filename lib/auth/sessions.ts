@@ -11,7 +11,11 @@ export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 /** Opens a session for `userId`; returns the secret that goes into the session cookie. */
 export async function openBrowserSession(db: Db, userId: string): Promise<string> {
   const secret = randomSecret();
-  await insertSession(db, { userId, tokenHash: digest(secret), expiresAt: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000) });
+  await insertSession(db, {
+    userId,
+    tokenHash: digest(secret),
+    expiresAt: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
+  });
   return secret;
 }
 

@@ -18,12 +18,21 @@ export async function listingFeedback(db: Db, key: string) {
   if (!listing) return null;
   const reviews = await listingBuyerReviews(db, listing.id);
   const { feedback: _latest, ...summary } = reputationSummary(listing, { withRecords: false });
-  return { agentId: registryName(listing.slug), listingId: listing.id, summary, feedback: feedbackRecords(listing, reviews) };
+  return {
+    agentId: registryName(listing.slug),
+    listingId: listing.id,
+    summary,
+    feedback: feedbackRecords(listing, reviews),
+  };
 }
 
 /** Reviews for the owner's answer desk (their listings') or the admin's (every listing's), newest first. */
 export async function reviewDesk(db: Db, scope: { ownerId: string } | { all: true }) {
-  return (await recentBuyerReviews(db, scope)).map(({ review, listingName, listingSlug }) => ({ ...toBuyerReviewView(review), listingName, listingSlug }));
+  return (await recentBuyerReviews(db, scope)).map(({ review, listingName, listingSlug }) => ({
+    ...toBuyerReviewView(review),
+    listingName,
+    listingSlug,
+  }));
 }
 
 export type DeskReview = Awaited<ReturnType<typeof reviewDesk>>[number];

@@ -16,10 +16,25 @@ function duplicate(txHash: string) {
 }
 
 /** `site`: this deployment's origin, which the signed message must name. */
-export async function acceptBuyerReceipt(db: Db, signed: SignedBuyerReceipt, site: string, now = new Date()): Promise<BuyerReceiptRow> {
+export async function acceptBuyerReceipt(
+  db: Db,
+  signed: SignedBuyerReceipt,
+  site: string,
+  now = new Date(),
+): Promise<BuyerReceiptRow> {
   const signing = { primaryType: "Receipt" as const, limit: limits.buyerReceiptsPerWallet, site, now };
-  const verified = await verifiedSale(db, signed, signing, RECEIPT, (chainId, txHash, logIndex) => findBuyerReceiptsBySale(db, chainId, txHash, logIndex), duplicate);
-  const stored = await insertBuyerReceipt(db, { ...saleColumns(verified, signed), delivered: signed.message.delivered });
+  const verified = await verifiedSale(
+    db,
+    signed,
+    signing,
+    RECEIPT,
+    (chainId, txHash, logIndex) => findBuyerReceiptsBySale(db, chainId, txHash, logIndex),
+    duplicate,
+  );
+  const stored = await insertBuyerReceipt(db, {
+    ...saleColumns(verified, signed),
+    delivered: signed.message.delivered,
+  });
   if (!stored) throw duplicate(verified.txHash);
   return stored;
 }

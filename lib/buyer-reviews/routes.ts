@@ -2,7 +2,12 @@
 // body is read; the one per wallet is counted once the signature proves the wallet, in ./submit), the
 // check-and-store, and the catalogue caches refreshed on a change.
 import { NextResponse } from "next/server";
-import { signedBuyerReceiptSchema, signedBuyerReviewRevokeSchema, signedBuyerReviewSchema, taskRefOf } from "@agora-mcp/protocol";
+import {
+  signedBuyerReceiptSchema,
+  signedBuyerReviewRevokeSchema,
+  signedBuyerReviewSchema,
+  taskRefOf,
+} from "@agora-mcp/protocol";
 import { route } from "@/lib/http/route";
 import { configuredOrigin } from "@/lib/public-origin";
 import { changed } from "@/lib/cache/invalidate";
@@ -43,7 +48,14 @@ export const postBuyerReceipt = route(
     const receipt = await acceptBuyerReceipt(db, signed, thisSite(request));
     // Pages and cached listings carry the delivery counts: they show the change at once.
     await changed("catalogue");
-    const view = { id: receipt.id, listingId: receipt.listingId, taskRef: taskRefOf(receipt.chainId, receipt.txHash), logIndex: receipt.logIndex, delivered: receipt.delivered, paidAt: receipt.paidAt.toISOString() };
+    const view = {
+      id: receipt.id,
+      listingId: receipt.listingId,
+      taskRef: taskRefOf(receipt.chainId, receipt.txHash),
+      logIndex: receipt.logIndex,
+      delivered: receipt.delivered,
+      paidAt: receipt.paidAt.toISOString(),
+    };
     return NextResponse.json({ receipt: view }, { status: 201 });
   },
 );

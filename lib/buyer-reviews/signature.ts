@@ -17,12 +17,24 @@ import { getAddress, recoverTypedDataAddress, type Address, type Hex } from "vie
 import { ApiError } from "@/lib/errors";
 
 type Signed<M> = { domain: BuyerReviewDomain; message: M; signature: string };
-type Common = { site: string; taskRef: string; logIndex: number; reviewer: string; issuedAt: number; expiresAt: number };
+type Common = {
+  site: string;
+  taskRef: string;
+  logIndex: number;
+  reviewer: string;
+  issuedAt: number;
+  expiresAt: number;
+};
 
 export type CheckedSignature = { network: PaymentNetwork; txHash: Hex; reviewer: Address };
 
 /** `site`: this deployment's origin, which the message must name. */
-export async function checkSignature<M extends Common>(signed: Signed<M>, primaryType: keyof typeof BUYER_SIGNED_TYPES, site: string, now = new Date()): Promise<CheckedSignature> {
+export async function checkSignature<M extends Common>(
+  signed: Signed<M>,
+  primaryType: keyof typeof BUYER_SIGNED_TYPES,
+  site: string,
+  now = new Date(),
+): Promise<CheckedSignature> {
   const { domain, message } = signed;
   // The refusals name what was signed: a delivery receipt, or a review (its revocation included).
   const what = primaryType === "Receipt" ? "receipt" : "review";
@@ -37,13 +49,27 @@ export async function checkSignature<M extends Common>(signed: Signed<M>, primar
     );
   }
   if (message.site !== site) {
-    throw new ApiError(401, `This ${what} was signed for the Agora at ${message.site.slice(0, 200)}, not for this one (${site}): sign it again with site "${site}".`);
+    throw new ApiError(
+      401,
+      `This ${what} was signed for the Agora at ${message.site.slice(0, 200)}, not for this one (${site}): sign it again with site "${site}".`,
+    );
   }
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  if (message.expiresAt <= nowSeconds) throw new ApiError(401, `The signature expired at ${new Date(message.expiresAt * 1000).toISOString()}; sign the ${what} again.`);
-  if (message.issuedAt > nowSeconds + BUYER_REVIEW_CLOCK_SKEW_SECONDS) throw new ApiError(401, "The signature is dated in the future; check the signing computer's clock.");
-  if (message.expiresAt <= message.issuedAt || message.expiresAt - message.issuedAt > BUYER_REVIEW_MAX_VALIDITY_SECONDS) {
-    throw new ApiError(401, `A signature may be valid for at most ${BUYER_REVIEW_MAX_VALIDITY_SECONDS / 60} minutes after issuedAt (expiresAt − issuedAt).`);
+  if (message.expiresAt <= nowSeconds)
+    throw new ApiError(
+      401,
+      `The signature expired at ${new Date(message.expiresAt * 1000).toISOString()}; sign the ${what} again.`,
+    );
+  if (message.issuedAt > nowSeconds + BUYER_REVIEW_CLOCK_SKEW_SECONDS)
+    throw new ApiError(401, "The signature is dated in the future; check the signing computer's clock.");
+  if (
+    message.expiresAt <= message.issuedAt ||
+    message.expiresAt - message.issuedAt > BUYER_REVIEW_MAX_VALIDITY_SECONDS
+  ) {
+    throw new ApiError(
+      401,
+      `A signature may be valid for at most ${BUYER_REVIEW_MAX_VALIDITY_SECONDS / 60} minutes after issuedAt (expiresAt − issuedAt).`,
+    );
   }
   let signer: Address;
   try {
@@ -51,13 +77,19 @@ export async function checkSignature<M extends Common>(signed: Signed<M>, primar
       domain: expected,
       types: BUYER_SIGNED_TYPES,
       primaryType,
-      message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(message.issuedAt), expiresAt: BigInt(message.expiresAt) } as never,
+      message: {
+        ...message,
+        logIndex: BigInt(message.logIndex),
+        issuedAt: BigInt(message.issuedAt),
+        expiresAt: BigInt(message.expiresAt),
+      } as never,
       signature: signed.signature as Hex,
     });
   } catch {
     throw new ApiError(401, "The signature cannot be read (not a valid secp256k1 signature).");
   }
   const reviewer = getAddress(message.reviewer);
-  if (signer !== reviewer) throw new ApiError(401, `The signature was made by ${signer}, not by the reviewer ${reviewer} the message names.`);
+  if (signer !== reviewer)
+    throw new ApiError(401, `The signature was made by ${signer}, not by the reviewer ${reviewer} the message names.`);
   return { network, txHash: task.txHash, reviewer };
 }

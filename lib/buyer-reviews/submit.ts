@@ -48,7 +48,11 @@ type Signing = { primaryType: keyof typeof BUYER_SIGNED_TYPES; limit: Limit; sit
  * the signature proves the wallet: counted on the address a message merely names, anyone could use up a buyer's
  * limit with forged requests.
  */
-async function signedByWallet(db: Db, signed: SignedStatement, { primaryType, limit, site, now }: Signing): Promise<CheckedSignature> {
+async function signedByWallet(
+  db: Db,
+  signed: SignedStatement,
+  { primaryType, limit, site, now }: Signing,
+): Promise<CheckedSignature> {
   const checked = await checkSignature(signed, primaryType, site, now);
   await enforceLimit(db, limit, checked.reviewer);
   return checked;
@@ -60,7 +64,12 @@ async function listingOf(db: Db, key: string) {
   return listing;
 }
 
-type VerifiedSale = { listing: NonNullable<Awaited<ReturnType<typeof listingOf>>>; network: PaymentNetwork; txHash: Hex; sale: Awaited<ReturnType<typeof readSale>> };
+type VerifiedSale = {
+  listing: NonNullable<Awaited<ReturnType<typeof listingOf>>>;
+  network: PaymentNetwork;
+  txHash: Hex;
+  sale: Awaited<ReturnType<typeof readSale>>;
+};
 
 /**
  * A signed statement about one sale of a listing, checked as a review is: the signature, the listing, the sale on
@@ -86,7 +95,10 @@ export async function verifiedSale(
   if (earlier.some((r) => r.logIndex === sale.logIndex)) throw duplicate(txHash);
   const payees = await listingPayees(db, listing.id, network.paymentMethod, PAYEE_WINDOW_DAYS, now);
   if (!payees.includes(sale.payee.toLowerCase())) {
-    throw new ApiError(403, `This sale paid ${sale.payee}, which is not a wallet of "${listing.slug}" (its checks found ${payees.length ? payees.join(", ") : "no payee"}). ${act.capitalized} the listing you paid.`);
+    throw new ApiError(
+      403,
+      `This sale paid ${sale.payee}, which is not a wallet of "${listing.slug}" (its checks found ${payees.length ? payees.join(", ") : "no payee"}). ${act.capitalized} the listing you paid.`,
+    );
   }
   // The rules the sales indexer counts sales by: a wallet several listed listings name is the first approved with it
   // (and its owner's other listings'), and a transfer is a sale only at a price the listing's checks asked there.
@@ -94,18 +106,32 @@ export async function verifiedSale(
   const since = new Date(now.getTime() - PAYEE_WINDOW_DAYS * 86_400_000);
   const terms = payeesOn(network, getAddress(network.asset), await paymentTermsNamingSince(db, sale.payee, since));
   if (!terms.get(getAddress(sale.payee))?.has(listing.id)) {
-    throw new ApiError(403, `This sale paid ${sale.payee}, a wallet "${listing.slug}" shares with a listing approved with it before, by another owner: its sales count for that listing. ${act.capitalized} the listing you paid.`);
+    throw new ApiError(
+      403,
+      `This sale paid ${sale.payee}, a wallet "${listing.slug}" shares with a listing approved with it before, by another owner: its sales count for that listing. ${act.capitalized} the listing you paid.`,
+    );
   }
   if (!listingsSold(terms, sale.payee, sale.amount).includes(listing.id)) {
-    throw new ApiError(403, `This sale paid ${formatUsd(sale.amount)} to ${sale.payee}, which is no price "${listing.slug}" asked there: only a purchase at a listed price is a verified purchase.`);
+    throw new ApiError(
+      403,
+      `This sale paid ${formatUsd(sale.amount)} to ${sale.payee}, which is no price "${listing.slug}" asked there: only a purchase at a listed price is a verified purchase.`,
+    );
   }
-  if (payees.some((p) => sameAddress(p, reviewer))) throw new ApiError(403, `A listing's own payee wallet cannot ${act.verb} it (self-feedback).`);
-  if (!sameAddress(sale.payer, reviewer)) throw new ApiError(403, `This sale was paid by ${sale.payer}, not by ${reviewer}: only the wallet that paid can ${act.verb} it.`);
+  if (payees.some((p) => sameAddress(p, reviewer)))
+    throw new ApiError(403, `A listing's own payee wallet cannot ${act.verb} it (self-feedback).`);
+  if (!sameAddress(sale.payer, reviewer))
+    throw new ApiError(
+      403,
+      `This sale was paid by ${sale.payer}, not by ${reviewer}: only the wallet that paid can ${act.verb} it.`,
+    );
   return { listing, network, txHash, sale };
 }
 
 /** The sale's columns every stored statement keeps, as read from the chain. */
-export function saleColumns({ listing, network, txHash, sale }: VerifiedSale, signed: { signature: string; message: { issuedAt: number } }) {
+export function saleColumns(
+  { listing, network, txHash, sale }: VerifiedSale,
+  signed: { signature: string; message: { issuedAt: number } },
+) {
   return {
     listingId: listing.id,
     chainId: network.chainId,
@@ -122,11 +148,28 @@ export function saleColumns({ listing, network, txHash, sale }: VerifiedSale, si
 }
 
 /** `site`: this deployment's origin, which the signed message must name. */
-export async function acceptBuyerReview(db: Db, signed: SignedBuyerReview, site: string, now = new Date()): Promise<BuyerReviewRow> {
+export async function acceptBuyerReview(
+  db: Db,
+  signed: SignedBuyerReview,
+  site: string,
+  now = new Date(),
+): Promise<BuyerReviewRow> {
   const signing = { primaryType: "Review" as const, limit: limits.buyerReviewsPerWallet, site, now };
-  const verified = await verifiedSale(db, signed, signing, REVIEW, (chainId, txHash, logIndex) => findBuyerReviewBySale(db, chainId, txHash, logIndex), duplicate);
+  const verified = await verifiedSale(
+    db,
+    signed,
+    signing,
+    REVIEW,
+    (chainId, txHash, logIndex) => findBuyerReviewBySale(db, chainId, txHash, logIndex),
+    duplicate,
+  );
   const { message } = signed;
-  const stored = await insertBuyerReview(db, { ...saleColumns(verified, signed), rating: message.rating, text: message.text, textHash: textHash(message.text) });
+  const stored = await insertBuyerReview(db, {
+    ...saleColumns(verified, signed),
+    rating: message.rating,
+    text: message.text,
+    textHash: textHash(message.text),
+  });
   if (!stored.ok) throw duplicate(verified.txHash);
   return stored.review;
 }
@@ -136,16 +179,34 @@ function duplicate(txHash: string) {
 }
 
 /** Revokes the reviewer's own review of a sale (signed again). */
-export async function revokeOwnBuyerReview(db: Db, signed: SignedBuyerReviewRevoke, site: string, now = new Date()): Promise<BuyerReviewRow> {
-  const { network, txHash, reviewer } = await signedByWallet(db, signed, { primaryType: "RevokeReview", limit: limits.buyerReviewsPerWallet, site, now });
+export async function revokeOwnBuyerReview(
+  db: Db,
+  signed: SignedBuyerReviewRevoke,
+  site: string,
+  now = new Date(),
+): Promise<BuyerReviewRow> {
+  const { network, txHash, reviewer } = await signedByWallet(db, signed, {
+    primaryType: "RevokeReview",
+    limit: limits.buyerReviewsPerWallet,
+    site,
+    now,
+  });
   const listing = await listingOf(db, signed.message.listing);
-  const found = (await findBuyerReviewBySale(db, network.chainId, txHash, signed.message.logIndex === -1 ? undefined : signed.message.logIndex)).filter(
-    (r) => r.listingId === listing.id,
-  );
+  const found = (
+    await findBuyerReviewBySale(
+      db,
+      network.chainId,
+      txHash,
+      signed.message.logIndex === -1 ? undefined : signed.message.logIndex,
+    )
+  ).filter((r) => r.listingId === listing.id);
   if (found.length === 0) throw new ApiError(404, `No review of transaction ${txHash} on "${listing.slug}".`);
-  if (found.length > 1) throw new ApiError(400, `Transaction ${txHash} has ${found.length} reviews; name yours by logIndex.`);
+  if (found.length > 1)
+    throw new ApiError(400, `Transaction ${txHash} has ${found.length} reviews; name yours by logIndex.`);
   const review = found[0]!;
-  if (!sameAddress(review.payer, reviewer)) throw new ApiError(403, `This review was written by ${review.payer}; only its reviewer can revoke it.`);
-  if (!(await revokeBuyerReview(db, review.id, signed.signature.toLowerCase()))) throw new ApiError(409, "This review is already revoked.");
+  if (!sameAddress(review.payer, reviewer))
+    throw new ApiError(403, `This review was written by ${review.payer}; only its reviewer can revoke it.`);
+  if (!(await revokeBuyerReview(db, review.id, signed.signature.toLowerCase())))
+    throw new ApiError(409, "This review is already revoked.");
   return { ...review, revokedAt: now };
 }

@@ -29,7 +29,8 @@ export type ResultCache<V> = {
 };
 
 // Characters of its JSON (a bigint counts as its digits): close to the bytes its strings take, which dominate.
-const jsonSize = (value: unknown) => JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v))?.length ?? 0;
+const jsonSize = (value: unknown) =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v))?.length ?? 0;
 
 export function createResultCache<V>(options: ResultCacheOptions<V>): ResultCache<V> {
   const { maxEntries, maxBytes, ttlMs, sizeOf = jsonSize } = options;

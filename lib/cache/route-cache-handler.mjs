@@ -19,7 +19,8 @@ const { LRUCache } = LruCacheModule;
 
 // Revalidation marks tags in a table shared by the whole process, so any instance of the class applies it.
 const bridge = (globalThis[Symbol.for("agora.cache-tags")] ??= {});
-bridge.applyLocally = (tags, durations) => FileSystemCache.prototype.revalidateTag.call(Object.create(FileSystemCache.prototype), tags, durations);
+bridge.applyLocally = (tags, durations) =>
+  FileSystemCache.prototype.revalidateTag.call(Object.create(FileSystemCache.prototype), tags, durations);
 
 // Entries already rewritten (the file-system cache keeps one object per entry in memory, so this is once each).
 const rewritten = new WeakSet();
@@ -33,15 +34,29 @@ function rewriteEntry(value, key) {
     if (value.kind === "APP_PAGE") {
       const html = typeof value.html === "string" ? rewriter.html(value.html) : undefined;
       const rscData = value.rscData ? rewriter.flight(value.rscData) : undefined;
-      const segments = value.segmentData ? new Map([...value.segmentData].map(([k, v]) => [k, rewriter.flight(v)])) : undefined;
+      const segments = value.segmentData
+        ? new Map([...value.segmentData].map(([k, v]) => [k, rewriter.flight(v)]))
+        : undefined;
       if (html !== undefined) value.html = html;
       if (rscData !== undefined) value.rscData = rscData;
       if (segments !== undefined) value.segmentData = segments;
-    } else if (value.kind === "APP_ROUTE" && Buffer.isBuffer(value.body) && TEXT_BODY.test(String(value.headers?.["content-type"] ?? ""))) {
+    } else if (
+      value.kind === "APP_ROUTE" &&
+      Buffer.isBuffer(value.body) &&
+      TEXT_BODY.test(String(value.headers?.["content-type"] ?? ""))
+    ) {
       value.body = Buffer.from(rewriter.text(value.body.toString("utf8")), "utf8");
     }
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), msg: "a prerendered entry still names the build's SITE_URL: it could not be rewritten", key, error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        time: new Date().toISOString(),
+        msg: "a prerendered entry still names the build's SITE_URL: it could not be rewritten",
+        key,
+        error: String(error),
+      }),
+    );
   }
 }
 
@@ -82,7 +97,8 @@ export default class RouteCacheWithout404s extends FileSystemCache {
     if (page && (data.status === 404 || (data.status >= 300 && data.status < 400))) return;
     await super.set(key, data, ctx);
     // Pages only: their figures are what a revalidation in flight leaves stale (data-cache and route entries keep Next's stamp).
-    const stored = renderStarted === undefined || data?.kind !== "APP_PAGE" ? undefined : FileSystemCache.memoryCache?.get(key);
+    const stored =
+      renderStarted === undefined || data?.kind !== "APP_PAGE" ? undefined : FileSystemCache.memoryCache?.get(key);
     if (stored && renderStarted < stored.lastModified) stored.lastModified = renderStarted;
   }
 

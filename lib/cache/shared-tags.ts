@@ -4,7 +4,13 @@
 // The cache handler (route-cache-handler.mjs) hands each local revalidation to `announce`, which records it and
 // notifies the other instances on a PostgreSQL channel; each applies the others' notices to its own cache.
 import { randomUUID } from "node:crypto";
-import { announceTagRevalidation, CACHE_TAG_CHANNEL, databaseNow, tagsRevalidatedSince, type TagRevalidation } from "@/db/queries/cache-tags";
+import {
+  announceTagRevalidation,
+  CACHE_TAG_CHANNEL,
+  databaseNow,
+  tagsRevalidatedSince,
+  type TagRevalidation,
+} from "@/db/queries/cache-tags";
 import { listen, type Listener } from "@/db/notifications";
 import type { Db } from "@/db/types";
 import { logError } from "@/lib/log";
@@ -28,7 +34,9 @@ export async function shareCacheTags(db: Db, databaseUrl: string): Promise<Liste
 
   bridge.announce = async (tags, durations) => {
     const notice: TagRevalidation = { from: instance, tags, expireSeconds: durations?.expire };
-    await announceTagRevalidation(db, notice).catch((error: unknown) => logError("could not share a cache revalidation", error, { tags }));
+    await announceTagRevalidation(db, notice).catch((error: unknown) =>
+      logError("could not share a cache revalidation", error, { tags }),
+    );
   };
 
   const apply = (tags: string[], expireSeconds?: number) =>
@@ -58,8 +66,13 @@ export async function shareCacheTags(db: Db, databaseUrl: string): Promise<Liste
 function parseNotice(payload: string): TagRevalidation | null {
   try {
     const value = JSON.parse(payload) as Partial<TagRevalidation>;
-    if (typeof value.from !== "string" || !Array.isArray(value.tags) || !value.tags.every((t) => typeof t === "string")) return null;
-    return { from: value.from, tags: value.tags, expireSeconds: typeof value.expireSeconds === "number" ? value.expireSeconds : undefined };
+    if (typeof value.from !== "string" || !Array.isArray(value.tags) || !value.tags.every((t) => typeof t === "string"))
+      return null;
+    return {
+      from: value.from,
+      tags: value.tags,
+      expireSeconds: typeof value.expireSeconds === "number" ? value.expireSeconds : undefined,
+    };
   } catch {
     return null;
   }

@@ -49,7 +49,10 @@ export async function verifiedChainReader(network: string): Promise<PublicClient
     check = client
       .getChainId()
       .then((id) => {
-        if (id !== wanted.chainId) throw new ChainMismatchError(`The RPC configured for ${wanted.label} answers chain id ${id}, not ${wanted.chainId}: check CHAIN_RPC_URLS.`);
+        if (id !== wanted.chainId)
+          throw new ChainMismatchError(
+            `The RPC configured for ${wanted.label} answers chain id ${id}, not ${wanted.chainId}: check CHAIN_RPC_URLS.`,
+          );
         verified.add(key);
       })
       .finally(() => checks.delete(key));
@@ -88,5 +91,8 @@ export function transactionPlace(network: string, txHash: string): TransactionPl
   const found = findNetwork(network);
   if (!found) return { explorerUrl: null, localChain: false };
   if (localChainRpc(found.caip2)) return { explorerUrl: null, localChain: true };
-  return { explorerUrl: `${found.testnet ? "https://sepolia.basescan.org" : "https://basescan.org"}/tx/${txHash}`, localChain: false };
+  return {
+    explorerUrl: `${found.testnet ? "https://sepolia.basescan.org" : "https://basescan.org"}/tx/${txHash}`,
+    localChain: false,
+  };
 }

@@ -4,14 +4,28 @@
 // server's host (io.github.someone/… or com.other/… pointing at a host outside github.io or that domain) proves
 // nothing about the server: only the host can, with the token in the claim file on the server's own origin, and its
 // owner then takes the listings there over from whoever held them.
-import { CLAIMABLE_SOURCE, consumeClaimToken, findClaimTarget, findClaimTokens, listClaimedListings, type ClaimedListing, type ClaimTarget } from "@/db/queries/claims";
+import {
+  CLAIMABLE_SOURCE,
+  consumeClaimToken,
+  findClaimTarget,
+  findClaimTokens,
+  listClaimedListings,
+  type ClaimedListing,
+  type ClaimTarget,
+} from "@/db/queries/claims";
 import type { Db } from "@/db/types";
 import { digest } from "@/lib/secrets";
 import { ApiError } from "@/lib/errors";
 import { isListingId } from "@/lib/listings/keys";
 import { enforceLimit, limits } from "@/lib/rate-limit";
 import { claimCoveredListings, takeOverHostListings } from "./covered";
-import { hostWellKnownUrl, readPublished, readWellKnownAt, type ClaimMethod, type DomainProofOptions } from "./domain-proof";
+import {
+  hostWellKnownUrl,
+  readPublished,
+  readWellKnownAt,
+  type ClaimMethod,
+  type DomainProofOptions,
+} from "./domain-proof";
 import { coversHost, hostOf, namespaceOf, type Namespace } from "./namespace";
 import { issueClaimToken, type IssuedClaimToken } from "./tokens";
 
@@ -37,34 +51,56 @@ export function claimRule(namespace: Namespace, serverUrl: string): ClaimRule | 
 async function claimableListing(db: Db, userId: string, listingId: string): Promise<Claimable> {
   const listing = isListingId(listingId) ? await findClaimTarget(db, listingId) : null;
   if (!listing) throw new ApiError(404, "There is no listing with that id.");
-  if (listing.source === "agora" || !listing.upstreamName) throw new ApiError(400, "This listing was submitted on Agora: only listings imported from a registry can be claimed.");
+  if (listing.source === "agora" || !listing.upstreamName)
+    throw new ApiError(
+      400,
+      "This listing was submitted on Agora: only listings imported from a registry can be claimed.",
+    );
   if (listing.source !== CLAIMABLE_SOURCE) {
-    throw new ApiError(400, "This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.");
+    throw new ApiError(
+      400,
+      "This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.",
+    );
   }
   if (listing.submitterId === userId) throw new ApiError(409, "This listing is already yours.");
   const namespace = namespaceOf(listing.upstreamName);
-  if (!namespace) throw new ApiError(400, `${listing.upstreamName} is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.`);
+  if (!namespace)
+    throw new ApiError(
+      400,
+      `${listing.upstreamName} is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.`,
+    );
   const rule = claimRule(namespace, listing.serverUrl);
   if (!rule) throw new ApiError(400, "This listing's server address cannot be read, so no rule can prove who runs it.");
   // Whoever holds a listing by a name that does not speak for its host holds it until the host's owner proves the host.
-  if (listing.submitterId && rule.kind !== "host") throw new ApiError(409, "This listing has already been claimed by its publisher.");
+  if (listing.submitterId && rule.kind !== "host")
+    throw new ApiError(409, "This listing has already been claimed by its publisher.");
   return { listing, namespace: rule };
 }
 
 async function domainClaim(db: Db, userId: string, listingId: string) {
   const claim = await claimableListing(db, userId, listingId);
   const rule = claim.namespace;
-  if (rule.kind === "github") throw new ApiError(400, `${rule.namespace} names are claimed by signing in with GitHub, not with a token.`);
+  if (rule.kind === "github")
+    throw new ApiError(400, `${rule.namespace} names are claimed by signing in with GitHub, not with a token.`);
   return { ...claim, namespace: rule };
 }
 
 /** Where the token is published for a rule: the domain (namespace claims) or the server's host. */
-const provenAt = (rule: Namespace | HostRule) => (rule.kind === "host" ? rule.host : rule.kind === "domain" ? rule.domain : rule.account);
+const provenAt = (rule: Namespace | HostRule) =>
+  rule.kind === "host" ? rule.host : rule.kind === "domain" ? rule.domain : rule.account;
 
 /** A fresh token for the listing's domain namespace (or its server's host), shown once. */
-export async function startDomainClaim(db: Db, userId: string, listingId: string): Promise<IssuedClaimToken & { namespace: string; domain: string }> {
+export async function startDomainClaim(
+  db: Db,
+  userId: string,
+  listingId: string,
+): Promise<IssuedClaimToken & { namespace: string; domain: string }> {
   const { namespace } = await domainClaim(db, userId, listingId);
-  return { ...(await issueClaimToken(db, userId, namespace.namespace)), namespace: namespace.namespace, domain: provenAt(namespace) };
+  return {
+    ...(await issueClaimToken(db, userId, namespace.namespace)),
+    namespace: namespace.namespace,
+    domain: provenAt(namespace),
+  };
 }
 
 type ClaimOutcome = { namespace: string; claimed: number };
@@ -73,10 +109,19 @@ type ClaimOutcome = { namespace: string; claimed: number };
  * Reads the token the domain publishes (by `method`) and, when it is a live token Agora gave this account for this
  * namespace, uses it up and claims the namespace's listings. Every refusal names what was wrong.
  */
-export async function verifyDomainClaim(db: Db, userId: string, listingId: string, method: ClaimMethod, options: DomainProofOptions = {}): Promise<ClaimOutcome> {
+export async function verifyDomainClaim(
+  db: Db,
+  userId: string,
+  listingId: string,
+  method: ClaimMethod,
+  options: DomainProofOptions = {},
+): Promise<ClaimOutcome> {
   const { namespace } = await domainClaim(db, userId, listingId);
   if (namespace.kind === "host" && method !== "well-known") {
-    throw new ApiError(400, `${namespace.host} proves it runs this server with the claim file on the server's own origin (${hostWellKnownUrl(namespace.origin, namespace.host)}), not with a DNS record.`);
+    throw new ApiError(
+      400,
+      `${namespace.host} proves it runs this server with the claim file on the server's own origin (${hostWellKnownUrl(namespace.origin, namespace.host)}), not with a DNS record.`,
+    );
   }
   await enforceLimit(db, limits.claimChecksPerUser, userId);
   const published =
@@ -90,14 +135,29 @@ export async function verifyDomainClaim(db: Db, userId: string, listingId: strin
   const now = Date.now();
   const live = mine.find((r) => !r.usedAt && r.expiresAt.getTime() > now);
   if (!live) {
-    if (mine.some((r) => r.usedAt)) throw new ApiError(403, `The token published at ${published.where} has already been used. Get a new token and publish it.`);
-    if (mine.length > 0) throw new ApiError(403, `The token published at ${published.where} has expired. Get a new token and publish it.`);
-    throw new ApiError(403, `The token published at ${published.where} is not one Agora gave this account for ${namespace.namespace}.`);
+    if (mine.some((r) => r.usedAt))
+      throw new ApiError(
+        403,
+        `The token published at ${published.where} has already been used. Get a new token and publish it.`,
+      );
+    if (mine.length > 0)
+      throw new ApiError(403, `The token published at ${published.where} has expired. Get a new token and publish it.`);
+    throw new ApiError(
+      403,
+      `The token published at ${published.where} is not one Agora gave this account for ${namespace.namespace}.`,
+    );
   }
 
   const claimed = await db.transaction(async (tx) => {
-    if (!(await consumeClaimToken(tx, live.id))) throw new ApiError(403, `The token published at ${published.where} has already been used. Get a new token and publish it.`);
-    const ids = namespace.kind === "host" ? await takeOverHostListings(tx, userId, namespace.origin) : await claimCoveredListings(tx, userId, [namespace.namespace]);
+    if (!(await consumeClaimToken(tx, live.id)))
+      throw new ApiError(
+        403,
+        `The token published at ${published.where} has already been used. Get a new token and publish it.`,
+      );
+    const ids =
+      namespace.kind === "host"
+        ? await takeOverHostListings(tx, userId, namespace.origin)
+        : await claimCoveredListings(tx, userId, [namespace.namespace]);
     // Nothing left to claim (someone else proved the namespace meanwhile): the token stays unused.
     if (ids.length === 0) throw new ApiError(409, "This listing has already been claimed by its publisher.");
     return ids.length;
@@ -114,7 +174,8 @@ export async function claimPage(db: Db, userId: string, listingId: string): Prom
   const namespace = namespaceOf(listing.upstreamName);
   const rule = namespace && claimRule(namespace, listing.serverUrl);
   // A listing held by a name that does not speak for its host stays open to the host's owner.
-  const state = listing.submitterId === userId ? "mine" : listing.submitterId && rule?.kind !== "host" ? "taken" : "open";
+  const state =
+    listing.submitterId === userId ? "mine" : listing.submitterId && rule?.kind !== "host" ? "taken" : "open";
   return { listing, namespace: rule, state };
 }
 

@@ -14,11 +14,20 @@ export function nameCoversServer(row: Pick<ClaimableRow, "upstreamName" | "serve
 /** Every unclaimed imported listing of these namespaces whose server's host the namespace covers becomes `userId`'s. */
 export async function claimCoveredListings(db: Db, userId: string, namespaces: string[]): Promise<string[]> {
   const covered = (await unclaimedInNamespaces(db, namespaces)).filter(nameCoversServer);
-  return claimListings(db, userId, covered.map((r) => r.id));
+  return claimListings(
+    db,
+    userId,
+    covered.map((r) => r.id),
+  );
 }
 
 /** The imported listings at `origin` whose names do not speak for its host become `userId`'s, whoever held them. */
 export async function takeOverHostListings(db: Db, userId: string, origin: string): Promise<string[]> {
   const foreign = (await importedAtOrigin(db, origin)).filter((r) => !nameCoversServer(r));
-  return claimListings(db, userId, foreign.map((r) => r.id), { takeOver: true });
+  return claimListings(
+    db,
+    userId,
+    foreign.map((r) => r.id),
+    { takeOver: true },
+  );
 }

@@ -42,20 +42,37 @@ function readWellKnown(domain: string, options: DomainProofOptions = {}): Promis
 }
 
 /** The claim records of the file at `url` (`domain`: its host, for the messages). */
-export async function readWellKnownAt(url: string, domain: string, options: DomainProofOptions = {}): Promise<Published> {
-  const fetch = createSafeFetch({ lookup: options.lookup, allowPrivateHosts: options.allowPrivateHosts, timeoutMs: TIMEOUT_MS, maxBytes: WELL_KNOWN_MAX_BYTES, maxRedirects: 0 });
+export async function readWellKnownAt(
+  url: string,
+  domain: string,
+  options: DomainProofOptions = {},
+): Promise<Published> {
+  const fetch = createSafeFetch({
+    lookup: options.lookup,
+    allowPrivateHosts: options.allowPrivateHosts,
+    timeoutMs: TIMEOUT_MS,
+    maxBytes: WELL_KNOWN_MAX_BYTES,
+    maxRedirects: 0,
+  });
   try {
-    const res = await fetch(url, { redirect: "manual", headers: { Accept: "text/plain", "User-Agent": "agora-claim-check" } });
+    const res = await fetch(url, {
+      redirect: "manual",
+      headers: { Accept: "text/plain", "User-Agent": "agora-claim-check" },
+    });
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel().catch(() => {});
-      return { ok: false, message: `${url} answered with a redirect (${res.status}). Serve the file there directly: redirects are not followed.` };
+      return {
+        ok: false,
+        message: `${url} answered with a redirect (${res.status}). Serve the file there directly: redirects are not followed.`,
+      };
     }
     if (res.status !== 200) {
       await res.body?.cancel().catch(() => {});
       return { ok: false, message: `${url} answered ${res.status}. It must answer 200 with the claim record.` };
     }
     const tokens = publishedTokens(await res.text());
-    if (tokens.length === 0) return { ok: false, message: `${url} does not contain an Agora claim record (agora-claim=…).` };
+    if (tokens.length === 0)
+      return { ok: false, message: `${url} does not contain an Agora claim record (agora-claim=…).` };
     return { ok: true, tokens, where: url };
   } catch (error) {
     const refused = findSafeFetchError(error);
@@ -76,10 +93,14 @@ export async function readWellKnownAt(url: string, domain: string, options: Doma
   }
 }
 
-const systemResolveTxt = (hostname: string) => new dns.promises.Resolver({ timeout: 5_000, tries: 2 }).resolveTxt(hostname);
+const systemResolveTxt = (hostname: string) =>
+  new dns.promises.Resolver({ timeout: 5_000, tries: 2 }).resolveTxt(hostname);
 
 async function readTxtRecords(domain: string, options: DomainProofOptions = {}): Promise<Published> {
-  const missing = { ok: false as const, message: `No TXT record at ${domain} carries an Agora claim record (agora-claim=…).` };
+  const missing = {
+    ok: false as const,
+    message: `No TXT record at ${domain} carries an Agora claim record (agora-claim=…).`,
+  };
   let records: string[][];
   try {
     records = await (options.resolveTxt ?? systemResolveTxt)(domain);
@@ -94,6 +115,10 @@ async function readTxtRecords(domain: string, options: DomainProofOptions = {}):
   return tokens.length ? { ok: true, tokens, where: `the TXT records of ${domain}` } : missing;
 }
 
-export function readPublished(method: ClaimMethod, domain: string, options: DomainProofOptions = {}): Promise<Published> {
+export function readPublished(
+  method: ClaimMethod,
+  domain: string,
+  options: DomainProofOptions = {},
+): Promise<Published> {
   return method === "dns" ? readTxtRecords(domain, options) : readWellKnown(domain, options);
 }

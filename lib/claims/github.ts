@@ -20,10 +20,18 @@ type Membership = { state?: string; role?: string; organization?: { login?: stri
 async function ownedGitHubOrganisations(accessToken: string): Promise<string[]> {
   const owned: string[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const res = await fetch(`${env().GITHUB_API_URL}/user/memberships/orgs?state=active&per_page=${PAGE_SIZE}&page=${page}`, {
-      headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28", "User-Agent": "agora" },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    const res = await fetch(
+      `${env().GITHUB_API_URL}/user/memberships/orgs?state=active&per_page=${PAGE_SIZE}&page=${page}`,
+      {
+        headers: {
+          Authorization: `Bearer ${accessToken}`,
+          Accept: "application/vnd.github+json",
+          "X-GitHub-Api-Version": "2022-11-28",
+          "User-Agent": "agora",
+        },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      },
+    );
     if (res.status === 403) return owned; // no read:org: personal namespace only
     if (!res.ok) throw new Error(`GitHub answered ${res.status} for the organisation memberships`);
     const memberships = (await res.json()) as Membership[];
@@ -51,7 +59,12 @@ async function githubNamespaces(login: string, accessToken: string): Promise<str
 }
 
 /** Claims every unclaimed imported listing the GitHub sign-in proves; never fails the sign-in. */
-export async function claimOnGitHubSignIn(db: Db, userId: string, login: string, accessToken: string | undefined): Promise<string[]> {
+export async function claimOnGitHubSignIn(
+  db: Db,
+  userId: string,
+  login: string,
+  accessToken: string | undefined,
+): Promise<string[]> {
   if (!accessToken) return [];
   try {
     const claimed = await claimCoveredListings(db, userId, await githubNamespaces(login, accessToken));
@@ -63,4 +76,3 @@ export async function claimOnGitHubSignIn(db: Db, userId: string, login: string,
     return [];
   }
 }
-

@@ -2,8 +2,7 @@
 // that GitHub account (or, for an organisation, to its owners); a reverse-DNS name `com.example/…` belongs to
 // whoever controls example.com.
 export type Namespace =
-  | { kind: "github"; namespace: string; account: string }
-  | { kind: "domain"; namespace: string; domain: string };
+  { kind: "github"; namespace: string; account: string } | { kind: "domain"; namespace: string; domain: string };
 
 /** GitHub logins and organisation names, as the registry accepts them. */
 export const GITHUB_NAME = /^[a-zA-Z0-9-]{1,39}$/;

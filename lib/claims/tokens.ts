@@ -13,7 +13,12 @@ const RECORD_PATTERN = /agora-claim=([A-Za-z0-9_-]{32,64})/g;
 
 export type IssuedClaimToken = { token: string; record: string; expiresAt: Date };
 
-export async function issueClaimToken(db: Db, userId: string, namespace: string, now = new Date()): Promise<IssuedClaimToken> {
+export async function issueClaimToken(
+  db: Db,
+  userId: string,
+  namespace: string,
+  now = new Date(),
+): Promise<IssuedClaimToken> {
   await enforceLimit(db, limits.claimTokensPerUser, userId);
   const token = randomSecret();
   const expiresAt = new Date(now.getTime() + CLAIM_TOKEN_HOURS * 3600_000);

@@ -97,7 +97,11 @@ export function replyTo(input: string, balance: number): ScriptedReply {
       return { content: listServicesReply, delayMs: command.delayMs };
     case "order-boba":
       return balance >= bobaPrice
-        ? { content: bobaOrderedReply(balance), delayMs: command.delayMs, payment: { amount: bobaPrice, payee: bobaPayee } }
+        ? {
+            content: bobaOrderedReply(balance),
+            delayMs: command.delayMs,
+            payment: { amount: bobaPrice, payee: bobaPayee },
+          }
         : { content: bobaRefusedReply(balance), delayMs: command.delayMs };
   }
 }
@@ -115,7 +119,12 @@ export const presetConversations: Readonly<Record<string, PresetConversation>> =
     label: "Conversation 1",
     title: "Finding an image generator",
     messages: [
-      { id: "1-1", role: "user", timestamp: "10:02", content: "I need an image generator for a product launch banner. What can I use?" },
+      {
+        id: "1-1",
+        role: "user",
+        timestamp: "10:02",
+        content: "I need an image generator for a product launch banner. What can I use?",
+      },
       {
         id: "1-2",
         role: "assistant",
@@ -127,7 +136,8 @@ export const presetConversations: Readonly<Record<string, PresetConversation>> =
         id: "1-4",
         role: "assistant",
         timestamp: "10:03",
-        content: "Done: I paid Image Studio $0.25 and submitted the job (16:9, neon style). The payment settled on-chain before the job started.\n\nI'll check the status in one to two minutes and show you the banner as soon as it is ready.",
+        content:
+          "Done: I paid Image Studio $0.25 and submitted the job (16:9, neon style). The payment settled on-chain before the job started.\n\nI'll check the status in one to two minutes and show you the banner as soon as it is ready.",
       },
     ],
   },

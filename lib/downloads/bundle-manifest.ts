@@ -22,19 +22,80 @@ type UserConfigOption = {
   sensitive?: boolean;
 };
 
-type Setting = { env: string; key: string; type: UserConfigOption["type"]; title: string; description: string; fallback?: string };
+type Setting = {
+  env: string;
+  key: string;
+  type: UserConfigOption["type"];
+  title: string;
+  description: string;
+  fallback?: string;
+};
 
 // Every user-facing variable of the client (packages/client/src/settings.ts); the block's value is the default when it
 // names one, else the client's own default. A variable only the sandbox's block names (its chain) is offered only there.
 const SETTINGS: readonly Setting[] = [
-  { env: "AGORA_REGISTRY_URL", key: "registry_url", type: "string", title: "Registry URL", description: "Where the client looks up paid MCP servers." },
-  { env: "ENABLE_REQUEST_ELICITATION", key: "ask_before_paying", type: "boolean", title: "Ask before paying", description: "Ask you before any purchase at or above the threshold.", fallback: "true" },
-  { env: "ELICITATION_THRESHOLD", key: "confirmation_threshold", type: "string", title: "Confirmation threshold, in USDC", description: "Purchases at or above this amount need your yes.", fallback: "0.01" },
-  { env: "AGORA_MAX_PER_PURCHASE", key: "max_per_purchase", type: "string", title: "Most per purchase, in USDC", description: "The client refuses any single purchase above this. Left at its default, it drops to the daily cap when you set that lower.", fallback: "0.50" },
-  { env: "AGORA_DAILY_CAP", key: "daily_cap", type: "string", title: "Daily cap, in USDC", description: "The most the client spends in a UTC day.", fallback: "1.00" },
-  { env: "AGORA_WALLET_FILE", key: "wallet_file", type: "file", title: "Wallet file", description: "The wallet's key file; created on first start if it does not exist.", fallback: "${HOME}/.agora/wallet.json" },
-  { env: "AGORA_RPC_URL", key: "rpc_url", type: "string", title: "Chain RPC URL", description: "The node the client reads the chain from." },
-  { env: "ENABLE_UNSAFE_DIRECT_ACCESS", key: "direct_access", type: "boolean", title: "Buy from unlisted servers", description: "Let the agent pay a server by its URL, unlisted (for testing your own server)." },
+  {
+    env: "AGORA_REGISTRY_URL",
+    key: "registry_url",
+    type: "string",
+    title: "Registry URL",
+    description: "Where the client looks up paid MCP servers.",
+  },
+  {
+    env: "ENABLE_REQUEST_ELICITATION",
+    key: "ask_before_paying",
+    type: "boolean",
+    title: "Ask before paying",
+    description: "Ask you before any purchase at or above the threshold.",
+    fallback: "true",
+  },
+  {
+    env: "ELICITATION_THRESHOLD",
+    key: "confirmation_threshold",
+    type: "string",
+    title: "Confirmation threshold, in USDC",
+    description: "Purchases at or above this amount need your yes.",
+    fallback: "0.01",
+  },
+  {
+    env: "AGORA_MAX_PER_PURCHASE",
+    key: "max_per_purchase",
+    type: "string",
+    title: "Most per purchase, in USDC",
+    description:
+      "The client refuses any single purchase above this. Left at its default, it drops to the daily cap when you set that lower.",
+    fallback: "0.50",
+  },
+  {
+    env: "AGORA_DAILY_CAP",
+    key: "daily_cap",
+    type: "string",
+    title: "Daily cap, in USDC",
+    description: "The most the client spends in a UTC day.",
+    fallback: "1.00",
+  },
+  {
+    env: "AGORA_WALLET_FILE",
+    key: "wallet_file",
+    type: "file",
+    title: "Wallet file",
+    description: "The wallet's key file; created on first start if it does not exist.",
+    fallback: "${HOME}/.agora/wallet.json",
+  },
+  {
+    env: "AGORA_RPC_URL",
+    key: "rpc_url",
+    type: "string",
+    title: "Chain RPC URL",
+    description: "The node the client reads the chain from.",
+  },
+  {
+    env: "ENABLE_UNSAFE_DIRECT_ACCESS",
+    key: "direct_access",
+    type: "boolean",
+    title: "Buy from unlisted servers",
+    description: "Let the agent pay a server by its URL, unlisted (for testing your own server).",
+  },
 ];
 
 type BundleManifest = {
@@ -49,7 +110,11 @@ type BundleManifest = {
   documentation: string;
   license: string;
   keywords: string[];
-  server: { type: "node"; entry_point: string; mcp_config: { command: string; args: string[]; env: Record<string, string> } };
+  server: {
+    type: "node";
+    entry_point: string;
+    mcp_config: { command: string; args: string[]; env: Record<string, string> };
+  };
   tools_generated: boolean;
   compatibility: { platforms: string[]; runtimes: { node: string } };
   user_config: Record<string, UserConfigOption>;
@@ -62,10 +127,23 @@ export function blockServer(config: ClientConfig): ClientConfig["mcpServers"][st
   return entry;
 }
 
-export function bundleManifest({ config, version, siteUrl, siteName }: { config: ClientConfig; version: string; siteUrl: string; siteName: string }): BundleManifest {
+export function bundleManifest({
+  config,
+  version,
+  siteUrl,
+  siteName,
+}: {
+  config: ClientConfig;
+  version: string;
+  siteUrl: string;
+  siteName: string;
+}): BundleManifest {
   const blockEnv = blockServer(config).env;
   const unknown = Object.keys(blockEnv).filter((name) => !SETTINGS.some((s) => s.env === name));
-  if (unknown.length) throw new Error(`The config block names ${unknown.join(", ")}, which the bundle does not offer: add it to SETTINGS`);
+  if (unknown.length)
+    throw new Error(
+      `The config block names ${unknown.join(", ")}, which the bundle does not offer: add it to SETTINGS`,
+    );
   const env: Record<string, string> = {};
   const userConfig: Record<string, UserConfigOption> = {};
   // The host passes every option, changed or not: the client learns each one's label and default from this, so an
@@ -91,14 +169,19 @@ export function bundleManifest({ config, version, siteUrl, siteName }: { config:
     name: "agora-mcp-client",
     display_name: `${siteName} wallet`,
     version,
-    description: "Gives your assistant a USDC wallet: it finds paid MCP servers in the registry and pays them over x402, within the caps you set.",
+    description:
+      "Gives your assistant a USDC wallet: it finds paid MCP servers in the registry and pays them over x402, within the caps you set.",
     long_description: `The ${siteName} client runs on your computer. It searches ${siteUrl} for paid MCP tool servers and pays them per call in USDC from a wallet it keeps on this machine. The first start creates the wallet and prints its address; fund it from ${siteUrl}/wallet/{your address}.`,
     author: { name: siteName, url: siteUrl },
     homepage: siteUrl,
     documentation: `${siteUrl}/getting-started`,
     license: "MIT",
     keywords: ["mcp", "x402", "usdc", "wallet", "payments"],
-    server: { type: "node", entry_point: BUNDLE_ENTRY, mcp_config: { command: "node", args: [`\${__dirname}/${BUNDLE_ENTRY}`], env } },
+    server: {
+      type: "node",
+      entry_point: BUNDLE_ENTRY,
+      mcp_config: { command: "node", args: [`\${__dirname}/${BUNDLE_ENTRY}`], env },
+    },
     tools_generated: true,
     compatibility: { platforms: ["darwin", "win32", "linux"], runtimes: { node: ">=20.9.0" } },
     user_config: userConfig,

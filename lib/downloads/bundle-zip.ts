@@ -5,11 +5,16 @@ import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 const FIXED_DATE = new Date("2000-01-01T00:00:00Z");
 
 export function zipBundle(entries: Record<string, Uint8Array>): Uint8Array {
-  return zipSync(Object.fromEntries(Object.entries(entries).map(([name, bytes]) => [name, [bytes, { mtime: FIXED_DATE }]])), { level: 9 });
+  return zipSync(
+    Object.fromEntries(Object.entries(entries).map(([name, bytes]) => [name, [bytes, { mtime: FIXED_DATE }]])),
+    { level: 9 },
+  );
 }
 
 /** The bundle with `rewrite` applied to every entry's text (all of them are UTF-8: manifest, script, README). */
 export function rewriteBundle(zip: Uint8Array, rewrite: (text: string) => string): Uint8Array {
   const entries = unzipSync(zip);
-  return zipBundle(Object.fromEntries(Object.entries(entries).map(([name, bytes]) => [name, strToU8(rewrite(strFromU8(bytes)))])));
+  return zipBundle(
+    Object.fromEntries(Object.entries(entries).map(([name, bytes]) => [name, strToU8(rewrite(strFromU8(bytes)))])),
+  );
 }

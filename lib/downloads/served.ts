@@ -11,12 +11,24 @@ import { BUNDLE_FILE } from "./bundle-manifest";
 import { siteUrl } from "@/lib/site";
 import { createRewriter, servedTarball } from "@/server/deployment-rewrite.mjs";
 import { rewriteBundle } from "./bundle-zip";
-import { DEV_DOWNLOADS_DIR, DOWNLOAD_PACKAGES, DOWNLOADS_DIR, MANIFEST_FILE, manifestSchema, type BuiltDownload, type DownloadsManifest } from "./packages";
+import {
+  DEV_DOWNLOADS_DIR,
+  DOWNLOAD_PACKAGES,
+  DOWNLOADS_DIR,
+  MANIFEST_FILE,
+  manifestSchema,
+  type BuiltDownload,
+  type DownloadsManifest,
+} from "./packages";
 
 const FILE_NAME = /^([a-z0-9-]+?)(?:-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?))?\.tgz$/;
 
 // Not traced from here (that would take in the whole project): next.config.mjs names the folder for the trace.
-const builtDir = () => path.join(/*turbopackIgnore: true*/ process.cwd(), process.env.NODE_ENV === "development" ? DEV_DOWNLOADS_DIR : DOWNLOADS_DIR);
+const builtDir = () =>
+  path.join(
+    /*turbopackIgnore: true*/ process.cwd(),
+    process.env.NODE_ENV === "development" ? DEV_DOWNLOADS_DIR : DOWNLOADS_DIR,
+  );
 export const builtDownloadsDir = builtDir;
 
 /** The build's manifest (see scripts/build-downloads.ts), from the app's working directory; null before a build. */
@@ -48,14 +60,18 @@ function resolveDownload(fileName: string, manifest: DownloadsManifest | null): 
   if (!built) throw new ApiError(404, `${pkg.packageName} has not been built on this site (npm run build makes it).`);
   const version = match[2];
   if (version !== undefined && version !== built.version) {
-    throw new ApiError(404, `${pkg.packageName} ${version} is not served here; this site serves ${built.version}: /downloads/${pkg.stem}-${built.version}.tgz`);
+    throw new ApiError(
+      404,
+      `${pkg.packageName} ${version} is not served here; this site serves ${built.version}: /downloads/${pkg.stem}-${built.version}.tgz`,
+    );
   }
   return built;
 }
 
 /** The built MCP bundle, or an ApiError(404) when this build made none. */
 function resolveBundle(manifest: DownloadsManifest | null): BuiltFile {
-  if (!manifest?.bundle) throw new ApiError(404, "The MCP bundle has not been built on this site (npm run build makes it).");
+  if (!manifest?.bundle)
+    throw new ApiError(404, "The MCP bundle has not been built on this site (npm run build makes it).");
   return manifest.bundle;
 }
 
@@ -76,7 +92,9 @@ export function servedBytes(dir: string, manifest: DownloadsManifest, built: Bui
     served = (async () => {
       const bytes = await fs.readFile(path.join(dir, built.file));
       if (manifest.siteUrl === origin) return { bytes: new Uint8Array(bytes), sha256: built.sha256 };
-      const rewritten = built.file.endsWith(".tgz") ? servedTarball(bytes, manifest.siteUrl, origin) : servedBundle(bytes, manifest.siteUrl, origin);
+      const rewritten = built.file.endsWith(".tgz")
+        ? servedTarball(bytes, manifest.siteUrl, origin)
+        : servedBundle(bytes, manifest.siteUrl, origin);
       return { bytes: new Uint8Array(rewritten), sha256: createHash("sha256").update(rewritten).digest("hex") };
     })();
     servedCache.set(key, served);

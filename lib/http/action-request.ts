@@ -10,13 +10,25 @@ const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 const MAX_ACTION_NESTING = 64;
 
 /** A refusal: its code (which gives the status, server/plain-answer.mjs) and message. */
-type ActionRefusal = { code: "invalid_form" | "unknown_action" | "stale_action" | "body_too_large" | "unsupported_media_type"; message: string };
+type ActionRefusal = {
+  code: "invalid_form" | "unknown_action" | "stale_action" | "body_too_large" | "unsupported_media_type";
+  message: string;
+};
 
 const MALFORMED: ActionRefusal = { code: "invalid_form", message: "The request body is not a valid form submission." };
 const TOO_LARGE: ActionRefusal = { code: "body_too_large", message: "The request body is larger than 1 MB." };
-const NO_ACTION: ActionRefusal = { code: "unknown_action", message: "The form submission names no action of this site." };
-const OUT_OF_DATE: ActionRefusal = { code: "stale_action", message: "This page is out of date. Reload it and try again." };
-const WRONG_TYPE: ActionRefusal = { code: "unsupported_media_type", message: "A form submission must be sent as text/plain or multipart/form-data." };
+const NO_ACTION: ActionRefusal = {
+  code: "unknown_action",
+  message: "The form submission names no action of this site.",
+};
+const OUT_OF_DATE: ActionRefusal = {
+  code: "stale_action",
+  message: "This page is out of date. Reload it and try again.",
+};
+const WRONG_TYPE: ActionRefusal = {
+  code: "unsupported_media_type",
+  message: "A form submission must be sent as text/plain or multipart/form-data.",
+};
 
 /** The same test Next uses to route a POST to a page as a server action. */
 export function isActionRequest(method: string, headers: Headers): boolean {
@@ -108,7 +120,9 @@ function buildActionIds(): Set<string> | null {
   actionIds = null;
   if (process.env.NODE_ENV !== "production") return actionIds;
   try {
-    const manifest = JSON.parse(readFileSync(join(process.cwd(), ".next", "server", "server-reference-manifest.json"), "utf8")) as { node?: Record<string, unknown> };
+    const manifest = JSON.parse(
+      readFileSync(join(process.cwd(), ".next", "server", "server-reference-manifest.json"), "utf8"),
+    ) as { node?: Record<string, unknown> };
     if (manifest.node) actionIds = new Set(Object.keys(manifest.node));
   } catch {
     // No manifest (a test importing the proxy directly): Next's own lookup decides.

@@ -28,7 +28,13 @@ export function readCacheControl(request: { headers: Headers }): string {
 }
 
 // Request headers that change what a page URL answers: Next's RSC payload for client navigations instead of HTML.
-const VARIANT_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-url"];
+const VARIANT_HEADERS = [
+  "rsc",
+  "next-router-state-tree",
+  "next-router-prefetch",
+  "next-router-segment-prefetch",
+  "next-url",
+];
 /** How long a rendered page's validator may stay the same at most: relative times and check windows move on. */
 const VALIDATOR_SECONDS = 60;
 
@@ -38,11 +44,18 @@ const VALIDATOR_SECONDS = 60;
  * listings, checks and drift) and the time, so those are hashed, with the time in minutes. Next makes ETags
  * only for pages it holds whole (the cached catalogue pages, detail pages).
  */
-export function renderedPageEtag(request: { url: string; headers: Headers }, deployment: string, catalogueVersion: string, now = Date.now()): string {
+export function renderedPageEtag(
+  request: { url: string; headers: Headers },
+  deployment: string,
+  catalogueVersion: string,
+  now = Date.now(),
+): string {
   const variant = VARIANT_HEADERS.map((h) => request.headers.get(h) ?? "").join("\n");
   const minute = Math.floor(now / (VALIDATOR_SECONDS * 1000));
   const url = new URL(request.url);
-  const digest = createHash("sha1").update([deployment, catalogueVersion, minute, url.pathname + url.search, variant].join("\n")).digest("base64url");
+  const digest = createHash("sha1")
+    .update([deployment, catalogueVersion, minute, url.pathname + url.search, variant].join("\n"))
+    .digest("base64url");
   return `W/"p-${digest}"`;
 }
 

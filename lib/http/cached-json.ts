@@ -12,5 +12,8 @@ export function cachedJson(request: Request, body: unknown, headers: Record<stri
   if (matchesEtag(request, etag)) {
     return new Response(null, { status: 304, headers: common });
   }
-  return new NextResponse(json, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...common } });
+  return new NextResponse(json, {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...common },
+  });
 }

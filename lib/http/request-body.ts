@@ -36,7 +36,11 @@ export async function readBody(request: Request, maxBytes: number): Promise<Buff
 }
 
 /** Reads a JSON body no larger than `maxBytes`, then validates it with `schema`. */
-export async function readJson<T extends z.ZodType>(request: Request, schema: T, maxBytes = MAX_JSON_BYTES): Promise<z.infer<T>> {
+export async function readJson<T extends z.ZodType>(
+  request: Request,
+  schema: T,
+  maxBytes = MAX_JSON_BYTES,
+): Promise<z.infer<T>> {
   requireJsonContentType(request);
   const body = await readBody(request, maxBytes);
   let data: unknown;

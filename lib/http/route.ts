@@ -58,7 +58,10 @@ type Handler<Q, B, A, P> = (context: RouteContext<Q, B, A, P>) => Response | Pro
  * dynamic segments as a promise in the second argument; the handler gets them resolved, and checked by the spec's
  * `params` schema when it has one (its output: a schema may also read the segments into what they name), as `params`.
  */
-export function route<Q = undefined, B = undefined, A = undefined, P = Params>(spec: RouteSpec<Q, B, A, P>, handle: Handler<Q, B, A, P>): RouteHandler {
+export function route<Q = undefined, B = undefined, A = undefined, P = Params>(
+  spec: RouteSpec<Q, B, A, P>,
+  handle: Handler<Q, B, A, P>,
+): RouteHandler {
   const handler = async (request: Request, segments?: { params: Promise<Params> }) => {
     try {
       return await handle(await prepare<Q, B, A, P>(spec, request, segments));
@@ -76,7 +79,11 @@ export type RouteHandler = ((request: Request, segments?: { params: Promise<Para
   readonly spec: RouteSpec<unknown, unknown, unknown, unknown>;
 };
 
-async function prepare<Q, B, A, P>(spec: RouteSpec<Q, B, A, P>, request: Request, segments?: { params: Promise<Params> }): Promise<RouteContext<Q, B, A, P>> {
+async function prepare<Q, B, A, P>(
+  spec: RouteSpec<Q, B, A, P>,
+  request: Request,
+  segments?: { params: Promise<Params> },
+): Promise<RouteContext<Q, B, A, P>> {
   const params = readParams(spec.params, (await segments?.params) ?? {});
   const query = readQuery(spec.query, request);
   const db = spec.database === false ? noDatabase(spec.name) : await getDb();

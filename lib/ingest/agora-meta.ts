@@ -21,7 +21,11 @@ const metaSchema = z
     createdAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
     detailUrl: z.string().max(2000).optional().catch(undefined),
     id: z.string().max(100).optional().catch(undefined),
-    registry: z.object({ name: z.string().max(100) }).loose().optional().catch(undefined),
+    registry: z
+      .object({ name: z.string().max(100) })
+      .loose()
+      .optional()
+      .catch(undefined),
     // Where the listing was first published and every registry it passed through before this one.
     registries: z
       .array(
@@ -54,7 +58,10 @@ export type AgoraListingMeta = {
   registries: ProvenanceHop[];
 };
 
-export function agoraListingMeta(serverMeta: Record<string, unknown> | undefined, officialPublishedAt: string | undefined): AgoraListingMeta | null {
+export function agoraListingMeta(
+  serverMeta: Record<string, unknown> | undefined,
+  officialPublishedAt: string | undefined,
+): AgoraListingMeta | null {
   const raw = serverMeta?.[AGORA_META_KEY];
   if (raw === undefined) return null;
   const parsed = metaSchema.safeParse(raw);
@@ -72,7 +79,17 @@ export function agoraListingMeta(serverMeta: Record<string, unknown> | undefined
     registries: (m.registries ?? []).flatMap((h) => {
       const url = httpUrl(h.url);
       const name = plainText(h.name, 100).text;
-      return url && name ? [{ kind: h.kind, name, url: url.replace(/\/$/, ""), entryUrl: httpUrl(h.entryUrl), listingId: h.listingId ?? null }] : [];
+      return url && name
+        ? [
+            {
+              kind: h.kind,
+              name,
+              url: url.replace(/\/$/, ""),
+              entryUrl: httpUrl(h.entryUrl),
+              listingId: h.listingId ?? null,
+            },
+          ]
+        : [];
     }),
   };
 }

@@ -16,6 +16,7 @@ const SAID: Record<CandidateOutcome, string> = {
 
 export function candidateLines(counts: CandidateCounts): string[] {
   const lines = [`Checked ${counts.checked} candidates, ${counts.listed} newly listed:`];
-  for (const [outcome, said] of Object.entries(SAID) as [CandidateOutcome, string][]) lines.push(`  ${String(counts[outcome]).padStart(5)}  ${said}`);
+  for (const [outcome, said] of Object.entries(SAID) as [CandidateOutcome, string][])
+    lines.push(`  ${String(counts[outcome]).padStart(5)}  ${said}`);
   return lines;
 }

@@ -52,7 +52,11 @@ export type CandidateCounts = { checked: number; listed: number } & Record<Candi
 export type CandidateOptions = ProbeOptions & { limit?: number; concurrency?: number; now?: Date };
 
 export function emptyCandidateCounts(): CandidateCounts {
-  return { checked: 0, listed: 0, ...(Object.fromEntries(Object.keys(CANDIDATE_OUTCOMES).map((k) => [k, 0])) as Record<CandidateOutcome, number>) };
+  return {
+    checked: 0,
+    listed: 0,
+    ...(Object.fromEntries(Object.keys(CANDIDATE_OUTCOMES).map((k) => [k, 0])) as Record<CandidateOutcome, number>),
+  };
 }
 
 /** Of a paid tool's statuses, the one that says most about why nothing was priced (the first in this list wins). */
@@ -74,7 +78,11 @@ function candidateOutcome(result: ProbeResult): CandidateOutcome {
   return UNPRICED.find(([status]) => statuses.has(status))?.[1] ?? "free";
 }
 
-async function listCandidate(db: Db, candidate: Candidate, result: ProbeResult): Promise<{ id: string; created: boolean }> {
+async function listCandidate(
+  db: Db,
+  candidate: Candidate,
+  result: ProbeResult,
+): Promise<{ id: string; created: boolean }> {
   // A submission is stored in one spelling (no trailing slash: a server at the root of its host is `https://host`),
   // which the URL a registry lists need not be (the URL parser writes that server as `https://host/`).
   const existing = await listingAtUrl(db, [candidate.remoteUrl, ...serverUrlSpellings(candidate.remoteUrl)]);
@@ -151,7 +159,13 @@ export async function checkCandidates(db: Db, options: CandidateOptions = {}): P
 }
 
 /** One candidate: probed with the tools its upstream entries name as paid, listed when paid, and its outcome kept. */
-async function checkCandidate(db: Db, candidate: Candidate, options: CandidateOptions, now: Date, counts: CandidateCounts): Promise<void> {
+async function checkCandidate(
+  db: Db,
+  candidate: Candidate,
+  options: CandidateOptions,
+  now: Date,
+  counts: CandidateCounts,
+): Promise<void> {
   const result = await probeServer(candidate.remoteUrl, { ...options, paidTools: candidate.paidTools });
   const outcome = candidateOutcome(result);
   counts.checked++;
@@ -159,8 +173,15 @@ async function checkCandidate(db: Db, candidate: Candidate, options: CandidateOp
   if (outcome === "paid") {
     const listed = await listCandidate(db, candidate, result);
     if (listed.created) counts.listed++;
-    await recordCandidateCheck(db, candidate.remoteUrl, { outcome: CANDIDATE_OUTCOMES.paid, nextCheckAt: new Date(now.getTime() + PAID_RECHECK_MS), listingId: listed.id });
+    await recordCandidateCheck(db, candidate.remoteUrl, {
+      outcome: CANDIDATE_OUTCOMES.paid,
+      nextCheckAt: new Date(now.getTime() + PAID_RECHECK_MS),
+      listingId: listed.id,
+    });
   } else {
-    await recordCandidateCheck(db, candidate.remoteUrl, { outcome: CANDIDATE_OUTCOMES[outcome], nextCheckAt: new Date(now.getTime() + UNPAID_RECHECK_MS) });
+    await recordCandidateCheck(db, candidate.remoteUrl, {
+      outcome: CANDIDATE_OUTCOMES[outcome],
+      nextCheckAt: new Date(now.getTime() + UNPAID_RECHECK_MS),
+    });
   }
 }

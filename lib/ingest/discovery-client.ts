@@ -25,7 +25,11 @@ const itemSchema = z
             info: z
               .object({
                 input: z
-                  .object({ toolName: z.unknown().optional(), tool: z.unknown().optional(), transport: z.string().max(50).optional() })
+                  .object({
+                    toolName: z.unknown().optional(),
+                    tool: z.unknown().optional(),
+                    transport: z.string().max(50).optional(),
+                  })
                   .loose(),
               })
               .loose(),
@@ -43,8 +47,21 @@ const pageSchema = z.object({
 });
 
 /** One MCP resource of the list: a server, and the paid tool the entry names (null when it names none readable). */
-export type DiscoveredServer = { remoteUrl: string; name: string; description: string; htmlStripped: boolean; toolName: string | null };
-type DiscoveryPage = { servers: DiscoveredServer[]; received: number; notMcp: number; malformed: number; malformedAt: number[]; total: number | null };
+export type DiscoveredServer = {
+  remoteUrl: string;
+  name: string;
+  description: string;
+  htmlStripped: boolean;
+  toolName: string | null;
+};
+type DiscoveryPage = {
+  servers: DiscoveredServer[];
+  received: number;
+  notMcp: number;
+  malformed: number;
+  malformedAt: number[];
+  total: number | null;
+};
 
 export function discoveryPageUrl(baseUrl: string, offset: number): string {
   const url = new URL(`${baseUrl}/discovery/resources`);
@@ -60,7 +77,14 @@ export async function fetchDiscoveryPage(fetch: FetchLike, url: string): Promise
   if (!res.ok) throw new Error(`the facilitator answered HTTP ${res.status}`);
   const page = pageSchema.safeParse(await readJsonBody(res, "the facilitator"));
   if (!page.success) throw new Error("the facilitator's answer is not a discovery list");
-  const out: DiscoveryPage = { servers: [], received: page.data.items.length, notMcp: 0, malformed: 0, malformedAt: [], total: page.data.pagination?.total ?? null };
+  const out: DiscoveryPage = {
+    servers: [],
+    received: page.data.items.length,
+    notMcp: 0,
+    malformed: 0,
+    malformedAt: [],
+    total: page.data.pagination?.total ?? null,
+  };
   for (let position = 0; position < page.data.items.length; position++) {
     const item = itemSchema.safeParse(page.data.items[position]);
     const remoteUrl = item.success ? httpUrl(item.data.resource) : null;

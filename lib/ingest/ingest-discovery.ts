@@ -13,13 +13,38 @@ import { errorText, withOneRetry } from "./retry";
 import type { IngestSource } from "@/lib/config/ingest-sources";
 
 /** `namedTools`: the paid tools the run's entries named, each server's counted once (a server is one candidate). */
-type DiscoveryCounts = { pages: number; seen: number; notMcp: number; malformed: number; htmlStripped: number; candidates: number; namedTools: number; written: number; merged: number };
+type DiscoveryCounts = {
+  pages: number;
+  seen: number;
+  notMcp: number;
+  malformed: number;
+  htmlStripped: number;
+  candidates: number;
+  namedTools: number;
+  written: number;
+  merged: number;
+};
 export type DiscoveryRun = { counts: DiscoveryCounts; errors: string[]; completed: boolean };
 
 const MAX_PAGES_PER_RUN = 100;
 
-export async function ingestDiscovery(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<DiscoveryRun> {
-  const counts: DiscoveryCounts = { pages: 0, seen: 0, notMcp: 0, malformed: 0, htmlStripped: 0, candidates: 0, namedTools: 0, written: 0, merged: 0 };
+export async function ingestDiscovery(
+  db: Db,
+  source: IngestSource,
+  fetch: FetchLike,
+  options: { retryDelayMs?: number } = {},
+): Promise<DiscoveryRun> {
+  const counts: DiscoveryCounts = {
+    pages: 0,
+    seen: 0,
+    notMcp: 0,
+    malformed: 0,
+    htmlStripped: 0,
+    candidates: 0,
+    namedTools: 0,
+    written: 0,
+    merged: 0,
+  };
   const errors: string[] = [];
   const state = await sourceState(db, source.key);
   const resumeAt = Number(state.cursor);
@@ -31,17 +56,26 @@ export async function ingestDiscovery(db: Db, source: IngestSource, fetch: Fetch
   let completed = false;
   try {
     while (counts.pages < MAX_PAGES_PER_RUN) {
-      const page = await withOneRetry(() => fetchDiscoveryPage(fetch, discoveryPageUrl(source.baseUrl, offset)), options.retryDelayMs ?? 1000);
+      const page = await withOneRetry(
+        () => fetchDiscoveryPage(fetch, discoveryPageUrl(source.baseUrl, offset)),
+        options.retryDelayMs ?? 1000,
+      );
       counts.pages++;
       counts.seen += page.received;
       counts.notMcp += page.notMcp;
       counts.malformed += page.malformed;
-      if (page.malformedAt.length > 0) logWarn("ingestion: discovery items skipped", { source: source.key, offset, positions: page.malformedAt.slice(0, 20).map((p) => offset + p) });
+      if (page.malformedAt.length > 0)
+        logWarn("ingestion: discovery items skipped", {
+          source: source.key,
+          offset,
+          positions: page.malformedAt.slice(0, 20).map((p) => offset + p),
+        });
       for (const server of page.servers) if (server.htmlStripped) counts.htmlStripped++;
       await writeServers(db, source, page.servers, seenTools, counts);
       offset += page.received;
       // The end: an empty or short page, or the total the facilitator gave reached.
-      const done = page.received === 0 || page.received < DISCOVERY_PAGE_SIZE || (page.total !== null && offset >= page.total);
+      const done =
+        page.received === 0 || page.received < DISCOVERY_PAGE_SIZE || (page.total !== null && offset >= page.total);
       await saveProgress(db, source.key, { cursor: done ? null : String(offset) });
       if (done) {
         completed = true;
@@ -51,7 +85,8 @@ export async function ingestDiscovery(db: Db, source: IngestSource, fetch: Fetch
   } catch (error) {
     errors.push(`page ${counts.pages + 1}: ${errorText(error)}`);
   }
-  if (errors.length > 0 || counts.malformed > 0) logWarn("ingestion: discovery run had problems", { source: source.key, errors, malformed: counts.malformed });
+  if (errors.length > 0 || counts.malformed > 0)
+    logWarn("ingestion: discovery run had problems", { source: source.key, errors, malformed: counts.malformed });
   await finishRun(db, source.key, { highWaterMark: null, counts, errors, completed });
   return { counts, errors, completed };
 }
@@ -60,7 +95,13 @@ export async function ingestDiscovery(db: Db, source: IngestSource, fetch: Fetch
  * A page's servers, one candidate per URL with every paid tool the run has seen it name so far: a server first seen
  * here is written with its tools; one seen on an earlier page only when this page names a tool it did not.
  */
-async function writeServers(db: Db, source: IngestSource, servers: DiscoveredServer[], seenTools: Map<string, Set<string>>, counts: DiscoveryCounts): Promise<void> {
+async function writeServers(
+  db: Db,
+  source: IngestSource,
+  servers: DiscoveredServer[],
+  seenTools: Map<string, Set<string>>,
+  counts: DiscoveryCounts,
+): Promise<void> {
   const byUrl = new Map<string, { server: DiscoveredServer; tools: Set<string>; fresh: boolean }>();
   for (const server of servers) {
     let entry = byUrl.get(server.remoteUrl);

@@ -4,7 +4,15 @@
 // MAX_PAGES_PER_RUN pages, and a set of the names and cursors this run has seen (at most 10,000 names). Status
 // travels both ways: deleted upstream hides the listing, deprecated marks it, active again (by a newer entry than
 // the deletion) brings it back; an older entry than the one held changes nothing.
-import { finishRun, heldListingIds, hideImportedListing, restoreImportedListing, saveProgress, sourceState, upsertCandidates } from "@/db/queries/ingest";
+import {
+  finishRun,
+  heldListingIds,
+  hideImportedListing,
+  restoreImportedListing,
+  saveProgress,
+  sourceState,
+  upsertCandidates,
+} from "@/db/queries/ingest";
 import { recordUpstreamVersions } from "@/db/queries/upstream-versions";
 import { nameCoversServer } from "@/lib/claims/covered";
 import { refreshImportedListing } from "@/db/queries/listing-write";
@@ -50,7 +58,13 @@ const SMALLER_PAGES = [10, 1];
 const tooLarge = (error: unknown) => findSafeFetchError(error)?.code === "response_too_large";
 
 /** The page at `cursor`: asked for once more after a failure, and in smaller pages when it is past the size cap. */
-async function readPage(fetch: FetchLike, source: IngestSource, cursor: string | null, since: Date | null, retryDelayMs: number): Promise<RegistryPage> {
+async function readPage(
+  fetch: FetchLike,
+  source: IngestSource,
+  cursor: string | null,
+  since: Date | null,
+  retryDelayMs: number,
+): Promise<RegistryPage> {
   try {
     return await withOneRetry(() => fetchRegistryPage(fetch, pageUrl(source.baseUrl, cursor, since)), retryDelayMs);
   } catch (error) {
@@ -67,7 +81,12 @@ async function readPage(fetch: FetchLike, source: IngestSource, cursor: string |
 }
 
 /** A page's latest servers with remotes, written as one batch of candidates. */
-async function ingestServers(db: Db, source: IngestSource, servers: RegistryServer[], counts: RegistryCounts): Promise<void> {
+async function ingestServers(
+  db: Db,
+  source: IngestSource,
+  servers: RegistryServer[],
+  counts: RegistryCounts,
+): Promise<void> {
   const remotes = servers.flatMap((server) => server.remotes.map((remote) => ({ server, remote })));
   counts.candidates += remotes.length;
   for (const server of servers) counts.namedTools += server.paidTools.length;
@@ -100,11 +119,19 @@ async function ingestServers(db: Db, source: IngestSource, servers: RegistryServ
     const { server, remote } = remotes[i]!;
     // An upstream change reaches the listing, except the fields its owner edited (lib/claims).
     if (outcome === "updated" && server.status !== "deleted") {
-      await refreshImportedListing(db, remote.url, { ...importedListingText({ ...server, upstreamName: server.name }), categories: server.agora?.categories });
+      await refreshImportedListing(db, remote.url, {
+        ...importedListingText({ ...server, upstreamName: server.name }),
+        categories: server.agora?.categories,
+      });
       if (await restoreImportedListing(db, remote.url, server.status)) counts.restored++;
     }
     // Only a newer entry than the one held (outcome "updated") takes a listing down: an out-of-order page cannot.
-    if (server.status === "deleted" && (outcome === "updated" || outcome === "inserted") && (await hideImportedListing(db, remote.url))) counts.hidden++;
+    if (
+      server.status === "deleted" &&
+      (outcome === "updated" || outcome === "inserted") &&
+      (await hideImportedListing(db, remote.url))
+    )
+      counts.hidden++;
   }
 }
 
@@ -117,7 +144,12 @@ type SeenName = { at: number; deleted: boolean };
  * upstream may spell them differently (case, a trailing slash). The high-water mark moves to the newest update seen,
  * whatever was kept.
  */
-function sortPage(servers: RegistryServer[], names: Map<string, SeenName>, counts: RegistryCounts, highWaterMark: Date | null): { toWrite: RegistryServer[]; highWaterMark: Date | null } {
+function sortPage(
+  servers: RegistryServer[],
+  names: Map<string, SeenName>,
+  counts: RegistryCounts,
+  highWaterMark: Date | null,
+): { toWrite: RegistryServer[]; highWaterMark: Date | null } {
   const toWrite: RegistryServer[] = [];
   // A name written twice in one page is written once, as its later entry says (one batch takes one entry per remote).
   const onPage = new Map<string, number>();
@@ -145,7 +177,19 @@ function sortPage(servers: RegistryServer[], names: Map<string, SeenName>, count
 async function recordVersions(db: Db, source: IngestSource, servers: RegistryServer[]): Promise<void> {
   await recordUpstreamVersions(
     db,
-    servers.flatMap((s) => (s.remotes.length > 0 && s.version ? [{ sourceKey: source.key, upstreamName: s.name, version: s.version, publishedAt: s.publishedAt, server: s.upstreamServer }] : [])),
+    servers.flatMap((s) =>
+      s.remotes.length > 0 && s.version
+        ? [
+            {
+              sourceKey: source.key,
+              upstreamName: s.name,
+              version: s.version,
+              publishedAt: s.publishedAt,
+              server: s.upstreamServer,
+            },
+          ]
+        : [],
+    ),
   );
 }
 
@@ -153,8 +197,17 @@ async function recordVersions(db: Db, source: IngestSource, servers: RegistrySer
  * Entries that are this Agora's own listings come back through a loop (this Agora reads a registry that reads it):
  * they are set aside, counted and named in the log, never written again as imports of themselves.
  */
-async function setLoopsAside(db: Db, source: IngestSource, servers: RegistryServer[], counts: RegistryCounts): Promise<RegistryServer[]> {
-  const ids = servers.flatMap((s) => [...(s.agora?.registries ?? []).map((h) => h.listingId), s.agora?.listingId].filter((id): id is string => Boolean(id)));
+async function setLoopsAside(
+  db: Db,
+  source: IngestSource,
+  servers: RegistryServer[],
+  counts: RegistryCounts,
+): Promise<RegistryServer[]> {
+  const ids = servers.flatMap((s) =>
+    [...(s.agora?.registries ?? []).map((h) => h.listingId), s.agora?.listingId].filter((id): id is string =>
+      Boolean(id),
+    ),
+  );
   const ours = await heldListingIds(db, ids);
   if (ours.size === 0) return servers;
   const kept: RegistryServer[] = [];
@@ -165,13 +218,38 @@ async function setLoopsAside(db: Db, source: IngestSource, servers: RegistryServ
       continue;
     }
     counts.loops++;
-    logWarn("ingestion: registry loop detected", { source: source.key, entry: server.name, loop: loopLine(chain, ours) });
+    logWarn("ingestion: registry loop detected", {
+      source: source.key,
+      entry: server.name,
+      loop: loopLine(chain, ours),
+    });
   }
   return kept;
 }
 
-export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchLike, options: { retryDelayMs?: number } = {}): Promise<RegistryRun> {
-  const counts: RegistryCounts = { pages: 0, seen: 0, notLatest: 0, noRemote: 0, malformed: 0, duplicateName: 0, htmlStripped: 0, invisibleStripped: 0, candidates: 0, namedTools: 0, written: 0, merged: 0, hidden: 0, restored: 0, loops: 0 };
+export async function ingestRegistry(
+  db: Db,
+  source: IngestSource,
+  fetch: FetchLike,
+  options: { retryDelayMs?: number } = {},
+): Promise<RegistryRun> {
+  const counts: RegistryCounts = {
+    pages: 0,
+    seen: 0,
+    notLatest: 0,
+    noRemote: 0,
+    malformed: 0,
+    duplicateName: 0,
+    htmlStripped: 0,
+    invisibleStripped: 0,
+    candidates: 0,
+    namedTools: 0,
+    written: 0,
+    merged: 0,
+    hidden: 0,
+    restored: 0,
+    loops: 0,
+  };
   const errors: string[] = [];
   const state = await sourceState(db, source.key);
   const since = state.highWaterMark;
@@ -191,7 +269,13 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
       counts.malformed += page.malformed.length;
       // Each skipped entry is logged with where it was, so a publisher (or the operator) can find it upstream.
       if (page.malformed.length > 0) {
-        logWarn("ingestion: registry entries skipped", { source: source.key, page: counts.pages, cursor, entries: page.malformed.slice(0, 20), skipped: page.malformed.length });
+        logWarn("ingestion: registry entries skipped", {
+          source: source.key,
+          page: counts.pages,
+          cursor,
+          entries: page.malformed.slice(0, 20),
+          skipped: page.malformed.length,
+        });
       }
       const servers = await setLoopsAside(db, source, page.servers, counts);
       const sorted = sortPage(servers, names, counts, highWaterMark);
@@ -219,7 +303,13 @@ export async function ingestRegistry(db: Db, source: IngestSource, fetch: FetchL
   }
   // Skipped entries are counted (lastCounts, the admin view); a run that stopped has its reason in lastErrors.
   if (errors.length > 0 || counts.malformed > 0 || counts.duplicateName > 0 || counts.loops > 0) {
-    logWarn("ingestion: registry run had problems", { source: source.key, errors: errors.slice(0, 5), malformed: counts.malformed, duplicateName: counts.duplicateName, loops: counts.loops });
+    logWarn("ingestion: registry run had problems", {
+      source: source.key,
+      errors: errors.slice(0, 5),
+      malformed: counts.malformed,
+      duplicateName: counts.duplicateName,
+      loops: counts.loops,
+    });
   }
   await finishRun(db, source.key, { highWaterMark, counts, errors, completed, restart });
   return { counts, errors, completed };

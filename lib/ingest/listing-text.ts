@@ -3,9 +3,18 @@
 import type { ImportSource } from "@agora-mcp/protocol";
 import type { UpstreamFields } from "@/db/queries/listing-write";
 
-const FOUND_BY: Record<ImportSource, string> = { "mcp-registry": "the MCP Registry", "x402-discovery": "x402 discovery" };
+const FOUND_BY: Record<ImportSource, string> = {
+  "mcp-registry": "the MCP Registry",
+  "x402-discovery": "x402 discovery",
+};
 
-type UpstreamEntry = { upstreamName: string; title?: string | null; description?: string | null; websiteUrl?: string | null; repositoryUrl?: string | null };
+type UpstreamEntry = {
+  upstreamName: string;
+  title?: string | null;
+  description?: string | null;
+  websiteUrl?: string | null;
+  repositoryUrl?: string | null;
+};
 
 export function importedListingText(entry: UpstreamEntry, source: ImportSource = "mcp-registry"): UpstreamFields {
   return {

@@ -14,7 +14,8 @@ export const MAX_NAMED_TOOLS = 50;
 /** MCP names a tool in at most 128 characters. */
 const MAX_TOOL_NAME = 128;
 
-const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /** A tool name as an upstream wrote it, or null when it cannot be one (empty, too long, or with invisible characters). */
 export function upstreamToolName(value: unknown): string | null {
@@ -36,7 +37,12 @@ export function namedPaidTools(names: Iterable<string | null>, reason: UpstreamP
 
 /** The paid tools a registry entry's server.json `_meta` names (none when it says nothing, or nothing readable). */
 export function registryPaidTools(serverMeta: Record<string, unknown> | undefined): UpstreamPaidTool[] {
-  const lists = [serverMeta?.[REGISTRY_PAID_TOOLS_META], record(serverMeta?.[PUBLISHER_META_KEY])?.[REGISTRY_PAID_TOOLS_META]];
-  const names = lists.flatMap((list) => (Array.isArray(list) ? list.slice(0, MAX_NAMED_TOOLS) : [])).map((v) => upstreamToolName(record(v)?.name ?? v));
+  const lists = [
+    serverMeta?.[REGISTRY_PAID_TOOLS_META],
+    record(serverMeta?.[PUBLISHER_META_KEY])?.[REGISTRY_PAID_TOOLS_META],
+  ];
+  const names = lists
+    .flatMap((list) => (Array.isArray(list) ? list.slice(0, MAX_NAMED_TOOLS) : []))
+    .map((v) => upstreamToolName(record(v)?.name ?? v));
   return namedPaidTools(names, "registry");
 }

@@ -13,7 +13,13 @@ export function provenanceOf(source: IngestSource, server: Pick<RegistryServer, 
   const entryUrl = upstreamEntryUrl(source.key, server.name);
   const url = source.baseUrl.replace(/\/$/, "");
   if (!server.agora) return [{ kind: "mcp-registry", name: REGISTRY_SOURCE_NAME, url, entryUrl, listingId: null }];
-  const here = { kind: "agora" as const, name: server.agora.registryName, url, entryUrl, listingId: server.agora.listingId };
+  const here = {
+    kind: "agora" as const,
+    name: server.agora.registryName,
+    url,
+    entryUrl,
+    listingId: server.agora.listingId,
+  };
   return [...server.agora.registries.slice(0, MAX_HOPS - 1), here];
 }
 

@@ -9,7 +9,9 @@ export async function readJsonBody(res: Response, who: string): Promise<unknown>
   } catch (error) {
     const refusal = findSafeFetchError(error);
     // The refusal stays the cause: a caller tells a page past the size cap from any other failure by it.
-    throw new Error(refusal ? `${who}'s answer was refused: ${refusal.message}` : `${who}'s answer broke off`, { cause: refusal ?? error });
+    throw new Error(refusal ? `${who}'s answer was refused: ${refusal.message}` : `${who}'s answer broke off`, {
+      cause: refusal ?? error,
+    });
   }
   try {
     return JSON.parse(text);

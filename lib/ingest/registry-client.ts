@@ -32,9 +32,15 @@ const serverJson = z.object({
   description: z.string().optional().default(""),
   version: text(100).optional(),
   websiteUrl: text(2000).optional(),
-  repository: z.object({ url: text(2000).optional() }).loose().optional(),
+  repository: z
+    .object({ url: text(2000).optional() })
+    .loose()
+    .optional(),
   packages: z.array(z.unknown()).max(100).optional().catch(undefined),
-  remotes: z.array(z.object({ type: z.string(), url: z.string() }).loose()).max(20).optional(),
+  remotes: z
+    .array(z.object({ type: z.string(), url: z.string() }).loose())
+    .max(20)
+    .optional(),
   // The registry's earlier shape (still in some entries): transports keyed by type.
   transports: z.record(z.string(), z.object({ url: z.string() }).loose()).optional(),
   _meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
@@ -47,10 +53,15 @@ const officialMeta = z
     isLatest: z.boolean().optional(),
   })
   .loose();
-const entrySchema = z.object({ server: z.unknown(), _meta: z.record(z.string(), z.unknown()).optional().catch(undefined) }).loose();
+const entrySchema = z
+  .object({ server: z.unknown(), _meta: z.record(z.string(), z.unknown()).optional().catch(undefined) })
+  .loose();
 const pageSchema = z.object({
   servers: z.array(z.unknown()).max(MAX_PAGE_ENTRIES),
-  metadata: z.object({ nextCursor: z.string().max(2000).nullish() }).loose().optional(),
+  metadata: z
+    .object({ nextCursor: z.string().max(2000).nullish() })
+    .loose()
+    .optional(),
 });
 
 export type RegistryServer = {
@@ -80,7 +91,12 @@ export type RegistryServer = {
 
 /** An entry that was skipped: its position on the page (0-based) and why. */
 type MalformedEntry = { position: number; reason: string };
-export type RegistryPage = { servers: RegistryServer[]; received: number; malformed: MalformedEntry[]; nextCursor: string | null };
+export type RegistryPage = {
+  servers: RegistryServer[];
+  received: number;
+  malformed: MalformedEntry[];
+  nextCursor: string | null;
+};
 
 /** The first problem zod found, as a short reason: "server.name: Invalid input: expected string, received number". */
 function reasonOf(error: z.ZodError, prefix: string): string {
@@ -90,7 +106,10 @@ function reasonOf(error: z.ZodError, prefix: string): string {
 }
 
 function remotesOf(s: z.infer<typeof serverJson>) {
-  const declared = [...(s.remotes ?? []), ...Object.entries(s.transports ?? {}).map(([type, t]) => ({ type, url: t.url }))];
+  const declared = [
+    ...(s.remotes ?? []),
+    ...Object.entries(s.transports ?? {}).map(([type, t]) => ({ type, url: t.url })),
+  ];
   const remotes = declared.flatMap((r) => {
     const url = httpUrl(r.url);
     return REMOTE_TYPES.has(r.type) && url ? [{ type: r.type, url }] : [];
@@ -99,8 +118,21 @@ function remotesOf(s: z.infer<typeof serverJson>) {
 }
 
 /** A package as server.json defines one (registryType, identifier, transport): a package that is not one is left out. */
-const packageSchema = z.object({ registryType: z.string().min(1).max(100), identifier: z.string().min(1).max(2000), transport: z.object({ type: z.string() }).loose() }).loose();
-const repositorySchema = z.object({ url: z.string().max(2000), source: z.string().max(100), id: z.string().max(200).optional(), subfolder: z.string().max(500).optional() }).loose();
+const packageSchema = z
+  .object({
+    registryType: z.string().min(1).max(100),
+    identifier: z.string().min(1).max(2000),
+    transport: z.object({ type: z.string() }).loose(),
+  })
+  .loose();
+const repositorySchema = z
+  .object({
+    url: z.string().max(2000),
+    source: z.string().max(100),
+    id: z.string().max(200).optional(),
+    subfolder: z.string().max(500).optional(),
+  })
+  .loose();
 /** The one `_meta` key server.json defines, an object when present. */
 const PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided";
 /** Upstream `_meta` kept per entry (the official registry caps publisher metadata near 4 KB; past this it is dropped). */
@@ -119,7 +151,8 @@ function upstreamServerOf(s: z.infer<typeof serverJson>, websiteUrl: string | nu
   const repository = repositorySchema.safeParse(s.repository);
   const { [AGORA_META_KEY]: _agora, [REGISTRY_PAID_TOOLS_META]: _tools, ...meta } = s._meta ?? {};
   const publisher = meta[PUBLISHER_META];
-  if (publisher !== undefined && (typeof publisher !== "object" || publisher === null || Array.isArray(publisher))) delete meta[PUBLISHER_META];
+  if (publisher !== undefined && (typeof publisher !== "object" || publisher === null || Array.isArray(publisher)))
+    delete meta[PUBLISHER_META];
   const keepMeta = Object.keys(meta).length > 0 && Buffer.byteLength(JSON.stringify(meta)) <= UPSTREAM_META_MAX_BYTES;
   return {
     ...(s.version ? { version: s.version } : {}),
@@ -137,14 +170,20 @@ function normalName(name: string): string {
 
 export function toServer(raw: unknown, now = new Date()): RegistryServer | { reason: string } {
   const entry = entrySchema.safeParse(raw);
-  if (!entry.success) return { reason: typeof raw === "object" && raw !== null ? reasonOf(entry.error, "") : "the entry is not an object" };
-  if (typeof entry.data.server !== "object" || entry.data.server === null) return { reason: "the entry has no server object" };
+  if (!entry.success)
+    return {
+      reason: typeof raw === "object" && raw !== null ? reasonOf(entry.error, "") : "the entry is not an object",
+    };
+  if (typeof entry.data.server !== "object" || entry.data.server === null)
+    return { reason: "the entry has no server object" };
   const parsed = serverJson.safeParse(entry.data.server);
   if (!parsed.success) return { reason: reasonOf(parsed.error, "server") };
   const s = { ...parsed.data, name: normalName(parsed.data.name) };
   if (!s.name) return { reason: "server.name: the name is only slashes" };
   const meta = officialMeta.safeParse(entry.data._meta?.[OFFICIAL] ?? {});
-  const official = meta.success ? meta.data : { status: "active" as const, publishedAt: undefined, updatedAt: undefined, isLatest: undefined };
+  const official = meta.success
+    ? meta.data
+    : { status: "active" as const, publishedAt: undefined, updatedAt: undefined, isLatest: undefined };
   const agora = agoraListingMeta(s._meta, official.publishedAt);
   const title = plainText(s.title ?? "", 200);
   const description = plainText(agora?.description ?? s.description, 2000);
@@ -158,7 +197,10 @@ export function toServer(raw: unknown, now = new Date()): RegistryServer | { rea
     title: title.text || null,
     description: description.text,
     htmlStripped: title.stripped || description.stripped,
-    invisibleStripped: title.invisible || description.invisible || parsed.data.name !== (entry.data.server as { name: string }).name.trim(),
+    invisibleStripped:
+      title.invisible ||
+      description.invisible ||
+      parsed.data.name !== (entry.data.server as { name: string }).name.trim(),
     version: s.version ?? null,
     websiteUrl,
     repositoryUrl: httpUrl(s.repository?.url),
@@ -186,7 +228,12 @@ export async function fetchRegistryPage(fetch: FetchLike, url: string): Promise<
   if (!res.ok) throw new Error(`the registry answered HTTP ${res.status}`);
   const page = pageSchema.safeParse(await readJsonBody(res, "the registry"));
   if (!page.success) throw new Error(`the registry's answer is not a server list (${reasonOf(page.error, "")})`);
-  const out: RegistryPage = { servers: [], received: page.data.servers.length, malformed: [], nextCursor: page.data.metadata?.nextCursor || null };
+  const out: RegistryPage = {
+    servers: [],
+    received: page.data.servers.length,
+    malformed: [],
+    nextCursor: page.data.metadata?.nextCursor || null,
+  };
   const now = new Date();
   // A loop, not recursion or a spread: a page of any size up to the cap is read in constant stack.
   for (let position = 0; position < page.data.servers.length; position++) {

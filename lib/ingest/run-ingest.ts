@@ -34,7 +34,10 @@ export async function runIngest(db: Db, sources: IngestSource[], options: Ingest
   const summary: IngestSummary = { sources: [], candidates: emptyCandidateCounts() };
   try {
     for (const source of sources) {
-      const run = source.kind === "mcp-registry" ? await ingestRegistry(db, source, fetch, options) : await ingestDiscovery(db, source, fetch, options);
+      const run =
+        source.kind === "mcp-registry"
+          ? await ingestRegistry(db, source, fetch, options)
+          : await ingestDiscovery(db, source, fetch, options);
       summary.sources.push({ key: source.key, kind: source.kind, ...run });
     }
   } finally {
@@ -42,7 +45,9 @@ export async function runIngest(db: Db, sources: IngestSource[], options: Ingest
   }
   if (sources.length > 0) summary.candidates = await checkCandidates(db, options);
   // Listed, hidden, updated or re-checked listings: cached marketplace and detail pages must not outlive them.
-  const wrote = summary.sources.some((run) => run.counts.written > 0 || ("hidden" in run.counts && run.counts.hidden + run.counts.restored > 0));
+  const wrote = summary.sources.some(
+    (run) => run.counts.written > 0 || ("hidden" in run.counts && run.counts.hidden + run.counts.restored > 0),
+  );
   if (wrote || summary.candidates.checked > 0) await changed("catalogue");
   return summary;
 }

@@ -24,7 +24,9 @@ export async function loadSourcesView(db: Db, configured: IngestSource[]): Promi
     const state = states.find((s) => s.key === key);
     const tally = tallies.find((t) => t.sourceKey === key);
     const lastCounts = (state?.lastCounts ?? {}) as Record<string, unknown>;
-    const lastErrors = Array.isArray(state?.lastErrors) ? (state.lastErrors as unknown[]).filter((e): e is string => typeof e === "string") : [];
+    const lastErrors = Array.isArray(state?.lastErrors)
+      ? (state.lastErrors as unknown[]).filter((e): e is string => typeof e === "string")
+      : [];
     return {
       key,
       kind: key.slice(0, key.indexOf("=")),

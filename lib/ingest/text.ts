@@ -34,5 +34,9 @@ export function plainText(value: string, max: number): { text: string; stripped:
   const withoutTags = head.replace(TAG, " ");
   const visible = visibleText(withoutTags);
   const text = visible.replace(/[ \t]+/g, " ").trim();
-  return { text: Array.from(text).slice(0, max).join(""), stripped: withoutTags !== head, invisible: visible !== withoutTags.replace(CONTROL, "") };
+  return {
+    text: Array.from(text).slice(0, max).join(""),
+    stripped: withoutTags !== head,
+    invisible: visible !== withoutTags.replace(CONTROL, ""),
+  };
 }

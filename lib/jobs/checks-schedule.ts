@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
+import { finishedWithin } from "./finished-within";
 import { checkListings, type CheckListingsOptions, type ChecksSummary } from "@/lib/listings/checks/check-listings";
 
 export const CHECK_JOB = "verify-listings";
@@ -44,7 +45,8 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
 
   const tick = async () => {
     try {
-      if ((await claimJob(db, CHECK_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
+      if ((await claimJob(db, CHECK_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null)
+        return;
       try {
         // Not `onRun?.(await checkListings(…))`: an optional call skips its arguments, so without onRun nothing ran.
         const summary = await checkListings(db, { ...options.probe, signal: stopping.signal });
@@ -80,9 +82,7 @@ export function startScheduledChecks(db: Db, options: ScheduleOptions): RunningS
       clearTimeout(timer);
       stopping.abort();
       if (waitMs === undefined) return current;
-      let late: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([current.then(() => true), new Promise<false>((resolve) => (late = setTimeout(resolve, waitMs, false)))]);
-      clearTimeout(late);
+      const finished = await finishedWithin(current, waitMs);
       // The probe still running belongs to a process about to exit: the lease must not outlive it.
       if (!finished) await releaseJobIfHeld(db, CHECK_JOB, holder);
     },

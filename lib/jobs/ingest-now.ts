@@ -13,7 +13,8 @@ import type { IngestSource } from "@/lib/config/ingest-sources";
 /** As long as the schedule's own lease: a run still going then is presumed dead and the lease is free again. */
 const LEASE_MS = 30 * 60 * 1000;
 
-type RunNow = { status: "started"; done: Promise<IngestSummary | null> } | { status: "busy" } | { status: "no-sources" };
+type RunNow =
+  { status: "started"; done: Promise<IngestSummary | null> } | { status: "busy" } | { status: "no-sources" };
 
 export async function startIngestNow(db: Db, sources: IngestSource[], options: IngestOptions = {}): Promise<RunNow> {
   if (sources.length === 0) return { status: "no-sources" };

@@ -32,7 +32,10 @@ export async function indexAllSales(db: Db, signal?: AbortSignal): Promise<Sales
       networks.push(await indexSales(db, { ...indexSettings(), network, client, signal }));
     } catch (error) {
       // A fixed sentence and the error's own message (RPC errors name the method, never a key).
-      networks.push({ network: network.caip2, error: error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : String(error) });
+      networks.push({
+        network: network.caip2,
+        error: error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : String(error),
+      });
     }
   }
   return { networks };

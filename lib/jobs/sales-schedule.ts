@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimJob, releaseJob, releaseJobIfHeld } from "@/db/queries/scheduled-jobs";
 import type { Db } from "@/db/types";
+import { finishedWithin } from "./finished-within";
 import { indexAllSales, type SalesRunSummary } from "./sales-run";
 
 const SALES_JOB = "index-sales";
@@ -17,7 +18,11 @@ export type SalesRunTiming = { claimMs: number; runMs: number };
 
 export function startSalesSchedule(
   db: Db,
-  options: { intervalMs: number; onRun?: (summary: SalesRunSummary, timing: SalesRunTiming) => void; onError?: (error: unknown) => void },
+  options: {
+    intervalMs: number;
+    onRun?: (summary: SalesRunSummary, timing: SalesRunTiming) => void;
+    onError?: (error: unknown) => void;
+  },
 ): SalesSchedule {
   const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const tickMs = Math.min(60_000, Math.max(200, options.intervalMs / 5));
@@ -28,12 +33,16 @@ export function startSalesSchedule(
   const tick = async () => {
     try {
       const started = performance.now();
-      if ((await claimJob(db, SALES_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null) return;
+      if ((await claimJob(db, SALES_JOB, holder, options.intervalMs, Math.max(LEASE_MS, options.intervalMs))) === null)
+        return;
       const claimed = performance.now();
       try {
         // Not `onRun?.(await indexAllSales(…))`: an optional call skips its arguments, so without onRun nothing would run.
         const summary = await indexAllSales(db, stopping.signal);
-        options.onRun?.(summary, { claimMs: Math.round(claimed - started), runMs: Math.round(performance.now() - claimed) });
+        options.onRun?.(summary, {
+          claimMs: Math.round(claimed - started),
+          runMs: Math.round(performance.now() - claimed),
+        });
       } finally {
         await releaseJob(db, SALES_JOB, holder);
       }
@@ -53,9 +62,7 @@ export function startSalesSchedule(
     stop: async ({ waitMs = 3_000 } = {}) => {
       stopping.abort();
       clearTimeout(timer);
-      let late: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([current.then(() => true), new Promise<false>((resolve) => (late = setTimeout(resolve, waitMs, false)))]);
-      clearTimeout(late);
+      const finished = await finishedWithin(current, waitMs);
       if (!finished) await releaseJobIfHeld(db, SALES_JOB, holder);
     },
   };

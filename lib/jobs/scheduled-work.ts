@@ -13,9 +13,14 @@ export function scheduledWork(db: Db): ScheduledWork[] {
   const work: ScheduledWork[] = [];
   const sources = parseIngestSources(INGEST_SOURCES);
   // Hourly by default (the check interval), as the official registry asks of aggregators.
-  if (sources.length > 0) work.push({ name: "ingestion", run: () => runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS }) });
+  if (sources.length > 0)
+    work.push({
+      name: "ingestion",
+      run: () => runIngest(db, sources, { allowPrivateHosts: PROBE_ALLOW_PRIVATE_HOSTS }),
+    });
   // Each approved paid listing at most once per TEST_PURCHASE_INTERVAL_SECONDS, within the day's budget; off at budget 0.
   const testPurchases = testPurchaseSettings();
-  if (testPurchases) work.push({ name: "test-purchases", run: (signal) => runTestPurchases(db, testPurchases, { signal }) });
+  if (testPurchases)
+    work.push({ name: "test-purchases", run: (signal) => runTestPurchases(db, testPurchases, { signal }) });
   return work;
 }

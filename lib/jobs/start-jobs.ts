@@ -28,7 +28,11 @@ function startVerification(db: Db): void {
     intervalMs: CHECK_INTERVAL_SECONDS * 1000,
     alsoRun: scheduledWork(db),
     onRun: (summary) => logInfo("scheduled checks", { ...summary, holder: schedule.holder }),
-    onWork: (name, result) => logInfo(`scheduled ${name}`, result && typeof result === "object" ? (result as Record<string, unknown>) : { result }),
+    onWork: (name, result) =>
+      logInfo(
+        `scheduled ${name}`,
+        result && typeof result === "object" ? (result as Record<string, unknown>) : { result },
+      ),
     onError: (error, work) => logError(work ? `scheduled ${work} failed` : "scheduled checks failed", error),
   });
   // A run in progress is given a few seconds, then its lease is released so another instance need not wait out the lease.
@@ -51,10 +55,12 @@ function startSalesIndexing(db: Db): void {
     onRun: (summary, timing) => {
       // Pages cached with sales figures (the detail pages' daily chart carries the sales tag) must go.
       const changed = summary.networks.some((n) => !("error" in n) && (n.added > 0 || n.removed > 0));
-      if (changed) void cacheChanged("sales").catch((error: unknown) => logError("could not revalidate sales pages", error));
+      if (changed)
+        void cacheChanged("sales").catch((error: unknown) => logError("could not revalidate sales pages", error));
       // A run far longer than its interval delays every sale it finds: say so, with where the time went.
       const slow = timing.claimMs + timing.runMs > slowMs;
-      if (changed || slow || summary.networks.some((n) => "error" in n)) logInfo(slow ? "sales indexed slowly" : "sales indexed", { ...summary, ...timing });
+      if (changed || slow || summary.networks.some((n) => "error" in n))
+        logInfo(slow ? "sales indexed slowly" : "sales indexed", { ...summary, ...timing });
     },
     onError: (error) => logError("sales indexing failed", error),
   });

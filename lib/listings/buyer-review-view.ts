@@ -44,7 +44,10 @@ export function toBuyerReviewView(row: BuyerReviewRow): BuyerReviewView {
     network: network?.label ?? `eip155:${row.chainId}`,
     txHash: row.txHash,
     ...transactionPlace(String(row.chainId), row.txHash),
-    response: row.response && row.respondedAt ? { text: row.response, createdAt: new Date(row.respondedAt).toISOString() } : null,
+    response:
+      row.response && row.respondedAt
+        ? { text: row.response, createdAt: new Date(row.respondedAt).toISOString() }
+        : null,
   };
 }
 
@@ -67,7 +70,10 @@ export type FeedbackRecord = {
 };
 
 /** `agentId` is the listing's name in the official-registry API; `endpoint` its MCP URL; `feedbackURI` the review on the detail page. */
-export function toFeedbackRecord(review: BuyerReviewView, listing: { registryName: string; serverUrl: string; detailUrl: string }): FeedbackRecord {
+export function toFeedbackRecord(
+  review: BuyerReviewView,
+  listing: { registryName: string; serverUrl: string; detailUrl: string },
+): FeedbackRecord {
   return {
     agentId: listing.registryName,
     clientAddress: review.reviewer,

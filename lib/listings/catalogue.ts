@@ -18,7 +18,12 @@ const REVALIDATE_SECONDS = 300;
 
 // Browsing (no text) counts exactly, so the page links reach every listing; it runs once per key and approval.
 async function runBrowse(filters: ListingFilters, page: number) {
-  return searchCatalogue(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, { exactBrowseCount: true });
+  return searchCatalogue(
+    await getDb(),
+    filters,
+    { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+    { exactBrowseCount: true },
+  );
 }
 
 /**
@@ -65,18 +70,31 @@ const getCategories = cache(
  * browse keys with an answer are cached: categories no listing carries and pages past the last are not.
  */
 async function browseListings(filters: ListingFilters, page: number, catalogueVersion: string | null = null) {
-  if (filters.q) return searchListingViews(await getDb(), filters, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, catalogueVersion);
-  if (filters.category && !(await getCategories()).some((c) => c.name === filters.category)) return runBrowse(filters, page);
+  if (filters.q)
+    return searchListingViews(
+      await getDb(),
+      filters,
+      { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+      catalogueVersion,
+    );
+  if (filters.category && !(await getCategories()).some((c) => c.name === filters.category))
+    return runBrowse(filters, page);
   return uncachedEmpty(() => cachedBrowse(filters, page));
 }
 
-export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & { categories: { name: string; count: number }[] };
+export type MarketplacePage = Awaited<ReturnType<typeof browseListings>> & {
+  categories: { name: string; count: number }[];
+};
 
 /**
  * What the marketplace screen shows for one filter state: a page of listings and every category in use.
  * `catalogueVersion`: the version the proxy already read for this request, if any.
  */
-export async function getMarketplacePage(filters: ListingFilters, page: number, catalogueVersion: string | null = null): Promise<MarketplacePage> {
+export async function getMarketplacePage(
+  filters: ListingFilters,
+  page: number,
+  catalogueVersion: string | null = null,
+): Promise<MarketplacePage> {
   const [result, categories] = await Promise.all([browseListings(filters, page, catalogueVersion), getCategories()]);
   return { ...result, categories };
 }

@@ -20,5 +20,7 @@ export function deliverySummary(counts: DeliveryCounts, days = 30): string | nul
   const what = fromBuyers ? plural(total, "purchase", "purchases") : plural(total, "test purchase", "test purchases");
   const head = `Delivered ${delivered} of ${total} ${what} in ${days} days`;
   const line = failures.length ? `${head} (${failures.join("; ")})` : head;
-  return fromBuyers ? `${line}; ${fromBuyers} of them reported by ${plural(fromBuyers, "a buyer's signed receipt", "buyers' signed receipts")}` : line;
+  return fromBuyers
+    ? `${line}; ${fromBuyers} of them reported by ${plural(fromBuyers, "a buyer's signed receipt", "buyers' signed receipts")}`
+    : line;
 }

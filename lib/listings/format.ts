@@ -18,10 +18,21 @@ export function isNew(createdAt: string | Date, now = Date.now()): boolean {
 }
 
 export function formatListedDate(createdAt: string | Date): string {
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(createdAt));
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
+    new Date(createdAt),
+  );
 }
 
 /** A check's time for people: "23 Nov 2026, 14:05 UTC". */
 export function formatCheckedAt(at: string | Date): string {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }).format(new Date(at)) + " UTC";
+  return (
+    new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: "UTC",
+    }).format(new Date(at)) + " UTC"
+  );
 }

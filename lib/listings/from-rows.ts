@@ -39,24 +39,45 @@ function toSnapshot(probe: LatestProbeRow): ProbeSnapshot {
  * verifiable latest check from the last 24 hours. A flag no check earned reads as unverified.
  */
 function verifiedByProbe(flag: boolean, probe: ProbeSnapshot | null, now = new Date()): boolean {
-  return flag && probe !== null && probe.verifiable && now.getTime() - new Date(probe.checkedAt).getTime() < VERIFIED_WINDOW_MS;
+  return (
+    flag &&
+    probe !== null &&
+    probe.verifiable &&
+    now.getTime() - new Date(probe.checkedAt).getTime() < VERIFIED_WINDOW_MS
+  );
 }
 
 /** A listing's sales and latest test purchase as every surface shows them (listing views and discovery entries alike). */
-export function toEvidenceView(evidence: ListingEvidence | undefined): ListingSales & { testPurchase: TestPurchaseView | null } {
-  return { sales: evidence?.sales ?? NO_SALES, testPurchase: evidence?.testPurchase ? toTestPurchaseView(evidence.testPurchase) : null };
+export function toEvidenceView(
+  evidence: ListingEvidence | undefined,
+): ListingSales & { testPurchase: TestPurchaseView | null } {
+  return {
+    sales: evidence?.sales ?? NO_SALES,
+    testPurchase: evidence?.testPurchase ? toTestPurchaseView(evidence.testPurchase) : null,
+  };
 }
 
 export function toListingView(record: ListingRecord, now = new Date()): ListingView {
   const probe = record.probe ? toSnapshot(record.probe) : null;
   const listing = toListing(record.row);
   const reviews = record.buyerReviews;
-  const buyerReviews = reviews ? { count: reviews.count, average: reviews.average, latest: reviews.latest.map(toBuyerReviewView) } : NO_BUYER_REVIEWS;
+  const buyerReviews = reviews
+    ? { count: reviews.count, average: reviews.average, latest: reviews.latest.map(toBuyerReviewView) }
+    : NO_BUYER_REVIEWS;
   const evidence = toEvidenceView(record);
   // Took the money and delivered nothing: not Verified, whatever the checks say, until a test purchase delivers.
   const verified = verifiedByProbe(listing.verified, probe, now) && evidence.testPurchase?.outcome !== "not-delivered";
   const delivery30d = record.delivery ?? NO_DELIVERIES;
-  return { ...listing, verified, probe, uptime: record.uptime ?? NO_PROBES, drift: record.drift, buyerReviews, delivery30d, ...evidence };
+  return {
+    ...listing,
+    verified,
+    probe,
+    uptime: record.uptime ?? NO_PROBES,
+    drift: record.drift,
+    buyerReviews,
+    delivery30d,
+    ...evidence,
+  };
 }
 
 /** A listing no check has reached yet (a submission just saved). */

@@ -1,6 +1,12 @@
 // Listings by key or by registry page, each read in one trip to the database and shaped by the one mapper.
 import { findListingRecord, withListingFacts } from "@/db/queries/listing-facts";
-import { findPublicListing, findRegistryListing, findRegistryListingByName, listRegistryPage, type RegistryListingRow } from "@/db/queries/listings";
+import {
+  findPublicListing,
+  findRegistryListing,
+  findRegistryListingByName,
+  listRegistryPage,
+  type RegistryListingRow,
+} from "@/db/queries/listings";
 import type { Db } from "@/db/types";
 import { toListingView } from "./from-rows";
 import type { ListingView } from "./model";
@@ -25,8 +31,14 @@ export async function listRegistryViews(db: Db, page: Parameters<typeof listRegi
 }
 
 /** One listing as the registry API serves it, by registry name (deleted ones only when asked) or by id or slug. */
-export async function findRegistryView(db: Db, key: string, options: { byName: boolean; includeDeleted?: boolean }): Promise<RegistryView | null> {
-  const row = options.byName ? await findRegistryListingByName(db, key, slugFromRegistryName(key), options.includeDeleted) : await findRegistryListing(db, key);
+export async function findRegistryView(
+  db: Db,
+  key: string,
+  options: { byName: boolean; includeDeleted?: boolean },
+): Promise<RegistryView | null> {
+  const row = options.byName
+    ? await findRegistryListingByName(db, key, slugFromRegistryName(key), options.includeDeleted)
+    : await findRegistryListing(db, key);
   return row ? (await registryViews(db, [row]))[0]! : null;
 }
 

@@ -16,7 +16,17 @@ import type { BuyerReviewFacts, BuyerReviewView } from "@/lib/listings/buyer-rev
 import type { TestPurchaseView } from "@/lib/listings/test-purchase-view";
 
 export type { EditInput, OwnEdit, PendingEditEntry };
-export type { BuyerReviewFacts, BuyerReviewView, DeliveryCounts, DriftRecord, ListingProbe as ListingCheck, SalesSummary, SubmittedListing, Uptime, UptimeSummary };
+export type {
+  BuyerReviewFacts,
+  BuyerReviewView,
+  DeliveryCounts,
+  DriftRecord,
+  ListingProbe as ListingCheck,
+  SalesSummary,
+  SubmittedListing,
+  Uptime,
+  UptimeSummary,
+};
 
 /** The public columns of a stored row (db/queries/search/columns.ts lists them), with dates as ISO strings. */
 export type Listing = Omit<PublicListingRow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
@@ -38,12 +48,17 @@ export type ProbeSnapshot = {
  * `drift`: the latest changes a check found against what was approved, newest first. `testPurchase`: Agora's
  * latest purchase from it (lib/test-purchases), null before the first.
  */
-export type ListingView = Listing & { probe: ProbeSnapshot | null; uptime: UptimeSummary; drift: DriftRecord[]; testPurchase: TestPurchaseView | null } & ListingSales & {
-  /** Its test purchases of the last 30 days: delivered, failed without a charge, failed after one (all 0 when none). */
-  delivery30d: DeliveryCounts;
-  /** Reviews from wallets that paid (lib/buyer-reviews): count, average rating and the newest few. */
-  buyerReviews: BuyerReviewFacts;
-};
+export type ListingView = Listing & {
+  probe: ProbeSnapshot | null;
+  uptime: UptimeSummary;
+  drift: DriftRecord[];
+  testPurchase: TestPurchaseView | null;
+} & ListingSales & {
+    /** Its test purchases of the last 30 days: delivered, failed without a charge, failed after one (all 0 when none). */
+    delivery30d: DeliveryCounts;
+    /** Reviews from wallets that paid (lib/buyer-reviews): count, average rating and the newest few. */
+    buyerReviews: BuyerReviewFacts;
+  };
 
 /** What the chain says was bought (lib/sales): sales, buyers and volume over 7 / 30 days and all time. */
 export type ListingSales = { sales: SalesSummary };

@@ -11,7 +11,11 @@ import { isListingId } from "./keys";
 export async function listOwnListings(db: Db, ownerId: string) {
   const listings = await listSubmittedListings(db, ownerId);
   const ids = listings.map((l) => l.id);
-  const [checks, drift, edits] = await Promise.all([latestProbes(db, ids), recentDrift(db, ids), ownEdits(db, ownerId)]);
+  const [checks, drift, edits] = await Promise.all([
+    latestProbes(db, ids),
+    recentDrift(db, ids),
+    ownEdits(db, ownerId),
+  ]);
   return { listings, checks, drift, edits };
 }
 

@@ -20,7 +20,10 @@ export async function loadReviewQueue(db: Db) {
   const pendingEdits = edits.map((e) => ({
     ...e,
     // A server held for review changes its terms, not its text.
-    changes: [...editChanges(e.current, e.proposed), ...(e.check?.url === e.current.serverUrl ? termsChanges(e.approvedTerms, e.check) : [])],
+    changes: [
+      ...editChanges(e.current, e.proposed),
+      ...(e.check?.url === e.current.serverUrl ? termsChanges(e.approvedTerms, e.check) : []),
+    ],
     // A check of the listing's previous server is not evidence for the edited one.
     check: e.check && e.check.url === e.proposed.serverUrl ? asCheck(e.listingId, e.revision, e.check) : undefined,
   }));

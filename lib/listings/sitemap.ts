@@ -30,14 +30,28 @@ export async function sitemapIds(db: Db, limit = SITEMAP_URL_LIMIT): Promise<{ i
 }
 
 /** Sitemap file `id`: its share of the pages (the first file holds them all) and of the listings. */
-export async function sitemapFile(db: Db, id: number, base: string, limit = SITEMAP_URL_LIMIT): Promise<MetadataRoute.Sitemap> {
+export async function sitemapFile(
+  db: Db,
+  id: number,
+  base: string,
+  limit = SITEMAP_URL_LIMIT,
+): Promise<MetadataRoute.Sitemap> {
   const first = id * limit;
   const pages = SITEMAP_PAGES.slice(first, first + limit);
   const offset = Math.max(0, first - SITEMAP_PAGES.length);
   const listings = await listSitemapEntries(db, { limit: limit - pages.length, offset });
   return [
-    ...pages.map((path) => ({ url: `${base}${path === "/" ? "" : path}`, changeFrequency: "weekly" as const, priority: path === "/" ? 1 : 0.7 })),
-    ...listings.map((l) => ({ url: `${base}/marketplace/${l.slug}`, lastModified: l.updatedAt, changeFrequency: "daily" as const, priority: 0.6 })),
+    ...pages.map((path) => ({
+      url: `${base}${path === "/" ? "" : path}`,
+      changeFrequency: "weekly" as const,
+      priority: path === "/" ? 1 : 0.7,
+    })),
+    ...listings.map((l) => ({
+      url: `${base}/marketplace/${l.slug}`,
+      lastModified: l.updatedAt,
+      changeFrequency: "daily" as const,
+      priority: 0.6,
+    })),
   ];
 }
 

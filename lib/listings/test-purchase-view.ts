@@ -7,15 +7,29 @@ import { transactionPlace } from "@/lib/chain/reader";
 import { formatDay } from "@/lib/dates";
 
 export const testPurchaseSchema = z.object({
-  outcome: z.enum(["delivered", "not-delivered", "refused", "drift"]).describe("delivered: paid and a good result came back in time; not-delivered: paid (or may have) and nothing good came back; refused: the server refused the payment, or its tool failed and the payment was not used (nothing was paid); drift: it asked for another price or payee than its latest check recorded, so nothing was paid."),
+  outcome: z
+    .enum(["delivered", "not-delivered", "refused", "drift"])
+    .describe(
+      "delivered: paid and a good result came back in time; not-delivered: paid (or may have) and nothing good came back; refused: the server refused the payment, or its tool failed and the payment was not used (nothing was paid); drift: it asked for another price or payee than its latest check recorded, so nothing was paid.",
+    ),
   at: z.string().describe("ISO 8601 time the test purchase ended."),
   item: z.string().describe("The item or tool bought."),
   priceUsd: z.string().describe("The price paid or asked, in US dollars (USDC), e.g. $0.01."),
-  deliveredMs: z.number().int().nullable().describe("Milliseconds from paying to the result; null when nothing was delivered."),
+  deliveredMs: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Milliseconds from paying to the result; null when nothing was delivered."),
   transaction: z.string().nullable().describe("The settlement transaction, when one was made."),
   explorerUrl: z.string().nullable().describe("The transaction on the public block explorer; null on a local chain."),
-  localChain: z.boolean().describe("The transaction is on a chain on the site's own machine (a sandbox), which no public explorer shows."),
-  paid: z.boolean().describe("Whether the chain shows the payment was taken (false: refused, drift, or a timed-out call whose payment was not seen settled)."),
+  localChain: z
+    .boolean()
+    .describe("The transaction is on a chain on the site's own machine (a sandbox), which no public explorer shows."),
+  paid: z
+    .boolean()
+    .describe(
+      "Whether the chain shows the payment was taken (false: refused, drift, or a timed-out call whose payment was not seen settled).",
+    ),
   summary: z.string().describe("One sentence, as the listing's page shows it."),
 });
 
@@ -27,8 +41,10 @@ function seconds(ms: number): string {
 
 function testPurchaseSummary(v: Omit<TestPurchaseView, "summary">): string {
   const on = formatDay(new Date(v.at));
-  if (v.outcome === "delivered") return `Test purchase on ${on}: paid ${v.priceUsd}, delivered in ${seconds(v.deliveredMs ?? 0)}`;
-  if (v.outcome === "not-delivered") return `Test purchase on ${on}: ${v.paid ? "Paid, nothing delivered" : "Nothing delivered in time (payment not seen settled)"}`;
+  if (v.outcome === "delivered")
+    return `Test purchase on ${on}: paid ${v.priceUsd}, delivered in ${seconds(v.deliveredMs ?? 0)}`;
+  if (v.outcome === "not-delivered")
+    return `Test purchase on ${on}: ${v.paid ? "Paid, nothing delivered" : "Nothing delivered in time (payment not seen settled)"}`;
   if (v.outcome === "refused") return `Test purchase on ${on}: Refused payment`;
   return `Test purchase on ${on}: not made, the price or payee differed from the latest check`;
 }

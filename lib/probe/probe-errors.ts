@@ -18,7 +18,16 @@ type ProbeErrorClass =
 
 export type ProbeFailure = { errorClass: ProbeErrorClass; httpStatus: number | null; message: string };
 
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "ETIMEDOUT",
+]);
 
 function httpStatusOf(error: unknown): number | null {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -52,16 +61,32 @@ export function classifyProbeError(error: unknown, fallback: ProbeErrorClass = "
   const refusal = findSafeFetchError(error);
   if (refusal) return refusalFailure(refusal);
   const status = httpStatusOf(error);
-  if (status !== null) return { errorClass: "http_error", httpStatus: status, message: `The server answered HTTP ${status}.` };
+  if (status !== null)
+    return { errorClass: "http_error", httpStatus: status, message: `The server answered HTTP ${status}.` };
   const code = connectionCodeOf(error);
-  if (code) return { errorClass: "connection_failed", httpStatus: null, message: `Could not connect to the server (${code}).` };
-  if (error instanceof ProtocolError) return { errorClass: "protocol_error", httpStatus: null, message: `The server answered with MCP error ${error.code}.` };
-  if (fallback === "not_mcp") return { errorClass: "not_mcp", httpStatus: null, message: "Not an MCP server: no answer over Streamable HTTP or the older HTTP+SSE transport." };
+  if (code)
+    return { errorClass: "connection_failed", httpStatus: null, message: `Could not connect to the server (${code}).` };
+  if (error instanceof ProtocolError)
+    return {
+      errorClass: "protocol_error",
+      httpStatus: null,
+      message: `The server answered with MCP error ${error.code}.`,
+    };
+  if (fallback === "not_mcp")
+    return {
+      errorClass: "not_mcp",
+      httpStatus: null,
+      message: "Not an MCP server: no answer over Streamable HTTP or the older HTTP+SSE transport.",
+    };
   return { errorClass: fallback, httpStatus: null, message: "The server broke off the MCP exchange." };
 }
 
 /** A tool call that failed, for the probe's quirks: the tool's name (clipped by the caller) and the class. */
 export function toolCallProblem(error: unknown): string {
   const failure = classifyProbeError(error);
-  return failure.httpStatus ? `HTTP ${failure.httpStatus}` : error instanceof ProtocolError ? `MCP error ${error.code}` : failure.errorClass.replace("_", " ");
+  return failure.httpStatus
+    ? `HTTP ${failure.httpStatus}`
+    : error instanceof ProtocolError
+      ? `MCP error ${error.code}`
+      : failure.errorClass.replace("_", " ");
 }

@@ -44,12 +44,17 @@ export type ProbeOptions = {
 export async function probeServer(url: string, options: ProbeOptions = {}): Promise<ProbeResult> {
   const result = emptyResult(url, new Date());
   const quirks = new Quirks();
-  const failure = await runSession(url, { ...options, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS }, quirks, async (session, run) => {
-    recordHandshake(result, session, run.started);
-    await readOffer(result, session, run.request, quirks, options.paidTools ?? []);
-    // Last, so a refusal met on the way to the card never stands in for a failure of the reading above.
-    await checkServerCard(run.fetch, observedIdentity(url, result, session), quirks);
-  });
+  const failure = await runSession(
+    url,
+    { ...options, timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS },
+    quirks,
+    async (session, run) => {
+      recordHandshake(result, session, run.started);
+      await readOffer(result, session, run.request, quirks, options.paidTools ?? []);
+      // Last, so a refusal met on the way to the card never stands in for a failure of the reading above.
+      await checkServerCard(run.fetch, observedIdentity(url, result, session), quirks);
+    },
+  );
   if (failure) {
     result.error = failure.message;
     result.errorClass = failure.errorClass;
@@ -98,11 +103,24 @@ function recordHandshake(result: ProbeResult, session: Session, started: number)
 /** Who the server said it is and how it spoke, as its own server card is compared with. */
 function observedIdentity(url: string, result: ProbeResult, session: Session): Observed {
   const { serverName, serverVersion, transport, protocolVersion } = result;
-  return { url, serverName, serverVersion, transport, protocolVersion, capabilities: session.client.getServerCapabilities() as Record<string, unknown> | undefined };
+  return {
+    url,
+    serverName,
+    serverVersion,
+    transport,
+    protocolVersion,
+    capabilities: session.client.getServerCapabilities() as Record<string, unknown> | undefined,
+  };
 }
 
 /** Reads what the server sells and how it is paid: its tools, the MonetizedMCP tools' answers, then its x402-paid tools. */
-async function readOffer(result: ProbeResult, session: Session, request: RequestOptions, quirks: Quirks, named: NamedPaidTool[]): Promise<void> {
+async function readOffer(
+  result: ProbeResult,
+  session: Session,
+  request: RequestOptions,
+  quirks: Quirks,
+  named: NamedPaidTool[],
+): Promise<void> {
   const listed = await listTools(session, request);
   const tools = listed.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   result.tools = tools;
@@ -111,10 +129,15 @@ async function readOffer(result: ProbeResult, session: Session, request: Request
   await readMethods(result, session, names, request, quirks);
   const purchase = tools.find((t) => t.name === MAKE_PURCHASE_TOOL);
   const sdkCompatible = purchase !== undefined && takesSignedTransaction(purchase);
-  if (purchase && !sdkCompatible) quirks.add("make-purchase takes no `signedTransaction`: MonetizedMCP clients cannot pay it");
+  if (purchase && !sdkCompatible)
+    quirks.add("make-purchase takes no `signedTransaction`: MonetizedMCP clients cannot pay it");
   // MonetizedMCP's own tools are read above, never as per-call paid tools.
   const monetized = new Set<string>([...PRICE_LISTING_TOOLS, ...PAYMENT_METHODS_TOOLS, MAKE_PURCHASE_TOOL]);
-  const candidates = paidCandidates(listed.filter((t) => !monetized.has(t.name)), named, quirks);
+  const candidates = paidCandidates(
+    listed.filter((t) => !monetized.has(t.name)),
+    named,
+    quirks,
+  );
   const x402 = await readX402Offers(session, candidates, tools, request, quirks);
   addX402Offers(result, x402, Boolean(priceTool), quirks);
   // Payable: a MonetizedMCP server whose make-purchase takes a signed payment, or x402-paid tools, on a supported network.
@@ -124,7 +147,13 @@ async function readOffer(result: ProbeResult, session: Session, request: Request
 }
 
 /** Calls the MonetizedMCP price-listing tool (any of its spellings): the priced items and the lowest USD price. */
-async function readPriceListing(result: ProbeResult, session: Session, names: string[], request: RequestOptions, quirks: Quirks): Promise<string | undefined> {
+async function readPriceListing(
+  result: ProbeResult,
+  session: Session,
+  names: string[],
+  request: RequestOptions,
+  quirks: Quirks,
+): Promise<string | undefined> {
   const priceTool = findTool(names, PRICE_LISTING_TOOLS);
   if (priceTool && priceTool !== PRICE_LISTING_TOOLS[0]) quirks.add(`price listing tool spelled \`${priceTool}\``);
   if (!priceTool) return undefined;
@@ -142,9 +171,16 @@ async function readPriceListing(result: ProbeResult, session: Session, names: st
 }
 
 /** Calls the MonetizedMCP payment-methods tool (any of its spellings): the payments the server accepts. */
-async function readMethods(result: ProbeResult, session: Session, names: string[], request: RequestOptions, quirks: Quirks): Promise<void> {
+async function readMethods(
+  result: ProbeResult,
+  session: Session,
+  names: string[],
+  request: RequestOptions,
+  quirks: Quirks,
+): Promise<void> {
   const methodsTool = findTool(names, PAYMENT_METHODS_TOOLS);
-  if (methodsTool && methodsTool !== PAYMENT_METHODS_TOOLS[0]) quirks.add(`payment methods tool spelled \`${methodsTool}\``);
+  if (methodsTool && methodsTool !== PAYMENT_METHODS_TOOLS[0])
+    quirks.add(`payment methods tool spelled \`${methodsTool}\``);
   if (methodsTool) {
     result.paymentMethods = readPaymentMethods(await callTool(session, methodsTool, request, quirks), quirks) ?? [];
   }
@@ -157,7 +193,13 @@ async function readMethods(result: ProbeResult, session: Session, names: string[
 function addX402Offers(result: ProbeResult, x402: X402Offers, hasPriceTool: boolean, quirks: Quirks): void {
   result.pricedItems = [...result.pricedItems, ...x402.items];
   for (const method of x402.methods) {
-    if (!result.paymentMethods.some((m) => m.paymentMethod === method.paymentMethod && m.walletAddress.toLowerCase() === method.walletAddress.toLowerCase())) {
+    if (
+      !result.paymentMethods.some(
+        (m) =>
+          m.paymentMethod === method.paymentMethod &&
+          m.walletAddress.toLowerCase() === method.walletAddress.toLowerCase(),
+      )
+    ) {
       result.paymentMethods.push(method);
     }
   }

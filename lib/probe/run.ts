@@ -68,7 +68,12 @@ function startRun(options: RunOptions): ProbeRun {
  * Opens a session with the server at `url` and runs `work` in it before the deadline; the session and connections
  * are closed whatever happens. Null when it all finished, else why it did not. Never throws.
  */
-export async function runSession(url: string, options: RunOptions, quirks: Quirks, work: (session: Session, run: ProbeRun) => Promise<void>): Promise<ProbeFailure | null> {
+export async function runSession(
+  url: string,
+  options: RunOptions,
+  quirks: Quirks,
+  work: (session: Session, run: ProbeRun) => Promise<void>,
+): Promise<ProbeFailure | null> {
   const run = startRun(options);
   let session: Session | undefined;
   const all = async () => {
@@ -81,7 +86,12 @@ export async function runSession(url: string, options: RunOptions, quirks: Quirk
     await work(session, run);
   };
   try {
-    await Promise.race([all(), new Promise<never>((_, reject) => run.deadline.addEventListener("abort", () => reject(run.deadline.reason), { once: true }))]);
+    await Promise.race([
+      all(),
+      new Promise<never>((_, reject) =>
+        run.deadline.addEventListener("abort", () => reject(run.deadline.reason), { once: true }),
+      ),
+    ]);
     return null;
   } catch (error) {
     return failureOf(error, run, options.timeoutMs);
@@ -98,8 +108,20 @@ export async function listTools(session: Session, request: RequestOptions): Prom
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const listed = await session.client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, toolsListAnswerSchema, request());
-    tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? { type: "object" }, annotations: t.annotations, _meta: t._meta })));
+    const listed = await session.client.request(
+      { method: "tools/list", params: cursor ? { cursor } : {} },
+      toolsListAnswerSchema,
+      request(),
+    );
+    tools.push(
+      ...listed.tools.map((t) => ({
+        name: t.name,
+        description: t.description ?? null,
+        inputSchema: t.inputSchema ?? { type: "object" },
+        annotations: t.annotations,
+        _meta: t._meta,
+      })),
+    );
     cursor = listed.nextCursor;
     if (!cursor) break;
   }

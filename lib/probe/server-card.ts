@@ -16,7 +16,16 @@ const CAPABILITIES = ["tools", "prompts", "resources", "logging", "completions"]
 const cardSchema = z.looseObject({
   name: z.string().max(200).optional(),
   version: z.string().max(255).optional(),
-  remotes: z.array(z.looseObject({ type: z.string().max(40), url: z.string().max(2000), supportedProtocolVersions: z.array(z.string().max(40)).max(50).optional() })).max(50).optional(),
+  remotes: z
+    .array(
+      z.looseObject({
+        type: z.string().max(40),
+        url: z.string().max(2000),
+        supportedProtocolVersions: z.array(z.string().max(40)).max(50).optional(),
+      }),
+    )
+    .max(50)
+    .optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
 });
 type ReadCard = z.infer<typeof cardSchema>;
@@ -38,12 +47,22 @@ export type Observed = {
 export function cardLocations(serverUrl: string): string[] {
   const url = new URL(serverUrl);
   const endpoint = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-  return [`${endpoint}/server-card`, `${url.origin}/.well-known/mcp/server-card.json`, `${url.origin}/.well-known/mcp/server-card`];
+  return [
+    `${endpoint}/server-card`,
+    `${url.origin}/.well-known/mcp/server-card.json`,
+    `${url.origin}/.well-known/mcp/server-card`,
+  ];
 }
 
-async function fetchCard(fetch: FetchLike, location: string): Promise<{ location: string; card: ReadCard | null } | null> {
+async function fetchCard(
+  fetch: FetchLike,
+  location: string,
+): Promise<{ location: string; card: ReadCard | null } | null> {
   try {
-    const res = await fetch(location, { headers: { accept: "application/mcp-server-card+json, application/json" }, signal: AbortSignal.timeout(CARD_TIMEOUT_MS) });
+    const res = await fetch(location, {
+      headers: { accept: "application/mcp-server-card+json, application/json" },
+      signal: AbortSignal.timeout(CARD_TIMEOUT_MS),
+    });
     if (res.status !== 200) {
       await res.body?.cancel().catch(() => undefined);
       return null;
@@ -62,7 +81,10 @@ async function fetchCard(fetch: FetchLike, location: string): Promise<{ location
 }
 
 /** The first card found at the locations, read; null when the server publishes none. Never throws. */
-async function readServerCard(fetch: FetchLike, serverUrl: string): Promise<{ location: string; card: ReadCard | null } | null> {
+async function readServerCard(
+  fetch: FetchLike,
+  serverUrl: string,
+): Promise<{ location: string; card: ReadCard | null } | null> {
   const found = await Promise.all(cardLocations(serverUrl).map((location) => fetchCard(fetch, location)));
   return found.find((f) => f !== null) ?? null;
 }
@@ -92,7 +114,8 @@ export function cardDifferences(card: ReadCard, observed: Observed): string[] {
     const remote = card.remotes.find((r) => sameUrl(r.url, observed.url));
     if (!remote) found.push(`lists no remote at ${observed.url}`);
     else {
-      if (observed.transport && remote.type !== observed.transport) found.push(`offers ${observed.url} over ${remote.type}; the server answered over ${observed.transport}`);
+      if (observed.transport && remote.type !== observed.transport)
+        found.push(`offers ${observed.url} over ${remote.type}; the server answered over ${observed.transport}`);
       const versions = remote.supportedProtocolVersions;
       if (versions?.length && observed.protocolVersion && !versions.includes(observed.protocolVersion)) {
         found.push(`lists protocol versions ${versions.join(", ")}; the server spoke ${observed.protocolVersion}`);
@@ -118,5 +141,6 @@ export async function checkServerCard(fetch: FetchLike, observed: Observed, quir
     quirks.add(`server card at ${read.location} is not a readable card`);
     return;
   }
-  for (const difference of cardDifferences(read.card, observed)) quirks.add(`server card at ${read.location} ${difference}`);
+  for (const difference of cardDifferences(read.card, observed))
+    quirks.add(`server card at ${read.location} ${difference}`);
 }

@@ -1,6 +1,13 @@
 // The probe's MCP session with a server: the transport it settled on (Streamable HTTP, else the deprecated
 // HTTP+SSE), and a tool call that turns a failure into a quirk. Every request goes through the probe's fetch.
-import { Client, SSEClientTransport, StreamableHTTPClientTransport, type JsonSchemaValidator, type jsonSchemaValidator, type Transport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { SafeFetchError, type FetchLike } from "@/lib/ssrf";
 import { readToolPayload, type Quirks } from "@agora-mcp/protocol";
 import { toolCallProblem } from "./probe-errors";
@@ -19,17 +26,30 @@ const acceptAnything: jsonSchemaValidator = {
 /** What each request of the probe carries: the whole probe's deadline, and the time left before it. */
 export type RequestOptions = () => { signal: AbortSignal; timeout: number };
 
-export type Session = { client: Client; transport: Transport; kind: "streamable-http" | "sse"; protocolVersion: string | null };
+export type Session = {
+  client: Client;
+  transport: Transport;
+  kind: "streamable-http" | "sse";
+  protocolVersion: string | null;
+};
 
 /** Both transports failed: the Streamable HTTP failure explains it unless it was only "not MCP". */
 export class NotMcpServer extends Error {
-  constructor(readonly streamable: unknown, readonly sse: unknown) {
+  constructor(
+    readonly streamable: unknown,
+    readonly sse: unknown,
+  ) {
     super("Not an MCP server");
   }
 }
 
 /** What openSession needs of the probe: its fetch, its requests' deadline, and whether a retry could help. */
-type SessionDeps = { fetch: FetchLike; request: RequestOptions; refusals: readonly SafeFetchError[]; deadline: AbortSignal };
+type SessionDeps = {
+  fetch: FetchLike;
+  request: RequestOptions;
+  refusals: readonly SafeFetchError[];
+  deadline: AbortSignal;
+};
 
 /**
  * Connects over Streamable HTTP, falling back to the deprecated HTTP+SSE transport (noted as a quirk). A refusal
@@ -66,7 +86,10 @@ async function connect(kind: Session["kind"], url: URL, fetch: FetchLike, reques
       ? new StreamableHTTPClientTransport(url, { fetch, redirectPolicy: "follow" })
       : new SSEClientTransport(url, { fetch, redirectPolicy: "follow" });
   // The deprecated HTTP+SSE transport predates 2026-07-28: no server/discover is asked there.
-  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: acceptAnything, versionNegotiation: { mode: kind === "streamable-http" ? "auto" : "legacy" } });
+  const client = new Client(CLIENT_INFO, {
+    jsonSchemaValidator: acceptAnything,
+    versionNegotiation: { mode: kind === "streamable-http" ? "auto" : "legacy" },
+  });
   const session: Session = { client, transport, kind, protocolVersion: null };
   // Background stream errors (a refused GET stream, a reconnect) are not the probe's result.
   session.client.onerror = () => {};
@@ -86,7 +109,12 @@ export async function closeQuietly(session: Session): Promise<void> {
 }
 
 /** Calls a tool with no arguments; a failed call becomes a quirk and an undefined payload. */
-export async function callTool(session: Session, name: string, request: RequestOptions, quirks: Quirks): Promise<unknown> {
+export async function callTool(
+  session: Session,
+  name: string,
+  request: RequestOptions,
+  quirks: Quirks,
+): Promise<unknown> {
   try {
     const answer = await session.client.callTool({ name, arguments: {} }, request());
     return readToolPayload(name, answer, quirks);

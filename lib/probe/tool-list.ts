@@ -11,11 +11,19 @@ export type ListedToolSignal = { name: string; description: string | null; paidS
 export type ToolListReading = { ok: true; tools: ListedToolSignal[] } | { ok: false; failure: ProbeFailure };
 
 /** Lists the tools of the MCP server at `url` through the SSRF-safe fetch, within TOOL_LIST_TIMEOUT_MS. Never throws. */
-export async function readToolList(url: string, options: { allowPrivateHosts?: boolean; lookup?: Lookup; timeoutMs?: number } = {}): Promise<ToolListReading> {
+export async function readToolList(
+  url: string,
+  options: { allowPrivateHosts?: boolean; lookup?: Lookup; timeoutMs?: number } = {},
+): Promise<ToolListReading> {
   let tools: ListedToolSignal[] = [];
-  const failure = await runSession(url, { ...options, timeoutMs: options.timeoutMs ?? TOOL_LIST_TIMEOUT_MS }, new Quirks(), async (session, run) => {
-    const listed = await listTools(session, run.request);
-    tools = listed.map((t) => ({ name: t.name, description: t.description, paidSignal: paidSignal(t) ?? null }));
-  });
+  const failure = await runSession(
+    url,
+    { ...options, timeoutMs: options.timeoutMs ?? TOOL_LIST_TIMEOUT_MS },
+    new Quirks(),
+    async (session, run) => {
+      const listed = await listTools(session, run.request);
+      tools = listed.map((t) => ({ name: t.name, description: t.description, paidSignal: paidSignal(t) ?? null }));
+    },
+  );
   return failure ? { ok: false, failure } : { ok: true, tools };
 }

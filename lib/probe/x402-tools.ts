@@ -45,10 +45,12 @@ export function paidCandidates(listed: ListedTool[], named: NamedPaidTool[], qui
   const out: PaidCandidate[] = [];
   for (const tool of listed) {
     const signal = paidSignal(tool) ?? namedSignal(named, tool.name);
-    if (signal) out.push({ tool: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema }, signal });
+    if (signal)
+      out.push({ tool: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema }, signal });
   }
   for (const n of named) {
-    if (!listed.some((t) => t.name === n.name)) quirks.add(`${n.name.slice(0, 60)}: named as paid (${n.reason}) but not in tools/list`);
+    if (!listed.some((t) => t.name === n.name))
+      quirks.add(`${n.name.slice(0, 60)}: named as paid (${n.reason}) but not in tools/list`);
   }
   return out;
 }
@@ -59,8 +61,15 @@ function namedSignal(named: NamedPaidTool[], name: string): PaidSignal | undefin
 }
 
 /** Reads the first MAX_X402_TOOLS paid tools (a quirk says when there were more) and records on each tool what it said. */
-export async function readX402Offers(session: Session, candidates: PaidCandidate[], tools: ProbedTool[], request: RequestOptions, quirks: Quirks): Promise<X402Offers> {
-  if (candidates.length > MAX_X402_TOOLS) quirks.add(`only the first ${MAX_X402_TOOLS} of ${candidates.length} paid tools were read`);
+export async function readX402Offers(
+  session: Session,
+  candidates: PaidCandidate[],
+  tools: ProbedTool[],
+  request: RequestOptions,
+  quirks: Quirks,
+): Promise<X402Offers> {
+  if (candidates.length > MAX_X402_TOOLS)
+    quirks.add(`only the first ${MAX_X402_TOOLS} of ${candidates.length} paid tools were read`);
   const items: PricedItem[] = [];
   const methods: AcceptedPayment[] = [];
   for (const candidate of candidates.slice(0, MAX_X402_TOOLS)) {
@@ -78,7 +87,12 @@ export async function readX402Offers(session: Session, candidates: PaidCandidate
 type Reading = { payment: ToolPayment; offer?: { item: PricedItem; method: AcceptedPayment } };
 
 /** One paid tool: two unpaid calls, what each asked, and the price it lists when both asked the same. */
-async function readTool(session: Session, { tool, signal }: PaidCandidate, request: RequestOptions, quirks: Quirks): Promise<Reading> {
+async function readTool(
+  session: Session,
+  { tool, signal }: PaidCandidate,
+  request: RequestOptions,
+  quirks: Quirks,
+): Promise<Reading> {
   const base = { reason: signal.reason, ...(signal.style ? { style: signal.style } : {}) };
   const first = await askOnce(session, tool, signal, request);
   if (first.kind === "failed") {
@@ -108,9 +122,15 @@ async function readTool(session: Session, { tool, signal }: PaidCandidate, reque
   // A second ask must name the same terms: a price that moves between two asks is not a price to list.
   const second = await askOnce(session, tool, signal, request);
   const again = second.kind === "ask" ? readOffers(second.ask.required).find((o): o is ReadOffer => o.ok) : undefined;
-  if (!again || again.units !== chosen.units || again.requirements.payTo.toLowerCase() !== chosen.requirements.payTo.toLowerCase()) {
+  if (
+    !again ||
+    again.units !== chosen.units ||
+    again.requirements.payTo.toLowerCase() !== chosen.requirements.payTo.toLowerCase()
+  ) {
     quirks.add(`${tool.name.slice(0, 60)}: a second unpaid call asked other terms than the first`);
-    return { payment: { ...payment, status: "unstable", note: "a second unpaid call asked other terms than the first" } };
+    return {
+      payment: { ...payment, status: "unstable", note: "a second unpaid call asked other terms than the first" },
+    };
   }
   return { payment, offer: offerItem(tool.name, payment, chosen, first.ask) };
 }
@@ -119,7 +139,10 @@ type Ask = { kind: "ask"; ask: PaymentAsk } | { kind: "answered" } | { kind: "fa
 
 async function askOnce(session: Session, tool: ProbedTool, signal: PaidSignal, request: RequestOptions): Promise<Ask> {
   try {
-    const answer = await session.client.callTool({ name: tool.name, arguments: exampleArguments(tool.inputSchema) ?? {} }, request());
+    const answer = await session.client.callTool(
+      { name: tool.name, arguments: exampleArguments(tool.inputSchema) ?? {} },
+      request(),
+    );
     const ask = readPaymentAsk(answer, signal.style);
     return ask ? { kind: "ask", ask } : { kind: "answered" };
   } catch (error) {
@@ -138,10 +161,23 @@ const summary = (o: ReadOffer) => ({
 });
 
 /** The priced item a readable offer makes, with the server's own requirements, in their version, kept for discovery. */
-function offerItem(name: string, payment: ToolPayment, offer: ReadOffer, ask: PaymentAsk): { item: PricedItem; method: AcceptedPayment } {
+function offerItem(
+  name: string,
+  payment: ToolPayment,
+  offer: ReadOffer,
+  ask: PaymentAsk,
+): { item: PricedItem; method: AcceptedPayment } {
   const network = findNetwork(offer.requirements.network)!;
   const units = offer.units.toString();
-  const item: PricedItem = { name, toolName: name, amount: unitsToNumber(offer.units), units, currency: "USDC", paymentMethod: network.paymentMethod, style: payment.style };
+  const item: PricedItem = {
+    name,
+    toolName: name,
+    amount: unitsToNumber(offer.units),
+    units,
+    currency: "USDC",
+    paymentMethod: network.paymentMethod,
+    style: payment.style,
+  };
   // upto: the amount is the most a call may cost.
   if (offer.version === 2 && offer.requirements.scheme === "upto") item.metered = true;
   // Discovery lists the server's own requirements as it asked them (readOffers bounded them), never rewritten.

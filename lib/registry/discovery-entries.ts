@@ -13,6 +13,10 @@ export async function discoveryEntries(db: Db, payables: PayableItem[]) {
   const evidence = await listingEvidence(db, [...new Set(payables.map((p) => p.listingId))]);
   return payables.map((p) => {
     const facts = evidence.get(p.listingId);
-    return toDiscoveryResource(p, { ...toEvidenceView(facts), buyerRating: facts?.buyerRating ?? NO_RATING, delivery30d: facts?.delivery ?? NO_DELIVERIES });
+    return toDiscoveryResource(p, {
+      ...toEvidenceView(facts),
+      buyerRating: facts?.buyerRating ?? NO_RATING,
+      delivery30d: facts?.delivery ?? NO_DELIVERIES,
+    });
   });
 }

@@ -16,10 +16,14 @@ const NAME_MAX = 64;
  * The query of a discovery request, validated (400 with the first problem otherwise), and the parameters it does
  * not know. `extensions` may repeat (each value counts); any other parameter given twice counts once, the last.
  */
-export function readDiscoveryQuery<S extends z.ZodObject>(request: Request, schema: S): { query: z.infer<S>; unappliedFilters: string[] } {
+export function readDiscoveryQuery<S extends z.ZodObject>(
+  request: Request,
+  schema: S,
+): { query: z.infer<S>; unappliedFilters: string[] } {
   const params = new URL(request.url).searchParams;
   const record: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) record[key] = key === "extensions" ? params.getAll(key) : params.getAll(key).at(-1)!;
+  for (const key of new Set(params.keys()))
+    record[key] = key === "extensions" ? params.getAll(key) : params.getAll(key).at(-1)!;
   const parsed = schema.safeParse(record);
   if (!parsed.success) throw validationError(parsed.error);
   const known = new Set(Object.keys(schema.shape));
@@ -36,7 +40,9 @@ export function payableFilter(filters: BazaarFilters): PayableFilter | null {
   if (filters.type && filters.type.toLowerCase() !== "mcp") return null;
   if (filters.scheme && filters.scheme.toLowerCase() !== "exact") return null;
   if (filters.extensions?.some((name) => name.toLowerCase() !== "bazaar")) return null;
-  const networks = PAYMENT_NETWORKS.filter((n) => !filters.network || n.caip2 === filters.network || n.v1Network === filters.network);
+  const networks = PAYMENT_NETWORKS.filter(
+    (n) => !filters.network || n.caip2 === filters.network || n.v1Network === filters.network,
+  );
   if (networks.length === 0) return null;
   return {
     networks: networks.map((n) => n.caip2),

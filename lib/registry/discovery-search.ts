@@ -45,7 +45,12 @@ function readSearchQuery(request: Request) {
 }
 
 export const searchDiscoveryResources = route(
-  { name: "GET /discovery/search", query: readSearchQuery, rateLimit: limits.discoverySearchPerIp, failure: registryFailure },
+  {
+    name: "GET /discovery/search",
+    query: readSearchQuery,
+    rateLimit: limits.discoverySearchPerIp,
+    failure: registryFailure,
+  },
   async ({ query: { params, place, unappliedFilters }, db, request }) => {
     const { query, limit } = params;
     const { entries, capped, next } = await searchPage(db, query, payableFilter(params), place, limit);
@@ -76,9 +81,19 @@ async function searchPage(db: Db, query: string, filter: PayableFilter | null, p
   const found =
     !filter || (!terms && query)
       ? { rows: [], total: 0, capped: false }
-      : await searchListings(db, catalogueQuery({ q: query, category: "", price: "all", sort: defaultSort(query) }, sellsThroughX402(filter, exclusions)), { limit, offset: place.listing });
+      : await searchListings(
+          db,
+          catalogueQuery(
+            { q: query, category: "", price: "all", sort: defaultSort(query) },
+            sellsThroughX402(filter, exclusions),
+          ),
+          { limit, offset: place.listing },
+        );
   const ids = found.rows.map((r) => r.id);
-  const { payables } = ids.length && filter ? await listPayableItems(db, { ...filter, limit: 1000, offset: 0, listingIds: ids }, exclusions) : { payables: [] as PayableItem[] };
+  const { payables } =
+    ids.length && filter
+      ? await listPayableItems(db, { ...filter, limit: 1000, offset: 0, listingIds: ids }, exclusions)
+      : { payables: [] as PayableItem[] };
   const byListing = new Map<string, PayableItem[]>(ids.map((id) => [id, []]));
   for (const p of payables) byListing.get(p.listingId)!.push(p);
   // Every entry after the cursor, each with the place it stands at.
@@ -87,6 +102,8 @@ async function searchPage(db: Db, query: string, filter: PayableFilter | null, p
     .filter((e) => e.at.listing > place.listing || e.at.skip >= place.skip);
   const page = ranked.slice(0, limit);
   const following = ranked[limit];
-  const afterThese = hasMore(found, place.listing, found.rows.length, limit) ? { listing: place.listing + found.rows.length, skip: 0 } : null;
+  const afterThese = hasMore(found, place.listing, found.rows.length, limit)
+    ? { listing: place.listing + found.rows.length, skip: 0 }
+    : null;
   return { entries: page.map((e) => e.p), capped: found.capped, next: following ? following.at : afterThese };
 }

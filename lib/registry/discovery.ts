@@ -14,12 +14,22 @@ import { payableFilter, readDiscoveryQuery, unappliedReport } from "./discovery-
 const CORS = { "Access-Control-Allow-Origin": "*" };
 
 export const listDiscoveryResources = route(
-  { name: "GET /discovery/resources", query: (request) => readDiscoveryQuery(request, discoveryQuerySchema), failure: registryFailure },
+  {
+    name: "GET /discovery/resources",
+    query: (request) => readDiscoveryQuery(request, discoveryQuerySchema),
+    failure: registryFailure,
+  },
   async ({ query: { query, unappliedFilters }, db, request }) => {
     const { limit, offset } = query;
     const filter = payableFilter(query);
-    const { payables, total } = filter ? await listPayableItems(db, { ...filter, limit, offset }, discoveryExclusions()) : { payables: [], total: 0 };
+    const { payables, total } = filter
+      ? await listPayableItems(db, { ...filter, limit, offset }, discoveryExclusions())
+      : { payables: [], total: 0 };
     const items = await discoveryEntries(db, payables);
-    return cachedJson(request, { x402Version: X402_VERSION, items, pagination: { limit, offset, total }, ...unappliedReport(unappliedFilters) }, CORS);
+    return cachedJson(
+      request,
+      { x402Version: X402_VERSION, items, pagination: { limit, offset, total }, ...unappliedReport(unappliedFilters) },
+      CORS,
+    );
   },
 );

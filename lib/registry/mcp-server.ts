@@ -10,7 +10,14 @@
 // On the SDK v2 one server serves both eras: a 2026-07-28 request (no handshake, no session) and a 2025 client that
 // starts with initialize get the same tools, schemas and texts; only the 2026 codec adds cache fields to tools/list
 // and server/discover (the hints below).
-import { ProtocolError, ProtocolErrorCode, Server, type CacheHint, type CallToolResult, type Tool } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CacheHint,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
 import { CATALOGUE_SORT_MEANINGS, CATALOGUE_SORTS, registrySearchAnswerSchema } from "@agora-mcp/protocol";
@@ -24,7 +31,12 @@ import { site } from "@/lib/site";
 import { decodeCursor, encodeCursor, withDefaultSort } from "@/lib/validations/marketplace";
 import { getServerShape, searchServersShape } from "@/lib/validations/registry";
 import { categoriesText, detailsText, searchText } from "@/lib/listings/presenters/mcp-text";
-import { serverDetailsSchema, serverSummarySchema, toServerDetails, toServerSummary } from "@/lib/listings/presenters/server-details";
+import {
+  serverDetailsSchema,
+  serverSummarySchema,
+  toServerDetails,
+  toServerSummary,
+} from "@/lib/listings/presenters/server-details";
 
 type RegistryTool<I extends z.ZodObject> = {
   name: string;
@@ -57,8 +69,12 @@ const tools = [
     output: registrySearchAnswerSchema.extend({ servers: z.array(serverSummarySchema) }),
     run: async (db, { query, category, price, source, sort, limit, cursor }) => {
       const offset = cursor ? decodeCursor(cursor) : 0;
-      if (offset === null) return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
-      const result = await searchListingViews(db, withDefaultSort({ q: query, category, price, source, sort }), { limit, offset });
+      if (offset === null)
+        return toolError("cursor is not valid: pass the nextCursor of the previous answer unchanged.");
+      const result = await searchListingViews(db, withDefaultSort({ q: query, category, price, source, sort }), {
+        limit,
+        offset,
+      });
       const servers = result.items.map(toServerSummary);
       const nextCursor = hasMore(result, offset, servers.length, limit) ? encodeCursor(offset + servers.length) : null;
       return {
@@ -77,7 +93,8 @@ const tools = [
     output: serverDetailsSchema,
     run: async (db, { id }) => {
       const listing = await findListingView(db, id);
-      if (!listing) return toolError(`No approved MCP server has the id, slug or URL "${id}". Use search_servers to find one.`);
+      if (!listing)
+        return toolError(`No approved MCP server has the id, slug or URL "${id}". Use search_servers to find one.`);
       const details = toServerDetails(listing);
       return { content: [{ type: "text", text: detailsText(details) }], structuredContent: details };
     },
@@ -85,7 +102,8 @@ const tools = [
   defineTool({
     name: "list_categories",
     title: "List categories",
-    description: "Every category in use by approved servers, with how many servers carry it. Use a name as search_servers' category.",
+    description:
+      "Every category in use by approved servers, with how many servers carry it. Use a name as search_servers' category.",
     input: z.object({}),
     output: z.object({ categories: z.array(z.object({ name: z.string(), count: z.number().int() })) }),
     run: async (db) => {
@@ -136,7 +154,10 @@ async function callTool(db: Db, name: string, args: unknown): Promise<CallToolRe
   const tool = toolsByName.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name.slice(0, 100)} not found`);
   const input = tool.input.safeParse(args ?? {});
-  if (!input.success) return toolError(invalidParams(`Input validation error: Invalid arguments for tool ${name}: ${inputProblems(input.error)}`));
+  if (!input.success)
+    return toolError(
+      invalidParams(`Input validation error: Invalid arguments for tool ${name}: ${inputProblems(input.error)}`),
+    );
   try {
     return await tool.run(db, input.data);
   } catch (error) {

@@ -31,7 +31,9 @@ export function preflight(request: Request): Response {
 
 /** 405 for a method a read-only route does not take, with the methods it does. */
 export function methodNotAllowed(request: Request): Response {
-  const error = new ApiError(405, `${request.method} is not allowed here: this API is read-only (GET).`, { headers: { Allow: READ_METHODS } });
+  const error = new ApiError(405, `${request.method} is not allowed here: this API is read-only (GET).`, {
+    headers: { Allow: READ_METHODS },
+  });
   return registryFailure(error, error);
 }
 

@@ -31,7 +31,10 @@ const currentVersion = (listing: RegistryView) => listing.registry.upstreamServe
 // the route did not raise itself (the database down, a bug) answers as every other route's does.
 export function registryFailure(error: ApiError, thrown: unknown): Response {
   if (!(thrown instanceof ApiError)) return errorResponse(error);
-  return NextResponse.json({ error: error.message, ...errorBody(error) }, { status: error.status, headers: { ...CORS, ...error.headers } });
+  return NextResponse.json(
+    { error: error.message, ...errorBody(error) },
+    { status: error.status, headers: { ...CORS, ...error.headers } },
+  );
 }
 
 export const listServers = route(
@@ -46,7 +49,15 @@ export const listServers = route(
     // One more than the page tells whether another follows. Every listing is served at its latest version: a
     // `version` other than "latest" keeps the listings whose current version it is.
     const updatedSince = updated_since ? new Date(updated_since) : undefined;
-    const rows = await listRegistryViews(db, { q: search, namespace: site.registryNamespace, source, updatedSince, includeDeleted: include_deleted, afterSlug, limit: limit + 1 });
+    const rows = await listRegistryViews(db, {
+      q: search,
+      namespace: site.registryNamespace,
+      source,
+      updatedSince,
+      includeDeleted: include_deleted,
+      afterSlug,
+      limit: limit + 1,
+    });
     const read = rows.slice(0, limit);
     const page = read.filter((v) => !version || version === "latest" || currentVersion(v) === version);
     const metadata: { count: number; nextCursor?: string } = { count: page.length };
@@ -79,20 +90,28 @@ export function parseServerPath(segments: string[]): ServerPath | null {
   const rest = parts.slice(2);
   if (rest.length === 0) return { ...named, version: null, listVersions: false };
   if (rest[0] !== "versions" || rest.length > 2) return null;
-  return rest.length === 1 ? { ...named, version: null, listVersions: true } : { ...named, version: rest[1]!, listVersions: false };
+  return rest.length === 1
+    ? { ...named, version: null, listVersions: true }
+    : { ...named, version: rest[1]!, listVersions: false };
 }
 
 // The segments after /servers/ (a name, "versions", a version: four at most, the name unencoded), read into the
 // server they name; an address that names none, or a key longer than any listing's, is not there.
-const serverPathParams = z.object({ path: z.array(z.string().max(300)).min(1).max(4) }).transform(({ path: segments }, context) => {
-  const path = parseServerPath(segments);
-  if (path && path.key.length <= 200) return { path };
-  context.addIssue({ code: "custom", message: "names no server" });
-  return z.NEVER;
-});
+const serverPathParams = z
+  .object({ path: z.array(z.string().max(300)).min(1).max(4) })
+  .transform(({ path: segments }, context) => {
+    const path = parseServerPath(segments);
+    if (path && path.key.length <= 200) return { path };
+    context.addIssue({ code: "custom", message: "names no server" });
+    return z.NEVER;
+  });
 
 export const getServerAt = route(
-  { name: "GET /v0.1/servers/[...path]", params: { schema: serverPathParams, notFound: "Server not found" }, failure: registryFailure },
+  {
+    name: "GET /v0.1/servers/[...path]",
+    params: { schema: serverPathParams, notFound: "Server not found" },
+    failure: registryFailure,
+  },
   async ({ params: { path }, db, request }) => {
     const listing = await findRegistryView(db, path.key, { byName: path.byName });
     if (!listing) throw new ApiError(404, "Server not found");
@@ -100,13 +119,32 @@ export const getServerAt = route(
     if (path.listVersions) {
       const seen = await versionsOfListing(db, listing.id);
       const current = currentVersion(listing);
-      const older = seen.filter((v) => v.version !== current).map((v) => toServerResponse(listing, listing.registry, { version: v.version, publishedAt: v.publishedAt?.toISOString() ?? null, server: { ...v.server, version: v.version }, isLatest: false }));
+      const older = seen
+        .filter((v) => v.version !== current)
+        .map((v) =>
+          toServerResponse(listing, listing.registry, {
+            version: v.version,
+            publishedAt: v.publishedAt?.toISOString() ?? null,
+            server: { ...v.server, version: v.version },
+            isLatest: false,
+          }),
+        );
       const servers = [latest, ...older];
       return cachedJson(request, { servers, metadata: { count: servers.length } }, CORS);
     }
-    if (path.version === null || path.version === "latest" || path.version === currentVersion(listing)) return cachedJson(request, latest, CORS);
+    if (path.version === null || path.version === "latest" || path.version === currentVersion(listing))
+      return cachedJson(request, latest, CORS);
     const older = (await versionsOfListing(db, listing.id)).find((v) => v.version === path.version);
     if (!older) throw new ApiError(404, "Server version not found");
-    return cachedJson(request, toServerResponse(listing, listing.registry, { version: older.version, publishedAt: older.publishedAt?.toISOString() ?? null, server: { ...older.server, version: older.version }, isLatest: false }), CORS);
+    return cachedJson(
+      request,
+      toServerResponse(listing, listing.registry, {
+        version: older.version,
+        publishedAt: older.publishedAt?.toISOString() ?? null,
+        server: { ...older.server, version: older.version },
+        isLatest: false,
+      }),
+      CORS,
+    );
   },
 );

@@ -18,14 +18,22 @@ const CATALOG_MAX = 50_000;
 /** The card's own media type when the reader asks for it (as the SEP's discovery says clients should), JSON otherwise. */
 function negotiated(request: Request, type: string): Record<string, string> {
   const accept = request.headers.get("accept") ?? "";
-  return { ...CORS, "Content-Type": `${accept.includes(type) ? type : "application/json"}; charset=utf-8`, Vary: "Accept, Accept-Encoding" };
+  return {
+    ...CORS,
+    "Content-Type": `${accept.includes(type) ? type : "application/json"}; charset=utf-8`,
+    Vary: "Accept, Accept-Encoding",
+  };
 }
 
 // Cards are named by slug only (an id or a registry name would give one card two addresses): anything else names none.
 const cardParams = z.object({ slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/) });
 
 export const getServerCard = route(
-  { name: "GET /servers/[slug]/server-card", params: { schema: cardParams, notFound: "Server card not found" }, failure: registryFailure },
+  {
+    name: "GET /servers/[slug]/server-card",
+    params: { schema: cardParams, notFound: "Server card not found" },
+    failure: registryFailure,
+  },
   async ({ params: { slug }, db, request }) => {
     const listing = await findListingView(db, slug);
     if (!listing || listing.slug !== slug) throw new ApiError(404, "Server card not found");
@@ -35,5 +43,10 @@ export const getServerCard = route(
 
 export const getServerCardCatalog = route(
   { name: "GET /.well-known/mcp", failure: registryFailure },
-  async ({ db, request }) => cachedJson(request, serverCardCatalog(await listCardListings(db, CATALOG_MAX)), negotiated(request, CATALOG_MEDIA_TYPE)),
+  async ({ db, request }) =>
+    cachedJson(
+      request,
+      serverCardCatalog(await listCardListings(db, CATALOG_MAX)),
+      negotiated(request, CATALOG_MEDIA_TYPE),
+    ),
 );

@@ -16,7 +16,9 @@ import type { SaleLog } from "./sale-logs";
 /** Where x402 deploys its channel contract (the same address on every chain). */
 export const CHANNEL_CONTRACT_ADDRESS = getAddress(BATCH_SETTLEMENT_ADDRESS);
 
-export const CHANNEL_EVENTS_ABI = parseAbi(["event Claimed(bytes32 indexed channelId, address indexed receiver, uint128 totalClaimed, uint128 delta)"]);
+export const CHANNEL_EVENTS_ABI = parseAbi([
+  "event Claimed(bytes32 indexed channelId, address indexed receiver, uint128 totalClaimed, uint128 delta)",
+]);
 
 /** The channel contract's calls that claim vouchers, as x402's EVM package calls them. */
 const CLAIM_CALLS_ABI = parseAbi([
@@ -52,7 +54,11 @@ export function channelsClaimedBy(input: Hex, chainId: number): Map<string, Clai
     for (const { voucher } of call.args[0]) {
       const config = voucher.channel;
       const id = computeChannelId({ ...config, withdrawDelay: Number(config.withdrawDelay) }, chainId).toLowerCase();
-      channels.set(id, { payer: getAddress(config.payer), receiver: getAddress(config.receiver), token: getAddress(config.token) });
+      channels.set(id, {
+        payer: getAddress(config.payer),
+        receiver: getAddress(config.receiver),
+        token: getAddress(config.token),
+      });
     }
   };
   read(input, 0);
@@ -64,14 +70,26 @@ export function channelsClaimedBy(input: Hex, chainId: number): Map<string, Clai
  * its amount the claim's delta, its payer the channel's. `claimed` maps a transaction hash (lower case) to the
  * channels its input claims; a Claimed whose channel is not there, or is of another token or receiver, is no sale.
  */
-export function channelSalesInLogs(logs: readonly Log[], token: Address, claimed: Map<string, Map<string, ClaimedChannel>>): SaleLog[] {
+export function channelSalesInLogs(
+  logs: readonly Log[],
+  token: Address,
+  claimed: Map<string, Map<string, ClaimedChannel>>,
+): SaleLog[] {
   const tokenAddress = getAddress(token);
-  const mined = logs.filter((log) => log.blockNumber !== null && log.transactionHash !== null && log.logIndex !== null && log.blockHash !== null && getAddress(log.address) === CHANNEL_CONTRACT_ADDRESS);
+  const mined = logs.filter(
+    (log) =>
+      log.blockNumber !== null &&
+      log.transactionHash !== null &&
+      log.logIndex !== null &&
+      log.blockHash !== null &&
+      getAddress(log.address) === CHANNEL_CONTRACT_ADDRESS,
+  );
   const sales: SaleLog[] = [];
   for (const event of parseEventLogs({ abi: CHANNEL_EVENTS_ABI, logs: mined as Log[], strict: true })) {
     const channel = claimed.get(event.transactionHash!.toLowerCase())?.get(event.args.channelId.toLowerCase());
     const receiver = getAddress(event.args.receiver);
-    if (!channel || channel.token !== tokenAddress || channel.receiver !== receiver || event.args.delta === 0n) continue;
+    if (!channel || channel.token !== tokenAddress || channel.receiver !== receiver || event.args.delta === 0n)
+      continue;
     sales.push({
       txHash: event.transactionHash!,
       logIndex: event.logIndex!,
@@ -83,5 +101,7 @@ export function channelSalesInLogs(logs: readonly Log[], token: Address, claimed
       kind: "channel",
     });
   }
-  return sales.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+  return sales.sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
 }

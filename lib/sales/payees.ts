@@ -58,13 +58,17 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
     const items = t.pricedItems ?? [];
     // Items sold through make-purchase (and x402 tools answering version 1 only) are paid to the payment-methods
     // wallets of their network; x402 tools with version 2 requirements name their own payTo and amount.
-    const purchasePrices = items.filter((i) => !i.x402Requirements && (!i.paymentMethod || onNetwork(i.paymentMethod))).map(priceOf).filter((p) => p !== null);
+    const purchasePrices = items
+      .filter((i) => !i.x402Requirements && (!i.paymentMethod || onNetwork(i.paymentMethod)))
+      .map(priceOf)
+      .filter((p) => p !== null);
     for (const method of t.paymentMethods ?? []) {
       if (onNetwork(method.paymentMethod)) add(method.walletAddress, t.listingId, purchasePrices);
     }
     for (const item of items) {
       const req = item.x402Requirements;
-      if (!req || !onNetwork(req.network) || !EVM_ADDRESS.test(req.asset ?? "") || getAddress(req.asset) !== token) continue;
+      if (!req || !onNetwork(req.network) || !EVM_ADDRESS.test(req.asset ?? "") || getAddress(req.asset) !== token)
+        continue;
       const amount = /^\d{1,78}$/.test(req.amount ?? "") ? BigInt(req.amount) : 0n;
       if (req.scheme === "upto") add(req.payTo, t.listingId, [], amount);
       else if (req.scheme === "batch-settlement") add(req.payTo, t.listingId, [], 0n, amount > 0n ? [amount] : []);
@@ -73,7 +77,12 @@ export function payeesOn(network: PaymentNetwork, token: Address, terms: Payment
   }
   for (const [address, listings] of payees) {
     if (listings.size > 1) {
-      const credited = new Set(firstOwnersListings([...listings.keys()].map((id) => byId.get(id)!), address));
+      const credited = new Set(
+        firstOwnersListings(
+          [...listings.keys()].map((id) => byId.get(id)!),
+          address,
+        ),
+      );
       for (const id of listings.keys()) if (!credited.has(id)) listings.delete(id);
       payees.set(address, listings);
     }
@@ -91,7 +100,8 @@ export const noAsk = (): Asked => ({ prices: new Set(), upTo: 0n, perCall: new S
 function askedFor({ prices, upTo, perCall }: Asked, kind: SaleKind, amount: bigint): bigint | null {
   if (amount <= 0n) return null;
   if (kind === "metered") return amount <= upTo ? upTo : null;
-  if (kind === "channel") return [...perCall].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).find((price) => amount % price === 0n) ?? null;
+  if (kind === "channel")
+    return [...perCall].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).find((price) => amount % price === 0n) ?? null;
   return prices.has(amount) ? amount : null;
 }
 
@@ -100,7 +110,12 @@ function askedFor({ prices, upTo, perCall }: Asked, kind: SaleKind, amount: bigi
  * the wallet that asked that price there, a metered maximum at least that amount, or a channel price it is a
  * multiple of.
  */
-export function listingsSoldWithAsk(payees: Payees, payee: string, amount: bigint, kind: SaleKind = "exact"): { listingId: string; askedUnits: bigint }[] {
+export function listingsSoldWithAsk(
+  payees: Payees,
+  payee: string,
+  amount: bigint,
+  kind: SaleKind = "exact",
+): { listingId: string; askedUnits: bigint }[] {
   if (!EVM_ADDRESS.test(payee)) return [];
   const listings = payees.get(getAddress(payee));
   if (!listings) return [];
@@ -130,7 +145,15 @@ function firstOwnersListings(named: PaymentTerms[], wallet: Address): string[] {
   // approved first, and only then to the id.
   const rank = (t: PaymentTerms) => ({ ...namedSince(t, wallet), approvedAt: t.approvedAt.getTime(), id: t.listingId });
   const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) =>
-    a.approved !== b.approved ? a.approved : a.at !== b.at ? a.at < b.at : a.approvedAt !== b.approvedAt ? a.approvedAt < b.approvedAt : a.id < b.id;
+    a.approved !== b.approved
+      ? a.approved
+      : a.at !== b.at
+        ? a.at < b.at
+        : a.approvedAt !== b.approvedAt
+          ? a.approvedAt < b.approvedAt
+          : a.id < b.id;
   const first = named.reduce((a, b) => (before(rank(b), rank(a)) ? b : a));
-  return named.filter((t) => t === first || (first.ownerId !== null && t.ownerId === first.ownerId)).map((t) => t.listingId);
+  return named
+    .filter((t) => t === first || (first.ownerId !== null && t.ownerId === first.ownerId))
+    .map((t) => t.listingId);
 }

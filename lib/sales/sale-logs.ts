@@ -37,7 +37,6 @@ export type SaleLog = {
   kind: SaleKind;
 };
 
-
 /**
  * The sales in `logs` of `token` (checksummed addresses out). Logs may span many transactions and arrive in
  * any order; logs of other contracts and pending logs (no block yet) are ignored. Each authorization pairs with
@@ -45,7 +44,10 @@ export type SaleLog = {
  */
 export function salesInLogs(logs: readonly Log[], token: Address): SaleLog[] {
   const tokenAddress = getAddress(token);
-  const mined = logs.filter((log) => log.blockNumber !== null && log.transactionHash !== null && log.logIndex !== null && log.blockHash !== null);
+  const mined = logs.filter(
+    (log) =>
+      log.blockNumber !== null && log.transactionHash !== null && log.logIndex !== null && log.blockHash !== null,
+  );
   const mine = mined.filter((log) => getAddress(log.address) === tokenAddress);
   const fromProxy = mined.filter((log) => getAddress(log.address) === UPTO_PROXY_ADDRESS);
   // strict: false would accept logs whose topics do not match the event's indexed layout; a malformed log is skipped.
@@ -100,5 +102,7 @@ export function salesInLogs(logs: readonly Log[], token: Address): SaleLog[] {
       sale(event, "exact");
     }
   }
-  return sales.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+  return sales.sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
 }

@@ -53,5 +53,6 @@ export const PARKED_REFERENCE_SERVER_URL = "https://reference.sample.example/mcp
  * whatever else listens at an old address is never probed, verified or test-bought in their name.
  */
 export async function pointSampleListingsAt(db: Db, base: string): Promise<void> {
-  for (const sample of sampleCatalogue.filter((s) => s.reference)) await moveListingBySlug(db, slugify(sample.name), sampleReferenceUrl(base, sample.name));
+  for (const sample of sampleCatalogue.filter((s) => s.reference))
+    await moveListingBySlug(db, slugify(sample.name), sampleReferenceUrl(base, sample.name));
 }

@@ -14,7 +14,11 @@ const DAY = 24 * 60 * 60 * 1000;
  * Inserts the hand-written listings (approved, none verified) plus two awaiting review. Skips rows already
  * present. Reference listings point at `referenceServerUrl` (the reference server's default address).
  */
-export async function seedSampleCatalogue(db: Db, now = new Date(), referenceServerUrl = SAMPLE_REFERENCE_SERVER_URL): Promise<number> {
+export async function seedSampleCatalogue(
+  db: Db,
+  now = new Date(),
+  referenceServerUrl = SAMPLE_REFERENCE_SERVER_URL,
+): Promise<number> {
   const rows = sampleCatalogue.map((s) =>
     toListingRow({
       name: s.name,
@@ -52,10 +56,62 @@ export async function seedSampleCatalogue(db: Db, now = new Date(), referenceSer
 }
 
 const WORDS = {
-  adjective: ["Fast", "Smart", "Secure", "Open", "Deep", "Instant", "Global", "Private", "Tiny", "Quantum", "Neural", "Live"],
-  noun: ["Scraper", "Oracle", "Search", "Vision", "Ledger", "Translator", "Analyzer", "Router", "Indexer", "Notary", "Summarizer", "Feed"],
-  domain: ["Weather", "Token", "Invoice", "Patent", "Music", "Recipe", "Crypto", "Legal", "Sports", "Health", "Retail", "Energy"],
-  category: ["AI", "Web3", "Finance", "Data", "Search", "Images", "Dev Tools", "Security", "Productivity", "Marketing", "Travel", "Audio"],
+  adjective: [
+    "Fast",
+    "Smart",
+    "Secure",
+    "Open",
+    "Deep",
+    "Instant",
+    "Global",
+    "Private",
+    "Tiny",
+    "Quantum",
+    "Neural",
+    "Live",
+  ],
+  noun: [
+    "Scraper",
+    "Oracle",
+    "Search",
+    "Vision",
+    "Ledger",
+    "Translator",
+    "Analyzer",
+    "Router",
+    "Indexer",
+    "Notary",
+    "Summarizer",
+    "Feed",
+  ],
+  domain: [
+    "Weather",
+    "Token",
+    "Invoice",
+    "Patent",
+    "Music",
+    "Recipe",
+    "Crypto",
+    "Legal",
+    "Sports",
+    "Health",
+    "Retail",
+    "Energy",
+  ],
+  category: [
+    "AI",
+    "Web3",
+    "Finance",
+    "Data",
+    "Search",
+    "Images",
+    "Dev Tools",
+    "Security",
+    "Productivity",
+    "Marketing",
+    "Travel",
+    "Audio",
+  ],
 };
 const PRICES = [null, 0, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -66,7 +122,7 @@ export async function seedSynthetic(db: Db, count: number, now = new Date()): Pr
   for (let start = 0; start < count; start += batch) {
     const rows = [];
     for (let i = start; i < Math.min(count, start + batch); i++) {
-      const pick = <T,>(list: T[], salt: number) => list[(i * 7919 + salt * 104729) % list.length] as T;
+      const pick = <T>(list: T[], salt: number) => list[(i * 7919 + salt * 104729) % list.length] as T;
       const name = `${pick(WORDS.adjective, 1)} ${pick(WORDS.domain, 2)} ${pick(WORDS.noun, 3)} ${i}`;
       const cats = [pick(WORDS.category, 4), pick(WORDS.category, 5)];
       rows.push(
@@ -91,21 +147,31 @@ export async function seedSynthetic(db: Db, count: number, now = new Date()): Pr
 }
 
 const sqlArray = (list: readonly (string | number | null)[]) =>
-  sql.raw(`(array[${list.map((v) => (v === null ? "null" : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(", ")}])`);
+  sql.raw(
+    `(array[${list.map((v) => (v === null ? "null" : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(", ")}])`,
+  );
 
 /**
  * The same listings as seedSynthetic, generated inside the database (generate_series, one INSERT per 100,000
  * rows): a million in minutes rather than hours. The listings indexes are dropped first and rebuilt after, which
  * is several times faster than maintaining trigram indexes row by row; meant for a fresh benchmark database.
  */
-export async function seedSyntheticBulk(db: Db, count: number, now = new Date(), onProgress?: (done: number) => void): Promise<number> {
+export async function seedSyntheticBulk(
+  db: Db,
+  count: number,
+  now = new Date(),
+  onProgress?: (done: number) => void,
+): Promise<number> {
   const defs = rowsOf<Record<string, string>>(
-    await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'listings' and indexname not in ('listings_pkey', 'listings_slug_key', 'listings_server_url_key')`),
+    await db.execute(
+      sql`select indexname, indexdef from pg_indexes where tablename = 'listings' and indexname not in ('listings_pkey', 'listings_slug_key', 'listings_server_url_key')`,
+    ),
   );
   for (const d of defs) await db.execute(sql.raw(`drop index if exists "${d.indexname}"`));
   // The vocabulary trigger would look up ~20 words per row; one set-based pass after the inserts does the same.
   await db.execute(sql`alter table listings disable trigger listings_search_words`);
-  const pick = (list: readonly unknown[], salt: number) => sql.raw(`((i * 7919 + ${salt} * 104729) % ${list.length}) + 1`);
+  const pick = (list: readonly unknown[], salt: number) =>
+    sql.raw(`((i * 7919 + ${salt} * 104729) % ${list.length}) + 1`);
   const step = 100_000;
   for (let start = 0; start < count; start += step) {
     const end = Math.min(count, start + step) - 1;

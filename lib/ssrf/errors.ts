@@ -1,11 +1,6 @@
 // The one error safeFetch raises for a request it refuses or cuts short, with a code callers can branch on.
 export type SafeFetchErrorCode =
-  | "invalid_url"
-  | "blocked_address"
-  | "dns_failure"
-  | "too_many_redirects"
-  | "response_too_large"
-  | "timeout";
+  "invalid_url" | "blocked_address" | "dns_failure" | "too_many_redirects" | "response_too_large" | "timeout";
 
 export class SafeFetchError extends Error {
   readonly code: SafeFetchErrorCode;

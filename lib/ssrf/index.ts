@@ -3,4 +3,11 @@ export { classifyAddress, embeddedIPv4, hostnameRefusal, refusalReason, type Add
 export { SafeFetchError, findSafeFetchError, type SafeFetchErrorCode } from "./errors";
 export { pinnedAgent, pinnedConnector } from "./pinned-agent";
 export { resolveTarget, systemLookup, type CheckedTarget, type Lookup, type ResolvedAddress } from "./resolve";
-export { createSafeFetch, safeFetch, SAFE_FETCH_DEFAULTS, type FetchLike, type SafeFetch, type SafeFetchOptions } from "./safe-fetch";
+export {
+  createSafeFetch,
+  safeFetch,
+  SAFE_FETCH_DEFAULTS,
+  type FetchLike,
+  type SafeFetch,
+  type SafeFetchOptions,
+} from "./safe-fetch";

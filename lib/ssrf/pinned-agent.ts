@@ -39,7 +39,13 @@ export function pinnedConnector(target: CheckedTarget, options: PinnedAgentOptio
       }
     };
     const timer = setTimeout(
-      () => finish(new SafeFetchError("timeout", `Connecting to ${target.hostname} took longer than ${options.connectTimeoutMs} ms`)),
+      () =>
+        finish(
+          new SafeFetchError(
+            "timeout",
+            `Connecting to ${target.hostname} took longer than ${options.connectTimeoutMs} ms`,
+          ),
+        ),
       options.connectTimeoutMs,
     );
     try {
@@ -60,7 +66,10 @@ export function pinnedConnector(target: CheckedTarget, options: PinnedAgentOptio
 /** The dispatcher serves one checked origin; anything else (a redirect is a new request) is refused. */
 function refuseUncheckedOrigin(request: { hostname: string; protocol: string }, target: CheckedTarget): void {
   if (withoutBrackets(request.hostname) !== target.hostname || request.protocol !== target.url.protocol) {
-    throw new SafeFetchError("blocked_address", `Refused ${request.protocol}//${request.hostname}: not the checked host`);
+    throw new SafeFetchError(
+      "blocked_address",
+      `Refused ${request.protocol}//${request.hostname}: not the checked host`,
+    );
   }
 }
 
@@ -78,7 +87,13 @@ function dialChecked(target: CheckedTarget, port: number): net.Socket {
 }
 
 /** The connected peer is checked once more before a byte is sent; for https, TLS then checks the name the user gave. */
-function checkPeerThenSecure(tcp: net.Socket, target: CheckedTarget, options: PinnedAgentOptions, https: boolean, finish: Finish): void {
+function checkPeerThenSecure(
+  tcp: net.Socket,
+  target: CheckedTarget,
+  options: PinnedAgentOptions,
+  https: boolean,
+  finish: Finish,
+): void {
   try {
     refuseAddress(tcp.remoteAddress ?? "", target.hostname, options);
   } catch (error) {

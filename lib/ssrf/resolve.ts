@@ -13,7 +13,8 @@ export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 const NEVER_RESOLVES = /(^|\.)(example|invalid|test)\.?$/i;
 
 export const systemLookup: Lookup = (hostname) => {
-  if (NEVER_RESOLVES.test(hostname)) return Promise.reject(Object.assign(new Error(`${hostname} is a reserved name`), { code: "ENOTFOUND" }));
+  if (NEVER_RESOLVES.test(hostname))
+    return Promise.reject(Object.assign(new Error(`${hostname} is a reserved name`), { code: "ENOTFOUND" }));
   return dns.promises.lookup(hostname, { all: true, verbatim: true });
 };
 

@@ -46,7 +46,14 @@ type Leaser = (target: CheckedTarget, agentOptions: PinnedAgentOptions) => Lease
 type Upstream = Awaited<ReturnType<typeof undiciFetch>>;
 
 /** The settings one request runs under: the options given, else the defaults and PROBE_ALLOW_PRIVATE_HOSTS. */
-type Settings = { allowPrivateHosts: boolean; lookup?: Lookup; timeoutMs: number; maxBytes: number; maxRedirects: number; ca?: SafeFetchOptions["ca"] };
+type Settings = {
+  allowPrivateHosts: boolean;
+  lookup?: Lookup;
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  ca?: SafeFetchOptions["ca"];
+};
 
 /** One request's exchange, over all its hops: its settings, its deadline, and how its errors are told. */
 type Exchange = {
@@ -72,7 +79,13 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
       const { upstream, release } = await sendHop(url, hop, redirects, exchange, lease);
       const location = upstream.headers.get("location");
       if (REDIRECT_STATUSES.has(upstream.status) && location && redirectMode !== "manual") {
-        ({ url, hop } = await followRedirect(upstream, release, location, { url, hop, redirects, redirectMode }, exchange));
+        ({ url, hop } = await followRedirect(
+          upstream,
+          release,
+          location,
+          { url, hop, redirects, redirectMode },
+          exchange,
+        ));
         continue;
       }
       return toResponse(upstream, release, { url, redirects }, exchange);
@@ -100,7 +113,11 @@ function settingsOf(options: SafeFetchOptions): Settings {
 }
 
 /** Starts the request's deadline (one for the whole exchange) and its error telling. */
-function openExchange(config: Settings, onRefusal: SafeFetchOptions["onRefusal"], callerSignal: AbortSignal | null): Exchange {
+function openExchange(
+  config: Settings,
+  onRefusal: SafeFetchOptions["onRefusal"],
+  callerSignal: AbortSignal | null,
+): Exchange {
   const refuse = (error: SafeFetchError): SafeFetchError => {
     onRefusal?.(error);
     return error;
@@ -134,7 +151,12 @@ function leaser(pool: Map<string, Agent> | null): Leaser {
 }
 
 /** The URL the caller asked for (a refusal when it is none) and the method, headers and body of the first hop. */
-async function firstHop(input: string | URL | Request, init: RequestInit, request: Request | null, exchange: Exchange): Promise<{ url: URL; hop: Hop }> {
+async function firstHop(
+  input: string | URL | Request,
+  init: RequestInit,
+  request: Request | null,
+  exchange: Exchange,
+): Promise<{ url: URL; hop: Hop }> {
   const url = parseLocation(request ? request.url : input instanceof URL ? input.href : String(input));
   if (!url) throw exchange.refuse(new SafeFetchError("invalid_url", `Not a valid URL: ${String(input).slice(0, 200)}`));
   const hop: Hop = {
@@ -149,15 +171,24 @@ async function firstHop(input: string | URL | Request, init: RequestInit, reques
  * Sends one hop: the URL's host is resolved and checked (resolveTarget), and the connection goes to that checked
  * address only (a pinned agent). Redirects are never followed here: each is a new hop, checked again.
  */
-async function sendHop(url: URL, hop: Hop, redirects: number, exchange: Exchange, lease: Leaser): Promise<{ upstream: Upstream; release: Lease["release"] }> {
+async function sendHop(
+  url: URL,
+  hop: Hop,
+  redirects: number,
+  exchange: Exchange,
+  lease: Leaser,
+): Promise<{ upstream: Upstream; release: Lease["release"] }> {
   const { config, signal } = exchange;
   let leased: Lease | undefined;
   try {
-    const checked = resolveTarget(url, { allowPrivateHosts: config.allowPrivateHosts, lookup: config.lookup }).catch((error: unknown) => {
-      // Say that the refused address came from a redirect, not from the URL the user gave.
-      if (redirects > 0 && error instanceof SafeFetchError) throw new SafeFetchError(error.code, `Redirect to ${url.href}: ${error.message}`);
-      throw error;
-    });
+    const checked = resolveTarget(url, { allowPrivateHosts: config.allowPrivateHosts, lookup: config.lookup }).catch(
+      (error: unknown) => {
+        // Say that the refused address came from a redirect, not from the URL the user gave.
+        if (redirects > 0 && error instanceof SafeFetchError)
+          throw new SafeFetchError(error.code, `Redirect to ${url.href}: ${error.message}`);
+        throw error;
+      },
+    );
     const target = await untilAborted(checked, signal);
     leased = lease(target, { ...config, connectTimeoutMs: config.timeoutMs });
     const upstream = await undiciFetch(target.url, {
@@ -189,12 +220,18 @@ async function followRedirect(
   release("destroy");
   if (from.redirectMode === "error") throw new TypeError(`Redirect from ${url.href} refused (redirect: "error")`);
   if (redirects >= exchange.config.maxRedirects) {
-    throw exchange.refuse(new SafeFetchError("too_many_redirects", `More than ${exchange.config.maxRedirects} redirects from ${url.href}`));
+    throw exchange.refuse(
+      new SafeFetchError("too_many_redirects", `More than ${exchange.config.maxRedirects} redirects from ${url.href}`),
+    );
   }
   const next = parseLocation(location, url);
-  if (!next) throw exchange.refuse(new SafeFetchError("invalid_url", `Redirect to an invalid location: ${location.slice(0, 200)}`));
+  if (!next)
+    throw exchange.refuse(
+      new SafeFetchError("invalid_url", `Redirect to an invalid location: ${location.slice(0, 200)}`),
+    );
   const nextRequest = nextHop(hop, upstream.status, url, next);
-  if (!nextRequest) throw new TypeError(`Cannot follow the redirect from ${url.href}: the streamed body cannot be sent again`);
+  if (!nextRequest)
+    throw new TypeError(`Cannot follow the redirect from ${url.href}: the streamed body cannot be sent again`);
   return { url: next, hop: nextRequest };
 }
 
@@ -202,7 +239,12 @@ async function followRedirect(
  * The final hop's answer as a fetch Response: a body over maxBytes (declared or streamed) is refused, and the
  * connection is released when the body ends, closed early or fails.
  */
-async function toResponse(upstream: Upstream, release: Lease["release"], at: { url: URL; redirects: number }, exchange: Exchange): Promise<Response> {
+async function toResponse(
+  upstream: Upstream,
+  release: Lease["release"],
+  at: { url: URL; redirects: number },
+  exchange: Exchange,
+): Promise<Response> {
   const { config, refuse, translate } = exchange;
   const declared = Number(upstream.headers.get("content-length") ?? NaN);
   if (declared > config.maxBytes) {

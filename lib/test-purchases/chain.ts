@@ -18,15 +18,21 @@ export function siteChainReader(client: PublicClient, network: PaymentNetwork): 
   return {
     usdcBalance: (of) => client.readContract({ address: asset, abi: tokenAbi, functionName: "balanceOf", args: [of] }),
     ethBalance: (of) => client.getBalance({ address: of }),
-    authorizationUsed: (from, nonce) => client.readContract({ address: asset, abi: tokenAbi, functionName: "authorizationState", args: [from, nonce] }),
+    authorizationUsed: (from, nonce) =>
+      client.readContract({ address: asset, abi: tokenAbi, functionName: "authorizationState", args: [from, nonce] }),
     permit2NonceUsed: (from, nonce) => permit2NonceUsed(client, from, nonce),
     readContract: (args) => client.readContract(args as Parameters<PublicClient["readContract"]>[0]),
     async checkPayment(check) {
       const { transaction, from, payTo } = check;
-      if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: "the server's transaction is not a transaction hash" };
+      if (!/^0x[0-9a-fA-F]{64}$/.test(transaction))
+        return { ok: false, reason: "the server's transaction is not a transaction hash" };
       let receipt;
       try {
-        receipt = await client.waitForTransactionReceipt({ hash: transaction as Hex, timeout: RECEIPT_WAIT_MS, pollingInterval: 250 });
+        receipt = await client.waitForTransactionReceipt({
+          hash: transaction as Hex,
+          timeout: RECEIPT_WAIT_MS,
+          pollingInterval: 250,
+        });
       } catch {
         return { ok: false, reason: `transaction ${transaction} was not found on ${network.label}` };
       }

@@ -13,7 +13,10 @@ import type { Db } from "@/db/types";
  */
 export function moneyOfChange(change: Pick<LedgerEntry, "status" | "code">): { money: string; release: boolean } {
   const unanswered = change.status === "refused" && change.code === "no_answer";
-  return { money: unanswered ? "unknown" : change.status, release: change.status === "refused" && change.code === "signing_failed" };
+  return {
+    money: unanswered ? "unknown" : change.status,
+    release: change.status === "refused" && change.code === "signing_failed",
+  };
 }
 
 export class DatabaseLedger implements PurchaseLedger {
@@ -35,18 +38,38 @@ export class DatabaseLedger implements PurchaseLedger {
   }
 
   async reserve(entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint): Promise<{ id: string }> {
-    const reserved = await reserveTestPurchase(this.db, { listingId: this.listingId, item: entry.item, network: this.network, payTo: entry.payTo ?? null, units: BigInt(entry.units), wallet: this.wallet }, capUnits);
+    const reserved = await reserveTestPurchase(
+      this.db,
+      {
+        listingId: this.listingId,
+        item: entry.item,
+        network: this.network,
+        payTo: entry.payTo ?? null,
+        units: BigInt(entry.units),
+        wallet: this.wallet,
+      },
+      capUnits,
+    );
     if ("overBudget" in reserved) throw new CapExceeded(reserved.spentUnits, capUnits);
     this.reservedId = reserved.id;
     return reserved;
   }
 
-  async update(id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerEntry["status"] }): Promise<void> {
+  async update(
+    id: string,
+    change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerEntry["status"] },
+  ): Promise<void> {
     const { money, release } = moneyOfChange(change);
     this.money = money;
     // A metered purchase's ledger update says what moved (change.units): the row and the day's budget keep that.
     const settledUnits = change.status === "paid" && change.units !== undefined ? BigInt(change.units) : undefined;
-    await recordTestPurchaseMoney(this.db, id, { money, transaction: change.transaction, note: change.note, release, ...(settledUnits !== undefined ? { settledUnits } : {}) });
+    await recordTestPurchaseMoney(this.db, id, {
+      money,
+      transaction: change.transaction,
+      note: change.note,
+      release,
+      ...(settledUnits !== undefined ? { settledUnits } : {}),
+    });
   }
 
   /** Free items and declines: the run records the purchase itself. */

@@ -2,7 +2,14 @@
 // (for the owner's exclusions), and the wallet's state.
 import { formatUsd } from "@agora-mcp/protocol";
 import { latestProbes } from "@/db/queries/probes";
-import { excludedItems, latestTestPurchases, setItemExcluded, spentToday, undeliveredListings, type UndeliveredListing } from "@/db/queries/test-purchases";
+import {
+  excludedItems,
+  latestTestPurchases,
+  setItemExcluded,
+  spentToday,
+  undeliveredListings,
+  type UndeliveredListing,
+} from "@/db/queries/test-purchases";
 
 export { undeliveredListings, type UndeliveredListing };
 import type { Db } from "@/db/types";
@@ -15,7 +22,12 @@ import { toTestPurchaseView, type TestPurchaseView } from "@/lib/listings/test-p
 import { chainReader } from "@/lib/chain/reader";
 import { findNetwork, usdToUnits, type PricedItem } from "@agora-mcp/protocol";
 
-export type OwnerTestPurchases = { listingId: string; name: string; latest: TestPurchaseView | null; items: { key: string; name: string; priceUsd: string; excluded: boolean }[] };
+export type OwnerTestPurchases = {
+  listingId: string;
+  name: string;
+  latest: TestPurchaseView | null;
+  items: { key: string; name: string; priceUsd: string; excluded: boolean }[];
+};
 
 function itemKey(item: PricedItem): string {
   return item.toolName && item.x402Requirements ? item.toolName : (item.id ?? item.name);
@@ -30,7 +42,10 @@ function itemPrice(item: PricedItem): string {
 }
 
 /** For each of the owner's listings: the latest test purchase and the priced items its latest check read. */
-export async function ownerTestPurchases(db: Db, listings: { id: string; name: string }[]): Promise<OwnerTestPurchases[]> {
+export async function ownerTestPurchases(
+  db: Db,
+  listings: { id: string; name: string }[],
+): Promise<OwnerTestPurchases[]> {
   const ids = listings.map((l) => l.id);
   const [latest, probes] = await Promise.all([latestTestPurchases(db, ids), latestProbes(db, ids)]);
   return Promise.all(
@@ -43,14 +58,23 @@ export async function ownerTestPurchases(db: Db, listings: { id: string; name: s
         listingId: l.id,
         name: l.name,
         latest: row ? toTestPurchaseView(row) : null,
-        items: items.map((i) => ({ key: itemKey(i), name: i.name, priceUsd: itemPrice(i), excluded: excluded.has(itemKey(i)) })),
+        items: items.map((i) => ({
+          key: itemKey(i),
+          name: i.name,
+          priceUsd: itemPrice(i),
+          excluded: excluded.has(itemKey(i)),
+        })),
       };
     }),
   );
 }
 
 /** The owner's choice for one item; 404 for a listing that is not theirs. */
-export async function chooseItemExclusion(db: Db, ownerId: string, input: { listingId: string; item: string; excluded: boolean }): Promise<void> {
+export async function chooseItemExclusion(
+  db: Db,
+  ownerId: string,
+  input: { listingId: string; item: string; excluded: boolean },
+): Promise<void> {
   const listing = await findOwnListing(db, ownerId, input.listingId);
   if (!listing) throw new ApiError(404, "No such server of yours.");
   await setItemExcluded(db, listing.id, input.item, input.excluded);

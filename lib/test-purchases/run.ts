@@ -5,7 +5,13 @@
 import { purchase, readJob, type OutcomeCode, type PurchaseOutcome, type Settings } from "@agora-mcp/client";
 import { findNetwork, type PaymentNetwork } from "@agora-mcp/protocol";
 import { latestProbes } from "@/db/queries/probes";
-import { excludedItems, finishTestPurchase, insertTestPurchase, listTestPurchaseTargets, type TestPurchaseTarget } from "@/db/queries/test-purchases";
+import {
+  excludedItems,
+  finishTestPurchase,
+  insertTestPurchase,
+  listTestPurchaseTargets,
+  type TestPurchaseTarget,
+} from "@/db/queries/test-purchases";
 import type { ListingProbe, TestPurchaseOutcome } from "@/db/schema";
 import type { Db } from "@/db/types";
 import { changed } from "@/lib/cache/invalidate";
@@ -29,7 +35,12 @@ type TestPurchaseResult =
   /** Nothing bought and nothing recorded: no item fits, no chain, or the wallet or budget cannot pay. */
   | { kind: "skipped"; reason: string; stopRun?: boolean; contacted?: boolean };
 
-type TestPurchaseRunSummary = { due: number; recorded: Partial<Record<TestPurchaseOutcome, number>>; skipped: number; stoppedEarly: string | null };
+type TestPurchaseRunSummary = {
+  due: number;
+  recorded: Partial<Record<TestPurchaseOutcome, number>>;
+  skipped: number;
+  stoppedEarly: string | null;
+};
 
 export type RunOptions = { signal?: AbortSignal; lookup?: Lookup; limit?: number };
 
@@ -72,10 +83,17 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-export async function runTestPurchases(db: Db, settings: TestPurchaseSettings, options: RunOptions = {}): Promise<TestPurchaseRunSummary> {
+export async function runTestPurchases(
+  db: Db,
+  settings: TestPurchaseSettings,
+  options: RunOptions = {},
+): Promise<TestPurchaseRunSummary> {
   const limit = options.limit ?? RUN_LIMIT;
   const targets = await listTestPurchaseTargets(db, settings.intervalMs, Math.max(limit, CANDIDATES));
-  const probes = await latestProbes(db, targets.map((t) => t.id));
+  const probes = await latestProbes(
+    db,
+    targets.map((t) => t.id),
+  );
   const summary: TestPurchaseRunSummary = { due: targets.length, recorded: {}, skipped: 0, stoppedEarly: null };
   let attempts = 0;
   for (const target of targets) {
@@ -94,13 +112,21 @@ export async function runTestPurchases(db: Db, settings: TestPurchaseSettings, o
   // A recorded purchase changes the listing's line and badges (Delivery tested, and Verified for one that took the
   // money and delivered nothing): the cached marketplace and detail pages must not keep the old state for minutes.
   if (Object.keys(summary.recorded).length > 0) {
-    await changed("catalogue").catch((error: unknown) => logError("could not revalidate pages after test purchases", error));
+    await changed("catalogue").catch((error: unknown) =>
+      logError("could not revalidate pages after test purchases", error),
+    );
   }
   return summary;
 }
 
 /** One listing's test purchase, recorded. */
-export async function testPurchase(db: Db, settings: TestPurchaseSettings, target: TestPurchaseTarget, probe: ListingProbe | null, options: RunOptions = {}): Promise<TestPurchaseResult> {
+export async function testPurchase(
+  db: Db,
+  settings: TestPurchaseSettings,
+  target: TestPurchaseTarget,
+  probe: ListingProbe | null,
+  options: RunOptions = {},
+): Promise<TestPurchaseResult> {
   const chosen = await chooseWhatToBuy(db, settings, target, probe);
   if ("skipped" in chosen) return chosen.skipped;
   const { network, item, payTo } = chosen;
@@ -108,20 +134,51 @@ export async function testPurchase(db: Db, settings: TestPurchaseSettings, targe
   // Nothing is signed against an RPC that serves another chain (or does not answer): the run stops.
   const client = await verifiedChainReader(network.caip2).catch((error: Error) => error);
   if (!client || client instanceof Error) {
-    return { kind: "skipped", reason: client instanceof ChainMismatchError ? client.message : `${network.label}'s RPC did not answer`, stopRun: true };
+    return {
+      kind: "skipped",
+      reason: client instanceof ChainMismatchError ? client.message : `${network.label}'s RPC did not answer`,
+      stopRun: true,
+    };
   }
   const ledger = new DatabaseLedger(db, target.id, network.caip2, settings.wallet.address);
-  const safe = createSafeFetch({ allowPrivateHosts: settings.allowPrivateHosts, lookup: options.lookup, timeoutMs: settings.timeoutMs, maxBytes: MAX_ANSWER_BYTES });
+  const safe = createSafeFetch({
+    allowPrivateHosts: settings.allowPrivateHosts,
+    lookup: options.lookup,
+    timeoutMs: settings.timeoutMs,
+    maxBytes: MAX_ANSWER_BYTES,
+  });
   const deadline = AbortSignal.timeout(settings.timeoutMs * 3);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const connection = { fetch: safe, callTimeoutMs: settings.timeoutMs, signal };
-  const deps = { settings: purchaseSettings(settings, network), wallet: settings.wallet, ledger, chain: siteChainReader(client, network), connection };
-  const record: PurchaseRecord = { listingId: target.id, item: item.key, network: network.caip2, payTo, units: item.units, wallet: settings.wallet.address };
+  const deps = {
+    settings: purchaseSettings(settings, network),
+    wallet: settings.wallet,
+    ledger,
+    chain: siteChainReader(client, network),
+    connection,
+  };
+  const record: PurchaseRecord = {
+    listingId: target.id,
+    item: item.key,
+    network: network.caip2,
+    payTo,
+    units: item.units,
+    wallet: settings.wallet.address,
+  };
   const started = performance.now();
 
   let outcome: PurchaseOutcome;
   try {
-    outcome = await purchase({ server: target.serverUrl, item: item.key, params: item.params, expectTerms: { units: item.units.toString(), payTo }, ...(item.paidTool ? { paidTool: item.paidTool } : {}) }, deps);
+    outcome = await purchase(
+      {
+        server: target.serverUrl,
+        item: item.key,
+        params: item.params,
+        expectTerms: { units: item.units.toString(), payTo },
+        ...(item.paidTool ? { paidTool: item.paidTool } : {}),
+      },
+      deps,
+    );
   } catch (error) {
     return await recordThrown(db, settings, ledger, error);
   } finally {
@@ -141,19 +198,39 @@ async function chooseWhatToBuy(
   target: TestPurchaseTarget,
   probe: ListingProbe | null,
 ): Promise<{ skipped: TestPurchaseResult } | { network: PaymentNetwork; item: ChosenItem; payTo: string }> {
-  if (!probe?.verifiable) return { skipped: { kind: "skipped", reason: "its latest check did not read its prices and payee" } };
+  if (!probe?.verifiable)
+    return { skipped: { kind: "skipped", reason: "its latest check did not read its prices and payee" } };
   const payable = payableNetwork(probe);
-  if (!payable) return { skipped: { kind: "skipped", reason: "it is paid on no network the site can read (CHAIN_RPC_URLS)" } };
+  if (!payable)
+    return { skipped: { kind: "skipped", reason: "it is paid on no network the site can read (CHAIN_RPC_URLS)" } };
   const { network } = payable;
   const excluded = await excludedItems(db, target.id);
-  const item = chooseItem(probe.pricedItems ?? [], { network, excluded, maxUnits: settings.maxUnits, tools: probe.tools ?? [] });
-  if (!item) return { skipped: { kind: "skipped", reason: "no item within the per-purchase maximum can be filled from its own examples" } };
+  const item = chooseItem(probe.pricedItems ?? [], {
+    network,
+    excluded,
+    maxUnits: settings.maxUnits,
+    tools: probe.tools ?? [],
+  });
+  if (!item)
+    return {
+      skipped: {
+        kind: "skipped",
+        reason: "no item within the per-purchase maximum can be filled from its own examples",
+      },
+    };
   return { network, item, payTo: item.payTo ?? payable.payTo };
 }
 
 /** A purchase that threw: skipped before any reservation, else recorded as not delivered (the money counts as spent). */
-async function recordThrown(db: Db, settings: TestPurchaseSettings, ledger: DatabaseLedger, error: unknown): Promise<TestPurchaseResult> {
-  const message = settings.wallet.redact(error instanceof Error ? error.message.split("\n")[0]! : String(error)).slice(0, 300);
+async function recordThrown(
+  db: Db,
+  settings: TestPurchaseSettings,
+  ledger: DatabaseLedger,
+  error: unknown,
+): Promise<TestPurchaseResult> {
+  const message = settings.wallet
+    .redact(error instanceof Error ? error.message.split("\n")[0]! : String(error))
+    .slice(0, 300);
   if (!ledger.reservedId) return { kind: "skipped", reason: message, contacted: true };
   // Failed after the reservation: the money's state is the ledger's last word on it (unknown counts as spent).
   await finishTestPurchase(db, ledger.reservedId, { outcome: "not-delivered", note: message });
@@ -173,10 +250,17 @@ type OutcomeDecision =
   | { kind: "unsigned-failure" }
   | { kind: "paid"; verdict: "delivered" | "collect-job" | "refused" | "not-delivered" };
 
-export function decideOutcome(outcome: Pick<PurchaseOutcome, "status" | "code" | "signed">, reserved: boolean, money: string | null): OutcomeDecision {
+export function decideOutcome(
+  outcome: Pick<PurchaseOutcome, "status" | "code" | "signed">,
+  reserved: boolean,
+  money: string | null,
+): OutcomeDecision {
   if (outcome.status === "drift") return { kind: "drift" };
   if (outcome.status === "free") return { kind: "free" };
-  if (!reserved) return outcome.status === "failed" ? { kind: "unsigned-failure" } : { kind: "skip", stopRun: STOPS_RUN.has(outcome.code) };
+  if (!reserved)
+    return outcome.status === "failed"
+      ? { kind: "unsigned-failure" }
+      : { kind: "skip", stopRun: STOPS_RUN.has(outcome.code) };
   if (outcome.status === "delivered") return { kind: "paid", verdict: "delivered" };
   if (outcome.status === "job-pending") return { kind: "paid", verdict: "collect-job" };
   // The server refused, or its tool failed, and the payment was not used.
@@ -187,7 +271,14 @@ export function decideOutcome(outcome: Pick<PurchaseOutcome, "status" | "code" |
 /** Records how a purchase ended, as decideOutcome says. */
 async function recordOutcome(
   db: Db,
-  run: { settings: TestPurchaseSettings; target: TestPurchaseTarget; ledger: DatabaseLedger; record: PurchaseRecord; connection: Parameters<typeof collectJob>[3]; signal?: AbortSignal },
+  run: {
+    settings: TestPurchaseSettings;
+    target: TestPurchaseTarget;
+    ledger: DatabaseLedger;
+    record: PurchaseRecord;
+    connection: Parameters<typeof collectJob>[3];
+    signal?: AbortSignal;
+  },
   outcome: PurchaseOutcome,
   elapsed: number,
 ): Promise<TestPurchaseResult> {
@@ -199,7 +290,9 @@ async function recordOutcome(
     return { kind: "recorded", outcome: "drift", message };
   }
   if (decision.kind === "free") {
-    await insertTestPurchase(db, { ...record, outcome: "delivered", note: message }).then((id) => finishTestPurchase(db, id, { outcome: "delivered", deliveredMs: elapsed }));
+    await insertTestPurchase(db, { ...record, outcome: "delivered", note: message }).then((id) =>
+      finishTestPurchase(db, id, { outcome: "delivered", deliveredMs: elapsed }),
+    );
     return { kind: "recorded", outcome: "delivered", message };
   }
   if (decision.kind === "unsigned-failure") {
@@ -208,8 +301,10 @@ async function recordOutcome(
   }
   if (decision.kind === "skip") return { kind: "skipped", reason: message, stopRun: decision.stopRun, contacted: true };
   let verdict: { outcome: TestPurchaseOutcome; deliveredMs?: number };
-  if (decision.verdict === "delivered") verdict = { outcome: "delivered", deliveredMs: outcome.answeredInMs ?? elapsed };
-  else if (decision.verdict === "collect-job") verdict = await collectJob(settings, run.target, outcome, run.connection, run.signal);
+  if (decision.verdict === "delivered")
+    verdict = { outcome: "delivered", deliveredMs: outcome.answeredInMs ?? elapsed };
+  else if (decision.verdict === "collect-job")
+    verdict = await collectJob(settings, run.target, outcome, run.connection, run.signal);
   else verdict = { outcome: decision.verdict };
   await finishTestPurchase(db, ledger.reservedId!, { ...verdict, note: message, transaction: outcome.transaction });
   return { kind: "recorded", outcome: verdict.outcome, message };
@@ -229,11 +324,24 @@ async function collectJob(
   let wait = promisedMs;
   while (!signal?.aborted) {
     await sleep(Math.max(0, Math.min(wait, until - performance.now())), signal);
-    const safe = createSafeFetch({ allowPrivateHosts: settings.allowPrivateHosts, timeoutMs: settings.timeoutMs, maxBytes: MAX_ANSWER_BYTES });
-    const check = await readJob(target.serverUrl, outcome.jobId!, { wallet: settings.wallet, server: target.name, item: outcome.item ?? "", connection: { ...connection, fetch: safe } })
+    const safe = createSafeFetch({
+      allowPrivateHosts: settings.allowPrivateHosts,
+      timeoutMs: settings.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+    });
+    const check = await readJob(target.serverUrl, outcome.jobId!, {
+      wallet: settings.wallet,
+      server: target.name,
+      item: outcome.item ?? "",
+      connection: { ...connection, fetch: safe },
+    })
       .catch(() => ({ status: "unknown" as const, checkAfterSeconds: undefined }))
       .finally(() => void safe.close().catch(() => {}));
-    if (check.status === "done") return { outcome: "delivered", deliveredMs: (outcome.answeredInMs ?? 0) + Math.round(performance.now() - started) };
+    if (check.status === "done")
+      return {
+        outcome: "delivered",
+        deliveredMs: (outcome.answeredInMs ?? 0) + Math.round(performance.now() - started),
+      };
     if (check.status === "failed" || performance.now() >= until) break;
     wait = Math.max(1_000, (check.checkAfterSeconds ?? 5) * 1000);
   }

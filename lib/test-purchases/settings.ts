@@ -4,7 +4,14 @@ import { walletFromKey, type Wallet } from "@agora-mcp/client";
 import { usdToUnits } from "@agora-mcp/protocol";
 import { env } from "@/lib/env";
 
-export type TestPurchaseSettings = { wallet: Wallet; budgetUnits: bigint; maxUnits: bigint; intervalMs: number; timeoutMs: number; allowPrivateHosts: boolean };
+export type TestPurchaseSettings = {
+  wallet: Wallet;
+  budgetUnits: bigint;
+  maxUnits: bigint;
+  intervalMs: number;
+  timeoutMs: number;
+  allowPrivateHosts: boolean;
+};
 
 /** The wallet's address when a key is configured (the admin page shows it even while the budget is 0). */
 export function testPurchaseWallet(): Wallet | null {

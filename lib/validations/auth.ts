@@ -18,7 +18,12 @@ const newPassword = z
 // Names are shown back to people: no control characters, collapsed whitespace.
 const displayName = z
   .string()
-  .transform((v) => v.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim())
+  .transform((v) =>
+    v
+      .replace(/[\u0000-\u001f\u007f]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  )
   .pipe(z.string().min(1, "Please enter your name.").max(100, "Name must be under 100 characters."));
 
 export const registerSchema = z.object({ email, password: newPassword, name: displayName });
@@ -31,12 +36,20 @@ export const signInSchema = z.object({
 export const forgotPasswordSchema = z.object({ email });
 
 export const resetPasswordSchema = z.object({
-  token: z.string().trim().min(1, "This reset link is invalid or has expired.").max(200, "This reset link is invalid or has expired."),
+  token: z
+    .string()
+    .trim()
+    .min(1, "This reset link is invalid or has expired.")
+    .max(200, "This reset link is invalid or has expired."),
   password: newPassword,
 });
 
 export const codeExchangeSchema = z.object({
-  code: z.string().trim().min(1, "Please provide the authorization code.").max(512, "The authorization code is not valid."),
+  code: z
+    .string()
+    .trim()
+    .min(1, "Please provide the authorization code.")
+    .max(512, "The authorization code is not valid."),
   // Optional PKCE verifier, for clients that sent a code_challenge with the authorization request.
   codeVerifier: z.string().trim().min(43).max(128).optional(),
 });
@@ -47,13 +60,20 @@ export const apiTokenSchema = z.object({
   name: displayName.pipe(z.string().max(60, "Token name must be under 60 characters.")),
   expiresInDays: z.coerce
     .number()
-    .refine((d): d is (typeof API_TOKEN_LIFETIMES)[number] => (API_TOKEN_LIFETIMES as readonly number[]).includes(d), "Choose 30, 90 or 365 days."),
+    .refine(
+      (d): d is (typeof API_TOKEN_LIFETIMES)[number] => (API_TOKEN_LIFETIMES as readonly number[]).includes(d),
+      "Choose 30, 90 or 365 days.",
+    ),
 });
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
 export const verifyEmailSchema = z.object({
-  token: z.string().trim().min(1, "This verification link is invalid or has expired.").max(200, "This verification link is invalid or has expired."),
+  token: z
+    .string()
+    .trim()
+    .min(1, "This verification link is invalid or has expired.")
+    .max(200, "This verification link is invalid or has expired."),
 });
 
 export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;

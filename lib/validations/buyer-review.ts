@@ -3,7 +3,11 @@ import { z } from "zod";
 
 export const hideBuyerReviewSchema = z.object({
   reviewId: z.uuid("Unknown review."),
-  reason: z.string().trim().min(5, "Say why the review is hidden (at least 5 characters).").max(500, "Keep the reason under 500 characters."),
+  reason: z
+    .string()
+    .trim()
+    .min(5, "Say why the review is hidden (at least 5 characters).")
+    .max(500, "Keep the reason under 500 characters."),
 });
 
 export const answerBuyerReviewSchema = z.object({

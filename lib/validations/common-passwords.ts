@@ -19,7 +19,11 @@ spring2025 autumn2025 january1 december1 qweasdzxc 1234567a 12345678a a12345678 
 agora123 agora1234 agorapassword monetizedmcp
 `;
 
-const list = new Set(COMMON.trim().split(/\s+/).map((p) => p.toLowerCase()));
+const list = new Set(
+  COMMON.trim()
+    .split(/\s+/)
+    .map((p) => p.toLowerCase()),
+);
 
 export function isCommonPassword(password: string): boolean {
   return list.has(password.toLowerCase());

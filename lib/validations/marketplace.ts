@@ -1,7 +1,14 @@
 // Marketplace filters: one schema for the page's URL query, the JSON API and the registry tools.
 import { z } from "zod";
 
-import { CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, type CatalogueFilters, type CatalogueSort } from "@agora-mcp/protocol";
+import {
+  CATALOGUE_PRICES,
+  CATALOGUE_SORTS,
+  CATALOGUE_SOURCES,
+  defaultSort,
+  type CatalogueFilters,
+  type CatalogueSort,
+} from "@agora-mcp/protocol";
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
@@ -35,20 +42,37 @@ export const filtersShape = {
       .optional()
       .default(""),
   ),
-  price: z.preprocess(first, z.enum(CATALOGUE_PRICES, { message: `price must be one of: ${CATALOGUE_PRICES.join(", ")}.` }).optional().default("all")),
-  source: z.preprocess(first, z.enum(CATALOGUE_SOURCES, { message: `source must be one of: ${CATALOGUE_SOURCES.join(", ")}.` }).optional().default("all")),
+  price: z.preprocess(
+    first,
+    z
+      .enum(CATALOGUE_PRICES, { message: `price must be one of: ${CATALOGUE_PRICES.join(", ")}.` })
+      .optional()
+      .default("all"),
+  ),
+  source: z.preprocess(
+    first,
+    z
+      .enum(CATALOGUE_SOURCES, { message: `source must be one of: ${CATALOGUE_SOURCES.join(", ")}.` })
+      .optional()
+      .default("all"),
+  ),
   // No default here: it depends on the search text (defaultSort), so callers resolve it with withDefaultSort.
-  sort: z.preprocess(first, z.enum(CATALOGUE_SORTS, { message: `sort must be one of: ${CATALOGUE_SORTS.join(", ")}.` }).optional()),
+  sort: z.preprocess(
+    first,
+    z.enum(CATALOGUE_SORTS, { message: `sort must be one of: ${CATALOGUE_SORTS.join(", ")}.` }).optional(),
+  ),
 };
 
 /** Filters with the sort the text implies when none was chosen. */
-export function withDefaultSort<T extends { q: string; sort?: CatalogueSort }>(filters: T): Omit<T, "sort"> & { sort: CatalogueSort } {
+export function withDefaultSort<T extends { q: string; sort?: CatalogueSort }>(
+  filters: T,
+): Omit<T, "sort"> & { sort: CatalogueSort } {
   return { ...filters, sort: filters.sort ?? defaultSort(filters.q) };
 }
 
 /** The page is lenient: an unknown value falls back to its default instead of an error page. */
 export function parsePageQuery(query: Record<string, string | string[] | undefined>) {
-  const pick = <T,>(schema: z.ZodType<T>, value: unknown, fallback: T): T => {
+  const pick = <T>(schema: z.ZodType<T>, value: unknown, fallback: T): T => {
     const r = schema.safeParse(value);
     return r.success ? r.data : fallback;
   };
@@ -62,7 +86,9 @@ export function parsePageQuery(query: Record<string, string | string[] | undefin
   };
   const view: "grid" | "list" = first(query.view) === "list" ? "list" : "grid";
   // Text no listing can hold (a NUL byte) is not a lenient fallback case: the page answers 404.
-  const unstorable = Object.values(query).some((v) => [v].flat().some((x) => typeof x === "string" && hasUnstorableText(x)));
+  const unstorable = Object.values(query).some((v) =>
+    [v].flat().some((x) => typeof x === "string" && hasUnstorableText(x)),
+  );
   const pageNumber = Number(first(query.page));
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 100_000 ? pageNumber : 1;
   return { filters, view, page, unstorable };
@@ -74,11 +100,21 @@ export const apiQuerySchema = z
     ...filtersShape,
     limit: z.preprocess(
       first,
-      z.coerce.number({ message: "limit must be a number." }).int("limit must be a whole number.").min(1, "limit must be at least 1.").max(1000, "limit must be at most 1000.").optional().default(100),
+      z.coerce
+        .number({ message: "limit must be a number." })
+        .int("limit must be a whole number.")
+        .min(1, "limit must be at least 1.")
+        .max(1000, "limit must be at most 1000.")
+        .optional()
+        .default(100),
     ),
     page: z.preprocess(
       first,
-      z.coerce.number({ message: "page must be a number." }).int("page must be a whole number.").min(1, "page must be at least 1.").optional(),
+      z.coerce
+        .number({ message: "page must be a number." })
+        .int("page must be a whole number.")
+        .min(1, "page must be at least 1.")
+        .optional(),
     ),
     cursor: z.preprocess(first, z.string().max(200).optional()),
   })

@@ -9,9 +9,11 @@ export const TOO_MANY_PAID_TOOLS = `Name at most ${MAX_OWNER_PAID_TOOLS} paid to
 export const PAID_TOOL_NAME_EMPTY = "A paid tool's name cannot be empty.";
 export const PAID_TOOL_NAME_TOO_LONG = `A paid tool's name must be at most ${MAX_TOOL_NAME_LENGTH} characters.`;
 export const PAID_TOOL_NAME_CONTROL = "A paid tool's name cannot contain control characters (such as a NUL byte).";
-export const PAID_TOOL_NAME_CHARACTERS = 'A paid tool\'s name may hold only letters, digits, "_", "-", ".", "/" and ":".';
+export const PAID_TOOL_NAME_CHARACTERS =
+  'A paid tool\'s name may hold only letters, digits, "_", "-", ".", "/" and ":".';
 export const PAID_TOOL_NAMED_TWICE = "Each paid tool may be named only once.";
-export const CONSENT_REQUIRED = "To name paid tools, agree that Agora reads each one's price by calling it unpaid (readPricesConsent: true).";
+export const CONSENT_REQUIRED =
+  "To name paid tools, agree that Agora reads each one's price by calling it unpaid (readPricesConsent: true).";
 
 // MCP's naming guidance (letters, digits, "_", "-", ".") plus the "/" and ":" of namespaced tools, in any script:
 // no spaces, quotes or markup, so a name is never anything but a name wherever it is shown.
@@ -43,6 +45,10 @@ export function paidToolNameProblem(name: string): string | null {
 }
 
 /** The consent rule: names only with `readPricesConsent: true` (the message goes on the consent box). */
-export function requireReadPricesConsent(value: { paidTools: string[]; readPricesConsent: boolean }, ctx: z.RefinementCtx): void {
-  if (value.paidTools.length > 0 && value.readPricesConsent !== true) ctx.addIssue({ code: "custom", message: CONSENT_REQUIRED, path: ["readPricesConsent"] });
+export function requireReadPricesConsent(
+  value: { paidTools: string[]; readPricesConsent: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.paidTools.length > 0 && value.readPricesConsent !== true)
+    ctx.addIssue({ code: "custom", message: CONSENT_REQUIRED, path: ["readPricesConsent"] });
 }

@@ -8,4 +8,6 @@ const MAX_LISTING_KEY = 200;
 export const listingIdParams = z.object({ id: z.string().min(1).max(MAX_LISTING_KEY, "id is too long.") });
 
 /** /api/buyer-reviews/{listing}/feedback: the listing's id or slug. */
-export const listingKeyParams = z.object({ listing: z.string().min(1).max(MAX_LISTING_KEY, "The listing key is too long.") });
+export const listingKeyParams = z.object({
+  listing: z.string().min(1).max(MAX_LISTING_KEY, "The listing key is too long."),
+});

@@ -24,13 +24,23 @@ const SEARCH_LIMIT_MAX = 50;
 
 /** search_servers: the marketplace's filters under the names agents see, paged by an opaque cursor. */
 export const searchServersShape = {
-  query: boundedText(200, "query").describe("Words to find in a server's name, description or categories (case-insensitive). Empty: every server."),
-  category: filtersShape.category.describe("Exact category name from list_categories, e.g. \"Finance\". Empty or \"all\": every category."),
-  price: filtersShape.price.describe("\"free\", \"paid\" or \"all\" (default)."),
+  query: boundedText(200, "query").describe(
+    "Words to find in a server's name, description or categories (case-insensitive). Empty: every server.",
+  ),
+  category: filtersShape.category.describe(
+    'Exact category name from list_categories, e.g. "Finance". Empty or "all": every category.',
+  ),
+  price: filtersShape.price.describe('"free", "paid" or "all" (default).'),
   source: filtersShape.source.describe(`Where the listing came from: ${meanings(CATALOGUE_SOURCE_MEANINGS)}.`),
   sort: filtersShape.sort.describe(`${meanings(CATALOGUE_SORT_MEANINGS)}.`),
-  limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(`How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
-  cursor: z.string().max(200, "cursor is not valid.").optional().describe("nextCursor from the previous answer, to read the next page with the same filters."),
+  limit: pageLimit(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT).describe(
+    `How many servers to return, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`,
+  ),
+  cursor: z
+    .string()
+    .max(200, "cursor is not valid.")
+    .optional()
+    .describe("nextCursor from the previous answer, to read the next page with the same filters."),
 };
 
 export const getServerShape = {
@@ -86,8 +96,23 @@ const evmAddress = (name: string) =>
 // refused as malformed rather than answered with an empty page. A CAIP-2 id is taken whatever its chain (a chain
 // Agora lists nothing on is a filter that matches nothing); an EVM one must carry a chain id.
 const X402_V1_NETWORKS: ReadonlySet<string> = new Set([
-  "abstract", "abstract-testnet", "avalanche", "avalanche-fuji", "base", "base-sepolia", "educhain", "iotex", "peaq",
-  "polygon", "polygon-amoy", "sei", "sei-testnet", "skale-base-sepolia", "solana", "solana-devnet", "story",
+  "abstract",
+  "abstract-testnet",
+  "avalanche",
+  "avalanche-fuji",
+  "base",
+  "base-sepolia",
+  "educhain",
+  "iotex",
+  "peaq",
+  "polygon",
+  "polygon-amoy",
+  "sei",
+  "sei-testnet",
+  "skale-base-sepolia",
+  "solana",
+  "solana-devnet",
+  "story",
 ]);
 
 function knownNetworkSpelling(network: string): boolean {
@@ -107,12 +132,21 @@ export const bazaarFiltersShape = {
   network: z
     .string()
     .trim()
-    .regex(/^([a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}|[a-z0-9-]{1,32})$/, "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia.")
-    .refine(knownNetworkSpelling, { error: (issue) => `network "${String(issue.input)}" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain's is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.` })
+    .regex(
+      /^([a-z0-9-]{3,8}:[-_a-zA-Z0-9]{1,32}|[a-z0-9-]{1,32})$/,
+      "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia.",
+    )
+    .refine(knownNetworkSpelling, {
+      error: (issue) =>
+        `network "${String(issue.input)}" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain's is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.`,
+    })
     .optional(),
   scheme: token("scheme", "exact").optional(),
   extensions: z
-    .preprocess((v) => (v === undefined ? undefined : [v].flat()), z.array(token("extensions", "bazaar")).max(10, "extensions may be given at most 10 times."))
+    .preprocess(
+      (v) => (v === undefined ? undefined : [v].flat()),
+      z.array(token("extensions", "bazaar")).max(10, "extensions may be given at most 10 times."),
+    )
     .optional(),
   asset: evmAddress("asset"),
   maxUsdPrice: z

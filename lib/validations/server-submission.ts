@@ -11,7 +11,11 @@ const INVALID_URL = "Please enter a valid URL.";
 
 // Control characters never belong in a listing (and NUL cannot be stored); newlines only in descriptions.
 const singleLine = (v: string) => v.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
-const multiLine = (v: string) => v.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ").trim();
+const multiLine = (v: string) =>
+  v
+    .replace(/\r\n?/g, "\n")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ")
+    .trim();
 
 /** An absolute http(s) URL with a real host name; deployment rules (https, public hosts) are checked server-side. */
 const httpUrl = z

@@ -24,7 +24,13 @@ const BALANCE_DEADLINE_MS = 3_000;
 const CIRCLE_FAUCET = "https://faucet.circle.com";
 
 const BALANCE_OF = [
-  { type: "function", name: "balanceOf", stateMutability: "view", inputs: [{ name: "account", type: "address" }], outputs: [{ name: "", type: "uint256" }] },
+  {
+    type: "function",
+    name: "balanceOf",
+    stateMutability: "view",
+    inputs: [{ name: "account", type: "address" }],
+    outputs: [{ name: "", type: "uint256" }],
+  },
 ] as const;
 
 /**
@@ -79,11 +85,17 @@ async function balanceOn(caip2: string, address: Address): Promise<string | null
   try {
     const client = await withDeadline(verifiedChainReader(caip2), BALANCE_DEADLINE_MS);
     if (!client) return null;
-    const units = await withDeadline(client.readContract({ address: network.asset, abi: BALANCE_OF, functionName: "balanceOf", args: [address] }), BALANCE_DEADLINE_MS);
+    const units = await withDeadline(
+      client.readContract({ address: network.asset, abi: BALANCE_OF, functionName: "balanceOf", args: [address] }),
+      BALANCE_DEADLINE_MS,
+    );
     return units.toString();
   } catch (error) {
     // The reader's errors name the RPC URL: the log has it, the page says only "unavailable".
-    logWarn("wallet page: balance unavailable", { network: caip2, error: error instanceof Error ? error.message.split("\n")[0] : String(error) });
+    logWarn("wallet page: balance unavailable", {
+      network: caip2,
+      error: error instanceof Error ? error.message.split("\n")[0] : String(error),
+    });
     return null;
   }
 }
@@ -94,7 +106,12 @@ type WalletRequest = { client: string; balanceAsked: boolean };
 // A few seconds: long enough that reloads, bursts and a crawler's repeats share one read, short enough that funds
 // that just arrived show on the next look. Bounded by count and bytes: distinct addresses cannot grow it.
 const BALANCE_TTL_MS = 15_000;
-const readings = createResultCache<string | null>({ maxEntries: 5_000, maxBytes: 500_000, ttlMs: BALANCE_TTL_MS, sizeOf: () => 100 });
+const readings = createResultCache<string | null>({
+  maxEntries: 5_000,
+  maxBytes: 500_000,
+  ttlMs: BALANCE_TTL_MS,
+  sizeOf: () => 100,
+});
 const purchaseLists = createResultCache<WalletPurchase[]>({ maxEntries: 500, maxBytes: 4_000_000, ttlMs: 10_000 });
 
 async function purchasesOf(address: Address, networks: string[]): Promise<WalletPurchase[]> {
@@ -102,13 +119,23 @@ async function purchasesOf(address: Address, networks: string[]): Promise<Wallet
     (await purchasesByPayer(await getDb(), address, networks, PURCHASES_SHOWN)).map((p) => {
       const place = transactionPlace(p.network, p.txHash);
       const label = findNetwork(p.network)?.label ?? p.network;
-      return { ...p, ...place, at: p.at.toISOString(), networkLabel: place.localChain ? `${label}, local chain` : label, terms: purchaseTerms(p) };
+      return {
+        ...p,
+        ...place,
+        at: p.at.toISOString(),
+        networkLabel: place.localChain ? `${label}, local chain` : label,
+        terms: purchaseTerms(p),
+      };
     });
   return (await purchaseLists.get(address.toLowerCase(), load)).value;
 }
 
 /** The balance kept for a few seconds, or read now, counted against the client's limit (a refusal is never kept). */
-async function balanceReading(caip2: string, address: Address, client: string): Promise<{ units: string | null } | { refusal: string }> {
+async function balanceReading(
+  caip2: string,
+  address: Address,
+  client: string,
+): Promise<{ units: string | null } | { refusal: string }> {
   try {
     const { value } = await readings.get(`${caip2}:${address.toLowerCase()}`, async () => {
       await enforceLimit(await getDb(), limits.walletBalanceReadsPerIp, client);
@@ -123,12 +150,21 @@ async function balanceReading(caip2: string, address: Address, client: string): 
 
 export async function walletView(address: Address, request: WalletRequest): Promise<WalletView> {
   const networks = parseRpcUrls(env().CHAIN_RPC_URLS).map((e) => e.network);
-  const purchases = await purchasesOf(address, networks.map((n) => n.caip2));
+  const purchases = await purchasesOf(
+    address,
+    networks.map((n) => n.caip2),
+  );
   const read = request.balanceAsked || purchases.length > 0;
   const balances = await Promise.all(
     networks.map(async (n): Promise<NetworkBalance> => {
       const localRpc = localChainRpc(n.caip2);
-      const shown = { caip2: n.caip2, label: n.label, testnet: n.testnet, faucetUrl: n.testnet && !localRpc ? CIRCLE_FAUCET : null, localRpc };
+      const shown = {
+        caip2: n.caip2,
+        label: n.label,
+        testnet: n.testnet,
+        faucetUrl: n.testnet && !localRpc ? CIRCLE_FAUCET : null,
+        localRpc,
+      };
       if (!read) return { ...shown, state: "on-request", units: null, refusal: null };
       const reading = await balanceReading(n.caip2, address, request.client);
       if ("refusal" in reading) return { ...shown, state: "limited", units: null, refusal: reading.refusal };

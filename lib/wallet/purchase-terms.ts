@@ -6,7 +6,11 @@ import { formatUsd } from "@agora-mcp/protocol";
 import type { PurchaseByPayer } from "@/db/queries/sales";
 
 /** The row's line under its amount, or null for a plain purchase at its price (or a sale stored before terms were kept). */
-export function purchaseTerms({ kind, amountUnits, askedUnits }: Pick<PurchaseByPayer, "kind" | "amountUnits" | "askedUnits">): string | null {
+export function purchaseTerms({
+  kind,
+  amountUnits,
+  askedUnits,
+}: Pick<PurchaseByPayer, "kind" | "amountUnits" | "askedUnits">): string | null {
   if (askedUnits === null || kind === "exact") return null;
   if (kind === "metered") return `Metered: up to ${formatUsd(askedUnits)}, paid ${formatUsd(amountUnits)}`;
   const perCall = BigInt(askedUnits);

@@ -14,7 +14,31 @@ const SKIP = /(^|\/)(node_modules|dist|\.next|migrations)(\/|$)/;
 // drizzle-kit reads every export of the schema (a table left unexported would be dropped by the next migration).
 const EXEMPT_FILES = new Set(["db/schema.ts"]);
 // Next reads these by name from app/ files and the root entries.
-const NEXT_NAMES = new Set(["default", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "metadata", "generateMetadata", "generateStaticParams", "dynamic", "dynamicParams", "revalidate", "runtime", "viewport", "alt", "size", "contentType", "register", "onRequestError", "proxy", "config"]);
+const NEXT_NAMES = new Set([
+  "default",
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "metadata",
+  "generateMetadata",
+  "generateStaticParams",
+  "dynamic",
+  "dynamicParams",
+  "revalidate",
+  "runtime",
+  "viewport",
+  "alt",
+  "size",
+  "contentType",
+  "register",
+  "onRequestError",
+  "proxy",
+  "config",
+]);
 
 function walk(p: string, out: string[]) {
   if (!fs.existsSync(p) || SKIP.test(p)) return;
@@ -36,10 +60,23 @@ export function unnamedExports(): string[] {
     const nextFile = file.startsWith("app/") || !file.includes("/");
     source.forEachChild((node) => {
       const modifiers = ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []) : [];
-      if (!modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) || modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return;
+      if (
+        !modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ||
+        modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
+      )
+        return;
       const names: string[] = [];
-      if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isEnumDeclaration(node)) && node.name) names.push(node.name.text);
-      if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
+      if (
+        (ts.isFunctionDeclaration(node) ||
+          ts.isClassDeclaration(node) ||
+          ts.isTypeAliasDeclaration(node) ||
+          ts.isInterfaceDeclaration(node) ||
+          ts.isEnumDeclaration(node)) &&
+        node.name
+      )
+        names.push(node.name.text);
+      if (ts.isVariableStatement(node))
+        for (const d of node.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
       for (const name of names) {
         if (nextFile && NEXT_NAMES.has(name)) continue;
         if (![...words].some(([f, w]) => f !== file && w.has(name))) found.push(`${file} ${name}`);

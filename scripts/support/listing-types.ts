@@ -17,7 +17,20 @@ import ts from "typescript";
 export type ListingTypeKind = "row" | "derived" | "hand-written" | "wire";
 export type ListingType = { file: string; name: string; kind: ListingTypeKind; note?: string };
 
-const GENERIC = new Set(["id", "name", "description", "price", "status", "verified", "source", "revision", "createdAt", "updatedAt", "created_at", "updated_at"]);
+const GENERIC = new Set([
+  "id",
+  "name",
+  "description",
+  "price",
+  "status",
+  "verified",
+  "source",
+  "revision",
+  "createdAt",
+  "updatedAt",
+  "created_at",
+  "updated_at",
+]);
 const WRAPPERS = new Set(["Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"]);
 // Shapes another party sends or receives: a surface's answer, the registry's wire types, a form's input, an upstream
 // registry's entries. They are written out on purpose: they must not move when a column does.
@@ -25,22 +38,34 @@ const WIRE = /^(lib\/listings\/presenters\/|lib\/validations\/|lib\/ingest\/|pac
 // The agent client and the provider kit never see Agora's listings (the client reads the protocol's wire types).
 const ELSEWHERE = /^packages\/(client|server)\//;
 
-type Declaration = { file: string; name: string; node: ts.TypeAliasDeclaration | ts.InterfaceDeclaration; source: ts.SourceFile };
+type Declaration = {
+  file: string;
+  name: string;
+  node: ts.TypeAliasDeclaration | ts.InterfaceDeclaration;
+  source: ts.SourceFile;
+};
 
 /** The listings table's column names, as the code spells them and as SQL does. */
 function listingColumns(files: ts.SourceFile[]): Set<string> {
   const schema = files.find((f) => f.fileName === "db/schema.ts");
   const columns = new Set<string>();
   const visit = (node: ts.Node) => {
-    if (ts.isCallExpression(node) && node.expression.getText(schema) === "pgTable" && ts.isStringLiteral(node.arguments[0]!) && node.arguments[0].text === "listings") {
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.getText(schema) === "pgTable" &&
+      ts.isStringLiteral(node.arguments[0]!) &&
+      node.arguments[0].text === "listings"
+    ) {
       const shape = node.arguments[1];
       if (shape && ts.isObjectLiteralExpression(shape)) {
         for (const p of shape.properties) {
           if (!ts.isPropertyAssignment(p)) continue;
           columns.add(p.name.getText(schema));
           let call: ts.Expression = p.initializer;
-          while (ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression)) call = call.expression.expression;
-          if (ts.isCallExpression(call) && call.arguments[0] && ts.isStringLiteral(call.arguments[0])) columns.add(call.arguments[0].text);
+          while (ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression))
+            call = call.expression.expression;
+          if (ts.isCallExpression(call) && call.arguments[0] && ts.isStringLiteral(call.arguments[0]))
+            columns.add(call.arguments[0].text);
         }
       }
     }
@@ -55,7 +80,8 @@ function declarations(files: ts.SourceFile[]): Declaration[] {
   const out: Declaration[] = [];
   for (const source of files) {
     const visit = (node: ts.Node) => {
-      if (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) out.push({ file: source.fileName, name: node.name.text, node, source });
+      if (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node))
+        out.push({ file: source.fileName, name: node.name.text, node, source });
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -65,10 +91,18 @@ function declarations(files: ts.SourceFile[]): Declaration[] {
 
 /** The file an import specifier names (`@/…` or relative), or null (a package, or not among the files read). */
 function moduleFile(from: string, specifier: string, known: Map<string, ts.SourceFile>): string | null {
-  const bare = specifier.startsWith("@/") ? specifier.slice(2) : specifier.startsWith(".") ? path.join(path.dirname(from), specifier) : null;
+  const bare = specifier.startsWith("@/")
+    ? specifier.slice(2)
+    : specifier.startsWith(".")
+      ? path.join(path.dirname(from), specifier)
+      : null;
   if (bare === null) return null;
   const stem = bare.replace(/\.(m?js)$/, "");
-  return [bare, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}/index.ts`].find((f) => known.has(f) && fs.existsSync(f)) ?? null;
+  return (
+    [bare, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}/index.ts`].find(
+      (f) => known.has(f) && fs.existsSync(f),
+    ) ?? null
+  );
 }
 
 /**
@@ -124,8 +158,16 @@ function zodKeys(constant: string, source: ts.SourceFile): string[] {
   const visit = (node: ts.Node) => {
     if (ts.isVariableDeclaration(node) && node.name.getText(source) === constant && node.initializer) {
       const find = (n: ts.Node) => {
-        if (keys.length === 0 && ts.isCallExpression(n) && n.expression.getText(source) === "z.object" && n.arguments[0] && ts.isObjectLiteralExpression(n.arguments[0])) {
-          keys = n.arguments[0].properties.flatMap((p) => (p.name ? [p.name.getText(source).replace(/^["']|["']$/g, "")] : []));
+        if (
+          keys.length === 0 &&
+          ts.isCallExpression(n) &&
+          n.expression.getText(source) === "z.object" &&
+          n.arguments[0] &&
+          ts.isObjectLiteralExpression(n.arguments[0])
+        ) {
+          keys = n.arguments[0].properties.flatMap((p) =>
+            p.name ? [p.name.getText(source).replace(/^["']|["']$/g, "")] : [],
+          );
         }
         ts.forEachChild(n, find);
       };
@@ -147,13 +189,18 @@ function ownProperties(node: ts.Node, source: ts.SourceFile): string[] {
   if (ts.isParenthesizedTypeNode(node)) return ownProperties(node.type, source);
   if (ts.isIntersectionTypeNode(node)) return node.types.flatMap((t) => ownProperties(t, source));
   if (ts.isTypeLiteralNode(node) || ts.isInterfaceDeclaration(node)) {
-    return node.members.flatMap((m) => (ts.isPropertySignature(m) && m.name ? [m.name.getText(source).replace(/^["']|["']$/g, "")] : []));
+    return node.members.flatMap((m) =>
+      ts.isPropertySignature(m) && m.name ? [m.name.getText(source).replace(/^["']|["']$/g, "")] : [],
+    );
   }
   return [];
 }
 
 function isRow(d: Declaration): boolean {
-  return ts.isTypeAliasDeclaration(d.node) && /^typeof listings\.\$infer(Select|Insert)$/.test(d.node.type.getText(d.source).replace(/\s+/g, " "));
+  return (
+    ts.isTypeAliasDeclaration(d.node) &&
+    /^typeof listings\.\$infer(Select|Insert)$/.test(d.node.type.getText(d.source).replace(/\s+/g, " "))
+  );
 }
 
 export function listingTypes(files: ts.SourceFile[]): ListingType[] {
@@ -164,7 +211,7 @@ export function listingTypes(files: ts.SourceFile[]): ListingType[] {
   const resolve = resolver(all, files);
   // Derived: to a fixed point, since a derived type may be built from another derived one.
   const derive = () => {
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const d of all) {
         if (found.has(d)) continue;
@@ -173,7 +220,12 @@ export function listingTypes(files: ts.SourceFile[]): ListingType[] {
           : (d.node.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText(d.source)));
         const base = bases.map((b) => resolve(d.file, b)).find((b) => b && found.has(b));
         if (base) {
-          found.set(d, { file: d.file, name: d.name, kind: "derived", note: `from ${base.name}${base.file === d.file ? "" : ` (${base.file})`}` });
+          found.set(d, {
+            file: d.file,
+            name: d.name,
+            kind: "derived",
+            note: `from ${base.name}${base.file === d.file ? "" : ` (${base.file})`}`,
+          });
           grew = true;
         }
       }
@@ -184,10 +236,17 @@ export function listingTypes(files: ts.SourceFile[]): ListingType[] {
     if (found.has(d) || ELSEWHERE.test(d.file)) continue;
     const named = ownProperties(d.node, d.source).filter((p) => columns.has(p));
     if (named.length >= 3 && named.some((p) => !GENERIC.has(p))) {
-      found.set(d, { file: d.file, name: d.name, kind: WIRE.test(d.file) ? "wire" : "hand-written", note: named.join(", ") });
+      found.set(d, {
+        file: d.file,
+        name: d.name,
+        kind: WIRE.test(d.file) ? "wire" : "hand-written",
+        note: named.join(", "),
+      });
     }
   }
   // Then those built on a hand-written or wire one (derived too, though not from the row: the note names the base).
   derive();
-  return [...found.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.file.localeCompare(b.file) || a.name.localeCompare(b.name));
+  return [...found.values()].sort(
+    (a, b) => a.kind.localeCompare(b.kind) || a.file.localeCompare(b.file) || a.name.localeCompare(b.name),
+  );
 }

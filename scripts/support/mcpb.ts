@@ -11,11 +11,22 @@ import type { ClientConfig } from "@/lib/deployment";
 
 const CLIENT_DIR = "packages/client";
 // Bundled CommonJS dependencies call require() for Node's modules; an ES module has none of its own.
-export const REQUIRE_SHIM = 'import { createRequire as __agoraCreateRequire } from "node:module"; const require = __agoraCreateRequire(import.meta.url);';
+export const REQUIRE_SHIM =
+  'import { createRequire as __agoraCreateRequire } from "node:module"; const require = __agoraCreateRequire(import.meta.url);';
 
 export type BuiltBundle = { file: string; version: string; sha256: string; size: number };
 
-export async function writeClientBundle({ out, siteUrl, siteName, config }: { out: string; siteUrl: string; siteName: string; config: ClientConfig }): Promise<BuiltBundle> {
+export async function writeClientBundle({
+  out,
+  siteUrl,
+  siteName,
+  config,
+}: {
+  out: string;
+  siteUrl: string;
+  siteName: string;
+  config: ClientConfig;
+}): Promise<BuiltBundle> {
   const { version } = JSON.parse(fs.readFileSync(path.join(CLIENT_DIR, "package.json"), "utf8")) as { version: string };
   const built = await build({
     entryPoints: [path.join(CLIENT_DIR, "src/bin.ts")],
@@ -31,7 +42,8 @@ export async function writeClientBundle({ out, siteUrl, siteName, config }: { ou
     legalComments: "eof",
   });
   const [script] = built.outputFiles;
-  if (!script || built.outputFiles.length !== 1) throw new Error("esbuild made more than one file for the bundle's client");
+  if (!script || built.outputFiles.length !== 1)
+    throw new Error("esbuild made more than one file for the bundle's client");
   const manifest = bundleManifest({ config, version, siteUrl, siteName });
   const readme = fs.readFileSync(path.join(CLIENT_DIR, "README.md"), "utf8").replaceAll("{SITE_URL}", siteUrl);
   const zip = zipBundle({

@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { answerGitHub, mailedResetLink, mailedVerificationLink, registerByApi, signInWithGitHub, toast, uniqueLogin } from "./support/auth";
+import {
+  answerGitHub,
+  mailedResetLink,
+  mailedVerificationLink,
+  registerByApi,
+  signInWithGitHub,
+  toast,
+  uniqueLogin,
+} from "./support/auth";
 
 // Client-side redirects wait for hydration, which is slow on a busy two-core machine.
 const slowNav = { timeout: 15_000 };
@@ -20,9 +28,13 @@ test.describe("login screen", () => {
     await expect(page.getByRole("link", { name: "Use GitHub" })).toHaveAttribute("href", "/login");
   });
 
-  test("a signed-in person opening /register is shown their account, not a form for another", async ({ page, isMobile }, testInfo) => {
+  test("a signed-in person opening /register is shown their account, not a form for another", async ({
+    page,
+    isMobile,
+  }, testInfo) => {
     // Signed out, the header offers "Sign in"; signed in, "Account" in its place.
-    const header = () => (isMobile ? page.getByRole("navigation", { name: "Mobile" }) : page.getByRole("navigation", { name: "Main" }));
+    const header = () =>
+      isMobile ? page.getByRole("navigation", { name: "Mobile" }) : page.getByRole("navigation", { name: "Main" });
     await page.goto("/");
     if (isMobile) await page.getByRole("button", { name: "Open menu" }).click();
     await expect(header().getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
@@ -74,11 +86,15 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/submit$/, slowNav);
   });
 
-  test("cancelling at GitHub shows 'Authentication Error' with a fixed text and GitHub's code, then /login", async ({ page }, testInfo) => {
+  test("cancelling at GitHub shows 'Authentication Error' with a fixed text and GitHub's code, then /login", async ({
+    page,
+  }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, uniqueLogin(testInfo, "cancel"), "Cancel");
-    await expect(toast(page, "Authentication Error", "The sign-in was cancelled or access was not granted. (access_denied)")).toBeVisible();
+    await expect(
+      toast(page, "Authentication Error", "The sign-in was cancelled or access was not granted. (access_denied)"),
+    ).toBeVisible();
     // GitHub's own error_description is never shown (provider text is content a stranger can write).
     await expect(page.getByText("The user has denied your application access.")).toHaveCount(0);
     await expect(page).toHaveURL(/\/login$/, slowNav);
@@ -98,9 +114,13 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
-  test("an error parameter gives 'Authentication Error' with a fixed text and the bare OAuth code, never other words", async ({ page }) => {
+  test("an error parameter gives 'Authentication Error' with a fixed text and the bare OAuth code, never other words", async ({
+    page,
+  }) => {
     await page.goto("/auth/callback?error=server_error");
-    await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again. (server_error)")).toBeVisible();
+    await expect(
+      toast(page, "Authentication Error", "The sign-in did not complete. Please try again. (server_error)"),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/login$/, slowNav);
     await page.goto(`/auth/callback?error=${encodeURIComponent("Your account is suspended. Call +1 555 0100.")}`);
     await expect(toast(page, "Authentication Error", "The sign-in did not complete. Please try again.")).toBeVisible();
@@ -114,14 +134,20 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 
-  test("an unconfirmed email account with a GitHub user's address does not block their GitHub sign-in", async ({ page, request }, testInfo) => {
+  test("an unconfirmed email account with a GitHub user's address does not block their GitHub sign-in", async ({
+    page,
+    request,
+  }, testInfo) => {
     const login = uniqueLogin(testInfo, "squatted");
     await registerByApi(request, `${login.toLowerCase()}@users.example.com`, "a squatter's password");
     await signInWithGitHub(page, login);
     await expect(page).toHaveURL(/\/submit$/, slowNav);
   });
 
-  test("a GitHub address that another account has confirmed is refused, not merged", async ({ page, request }, testInfo) => {
+  test("a GitHub address that another account has confirmed is refused, not merged", async ({
+    page,
+    request,
+  }, testInfo) => {
     const login = uniqueLogin(testInfo, "twin");
     const email = `${login.toLowerCase()}@users.example.com`;
     await registerByApi(request, email, "someone else's password");
@@ -130,7 +156,13 @@ test.describe("GitHub sign-in against the fake provider", () => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
     await answerGitHub(page, login);
-    await expect(toast(page, "Authentication Error", "An account with this email already exists. Sign in with your email and password.")).toBeVisible();
+    await expect(
+      toast(
+        page,
+        "Authentication Error",
+        "An account with this email already exists. Sign in with your email and password.",
+      ),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/login$/, slowNav);
   });
 });
@@ -138,7 +170,8 @@ test.describe("GitHub sign-in against the fake provider", () => {
 test.describe("logout", () => {
   test("ends the session on the server, clears client data and goes home", async ({ page, browser }, testInfo) => {
     await signInWithGitHub(page, uniqueLogin(testInfo, "leaver"));
-    if (testInfo.project.name === "desktop") await expect(page.getByRole("link", { name: "Account", exact: true })).toBeVisible();
+    if (testInfo.project.name === "desktop")
+      await expect(page.getByRole("link", { name: "Account", exact: true })).toBeVisible();
     await page.evaluate(() => {
       localStorage.setItem("token", "legacy");
       sessionStorage.setItem("draft", "x");
@@ -174,7 +207,10 @@ test.describe("logout", () => {
     await signInWithGitHub(page, uniqueLogin(testInfo, "lured"));
     const target = new URL("/logout", testInfo.project.use.baseURL).toString();
     await page.route("https://elsewhere.example/**", (route) =>
-      route.fulfill({ contentType: "text/html", body: `<!doctype html><title>Elsewhere</title><a href="${target}">Win a prize</a>` }),
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><title>Elsewhere</title><a href="${target}">Win a prize</a>`,
+      }),
     );
     await page.goto("https://elsewhere.example/");
     await page.getByRole("link", { name: "Win a prize" }).click();
@@ -253,10 +289,15 @@ test.describe("email accounts", () => {
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByRole("main").getByRole("alert")).toHaveText("An account with this email already exists. Sign in, or reset your password.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      "An account with this email already exists. Sign in, or reset your password.",
+    );
   });
 
-  test("sign in with email: wrong password refused, right one lands on /submit", async ({ page, request }, testInfo) => {
+  test("sign in with email: wrong password refused, right one lands on /submit", async ({
+    page,
+    request,
+  }, testInfo) => {
     const email = `${uniqueLogin(testInfo, "signin")}@example.com`;
     await registerByApi(request, email, password);
     await page.goto("/login");
@@ -280,7 +321,9 @@ test.describe("email accounts", () => {
     await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    await expect(page.getByRole("status")).toContainText("If an account exists for that email, we sent a link to reset its password.");
+    await expect(page.getByRole("status")).toContainText(
+      "If an account exists for that email, we sent a link to reset its password.",
+    );
 
     const link = await mailedResetLink(request, email);
     await page.goto(link);
@@ -306,12 +349,16 @@ test.describe("email accounts", () => {
     await page.goto(link);
     await page.getByLabel("New password", { exact: true }).fill("yet another passphrase");
     await page.getByRole("button", { name: "Set new password" }).click();
-    await expect(page.getByRole("main").getByRole("alert")).toHaveText("This reset link is invalid or has expired. Ask for a new one.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      "This reset link is invalid or has expired. Ask for a new one.",
+    );
   });
 
   test("a reset page without a token says the link is invalid", async ({ page }) => {
     await page.goto("/reset-password");
-    await expect(page.getByRole("main").getByRole("alert")).toHaveText("This reset link is invalid or has expired. Ask for a new one.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      "This reset link is invalid or has expired. Ask for a new one.",
+    );
     await expect(page.getByRole("link", { name: "Send a new link" })).toHaveAttribute("href", "/forgot-password");
   });
 });

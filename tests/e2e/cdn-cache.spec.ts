@@ -18,7 +18,13 @@ const PUBLIC_ROUTES = [
 ];
 
 // The security headers the hardening specs check stay on every one of these answers.
-const SECURITY_HEADERS = ["x-content-type-options", "x-frame-options", "referrer-policy", "content-security-policy", "strict-transport-security"];
+const SECURITY_HEADERS = [
+  "x-content-type-options",
+  "x-frame-options",
+  "referrer-policy",
+  "content-security-policy",
+  "strict-transport-security",
+];
 
 function sharedCacheable(cacheControl: string | undefined) {
   expect(cacheControl).toMatch(/(^|, )public(,|$)/);
@@ -40,8 +46,11 @@ async function revalidates(request: APIRequestContext, route: string) {
   // check, the sales indexer) rightly changes it, so a repeat is judged against the answer just before it.
   let validator = { etag, lastModified };
   await expect(async () => {
-    const again = await request.get(route, { headers: validator.etag ? { "if-none-match": validator.etag } : { "if-modified-since": validator.lastModified! } });
-    if (again.status() === 200) validator = { etag: again.headers().etag, lastModified: again.headers()["last-modified"] };
+    const again = await request.get(route, {
+      headers: validator.etag ? { "if-none-match": validator.etag } : { "if-modified-since": validator.lastModified! },
+    });
+    if (again.status() === 200)
+      validator = { etag: again.headers().etag, lastModified: again.headers()["last-modified"] };
     expect(again.status(), `${route} repeated with its validator`).toBe(304);
     expect(await again.body()).toHaveLength(0);
   }).toPass({ intervals: [0, 100, 500], timeout: 10_000 });
@@ -52,7 +61,9 @@ async function revalidates(request: APIRequestContext, route: string) {
 
 test.describe("shared caching of the public read surfaces", () => {
   for (const route of PUBLIC_ROUTES) {
-    test(`anonymous ${route}: public with s-maxage and stale-while-revalidate, and a repeat gets 304`, async ({ request }) => {
+    test(`anonymous ${route}: public with s-maxage and stale-while-revalidate, and a repeat gets 304`, async ({
+      request,
+    }) => {
       await revalidates(request, route);
     });
   }

@@ -9,12 +9,18 @@ import { startListedReferenceServer } from "./support/listed-reference-server";
 test.skip(!process.env.DATABASE_URL, "needs a PostgreSQL server (DATABASE_URL)");
 test.skip(({ isMobile }) => isMobile, "the cache, not a layout: one viewport is enough");
 
-test("a scheduled check that finds the server down shows on the cached detail page and marketplace at once", async ({ page }) => {
+test("a scheduled check that finds the server down shows on the cached detail page and marketplace at once", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { server, closeReference, stop } = await startListedReferenceServer({
     port: appPort + 26,
     secret: "check-pages-secret-0123456789abcdef0123",
-    listing: { name: "Checked Weather", slug: "checked-weather", description: "A paid server whose pages are cached while the schedule checks it." },
+    listing: {
+      name: "Checked Weather",
+      slug: "checked-weather",
+      description: "A paid server whose pages are cached while the schedule checks it.",
+    },
     // Only the checks write: no sales to index, no test purchases.
     env: { CHECK_INTERVAL_SECONDS: "2", SALES_INDEX_INTERVAL_SECONDS: "0" },
   });

@@ -21,7 +21,10 @@ async function shoot(page: Page, path: string) {
   await page.setViewportSize(size);
 }
 
-test("the publisher claims an io.github listing by signing in with GitHub, then edits it while it stays listed", async ({ page, browser }, testInfo) => {
+test("the publisher claims an io.github listing by signing in with GitHub, then edits it while it stays listed", async ({
+  page,
+  browser,
+}, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const owner = `e2e-claimer-${project}`;
@@ -38,7 +41,9 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await page.goto(detail);
   await page.getByRole("link", { name: "Claim this listing" }).click();
   await expect(page.getByRole("heading", { name: `Claim Claimable Weather ${project}` })).toBeVisible();
-  await expect(page.getByTestId("claim-method")).toContainText(`Names under io.github.${owner}/ belong to the GitHub account @${owner} or, if that is an organisation, to its owners.`);
+  await expect(page.getByTestId("claim-method")).toContainText(
+    `Names under io.github.${owner}/ belong to the GitHub account @${owner} or, if that is an organisation, to its owners.`,
+  );
   await expect(page.getByTestId("github-status")).toHaveText(
     `You are signed in as GitHub @${stranger}, and your last GitHub sign-in did not show you as @${owner} or as an owner of the organisation ${owner} (members who are not owners cannot claim its names).`,
   );
@@ -71,9 +76,16 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   const after = "Written by the publisher: forecasts for every city, paid per call.";
   const newServer = `http://127.0.0.1:${referencePort}/mcp?run=claimed-${project}`;
   await page.goto("/account");
-  const entry = page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: `Claimable Weather ${project}` });
+  const entry = page
+    .getByRole("list", { name: "Your servers" })
+    .getByRole("listitem")
+    .filter({ hasText: `Claimable Weather ${project}` });
   await entry.getByRole("link", { name: /Edit/ }).click();
-  await expect(page.getByText("Saving sends your changes to review; the approved version stays in the marketplace until an admin approves them.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Saving sends your changes to review; the approved version stays in the marketplace until an admin approves them.",
+    ),
+  ).toBeVisible();
   await page.getByLabel("Description").fill(after);
   await page.getByLabel("MCP Server URL").fill(newServer);
   await page.getByRole("button", { name: "Save and resubmit" }).click();
@@ -82,9 +94,13 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(entry.getByText("Approved", { exact: true })).toBeVisible();
   const notice = entry.getByTestId("edit-notice");
   await expect(notice).toContainText("Edit awaiting review");
-  await expect(notice).toContainText("The approved version stays in the marketplace until a reviewer approves the edit.");
+  await expect(notice).toContainText(
+    "The approved version stays in the marketplace until a reviewer approves the edit.",
+  );
   await expect(notice.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
-  await expect(notice.getByTestId("edit-changes")).toContainText(`MCP Server URLApproved: https://e2e-claimer-${project}.github.io/weather/mcp` + `Edited: ${newServer}`);
+  await expect(notice.getByTestId("edit-changes")).toContainText(
+    `MCP Server URLApproved: https://e2e-claimer-${project}.github.io/weather/mcp` + `Edited: ${newServer}`,
+  );
   await shoot(page, testInfo.outputPath("edit-awaiting-review"));
 
   // The edit page says so too, and starts from the pending edit.
@@ -98,7 +114,9 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(page.getByText(before).first()).toBeVisible();
   await expect(page.getByText(after)).toHaveCount(0);
   await page.goto(`/marketplace?q=${encodeURIComponent(`Claimable Weather ${project}`)}`);
-  await expect(page.getByTestId("listing").filter({ hasText: `Claimable Weather ${project}` })).toContainText("Weather forecasts imported from the MCP Registry");
+  await expect(page.getByTestId("listing").filter({ hasText: `Claimable Weather ${project}` })).toContainText(
+    "Weather forecasts imported from the MCP Registry",
+  );
 
   // The reviewer sees the edit with its diff and its own check, and approves it.
   const admin = await adminPage(browser);
@@ -111,7 +129,9 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(queued.getByTestId("edit-changes")).toContainText(`DescriptionApproved: ${before}Edited: ${after}`);
   await shoot(admin, testInfo.outputPath("review-pending-edit"));
   await queued.getByRole("button", { name: "Approve" }).click();
-  await expect(toast(admin, "Approved", `The marketplace now shows the edited Claimable Weather ${project}.`)).toBeVisible({ timeout: 20_000 });
+  await expect(
+    toast(admin, "Approved", `The marketplace now shows the edited Claimable Weather ${project}.`),
+  ).toBeVisible({ timeout: 20_000 });
   await expect(admin.getByText(`Claimable Weather ${project} — approved an edit by`)).toBeVisible();
 
   // Now the marketplace shows the new version, and the owner's notice is gone.
@@ -119,14 +139,18 @@ test("the publisher claims an io.github listing by signing in with GitHub, then 
   await expect(page.getByText(after).first()).toBeVisible();
   await expect(page.getByText(before)).toHaveCount(0);
   await page.goto(`/marketplace?q=${encodeURIComponent(`Claimable Weather ${project}`)}`);
-  await expect(page.getByTestId("listing").filter({ hasText: `Claimable Weather ${project}` })).toContainText("Written by the publisher");
+  await expect(page.getByTestId("listing").filter({ hasText: `Claimable Weather ${project}` })).toContainText(
+    "Written by the publisher",
+  );
   await page.goto("/account");
   await expect(entry.getByText("Approved", { exact: true })).toBeVisible();
   await expect(entry.getByTestId("edit-notice")).toHaveCount(0);
   await admin.context().close();
 });
 
-test("a reverse-DNS listing's claim page gives a one-time token and says exactly where to publish it", async ({ page }, testInfo) => {
+test("a reverse-DNS listing's claim page gives a one-time token and says exactly where to publish it", async ({
+  page,
+}, testInfo) => {
   await signInWithGitHub(page, uniqueLogin(testInfo, "domain-owner"));
   await page.goto("/marketplace/claimable-lookup");
   await page.getByRole("link", { name: "Claim this listing" }).click();
@@ -134,7 +158,9 @@ test("a reverse-DNS listing's claim page gives a one-time token and says exactly
   await page.getByRole("button", { name: "Get a claim token" }).click();
   const token = page.getByTestId("claim-token");
   await expect(token).toContainText(/agora-claim=[A-Za-z0-9_-]{43}/);
-  await expect(token).toContainText("Serve the record as the whole body of https://claims-e2e.example.com/.well-known/agora-claim: status 200, no redirect, at most 4 KB");
+  await expect(token).toContainText(
+    "Serve the record as the whole body of https://claims-e2e.example.com/.well-known/agora-claim: status 200, no redirect, at most 4 KB",
+  );
   await expect(token).toContainText("Add a TXT record at the apex of claims-e2e.example.com");
   await expect(token.getByRole("button", { name: "Verify the file" })).toBeVisible();
   await expect(token.getByRole("button", { name: "Verify the DNS record" })).toBeVisible();
@@ -143,16 +169,22 @@ test("a reverse-DNS listing's claim page gives a one-time token and says exactly
   await page.screenshot({ path: testInfo.outputPath("claim-domain-390.png"), fullPage: true });
 });
 
-test("a listing whose name does not cover its server's host is claimed with the claim file on the server's origin", async ({ page }, testInfo) => {
+test("a listing whose name does not cover its server's host is claimed with the claim file on the server's origin", async ({
+  page,
+}, testInfo) => {
   await signInWithGitHub(page, uniqueLogin(testInfo, "host-owner"));
   await page.goto("/marketplace/claimable-host");
   await page.getByRole("link", { name: "Claim this listing" }).click();
   await expect(page.getByRole("heading", { name: "Prove you run api.host-e2e.example.net" })).toBeVisible();
-  await expect(page.getByTestId("claim-method")).toContainText("The name io.github.e2e-someone/api does not cover the server's host api.host-e2e.example.net");
+  await expect(page.getByTestId("claim-method")).toContainText(
+    "The name io.github.e2e-someone/api does not cover the server's host api.host-e2e.example.net",
+  );
   await page.getByRole("button", { name: "Get a claim token" }).click();
   const token = page.getByTestId("claim-token");
   await expect(token).toContainText(/agora-claim=[A-Za-z0-9_-]{43}/);
-  await expect(token).toContainText("Serve the record as the whole body of https://api.host-e2e.example.net/.well-known/agora-claim: status 200, no redirect, at most 4 KB");
+  await expect(token).toContainText(
+    "Serve the record as the whole body of https://api.host-e2e.example.net/.well-known/agora-claim: status 200, no redirect, at most 4 KB",
+  );
   await expect(token.getByRole("button", { name: "Verify the file" })).toBeVisible();
   // A host proves itself with the file on its own origin only.
   await expect(token.getByRole("button", { name: "Verify the DNS record" })).toHaveCount(0);

@@ -14,7 +14,10 @@ const contentPages = [
 
 /** The text of the first highlighted code block whose caption names `lang`. */
 async function codeBlock(page: Page, lang: string, nth = 0) {
-  const block = page.getByTestId("code-block").filter({ has: page.locator("figcaption", { hasText: new RegExp(`^${lang}`) }) }).nth(nth);
+  const block = page
+    .getByTestId("code-block")
+    .filter({ has: page.locator("figcaption", { hasText: new RegExp(`^${lang}`) }) })
+    .nth(nth);
   await expect(block).toBeVisible();
   return { block, text: await block.locator("pre").innerText() };
 }
@@ -23,7 +26,9 @@ test.describe("content pages", () => {
   for (const path of contentPages) {
     test(`${path} fits the viewport without sideways scrolling`, async ({ page }) => {
       await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBeLessThanOrEqual(0);
     });
   }
@@ -34,7 +39,12 @@ test.describe("How It Works", () => {
     await page.goto("/how-it-works");
     await expect(page.getByRole("heading", { level: 1, name: "How It Works" })).toBeVisible();
     await expect(page.getByTestId("payment-flow-diagram")).toBeVisible();
-    for (const step of ["The agent searches the registry", "It asks the server for prices and payment methods", "It pays with make-purchase", "The server verifies and settles before it delivers"]) {
+    for (const step of [
+      "The agent searches the registry",
+      "It asks the server for prices and payment methods",
+      "It pays with make-purchase",
+      "The server verifies and settles before it delivers",
+    ]) {
       await expect(page.getByRole("heading", { level: 3, name: new RegExp(step) })).toBeVisible();
     }
     await expect(page.getByText(/can never spend more than that wallet holds/)).toBeVisible();
@@ -57,7 +67,12 @@ test.describe("Getting Started", () => {
     await page.goto("/getting-started");
     await expect(page.getByRole("heading", { level: 1, name: "Getting Started" })).toBeVisible();
     await expect(page.getByTestId("step")).toHaveCount(4);
-    const titles = ["Install Node.js", "Download the desktop assistant app", "Open the config file", "Add the Agora server"];
+    const titles = [
+      "Install Node.js",
+      "Download the desktop assistant app",
+      "Open the config file",
+      "Add the Agora server",
+    ];
     for (const [i, title] of titles.entries()) {
       await expect(page.getByRole("heading", { level: 2, name: `Step ${i + 1}: ${title}` })).toBeVisible();
     }
@@ -75,7 +90,11 @@ test.describe("Getting Started", () => {
     expect(config.mcpServers.agora).toEqual({
       command: "npx",
       args: ["-y", `${siteOrigin}/downloads/agora-mcp-client.tgz`],
-      env: { AGORA_REGISTRY_URL: `${siteOrigin}/api`, ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0.01" },
+      env: {
+        AGORA_REGISTRY_URL: `${siteOrigin}/api`,
+        ENABLE_REQUEST_ELICITATION: "true",
+        ELICITATION_THRESHOLD: "0.01",
+      },
     });
   });
 
@@ -84,12 +103,19 @@ test.describe("Getting Started", () => {
     const download = page.getByTestId("package-download");
     await expect(download).toContainText("@agora-mcp/client");
     const link = download.getByRole("link");
-    await expect(link).toHaveAttribute("href", new RegExp(`^${siteOrigin}/downloads/agora-mcp-client-\\d+\\.\\d+\\.\\d+\\.tgz$`));
+    await expect(link).toHaveAttribute(
+      "href",
+      new RegExp(`^${siteOrigin}/downloads/agora-mcp-client-\\d+\\.\\d+\\.\\d+\\.tgz$`),
+    );
     const shown = await download.getByTestId("sha256").innerText();
     for (const url of [`${siteOrigin}/downloads/agora-mcp-client.tgz`, (await link.getAttribute("href"))!]) {
       const res = await request.get(url);
       expect(res.status()).toBe(200);
-      expect(createHash("sha256").update(await res.body()).digest("hex")).toBe(shown);
+      expect(
+        createHash("sha256")
+          .update(await res.body())
+          .digest("hex"),
+      ).toBe(shown);
     }
   });
 
@@ -108,7 +134,13 @@ test.describe("Setup and Usage Guide", () => {
   test("covers the client, the wallet, usage, building a server and frameworks", async ({ page }) => {
     await page.goto("/guides/setup-and-usage");
     await expect(page.getByRole("heading", { level: 1, name: "Setup and Usage Guide" })).toBeVisible();
-    for (const name of ["Setting up the desktop agent client", "Your Wallet", "Using Agora", "Building A Server", "Interfacing with agent frameworks"]) {
+    for (const name of [
+      "Setting up the desktop agent client",
+      "Your Wallet",
+      "Using Agora",
+      "Building A Server",
+      "Interfacing with agent frameworks",
+    ]) {
       await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
     }
     await expect(page.getByText(/stored only on your machine/)).toBeVisible();
@@ -121,7 +153,14 @@ test.describe("Setup and Usage Guide", () => {
     for (const name of ["CDP_API_KEY_ID", "CDP_API_KEY_SECRET", "SERVER_WALLET_ADDRESS"]) {
       await expect(page.getByTestId("code-block").filter({ hasText: name }).first()).toBeVisible();
     }
-    for (const type of ["MakePurchaseRequest", "MakePurchaseResponse", "MonetizedMCPServer", "PaymentMethodsResponse", "PriceListingRequest", "PriceListingResponse"]) {
+    for (const type of [
+      "MakePurchaseRequest",
+      "MakePurchaseResponse",
+      "MonetizedMCPServer",
+      "PaymentMethodsResponse",
+      "PriceListingRequest",
+      "PriceListingResponse",
+    ]) {
       await expect(page.getByTestId("code-block").filter({ hasText: type }).first()).toBeAttached();
     }
     await expect(page.getByRole("row", { name: /Simple data queries.*\$0\.01–\$0\.05/ })).toBeVisible();
@@ -159,7 +198,10 @@ test.describe("Local Testing Guide", () => {
     await expect(page.getByTestId("code-block").filter({ hasText: "PORT=" })).toBeVisible();
 
     const config = JSON.parse((await codeBlock(page, "json")).text);
-    expect(config.mcpServers.agora.env).toMatchObject({ AGORA_REGISTRY_URL: `${siteOrigin}/api`, ENABLE_UNSAFE_DIRECT_ACCESS: "true" });
+    expect(config.mcpServers.agora.env).toMatchObject({
+      AGORA_REGISTRY_URL: `${siteOrigin}/api`,
+      ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+    });
     await expect(page.getByText("Show me the services available on my local server.")).toBeVisible();
     await expect(page.getByText(/Fund the host's wallet with USDC/)).toBeVisible();
   });
@@ -168,7 +210,9 @@ test.describe("Local Testing Guide", () => {
 test.describe("AWS deployment guide", () => {
   test("walks through the six steps with their commands", async ({ page }) => {
     await page.goto("/guides/aws-step-by-step");
-    await expect(page.getByRole("heading", { level: 1, name: "Deploying MCP Server to AWS App Runner using ECR" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Deploying MCP Server to AWS App Runner using ECR" }),
+    ).toBeVisible();
     await expect(page.getByTestId("step")).toHaveCount(6);
     const titles = [
       "Create a Dockerfile",
@@ -234,7 +278,10 @@ test.describe("Terms of Service", () => {
     await expect(page.getByText(/\(price parity\)/)).toBeVisible();
     await expect(page.getByText(/without our prior written consent/).first()).toBeVisible();
     await expect(page.getByText(/is not the merchant of record/)).toBeVisible();
-    await expect(page.locator("article").getByRole("link", { name: contactEmail }).last()).toHaveAttribute("href", `mailto:${contactEmail}`);
+    await expect(page.locator("article").getByRole("link", { name: contactEmail }).last()).toHaveAttribute(
+      "href",
+      `mailto:${contactEmail}`,
+    );
   });
 });
 
@@ -259,7 +306,17 @@ test.describe("Privacy Policy", () => {
     ]) {
       await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
     }
-    for (const item of ["Name and email address", "Business and server details", "Wallet addresses", "Payment method information", "OAuth information from GitHub and Google", "General location", "Device and browser data", "Logs", "Search data"]) {
+    for (const item of [
+      "Name and email address",
+      "Business and server details",
+      "Wallet addresses",
+      "Payment method information",
+      "OAuth information from GitHub and Google",
+      "General location",
+      "Device and browser data",
+      "Logs",
+      "Search data",
+    ]) {
       await expect(page.locator("article li strong", { hasText: new RegExp(`^${item}$`) })).toBeVisible();
     }
     await expect(page.getByText("We do not sell personal data")).toBeVisible();
@@ -271,8 +328,18 @@ test.describe("Privacy Policy", () => {
   });
 
   const tables = [
-    { name: "Categories of personal information we collect and disclose", row: "Identifiers", label: "Disclosed to", value: "Hosting, email and sign-in providers" },
-    { name: "Purposes of processing and their lawful bases", row: "Sending the newsletter", label: "Lawful basis", value: /Consent, which you can withdraw/ },
+    {
+      name: "Categories of personal information we collect and disclose",
+      row: "Identifiers",
+      label: "Disclosed to",
+      value: "Hosting, email and sign-in providers",
+    },
+    {
+      name: "Purposes of processing and their lawful bases",
+      row: "Sending the newsletter",
+      label: "Lawful basis",
+      value: /Consent, which you can withdraw/,
+    },
   ];
 
   test("tables are real tables on wide screens", async ({ page, isMobile }) => {

@@ -23,13 +23,25 @@ const LISTINGS = 100_000;
 
 type Phase = { answers: Record<string, number>; missingRetryAfter: number; healthFailures: number; rssMb: number[] };
 
-const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+const rssMb = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
 /** `clients` addresses (127.0.0.2 …) with `connections` each, asking distinct listing pages in turn for `ms`. */
-async function crawl(origin: string, pid: number, slugs: string[], start: number, clients: number, connections: number, ms: number): Promise<Phase> {
+async function crawl(
+  origin: string,
+  pid: number,
+  slugs: string[],
+  start: number,
+  clients: number,
+  connections: number,
+  ms: number,
+): Promise<Phase> {
   const url = new URL(origin);
   const phase: Phase = { answers: {}, missingRetryAfter: 0, healthFailures: 0, rssMb: [] };
-  const agents = Array.from({ length: clients }, (_, k) => new http.Agent({ keepAlive: true, maxSockets: connections, localAddress: `127.0.0.${k + 2}` }));
+  const agents = Array.from(
+    { length: clients },
+    (_, k) => new http.Agent({ keepAlive: true, maxSockets: connections, localAddress: `127.0.0.${k + 2}` }),
+  );
   const end = Date.now() + ms;
   let next = start;
   const count = (key: string) => (phase.answers[key] = (phase.answers[key] ?? 0) + 1);
@@ -68,12 +80,19 @@ async function crawl(origin: string, pid: number, slugs: string[], start: number
 
 test("a crawler walking distinct detail pages at 100,000 listings leaves the server up with memory level", async () => {
   test.setTimeout(180_000 + seconds * 2_000 + 60_000);
-  const env = { NODE_ENV: "production", AUTH_SECRET: "crawl-memory-spec-secret-0123456789abcdef", SITE_URL: `http://127.0.0.1:${port}`, CHECK_SCHEDULE_DISABLED: "1" };
+  const env = {
+    NODE_ENV: "production",
+    AUTH_SECRET: "crawl-memory-spec-secret-0123456789abcdef",
+    SITE_URL: `http://127.0.0.1:${port}`,
+    CHECK_SCHEDULE_DISABLED: "1",
+  };
   const url = await createProductionDatabase(`agora_crawl_${port}`, env);
   const seeding = await openPostgres(url, { max: 2 });
   await seedSampleCatalogue(seeding.db);
   await seedSyntheticBulk(seeding.db, LISTINGS);
-  const slugs = rowsOf<{ slug: string }>(await seeding.db.execute(sql`select slug from listings where status = 'approved' order by md5(slug)`)).map((r) => r.slug);
+  const slugs = rowsOf<{ slug: string }>(
+    await seeding.db.execute(sql`select slug from listings where status = 'approved' order by md5(slug)`),
+  ).map((r) => r.slug);
   await seeding.close();
   expect(slugs.length).toBeGreaterThan(LISTINGS * 0.9);
 
@@ -88,7 +107,10 @@ test("a crawler walking distinct detail pages at 100,000 listings leaves the ser
     expect(server.process.exitCode, `the server died:\n${server.log().slice(-3_000)}`).toBeNull();
     for (const phase of [one, eight]) {
       // Every page is answered, rendered or refused for now; nothing fails, nothing is reset.
-      expect(Object.keys(phase.answers).filter((status) => status !== "200" && status !== "503"), JSON.stringify(report)).toEqual([]);
+      expect(
+        Object.keys(phase.answers).filter((status) => status !== "200" && status !== "503"),
+        JSON.stringify(report),
+      ).toEqual([]);
       expect(phase.answers["200"], JSON.stringify(report)).toBeGreaterThan(0);
       expect(phase.missingRetryAfter).toBe(0);
       // The health check is never refused; on two cores busy with renders it may wait past 10 s now and then.

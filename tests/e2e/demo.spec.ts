@@ -12,7 +12,8 @@ const app = (page: Page) => page.getByRole("region", { name: `${name} Desktop (s
 const input = (page: Page) => page.getByRole("textbox", { name: `Message ${name}` });
 const sendButton = (page: Page) => page.getByRole("button", { name: "Send message" });
 const messageLog = (page: Page) => page.getByRole("log", { name: "Messages" });
-const messages = (page: Page, role: "user" | "assistant") => page.locator(`[data-testid="message"][data-role="${role}"]`);
+const messages = (page: Page, role: "user" | "assistant") =>
+  page.locator(`[data-testid="message"][data-role="${role}"]`);
 const typing = (page: Page) => page.getByTestId("typing-indicator");
 const sidebar = (page: Page) => page.getByRole("navigation", { name: "Conversations" });
 const balance = (page: Page) => page.getByTestId("wallet-balance");
@@ -56,14 +57,19 @@ test.describe("event demo chat", () => {
   test("has its metadata, an empty chat and labelled controls", async ({ page }) => {
     await openDemo(page);
     await expect(page).toHaveTitle(`Event demo · ${name}`);
-    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", new RegExp(`${name}.*simulated desktop chat`));
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+      "content",
+      new RegExp(`${name}.*simulated desktop chat`),
+    );
     await expect(page.getByRole("heading", { level: 1, name: `${name} Desktop demo` })).toBeVisible();
     await expect(emptyState(page)).toBeVisible();
     await expect(messageLog(page)).toHaveAttribute("aria-live", "polite");
     await expect(input(page)).toBeVisible();
     await expect(sendButton(page)).toBeDisabled();
     await expect(balance(page)).toHaveText("Balance: $5.00");
-    await expect(page.getByRole("button", { name: "Open sidebar" }).or(page.getByRole("button", { name: "Close sidebar" }))).toBeVisible();
+    await expect(
+      page.getByRole("button", { name: "Open sidebar" }).or(page.getByRole("button", { name: "Close sidebar" })),
+    ).toBeVisible();
   });
 
   test("crossing the breakpoint returns the sidebar to that width's default", async ({ page, isMobile }) => {
@@ -81,7 +87,11 @@ test.describe("event demo chat", () => {
   });
 
   const replies = [
-    { command: `what is ${name}`, delayMs: 1000, expected: `${name} is a marketplace and registry for MonetizedMCP servers` },
+    {
+      command: `what is ${name}`,
+      delayMs: 1000,
+      expected: `${name} is a marketplace and registry for MonetizedMCP servers`,
+    },
     { command: `  LIST SERVICES ON ${name.toUpperCase()} `, delayMs: 2000, expected: "Image Studio — $0.25 per image" },
     { command: "Order Boba", delayMs: 2000, expected: "The first 50 people get a free boba" },
     { command: "hello there", delayMs: 1000, expected: unknownReply },
@@ -178,7 +188,12 @@ test.describe("event demo chat", () => {
 
   test("the input grows with its content up to 120 px, then scrolls", async ({ page }) => {
     await openDemo(page);
-    const size = () => input(page).evaluate((el) => ({ height: el.getBoundingClientRect().height, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight }));
+    const size = () =>
+      input(page).evaluate((el) => ({
+        height: el.getBoundingClientRect().height,
+        scrollHeight: el.scrollHeight,
+        clientHeight: el.clientHeight,
+      }));
     const single = await size();
     expect(single.height).toBeLessThan(60);
     await input(page).fill("one\ntwo\nthree");
@@ -209,7 +224,11 @@ test.describe("event demo chat", () => {
       await page.clock.runFor(2000);
     }
     await expect(messages(page, "assistant")).toHaveCount(4);
-    const scroll = () => messageLog(page).evaluate((el) => ({ overflow: el.scrollHeight > el.clientHeight, gap: el.scrollHeight - el.clientHeight - el.scrollTop }));
+    const scroll = () =>
+      messageLog(page).evaluate((el) => ({
+        overflow: el.scrollHeight > el.clientHeight,
+        gap: el.scrollHeight - el.clientHeight - el.scrollTop,
+      }));
     expect((await scroll()).overflow).toBe(true);
     await expect.poll(async () => (await scroll()).gap).toBeLessThanOrEqual(1);
     await expect(messages(page, "assistant").last()).toBeInViewport();
@@ -349,7 +368,8 @@ test.describe("event demo chat", () => {
 
   test("the sidebar toggles and nothing overflows horizontally", async ({ page, isMobile }) => {
     await openDemo(page);
-    const noOverflow = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    const noOverflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
     expect(await noOverflow()).toBe(true);
     if (isMobile) {
       await expect(sidebar(page)).toBeHidden();
@@ -386,7 +406,9 @@ test.describe("event demo chat", () => {
     // The contact text beside the FAQ.
     const contact = page.locator("#contact");
     await expect(contact.getByRole("heading", { name: "Get in touch" })).toBeVisible();
-    await expect(contact.getByText("Questions, feedback or a server you want to list? We read every email.")).toBeVisible();
+    await expect(
+      contact.getByText("Questions, feedback or a server you want to list? We read every email."),
+    ).toBeVisible();
     await expect(contact.getByRole("link", { name: contactEmail })).toHaveAttribute("href", `mailto:${contactEmail}`);
   });
 });

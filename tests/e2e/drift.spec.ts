@@ -16,23 +16,45 @@ async function recheck(page: Page, name: string) {
   return entry;
 }
 
-test("a changed price shows on the page and to the provider; a steep rise and a changed wallet wait for review, the approved terms shown", async ({ page, browser, isMobile }, testInfo) => {
+test("a changed price shows on the page and to the provider; a steep rise and a changed wallet wait for review, the approved terms shown", async ({
+  page,
+  browser,
+  isMobile,
+}, testInfo) => {
   test.skip(isMobile, "one run is enough; it shares the admin account");
   test.setTimeout(120_000);
-  const server = await startPricedServer({ items: [{ name: "Forecast", amount: 0.01 }, { name: "Radar", amount: 0.1 }], wallet: WALLET_A, extraTool: false });
+  const server = await startPricedServer({
+    items: [
+      { name: "Forecast", amount: 0.01 },
+      { name: "Radar", amount: 0.1 },
+    ],
+    wallet: WALLET_A,
+    extraTool: false,
+  });
   try {
     const name = `Drifting Server ${uniqueLogin(testInfo, "d")}`;
     await signInWithGitHub(page, uniqueLogin(testInfo, "drift-provider"));
-    const admin = await listServer(page, browser, { name, description: "A server whose price and wallet change after approval.", serverUrl: server.url });
+    const admin = await listServer(page, browser, {
+      name,
+      description: "A server whose price and wallet change after approval.",
+      serverUrl: server.url,
+    });
 
     // The price goes up after approval, within the review factor (2×): the next check applies and records it, and
     // everyone can see it.
-    server.state.items = [{ name: "Forecast", amount: 0.02 }, { name: "Radar", amount: 0.1 }];
+    server.state.items = [
+      { name: "Forecast", amount: 0.02 },
+      { name: "Radar", amount: 0.1 },
+    ];
     const entry = await recheck(page, name);
-    await expect(entry.getByTestId("drift-notes")).toContainText(/Price changed on .+: Forecast — 0\.01 USDC → 0\.02 USDC/);
+    await expect(entry.getByTestId("drift-notes")).toContainText(
+      /Price changed on .+: Forecast — 0\.01 USDC → 0\.02 USDC/,
+    );
     await page.goto(`/marketplace?q=${encodeURIComponent(name)}`);
     await page.getByRole("link", { name }).click();
-    await expect(page.getByTestId("drift-notes")).toContainText(/Price changed on .+: Forecast — 0\.01 USDC → 0\.02 USDC/);
+    await expect(page.getByTestId("drift-notes")).toContainText(
+      /Price changed on .+: Forecast — 0\.01 USDC → 0\.02 USDC/,
+    );
     await expect(page.getByTestId("status-badges").getByText("Verified")).toBeVisible();
     const detail = page.url();
     await page.screenshot({ path: testInfo.outputPath("price-changed-detail.png"), fullPage: true });
@@ -43,10 +65,15 @@ test("a changed price shows on the page and to the provider; a steep rise and a 
     // A steep rise (999× the approved price; the factor is against what was approved, so small rises cannot add up):
     // held for review. The page keeps the last price it showed and the approved payee, without Verified, and says
     // what the server now asks.
-    server.state.items = [{ name: "Forecast", amount: 9.99 }, { name: "Radar", amount: 0.1 }];
+    server.state.items = [
+      { name: "Forecast", amount: 9.99 },
+      { name: "Radar", amount: 0.1 },
+    ];
     await recheck(page, name);
     await page.goto(detail);
-    await expect(page.getByTestId("drift-notes")).toContainText(/Price changed on .+: Forecast — 0\.01 USDC → 9\.99 USDC \(held for review\)/);
+    await expect(page.getByTestId("drift-notes")).toContainText(
+      /Price changed on .+: Forecast — 0\.01 USDC → 9\.99 USDC \(held for review\)/,
+    );
     await expect(page.getByTestId("status-badges").getByText("Verified")).toHaveCount(0);
     await expect(page.getByText("$9.99")).toHaveCount(0);
     await expect(page.getByText(`Accepts USDC_BASE_SEPOLIA → ${WALLET_A}`)).toBeVisible();

@@ -24,12 +24,20 @@ import { chainPort, facilitatorPort } from "./support/ports";
 const BIN = path.resolve("packages/client/dist/bin.js");
 const UNITS = 10_000n; // $0.01
 
-test("a Cloudflare agents/x402 server submitted through the form is listed as paid and bought by the wallet by its URL", async ({ page, browser, isMobile }, testInfo) => {
+test("a Cloudflare agents/x402 server submitted through the form is listed as paid and bought by the wallet by its URL", async ({
+  page,
+  browser,
+  isMobile,
+}, testInfo) => {
   test.skip(isMobile, "one run is enough (the form is screenshotted at 390 px below); it shares the admin account");
   test.setTimeout(180_000);
   const rpcUrl = `http://127.0.0.1:${chainPort}`;
   const payee = privateKeyToAccount(generatePrivateKey()).address;
-  const server = await startFieldServer("cloudflare-agents", { facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`, payTo: payee, units: UNITS });
+  const server = await startFieldServer("cloudflare-agents", {
+    facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`,
+    payTo: payee,
+    units: UNITS,
+  });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-e2e-wallet-"));
   let wallet: Client | undefined;
   try {
@@ -38,7 +46,9 @@ test("a Cloudflare agents/x402 server submitted through the form is listed as pa
     await signInWithGitHub(page, uniqueLogin(testInfo, "cf-provider"));
     await page.goto("/submit");
     await page.getByLabel("Name").fill(name);
-    await page.getByLabel("Description").fill("Tomorrow's forecast for a city, paid per call, built with Cloudflare's Agents SDK.");
+    await page
+      .getByLabel("Description")
+      .fill("Tomorrow's forecast for a city, paid per call, built with Cloudflare's Agents SDK.");
     await page.getByLabel("MCP Server URL").fill(server.url);
     await page.getByLabel("Categories", { exact: true }).fill("Data");
     await page.keyboard.press("Enter");
@@ -51,8 +61,12 @@ test("a Cloudflare agents/x402 server submitted through the form is listed as pa
     const paidRow = tools.getByRole("listitem").filter({ hasText: server.paidTool });
     await expect(paidRow).toContainText("marked paid by the server");
     await expect(paidRow.getByRole("checkbox")).toBeChecked();
-    await expect(tools.getByRole("listitem").filter({ hasText: server.freeTool }).getByRole("checkbox")).not.toBeChecked();
-    await section.getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" }).check();
+    await expect(
+      tools.getByRole("listitem").filter({ hasText: server.freeTool }).getByRole("checkbox"),
+    ).not.toBeChecked();
+    await section
+      .getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" })
+      .check();
     await page.screenshot({ path: testInfo.outputPath("cloudflare-which-tools-charge.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: testInfo.outputPath("cloudflare-which-tools-charge-390.png") });
@@ -76,9 +90,26 @@ test("a Cloudflare agents/x402 server submitted through the form is listed as pa
     // A buyer's wallet: a fresh key, funded with the run's USDC, imported into the built client.
     const key = generatePrivateKey();
     const buyer = privateKeyToAccount(key).address;
-    const chain = createWalletClient({ account: privateKeyToAccount(ANVIL_TEST_KEYS.minter), chain: baseSepolia, transport: http(rpcUrl) }).extend(publicActions);
-    await chain.waitForTransactionReceipt({ hash: await chain.writeContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "mint", args: [buyer, 1_000_000n] }) });
-    const balance = async (of: `0x${string}`) => (await chain.readContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "balanceOf", args: [of] })) as bigint;
+    const chain = createWalletClient({
+      account: privateKeyToAccount(ANVIL_TEST_KEYS.minter),
+      chain: baseSepolia,
+      transport: http(rpcUrl),
+    }).extend(publicActions);
+    await chain.waitForTransactionReceipt({
+      hash: await chain.writeContract({
+        address: USDC_ADDRESS,
+        abi: USDC_ABI,
+        functionName: "mint",
+        args: [buyer, 1_000_000n],
+      }),
+    });
+    const balance = async (of: `0x${string}`) =>
+      (await chain.readContract({
+        address: USDC_ADDRESS,
+        abi: USDC_ABI,
+        functionName: "balanceOf",
+        args: [of],
+      })) as bigint;
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       // The site under test is the registry; the server is reached by URL through its listing there (no direct access).
@@ -97,23 +128,36 @@ test("a Cloudflare agents/x402 server submitted through the form is listed as pa
     wallet = new Client({ name: "e2e-host", version: "1.0.0" });
     await wallet.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env, stderr: "ignore" }));
     const call = async (tool: string, args: Record<string, unknown>) => {
-      const result = (await wallet!.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
+      const result = (await wallet!.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: 60_000,
+      })) as CallToolResult;
       const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
       return { result, data: (result.structuredContent ?? {}) as Record<string, unknown>, text };
     };
 
     const explored = await call("explore_server", { server: server.url });
     expect(explored.result.isError, explored.text).toBeFalsy();
-    expect(explored.data.x402Tools).toEqual([expect.objectContaining({ name: server.paidTool, style: "cloudflare-agents" })]);
+    expect(explored.data.x402Tools).toEqual([
+      expect.objectContaining({ name: server.paidTool, style: "cloudflare-agents" }),
+    ]);
     expect(explored.text).toContain(`- paid tool ${server.paidTool} (Cloudflare Agents SDK (x402))`);
     expect(server.counts).toEqual({ paidRuns: 0, freeCalls: 0 });
 
     const before = { buyer: await balance(buyer), payee: await balance(payee) };
     expect(before).toEqual({ buyer: 1_000_000n, payee: 0n });
     const bought = await call("purchase", { server: server.url, item: server.paidTool, params: { city: "Lisbon" } });
-    expect(bought.data, bought.text).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", item: server.paidTool, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(bought.data, bought.text).toMatchObject({
+      status: "delivered",
+      signed: true,
+      priceUsd: "$0.01",
+      item: server.paidTool,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(bought.text).toContain("Lisbon");
-    expect({ buyer: await balance(buyer), payee: await balance(payee) }).toEqual({ buyer: before.buyer - UNITS, payee: before.payee + UNITS });
+    expect({ buyer: await balance(buyer), payee: await balance(payee) }).toEqual({
+      buyer: before.buyer - UNITS,
+      payee: before.payee + UNITS,
+    });
     expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
   } finally {
     await wallet?.close();

@@ -19,7 +19,15 @@ test.describe("hardening", () => {
   test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
 
   test("NUL bytes and malformed percent-encoding answer 400/404, never 500", async ({ request, page }) => {
-    for (const url of ["/marketplace/%00", "/marketplace/abc%00def", "/marketplace?q=a%00b", "/marketplace?category=x%00", "/catalogue-page/%00", "/catalogue-page/abc", "/catalogue-page/99999"]) {
+    for (const url of [
+      "/marketplace/%00",
+      "/marketplace/abc%00def",
+      "/marketplace?q=a%00b",
+      "/marketplace?category=x%00",
+      "/catalogue-page/%00",
+      "/catalogue-page/abc",
+      "/catalogue-page/99999",
+    ]) {
       const res = await request.get(url);
       expect(res.status(), url).toBe(404);
     }
@@ -27,7 +35,10 @@ test.describe("hardening", () => {
       const res = await request.get(url);
       expect([400, 404], url).toContain(res.status());
     }
-    expect(await (await request.get("/marketplace/%E0%A4%A")).json()).toEqual({ code: "invalid_address", message: "The address contains malformed percent-encoding." });
+    expect(await (await request.get("/marketplace/%E0%A4%A")).json()).toEqual({
+      code: "invalid_address",
+      message: "The address contains malformed percent-encoding.",
+    });
     const api = await request.get("/api/mcp-agents?q=a%00b");
     expect(api.status()).toBe(400);
     expect((await api.json()).message).toMatch(/must not contain NUL bytes/);
@@ -48,7 +59,9 @@ test.describe("hardening", () => {
     // A real page is stored under its number (a second request is answered from the cache), so the unknown ones
     // not being stored means something.
     expect((await request.get("/catalogue-page/2")).status()).toBe(200);
-    await expect.poll(() => cacheState(request, "/catalogue-page/2"), { message: "page 2 in the route cache" }).toBe("HIT");
+    await expect
+      .poll(() => cacheState(request, "/catalogue-page/2"), { message: "page 2 in the route cache" })
+      .toBe("HIT");
 
     for (let i = 0; i < 2; i++) {
       const unknown = await request.get(`/marketplace/${marker}`);
@@ -59,10 +72,20 @@ test.describe("hardening", () => {
       expect(past.headers()["x-nextjs-cache"]).not.toBe("HIT");
     }
     // And nothing is written under .next at run time, for these or any page.
-    expect(filesUnder(path.resolve(".next")).filter((f) => f.includes(marker) || (f.includes("catalogue-page") && f.split(path.sep).some((part) => part === pageNumber || part.startsWith(`${pageNumber}.`))))).toEqual([]);
+    expect(
+      filesUnder(path.resolve(".next")).filter(
+        (f) =>
+          f.includes(marker) ||
+          (f.includes("catalogue-page") &&
+            f.split(path.sep).some((part) => part === pageNumber || part.startsWith(`${pageNumber}.`))),
+      ),
+    ).toEqual([]);
   });
 
-  test("a listing is cached under its slug only: its id in any letter case redirects there once, padded page numbers are 404", async ({ request, page: browser }) => {
+  test("a listing is cached under its slug only: its id in any letter case redirects there once, padded page numbers are 404", async ({
+    request,
+    page: browser,
+  }) => {
     const cache = path.resolve(".next");
     const [listing] = (await (await request.get("/api/mcp-agents?sort=name&limit=1")).json()) as { id: string }[];
     const id = listing!.id.toLowerCase();
@@ -73,7 +96,10 @@ test.describe("hardening", () => {
       const res = await request.get(`/marketplace/${spelling}`, { maxRedirects: 0 });
       expect(res.status(), spelling).toBe(308);
       // Once: Next wrote a page's own redirect's Location twice (the proxy answers these now).
-      const locations = res.headersArray().filter((h) => h.name.toLowerCase() === "location").map((h) => h.value);
+      const locations = res
+        .headersArray()
+        .filter((h) => h.name.toLowerCase() === "location")
+        .map((h) => h.value);
       expect(locations, spelling).toHaveLength(1);
       const location = new URL(locations[0]!, "http://x").pathname;
       canonical ??= location;
@@ -91,7 +117,9 @@ test.describe("hardening", () => {
     await expect(browser).toHaveURL(new RegExp(`/marketplace/${slug}$`));
 
     // Stored: the slug's page; never a redirect under any spelling of the id (each is a redirect again).
-    await expect.poll(() => cacheState(request, canonical!), { message: "the slug's page in the route cache" }).toBe("HIT");
+    await expect
+      .poll(() => cacheState(request, canonical!), { message: "the slug's page in the route cache" })
+      .toBe("HIT");
     for (const spelling of spellings) {
       const again = await request.get(`/marketplace/${spelling}`, { maxRedirects: 0 });
       expect(again.status(), spelling).toBe(308);
@@ -110,12 +138,20 @@ test.describe("hardening", () => {
     expect(filesUnder(cache).filter((f) => f.includes("catalogue-page") && /[\\/]0\d/.test(f))).toEqual([]);
   });
 
-  test("server actions answer every malformed body of the audit with a 4xx and a message, and still work", async ({ request, baseURL }) => {
+  test("server actions answer every malformed body of the audit with a 4xx and a message, and still work", async ({
+    request,
+    baseURL,
+  }) => {
     // The build's id of the password-reset action (the page's form calls it with `[{"email": …}]`).
-    const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { exportedName?: string }> };
+    const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
+      node: Record<string, { exportedName?: string }>;
+    };
     const id = Object.entries(manifest.node).find(([, a]) => a.exportedName === "requestPasswordResetLink")![0];
     const send = (body: string | Buffer, headers: Record<string, string> = {}) =>
-      request.post("/forgot-password", { headers: { "next-action": id, origin: baseURL!, "content-type": "text/plain;charset=UTF-8", ...headers }, data: body });
+      request.post("/forgot-password", {
+        headers: { "next-action": id, origin: baseURL!, "content-type": "text/plain;charset=UTF-8", ...headers },
+        data: body,
+      });
     const cases: Array<[string, string | Buffer, Record<string, string>, number, string]> = [
       ["invalid JSON", '[{"email":', {}, 400, "invalid_form"],
       ["empty body", "", {}, 400, "invalid_form"],
@@ -127,7 +163,13 @@ test.describe("hardening", () => {
       ["dangling reference", '["$Q1"]', {}, 400, "invalid_form"],
       ["two ids", "[]", { "next-action": `${id}, 0000` }, 400, "unknown_action"],
       ["another build's id", "[]", { "next-action": "40" + "a".repeat(40) }, 409, "stale_action"],
-      ["cross-origin", '[{"email":"a@b.co"}]', { origin: "http://evil.example", "sec-fetch-site": "cross-site" }, 403, "cross_site_request"],
+      [
+        "cross-origin",
+        '[{"email":"a@b.co"}]',
+        { origin: "http://evil.example", "sec-fetch-site": "cross-site" },
+        403,
+        "cross_site_request",
+      ],
     ];
     for (const [label, body, headers, status, code] of cases) {
       const res = await send(body, headers);
@@ -152,7 +194,10 @@ test.describe("hardening", () => {
   });
 
   test("an MCP batch with no messages is a 400 JSON-RPC error", async ({ request }) => {
-    const res = await request.post("/api/mcp", { headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, data: "[]" });
+    const res = await request.post("/api/mcp", {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      data: "[]",
+    });
     expect(res.status()).toBe(400);
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
   });

@@ -9,7 +9,12 @@ test.describe("home and newsletter", () => {
     await expect(page.getByText("Discover and Transact with MonetizedMCP servers", { exact: true })).toBeVisible();
     // Once, in the hero: the newsletter card does not repeat it as a stray line.
     await expect(page.getByText("Discover and Transact with MonetizedMCP servers", { exact: true })).toHaveCount(1);
-    await expect(page.locator("section").filter({ hasText: "Stay in the loop" }).getByText(/Discover and Transact/)).toHaveCount(0);
+    await expect(
+      page
+        .locator("section")
+        .filter({ hasText: "Stay in the loop" })
+        .getByText(/Discover and Transact/),
+    ).toHaveCount(0);
     await page.getByRole("link", { name: /How It Works.*Read more/s }).click();
     await expect(page).toHaveURL("/how-it-works");
     await page.goBack();

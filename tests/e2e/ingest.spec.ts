@@ -8,7 +8,12 @@ import { adminPage } from "./support/listing-flow";
 // ingests once into the shared database.
 test.describe.configure({ mode: "serial" });
 
-test("admin runs ingestion; imported listings show with their source, filter and deprecation notice", async ({ page, browser, isMobile, request }, testInfo) => {
+test("admin runs ingestion; imported listings show with their source, filter and deprecation notice", async ({
+  page,
+  browser,
+  isMobile,
+  request,
+}, testInfo) => {
   test.skip(isMobile, "ingests once into the shared database; the phone layout is checked below");
   test.setTimeout(120_000);
 
@@ -51,14 +56,22 @@ test("admin runs ingestion; imported listings show with their source, filter and
   await expect(page.getByTestId("provenance")).toHaveText("From the MCP Registry as io.decisionrules/mcp-server");
   await expect(page.getByTestId("deprecated-notice")).toContainText("Deprecated upstream.");
   // Where it was first published, by name and URL.
-  await expect(page.getByTestId("provenance-origin")).toHaveText(/^First published in MCP Registry \(http:\/\/127\.0\.0\.1:\d+\)\.$/);
+  await expect(page.getByTestId("provenance-origin")).toHaveText(
+    /^First published in MCP Registry \(http:\/\/127\.0\.0\.1:\d+\)\.$/,
+  );
   await page.screenshot({ path: testInfo.outputPath("detail-deprecated.png"), fullPage: true });
   await page.goto("/marketplace/warppay402-server");
-  await expect(page.getByTestId("provenance")).toHaveText("From the MCP Registry as io.github.golfgolfgolf200/warppay402-server");
+  await expect(page.getByTestId("provenance")).toHaveText(
+    "From the MCP Registry as io.github.golfgolfgolf200/warppay402-server",
+  );
   await expect(page.getByTestId("deprecated-notice")).toHaveCount(0);
 
   // The APIs filter the same way and keep the upstream name.
-  const agents = (await (await request.get("/api/mcp-agents?source=mcp-registry")).json()) as Array<{ name: string; source: string; upstream: { name: string; status: string } }>;
+  const agents = (await (await request.get("/api/mcp-agents?source=mcp-registry")).json()) as Array<{
+    name: string;
+    source: string;
+    upstream: { name: string; status: string };
+  }>;
   // (Other specs import listings of their own, e.g. to claim them: only the source is asserted of those.)
   expect(agents.every((a) => a.source === "mcp-registry")).toBe(true);
   expect(agents.map((a) => [a.upstream.name, a.upstream.status])).toEqual(
@@ -68,8 +81,12 @@ test("admin runs ingestion; imported listings show with their source, filter and
     ]),
   );
   expect(agents.map((a) => a.name)).not.toContain("AI-Powered Web Scraper");
-  const registry = (await (await request.get("/v0.1/servers?source=mcp-registry")).json()) as { servers: Array<{ server: { name: string } }> };
-  expect(registry.servers.map((s) => s.server.name)).toEqual(expect.arrayContaining(["io.decisionrules/mcp-server", "io.github.golfgolfgolf200/warppay402-server"]));
+  const registry = (await (await request.get("/v0.1/servers?source=mcp-registry")).json()) as {
+    servers: Array<{ server: { name: string } }>;
+  };
+  expect(registry.servers.map((s) => s.server.name)).toEqual(
+    expect.arrayContaining(["io.decisionrules/mcp-server", "io.github.golfgolfgolf200/warppay402-server"]),
+  );
   expect(registry.servers).toHaveLength(agents.length);
   expect((await request.get("/api/mcp-agents?source=elsewhere")).status()).toBe(400);
 

@@ -31,7 +31,11 @@ async function checkLinks(page: Page) {
 
   const vscode = (await buttons.getByRole("link", { name: "Add to VS Code" }).getAttribute("href"))!;
   expect(vscode.startsWith("vscode:mcp/install?")).toBe(true);
-  expect(JSON.parse(decodeURIComponent(vscode.slice("vscode:mcp/install?".length)))).toEqual({ name, type: "stdio", ...server });
+  expect(JSON.parse(decodeURIComponent(vscode.slice("vscode:mcp/install?".length)))).toEqual({
+    name,
+    type: "stdio",
+    ...server,
+  });
 
   // Claude Desktop installs the bundle: with every option at its default the client gets the block's settings.
   const claude = buttons.getByRole("link", { name: "Add to Claude Desktop" });
@@ -53,7 +57,9 @@ test("Getting Started: the install links carry the block's command and settings"
   await page.screenshot({ path: testInfo.outputPath(`getting-started-install-${page.viewportSize()!.width}.png`) });
 });
 
-test("a listing's How to connect: the install links carry the block's command and settings", async ({ page }, testInfo) => {
+test("a listing's How to connect: the install links carry the block's command and settings", async ({
+  page,
+}, testInfo) => {
   await page.goto("/marketplace/weather-now");
   await checkLinks(page);
   await page.getByTestId("install-buttons").scrollIntoViewIfNeeded();

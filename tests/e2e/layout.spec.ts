@@ -41,7 +41,13 @@ test.describe("shared layout", () => {
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
     await toggle.click();
     const menu = page.getByRole("navigation", { name: "Mobile" });
-    await expect(menu.getByRole("link")).toHaveText(["How It Works", "Getting Started", "Marketplace", "Submit Server", "Sign in"]);
+    await expect(menu.getByRole("link")).toHaveText([
+      "How It Works",
+      "Getting Started",
+      "Marketplace",
+      "Submit Server",
+      "Sign in",
+    ]);
     await page.getByRole("button", { name: "Close menu" }).click();
     await expect(menu).toBeHidden();
 
@@ -73,7 +79,10 @@ test.describe("shared layout", () => {
     }
     await expect(footer.getByRole("link", { name: /on X/ })).toHaveAttribute("href", /^https:\/\//);
     await expect(footer.getByRole("link", { name: /@/ })).toHaveAttribute("href", /^mailto:/);
-    const [tab] = await Promise.all([context.waitForEvent("page"), footer.getByRole("link", { name: "Privacy Policy" }).click()]);
+    const [tab] = await Promise.all([
+      context.waitForEvent("page"),
+      footer.getByRole("link", { name: "Privacy Policy" }).click(),
+    ]);
     await expect(tab).toHaveURL(/\/privacy-policy$/);
     await expect(tab.getByRole("heading", { level: 1, name: "Privacy Policy" })).toBeVisible();
   });

@@ -28,7 +28,8 @@ const cardNames = (page: Page) => cards(page).getByRole("heading").allInnerTexts
 async function markDocument(page: Page) {
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 }
-const sameDocument = (page: Page) => page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+const sameDocument = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
 
 test.describe("marketplace", () => {
   test("shows the title, subtitle, a 24-card grid and the total", async ({ page, request }) => {
@@ -64,7 +65,9 @@ test.describe("marketplace", () => {
     expect(await sameDocument(page)).toBe(true);
   });
 
-  test("a search puts the best match first: Relevance is the default sort with a query, the others stay selectable", async ({ page }) => {
+  test("a search puts the best match first: Relevance is the default sort with a query, the others stay selectable", async ({
+    page,
+  }) => {
     test.slow(); // eight server round trips in one test
     await open(page, "/marketplace");
     const sort = page.getByRole("combobox", { name: "Sort" });
@@ -118,7 +121,9 @@ test.describe("marketplace", () => {
 
     await page.getByRole("combobox", { name: "Price" }).selectOption("paid");
     await expect(page).toHaveURL(/price=paid/);
-    await expect.poll(async () => (await page.getByTestId("price").allInnerTexts()).some((p) => p === "Free")).toBe(false);
+    await expect
+      .poll(async () => (await page.getByTestId("price").allInnerTexts()).some((p) => p === "Free"))
+      .toBe(false);
 
     await page.getByRole("combobox", { name: "Price" }).selectOption("all");
     await page.getByRole("combobox", { name: "Sort" }).selectOption("name");
@@ -311,14 +316,22 @@ test.describe("listing detail", () => {
     await expect(report).toHaveCount(1);
     await expect(report.getByRole("cell").last()).toHaveText("$0.25 USDC");
     await expect(report).toContainText("Also sold over x402 as the tool market-report");
-    await expect(table.getByRole("row", { name: /^Current weather/ })).toContainText("Also sold over x402 as the tool weather");
-    const firstCells = (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.querySelector("td > :first-child")?.textContent ?? ""))).map((n) => n.trim());
+    await expect(table.getByRole("row", { name: /^Current weather/ })).toContainText(
+      "Also sold over x402 as the tool weather",
+    );
+    const firstCells = (
+      await table
+        .locator("tbody tr")
+        .evaluateAll((rows) => rows.map((r) => r.querySelector("td > :first-child")?.textContent ?? ""))
+    ).map((n) => n.trim());
     expect(firstCells.slice(0, 4)).toEqual(["Current weather", "Market report", "Page screenshot", "Logo render"]);
     for (const x402Tool of ["weather", "market-report", "logo-render"]) expect(firstCells).not.toContain(x402Tool);
     expect(new Set(firstCells).size).toBe(firstCells.length);
     await expect(page.getByText(/Accepts USDC_BASE_SEPOLIA → 0x/)).toBeVisible();
     // The tools table scrolls inside its frame; the page itself never gets wider than the screen (a phone included).
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      page.viewportSize()!.width,
+    );
     await page.screenshot({ path: testInfo.outputPath("probed-detail.png"), fullPage: true });
   });
 
@@ -328,7 +341,11 @@ test.describe("listing detail", () => {
   });
 
   test("unknown and unapproved listings are 404", async ({ page }) => {
-    for (const path of ["/marketplace/no-such-server", "/marketplace/pending-review-example", "/marketplace/rejected-example"]) {
+    for (const path of [
+      "/marketplace/no-such-server",
+      "/marketplace/pending-review-example",
+      "/marketplace/rejected-example",
+    ]) {
       const res = await page.goto(path);
       expect(res?.status()).toBe(404);
       await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
@@ -353,7 +370,9 @@ test.describe("listing detail", () => {
     expect(again.headers()["x-nextjs-cache"]).not.toBe("HIT");
     // The stored page is kept in memory, never written to disk: a crawl of 1,000,000 listings cannot fill it.
     const written = [".next/server/route-cache", ".next/standalone/.next/server/route-cache"].flatMap((dir) =>
-      fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.includes("weather-now")) : [],
+      fs.existsSync(dir)
+        ? fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.includes("weather-now"))
+        : [],
     );
     expect(written).toEqual([]);
   });

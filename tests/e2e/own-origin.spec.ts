@@ -52,7 +52,8 @@ const CITED_HOSTS = new Set([
  * service, and on loopback the provider's own server (8080) and the sandbox's facilitator (4020). */
 function isExampleOfReaders(url: URL): boolean {
   const host = url.hostname;
-  if (/(^|\.)example(\.com)?$/.test(host) || /(^|\.)mcpdemo\.dev$/.test(host) || host.endsWith(".awsapprunner.com")) return true;
+  if (/(^|\.)example(\.com)?$/.test(host) || /(^|\.)mcpdemo\.dev$/.test(host) || host.endsWith(".awsapprunner.com"))
+    return true;
   return (host === "localhost" || host === "127.0.0.1") && ["8080", "4020"].includes(url.port);
 }
 
@@ -103,7 +104,12 @@ test("the pages name no origin but the deployment's own, and never the fixed dom
 test("the agent, registry and install URLs the guides show are the deployment's", async ({ request }) => {
   const text = async (path: string) => (await (await request.get(path)).text()).replaceAll("&amp;", "&");
   const agents = await text("/guides/agents");
-  for (const url of [`${siteOrigin}/api/mcp`, `${siteOrigin}/v0/servers?search=boba`, `${siteOrigin}/api/mcp-agents?category=Finance`, `${siteOrigin}/marketplace/boba-order-bot`]) {
+  for (const url of [
+    `${siteOrigin}/api/mcp`,
+    `${siteOrigin}/v0/servers?search=boba`,
+    `${siteOrigin}/api/mcp-agents?category=Finance`,
+    `${siteOrigin}/marketplace/boba-order-bot`,
+  ]) {
     expect(agents).toContain(url);
   }
   expect(await text("/getting-started")).toContain(`${siteOrigin}/downloads/agora-mcp-client.tgz`);
@@ -116,7 +122,9 @@ test("the agent, registry and install URLs the guides show are the deployment's"
 test("an unknown version of a package answers 404 naming the one served", async ({ request }) => {
   const res = await request.get("/downloads/agora-mcp-server-9.9.9.tgz");
   expect(res.status()).toBe(404);
-  expect((await res.json()).message).toMatch(/^@agora-mcp\/server 9\.9\.9 is not served here; this site serves \d+\.\d+\.\d+: \/downloads\/agora-mcp-server-\d+\.\d+\.\d+\.tgz$/);
+  expect((await res.json()).message).toMatch(
+    /^@agora-mcp\/server 9\.9\.9 is not served here; this site serves \d+\.\d+\.\d+: \/downloads\/agora-mcp-server-\d+\.\d+\.\d+\.tgz$/,
+  );
   const current = await request.get("/downloads/agora-mcp-server.tgz");
   expect(current.status()).toBe(200);
   expect(current.headers()["content-type"]).toBe("application/gzip");
@@ -144,10 +152,26 @@ test.describe("one build on another origin", () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-other-origin-"));
       dirs.push(dir);
       // Static pages and downloads need no catalogue: an embedded database of its own, whatever the pass.
-      return { NODE_ENV: "production", SITE_URL: otherOrigin(port), CONTACT_EMAIL: otherContact, AUTH_SECRET: "other-origin-spec-secret-0123456789abcdef", DATABASE_URL: "", PGLITE_DIR: dir, CHECK_SCHEDULE_DISABLED: "1" };
+      return {
+        NODE_ENV: "production",
+        SITE_URL: otherOrigin(port),
+        CONTACT_EMAIL: otherContact,
+        AUTH_SECRET: "other-origin-spec-secret-0123456789abcdef",
+        DATABASE_URL: "",
+        PGLITE_DIR: dir,
+        CHECK_SCHEDULE_DISABLED: "1",
+      };
     };
-    servers.push({ name: "npm run start:prod", server: await startProductionServer(appPort + 28, env(appPort + 28)), other: otherOrigin(appPort + 28) });
-    servers.push({ name: "npm start", server: await startNpmStart(appPort + 29, env(appPort + 29)), other: otherOrigin(appPort + 29) });
+    servers.push({
+      name: "npm run start:prod",
+      server: await startProductionServer(appPort + 28, env(appPort + 28)),
+      other: otherOrigin(appPort + 28),
+    });
+    servers.push({
+      name: "npm start",
+      server: await startNpmStart(appPort + 29, env(appPort + 29)),
+      other: otherOrigin(appPort + 29),
+    });
   });
 
   test.afterAll(async () => {
@@ -155,7 +179,9 @@ test.describe("one build on another origin", () => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test("the guides, robots.txt, the sitemap and the tarballs name the origin the server was started with", async ({ request }) => {
+  test("the guides, robots.txt, the sitemap and the tarballs name the origin the server was started with", async ({
+    request,
+  }) => {
     test.setTimeout(90_000);
     const builtClient = await request.get("/downloads/agora-mcp-client.tgz");
     for (const { name, server, other } of servers) {
@@ -174,7 +200,10 @@ test.describe("one build on another origin", () => {
       const cursor = /href="(cursor:[^"]+)"/.exec(started)![1]!.replaceAll("&amp;", "&");
       const cursorServer = Buffer.from(new URL(cursor).searchParams.get("config")!, "base64").toString("utf8");
       const vscodeServer = decodeURIComponent(/href="vscode:mcp\/install\?([^"]+)"/.exec(started)![1]!);
-      for (const [host, server] of [["Cursor", cursorServer], ["VS Code", vscodeServer]]) {
+      for (const [host, server] of [
+        ["Cursor", cursorServer],
+        ["VS Code", vscodeServer],
+      ]) {
         expect(server, `${name} ${host}`).toContain(`"AGORA_REGISTRY_URL":"${other}/api"`);
         expect(server, `${name} ${host}`).not.toContain(siteOrigin);
       }
@@ -201,9 +230,14 @@ test.describe("one build on another origin", () => {
       const files = unpack(bytes);
       expect(files["package/README.md"]).toContain(`${other}/downloads/agora-mcp-client.tgz`);
       expect(Object.values(files).join("\n")).not.toContain(siteOrigin);
-      expect(Object.values(files).some((text) => text.includes(`"${other}/api"`)), `${name}: the client's default registry`).toBe(true);
+      expect(
+        Object.values(files).some((text) => text.includes(`"${other}/api"`)),
+        `${name}: the client's default registry`,
+      ).toBe(true);
       expect(started).toContain(sha256);
-      const versioned = await get(`/downloads/agora-mcp-client-${JSON.parse(files["package/package.json"]!).version}.tgz`);
+      const versioned = await get(
+        `/downloads/agora-mcp-client-${JSON.parse(files["package/package.json"]!).version}.tgz`,
+      );
       expect((await versioned.body()).equals(bytes)).toBe(true);
 
       // The MCP bundle ("Add to Claude Desktop"): its settings' default registry, README and client name this server.
@@ -211,16 +245,23 @@ test.describe("one build on another origin", () => {
       expect(bundle.status()).toBe(200);
       const zipped = await bundle.body();
       expect(bundle.headers().etag).toBe(`"${createHash("sha256").update(zipped).digest("hex")}"`);
-      const entries = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(zipped))).map(([n, b]) => [n, strFromU8(b)]));
+      const entries = Object.fromEntries(
+        Object.entries(unzipSync(new Uint8Array(zipped))).map(([n, b]) => [n, strFromU8(b)]),
+      );
       expect(Object.values(entries).join("\n")).not.toContain(siteOrigin);
-      const manifest = JSON.parse(entries["manifest.json"]!) as { homepage: string; user_config: Record<string, { default?: unknown }> };
+      const manifest = JSON.parse(entries["manifest.json"]!) as {
+        homepage: string;
+        user_config: Record<string, { default?: unknown }>;
+      };
       expect(manifest.homepage, name).toBe(other);
       expect(Object.values(manifest.user_config).map((o) => o.default)).toContain(`${other}/api`);
       expect(entries["server/index.mjs"]).toContain(`"${other}/api"`);
     }
   });
 
-  test("a rewritten page has its own ETag, the same from the fast path and from Next, and revalidates", async ({ request }) => {
+  test("a rewritten page has its own ETag, the same from the fast path and from Next, and revalidates", async ({
+    request,
+  }) => {
     for (const { name, server } of servers) {
       expect(server.log(), name).toContain('"msg":"prerendered pages rewritten to this server\'s settings"');
       const fast = await request.get(`${server.origin}/getting-started`);
@@ -235,20 +276,32 @@ test.describe("one build on another origin", () => {
     }
   });
 
-  test("the RSC payload of a guide is whole, and a client-side navigation shows its config block", async ({ page, request }) => {
+  test("the RSC payload of a guide is whole, and a client-side navigation shows its config block", async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(90_000);
     for (const { name, server, other } of servers) {
       const rsc = await request.get(`${server.origin}/getting-started`, { headers: { rsc: "1" }, maxRedirects: 5 });
       expect(rsc.headers()["content-type"], name).toContain("text/x-component");
       const rows = flightRows(await rsc.body());
-      expect(rows.some((row) => row.includes(`${other}/downloads/agora-mcp-client.tgz`)), name).toBe(true);
+      expect(
+        rows.some((row) => row.includes(`${other}/downloads/agora-mcp-client.tgz`)),
+        name,
+      ).toBe(true);
       expect(rows.join("\n")).not.toContain(siteOrigin);
 
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
       const flight: number[] = [];
-      page.on("response", (r) => r.request().headers()["rsc"] === "1" && new URL(r.url()).pathname === "/getting-started" && flight.push(r.status()));
+      page.on(
+        "response",
+        (r) =>
+          r.request().headers()["rsc"] === "1" &&
+          new URL(r.url()).pathname === "/getting-started" &&
+          flight.push(r.status()),
+      );
       await page.goto(`${server.origin}/how-it-works`);
       await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
       await page.getByRole("banner").getByRole("link", { name: "Getting Started", exact: true }).first().click();
@@ -257,7 +310,10 @@ test.describe("one build on another origin", () => {
       const block = page.locator("pre").filter({ hasText: "AGORA_REGISTRY_URL" }).first();
       await expect(block).toContainText(`"AGORA_REGISTRY_URL": "${other}/api"`);
       await expect(block).toContainText(`${other}/downloads/agora-mcp-client.tgz`);
-      expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed), `${name}: navigated without a full page load`).toBe(true);
+      expect(
+        await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed),
+        `${name}: navigated without a full page load`,
+      ).toBe(true);
       expect(flight, name).toContain(200);
       expect(errors, name).toEqual([]);
       page.removeAllListeners("pageerror");
@@ -321,7 +377,11 @@ function flightRows(bytes: Buffer): string[] {
 
 /** `npm start` (next start with the preloads) from the checkout, as a person runs it after `npm run build`. */
 async function startNpmStart(port: number, env: Record<string, string>): Promise<ProductionServer> {
-  const child = spawn("npm", ["start"], { env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("npm", ["start"], {
+    env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout!.on("data", (c: Buffer) => (output += c));
   child.stderr!.on("data", (c: Buffer) => (output += c));
@@ -338,7 +398,12 @@ async function startNpmStart(port: number, env: Record<string, string>): Promise
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start on ${port} exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`${origin}/api/ready`, { signal: AbortSignal.timeout(3_000) }).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${origin}/api/ready`, { signal: AbortSignal.timeout(3_000) }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       return { origin, process: child, log: () => output, exited, stop };
     }
     await new Promise((r) => setTimeout(r, 250));

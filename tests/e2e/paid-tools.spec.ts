@@ -8,17 +8,27 @@ import { facilitatorPort } from "./support/ports";
 // submitted through the form as a provider does: "Which tools charge?" reads the tool list, the provider ticks the
 // paid tool and agrees to the unpaid calls; the check prices it from its unpaid calls, the account page says what it found,
 // and once approved the detail page names the library style it is paid in.
-test("a server on x402's MCP transport: its owner names the paid tool, the check prices it, the pages say how it is paid", async ({ page, browser, isMobile }, testInfo) => {
+test("a server on x402's MCP transport: its owner names the paid tool, the check prices it, the pages say how it is paid", async ({
+  page,
+  browser,
+  isMobile,
+}, testInfo) => {
   test.skip(isMobile, "one run is enough (the phone layout is screenshotted below); it shares the admin account");
   test.setTimeout(150_000);
-  const server = await startX402TransportServer({ facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`, payTo: "0x3333333333333333333333333333333333333333", units: 10_000n });
+  const server = await startX402TransportServer({
+    facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`,
+    payTo: "0x3333333333333333333333333333333333333333",
+    units: 10_000n,
+  });
   try {
     const run = uniqueLogin(testInfo, "x402t");
     const name = `Forecast on x402 ${run}`;
     await signInWithGitHub(page, uniqueLogin(testInfo, "provider"));
     await page.goto("/submit");
     await page.getByLabel("Name").fill(name);
-    await page.getByLabel("Description").fill("Tomorrow's forecast for a city, paid per call over x402's MCP transport.");
+    await page
+      .getByLabel("Description")
+      .fill("Tomorrow's forecast for a city, paid per call over x402's MCP transport.");
     await page.getByLabel("MCP Server URL").fill(server.url);
     await page.getByLabel("Categories", { exact: true }).fill("Data");
     await page.keyboard.press("Enter");
@@ -31,7 +41,9 @@ test("a server on x402's MCP transport: its owner names the paid tool, the check
     // Naming a tool without agreeing to its unpaid calls is refused with the form's own words.
     await page.getByRole("button", { name: "Submit for review" }).click();
     await expect(section.getByText(/agree that Agora reads each one's price by calling it unpaid/)).toBeVisible();
-    await section.getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" }).check();
+    await section
+      .getByRole("checkbox", { name: "Read each ticked tool's price by calling it unpaid, up to twice per check" })
+      .check();
     await page.screenshot({ path: testInfo.outputPath("which-tools-charge.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await section.screenshot({ path: testInfo.outputPath("which-tools-charge-390.png") });

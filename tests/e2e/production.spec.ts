@@ -22,13 +22,27 @@ test.skip(({ isMobile }) => isMobile, "servers, not layouts: one viewport is eno
 test.describe.configure({ mode: "serial" });
 
 const password = "correct horse battery staple";
-const [portA, portB, portC, hangingPort, portD] = [appPort + 20, appPort + 21, appPort + 22, appPort + 23, appPort + 24];
+const [portA, portB, portC, hangingPort, portD] = [
+  appPort + 20,
+  appPort + 21,
+  appPort + 22,
+  appPort + 23,
+  appPort + 24,
+];
 // One public origin for both instances, as behind one proxy; the browser reaches each directly (cookies on
 // localhost ignore the port, so a session cookie set by A is sent to B as it would be through the proxy).
 const siteUrl = `http://localhost:${portA}`;
-const production = { NODE_ENV: "production", AUTH_SECRET: "production-spec-secret-0123456789abcdef", SITE_URL: siteUrl };
+const production = {
+  NODE_ENV: "production",
+  AUTH_SECRET: "production-spec-secret-0123456789abcdef",
+  SITE_URL: siteUrl,
+};
 
-async function serverRows<T extends Record<string, unknown>>(url: string, query: string, params: string[] = []): Promise<T[]> {
+async function serverRows<T extends Record<string, unknown>>(
+  url: string,
+  query: string,
+  params: string[] = [],
+): Promise<T[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     return (await sql.unsafe(query, params)) as unknown as T[];
@@ -54,16 +68,38 @@ function scheduledRuns(server: ProductionServer): number[] {
     .map((line) => Date.parse((JSON.parse(line) as { time: string }).time));
 }
 
-test("two instances on one database share sessions, rate limits, the verification schedule and the page cache", async ({ browser }) => {
+test("two instances on one database share sessions, rate limits, the verification schedule and the page cache", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const url = await createProductionDatabase(`agora_prod_${portA}`, production);
   const fixtures = await openPostgres(url, { max: 1 });
-  await insertListing(fixtures.db, { name: "Long Listed Weather", description: "Already in the catalogue before the approval.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/long-listed", status: "approved" });
-  await insertListing(fixtures.db, { name: "Freshly Approved Maps", description: "Waits for review until an admin approves it on instance A.", categories: ["Data"], price: 0.02, serverUrl: `http://127.0.0.1:${referencePort}/mcp`, status: "pending" });
+  await insertListing(fixtures.db, {
+    name: "Long Listed Weather",
+    description: "Already in the catalogue before the approval.",
+    categories: ["Data"],
+    price: 0.01,
+    serverUrl: "http://127.0.0.1:9/long-listed",
+    status: "approved",
+  });
+  await insertListing(fixtures.db, {
+    name: "Freshly Approved Maps",
+    description: "Waits for review until an admin approves it on instance A.",
+    categories: ["Data"],
+    price: 0.02,
+    serverUrl: `http://127.0.0.1:${referencePort}/mcp`,
+    status: "pending",
+  });
   // Both instances run the schedule every 2 s; the database lease must let only one of them run each interval.
   const interval = 2_000;
   // The pending listing is the run's reference server on loopback: an approval takes its terms from a check that reached it.
-  const env = { ...production, DATABASE_URL: url, CHECK_INTERVAL_SECONDS: String(interval / 1000), PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1" };
+  const env = {
+    ...production,
+    DATABASE_URL: url,
+    CHECK_INTERVAL_SECONDS: String(interval / 1000),
+    PROBE_ALLOW_PRIVATE_HOSTS: "true",
+    UNSAFE_TEST_MODE: "1",
+  };
   const servers: ProductionServer[] = [];
   const contexts = [await browser.newContext(), await browser.newContext()];
   try {
@@ -74,11 +110,17 @@ test("two instances on one database share sessions, rate limits, the verificatio
 
     // Two accounts, made on A: an admin (granted in the database, as `npm run admin:grant` does) and a provider.
     const adminEmail = `admin-${Date.now()}@example.com`;
-    const made = await page!.request.post(`${siteUrl}/api/auth/register`, { data: { email: adminEmail, password, name: "Ada Admin" } });
+    const made = await page!.request.post(`${siteUrl}/api/auth/register`, {
+      data: { email: adminEmail, password, name: "Ada Admin" },
+    });
     expect(made.status()).toBe(201);
     await grantAdmin(fixtures.db, { by: "id", value: ((await made.json()) as { user: { id: string } }).user.id });
     const email = `provider-${Date.now()}@example.com`;
-    expect((await page!.request.post(`${siteUrl}/api/auth/register`, { data: { email, password, name: "Grace Hopper" } })).status()).toBe(201);
+    expect(
+      (
+        await page!.request.post(`${siteUrl}/api/auth/register`, { data: { email, password, name: "Grace Hopper" } })
+      ).status(),
+    ).toBe(201);
 
     // A session made on A works on B.
     await signIn(page!, email);
@@ -89,7 +131,9 @@ test("two instances on one database share sessions, rate limits, the verificatio
     const answers: number[] = [];
     for (let i = 0; i < 5; i++) {
       const origin = i % 2 === 0 ? originB : siteUrl;
-      const res = await page!.request.post(`${origin}/api/auth/register`, { data: { email: `limit-${i}-${Date.now()}@example.com`, password, name: "Limit" } });
+      const res = await page!.request.post(`${origin}/api/auth/register`, {
+        data: { email: `limit-${i}-${Date.now()}@example.com`, password, name: "Limit" },
+      });
       answers.push(res.status());
     }
     expect(answers).toEqual([201, 201, 201, 429, 429]);
@@ -102,7 +146,11 @@ test("two instances on one database share sessions, rate limits, the verificatio
     expect(await (await page!.request.get(`${originB}/marketplace`)).text()).not.toContain("Freshly Approved Maps");
     await signIn(adminPage!, adminEmail);
     await adminPage!.goto(`${siteUrl}/admin/review`);
-    await adminPage!.getByTestId("queue-entry").filter({ hasText: "Freshly Approved Maps" }).getByRole("button", { name: "Approve" }).click();
+    await adminPage!
+      .getByTestId("queue-entry")
+      .filter({ hasText: "Freshly Approved Maps" })
+      .getByRole("button", { name: "Approve" })
+      .click();
     await expect(toast(adminPage!, "Approved")).toBeVisible({ timeout: 20_000 });
     const afterApproval = await page!.request.get(`${originB}/marketplace`);
     expect(await afterApproval.text()).toContain("Freshly Approved Maps");
@@ -110,11 +158,15 @@ test("two instances on one database share sessions, rate limits, the verificatio
     // One scheduled run per interval across both instances: every run either of them logged is in the lease
     // table's count, and no two runs (on whichever instance) came closer together than the interval allows.
     const runs = [...scheduledRuns(a!), ...scheduledRuns(b!)].sort((x, y) => x - y);
-    const [job] = await serverRows<{ runs: number }>(url, "select runs from scheduled_jobs where name = 'verify-listings'");
+    const [job] = await serverRows<{ runs: number }>(
+      url,
+      "select runs from scheduled_jobs where name = 'verify-listings'",
+    );
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(job!.runs).toBeGreaterThanOrEqual(runs.length);
     expect(job!.runs).toBeLessThanOrEqual(runs.length + 2); // runs still in progress have not logged yet
-    for (let i = 1; i < runs.length; i++) expect(runs[i]! - runs[i - 1]!, "time between two scheduled runs").toBeGreaterThan(interval * 0.5);
+    for (let i = 1; i < runs.length; i++)
+      expect(runs[i]! - runs[i - 1]!, "time between two scheduled runs").toBeGreaterThan(interval * 0.5);
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
     await Promise.all(servers.map((s) => s.stop()));
@@ -129,7 +181,11 @@ function slowPost(port: number, path: string, body: string) {
     port,
     path,
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(body) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "content-length": Buffer.byteLength(body),
+    },
   });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     request.on("response", (res) => {
@@ -167,24 +223,47 @@ test("SIGTERM: new requests are answered 503 (Connection: close), the request in
   const name = `agora_prod_${portC}`;
   const url = await createProductionDatabase(name, production);
   const fixtures = await openPostgres(url, { max: 1 });
-  await insertListing(fixtures.db, { name: "Never Answers", description: "Its server accepts and then says nothing.", categories: ["Data"], price: 0.01, serverUrl: `http://127.0.0.1:${hangingPort}/mcp`, status: "approved" });
+  await insertListing(fixtures.db, {
+    name: "Never Answers",
+    description: "Its server accepts and then says nothing.",
+    categories: ["Data"],
+    price: 0.01,
+    serverUrl: `http://127.0.0.1:${hangingPort}/mcp`,
+    status: "approved",
+  });
   await fixtures.close();
   // A 20 s interval: the schedule looks for a due run every 2 s, so a claim that missed at boot is soon made again.
-  const server = await startProductionServer(portC, { ...production, DATABASE_URL: url, PROBE_ALLOW_PRIVATE_HOSTS: "true", UNSAFE_TEST_MODE: "1", CHECK_INTERVAL_SECONDS: "20" });
+  const server = await startProductionServer(portC, {
+    ...production,
+    DATABASE_URL: url,
+    PROBE_ALLOW_PRIVATE_HOSTS: "true",
+    UNSAFE_TEST_MODE: "1",
+    CHECK_INTERVAL_SECONDS: "20",
+  });
   try {
     await expect
-      .poll(async () => (await serverRows<{ held: boolean }>(url, "select lease_until > now() as held from scheduled_jobs"))[0]?.held, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await serverRows<{ held: boolean }>(url, "select lease_until > now() as held from scheduled_jobs"))[0]?.held,
+        { timeout: 15_000 },
+      )
       .toBe(true);
 
     // A client still sending its request (an MCP call, half its body on the wire) when the signal comes.
-    const finish = slowPost(portC, "/api/mcp", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }));
+    const finish = slowPost(
+      portC,
+      "/api/mcp",
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    );
     await new Promise((r) => setTimeout(r, 500));
     const signalled = Date.now();
     server.process.kill("SIGTERM");
     // While it drains, the server still takes connections (closing its socket would reset those the kernel had
     // queued) and answers each new request 503 with Retry-After and Connection: close.
     await expect.poll(() => server.log(), { timeout: 5_000 }).toContain('"msg":"shutting down"');
-    const late = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: "127.0.0.1", port: portC, path: "/api/health", agent: false }, resolve).on("error", reject));
+    const late = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: "127.0.0.1", port: portC, path: "/api/health", agent: false }, resolve).on("error", reject),
+    );
     const lateBody = new Promise<string>((resolve) => {
       let text = "";
       late.on("data", (chunk: Buffer) => (text += chunk));
@@ -209,7 +288,11 @@ test("SIGTERM: new requests are answered 503 (Connection: close), the request in
     expect(lease!.held).toBe(false);
     const admin = new URL(url);
     admin.pathname = "/postgres";
-    const [sessions] = await serverRows<{ count: string }>(admin.toString(), "select count(*) from pg_stat_activity where datname = $1", [name]);
+    const [sessions] = await serverRows<{ count: string }>(
+      admin.toString(),
+      "select count(*) from pg_stat_activity where datname = $1",
+      [name],
+    );
     expect(Number(sessions!.count)).toBe(0);
   } finally {
     await server.stop();
@@ -223,13 +306,25 @@ type Outcome = { status: number; error?: string };
 /** One request on a connection of its own, from a chosen loopback address: its status, or the error that ended it. */
 function attempt(port: number, path: string, from: string, json?: unknown): Promise<Outcome> {
   const body = json === undefined ? undefined : JSON.stringify(json);
-  const headers = body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  const headers =
+    body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
   return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, path, method: body === undefined ? "GET" : "POST", headers, localAddress: from, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
-      res.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: body === undefined ? "GET" : "POST",
+        headers,
+        localAddress: from,
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+        res.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
+      },
+    );
     req.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
     req.end(body);
   });
@@ -240,13 +335,28 @@ test("SIGTERM under load: every request sent before it, the sign-ins queued in t
   const port = appPort + 30;
   const url = await createProductionDatabase(`agora_prod_${port}`, production);
   const fixtures = await openPostgres(url, { max: 1 });
-  await insertListing(fixtures.db, { name: "Drained Weather", description: "A detail page rendered while the server shuts down.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/drained", status: "approved" });
+  await insertListing(fixtures.db, {
+    name: "Drained Weather",
+    description: "A detail page rendered while the server shuts down.",
+    categories: ["Data"],
+    price: 0.01,
+    serverUrl: "http://127.0.0.1:9/drained",
+    status: "approved",
+  });
   await fixtures.close();
-  const server = await startProductionServer(port, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true" });
+  const server = await startProductionServer(port, {
+    ...production,
+    DATABASE_URL: url,
+    CHECK_SCHEDULE_DISABLED: "true",
+  });
   try {
     const email = `drained-${Date.now()}@example.com`;
-    expect((await attempt(port, "/api/auth/register", "127.0.0.1", { email, password, name: "Drained Person" })).status).toBe(201);
-    const slug = /href="\/marketplace\/([a-z0-9-]+)"/.exec(await (await fetch(`${server.origin}/marketplace`)).text())?.[1];
+    expect(
+      (await attempt(port, "/api/auth/register", "127.0.0.1", { email, password, name: "Drained Person" })).status,
+    ).toBe(201);
+    const slug = /href="\/marketplace\/([a-z0-9-]+)"/.exec(
+      await (await fetch(`${server.origin}/marketplace`)).text(),
+    )?.[1];
     expect(slug, "the listing on the marketplace page").toBeTruthy();
 
     const sent: Promise<Outcome>[] = [];
@@ -254,14 +364,19 @@ test("SIGTERM under load: every request sent before it, the sign-ins queued in t
     // 40 requests a second: search and detail pages, each from one of 200 addresses.
     const steady = (async () => {
       for (let i = 0; sending; i++) {
-        sent.push(attempt(port, i % 2 ? `/marketplace?q=drained${i % 7}` : `/marketplace/${slug}`, `127.0.40.${(i % 200) + 1}`));
+        sent.push(
+          attempt(port, i % 2 ? `/marketplace?q=drained${i % 7}` : `/marketplace/${slug}`, `127.0.40.${(i % 200) + 1}`),
+        );
         await new Promise((r) => setTimeout(r, 25));
       }
     })();
     // Sixty clients signing in with a wrong password, one after another: more than the door lets in at once.
     const signers = Array.from({ length: 60 }, async (_, i) => {
       while (sending) {
-        const answer = attempt(port, "/api/auth/login", `127.0.41.${i + 1}`, { email: i % 2 ? email : `nobody${i}@example.com`, password: "wrong password" });
+        const answer = attempt(port, "/api/auth/login", `127.0.41.${i + 1}`, {
+          email: i % 2 ? email : `nobody${i}@example.com`,
+          password: "wrong password",
+        });
         sent.push(answer);
         await answer;
       }
@@ -276,7 +391,10 @@ test("SIGTERM under load: every request sent before it, the sign-ins queued in t
     const outcomes = await Promise.all(sent);
 
     const reset = outcomes.filter((o) => o.status === -1);
-    expect(reset, `${reset.length} of ${outcomes.length} requests got no answer: ${JSON.stringify(reset.slice(0, 5))}`).toEqual([]);
+    expect(
+      reset,
+      `${reset.length} of ${outcomes.length} requests got no answer: ${JSON.stringify(reset.slice(0, 5))}`,
+    ).toEqual([]);
     expect(outcomes.filter((o) => ![200, 401, 429, 503].includes(o.status)).map((o) => o.status)).toEqual([]);
     expect([200, 503]).toContain((await person).status);
     expect(await server.exited).toBe(0);
@@ -288,11 +406,17 @@ test("SIGTERM under load: every request sent before it, the sign-ins queued in t
   }
 });
 
-test("readiness: 503 with the reason when a migration is missing or the database refuses, within 2 s; health stays 200", async ({ request }) => {
+test("readiness: 503 with the reason when a migration is missing or the database refuses, within 2 s; health stays 200", async ({
+  request,
+}) => {
   test.setTimeout(60_000);
   const name = `agora_prod_${portD}`;
   const url = await createProductionDatabase(name, production);
-  const server = await startProductionServer(portD, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true" });
+  const server = await startProductionServer(portD, {
+    ...production,
+    DATABASE_URL: url,
+    CHECK_SCHEDULE_DISABLED: "true",
+  });
   const admin = new URL(url);
   admin.pathname = "/postgres";
   try {
@@ -304,15 +428,24 @@ test("readiness: 503 with the reason when a migration is missing or the database
     expect(health.headers()["cache-control"]).toBe("no-store");
 
     // The database lost the record of its newest migration (restored from an older backup, say).
-    const [newest] = await serverRows<{ id: number; hash: string; created_at: string }>(url, "delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning id, hash, created_at");
+    const [newest] = await serverRows<{ id: number; hash: string; created_at: string }>(
+      url,
+      "delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning id, hash, created_at",
+    );
     const behind = await request.get(`${server.origin}/api/ready`);
     expect(behind.status()).toBe(503);
     expect(((await behind.json()) as { reason: string }).reason).toMatch(/^migrations not applied: \d{4}_\w+$/);
-    await serverRows(url, "insert into drizzle.__drizzle_migrations (id, hash, created_at) values ($1, $2, $3)", [String(newest!.id), newest!.hash, newest!.created_at]);
+    await serverRows(url, "insert into drizzle.__drizzle_migrations (id, hash, created_at) values ($1, $2, $3)", [
+      String(newest!.id),
+      newest!.hash,
+      newest!.created_at,
+    ]);
 
     // The database stops taking connections and drops the app's: readiness says so quickly, liveness is unaffected.
     await serverRows(admin.toString(), `alter database "${name}" allow_connections false`);
-    await serverRows(admin.toString(), "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [name]);
+    await serverRows(admin.toString(), "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [
+      name,
+    ]);
     const asked = Date.now();
     const down = await request.get(`${server.origin}/api/ready`);
     expect(Date.now() - asked).toBeLessThan(2_000);
@@ -321,7 +454,9 @@ test("readiness: 503 with the reason when a migration is missing or the database
     expect((await request.get(`${server.origin}/api/health`)).status()).toBe(200);
 
     await serverRows(admin.toString(), `alter database "${name}" allow_connections true`);
-    await expect.poll(async () => (await request.get(`${server.origin}/api/ready`)).status(), { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(async () => (await request.get(`${server.origin}/api/ready`)).status(), { timeout: 15_000 })
+      .toBe(200);
   } finally {
     await serverRows(admin.toString(), `alter database "${name}" allow_connections true`).catch(() => {});
     await server.stop();
@@ -335,9 +470,22 @@ test("terminating the database's connections again and again: every surface answ
   const name = `agora_prod_${terminatedPort}`;
   const url = await createProductionDatabase(name, production);
   const fixtures = await openPostgres(url, { max: 1 });
-  const listing = await insertListing(fixtures.db, { name: "Tidal Weather", description: "Tides and weather for agents.", categories: ["Data"], price: 0.01, serverUrl: "http://127.0.0.1:9/tidal", status: "approved" });
+  const listing = await insertListing(fixtures.db, {
+    name: "Tidal Weather",
+    description: "Tides and weather for agents.",
+    categories: ["Data"],
+    price: 0.01,
+    serverUrl: "http://127.0.0.1:9/tidal",
+    status: "approved",
+  });
   await fixtures.close();
-  const server = await startProductionServer(terminatedPort, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true", RATE_LIMIT_DISABLED: "1", UNSAFE_TEST_MODE: "1" });
+  const server = await startProductionServer(terminatedPort, {
+    ...production,
+    DATABASE_URL: url,
+    CHECK_SCHEDULE_DISABLED: "true",
+    RATE_LIMIT_DISABLED: "1",
+    UNSAFE_TEST_MODE: "1",
+  });
   const admin = new URL(url);
   admin.pathname = "/postgres";
   const killer = postgres(admin.toString(), { max: 1, onnotice: () => {} });
@@ -356,12 +504,24 @@ test("terminating the database's connections again and again: every surface answ
     {
       label: "/api/mcp",
       path: () => "/api/mcp",
-      init: { method: "POST", headers: json, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_servers", arguments: { query: `tidal ${fresh()}` } } }) },
+      init: {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "search_servers", arguments: { query: `tidal ${fresh()}` } },
+        }),
+      },
     },
   ];
   const seen: { label: string; status: number; retryAfter: string | null }[] = [];
   const ask = async (surface: (typeof surfaces)[number]) => {
-    const response = await fetch(`${server.origin}${surface.path()}`, { ...surface.init, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(`${server.origin}${surface.path()}`, {
+      ...surface.init,
+      signal: AbortSignal.timeout(30_000),
+    });
     await response.arrayBuffer();
     return { label: surface.label, status: response.status, retryAfter: response.headers.get("retry-after") };
   };
@@ -370,7 +530,10 @@ test("terminating the database's connections again and again: every surface answ
     let terminating = true;
     const terminations = (async () => {
       while (terminating) {
-        await killer.unsafe("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
+        await killer.unsafe(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+          [name],
+        );
         await new Promise((r) => setTimeout(r, 150));
       }
     })();
@@ -388,11 +551,15 @@ test("terminating the database's connections again and again: every surface answ
     terminating = false;
     await terminations;
     const failures = seen.filter((s) => s.status !== 200 && !(s.status === 503 && Number(s.retryAfter) > 0));
-    expect(failures, `${seen.length} requests; not 200 or 503 with Retry-After: ${JSON.stringify(failures.slice(0, 10))}`).toEqual([]);
+    expect(
+      failures,
+      `${seen.length} requests; not 200 or 503 with Retry-After: ${JSON.stringify(failures.slice(0, 10))}`,
+    ).toEqual([]);
     // Classified as the database being away, never as a bug of the route.
     expect(server.log()).not.toContain('"msg":"unhandled route error"');
     // Recovered: every surface answers 200 again once the terminations stop.
-    for (const surface of surfaces) await expect.poll(async () => (await ask(surface)).status, { message: surface.label, timeout: 15_000 }).toBe(200);
+    for (const surface of surfaces)
+      await expect.poll(async () => (await ask(surface)).status, { message: surface.label, timeout: 15_000 }).toBe(200);
   } finally {
     await killer.end();
     await server.stop();
@@ -406,25 +573,52 @@ test("a 999× price rise and a new payee stay off the rendered detail page: the 
   const url = await createProductionDatabase(`agora_prod_${heldPort}`, production);
   const fixtures = await openPostgres(url, { max: 2 });
   const wallets = ["0x1111111111111111111111111111111111111111", "0x2222222222222222222222222222222222222222"] as const;
-  const priced = await startPricedServer({ items: [{ name: "Forecast", amount: 0.01 }], wallet: wallets[0], extraTool: false });
+  const priced = await startPricedServer({
+    items: [{ name: "Forecast", amount: 0.01 }],
+    wallet: wallets[0],
+    extraTool: false,
+  });
   let server: ProductionServer | undefined;
   try {
     // Submitted, checked, approved and checked again (as the review flow does); then the server changes its terms.
-    const reviewer = (await insertPasswordUser(fixtures.db, { email: "held-reviewer@example.com", name: "Reviewer", passwordHash: "x" })).id;
-    const listing = await insertListing(fixtures.db, { name: "Held Terms Weather", description: "Forecasts whose seller raises the price.", categories: ["Data"], serverUrl: priced.url, status: "pending" });
+    const reviewer = (
+      await insertPasswordUser(fixtures.db, { email: "held-reviewer@example.com", name: "Reviewer", passwordHash: "x" })
+    ).id;
+    const listing = await insertListing(fixtures.db, {
+      name: "Held Terms Weather",
+      description: "Forecasts whose seller raises the price.",
+      categories: ["Data"],
+      serverUrl: priced.url,
+      status: "pending",
+    });
     const loopback = { allowPrivateHosts: true };
     await checkListing(fixtures.db, listing.id, loopback);
-    expect((await decideListing(fixtures.db, listing.id, reviewer, { decision: "approved", reason: null, revision: listing.revision })).ok).toBe(true);
+    expect(
+      (
+        await decideListing(fixtures.db, listing.id, reviewer, {
+          decision: "approved",
+          reason: null,
+          revision: listing.revision,
+        })
+      ).ok,
+    ).toBe(true);
     expect((await checkListing(fixtures.db, listing.id, loopback))?.listing?.verified).toBe(true);
     priced.state.items = [{ name: "Forecast", amount: 9.99 }];
     priced.state.wallet = wallets[1];
     expect((await checkListing(fixtures.db, listing.id, loopback))?.listing).toEqual({ price: 0.01, verified: false });
 
-    server = await startProductionServer(heldPort, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true" });
+    server = await startProductionServer(heldPort, {
+      ...production,
+      DATABASE_URL: url,
+      CHECK_SCHEDULE_DISABLED: "true",
+    });
     const page = await fetch(`${server.origin}/marketplace/${listing.slug}`, { headers: { accept: "text/html" } });
     expect(page.status).toBe(200);
     const html = await page.text();
-    const text = html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    const text = html
+      .replace(/<script[\s\S]*?<\/script>/g, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ");
     expect(text).toContain("Price $0.01 / call");
     expect(text).toContain(`Accepts USDC_BASE_SEPOLIA → ${wallets[0]}`);
     expect(text).not.toContain(`Accepts USDC_BASE_SEPOLIA → ${wallets[1]}`);
@@ -465,16 +659,26 @@ function rssMb(pid: number): number {
 type Raw = { status: number; body: string };
 
 /** One request as written (path as is, any method, a body on a GET), from a chosen loopback address. */
-function raw(port: number, path: string, init: { method?: string; body?: string; from?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+function raw(
+  port: number,
+  path: string,
+  init: { method?: string; body?: string; from?: string; headers?: Record<string, string> } = {},
+): Promise<Raw> {
   return new Promise((resolve) => {
-    const headers = { ...init.headers, ...(init.body === undefined ? {} : { "content-length": String(Buffer.byteLength(init.body)) }) };
-    const req = http.request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers, localAddress: init.from, agent: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", () => resolve({ status: -1, body }));
-    });
+    const headers = {
+      ...init.headers,
+      ...(init.body === undefined ? {} : { "content-length": String(Buffer.byteLength(init.body)) }),
+    };
+    const req = http.request(
+      { host: "127.0.0.1", port, path, method: init.method ?? "GET", headers, localAddress: init.from, agent: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("error", () => resolve({ status: -1, body }));
+      },
+    );
     req.setTimeout(60_000, () => req.destroy());
     req.on("error", () => resolve({ status: -1, body: "" }));
     req.end(init.body);
@@ -509,7 +713,12 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
     test.setTimeout(90_000);
     const url = await createProductionDatabase(`agora_prod_${burstPort}`, production);
     // The image's heap cap (Dockerfile NODE_OPTIONS), so memory held per request shows as it would in production.
-    server = await startProductionServer(burstPort, { ...production, DATABASE_URL: url, CHECK_SCHEDULE_DISABLED: "true", NODE_OPTIONS: "--max-old-space-size=256" });
+    server = await startProductionServer(burstPort, {
+      ...production,
+      DATABASE_URL: url,
+      CHECK_SCHEDULE_DISABLED: "true",
+      NODE_OPTIONS: "--max-old-space-size=256",
+    });
   });
 
   test.afterAll(async () => {
@@ -519,9 +728,23 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
   test("TRACE and other methods no route serves answer 405, escaped paths answer as decoded or 404, and none logs a stack", async () => {
     test.setTimeout(60_000);
     const logged = server.log().length;
-    const routes = ["/", "/marketplace", "/register", "/login/email", "/api/health", "/api/ready", "/api/mcp", "/api/mcp-agents", "/api/auth/login", "/v0.1/servers", "/api/nextauth/providers", "/terms-of-service"];
+    const routes = [
+      "/",
+      "/marketplace",
+      "/register",
+      "/login/email",
+      "/api/health",
+      "/api/ready",
+      "/api/mcp",
+      "/api/mcp-agents",
+      "/api/auth/login",
+      "/v0.1/servers",
+      "/api/nextauth/providers",
+      "/terms-of-service",
+    ];
     for (const route of routes) {
-      for (const method of ["TRACE", "PROPFIND", "PURGE"]) expect((await raw(burstPort, route, { method })).status, `${method} ${route}`).toBe(405);
+      for (const method of ["TRACE", "PROPFIND", "PURGE"])
+        expect((await raw(burstPort, route, { method })).status, `${method} ${route}`).toBe(405);
     }
     // Escaped letters and digits are the same address; other escapes of a route's path are not that route.
     const same: [string, string][] = [
@@ -535,22 +758,46 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
       ["/login/%65mail", "/login/email"],
       ["/%2e%2e/register", "/register"],
     ];
-    for (const [escaped, plain] of same) expect((await raw(burstPort, escaped)).status, escaped).toBe((await raw(burstPort, plain)).status);
-    for (const path of ["/api%2Fhealth", "/api%2fhealth", "/v0.1%2Fservers", "/login%2Femail", "/%2e%2e/api%2Fhealth", "/api/%2e%2e/health", "/%252Fregister", "/api/health%2F"]) {
+    for (const [escaped, plain] of same)
+      expect((await raw(burstPort, escaped)).status, escaped).toBe((await raw(burstPort, plain)).status);
+    for (const path of [
+      "/api%2Fhealth",
+      "/api%2fhealth",
+      "/v0.1%2Fservers",
+      "/login%2Femail",
+      "/%2e%2e/api%2Fhealth",
+      "/api/%2e%2e/health",
+      "/%252Fregister",
+      "/api/health%2F",
+    ]) {
       expect((await raw(burstPort, path)).status, path).toBe(404);
     }
     // Bodies abandoned half-way, and Auth.js addresses no provider or action answers.
     for (const path of ["/api/auth/login", "/api/mcp", "/login/email"]) {
-      const upload = http.request({ host: "127.0.0.1", port: burstPort, path, method: "POST", headers: { "content-type": "application/json", "content-length": "1000" }, agent: false });
+      const upload = http.request({
+        host: "127.0.0.1",
+        port: burstPort,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": "1000" },
+        agent: false,
+      });
       upload.on("error", () => {});
       upload.write('{"email":');
       await new Promise((r) => setTimeout(r, 300));
       upload.destroy();
     }
-    for (const path of ["/api/nextauth/signin/nope", "/api/nextauth/callback/nope", "/api/nextauth/nope", "/api/nextauth/%70roviders"]) {
+    for (const path of [
+      "/api/nextauth/signin/nope",
+      "/api/nextauth/callback/nope",
+      "/api/nextauth/nope",
+      "/api/nextauth/%70roviders",
+    ]) {
       expect((await raw(burstPort, path)).status, path).toBeLessThan(500);
     }
-    await expect.poll(() => server.log().slice(logged), { timeout: 5_000 }).toContain("clients left before their request body arrived");
+    await expect
+      .poll(() => server.log().slice(logged), { timeout: 5_000 })
+      .toContain("clients left before their request body arrived");
     const log = server.log().slice(logged);
     expect(log).not.toMatch(/\n\s+at |"stack"|Error: aborted|too many times|HTTP method is unsupported/);
   });
@@ -577,10 +824,24 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
     test.setTimeout(120_000);
     // From 250 addresses, four each: the per-client cap is not what holds them back.
     const answers = await Promise.all(
-      Array.from({ length: 1_000 }, (_, i) => raw(burstPort, `/marketplace?q=burst${i % 50}`, { body: "x", from: `127.0.${60 + Math.floor(i / 4 / 250)}.${((i >> 2) % 250) + 1}`, headers: { accept: "text/html" } })),
+      Array.from({ length: 1_000 }, (_, i) =>
+        raw(burstPort, `/marketplace?q=burst${i % 50}`, {
+          body: "x",
+          from: `127.0.${60 + Math.floor(i / 4 / 250)}.${((i >> 2) % 250) + 1}`,
+          headers: { accept: "text/html" },
+        }),
+      ),
     );
     const count = (status: number) => answers.filter((a) => a.status === status).length;
-    expect(count(200) + count(503), JSON.stringify(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 503).slice(0, 10))).toBe(1_000);
+    expect(
+      count(200) + count(503),
+      JSON.stringify(
+        answers
+          .map((a) => a.status)
+          .filter((s) => s !== 200 && s !== 503)
+          .slice(0, 10),
+      ),
+    ).toBe(1_000);
     expect(count(503)).toBeGreaterThan(500);
     expect((await raw(burstPort, "/api/health")).status).toBe(200);
     expect((await raw(burstPort, "/marketplace?q=after")).status).toBe(200);
@@ -589,8 +850,15 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
 
   test("4,000 distinct URLs, 16 at a time, leave memory flat and the server answering", async () => {
     test.setTimeout(300_000);
-    const urls = Array.from({ length: 4_000 }, (_, i) =>
-      [`/marketplace?q=distinct${i}`, `/marketplace?q=distinct${i}&category=Data`, `/api/mcp-agents?q=distinct${i}`, `/marketplace?q=distinct${i}&sort=name`][i % 4]!,
+    const urls = Array.from(
+      { length: 4_000 },
+      (_, i) =>
+        [
+          `/marketplace?q=distinct${i}`,
+          `/marketplace?q=distinct${i}&category=Data`,
+          `/api/mcp-agents?q=distinct${i}`,
+          `/marketplace?q=distinct${i}&sort=name`,
+        ][i % 4]!,
     );
     let next = 0;
     const failures: string[] = [];

@@ -30,7 +30,8 @@ test.beforeEach(({ isMobile }) => test.skip(isMobile, "protocol checks run on th
 
 test.describe("MCP endpoint with the SDK client", () => {
   let client: Client;
-  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
   test.beforeEach(async ({ baseURL }) => {
     client = new Client({ name: "e2e", version: "1.0.0" });
@@ -58,11 +59,21 @@ test.describe("MCP endpoint with the SDK client", () => {
       paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC" }],
       lastVerification: { status: "passed" },
     });
-    expect((details.structuredContent as { pricedItems: { name: string }[] }).pricedItems.map((i) => i.name)).toEqual(["Current weather", "Market report", "Page screenshot", "Logo render", "weather", "market-report", "logo-render"]);
+    expect((details.structuredContent as { pricedItems: { name: string }[] }).pricedItems.map((i) => i.name)).toEqual([
+      "Current weather",
+      "Market report",
+      "Page screenshot",
+      "Logo render",
+      "weather",
+      "market-report",
+      "logo-render",
+    ]);
     expect((details.content[0] as { text: string }).text).toMatch(/Last verification: passed at /);
 
     const categories = await call("list_categories");
-    expect((categories.structuredContent as { categories: { name: string }[] }).categories.map((c) => c.name)).toContain("Finance");
+    expect(
+      (categories.structuredContent as { categories: { name: string }[] }).categories.map((c) => c.name),
+    ).toContain("Finance");
   });
 
   test("answers an unknown id and invalid arguments with tool errors", async () => {
@@ -79,7 +90,9 @@ test.describe("MCP endpoint with the SDK client", () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: SearchAnswer = (await call("search_servers", { sort: "newest", limit: 10, ...(cursor ? { cursor } : {}) })).structuredContent as SearchAnswer;
+      const page: SearchAnswer = (
+        await call("search_servers", { sort: "newest", limit: 10, ...(cursor ? { cursor } : {}) })
+      ).structuredContent as SearchAnswer;
       expect(page.total).toBe(TOTAL);
       ids.push(...page.servers.map((s) => s.id));
       cursor = page.nextCursor;
@@ -97,7 +110,12 @@ test.describe("MCP endpoint over plain HTTP", () => {
     expect(typed.status()).toBe(415);
     const big = await request.post("/api/mcp", {
       headers: { ...headers, "content-type": "application/json" },
-      data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { pad: "x".repeat(70_000) } } }),
+      data: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { pad: "x".repeat(70_000) } },
+      }),
     });
     expect(big.status()).toBe(413);
     expect(await big.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
@@ -107,22 +125,38 @@ test.describe("MCP endpoint over plain HTTP", () => {
 test.describe("MCP Inspector CLI", () => {
   // The pinned devDependency, never a download: npx --no-install fails rather than fetch.
   const inspector = async (url: string, ...args: string[]) => {
-    const { stdout } = await run("npx", ["--no-install", "@modelcontextprotocol/inspector", "--cli", url, "--transport", "http", ...args], {
-      timeout: 60_000,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
+    const { stdout } = await run(
+      "npx",
+      ["--no-install", "@modelcontextprotocol/inspector", "--cli", url, "--transport", "http", ...args],
+      {
+        timeout: 60_000,
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
     return JSON.parse(stdout);
   };
 
   test("lists the tools", async ({ baseURL }) => {
     test.setTimeout(90_000);
     const { tools } = await inspector(`${baseURL}/api/mcp`, "--method", "tools/list");
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(["get_server", "list_categories", "search_servers"]);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "get_server",
+      "list_categories",
+      "search_servers",
+    ]);
   });
 
   test("calls search_servers", async ({ baseURL }) => {
     test.setTimeout(90_000);
-    const result = await inspector(`${baseURL}/api/mcp`, "--method", "tools/call", "--tool-name", "search_servers", "--tool-arg", "query=boba");
+    const result = await inspector(
+      `${baseURL}/api/mcp`,
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "search_servers",
+      "--tool-arg",
+      "query=boba",
+    );
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent.servers[0].name).toBe("Boba Order Bot");
     expect(result.content[0].text).toContain("Boba Order Bot");
@@ -150,7 +184,11 @@ test.describe("official-registry API", () => {
   });
 
   test("answers one server by encoded and plain name, and 404 for unknown ones", async ({ request }) => {
-    for (const path of ["/v0.1/servers/dev.agora-mcp%2Fboba-order-bot/versions/latest", "/v0/servers/dev.agora-mcp/boba-order-bot/versions/latest", "/v0/servers/boba-order-bot"]) {
+    for (const path of [
+      "/v0.1/servers/dev.agora-mcp%2Fboba-order-bot/versions/latest",
+      "/v0/servers/dev.agora-mcp/boba-order-bot/versions/latest",
+      "/v0/servers/boba-order-bot",
+    ]) {
       const res = await request.get(path);
       expect(res.status(), path).toBe(200);
       const body = await res.json();

@@ -7,9 +7,19 @@ import { referencePort } from "./support/ports";
 test.describe.configure({ mode: "serial" });
 
 const submitServer = (page: Page, name: string, serverUrl: string) =>
-  submit(page, { name, serverUrl, description: "A reference MonetizedMCP server used by the review flow tests.", category: "Dev Tools" });
+  submit(page, {
+    name,
+    serverUrl,
+    description: "A reference MonetizedMCP server used by the review flow tests.",
+    category: "Dev Tools",
+  });
 
-test("submit → probe evidence → admin approves → public with price and Verified; a rejection reaches the provider only", async ({ page, browser, isMobile, request }, testInfo) => {
+test("submit → probe evidence → admin approves → public with price and Verified; a rejection reaches the provider only", async ({
+  page,
+  browser,
+  isMobile,
+  request,
+}, testInfo) => {
   test.skip(isMobile, "one run is enough; it shares the admin account");
   test.setTimeout(120_000);
   const run = uniqueLogin(testInfo, "review");
@@ -87,7 +97,11 @@ test("submit → probe evidence → admin approves → public with price and Ver
   await expect(admin.getByTestId("queue-entry").filter({ hasText: bad })).toBeVisible();
 });
 
-test("an owner's edit after the reviewer opened the queue: Approve is refused, the reviewer sees the new text", async ({ page, browser, isMobile }, testInfo) => {
+test("an owner's edit after the reviewer opened the queue: Approve is refused, the reviewer sees the new text", async ({
+  page,
+  browser,
+  isMobile,
+}, testInfo) => {
   test.skip(isMobile, "one run is enough; it shares the admin account");
   test.setTimeout(90_000);
   const run = uniqueLogin(testInfo, "switch");
@@ -110,7 +124,9 @@ test("an owner's edit after the reviewer opened the queue: Approve is refused, t
 
   // Approve on the stale page is refused with a clear message, and the queue shows the new text.
   await entry.getByRole("button", { name: "Approve" }).click();
-  await expect(toast(admin, "Listing changed", "The owner changed this listing after you opened the queue.")).toBeVisible({ timeout: 20_000 });
+  await expect(
+    toast(admin, "Listing changed", "The owner changed this listing after you opened the queue."),
+  ).toBeVisible({ timeout: 20_000 });
   const fresh = admin.getByTestId("queue-entry").filter({ hasText: name });
   await expect(fresh.getByText("Switched after review: now forwards every call elsewhere.")).toBeVisible();
   await expect(fresh.getByText("edited (version 2)")).toBeVisible();
@@ -134,7 +150,12 @@ test("the queue marks a submitter whose email is not confirmed", async ({ browse
   const name = `Unconfirmed Server ${run}`;
   const created = await request.post("/api/mcp-agents", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name, description: "Submitted by an account with an unconfirmed email.", mcpServerUrl: `https://${run}.example.com/mcp`, categories: "AI" },
+    data: {
+      name,
+      description: "Submitted by an account with an unconfirmed email.",
+      mcpServerUrl: `https://${run}.example.com/mcp`,
+      categories: "AI",
+    },
   });
   expect(created.status()).toBe(201);
 

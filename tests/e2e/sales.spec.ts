@@ -8,7 +8,10 @@ import { chainPort } from "./support/ports";
 // cards and the "Most purchased" sort show them. The sample's reference listings share that payee.
 const PAYEE = "0x000000000000000000000000000000000000dEaD";
 
-test("sales read from the chain show on the detail page, the cards and the Most purchased sort", async ({ page, isMobile }, testInfo) => {
+test("sales read from the chain show on the detail page, the cards and the Most purchased sort", async ({
+  page,
+  isMobile,
+}, testInfo) => {
   test.skip(isMobile, "one run settles the sales; the phone layout is screenshotted below");
   // The indexer runs every second, but in the full suite under CI load one run was seen to take ~45 s (chain and
   // database shared with every other spec): the wait allows for that; the property is that the sales show.
@@ -22,7 +25,9 @@ test("sales read from the chain show on the detail page, the cards and the Most 
 
   await expect(async () => {
     await page.goto("/marketplace/weather-now");
-    await expect(page.getByTestId("sales-panel").getByRole("row", { name: /^Sales/ })).toHaveText(/Sales\s*3\s*3\s*3/, { timeout: 1_000 });
+    await expect(page.getByTestId("sales-panel").getByRole("row", { name: /^Sales/ })).toHaveText(/Sales\s*3\s*3\s*3/, {
+      timeout: 1_000,
+    });
   }).toPass({ timeout: 100_000 });
   const panel = page.getByTestId("sales-panel");
   await expect(panel.getByRole("row", { name: /^Unique buyers/ })).toHaveText(/Unique buyers\s*2\s*2\s*2/);
@@ -33,7 +38,9 @@ test("sales read from the chain show on the detail page, the cards and the Most 
   // The run's chain is on this machine (CHAIN_RPC_URLS names loopback), as the sandbox's is: no public explorer has
   // the transaction, so the page names the local chain instead of linking Base Sepolia's explorer (a site reading a
   // real chain links it: tests/unit/transaction-place.test.ts).
-  await expect(panel.getByTestId("last-sale")).toHaveText(/^Last sale: \$0\.25 on .+ · transaction on the local chain$/);
+  await expect(panel.getByTestId("last-sale")).toHaveText(
+    /^Last sale: \$0\.25 on .+ · transaction on the local chain$/,
+  );
   await expect(panel.getByRole("link", { name: "View transaction" })).toHaveCount(0);
   expect(await page.locator('a[href*="basescan"]').count()).toBe(0);
   expect(last).toMatch(/^0x[0-9a-f]{64}$/);
@@ -57,7 +64,9 @@ test("sales read from the chain show on the detail page, the cards and the Most 
   // reference server); listings nobody bought from follow, most sales first throughout.
   const lines = page.getByTestId("listing").getByTestId("sales-line");
   await expect(lines.nth(0)).toHaveText(/^\d+ sales · \d+ buyers in 30 days$/);
-  const counts = (await lines.allTextContents()).map((text) => (text.trim() === "No sales yet" ? 0 : Number(/^(\d+) sales?/.exec(text.trim())?.[1])));
+  const counts = (await lines.allTextContents()).map((text) =>
+    text.trim() === "No sales yet" ? 0 : Number(/^(\d+) sales?/.exec(text.trim())?.[1]),
+  );
   expect(counts[0]).toBeGreaterThanOrEqual(3);
   expect(counts).toEqual([...counts].sort((a, b) => b - a));
   expect(counts).toContain(0);

@@ -33,6 +33,9 @@ for (const { path, name, bytes } of BUDGETS) {
       .join("\n");
     console.log(`${name}: ${(total / KB).toFixed(1)} kB of script at load`);
     expect(sizes.length, "the page loads its scripts").toBeGreaterThan(0);
-    expect(total, `${name}: ${(total / KB).toFixed(1)} kB of script, budget ${bytes / KB} kB:\n${list}`).toBeLessThanOrEqual(bytes);
+    expect(
+      total,
+      `${name}: ${(total / KB).toFixed(1)} kB of script, budget ${bytes / KB} kB:\n${list}`,
+    ).toBeLessThanOrEqual(bytes);
   });
 }

@@ -25,7 +25,15 @@ function signIn(from: string, email: string, password: string): Promise<Answer> 
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: appPort, path: "/api/auth/login", method: "POST", localAddress: from, agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      {
+        host: "127.0.0.1",
+        port: appPort,
+        path: "/api/auth/login",
+        method: "POST",
+        localAddress: from,
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
@@ -40,20 +48,39 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The build's id of the sign-in action (anyone can read it in the sign-in page's script). */
 function signInActionId(): string {
-  const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { exportedName?: string }> };
+  const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
+    node: Record<string, { exportedName?: string }>;
+  };
   return Object.entries(manifest.node).find(([, a]) => a.exportedName === "signInWithEmail")![0];
 }
 
 /** The sign-in action posted to `path` (any page: Next runs it there), as the sign-in form's script posts it. */
-function postSignInAction(origin: string, from: string, path: string, id: string, email: string, password: string): Promise<Answer> {
+function postSignInAction(
+  origin: string,
+  from: string,
+  path: string,
+  id: string,
+  email: string,
+  password: string,
+): Promise<Answer> {
   const body = JSON.stringify([{ email, password }]);
   const started = performance.now();
-  const headers = { host: new URL(origin).host, "next-action": id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin, "content-length": Buffer.byteLength(body) };
+  const headers = {
+    host: new URL(origin).host,
+    "next-action": id,
+    "content-type": "text/plain;charset=UTF-8",
+    accept: "text/x-component",
+    origin,
+    "content-length": Buffer.byteLength(body),
+  };
   return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port: appPort, path, method: "POST", localAddress: from, agent: false, headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port: appPort, path, method: "POST", localAddress: from, agent: false, headers },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      },
+    );
     req.on("error", () => resolve({ status: -1, ms: performance.now() - started }));
     req.end(body);
   });
@@ -63,7 +90,9 @@ test.describe("sign-in under a burst of failures", () => {
   test.skip(({ isMobile }) => isMobile, "server behaviour: one project is enough");
   test.setTimeout(90_000);
 
-  test("sixty addresses failing at once never lock out a person signing in with the right password", async ({ request }) => {
+  test("sixty addresses failing at once never lock out a person signing in with the right password", async ({
+    request,
+  }) => {
     const email = `burst-${Date.now()}@example.com`;
     const password = "a long and unusual passphrase 4 burst";
     const registered = await request.post("/api/auth/register", { data: { email, password, name: "Burst Person" } });
@@ -71,7 +100,9 @@ test.describe("sign-in under a burst of failures", () => {
     const attackers = Array.from({ length: 60 }, (_, i) => `127.0.${10 + Math.floor(i / 250)}.${(i % 250) + 1}`);
 
     // First wave: every address is new to the server, so the person queues with them (in arrival order).
-    const wave1 = attackers.map((from, i) => signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password 1"));
+    const wave1 = attackers.map((from, i) =>
+      signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password 1"),
+    );
     await sleep(50);
     let person = await signIn("127.0.99.1", email, password);
     // Refused at worst once, as "busy", and in within a few seconds on the retry it is told to make.
@@ -82,7 +113,9 @@ test.describe("sign-in under a burst of failures", () => {
     expect(first.filter((a) => a.status === 401).length).toBeGreaterThan(0);
 
     // Second wave: the same addresses again, now known to be failing; the person goes ahead of all of them.
-    const wave2 = attackers.map((from, i) => signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password 2"));
+    const wave2 = attackers.map((from, i) =>
+      signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password 2"),
+    );
     await sleep(50);
     person = await signIn("127.0.99.2", email, password);
     expect(person.status).toBe(200);
@@ -96,18 +129,23 @@ test.describe("sign-in under a burst of failures", () => {
     expect(second.every((a) => a.status === 401 || a.status === 503)).toBe(true);
   });
 
-  test("sixty addresses each keeping four wrong-password sign-ins in flight: the site keeps answering and a person signs in", async ({ request }) => {
+  test("sixty addresses each keeping four wrong-password sign-ins in flight: the site keeps answering and a person signs in", async ({
+    request,
+  }) => {
     test.setTimeout(120_000);
     const email = `siege-${Date.now()}@example.com`;
     const password = "another long passphrase 4 the siege";
-    expect((await request.post("/api/auth/register", { data: { email, password, name: "Siege Person" } })).status()).toBe(201);
+    expect(
+      (await request.post("/api/auth/register", { data: { email, password, name: "Siege Person" } })).status(),
+    ).toBe(201);
     const attackers = Array.from({ length: 60 }, (_, i) => `127.0.20.${i + 1}`);
     let attacking = true;
     const attempts: number[] = [];
     // Each address keeps four sign-ins in flight until the end: a new one as soon as one is answered.
     const loops = attackers.flatMap((from, i) =>
       [0, 1, 2, 3].map(async () => {
-        while (attacking) attempts.push((await signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password")).status);
+        while (attacking)
+          attempts.push((await signIn(from, i % 2 ? email : `nobody${i}@example.com`, "wrong password")).status);
       }),
     );
     try {
@@ -122,7 +160,10 @@ test.describe("sign-in under a burst of failures", () => {
       }
       const good = tries.filter((t) => t.status === 200 && t.ms < 5_000);
       expect(good.length, JSON.stringify(tries.map((t) => [t.status, Math.round(t.ms)]))).toBeGreaterThanOrEqual(9);
-      expect(others.every((o) => o.status === 200), JSON.stringify(others)).toBe(true);
+      expect(
+        others.every((o) => o.status === 200),
+        JSON.stringify(others),
+      ).toBe(true);
     } finally {
       attacking = false;
       await Promise.all(loops);
@@ -132,11 +173,16 @@ test.describe("sign-in under a burst of failures", () => {
     expect(attempts.every((s) => s === 401 || s === 503)).toBe(true);
   });
 
-  test("the sign-in action posted to the home page, a guide and a detail page is a sign-in too: the pages stay up and a person signs in", async ({ request, baseURL }) => {
+  test("the sign-in action posted to the home page, a guide and a detail page is a sign-in too: the pages stay up and a person signs in", async ({
+    request,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const email = `elsewhere-${Date.now()}@example.com`;
     const password = "a passphrase posted to the right page";
-    expect((await request.post("/api/auth/register", { data: { email, password, name: "Elsewhere Person" } })).status()).toBe(201);
+    expect(
+      (await request.post("/api/auth/register", { data: { email, password, name: "Elsewhere Person" } })).status(),
+    ).toBe(201);
     const id = signInActionId();
     const slug = /href="\/marketplace\/([a-z0-9-]+)"/.exec(await (await request.get("/marketplace")).text())?.[1];
     expect(slug, "a listing on the marketplace page").toBeTruthy();
@@ -148,7 +194,14 @@ test.describe("sign-in under a burst of failures", () => {
     const loops = attackers.flatMap((from, i) =>
       [0, 1, 2, 3].map(async (j) => {
         for (let n = 0; attacking; n++) {
-          const answer = await postSignInAction(baseURL!, from, targets[(i + j + n) % targets.length]!, id, i % 2 ? email : `nobody${i}@example.com`, "wrong password");
+          const answer = await postSignInAction(
+            baseURL!,
+            from,
+            targets[(i + j + n) % targets.length]!,
+            id,
+            i % 2 ? email : `nobody${i}@example.com`,
+            "wrong password",
+          );
           attempts.push(answer.status);
         }
       }),
@@ -159,12 +212,19 @@ test.describe("sign-in under a burst of failures", () => {
       const pages: { path: string; status: number }[] = [];
       const tries: Answer[] = [];
       for (let i = 0; i < 12; i++) {
-        for (const path of ["/marketplace?q=weather", `/marketplace/${slug}`]) pages.push({ path, status: (await get(`127.0.31.${i + 1}`, path)).status });
+        for (const path of ["/marketplace?q=weather", `/marketplace/${slug}`])
+          pages.push({ path, status: (await get(`127.0.31.${i + 1}`, path)).status });
         if (i % 3 === 2) tries.push(await signIn(`127.0.32.${i + 1}`, email, password));
         await sleep(500);
       }
-      expect(pages.filter((p) => p.status !== 200), "pages answered other than 200 during the burst").toEqual([]);
-      expect(tries.filter((t) => t.status === 200 && t.ms < 5_000).length, JSON.stringify(tries)).toBeGreaterThanOrEqual(3);
+      expect(
+        pages.filter((p) => p.status !== 200),
+        "pages answered other than 200 during the burst",
+      ).toEqual([]);
+      expect(
+        tries.filter((t) => t.status === 200 && t.ms < 5_000).length,
+        JSON.stringify(tries),
+      ).toBeGreaterThanOrEqual(3);
     } finally {
       attacking = false;
       await Promise.all(loops);

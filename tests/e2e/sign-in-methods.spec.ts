@@ -68,10 +68,15 @@ test.describe("with no GitHub app configured", () => {
     await page.screenshot({ path: testInfo.outputPath("submit-email-only.png"), fullPage: true });
   });
 
-  test("/register offers no GitHub, and a signed-in person is shown their account instead", async ({ page }, testInfo) => {
+  test("/register offers no GitHub, and a signed-in person is shown their account instead", async ({
+    page,
+  }, testInfo) => {
     await page.goto(`${server.origin}/register`);
     await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
-    await expect(page.getByRole("main").getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute("href", "/login/email");
+    await expect(page.getByRole("main").getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute(
+      "href",
+      "/login/email",
+    );
     await expect(page.getByRole("link", { name: "Use GitHub" })).toHaveCount(0);
     await offersEmailOnly(page);
     await page.screenshot({ path: testInfo.outputPath("register-email-only.png"), fullPage: true });
@@ -93,12 +98,18 @@ test.describe("with no GitHub app configured", () => {
     await page.screenshot({ path: testInfo.outputPath("account-no-mail.png"), fullPage: true });
   });
 
-  test("/forgot-password says no reset link can be sent, and offers no form that would claim one was", async ({ page }, testInfo) => {
+  test("/forgot-password says no reset link can be sent, and offers no form that would claim one was", async ({
+    page,
+  }, testInfo) => {
     await page.goto(`${server.origin}/login/email`);
     await page.getByRole("link", { name: /Forgot/ }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
     await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
-    await expect(page.getByText("This site cannot send mail yet, so it cannot send you a link to choose a new password: ask its operator.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "This site cannot send mail yet, so it cannot send you a link to choose a new password: ask its operator.",
+      ),
+    ).toBeVisible();
     await expect(page.getByRole("button", { name: "Send reset link" })).toHaveCount(0);
     expect((await page.locator("main").innerText()).toLowerCase()).not.toMatch(/we will send|we sent|mailed|spam/);
     await page.screenshot({ path: testInfo.outputPath("forgot-password-no-mail.png"), fullPage: true });

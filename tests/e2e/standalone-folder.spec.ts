@@ -45,18 +45,35 @@ test("the standalone folder holds only what the server runs", () => {
   const unexpected = outside.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
   expect(unexpected, "files in .next/standalone the server does not run").toEqual([]);
   // What must never ship, named so a failure says which: local state, tests, docs, benchmarks, the sandbox, sources.
-  for (const forbidden of [".data", "tests", "docs", "bench", "sandbox", "app", "components", "content", "examples", ".env", ".env.local"]) {
+  for (const forbidden of [
+    ".data",
+    "tests",
+    "docs",
+    "bench",
+    "sandbox",
+    "app",
+    "components",
+    "content",
+    "examples",
+    ".env",
+    ".env.local",
+  ]) {
     expect(fs.existsSync(path.join(standalone, forbidden)), forbidden).toBe(false);
   }
   // No TypeScript source anywhere, the traced node_modules and Next's output included (packages ship JavaScript).
-  const sources = files(standalone, () => false).filter((file) => /\.(tsx?|mdx)$/.test(file) && !file.endsWith(".d.ts"));
+  const sources = files(standalone, () => false).filter(
+    (file) => /\.(tsx?|mdx)$/.test(file) && !file.endsWith(".d.ts"),
+  );
   expect(sources).toEqual([]);
 });
 
 test("Next's file trace names no project file the server does not run", () => {
   // Each route's .nft.json lists the files its server code needs; a whole-project trace shows here as app/, lib/,
   // .data/ … entries, whatever scripts/standalone.mjs later removes.
-  const traces = files(path.join(root, ".next"), (relative) => relative === "standalone" || relative === "cache").filter((file) => file.endsWith(".nft.json"));
+  const traces = files(
+    path.join(root, ".next"),
+    (relative) => relative === "standalone" || relative === "cache",
+  ).filter((file) => file.endsWith(".nft.json"));
   expect(traces.length).toBeGreaterThan(10);
   const named = new Set<string>();
   for (const trace of traces) {
@@ -76,8 +93,18 @@ test("a production start without AUTH_SECRET stops at its migrate step, before m
   const data = fs.mkdtempSync(path.join(os.tmpdir(), "agora-no-secret-"));
   try {
     // No NODE_ENV and no AUTH_SECRET, as a person starts it.
-    const env = { PATH: process.env.PATH ?? "", HOME: os.homedir(), PGLITE_DIR: path.join(data, "pglite"), SITE_URL: "https://agora.example" } as unknown as NodeJS.ProcessEnv;
-    const migrated = spawnSync(start.migrate[0]!, start.migrate.slice(1), { cwd: start.dir, env, encoding: "utf8", timeout: 60_000 });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: os.homedir(),
+      PGLITE_DIR: path.join(data, "pglite"),
+      SITE_URL: "https://agora.example",
+    } as unknown as NodeJS.ProcessEnv;
+    const migrated = spawnSync(start.migrate[0]!, start.migrate.slice(1), {
+      cwd: start.dir,
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(migrated.status).toBe(1);
     expect(`${migrated.stdout}${migrated.stderr}`).toContain("AUTH_SECRET");
     expect(`${migrated.stdout}${migrated.stderr}`).not.toContain("Migrations applied");

@@ -13,7 +13,9 @@ test.describe("submit page, signed out", () => {
   test("shows the heading, the guide link and the login card", async ({ page }) => {
     await page.goto("/submit");
     await expect(page.getByRole("heading", { level: 1, name: "Submit MonetizedMCP Server" })).toBeVisible();
-    await expect(page.getByText(/submit it for review, and once approved it becomes discoverable by humans and AI agents/)).toBeVisible();
+    await expect(
+      page.getByText(/submit it for review, and once approved it becomes discoverable by humans and AI agents/),
+    ).toBeVisible();
     const guide = page.getByRole("link", { name: "deployment guide" });
     await expect(guide).toHaveAttribute("href", "/guides/aws-step-by-step");
     await expect(guide).toHaveAttribute("target", "_blank");
@@ -22,7 +24,9 @@ test.describe("submit page, signed out", () => {
     await expect(form(page)).toHaveCount(0);
   });
 
-  test("'Login with Github' is disabled while redirecting and signs in straight back to /submit", async ({ page }, testInfo) => {
+  test("'Login with Github' is disabled while redirecting and signs in straight back to /submit", async ({
+    page,
+  }, testInfo) => {
     await page.goto("/submit");
     // Hold the server action a moment so the busy state is observable.
     await page.route("**/submit", async (route) => {
@@ -95,11 +99,16 @@ test.describe("submit page, signed in", () => {
     await expect(page.getByText("Please enter a name.")).toHaveCount(0);
   });
 
-  test("submits: busy button, success toast, form reset; listed as pending under your servers, not public", async ({ page, request }, testInfo) => {
+  test("submits: busy button, success toast, form reset; listed as pending under your servers, not public", async ({
+    page,
+    request,
+  }, testInfo) => {
     const name = `E2E Scraper ${testInfo.project.name} ${Date.now()}`;
     const url = `https://${uniqueLogin(testInfo, "srv").toLowerCase()}.example.com/mcp`;
     await page.getByLabel("Name").fill(name);
-    await page.getByLabel("Description").fill("Scrapes any page into clean markdown for agents. Ünïcödé and <b>tags</b> stay text.");
+    await page
+      .getByLabel("Description")
+      .fill("Scrapes any page into clean markdown for agents. Ünïcödé and <b>tags</b> stay text.");
     await page.getByLabel("MCP Server URL").fill(url);
     await page.getByLabel("Website URL").fill("https://example.com");
     await categoryInput(page).fill("AI, Data");
@@ -122,13 +131,17 @@ test.describe("submit page, signed in", () => {
     await expect(notice).toContainText(`${name} is submitted and waiting for review.`);
     await expect(notice.getByRole("link", { name: "your account page" })).toHaveAttribute("href", "/account");
     await page.screenshot({ path: testInfo.outputPath("submitted.png"), fullPage: true });
-    await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeHidden({ timeout: 10_000 });
+    await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeHidden({
+      timeout: 10_000,
+    });
     await expect(notice).toBeVisible();
 
     await page.getByRole("link", { name: "Your servers" }).click();
     await expect(page).toHaveURL(/\/account#your-servers$/, slowNav);
     // The account's id, which `npm run admin:grant -- <user id>` takes.
-    await expect(page.getByTestId("account-id")).toHaveText(/^Account id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    await expect(page.getByTestId("account-id")).toHaveText(
+      /^Account id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
     const mine = page.getByRole("list", { name: "Your servers" }).getByRole("listitem").filter({ hasText: name });
     await expect(mine).toContainText("Pending review");
     await expect(mine).toContainText(url);
@@ -155,7 +168,8 @@ test.describe("submit page, signed in", () => {
       await page.getByLabel("Description").fill("The same server submitted twice.");
       await page.getByLabel("MCP Server URL").fill(url);
       await page.getByRole("button", { name: "Submit for review" }).click();
-      if (attempt === 1) await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
+      if (attempt === 1)
+        await expect(toast(page, "Success", "Your MonetizedMCP server has been submitted successfully")).toBeVisible();
     }
     await expect(toast(page, "Error", "This MCP server URL has already been submitted.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Submit for review" })).toBeEnabled();
@@ -194,7 +208,12 @@ test.describe("account: API tokens", () => {
 
     const created = await request.post("/api/mcp-agents", {
       headers: { Authorization: `Bearer ${token}` },
-      data: { name: "Token Server", description: "Submitted with a personal token.", mcpServerUrl: `https://${uniqueLogin(testInfo, "tok").toLowerCase()}.example.com/mcp`, categories: "AI" },
+      data: {
+        name: "Token Server",
+        description: "Submitted with a personal token.",
+        mcpServerUrl: `https://${uniqueLogin(testInfo, "tok").toLowerCase()}.example.com/mcp`,
+        categories: "AI",
+      },
     });
     expect(created.status()).toBe(201);
     expect(await created.json()).toMatchObject({ status: "pending", categories: "AI" });
@@ -211,7 +230,12 @@ test.describe("account: API tokens", () => {
     await expect(row).toHaveCount(0);
     const refused = await request.post("/api/mcp-agents", {
       headers: { Authorization: `Bearer ${token}` },
-      data: { name: "Late", description: "After revocation.", mcpServerUrl: "https://late.example.com/mcp", categories: "" },
+      data: {
+        name: "Late",
+        description: "After revocation.",
+        mcpServerUrl: "https://late.example.com/mcp",
+        categories: "",
+      },
     });
     expect(refused.status()).toBe(401);
   });

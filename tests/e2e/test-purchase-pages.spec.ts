@@ -20,7 +20,11 @@ test("a recorded test purchase shows on the cached detail page and marketplace a
   const { server, stop } = await startListedReferenceServer({
     port: appPort + 25,
     secret: "test-purchase-pages-secret-0123456789abcdef",
-    listing: { name: "Cached Weather", slug: "cached-weather", description: "A paid server whose pages are cached when Agora test-buys from it." },
+    listing: {
+      name: "Cached Weather",
+      slug: "cached-weather",
+      description: "A paid server whose pages are cached when Agora test-buys from it.",
+    },
     env: {
       CHECK_INTERVAL_SECONDS: "2",
       CHAIN_RPC_URLS: `eip155:84532=http://127.0.0.1:${chainPort}`,
@@ -41,17 +45,23 @@ test("a recorded test purchase shows on the cached detail page and marketplace a
     await expect(page.getByTestId("test-purchase")).toHaveCount(0);
     await expect(page.getByTestId("status-badges").getByText("Delivery tested")).toHaveCount(0);
     await page.goto(`${server.origin}/marketplace`);
-    await expect(page.getByTestId("listing").filter({ hasText: "Cached Weather" }).getByText("Delivery tested", { exact: true })).toHaveCount(0);
+    await expect(
+      page.getByTestId("listing").filter({ hasText: "Cached Weather" }).getByText("Delivery tested", { exact: true }),
+    ).toHaveCount(0);
 
     // Funded, the next run buys the cheapest item ($0.01) and records the delivery: both pages show it within seconds.
     await chain.fund([privateKeyToAccount(key).address], 1_000_000n);
     await expect(async () => {
       await page.goto(detail);
-      await expect(page.getByTestId("test-purchase")).toContainText(/paid \$0\.01, delivered in \d+\.\d s/, { timeout: 1_000 });
+      await expect(page.getByTestId("test-purchase")).toContainText(/paid \$0\.01, delivered in \d+\.\d s/, {
+        timeout: 1_000,
+      });
     }).toPass({ timeout: 45_000 });
     await expect(page.getByTestId("status-badges").getByText("Delivery tested")).toBeVisible();
     await page.goto(`${server.origin}/marketplace`);
-    await expect(page.getByTestId("listing").filter({ hasText: "Cached Weather" }).getByText("Delivery tested", { exact: true })).toBeVisible();
+    await expect(
+      page.getByTestId("listing").filter({ hasText: "Cached Weather" }).getByText("Delivery tested", { exact: true }),
+    ).toBeVisible();
   } finally {
     await stop();
   }

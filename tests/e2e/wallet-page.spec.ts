@@ -7,7 +7,10 @@ import { chainPort } from "./support/ports";
 // from the run's local chain (Base Sepolia), the purchases the site's indexer read from it, a QR code, the faucet.
 const PAYEE = "0x000000000000000000000000000000000000dEaD"; // the sample reference listings' payee (sales.spec.ts)
 
-test("a funded wallet that bought shows its balance, its purchases and a QR code, and names the local chain instead of a public explorer or faucet", async ({ page, isMobile }, testInfo) => {
+test("a funded wallet that bought shows its balance, its purchases and a QR code, and names the local chain instead of a public explorer or faucet", async ({
+  page,
+  isMobile,
+}, testInfo) => {
   test.skip(isMobile, "one run settles the purchase; the phone layout is screenshotted below");
   test.setTimeout(150_000);
   const seller = directSeller(`http://127.0.0.1:${chainPort}`);
@@ -24,14 +27,18 @@ test("a funded wallet that bought shows its balance, its purchases and a QR code
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Fund your agent's wallet");
   await expect(page.getByTestId("wallet-address")).toHaveText(buyer.address);
   // It names the chain the site reads: the run's chain is on this machine (as the sandbox's is), never "Base" alone.
-  await expect(page.getByTestId("fund-line")).toContainText("Send USDC on Base Sepolia (a local chain on this machine) to this address.");
+  await expect(page.getByTestId("fund-line")).toContainText(
+    "Send USDC on Base Sepolia (a local chain on this machine) to this address.",
+  );
   await expect(page.getByRole("img", { name: `QR code of the address ${buyer.address}` })).toBeVisible();
   const balance = page.getByTestId("balance");
   await expect(balance).toHaveCount(1);
   await expect(balance).toContainText("Base Sepolia");
   await expect(balance.getByTestId("balance-amount")).toHaveText("$1.75 USDC");
   // No public faucet or explorer: nothing there knows this chain's transactions.
-  await expect(balance.getByTestId("local-chain")).toContainText(`Read from the local chain at http://127.0.0.1:${chainPort}`);
+  await expect(balance.getByTestId("local-chain")).toContainText(
+    `Read from the local chain at http://127.0.0.1:${chainPort}`,
+  );
   await expect(page.getByRole("link", { name: /faucet/i })).toHaveCount(0);
   await expect(page.getByText("faucet tokens take a few minutes")).toHaveCount(0);
   const purchase = page.getByTestId("purchase").first();
@@ -58,7 +65,9 @@ test("an address nobody has used is an empty, correct page", async ({ page }, te
   await expect(page.getByTestId("wallet-address")).toHaveText(stranger);
   // No purchases: the balance is read from the chain only when the person asks for it.
   await expect(page.getByTestId("balance-amount")).toHaveCount(0);
-  await expect(page.getByTestId("balance-on-request")).toContainText("Not read yet: this address has no purchases recorded.");
+  await expect(page.getByTestId("balance-on-request")).toContainText(
+    "Not read yet: this address has no purchases recorded.",
+  );
   await page.getByRole("link", { name: "Show balance" }).click();
   await expect(page).toHaveURL(new RegExp(`/wallet/${stranger}\\?balance=show$`));
   await expect(page.getByTestId("balance-amount")).toHaveText("$0.00 USDC");
@@ -70,7 +79,17 @@ test("an address nobody has used is an empty, correct page", async ({ page }, te
 test("a malformed address is a 404", async ({ page }) => {
   const good = privateKeyToAccount(generatePrivateKey()).address;
   // Too short, not hex, a name, and mixed case with a broken checksum (one letter's case flipped).
-  const flipped = good.slice(0, 2) + [...good.slice(2)].map((c, i, all) => (i === all.findIndex((x) => /[a-fA-F]/.test(x)) ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join("");
+  const flipped =
+    good.slice(0, 2) +
+    [...good.slice(2)]
+      .map((c, i, all) =>
+        i === all.findIndex((x) => /[a-fA-F]/.test(x))
+          ? c === c.toUpperCase()
+            ? c.toLowerCase()
+            : c.toUpperCase()
+          : c,
+      )
+      .join("");
   for (const bad of ["0x1234", `0x${"g".repeat(40)}`, "vitalik.eth", flipped]) {
     const response = await page.goto(`/wallet/${bad}`);
     expect(response?.status(), bad).toBe(404);

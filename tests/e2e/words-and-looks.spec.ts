@@ -24,7 +24,9 @@ test("a listing with no sales shows no empty chart frame", async ({ page, reques
   const all = (await (await request.get("/api/mcp-agents?limit=20")).json()) as { id: string }[];
   let unsold: string | undefined;
   for (const { id } of all) {
-    const one = (await (await request.get(`/api/mcp-agents/${id}`)).json()) as { sales?: { allTime?: { sales: number } } };
+    const one = (await (await request.get(`/api/mcp-agents/${id}`)).json()) as {
+      sales?: { allTime?: { sales: number } };
+    };
     if (one.sales?.allTime?.sales === 0) {
       unsold = id;
       break;
@@ -45,7 +47,10 @@ test("the marketplace search placeholder fits, and card titles keep the card's w
     const style = getComputedStyle(input);
     const context = document.createElement("canvas").getContext("2d")!;
     context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    return { text: context.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+    return {
+      text: context.measureText(input.placeholder).width,
+      room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+    };
   });
   expect(text).toBeLessThanOrEqual(room);
   const card = page.getByTestId("listing").first();

@@ -72,13 +72,21 @@ describe.each(drivers())("admin by verified identity on %s", (driver) => {
     expect(isAdmin(await userRow(squatterId))).toBe(false);
 
     // The real admin signs in with GitHub, whose verified primary address it is.
-    const res = await call(exchange, jsonRequest("/api/auth/callback", { code: github.issueCode(`admin-${randomBytes(2).toString("hex")}`, { email: adminEmail }) }));
+    const res = await call(
+      exchange,
+      jsonRequest("/api/auth/callback", {
+        code: github.issueCode(`admin-${randomBytes(2).toString("hex")}`, { email: adminEmail }),
+      }),
+    );
     expect(res.status).toBe(200);
     const ownerId = (res.body.user as { id: string }).id;
     expect(isAdmin(await userRow(ownerId))).toBe(true);
 
     // The squatter's link can no longer prove the address: another account proved it.
-    const late = await call(verify, jsonRequest("/api/auth/verify-email", { token: await mailedVerificationToken(adminEmail) }));
+    const late = await call(
+      verify,
+      jsonRequest("/api/auth/verify-email", { token: await mailedVerificationToken(adminEmail) }),
+    );
     expect(late.status).toBe(409);
     expect(late.body.message).toBe("Another account has already confirmed this email address.");
     expect(isAdmin(await userRow(squatterId))).toBe(false);
@@ -106,14 +114,19 @@ describe.each(drivers())("admin by verified identity on %s", (driver) => {
 
     const again = await call(verify, jsonRequest("/api/auth/verify-email", { token }));
     expect(again.status).toBe(400);
-    expect(again.body.message).toBe("This verification link is invalid or has expired. Ask for a new one from your account page.");
+    expect(again.body.message).toBe(
+      "This verification link is invalid or has expired. Ask for a new one from your account page.",
+    );
   });
 
   it("refuses an expired, unknown or malformed link with 400", async () => {
     const email = uniqueEmail("expired");
     const id = await registerAs(email);
     const token = await mailedVerificationToken(email);
-    await conn.db.update(emailVerificationTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(emailVerificationTokens.userId, id));
+    await conn.db
+      .update(emailVerificationTokens)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(emailVerificationTokens.userId, id));
     expect((await call(verify, jsonRequest("/api/auth/verify-email", { token }))).status).toBe(400);
     expect((await call(verify, jsonRequest("/api/auth/verify-email", { token: "nope" }))).status).toBe(400);
     expect((await call(verify, jsonRequest("/api/auth/verify-email", { token: "x".repeat(500) }))).status).toBe(400);
@@ -122,7 +135,10 @@ describe.each(drivers())("admin by verified identity on %s", (driver) => {
 
   it("ADMIN_GITHUB_IDS follows GitHub's numeric id, not the login", async () => {
     const login = `idadmin-${randomBytes(2).toString("hex")}`;
-    const first = await call(exchange, jsonRequest("/api/auth/callback", { code: github.issueCode(login, { email: null }) }));
+    const first = await call(
+      exchange,
+      jsonRequest("/api/auth/callback", { code: github.issueCode(login, { email: null }) }),
+    );
     const row = await userRow((first.body.user as { id: string }).id);
     expect(row.githubId).toMatch(/^\d+$/);
     process.env.ADMIN_GITHUB_IDS = `12345, ${row.githubId}`;

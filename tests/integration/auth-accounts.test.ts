@@ -12,7 +12,8 @@ const PASSWORD = "correct horse battery";
 
 describe.each(drivers())("email accounts on %s", (driver) => {
   let conn: TestConnection;
-  const count = async (table: typeof users | typeof apiTokens) => (await conn.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
+  const count = async (table: typeof users | typeof apiTokens) =>
+    (await conn.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
@@ -27,7 +28,10 @@ describe.each(drivers())("email accounts on %s", (driver) => {
   describe("POST /api/auth/register", () => {
     it("creates the account and answers 201 with a bearer token", async () => {
       const email = uniqueEmail("new");
-      const res = await call(register, jsonRequest("/api/auth/register", { email, password: PASSWORD, name: "Ada Lovelace" }));
+      const res = await call(
+        register,
+        jsonRequest("/api/auth/register", { email, password: PASSWORD, name: "Ada Lovelace" }),
+      );
       expect(res.status).toBe(201);
       expect(res.body.token).toMatch(/^agora_[A-Za-z0-9_-]{43}$/);
       expect(res.body.tokenType).toBe("Bearer");
@@ -37,9 +41,14 @@ describe.each(drivers())("email accounts on %s", (driver) => {
 
     it("refuses a taken address whatever its case with 409, and saves nothing", async () => {
       const email = uniqueEmail("taken");
-      expect((await call(register, jsonRequest("/api/auth/register", { email, password: PASSWORD, name: "First" }))).status).toBe(201);
+      expect(
+        (await call(register, jsonRequest("/api/auth/register", { email, password: PASSWORD, name: "First" }))).status,
+      ).toBe(201);
       const [usersBefore, tokensBefore] = [await count(users), await count(apiTokens)];
-      const res = await call(register, jsonRequest("/api/auth/register", { email: email.toUpperCase(), password: PASSWORD, name: "Second" }));
+      const res = await call(
+        register,
+        jsonRequest("/api/auth/register", { email: email.toUpperCase(), password: PASSWORD, name: "Second" }),
+      );
       expect(res.status).toBe(409);
       expect(res.body.code).toBe("email_taken");
       expect([await count(users), await count(apiTokens)]).toEqual([usersBefore, tokensBefore]);
@@ -47,7 +56,12 @@ describe.each(drivers())("email accounts on %s", (driver) => {
 
     it.each([
       ["a short password", { password: "short1" }, "password", "Password must be at least 8 characters."],
-      ["a common password", { password: "Password123" }, "password", "This password is too common. Choose one that is harder to guess."],
+      [
+        "a common password",
+        { password: "Password123" },
+        "password",
+        "This password is too common. Choose one that is harder to guess.",
+      ],
       ["an overlong password", { password: "x".repeat(201) }, "password", "Password must be at most 200 characters."],
       ["a bad email", { email: "not-an-email" }, "email", "Invalid email address"],
       ["a blank name", { name: "   " }, "name", "Please enter your name."],
@@ -55,7 +69,10 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       ["a missing password", { password: undefined }, "password", undefined],
     ])("refuses %s with 400 and the field's message", async (_label, patch, field, message) => {
       const before = await count(users);
-      const res = await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "N", ...patch }));
+      const res = await call(
+        register,
+        jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "N", ...patch }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors?.[field]).toBeDefined();
       if (message) expect(res.body.message).toBe(message);
@@ -64,16 +81,34 @@ describe.each(drivers())("email accounts on %s", (driver) => {
 
     it("stores unicode and script-like names as text, unchanged", async () => {
       const name = "Zoë 🚀 <script>alert('x')</script> Ωmega";
-      const res = await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail("uni"), password: "pässwörd-ünïcode", name }));
+      const res = await call(
+        register,
+        jsonRequest("/api/auth/register", { email: uniqueEmail("uni"), password: "pässwörd-ünïcode", name }),
+      );
       expect(res.status).toBe(201);
-      const [row] = await conn.db.select().from(users).where(eq(users.id, (res.body.user as { id: string }).id));
+      const [row] = await conn.db
+        .select()
+        .from(users)
+        .where(eq(users.id, (res.body.user as { id: string }).id));
       expect(row!.name).toBe(name);
     });
 
     it.each([
       ["malformed JSON", "{email:", {}, 400, "Request body is not valid JSON."],
-      ["a form post", "email=a%40b.co", { "content-type": "application/x-www-form-urlencoded" }, 415, "Content-Type must be application/json."],
-      ["a body over 16 KB", JSON.stringify({ email: "a@b.co", password: PASSWORD, name: "x".repeat(17_000) }), {}, 413, "Request body must be at most 16 KB."],
+      [
+        "a form post",
+        "email=a%40b.co",
+        { "content-type": "application/x-www-form-urlencoded" },
+        415,
+        "Content-Type must be application/json.",
+      ],
+      [
+        "a body over 16 KB",
+        JSON.stringify({ email: "a@b.co", password: PASSWORD, name: "x".repeat(17_000) }),
+        {},
+        413,
+        "Request body must be at most 16 KB.",
+      ],
       ["a JSON array", "[]", {}, 400, undefined],
     ])("refuses %s", async (_label, body, headers, status, message) => {
       const before = await count(users);
@@ -89,10 +124,20 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       reloadEnv();
       const ip = { "x-agora-client-address": "203.0.113.10" };
       for (let i = 0; i < 5; i++) {
-        expect((await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "R" }, ip))).status).toBe(201);
+        expect(
+          (
+            await call(
+              register,
+              jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "R" }, ip),
+            )
+          ).status,
+        ).toBe(201);
       }
       const before = await count(users);
-      const res = await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "R" }, ip));
+      const res = await call(
+        register,
+        jsonRequest("/api/auth/register", { email: uniqueEmail(), password: PASSWORD, name: "R" }, ip),
+      );
       expect(res.status).toBe(429);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(res.body.message).toMatch(/^Too many accounts created from this address\. Try again in \d+ minutes\.$/);
@@ -118,7 +163,10 @@ describe.each(drivers())("email accounts on %s", (driver) => {
 
     it("answers 401 'Invalid email or password.' for a wrong password and for an unknown account alike", async () => {
       const wrong = await call(login, jsonRequest("/api/auth/login", { email, password: "not the password" }));
-      const unknown = await call(login, jsonRequest("/api/auth/login", { email: uniqueEmail("nobody"), password: PASSWORD }));
+      const unknown = await call(
+        login,
+        jsonRequest("/api/auth/login", { email: uniqueEmail("nobody"), password: PASSWORD }),
+      );
       for (const res of [wrong, unknown]) {
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ code: "invalid_credentials", message: "Invalid email or password." });
@@ -136,23 +184,34 @@ describe.each(drivers())("email accounts on %s", (driver) => {
       setAuthEnv(); // limits on from here
       reloadEnv();
       const attacker = { "x-agora-client-address": "198.51.100.66" };
-      for (let i = 0; i < 10; i++) expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: `wrong-${i}` }, attacker))).status).toBe(401);
+      for (let i = 0; i < 10; i++)
+        expect(
+          (await call(login, jsonRequest("/api/auth/login", { email: target, password: `wrong-${i}` }, attacker)))
+            .status,
+        ).toBe(401);
       const res = await call(login, jsonRequest("/api/auth/login", { email: target, password: PASSWORD }, attacker));
       expect(res.status).toBe(429);
-      expect(res.body.message).toMatch(/^Too many failed sign-in attempts for this account\. Try again in \d+ minutes\.$/);
+      expect(res.body.message).toMatch(
+        /^Too many failed sign-in attempts for this account\. Try again in \d+ minutes\.$/,
+      );
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(800);
       // A stranger's failures must not keep the owner out. From the owner's own address the right
       // password still signs in (and a wrong one is still only a 401).
       const owner = { "x-agora-client-address": "203.0.113.200" };
-      expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: "still-wrong" }, owner))).status).toBe(401);
-      expect((await call(login, jsonRequest("/api/auth/login", { email: target, password: PASSWORD }, owner))).status).toBe(200);
+      expect(
+        (await call(login, jsonRequest("/api/auth/login", { email: target, password: "still-wrong" }, owner))).status,
+      ).toBe(401);
+      expect(
+        (await call(login, jsonRequest("/api/auth/login", { email: target, password: PASSWORD }, owner))).status,
+      ).toBe(200);
     });
 
     it("limits failures per client address across accounts", async () => {
       setAuthEnv();
       reloadEnv();
       const ip = { "x-agora-client-address": "203.0.113.99" };
-      for (let i = 0; i < 30; i++) await call(login, jsonRequest("/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, ip));
+      for (let i = 0; i < 30; i++)
+        await call(login, jsonRequest("/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, ip));
       const res = await call(login, jsonRequest("/api/auth/login", { email, password: PASSWORD }, ip));
       expect(res.status).toBe(429);
       expect(res.body.message).toMatch(/^Too many failed sign-in attempts\./);

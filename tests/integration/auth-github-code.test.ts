@@ -20,7 +20,8 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     GITHUB_OAUTH_URL: github.url,
     GITHUB_API_URL: github.url,
   });
-  const post = (body: unknown, headers?: Record<string, string>) => call(exchange, jsonRequest("/api/auth/callback", body, headers));
+  const post = (body: unknown, headers?: Record<string, string>) =>
+    call(exchange, jsonRequest("/api/auth/callback", body, headers));
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
@@ -45,7 +46,10 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     const second = await post({ code: github.issueCode(login) });
     expect(second.status).toBe(200);
     expect((second.body.user as { id: string }).id).toBe((first.body.user as { id: string }).id);
-    const rows = await conn.db.select().from(users).where(sql`lower(${users.githubLogin}) = ${login}`);
+    const rows = await conn.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.githubLogin}) = ${login}`);
     expect(rows).toHaveLength(1);
     const links = await conn.db.select().from(accounts).where(eq(accounts.userId, rows[0]!.id));
     expect(links).toEqual([expect.objectContaining({ provider: "github" })]);
@@ -54,7 +58,10 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
   it("checks PKCE when the client used it", async () => {
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
-    const wrong = await post({ code: github.issueCode("pkce-user", { challenge }), codeVerifier: randomBytes(32).toString("base64url") });
+    const wrong = await post({
+      code: github.issueCode("pkce-user", { challenge }),
+      codeVerifier: randomBytes(32).toString("base64url"),
+    });
     expect(wrong.status).toBe(401);
     const right = await post({ code: github.issueCode("pkce-user", { challenge }), codeVerifier: verifier });
     expect(right.status).toBe(200);
@@ -67,7 +74,10 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
       const res = await post(body);
       expect(res.status).toBe(401);
       // The spec fixes this sentence (the failed code exchange's toast).
-      expect(res.body).toEqual({ code: "unauthorized", message: "Failed to authenticate with GitHub. Please try again." });
+      expect(res.body).toEqual({
+        code: "unauthorized",
+        message: "Failed to authenticate with GitHub. Please try again.",
+      });
     }
   });
 
@@ -84,9 +94,15 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
 
   it("refuses to merge into an account that has proven the address (409) and creates nothing", async () => {
     const email = uniqueEmail("collide");
-    const owner = await call(register, jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Email Owner" }));
+    const owner = await call(
+      register,
+      jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Email Owner" }),
+    );
     // The owner used the link mailed to the address.
-    await conn.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, (owner.body.user as { id: string }).id));
+    await conn.db
+      .update(users)
+      .set({ emailVerifiedAt: new Date() })
+      .where(eq(users.id, (owner.body.user as { id: string }).id));
     const before = (await conn.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
     const res = await post({ code: github.issueCode(`collider-${randomBytes(2).toString("hex")}`, { email }) });
     expect(res.status).toBe(409);
@@ -96,7 +112,10 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
 
   it("is not refused because someone registered the address first without proving it (issue 15)", async () => {
     const email = uniqueEmail("squatted");
-    const squatter = await call(register, jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Squatter" }));
+    const squatter = await call(
+      register,
+      jsonRequest("/api/auth/register", { email, password: "long enough pw", name: "Squatter" }),
+    );
     expect(squatter.status).toBe(201);
     const login = `owner-${randomBytes(2).toString("hex")}`;
     const res = await post({ code: github.issueCode(login, { email }) });
@@ -106,7 +125,10 @@ describe.each(drivers())("POST /api/auth/callback (GitHub code exchange) on %s",
     expect(owner.id).not.toBe((squatter.body.user as { id: string }).id);
     const [row] = await conn.db.select().from(users).where(eq(users.id, owner.id));
     expect(row!.emailVerifiedAt).not.toBeNull();
-    const [claim] = await conn.db.select().from(users).where(eq(users.id, (squatter.body.user as { id: string }).id));
+    const [claim] = await conn.db
+      .select()
+      .from(users)
+      .where(eq(users.id, (squatter.body.user as { id: string }).id));
     expect(claim!.emailVerifiedAt).toBeNull();
   });
 

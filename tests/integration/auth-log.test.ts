@@ -20,7 +20,15 @@ beforeAll(async () => {
   conn = await openTestDatabase("pglite");
   setDatabase(conn);
   // GitHub configured (never reached: each request here fails its checks first), so its callback is judged too.
-  setAuthEnv({ AUTH_SECRET: SECRET, SITE_URL: ORIGIN, AUTH_TRUST_HOST: "true", AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "secret", GITHUB_OAUTH_URL: "http://127.0.0.1:9", GITHUB_API_URL: "http://127.0.0.1:9" });
+  setAuthEnv({
+    AUTH_SECRET: SECRET,
+    SITE_URL: ORIGIN,
+    AUTH_TRUST_HOST: "true",
+    AUTH_GITHUB_ID: "id",
+    AUTH_GITHUB_SECRET: "secret",
+    GITHUB_OAUTH_URL: "http://127.0.0.1:9",
+    GITHUB_API_URL: "http://127.0.0.1:9",
+  });
   reloadEnv();
 });
 afterAll(async () => conn?.close());
@@ -28,15 +36,30 @@ afterAll(async () => conn?.close());
 function capture() {
   lines = [];
   for (const stream of ["error", "warn", "log"] as const) {
-    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void lines.push({ stream, text: args.map(String).join(" ") }));
+    vi.spyOn(console, stream).mockImplementation(
+      (...args: unknown[]) => void lines.push({ stream, text: args.map(String).join(" ") }),
+    );
   }
 }
 afterEach(() => vi.restoreAllMocks());
 
 const ctx = (path: string) => ({ params: Promise.resolve({ nextauth: path.split("/").filter(Boolean).slice(2) }) });
-const get = (path: string, headers: Record<string, string> = {}) => GET(new NextRequest(`${ORIGIN}${path}`, { headers }), ctx(path));
-const post = (path: string, body: string, type = "application/x-www-form-urlencoded", headers: Record<string, string> = {}) =>
-  POST(new NextRequest(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": type, origin: ORIGIN, ...headers }, body }), ctx(path));
+const get = (path: string, headers: Record<string, string> = {}) =>
+  GET(new NextRequest(`${ORIGIN}${path}`, { headers }), ctx(path));
+const post = (
+  path: string,
+  body: string,
+  type = "application/x-www-form-urlencoded",
+  headers: Record<string, string> = {},
+) =>
+  POST(
+    new NextRequest(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "content-type": type, origin: ORIGIN, ...headers },
+      body,
+    }),
+    ctx(path),
+  );
 
 describe("Auth.js's log for malformed requests", () => {
   it("writes one warn line without a stack for each, never an error", async () => {
@@ -60,7 +83,11 @@ describe("Auth.js's log for malformed requests", () => {
 
   it("keeps a fault of the server at error level, with its stack", async () => {
     // A session cookie that decrypts, looked up in a database that is gone.
-    const token = await encode({ token: { sub: "00000000-0000-4000-8000-000000000000", sid: "s".repeat(43) }, secret: SECRET, salt: "authjs.session-token" });
+    const token = await encode({
+      token: { sub: "00000000-0000-4000-8000-000000000000", sid: "s".repeat(43) },
+      secret: SECRET,
+      salt: "authjs.session-token",
+    });
     const broken = await openTestDatabase("pglite");
     await broken.close();
     setDatabase(broken);
@@ -78,7 +105,11 @@ describe("Auth.js's log for malformed requests", () => {
   it("tells a client's mistake from a fault by its type and cause", () => {
     const typed = (type: string, cause?: unknown) => Object.assign(new Error("x", { cause }), { type });
     expect(clientFault(typed("MissingCSRF"))).toBe("MissingCSRF");
-    expect(clientFault(typed("JWTSessionError", { err: Object.assign(new Error("Invalid Compact JWE"), { code: "ERR_JWE_INVALID" }) }))).toBe("JWTSessionError");
+    expect(
+      clientFault(
+        typed("JWTSessionError", { err: Object.assign(new Error("Invalid Compact JWE"), { code: "ERR_JWE_INVALID" }) }),
+      ),
+    ).toBe("JWTSessionError");
     expect(clientFault(typed("JWTSessionError", { err: new Error("connection refused") }))).toBeNull();
     expect(clientFault(typed("CallbackRouteError"))).toBeNull();
     expect(clientFault(new Error("boom"))).toBeNull();

@@ -33,7 +33,14 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
     setDatabase(conn);
     setAuthEnv({ RATE_LIMIT_DISABLED: "1" });
     reloadEnv();
-    const res = await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail("provider"), password: "provider password", name: "Provider" }));
+    const res = await call(
+      register,
+      jsonRequest("/api/auth/register", {
+        email: uniqueEmail("provider"),
+        password: "provider password",
+        name: "Provider",
+      }),
+    );
     token = res.body.token as string;
     userId = (res.body.user as { id: string }).id;
   });
@@ -56,7 +63,10 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
       status: "pending",
       verified: false,
     });
-    const [row] = await conn.db.select().from(listings).where(eq(listings.id, res.body.id as string));
+    const [row] = await conn.db
+      .select()
+      .from(listings)
+      .where(eq(listings.id, res.body.id as string));
     expect(row).toMatchObject({ status: "pending", submitterId: userId, categories: ["AI", "Web3", "Finance"] });
   });
 
@@ -73,7 +83,10 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
     const description = "<script>alert('hi')</script> — Ünïcödé description\nwith a second line.";
     const res = await post(payload({ name, description, categories: "日本語, <b>bold</b>" }));
     expect(res.status).toBe(201);
-    const [row] = await conn.db.select().from(listings).where(eq(listings.id, res.body.id as string));
+    const [row] = await conn.db
+      .select()
+      .from(listings)
+      .where(eq(listings.id, res.body.id as string));
     expect(row!.name).toBe(name);
     expect(row!.description).toBe(description);
     expect(row!.categories).toEqual(["日本語", "<b>bold</b>"]);
@@ -93,10 +106,29 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
   it("answers 409 for a server imported from a registry under its trailing-slash spelling, submitted without it or with it", async () => {
     // Ingestion keeps the URL its registry lists, as the URL parser writes it (lib/ingest/check-candidates.ts).
     const host = `imported-${Date.now().toString(36)}.example.com`;
-    await insertListing(conn.db, { name: "Imported Root", description: "Found in the MCP Registry.", categories: [], serverUrl: `https://${host}/`, status: "approved", source: "mcp-registry" });
-    await insertListing(conn.db, { name: "Imported Path", description: "Found in the MCP Registry.", categories: [], serverUrl: `https://${host}/mcp/`, status: "approved", source: "mcp-registry" });
+    await insertListing(conn.db, {
+      name: "Imported Root",
+      description: "Found in the MCP Registry.",
+      categories: [],
+      serverUrl: `https://${host}/`,
+      status: "approved",
+      source: "mcp-registry",
+    });
+    await insertListing(conn.db, {
+      name: "Imported Path",
+      description: "Found in the MCP Registry.",
+      categories: [],
+      serverUrl: `https://${host}/mcp/`,
+      status: "approved",
+      source: "mcp-registry",
+    });
     const before = await listingCount();
-    for (const mcpServerUrl of [`https://${host}`, `https://${host}/`, `https://${host}/mcp`, `https://${host.toUpperCase()}/mcp/`]) {
+    for (const mcpServerUrl of [
+      `https://${host}`,
+      `https://${host}/`,
+      `https://${host}/mcp`,
+      `https://${host.toUpperCase()}/mcp/`,
+    ]) {
       const res = await post(payload({ mcpServerUrl }));
       expect(res.status, mcpServerUrl).toBe(409);
       expect(res.body.code).toBe("duplicate_server");
@@ -132,7 +164,10 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
 
   it("refuses an expired token", async () => {
     const issued = await issueApiToken(conn.db, { userId, kind: "personal", name: "expiring", days: 30 });
-    await conn.db.update(apiTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(apiTokens.id, issued.record.id));
+    await conn.db
+      .update(apiTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(apiTokens.id, issued.record.id));
     expect((await post(payload(), { authorization: `Bearer ${issued.token}` })).status).toBe(401);
   });
 
@@ -152,8 +187,18 @@ describe.each(drivers())("POST /api/mcp-agents on %s", (driver) => {
   it.each([
     ["a blank name", { name: " " }, "name", "Please enter a name."],
     ["a 101-character name", { name: "n".repeat(101) }, "name", "Name must be under 100 characters."],
-    ["a short description", { description: "too short" }, "description", "Description is too short — minimum 10 characters."],
-    ["a long description", { description: "d".repeat(1001) }, "description", "Description is too long — maximum 1000 characters."],
+    [
+      "a short description",
+      { description: "too short" },
+      "description",
+      "Description is too short — minimum 10 characters.",
+    ],
+    [
+      "a long description",
+      { description: "d".repeat(1001) },
+      "description",
+      "Description is too long — maximum 1000 characters.",
+    ],
     ["a missing server URL", { mcpServerUrl: "" }, "mcpServerUrl", "Please enter a MCP Server URL."],
     ["a non-URL", { mcpServerUrl: "not a url" }, "mcpServerUrl", "Please enter a valid URL."],
     ["a javascript: URL", { mcpServerUrl: "javascript:alert(1)" }, "mcpServerUrl", "Please enter a valid URL."],

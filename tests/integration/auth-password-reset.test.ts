@@ -81,10 +81,22 @@ describe.each(drivers())("password reset on %s", (driver) => {
     expect(await browserSessionUserId(conn.db, session)).toBeNull();
     const agent = await call(
       createAgent,
-      jsonRequest("/api/mcp-agents", { name: "After reset", description: "Should be refused now.", mcpServerUrl: "https://after-reset.example.com/mcp", categories: "" }, { authorization: `Bearer ${apiToken}` }),
+      jsonRequest(
+        "/api/mcp-agents",
+        {
+          name: "After reset",
+          description: "Should be refused now.",
+          mcpServerUrl: "https://after-reset.example.com/mcp",
+          categories: "",
+        },
+        { authorization: `Bearer ${apiToken}` },
+      ),
     );
     expect(agent.status).toBe(401);
-    const left = await conn.db.select({ n: sql<number>`count(*)::int` }).from(apiTokens).where(eq(apiTokens.userId, userId));
+    const left = await conn.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(apiTokens)
+      .where(eq(apiTokens.userId, userId));
     expect(left[0]!.n).toBe(0);
     expect((await conn.db.select().from(sessions).where(eq(sessions.userId, userId))).length).toBe(0);
   });
@@ -138,14 +150,28 @@ describe.each(drivers())("password reset on %s", (driver) => {
       expect(minutes).toBeGreaterThan(29.9);
       expect(minutes).toBeLessThan(30.1);
     }
-    expect((await call(reset, jsonRequest("/api/auth/reset-password", { token: second, password: NEW }))).status).toBe(200);
-    expect((await call(reset, jsonRequest("/api/auth/reset-password", { token: first, password: "another one!" }))).status).toBe(400);
+    expect((await call(reset, jsonRequest("/api/auth/reset-password", { token: second, password: NEW }))).status).toBe(
+      200,
+    );
+    expect(
+      (await call(reset, jsonRequest("/api/auth/reset-password", { token: first, password: "another one!" }))).status,
+    ).toBe(400);
   });
 
   it.each([
-    ["an unknown token", { token: "x".repeat(43), password: NEW }, 400, "This reset link is invalid or has expired. Ask for a new one."],
+    [
+      "an unknown token",
+      { token: "x".repeat(43), password: NEW },
+      400,
+      "This reset link is invalid or has expired. Ask for a new one.",
+    ],
     ["an empty token", { token: "", password: NEW }, 400, "This reset link is invalid or has expired."],
-    ["a weak new password", { token: "x".repeat(43), password: "12345678" }, 400, "This password is too common. Choose one that is harder to guess."],
+    [
+      "a weak new password",
+      { token: "x".repeat(43), password: "12345678" },
+      400,
+      "This password is too common. Choose one that is harder to guess.",
+    ],
   ])("refuses %s", async (_label, body, status, message) => {
     const res = await call(reset, jsonRequest("/api/auth/reset-password", body));
     expect(res.status).toBe(status);
@@ -156,7 +182,9 @@ describe.each(drivers())("password reset on %s", (driver) => {
     const { email } = await account();
     await call(forgot, jsonRequest("/api/auth/forgot-password", { email }));
     const token = await mailedToken(email);
-    expect((await call(reset, jsonRequest("/api/auth/reset-password", { token, password: "password" }))).status).toBe(400);
+    expect((await call(reset, jsonRequest("/api/auth/reset-password", { token, password: "password" }))).status).toBe(
+      400,
+    );
     expect((await call(reset, jsonRequest("/api/auth/reset-password", { token, password: NEW }))).status).toBe(200);
   });
 
@@ -164,14 +192,18 @@ describe.each(drivers())("password reset on %s", (driver) => {
     setAuthEnv({ SMTP_URL: smtp.url, SITE_URL: "https://agora.test" });
     reloadEnv();
     const ip = { "x-agora-client-address": "203.0.113.50" };
-    for (let i = 0; i < 5; i++) expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip))).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip))).status).toBe(
+        200,
+      );
     const perIp = await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail() }, ip));
     expect(perIp.status).toBe(429);
     expect(perIp.body.message).toMatch(/^Too many password reset requests\. Try again in/);
     expect(perIp.headers.get("retry-after")).toMatch(/^\d+$/);
 
     const target = uniqueEmail("target");
-    for (let i = 0; i < 3; i++) expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: target }))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: target }))).status).toBe(200);
     const perAccount = await call(forgot, jsonRequest("/api/auth/forgot-password", { email: target.toUpperCase() }));
     expect(perAccount.status).toBe(429);
     expect(perAccount.body.message).toMatch(/^Too many password reset requests for this address\./);
@@ -182,9 +214,14 @@ describe.each(drivers())("password reset on %s", (driver) => {
     reloadEnv();
     const { email, userId } = await account();
     const res = await call(forgot, jsonRequest("/api/auth/forgot-password", { email }));
-    const noMail = { message: "If an account exists for that email, its reset link is in this server's terminal: it sends no mail (SMTP_URL is not set)." };
+    const noMail = {
+      message:
+        "If an account exists for that email, its reset link is in this server's terminal: it sends no mail (SMTP_URL is not set).",
+    };
     expect(res.body).toEqual(noMail);
-    expect((await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail("nobody") }))).body).toEqual(noMail);
+    expect(
+      (await call(forgot, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail("nobody") }))).body,
+    ).toEqual(noMail);
     const [user] = await conn.db.select().from(users).where(eq(users.id, userId));
     expect(user!.passwordHash).toMatch(/^scrypt\$/);
   });

@@ -29,8 +29,12 @@ describe.each(drivers())("secrets at rest on %s", (driver) => {
 
   /** Every value in every table of the public schema, as text. */
   async function everythingStored(): Promise<string> {
-    const tables = await conn.db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
-    const names = (Array.isArray(tables) ? tables : (tables as unknown as { rows: { tablename: string }[] }).rows).map((t) => t.tablename);
+    const tables = await conn.db.execute<{ tablename: string }>(
+      sql`select tablename from pg_tables where schemaname = 'public'`,
+    );
+    const names = (Array.isArray(tables) ? tables : (tables as unknown as { rows: { tablename: string }[] }).rows).map(
+      (t) => t.tablename,
+    );
     let dump = "";
     for (const name of names) {
       const rows = await conn.db.execute(sql.raw(`select * from "${name}"`));
@@ -43,17 +47,34 @@ describe.each(drivers())("secrets at rest on %s", (driver) => {
     setAuthEnv({ RATE_LIMIT_DISABLED: "1", SMTP_URL: smtp.url, SITE_URL: "https://agora.test" });
     reloadEnv();
     const email = uniqueEmail("canary");
-    const registered = await call(register, jsonRequest("/api/auth/register", { email, password: PASSWORD, name: "Canary" }));
+    const registered = await call(
+      register,
+      jsonRequest("/api/auth/register", { email, password: PASSWORD, name: "Canary" }),
+    );
     const signedIn = await call(login, jsonRequest("/api/auth/login", { email, password: PASSWORD }));
     const userId = (registered.body.user as { id: string }).id;
     const personal = await issueApiToken(conn.db, { userId, kind: "personal", name: "canary token", days: 30 });
     const session = await openBrowserSession(conn.db, userId);
-    await (await requestPasswordReset(conn.db, email, "203.0.113.1")).sent;
-    const resetToken = /token=([A-Za-z0-9_-]+)/.exec((await smtp.waitFor(email, 10_000, "Reset your Agora password")).text)![1]!;
+    await (
+      await requestPasswordReset(conn.db, email, "203.0.113.1")
+    ).sent;
+    const resetToken = /token=([A-Za-z0-9_-]+)/.exec(
+      (await smtp.waitFor(email, 10_000, "Reset your Agora password")).text,
+    )![1]!;
 
-    const verifyToken = /token=([A-Za-z0-9_-]+)/.exec((await smtp.waitFor(email, 10_000, "Confirm your email address for Agora")).text)![1]!;
+    const verifyToken = /token=([A-Za-z0-9_-]+)/.exec(
+      (await smtp.waitFor(email, 10_000, "Confirm your email address for Agora")).text,
+    )![1]!;
 
-    const secrets = [PASSWORD, registered.body.token as string, signedIn.body.token as string, personal.token, session, resetToken, verifyToken];
+    const secrets = [
+      PASSWORD,
+      registered.body.token as string,
+      signedIn.body.token as string,
+      personal.token,
+      session,
+      resetToken,
+      verifyToken,
+    ];
     const dump = await everythingStored();
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThanOrEqual(20);
@@ -70,10 +91,17 @@ describe.each(drivers())("secrets at rest on %s", (driver) => {
     setAuthEnv({ RATE_LIMIT_DISABLED: "1" });
     reloadEnv();
     for (const label of ["twin-a", "twin-b"]) {
-      await call(register, jsonRequest("/api/auth/register", { email: uniqueEmail(label), password: "same password twice", name: label }));
+      await call(
+        register,
+        jsonRequest("/api/auth/register", { email: uniqueEmail(label), password: "same password twice", name: label }),
+      );
     }
-    const rows = await conn.db.execute<{ password_hash: string }>(sql`select password_hash from users where name like 'twin-%'`);
-    const hashes = (Array.isArray(rows) ? rows : (rows as unknown as { rows: { password_hash: string }[] }).rows).map((r) => r.password_hash);
+    const rows = await conn.db.execute<{ password_hash: string }>(
+      sql`select password_hash from users where name like 'twin-%'`,
+    );
+    const hashes = (Array.isArray(rows) ? rows : (rows as unknown as { rows: { password_hash: string }[] }).rows).map(
+      (r) => r.password_hash,
+    );
     expect(hashes).toHaveLength(2);
     expect(hashes[0]).not.toBe(hashes[1]);
   });
@@ -85,7 +113,10 @@ describe.each(drivers())("secrets at rest on %s", (driver) => {
     await call(register, jsonRequest("/api/auth/register", { email, password: "quiet password", name: "Quiet" }));
     const lines: string[] = [];
     const capture = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
-    const spies = [vi.spyOn(console, "log").mockImplementation(capture), vi.spyOn(console, "warn").mockImplementation(capture)];
+    const spies = [
+      vi.spyOn(console, "log").mockImplementation(capture),
+      vi.spyOn(console, "warn").mockImplementation(capture),
+    ];
     try {
       await inProduction(async () => (await requestPasswordReset(conn.db, email, "203.0.113.2")).sent);
     } finally {

@@ -17,7 +17,16 @@ import type { Client } from "@modelcontextprotocol/client";
 import { X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, readPaymentRequired } from "@agora-mcp/protocol";
 import { BATCH_SETTLEMENT_ABI, BATCH_SETTLEMENT_ADDRESS, USDC_ADDRESS } from "@/sandbox/chain";
 import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
-import { chainReader, closeChannel, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
+import {
+  chainReader,
+  closeChannel,
+  Confirmations,
+  Ledger,
+  loadSettings,
+  purchase,
+  walletFromKey,
+  type PurchaseDeps,
+} from "@agora-mcp/client";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 import { connect } from "../support/upto-buyer";
 import { channelBuyer, type ChannelBuyer } from "../support/channel-buyer";
@@ -82,7 +91,8 @@ async function channelTransactions(from: bigint) {
   for (let n = from; n <= to; n++) {
     const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
     for (const tx of block.transactions) {
-      if (tx.to?.toLowerCase() === BATCH_SETTLEMENT_ADDRESS.toLowerCase()) calls.push(decodeFunctionData({ abi: BATCH_SETTLEMENT_ABI, data: tx.input }).functionName);
+      if (tx.to?.toLowerCase() === BATCH_SETTLEMENT_ADDRESS.toLowerCase())
+        calls.push(decodeFunctionData({ abi: BATCH_SETTLEMENT_ABI, data: tx.input }).functionName);
     }
   }
   return calls;
@@ -100,11 +110,26 @@ describe("a channel item (batch-settlement)", () => {
     try {
       const buyer = channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl);
       const { required } = await buyer.sign(client, "lookup", { word: "x" });
-      expect(required.accepts[0]).toMatchObject({ scheme: "batch-settlement", amount: "1000", payTo, extra: { receiverAuthorizer: stack.facilitator.address, minDeposit: "10000" } });
+      expect(required.accepts[0]).toMatchObject({
+        scheme: "batch-settlement",
+        amount: "1000",
+        payTo,
+        extra: { receiverAuthorizer: stack.facilitator.address, minDeposit: "10000" },
+      });
       // make-purchase's payments are for one call at a time: it names the tool instead.
-      const viaMakePurchase = await client.callTool({ name: "make-purchase", arguments: { itemId: "lookup", params: { word: "x" }, signedTransaction: "x", paymentMethod: "USDC_BASE_SEPOLIA" } });
+      const viaMakePurchase = await client.callTool({
+        name: "make-purchase",
+        arguments: {
+          itemId: "lookup",
+          params: { word: "x" },
+          signedTransaction: "x",
+          paymentMethod: "USDC_BASE_SEPOLIA",
+        },
+      });
       expect(viaMakePurchase.isError).toBe(true);
-      expect(JSON.stringify(viaMakePurchase.content)).toMatch(/is sold through payment channels \(\$0\.001 a call\): buy it through its own tool lookup.*Nothing was charged\./);
+      expect(JSON.stringify(viaMakePurchase.content)).toMatch(
+        /is sold through payment channels \(\$0\.001 a call\): buy it through its own tool lookup.*Nothing was charged\./,
+      );
     } finally {
       await client.close();
     }
@@ -134,13 +159,21 @@ describe("a channel item (batch-settlement)", () => {
     expect(await stack.chain.usdcBalance(payTo)).toBe(50n * PRICE);
     // One transaction opened the channel; the two that paid the seller for all fifty calls are the claim and the settle.
     expect(await channelTransactions(start)).toEqual(["deposit", "claimWithSignature", "settle"]);
-    const receiver = (await reader().readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: BATCH_SETTLEMENT_ABI, functionName: "receivers", args: [payTo, USDC_ADDRESS] })) as readonly [bigint, bigint];
+    const receiver = (await reader().readContract({
+      address: BATCH_SETTLEMENT_ADDRESS,
+      abi: BATCH_SETTLEMENT_ABI,
+      functionName: "receivers",
+      args: [payTo, USDC_ADDRESS],
+    })) as readonly [bigint, bigint];
     expect(receiver).toEqual([50n * PRICE, 50n * PRICE]);
   }, 120_000);
 
   it("claims the vouchers of several buyers' channels in one transaction", async () => {
     await kit.claimChannels();
-    const buyers = [channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl, 10_000n), channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl, 10_000n)];
+    const buyers = [
+      channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl, 10_000n),
+      channelBuyer(await funded(1_000_000n), stack.chain.rpcUrl, 10_000n),
+    ];
     const sellerBefore = await stack.chain.usdcBalance(payTo);
     const client = await connect(url);
     try {
@@ -174,11 +207,17 @@ describe("a channel item (batch-settlement)", () => {
       expect(failed.isError).toBe(true);
       expect(JSON.stringify(failed.content)).toContain("You were not charged");
       const next = await buyer.sign(client, "lookup", { word: "twice" });
-      expect((next.payment.payload as { voucher: { maxClaimableAmount: string } }).voucher.maxClaimableAmount).toBe("2000");
+      expect((next.payment.payload as { voucher: { maxClaimableAmount: string } }).voucher.maxClaimableAmount).toBe(
+        "2000",
+      );
       const before = handled;
       expect((await buyer.call(client, "lookup", { word: "twice" }, next.payment)).isError).toBeFalsy();
       // The same voucher again: refused under x402's own code, with the channel's state for a buyer whose count is stale.
-      const replayed = await client.callTool({ name: "lookup", arguments: { word: "twice" }, _meta: { [X402_PAYMENT_META]: next.payment } });
+      const replayed = await client.callTool({
+        name: "lookup",
+        arguments: { word: "twice" },
+        _meta: { [X402_PAYMENT_META]: next.payment },
+      });
       expect(replayed.isError).toBe(true);
       const required = readPaymentRequired(replayed);
       expect(required?.error).toBe("invalid_batch_settlement_evm_cumulative_amount_mismatch");
@@ -208,7 +247,17 @@ describe("a channel item (batch-settlement)", () => {
       const signer = toClientEvmSigner(privateKeyToAccount(key), reader() as never);
       const voucher = await signVoucher(signer, channelId, "4000", offer.network);
       const before = handled;
-      const past = await client.callTool({ name: "lookup", arguments: { word: "d" }, _meta: { [X402_PAYMENT_META]: { x402Version: 2, accepted: offer, payload: { type: "voucher", channelConfig: config, voucher } } } });
+      const past = await client.callTool({
+        name: "lookup",
+        arguments: { word: "d" },
+        _meta: {
+          [X402_PAYMENT_META]: {
+            x402Version: 2,
+            accepted: offer,
+            payload: { type: "voucher", channelConfig: config, voucher },
+          },
+        },
+      });
       expect(past.isError).toBe(true);
       expect(readPaymentRequired(past)?.error).toContain("more than the channel's deposit");
       expect(handled).toBe(before);
@@ -234,14 +283,22 @@ describe("a channel item (batch-settlement)", () => {
       const running = buyer.call(client, "lookup", { word: "slow" }, slow.payment);
       await new Promise((r) => setTimeout(r, 200));
       // The buyer asks to close the channel mid-call: refused while the call holds the channel.
-      const busy = await closer.callTool({ name: "lookup", arguments: { word: "close" }, _meta: { [X402_PAYMENT_META]: await refundPayment(buyer, key, closer, "1000") } });
+      const busy = await closer.callTool({
+        name: "lookup",
+        arguments: { word: "close" },
+        _meta: { [X402_PAYMENT_META]: await refundPayment(buyer, key, closer, "1000") },
+      });
       expect(busy.isError).toBe(true);
       expect(JSON.stringify(busy.content)).toContain("not closed");
       finish();
       expect((await running).isError).toBeFalsy();
       // Now it closes: both delivered calls are claimed in the refund's transaction, the rest goes back.
       const buyerBefore = await stack.chain.usdcBalance(buyer.address);
-      const closed = await closer.callTool({ name: "lookup", arguments: { word: "close" }, _meta: { [X402_PAYMENT_META]: await refundPayment(buyer, key, closer, "2000") } });
+      const closed = await closer.callTool({
+        name: "lookup",
+        arguments: { word: "close" },
+        _meta: { [X402_PAYMENT_META]: await refundPayment(buyer, key, closer, "2000") },
+      });
       expect(closed.isError, JSON.stringify(closed.content)).toBeFalsy();
       expect(closed._meta?.[X402_PAYMENT_RESPONSE_META]).toMatchObject({ success: true, amount: "8000" });
       expect((await stack.chain.usdcBalance(buyer.address)) - buyerBefore).toBe(8_000n);
@@ -250,7 +307,17 @@ describe("a channel item (batch-settlement)", () => {
       const offer = slow.payment.accepted as { network: string };
       const signer = toClientEvmSigner(privateKeyToAccount(key), reader() as never);
       const voucher = await signVoucher(signer, computeChannelId(config, offer.network), "3000", offer.network);
-      const late = await client.callTool({ name: "lookup", arguments: { word: "late" }, _meta: { [X402_PAYMENT_META]: { x402Version: 2, accepted: slow.payment.accepted, payload: { type: "voucher", channelConfig: config, voucher } } } });
+      const late = await client.callTool({
+        name: "lookup",
+        arguments: { word: "late" },
+        _meta: {
+          [X402_PAYMENT_META]: {
+            x402Version: 2,
+            accepted: slow.payment.accepted,
+            payload: { type: "voucher", channelConfig: config, voucher },
+          },
+        },
+      });
       expect(late.isError).toBe(true);
     } finally {
       slowCall = Promise.resolve();
@@ -284,7 +351,12 @@ async function channelBalance(buyer: ChannelBuyer) {
   const client = await connect(url);
   const offer = (await askFor(client).finally(() => client.close())).accepts[0]!;
   const channelId = computeChannelId(buyer.scheme.buildChannelConfig(offer as never), offer.network);
-  return (await reader().readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: BATCH_SETTLEMENT_ABI, functionName: "channels", args: [channelId] })) as readonly [bigint, bigint];
+  return (await reader().readContract({
+    address: BATCH_SETTLEMENT_ADDRESS,
+    abi: BATCH_SETTLEMENT_ABI,
+    functionName: "channels",
+    args: [channelId],
+  })) as readonly [bigint, bigint];
 }
 
 /** The agent wallet with $1 of USDC and no ETH, asking the person through confirmation ids when told to. */
@@ -294,25 +366,52 @@ async function wallet(env: Record<string, string> = {}) {
   const key = generatePrivateKey();
   const address = privateKeyToAccount(key).address;
   await stack.chain.mintUsdc(address, 1_000_000n);
-  const settings = loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: stack.chain.rpcUrl, ...env });
+  const settings = loadSettings({
+    AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+    ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+    ENABLE_REQUEST_ELICITATION: "false",
+    AGORA_RPC_URL: stack.chain.rpcUrl,
+    ...env,
+  });
   const ledger = new Ledger(path.join(dir, "ledger.jsonl"));
-  const deps: PurchaseDeps = { settings, wallet: walletFromKey(key), ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), asker: { kind: "confirmation-id" } };
+  const deps: PurchaseDeps = {
+    settings,
+    wallet: walletFromKey(key),
+    ledger,
+    chain: chainReader(settings.network, settings.rpcUrl),
+    confirmations: new Confirmations(),
+    asker: { kind: "confirmation-id" },
+  };
   return { deps, ledger, address, dir };
 }
 
 describe("the agent wallet on a channel item", () => {
   it("asks once for the deposit and the per-call price, pays later calls with vouchers, and counts each call", async () => {
-    const { deps, ledger, address, dir } = await wallet({ ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0" });
-    const buy = (word: string, confirmationId?: string) => purchase({ server: url, item: "lookup", params: { word }, ...(confirmationId ? { confirmationId } : {}) }, deps);
+    const { deps, ledger, address, dir } = await wallet({
+      ENABLE_REQUEST_ELICITATION: "true",
+      ELICITATION_THRESHOLD: "0",
+    });
+    const buy = (word: string, confirmationId?: string) =>
+      purchase({ server: url, item: "lookup", params: { word }, ...(confirmationId ? { confirmationId } : {}) }, deps);
     const asked = await buy("one");
     expect(asked).toMatchObject({ status: "confirmation-required", signed: false });
-    expect(asked.message).toMatch(/^Confirmation required: Open a payment channel with .*: deposit \$0\.01 USDC on .* for "Lookup" at \$0\.001 per call \(about 10 calls\)\? Each call is then paid from the channel without asking again/);
+    expect(asked.message).toMatch(
+      /^Confirmation required: Open a payment channel with .*: deposit \$0\.01 USDC on .* for "Lookup" at \$0\.001 per call \(about 10 calls\)\? Each call is then paid from the channel without asking again/,
+    );
     const first = await buy("one", asked.confirmationId);
-    expect(first).toMatchObject({ status: "delivered", code: "delivered", priceUsd: "$0.001", result: "Looked up one" });
-    expect(first.message).toMatch(/opened with a deposit of \$0\.01 \(transaction 0x[0-9a-f]{64}\)\. The channel holds \$0\.009 more\.$/);
+    expect(first).toMatchObject({
+      status: "delivered",
+      code: "delivered",
+      priceUsd: "$0.001",
+      result: "Looked up one",
+    });
+    expect(first.message).toMatch(
+      /opened with a deposit of \$0\.01 \(transaction 0x[0-9a-f]{64}\)\. The channel holds \$0\.009 more\.$/,
+    );
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 10_000n);
     // Later calls ask nothing and move nothing on chain until the server claims.
-    for (const word of ["two", "three"]) expect(await buy(word)).toMatchObject({ status: "delivered", priceUsd: "$0.001", signed: true });
+    for (const word of ["two", "three"])
+      expect(await buy(word)).toMatchObject({ status: "delivered", priceUsd: "$0.001", signed: true });
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 10_000n);
     const paid = ledger.attempts().filter((a) => a.status === "paid");
     expect(paid.map((a) => a.units)).toEqual(["1000", "1000", "1000"]);
@@ -334,13 +433,16 @@ describe("the agent wallet on a channel item", () => {
     const stale = await buy("three");
     expect(stale).toMatchObject({ status: "failed", code: "payment_refused", signed: true });
     // x402's client took the server's count from its refusal, after checking the voucher it quotes is this wallet's.
-    expect(JSON.parse(fs.readFileSync(path.join(folder, file!), "utf8"))).toMatchObject({ chargedCumulativeAmount: "2000" });
+    expect(JSON.parse(fs.readFileSync(path.join(folder, file!), "utf8"))).toMatchObject({
+      chargedCumulativeAmount: "2000",
+    });
     expect(await buy("three")).toMatchObject({ status: "delivered" });
   }, 60_000);
 
   it("tops the channel up when a call needs more than it holds, asking again for the new deposit", async () => {
     const { deps, address } = await wallet({ ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0.005" });
-    const buy = (word: string, confirmationId?: string) => purchase({ server: url, item: "lookup", params: { word }, ...(confirmationId ? { confirmationId } : {}) }, deps);
+    const buy = (word: string, confirmationId?: string) =>
+      purchase({ server: url, item: "lookup", params: { word }, ...(confirmationId ? { confirmationId } : {}) }, deps);
     const asked = await buy("w0");
     expect(await buy("w0", asked.confirmationId)).toMatchObject({ status: "delivered" });
     for (let i = 1; i < 10; i++) expect(await buy(`w${i}`)).toMatchObject({ status: "delivered" });
@@ -360,7 +462,12 @@ describe("the agent wallet on a channel item", () => {
     expect(await buy("a")).toMatchObject({ status: "delivered", priceUsd: "$0.001" });
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n);
     expect(await buy("b")).toMatchObject({ status: "delivered", priceUsd: "$0.001" });
-    expect(await buy("c")).toMatchObject({ status: "refused", code: "policy_rule", rule: "budgets.day", signed: false });
+    expect(await buy("c")).toMatchObject({
+      status: "refused",
+      code: "policy_rule",
+      rule: "budgets.day",
+      signed: false,
+    });
   }, 60_000);
 
   it("closes its channel: the rest of the deposit comes back, the calls paid go to the seller", async () => {
@@ -368,30 +475,53 @@ describe("the agent wallet on a channel item", () => {
     // Earlier tests' vouchers are claimed first: the seller's balance then moves by this channel's calls only.
     await kit.claimChannels();
     const sellerBefore = await stack.chain.usdcBalance(payTo);
-    for (const word of ["one", "two"]) expect(await purchase({ server: url, item: "lookup", params: { word } }, deps)).toMatchObject({ status: "delivered" });
+    for (const word of ["one", "two"])
+      expect(await purchase({ server: url, item: "lookup", params: { word } }, deps)).toMatchObject({
+        status: "delivered",
+      });
     const closed = await closeChannel({ server: url, item: "lookup", params: { word: "close" } }, deps);
     expect(closed).toMatchObject({ status: "closed", refundedUsd: "$0.008" });
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n);
     await kit.claimChannels();
     expect((await stack.chain.usdcBalance(payTo)) - sellerBefore).toBe(2_000n);
-    expect(await closeChannel({ server: url, item: "lookup", params: { word: "close" } }, deps)).toMatchObject({ status: "nothing" });
+    expect(await closeChannel({ server: url, item: "lookup", params: { word: "close" } }, deps)).toMatchObject({
+      status: "nothing",
+    });
     // The next purchase opens a new deposit on the same channel.
-    expect(await purchase({ server: url, item: "lookup", params: { word: "again" } }, deps)).toMatchObject({ status: "delivered" });
+    expect(await purchase({ server: url, item: "lookup", params: { word: "again" } }, deps)).toMatchObject({
+      status: "delivered",
+    });
     expect(await stack.chain.usdcBalance(address)).toBe(1_000_000n - 2_000n - 10_000n);
   }, 60_000);
 
   it("is not bought by a buyer with no wallet file to keep the channel in (the registry's test purchases)", async () => {
     const { deps } = await wallet();
-    const outcome = await purchase({ server: url, item: "lookup", params: { word: "x" } }, { ...deps, settings: { ...deps.settings, walletFile: "" } });
+    const outcome = await purchase(
+      { server: url, item: "lookup", params: { word: "x" } },
+      { ...deps, settings: { ...deps.settings, walletFile: "" } },
+    );
     expect(outcome).toMatchObject({ status: "refused", code: "cannot_pay", signed: false });
   }, 60_000);
 
   it("refuses a deposit above the policy's maxChannelDeposit before anything is signed", async () => {
     const { deps, dir } = await wallet();
     fs.writeFileSync(path.join(dir, "policy.json"), JSON.stringify({ maxChannelDeposit: "0.0005" }));
-    const strict = { ...deps, settings: loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), AGORA_POLICY_FILE: path.join(dir, "policy.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: stack.chain.rpcUrl }) };
+    const strict = {
+      ...deps,
+      settings: loadSettings({
+        AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+        AGORA_POLICY_FILE: path.join(dir, "policy.json"),
+        ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+        ENABLE_REQUEST_ELICITATION: "false",
+        AGORA_RPC_URL: stack.chain.rpcUrl,
+      }),
+    };
     const refusedOutcome = await purchase({ server: url, item: "lookup", params: { word: "x" } }, strict);
-    expect(refusedOutcome).toMatchObject({ status: "refused", code: "policy_rule", rule: "maxChannelDeposit", signed: false });
+    expect(refusedOutcome).toMatchObject({
+      status: "refused",
+      code: "policy_rule",
+      rule: "maxChannelDeposit",
+      signed: false,
+    });
   }, 60_000);
 });
-

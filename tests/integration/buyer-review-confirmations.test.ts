@@ -31,7 +31,16 @@ let shop: Client;
 
 async function signedReview(listing: string, buyer: PrivateKeyAccount, tx: Hex) {
   const now = Math.floor(Date.now() / 1000);
-  return signBuyerMessage(buyer, "Review", { listing, taskRef: taskRefOf(BASE_SEPOLIA.chainId, tx), logIndex: -1, reviewer: buyer.address, rating: 5, text: "Worth it.", issuedAt: now, expiresAt: now + 600 });
+  return signBuyerMessage(buyer, "Review", {
+    listing,
+    taskRef: taskRefOf(BASE_SEPOLIA.chainId, tx),
+    logIndex: -1,
+    reviewer: buyer.address,
+    rating: 5,
+    text: "Worth it.",
+    issuedAt: now,
+    expiresAt: now + 600,
+  });
 }
 
 let payTo: `0x${string}`;
@@ -44,7 +53,16 @@ beforeAll(async () => {
     walletAddress: payTo,
     facilitatorUrl: stack.facilitator.url,
     facilitatorTimeoutMs: 10_000,
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` }],
+    items: [
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote",
+        price: "0.01",
+        params: { topic: "Example: tea" },
+        handler: ({ topic }) => `A quote about ${topic}`,
+      },
+    ],
   });
   server = await kit.listen({ port: 0 });
   shop = new Client({ name: "buyer", version: "1.0.0" });
@@ -70,7 +88,15 @@ describe.each(drivers())("review confirmations on %s", (driver) => {
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    listing = (await insertListing(conn.db, { name: "Confirm Shop", description: "Sells quotes to confirm.", categories: ["Data"], serverUrl: server.url, status: "approved" })).id;
+    listing = (
+      await insertListing(conn.db, {
+        name: "Confirm Shop",
+        description: "Sells quotes to confirm.",
+        categories: ["Data"],
+        serverUrl: server.url,
+        status: "approved",
+      })
+    ).id;
     await checkListing(conn.db, listing, { allowPrivateHosts: true });
   });
   afterAll(async () => conn?.close());
@@ -81,7 +107,9 @@ describe.each(drivers())("review confirmations on %s", (driver) => {
     const body = await signedReview(listing, buyer, tx);
     const early = await call(postReview, jsonRequest("/api/buyer-reviews", body));
     expect(early.status).toBe(409);
-    expect(early.body.message).toBe(`Transaction ${tx} is not confirmed yet on Base Sepolia (3 confirmations needed); try again in a minute.`);
+    expect(early.body.message).toBe(
+      `Transaction ${tx} is not confirmed yet on Base Sepolia (3 confirmations needed); try again in a minute.`,
+    );
     expect(await conn.db.select().from(buyerReviews)).toHaveLength(0);
 
     await createTestClient({ mode: "anvil", transport: http(stack.chain.rpcUrl) }).mine({ blocks: 3 });
@@ -103,7 +131,10 @@ describe.each(drivers())("review confirmations on %s", (driver) => {
       await quiet.stop();
     }
     const timings: SalesRunTiming[] = [];
-    const listened = startSalesSchedule(conn.db, { intervalMs: 200, onRun: (_summary, timing) => timings.push(timing) });
+    const listened = startSalesSchedule(conn.db, {
+      intervalMs: 200,
+      onRun: (_summary, timing) => timings.push(timing),
+    });
     try {
       await expect.poll(() => timings.length, { timeout: 20_000 }).toBeGreaterThan(0);
     } finally {
@@ -128,11 +159,18 @@ describe("an RPC that answers another chain", () => {
 
   it("is refused before anything is read from it, by the reader and by the sales run", async () => {
     await expect(verifiedChainReader("eip155:8453")).rejects.toThrow(ChainMismatchError);
-    await expect(verifiedChainReader("eip155:8453")).rejects.toThrow("The RPC configured for Base answers chain id 84532, not 8453: check CHAIN_RPC_URLS.");
+    await expect(verifiedChainReader("eip155:8453")).rejects.toThrow(
+      "The RPC configured for Base answers chain id 84532, not 8453: check CHAIN_RPC_URLS.",
+    );
     const conn = await openTestDatabase("pglite");
     try {
       const summary = await indexAllSales(conn.db);
-      expect(summary.networks).toEqual([{ network: "eip155:8453", error: "The RPC configured for Base answers chain id 84532, not 8453: check CHAIN_RPC_URLS." }]);
+      expect(summary.networks).toEqual([
+        {
+          network: "eip155:8453",
+          error: "The RPC configured for Base answers chain id 84532, not 8453: check CHAIN_RPC_URLS.",
+        },
+      ]);
     } finally {
       await conn.close();
     }

@@ -18,14 +18,27 @@ const TX = `0x${"ab".repeat(32)}` as const;
 
 async function signedBody(kind: "Review" | "RevokeReview", reviewer: `0x${string}`, signer: PrivateKeyAccount) {
   const issuedAt = Math.floor(Date.now() / 1000);
-  const common = { site: "http://localhost", listing: "no-such-listing", taskRef: taskRefOf(BASE_SEPOLIA.chainId, TX), logIndex: -1, reviewer, issuedAt, expiresAt: issuedAt + 600 };
+  const common = {
+    site: "http://localhost",
+    listing: "no-such-listing",
+    taskRef: taskRefOf(BASE_SEPOLIA.chainId, TX),
+    logIndex: -1,
+    reviewer,
+    issuedAt,
+    expiresAt: issuedAt + 600,
+  };
   const message = kind === "Review" ? { ...common, rating: 1, text: "" } : common;
   const domain = buyerReviewDomain(BASE_SEPOLIA.chainId);
   const signature = await signer.signTypedData({
     domain,
     types: BUYER_REVIEW_TYPES,
     primaryType: kind,
-    message: { ...message, logIndex: BigInt(message.logIndex), issuedAt: BigInt(issuedAt), expiresAt: BigInt(message.expiresAt) } as never,
+    message: {
+      ...message,
+      logIndex: BigInt(message.logIndex),
+      issuedAt: BigInt(issuedAt),
+      expiresAt: BigInt(message.expiresAt),
+    } as never,
   });
   return { domain, message, signature };
 }

@@ -6,12 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createPublicClient, http, keccak256, toBytes, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BASE_SEPOLIA,
-  buyerReviewDomain,
-  taskRefOf,
-  type BuyerReviewDomain,
-} from "@agora-mcp/protocol";
+import { BASE_SEPOLIA, buyerReviewDomain, taskRefOf, type BuyerReviewDomain } from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { POST as postReview } from "@/app/api/buyer-reviews/route";
 import { POST as postRevoke } from "@/app/api/buyer-reviews/revoke/route";
@@ -49,7 +44,16 @@ async function openShop(name: string, wallet: `0x${string}`): Promise<Shop> {
     walletAddress: wallet,
     facilitatorUrl: stack.facilitator.url,
     facilitatorTimeoutMs: 10_000,
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.25", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` }],
+    items: [
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote",
+        price: "0.25",
+        params: { topic: "Example: tea" },
+        handler: ({ topic }) => `A quote about ${topic}`,
+      },
+    ],
   });
   const server = await kit.listen({ port: 0 });
   const client = new Client({ name: "buyer", version: "1.0.0" });
@@ -62,7 +66,16 @@ async function buy(shop: Shop, buyer: PrivateKeyAccount): Promise<Sale> {
   return { buyer, tx: await buyQuote(shop.client, buyer, shop.wallet, PRICE) };
 }
 
-type Fields = { listing: string; sale: Sale; rating?: number; text?: string; logIndex?: number; issuedAt?: number; expiresAt?: number; reviewer?: `0x${string}` };
+type Fields = {
+  listing: string;
+  sale: Sale;
+  rating?: number;
+  text?: string;
+  logIndex?: number;
+  issuedAt?: number;
+  expiresAt?: number;
+  reviewer?: `0x${string}`;
+};
 
 function messageOf(f: Fields) {
   const now = Math.floor(Date.now() / 1000);
@@ -78,7 +91,13 @@ function messageOf(f: Fields) {
   };
 }
 
-async function signed(f: Fields, { signer = f.sale.buyer, domain = buyerReviewDomain(BASE_SEPOLIA.chainId) }: { signer?: PrivateKeyAccount; domain?: BuyerReviewDomain } = {}) {
+async function signed(
+  f: Fields,
+  {
+    signer = f.sale.buyer,
+    domain = buyerReviewDomain(BASE_SEPOLIA.chainId),
+  }: { signer?: PrivateKeyAccount; domain?: BuyerReviewDomain } = {},
+) {
   return signBuyerMessage(signer, "Review", messageOf(f), domain);
 }
 
@@ -87,7 +106,8 @@ async function signedRevoke(f: Fields, signer: PrivateKeyAccount = f.sale.buyer)
   return signBuyerMessage(signer, "RevokeReview", message);
 }
 
-const review = (body: unknown, headers: Record<string, string> = {}) => call(postReview, jsonRequest("/api/buyer-reviews", body, headers));
+const review = (body: unknown, headers: Record<string, string> = {}) =>
+  call(postReview, jsonRequest("/api/buyer-reviews", body, headers));
 const revoke = (body: unknown) => call(postRevoke, jsonRequest("/api/buyer-reviews/revoke", body));
 
 beforeAll(async () => {
@@ -107,7 +127,10 @@ beforeAll(async () => {
   // One unit sent to shop A's wallet with a transferWithAuthorization, settled straight on the chain: a transfer
   // that looks like a sale, at no price shop A asks.
   const sender = await stack.fundedBuyer(1_000_000n);
-  sales.oneUnit = { buyer: sender, tx: await directSeller(stack.chain.rpcUrl).settle([{ buyer: sender, payee: ownerOfA.address, units: 1n }]) };
+  sales.oneUnit = {
+    buyer: sender,
+    tx: await directSeller(stack.chain.rpcUrl).settle([{ buyer: sender, payee: ownerOfA.address, units: 1n }]),
+  };
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
   // Reviewed as soon as mined (buyer-review-confirmations.test.ts covers the depth).
   process.env.SALES_CONFIRMATIONS = "0";
@@ -136,7 +159,16 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    const add = async (name: string, url: string) => (await insertListing(conn.db, { name, description: `${name}, sells quotes.`, categories: ["Data"], serverUrl: url, status: "approved" })).id;
+    const add = async (name: string, url: string) =>
+      (
+        await insertListing(conn.db, {
+          name,
+          description: `${name}, sells quotes.`,
+          categories: ["Data"],
+          serverUrl: url,
+          status: "approved",
+        })
+      ).id;
     listingA = await add("Quote Shop A", shopA.server.url);
     listingB = await add("Quote Shop B", shopB.server.url);
     // The payees are what the checks read from each server's payment-methods.
@@ -158,10 +190,23 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     const chain = createPublicClient({ transport: http(stack.chain.rpcUrl) });
     const receipt = await chain.getTransactionReceipt({ hash: sales.a1.tx });
     const block = await chain.getBlock({ blockNumber: receipt.blockNumber });
-    expect(row).toMatchObject({ listingId: listingA, payer: sales.a1.buyer.address, payee: ownerOfA.address, amount: "250000", rating: 4, text, txHash: sales.a1.tx.toLowerCase(), blockNumber: receipt.blockNumber });
+    expect(row).toMatchObject({
+      listingId: listingA,
+      payer: sales.a1.buyer.address,
+      payee: ownerOfA.address,
+      amount: "250000",
+      rating: 4,
+      text,
+      txHash: sales.a1.tx.toLowerCase(),
+      blockNumber: receipt.blockNumber,
+    });
     expect(row.paidAt.getTime()).toBe(Number(block.timestamp) * 1000);
     expect(row.textHash).toBe(keccak256(toBytes(text)));
-    expect(answer.body.review).toMatchObject({ text, amount: "250000", taskRef: `eip155:84532:${sales.a1.tx.toLowerCase()}` });
+    expect(answer.body.review).toMatchObject({
+      text,
+      amount: "250000",
+      taskRef: `eip155:84532:${sales.a1.tx.toLowerCase()}`,
+    });
     // The chain is on this machine (a loopback RPC): no public explorer has the sale, so no link is offered.
     expect(answer.body.review).toMatchObject({ explorerUrl: null, localChain: true });
 
@@ -174,29 +219,39 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     const stranger = privateKeyToAccount(generatePrivateKey());
     const answer = await review(await signed({ listing: listingA, sale: sales.a2 }, { signer: stranger }));
     expect(answer.status).toBe(401);
-    expect(answer.body.message).toBe(`The signature was made by ${stranger.address}, not by the reviewer ${sales.a2.buyer.address} the message names.`);
+    expect(answer.body.message).toBe(
+      `The signature was made by ${stranger.address}, not by the reviewer ${sales.a2.buyer.address} the message names.`,
+    );
     expect(await stored()).toHaveLength(1);
   });
 
   it("refuses a review by a wallet that did not pay the sale", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
-    const answer = await review(await signed({ listing: listingA, sale: sales.a2, reviewer: stranger.address }, { signer: stranger }));
+    const answer = await review(
+      await signed({ listing: listingA, sale: sales.a2, reviewer: stranger.address }, { signer: stranger }),
+    );
     expect(answer.status).toBe(403);
-    expect(answer.body.message).toBe(`This sale was paid by ${sales.a2.buyer.address}, not by ${stranger.address}: only the wallet that paid can review it.`);
+    expect(answer.body.message).toBe(
+      `This sale was paid by ${sales.a2.buyer.address}, not by ${stranger.address}: only the wallet that paid can review it.`,
+    );
     expect(await stored()).toHaveLength(1);
   });
 
   it("refuses a sale to another listing", async () => {
     const answer = await review(await signed({ listing: listingA, sale: sales.b1 }));
     expect(answer.status).toBe(403);
-    expect(answer.body.message).toMatch(new RegExp(`^This sale paid ${shopB.wallet}, which is not a wallet of "quote-shop-a"`));
+    expect(answer.body.message).toMatch(
+      new RegExp(`^This sale paid ${shopB.wallet}, which is not a wallet of "quote-shop-a"`),
+    );
     expect(await stored()).toHaveLength(1);
   });
 
   it("refuses a transfer to the listing's wallet at an amount the listing does not ask", async () => {
     const answer = await review(await signed({ listing: listingA, sale: sales.oneUnit }));
     expect(answer.status).toBe(403);
-    expect(answer.body.message).toBe(`This sale paid $0.000001 to ${ownerOfA.address}, which is no price "quote-shop-a" asked there: only a purchase at a listed price is a verified purchase.`);
+    expect(answer.body.message).toBe(
+      `This sale paid $0.000001 to ${ownerOfA.address}, which is no price "quote-shop-a" asked there: only a purchase at a listed price is a verified purchase.`,
+    );
     expect(await stored()).toHaveLength(1);
     expect((await findListingView(conn.db, listingA))!.buyerReviews.count).toBe(1);
   });
@@ -204,22 +259,40 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   it("refuses a second review of the same sale", async () => {
     const answer = await review(await signed({ listing: listingA, sale: sales.a1, text: "Changed my mind." }));
     expect(answer.status).toBe(409);
-    expect(answer.body.message).toBe(`This sale (transaction ${sales.a1.tx.toLowerCase()}) already has a review; a sale is reviewed once.`);
+    expect(answer.body.message).toBe(
+      `This sale (transaction ${sales.a1.tx.toLowerCase()}) already has a review; a sale is reviewed once.`,
+    );
     expect((await stored()).map((r) => r.text)).not.toContain("Changed my mind.");
   });
 
   it("refuses a wrong domain and an expired signature", async () => {
-    const wrongName = await review(await signed({ listing: listingA, sale: sales.a2 }, { domain: { name: "Other catalogue", version: "1", chainId: 84532 } }));
+    const wrongName = await review(
+      await signed(
+        { listing: listingA, sale: sales.a2 },
+        { domain: { name: "Other catalogue", version: "1", chainId: 84532 } },
+      ),
+    );
     expect(wrongName.status).toBe(401);
-    expect(wrongName.body.message).toMatch(/^The signature's EIP-712 domain is \{name: "Other catalogue".*sign with \{name: "Agora buyer reviews", version: "2", chainId: 84532\}/);
-    const wrongChain = await review(await signed({ listing: listingA, sale: sales.a2 }, { domain: buyerReviewDomain(8453) }));
+    expect(wrongName.body.message).toMatch(
+      /^The signature's EIP-712 domain is \{name: "Other catalogue".*sign with \{name: "Agora buyer reviews", version: "2", chainId: 84532\}/,
+    );
+    const wrongChain = await review(
+      await signed({ listing: listingA, sale: sales.a2 }, { domain: buyerReviewDomain(8453) }),
+    );
     expect(wrongChain.status).toBe(401);
     const past = Math.floor(Date.now() / 1000) - 1_000;
-    const expired = await review(await signed({ listing: listingA, sale: sales.a2, issuedAt: past - 600, expiresAt: past }));
+    const expired = await review(
+      await signed({ listing: listingA, sale: sales.a2, issuedAt: past - 600, expiresAt: past }),
+    );
     expect(expired.status).toBe(401);
-    expect(expired.body.message).toBe(`The signature expired at ${new Date(past * 1000).toISOString()}; sign the review again.`);
+    expect(expired.body.message).toBe(
+      `The signature expired at ${new Date(past * 1000).toISOString()}; sign the review again.`,
+    );
     // A signature over the right domain but presented as another: the recovered signer differs.
-    const forged = await signed({ listing: listingA, sale: sales.a2 }, { domain: { name: "Other catalogue", version: "1", chainId: 84532 } });
+    const forged = await signed(
+      { listing: listingA, sale: sales.a2 },
+      { domain: { name: "Other catalogue", version: "1", chainId: 84532 } },
+    );
     const relabelled = await review({ ...forged, domain: buyerReviewDomain(84532) });
     expect(relabelled.status).toBe(401);
     expect(relabelled.body.message).toMatch(/^The signature was made by 0x[0-9a-fA-F]{40}, not by the reviewer/);
@@ -228,17 +301,24 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
 
   it("refuses a review signed for another Agora deployment (a signed review is not replayed elsewhere)", async () => {
     // Signed for the Agora at agora.example: this deployment (the requests' origin here) refuses it.
-    const elsewhere = await signBuyerMessage(sales.a2.buyer, "Review", { ...messageOf({ listing: listingA, sale: sales.a2 }), site: "https://agora.example" });
+    const elsewhere = await signBuyerMessage(sales.a2.buyer, "Review", {
+      ...messageOf({ listing: listingA, sale: sales.a2 }),
+      site: "https://agora.example",
+    });
     const replayed = await review(elsewhere);
     expect(replayed.status).toBe(401);
-    expect(replayed.body.message).toBe('This review was signed for the Agora at https://agora.example, not for this one (http://localhost): sign it again with site "http://localhost".');
+    expect(replayed.body.message).toBe(
+      'This review was signed for the Agora at https://agora.example, not for this one (http://localhost): sign it again with site "http://localhost".',
+    );
     // A deployment with a configured origin holds to it, whatever Host a request carries.
     process.env.SITE_URL = "https://agora.example";
     reloadEnv();
     try {
       const local = await review(await signed({ listing: listingA, sale: sales.a2 }));
       expect(local.status).toBe(401);
-      expect(local.body.message).toMatch(/^This review was signed for the Agora at http:\/\/localhost, not for this one \(https:\/\/agora\.example\)/);
+      expect(local.body.message).toMatch(
+        /^This review was signed for the Agora at http:\/\/localhost, not for this one \(https:\/\/agora\.example\)/,
+      );
     } finally {
       delete process.env.SITE_URL;
       reloadEnv();
@@ -256,7 +336,9 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   it("refuses unknown listings, unknown transactions and malformed bodies precisely", async () => {
     const unknown = await review(await signed({ listing: "00000000-0000-4000-8000-000000000000", sale: sales.a2 }));
     expect(unknown.status).toBe(404);
-    const noTx = await review(await signed({ listing: listingA, sale: { buyer: sales.a2.buyer, tx: `0x${"ab".repeat(32)}` } }));
+    const noTx = await review(
+      await signed({ listing: listingA, sale: { buyer: sales.a2.buyer, tx: `0x${"ab".repeat(32)}` } }),
+    );
     expect(noTx.status).toBe(404);
     expect(noTx.body.message).toMatch(/^No transaction 0xabab.* on Base Sepolia/);
     const long = await review(await signed({ listing: listingA, sale: sales.a2, text: "x".repeat(1_001) }));
@@ -264,7 +346,14 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     expect(long.body.message).toBe("A review is at most 1000 characters.");
     const rating = await review(await signed({ listing: listingA, sale: sales.a2, rating: 6 }));
     expect(rating.status).toBe(400);
-    const notJson = await call(postReview, new Request("http://localhost/api/buyer-reviews", { method: "POST", headers: { "content-type": "text/plain" }, body: "hi" }));
+    const notJson = await call(
+      postReview,
+      new Request("http://localhost/api/buyer-reviews", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "hi",
+      }),
+    );
     expect(notJson.status).toBe(415);
     expect(await stored()).toHaveLength(1);
   });
@@ -279,9 +368,15 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
   });
 
   it("serves each review as an ERC-8004 feedback record, per listing and in /v0.1 _meta", async () => {
-    const res = await getFeedback(new Request(`http://localhost/api/buyer-reviews/${listingA}/feedback`), { params: Promise.resolve({ listing: listingA }) });
+    const res = await getFeedback(new Request(`http://localhost/api/buyer-reviews/${listingA}/feedback`), {
+      params: Promise.resolve({ listing: listingA }),
+    });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { agentId: string; summary: { count: number; averageScore: number }; feedback: Record<string, unknown>[] };
+    const body = (await res.json()) as {
+      agentId: string;
+      summary: { count: number; averageScore: number };
+      feedback: Record<string, unknown>[];
+    };
     expect(body.summary.count).toBe(2);
     const four = body.feedback.find((f) => f.taskRef === `eip155:84532:${sales.a1.tx.toLowerCase()}`)!;
     expect(four).toMatchObject({
@@ -294,21 +389,31 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
       endpoint: shopA.server.url,
       isRevoked: false,
     });
-    expect(four.feedbackHash).toBe(keccak256(toBytes("Fast quote. <script>alert(1)</script> [click](https://evil.example)")));
-    const meta = toServerResponse((await findListingView(conn.db, listingA))!).server._meta[AGORA_META_KEY] as { buyerReviews: { count: number; feedback: unknown[]; feedbackUrl: string } };
+    expect(four.feedbackHash).toBe(
+      keccak256(toBytes("Fast quote. <script>alert(1)</script> [click](https://evil.example)")),
+    );
+    const meta = toServerResponse((await findListingView(conn.db, listingA))!).server._meta[AGORA_META_KEY] as {
+      buyerReviews: { count: number; feedback: unknown[]; feedbackUrl: string };
+    };
     expect(meta.buyerReviews.count).toBe(2);
     expect(meta.buyerReviews.feedback).toHaveLength(2);
     expect(meta.buyerReviews.feedbackUrl).toMatch(new RegExp(`/api/buyer-reviews/${listingA}/feedback$`));
-    const missing = await getFeedback(new Request("http://localhost/api/buyer-reviews/nope/feedback"), { params: Promise.resolve({ listing: "nope" }) });
+    const missing = await getFeedback(new Request("http://localhost/api/buyer-reviews/nope/feedback"), {
+      params: Promise.resolve({ listing: "nope" }),
+    });
     expect(missing.status).toBe(404);
-    const long = await getFeedback(new Request("http://localhost/api/buyer-reviews/x/feedback"), { params: Promise.resolve({ listing: "x".repeat(201) }) });
+    const long = await getFeedback(new Request("http://localhost/api/buyer-reviews/x/feedback"), {
+      params: Promise.resolve({ listing: "x".repeat(201) }),
+    });
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({ code: "invalid_input", message: "The listing key is too long." });
   });
 
   it("lets the reviewer, and only the reviewer, revoke their review, signed again", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
-    const notTheirs = await revoke(await signedRevoke({ listing: listingA, sale: sales.a1, reviewer: stranger.address }, stranger));
+    const notTheirs = await revoke(
+      await signedRevoke({ listing: listingA, sale: sales.a1, reviewer: stranger.address }, stranger),
+    );
     expect(notTheirs.status).toBe(403);
     const ok = await revoke(await signedRevoke({ listing: listingA, sale: sales.a1 }));
     expect(ok.status, ok.body.message).toBe(200);
@@ -338,13 +443,22 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     const [kept] = await conn.db.select().from(buyerReviews).where(eq(buyerReviews.id, target.id));
     expect(kept).toMatchObject({ hiddenBy: admin!.id, hiddenReason: "Spam link in the text" });
     const history = await conn.db.select().from(listingReviews).where(eq(listingReviews.buyerReviewId, target.id));
-    expect(history).toEqual([expect.objectContaining({ listingId: listingA, reviewerId: admin!.id, decision: "hid a buyer review", reason: "Spam link in the text" })]);
+    expect(history).toEqual([
+      expect.objectContaining({
+        listingId: listingA,
+        reviewerId: admin!.id,
+        decision: "hid a buyer review",
+        reason: "Spam link in the text",
+      }),
+    ]);
   });
 
   it("gives a stranger's listing naming a seller's wallet no review of that seller's sales; the seller's listing gets it", async () => {
     const answer = await review(await signed({ listing: copycatListing, sale: sales.a4 }));
     expect(answer.status).toBe(403);
-    expect(answer.body.message).toBe(`This sale paid ${ownerOfA.address}, a wallet "quote-copycat" shares with a listing approved with it before, by another owner: its sales count for that listing. Review the listing you paid.`);
+    expect(answer.body.message).toBe(
+      `This sale paid ${ownerOfA.address}, a wallet "quote-copycat" shares with a listing approved with it before, by another owner: its sales count for that listing. Review the listing you paid.`,
+    );
     expect((await findListingView(conn.db, copycatListing))!.buyerReviews.count).toBe(0);
     const seller = await review(await signed({ listing: listingA, sale: sales.a4 }));
     expect(seller.status, seller.body.message).toBe(201);
@@ -354,7 +468,8 @@ describe.each(drivers())("buyer reviews on %s", (driver) => {
     // Counted once the signature proves the wallet (an expired or forged one counts nothing:
     // buyer-review-limits.test.ts), here by reviews of a listing that does not exist.
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i += 1) statuses.push((await review(await signed({ listing: "no-such-listing", sale: sales.a3 }))).status);
+    for (let i = 0; i < 11; i += 1)
+      statuses.push((await review(await signed({ listing: "no-such-listing", sale: sales.a3 }))).status);
     expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
     expect(statuses[10]).toBe(429);
     // The limit holds the wallet even with a good signature; nothing was stored.

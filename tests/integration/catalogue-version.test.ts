@@ -18,7 +18,10 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 /** The real database, counting the statements that read the catalogue version (db/queries/listings.ts). */
 function countingVersionReads(db: Db): { db: Db; reads: () => number } {
   let reads = 0;
-  const text = (query: SQL) => query.queryChunks.map((c) => (c && typeof c === "object" && "value" in c && Array.isArray(c.value) ? c.value.join("") : "")).join("");
+  const text = (query: SQL) =>
+    query.queryChunks
+      .map((c) => (c && typeof c === "object" && "value" in c && Array.isArray(c.value) ? c.value.join("") : ""))
+      .join("");
   const counting = new Proxy(db, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
@@ -38,19 +41,37 @@ describe.each(drivers())("a catalogue version the client sends, on %s", (driver)
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    await insertListing(conn.db, { name: "Early Quokka Tool", description: "Listed before the search ran.", categories: ["Data"], price: 0.01, serverUrl: "https://early-quokka.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Early Quokka Tool",
+      description: "Listed before the search ran.",
+      categories: ["Data"],
+      price: 0.01,
+      serverUrl: "https://early-quokka.example.com/mcp",
+      status: "approved",
+    });
   });
   afterAll(async () => conn?.close());
 
   it("does not key GET /api/mcp-agents' search cache: a listing approved since is found at once", async () => {
     const forged = await catalogueVersion(conn.db);
     const search = async () => {
-      const res = await list(new Request("http://localhost/api/mcp-agents?q=quokka&limit=20", { headers: { [CATALOGUE_VERSION_HEADER]: forged } }));
+      const res = await list(
+        new Request("http://localhost/api/mcp-agents?q=quokka&limit=20", {
+          headers: { [CATALOGUE_VERSION_HEADER]: forged },
+        }),
+      );
       expect(res.status).toBe(200);
       return ((await res.json()) as { name: string }[]).map((a) => a.name).sort();
     };
     expect(await search()).toEqual(["Early Quokka Tool"]);
-    await insertListing(conn.db, { name: "Late Quokka Tool", description: "Approved after the first search.", categories: ["Data"], price: 0.01, serverUrl: "https://late-quokka.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Late Quokka Tool",
+      description: "Approved after the first search.",
+      categories: ["Data"],
+      price: 0.01,
+      serverUrl: "https://late-quokka.example.com/mcp",
+      status: "approved",
+    });
     expect(await catalogueVersion(conn.db)).not.toBe(forged);
     // Within the cache's lifetime (SEARCH_CACHE_TTL_SECONDS, 10 by default; a page of up to 50 is kept), the same header again.
     expect(await search()).toEqual(["Early Quokka Tool", "Late Quokka Tool"]);
@@ -63,12 +84,23 @@ describe.each(drivers())("a catalogue version the client sends, on %s", (driver)
       const params = {
         name: "search_servers",
         arguments: { query: "wombat", limit: 10 },
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "version-test", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "version-test", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
       };
       const res = await mcp(
         new Request("http://localhost/api/mcp", {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_servers", [CATALOGUE_VERSION_HEADER]: forged },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/call",
+            "mcp-name": "search_servers",
+            [CATALOGUE_VERSION_HEADER]: forged,
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params }),
         }),
       );
@@ -76,9 +108,23 @@ describe.each(drivers())("a catalogue version the client sends, on %s", (driver)
       const body = (await res.json()) as { result: { structuredContent: { servers: { name: string }[] } } };
       return body.result.structuredContent.servers.map((s) => s.name).sort();
     };
-    await insertListing(conn.db, { name: "Early Wombat Tool", description: "Listed before the search ran.", categories: ["Data"], price: 0.01, serverUrl: "https://early-wombat.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Early Wombat Tool",
+      description: "Listed before the search ran.",
+      categories: ["Data"],
+      price: 0.01,
+      serverUrl: "https://early-wombat.example.com/mcp",
+      status: "approved",
+    });
     expect(await search()).toEqual(["Early Wombat Tool"]);
-    await insertListing(conn.db, { name: "Late Wombat Tool", description: "Approved after the first search.", categories: ["Data"], price: 0.01, serverUrl: "https://late-wombat.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Late Wombat Tool",
+      description: "Approved after the first search.",
+      categories: ["Data"],
+      price: 0.01,
+      serverUrl: "https://late-wombat.example.com/mcp",
+      status: "approved",
+    });
     expect(await search()).toEqual(["Early Wombat Tool", "Late Wombat Tool"]);
   });
 
@@ -98,11 +144,15 @@ describe.each(drivers())("a catalogue version the client sends, on %s", (driver)
   });
 
   it("the proxy hands the marketplace page its own reading, not the client's", async () => {
-    const request = new NextRequest("http://localhost:3000/marketplace?q=quokka", { headers: { [CATALOGUE_VERSION_HEADER]: "999999", accept: "text/html" } });
+    const request = new NextRequest("http://localhost:3000/marketplace?q=quokka", {
+      headers: { [CATALOGUE_VERSION_HEADER]: "999999", accept: "text/html" },
+    });
     const response = await proxy(request);
     expect(response.status).toBe(200);
     expect(response.headers.get("etag")).toBeTruthy();
     expect(response.headers.get("x-middleware-override-headers")!.split(",")).toContain(CATALOGUE_VERSION_HEADER);
-    expect(response.headers.get(`x-middleware-request-${CATALOGUE_VERSION_HEADER}`)).toBe(await catalogueVersion(conn.db));
+    expect(response.headers.get(`x-middleware-request-${CATALOGUE_VERSION_HEADER}`)).toBe(
+      await catalogueVersion(conn.db),
+    );
   });
 });

@@ -11,7 +11,15 @@ import { createPublicClient, decodeFunctionData, http, type PublicClient } from 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
-import { chainReader, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
+import {
+  chainReader,
+  Confirmations,
+  Ledger,
+  loadSettings,
+  purchase,
+  walletFromKey,
+  type PurchaseDeps,
+} from "@agora-mcp/client";
 import type { RunningServer } from "@agora-mcp/server";
 import { createPayPerUseServer } from "@/examples/pay-per-use-server";
 import { purchasesByPayer, salesSummaries } from "@/db/queries/sales";
@@ -39,7 +47,12 @@ const channelCalls: string[] = [];
 beforeAll(async () => {
   stack = await startPaymentStack();
   payTo = stack.freshAddress();
-  kit = createPayPerUseServer({ name: "two-schemes", walletAddress: payTo, claim: ONLY_WHEN_ASKED, facilitatorUrl: stack.facilitator.url });
+  kit = createPayPerUseServer({
+    name: "two-schemes",
+    walletAddress: payTo,
+    claim: ONLY_WHEN_ASKED,
+    facilitatorUrl: stack.facilitator.url,
+  });
   running = await kit.listen({ port: 0 });
   chain = createPublicClient({ transport: http(stack.chain.rpcUrl) });
 
@@ -47,8 +60,20 @@ beforeAll(async () => {
   const key = generatePrivateKey();
   buyer = privateKeyToAccount(key).address;
   await stack.chain.mintUsdc(buyer, 1_000_000n);
-  const settings = loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: stack.chain.rpcUrl });
-  const deps: PurchaseDeps = { settings, wallet: walletFromKey(key), ledger: new Ledger(path.join(dir, "ledger.jsonl")), chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), asker: { kind: "confirmation-id" } };
+  const settings = loadSettings({
+    AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+    ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+    ENABLE_REQUEST_ELICITATION: "false",
+    AGORA_RPC_URL: stack.chain.rpcUrl,
+  });
+  const deps: PurchaseDeps = {
+    settings,
+    wallet: walletFromKey(key),
+    ledger: new Ledger(path.join(dir, "ledger.jsonl")),
+    chain: chainReader(settings.network, settings.rpcUrl),
+    confirmations: new Confirmations(),
+    asker: { kind: "confirmation-id" },
+  };
 
   const metered = await purchase({ server: running.url, item: "summarise", params: { pages: "3" } }, deps);
   if (metered.status !== "delivered") throw new Error(JSON.stringify(metered));
@@ -63,7 +88,8 @@ beforeAll(async () => {
   const head = await chain.getBlockNumber({ cacheTime: 0 });
   for (let n = start; n <= head; n++) {
     for (const tx of (await chain.getBlock({ blockNumber: n, includeTransactions: true })).transactions) {
-      if (tx.to?.toLowerCase() === BATCH_SETTLEMENT_ADDRESS.toLowerCase()) channelCalls.push(decodeFunctionData({ abi: BATCH_SETTLEMENT_ABI, data: tx.input }).functionName);
+      if (tx.to?.toLowerCase() === BATCH_SETTLEMENT_ADDRESS.toLowerCase())
+        channelCalls.push(decodeFunctionData({ abi: BATCH_SETTLEMENT_ABI, data: tx.input }).functionName);
     }
   }
 }, 300_000);
@@ -91,24 +117,52 @@ describe.each(drivers())("metered and channel sales on a listing (%s)", (driver)
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
-    listingId = (await insertListing(conn.db, { name: "Two Schemes", description: "Metered summaries and channel lookups.", categories: ["Data"], serverUrl: running.url, status: "approved" })).id;
+    listingId = (
+      await insertListing(conn.db, {
+        name: "Two Schemes",
+        description: "Metered summaries and channel lookups.",
+        categories: ["Data"],
+        serverUrl: running.url,
+        status: "approved",
+      })
+    ).id;
     const check = await checkListing(conn.db, listingId, { allowPrivateHosts: true });
-    expect(check!.result.pricedItems.map((i) => i.x402Requirements?.scheme)).toEqual(expect.arrayContaining(["upto", "batch-settlement"]));
+    expect(check!.result.pricedItems.map((i) => i.x402Requirements?.scheme)).toEqual(
+      expect.arrayContaining(["upto", "batch-settlement"]),
+    );
   }, 240_000);
   afterAll(async () => conn?.close());
 
   it("counts the metered sale at what it moved and the channel's claim once, not its settle to the seller", async () => {
-    const result = await indexSales(conn.db, { confirmations: 0, reorgDepth: 64, maxBlockRange: 10_000, backfillBlocks: 1_000_000, network: BASE_SEPOLIA, client: chain });
+    const result = await indexSales(conn.db, {
+      confirmations: 0,
+      reorgDepth: 64,
+      maxBlockRange: 10_000,
+      backfillBlocks: 1_000_000,
+      network: BASE_SEPOLIA,
+      client: chain,
+    });
     expect(result).toMatchObject({ added: 2, payees: 1 });
     const summary = (await salesSummaries(conn.db, [listingId])).get(listingId)!;
     expect(summary.allTime).toEqual({ sales: 2, buyers: 1, volumeUnits: "80000" });
     // A second run reads the same blocks again and adds nothing.
-    expect(await indexSales(conn.db, { confirmations: 0, reorgDepth: 64, maxBlockRange: 10_000, backfillBlocks: 1_000_000, network: BASE_SEPOLIA, client: chain })).toMatchObject({ added: 0, removed: 0 });
+    expect(
+      await indexSales(conn.db, {
+        confirmations: 0,
+        reorgDepth: 64,
+        maxBlockRange: 10_000,
+        backfillBlocks: 1_000_000,
+        network: BASE_SEPOLIA,
+        client: chain,
+      }),
+    ).toMatchObject({ added: 0, removed: 0 });
   });
 
   it("lists them on the buyer's wallet with what was asked: the metered maximum, the channel's price of a call", async () => {
     const rows = await purchasesByPayer(conn.db, buyer, [BASE_SEPOLIA.caip2], 10);
-    expect(rows.map((r) => ({ kind: r.kind, amountUnits: r.amountUnits, askedUnits: r.askedUnits, payer: buyer }))).toEqual([
+    expect(
+      rows.map((r) => ({ kind: r.kind, amountUnits: r.amountUnits, askedUnits: r.askedUnits, payer: buyer })),
+    ).toEqual([
       { kind: "channel", amountUnits: "50000", askedUnits: "1000", payer: buyer },
       { kind: "metered", amountUnits: "30000", askedUnits: "100000", payer: buyer },
     ]);

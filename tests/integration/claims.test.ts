@@ -82,7 +82,13 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     await conn?.close();
   });
   beforeEach(() => {
-    setAuthEnv({ RATE_LIMIT_DISABLED: "1", AUTH_GITHUB_ID: "claim-client", AUTH_GITHUB_SECRET: "claim-secret", GITHUB_OAUTH_URL: github.url, GITHUB_API_URL: github.url });
+    setAuthEnv({
+      RATE_LIMIT_DISABLED: "1",
+      AUTH_GITHUB_ID: "claim-client",
+      AUTH_GITHUB_SECRET: "claim-secret",
+      GITHUB_OAUTH_URL: github.url,
+      GITHUB_API_URL: github.url,
+    });
     reloadEnv();
   });
 
@@ -104,9 +110,18 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       upstreamName,
       ...extra,
     });
-  const ownerOf = async (id: string) => (await conn.db.select({ submitterId: listings.submitterId, claimedAt: listings.claimedAt }).from(listings).where(eq(listings.id, id)))[0]!;
+  const ownerOf = async (id: string) =>
+    (
+      await conn.db
+        .select({ submitterId: listings.submitterId, claimedAt: listings.claimedAt })
+        .from(listings)
+        .where(eq(listings.id, id))
+    )[0]!;
   const signIn = async (login: string, scope?: string) => {
-    const res = await call(exchange, jsonRequest("/api/auth/callback", { code: github.issueCode(login, scope ? { scope } : {}) }));
+    const res = await call(
+      exchange,
+      jsonRequest("/api/auth/callback", { code: github.issueCode(login, scope ? { scope } : {}) }),
+    );
     expect(res.status).toBe(200);
     return (res.body.user as { id: string }).id;
   };
@@ -116,20 +131,35 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     web.sites.set(issued.domain, { body: issued.record });
     return verifyDomainClaim(conn.db, userId, listingId, "well-known", proof);
   };
-  const newUser = async () => (await conn.db.insert(users).values({ name: "Domain Owner", email: `${unique("owner")}@example.org` }).returning())[0]!.id;
+  const newUser = async () =>
+    (
+      await conn.db
+        .insert(users)
+        .values({ name: "Domain Owner", email: `${unique("owner")}@example.org` })
+        .returning()
+    )[0]!.id;
 
   describe("GitHub", () => {
     it("a sign-in as <login> claims io.github.<login>/… at once, and nothing under another login or submitted here", async () => {
       const login = unique("alice-");
       const mine = await imported(`io.github.${login.toUpperCase()}/weather`); // GitHub names are case-insensitive
       const someoneElses = await imported(`io.github.${unique("bob-")}/weather`);
-      const submitted = await insertListing(conn.db, { name: "Submitted", description: "Submitted here.", categories: [], serverUrl: `https://${unique("s")}.example.net/mcp`, status: "approved", upstreamName: `io.github.${login}/x` });
+      const submitted = await insertListing(conn.db, {
+        name: "Submitted",
+        description: "Submitted here.",
+        categories: [],
+        serverUrl: `https://${unique("s")}.example.net/mcp`,
+        status: "approved",
+        upstreamName: `io.github.${login}/x`,
+      });
       const userId = await signIn(login);
       expect(await ownerOf(mine.id)).toMatchObject({ submitterId: userId, claimedAt: expect.any(Date) });
       expect((await ownerOf(someoneElses.id)).submitterId).toBeNull();
       expect((await ownerOf(submitted.id)).submitterId).toBeNull();
       // Signed in as the wrong login, the other listing cannot be claimed with a token either.
-      expect((await refusal(startDomainClaim(conn.db, userId, someoneElses.id))).message).toMatch(/names are claimed by signing in with GitHub, not with a token/);
+      expect((await refusal(startDomainClaim(conn.db, userId, someoneElses.id))).message).toMatch(
+        /names are claimed by signing in with GitHub, not with a token/,
+      );
     });
 
     it("a name whose namespace only lower-cases to <login> (a Unicode lookalike) is not <login>'s", async () => {
@@ -168,8 +198,12 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const listing = await imported(`io.github.${login}/tool`);
       const first = await signIn(login);
       const intruder = await newUser();
-      expect((await refusal(startDomainClaim(conn.db, intruder, listing.id))).message).toBe("This listing has already been claimed by its publisher.");
-      expect((await refusal(startDomainClaim(conn.db, first, listing.id))).message).toBe("This listing is already yours.");
+      expect((await refusal(startDomainClaim(conn.db, intruder, listing.id))).message).toBe(
+        "This listing has already been claimed by its publisher.",
+      );
+      expect((await refusal(startDomainClaim(conn.db, first, listing.id))).message).toBe(
+        "This listing is already yours.",
+      );
       expect((await ownerOf(listing.id)).submitterId).toBe(first);
     });
   });
@@ -182,15 +216,24 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const sibling = await imported(`com.example.${label}/maps`);
       const userId = await newUser();
       const issued = await startDomainClaim(conn.db, userId, listing.id);
-      expect(issued).toMatchObject({ namespace: `com.example.${label}`, domain, record: `agora-claim=${issued.token}` });
+      expect(issued).toMatchObject({
+        namespace: `com.example.${label}`,
+        domain,
+        record: `agora-claim=${issued.token}`,
+      });
       web.sites.set(domain, { body: `${issued.record}\n` });
-      expect(await verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof)).toEqual({ namespace: `com.example.${label}`, claimed: 2 });
+      expect(await verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof)).toEqual({
+        namespace: `com.example.${label}`,
+        claimed: 2,
+      });
       expect((await ownerOf(listing.id)).submitterId).toBe(userId);
       expect((await ownerOf(sibling.id)).submitterId).toBe(userId);
       // Single use: a listing imported later in the same namespace needs a new token.
       const later = await imported(`com.example.${label}/later`);
       const reused = await refusal(verifyDomainClaim(conn.db, userId, later.id, "well-known", proof));
-      expect(reused.message).toBe(`The token published at http://${domain}:${web.port}/.well-known/agora-claim has already been used. Get a new token and publish it.`);
+      expect(reused.message).toBe(
+        `The token published at http://${domain}:${web.port}/.well-known/agora-claim has already been used. Get a new token and publish it.`,
+      );
       expect((await ownerOf(later.id)).submitterId).toBeNull();
     });
 
@@ -203,14 +246,21 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const other = await newUser();
       const url = `http://${domain}:${web.port}/.well-known/agora-claim`;
       const publish = (record: string) => web.sites.set(domain, { body: record });
-      const attempt = async () => (await refusal(verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof))).message;
+      const attempt = async () =>
+        (await refusal(verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof))).message;
 
       publish(`agora-claim=${"x".repeat(43)}`);
-      expect(await attempt()).toBe(`The token published at ${url} is not one Agora gave this account for ${namespace}.`);
+      expect(await attempt()).toBe(
+        `The token published at ${url} is not one Agora gave this account for ${namespace}.`,
+      );
       publish((await issueClaimToken(conn.db, other, namespace)).record);
-      expect(await attempt()).toBe(`The token published at ${url} is not one Agora gave this account for ${namespace}.`);
+      expect(await attempt()).toBe(
+        `The token published at ${url} is not one Agora gave this account for ${namespace}.`,
+      );
       publish((await issueClaimToken(conn.db, userId, "com.example.elsewhere")).record);
-      expect(await attempt()).toBe(`The token published at ${url} is not one Agora gave this account for ${namespace}.`);
+      expect(await attempt()).toBe(
+        `The token published at ${url} is not one Agora gave this account for ${namespace}.`,
+      );
       publish((await issueClaimToken(conn.db, userId, namespace, new Date(Date.now() - 49 * 3600_000))).record);
       expect(await attempt()).toBe(`The token published at ${url} has expired. Get a new token and publish it.`);
       publish("nothing to see");
@@ -225,16 +275,24 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const userId = await newUser();
       const { record } = await startDomainClaim(conn.db, userId, listing.id);
       const url = `http://${domain}:${web.port}/.well-known/agora-claim`;
-      const attempt = async (options = proof) => (await refusal(verifyDomainClaim(conn.db, userId, listing.id, "well-known", options))).message;
+      const attempt = async (options = proof) =>
+        (await refusal(verifyDomainClaim(conn.db, userId, listing.id, "well-known", options))).message;
 
       web.sites.set(domain, { body: `${record}\n${"#".repeat(5000)}` });
       expect(await attempt()).toBe(`${url} is larger than 4 KB. Serve only the claim record.`);
-      web.sites.set(domain, { status: 302, headers: { location: `http://elsewhere.example.com:${web.port}/.well-known/agora-claim` } });
-      expect(await attempt()).toBe(`${url} answered with a redirect (302). Serve the file there directly: redirects are not followed.`);
+      web.sites.set(domain, {
+        status: 302,
+        headers: { location: `http://elsewhere.example.com:${web.port}/.well-known/agora-claim` },
+      });
+      expect(await attempt()).toBe(
+        `${url} answered with a redirect (302). Serve the file there directly: redirects are not followed.`,
+      );
       web.sites.delete(domain);
       expect(await attempt()).toBe(`${url} answered 404. It must answer 200 with the claim record.`);
       web.sites.set(domain, { body: record });
-      expect(await attempt({ ...proof, allowPrivateHosts: false })).toBe(`${url} was not fetched: ${domain} resolves to a private or reserved address.`);
+      expect(await attempt({ ...proof, allowPrivateHosts: false })).toBe(
+        `${url} was not fetched: ${domain} resolves to a private or reserved address.`,
+      );
       expect((await ownerOf(listing.id)).submitterId).toBeNull();
       // The same token, served properly, still works: refusals did not use it up.
       expect((await verifyDomainClaim(conn.db, userId, listing.id, "well-known", proof)).claimed).toBe(1);
@@ -249,7 +307,10 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const userId = await newUser();
       const { record } = await startDomainClaim(conn.db, userId, listing.id);
       dnsServer.txt.set(domain, [["v=spf1 -all"], [record.slice(0, 20), record.slice(20)]]);
-      expect(await verifyDomainClaim(conn.db, userId, listing.id, "dns", proof)).toEqual({ namespace: `org.example.${label}`, claimed: 1 });
+      expect(await verifyDomainClaim(conn.db, userId, listing.id, "dns", proof)).toEqual({
+        namespace: `org.example.${label}`,
+        claimed: 1,
+      });
       expect((await ownerOf(listing.id)).submitterId).toBe(userId);
     });
 
@@ -271,11 +332,21 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
 
   it("refuses to claim a listing submitted on Agora, an unknown id, and a name no rule can prove", async () => {
     const userId = await newUser();
-    const submitted = await insertListing(conn.db, { name: "Here", description: "Submitted.", categories: [], serverUrl: `https://${unique("h")}.example.net/mcp`, status: "approved" });
+    const submitted = await insertListing(conn.db, {
+      name: "Here",
+      description: "Submitted.",
+      categories: [],
+      serverUrl: `https://${unique("h")}.example.net/mcp`,
+      status: "approved",
+    });
     expect(await refusal(startDomainClaim(conn.db, userId, submitted.id))).toMatchObject({ status: 400 });
-    expect(await refusal(startDomainClaim(conn.db, userId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404 });
+    expect(await refusal(startDomainClaim(conn.db, userId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({
+      status: 404,
+    });
     const odd = await imported("localhost/tool");
-    expect((await refusal(startDomainClaim(conn.db, userId, odd.id))).message).toBe("localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.");
+    expect((await refusal(startDomainClaim(conn.db, userId, odd.id))).message).toBe(
+      "localhost/tool is neither an io.github name nor a reverse-DNS name, so no rule can prove who publishes it.",
+    );
   });
 
   it("never hands over a listing found in an x402 discovery list: its name there is whatever the list says, proven by no one", async () => {
@@ -288,7 +359,9 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     expect((await ownerOf(byGitHubName.id)).submitterId).toBeNull();
     const refused = await refusal(startDomainClaim(conn.db, userId, byGitHubName.id));
     expect(refused).toMatchObject({ status: 400 });
-    expect(refused.message).toBe("This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.");
+    expect(refused.message).toBe(
+      "This listing was found in an x402 discovery list, which does not prove who publishes it: only listings imported from the MCP Registry can be claimed.",
+    );
     expect(await refusal(startDomainClaim(conn.db, userId, byDomainName.id))).toMatchObject({ status: 400 });
     expect(await claimPage(conn.db, userId, byDomainName.id)).toBeNull();
     expect((await ownerOf(byDomainName.id)).submitterId).toBeNull();
@@ -298,8 +371,15 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     let registry: FixtureRegistry;
     let paid: Awaited<ReturnType<typeof startPricedServer>>;
     beforeAll(async () => {
-      paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet: "0x3333333333333333333333333333333333333333", extraTool: false });
-      const server = { ...fixture("io.github.golfgolfgolf200.warppay402-server.json"), transports: { "streamable-http": { url: paid.url } } };
+      paid = await startPricedServer({
+        items: [{ name: "instant-answer", amount: 0.02 }],
+        wallet: "0x3333333333333333333333333333333333333333",
+        extraTool: false,
+      });
+      const server = {
+        ...fixture("io.github.golfgolfgolf200.warppay402-server.json"),
+        transports: { "streamable-http": { url: paid.url } },
+      };
       registry = await startFixtureRegistry([{ server, updatedAt: "2026-01-07T00:00:00Z" }]);
     });
     afterAll(async () => {
@@ -310,7 +390,10 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000 };
       const sources = parseIngestSources(`mcp-registry=${registry.url}`);
       await runIngest(conn.db, sources, loopback);
-      const [listing] = await conn.db.select().from(listings).where(eq(listings.upstreamName, "io.github.golfgolfgolf200/warppay402-server"));
+      const [listing] = await conn.db
+        .select()
+        .from(listings)
+        .where(eq(listings.upstreamName, "io.github.golfgolfgolf200/warppay402-server"));
       expect(listing).toMatchObject({ submitterId: null, name: "warppay402-server" });
 
       // Its remote is on a host the io.github name does not cover: signing in is not enough, the host proves it.
@@ -327,22 +410,41 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       });
       // Approved, it stays in the catalogue as it was while the edit waits for review; a reviewer applies it.
       expect(edited.kind).toBe("pending-edit");
-      expect((await conn.db.select({ status: listings.status, description: listings.description }).from(listings).where(eq(listings.id, listing!.id)))[0]).toEqual({
+      expect(
+        (
+          await conn.db
+            .select({ status: listings.status, description: listings.description })
+            .from(listings)
+            .where(eq(listings.id, listing!.id))
+        )[0],
+      ).toEqual({
         status: "approved",
         description: listing!.description,
       });
       await checkListingEdit(conn.db, listing!.id, loopback);
       const reviewer = await newUser();
-      const decided = await decideListingEdit(conn.db, listing!.id, reviewer, { decision: "approved", reason: null, revision: edited.kind === "pending-edit" ? edited.edit.revision : 0 });
+      const decided = await decideListingEdit(conn.db, listing!.id, reviewer, {
+        decision: "approved",
+        reason: null,
+        revision: edited.kind === "pending-edit" ? edited.edit.revision : 0,
+      });
       expect(decided.ok && decided.listing).toMatchObject({ status: "approved", editedFields: ["description"] });
 
       // Upstream publishes a new version with a new title and description: the title arrives, the description stays the owner's.
       const entry = registry.entries[0]!;
-      registry.entries.push({ server: { ...(entry.server as object), title: "WarpPay 402", description: "Upstream's new description." }, updatedAt: "2026-02-01T00:00:00Z" });
+      registry.entries.push({
+        server: { ...(entry.server as object), title: "WarpPay 402", description: "Upstream's new description." },
+        updatedAt: "2026-02-01T00:00:00Z",
+      });
       registry.entries.shift();
       await runIngest(conn.db, sources, loopback);
       const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
-      expect(after).toMatchObject({ name: "WarpPay 402", description: "Written by the owner: pay per answer in USDC.", submitterId: owner, categories: ["Finance"] });
+      expect(after).toMatchObject({
+        name: "WarpPay 402",
+        description: "Written by the owner: pay per answer in USDC.",
+        submitterId: owner,
+        categories: ["Finance"],
+      });
       expect(after!.searchText).toContain("warppay 402");
     });
   });
@@ -355,7 +457,11 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     const domain = `${label}.example`;
     let remote: string;
     beforeAll(async () => {
-      paid = await startPricedServer({ items: [{ name: "forecast", amount: 0.02 }], wallet: "0x5555555555555555555555555555555555555555", extraTool: false });
+      paid = await startPricedServer({
+        items: [{ name: "forecast", amount: 0.02 }],
+        wallet: "0x5555555555555555555555555555555555555555",
+        extraTool: false,
+      });
       remote = paid.url.replace("127.0.0.1", `weather.${domain}`);
       registry = await startFixtureRegistry([]);
     });
@@ -367,11 +473,20 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       const options = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 5_000, lookup: proof.lookup };
       const sources = parseIngestSources(`mcp-registry=${registry.url}`);
       const attackerLogin = unique("attacker-");
-      const entry = (name: string, description: string, updatedAt: string) => ({ server: { name, title: "Weather", description, remotes: [{ type: "streamable-http", url: remote }] }, updatedAt });
-      registry.entries.push(entry(`io.github.${attackerLogin}/weather`, "The attacker's words.", "2026-01-01T00:00:00Z"));
+      const entry = (name: string, description: string, updatedAt: string) => ({
+        server: { name, title: "Weather", description, remotes: [{ type: "streamable-http", url: remote }] },
+        updatedAt,
+      });
+      registry.entries.push(
+        entry(`io.github.${attackerLogin}/weather`, "The attacker's words.", "2026-01-01T00:00:00Z"),
+      );
       await runIngest(conn.db, sources, options);
       const [listing] = await conn.db.select().from(listings).where(eq(listings.serverUrl, remote));
-      expect(listing).toMatchObject({ upstreamName: `io.github.${attackerLogin}/weather`, status: "approved", submitterId: null });
+      expect(listing).toMatchObject({
+        upstreamName: `io.github.${attackerLogin}/weather`,
+        status: "approved",
+        submitterId: null,
+      });
       // The attacker's GitHub sign-in proves io.github.<attacker>, which says nothing about weather.<victim's domain>.
       const attacker = await signIn(attackerLogin);
       expect((await ownerOf(listing!.id)).submitterId).toBeNull();
@@ -380,34 +495,57 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       registry.entries.push(entry(`${victimNamespace}/weather`, "The victim's own words.", "2026-01-02T00:00:00Z"));
       await runIngest(conn.db, sources, options);
       const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
-      expect(after).toMatchObject({ upstreamName: `${victimNamespace}/weather`, description: "The victim's own words.", status: "approved", submitterId: null });
+      expect(after).toMatchObject({
+        upstreamName: `${victimNamespace}/weather`,
+        description: "The victim's own words.",
+        status: "approved",
+        submitterId: null,
+      });
       const [candidate] = await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, remote));
       expect(candidate).toMatchObject({ upstreamName: `${victimNamespace}/weather` });
       // The attacker's entry, updated or deleted later, no longer touches it.
-      registry.entries.splice(0, 1, { ...entry(`io.github.${attackerLogin}/weather`, "Refunds to the attacker.", "2026-01-03T00:00:00Z"), status: "deleted" });
+      registry.entries.splice(0, 1, {
+        ...entry(`io.github.${attackerLogin}/weather`, "Refunds to the attacker.", "2026-01-03T00:00:00Z"),
+        status: "deleted",
+      });
       await runIngest(conn.db, sources, options);
-      expect((await conn.db.select().from(listings).where(eq(listings.id, listing!.id)))[0]).toMatchObject({ status: "approved", upstreamName: `${victimNamespace}/weather` });
+      expect((await conn.db.select().from(listings).where(eq(listings.id, listing!.id)))[0]).toMatchObject({
+        status: "approved",
+        upstreamName: `${victimNamespace}/weather`,
+      });
 
       // The attacker can claim nothing; the victim proves the domain and claims it.
       expect((await claimPage(conn.db, attacker, listing!.id))!.namespace).toMatchObject({ kind: "domain", domain });
       const victim = await newUser();
       const issued = await startDomainClaim(conn.db, victim, listing!.id);
       web.sites.set(domain, { body: issued.record });
-      expect(await verifyDomainClaim(conn.db, victim, listing!.id, "well-known", proof)).toEqual({ namespace: victimNamespace, claimed: 1 });
+      expect(await verifyDomainClaim(conn.db, victim, listing!.id, "well-known", proof)).toEqual({
+        namespace: victimNamespace,
+        claimed: 1,
+      });
       expect((await ownerOf(listing!.id)).submitterId).toBe(victim);
     });
 
     it("a domain namespace does not claim a server outside its domain: only that server's host can", async () => {
       const own = unique("dom");
-      const outside = await imported(`com.example.${own}/tool`, { serverUrl: `https://${unique("api")}.elsewhere.example.net/mcp` });
+      const outside = await imported(`com.example.${own}/tool`, {
+        serverUrl: `https://${unique("api")}.elsewhere.example.net/mcp`,
+      });
       const covered = await imported(`com.example.${own}/covered`);
       const domainOwner = await newUser();
       const claim = await claimPage(conn.db, domainOwner, outside.id);
-      expect(claim!.namespace).toMatchObject({ kind: "host", host: new URL(outside.serverUrl).hostname, origin: new URL(outside.serverUrl).origin });
+      expect(claim!.namespace).toMatchObject({
+        kind: "host",
+        host: new URL(outside.serverUrl).hostname,
+        origin: new URL(outside.serverUrl).origin,
+      });
       // Proving the domain claims the listing whose server lies in it, not the other.
       const issued = await startDomainClaim(conn.db, domainOwner, covered.id);
       web.sites.set(`${own}.example.com`, { body: issued.record });
-      expect(await verifyDomainClaim(conn.db, domainOwner, covered.id, "well-known", proof)).toEqual({ namespace: `com.example.${own}`, claimed: 1 });
+      expect(await verifyDomainClaim(conn.db, domainOwner, covered.id, "well-known", proof)).toEqual({
+        namespace: `com.example.${own}`,
+        claimed: 1,
+      });
       expect((await ownerOf(outside.id)).submitterId).toBeNull();
       expect((await ownerOf(covered.id)).submitterId).toBe(domainOwner);
       // The host proves itself only with the file on its own origin, not with DNS.
@@ -423,21 +561,31 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       expect((await ownerOf(listing.id)).submitterId).toBeNull();
       // Without the host's file there is nothing to verify.
       await startDomainClaim(conn.db, squatter, listing.id);
-      expect((await refusal(verifyDomainClaim(conn.db, squatter, listing.id, "well-known", proof))).message).toBe(`http://${host}:${web.port}/.well-known/agora-claim answered 404. It must answer 200 with the claim record.`);
+      expect((await refusal(verifyDomainClaim(conn.db, squatter, listing.id, "well-known", proof))).message).toBe(
+        `http://${host}:${web.port}/.well-known/agora-claim answered 404. It must answer 200 with the claim record.`,
+      );
       expect((await ownerOf(listing.id)).submitterId).toBeNull();
 
       // A claim made before this rule (the squatter holds it): the host's owner publishes its token and takes over
       // every listing on the origin whose name does not cover the host.
-      await conn.db.update(listings).set({ submitterId: squatter, claimedAt: new Date() }).where(eq(listings.id, listing.id));
+      await conn.db
+        .update(listings)
+        .set({ submitterId: squatter, claimedAt: new Date() })
+        .where(eq(listings.id, listing.id));
       const hostOwner = await newUser();
       expect((await claimPage(conn.db, hostOwner, listing.id))?.state).toBe("open");
       const issued = await startDomainClaim(conn.db, hostOwner, listing.id);
       expect(issued).toMatchObject({ namespace: `https://${host}`, domain: host });
       web.sites.set(host, { body: issued.record });
-      expect(await verifyDomainClaim(conn.db, hostOwner, listing.id, "well-known", proof)).toEqual({ namespace: `https://${host}`, claimed: 2 });
+      expect(await verifyDomainClaim(conn.db, hostOwner, listing.id, "well-known", proof)).toEqual({
+        namespace: `https://${host}`,
+        claimed: 2,
+      });
       expect((await ownerOf(listing.id)).submitterId).toBe(hostOwner);
       expect((await ownerOf(neighbour.id)).submitterId).toBe(hostOwner);
-      expect((await refusal(startDomainClaim(conn.db, hostOwner, listing.id))).message).toBe("This listing is already yours.");
+      expect((await refusal(startDomainClaim(conn.db, hostOwner, listing.id))).message).toBe(
+        "This listing is already yours.",
+      );
     });
   });
 
@@ -446,8 +594,17 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
     let paid: Awaited<ReturnType<typeof startPricedServer>>;
     const victim = "io.github.victimvictim/pay-tool";
     beforeAll(async () => {
-      paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet: "0x4444444444444444444444444444444444444444", extraTool: false });
-      const server = { name: victim, title: "Pay Tool", description: "The victim's own words.", remotes: [{ type: "streamable-http", url: paid.url }] };
+      paid = await startPricedServer({
+        items: [{ name: "instant-answer", amount: 0.02 }],
+        wallet: "0x4444444444444444444444444444444444444444",
+        extraTool: false,
+      });
+      const server = {
+        name: victim,
+        title: "Pay Tool",
+        description: "The victim's own words.",
+        remotes: [{ type: "streamable-http", url: paid.url }],
+      };
       registry = await startFixtureRegistry([{ server, updatedAt: "2026-01-07T00:00:00Z" }]);
     });
     afterAll(async () => {
@@ -465,14 +622,26 @@ describe.each(drivers())("claiming imported listings on %s", (driver) => {
       expect((await ownerOf(listing!.id)).submitterId).toBe(owner);
 
       // Anyone can publish a name in their own namespace whose remote is somebody else's server, then delete it.
-      const copycat = { name: "io.github.mallorymallory/pay-tool", title: "Pay Tool (send refunds to mallory)", description: "Mallory's words.", remotes: [{ type: "streamable-http", url: paid.url }] };
+      const copycat = {
+        name: "io.github.mallorymallory/pay-tool",
+        title: "Pay Tool (send refunds to mallory)",
+        description: "Mallory's words.",
+        remotes: [{ type: "streamable-http", url: paid.url }],
+      };
       registry.entries.push({ server: copycat, updatedAt: "2026-02-01T00:00:00Z" });
       await runIngest(conn.db, sources, loopback);
       registry.entries.splice(1, 1, { server: copycat, updatedAt: "2026-02-02T00:00:00Z", status: "deleted" });
       await runIngest(conn.db, sources, loopback);
 
       const [after] = await conn.db.select().from(listings).where(eq(listings.id, listing!.id));
-      expect(after).toMatchObject({ name: "Pay Tool", description: "The victim's own words.", status: "approved", upstreamName: victim, upstreamStatus: "active", submitterId: owner });
+      expect(after).toMatchObject({
+        name: "Pay Tool",
+        description: "The victim's own words.",
+        status: "approved",
+        upstreamName: victim,
+        upstreamStatus: "active",
+        submitterId: owner,
+      });
       const [candidate] = await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, paid.url));
       expect(candidate).toMatchObject({ upstreamName: victim, status: "active" });
     });

@@ -62,7 +62,8 @@ describe.each(drivers())("client address and rate-limit keys on %s", (driver) =>
     process.env.TRUSTED_PROXY_HOPS = "1";
     reloadEnv();
     const forged: number[] = [];
-    for (let i = 1; i <= 6; i++) forged.push((await registerOnce({ "x-forwarded-for": `10.9.9.${i}, 203.0.113.50` })).status);
+    for (let i = 1; i <= 6; i++)
+      forged.push((await registerOnce({ "x-forwarded-for": `10.9.9.${i}, 203.0.113.50` })).status);
     expect(forged).toEqual([201, 201, 201, 201, 201, 429]);
     // Another client behind the same proxy is a different address.
     expect((await registerOnce({ "x-forwarded-for": "203.0.113.51" })).status).toBe(201);
@@ -77,7 +78,9 @@ describe.each(drivers())("client address and rate-limit keys on %s", (driver) =>
     expect(long.length).toBeLessThan(80);
     await enforceLimit(conn.db, { ...limits.resetRequestsPerAccount }, `${"a".repeat(3000)}@example.com`);
     const keys = await conn.db.execute<{ key: string }>(sql`select key from rate_limits`);
-    const rows = (Array.isArray(keys) ? keys : (keys as unknown as { rows: { key: string }[] }).rows) as { key: string }[];
+    const rows = (Array.isArray(keys) ? keys : (keys as unknown as { rows: { key: string }[] }).rows) as {
+      key: string;
+    }[];
     expect(rows.every((r) => r.key.length < 80)).toBe(true);
   });
 
@@ -89,10 +92,14 @@ describe.each(drivers())("client address and rate-limit keys on %s", (driver) =>
   it("purges rows whose window has ended and keeps live ones", async () => {
     await countHit(conn.db, "test:expired", 1);
     await countHit(conn.db, "test:live", 3600);
-    await conn.db.execute(sql`update rate_limits set reset_at = now() - interval '1 minute' where key = 'test:expired'`);
+    await conn.db.execute(
+      sql`update rate_limits set reset_at = now() - interval '1 minute' where key = 'test:expired'`,
+    );
     expect(await purgeExpiredLimits(conn.db)).toBe(1);
     const left = await conn.db.execute<{ key: string }>(sql`select key from rate_limits order by key`);
-    const rows = (Array.isArray(left) ? left : (left as unknown as { rows: { key: string }[] }).rows) as { key: string }[];
+    const rows = (Array.isArray(left) ? left : (left as unknown as { rows: { key: string }[] }).rows) as {
+      key: string;
+    }[];
     expect(rows.map((r) => r.key)).toEqual(["test:live"]);
   });
 });

@@ -44,12 +44,19 @@ function writeWallet(file: string): `0x${string}` {
   const key = generatePrivateKey();
   const address = privateKeyToAccount(key).address;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ address, privateKey: key, createdAt: new Date().toISOString() }), { mode: 0o600 });
+  fs.writeFileSync(file, JSON.stringify({ address, privateKey: key, createdAt: new Date().toISOString() }), {
+    mode: 0o600,
+  });
   return address;
 }
 
 async function withClient<T>(env: Record<string, string>, work: (c: Client) => Promise<T>): Promise<T> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...getDefaultEnvironment(), HOME: tmp, ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN],
+    env: { ...getDefaultEnvironment(), HOME: tmp, ...env },
+    stderr: "pipe",
+  });
   const client = new Client({ name: "config-errors", version: "1" });
   await client.connect(transport);
   try {
@@ -65,7 +72,10 @@ describe("the agent client with a wrong config block", () => {
   it("names the RPC it cannot reach, and the setting, and still shows the wallet without its balance", async () => {
     const walletFile = path.join(tmp, "rpc", "wallet.json");
     writeWallet(walletFile);
-    const answer = (await withClient({ AGORA_RPC_URL: DEAD, AGORA_WALLET_FILE: walletFile, AGORA_REGISTRY_URL: `${DEAD}/api` }, (c) => c.callTool({ name: "wallet", arguments: {} }))) as CallToolResult;
+    const answer = (await withClient(
+      { AGORA_RPC_URL: DEAD, AGORA_WALLET_FILE: walletFile, AGORA_REGISTRY_URL: `${DEAD}/api` },
+      (c) => c.callTool({ name: "wallet", arguments: {} }),
+    )) as CallToolResult;
     expect(answer.isError ?? false).toBe(false);
     const reason = `cannot reach the RPC at ${DEAD} (AGORA_RPC_URL): connection refused (is it running, on that port?)`;
     expect(answer.structuredContent).toMatchObject({ usdc: null, eth: null, balanceError: reason });
@@ -77,11 +87,23 @@ describe("the agent client with a wrong config block", () => {
     const walletFile = path.join(tmp, "registry", "wallet.json");
     writeWallet(walletFile);
     const env = { AGORA_RPC_URL: stack.chain.rpcUrl, AGORA_WALLET_FILE: walletFile };
-    const dead = (await withClient({ ...env, AGORA_REGISTRY_URL: `${DEAD}/api` }, (c) => c.callTool({ name: "search_servers", arguments: { query: "weather" } }))) as CallToolResult;
+    const dead = (await withClient({ ...env, AGORA_REGISTRY_URL: `${DEAD}/api` }, (c) =>
+      c.callTool({ name: "search_servers", arguments: { query: "weather" } }),
+    )) as CallToolResult;
     expect(dead.isError).toBe(true);
-    expect(text(dead)).toMatch(new RegExp(`^search_servers failed: cannot reach the registry at ${DEAD}/api/mcp \\(AGORA_REGISTRY_URL\\): connection refused .*followed by /api`));
-    const wrong = (await withClient({ ...env, AGORA_REGISTRY_URL: `${notFoundUrl}/wrong` }, (c) => c.callTool({ name: "search_servers", arguments: { query: "weather" } }))) as CallToolResult;
-    expect(text(wrong)).toMatch(new RegExp(`^search_servers failed: no Agora registry answers at ${notFoundUrl}/wrong/mcp \\(AGORA_REGISTRY_URL\\): it answered HTTP 404`));
+    expect(text(dead)).toMatch(
+      new RegExp(
+        `^search_servers failed: cannot reach the registry at ${DEAD}/api/mcp \\(AGORA_REGISTRY_URL\\): connection refused .*followed by /api`,
+      ),
+    );
+    const wrong = (await withClient({ ...env, AGORA_REGISTRY_URL: `${notFoundUrl}/wrong` }, (c) =>
+      c.callTool({ name: "search_servers", arguments: { query: "weather" } }),
+    )) as CallToolResult;
+    expect(text(wrong)).toMatch(
+      new RegExp(
+        `^search_servers failed: no Agora registry answers at ${notFoundUrl}/wrong/mcp \\(AGORA_REGISTRY_URL\\): it answered HTTP 404`,
+      ),
+    );
     expect(text(wrong)).not.toContain("\n");
   });
 
@@ -92,7 +114,9 @@ describe("the agent client with a wrong config block", () => {
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((r) => child.once("exit", r));
     expect(code).toBe(1);
-    expect(stderr.trim().split("\n")).toEqual([`[agora-mcp-client] Bad setting AGORA_WALLET_FILE: there is no folder ${path.dirname(walletFile)}; check the path (npm run sandbox prints its wallet file), or leave the setting out to use ~/.agora/wallet.json.`]);
+    expect(stderr.trim().split("\n")).toEqual([
+      `[agora-mcp-client] Bad setting AGORA_WALLET_FILE: there is no folder ${path.dirname(walletFile)}; check the path (npm run sandbox prints its wallet file), or leave the setting out to use ~/.agora/wallet.json.`,
+    ]);
     expect(fs.existsSync(path.join(tmp, "nowhere"))).toBe(false);
   });
 });
@@ -102,11 +126,23 @@ describe("the agent client's ledger", () => {
     const walletFile = path.join(tmp, "sandbox", "buyer-wallet.json");
     const env = { AGORA_RPC_URL: stack.chain.rpcUrl, AGORA_WALLET_FILE: walletFile, AGORA_REGISTRY_URL: `${DEAD}/api` };
     const settings = loadSettings(env);
-    const wallet = async () => (await withClient(env, (c) => c.callTool({ name: "wallet", arguments: {} }))).structuredContent as { address: string; spentToday: string; recentPurchases: unknown[] };
+    const wallet = async () =>
+      (await withClient(env, (c) => c.callTool({ name: "wallet", arguments: {} }))).structuredContent as {
+        address: string;
+        spentToday: string;
+        recentPurchases: unknown[];
+      };
 
     const first = writeWallet(walletFile);
-    await new Ledger(ledgerFileFor(settings, first)).reserve({ server: "Sandbox Weather & Reports", item: "weather-now", units: "30000" }, 1_000_000n);
-    expect(await wallet()).toMatchObject({ address: first, spentToday: "0.03", recentPurchases: [expect.objectContaining({ item: "weather-now" })] });
+    await new Ledger(ledgerFileFor(settings, first)).reserve(
+      { server: "Sandbox Weather & Reports", item: "weather-now", units: "30000" },
+      1_000_000n,
+    );
+    expect(await wallet()).toMatchObject({
+      address: first,
+      spentToday: "0.03",
+      recentPurchases: [expect.objectContaining({ item: "weather-now" })],
+    });
 
     // The sandbox starts again: a new buyer written to the same file.
     const second = writeWallet(walletFile);
@@ -119,7 +155,12 @@ describe("the agent client's ledger", () => {
     const legacy = new Ledger(path.join(tmp, "legacy", "ledger-base-sepolia.jsonl"));
     writeWallet(walletFile);
     await legacy.reserve({ server: "Old", item: "weather-now", units: "20000" }, 1_000_000n);
-    const spent = async () => ((await withClient(env, (c) => c.callTool({ name: "wallet", arguments: {} }))).structuredContent as { spentToday: string }).spentToday;
+    const spent = async () =>
+      (
+        (await withClient(env, (c) => c.callTool({ name: "wallet", arguments: {} }))).structuredContent as {
+          spentToday: string;
+        }
+      ).spentToday;
     expect(await spent()).toBe("0.02");
     // Another key later in the same file: the taken-over ledger was the first key's, and stays with it.
     writeWallet(walletFile);

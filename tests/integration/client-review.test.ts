@@ -46,12 +46,20 @@ const answers: ElicitResult[] = [];
 
 async function call(name: string, args: Record<string, unknown>) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { data: result.structuredContent as Record<string, unknown>, text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+  return {
+    data: result.structuredContent as Record<string, unknown>,
+    text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"),
+  };
 }
 
 beforeAll(async () => {
   stack = await startPaymentStack();
-  reference = await startReferenceServer({ port: 0, walletAddress: stack.freshAddress(), facilitatorUrl: stack.facilitator.url, jobSeconds: 1 });
+  reference = await startReferenceServer({
+    port: 0,
+    walletAddress: stack.freshAddress(),
+    facilitatorUrl: stack.facilitator.url,
+    jobSeconds: 1,
+  });
   conn = await openTestDatabase("pglite");
   setDatabase(conn);
   process.env.RATE_LIMIT_DISABLED = "1";
@@ -59,13 +67,28 @@ beforeAll(async () => {
   // Reviewed as soon as mined (buyer-review-confirmations.test.ts covers the depth).
   process.env.SALES_CONFIRMATIONS = "0";
   reloadEnv();
-  const listing = await insertListing(conn.db, { name: "Reference Weather", slug: "reference-weather", description: "Weather for tests.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
+  const listing = await insertListing(conn.db, {
+    name: "Reference Weather",
+    slug: "reference-weather",
+    description: "Weather for tests.",
+    categories: ["Data"],
+    serverUrl: reference.url,
+    status: "approved",
+  });
   await checkListing(conn.db, listing.id, { allowPrivateHosts: true });
   for (const { style, slug, silent } of FIELD) {
-    const server = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress() });
+    const server = await startFieldServer(style, {
+      facilitatorUrl: stack.facilitator.url,
+      payTo: stack.freshAddress(),
+    });
     fieldServers.set(style, server);
     const field = await insertListing(conn.db, {
-      name: `Forecasts (${style})`, slug, description: "Forecasts from a server built with another library.", categories: ["Data"], serverUrl: server.url, status: "approved",
+      name: `Forecasts (${style})`,
+      slug,
+      description: "Forecasts from a server built with another library.",
+      categories: ["Data"],
+      serverUrl: server.url,
+      status: "approved",
       ...(silent ? { paidTools: [server.paidTool], paidToolsConsentedAt: new Date() } : {}),
     });
     await checkListing(conn.db, field.id, { allowPrivateHosts: true });
@@ -74,7 +97,9 @@ beforeAll(async () => {
   registry = await serveRoute({
     GET: mcpGet,
     POST: (request) => {
-      const route = { "/api/buyer-reviews": postReview, "/api/buyer-reviews/revoke": postRevoke }[new URL(request.url).pathname] ?? mcpPost;
+      const route =
+        { "/api/buyer-reviews": postReview, "/api/buyer-reviews/revoke": postRevoke }[new URL(request.url).pathname] ??
+        mcpPost;
       return route(request);
     },
   });
@@ -127,13 +152,23 @@ describe("the client's review tool", () => {
   });
 
   it("after a purchase, asks the person; a no sends nothing, a yes posts a review the registry verified on chain", async () => {
-    const bought = await call("purchase", { server: "reference-weather", item: "weather-now", params: { city: "Lisbon" } });
+    const bought = await call("purchase", {
+      server: "reference-weather",
+      item: "weather-now",
+      params: { city: "Lisbon" },
+    });
     expect(bought.data).toMatchObject({ status: "delivered" });
     const transaction = bought.data.transaction as string;
 
-    const declined = await call("review", { server: "reference-weather", rating: 4, text: "Accurate <b>and</b> quick." });
+    const declined = await call("review", {
+      server: "reference-weather",
+      rating: 4,
+      text: "Accurate <b>and</b> quick.",
+    });
     expect(declined.data).toMatchObject({ status: "declined", transaction });
-    expect(elicitations.at(-1)).toContain(`Post this review of Reference Weather from wallet ${address} (purchase ${transaction})? 4 of 5 stars: "Accurate <b>and</b> quick."`);
+    expect(elicitations.at(-1)).toContain(
+      `Post this review of Reference Weather from wallet ${address} (purchase ${transaction})? 4 of 5 stars: "Accurate <b>and</b> quick."`,
+    );
     expect(await conn.db.select().from(buyerReviews)).toHaveLength(0);
 
     answers.push({ action: "accept", content: { approve: true } });
@@ -141,7 +176,13 @@ describe("the client's review tool", () => {
     expect(posted.data, posted.text).toMatchObject({ status: "posted", transaction, reviewId: expect.any(String) });
     const rows = await conn.db.select().from(buyerReviews);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ payer: address, amount: "10000", rating: 4, text: "Accurate <b>and</b> quick.", txHash: transaction.toLowerCase() });
+    expect(rows[0]).toMatchObject({
+      payer: address,
+      amount: "10000",
+      rating: 4,
+      text: "Accurate <b>and</b> quick.",
+      txHash: transaction.toLowerCase(),
+    });
 
     answers.push({ action: "accept", content: { approve: true } });
     const again = await call("review", { server: "reference-weather", rating: 1, text: "Again" });
@@ -153,7 +194,11 @@ describe("the client's review tool", () => {
     const [posted] = await conn.db.select().from(buyerReviews);
     const declined = await call("revoke_review", { server: "reference-weather" });
     expect(declined.data).toMatchObject({ status: "declined", transaction: expect.any(String) });
-    expect(elicitations.at(-1)).toMatch(new RegExp(`^Withdraw this wallet's \\(${address}\\) review of Reference Weather for purchase 0x[0-9a-fA-F]{64}\\?`));
+    expect(elicitations.at(-1)).toMatch(
+      new RegExp(
+        `^Withdraw this wallet's \\(${address}\\) review of Reference Weather for purchase 0x[0-9a-fA-F]{64}\\?`,
+      ),
+    );
     expect((await conn.db.select().from(buyerReviews))[0]!.revokedAt).toBeNull();
 
     answers.push({ action: "accept", content: { approve: true } });
@@ -168,23 +213,42 @@ describe("the client's review tool", () => {
   });
 
   it("on a host without elicitation, withdraws only with the confirmation id the first call gave, for that purchase", async () => {
-    const bought = await call("purchase", { server: "reference-weather", item: "weather-now", params: { city: "Porto" } });
+    const bought = await call("purchase", {
+      server: "reference-weather",
+      item: "weather-now",
+      params: { city: "Porto" },
+    });
     expect(bought.data).toMatchObject({ status: "delivered" });
     const transaction = bought.data.transaction as string;
     answers.push({ action: "accept", content: { approve: true } });
-    expect((await call("review", { server: "reference-weather", rating: 2, text: "Slow today.", transaction })).data).toMatchObject({ status: "posted" });
+    expect(
+      (await call("review", { server: "reference-weather", rating: 2, text: "Slow today.", transaction })).data,
+    ).toMatchObject({ status: "posted" });
 
     // The same wallet from a host that cannot elicit.
     const plain = new Client({ name: "plain-host", version: "1.0.0" });
-    await plain.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: clientEnv, stderr: "ignore" }));
+    await plain.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN], env: clientEnv, stderr: "ignore" }),
+    );
     try {
-      const callPlain = async (args: Record<string, unknown>) => (await plain.callTool({ name: "revoke_review", arguments: args })).structuredContent as Record<string, unknown>;
+      const callPlain = async (args: Record<string, unknown>) =>
+        (await plain.callTool({ name: "revoke_review", arguments: args })).structuredContent as Record<string, unknown>;
       const first = await callPlain({ server: "reference-weather", transaction });
-      expect(first).toMatchObject({ status: "confirmation-required", transaction, confirmationId: expect.stringMatching(/^conf_/) });
-      expect(first.message).toContain(`call revoke_review again with the same server and transaction and confirmationId "${first.confirmationId as string}"`);
-      expect(await callPlain({ server: "reference-weather", transaction, confirmationId: "conf_000000000000000000000000" })).toMatchObject({ status: "confirmation-required" });
+      expect(first).toMatchObject({
+        status: "confirmation-required",
+        transaction,
+        confirmationId: expect.stringMatching(/^conf_/),
+      });
+      expect(first.message).toContain(
+        `call revoke_review again with the same server and transaction and confirmationId "${first.confirmationId as string}"`,
+      );
+      expect(
+        await callPlain({ server: "reference-weather", transaction, confirmationId: "conf_000000000000000000000000" }),
+      ).toMatchObject({ status: "confirmation-required" });
       const second = await callPlain({ server: "reference-weather", transaction });
-      expect(await callPlain({ server: "reference-weather", transaction, confirmationId: second.confirmationId })).toMatchObject({ status: "revoked", transaction });
+      expect(
+        await callPlain({ server: "reference-weather", transaction, confirmationId: second.confirmationId }),
+      ).toMatchObject({ status: "revoked", transaction });
     } finally {
       await plain.close();
     }
@@ -194,20 +258,23 @@ describe("the client's review tool", () => {
 });
 
 describe("reviews of servers built with other libraries, reached through the registry", () => {
-  it.each(FIELD)("$style: bought by its listing's slug, then reviewed with a signature the registry checks against the sale", async ({ style, slug }) => {
-    const server = fieldServers.get(style)!;
-    const bought = await call("purchase", { server: slug, item: server.paidTool, params: { city: "Lisbon" } });
-    expect(bought.data, bought.text).toMatchObject({ status: "delivered" });
-    const transaction = bought.data.transaction as string;
-    expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+  it.each(FIELD)(
+    "$style: bought by its listing's slug, then reviewed with a signature the registry checks against the sale",
+    async ({ style, slug }) => {
+      const server = fieldServers.get(style)!;
+      const bought = await call("purchase", { server: slug, item: server.paidTool, params: { city: "Lisbon" } });
+      expect(bought.data, bought.text).toMatchObject({ status: "delivered" });
+      const transaction = bought.data.transaction as string;
+      expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
 
-    answers.push({ action: "accept", content: { approve: true } });
-    const posted = await call("review", { server: slug, rating: 5, text: "Right on the day." });
-    expect(posted.data, posted.text).toMatchObject({ status: "posted", transaction });
-    const rows = await conn.db.select().from(buyerReviews).where(eq(buyerReviews.txHash, transaction.toLowerCase()));
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ payer: address, amount: "10000", rating: 5 });
-  });
+      answers.push({ action: "accept", content: { approve: true } });
+      const posted = await call("review", { server: slug, rating: 5, text: "Right on the day." });
+      expect(posted.data, posted.text).toMatchObject({ status: "posted", transaction });
+      const rows = await conn.db.select().from(buyerReviews).where(eq(buyerReviews.txHash, transaction.toLowerCase()));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ payer: address, amount: "10000", rating: 5 });
+    },
+  );
 });
 
 describe("a server built with another library, named by its URL", () => {
@@ -219,7 +286,10 @@ describe("a server built with another library, named by its URL", () => {
     expect(JSON.stringify(explored.data)).toContain(server.paidTool);
     const runs = server.counts.paidRuns;
     const bought = await call("purchase", { server: server.url, item: server.paidTool, params: { city: "Porto" } });
-    expect(bought.data, bought.text).toMatchObject({ status: "delivered", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(bought.data, bought.text).toMatchObject({
+      status: "delivered",
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(server.counts).toEqual({ paidRuns: runs + 1, freeCalls: 0 });
   });
 });

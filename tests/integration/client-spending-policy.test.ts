@@ -51,7 +51,14 @@ function importKey(env: Record<string, string>, key: string): Promise<void> {
 
 async function startClient(env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "host", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...process.env, ...env } as Record<string, string>, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN],
+      env: { ...process.env, ...env } as Record<string, string>,
+      stderr: "ignore",
+    }),
+  );
   closing.push(() => client.close());
   return client;
 }
@@ -64,7 +71,10 @@ describe("a spending policy shared by two client processes", () => {
     const dir = path.join(tmp, "shared");
     fs.mkdirSync(dir, { recursive: true });
     const policyFile = path.join(dir, "policy.json");
-    fs.writeFileSync(policyFile, JSON.stringify({ budgets: { month: "0.05" }, maxPerPurchase: "0.01", payees: { allow: [payTo] } }));
+    fs.writeFileSync(
+      policyFile,
+      JSON.stringify({ budgets: { month: "0.05" }, maxPerPurchase: "0.01", payees: { allow: [payTo] } }),
+    );
     const env = {
       AGORA_REGISTRY_URL: "http://127.0.0.1:9/api", // unused: the server is addressed by URL
       AGORA_RPC_URL: stack.chain.rpcUrl,
@@ -79,7 +89,13 @@ describe("a spending policy shared by two client processes", () => {
     const [a, b] = await Promise.all([startClient(env), startClient(env)]);
 
     const buy = (client: Client, i: number) =>
-      client.callTool({ name: "purchase", arguments: { server: reference.url, item: "weather-now", params: { city: `City${i}` } } }, undefined, { timeout: 90_000 }).then((r) => r.structuredContent as Outcome);
+      client
+        .callTool(
+          { name: "purchase", arguments: { server: reference.url, item: "weather-now", params: { city: `City${i}` } } },
+          undefined,
+          { timeout: 90_000 },
+        )
+        .then((r) => r.structuredContent as Outcome);
     const outcomes = await Promise.all(Array.from({ length: PER_PROCESS * 2 }, (_, i) => buy(i % 2 ? a : b, i)));
 
     const delivered = outcomes.filter((o) => o.status === "delivered");
@@ -89,15 +105,21 @@ describe("a spending policy shared by two client processes", () => {
     for (const refusal of refusedByBudget) {
       expect(refusal.signed).toBe(false);
       expect(refusal.rule).toBe("budgets.month");
-      expect(refusal.message).toMatch(/rule budgets\.month \(policy file .*policy\.json\): "weather-now" costs \$0\.01, but the budget of \$0\.05 a month \(UTC calendar month\) has \$0\.00 left \(\$0\.05 spent\)\. Nothing was signed\./);
+      expect(refusal.message).toMatch(
+        /rule budgets\.month \(policy file .*policy\.json\): "weather-now" costs \$0\.01, but the budget of \$0\.05 a month \(UTC calendar month\) has \$0\.00 left \(\$0\.05 spent\)\. Nothing was signed\./,
+      );
     }
     // The chain moved exactly the budget, not one unit more.
     expect(await stack.chain.usdcBalance(payer)).toBe(1_000_000n - BUDGET);
     expect(await stack.chain.usdcBalance(payTo)).toBe(BUDGET);
 
-    const wallet = ((await a.callTool({ name: "wallet", arguments: {} })) as CallToolResult).structuredContent as { policy: { file: string; rules: string[]; budgets: { rule: string; spent: string; left: string }[] } };
+    const wallet = ((await a.callTool({ name: "wallet", arguments: {} })) as CallToolResult).structuredContent as {
+      policy: { file: string; rules: string[]; budgets: { rule: string; spent: string; left: string }[] };
+    };
     expect(wallet.policy.file).toBe(policyFile);
-    expect(wallet.policy.budgets).toContainEqual(expect.objectContaining({ rule: `budgets.month (policy file ${policyFile})`, spent: "0.05", left: "0.00" }));
+    expect(wallet.policy.budgets).toContainEqual(
+      expect.objectContaining({ rule: `budgets.month (policy file ${policyFile})`, spent: "0.05", left: "0.00" }),
+    );
     expect(wallet.policy.rules).toContain(`payees.allow (policy file ${policyFile}): only these payees: ${payTo}`);
   });
 
@@ -105,13 +127,24 @@ describe("a spending policy shared by two client processes", () => {
     const dir = path.join(tmp, "payees");
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "policy.json"), JSON.stringify({ payees: { deny: [payTo] } }));
-    const env = { AGORA_REGISTRY_URL: "http://127.0.0.1:9/api", AGORA_RPC_URL: stack.chain.rpcUrl, AGORA_WALLET_FILE: path.join(dir, "wallet.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false" };
+    const env = {
+      AGORA_REGISTRY_URL: "http://127.0.0.1:9/api",
+      AGORA_RPC_URL: stack.chain.rpcUrl,
+      AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+      ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+      ENABLE_REQUEST_ELICITATION: "false",
+    };
     const key = generatePrivateKey();
     await importKey(env, key);
     await stack.chain.mintUsdc(privateKeyToAccount(key).address, 100_000n);
     const client = await startClient(env);
     const before = await stack.chain.usdcBalance(payTo);
-    const outcome = (await client.callTool({ name: "purchase", arguments: { server: reference.url, item: "weather-now", params: { city: "Oslo" } } })).structuredContent as Outcome;
+    const outcome = (
+      await client.callTool({
+        name: "purchase",
+        arguments: { server: reference.url, item: "weather-now", params: { city: "Oslo" } },
+      })
+    ).structuredContent as Outcome;
     expect(outcome).toMatchObject({ status: "refused", signed: false, rule: "payees.deny" });
     expect(outcome.message).toContain(`the payee ${payTo} is on the deny-list`);
     expect(await stack.chain.usdcBalance(payTo)).toBe(before);

@@ -20,7 +20,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 }, 60_000);
 
-const run = (script: string, args: string[], env: Record<string, string>) => npmRun(script, args, env, path.join(tmp, "home"));
+const run = (script: string, args: string[], env: Record<string, string>) =>
+  npmRun(script, args, env, path.join(tmp, "home"));
 
 /** A database a newcomer starts from: an embedded one in a new directory, or a new, empty PostgreSQL database. */
 async function freshDatabase(driver: "pglite" | "postgres"): Promise<Record<string, string>> {
@@ -63,10 +64,21 @@ describe.each(drivers())("the documented commands on a fresh %s database", (driv
     expectClean(idle);
     expect(idle.output).toContain("INGEST_SOURCES is not set");
     const registry: FixtureRegistry = await startFixtureRegistry([
-      { server: { name: "io.github.commands/tool", description: "A listed server.", remotes: [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }] }, updatedAt: "2026-01-07T00:00:00Z" },
+      {
+        server: {
+          name: "io.github.commands/tool",
+          description: "A listed server.",
+          remotes: [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }],
+        },
+        updatedAt: "2026-01-07T00:00:00Z",
+      },
     ]);
     cleanups.push(registry.close);
-    const ingest = await run("ingest", [], { ...database, INGEST_SOURCES: `mcp-registry=${registry.url}`, PROBE_ALLOW_PRIVATE_HOSTS: "true" });
+    const ingest = await run("ingest", [], {
+      ...database,
+      INGEST_SOURCES: `mcp-registry=${registry.url}`,
+      PROBE_ALLOW_PRIVATE_HOSTS: "true",
+    });
     expectClean(ingest);
     expect(ingest.output).toMatch(/1 seen/);
     // Why each candidate was not listed, one reason a line (port 9 is one fetch never connects to).
@@ -88,6 +100,8 @@ describe.each(drivers())("the documented commands on a fresh %s database", (driv
     expect(usage.output).toContain("Usage: npm run admin:grant -- <who>");
     const nobody = await run("admin:grant", ["nobody@users.example.com"], database);
     expectClean(nobody, 1);
-    expect(nobody.output.trim()).toBe('No account has confirmed the address "nobody@users.example.com". Unconfirmed addresses count for nothing: confirm it first, or name the user id.');
+    expect(nobody.output.trim()).toBe(
+      'No account has confirmed the address "nobody@users.example.com". Unconfirmed addresses count for nothing: confirm it first, or name the user id.',
+    );
   }, 300_000);
 });

@@ -17,7 +17,13 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPaymentRequired, readPurchaseResult } from "@agora-mcp/protocol";
+import {
+  BASE_SEPOLIA,
+  buildRequirements,
+  encodePaymentV1,
+  readPaymentRequired,
+  readPurchaseResult,
+} from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server/server";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
@@ -47,7 +53,17 @@ async function kitServer(payTo: `0x${string}`, facilitatorUrl: string, facilitat
     facilitatorUrl,
     facilitatorTimeoutMs,
     log: () => {},
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, x402Tool: "quote_x402", handler: ({ topic }) => (delivered.push(topic!), `A quote about ${topic}`) }],
+    items: [
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote",
+        price: "0.01",
+        params: { topic: "Example: tea" },
+        x402Tool: "quote_x402",
+        handler: ({ topic }) => (delivered.push(topic!), `A quote about ${topic}`),
+      },
+    ],
   });
   const server: RunningServer = await kit.listen({ port: 0 });
   const client = new Client({ name: "buyer", version: "1" });
@@ -57,21 +73,36 @@ async function kitServer(payTo: `0x${string}`, facilitatorUrl: string, facilitat
 }
 
 function requirements(payTo: `0x${string}`) {
-  return buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo, resource: { url: "mcp://concurrent-provider#quote" } });
+  return buildRequirements({
+    network: BASE_SEPOLIA,
+    units: PRICE,
+    payTo,
+    resource: { url: "mcp://concurrent-provider#quote" },
+  });
 }
 
 async function signV1(buyer: PrivateKeyAccount, payTo: `0x${string}`): Promise<string> {
-  return encodePaymentV1((await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, requirements(payTo).v1 as never)) as never);
+  return encodePaymentV1(
+    (await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, requirements(payTo).v1 as never)) as never,
+  );
 }
 
 async function signV2(buyer: PrivateKeyAccount, payTo: `0x${string}`) {
   const accepted = requirements(payTo).v2;
   const signed = await new ExactEvmScheme(buyer).createPaymentPayload(2, accepted as never);
-  return { x402Version: 2, accepted, payload: signed.payload, resource: { url: "mcp://concurrent-provider#quote_x402/quote" } };
+  return {
+    x402Version: 2,
+    accepted,
+    payload: signed.payload,
+    resource: { url: "mcp://concurrent-provider#quote_x402/quote" },
+  };
 }
 
 function makePurchase(client: Client, topic: string, signedTransaction: string) {
-  return client.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: { topic }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction } });
+  return client.callTool({
+    name: "make-purchase",
+    arguments: { itemId: "quote", params: { topic }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction },
+  });
 }
 
 async function balances(payer: `0x${string}`, payee: `0x${string}`) {
@@ -92,24 +123,35 @@ describe("twenty purchases at once", () => {
     const client = await kitServer(payTo, stack.facilitator.url);
     const before = await balances(buyer.address, payTo);
     // Signed first, so the twenty calls leave together: half MonetizedMCP (v1), half the x402 binding (v2).
-    const payments = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => (i % 2 ? signV2(buyer, payTo) : signV1(buyer, payTo))));
+    const payments = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) => (i % 2 ? signV2(buyer, payTo) : signV1(buyer, payTo))),
+    );
     const results = await Promise.all(
       payments.map((payment, i) =>
         typeof payment === "string"
           ? makePurchase(client, `kit-${i}`, payment).then((r) => readPurchaseResult(r))
-          : client.callTool({ name: "quote_x402", arguments: { topic: `kit-${i}` }, _meta: { "x402/payment": payment } }).then((r) => ({ ok: !r.isError, reason: readPaymentRequired(r)?.error })),
+          : client
+              .callTool({ name: "quote_x402", arguments: { topic: `kit-${i}` }, _meta: { "x402/payment": payment } })
+              .then((r) => ({ ok: !r.isError, reason: readPaymentRequired(r)?.error })),
       ),
     );
     expect(results.filter((r) => !r.ok)).toEqual([]);
     const txs = results.map((r) => ("transaction" in r ? r.transaction : undefined)).filter(Boolean);
     expect(new Set(txs).size).toBe(AT_ONCE / 2);
     expect(delivered.filter((d) => d.startsWith("kit-"))).toHaveLength(AT_ONCE);
-    expect(await balances(buyer.address, payTo)).toEqual({ payer: before.payer - PRICE * BigInt(AT_ONCE), payee: before.payee + PRICE * BigInt(AT_ONCE) });
+    expect(await balances(buyer.address, payTo)).toEqual({
+      payer: before.payer - PRICE * BigInt(AT_ONCE),
+      payee: before.payee + PRICE * BigInt(AT_ONCE),
+    });
   });
 
   it("through the agent client: all delivered and checked on chain, and exactly twenty prices move", async () => {
     const payTo = stack.freshAddress();
-    const reference: ReferenceServer = await startReferenceServer({ port: 0, walletAddress: payTo, facilitatorUrl: stack.facilitator.url });
+    const reference: ReferenceServer = await startReferenceServer({
+      port: 0,
+      walletAddress: payTo,
+      facilitatorUrl: stack.facilitator.url,
+    });
     running.push(reference);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agora-concurrent-"));
     running.push({ close: async () => fs.rmSync(tmp, { recursive: true, force: true }) });
@@ -124,7 +166,14 @@ describe("twenty purchases at once", () => {
       AGORA_MAX_PER_PURCHASE: "1",
     };
     const host = new Client({ name: "host", version: "1" });
-    await host.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...process.env, ...env }, stderr: "ignore" }));
+    await host.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN],
+        env: { ...process.env, ...env },
+        stderr: "ignore",
+      }),
+    );
     running.push({ close: () => host.close() });
     const wallet = (await host.callTool({ name: "wallet", arguments: {} })) as CallToolResult;
     const payer = (wallet.structuredContent as { address: `0x${string}` }).address;
@@ -134,12 +183,28 @@ describe("twenty purchases at once", () => {
     // Half through make-purchase (weather-now), half through the x402 tool of the same item (weather).
     const outcomes = await Promise.all(
       Array.from({ length: AT_ONCE }, (_, i) =>
-        host.callTool({ name: "purchase", arguments: { server: reference.url, item: i % 2 ? "weather" : "weather-now", params: { city: `City${i}` } } }, undefined, { timeout: 90_000 }),
+        host.callTool(
+          {
+            name: "purchase",
+            arguments: { server: reference.url, item: i % 2 ? "weather" : "weather-now", params: { city: `City${i}` } },
+          },
+          undefined,
+          { timeout: 90_000 },
+        ),
       ),
     );
-    const statuses = outcomes.map((o) => (o.structuredContent as { status: string; message: string }) ?? { status: "none", message: JSON.stringify(o.content) });
+    const statuses = outcomes.map(
+      (o) =>
+        (o.structuredContent as { status: string; message: string }) ?? {
+          status: "none",
+          message: JSON.stringify(o.content),
+        },
+    );
     expect(statuses.filter((s) => s.status !== "delivered")).toEqual([]);
-    expect(await balances(payer, payTo)).toEqual({ payer: before.payer - PRICE * BigInt(AT_ONCE), payee: before.payee + PRICE * BigInt(AT_ONCE) });
+    expect(await balances(payer, payTo)).toEqual({
+      payer: before.payer - PRICE * BigInt(AT_ONCE),
+      payee: before.payee + PRICE * BigInt(AT_ONCE),
+    });
   });
 });
 
@@ -150,8 +215,15 @@ describe("when settlement cannot happen", () => {
     const client = await kitServer(payTo, stack.facilitator.url);
     const count = delivered.length;
     const viaPurchase = readPurchaseResult(await makePurchase(client, "poor", await signV1(buyer, payTo)));
-    expect(viaPurchase).toMatchObject({ ok: false, reason: "Payment refused: the payer's USDC balance is too low. Nothing was delivered." });
-    const viaX402 = await client.callTool({ name: "quote_x402", arguments: { topic: "poor" }, _meta: { "x402/payment": await signV2(buyer, payTo) } });
+    expect(viaPurchase).toMatchObject({
+      ok: false,
+      reason: "Payment refused: the payer's USDC balance is too low. Nothing was delivered.",
+    });
+    const viaX402 = await client.callTool({
+      name: "quote_x402",
+      arguments: { topic: "poor" },
+      _meta: { "x402/payment": await signV2(buyer, payTo) },
+    });
     expect(readPaymentRequired(viaX402)?.error).toBe("Payment refused: the payer's USDC balance is too low.");
     expect(delivered.length).toBe(count);
     expect(await balances(buyer.address, payTo)).toEqual({ payer: PRICE - 1n, payee: 0n });
@@ -167,7 +239,11 @@ describe("when settlement cannot happen", () => {
     const client = await kitServer(payTo, deadUrl);
     const count = delivered.length;
     const outcome = readPurchaseResult(await makePurchase(client, "down", await signV1(buyer, payTo)));
-    expect(outcome).toMatchObject({ ok: false, reason: "Payment refused: the payment facilitator could not be reached; nothing was charged. Try again later. Nothing was delivered." });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason:
+        "Payment refused: the payment facilitator could not be reached; nothing was charged. Try again later. Nothing was delivered.",
+    });
     if (!outcome.ok) expectClean(outcome.reason);
     expect(delivered.length).toBe(count);
     expect(await balances(buyer.address, payTo)).toEqual({ payer: 1_000_000n, payee: 0n });
@@ -186,7 +262,12 @@ describe("when settlement cannot happen", () => {
     const started = Date.now();
     const timedOut = readPurchaseResult(await makePurchase(stuck, "hang", payment));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(timedOut).toMatchObject({ ok: false, reason: expect.stringMatching(/^Payment not settled: the payment facilitator did not confirm the settlement in time, so nothing was delivered\./) });
+    expect(timedOut).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        /^Payment not settled: the payment facilitator did not confirm the settlement in time, so nothing was delivered\./,
+      ),
+    });
     if (!timedOut.ok) expectClean(timedOut.reason);
     expect(delivered.length).toBe(count);
     expect(await balances(buyer.address, payTo)).toEqual({ payer: 1_000_000n, payee: 0n });

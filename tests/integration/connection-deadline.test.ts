@@ -66,7 +66,13 @@ async function startRelay(target: URL): Promise<Relay> {
 
 async function settled<T>(promise: Promise<T>, ms: number): Promise<"pending" | "settled"> {
   const timer = new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms));
-  return Promise.race([promise.then(() => "settled" as const, () => "settled" as const), timer]);
+  return Promise.race([
+    promise.then(
+      () => "settled" as const,
+      () => "settled" as const,
+    ),
+    timer,
+  ]);
 }
 
 describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (connection deadline)", () => {
@@ -83,7 +89,10 @@ describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (con
     const url = new URL(database.url!);
     url.host = `127.0.0.1:${relay.port}`;
     viaRelay = url.toString();
-    app = await openPostgres(viaRelay, { max: 2, deadline: { ms: DEADLINE_MS, onConnectionFailure: () => connectionFailures++ } });
+    app = await openPostgres(viaRelay, {
+      max: 2,
+      deadline: { ms: DEADLINE_MS, onConnectionFailure: () => connectionFailures++ },
+    });
     await app.db.execute(sql`select 1`);
   }, 30_000);
 
@@ -105,11 +114,20 @@ describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (con
     expect(connectionFailures).toBe(1); // reported once, so the health check can close the 503 gate meanwhile
 
     // A write is not asked again: its caller learns it failed (it may or may not have been applied).
-    const write = app.db.execute(sql`insert into newsletter_subscribers (email) select 'cut@example.test' from pg_sleep(0.3)`);
+    const write = app.db.execute(
+      sql`insert into newsletter_subscribers (email) select 'cut@example.test' from pg_sleep(0.3)`,
+    );
     await new Promise((r) => setTimeout(r, 100));
     relay.restart();
     setTimeout(() => (relay.mode = "up"), 150);
-    expect(isDatabaseUnavailable(await write.then(() => null, (error: unknown) => error))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        await write.then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      ),
+    ).toBe(true);
     // Reported too: a page that fails on it answers 503 (server/database-answer.mjs reads what db/health.ts noted).
     expect(connectionFailures).toBe(2);
     await app.db.execute(sql`delete from newsletter_subscribers`);
@@ -167,7 +185,10 @@ describe.runIf(process.env.DATABASE_URL)("queries while PostgreSQL restarts (con
     const rows = async () => (await app.db.select({ n: count() }).from(newsletterSubscribers))[0]!.n;
     expect(await rows()).toBe(0);
     await app.db.insert(newsletterSubscribers).values({ email: "after@example.test" });
-    const [after] = await app.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, "after@example.test"));
+    const [after] = await app.db
+      .select()
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.email, "after@example.test"));
     expect(after?.email).toBe("after@example.test");
     expect(await rows()).toBe(1);
   }, 40_000);

@@ -45,7 +45,10 @@ describe.each(drivers())("database on %s", (driver) => {
   it("generates synthetic listings for benchmarks", async () => {
     const inserted = await seedSynthetic(conn.db, 1500);
     expect(inserted).toBe(1500);
-    const [row] = await conn.db.select({ n: sql<number>`count(*)::int` }).from(listings).where(sql`${listings.slug} like 'synthetic-%'`);
+    const [row] = await conn.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(listings)
+      .where(sql`${listings.slug} like 'synthetic-%'`);
     expect(row?.n).toBe(1500);
   });
 
@@ -61,10 +64,14 @@ describe("PGlite's memory bound", () => {
   it("opens with a 16 MB buffer cache by default and the size it is given otherwise, keeping PGlite's own parameters", async () => {
     expect(pgliteStartParams(["--single", "-F"], {})).toEqual(["--single", "-F", "-c", "shared_buffers=16MB"]);
     expect(() => pgliteStartParams([], { sharedBuffersMb: 0 })).toThrow(/sharedBuffersMb/);
-    for (const [options, expected] of [[{}, "16MB"], [{ sharedBuffersMb: 8 }, "8MB"]] as const) {
+    for (const [options, expected] of [
+      [{}, "16MB"],
+      [{ sharedBuffersMb: 8 }, "8MB"],
+    ] as const) {
       const conn = await openPglite(null, options);
       try {
-        const show = async (name: string) => Object.values(rowsOf<Record<string, string>>(await conn.db.execute(sql.raw(`show ${name}`)))[0]!)[0];
+        const show = async (name: string) =>
+          Object.values(rowsOf<Record<string, string>>(await conn.db.execute(sql.raw(`show ${name}`)))[0]!)[0];
         expect(await show("shared_buffers")).toBe(expected);
         // PGlite's defaults still apply (startParams replaces them, so db/connect.ts repeats them).
         expect(await show("search_path")).toBe("public");

@@ -14,12 +14,33 @@ describe.each(drivers())("delivery counts from test purchases on %s", (driver) =
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
-    const listing = await insertListing(conn.db, { name: "Counted Server", description: "A listing whose purchases are counted.", categories: ["Data"], serverUrl: "https://counted.example.com/mcp", status: "approved" });
-    const other = await insertListing(conn.db, { name: "Untested Server", description: "A listing never bought from yet.", categories: ["Data"], serverUrl: "https://untested.example.com/mcp", status: "approved" });
+    const listing = await insertListing(conn.db, {
+      name: "Counted Server",
+      description: "A listing whose purchases are counted.",
+      categories: ["Data"],
+      serverUrl: "https://counted.example.com/mcp",
+      status: "approved",
+    });
+    const other = await insertListing(conn.db, {
+      name: "Untested Server",
+      description: "A listing never bought from yet.",
+      categories: ["Data"],
+      serverUrl: "https://untested.example.com/mcp",
+      status: "approved",
+    });
     listingId = listing.id;
     otherId = other.id;
     const day = 86_400_000;
-    const row = (outcome: string, money: string, ageMs = 60_000) => ({ listingId, item: "quote", network: "eip155:84532", payTo: "0xabc", units: 10_000n, outcome, money, startedAt: new Date(Date.now() - ageMs) });
+    const row = (outcome: string, money: string, ageMs = 60_000) => ({
+      listingId,
+      item: "quote",
+      network: "eip155:84532",
+      payTo: "0xabc",
+      units: 10_000n,
+      outcome,
+      money,
+      startedAt: new Date(Date.now() - ageMs),
+    });
     await conn.db.insert(testPurchases).values([
       row("delivered", "paid"),
       row("delivered", "job-done"),
@@ -41,7 +62,11 @@ describe.each(drivers())("delivery counts from test purchases on %s", (driver) =
     const counts = await deliveryCounts(conn.db, [listingId, otherId]);
     expect(counts.get(listingId)).toEqual({ delivered: 2, failedUncharged: 2, failedCharged: 2 });
     expect(counts.has(otherId)).toBe(false);
-    expect((await deliveryCounts(conn.db, [listingId], 60)).get(listingId)).toEqual({ delivered: 3, failedUncharged: 2, failedCharged: 2 });
+    expect((await deliveryCounts(conn.db, [listingId], 60)).get(listingId)).toEqual({
+      delivered: 3,
+      failedUncharged: 2,
+      failedCharged: 2,
+    });
     expect(await deliveryCounts(conn.db, [])).toEqual(new Map());
   });
 });

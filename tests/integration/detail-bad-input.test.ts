@@ -54,14 +54,25 @@ describe("detail pages with bad input", () => {
     it("each spelling of a key finds the listing only as its slug (ids only redirect)", async () => {
       const { db } = conns.get(driver)!;
       // Ids differ between the two databases; what each spelling finds must not.
-      const id = rowsOf<{ id: string }>(await db.execute(sql`select id::text as id from listings where slug = 'weather-now'`))[0]!.id;
+      const id = rowsOf<{ id: string }>(
+        await db.execute(sql`select id::text as id from listings where slug = 'weather-now'`),
+      )[0]!.id;
       for (const [label, key] of KEYS(id)) {
         const view = await findListingView(db, key);
         answers.get(driver)!.set(label, view?.slug ?? null);
       }
       const seen = Object.fromEntries(answers.get(driver)!);
       expect(seen["the slug"]).toBe("weather-now");
-      for (const label of ["mixed case", "upper case", "percent-encoded (not decoded by the lookup)", "with a query string", "with a trailing slash", "a NUL", "a lone surrogate", "201 characters"]) {
+      for (const label of [
+        "mixed case",
+        "upper case",
+        "percent-encoded (not decoded by the lookup)",
+        "with a query string",
+        "with a trailing slash",
+        "a NUL",
+        "a lone surrogate",
+        "201 characters",
+      ]) {
         expect(seen[label], label).toBeNull();
       }
       // The page redirects an id (in any case) to the slug's address: one page per listing.

@@ -15,7 +15,8 @@ import { startPaidStyleServer, type PaidStyleServer } from "../support/paid-styl
 import { discoveryResourcesResponse, mcpInput as input, type DiscoveryEntry } from "../support/x402-discovery";
 
 const PAYEE = "0x7777777777777777777777777777777777777777";
-const meta = (entry: DiscoveryEntry) => (entry as unknown as { metadata: { slug: string; paidStyle?: string } }).metadata;
+const meta = (entry: DiscoveryEntry) =>
+  (entry as unknown as { metadata: { slug: string; paidStyle?: string } }).metadata;
 
 describe.each(drivers())("GET /discovery/resources with servers of other libraries on %s", (driver) => {
   let conn: TestConnection;
@@ -28,10 +29,25 @@ describe.each(drivers())("GET /discovery/resources with servers of other librari
     reloadEnv();
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    cloudflare = await startPaidStyleServer([{ name: "summarize", style: "cloudflare-agents", amount: () => "30000" }, { name: "help" }], PAYEE);
-    vercel = await startPaidStyleServer([{ name: "translate", style: "vercel-x402-mcp" }, { name: "languages" }], PAYEE);
-    for (const [name, server] of [["Summaries", cloudflare], ["Translations", vercel]] as const) {
-      const listing = await insertListing(conn.db, { name, description: `${name}, paid per call.`, categories: ["Text"], serverUrl: server.url, status: "approved" });
+    cloudflare = await startPaidStyleServer(
+      [{ name: "summarize", style: "cloudflare-agents", amount: () => "30000" }, { name: "help" }],
+      PAYEE,
+    );
+    vercel = await startPaidStyleServer(
+      [{ name: "translate", style: "vercel-x402-mcp" }, { name: "languages" }],
+      PAYEE,
+    );
+    for (const [name, server] of [
+      ["Summaries", cloudflare],
+      ["Translations", vercel],
+    ] as const) {
+      const listing = await insertListing(conn.db, {
+        name,
+        description: `${name}, paid per call.`,
+        categories: ["Text"],
+        serverUrl: server.url,
+        status: "approved",
+      });
       await checkListing(conn.db, listing.id, { allowPrivateHosts: true });
     }
   });
@@ -61,7 +77,7 @@ describe.each(drivers())("GET /discovery/resources with servers of other librari
     try {
       const answer = await client.callTool({ name: "summarize", arguments: input(entry!).example });
       expect(answer.isError).toBe(true);
-      expect(((answer._meta as Record<string, { accepts: unknown }>)["x402/error"])!.accepts).toEqual(entry!.accepts);
+      expect((answer._meta as Record<string, { accepts: unknown }>)["x402/error"]!.accepts).toEqual(entry!.accepts);
     } finally {
       await client.close();
     }
@@ -78,7 +94,9 @@ describe.each(drivers())("GET /discovery/resources with servers of other librari
     const entry = body.items.find((e) => meta(e).slug === "translations")!;
     expect(entry).toMatchObject({ resource: vercel.url, type: "mcp", x402Version: 1 });
     expect(meta(entry).paidStyle).toBe("vercel-x402-mcp");
-    expect(entry.accepts).toEqual([expect.objectContaining({ scheme: "exact", network: "base-sepolia", payTo: PAYEE })]);
+    expect(entry.accepts).toEqual([
+      expect.objectContaining({ scheme: "exact", network: "base-sepolia", payTo: PAYEE }),
+    ]);
     expect(entry.accepts[0]).not.toHaveProperty("amount");
 
     const client = new Client({ name: "discovery-test", version: "1" });
@@ -92,7 +110,10 @@ describe.each(drivers())("GET /discovery/resources with servers of other librari
     }
 
     // The Bazaar's filters read version 1 entries as they read version 2 ones.
-    const filtered = async (query: string) => discoveryResourcesResponse.parse(await (await GET(new Request(`http://localhost/discovery/resources?${query}`))).json()).items.map((e) => meta(e).slug);
+    const filtered = async (query: string) =>
+      discoveryResourcesResponse
+        .parse(await (await GET(new Request(`http://localhost/discovery/resources?${query}`))).json())
+        .items.map((e) => meta(e).slug);
     expect(await filtered("network=eip155:84532")).toContain("translations");
     expect(await filtered(`payTo=${PAYEE}`)).toEqual(["summaries", "translations"]);
     expect(await filtered("network=base")).toEqual([]);

@@ -15,10 +15,13 @@ import { discoveryResourcesResponse, discoverySearchResponse } from "../support/
 
 const loopback = { allowPrivateHosts: true };
 const slug = (r: object) => (r as { metadata: { slug: string } }).metadata.slug;
-const key = (r: object) => `${slug(r)} ${(r as { extensions: { bazaar: { info: { input: { toolName: string } } } } }).extensions.bazaar.info.input.toolName}`;
+const key = (r: object) =>
+  `${slug(r)} ${(r as { extensions: { bazaar: { info: { input: { toolName: string } } } } }).extensions.bazaar.info.input.toolName}`;
 
 async function search(query: string, peer = "198.51.100.7") {
-  return SEARCH(new Request(`http://localhost/discovery/search${query}`, { headers: { "x-agora-client-address": peer } }));
+  return SEARCH(
+    new Request(`http://localhost/discovery/search${query}`, { headers: { "x-agora-client-address": peer } }),
+  );
 }
 async function found(query: string) {
   const res = await search(query);
@@ -37,19 +40,41 @@ describe.each(drivers())("GET /discovery/search on %s", (driver) => {
     reloadEnv();
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    const weather: ReferenceServer = await startReferenceServer({ port: 0, walletAddress: "0xAAaa000000000000000000000000000000000001" });
-    const studio: ReferenceServer = await startReferenceServer({ port: 0, walletAddress: "0xbBbB000000000000000000000000000000000002" });
+    const weather: ReferenceServer = await startReferenceServer({
+      port: 0,
+      walletAddress: "0xAAaa000000000000000000000000000000000001",
+    });
+    const studio: ReferenceServer = await startReferenceServer({
+      port: 0,
+      walletAddress: "0xbBbB000000000000000000000000000000000002",
+    });
     const placeholder = await startReferenceServer({ port: 0 });
-    const plain = await startPricedServer({ items: [{ name: "Forecast", amount: 0.02 }], wallet: "0xAAaa000000000000000000000000000000000001", extraTool: false });
+    const plain = await startPricedServer({
+      items: [{ name: "Forecast", amount: 0.02 }],
+      wallet: "0xAAaa000000000000000000000000000000000001",
+      extraTool: false,
+    });
     servers.push(weather, studio, placeholder, plain);
     const add = async (name: string, description: string, serverUrl: string) =>
       (await insertListing(conn.db, { name, description, categories: ["Data"], serverUrl, status: "approved" })).id;
-    await checkListing(conn.db, await add("Reference Weather", "Forecasts and current weather for any city.", weather.url), loopback);
-    await checkListing(conn.db, await add("Reference Studio", "Logos and market reports, also the weather.", studio.url), loopback);
+    await checkListing(
+      conn.db,
+      await add("Reference Weather", "Forecasts and current weather for any city.", weather.url),
+      loopback,
+    );
+    await checkListing(
+      conn.db,
+      await add("Reference Studio", "Logos and market reports, also the weather.", studio.url),
+      loopback,
+    );
     // Matching words, but nothing a generic x402 client can pay: a placeholder payee, a MonetizedMCP-only
     // server, and a listing never probed.
     await checkListing(conn.db, await add("Burning Weather", "Weather paid to nobody.", placeholder.url), loopback);
-    await checkListing(conn.db, await add("Plain Weather Forecasts", "Weather through make-purchase only.", plain.url), loopback);
+    await checkListing(
+      conn.db,
+      await add("Plain Weather Forecasts", "Weather through make-purchase only.", plain.url),
+      loopback,
+    );
     await add("Weather Never Probed", "Weather, never checked.", "https://never-probed.example.com/mcp");
   });
   afterAll(async () => {
@@ -67,17 +92,30 @@ describe.each(drivers())("GET /discovery/search on %s", (driver) => {
     expect(body.partialResults).toBe(false);
     expect(body.pagination.cursor).toBeNull();
     // The name match ranks above a description match; each listing's three x402 tools, none of the unpayable ones.
-    expect(body.resources.map(slug)).toEqual(["reference-weather", "reference-weather", "reference-weather", "reference-studio", "reference-studio", "reference-studio"]);
-    const all = discoveryResourcesResponse.parse(await (await RESOURCES(new Request("http://localhost/discovery/resources"))).json());
+    expect(body.resources.map(slug)).toEqual([
+      "reference-weather",
+      "reference-weather",
+      "reference-weather",
+      "reference-studio",
+      "reference-studio",
+      "reference-studio",
+    ]);
+    const all = discoveryResourcesResponse.parse(
+      await (await RESOURCES(new Request("http://localhost/discovery/resources"))).json(),
+    );
     for (const resource of body.resources) expect(all.items).toContainEqual(resource);
   });
 
   it("is the marketplace's search: a misspelt word is corrected, a word only one listing holds finds that one", async () => {
-    expect(new Set((await found("?query=wether")).resources.map(slug))).toEqual(new Set(["reference-weather", "reference-studio"]));
+    expect(new Set((await found("?query=wether")).resources.map(slug))).toEqual(
+      new Set(["reference-weather", "reference-studio"]),
+    );
     expect(new Set((await found("?query=logos")).resources.map(slug))).toEqual(new Set(["reference-studio"]));
     expect((await found("?query=nothing%20like%20this")).resources).toEqual([]);
     // No text: every payable listing.
-    expect(new Set((await found("?query=")).resources.map(slug))).toEqual(new Set(["reference-weather", "reference-studio"]));
+    expect(new Set((await found("?query=")).resources.map(slug))).toEqual(
+      new Set(["reference-weather", "reference-studio"]),
+    );
   });
 
   it("pages by entries with an opaque cursor until it is null, each entry once, in the order of one long page", async () => {
@@ -116,7 +154,8 @@ describe.each(drivers())("GET /discovery/search on %s", (driver) => {
     reloadEnv();
     try {
       const peer = "203.0.113.99";
-      for (let i = 0; i < limits.discoverySearchPerIp.max; i++) expect((await search(`?query=w${i}`, peer)).status).toBe(200);
+      for (let i = 0; i < limits.discoverySearchPerIp.max; i++)
+        expect((await search(`?query=w${i}`, peer)).status).toBe(200);
       const over = await search("?query=weather", peer);
       expect(over.status).toBe(429);
       expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -23,9 +23,16 @@ const WALLET_B = "0xbBbB000000000000000000000000000000000002";
 const USDC_SEPOLIA = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 const loopback = { allowPrivateHosts: true };
 
-type Input = { type: string; toolName: string; inputSchema: Record<string, unknown>; example?: Record<string, unknown>; description?: string };
+type Input = {
+  type: string;
+  toolName: string;
+  inputSchema: Record<string, unknown>;
+  example?: Record<string, unknown>;
+  description?: string;
+};
 type Entry = ReturnType<typeof discoveryResourcesResponse.parse>["items"][number];
-const meta = (entry: Entry) => (entry as unknown as { metadata: { item: string; itemId?: string; slug: string; detailUrl: string } }).metadata;
+const meta = (entry: Entry) =>
+  (entry as unknown as { metadata: { item: string; itemId?: string; slug: string; detailUrl: string } }).metadata;
 const input = (entry: Entry) => (entry.extensions as { bazaar: { info: { input: Input } } }).bazaar.info.input;
 
 const get = (query = "") => GET(new Request(`http://localhost/discovery/resources${query}`));
@@ -56,10 +63,23 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     weather = await startReferenceServer({ port: 0, walletAddress: WALLET_A });
     studio = await startReferenceServer({ port: 0, walletAddress: WALLET_B });
     const placeholder = await startReferenceServer({ port: 0 });
-    const plain = await startPricedServer({ items: [{ name: "Forecast", amount: 0.02 }, { name: "Radar", amount: 1.5 }], wallet: WALLET_A, extraTool: false });
+    const plain = await startPricedServer({
+      items: [
+        { name: "Forecast", amount: 0.02 },
+        { name: "Radar", amount: 1.5 },
+      ],
+      wallet: WALLET_A,
+      extraTool: false,
+    });
     servers.push(weather, studio, placeholder, plain);
     const add = async (name: string, serverUrl: string, categories = ["Data"]) => {
-      const listing = await insertListing(conn.db, { name, description: `${name}, listed for discovery tests.`, categories, serverUrl, status: "approved" });
+      const listing = await insertListing(conn.db, {
+        name,
+        description: `${name}, listed for discovery tests.`,
+        categories,
+        serverUrl,
+        status: "approved",
+      });
       return listing.id;
     };
     await checkListing(conn.db, await add("Reference Weather", weather.url, ["Data", "Weather", "data"]), loopback);
@@ -99,13 +119,40 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     expect(new Set(body.items.map((i) => `${i.resource} ${input(i).toolName}`)).size).toBe(body.items.length);
 
     const entry = body.items[3]!;
-    expect(entry).toMatchObject({ resource: weather.url, type: "mcp", x402Version: 2, serviceName: "Reference Weather", tags: ["Data", "Weather"] });
+    expect(entry).toMatchObject({
+      resource: weather.url,
+      type: "mcp",
+      x402Version: 2,
+      serviceName: "Reference Weather",
+      tags: ["Data", "Weather"],
+    });
     expect(entry.accepts).toEqual([
-      { scheme: "exact", network: "eip155:84532", amount: "10000", asset: USDC_SEPOLIA, payTo: WALLET_A, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+      {
+        scheme: "exact",
+        network: "eip155:84532",
+        amount: "10000",
+        asset: USDC_SEPOLIA,
+        payTo: WALLET_A,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USDC", version: "2" },
+      },
     ]);
-    expect(meta(entry)).toMatchObject({ item: "Current weather", itemId: "weather-now", detailUrl: "https://agora.test/marketplace/reference-weather" });
-    expect(input(entry)).toMatchObject({ type: "mcp", toolName: "weather", transport: "streamable-http", example: { city: "Lisbon" } });
-    expect(input(entry).inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
+    expect(meta(entry)).toMatchObject({
+      item: "Current weather",
+      itemId: "weather-now",
+      detailUrl: "https://agora.test/marketplace/reference-weather",
+    });
+    expect(input(entry)).toMatchObject({
+      type: "mcp",
+      toolName: "weather",
+      transport: "streamable-http",
+      example: { city: "Lisbon" },
+    });
+    expect(input(entry).inputSchema).toMatchObject({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+    });
     expect(body.items[4]!.accepts[0]).toMatchObject({ amount: "250000", payTo: WALLET_A });
     expect(body.items[0]!.accepts[0]).toMatchObject({ amount: "10000", payTo: WALLET_B });
     expect(Date.parse(entry.lastUpdated)).toBeGreaterThan(Date.now() - 5 * 60_000);
@@ -173,10 +220,27 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     // ones in production, so only a database shared with a development deployment could hold such rows).
     const read = await probeServer(weather.url, loopback);
     const at = async (serverUrl: string) => {
-      const id = await insertListing(conn.db, { name: `At ${serverUrl}`, description: "The weather server's check, at another address.", categories: ["Data"], serverUrl, status: "approved" });
+      const id = await insertListing(conn.db, {
+        name: `At ${serverUrl}`,
+        description: "The weather server's check, at another address.",
+        categories: ["Data"],
+        serverUrl,
+        status: "approved",
+      });
       await recordCheck(conn.db, { id: id.id, revision: id.revision }, { ...read, url: serverUrl });
     };
-    const privateUrls = ["https://10.1.2.3/mcp", "https://192.168.0.7/mcp", "https://172.20.0.1/mcp", "http://[::1]:9/mcp", "https://[fd00::1]/mcp", "https://box.internal/mcp", "https://printer.local./mcp", "https://169.254.1.1/mcp", "https://100.64.1.1/mcp", "http://0.0.0.0:8080/mcp"];
+    const privateUrls = [
+      "https://10.1.2.3/mcp",
+      "https://192.168.0.7/mcp",
+      "https://172.20.0.1/mcp",
+      "http://[::1]:9/mcp",
+      "https://[fd00::1]/mcp",
+      "https://box.internal/mcp",
+      "https://printer.local./mcp",
+      "https://169.254.1.1/mcp",
+      "https://100.64.1.1/mcp",
+      "http://0.0.0.0:8080/mcp",
+    ];
     const publicUrls = ["https://weather.example.org/mcp", "https://172.32.0.1/mcp", "https://10.example.com/mcp"];
     for (const url of [...privateUrls, ...publicUrls]) await at(url);
     setPrivateHosts(false);
@@ -198,8 +262,14 @@ describe.each(drivers())("GET /discovery/resources on %s", (driver) => {
     ["?payTo=alice", "payTo must be an EVM address: 0x and 40 hex digits."],
     ["?network=eip155:84532;drop", "network must be a CAIP-2 id such as eip155:84532, or a name such as base-sepolia."],
     ["?type=%3Cscript%3E", "type must be a short identifier, e.g. mcp."],
-    ["?network=notanetwork", 'network "notanetwork" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.'],
-    ["?network=eip155:base", 'network "eip155:base" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.'],
+    [
+      "?network=notanetwork",
+      'network "notanetwork" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.',
+    ],
+    [
+      "?network=eip155:base",
+      'network "eip155:base" names no network: give a CAIP-2 id such as eip155:84532 (an EVM chain\'s is eip155:<chain id>) or an x402 version 1 name such as base-sepolia.',
+    ],
   ])("refuses %s with 400 and the reason", async (query, message) => {
     const res = await get(query);
     expect(res.status).toBe(400);

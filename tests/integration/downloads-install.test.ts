@@ -61,20 +61,34 @@ beforeAll(async () => {
   conn = await openTestDatabase("pglite");
   setDatabase(conn);
   await conn.db.insert(listings).values(
-    toListingRow({ name: "Tarball Weather", slug: "tarball-weather", description: "Forecasts for agents that installed their client from the site.", categories: ["AI"], serverUrl: "https://weather.example/mcp", status: "approved", price: 0.01 }),
+    toListingRow({
+      name: "Tarball Weather",
+      slug: "tarball-weather",
+      description: "Forecasts for agents that installed their client from the site.",
+      categories: ["AI"],
+      serverUrl: "https://weather.example/mcp",
+      status: "approved",
+      price: 0.01,
+    }),
   );
   site = await serveRoute({
     GET: (request) => {
       const { pathname } = new URL(request.url);
-      return pathname.startsWith("/downloads/") ? downloadResponse(request, decodeURIComponent(pathname.slice("/downloads/".length)), out) : new Response(null, { status: 404 });
+      return pathname.startsWith("/downloads/")
+        ? downloadResponse(request, decodeURIComponent(pathname.slice("/downloads/".length)), out)
+        : new Response(null, { status: 404 });
     },
-    POST: (request) => (new URL(request.url).pathname === "/api/mcp" ? mcpPost(request) : new Response(null, { status: 404 })),
+    POST: (request) =>
+      new URL(request.url).pathname === "/api/mcp" ? mcpPost(request) : new Response(null, { status: 404 }),
   });
   process.env.SITE_URL = site.url;
   process.env.RATE_LIMIT_DISABLED = "1";
   delete process.env.PACKAGES_ON_REGISTRY;
   reloadEnv();
-  execFileSync(process.execPath, [TSX, "scripts/build-downloads.ts", "--out", out], { env: { ...process.env, SITE_URL: BUILD_ORIGIN }, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [TSX, "scripts/build-downloads.ts", "--out", out], {
+    env: { ...process.env, SITE_URL: BUILD_ORIGIN },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -86,7 +100,9 @@ afterAll(async () => {
 
 describe("the client from the Getting Started block", () => {
   it("starts through npx from the site, lists its tools and finds the site's servers by default", async () => {
-    const config = JSON.parse(guideBlock("getting-started.mdx", "Add the Agora server", "json")) as { mcpServers: { agora: { command: string; args: string[]; env: Record<string, string> } } };
+    const config = JSON.parse(guideBlock("getting-started.mdx", "Add the Agora server", "json")) as {
+      mcpServers: { agora: { command: string; args: string[]; env: Record<string, string> } };
+    };
     const { command, args, env } = config.mcpServers.agora;
     expect([command, ...args]).toEqual(["npx", "-y", `${site.url}/downloads/agora-mcp-client.tgz`]);
     expect(env.AGORA_REGISTRY_URL).toBe(`${site.url}/api`);
@@ -106,15 +122,32 @@ describe("the client from the Getting Started block", () => {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["check_job", "close_channel", "explore_server", "purchase", "review", "revoke_review", "search_servers", "wallet"]);
-      const found = (await client.callTool({ name: "search_servers", arguments: { query: "weather" } })) as CallToolResult;
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "check_job",
+        "close_channel",
+        "explore_server",
+        "purchase",
+        "review",
+        "revoke_review",
+        "search_servers",
+        "wallet",
+      ]);
+      const found = (await client.callTool({
+        name: "search_servers",
+        arguments: { query: "weather" },
+      })) as CallToolResult;
       expect(found.isError ?? false).toBe(false);
-      expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual(["tarball-weather"]);
+      expect((found.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug)).toEqual([
+        "tarball-weather",
+      ]);
       expect(log).toContain(`registry ${site.url}/api; spending policy`);
       expect(log).toMatch(/; ready\.$/m);
       // npx's copy of the tarball: its README names the site it came from too, never the build's origin.
       const npxDir = path.join(npmEnv.npm_config_cache, "_npx");
-      const readmes = fs.readdirSync(npxDir).map((d) => path.join(npxDir, d, "node_modules/@agora-mcp/client/README.md")).filter((f) => fs.existsSync(f));
+      const readmes = fs
+        .readdirSync(npxDir)
+        .map((d) => path.join(npxDir, d, "node_modules/@agora-mcp/client/README.md"))
+        .filter((f) => fs.existsSync(f));
       expect(readmes).toHaveLength(1);
       expect(fs.readFileSync(readmes[0]!, "utf8")).toContain(`${site.url}/downloads/agora-mcp-client.tgz`);
       expect(fs.readFileSync(readmes[0]!, "utf8")).not.toContain(BUILD_ORIGIN);
@@ -183,23 +216,34 @@ describe("the provider kit from the provider guide", () => {
     expect(install).toContain(`npm install ${site.url}/downloads/agora-mcp-server.tgz`);
     // Asynchronously: this process serves the tarball npm fetches.
     await promisify(execFile)("sh", ["-e", "-c", install], { cwd: project, env: npmEnv, timeout: 50_000 });
-    const installed = JSON.parse(fs.readFileSync(path.join(project, "node_modules/@agora-mcp/server/package.json"), "utf8")) as Record<string, unknown>;
+    const installed = JSON.parse(
+      fs.readFileSync(path.join(project, "node_modules/@agora-mcp/server/package.json"), "utf8"),
+    ) as Record<string, unknown>;
     expect(installed).toMatchObject({ name: "@agora-mcp/server", types: "./dist/index.d.ts" });
     expect(installed.dependencies).toBeUndefined();
     expect(fs.existsSync(path.join(project, "node_modules/@agora-mcp/server/dist/protocol/index.d.ts"))).toBe(true);
 
     // The guide's own files: index.js as shown, .env as shown with the address filled in as it says.
-    fs.writeFileSync(path.join(project, "index.js"), guideBlock("setup-and-usage.mdx", "**4. Declare what you sell.**", "js"));
+    fs.writeFileSync(
+      path.join(project, "index.js"),
+      guideBlock("setup-and-usage.mdx", "**4. Declare what you sell.**", "js"),
+    );
     const dotenv = guideBlock("setup-and-usage.mdx", "**3. Set the environment variables.**", "dotenv");
     expect(dotenv).toContain("SERVER_WALLET_ADDRESS=0xYourReceivingWalletAddress");
     // Left as it is, the placeholder stops the server with one line naming the setting, and no stack trace.
     fs.writeFileSync(path.join(project, ".env"), dotenv);
-    const refused = await promisify(execFile)("npm", ["start"], { cwd: project, env: { ...npmEnv, PORT: "0" }, timeout: 30_000 }).then(
+    const refused = await promisify(execFile)("npm", ["start"], {
+      cwd: project,
+      env: { ...npmEnv, PORT: "0" },
+      timeout: 30_000,
+    }).then(
       () => null,
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(refused?.code).toBe(1);
-    expect(refused?.stderr).toContain('walletAddress must be a 0x address of 40 hex digits, not "0xYourReceivingWalletAddress"');
+    expect(refused?.stderr).toContain(
+      'walletAddress must be a 0x address of 40 hex digits, not "0xYourReceivingWalletAddress"',
+    );
     expect(refused?.stderr).toContain("SERVER_WALLET_ADDRESS");
     expect(refused?.stderr).not.toMatch(/\n\s+at /);
     fs.writeFileSync(path.join(project, ".env"), dotenv.replace("0xYourReceivingWalletAddress", `0x${"5".repeat(40)}`));

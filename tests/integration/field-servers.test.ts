@@ -72,7 +72,8 @@ const realFetch = globalThis.fetch;
 function loopbackOnlyFetch(): typeof fetch {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) return Promise.reject(new Error(`refused off-loopback fetch: ${url.origin}`));
+    if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
+      return Promise.reject(new Error(`refused off-loopback fetch: ${url.origin}`));
     return realFetch(input, init);
   };
 }
@@ -85,7 +86,10 @@ async function sdkClient(url: string): Promise<Client> {
 }
 
 const usdc = (address: `0x${string}`) => stack.chain.usdcBalance(address);
-const balances = async (buyer: PrivateKeyAccount, style: FieldStyle) => ({ buyer: await usdc(buyer.address), payee: await usdc(payees[style]) });
+const balances = async (buyer: PrivateKeyAccount, style: FieldStyle) => ({
+  buyer: await usdc(buyer.address),
+  payee: await usdc(payees[style]),
+});
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 type RpcAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
@@ -103,7 +107,12 @@ async function rpc(url: string, method: string, params?: Record<string, unknown>
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   const body = await res.text();
-  const message = res.headers.get("content-type")?.startsWith("text/event-stream") ? body.split("\n").find((line) => line.startsWith("data: "))!.slice(6) : body;
+  const message = res.headers.get("content-type")?.startsWith("text/event-stream")
+    ? body
+        .split("\n")
+        .find((line) => line.startsWith("data: "))!
+        .slice(6)
+    : body;
   return JSON.parse(message) as RpcAnswer;
 }
 
@@ -112,7 +121,8 @@ async function listedPaidTool(style: FieldStyle): Promise<ListedTool> {
   return (result!.tools as ListedTool[]).find((tool) => tool.name === servers[style].paidTool)!;
 }
 
-const unpaidCall = (style: FieldStyle) => rpc(servers[style].url, "tools/call", { name: servers[style].paidTool, arguments: CITY });
+const unpaidCall = (style: FieldStyle) =>
+  rpc(servers[style].url, "tools/call", { name: servers[style].paidTool, arguments: CITY });
 
 /** The requirements every style offers for one cent to its payee, in x402 version 2's words and in version 1's. */
 const acceptsV2 = (style: FieldStyle) => ({
@@ -136,7 +146,11 @@ const acceptsV1 = (style: FieldStyle, resource: string) => ({
   description: "Tomorrow's forecast for a city (paid).",
   extra: BASE_SEPOLIA.eip712,
 });
-const resourceV2 = (url: string) => ({ url, description: "Tomorrow's forecast for a city (paid).", mimeType: "application/json" });
+const resourceV2 = (url: string) => ({
+  url,
+  description: "Tomorrow's forecast for a city (paid).",
+  mimeType: "application/json",
+});
 
 /** x402's own client: version 2 on Base Sepolia's CAIP-2 id (and version 1 on its v1 name), for one wallet. */
 function x402Buyer(buyer: PrivateKeyAccount): x402Client {
@@ -151,7 +165,11 @@ async function buyX402McpV2(server: FieldServer, buyer: PrivateKeyAccount): Prom
   const unpaid = (await client.callTool({ name: server.paidTool, arguments: CITY })) as CallToolResult;
   expect(unpaid.isError).toBe(true);
   const payment = await x402Buyer(buyer).createPaymentPayload(unpaid.structuredContent as PaymentRequired);
-  const result = (await client.callTool({ name: server.paidTool, arguments: CITY, _meta: { "x402/payment": payment } })) as CallToolResult;
+  const result = (await client.callTool({
+    name: server.paidTool,
+    arguments: CITY,
+    _meta: { "x402/payment": payment },
+  })) as CallToolResult;
   return { result, settlement: result._meta?.["x402/payment-response"] as Settlement | undefined };
 }
 
@@ -165,13 +183,21 @@ async function buyJsonRpc402(server: FieldServer, buyer: PrivateKeyAccount): Pro
   expect(refusal).toBeInstanceOf(McpError);
   expect((refusal as McpError).code).toBe(402);
   const payment = await x402Buyer(buyer).createPaymentPayload((refusal as McpError).data as PaymentRequired);
-  const result = (await client.callTool({ name: server.paidTool, arguments: CITY, _meta: { "x402/payment": payment } })) as CallToolResult;
+  const result = (await client.callTool({
+    name: server.paidTool,
+    arguments: CITY,
+    _meta: { "x402/payment": payment },
+  })) as CallToolResult;
   return { result, settlement: result._meta?.["x402/payment-response"] as Settlement | undefined };
 }
 
 /** Cloudflare's client pays by itself: one callTool, the confirmation callback says yes. */
 async function buyCloudflareAgents(server: FieldServer, buyer: PrivateKeyAccount): Promise<Purchase> {
-  const client = cloudflareClient(await sdkClient(server.url), { account: buyer, network: BASE_SEPOLIA.v1Network, maxPaymentValue: 100_000n });
+  const client = cloudflareClient(await sdkClient(server.url), {
+    account: buyer,
+    network: BASE_SEPOLIA.v1Network,
+    maxPaymentValue: 100_000n,
+  });
   const result = await client.callTool(async () => true, { name: server.paidTool, arguments: CITY });
   return { result, settlement: result._meta?.["x402/payment-response"] as Settlement | undefined };
 }
@@ -180,12 +206,17 @@ async function buyCloudflareAgents(server: FieldServer, buyer: PrivateKeyAccount
 async function buyVercelX402Mcp(server: FieldServer, buyer: PrivateKeyAccount): Promise<Purchase> {
   const mcp = await createMCPClient({ transport: { type: "http", url: server.url } });
   closing.push(() => mcp.close());
-  const tools = await (await withPayment(mcp, { account: buyer, network: BASE_SEPOLIA.v1Network, maxPaymentValue: 100_000 })).tools();
+  const tools = await (
+    await withPayment(mcp, { account: buyer, network: BASE_SEPOLIA.v1Network, maxPaymentValue: 100_000 })
+  ).tools();
   const step = { toolCallId: "call", messages: [] };
   const unpaid = (await tools[server.paidTool].execute(CITY, step)) as CallToolResult;
   expect(unpaid.isError).toBe(true);
   const [requirements] = (unpaid.structuredContent as { accepts: unknown[] }).accepts;
-  const { paymentAuthorization } = await tools.generatePaymentAuthorization.execute({ paymentRequirements: requirements }, step);
+  const { paymentAuthorization } = await tools.generatePaymentAuthorization.execute(
+    { paymentRequirements: requirements },
+    step,
+  );
   const result = (await tools[server.paidTool].execute({ ...CITY, paymentAuthorization }, step)) as CallToolResult;
   return { result, settlement: result._meta?.["x402.payment-response"] as Settlement | undefined };
 }
@@ -195,7 +226,9 @@ async function buyMcpay(server: FieldServer, buyer: PrivateKeyAccount): Promise<
   type McpayConfig = Parameters<typeof mcpayClient>[1];
   // mcpay's declarations name the viem and MCP SDK copies it pins for itself (2.37, 1.18); at run time it signs with
   // any viem wallet client and wraps whatever MCP Client it is given. The wallet's RPC is the local chain's.
-  const wallet = createWalletClient({ account: buyer, chain: baseSepolia, transport: http(stack.chain.rpcUrl) }).extend(publicActions);
+  const wallet = createWalletClient({ account: buyer, chain: baseSepolia, transport: http(stack.chain.rpcUrl) }).extend(
+    publicActions,
+  );
   const client = mcpayClient((await sdkClient(server.url)) as unknown as Parameters<typeof mcpayClient>[0], {
     wallet: { evm: wallet as unknown as McpayConfig["wallet"]["evm"] },
     maxPaymentValue: 100_000n,
@@ -220,8 +253,16 @@ beforeAll(async () => {
   await Promise.all(
     FIELD_STYLES.map(async (style) => {
       payees[style] = stack.freshAddress();
-      servers[style] = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: payees[style], units: UNITS });
-      refusedServers[style] = await startFieldServer(style, { facilitatorUrl: refusing.url, payTo: payees[style], units: UNITS });
+      servers[style] = await startFieldServer(style, {
+        facilitatorUrl: stack.facilitator.url,
+        payTo: payees[style],
+        units: UNITS,
+      });
+      refusedServers[style] = await startFieldServer(style, {
+        facilitatorUrl: refusing.url,
+        payTo: payees[style],
+        units: UNITS,
+      });
     }),
   );
 });
@@ -239,20 +280,38 @@ describe("what each style says before it is paid, as the wire carries it (an unp
     expect(tool._meta).toBeUndefined();
     expect(tool.annotations).toBeUndefined();
     const { result } = await unpaidCall("x402-mcp-v2");
-    const required = { x402Version: 2, error: "Payment required to access this tool", resource: resourceV2("mcp://tool/forecast"), accepts: [acceptsV2("x402-mcp-v2")] };
-    expect(result).toEqual({ isError: true, structuredContent: required, content: [{ type: "text", text: expect.any(String) }] });
+    const required = {
+      x402Version: 2,
+      error: "Payment required to access this tool",
+      resource: resourceV2("mcp://tool/forecast"),
+      accepts: [acceptsV2("x402-mcp-v2")],
+    };
+    expect(result).toEqual({
+      isError: true,
+      structuredContent: required,
+      content: [{ type: "text", text: expect.any(String) }],
+    });
     expect(JSON.parse(text(result as CallToolResult))).toEqual(required);
     expect(servers["x402-mcp-v2"].counts.paidRuns).toBe(0);
   });
 
   it("jsonrpc-402: a plain tool in tools/list; no result, a JSON-RPC error 402 whose data is PaymentRequired v2", async () => {
-    expect(await listedPaidTool("jsonrpc-402")).toEqual({ name: "forecast", description: expect.any(String), inputSchema: expect.any(Object) });
+    expect(await listedPaidTool("jsonrpc-402")).toEqual({
+      name: "forecast",
+      description: expect.any(String),
+      inputSchema: expect.any(Object),
+    });
     const answer = await unpaidCall("jsonrpc-402");
     expect(answer.result).toBeUndefined();
     expect(answer.error).toEqual({
       code: 402,
       message: "Payment required",
-      data: { x402Version: 2, error: "Payment required to access this tool", resource: resourceV2("mcp://tool/forecast"), accepts: [acceptsV2("jsonrpc-402")] },
+      data: {
+        x402Version: 2,
+        error: "Payment required to access this tool",
+        resource: resourceV2("mcp://tool/forecast"),
+        accepts: [acceptsV2("jsonrpc-402")],
+      },
     });
     expect(servers["jsonrpc-402"].counts.paidRuns).toBe(0);
   });
@@ -261,8 +320,17 @@ describe("what each style says before it is paid, as the wire carries it (an unp
     const tool = await listedPaidTool("cloudflare-agents");
     expect(tool._meta).toEqual({ "agents-x402/paymentRequired": true, "agents-x402/priceUSD": 0.01 });
     const { result } = await unpaidCall("cloudflare-agents");
-    const required = { x402Version: 2, error: "PAYMENT_REQUIRED", resource: resourceV2("x402://forecast"), accepts: [acceptsV2("cloudflare-agents")] };
-    expect(result).toEqual({ isError: true, _meta: { "x402/error": required }, content: [{ type: "text", text: expect.any(String) }] });
+    const required = {
+      x402Version: 2,
+      error: "PAYMENT_REQUIRED",
+      resource: resourceV2("x402://forecast"),
+      accepts: [acceptsV2("cloudflare-agents")],
+    };
+    expect(result).toEqual({
+      isError: true,
+      _meta: { "x402/error": required },
+      content: [{ type: "text", text: expect.any(String) }],
+    });
     expect(JSON.parse(text(result as CallToolResult))).toEqual(required);
     expect(servers["cloudflare-agents"].counts.paidRuns).toBe(0);
   });
@@ -270,8 +338,16 @@ describe("what each style says before it is paid, as the wire carries it (an unp
   it("vercel-x402-mcp: annotations.paymentHint, no price; PaymentRequired v1 (no resource object) in structuredContent", async () => {
     expect((await listedPaidTool("vercel-x402-mcp")).annotations).toEqual({ paymentHint: true });
     const { result } = await unpaidCall("vercel-x402-mcp");
-    const required = { x402Version: 1, error: "_meta.x402.payment is required", accepts: [acceptsV1("vercel-x402-mcp", "mcp://tool/forecast")] };
-    expect(result).toEqual({ isError: true, structuredContent: required, content: [{ type: "text", text: expect.any(String) }] });
+    const required = {
+      x402Version: 1,
+      error: "_meta.x402.payment is required",
+      accepts: [acceptsV1("vercel-x402-mcp", "mcp://tool/forecast")],
+    };
+    expect(result).toEqual({
+      isError: true,
+      structuredContent: required,
+      content: [{ type: "text", text: expect.any(String) }],
+    });
     expect(JSON.parse(text(result as CallToolResult))).toEqual(required);
     expect(servers["vercel-x402-mcp"].counts.paidRuns).toBe(0);
   });
@@ -280,12 +356,24 @@ describe("what each style says before it is paid, as the wire carries it (an unp
     expect((await listedPaidTool("mcpay")).annotations).toEqual({
       paymentHint: true,
       paymentPriceUSD: 0.01,
-      paymentNetworks: [{ network: "base-sepolia", recipient: payees.mcpay, maxAmountRequired: String(UNITS), asset: { address: BASE_SEPOLIA.asset, decimals: 6 }, type: "evm" }],
+      paymentNetworks: [
+        {
+          network: "base-sepolia",
+          recipient: payees.mcpay,
+          maxAmountRequired: String(UNITS),
+          asset: { address: BASE_SEPOLIA.asset, decimals: 6 },
+          type: "evm",
+        },
+      ],
       paymentVersion: 1,
     });
     const { result } = await unpaidCall("mcpay");
     const required = { x402Version: 1, error: "PAYMENT_REQUIRED", accepts: [acceptsV1("mcpay", "mcp://forecast")] };
-    expect(result).toEqual({ isError: true, _meta: { "x402/error": required }, content: [{ type: "text", text: expect.any(String) }] });
+    expect(result).toEqual({
+      isError: true,
+      _meta: { "x402/error": required },
+      content: [{ type: "text", text: expect.any(String) }],
+    });
     expect(JSON.parse(text(result as CallToolResult))).toEqual(required);
     expect(servers.mcpay.counts.paidRuns).toBe(0);
   });
@@ -300,7 +388,11 @@ describe.each(FIELD_STYLES)("a %s server, bought by its library's own client", (
     const { result, settlement } = await BUY[style](server, buyer);
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
-    expect(settlement).toMatchObject({ success: true, transaction: expect.stringMatching(TX_HASH), payer: buyer.address });
+    expect(settlement).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(TX_HASH),
+      payer: buyer.address,
+    });
     expect(await balances(buyer, style)).toEqual({ buyer: before.buyer - UNITS, payee: before.payee + UNITS });
     expect(server.counts).toEqual({ paidRuns: runs + 1, freeCalls: 0 });
   });
@@ -331,7 +423,12 @@ describe.each(FIELD_STYLES)("a %s server, bought by its library's own client", (
 });
 
 /** What a server's facilitator refusing the settlement makes of a paid call that ran: the styles differ. */
-const WHEN_SETTLEMENT_REFUSED: Record<FieldStyle, "the output, with a payment-response saying success false" | "the output, with no payment-response" | "PaymentRequired again, without the output"> = {
+const WHEN_SETTLEMENT_REFUSED: Record<
+  FieldStyle,
+  | "the output, with a payment-response saying success false"
+  | "the output, with no payment-response"
+  | "PaymentRequired again, without the output"
+> = {
   // @x402/mcp treats only a thrown settlement as failed; @x402/core 2.27 returns a 200 `success: false` as it is.
   "x402-mcp-v2": "the output, with a payment-response saying success false",
   "jsonrpc-402": "the output, with a payment-response saying success false",
@@ -341,28 +438,34 @@ const WHEN_SETTLEMENT_REFUSED: Record<FieldStyle, "the output, with a payment-re
   mcpay: "PaymentRequired again, without the output",
 };
 
-describe.each(FIELD_STYLES)("a %s server whose facilitator refuses the settlement after verifying the payment", (style) => {
-  it(`answers ${WHEN_SETTLEMENT_REFUSED[style]}, and no money moves`, async () => {
-    const server = refusedServers[style];
-    const buyer = await stack.fundedBuyer(1_000_000n);
-    const before = await balances(buyer, style);
-    const { result, settlement } = await BUY[style](server, buyer);
-    switch (WHEN_SETTLEMENT_REFUSED[style]) {
-      case "the output, with a payment-response saying success false":
-        expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
-        expect(settlement).toMatchObject({ success: false, errorReason: REFUSED_REASON, transaction: "" });
-        break;
-      case "the output, with no payment-response":
-        expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
-        expect(settlement).toBeUndefined();
-        break;
-      case "PaymentRequired again, without the output":
-        expect(result.isError).toBe(true);
-        expect(JSON.parse(text(result))).toMatchObject({ error: REFUSED_REASON, accepts: [expect.objectContaining({ payTo: payees[style] })] });
-        expect(settlement).toBeUndefined();
-        break;
-    }
-    expect(await balances(buyer, style)).toEqual(before);
-    expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
-  });
-});
+describe.each(FIELD_STYLES)(
+  "a %s server whose facilitator refuses the settlement after verifying the payment",
+  (style) => {
+    it(`answers ${WHEN_SETTLEMENT_REFUSED[style]}, and no money moves`, async () => {
+      const server = refusedServers[style];
+      const buyer = await stack.fundedBuyer(1_000_000n);
+      const before = await balances(buyer, style);
+      const { result, settlement } = await BUY[style](server, buyer);
+      switch (WHEN_SETTLEMENT_REFUSED[style]) {
+        case "the output, with a payment-response saying success false":
+          expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
+          expect(settlement).toMatchObject({ success: false, errorReason: REFUSED_REASON, transaction: "" });
+          break;
+        case "the output, with no payment-response":
+          expect(text(result)).toBe("Forecast for Lisbon: sunny, 21 °C, light wind.");
+          expect(settlement).toBeUndefined();
+          break;
+        case "PaymentRequired again, without the output":
+          expect(result.isError).toBe(true);
+          expect(JSON.parse(text(result))).toMatchObject({
+            error: REFUSED_REASON,
+            accepts: [expect.objectContaining({ payTo: payees[style] })],
+          });
+          expect(settlement).toBeUndefined();
+          break;
+      }
+      expect(await balances(buyer, style)).toEqual(before);
+      expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+    });
+  },
+);

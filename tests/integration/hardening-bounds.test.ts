@@ -23,12 +23,21 @@ function mcp(body: unknown, from = `198.51.100.${++address}`) {
   return mcpPost(
     new Request("http://localhost/api/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": from },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-forwarded-for": from,
+      },
       body: typeof body === "string" ? body : JSON.stringify(body),
     }),
   );
 }
-const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
   let conn: TestConnection;
@@ -37,7 +46,13 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     setRateLimits(false);
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    await insertListing(conn.db, { name: "Weather Oracle", description: "Forecasts for agents.", categories: ["Data"], serverUrl: "https://weather.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Weather Oracle",
+      description: "Forecasts for agents.",
+      categories: ["Data"],
+      serverUrl: "https://weather.example.com/mcp",
+      status: "approved",
+    });
   });
   afterAll(async () => {
     await conn?.close();
@@ -55,7 +70,10 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
         const refused = await mcp(call(1, "list_categories"), from);
         expect(refused.status).toBe(429);
         expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-        expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/Too many requests/) } });
+        expect(await refused.json()).toMatchObject({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: expect.stringMatching(/Too many requests/) },
+        });
       } finally {
         setRateLimits(false);
       }
@@ -64,7 +82,11 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     it("answers an empty batch and an oversized one with a 400 JSON-RPC error", async () => {
       const empty = await mcp([]);
       expect(empty.status).toBe(400);
-      expect(await empty.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/empty batch/), data: { code: "invalid_request" } }, id: null });
+      expect(await empty.json()).toMatchObject({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: expect.stringMatching(/empty batch/), data: { code: "invalid_request" } },
+        id: null,
+      });
       const big = await mcp(Array.from({ length: MAX_MCP_BATCH + 1 }, (_, i) => call(i + 1, "list_categories")));
       expect(big.status).toBe(400);
       expect((await big.json()).error.message).toMatch(`at most ${MAX_MCP_BATCH}`);
@@ -93,7 +115,9 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
         expect(res.status, query).toBe(400);
         expect((await res.json()).message).toMatch(/must not contain NUL bytes/);
       }
-      const bySlug = await agentGet(new Request("http://localhost/api/mcp-agents/x"), { params: Promise.resolve({ id: "weather\u0000oracle" }) });
+      const bySlug = await agentGet(new Request("http://localhost/api/mcp-agents/x"), {
+        params: Promise.resolve({ id: "weather\u0000oracle" }),
+      });
       expect(bySlug.status).toBe(404);
     });
   });
@@ -120,8 +144,18 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
   });
 
   it("answers an unknown OAuth provider with 400 and an unconfigured one with 404, not 500", async () => {
-    expect(await startOAuthSignIn("evil" as "github")).toMatchObject({ ok: false, status: 400, code: "invalid_request", message: "Unknown sign-in provider." });
-    expect(await startOAuthSignIn("google")).toMatchObject({ ok: false, status: 404, code: "not_found", message: "Sign-in with Google is not available on this site." });
+    expect(await startOAuthSignIn("evil" as "github")).toMatchObject({
+      ok: false,
+      status: 400,
+      code: "invalid_request",
+      message: "Unknown sign-in provider.",
+    });
+    expect(await startOAuthSignIn("google")).toMatchObject({
+      ok: false,
+      status: 404,
+      code: "not_found",
+      message: "Sign-in with Google is not available on this site.",
+    });
   });
 
   // Last: closes the database underneath the app.
@@ -132,7 +166,10 @@ describe.each(drivers())("bounded work and safe errors on %s", (driver) => {
     const api = await agentsGet(new Request("http://localhost/api/mcp-agents?q=weather"));
     expect(api.status).toBe(503);
     expect(api.headers.get("retry-after")).toBe("5");
-    expect(await api.json()).toMatchObject({ code: "unavailable", message: expect.stringMatching(/briefly unavailable/) });
+    expect(await api.json()).toMatchObject({
+      code: "unavailable",
+      message: expect.stringMatching(/briefly unavailable/),
+    });
     const tool = await mcp(call(1, "search_servers", { query: "weather" }));
     const answer = JSON.stringify(await tool.json());
     expect([200, 503]).toContain(tool.status);

@@ -36,26 +36,51 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
 
   async function newUser(role: "user" | "admin" = "user"): Promise<User> {
     n += 1;
-    const [user] = await conn.db.insert(users).values({ email: `limits-${n}@example.com`, name: `User ${n}`, role }).returning();
+    const [user] = await conn.db
+      .insert(users)
+      .values({ email: `limits-${n}@example.com`, name: `User ${n}`, role })
+      .returning();
     return user!;
   }
   async function newListing(submitterId: string) {
     n += 1;
-    return insertListing(conn.db, { name: `Limited ${n}`, description: "A server for the limit tests.", categories: ["Data"], serverUrl: `${server.url}?listing=${n}`, status: "approved", submitterId });
+    return insertListing(conn.db, {
+      name: `Limited ${n}`,
+      description: "A server for the limit tests.",
+      categories: ["Data"],
+      serverUrl: `${server.url}?listing=${n}`,
+      status: "approved",
+      submitterId,
+    });
   }
   async function sampleRows(listingId: string): Promise<number> {
-    const [row] = await conn.db.select({ n: count() }).from(listingProbes).where(eq(listingProbes.listingId, listingId));
+    const [row] = await conn.db
+      .select({ n: count() })
+      .from(listingProbes)
+      .where(eq(listingProbes.listingId, listingId));
     return row!.n;
   }
   function submission(label: string): ServerSubmission {
-    return { name: `Edited ${label}`, description: "New text for the reviewer to read.", categories: ["Data"], mcpServerUrl: `${server.url}?edit=${label}`, websiteUrl: null, paidTools: [], readPricesConsent: false };
+    return {
+      name: `Edited ${label}`,
+      description: "New text for the reviewer to read.",
+      categories: ["Data"],
+      mcpServerUrl: `${server.url}?edit=${label}`,
+      websiteUrl: null,
+      paidTools: [],
+      readPricesConsent: false,
+    };
   }
 
   beforeAll(async () => {
     setAuthEnv(); // rate limits on
     reloadEnv();
     conn = await openTestDatabase(driver);
-    server = await startPricedServer({ items: [{ name: "lookup", amount: 0.01 }], wallet: "0x2222222222222222222222222222222222222222", extraTool: false });
+    server = await startPricedServer({
+      items: [{ name: "lookup", amount: 0.01 }],
+      wallet: "0x2222222222222222222222222222222222222222",
+      extraTool: false,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -94,7 +119,9 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
 
     // Someone else may still re-check their own server.
     const neighbour = await newUser();
-    expect(await runRecheck(conn.db, neighbour, (await newListing(neighbour.id)).id, loopback)).toMatchObject({ reachable: true });
+    expect(await runRecheck(conn.db, neighbour, (await newListing(neighbour.id)).id, loopback)).toMatchObject({
+      reachable: true,
+    });
   });
 
   it("refuses a stranger with 403 before the limit counts, and lets an admin re-check", async () => {
@@ -115,7 +142,10 @@ describe.each(drivers())("re-check and edit limits on %s", (driver) => {
     const refused = await refusal(resubmitListing(conn.db, owner.id, listing.id, submission("second")));
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/^This listing was changed a moment ago\. Try again in \d+ seconds\.$/);
-    const [row] = await conn.db.select({ name: listingEdits.name }).from(listingEdits).where(eq(listingEdits.listingId, listing.id));
+    const [row] = await conn.db
+      .select({ name: listingEdits.name })
+      .from(listingEdits)
+      .where(eq(listingEdits.listingId, listing.id));
     expect(row?.name).toBe("Edited first");
   });
 

@@ -5,7 +5,14 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertListing } from "@/lib/listings/write";
-import { CHECK_LIMITS, listListingsToProbe, MAX_PROBES_PER_LISTING, PROBE_RETENTION_DAYS, PROBES_PER_HOUR, uptimeAndLatency } from "@/db/queries/probes";
+import {
+  CHECK_LIMITS,
+  listListingsToProbe,
+  MAX_PROBES_PER_LISTING,
+  PROBE_RETENTION_DAYS,
+  PROBES_PER_HOUR,
+  uptimeAndLatency,
+} from "@/db/queries/probes";
 import { probeHistory } from "../support/probe-history";
 import { recordCheck } from "@/lib/listings/checks/drift";
 import { decideListing } from "@/db/queries/reviews";
@@ -23,7 +30,9 @@ let errorPage: http.Server;
 let errorUrl: string;
 beforeAll(async () => {
   // A host that answers every request with an error page full of things the owner must not be shown.
-  errorPage = http.createServer((_req, res) => res.writeHead(500, { "content-type": "text/html" }).end(`<html><body><pre>${SECRET}</pre></body></html>`));
+  errorPage = http.createServer((_req, res) =>
+    res.writeHead(500, { "content-type": "text/html" }).end(`<html><body><pre>${SECRET}</pre></body></html>`),
+  );
   await new Promise<void>((resolve) => errorPage.listen(0, "127.0.0.1", resolve));
   errorUrl = `http://127.0.0.1:${(errorPage.address() as AddressInfo).port}/mcp`;
 });
@@ -35,7 +44,12 @@ afterAll(async () => {
 describe("probe errors", () => {
   it("stores a status and an error class, never the upstream body", async () => {
     const result = await probeServer(errorUrl, loopback);
-    expect(result).toMatchObject({ reachable: false, errorClass: "http_error", httpStatus: 500, error: "The server answered HTTP 500." });
+    expect(result).toMatchObject({
+      reachable: false,
+      errorClass: "http_error",
+      httpStatus: 500,
+      error: "The server answered HTTP 500.",
+    });
     expect(JSON.stringify(result)).not.toContain("hunter2");
   });
 });
@@ -50,15 +64,34 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
   afterAll(async () => conn?.close());
 
   it("approves a server priced at 1,000,000 USDC per call and stores the price exactly", async () => {
-    const server = await startPricedServer({ items: [{ name: "gold-bar", amount: 1_000_000.5 }], wallet, extraTool: false });
+    const server = await startPricedServer({
+      items: [{ name: "gold-bar", amount: 1_000_000.5 }],
+      wallet,
+      extraTool: false,
+    });
     try {
-      const listing = await insertListing(conn.db, { name: "Pricey", description: "Expensive calls.", categories: ["Finance"], serverUrl: server.url, status: "pending" });
+      const listing = await insertListing(conn.db, {
+        name: "Pricey",
+        description: "Expensive calls.",
+        categories: ["Finance"],
+        serverUrl: server.url,
+        status: "pending",
+      });
       expect((await checkListing(conn.db, listing.id, loopback))?.listing?.price).toBe(1_000_000.5);
-      const [reviewer] = await conn.db.insert(users).values({ email: "reviewer@example.com", name: "Rita Reviewer" }).returning();
-      expect((await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).ok).toBe(true);
+      const [reviewer] = await conn.db
+        .insert(users)
+        .values({ email: "reviewer@example.com", name: "Rita Reviewer" })
+        .returning();
+      expect(
+        (await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 }))
+          .ok,
+      ).toBe(true);
       const after = await checkListing(conn.db, listing.id, loopback);
       expect(after?.listing).toEqual({ price: 1_000_000.5, verified: true });
-      const [row] = await conn.db.select({ price: listings.price, status: listings.status }).from(listings).where(eq(listings.id, listing.id));
+      const [row] = await conn.db
+        .select({ price: listings.price, status: listings.status })
+        .from(listings)
+        .where(eq(listings.id, listing.id));
       expect(row).toEqual({ price: 1_000_000.5, status: "approved" });
     } finally {
       await server.close();
@@ -67,26 +100,65 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
 
   it("approval binds to what was probed: terms come only from a probe of the revision approved, and none means 409-worthy 'unprobed'", async () => {
     const honest = await startPricedServer({ items: [{ name: "lookup", amount: 0.01 }], wallet, extraTool: false });
-    const switched = await startPricedServer({ items: [{ name: "lookup", amount: 9 }], wallet: "0x2222222222222222222222222222222222222222", extraTool: false });
+    const switched = await startPricedServer({
+      items: [{ name: "lookup", amount: 9 }],
+      wallet: "0x2222222222222222222222222222222222222222",
+      extraTool: false,
+    });
     try {
-      const [owner] = await conn.db.insert(users).values({ email: "switcher@example.com", name: "Sam Switcher" }).returning();
-      const [reviewer] = await conn.db.insert(users).values({ email: "binder@example.com", name: "Bea Binder" }).returning();
-      const listing = await insertListing(conn.db, { name: "Switcher", description: "Honest at first.", categories: ["Data"], serverUrl: honest.url, status: "pending", submitterId: owner!.id });
+      const [owner] = await conn.db
+        .insert(users)
+        .values({ email: "switcher@example.com", name: "Sam Switcher" })
+        .returning();
+      const [reviewer] = await conn.db
+        .insert(users)
+        .values({ email: "binder@example.com", name: "Bea Binder" })
+        .returning();
+      const listing = await insertListing(conn.db, {
+        name: "Switcher",
+        description: "Honest at first.",
+        categories: ["Data"],
+        serverUrl: honest.url,
+        status: "pending",
+        submitterId: owner!.id,
+      });
       const first = await checkListing(conn.db, listing.id, loopback);
-      const [stored] = await conn.db.select({ serverUrl: listingProbes.serverUrl, revision: listingProbes.revision }).from(listingProbes).where(eq(listingProbes.id, first!.probe.id));
+      const [stored] = await conn.db
+        .select({ serverUrl: listingProbes.serverUrl, revision: listingProbes.revision })
+        .from(listingProbes)
+        .where(eq(listingProbes.id, first!.probe.id));
       expect(stored).toEqual({ serverUrl: honest.url, revision: 1 });
 
       // The owner points the listing at another server; the only probe is of revision 1.
-      const edited = await updateListingForReview(conn.db, listing.id, owner!.id, { name: "Switcher", description: "Honest at first.", categories: ["Data"], serverUrl: switched.url, websiteUrl: null, paidTools: [], paidToolsConsentedAt: null });
+      const edited = await updateListingForReview(conn.db, listing.id, owner!.id, {
+        name: "Switcher",
+        description: "Honest at first.",
+        categories: ["Data"],
+        serverUrl: switched.url,
+        websiteUrl: null,
+        paidTools: [],
+        paidToolsConsentedAt: null,
+      });
       expect(edited!.revision).toBe(2);
-      expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 2 })).toEqual({ ok: false, reason: "unprobed" });
-      expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).toEqual({ ok: false, reason: "edited" });
-      const [untouched] = await conn.db.select({ status: listings.status, approvedTerms: listings.approvedTerms }).from(listings).where(eq(listings.id, listing.id));
+      expect(
+        await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 2 }),
+      ).toEqual({ ok: false, reason: "unprobed" });
+      expect(
+        await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 }),
+      ).toEqual({ ok: false, reason: "edited" });
+      const [untouched] = await conn.db
+        .select({ status: listings.status, approvedTerms: listings.approvedTerms })
+        .from(listings)
+        .where(eq(listings.id, listing.id));
       expect(untouched).toEqual({ status: "pending", approvedTerms: null });
 
       // A probe of revision 2 reads the new server; approval records its payee and price, not the old ones.
       await checkListing(conn.db, listing.id, loopback);
-      const approved = await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 2 });
+      const approved = await decideListing(conn.db, listing.id, reviewer!.id, {
+        decision: "approved",
+        reason: null,
+        revision: 2,
+      });
       expect(approved.ok && approved.listing.approvedTerms).toEqual({
         prices: [{ name: "lookup", amount: 9, currency: "USDC" }],
         wallets: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x2222222222222222222222222222222222222222" }],
@@ -100,18 +172,45 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
   });
 
   it("refuses approval when the only probe of the revision could not reach the server", async () => {
-    const listing = await insertListing(conn.db, { name: "Unreached", description: "Never answers.", categories: ["Data"], serverUrl: errorUrl, status: "pending" });
+    const listing = await insertListing(conn.db, {
+      name: "Unreached",
+      description: "Never answers.",
+      categories: ["Data"],
+      serverUrl: errorUrl,
+      status: "pending",
+    });
     await checkListing(conn.db, listing.id, loopback);
     const [reviewer] = await conn.db.insert(users).values({ email: "unreached@example.com", name: "Uma" }).returning();
-    expect(await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 })).toEqual({ ok: false, reason: "unprobed" });
+    expect(
+      await decideListing(conn.db, listing.id, reviewer!.id, { decision: "approved", reason: null, revision: 1 }),
+    ).toEqual({ ok: false, reason: "unprobed" });
     // A rejection needs no probe.
-    expect((await decideListing(conn.db, listing.id, reviewer!.id, { decision: "rejected", reason: "Unreachable.", revision: 1 })).ok).toBe(true);
+    expect(
+      (
+        await decideListing(conn.db, listing.id, reviewer!.id, {
+          decision: "rejected",
+          reason: "Unreachable.",
+          revision: 1,
+        })
+      ).ok,
+    ).toBe(true);
   });
 
   it("refuses a price beyond what a listing can hold without failing the probe or touching the stored price", async () => {
-    const server = await startPricedServer({ items: [{ name: "planet", amount: 5_000_000_000 }], wallet, extraTool: false });
+    const server = await startPricedServer({
+      items: [{ name: "planet", amount: 5_000_000_000 }],
+      wallet,
+      extraTool: false,
+    });
     try {
-      const listing = await insertListing(conn.db, { name: "Planet Seller", description: "Sells planets.", categories: ["Finance"], serverUrl: server.url, status: "pending", price: 3 });
+      const listing = await insertListing(conn.db, {
+        name: "Planet Seller",
+        description: "Sells planets.",
+        categories: ["Finance"],
+        serverUrl: server.url,
+        status: "pending",
+        price: 3,
+      });
       const recorded = await checkListing(conn.db, listing.id, loopback);
       expect(recorded?.result).toMatchObject({ reachable: true, pricesRead: false, lowestPrice: null });
       expect(recorded?.result.quirks.join("\n")).toMatch(/above the 999999999.999999 USDC Agora can list/);
@@ -122,7 +221,13 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
   });
 
   it("keeps a bounded history: rows past the retention window and past each hour's few go, the 30-day strip stays whole after a flood", async () => {
-    const listing = await insertListing(conn.db, { name: "Chatty", description: "Checked very often.", categories: ["Data"], serverUrl: "https://chatty.example.com/mcp", status: "approved" });
+    const listing = await insertListing(conn.db, {
+      name: "Chatty",
+      description: "Checked very often.",
+      categories: ["Data"],
+      serverUrl: "https://chatty.example.com/mcp",
+      status: "approved",
+    });
     // Anchored at the last UTC noon before now: the hour-long flood below must not straddle midnight, or the
     // day it spills into would count the flood beside that day's old check (this failed at 00:28 UTC).
     const DAY = 24 * 60 * 60 * 1000;
@@ -150,26 +255,47 @@ describe.each(drivers())("prices and probe history on %s", (driver) => {
       verifiable: false,
     };
     // 40 old daily probes (10 past the window), then a flood of 2,050 checks in the last hour, in bulk.
-    const old = Array.from({ length: 40 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - (i + 1) * DAY), reachable: i % 2 === 0, latencyMs: 10 }));
+    const old = Array.from({ length: 40 }, (_, i) => ({
+      listingId: listing.id,
+      checkedAt: new Date(now.getTime() - (i + 1) * DAY),
+      reachable: i % 2 === 0,
+      latencyMs: 10,
+    }));
     await conn.db.insert(listingProbes).values(old);
-    const flood = Array.from({ length: 2050 }, (_, i) => ({ listingId: listing.id, checkedAt: new Date(now.getTime() - 60_000 - i * 1000), reachable: true, latencyMs: 10 }));
+    const flood = Array.from({ length: 2050 }, (_, i) => ({
+      listingId: listing.id,
+      checkedAt: new Date(now.getTime() - 60_000 - i * 1000),
+      reachable: true,
+      latencyMs: 10,
+    }));
     for (let i = 0; i < flood.length; i += 500) await conn.db.insert(listingProbes).values(flood.slice(i, i + 500));
 
     await recordCheck(conn.db, { id: listing.id, revision: 1 }, { ...base, checkedAt: now }, now);
-    const rows = await conn.db.select({ checkedAt: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id));
+    const rows = await conn.db
+      .select({ checkedAt: listingProbes.checkedAt })
+      .from(listingProbes)
+      .where(eq(listingProbes.listingId, listing.id));
     expect(rows.length).toBeLessThanOrEqual(MAX_PROBES_PER_LISTING);
     const cutoff = now.getTime() - PROBE_RETENTION_DAYS * DAY;
     expect(rows.every((r) => r.checkedAt.getTime() >= cutoff)).toBe(true);
     // The flood is thinned to a few checks an hour...
     const perHour = new Map<string, number>();
-    for (const r of rows) perHour.set(r.checkedAt.toISOString().slice(0, 13), (perHour.get(r.checkedAt.toISOString().slice(0, 13)) ?? 0) + 1);
+    for (const r of rows)
+      perHour.set(
+        r.checkedAt.toISOString().slice(0, 13),
+        (perHour.get(r.checkedAt.toISOString().slice(0, 13)) ?? 0) + 1,
+      );
     expect(Math.max(...perHour.values())).toBeLessThanOrEqual(PROBES_PER_HOUR);
     // ...and the status strip keeps every day of the 30 days: each old check inside the window is still there.
     const strip = await uptimeAndLatency(conn.db, listing.id, 30, now);
     const byDay = new Map(strip.daily.map((d) => [d.day, d]));
     const inWindow = old.filter((o) => o.checkedAt.getTime() > now.getTime() - 30 * DAY);
     expect(inWindow.length).toBeGreaterThanOrEqual(29);
-    for (const o of inWindow) expect(byDay.get(o.checkedAt.toISOString().slice(0, 10)), o.checkedAt.toISOString()).toMatchObject({ total: 1, ok: o.reachable ? 1 : 0 });
+    for (const o of inWindow)
+      expect(byDay.get(o.checkedAt.toISOString().slice(0, 10)), o.checkedAt.toISOString()).toMatchObject({
+        total: 1,
+        ok: o.reachable ? 1 : 0,
+      });
     expect((await probeHistory(conn.db, listing.id, 30, now)).length).toBe(strip.checks);
     expect(strip.checks).toBe(rows.filter((r) => r.checkedAt.getTime() > now.getTime() - 30 * DAY).length);
   });
@@ -186,17 +312,37 @@ describe.each(drivers())("what a scheduled run checks, on %s", (driver) => {
   });
   afterAll(async () => conn?.close());
 
-  async function listing(name: string, status: "approved" | "pending", options: { submitterId?: string; ageDays?: number; checkedAgo?: number } = {}) {
+  async function listing(
+    name: string,
+    status: "approved" | "pending",
+    options: { submitterId?: string; ageDays?: number; checkedAgo?: number } = {},
+  ) {
     const created = new Date(now.getTime() - (options.ageDays ?? 0) * DAY);
-    const row = await insertListing(conn.db, { name, description: "Checked on a schedule.", categories: ["Data"], serverUrl: `https://${name.toLowerCase().replace(/\W+/g, "-")}.example.com/mcp`, status, submitterId: options.submitterId, createdAt: created, updatedAt: created });
-    if (options.checkedAgo !== undefined) await conn.db.insert(listingProbes).values({ listingId: row.id, checkedAt: new Date(now.getTime() - options.checkedAgo), reachable: false });
+    const row = await insertListing(conn.db, {
+      name,
+      description: "Checked on a schedule.",
+      categories: ["Data"],
+      serverUrl: `https://${name.toLowerCase().replace(/\W+/g, "-")}.example.com/mcp`,
+      status,
+      submitterId: options.submitterId,
+      createdAt: created,
+      updatedAt: created,
+    });
+    if (options.checkedAgo !== undefined)
+      await conn.db
+        .insert(listingProbes)
+        .values({ listingId: row.id, checkedAt: new Date(now.getTime() - options.checkedAgo), reachable: false });
     return row.id;
   }
 
   it("caps a submitter's pending listings, backs off old ones to once a day, keeps every approved one, and bounds the run", async () => {
-    const [owner] = await conn.db.insert(users).values({ email: `flooder-${driver}@example.com`, name: "Flooder" }).returning();
+    const [owner] = await conn.db
+      .insert(users)
+      .values({ email: `flooder-${driver}@example.com`, name: "Flooder" })
+      .returning();
     const flood: string[] = [];
-    for (let i = 0; i < 15; i++) flood.push(await listing(`Flood ${i}`, "pending", { submitterId: owner!.id, checkedAgo: HOUR }));
+    for (let i = 0; i < 15; i++)
+      flood.push(await listing(`Flood ${i}`, "pending", { submitterId: owner!.id, checkedAgo: HOUR }));
     const approved = await listing("Approved Recently Checked", "approved", { ageDays: 30, checkedAgo: 60_000 });
     const oldRecent = await listing("Old Pending Checked Today", "pending", { ageDays: 10, checkedAgo: 2 * HOUR });
     const oldStale = await listing("Old Pending Checked Days Ago", "pending", { ageDays: 10, checkedAgo: 2 * DAY });

@@ -36,7 +36,14 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
     ]);
     servers.push(paid, imported, free);
     const listing = { categories: ["Data"], websiteUrl: null, status: "approved" as const };
-    await insertListing(a.db, { ...listing, name: "Summaries", slug: "summaries", description: "Paid summaries, listed on Agora A.", serverUrl: paid.url, price: 0.04 });
+    await insertListing(a.db, {
+      ...listing,
+      name: "Summaries",
+      slug: "summaries",
+      description: "Paid summaries, listed on Agora A.",
+      serverUrl: paid.url,
+      price: 0.04,
+    });
     await insertListing(a.db, {
       ...listing,
       name: "Quotes",
@@ -51,12 +58,29 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
       upstreamUrl: "https://registry.example/v0.1/servers/io.github.quoter%2Fquotes/versions/latest",
       upstreamStatus: "active",
     });
-    await insertListing(a.db, { ...listing, name: "Free Things", slug: "free-things", description: "Free, listed on Agora A.", serverUrl: free.url, price: null });
+    await insertListing(a.db, {
+      ...listing,
+      name: "Free Things",
+      slug: "free-things",
+      description: "Free, listed on Agora A.",
+      serverUrl: free.url,
+      price: null,
+    });
     // Listed on A with the price its named tool asked (as A's own ingestion or its owner would have named it).
     forecasts = await startPaidStyleServer([{ name: "forecast", style: "x402-mcp" }, { name: "echo" }], wallet);
     servers.push(forecasts);
-    const onA = await insertListing(a.db, { ...listing, name: "Forecasts", slug: "forecasts", description: "Forecasts paid through x402's MCP transport.", serverUrl: forecasts.url });
-    await recordCheck(a.db, onA, await probeServer(forecasts.url, { allowPrivateHosts: true, paidTools: [{ name: "forecast", reason: "owner" }] }));
+    const onA = await insertListing(a.db, {
+      ...listing,
+      name: "Forecasts",
+      slug: "forecasts",
+      description: "Forecasts paid through x402's MCP transport.",
+      serverUrl: forecasts.url,
+    });
+    await recordCheck(
+      a.db,
+      onA,
+      await probeServer(forecasts.url, { allowPrivateHosts: true, paidTools: [{ name: "forecast", reason: "owner" }] }),
+    );
     agoraA = await serveRegistryApi(a);
   });
   afterAll(async () => {
@@ -65,7 +89,11 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
   });
 
   it("B lists A's paid servers as paid listings from the registry, under A's names, and remembers the free one", async () => {
-    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), {
+      allowPrivateHosts: true,
+      retryDelayMs: 10,
+      timeoutMs: 20_000,
+    });
     expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
     expect(summary.sources[0]!.counts).toMatchObject({ seen: 4, candidates: 4, namedTools: 1 });
     expect(summary.candidates).toMatchObject({ checked: 4, paid: 3, listed: 3, free: 1 });
@@ -84,7 +112,10 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
     for (const listing of onB) {
       const res = await fetch(listing.upstreamUrl!);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { server: { name: string; remotes: { url: string }[] } }).server).toMatchObject({ name: listing.upstreamName, remotes: [{ url: listing.serverUrl }] });
+      expect(((await res.json()) as { server: { name: string; remotes: { url: string }[] } }).server).toMatchObject({
+        name: listing.upstreamName,
+        remotes: [{ url: listing.serverUrl }],
+      });
     }
     const [free] = await b.db.select().from(ingestedServers).where(eq(ingestedServers.outcome, "free"));
     expect(free).toMatchObject({ upstreamName: "dev.agora-mcp/free-things", listingId: null });
@@ -92,7 +123,10 @@ describe.each(drivers())("one Agora ingesting another on %s", (driver) => {
 
   it("a second run over an unchanged A writes nothing on B", async () => {
     const before = await b.db.select().from(ingestedServers);
-    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), { allowPrivateHosts: true, retryDelayMs: 10 });
+    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${agoraA.url}`), {
+      allowPrivateHosts: true,
+      retryDelayMs: 10,
+    });
     expect(summary.sources[0]!.counts.written).toBe(0);
     expect(await b.db.select().from(ingestedServers)).toEqual(before);
   });

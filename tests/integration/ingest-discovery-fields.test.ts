@@ -30,7 +30,11 @@ describe("x402 discovery items", () => {
       // A tool name that is none: an object, and a look-alike with a zero-width space (the server is kept, the name not).
       item("http://127.0.0.1:9/three", { toolName: { $ne: "" }, tool: "re\u200bport" }),
     ];
-    server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ x402Version: 2, items, pagination: { total: 4 } })));
+    server = http.createServer((_req, res) =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ x402Version: 2, items, pagination: { total: 4 } })),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/discovery/resources?type=mcp`;
   });
@@ -41,9 +45,27 @@ describe("x402 discovery items", () => {
     try {
       const page = await fetchDiscoveryPage(fetch, url);
       expect(page.servers).toEqual([
-        { remoteUrl: "http://127.0.0.1:9/one", name: "forecast", description: "Paid answers.", htmlStripped: false, toolName: "forecast" },
-        { remoteUrl: "http://127.0.0.1:9/two", name: "report", description: "Paid answers.", htmlStripped: false, toolName: "report" },
-        { remoteUrl: "http://127.0.0.1:9/three", name: "127.0.0.1:9", description: "Paid answers.", htmlStripped: false, toolName: null },
+        {
+          remoteUrl: "http://127.0.0.1:9/one",
+          name: "forecast",
+          description: "Paid answers.",
+          htmlStripped: false,
+          toolName: "forecast",
+        },
+        {
+          remoteUrl: "http://127.0.0.1:9/two",
+          name: "report",
+          description: "Paid answers.",
+          htmlStripped: false,
+          toolName: "report",
+        },
+        {
+          remoteUrl: "http://127.0.0.1:9/three",
+          name: "127.0.0.1:9",
+          description: "Paid answers.",
+          htmlStripped: false,
+          toolName: null,
+        },
       ]);
       expect(page).toMatchObject({ received: 5, malformed: 2, malformedAt: [1, 3] });
     } finally {

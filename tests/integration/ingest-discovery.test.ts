@@ -22,7 +22,11 @@ const mcp = (resource: string, serviceName: string, toolName = "answer") => ({
   lastUpdated: "2026-01-01T00:00:00Z",
   serviceName,
   description: `${serviceName}: a <b>paid</b> tool`,
-  extensions: { bazaar: { info: { input: { type: "mcp", toolName, transport: "streamable-http", inputSchema: { type: "object" } } } } },
+  extensions: {
+    bazaar: {
+      info: { input: { type: "mcp", toolName, transport: "streamable-http", inputSchema: { type: "object" } } },
+    },
+  },
 });
 
 describe.each(drivers())("x402 discovery ingestion on %s", (driver) => {
@@ -51,7 +55,11 @@ describe.each(drivers())("x402 discovery ingestion on %s", (driver) => {
     facilitator.discovery.add({ ...mcp("ftp://127.0.0.1/mcp", "Not http"), type: "mcp" });
     // Enough servers nobody answers at to need a second page (100 per page).
     for (let i = 0; i < 101; i++) facilitator.discovery.add(mcp(`http://127.0.0.1:9/gone-${i}`, `Gone ${i}`));
-    const registered = { ...fixture("io.github.golfgolfgolf200.warppay402-server.json"), transports: undefined, remotes: [{ type: "streamable-http", url: sharedUrl }] };
+    const registered = {
+      ...fixture("io.github.golfgolfgolf200.warppay402-server.json"),
+      transports: undefined,
+      remotes: [{ type: "streamable-http", url: sharedUrl }],
+    };
     registry = await startFixtureRegistry([{ server: registered, updatedAt: "2026-01-02T00:00:00Z" }]);
   });
   afterAll(async () => {
@@ -69,7 +77,15 @@ describe.each(drivers())("x402 discovery ingestion on %s", (driver) => {
     expect(disc).toMatchObject({ kind: "x402-discovery", completed: true, errors: [] });
     // Two pages of MCP resources (the http one is not asked for); the ftp one is malformed; the same server's
     // second tool is one candidate; the registry's server is merged, not duplicated.
-    expect(disc!.counts).toMatchObject({ pages: 2, seen: 106, malformed: 1, candidates: 104, written: 103, merged: 1, htmlStripped: 105 });
+    expect(disc!.counts).toMatchObject({
+      pages: 2,
+      seen: 106,
+      malformed: 1,
+      candidates: 104,
+      written: 103,
+      merged: 1,
+      htmlStripped: 105,
+    });
     expect(summary.candidates).toMatchObject({ checked: 104, paid: 2, listed: 2, free: 1, unreachable: 101 });
 
     const rows = await listed();
@@ -80,12 +96,21 @@ describe.each(drivers())("x402 discovery ingestion on %s", (driver) => {
       ].sort(),
     );
     const fromDiscovery = rows.find((r) => r.serverUrl === paidUrl)!;
-    expect(fromDiscovery).toMatchObject({ name: "Forecasts", description: "Forecasts: a paid tool", price: 0.05, verified: true, upstreamStatus: "active" });
+    expect(fromDiscovery).toMatchObject({
+      name: "Forecasts",
+      description: "Forecasts: a paid tool",
+      price: 0.05,
+      verified: true,
+      upstreamStatus: "active",
+    });
     expect(fromDiscovery.upstreamUrl).toBe(`${facilitator.url}/discovery/resources?type=mcp`);
     const candidates = await conn.db.select().from(ingestedServers);
     expect(candidates.filter((c) => c.remoteUrl === sharedUrl)).toHaveLength(1);
     expect(candidates.find((c) => c.remoteUrl === sharedUrl)!.sourceKey).toBe(`mcp-registry=${registry.url}`);
-    const [state] = await conn.db.select().from(ingestSources).where(eq(ingestSources.key, `x402-discovery=${facilitator.url}`));
+    const [state] = await conn.db
+      .select()
+      .from(ingestSources)
+      .where(eq(ingestSources.key, `x402-discovery=${facilitator.url}`));
     expect(state).toMatchObject({ cursor: null, lastErrors: [] });
   });
 
@@ -103,7 +128,11 @@ describe.each(drivers())("x402 discovery ingestion on %s", (driver) => {
     // Not due yet: half a day later nothing is checked again.
     const later = await runIngest(conn.db, sources(), { ...loopback, now: new Date(Date.now() + 12 * 3600_000) });
     expect(later.candidates.checked).toBe(0);
-    const nextWeek = await runIngest(conn.db, sources(), { ...loopback, limit: 500, now: new Date(Date.now() + 8 * 24 * 3600_000) });
+    const nextWeek = await runIngest(conn.db, sources(), {
+      ...loopback,
+      limit: 500,
+      now: new Date(Date.now() + 8 * 24 * 3600_000),
+    });
     // Everything is due by then: the two listed servers again, and the one that now charges, newly listed.
     expect(nextWeek.candidates).toMatchObject({ paid: 3, listed: 1, free: 0 });
     const row = (await listed()).find((r) => r.serverUrl === free.url);

@@ -15,7 +15,8 @@ import { startPricedServer } from "../support/priced-server";
 const wallet = "0x7777777777777777777777777777777777777777";
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
 // Far past server.json's 100 characters, within a listing's 1,000.
-const LONG = Array.from({ length: 90 }, (_, i) => `word${i}`).join(" ") + ". Forecasts, radar and written reports for agents.";
+const LONG =
+  Array.from({ length: 90 }, (_, i) => `word${i}`).join(" ") + ". Forecasts, radar and written reports for agents.";
 
 describe.each(drivers())("federation between two Agoras on %s", (driver) => {
   let a: TestConnection;
@@ -27,7 +28,8 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
 
   beforeAll(async () => {
     [a, b] = await Promise.all([openTestDatabase(driver), openTestDatabase(driver)]);
-    for (const amount of [0.04, 0.25, 0.5]) servers.push(await startPricedServer({ items: [{ name: "answer", amount }], wallet, extraTool: false }));
+    for (const amount of [0.04, 0.25, 0.5])
+      servers.push(await startPricedServer({ items: [{ name: "answer", amount }], wallet, extraTool: false }));
     const approved = { status: "approved" as const };
     // A slug that is not the name's slug: B would derive "sandbox-weather-reports" from the title.
     await insertListing(a.db, {
@@ -69,9 +71,21 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
       createdAt: new Date("2026-03-01T00:00:00Z"),
     });
     // B's own listing, named dev.agora-mcp/summaries like A's.
-    localOnB = await insertListing(b.db, { ...approved, name: "Summaries", slug: "summaries", description: "B's own summaries.", categories: ["Local"], websiteUrl: null, serverUrl: "https://summaries.b.example/mcp" });
+    localOnB = await insertListing(b.db, {
+      ...approved,
+      name: "Summaries",
+      slug: "summaries",
+      description: "B's own summaries.",
+      categories: ["Local"],
+      websiteUrl: null,
+      serverUrl: "https://summaries.b.example/mcp",
+    });
     [apiA, apiB] = await Promise.all([serveRegistryApi(a), serveRegistryApi(b)]);
-    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${apiA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${apiA.url}`), {
+      allowPrivateHosts: true,
+      retryDelayMs: 10,
+      timeoutMs: 20_000,
+    });
     expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
     expect(summary.candidates).toMatchObject({ listed: 3 });
   });
@@ -100,10 +114,18 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
       });
     }
     // Through B's API as well: the full text, the categories and A's listing date, with the entry upstream.
-    const entriesOnB = (await listEveryServer(apiB.url)) as unknown as Array<{ server: { name: string; remotes: { url: string }[]; _meta: Record<string, Record<string, unknown>> }; _meta: Record<string, { publishedAt: string }> }>;
+    const entriesOnB = (await listEveryServer(apiB.url)) as unknown as Array<{
+      server: { name: string; remotes: { url: string }[]; _meta: Record<string, Record<string, unknown>> };
+      _meta: Record<string, { publishedAt: string }>;
+    }>;
     for (const listing of onA) {
       const entry = entriesOnB.find((e) => e.server.remotes[0]!.url === listing.serverUrl)!;
-      expect(entry.server._meta["dev.agora-mcp/listing"]).toMatchObject({ description: listing.description, categories: listing.categories, source: "mcp-registry", upstream: { url: expect.stringContaining(apiA.url) } });
+      expect(entry.server._meta["dev.agora-mcp/listing"]).toMatchObject({
+        description: listing.description,
+        categories: listing.categories,
+        source: "mcp-registry",
+        upstream: { url: expect.stringContaining(apiA.url) },
+      });
       expect(entry._meta[OFFICIAL]!.publishedAt).toBe(listing.createdAt.toISOString());
     }
   });
@@ -112,7 +134,14 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
     const [mine] = await b.db.select().from(listings).where(eq(listings.id, localOnB.id));
     expect(mine).toEqual(localOnB);
     const names = (await listEveryServer(apiB.url)).map((e) => e.server.name);
-    expect(names).toEqual(expect.arrayContaining(["dev.agora-mcp/summaries", "dev.agora-mcp/summaries-2", "dev.agora-mcp/sandbox-weather-and-reports", "io.github.quoter/quotes"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "dev.agora-mcp/summaries",
+        "dev.agora-mcp/summaries-2",
+        "dev.agora-mcp/sandbox-weather-and-reports",
+        "io.github.quoter/quotes",
+      ]),
+    );
   });
 
   it("every name either Agora lists is listed once and resolves, under /versions and /versions/latest", async () => {
@@ -125,11 +154,15 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
         for (const path of [encoded, `${encoded}/versions/latest`, `${entry.server.name}/versions/latest`]) {
           const res = await fetch(`${api.url}/v0.1/servers/${path}`);
           expect(res.status, `${api.url} ${path}`).toBe(200);
-          expect(((await res.json()) as { server: { remotes: { url: string }[] } }).server.remotes).toEqual(entry.server.remotes);
+          expect(((await res.json()) as { server: { remotes: { url: string }[] } }).server.remotes).toEqual(
+            entry.server.remotes,
+          );
         }
         const versions = await fetch(`${api.url}/v0.1/servers/${encoded}/versions`);
         expect(versions.status).toBe(200);
-        expect(((await versions.json()) as { servers: { server: { name: string } }[] }).servers.map((s) => s.server.name)).toEqual([entry.server.name]);
+        expect(
+          ((await versions.json()) as { servers: { server: { name: string } }[] }).servers.map((s) => s.server.name),
+        ).toEqual([entry.server.name]);
       }
     }
   });
@@ -137,8 +170,15 @@ describe.each(drivers())("federation between two Agoras on %s", (driver) => {
   it("a later change upstream (categories and text) reaches B on its next run", async () => {
     const [weather] = await a.db.select().from(listings).where(eq(listings.slug, "sandbox-weather-and-reports"));
     const changed = { categories: ["Weather", "Maps"], description: `${LONG} Now with tide tables.` };
-    await a.db.update(listings).set({ ...changed, updatedAt: new Date() }).where(eq(listings.id, weather!.id));
-    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${apiA.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+    await a.db
+      .update(listings)
+      .set({ ...changed, updatedAt: new Date() })
+      .where(eq(listings.id, weather!.id));
+    const summary = await runIngest(b.db, parseIngestSources(`mcp-registry=${apiA.url}`), {
+      allowPrivateHosts: true,
+      retryDelayMs: 10,
+      timeoutMs: 20_000,
+    });
     expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
     const [copy] = await b.db.select().from(listings).where(eq(listings.serverUrl, weather!.serverUrl));
     expect(copy).toMatchObject(changed);

@@ -40,15 +40,23 @@ describe.each(drivers())("the field's paid MCP servers, ingested on %s", (driver
     setDatabase(conn);
     // No payment is made here: the facilitator only says what it supports (its chain, a closed port, is never asked).
     facilitator = await startFacilitator({ rpcUrl: "http://127.0.0.1:9", privateKey: ANVIL_TEST_KEYS.facilitator });
-    for (const style of FIELD_STYLES) servers.set(style, await startFieldServer(style, { facilitatorUrl: facilitator.url, payTo: PAYEE }));
+    for (const style of FIELD_STYLES)
+      servers.set(style, await startFieldServer(style, { facilitatorUrl: facilitator.url, payTo: PAYEE }));
     registry = await startFixtureRegistry(
       FIELD_STYLES.map((style) => ({
-        server: { name: `io.github.field/${style}`, description: `A weather desk on ${style}.`, version: "1.0.0", remotes: [{ type: "streamable-http", url: servers.get(style)!.url }] },
+        server: {
+          name: `io.github.field/${style}`,
+          description: `A weather desk on ${style}.`,
+          version: "1.0.0",
+          remotes: [{ type: "streamable-http", url: servers.get(style)!.url }],
+        },
         updatedAt: "2026-01-01T00:00:00Z",
       })),
       10,
     );
-    bazaar = await startLocalBazaar(UNMARKED.map((style) => mcpEntry(servers.get(style)!.url, "forecast", { serviceName: `Weather on ${style}` })));
+    bazaar = await startLocalBazaar(
+      UNMARKED.map((style) => mcpEntry(servers.get(style)!.url, "forecast", { serviceName: `Weather on ${style}` })),
+    );
   });
   afterAll(async () => {
     await Promise.all([registry?.close(), bazaar?.close(), ...[...servers.values()].map((s) => s.close())]);
@@ -59,16 +67,30 @@ describe.each(drivers())("the field's paid MCP servers, ingested on %s", (driver
   });
 
   it("lists every one, calling only the paid tool (which never runs unpaid), never the free one", async () => {
-    const summary = await runIngest(conn.db, parseIngestSources(`mcp-registry=${registry.url},x402-discovery=${bazaar.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 10_000 });
-    expect(summary.candidates).toMatchObject({ checked: FIELD_STYLES.length, paid: FIELD_STYLES.length, listed: FIELD_STYLES.length });
+    const summary = await runIngest(
+      conn.db,
+      parseIngestSources(`mcp-registry=${registry.url},x402-discovery=${bazaar.url}`),
+      { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 10_000 },
+    );
+    expect(summary.candidates).toMatchObject({
+      checked: FIELD_STYLES.length,
+      paid: FIELD_STYLES.length,
+      listed: FIELD_STYLES.length,
+    });
     const listed = await conn.db.select().from(listings);
-    expect(listed.map((l) => [l.upstreamName, l.price, l.verified]).sort()).toEqual(FIELD_STYLES.map((style) => [`io.github.field/${style}`, 0.01, true]).sort());
+    expect(listed.map((l) => [l.upstreamName, l.price, l.verified]).sort()).toEqual(
+      FIELD_STYLES.map((style) => [`io.github.field/${style}`, 0.01, true]).sort(),
+    );
     for (const [style, server] of servers) expect(server.counts, style).toEqual({ paidRuns: 0, freeCalls: 0 });
   });
 
   it("lists every paid tool in /discovery/resources with its own requirements, in the version the server answered", async () => {
-    const body = discoveryResourcesResponse.parse(await (await GET(new Request("http://localhost/discovery/resources"))).json());
-    expect(body.items.map((e) => e.resource).sort()).toEqual(FIELD_STYLES.map((style) => servers.get(style)!.url).sort());
+    const body = discoveryResourcesResponse.parse(
+      await (await GET(new Request("http://localhost/discovery/resources"))).json(),
+    );
+    expect(body.items.map((e) => e.resource).sort()).toEqual(
+      FIELD_STYLES.map((style) => servers.get(style)!.url).sort(),
+    );
     for (const entry of body.items) {
       expect(mcpInput(entry).toolName).toBe("forecast");
       const v1 = VERSION_1.some((style) => servers.get(style)!.url === entry.resource);
@@ -76,7 +98,13 @@ describe.each(drivers())("the field's paid MCP servers, ingested on %s", (driver
       expect(entry.accepts).toEqual([
         expect.objectContaining(
           v1
-            ? { scheme: "exact", network: "base-sepolia", asset: USDC_BASE_SEPOLIA, maxAmountRequired: "10000", payTo: PAYEE }
+            ? {
+                scheme: "exact",
+                network: "base-sepolia",
+                asset: USDC_BASE_SEPOLIA,
+                maxAmountRequired: "10000",
+                payTo: PAYEE,
+              }
             : { scheme: "exact", network: "eip155:84532", asset: USDC_BASE_SEPOLIA, amount: "10000", payTo: PAYEE },
         ),
       ]);

@@ -15,13 +15,17 @@ import { checkListing } from "@/lib/listings/checks/check-listings";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 import { fixture, startFixtureRegistry, type FixtureRegistry } from "../support/fixture-registry";
 import { mcpEntry, startLocalBazaar, type LocalBazaar } from "../support/local-bazaar";
-import { paymentRequiredV1, paymentRequiredV2, startPaidStyleServer, type PaidStyleServer } from "../support/paid-style-server";
+import {
+  paymentRequiredV1,
+  paymentRequiredV2,
+  startPaidStyleServer,
+  type PaidStyleServer,
+} from "../support/paid-style-server";
 import { discoveryResourcesResponse, mcpInput as input } from "../support/x402-discovery";
 
 const loopback = { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 10_000 };
 const PAYEE = "0x5555555555555555555555555555555555555555";
 const PUBLISHER = "io.modelcontextprotocol.registry/publisher-provided";
-
 
 describe.each(drivers())("paid tools named upstream on %s", (driver) => {
   let conn: TestConnection;
@@ -39,11 +43,27 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
     reloadEnv();
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    weather = await startPaidStyleServer([{ name: "forecast", style: "x402-mcp" }, { name: "history", style: "x402-mcp", amount: () => "20000" }, { name: "echo" }], PAYEE);
-    quotes = await startPaidStyleServer([{ name: "quote", style: "x402-mcp", amount: () => "5000" }, { name: "ping" }], PAYEE);
+    weather = await startPaidStyleServer(
+      [
+        { name: "forecast", style: "x402-mcp" },
+        { name: "history", style: "x402-mcp", amount: () => "20000" },
+        { name: "echo" },
+      ],
+      PAYEE,
+    );
+    quotes = await startPaidStyleServer(
+      [{ name: "quote", style: "x402-mcp", amount: () => "5000" }, { name: "ping" }],
+      PAYEE,
+    );
     silent = await startPaidStyleServer([{ name: "lookup", style: "x402-mcp" }, { name: "status" }], PAYEE);
-    summaries = await startPaidStyleServer([{ name: "summarize", style: "cloudflare-agents" }, { name: "help" }], PAYEE);
-    translations = await startPaidStyleServer([{ name: "translate", style: "vercel-x402-mcp" }, { name: "languages" }], PAYEE);
+    summaries = await startPaidStyleServer(
+      [{ name: "summarize", style: "cloudflare-agents" }, { name: "help" }],
+      PAYEE,
+    );
+    translations = await startPaidStyleServer(
+      [{ name: "translate", style: "vercel-x402-mcp" }, { name: "languages" }],
+      PAYEE,
+    );
 
     const { port } = new URL(weather.url);
     bazaar = await startLocalBazaar([
@@ -51,36 +71,62 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
       "not an entry",
       // The free tool named only where it does not count: an HTTP resource, and a stdio transport.
       { ...mcpEntry(weather.url, "echo"), type: "http" },
-      mcpEntry(weather.url, "echo", { extensions: { bazaar: { info: { input: { type: "mcp", toolName: "echo", transport: "stdio" } } } } }),
+      mcpEntry(weather.url, "echo", {
+        extensions: { bazaar: { info: { input: { type: "mcp", toolName: "echo", transport: "stdio" } } } },
+      }),
       // Names that are no tool's: a look-alike of the free one, an object, a name past 128 characters.
       mcpEntry(weather.url, "echo\u200b"),
       mcpEntry(weather.url, { $ne: "" }),
       mcpEntry(weather.url, "e".repeat(5_000)),
       mcpEntry("javascript:alert(1)", "forecast"),
       // The same server in another spelling of its URL, with its second paid tool (the spec's `tool` field).
-      { ...mcpEntry(`HTTP://127.0.0.1:${port}/mcp`, undefined), extensions: { bazaar: { info: { input: { type: "mcp", tool: "history", transport: "streamable-http" } } } } },
+      {
+        ...mcpEntry(`HTTP://127.0.0.1:${port}/mcp`, undefined),
+        extensions: { bazaar: { info: { input: { type: "mcp", tool: "history", transport: "streamable-http" } } } },
+      },
       // A tool the server does not list: named, never called.
       mcpEntry(weather.url, "drop_everything"),
     ]);
-    const named = { ...fixture("io.decisionrules.mcp-server.json"), remotes: [{ type: "streamable-http", url: quotes.url }], _meta: { [PUBLISHER]: { "dev.agora-mcp/paid-tools": ["quote"] } } };
-    const unnamed = { ...fixture("io.github.blueskylineassets.agent-observability.json"), remotes: [{ type: "streamable-http", url: silent.url }] };
-    const marked = { ...fixture("io.github.golfgolfgolf200.warppay402-server.json"), transports: undefined, remotes: [{ type: "streamable-http", url: summaries.url }] };
-    const hinted = { name: "io.github.example/translations", description: "Vercel's x402-mcp.", remotes: [{ type: "streamable-http", url: translations.url }] };
+    const named = {
+      ...fixture("io.decisionrules.mcp-server.json"),
+      remotes: [{ type: "streamable-http", url: quotes.url }],
+      _meta: { [PUBLISHER]: { "dev.agora-mcp/paid-tools": ["quote"] } },
+    };
+    const unnamed = {
+      ...fixture("io.github.blueskylineassets.agent-observability.json"),
+      remotes: [{ type: "streamable-http", url: silent.url }],
+    };
+    const marked = {
+      ...fixture("io.github.golfgolfgolf200.warppay402-server.json"),
+      transports: undefined,
+      remotes: [{ type: "streamable-http", url: summaries.url }],
+    };
+    const hinted = {
+      name: "io.github.example/translations",
+      description: "Vercel's x402-mcp.",
+      remotes: [{ type: "streamable-http", url: translations.url }],
+    };
     registry = await startFixtureRegistry(
       [named, unnamed, marked, hinted].map((server, i) => ({ server, updatedAt: `2026-01-0${i + 1}T00:00:00Z` })),
       10,
     );
   });
   afterAll(async () => {
-    await Promise.all([bazaar?.close(), registry?.close(), ...[weather, quotes, silent, summaries, translations].map((s) => s?.close())]);
+    await Promise.all([
+      bazaar?.close(),
+      registry?.close(),
+      ...[weather, quotes, silent, summaries, translations].map((s) => s?.close()),
+    ]);
     await conn?.close();
     for (const name of ["PROBE_ALLOW_PRIVATE_HOSTS", "SITE_URL"]) delete process.env[name];
     reloadEnv();
   });
 
   const sources = () => parseIngestSources(`x402-discovery=${bazaar.url},mcp-registry=${registry.url}`);
-  const listingAt = async (url: string) => (await conn.db.select().from(listings).where(eq(listings.serverUrl, url)))[0];
-  const candidateAt = async (url: string) => (await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, url)))[0];
+  const listingAt = async (url: string) =>
+    (await conn.db.select().from(listings).where(eq(listings.serverUrl, url)))[0];
+  const candidateAt = async (url: string) =>
+    (await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, url)))[0];
 
   it("lists one server per Bazaar resource with its named tools as items, each verified by unpaid calls of exactly those tools", async () => {
     const summary = await runIngest(conn.db, sources(), loopback);
@@ -90,7 +136,13 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
     expect(summary.candidates).toMatchObject({ checked: 5, paid: 4, listed: 4, free: 1 });
 
     const listing = (await listingAt(weather.url))!;
-    expect(listing).toMatchObject({ source: "x402-discovery", name: "Weather", status: "approved", verified: true, price: 0.01 });
+    expect(listing).toMatchObject({
+      source: "x402-discovery",
+      name: "Weather",
+      status: "approved",
+      verified: true,
+      price: 0.01,
+    });
     // Each paid tool asked twice (a price must hold between two asks); the free tool, never.
     expect(weather.calls).toEqual({ forecast: 2, history: 2, echo: 0 });
     const candidate = (await candidateAt(weather.url))!;
@@ -102,7 +154,12 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
   });
 
   it("lists a registry entry that names its paid tool, and one whose server marks its own; never calls a tool nothing names", async () => {
-    expect(await listingAt(quotes.url)).toMatchObject({ source: "mcp-registry", upstreamName: "io.decisionrules/mcp-server", price: 0.005, verified: true });
+    expect(await listingAt(quotes.url)).toMatchObject({
+      source: "mcp-registry",
+      upstreamName: "io.decisionrules/mcp-server",
+      price: 0.005,
+      verified: true,
+    });
     expect(quotes.calls).toEqual({ quote: 2, ping: 0 });
     expect(await listingAt(summaries.url)).toMatchObject({ source: "mcp-registry", verified: true });
     expect(summaries.calls).toEqual({ summarize: 2, help: 0 });
@@ -114,9 +171,17 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
   });
 
   it("records per tool why it was called and how it asked", async () => {
-    const [probe] = await conn.db.select().from(listingProbes).where(eq(listingProbes.listingId, (await listingAt(weather.url))!.id));
+    const [probe] = await conn.db
+      .select()
+      .from(listingProbes)
+      .where(eq(listingProbes.listingId, (await listingAt(weather.url))!.id));
     const paidOf = (name: string) => probe!.tools.find((t) => t.name === name)?.paid;
-    expect(paidOf("forecast")).toMatchObject({ reason: "discovery", style: "x402-mcp", x402Version: 2, status: "priced" });
+    expect(paidOf("forecast")).toMatchObject({
+      reason: "discovery",
+      style: "x402-mcp",
+      x402Version: 2,
+      status: "priced",
+    });
     expect(paidOf("echo")).toBeUndefined();
     expect(probe!.quirks).toContain("drop_everything: named as paid (discovery) but not in tools/list");
     expect(probe!.pricedItems.map((i) => [i.toolName, i.units, i.style])).toEqual([
@@ -144,11 +209,23 @@ describe.each(drivers())("paid tools named upstream on %s", (driver) => {
     expect(v1).toMatchObject({ type: "mcp", x402Version: 1, metadata: { paidStyle: "vercel-x402-mcp" } });
     expect(v1.accepts).toEqual(paymentRequiredV1(translations.url, PAYEE, "10000").accepts);
     for (const entry of body.items.filter((e) => e !== v1)) {
-      const asked = paymentRequiredV2("", PAYEE, entry.resource === quotes.url ? "5000" : input(entry).toolName === "history" ? "20000" : "10000");
+      const asked = paymentRequiredV2(
+        "",
+        PAYEE,
+        entry.resource === quotes.url ? "5000" : input(entry).toolName === "history" ? "20000" : "10000",
+      );
       // Exactly what the tool's unpaid call answered: nothing rewritten, nothing added.
       expect(entry.accepts).toEqual(asked.accepts);
-      expect(entry).toMatchObject({ type: "mcp", x402Version: 2, metadata: { paidStyle: entry.resource === summaries.url ? "cloudflare-agents" : "x402-mcp" } });
-      expect(input(entry).inputSchema).toMatchObject({ type: "object", properties: { topic: { type: "string" } }, required: ["topic"] });
+      expect(entry).toMatchObject({
+        type: "mcp",
+        x402Version: 2,
+        metadata: { paidStyle: entry.resource === summaries.url ? "cloudflare-agents" : "x402-mcp" },
+      });
+      expect(input(entry).inputSchema).toMatchObject({
+        type: "object",
+        properties: { topic: { type: "string" } },
+        required: ["topic"],
+      });
       expect(input(entry).example).toEqual({ topic: "tea" });
     }
   });

@@ -18,13 +18,25 @@ const wallet = "0x3333333333333333333333333333333333333333";
 describe("INGEST_SOURCES", () => {
   it("takes kind=baseUrl pairs and refuses a bad kind, URL or duplicate with a message naming the entry", () => {
     expect(parseIngestSources(undefined)).toEqual([]);
-    expect(parseIngestSources(" mcp-registry=https://registry.modelcontextprotocol.io/ , x402-discovery=http://127.0.0.1:4020")).toEqual([
-      { kind: "mcp-registry", baseUrl: "https://registry.modelcontextprotocol.io", key: "mcp-registry=https://registry.modelcontextprotocol.io" },
+    expect(
+      parseIngestSources(
+        " mcp-registry=https://registry.modelcontextprotocol.io/ , x402-discovery=http://127.0.0.1:4020",
+      ),
+    ).toEqual([
+      {
+        kind: "mcp-registry",
+        baseUrl: "https://registry.modelcontextprotocol.io",
+        key: "mcp-registry=https://registry.modelcontextprotocol.io",
+      },
       { kind: "x402-discovery", baseUrl: "http://127.0.0.1:4020", key: "x402-discovery=http://127.0.0.1:4020" },
     ]);
-    expect(() => parseIngestSources("npm=https://registry.npmjs.org")).toThrow(/"npm=https:\/\/registry.npmjs.org": the kind must be one of mcp-registry, x402-discovery/);
+    expect(() => parseIngestSources("npm=https://registry.npmjs.org")).toThrow(
+      /"npm=https:\/\/registry.npmjs.org": the kind must be one of mcp-registry, x402-discovery/,
+    );
     expect(() => parseIngestSources("mcp-registry=ftp://example.com")).toThrow(/base URL must be an http\(s\) URL/);
-    expect(() => parseIngestSources("mcp-registry=https://a.example,mcp-registry=https://a.example/")).toThrow(/listed twice/);
+    expect(() => parseIngestSources("mcp-registry=https://a.example,mcp-registry=https://a.example/")).toThrow(
+      /listed twice/,
+    );
   });
 });
 
@@ -37,15 +49,25 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
-    const paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet, extraTool: false });
+    const paid = await startPricedServer({
+      items: [{ name: "instant-answer", amount: 0.02 }],
+      wallet,
+      extraTool: false,
+    });
     const free = await startPricedServer({ items: [], wallet, extraTool: false });
     servers.push(paid, free);
     paidUrl = paid.url;
     freeUrl = free.url;
     const seed = fixture<Array<Record<string, unknown>>>("seed-current-shape.json");
     // The x402-paid server as published, in the registry's legacy `transports` shape; its remote is ours.
-    const warppay = { ...fixture("io.github.golfgolfgolf200.warppay402-server.json"), transports: { "streamable-http": { url: paidUrl } } };
-    const decisionrules = { ...fixture("io.decisionrules.mcp-server.json"), remotes: [{ type: "streamable-http", url: freeUrl }] };
+    const warppay = {
+      ...fixture("io.github.golfgolfgolf200.warppay402-server.json"),
+      transports: { "streamable-http": { url: paidUrl } },
+    };
+    const decisionrules = {
+      ...fixture("io.decisionrules.mcp-server.json"),
+      remotes: [{ type: "streamable-http", url: freeUrl }],
+    };
     const entries: RegistryEntry[] = [
       ...seed.map((server, i) => ({ server, updatedAt: `2026-01-0${1 + (i % 5)}T00:00:00Z`, isLatest: i !== 1 })),
       { server: fixture("io.github.blueskylineassets.agent-observability.json"), updatedAt: "2026-01-06T00:00:00Z" },
@@ -70,8 +92,28 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
     expect("counts" in run && run.completed).toBe(true);
     if (!("counts" in run)) return;
     expect(run.errors).toEqual([]);
-    expect(run.counts).toMatchObject({ pages: 5, seen: 8, notLatest: 1, malformed: 1, candidates: 2, written: 2, hidden: 0 });
-    expect(summary.candidates).toEqual({ checked: 2, paid: 1, listed: 1, free: 1, unreachable: 0, refused: 0, notMcp: 0, priceMoved: 0, noOffer: 0, callFailed: 0, noAsk: 0 });
+    expect(run.counts).toMatchObject({
+      pages: 5,
+      seen: 8,
+      notLatest: 1,
+      malformed: 1,
+      candidates: 2,
+      written: 2,
+      hidden: 0,
+    });
+    expect(summary.candidates).toEqual({
+      checked: 2,
+      paid: 1,
+      listed: 1,
+      free: 1,
+      unreachable: 0,
+      refused: 0,
+      notMcp: 0,
+      priceMoved: 0,
+      noOffer: 0,
+      callFailed: 0,
+      noAsk: 0,
+    });
 
     const [listing] = await imported();
     expect(listing).toMatchObject({
@@ -83,11 +125,18 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
       price: 0.02,
       verified: true,
     });
-    expect(listing!.upstreamUrl).toBe(`${registry.url}/v0.1/servers/${encodeURIComponent("io.github.golfgolfgolf200/warppay402-server")}/versions/latest`);
+    expect(listing!.upstreamUrl).toBe(
+      `${registry.url}/v0.1/servers/${encodeURIComponent("io.github.golfgolfgolf200/warppay402-server")}/versions/latest`,
+    );
     expect(listing!.approvedTerms?.wallets).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }]);
     // The free server is remembered (and will be checked again), not listed.
     const [free] = await conn.db.select().from(ingestedServers).where(eq(ingestedServers.remoteUrl, freeUrl));
-    expect(free).toMatchObject({ outcome: "free", status: "deprecated", listingId: null, upstreamName: "io.decisionrules/mcp-server" });
+    expect(free).toMatchObject({
+      outcome: "free",
+      status: "deprecated",
+      listingId: null,
+      upstreamName: "io.decisionrules/mcp-server",
+    });
     expect(free!.nextCheckAt.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000);
     const [state] = await conn.db.select().from(ingestSources);
     expect(state).toMatchObject({ cursor: null, highWaterMark: new Date("2026-01-07T12:00:00Z") });
@@ -106,8 +155,17 @@ describe.each(drivers())("registry ingestion on %s", (driver) => {
   });
 
   it("a server deleted upstream leaves every surface", async () => {
-    registry.entries.push({ server: registry.entries.find((e) => (e.server as { name?: string }).name === "io.github.golfgolfgolf200/warppay402-server")!.server, updatedAt: "2026-02-01T00:00:00Z", status: "deleted" });
-    registry.entries.splice(registry.entries.findIndex((e) => e.updatedAt === "2026-01-07T00:00:00Z"), 1);
+    registry.entries.push({
+      server: registry.entries.find(
+        (e) => (e.server as { name?: string }).name === "io.github.golfgolfgolf200/warppay402-server",
+      )!.server,
+      updatedAt: "2026-02-01T00:00:00Z",
+      status: "deleted",
+    });
+    registry.entries.splice(
+      registry.entries.findIndex((e) => e.updatedAt === "2026-01-07T00:00:00Z"),
+      1,
+    );
     const summary = await runIngest(conn.db, sources(), loopback);
     const run = summary.sources[0]!;
     expect(run.kind === "mcp-registry" && "hidden" in run.counts && run.counts.hidden).toBe(1);
@@ -143,7 +201,16 @@ describe.each(drivers())("a submitted server also published upstream on %s", (dr
     conn = await openTestDatabase(driver);
     paid = await startPricedServer({ items: [{ name: "instant-answer", amount: 0.02 }], wallet, extraTool: false });
     root = new URL(paid.url).origin;
-    registry = await startFixtureRegistry([{ server: { name: "io.github.rootserver/tool", description: "At the root of its host.", remotes: [{ type: "streamable-http", url: root }] }, updatedAt: "2026-01-07T00:00:00Z" }]);
+    registry = await startFixtureRegistry([
+      {
+        server: {
+          name: "io.github.rootserver/tool",
+          description: "At the root of its host.",
+          remotes: [{ type: "streamable-http", url: root }],
+        },
+        updatedAt: "2026-01-07T00:00:00Z",
+      },
+    ]);
   });
   afterAll(async () => {
     await Promise.all([registry?.close(), paid?.close()]);
@@ -151,7 +218,13 @@ describe.each(drivers())("a submitted server also published upstream on %s", (dr
   });
 
   it("is not listed a second time when its remote differs from the submitted URL only by the trailing slash", async () => {
-    const submitted = await insertListing(conn.db, { name: "Root Server", description: "Submitted here first.", categories: [], serverUrl: normalizeServerUrl(`${root}/`), status: "approved" });
+    const submitted = await insertListing(conn.db, {
+      name: "Root Server",
+      description: "Submitted here first.",
+      categories: [],
+      serverUrl: normalizeServerUrl(`${root}/`),
+      status: "approved",
+    });
     expect(submitted.serverUrl).toBe(root);
     const summary = await runIngest(conn.db, parseIngestSources(`mcp-registry=${registry.url}`), loopback);
     expect(summary.candidates).toMatchObject({ checked: 1, paid: 1, listed: 0 });

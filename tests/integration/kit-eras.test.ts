@@ -14,7 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReferenceServer, type ReferenceServer } from "@/examples/monetized-server";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
 type Host = {
   era: string;
   listTools: () => Promise<{ tools: { name: string }[] }>;
@@ -32,7 +37,8 @@ async function v2Host(mode: "auto" | "legacy"): Promise<Host> {
   return {
     era: client.getNegotiatedProtocolVersion() ?? "",
     listTools: () => client.listTools(undefined, { cacheMode: "bypass" }),
-    call: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>,
+    call: (name, args, meta) =>
+      client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>,
     close: () => client.close(),
   };
 }
@@ -43,7 +49,8 @@ async function v1Host(): Promise<Host> {
   return {
     era: "2025 (v1 client)",
     listTools: () => client.listTools(),
-    call: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>,
+    call: (name, args, meta) =>
+      client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>,
     close: () => client.close(),
   };
 }
@@ -57,7 +64,12 @@ const hosts: [string, () => Promise<Host>][] = [
 beforeAll(async () => {
   stack = await startPaymentStack();
   payee = stack.freshAddress() as `0x${string}`;
-  server = await startReferenceServer({ port: 0, walletAddress: payee, facilitatorUrl: stack.facilitator.url, jobSeconds: 1 });
+  server = await startReferenceServer({
+    port: 0,
+    walletAddress: payee,
+    facilitatorUrl: stack.facilitator.url,
+    jobSeconds: 1,
+  });
 });
 
 afterAll(async () => {
@@ -73,7 +85,15 @@ describe.each(hosts)("a kit server, with %s as the host", (label, open) => {
       expect(host.era).toMatch(label.includes("2026") ? /^2026-07-28$/ : /^2025/);
       const [mine, theirs] = await Promise.all([host.listTools(), reference.listTools()]);
       expect(mine.tools).toEqual(theirs.tools);
-      expect(mine.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase", "job-status", "weather", "market-report", "logo-render"]);
+      expect(mine.tools.map((t) => t.name)).toEqual([
+        "price-listing",
+        "payment-methods",
+        "make-purchase",
+        "job-status",
+        "weather",
+        "market-report",
+        "logo-render",
+      ]);
     } finally {
       await Promise.all([host.close(), reference.close()]);
     }
@@ -86,13 +106,22 @@ describe.each(hosts)("a kit server, with %s as the host", (label, open) => {
       const unpaid = await host.call("weather", { city: "Lisbon" });
       expect(unpaid.isError).toBe(true);
       const required = unpaid.structuredContent as unknown as PaymentRequired;
-      expect(required).toMatchObject({ x402Version: 2, accepts: [{ amount: "10000", payTo: payee, network: "eip155:84532" }] });
+      expect(required).toMatchObject({
+        x402Version: 2,
+        accepts: [{ amount: "10000", payTo: payee, network: "eip155:84532" }],
+      });
 
-      const payment = await new x402Client().register("eip155:84532", new ExactEvmScheme(buyer)).createPaymentPayload(required);
+      const payment = await new x402Client()
+        .register("eip155:84532", new ExactEvmScheme(buyer))
+        .createPaymentPayload(required);
       const before = await stack.chain.usdcBalance(payee);
       const paid = await host.call("weather", { city: "Lisbon" }, { "x402/payment": payment });
       expect(paid.isError ?? false, JSON.stringify(paid.content)).toBe(false);
-      expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: buyer.address });
+      expect(paid._meta?.["x402/payment-response"]).toMatchObject({
+        success: true,
+        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        payer: buyer.address,
+      });
       expect(JSON.parse(paid.content[0]!.text!)).toMatchObject({ city: "Lisbon" });
       expect(await stack.chain.usdcBalance(payee)).toBe(before + 10_000n);
 
@@ -110,8 +139,11 @@ describe.each(hosts)("a kit server, with %s as the host", (label, open) => {
     const host = await open();
     try {
       const buyer = await stack.fundedBuyer(1_000_000n);
-      const required = (await host.call("logo-render", { brief: "a fox" })).structuredContent as unknown as PaymentRequired;
-      const payment = await new x402Client().register("eip155:84532", new ExactEvmScheme(buyer)).createPaymentPayload(required);
+      const required = (await host.call("logo-render", { brief: "a fox" }))
+        .structuredContent as unknown as PaymentRequired;
+      const payment = await new x402Client()
+        .register("eip155:84532", new ExactEvmScheme(buyer))
+        .createPaymentPayload(required);
       const paid = await host.call("logo-render", { brief: "a fox" }, { "x402/payment": payment });
       const { jobId } = JSON.parse(paid.content[0]!.text!) as { jobId: string };
       await new Promise((r) => setTimeout(r, 1_200));
@@ -124,21 +156,41 @@ describe.each(hosts)("a kit server, with %s as the host", (label, open) => {
 });
 
 describe("DNS-rebinding protection in both eras", () => {
-  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   // node:http, not fetch: fetch will not send a Host header of the caller's choosing (a rebound browser does).
   const post = (body: unknown, headers: Record<string, string>) =>
     new Promise<{ status: number; json: () => Promise<unknown> }>((resolve, reject) => {
-      const req = http.request(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: async () => JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown }));
-      });
+      const req = http.request(
+        server.url,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              json: async () => JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown,
+            }),
+          );
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify(body));
     });
 
   it.each([
-    ["2026-07-28", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }],
+    [
+      "2026-07-28",
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } },
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+    ],
     ["2025", { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, {}],
   ])("refuses a foreign Host or Origin in %s, and answers loopback", async (_era, body, headers) => {
     const port = new URL(server.url).port;

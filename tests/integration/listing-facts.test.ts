@@ -23,26 +23,99 @@ describe.each(drivers())("listing facts in one statement on %s", (driver) => {
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
     const db = conn.db;
-    const listing = await insertListing(db, { name: "Facts Server", description: "A listing with every kind of fact.", categories: ["Data"], serverUrl: "https://facts.example.com/mcp", status: "approved" });
-    const bare = await insertListing(db, { name: "Bare Server", description: "A listing with no facts at all yet.", categories: ["Data"], serverUrl: "https://bare.example.com/mcp", status: "approved" });
+    const listing = await insertListing(db, {
+      name: "Facts Server",
+      description: "A listing with every kind of fact.",
+      categories: ["Data"],
+      serverUrl: "https://facts.example.com/mcp",
+      status: "approved",
+    });
+    const bare = await insertListing(db, {
+      name: "Bare Server",
+      description: "A listing with no facts at all yet.",
+      categories: ["Data"],
+      serverUrl: "https://bare.example.com/mcp",
+      status: "approved",
+    });
     listingId = listing.id;
     bareId = bare.id;
     const now = Date.now();
-    const tools = [{ name: "weather", description: "Quotes \"the\" weather\u2028 ünïcode", inputSchema: { type: "object" } }];
+    const tools = [
+      { name: "weather", description: 'Quotes "the" weather\u2028 ünïcode', inputSchema: { type: "object" } },
+    ];
     await db.insert(listingProbes).values([
-      { listingId, checkedAt: new Date(now - 3_600_000), reachable: true, verifiable: true, latencyMs: 40, tools, pricedItems: [], paymentMethods: [] },
-      { listingId, checkedAt: new Date(now - 60_000), reachable: true, verifiable: false, latencyMs: 60, tools, pricedItems: [{ name: "weather", amount: 0.01, currency: "USDC" }], paymentMethods: [], serverUrl: "https://facts.example.com/mcp" },
-      { listingId, checkedAt: new Date(now - 120_000), reachable: false, verifiable: false, latencyMs: null, tools: [], pricedItems: [], paymentMethods: [], error: "timeout" },
+      {
+        listingId,
+        checkedAt: new Date(now - 3_600_000),
+        reachable: true,
+        verifiable: true,
+        latencyMs: 40,
+        tools,
+        pricedItems: [],
+        paymentMethods: [],
+      },
+      {
+        listingId,
+        checkedAt: new Date(now - 60_000),
+        reachable: true,
+        verifiable: false,
+        latencyMs: 60,
+        tools,
+        pricedItems: [{ name: "weather", amount: 0.01, currency: "USDC" }],
+        paymentMethods: [],
+        serverUrl: "https://facts.example.com/mcp",
+      },
+      {
+        listingId,
+        checkedAt: new Date(now - 120_000),
+        reachable: false,
+        verifiable: false,
+        latencyMs: null,
+        tools: [],
+        pricedItems: [],
+        paymentMethods: [],
+        error: "timeout",
+      },
     ] as never);
     for (let i = 0; i < 12; i++) {
-      await db.insert(listingDrift).values({ listingId, kind: "price", subject: `tool-${i}`, approved: "0.01", found: `0.0${i}`, detectedAt: new Date(now - i * 1000) } as never);
+      await db.insert(listingDrift).values({
+        listingId,
+        kind: "price",
+        subject: `tool-${i}`,
+        approved: "0.01",
+        found: `0.0${i}`,
+        detectedAt: new Date(now - i * 1000),
+      } as never);
     }
-    await db.insert(testPurchases).values({ listingId, item: "weather", network: "eip155:84532", payTo: "0xabc", units: HUGE_UNITS, outcome: "delivered", money: "paid", startedAt: new Date(now - 5000), finishedAt: new Date(now - 4000) } as never);
+    await db.insert(testPurchases).values({
+      listingId,
+      item: "weather",
+      network: "eip155:84532",
+      payTo: "0xabc",
+      units: HUGE_UNITS,
+      outcome: "delivered",
+      money: "paid",
+      startedAt: new Date(now - 5000),
+      finishedAt: new Date(now - 4000),
+    } as never);
     for (let i = 0; i < 7; i++) {
       await db.insert(buyerReviews).values({
-        listingId, chainId: 84532, txHash: `0x${String(i).padStart(64, "0")}`, logIndex: i, payer: "0xPayer", payee: "0xPayee", amount: HUGE_AMOUNT,
-        blockNumber: HUGE_BLOCK, paidAt: new Date(now - 10_000), rating: (i % 5) + 1, text: `Review ${i} <script>alert(1)</script>`, textHash: "0x", signature: "0x",
-        signedAt: new Date(now - 9_000), createdAt: new Date(now - 8_000 + i), ...(i === 6 ? { hiddenAt: new Date(now) } : {}),
+        listingId,
+        chainId: 84532,
+        txHash: `0x${String(i).padStart(64, "0")}`,
+        logIndex: i,
+        payer: "0xPayer",
+        payee: "0xPayee",
+        amount: HUGE_AMOUNT,
+        blockNumber: HUGE_BLOCK,
+        paidAt: new Date(now - 10_000),
+        rating: (i % 5) + 1,
+        text: `Review ${i} <script>alert(1)</script>`,
+        textHash: "0x",
+        signature: "0x",
+        signedAt: new Date(now - 9_000),
+        createdAt: new Date(now - 8_000 + i),
+        ...(i === 6 ? { hiddenAt: new Date(now) } : {}),
       } as never);
     }
   });
@@ -53,7 +126,12 @@ describe.each(drivers())("listing facts in one statement on %s", (driver) => {
   it("returns the latest check, test purchase and reviews exactly as a plain select does", async () => {
     const db = conn.db;
     const record = (await findListingRecord(db, listingId))!;
-    const [probe] = await db.select().from(listingProbes).where(eq(listingProbes.listingId, listingId)).orderBy(desc(listingProbes.checkedAt)).limit(1);
+    const [probe] = await db
+      .select()
+      .from(listingProbes)
+      .where(eq(listingProbes.listingId, listingId))
+      .orderBy(desc(listingProbes.checkedAt))
+      .limit(1);
     expect(record.probe).toEqual(probe);
     expect(record.probe?.checkedAt).toBeInstanceOf(Date);
 
@@ -61,7 +139,11 @@ describe.each(drivers())("listing facts in one statement on %s", (driver) => {
     expect(record.testPurchase).toEqual(test);
     expect(record.testPurchase?.units).toBe(HUGE_UNITS);
 
-    const visible = await db.select().from(buyerReviews).where(eq(buyerReviews.listingId, listingId)).orderBy(desc(buyerReviews.createdAt));
+    const visible = await db
+      .select()
+      .from(buyerReviews)
+      .where(eq(buyerReviews.listingId, listingId))
+      .orderBy(desc(buyerReviews.createdAt));
     const shown = visible.filter((r) => r.hiddenAt === null);
     expect(record.buyerReviews?.count).toBe(6);
     expect(record.buyerReviews?.average).toBe(Math.round((shown.reduce((s, r) => s + r.rating, 0) / 6) * 100) / 100);
@@ -82,7 +164,14 @@ describe.each(drivers())("listing facts in one statement on %s", (driver) => {
   it("leaves every fact absent for a listing that has none, and answers for every id asked", async () => {
     const db = conn.db;
     const record = (await findListingRecord(db, bareId))!;
-    expect(record).toMatchObject({ probe: undefined, uptime: undefined, drift: [], sales: undefined, buyerReviews: undefined, testPurchase: undefined });
+    expect(record).toMatchObject({
+      probe: undefined,
+      uptime: undefined,
+      drift: [],
+      sales: undefined,
+      buyerReviews: undefined,
+      testPurchase: undefined,
+    });
     const evidence = await listingEvidence(db, [bareId, listingId, bareId]);
     expect([...evidence.keys()].sort()).toEqual([bareId, listingId].sort());
     expect(evidence.get(bareId)).toEqual({ sales: undefined, testPurchase: undefined });

@@ -23,16 +23,62 @@ const loopback = { allowPrivateHosts: true };
 // What the reference server (examples/monetized-server) sells, as every surface must report it.
 const sepolia = { currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", scheme: "exact" };
 const expectedItems = [
-  { id: "weather-now", name: "Current weather", priceUsd: 0.01, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
-  { id: "market-report", name: "Market report", priceUsd: 0.25, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
-  { id: "page-screenshot", name: "Page screenshot", priceUsd: 0, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
-  { id: "logo-render", name: "Logo render", priceUsd: 0.1, ...sepolia, toolName: "make-purchase", style: "monetized-mcp" },
+  {
+    id: "weather-now",
+    name: "Current weather",
+    priceUsd: 0.01,
+    ...sepolia,
+    toolName: "make-purchase",
+    style: "monetized-mcp",
+  },
+  {
+    id: "market-report",
+    name: "Market report",
+    priceUsd: 0.25,
+    ...sepolia,
+    toolName: "make-purchase",
+    style: "monetized-mcp",
+  },
+  {
+    id: "page-screenshot",
+    name: "Page screenshot",
+    priceUsd: 0,
+    ...sepolia,
+    toolName: "make-purchase",
+    style: "monetized-mcp",
+  },
+  {
+    id: "logo-render",
+    name: "Logo render",
+    priceUsd: 0.1,
+    ...sepolia,
+    toolName: "make-purchase",
+    style: "monetized-mcp",
+  },
   // Each paid item is also sold per call over x402's MCP binding, under a tool of its own.
   { id: null, name: "weather", priceUsd: 0.01, ...sepolia, toolName: "weather", style: "agora-kit", description: null },
-  { id: null, name: "market-report", priceUsd: 0.25, ...sepolia, toolName: "market-report", style: "agora-kit", description: null },
-  { id: null, name: "logo-render", priceUsd: 0.1, ...sepolia, toolName: "logo-render", style: "agora-kit", description: null },
+  {
+    id: null,
+    name: "market-report",
+    priceUsd: 0.25,
+    ...sepolia,
+    toolName: "market-report",
+    style: "agora-kit",
+    description: null,
+  },
+  {
+    id: null,
+    name: "logo-render",
+    priceUsd: 0.1,
+    ...sepolia,
+    toolName: "logo-render",
+    style: "agora-kit",
+    description: null,
+  },
 ];
-const expectedMethods = [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }];
+const expectedMethods = [
+  { id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET },
+];
 
 type Facts = {
   tools: { name: string; priceUsd: number | null; paymentMethods: string[] }[];
@@ -47,11 +93,22 @@ type Facts = {
   delivery30d: { delivered: number; failedUncharged: number; failedCharged: number };
 };
 
-const offer = (f: Facts) => ({ tools: f.tools, pricedItems: f.pricedItems, paymentMethods: f.paymentMethods, lastCheckedAt: f.lastCheckedAt, verified: f.verified, drift: f.drift });
+const offer = (f: Facts) => ({
+  tools: f.tools,
+  pricedItems: f.pricedItems,
+  paymentMethods: f.paymentMethods,
+  lastCheckedAt: f.lastCheckedAt,
+  verified: f.verified,
+  drift: f.drift,
+});
 /** The offer without descriptions: what server.json's `_meta` keeps when it is over the registry's 4 KB budget. */
 const terms = (f: Facts) => {
   const o = offer(f);
-  return { ...o, tools: o.tools.map((t) => ({ ...t, description: null })), pricedItems: o.pricedItems.map((i) => ({ ...i, description: null })) };
+  return {
+    ...o,
+    tools: o.tools.map((t) => ({ ...t, description: null })),
+    pricedItems: o.pricedItems.map((i) => ({ ...i, description: null })),
+  };
 };
 
 describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
@@ -93,14 +150,23 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
   });
 
   it("carries the same tools, prices, payment methods and last check everywhere", async () => {
-    const listed = ((await (await listAgents(new Request("http://localhost/api/mcp-agents?q=reference%20weather"))).json()) as Facts[])[0]!;
-    const single = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
-    const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult).structuredContent as unknown as Facts;
-    const registryList = (await (await listV01(new Request("http://localhost/v0.1/servers?search=reference-weather"))).json()) as {
+    const listed = (
+      (await (await listAgents(new Request("http://localhost/api/mcp-agents?q=reference%20weather"))).json()) as Facts[]
+    )[0]!;
+    const single = (await (
+      await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })
+    ).json()) as Facts;
+    const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult)
+      .structuredContent as unknown as Facts;
+    const registryList = (await (
+      await listV01(new Request("http://localhost/v0.1/servers?search=reference-weather"))
+    ).json()) as {
       servers: { server: { _meta: Record<string, Facts> } }[];
     };
     const registryOne = (await (
-      await oneV01(new Request("http://localhost/v0.1/servers/dev.agora-mcp%2Freference-weather"), { params: Promise.resolve({ path: ["dev.agora-mcp/reference-weather"] }) })
+      await oneV01(new Request("http://localhost/v0.1/servers/dev.agora-mcp%2Freference-weather"), {
+        params: Promise.resolve({ path: ["dev.agora-mcp/reference-weather"] }),
+      })
     ).json()) as { server: { _meta: Record<string, Facts> } };
 
     expect(listed.pricedItems).toEqual(expectedItems.map((i) => ({ description: expect.any(String), ...i })));
@@ -120,7 +186,12 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
     expect(listed.delivery30d).toEqual({ delivered: 0, failedUncharged: 0, failedCharged: 0 });
     expect(Date.parse(listed.lastCheckedAt!)).toBeGreaterThan(Date.now() - 60_000);
 
-    for (const other of [single, details, registryList.servers[0]!.server._meta[OURS]!, registryOne.server._meta[OURS]!]) {
+    for (const other of [
+      single,
+      details,
+      registryList.servers[0]!.server._meta[OURS]!,
+      registryOne.server._meta[OURS]!,
+    ]) {
       // Every name, price, payee and check is the same everywhere; the descriptions too unless _meta had to shed them.
       if ((other as { truncated?: boolean }).truncated) expect(terms(other)).toEqual(terms(listed));
       else expect(offer(other)).toEqual(offer(listed));
@@ -131,9 +202,17 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
   });
 
   it("search_servers says when each server was last checked and whether it answered", async () => {
-    const result = (await client.callTool({ name: "search_servers", arguments: { query: "reference weather" } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "search_servers",
+      arguments: { query: "reference weather" },
+    })) as CallToolResult;
     const [summary] = (result.structuredContent as { servers: (Facts & { price: number })[] }).servers;
-    expect(summary).toMatchObject({ price: 0.01, verified: true, reachable: true, uptime30d: { percent: 100, checks: 1 } });
+    expect(summary).toMatchObject({
+      price: 0.01,
+      verified: true,
+      reachable: true,
+      uptime30d: { percent: 100, checks: 1 },
+    });
     expect(summary!.lastCheckedAt).toEqual(expect.any(String));
   });
 
@@ -141,9 +220,17 @@ describe.each(drivers())("a probed listing on every surface (%s)", (driver) => {
     await reference.close();
     const probed = await checkListing(conn.db, id, { ...loopback, timeoutMs: 3_000 });
     expect(probed?.result.reachable).toBe(false);
-    const single = (await (await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })).json()) as Facts;
-    expect(single).toMatchObject({ verified: false, reachable: false, lastVerification: { status: "failed" }, uptime30d: { percent: 50, checks: 2 } });
-    const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult).structuredContent as unknown as Facts;
+    const single = (await (
+      await oneAgent(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) })
+    ).json()) as Facts;
+    expect(single).toMatchObject({
+      verified: false,
+      reachable: false,
+      lastVerification: { status: "failed" },
+      uptime30d: { percent: 50, checks: 2 },
+    });
+    const details = ((await client.callTool({ name: "get_server", arguments: { id } })) as CallToolResult)
+      .structuredContent as unknown as Facts;
     expect(details).toMatchObject({ verified: false, reachable: false, uptime30d: { percent: 50, checks: 2 } });
   });
 });

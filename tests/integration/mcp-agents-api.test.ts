@@ -7,10 +7,21 @@ import { GET as list } from "@/app/api/mcp-agents/route";
 import { GET as one } from "@/app/api/mcp-agents/[id]/route";
 import { drivers, openTestDatabase, type TestConnection } from "../support/databases";
 
-type Agent = { id: string; name: string; description: string; categories: string; price: number | null; verified: boolean; createdAt: string; website_url: string | null };
+type Agent = {
+  id: string;
+  name: string;
+  description: string;
+  categories: string;
+  price: number | null;
+  verified: boolean;
+  createdAt: string;
+  website_url: string | null;
+};
 
-const get = (query = "", headers: Record<string, string> = {}) => list(new Request(`http://localhost/api/mcp-agents${query}`, { headers }));
-const getOne = (id: string) => one(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) });
+const get = (query = "", headers: Record<string, string> = {}) =>
+  list(new Request(`http://localhost/api/mcp-agents${query}`, { headers }));
+const getOne = (id: string) =>
+  one(new Request(`http://localhost/api/mcp-agents/${id}`), { params: Promise.resolve({ id }) });
 const names = async (res: Response) => ((await res.json()) as Agent[]).map((a) => a.name);
 
 describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
@@ -22,9 +33,30 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     setDatabase(conn);
     await seedSampleCatalogue(conn.db);
     // Edge cases the sample lacks: a zero price, a category that contains another's name, LIKE wildcards, markup.
-    await insertListing(conn.db, { name: "Zero Priced Tool", description: "Costs exactly zero dollars per call.", categories: ["AI Tools"], price: 0, serverUrl: "https://zero.example.com/mcp", status: "approved" });
-    await insertListing(conn.db, { name: "Percent 100% Sure", description: "A name with a LIKE wildcard in it_ok.", categories: ["Data"], price: 0.5, serverUrl: "https://pct.example.com/mcp", status: "approved" });
-    await insertListing(conn.db, { name: "<script>alert('x')</script> Tool", description: "<img src=x onerror=alert(1)> markup stays text", categories: ["Security"], price: 0.01, serverUrl: "https://xss.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Zero Priced Tool",
+      description: "Costs exactly zero dollars per call.",
+      categories: ["AI Tools"],
+      price: 0,
+      serverUrl: "https://zero.example.com/mcp",
+      status: "approved",
+    });
+    await insertListing(conn.db, {
+      name: "Percent 100% Sure",
+      description: "A name with a LIKE wildcard in it_ok.",
+      categories: ["Data"],
+      price: 0.5,
+      serverUrl: "https://pct.example.com/mcp",
+      status: "approved",
+    });
+    await insertListing(conn.db, {
+      name: "<script>alert('x')</script> Tool",
+      description: "<img src=x onerror=alert(1)> markup stays text",
+      categories: ["Security"],
+      price: 0.01,
+      serverUrl: "https://xss.example.com/mcp",
+      status: "approved",
+    });
   });
   afterAll(async () => conn?.close());
 
@@ -38,7 +70,21 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     // The spec's fields keep their shapes; what the probe knows follows them.
     expect(Object.keys(body[0]!).sort()).toEqual(
       ["categories", "createdAt", "description", "id", "name", "price", "verified", "website_url"]
-        .concat(["lastCheckedAt", "reachable", "uptime30d", "tools", "pricedItems", "paymentMethods", "paymentStyle", "lastVerification", "protocolVersion", "drift", "sales", "testPurchase", "delivery30d"])
+        .concat([
+          "lastCheckedAt",
+          "reachable",
+          "uptime30d",
+          "tools",
+          "pricedItems",
+          "paymentMethods",
+          "paymentStyle",
+          "lastVerification",
+          "protocolVersion",
+          "drift",
+          "sales",
+          "testPurchase",
+          "delivery30d",
+        ])
         .concat(["source", "upstream"])
         .sort(),
     );
@@ -55,7 +101,9 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     expect(await names(await get("?q=bubble%20tea"))).toEqual(["Boba Order Bot"]);
     const web3 = await names(await get("?q=web3&limit=1000"));
     expect(web3).toContain("Gas Fee Estimator");
-    expect(web3.length).toBe(sampleCatalogue.filter((s) => s.categories.includes("Web3") || /web3/i.test(s.name + s.description)).length);
+    expect(web3.length).toBe(
+      sampleCatalogue.filter((s) => s.categories.includes("Web3") || /web3/i.test(s.name + s.description)).length,
+    );
   });
 
   it("treats LIKE wildcards in the search text literally", async () => {
@@ -102,7 +150,8 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
   it("pages with Link and X-Total-Count, without repeats or gaps, by page and by cursor", async () => {
     for (const style of ["page", "cursor"] as const) {
       const seen: string[] = [];
-      let next: string | null = `?sort=newest&limit=7${style === "cursor" ? "&cursor=" + Buffer.from("o:0").toString("base64url") : ""}`;
+      let next: string | null =
+        `?sort=newest&limit=7${style === "cursor" ? "&cursor=" + Buffer.from("o:0").toString("base64url") : ""}`;
       let pages = 0;
       while (next) {
         const res = await get(next);
@@ -170,6 +219,10 @@ describe.each(drivers())("GET /api/mcp-agents on %s", (driver) => {
     // The key's length is checked by the route's params schema before the database is asked.
     const long = await getOne("x".repeat(201));
     expect(long.status).toBe(400);
-    expect(await long.json()).toEqual({ code: "invalid_input", message: "id is too long.", errors: { id: ["id is too long."] } });
+    expect(await long.json()).toEqual({
+      code: "invalid_input",
+      message: "id is too long.",
+      errors: { id: ["id is too long."] },
+    });
   });
 });

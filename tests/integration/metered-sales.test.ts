@@ -77,20 +77,41 @@ describe.each(drivers())("metered sales (%s)", (driver) => {
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
-    listingId = (await insertListing(conn.db, { name: "Metered Summaries", description: "Summaries by the page.", categories: ["Data"], serverUrl: kit.url, status: "approved" })).id;
+    listingId = (
+      await insertListing(conn.db, {
+        name: "Metered Summaries",
+        description: "Summaries by the page.",
+        categories: ["Data"],
+        serverUrl: kit.url,
+        status: "approved",
+      })
+    ).id;
   }, 240_000);
   afterAll(async () => conn?.close());
 
   it("reads the item as metered, shown as 'up to' its maximum", async () => {
     const check = await checkListing(conn.db, listingId, { allowPrivateHosts: true });
     const tool = check!.result.pricedItems.find((i) => i.toolName === "summarise");
-    expect(tool).toMatchObject({ units: "100000", metered: true, x402Requirements: { scheme: "upto", payTo: provider } });
+    expect(tool).toMatchObject({
+      units: "100000",
+      metered: true,
+      x402Requirements: { scheme: "upto", payTo: provider },
+    });
     const rows = priceRows(check!.result);
-    expect(rows.filter((r) => r.amount !== null).map((r) => priceText(r, (n) => `$${n.toFixed(2)}`))).toEqual(["up to $0.10 USDC"]);
+    expect(rows.filter((r) => r.amount !== null).map((r) => priceText(r, (n) => `$${n.toFixed(2)}`))).toEqual([
+      "up to $0.10 USDC",
+    ]);
   });
 
   it("counts each metered sale at what it moved", async () => {
-    const result = await indexSales(conn.db, { confirmations: 0, reorgDepth: 64, maxBlockRange: 10_000, backfillBlocks: 1_000_000, network: BASE_SEPOLIA, client: chain });
+    const result = await indexSales(conn.db, {
+      confirmations: 0,
+      reorgDepth: 64,
+      maxBlockRange: 10_000,
+      backfillBlocks: 1_000_000,
+      network: BASE_SEPOLIA,
+      client: chain,
+    });
     expect(result).toMatchObject({ added: 2, payees: 1 });
     const summary = (await salesSummaries(conn.db, [listingId])).get(listingId)!;
     expect(summary.allTime).toEqual({ sales: 2, buyers: 2, volumeUnits: "80000" });
@@ -106,8 +127,20 @@ describe.each(drivers())("metered sales (%s)", (driver) => {
       const key = generatePrivateKey();
       const wallet = walletFromKey(key);
       await stack.chain.mintUsdc(wallet.address, 1_000_000n);
-      const settings = { wallet, budgetUnits: 1_000_000n, maxUnits: 100_000n, intervalMs: 86_400_000, timeoutMs: 20_000, allowPrivateHosts: true };
-      const result = await testPurchase(conn.db, settings, { id: listingId, name: "Metered Summaries", serverUrl: kit.url, price: null, lastTestedAt: null }, probe);
+      const settings = {
+        wallet,
+        budgetUnits: 1_000_000n,
+        maxUnits: 100_000n,
+        intervalMs: 86_400_000,
+        timeoutMs: 20_000,
+        allowPrivateHosts: true,
+      };
+      const result = await testPurchase(
+        conn.db,
+        settings,
+        { id: listingId, name: "Metered Summaries", serverUrl: kit.url, price: null, lastTestedAt: null },
+        probe,
+      );
       expect(result, JSON.stringify(result)).toMatchObject({ kind: "recorded", outcome: "delivered" });
       const [row] = await conn.db.select().from(testPurchases).where(eq(testPurchases.listingId, listingId));
       expect(row).toMatchObject({ units: 30_000n, money: "paid" });

@@ -8,7 +8,15 @@ import os from "node:os";
 import path from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chainReader, Confirmations, Ledger, loadSettings, purchase, walletFromKey, type PurchaseDeps } from "@agora-mcp/client";
+import {
+  chainReader,
+  Confirmations,
+  Ledger,
+  loadSettings,
+  purchase,
+  walletFromKey,
+  type PurchaseDeps,
+} from "@agora-mcp/client";
 import { X402_PAYMENT_META } from "@agora-mcp/protocol";
 import { createMonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
@@ -65,13 +73,27 @@ async function buyer(env: Record<string, string> = {}) {
   const key = generatePrivateKey();
   const address = privateKeyToAccount(key).address;
   await stack.chain.mintUsdc(address, FUNDS);
-  const settings = loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: stack.chain.rpcUrl, ...env });
+  const settings = loadSettings({
+    AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+    ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+    ENABLE_REQUEST_ELICITATION: "false",
+    AGORA_RPC_URL: stack.chain.rpcUrl,
+    ...env,
+  });
   const ledger = new Ledger(path.join(dir, "ledger.jsonl"));
-  const deps: PurchaseDeps = { settings, wallet: walletFromKey(key), ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), asker: { kind: "confirmation-id" } };
+  const deps: PurchaseDeps = {
+    settings,
+    wallet: walletFromKey(key),
+    ledger,
+    chain: chainReader(settings.network, settings.rpcUrl),
+    confirmations: new Confirmations(),
+    asker: { kind: "confirmation-id" },
+  };
   return { deps, ledger, address, key };
 }
 
-const buy = (deps: PurchaseDeps, pages: string, confirmationId?: string) => purchase({ server: url, item: "summarise", params: { pages }, ...(confirmationId ? { confirmationId } : {}) }, deps);
+const buy = (deps: PurchaseDeps, pages: string, confirmationId?: string) =>
+  purchase({ server: url, item: "summarise", params: { pages }, ...(confirmationId ? { confirmationId } : {}) }, deps);
 
 describe("a metered item (upto)", () => {
   it("asks the person for 'up to' the maximum, and moves exactly what the call used", async () => {
@@ -79,21 +101,39 @@ describe("a metered item (upto)", () => {
     expect(await stack.chain.ethBalance(address)).toBe(0n);
     const asked = await buy(deps, "3");
     expect(asked).toMatchObject({ status: "confirmation-required" });
-    expect(asked.message).toMatch(/^Confirmation required: Pay up to \$0\.10 \(metered: you pay what the call uses\) USDC on .* for "Summarise"\? You pay only if the tool succeeds\./);
+    expect(asked.message).toMatch(
+      /^Confirmation required: Pay up to \$0\.10 \(metered: you pay what the call uses\) USDC on .* for "Summarise"\? You pay only if the tool succeeds\./,
+    );
     const payeeBefore = await stack.chain.usdcBalance(payTo);
     const bought = await buy(deps, "3", asked.confirmationId);
-    expect(bought).toMatchObject({ status: "delivered", code: "delivered", priceUsd: "$0.03", maxPriceUsd: "$0.10", result: "Summarised 3 pages" });
+    expect(bought).toMatchObject({
+      status: "delivered",
+      code: "delivered",
+      priceUsd: "$0.03",
+      maxPriceUsd: "$0.10",
+      result: "Summarised 3 pages",
+    });
     expect(bought.message).toMatch(/^Paid \$0\.03 of up to \$0\.10 to /);
     expect(await stack.chain.usdcBalance(address)).toBe(FUNDS - 30_000n);
     expect((await stack.chain.usdcBalance(payTo)) - payeeBefore).toBe(30_000n);
     expect(ledger.attempts().at(-1)).toMatchObject({ status: "paid", units: "30000", transaction: bought.transaction });
-    expect(events.at(-1)).toMatchObject({ itemId: "summarise", outcome: "delivered", units: "30000", transaction: bought.transaction });
+    expect(events.at(-1)).toMatchObject({
+      itemId: "summarise",
+      outcome: "delivered",
+      units: "30000",
+      transaction: bought.transaction,
+    });
   });
 
   it("moves nothing for a call that used nothing, and never more than the signed maximum", async () => {
     const { deps, ledger, address } = await buyer();
     const free = await buy(deps, "0");
-    expect(free).toMatchObject({ status: "delivered", priceUsd: "$0.00", maxPriceUsd: "$0.10", result: "Summarised 0 pages" });
+    expect(free).toMatchObject({
+      status: "delivered",
+      priceUsd: "$0.00",
+      maxPriceUsd: "$0.10",
+      result: "Summarised 0 pages",
+    });
     expect(free.transaction).toBeUndefined();
     expect(await stack.chain.usdcBalance(address)).toBe(FUNDS);
     expect(ledger.attempts().at(-1)).toMatchObject({ status: "paid", units: "0" });
@@ -101,7 +141,11 @@ describe("a metered item (upto)", () => {
     const over = await buy(deps, "50");
     expect(over).toMatchObject({ status: "delivered", priceUsd: "$0.10" });
     expect(await stack.chain.usdcBalance(address)).toBe(FUNDS - 100_000n);
-    expect(logs.some((line) => /metered item summarise reported \$0\.50, above its maximum of \$0\.10; the maximum was settled/.test(line))).toBe(true);
+    expect(
+      logs.some((line) =>
+        /metered item summarise reported \$0\.50, above its maximum of \$0\.10; the maximum was settled/.test(line),
+      ),
+    ).toBe(true);
   });
 
   it("charges nothing when the tool fails", async () => {
@@ -125,9 +169,19 @@ describe("a metered item (upto)", () => {
   it("is not sold through make-purchase, whose payments are for a fixed price", async () => {
     const client = await connect(url);
     closing.push(() => client.close());
-    const answer = await client.callTool({ name: "make-purchase", arguments: { itemId: "summarise", params: { pages: "3" }, signedTransaction: "x", paymentMethod: "USDC_BASE_SEPOLIA" } });
+    const answer = await client.callTool({
+      name: "make-purchase",
+      arguments: {
+        itemId: "summarise",
+        params: { pages: "3" },
+        signedTransaction: "x",
+        paymentMethod: "USDC_BASE_SEPOLIA",
+      },
+    });
     expect(answer.isError).toBe(true);
-    expect(JSON.stringify(answer.content)).toMatch(/is metered \(up to \$0\.10 a call\): buy it through its own tool summarise.*Nothing was charged\./);
+    expect(JSON.stringify(answer.content)).toMatch(
+      /is metered \(up to \$0\.10 a call\): buy it through its own tool summarise.*Nothing was charged\./,
+    );
   });
 
   it("delivers once for one signed maximum: the same payment sent again is refused and moves nothing more", async () => {
@@ -135,8 +189,13 @@ describe("a metered item (upto)", () => {
     const client = await connect(url);
     closing.push(() => client.close());
     const { required, payment } = await signUptoPayment(client, "summarise", { pages: "3" }, key, stack.chain.rpcUrl);
-    expect(required.accepts[0]).toMatchObject({ scheme: "upto", amount: "100000", extra: { facilitatorAddress: stack.facilitator.address } });
-    const call = () => client.callTool({ name: "summarise", arguments: { pages: "3" }, _meta: { [X402_PAYMENT_META]: payment } });
+    expect(required.accepts[0]).toMatchObject({
+      scheme: "upto",
+      amount: "100000",
+      extra: { facilitatorAddress: stack.facilitator.address },
+    });
+    const call = () =>
+      client.callTool({ name: "summarise", arguments: { pages: "3" }, _meta: { [X402_PAYMENT_META]: payment } });
     const first = await call();
     expect(first.isError).toBeFalsy();
     expect(first._meta?.["x402/payment-response"]).toMatchObject({ success: true, amount: "30000" });

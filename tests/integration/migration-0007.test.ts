@@ -80,7 +80,9 @@ describe.each(drivers())("migration 0007 backfill on %s", (driver) => {
 
     await upgrade();
 
-    const rows = await query(`select name, github_id, email_verified_at is not null as verified from users order by name`);
+    const rows = await query(
+      `select name, github_id, email_verified_at is not null as verified from users order by name`,
+    );
     expect(rows.map((r) => ({ name: r.name, githubId: r.github_id, verified: r.verified }))).toEqual([
       { name: "No Mail", githubId: "9919", verified: false },
       { name: "Octo", githubId: "583231", verified: true },

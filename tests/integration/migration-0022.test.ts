@@ -9,21 +9,42 @@ import { listings } from "@/db/schema";
 import { insertListing } from "@/lib/listings/write";
 import { drivers, openTestDatabase } from "../support/databases";
 
-const backfill = fs.readFileSync(new URL("../../db/migrations/0022_registry_names.sql", import.meta.url), "utf8").split("--> statement-breakpoint").at(-1)!;
+const backfill = fs
+  .readFileSync(new URL("../../db/migrations/0022_registry_names.sql", import.meta.url), "utf8")
+  .split("--> statement-breakpoint")
+  .at(-1)!;
 
 describe.each(drivers())("migration 0022 on %s", (driver) => {
   it("names every imported registry listing uniquely, without renaming a local one", async () => {
     const conn = await openTestDatabase(driver);
     try {
       const base = { categories: [], status: "approved" as const, description: "d" };
-      const imported = (slug: string, upstreamName: string, source: ListingSource = "mcp-registry") => insertListing(conn.db, { ...base, name: slug, slug, serverUrl: `https://${slug}.example/mcp`, source, upstreamName });
-      await insertListing(conn.db, { ...base, name: "Weather Now", slug: "weather-now", serverUrl: "https://weather-now.example/mcp" });
+      const imported = (slug: string, upstreamName: string, source: ListingSource = "mcp-registry") =>
+        insertListing(conn.db, {
+          ...base,
+          name: slug,
+          slug,
+          serverUrl: `https://${slug}.example/mcp`,
+          source,
+          upstreamName,
+        });
+      await insertListing(conn.db, {
+        ...base,
+        name: "Weather Now",
+        slug: "weather-now",
+        serverUrl: "https://weather-now.example/mcp",
+      });
       await imported("copy", "dev.agora-mcp/weather-now");
       await imported("first", "io.github.a/b");
       await imported("second", "io.github.a/b");
       await imported("discovered", "Thing", "x402-discovery");
       await conn.db.execute(sql.raw(backfill));
-      const named = Object.fromEntries((await conn.db.select({ slug: listings.slug, name: listings.registryName }).from(listings)).map((r) => [r.slug, r.name]));
+      const named = Object.fromEntries(
+        (await conn.db.select({ slug: listings.slug, name: listings.registryName }).from(listings)).map((r) => [
+          r.slug,
+          r.name,
+        ]),
+      );
       expect(named).toEqual({
         "weather-now": null,
         copy: expect.stringMatching(/^dev\.agora-mcp\/weather-now-[0-9a-f]{8}$/),

@@ -85,11 +85,29 @@ describe.each(drivers())("POST /api/mailchimp/member on %s", (driver) => {
 
   it.each([
     ["an invalid address", JSON.stringify({ email: "nope" }), {}, 400, "Invalid email address"],
-    ["a script payload", JSON.stringify({ email: "<script>alert(1)</script>@x.com" }), {}, 400, "Invalid email address"],
+    [
+      "a script payload",
+      JSON.stringify({ email: "<script>alert(1)</script>@x.com" }),
+      {},
+      400,
+      "Invalid email address",
+    ],
     ["a missing field", JSON.stringify({}), {}, 400, undefined],
     ["malformed JSON", "{email:", {}, 400, "Request body is not valid JSON."],
-    ["a form post", "email=a%40b.co", { "content-type": "application/x-www-form-urlencoded" }, 415, "Content-Type must be application/json."],
-    ["a body over 16 KB", JSON.stringify({ email: "a@b.co", pad: "x".repeat(17_000) }), {}, 413, "Request body must be at most 16 KB."],
+    [
+      "a form post",
+      "email=a%40b.co",
+      { "content-type": "application/x-www-form-urlencoded" },
+      415,
+      "Content-Type must be application/json.",
+    ],
+    [
+      "a body over 16 KB",
+      JSON.stringify({ email: "a@b.co", pad: "x".repeat(17_000) }),
+      {},
+      413,
+      "Request body must be at most 16 KB.",
+    ],
   ])("refuses %s", async (_label, body, headers, status, message) => {
     const res = await post(body, headers as Record<string, string>);
     expect(res.status).toBe(status);
@@ -109,14 +127,20 @@ describe.each(drivers())("POST /api/mailchimp/member on %s", (driver) => {
       },
     });
     const res = await POST(
-      new Request("http://localhost/api/mailchimp/member", { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit),
+      new Request("http://localhost/api/mailchimp/member", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
     );
     expect(res.status).toBe(413);
   });
 
   it("limits subscriptions per IP with 429 and Retry-After", async () => {
     const ip = { "x-agora-client-address": "203.0.113.77" };
-    for (let i = 0; i < 5; i++) expect((await post(JSON.stringify({ email: `n${i}@example.com` }), ip)).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await post(JSON.stringify({ email: `n${i}@example.com` }), ip)).status).toBe(200);
     const res = await post(JSON.stringify({ email: "n6@example.com" }), ip);
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -23,10 +23,14 @@ const DOC_ID = "https://agora.test/openapi.json";
 type Operation = { responses: Record<string, unknown>; "x-error-codes": string[] };
 
 async function describedDocument() {
-  const doc = (await (await openapi(new Request("http://localhost/api/openapi.json"))).json()) as { paths: Record<string, Record<string, Operation>> };
+  const doc = (await (await openapi(new Request("http://localhost/api/openapi.json"))).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
-  const serverJson = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../support/official-registry/server.schema.json"), "utf8")) as Record<string, unknown>;
+  const serverJson = JSON.parse(
+    fs.readFileSync(path.join(import.meta.dirname, "../support/official-registry/server.schema.json"), "utf8"),
+  ) as Record<string, unknown>;
   delete serverJson.$schema;
   ajv.addSchema(serverJson);
   ajv.addSchema({ ...doc, $id: DOC_ID });
@@ -38,9 +42,12 @@ async function describedDocument() {
     const status = String(response.status);
     if (!operation.responses[status]) return [`${method} ${described} answered ${status}, which it does not describe`];
     const body = (await response.json()) as { code?: string };
-    const validate = ajv.getSchema(`${DOC_ID}#/paths/${pointer(described)}/${method}/responses/${status}/content/${pointer("application/json")}/schema`)!;
+    const validate = ajv.getSchema(
+      `${DOC_ID}#/paths/${pointer(described)}/${method}/responses/${status}/content/${pointer("application/json")}/schema`,
+    )!;
     const problems = validate(body) ? [] : [`${method} ${described} ${status}: ${ajv.errorsText(validate.errors)}`];
-    if (response.status >= 400 && !operation["x-error-codes"].includes(body.code ?? "")) problems.push(`${method} ${described} answered code ${body.code}, not listed`);
+    if (response.status >= 400 && !operation["x-error-codes"].includes(body.code ?? ""))
+      problems.push(`${method} ${described} answered code ${body.code}, not listed`);
     return problems;
   };
 }
@@ -67,8 +74,16 @@ describe.each(drivers())("the API description against real answers on %s", (driv
       ...(await check("/api/mcp-agents", "get", list)),
       ...(await check("/api/mcp-agents", "get", await listAgents(at("/api/mcp-agents?limit=many")))),
       ...(await check("/api/mcp-agents", "get", await listAgents(at("/api/mcp-agents?cursor=nonsense")))),
-      ...(await check("/api/mcp-agents/{id}", "get", await getAgent(at(`/api/mcp-agents/${slug}`), segments({ id: slug })))),
-      ...(await check("/api/mcp-agents/{id}", "get", await getAgent(at("/api/mcp-agents/nobody"), segments({ id: "nobody" })))),
+      ...(await check(
+        "/api/mcp-agents/{id}",
+        "get",
+        await getAgent(at(`/api/mcp-agents/${slug}`), segments({ id: slug })),
+      )),
+      ...(await check(
+        "/api/mcp-agents/{id}",
+        "get",
+        await getAgent(at("/api/mcp-agents/nobody"), segments({ id: "nobody" })),
+      )),
     ];
     expect(problems).toEqual([]);
   });
@@ -80,9 +95,24 @@ describe.each(drivers())("the API description against real answers on %s", (driv
     const problems = [
       ...(await check("/v0.1/servers", "get", list)),
       ...(await check("/v0.1/servers", "get", await listServers(at("/v0.1/servers?cursor=%%%")))),
-      ...(await check("/v0.1/servers/{serverName}/versions/{version}", "get", await serverAt(at(`/v0.1/servers/${name}/versions/latest`), segments({ path: [namespace!, server!, "versions", "latest"] })))),
-      ...(await check("/v0.1/servers/{serverName}/versions", "get", await serverAt(at(`/v0.1/servers/${name}/versions`), segments({ path: [namespace!, server!, "versions"] })))),
-      ...(await check("/v0.1/servers/{serverName}", "get", await serverAt(at("/v0.1/servers/io.nobody/none"), segments({ path: ["io.nobody", "none"] })))),
+      ...(await check(
+        "/v0.1/servers/{serverName}/versions/{version}",
+        "get",
+        await serverAt(
+          at(`/v0.1/servers/${name}/versions/latest`),
+          segments({ path: [namespace!, server!, "versions", "latest"] }),
+        ),
+      )),
+      ...(await check(
+        "/v0.1/servers/{serverName}/versions",
+        "get",
+        await serverAt(at(`/v0.1/servers/${name}/versions`), segments({ path: [namespace!, server!, "versions"] })),
+      )),
+      ...(await check(
+        "/v0.1/servers/{serverName}",
+        "get",
+        await serverAt(at("/v0.1/servers/io.nobody/none"), segments({ path: ["io.nobody", "none"] })),
+      )),
     ];
     expect(problems).toEqual([]);
   });
@@ -93,8 +123,28 @@ describe.each(drivers())("the API description against real answers on %s", (driv
       ...(await check("/discovery/resources", "get", await resources(at("/discovery/resources?payTo=nope")))),
       ...(await check("/discovery/search", "get", await search(at("/discovery/search?query=weather")))),
       ...(await check("/api/health", "get", await health(at("/api/health")))),
-      ...(await check("/api/auth/login", "post", await login(new Request("http://localhost/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "not an address" }) })))),
-      ...(await check("/api/auth/login", "post", await login(new Request("http://localhost/api/auth/login", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" })))),
+      ...(await check(
+        "/api/auth/login",
+        "post",
+        await login(
+          new Request("http://localhost/api/auth/login", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ email: "not an address" }),
+          }),
+        ),
+      )),
+      ...(await check(
+        "/api/auth/login",
+        "post",
+        await login(
+          new Request("http://localhost/api/auth/login", {
+            method: "POST",
+            headers: { "content-type": "text/plain" },
+            body: "{}",
+          }),
+        ),
+      )),
     ];
     expect(problems).toEqual([]);
   });
@@ -103,6 +153,8 @@ describe.each(drivers())("the API description against real answers on %s", (driv
     const wrong = Response.json({ status: "fine" });
     expect(await check("/api/health", "get", wrong)).not.toEqual([]);
     const undescribed = Response.json({ code: "nope", message: "x" }, { status: 418 });
-    expect(await check("/api/health", "get", undescribed)).toEqual(["get /api/health answered 418, which it does not describe"]);
+    expect(await check("/api/health", "get", undescribed)).toEqual([
+      "get /api/health answered 418, which it does not describe",
+    ]);
   });
 });

@@ -45,8 +45,23 @@ beforeAll(async () => {
     facilitatorTimeoutMs: 5_000,
     onPurchase: (e) => events.push(e),
     items: [
-      { id: "quote", name: "Quote", description: "A quote for a topic", price: "0.02", params: { topic: "Example: tea" }, x402Tool: "quote_x402", handler: ({ topic }) => (delivered.push(`quote:${topic}`), `A quote about ${topic}`) },
-      { id: "free-fact", name: "Free fact", description: "Free", price: 0, params: {}, handler: () => (delivered.push("free"), "water is wet") },
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote for a topic",
+        price: "0.02",
+        params: { topic: "Example: tea" },
+        x402Tool: "quote_x402",
+        handler: ({ topic }) => (delivered.push(`quote:${topic}`), `A quote about ${topic}`),
+      },
+      {
+        id: "free-fact",
+        name: "Free fact",
+        description: "Free",
+        price: 0,
+        params: {},
+        handler: () => (delivered.push("free"), "water is wet"),
+      },
       {
         id: "slow-image",
         name: "Slow image",
@@ -73,7 +88,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function requirements(units = PRICE, payTo: string = provider): { v1: PaymentRequirementsV1; v2: PaymentRequirementsV2 } {
+function requirements(
+  units = PRICE,
+  payTo: string = provider,
+): { v1: PaymentRequirementsV1; v2: PaymentRequirementsV2 } {
   return buildRequirements({ network: BASE_SEPOLIA, units, payTo, resource: { url: "mcp://test-provider#quote" } });
 }
 
@@ -85,10 +103,20 @@ async function signV1(buyer: PrivateKeyAccount, req: PaymentRequirementsV1): Pro
 /** A v2 payment as an x402 client makes it: `resource` repeats the PaymentRequired's (the kit names the item's tool and id). */
 async function signV2(buyer: PrivateKeyAccount, req: PaymentRequirementsV2) {
   const signed = await new ExactEvmScheme(buyer).createPaymentPayload(2, req as never);
-  return { x402Version: 2, accepted: req, payload: signed.payload, resource: { url: "mcp://test-provider#quote_x402/quote" } };
+  return {
+    x402Version: 2,
+    accepted: req,
+    payload: signed.payload,
+    resource: { url: "mcp://test-provider#quote_x402/quote" },
+  };
 }
 
-function purchase(itemId: string, params: Record<string, unknown>, signedTransaction: string, paymentMethod = "USDC_BASE_SEPOLIA") {
+function purchase(
+  itemId: string,
+  params: Record<string, unknown>,
+  signedTransaction: string,
+  paymentMethod = "USDC_BASE_SEPOLIA",
+) {
   return client.callTool({ name: "make-purchase", arguments: { itemId, params, signedTransaction, paymentMethod } });
 }
 
@@ -121,7 +149,11 @@ describe("buying through make-purchase (MonetizedMCP wire format, x402 v1)", () 
     expect(delivered.filter((d) => d === "quote:tea")).toHaveLength(1);
 
     // The same signed payment again: refused, delivered once only.
-    await expectRefused(buyer, () => purchase("quote", { topic: "tea" }, signed), /this payment was already used; sign a new one\. Nothing was delivered\./);
+    await expectRefused(
+      buyer,
+      () => purchase("quote", { topic: "tea" }, signed),
+      /this payment was already used; sign a new one\. Nothing was delivered\./,
+    );
     expect(events.filter((e) => e.outcome === "delivered" && e.itemId === "quote")).toHaveLength(1);
   });
 
@@ -129,7 +161,9 @@ describe("buying through make-purchase (MonetizedMCP wire format, x402 v1)", () 
     const buyer = await stack.fundedBuyer(1_000_000n);
     const signed = await signV1(buyer, requirements().v1);
     const count = delivered.length;
-    const results = await Promise.all([1, 2, 3].map(() => purchase("quote", { topic: "race" }, signed).then(readPurchaseResult)));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => purchase("quote", { topic: "race" }, signed).then(readPurchaseResult)),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(delivered.length - count).toBe(1);
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
@@ -139,29 +173,62 @@ describe("buying through make-purchase (MonetizedMCP wire format, x402 v1)", () 
     const buyer = await stack.fundedBuyer(1_000_000n);
     const signed = await signV1(buyer, requirements().v1);
     await expectRefused(buyer, () => purchase("no-such-item", { topic: "tea" }, signed), /Unknown item "no-such-item"/);
-    await expectRefused(buyer, () => purchase("quote", {}, signed), /Missing parameters for "Quote": topic \(Example: tea\)/);
+    await expectRefused(
+      buyer,
+      () => purchase("quote", {}, signed),
+      /Missing parameters for "Quote": topic \(Example: tea\)/,
+    );
     await expectRefused(buyer, () => purchase("quote", { topic: "  " }, signed), /Missing parameters/);
   });
 
   it("refuses a wrong amount, a wrong payee, a wrong network, an expired and a tampered payment", async () => {
     const buyer = await stack.fundedBuyer(1_000_000n);
-    await expectRefused(buyer, async () => purchase("quote", { topic: "a" }, await signV1(buyer, requirements(10_000n).v1)), /authorises \$0\.01, the price of "Quote" is \$0\.02/);
-    await expectRefused(buyer, async () => purchase("quote", { topic: "a" }, await signV1(buyer, requirements(PRICE, stack.freshAddress()).v1)), /another payee/);
+    await expectRefused(
+      buyer,
+      async () => purchase("quote", { topic: "a" }, await signV1(buyer, requirements(10_000n).v1)),
+      /authorises \$0\.01, the price of "Quote" is \$0\.02/,
+    );
+    await expectRefused(
+      buyer,
+      async () => purchase("quote", { topic: "a" }, await signV1(buyer, requirements(PRICE, stack.freshAddress()).v1)),
+      /another payee/,
+    );
     const mainnet = buildRequirements({ network: BASE_MAINNET, units: PRICE, payTo: provider, resource: { url: "x" } });
-    await expectRefused(buyer, async () => purchase("quote", { topic: "a" }, await signV1(buyer, mainnet.v1)), /network base, this server is paid on Base Sepolia/);
-    await expectRefused(buyer, async () => purchase("quote", { topic: "a" }, await signV1(buyer, { ...requirements().v1, maxTimeoutSeconds: 1 })), /expired/);
+    await expectRefused(
+      buyer,
+      async () => purchase("quote", { topic: "a" }, await signV1(buyer, mainnet.v1)),
+      /network base, this server is paid on Base Sepolia/,
+    );
+    await expectRefused(
+      buyer,
+      async () =>
+        purchase("quote", { topic: "a" }, await signV1(buyer, { ...requirements().v1, maxTimeoutSeconds: 1 })),
+      /expired/,
+    );
     // A valid signature over other terms: the nonce is changed after signing.
     const tampered = JSON.parse(Buffer.from(await signV1(buyer, requirements().v1), "base64").toString());
     tampered.payload.authorization.nonce = `0x${"ab".repeat(32)}`;
-    await expectRefused(buyer, () => purchase("quote", { topic: "a" }, Buffer.from(JSON.stringify(tampered)).toString("base64")), /signature/);
+    await expectRefused(
+      buyer,
+      () => purchase("quote", { topic: "a" }, Buffer.from(JSON.stringify(tampered)).toString("base64")),
+      /signature/,
+    );
     await expectRefused(buyer, () => purchase("quote", { topic: "a" }, "not a payment!"), /neither base64 nor JSON/);
     await expectRefused(buyer, () => purchase("quote", { topic: "a" }, ""), /Payment required: "Quote" costs \$0\.02/);
-    await expectRefused(buyer, async () => purchase("quote", { topic: "a" }, await signV1(buyer, requirements().v1), "USDC_BASE_MAINNET"), /paid in USDC_BASE_SEPOLIA/);
+    await expectRefused(
+      buyer,
+      async () => purchase("quote", { topic: "a" }, await signV1(buyer, requirements().v1), "USDC_BASE_MAINNET"),
+      /paid in USDC_BASE_SEPOLIA/,
+    );
   });
 
   it("refuses a payment from a wallet that cannot cover it", async () => {
     const buyer = await stack.fundedBuyer(5_000n);
-    await expectRefused(buyer, async () => purchase("quote", { topic: "poor" }, await signV1(buyer, requirements().v1)), /Payment refused/);
+    await expectRefused(
+      buyer,
+      async () => purchase("quote", { topic: "poor" }, await signV1(buyer, requirements().v1)),
+      /Payment refused/,
+    );
   });
 
   it("delivers a free item without any payment", async () => {
@@ -177,12 +244,20 @@ describe("asynchronous items", () => {
   it("answers a job id at once and hands the result to the wallet that paid, and nobody else", async () => {
     const buyer = await stack.fundedBuyer(1_000_000n);
     const other = await stack.fundedBuyer(0n);
-    const outcome = readPurchaseResult(await purchase("slow-image", { brief: "fox" }, await signV1(buyer, requirements(50_000n).v1)));
+    const outcome = readPurchaseResult(
+      await purchase("slow-image", { brief: "fox" }, await signV1(buyer, requirements(50_000n).v1)),
+    );
     expect(outcome).toMatchObject({ ok: true, checkAfterSeconds: 60 });
     if (!outcome.ok || !outcome.jobId) throw new Error("no job");
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - 50_000n);
     const status = async (signer: PrivateKeyAccount) =>
-      client.callTool({ name: "job-status", arguments: { jobId: outcome.jobId, signature: await signer.signMessage({ message: jobStatusMessage(outcome.jobId!) }) } });
+      client.callTool({
+        name: "job-status",
+        arguments: {
+          jobId: outcome.jobId,
+          signature: await signer.signMessage({ message: jobStatusMessage(outcome.jobId!) }),
+        },
+      });
     expect((await status(buyer)).structuredContent).toMatchObject({ status: "pending" });
     releaseJob();
     await new Promise((r) => setTimeout(r, 50));
@@ -191,7 +266,13 @@ describe("asynchronous items", () => {
     expect(stranger.isError).toBe(true);
     expect(JSON.stringify(stranger.content)).toContain("No such job for this wallet");
     // A signature of another message by the right wallet does not open it either.
-    const wrong = await client.callTool({ name: "job-status", arguments: { jobId: outcome.jobId, signature: await signMessage({ message: "hello", privateKey: `0x${"11".repeat(32)}` }) } });
+    const wrong = await client.callTool({
+      name: "job-status",
+      arguments: {
+        jobId: outcome.jobId,
+        signature: await signMessage({ message: "hello", privateKey: `0x${"11".repeat(32)}` }),
+      },
+    });
     expect(wrong.isError).toBe(true);
   });
 });
@@ -201,29 +282,55 @@ describe("buying through the x402 binding for MCP", () => {
     const unpaid = await client.callTool({ name: "quote_x402", arguments: { topic: "tea" } });
     expect(unpaid.isError).toBe(true);
     const required = readPaymentRequired(unpaid);
-    expect(required).toMatchObject({ x402Version: 2, error: "Payment required", accepts: [{ scheme: "exact", network: "eip155:84532", amount: "20000", payTo: provider, asset: BASE_SEPOLIA.asset }] });
+    expect(required).toMatchObject({
+      x402Version: 2,
+      error: "Payment required",
+      accepts: [
+        { scheme: "exact", network: "eip155:84532", amount: "20000", payTo: provider, asset: BASE_SEPOLIA.asset },
+      ],
+    });
 
     const buyer = await stack.fundedBuyer(1_000_000n);
     const payment = await signV2(buyer, required!.accepts[0] as PaymentRequirementsV2);
-    const paid = await client.callTool({ name: "quote_x402", arguments: { topic: "tea" }, _meta: { "x402/payment": payment } });
+    const paid = await client.callTool({
+      name: "quote_x402",
+      arguments: { topic: "tea" },
+      _meta: { "x402/payment": payment },
+    });
     expect(paid.isError).toBeFalsy();
     expect(paid.content).toEqual([{ type: "text", text: "A quote about tea" }]);
-    expect(readSettlementResponse(paid._meta)).toMatchObject({ success: true, network: "eip155:84532", payer: buyer.address });
+    expect(readSettlementResponse(paid._meta)).toMatchObject({
+      success: true,
+      network: "eip155:84532",
+      payer: buyer.address,
+    });
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
 
-    const again = await client.callTool({ name: "quote_x402", arguments: { topic: "tea" }, _meta: { "x402/payment": payment } });
+    const again = await client.callTool({
+      name: "quote_x402",
+      arguments: { topic: "tea" },
+      _meta: { "x402/payment": payment },
+    });
     expect(readPaymentRequired(again)?.error).toBe("Payment refused: this payment was already used; sign a new one.");
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
   });
 
   it("accepts a version 1 payment (base64) in _meta and refuses another asset", async () => {
     const buyer = await stack.fundedBuyer(1_000_000n);
-    const paid = await client.callTool({ name: "quote_x402", arguments: { topic: "v1" }, _meta: { "x402/payment": await signV1(buyer, requirements().v1) } });
+    const paid = await client.callTool({
+      name: "quote_x402",
+      arguments: { topic: "v1" },
+      _meta: { "x402/payment": await signV1(buyer, requirements().v1) },
+    });
     expect(paid.isError).toBeFalsy();
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
 
     const otherAsset = { ...requirements().v2, asset: "0x0000000000000000000000000000000000000001" };
-    const refused = await client.callTool({ name: "quote_x402", arguments: { topic: "v1" }, _meta: { "x402/payment": await signV2(buyer, otherAsset) } });
+    const refused = await client.callTool({
+      name: "quote_x402",
+      arguments: { topic: "v1" },
+      _meta: { "x402/payment": await signV2(buyer, otherAsset) },
+    });
     expect(readPaymentRequired(refused)?.error).toMatch(/another token/);
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
   });
@@ -236,7 +343,16 @@ describe("when the facilitator is down or slow", () => {
       walletAddress: provider,
       facilitatorUrl,
       facilitatorTimeoutMs: 1_500,
-      items: [{ id: "quote", name: "Quote", description: "q", price: "0.02", params: {}, handler: () => delivered.push("lonely") }],
+      items: [
+        {
+          id: "quote",
+          name: "Quote",
+          description: "q",
+          price: "0.02",
+          params: {},
+          handler: () => delivered.push("lonely"),
+        },
+      ],
     });
     const running = await kit.listen({ port: 0 });
     const c = new Client({ name: "t", version: "1" });
@@ -261,7 +377,16 @@ describe("when the facilitator is down or slow", () => {
         const started = Date.now();
         await expectRefused(
           buyer,
-          async () => c.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: {}, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: await signV1(buyer, requirements().v1) } }),
+          async () =>
+            c.callTool({
+              name: "make-purchase",
+              arguments: {
+                itemId: "quote",
+                params: {},
+                paymentMethod: "USDC_BASE_SEPOLIA",
+                signedTransaction: await signV1(buyer, requirements().v1),
+              },
+            }),
           expected,
         );
         expect(Date.now() - started).toBeLessThan(4_000);

@@ -23,7 +23,11 @@ const servers = new Map<FieldStyle, FieldServer>();
 
 beforeAll(async () => {
   stack = await startPaymentStack();
-  for (const style of FIELD_STYLES) servers.set(style, await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: PAYEE, units: 12_345n }));
+  for (const style of FIELD_STYLES)
+    servers.set(
+      style,
+      await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: PAYEE, units: 12_345n }),
+    );
 });
 
 afterAll(async () => {
@@ -38,12 +42,21 @@ describe.each(FIELD_STYLES)("a server built with %s", (style) => {
     const result = await probeServer(server.url, { allowPrivateHosts: true, paidTools });
     expect(result.error).toBeNull();
     const item = result.pricedItems.find((i) => i.toolName === server.paidTool);
-    expect(item).toMatchObject({ units: "12345", currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA", style: EXPECTED_STYLE[style] });
+    expect(item).toMatchObject({
+      units: "12345",
+      currency: "USDC",
+      paymentMethod: "USDC_BASE_SEPOLIA",
+      style: EXPECTED_STYLE[style],
+    });
     expect(result.paymentMethods).toContainEqual({ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: PAYEE });
     expect(result.verifiable).toBe(true);
     expect(result.lowestPrice).toBeCloseTo(0.012345, 9);
     const paid = result.tools.find((t) => t.name === server.paidTool)?.paid;
-    expect(paid).toMatchObject({ status: "priced", style: EXPECTED_STYLE[style], offers: [{ units: "12345", payTo: PAYEE }] });
+    expect(paid).toMatchObject({
+      status: "priced",
+      style: EXPECTED_STYLE[style],
+      offers: [{ units: "12345", payTo: PAYEE }],
+    });
     // Only x402 version 2 offers are what a generic client pays from a discovery entry.
     if (style === "vercel-x402-mcp" || style === "mcpay") expect(item?.x402Requirements).toBeUndefined();
     else expect(item?.x402Requirements).toMatchObject({ amount: "12345", payTo: PAYEE, network: "eip155:84532" });
@@ -74,7 +87,10 @@ describe("names that are wrong", () => {
       ],
     });
     expect(result.pricedItems).toEqual([]);
-    expect(result.tools.find((t) => t.name === server.freeTool)?.paid).toMatchObject({ status: "no-ask", reason: "owner" });
+    expect(result.tools.find((t) => t.name === server.freeTool)?.paid).toMatchObject({
+      status: "no-ask",
+      reason: "owner",
+    });
     expect(result.quirks).toContain("no-such-tool: named as paid (discovery) but not in tools/list");
     // The owner named the free tool and consented to one unpaid call: that call ran it (and only that one).
     expect(server.counts.freeCalls).toBe(1);

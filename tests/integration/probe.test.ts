@@ -15,7 +15,12 @@ import { recordCheck } from "@/lib/listings/checks/drift";
 import { toListingRow } from "@/lib/listings/write";
 import { listingProbes, listings, type ReviewStatus } from "@/db/schema";
 import type { Db } from "@/db/types";
-import { startReferenceServer, type ConcurrencyTracker, type ReferenceServer, type Variant } from "@/examples/monetized-server";
+import {
+  startReferenceServer,
+  type ConcurrencyTracker,
+  type ReferenceServer,
+  type Variant,
+} from "@/examples/monetized-server";
 import { reloadEnv } from "@/lib/env";
 import { PROBE_TIMEOUT_MS, probeServer, type ProbeResult } from "@/lib/probe";
 import { checkListings, checkListing } from "@/lib/listings/checks/check-listings";
@@ -26,7 +31,17 @@ import { startPricedServer } from "../support/priced-server";
 const HOUR = 60 * 60 * 1000;
 const loopback = { allowPrivateHosts: true };
 const servers = new Map<Variant, ReferenceServer>();
-const variants: Variant[] = ["reference", "quirky", "no-pricing", "sse-only", "modern-only", "not-mcp", "slow", "huge", "redirect-private"];
+const variants: Variant[] = [
+  "reference",
+  "quirky",
+  "no-pricing",
+  "sse-only",
+  "modern-only",
+  "not-mcp",
+  "slow",
+  "huge",
+  "redirect-private",
+];
 
 beforeAll(async () => {
   for (const variant of variants) servers.set(variant, await startReferenceServer({ port: 0, variant }));
@@ -43,7 +58,15 @@ describe("probing MonetizedMCP servers on loopback", () => {
   it("probes, prices and verifies a server that speaks only MCP 2026-07-28 like any other, and records the revision", async () => {
     const both = await probeServer(urlOf("reference"), loopback);
     const modern = await probeServer(urlOf("modern-only"), loopback);
-    expect(modern).toMatchObject({ reachable: true, transport: "streamable-http", protocolVersion: "2026-07-28", verifiable: true, pricesRead: true, lowestPrice: 0.01, error: null });
+    expect(modern).toMatchObject({
+      reachable: true,
+      transport: "streamable-http",
+      protocolVersion: "2026-07-28",
+      verifiable: true,
+      pricesRead: true,
+      lowestPrice: 0.01,
+      error: null,
+    });
     expect(modern.tools).toEqual(both.tools);
     expect(modern.pricedItems).toEqual(both.pricedItems);
     expect(modern.paymentMethods).toEqual(both.paymentMethods);
@@ -51,7 +74,11 @@ describe("probing MonetizedMCP servers on loopback", () => {
     const v1 = new Client({ name: "old-client", version: "1.0.0" });
     await expect(v1.connect(new StreamableHTTPClientTransport(new URL(urlOf("modern-only"))))).rejects.toThrow();
     // A server on the older SDK line (v1, 2025-11-25 at most) answers the 2025 handshake the probe falls back to.
-    const old = await startPricedServer({ items: [{ name: "Old item", amount: 0.02 }], wallet: "0x000000000000000000000000000000000000dEaD", extraTool: false });
+    const old = await startPricedServer({
+      items: [{ name: "Old item", amount: 0.02 }],
+      wallet: "0x000000000000000000000000000000000000dEaD",
+      extraTool: false,
+    });
     try {
       const legacy = await probeServer(old.url, loopback);
       expect(legacy).toMatchObject({ reachable: true, pricesRead: true, lowestPrice: 0.02, error: null });
@@ -76,9 +103,20 @@ describe("probing MonetizedMCP servers on loopback", () => {
     });
     // The kit speaks the current revision, which the probe asks for first (server/discover).
     expect(result.protocolVersion).toBe("2026-07-28");
-    expect(result.tools.map((t) => t.name)).toEqual(["price-listing", "payment-methods", "make-purchase", "job-status", "weather", "market-report", "logo-render"]);
+    expect(result.tools.map((t) => t.name)).toEqual([
+      "price-listing",
+      "payment-methods",
+      "make-purchase",
+      "job-status",
+      "weather",
+      "market-report",
+      "logo-render",
+    ]);
     // Built on the provider kit: make-purchase takes the payment the way MonetizedMCP SDK clients send it.
-    expect(result.tools[2]!.inputSchema).toMatchObject({ type: "object", properties: { itemId: { type: "string" }, signedTransaction: { type: "string" } } });
+    expect(result.tools[2]!.inputSchema).toMatchObject({
+      type: "object",
+      properties: { itemId: { type: "string" }, signedTransaction: { type: "string" } },
+    });
     expect(result.pricedItems.map((i) => [i.id ?? i.toolName, i.amount, i.units, i.currency])).toEqual([
       ["weather-now", 0.01, "10000", "USDC"],
       ["market-report", 0.25, "250000", "USDC"],
@@ -101,7 +139,9 @@ describe("probing MonetizedMCP servers on loopback", () => {
       maxTimeoutSeconds: 300,
       extra: { name: "USDC", version: "2" },
     });
-    expect(result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x000000000000000000000000000000000000dEaD" }]);
+    expect(result.paymentMethods).toEqual([
+      { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x000000000000000000000000000000000000dEaD" },
+    ]);
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -124,7 +164,13 @@ describe("probing MonetizedMCP servers on loopback", () => {
 
   it("finds an MCP server without the MonetizedMCP tools reachable but not verifiable, its price unread", async () => {
     const result = await probeServer(urlOf("no-pricing"), loopback);
-    expect(result).toMatchObject({ reachable: true, verifiable: false, pricesRead: false, lowestPrice: null, error: null });
+    expect(result).toMatchObject({
+      reachable: true,
+      verifiable: false,
+      pricesRead: false,
+      lowestPrice: null,
+      error: null,
+    });
     expect(result.tools.map((t) => t.name)).toEqual(["echo"]);
   });
 
@@ -133,13 +179,17 @@ describe("probing MonetizedMCP servers on loopback", () => {
     expect(result).toMatchObject({ reachable: false, verifiable: false, latencyMs: null });
     // A class and a fixed sentence: the page's own text is never stored.
     expect(result).toMatchObject({ errorClass: "not_mcp", httpStatus: null });
-    expect(result.error).toMatch(/^Not an MCP server: no answer over Streamable HTTP or the older HTTP\+SSE transport\.$/);
+    expect(result.error).toMatch(
+      /^Not an MCP server: no answer over Streamable HTTP or the older HTTP\+SSE transport\.$/,
+    );
   });
 
   it("refuses a redirect to the cloud metadata address", async () => {
     const result = await probeServer(urlOf("redirect-private"), loopback);
     expect(result).toMatchObject({ reachable: false, verifiable: false });
-    expect(result.error).toBe("Redirect to http://169.254.169.254/latest/meta-data/: Refused 169.254.169.254: cloud-metadata address");
+    expect(result.error).toBe(
+      "Redirect to http://169.254.169.254/latest/meta-data/: Refused 169.254.169.254: cloud-metadata address",
+    );
   });
 
   it("stops reading an answer past 1 MB", async () => {
@@ -172,18 +222,33 @@ describe("probing MonetizedMCP servers on loopback", () => {
   });
 
   it("reports an invalid URL without throwing", async () => {
-    expect(await probeServer("not a url", loopback)).toMatchObject({ reachable: false, error: "Not a valid URL: not a url" });
+    expect(await probeServer("not a url", loopback)).toMatchObject({
+      reachable: false,
+      error: "Not a valid URL: not a url",
+    });
   });
 
   it("has the reference server refuse a purchase without a valid payment", async () => {
     const client = new Client({ name: "test", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(urlOf("reference")), { fetch: createSafeFetch(loopback) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(urlOf("reference")), { fetch: createSafeFetch(loopback) }),
+    );
     const buy = (signedTransaction: string) =>
-      client.callTool({ name: "make-purchase", arguments: { itemId: "weather-now", params: { city: "Lisbon" }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction } });
+      client.callTool({
+        name: "make-purchase",
+        arguments: {
+          itemId: "weather-now",
+          params: { city: "Lisbon" },
+          paymentMethod: "USDC_BASE_SEPOLIA",
+          signedTransaction,
+        },
+      });
     try {
       const unpaid = await buy("");
       expect(unpaid.isError).toBe(true);
-      expect((unpaid.content as { text: string }[])[0]!.text).toMatch(/^Payment required: "Current weather" costs \$0\.01 .* to 0x0+dEaD/);
+      expect((unpaid.content as { text: string }[])[0]!.text).toMatch(
+        /^Payment required: "Current weather" costs \$0\.01 .* to 0x0+dEaD/,
+      );
       const garbage = await buy("e30=");
       expect(garbage.isError).toBe(true);
       expect((garbage.content as { text: string }[])[0]!.text).toMatch(/^The payment is malformed/);
@@ -193,16 +258,27 @@ describe("probing MonetizedMCP servers on loopback", () => {
   });
 });
 
-async function addListing(db: Db, name: string, serverUrl: string, status: ReviewStatus = "approved", price: number | null = 9): Promise<string> {
+async function addListing(
+  db: Db,
+  name: string,
+  serverUrl: string,
+  status: ReviewStatus = "approved",
+  price: number | null = 9,
+): Promise<string> {
   const [row] = await db
     .insert(listings)
-    .values(toListingRow({ name, description: "A server the probe checks.", categories: ["AI"], serverUrl, status, price }))
+    .values(
+      toListingRow({ name, description: "A server the probe checks.", categories: ["AI"], serverUrl, status, price }),
+    )
     .returning({ id: listings.id });
   return row!.id;
 }
 
 async function listingState(db: Db, id: string) {
-  const [row] = await db.select({ price: listings.price, verified: listings.verified }).from(listings).where(eq(listings.id, id));
+  const [row] = await db
+    .select({ price: listings.price, verified: listings.verified })
+    .from(listings)
+    .where(eq(listings.id, id));
   return { price: row!.price === null ? null : Number(row!.price), verified: row!.verified };
 }
 
@@ -226,7 +302,12 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     const recorded = await recordCheck(conn.db, { id: id, revision: 1 }, reference);
     expect(recorded.listing).toEqual({ price: 0.01, verified: true });
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
-    expect(recorded.probe).toMatchObject({ listingId: id, reachable: true, verifiable: true, serverName: "agora-reference-monetized-server" });
+    expect(recorded.probe).toMatchObject({
+      listingId: id,
+      reachable: true,
+      verifiable: true,
+      serverName: "agora-reference-monetized-server",
+    });
     expect(recorded.probe.pricedItems).toHaveLength(7);
     expect(recorded.probe.paymentMethods[0]!.paymentMethod).toBe("USDC_BASE_SEPOLIA");
   });
@@ -253,7 +334,11 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
   it("keeps an out-of-date result as history without touching the listing", async () => {
     const id = await addListing(conn.db, "Late result", `${urlOf("reference")}?l`);
     await recordCheck(conn.db, { id: id, revision: 1 }, reference);
-    const late = await recordCheck(conn.db, { id: id, revision: 1 }, { ...down, checkedAt: new Date(reference.checkedAt.getTime() - HOUR) });
+    const late = await recordCheck(
+      conn.db,
+      { id: id, revision: 1 },
+      { ...down, checkedAt: new Date(reference.checkedAt.getTime() - HOUR) },
+    );
     expect(late.listing).toBeNull();
     expect(await listingState(conn.db, id)).toEqual({ price: 0.01, verified: true });
     expect(await probeHistory(conn.db, id)).toHaveLength(2);
@@ -264,17 +349,34 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     const demoted = await addListing(conn.db, "Demoted", `${urlOf("reference")}?d`);
     const fresh = await addListing(conn.db, "Fresh badge", `${urlOf("reference")}?fr`);
     const now = new Date();
-    await recordCheck(conn.db, { id: stale, revision: 1 }, { ...reference, checkedAt: new Date(now.getTime() - 23 * HOUR) }, now);
+    await recordCheck(
+      conn.db,
+      { id: stale, revision: 1 },
+      { ...reference, checkedAt: new Date(now.getTime() - 23 * HOUR) },
+      now,
+    );
     await recordCheck(conn.db, { id: demoted, revision: 1 }, reference, now);
     await recordCheck(conn.db, { id: fresh, revision: 1 }, reference, now);
     await conn.db.update(listings).set({ status: "rejected" }).where(eq(listings.id, demoted));
     const later = new Date(now.getTime() + 2 * HOUR);
     await refreshVerifiedFlags(conn.db, later);
-    const flags = await conn.db.select({ id: listings.id, verified: listings.verified }).from(listings).where(inArray(listings.id, [stale, demoted, fresh]));
-    expect(Object.fromEntries(flags.map((f) => [f.id, f.verified]))).toEqual({ [stale]: false, [demoted]: false, [fresh]: true });
+    const flags = await conn.db
+      .select({ id: listings.id, verified: listings.verified })
+      .from(listings)
+      .where(inArray(listings.id, [stale, demoted, fresh]));
+    expect(Object.fromEntries(flags.map((f) => [f.id, f.verified]))).toEqual({
+      [stale]: false,
+      [demoted]: false,
+      [fresh]: true,
+    });
     // A result that is already more than 24 h old never grants the badge.
     const old = await addListing(conn.db, "Old result", `${urlOf("reference")}?o`);
-    await recordCheck(conn.db, { id: old, revision: 1 }, { ...reference, checkedAt: new Date(now.getTime() - 25 * HOUR) }, now);
+    await recordCheck(
+      conn.db,
+      { id: old, revision: 1 },
+      { ...reference, checkedAt: new Date(now.getTime() - 25 * HOUR) },
+      now,
+    );
     expect((await listingState(conn.db, old)).verified).toBe(false);
   });
 
@@ -290,10 +392,17 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
       [at(2, 9), { ...reference, latencyMs: 400 }],
       [at(40, 9), { ...down }], // outside the 30-day window
     ];
-    for (const [checkedAt, result] of checks) await recordCheck(conn.db, { id: id, revision: 1 }, { ...result, checkedAt }, now);
+    for (const [checkedAt, result] of checks)
+      await recordCheck(conn.db, { id: id, revision: 1 }, { ...result, checkedAt }, now);
 
     const history = await probeHistory(conn.db, id, 30, now);
-    expect(history.map((p) => p.checkedAt.toISOString())).toEqual(checks.slice(0, 5).map(([d]) => d.toISOString()).sort().reverse());
+    expect(history.map((p) => p.checkedAt.toISOString())).toEqual(
+      checks
+        .slice(0, 5)
+        .map(([d]) => d.toISOString())
+        .sort()
+        .reverse(),
+    );
     expect(await uptimeAndLatency(conn.db, id, 30, now)).toEqual({
       uptimePct: 80,
       medianLatencyMs: 25,
@@ -304,8 +413,17 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
         { day: "2026-03-10", ok: 2, total: 2 },
       ],
     });
-    expect(await uptimeAndLatency(conn.db, id, 1, now)).toMatchObject({ uptimePct: 100, medianLatencyMs: 20, checks: 2 });
-    expect(await uptimeAndLatency(conn.db, crypto.randomUUID())).toEqual({ uptimePct: null, medianLatencyMs: null, checks: 0, daily: [] });
+    expect(await uptimeAndLatency(conn.db, id, 1, now)).toMatchObject({
+      uptimePct: 100,
+      medianLatencyMs: 20,
+      checks: 2,
+    });
+    expect(await uptimeAndLatency(conn.db, crypto.randomUUID())).toEqual({
+      uptimePct: null,
+      medianLatencyMs: null,
+      checks: 0,
+      daily: [],
+    });
   });
 
   it("probes one listing on demand and serves the latest probe of each listing to the review queue", async () => {
@@ -315,7 +433,11 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
     expect(checked?.result.quirks).toContain("price listing tool spelled `pricing-listing`");
     expect(checked?.listing).toEqual({ price: 0.01, verified: false });
     await recordCheck(conn.db, { id: other, revision: 1 }, down);
-    const second = await recordCheck(conn.db, { id: other, revision: 1 }, { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) });
+    const second = await recordCheck(
+      conn.db,
+      { id: other, revision: 1 },
+      { ...reference, checkedAt: new Date(down.checkedAt.getTime() + 1_000) },
+    );
     const never = await addListing(conn.db, "Never probed", `${urlOf("reference")}?n`);
     const latest = await latestProbes(conn.db, [submitted, other, never]);
     expect([...latest.keys()].sort()).toEqual([submitted, other].sort());
@@ -357,8 +479,26 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
           status: i % 5 === 0 ? "pending" : "approved",
         }),
       );
-      rows.push(toListingRow({ name: "Never answers", slug: "never-answers", description: "Holds every request open.", categories: ["AI"], serverUrl: slow.url, status: "approved" }));
-      rows.push(toListingRow({ name: "Rejected", slug: "rejected-one", description: "Never probed again.", categories: ["AI"], serverUrl: `${fleet[0]!.url}?rejected`, status: "rejected" }));
+      rows.push(
+        toListingRow({
+          name: "Never answers",
+          slug: "never-answers",
+          description: "Holds every request open.",
+          categories: ["AI"],
+          serverUrl: slow.url,
+          status: "approved",
+        }),
+      );
+      rows.push(
+        toListingRow({
+          name: "Rejected",
+          slug: "rejected-one",
+          description: "Never probed again.",
+          categories: ["AI"],
+          serverUrl: `${fleet[0]!.url}?rejected`,
+          status: "rejected",
+        }),
+      );
       for (let i = 0; i < rows.length; i += 250) await conn.db.insert(listings).values(rows.slice(i, i + 250));
 
       let slowCost = 0;
@@ -368,7 +508,8 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
         concurrency: 8,
         onResult: (_, result) => {
           if (result.url === slow.url) slowCost = Date.now() - result.checkedAt.getTime();
-          else if (result.error && !result.error.startsWith("Not an MCP server")) surprises.push(`${result.url}: ${result.error}`);
+          else if (result.error && !result.error.startsWith("Not an MCP server"))
+            surprises.push(`${result.url}: ${result.error}`);
         },
       });
       console.log(
@@ -389,7 +530,9 @@ describe.each(drivers())("probe results in the database on %s", (driver) => {
       expect(probes).toHaveLength(1000);
       const verified = await conn.db.select({ id: listings.id }).from(listings).where(eq(listings.verified, true));
       // Verified needs approval: pending listings (every fifth) stay unverified.
-      const approvedVerifiable = rows.slice(0, 999).filter((r, i) => r.status === "approved" && [0, 1, 2, 3, 6].includes(i % fleet.length)).length;
+      const approvedVerifiable = rows
+        .slice(0, 999)
+        .filter((r, i) => r.status === "approved" && [0, 1, 2, 3, 6].includes(i % fleet.length)).length;
       expect(verified).toHaveLength(approvedVerifiable);
     } finally {
       await Promise.all([...fleet, slow].map((s) => s.close()));
@@ -412,14 +555,18 @@ describe("npm run check:all", () => {
       const { stdout } = await run(tsx, [cli, "--concurrency", "2"], {
         env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: dir, PROBE_ALLOW_PRIVATE_HOSTS: "true" },
       });
-      expect(stdout).toMatch(/Probed 2 listings in [\d.]+ s \(concurrency 2\): 1 reachable, 1 verifiable, 1 unreachable/);
+      expect(stdout).toMatch(
+        /Probed 2 listings in [\d.]+ s \(concurrency 2\): 1 reachable, 1 verifiable, 1 unreachable/,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 
   it("exits non-zero when the database is unavailable", async () => {
-    const failure = await run(tsx, [cli], { env: { ...process.env, DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" } }).catch((e: { code: number }) => e);
+    const failure = await run(tsx, [cli], {
+      env: { ...process.env, DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" },
+    }).catch((e: { code: number }) => e);
     expect((failure as { code: number }).code).toBe(1);
   }, 60_000);
 

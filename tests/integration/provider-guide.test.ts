@@ -23,7 +23,13 @@ beforeAll(async () => {
   stack = await startPaymentStack();
   const port = 23_000 + (process.pid % 1000);
   child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", EXAMPLE], {
-    env: { ...process.env, PORT: String(port), SERVER_WALLET_ADDRESS: wallet, FACILITATOR_URL: stack.facilitator.url, NETWORK: "base-sepolia" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SERVER_WALLET_ADDRESS: wallet,
+      FACILITATOR_URL: stack.facilitator.url,
+      NETWORK: "base-sepolia",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
@@ -48,12 +54,18 @@ describe("the provider guide's example", () => {
     const page = fs.readFileSync("content/guides/setup-and-usage.mdx", "utf8");
     // Shown as index.js (the code is plain JavaScript too), which the guide's `npm start` runs.
     expect(page).toContain("```js\n" + fs.readFileSync(EXAMPLE, "utf8").trimEnd() + "\n```");
-    for (const name of ["SERVER_WALLET_ADDRESS", "NETWORK", "FACILITATOR_URL", "PORT"]) expect(page).toContain(`${name}=`);
+    for (const name of ["SERVER_WALLET_ADDRESS", "NETWORK", "FACILITATOR_URL", "PORT"])
+      expect(page).toContain(`${name}=`);
   });
 
   it("is a verifiable paid server that settles a word count before it answers", async () => {
     const probe = await probeServer(url, { allowPrivateHosts: true });
-    expect(probe).toMatchObject({ reachable: true, verifiable: true, lowestPrice: 0.01, paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }] });
+    expect(probe).toMatchObject({
+      reachable: true,
+      verifiable: true,
+      lowestPrice: 0.01,
+      paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: wallet }],
+    });
 
     const buyer = await stack.fundedBuyer(100_000n);
     const { v1 } = buildRequirements({ network: BASE_SEPOLIA, units: 10_000n, payTo: wallet, resource: { url } });
@@ -61,9 +73,29 @@ describe("the provider guide's example", () => {
     const client = new Client({ name: "guide-reader", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
-      const paid = readPurchaseResult(await client.callTool({ name: "make-purchase", arguments: { itemId: "word-count", params: { text: "Hello, agents" }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: payment } }));
+      const paid = readPurchaseResult(
+        await client.callTool({
+          name: "make-purchase",
+          arguments: {
+            itemId: "word-count",
+            params: { text: "Hello, agents" },
+            paymentMethod: "USDC_BASE_SEPOLIA",
+            signedTransaction: payment,
+          },
+        }),
+      );
       expect(paid).toMatchObject({ ok: true, toolResult: '{"words":2}' });
-      const free = readPurchaseResult(await client.callTool({ name: "make-purchase", arguments: { itemId: "character-count", params: { text: "héllo" }, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: "" } }));
+      const free = readPurchaseResult(
+        await client.callTool({
+          name: "make-purchase",
+          arguments: {
+            itemId: "character-count",
+            params: { text: "héllo" },
+            paymentMethod: "USDC_BASE_SEPOLIA",
+            signedTransaction: "",
+          },
+        }),
+      );
       expect(free).toMatchObject({ ok: true, toolResult: '{"characters":5}' });
     } finally {
       await client.close();
@@ -71,7 +103,11 @@ describe("the provider guide's example", () => {
     expect(await stack.chain.usdcBalance(wallet)).toBe(10_000n);
     // The provider sees each purchase in the server's log: tool, price, payer, outcome.
     const paidLine = log.split("\n").find((l) => l.includes("purchase word-count"));
-    expect(paidLine).toMatch(new RegExp(`^\\[@agora-mcp/server\\] purchase word-count \\$0\\.01 by ${buyer.address}: delivered \\(tx 0x[0-9a-f]{64}\\)$`));
+    expect(paidLine).toMatch(
+      new RegExp(
+        `^\\[@agora-mcp/server\\] purchase word-count \\$0\\.01 by ${buyer.address}: delivered \\(tx 0x[0-9a-f]{64}\\)$`,
+      ),
+    );
     expect(log).toContain("purchase character-count free: delivered");
     expect(await stack.chain.usdcBalance(buyer.address)).toBe(90_000n);
   });

@@ -15,7 +15,15 @@ import { officialSchema } from "../support/official-registry";
 import { seedProbedSample } from "../support/probed-sample";
 
 type Entry = {
-  server: { name: string; title: string; description: string; version: string; websiteUrl: string; remotes: { type: string; url: string }[]; _meta: Record<string, Record<string, unknown>> };
+  server: {
+    name: string;
+    title: string;
+    description: string;
+    version: string;
+    websiteUrl: string;
+    remotes: { type: string; url: string }[];
+    _meta: Record<string, Record<string, unknown>>;
+  };
   _meta: Record<string, { status: string; publishedAt: string; updatedAt: string; isLatest: boolean }>;
 };
 type List = { servers: Entry[]; metadata: { count: number; nextCursor?: string } };
@@ -28,7 +36,9 @@ const list = (query = "", headers: Record<string, string> = {}, handler = listV0
   handler(new Request(`http://localhost/v0.1/servers${query}`, { headers }));
 // Next hands a catch-all its decoded segments.
 const one = (path: string, handler = oneV01) =>
-  handler(new Request(`http://localhost/v0.1/servers/${path}`), { params: Promise.resolve({ path: path.split("/").map(decodeURIComponent) }) });
+  handler(new Request(`http://localhost/v0.1/servers/${path}`), {
+    params: Promise.resolve({ path: path.split("/").map(decodeURIComponent) }),
+  });
 
 /** Every answer is checked against the official schema before any test looks at it. */
 async function listBody(res: Response): Promise<List> {
@@ -78,7 +88,15 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
       serverUrl: "https://emoji.example.com/mcp",
       status: "approved",
     });
-    await insertListing(conn.db, { name: "<b>Markup</b> Server", slug: "markup-server", description: "<script>alert(1)</script> stays text", categories: ["Security"], price: 0.01, serverUrl: "https://markup.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "<b>Markup</b> Server",
+      slug: "markup-server",
+      description: "<script>alert(1)</script> stays text",
+      categories: ["Security"],
+      price: 0.01,
+      serverUrl: "https://markup.example.com/mcp",
+      status: "approved",
+    });
     approved = await countApproved(conn.db);
   });
   afterAll(async () => {
@@ -118,13 +136,45 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
       paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }],
       lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
     });
-    const meta = boba.server._meta[OURS] as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number }[] };
-    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01], ["market-report", 0.25], ["logo-render", 0.1]]);
-    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([["Current weather", 0.01], ["Market report", 0.25], ["Page screenshot", 0], ["Logo render", 0.1], ["weather", 0.01], ["market-report", 0.25], ["logo-render", 0.1]]);
+    const meta = boba.server._meta[OURS] as {
+      tools: { name: string; priceUsd: number | null }[];
+      pricedItems: { name: string; priceUsd: number }[];
+    };
+    expect(meta.tools.map((t) => [t.name, t.priceUsd])).toEqual([
+      ["price-listing", null],
+      ["payment-methods", null],
+      ["make-purchase", 0.01],
+      ["job-status", null],
+      ["weather", 0.01],
+      ["market-report", 0.25],
+      ["logo-render", 0.1],
+    ]);
+    expect(meta.pricedItems.map((i) => [i.name, i.priceUsd])).toEqual([
+      ["Current weather", 0.01],
+      ["Market report", 0.25],
+      ["Page screenshot", 0],
+      ["Logo render", 0.1],
+      ["weather", 0.01],
+      ["market-report", 0.25],
+      ["logo-render", 0.1],
+    ]);
     // A listing no probe has reached says so, and claims nothing.
     const scraper = all.find((e) => e.server.name === "dev.agora-mcp/ai-powered-web-scraper")!;
-    expect(scraper.server._meta[OURS]).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });
-    expect(boba._meta[OFFICIAL]).toEqual({ status: "active", statusChangedAt: expect.any(String), publishedAt: expect.any(String), updatedAt: expect.any(String), isLatest: true });
+    expect(scraper.server._meta[OURS]).toMatchObject({
+      verified: false,
+      lastCheckedAt: null,
+      reachable: null,
+      tools: [],
+      paymentMethods: [],
+      lastVerification: null,
+    });
+    expect(boba._meta[OFFICIAL]).toEqual({
+      status: "active",
+      statusChangedAt: expect.any(String),
+      publishedAt: expect.any(String),
+      updatedAt: expect.any(String),
+      isLatest: true,
+    });
     const names = all.map((e) => e.server.name);
     expect(names).not.toContain("dev.agora-mcp/pending-review-example");
     expect(names).not.toContain("dev.agora-mcp/rejected-example");
@@ -162,12 +212,21 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
 
   it("filters by updated_since", async () => {
     const since = new Date(Date.now() - 60_000);
-    const [changed] = await conn.db.update(listings).set({ updatedAt: new Date() }).where(eq(listings.slug, "weather-now")).returning();
+    const [changed] = await conn.db
+      .update(listings)
+      .set({ updatedAt: new Date() })
+      .where(eq(listings.slug, "weather-now"))
+      .returning();
     const body = await listBody(await list(`?updated_since=${encodeURIComponent(since.toISOString())}`));
     expect(body.servers.map((e) => e.server.name)).toContain("dev.agora-mcp/weather-now");
     expect(body.servers.every((e) => Date.parse(e._meta[OFFICIAL]!.updatedAt) > since.getTime())).toBe(true);
-    expect(body.servers.find((e) => e.server.name === "dev.agora-mcp/weather-now")!._meta[OFFICIAL]!.updatedAt).toBe(changed!.updatedAt.toISOString());
-    expect((await listBody(await list(`?updated_since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).servers).toEqual([]);
+    expect(body.servers.find((e) => e.server.name === "dev.agora-mcp/weather-now")!._meta[OFFICIAL]!.updatedAt).toBe(
+      changed!.updatedAt.toISOString(),
+    );
+    expect(
+      (await listBody(await list(`?updated_since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)))
+        .servers,
+    ).toEqual([]);
   });
 
   it("answers one server by URL-encoded name, by plain name, and by the first API's id", async () => {
@@ -216,9 +275,12 @@ describe.each(drivers())("official-registry API (/v0.1/servers, /v0/servers) on 
     expect((await list("?limit=3", { "if-none-match": etag })).status).toBe(304);
     expect((await list("?limit=4", { "if-none-match": etag })).status).toBe(200);
     const detail = await one("dev.agora-mcp%2Fboba-order-bot/versions/latest");
-    const again = await oneV01(new Request("http://localhost/v0.1/servers/x", { headers: { "if-none-match": detail.headers.get("etag")! } }), {
-      params: Promise.resolve({ path: ["dev.agora-mcp/boba-order-bot", "versions", "latest"] }),
-    });
+    const again = await oneV01(
+      new Request("http://localhost/v0.1/servers/x", { headers: { "if-none-match": detail.headers.get("etag")! } }),
+      {
+        params: Promise.resolve({ path: ["dev.agora-mcp/boba-order-bot", "versions", "latest"] }),
+      },
+    );
     expect(again.status).toBe(304);
   });
 
@@ -259,7 +321,15 @@ describe.each(drivers())("official-registry API over a 1,000-listing catalogue o
 
   it("does not skip or repeat when a listing is added mid-walk", async () => {
     const first = await listBody(await list("?limit=50"));
-    await insertListing(conn.db, { name: "Aaa Early Bird", slug: "aaa-early-bird", description: "Sorts before every synthetic listing.", categories: ["AI"], price: null, serverUrl: "https://early.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Aaa Early Bird",
+      slug: "aaa-early-bird",
+      description: "Sorts before every synthetic listing.",
+      categories: ["AI"],
+      price: null,
+      serverUrl: "https://early.example.com/mcp",
+      status: "approved",
+    });
     const rest = await walk(`limit=100&cursor=${encodeURIComponent(first.metadata.nextCursor!)}`);
     const names = [...first.servers, ...rest].map((e) => e.server.name);
     expect(new Set(names).size).toBe(names.length);

@@ -15,8 +15,19 @@ import { startFixtureRegistry, type FixtureRegistry } from "../support/fixture-r
 import { startPricedServer } from "../support/priced-server";
 
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
-type Entry = { server: { name: string; version: string; remotes: { url: string }[] }; _meta: { [OFFICIAL]: { status: string; updatedAt: string; publishedAt: string } } };
-type Page = { status?: "active" | "deleted" | "deprecated"; name: string; version?: string; updatedAt: string; publishedAt?: string; isLatest?: boolean; remote: string };
+type Entry = {
+  server: { name: string; version: string; remotes: { url: string }[] };
+  _meta: { [OFFICIAL]: { status: string; updatedAt: string; publishedAt: string } };
+};
+type Page = {
+  status?: "active" | "deleted" | "deprecated";
+  name: string;
+  version?: string;
+  updatedAt: string;
+  publishedAt?: string;
+  isLatest?: boolean;
+  remote: string;
+};
 
 /** Serves the given pages in order, one per cursor, whatever the query asks (a misbehaving upstream). */
 function servePages(registry: FixtureRegistry, pages: Page[][]) {
@@ -24,8 +35,20 @@ function servePages(registry: FixtureRegistry, pages: Page[][]) {
     const index = Number(url.searchParams.get("cursor") ?? 0);
     const body = {
       servers: (pages[index] ?? []).map((p) => ({
-        server: { name: p.name, description: "A paid server.", version: p.version ?? "1.0.0", remotes: [{ type: "streamable-http", url: p.remote }] },
-        _meta: { [OFFICIAL]: { status: p.status ?? "active", publishedAt: p.publishedAt ?? p.updatedAt, updatedAt: p.updatedAt, isLatest: p.isLatest ?? true } },
+        server: {
+          name: p.name,
+          description: "A paid server.",
+          version: p.version ?? "1.0.0",
+          remotes: [{ type: "streamable-http", url: p.remote }],
+        },
+        _meta: {
+          [OFFICIAL]: {
+            status: p.status ?? "active",
+            publishedAt: p.publishedAt ?? p.updatedAt,
+            updatedAt: p.updatedAt,
+            isLatest: p.isLatest ?? true,
+          },
+        },
       })),
       metadata: index + 1 < pages.length ? { nextCursor: String(index + 1) } : {},
     };
@@ -44,10 +67,23 @@ describe.each(drivers())("misbehaving upstreams on %s", (driver) => {
   let upstream: FixtureRegistry;
   let conn: TestConnection;
   let api: AgoraRegistryApi;
-  const ingest = (db = conn.db, url = upstream.url) => runIngest(db, parseIngestSources(`mcp-registry=${url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+  const ingest = (db = conn.db, url = upstream.url) =>
+    runIngest(db, parseIngestSources(`mcp-registry=${url}`), {
+      allowPrivateHosts: true,
+      retryDelayMs: 10,
+      timeoutMs: 20_000,
+    });
 
   beforeAll(async () => {
-    paid = await Promise.all([0, 1, 2, 3].map(() => startPricedServer({ items: [{ name: "answer", amount: 0.03 }], wallet: "0x5555555555555555555555555555555555555555", extraTool: false })));
+    paid = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        startPricedServer({
+          items: [{ name: "answer", amount: 0.03 }],
+          wallet: "0x5555555555555555555555555555555555555555",
+          extraTool: false,
+        }),
+      ),
+    );
     upstream = await startFixtureRegistry([], 10);
   });
   afterAll(async () => {
@@ -65,7 +101,9 @@ describe.each(drivers())("misbehaving upstreams on %s", (driver) => {
 
   it("an entry flipped between active and deleted on every page ends deleted, listed once, and stays deleted", async () => {
     const at = "2026-02-01T00:00:00.000Z";
-    const flip = (status: "active" | "deleted") => [{ name: "io.github.flipper/weather", status, updatedAt: at, remote: paid[0]!.url }];
+    const flip = (status: "active" | "deleted") => [
+      { name: "io.github.flipper/weather", status, updatedAt: at, remote: paid[0]!.url },
+    ];
     // First listed, so the flips have a listing to take down and bring back.
     servePages(upstream, [flip("active")]);
     expect((await ingest()).candidates.listed).toBe(1);
@@ -79,15 +117,35 @@ describe.each(drivers())("misbehaving upstreams on %s", (driver) => {
   });
 
   it("dates in the future are never served, and out-of-order pages change nothing", async () => {
-    servePages(upstream, [[{ name: "io.github.future/weather", updatedAt: "2099-01-01T00:00:00.000Z", publishedAt: "2098-01-01T00:00:00.000Z", remote: paid[1]!.url }]]);
+    servePages(upstream, [
+      [
+        {
+          name: "io.github.future/weather",
+          updatedAt: "2099-01-01T00:00:00.000Z",
+          publishedAt: "2098-01-01T00:00:00.000Z",
+          remote: paid[1]!.url,
+        },
+      ],
+    ]);
     await ingest();
     const [entry] = (await everyEntry(api)).filter((e) => e.server.name === "io.github.future/weather");
     expect(entry).toBeDefined();
-    for (const date of [entry!._meta[OFFICIAL].updatedAt, entry!._meta[OFFICIAL].publishedAt]) expect(new Date(date).getTime()).toBeLessThanOrEqual(Date.now());
+    for (const date of [entry!._meta[OFFICIAL].updatedAt, entry!._meta[OFFICIAL].publishedAt])
+      expect(new Date(date).getTime()).toBeLessThanOrEqual(Date.now());
     const [state] = await conn.db.select().from(ingestSources);
     expect(state!.highWaterMark!.getTime()).toBeLessThanOrEqual(Date.now());
     // Deprecated now, then an older page says active: the deprecation stands.
-    servePages(upstream, [[{ name: "io.github.future/weather", status: "deprecated", updatedAt: new Date().toISOString(), remote: paid[1]!.url }], [{ name: "io.github.future/weather", updatedAt: "2026-01-01T00:00:00.000Z", remote: paid[1]!.url }]]);
+    servePages(upstream, [
+      [
+        {
+          name: "io.github.future/weather",
+          status: "deprecated",
+          updatedAt: new Date().toISOString(),
+          remote: paid[1]!.url,
+        },
+      ],
+      [{ name: "io.github.future/weather", updatedAt: "2026-01-01T00:00:00.000Z", remote: paid[1]!.url }],
+    ]);
     await ingest();
     const [after] = (await everyEntry(api)).filter((e) => e.server.name === "io.github.future/weather");
     expect(after!._meta[OFFICIAL].status).toBe("deprecated");
@@ -115,9 +173,19 @@ describe.each(drivers())("misbehaving upstreams on %s", (driver) => {
     const page = (from: number) =>
       versions.slice(from, from + 1000).map((version, j) => {
         const at = new Date(base + (from + j) * 1000).toISOString();
-        return { name, version, updatedAt: at, publishedAt: at, isLatest: from + j === versions.length - 1, remote: paid[3]!.url };
+        return {
+          name,
+          version,
+          updatedAt: at,
+          publishedAt: at,
+          isLatest: from + j === versions.length - 1,
+          remote: paid[3]!.url,
+        };
       });
-    servePages(upstream, Array.from({ length: 10 }, (_, k) => page(k * 1000)));
+    servePages(
+      upstream,
+      Array.from({ length: 10 }, (_, k) => page(k * 1000)),
+    );
     const summary = await ingest();
     expect(summary.sources[0]).toMatchObject({ completed: true, errors: [] });
     const entries = (await everyEntry(api)).filter((e) => e.server.remotes[0]!.url === paid[3]!.url);
@@ -135,7 +203,16 @@ describe.each(drivers())("misbehaving upstreams on %s", (driver) => {
     const b = await openTestDatabase(driver);
     const apiB = await serveRegistryApi(b);
     try {
-      const own = await insertListing(conn.db, { name: "Own weather", slug: "own-weather", description: "Submitted here.", categories: ["Weather"], websiteUrl: null, price: 0.03, serverUrl: paid[0]!.url.replace("127.0.0.1", "localhost"), status: "approved" });
+      const own = await insertListing(conn.db, {
+        name: "Own weather",
+        slug: "own-weather",
+        description: "Submitted here.",
+        categories: ["Weather"],
+        websiteUrl: null,
+        price: 0.03,
+        serverUrl: paid[0]!.url.replace("127.0.0.1", "localhost"),
+        status: "approved",
+      });
       // B reads A (its own listing and its imports), then A reads B.
       await ingest(b.db, api.url);
       const warn = vi.spyOn(console, "warn");

@@ -23,7 +23,12 @@ const NAME = "io.github.blueskylineassets/agent-observability";
 
 type Hop = { kind: string; name: string; url: string };
 type Entry = {
-  server: Record<string, unknown> & { name: string; version: string; description: string; _meta: Record<string, unknown> & { [OURS]: { description: string; origin: Hop; registries: Hop[] } } };
+  server: Record<string, unknown> & {
+    name: string;
+    version: string;
+    description: string;
+    _meta: Record<string, unknown> & { [OURS]: { description: string; origin: Hop; registries: Hop[] } };
+  };
   _meta: { [OFFICIAL]: { status: string; publishedAt: string; updatedAt: string; statusChangedAt: string } };
 };
 
@@ -35,7 +40,9 @@ async function get<T>(url: string): Promise<T> {
 
 /** The entry as an Agora's /v0.1 serves it to an incremental reader (deleted ones included), validated against the official schemas. */
 async function entryOn(api: AgoraRegistryApi, since = "2000-01-01T00:00:00Z"): Promise<Entry | undefined> {
-  const body = await get<{ servers: Entry[] }>(`${api.url}/v0.1/servers?updated_since=${encodeURIComponent(since)}&search=${encodeURIComponent(NAME)}`);
+  const body = await get<{ servers: Entry[] }>(
+    `${api.url}/v0.1/servers?updated_since=${encodeURIComponent(since)}&search=${encodeURIComponent(NAME)}`,
+  );
   officialSchema.assertServerList(body);
   const found = body.servers.filter((e) => e.server.name === NAME);
   expect(found.length, `${api.url} lists ${NAME} once`).toBeLessThanOrEqual(1);
@@ -54,7 +61,11 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
   async function runChain() {
     const sources = [upstream.url, apis[0]!.url, apis[1]!.url];
     for (const [i, url] of sources.entries()) {
-      const summary = await runIngest(dbs[i]!.db, parseIngestSources(`mcp-registry=${url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+      const summary = await runIngest(dbs[i]!.db, parseIngestSources(`mcp-registry=${url}`), {
+        allowPrivateHosts: true,
+        retryDelayMs: 10,
+        timeoutMs: 20_000,
+      });
       expect(summary.sources[0], `run ${"ABC"[i]}`).toMatchObject({ completed: true, errors: [] });
     }
   }
@@ -77,8 +88,15 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
       expect(e!._meta[OFFICIAL].publishedAt, at).toBe(entry.publishedAt);
       expect(new Date(e!._meta[OFFICIAL].updatedAt).getTime(), at).toBeLessThanOrEqual(Date.now());
       // Where it was first published, by name and URL, and every Agora on the way named as an Agora.
-      expect(e!.server._meta[OURS].origin, at).toMatchObject({ kind: "mcp-registry", name: "MCP Registry", url: upstream.url });
-      expect(e!.server._meta[OURS].registries.map((h) => [h.kind, h.url]), at).toEqual([["mcp-registry", upstream.url], ...apis.slice(0, i).map((api) => ["agora", api.url])]);
+      expect(e!.server._meta[OURS].origin, at).toMatchObject({
+        kind: "mcp-registry",
+        name: "MCP Registry",
+        url: upstream.url,
+      });
+      expect(
+        e!.server._meta[OURS].registries.map((h) => [h.kind, h.url]),
+        at,
+      ).toEqual([["mcp-registry", upstream.url], ...apis.slice(0, i).map((api) => ["agora", api.url])]);
     }
     // The bottom says the same as the middle, field by field (its own listing's ids, slugs and dates aside).
     expect(served[2]!.server.description).toBe(served[1]!.server.description);
@@ -87,7 +105,11 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
   }
 
   beforeAll(async () => {
-    paid = await startPricedServer({ items: [{ name: "trace", amount: 0.02 }], wallet: "0x6666666666666666666666666666666666666666", extraTool: false });
+    paid = await startPricedServer({
+      items: [{ name: "trace", amount: 0.02 }],
+      wallet: "0x6666666666666666666666666666666666666666",
+      extraTool: false,
+    });
     const real = fixture<Record<string, unknown>>("io.github.blueskylineassets.agent-observability.json");
     entry = {
       server: {
@@ -117,12 +139,18 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
 
   it("an edit (a new version, new text) reaches the bottom, and every version seen is listed", async () => {
     const before = await entryOn(apis[2]!);
-    entry.server = { ...(entry.server as object), version: "0.0.2", description: "Logging and monitoring for AI agents, now with cost alerts." };
+    entry.server = {
+      ...(entry.server as object),
+      version: "0.0.2",
+      description: "Logging and monitoring for AI agents, now with cost alerts.",
+    };
     entry.updatedAt = "2026-01-02T00:00:00.000Z";
     entry.publishedAt = entry.updatedAt;
     await runChain();
     const [, , c] = await expectSameEverywhere("active");
-    expect(new Date(c!._meta[OFFICIAL].updatedAt).getTime()).toBeGreaterThan(new Date(before!._meta[OFFICIAL].updatedAt).getTime());
+    expect(new Date(c!._meta[OFFICIAL].updatedAt).getTime()).toBeGreaterThan(
+      new Date(before!._meta[OFFICIAL].updatedAt).getTime(),
+    );
     for (const api of apis) {
       const versions = await get<{ servers: Entry[] }>(`${api.url}/v0.1/servers/${encodeURIComponent(NAME)}/versions`);
       officialSchema.assertServerList(versions);
@@ -138,8 +166,12 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
     entry.updatedAt = "2026-01-03T00:00:00.000Z";
     await runChain();
     const [, , c] = await expectSameEverywhere("deprecated");
-    expect(new Date(c!._meta[OFFICIAL].updatedAt).getTime()).toBeGreaterThan(new Date(before!._meta[OFFICIAL].updatedAt).getTime());
-    expect(new Date(c!._meta[OFFICIAL].statusChangedAt).getTime()).toBeGreaterThan(new Date(before!._meta[OFFICIAL].updatedAt).getTime());
+    expect(new Date(c!._meta[OFFICIAL].updatedAt).getTime()).toBeGreaterThan(
+      new Date(before!._meta[OFFICIAL].updatedAt).getTime(),
+    );
+    expect(new Date(c!._meta[OFFICIAL].statusChangedAt).getTime()).toBeGreaterThan(
+      new Date(before!._meta[OFFICIAL].updatedAt).getTime(),
+    );
   });
 
   it("a deletion reaches the bottom as status deleted, and the entry leaves /api and discovery there", async () => {
@@ -156,7 +188,9 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
     setDatabase(dbs[2]!);
     const agents = await (await listAgents(new Request("http://localhost/api/mcp-agents?limit=50"))).text();
     expect(agents).not.toContain(paid.url);
-    const discovery = await (await discoveryResources(new Request("http://localhost/discovery/resources?limit=100"))).text();
+    const discovery = await (
+      await discoveryResources(new Request("http://localhost/discovery/resources?limit=100"))
+    ).text();
     expect(discovery).not.toContain(paid.url);
   });
 
@@ -166,7 +200,11 @@ describe.each(drivers())("a chain of three Agoras on %s", (driver) => {
     // A reads from the start again (no high-water mark), and the upstream answers the stale entry, as an
     // out-of-order mirror would.
     await dbs[0]!.db.update(ingestSources).set({ highWaterMark: null });
-    const summary = await runIngest(dbs[0]!.db, parseIngestSources(`mcp-registry=${upstream.url}`), { allowPrivateHosts: true, retryDelayMs: 10, timeoutMs: 20_000 });
+    const summary = await runIngest(dbs[0]!.db, parseIngestSources(`mcp-registry=${upstream.url}`), {
+      allowPrivateHosts: true,
+      retryDelayMs: 10,
+      timeoutMs: 20_000,
+    });
     expect(summary.sources[0]).toMatchObject({ completed: true });
     expect((await entryOn(apis[0]!))?._meta[OFFICIAL].status).toBe("deleted");
   });

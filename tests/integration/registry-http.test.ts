@@ -34,7 +34,15 @@ describe.each(drivers())("read-only registry and discovery routes over HTTP on %
     reloadEnv();
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    await insertListing(conn.db, { name: "Weather Now", slug: "weather-now", description: "Current weather.", categories: ["Data"], price: null, serverUrl: "https://weather.example.com/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Weather Now",
+      slug: "weather-now",
+      description: "Current weather.",
+      categories: ["Data"],
+      price: null,
+      serverUrl: "https://weather.example.com/mcp",
+      status: "approved",
+    });
   });
   afterAll(async () => {
     await conn?.close();
@@ -45,35 +53,59 @@ describe.each(drivers())("read-only registry and discovery routes over HTTP on %
 
   const reads: [string, Module, string, Record<string, string[]>?][] = [
     ["/v0.1/servers", v01List, "/v0.1/servers"],
-    ["/v0.1/servers/{name}", v01One, "/v0.1/servers/dev.agora-mcp%2Fweather-now", { path: ["dev.agora-mcp/weather-now"] }],
+    [
+      "/v0.1/servers/{name}",
+      v01One,
+      "/v0.1/servers/dev.agora-mcp%2Fweather-now",
+      { path: ["dev.agora-mcp/weather-now"] },
+    ],
     ["/v0/servers", v0List, "/v0/servers"],
     ["/discovery/resources", resources, "/discovery/resources"],
     ["/discovery/search", search, "/discovery/search?query=weather"],
   ];
 
-  it.each(reads)("%s answers a GET preflight from any origin, without credentials, and its GET carries Allow-Origin *", async (_, mod, path, params) => {
-    const preflight = (mod.OPTIONS as (r: Request) => Response)(
-      new Request(`http://localhost${path}`, { method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" } }),
-    );
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
-    expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
-    expect(preflight.headers.get("access-control-allow-headers")).toBe("if-none-match");
-    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
-    const get = mod.GET as (r: Request, c?: unknown) => Promise<Response>;
-    const res = await get(new Request(`http://localhost${path}`, { headers: { origin: ORIGIN } }), params ? { params: Promise.resolve(params) } : undefined);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
-  });
+  it.each(reads)(
+    "%s answers a GET preflight from any origin, without credentials, and its GET carries Allow-Origin *",
+    async (_, mod, path, params) => {
+      const preflight = (mod.OPTIONS as (r: Request) => Response)(
+        new Request(`http://localhost${path}`, {
+          method: "OPTIONS",
+          headers: {
+            origin: ORIGIN,
+            "access-control-request-method": "GET",
+            "access-control-request-headers": "if-none-match",
+          },
+        }),
+      );
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+      expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
+      expect(preflight.headers.get("access-control-allow-headers")).toBe("if-none-match");
+      expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+      const get = mod.GET as (r: Request, c?: unknown) => Promise<Response>;
+      const res = await get(
+        new Request(`http://localhost${path}`, { headers: { origin: ORIGIN } }),
+        params ? { params: Promise.resolve(params) } : undefined,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    },
+  );
 
   it.each(reads)("%s answers any other method 405 in the registry's JSON shape", async (_, mod, path) => {
     for (const method of ["POST", "PUT", "PATCH", "DELETE"] as const) {
-      const res = await (mod[method] as (r: Request) => Response)(new Request(`http://localhost${path}`, { method, body: "{}", headers: { "content-type": "application/json" } }));
+      const res = await (mod[method] as (r: Request) => Response)(
+        new Request(`http://localhost${path}`, { method, body: "{}", headers: { "content-type": "application/json" } }),
+      );
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
-      expect(await res.json()).toEqual({ error: `${method} is not allowed here: this API is read-only (GET).`, code: "method_not_allowed", message: `${method} is not allowed here: this API is read-only (GET).` });
+      expect(await res.json()).toEqual({
+        error: `${method} is not allowed here: this API is read-only (GET).`,
+        code: "method_not_allowed",
+        message: `${method} is not allowed here: this API is read-only (GET).`,
+      });
     }
   });
 
@@ -86,7 +118,13 @@ describe.each(drivers())("read-only registry and discovery routes over HTTP on %
       [v01Rest, "/v0.1"],
     ] as const) {
       for (const method of METHODS) {
-        const res = await call(mod, new Request(`http://localhost${path}`, { method, ...(method === "POST" || method === "PUT" ? { body: "{}" } : {}) }));
+        const res = await call(
+          mod,
+          new Request(`http://localhost${path}`, {
+            method,
+            ...(method === "POST" || method === "PUT" ? { body: "{}" } : {}),
+          }),
+        );
         if (method === "OPTIONS") {
           expect(res.status).toBe(204);
           continue;
@@ -98,7 +136,10 @@ describe.each(drivers())("read-only registry and discovery routes over HTTP on %
         const body = await res.json();
         expect(body).toMatchObject({ code: "not_found", error: body.message });
         expect(body.message).toContain(path);
-        if (path.endsWith("/publish")) expect(body.message).toBe(`${path} does not exist: this registry takes no publications through its API. Submit a server at https://agora.test/submit.`);
+        if (path.endsWith("/publish"))
+          expect(body.message).toBe(
+            `${path} does not exist: this registry takes no publications through its API. Submit a server at https://agora.test/submit.`,
+          );
       }
     }
   });

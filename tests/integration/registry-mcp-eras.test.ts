@@ -15,7 +15,12 @@ import { serveRoute } from "../support/route-server";
 
 const MODERN = "2026-07-28";
 type ToolCall = { content: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean };
-type Host = { era: string; listTools: () => Promise<{ tools: unknown[] }>; callTool: (name: string, args: Record<string, unknown>) => Promise<ToolCall>; close: () => Promise<void> };
+type Host = {
+  era: string;
+  listTools: () => Promise<{ tools: unknown[] }>;
+  callTool: (name: string, args: Record<string, unknown>) => Promise<ToolCall>;
+  close: () => Promise<void>;
+};
 
 describe.each(drivers())("/api/mcp in both MCP eras on %s", (driver) => {
   let conn: TestConnection;
@@ -88,13 +93,24 @@ describe.each(drivers())("/api/mcp in both MCP eras on %s", (driver) => {
     const hosts = [await v2Host("auto"), await v2Host("legacy"), await v1Host()];
     try {
       const lists = await Promise.all(hosts.map((h) => h.listTools()));
-      expect(lists[0]!.tools.map((t) => (t as { name: string }).name).sort()).toEqual(["get_server", "list_categories", "search_servers"]);
+      expect(lists[0]!.tools.map((t) => (t as { name: string }).name).sort()).toEqual([
+        "get_server",
+        "list_categories",
+        "search_servers",
+      ]);
       expect(lists[1]!.tools).toEqual(lists[0]!.tools);
       expect(lists[2]!.tools).toEqual(lists[0]!.tools);
 
-      for (const [name, args] of [["search_servers", { query: "weather", limit: 5 }], ["list_categories", {}], ["get_server", { id: "no-such-server" }], ["search_servers", { limit: 99 }]] as const) {
+      for (const [name, args] of [
+        ["search_servers", { query: "weather", limit: 5 }],
+        ["list_categories", {}],
+        ["get_server", { id: "no-such-server" }],
+        ["search_servers", { limit: 99 }],
+      ] as const) {
         // A 2026 answer names the server in _meta (the envelope every 2026 response carries); the rest is the answer.
-        const answers = (await Promise.all(hosts.map((h) => h.callTool(name, args)))).map(({ _meta, ...rest }: ToolCall & { _meta?: unknown }) => rest);
+        const answers = (await Promise.all(hosts.map((h) => h.callTool(name, args)))).map(
+          ({ _meta, ...rest }: ToolCall & { _meta?: unknown }) => rest,
+        );
         expect(answers[1]).toEqual(answers[0]);
         expect(answers[2]).toEqual(answers[0]);
       }
@@ -104,22 +120,40 @@ describe.each(drivers())("/api/mcp in both MCP eras on %s", (driver) => {
   });
 
   it("answers a 2026-07-28 tools/call and server/discover with no handshake and no session", async () => {
-    const discover = await post("server/discover", { _meta: envelope() }, { "mcp-protocol-version": MODERN, "mcp-method": "server/discover" });
+    const discover = await post(
+      "server/discover",
+      { _meta: envelope() },
+      { "mcp-protocol-version": MODERN, "mcp-method": "server/discover" },
+    );
     expect(discover.status).toBe(200);
     expect(discover.headers.get("mcp-session-id")).toBeNull();
     expect(discover.headers.get("access-control-allow-origin")).toBe("*");
     const { result } = (await discover.json()) as { result: Record<string, unknown> };
-    expect(result).toMatchObject({ supportedVersions: [MODERN], _meta: { "io.modelcontextprotocol/serverInfo": { name: "agora-registry" } }, capabilities: { tools: {} }, ttlMs: 3_600_000, cacheScope: "public" });
+    expect(result).toMatchObject({
+      supportedVersions: [MODERN],
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "agora-registry" } },
+      capabilities: { tools: {} },
+      ttlMs: 3_600_000,
+      cacheScope: "public",
+    });
 
-    const call = await post("tools/call", { name: "list_categories", arguments: {}, _meta: envelope() }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "list_categories" });
+    const call = await post(
+      "tools/call",
+      { name: "list_categories", arguments: {}, _meta: envelope() },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "list_categories" },
+    );
     expect(call.status).toBe(200);
-    const answer = (await call.json()) as { result: { structuredContent: { categories: unknown[] }; isError?: boolean } };
+    const answer = (await call.json()) as {
+      result: { structuredContent: { categories: unknown[] }; isError?: boolean };
+    };
     expect(answer.result.isError ?? false).toBe(false);
     expect(answer.result.structuredContent.categories.length).toBeGreaterThan(0);
   });
 
   it("marks tools/list cacheable (an hour, public) in 2026-07-28 only; a 2025 answer is unchanged", async () => {
-    const modern = (await (await post("tools/list", { _meta: envelope() }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" })).json()) as { result: Record<string, unknown> };
+    const modern = (await (
+      await post("tools/list", { _meta: envelope() }, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" })
+    ).json()) as { result: Record<string, unknown> };
     expect(modern.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
     const legacy = (await (await post("tools/list", {})).json()) as { result: Record<string, unknown> };
     expect(legacy.result).not.toHaveProperty("ttlMs");
@@ -129,8 +163,15 @@ describe.each(drivers())("/api/mcp in both MCP eras on %s", (driver) => {
 
   it("refuses an unknown or malformed protocol version with a JSON-RPC error, and answers nothing else", async () => {
     // A claimed revision it does not serve (the envelope names it).
-    const unknown = await post("tools/list", { _meta: envelope("2031-01-01") }, { "mcp-protocol-version": "2031-01-01" });
-    const unknownBody = (await unknown.json()) as { error?: { code: number; message: string; data?: { supported?: string[] } }; result?: unknown };
+    const unknown = await post(
+      "tools/list",
+      { _meta: envelope("2031-01-01") },
+      { "mcp-protocol-version": "2031-01-01" },
+    );
+    const unknownBody = (await unknown.json()) as {
+      error?: { code: number; message: string; data?: { supported?: string[] } };
+      result?: unknown;
+    };
     expect(unknownBody.result).toBeUndefined();
     expect(unknownBody.error?.message).toMatch(/protocol version/i);
     expect(JSON.stringify(unknownBody.error?.data)).toContain(MODERN);

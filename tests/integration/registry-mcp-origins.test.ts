@@ -21,9 +21,30 @@ beforeAll(async () => {
   process.env.RATE_LIMIT_DISABLED = "1";
   reloadEnv();
   const row = (name: string, slug: string, status: "approved" | "pending") =>
-    toListingRow({ name, slug, description: `${name}: an MCP server for tests.`, categories: ["AI"], serverUrl: `https://${slug}.example/mcp`, status, price: 0.01 });
-  await conn.db.insert(listings).values([row("Open Weather Tools", "open-weather-tools", "approved"), row("Hidden Weather Draft", "hidden-weather-draft", "pending")]);
-  const { issued } = await registerWithToken(conn.db, { email: `mcp-policy-${Date.now()}@example.com`, password: "a long enough test password 42", name: "Policy Tester" }, "2001:db8::1");
+    toListingRow({
+      name,
+      slug,
+      description: `${name}: an MCP server for tests.`,
+      categories: ["AI"],
+      serverUrl: `https://${slug}.example/mcp`,
+      status,
+      price: 0.01,
+    });
+  await conn.db
+    .insert(listings)
+    .values([
+      row("Open Weather Tools", "open-weather-tools", "approved"),
+      row("Hidden Weather Draft", "hidden-weather-draft", "pending"),
+    ]);
+  const { issued } = await registerWithToken(
+    conn.db,
+    {
+      email: `mcp-policy-${Date.now()}@example.com`,
+      password: "a long enough test password 42",
+      name: "Policy Tester",
+    },
+    "2001:db8::1",
+  );
   bearer = issued.token;
 });
 
@@ -35,7 +56,12 @@ afterAll(async () => {
 async function rpc(method: string, params: Record<string, unknown>, extra: Record<string, string> = {}) {
   const request = new Request("http://localhost/api/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-agora-client-address": "2001:db8::7", ...extra },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "x-agora-client-address": "2001:db8::7",
+      ...extra,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
   });
   const response = await POST(request);
@@ -60,7 +86,9 @@ describe("/api/mcp from a foreign Host and Origin", () => {
 
   it("offers read-only tools only", async () => {
     const { result } = await rpc("tools/list", {}, HOSTILE);
-    const tools = (result as { tools: { name: string; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } }[] }).tools;
+    const tools = (
+      result as { tools: { name: string; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } }[] }
+    ).tools;
     expect(tools.map((t) => t.name).sort()).toEqual(["get_server", "list_categories", "search_servers"]);
     for (const tool of tools) expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
   });

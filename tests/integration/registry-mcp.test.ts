@@ -13,7 +13,18 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { seedProbedSample } from "../support/probed-sample";
 import { serveRoute } from "../support/route-server";
 
-type Summary = { id: string; slug: string; name: string; categories: string[]; price: number | null; free: boolean; verified: boolean; serverUrl: string; detailUrl: string; createdAt: string };
+type Summary = {
+  id: string;
+  slug: string;
+  name: string;
+  categories: string[];
+  price: number | null;
+  free: boolean;
+  verified: boolean;
+  serverUrl: string;
+  detailUrl: string;
+  createdAt: string;
+};
 type SearchAnswer = { servers: Summary[]; total: number; totalCapped: boolean; nextCursor: string | null };
 
 const SITE = "https://agora.test";
@@ -36,7 +47,8 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     await c.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
     return c;
   };
-  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
   const search = async (args: Record<string, unknown>) => {
     const result = await call("search_servers", args);
     expect(result.isError ?? false).toBe(false);
@@ -44,7 +56,11 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   };
   const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(endpoint, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });
+    fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body,
+    });
   const listToolsMessage = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
 
   beforeAll(async () => {
@@ -81,11 +97,28 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     expect(tools.map((t) => t.name).sort()).toEqual(["get_server", "list_categories", "search_servers"]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const searchTool = byName.search_servers!;
-    expect(Object.keys(searchTool.inputSchema.properties ?? {}).sort()).toEqual(["category", "cursor", "limit", "price", "query", "sort", "source"]);
-    expect(searchTool.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });
+    expect(Object.keys(searchTool.inputSchema.properties ?? {}).sort()).toEqual([
+      "category",
+      "cursor",
+      "limit",
+      "price",
+      "query",
+      "sort",
+      "source",
+    ]);
+    expect(searchTool.inputSchema.properties!.limit).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 50,
+      default: 10,
+    });
     expect(searchTool.inputSchema.properties!.price).toMatchObject({ enum: ["all", "free", "paid"] });
-    expect(searchTool.inputSchema.properties!.sort).toMatchObject({ enum: ["relevance", "popular", "purchased", "newest", "name"] });
-    expect(searchTool.outputSchema?.required).toEqual(expect.arrayContaining(["servers", "total", "totalCapped", "nextCursor"]));
+    expect(searchTool.inputSchema.properties!.sort).toMatchObject({
+      enum: ["relevance", "popular", "purchased", "newest", "name"],
+    });
+    expect(searchTool.outputSchema?.required).toEqual(
+      expect.arrayContaining(["servers", "total", "totalCapped", "nextCursor"]),
+    );
     expect(byName.get_server!.inputSchema.required).toEqual(["id"]);
     expect(Object.keys(byName.get_server!.outputSchema?.properties ?? {})).toEqual(
       expect.arrayContaining(["tools", "paymentMethods", "lastVerification", "clientConfig", "serverUrl", "detailUrl"]),
@@ -105,10 +138,17 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     const fits = (name: string, result: CallToolResult) => {
       expect(result.isError ?? false).toBe(false);
       const schema = tools.find((t) => t.name === name)!.outputSchema!;
-      const check = validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(result.structuredContent);
+      const check = validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(
+        result.structuredContent,
+      );
       expect(check.valid ? "fits" : check.errorMessage).toBe("fits");
     };
-    for (const args of [{ query: "weather", limit: 50 }, { sort: "purchased", limit: 50 }, { category: "Finance", price: "free" }, { query: "zzzz-nothing" }]) {
+    for (const args of [
+      { query: "weather", limit: 50 },
+      { sort: "purchased", limit: 50 },
+      { category: "Finance", price: "free" },
+      { query: "zzzz-nothing" },
+    ]) {
       fits("search_servers", await call("search_servers", args));
     }
     fits("get_server", await call("get_server", { id: "boba-order-bot" }));
@@ -116,7 +156,10 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     fits("list_categories", await call("list_categories"));
     // A field the schema does not name is refused, so an answer that drifts from its schema fails here.
     const schema = tools.find((t) => t.name === "list_categories")!.outputSchema!;
-    expect(validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])({ categories: [], extra: 1 }).valid).toBe(false);
+    expect(
+      validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])({ categories: [], extra: 1 })
+        .valid,
+    ).toBe(false);
   });
 
   it("search_servers finds a server by text with its URLs, and says so in readable text", async () => {
@@ -125,9 +168,19 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
     expect(answer.total).toBe(1);
     expect(answer.nextCursor).toBeNull();
     const [boba] = answer.servers;
-    expect(boba).toMatchObject({ name: "Boba Order Bot", slug: "boba-order-bot", detailUrl: `${SITE}/marketplace/boba-order-bot`, free: false });
+    expect(boba).toMatchObject({
+      name: "Boba Order Bot",
+      slug: "boba-order-bot",
+      detailUrl: `${SITE}/marketplace/boba-order-bot`,
+      free: false,
+    });
     expect(boba!.serverUrl).toBe(`${reference.url}?sample=boba-order-bot`);
-    expect(boba).toMatchObject({ verified: true, reachable: true, price: 0.01, uptime30d: { percent: 100, checks: 1 } });
+    expect(boba).toMatchObject({
+      verified: true,
+      reachable: true,
+      price: 0.01,
+      uptime30d: { percent: 100, checks: 1 },
+    });
     expect(text(result)).toContain("Boba Order Bot");
     expect(text(result)).toContain(`${SITE}/marketplace/boba-order-bot`);
   });
@@ -175,12 +228,25 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
         registryName: "dev.agora-mcp/boba-order-bot",
         verified: true,
         reachable: true,
-        paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET }],
+        paymentMethods: [
+          { id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PLACEHOLDER_WALLET },
+        ],
         lastVerification: { status: "passed", checkedAt: expect.any(String), message: null },
         detailUrl: `${SITE}/marketplace/boba-order-bot`,
       });
-      const facts = details as { tools: { name: string; priceUsd: number | null }[]; pricedItems: { name: string; priceUsd: number; toolName: string }[] };
-      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([["price-listing", null], ["payment-methods", null], ["make-purchase", 0.01], ["job-status", null], ["weather", 0.01], ["market-report", 0.25], ["logo-render", 0.1]]);
+      const facts = details as {
+        tools: { name: string; priceUsd: number | null }[];
+        pricedItems: { name: string; priceUsd: number; toolName: string }[];
+      };
+      expect(facts.tools.map((t) => [t.name, t.priceUsd])).toEqual([
+        ["price-listing", null],
+        ["payment-methods", null],
+        ["make-purchase", 0.01],
+        ["job-status", null],
+        ["weather", 0.01],
+        ["market-report", 0.25],
+        ["logo-render", 0.1],
+      ]);
       expect(facts.pricedItems.map((i) => [i.name, i.priceUsd, i.toolName])).toEqual([
         ["Current weather", 0.01, "make-purchase"],
         ["Market report", 0.25, "make-purchase"],
@@ -201,15 +267,29 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
 
   it("get_server says a server no probe has reached is not yet verified, and claims nothing", async () => {
     const result = await call("get_server", { id: "ai-powered-web-scraper" });
-    expect(result.structuredContent).toMatchObject({ verified: false, lastCheckedAt: null, reachable: null, tools: [], paymentMethods: [], lastVerification: null });
+    expect(result.structuredContent).toMatchObject({
+      verified: false,
+      lastCheckedAt: null,
+      reachable: null,
+      tools: [],
+      paymentMethods: [],
+      lastVerification: null,
+    });
     expect(text(result)).toMatch(/not yet verified/i);
   });
 
   it("get_server answers an unknown or unapproved id with a tool error, not a crash", async () => {
-    for (const id of ["no-such-server", "00000000-0000-0000-0000-000000000000", "pending-review-example", "rejected-example"]) {
+    for (const id of [
+      "no-such-server",
+      "00000000-0000-0000-0000-000000000000",
+      "pending-review-example",
+      "rejected-example",
+    ]) {
       const result = await call("get_server", { id });
       expect(result.isError).toBe(true);
-      expect(text(result)).toBe(`No approved MCP server has the id, slug or URL "${id}". Use search_servers to find one.`);
+      expect(text(result)).toBe(
+        `No approved MCP server has the id, slug or URL "${id}". Use search_servers to find one.`,
+      );
     }
   });
 
@@ -244,11 +324,21 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   });
 
   it("answers a tool it does not have with JSON-RPC error -32602, not a tool result", async () => {
-    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "buy_everything", arguments: {} } }));
+    const res = await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "buy_everything", arguments: {} },
+      }),
+    );
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { id: number; result?: unknown; error?: { code: number; message: string } };
     expect(answer.result).toBeUndefined();
-    expect(answer).toMatchObject({ id: 7, error: { code: -32602, message: expect.stringContaining("Tool buy_everything not found") } });
+    expect(answer).toMatchObject({
+      id: 7,
+      error: { code: -32602, message: expect.stringContaining("Tool buy_everything not found") },
+    });
     // The SDK's client sees a protocol error it throws, as it does for any server built on the SDK.
     await expect(call("buy_everything")).rejects.toMatchObject({ code: -32602 });
     // A tool it has, called with arguments that do not fit, stays a tool error the model can read.
@@ -293,7 +383,10 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   });
 
   it("answers a CORS preflight so browser-based clients may call it", async () => {
-    const res = await fetch(endpoint, { method: "OPTIONS", headers: { origin: "https://inspector.example", "access-control-request-method": "POST" } });
+    const res = await fetch(endpoint, {
+      method: "OPTIONS",
+      headers: { origin: "https://inspector.example", "access-control-request-method": "POST" },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-headers")).toMatch(/Mcp-Protocol-Version/);
@@ -302,14 +395,32 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
   it("refuses a wrong content type with 415, a body over 64 KB with 413, and bad JSON with a parse error", async () => {
     const form = await post("a=1", { "content-type": "application/x-www-form-urlencoded" });
     expect(form.status).toBe(415);
-    expect(await form.json()).toMatchObject({ jsonrpc: "2.0", error: { message: "Content-Type must be application/json." } });
+    expect(await form.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: "Content-Type must be application/json." },
+    });
 
-    const padded = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { pad: "x".repeat(65 * 1024) } } });
+    const padded = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: { pad: "x".repeat(65 * 1024) } },
+    });
     const big = await post(padded);
     expect(big.status).toBe(413);
-    expect(await big.json()).toMatchObject({ jsonrpc: "2.0", error: { message: "Request body must be at most 64 KB." } });
+    expect(await big.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: "Request body must be at most 64 KB." },
+    });
     // Just under the cap is accepted.
-    const fits = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { pad: "x".repeat(60 * 1024) } } }));
+    const fits = await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { pad: "x".repeat(60 * 1024) } },
+      }),
+    );
     expect(fits.status).toBe(200);
 
     const broken = await post("{not json");
@@ -325,7 +436,11 @@ describe.each(drivers())("/api/mcp on %s, driven by the MCP SDK client over HTTP
       const limited = await post(listToolsMessage, ip);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(await limited.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/Too many requests/) }, id: null });
+      expect(await limited.json()).toMatchObject({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: expect.stringMatching(/Too many requests/) },
+        id: null,
+      });
       expect((await post(listToolsMessage, { "x-agora-client-address": "198.51.100.99" })).status).toBe(200);
     } finally {
       setRateLimits(false);

@@ -13,7 +13,10 @@ import { drivers, openTestDatabase, type TestConnection } from "../support/datab
 import { officialSchema } from "../support/official-registry";
 
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
-type Entry = { server: { name: string }; _meta: Record<string, { status: string; statusChangedAt: string; updatedAt: string; publishedAt: string }> };
+type Entry = {
+  server: { name: string };
+  _meta: Record<string, { status: string; statusChangedAt: string; updatedAt: string; publishedAt: string }>;
+};
 
 async function list(query: string): Promise<Entry[]> {
   const res = await listV01(new Request(`http://localhost/v0.1/servers${query}`));
@@ -32,11 +35,28 @@ describe.each(drivers())("registry status and name search on %s", (driver) => {
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
     setDatabase(conn);
-    const base = { description: "Paid weather answers for agents.", categories: ["Weather"], websiteUrl: null, price: 0.01, status: "approved" as const };
+    const base = {
+      description: "Paid weather answers for agents.",
+      categories: ["Weather"],
+      websiteUrl: null,
+      price: 0.01,
+      status: "approved" as const,
+    };
     for (const slug of ["weather-now", "removed-later", "rejected-later", "deprecated-later", "deleted-upstream"]) {
-      made[slug] = await insertListing(conn.db, { ...base, name: `Listing ${slug}`, slug, serverUrl: `https://${slug}.example/mcp` });
+      made[slug] = await insertListing(conn.db, {
+        ...base,
+        name: `Listing ${slug}`,
+        slug,
+        serverUrl: `https://${slug}.example/mcp`,
+      });
     }
-    await insertListing(conn.db, { ...base, name: "Never approved", slug: "never-approved", serverUrl: "https://never.example/mcp", status: "pending" });
+    await insertListing(conn.db, {
+      ...base,
+      name: "Never approved",
+      slug: "never-approved",
+      serverUrl: "https://never.example/mcp",
+      status: "pending",
+    });
     await insertListing(conn.db, {
       ...base,
       name: "Cognee",
@@ -65,9 +85,15 @@ describe.each(drivers())("registry status and name search on %s", (driver) => {
   it("a listing that leaves the catalogue is served as deleted, with a new updatedAt, under updated_since and include_deleted only", async () => {
     const before = new Date();
     await pause();
-    await conn.db.update(listings).set({ status: "rejected", rejectionReason: "Removed by an admin." }).where(eq(listings.slug, "removed-later"));
+    await conn.db
+      .update(listings)
+      .set({ status: "rejected", rejectionReason: "Removed by an admin." })
+      .where(eq(listings.slug, "removed-later"));
     await conn.db.update(listings).set({ status: "pending" }).where(eq(listings.slug, "rejected-later"));
-    await conn.db.update(listings).set({ status: "rejected", upstreamStatus: "deleted" }).where(eq(listings.slug, "deleted-upstream"));
+    await conn.db
+      .update(listings)
+      .set({ status: "rejected", upstreamStatus: "deleted" })
+      .where(eq(listings.slug, "deleted-upstream"));
     await conn.db.update(listings).set({ upstreamStatus: "deprecated" }).where(eq(listings.slug, "deprecated-later"));
 
     const plain = names(await list("?limit=100"));
@@ -77,7 +103,12 @@ describe.each(drivers())("registry status and name search on %s", (driver) => {
 
     const changed = await list(`?updated_since=${encodeURIComponent(before.toISOString())}`);
     const byName = new Map(changed.map((e) => [e.server.name, e._meta[OFFICIAL]!]));
-    expect([...byName.keys()].sort()).toEqual(["dev.agora-mcp/deleted-upstream", "dev.agora-mcp/deprecated-later", "dev.agora-mcp/rejected-later", "dev.agora-mcp/removed-later"]);
+    expect([...byName.keys()].sort()).toEqual([
+      "dev.agora-mcp/deleted-upstream",
+      "dev.agora-mcp/deprecated-later",
+      "dev.agora-mcp/rejected-later",
+      "dev.agora-mcp/removed-later",
+    ]);
     for (const [name, meta] of byName) {
       expect(meta.status, name).toBe(name.endsWith("deprecated-later") ? "deprecated" : "deleted");
       expect(new Date(meta.updatedAt).getTime(), name).toBeGreaterThan(before.getTime());
@@ -88,7 +119,13 @@ describe.each(drivers())("registry status and name search on %s", (driver) => {
     }
 
     const withDeleted = await list("?include_deleted=true&limit=100");
-    expect(names(withDeleted)).toEqual(expect.arrayContaining(["dev.agora-mcp/removed-later", "dev.agora-mcp/deleted-upstream", "dev.agora-mcp/weather-now"]));
+    expect(names(withDeleted)).toEqual(
+      expect.arrayContaining([
+        "dev.agora-mcp/removed-later",
+        "dev.agora-mcp/deleted-upstream",
+        "dev.agora-mcp/weather-now",
+      ]),
+    );
     // Never approved: never published, so never deleted either.
     expect(names(withDeleted)).not.toContain("dev.agora-mcp/never-approved");
     expect(names(await list("?include_deleted=false&limit=100"))).not.toContain("dev.agora-mcp/removed-later");

@@ -43,7 +43,16 @@ async function openShop(name: string, wallet: `0x${string}`): Promise<Shop> {
     name,
     walletAddress: wallet,
     facilitatorUrl: stack.facilitator.url,
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.25", params: { topic: "Example: tea" }, handler: ({ topic }) => `A quote about ${topic}` }],
+    items: [
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote",
+        price: "0.25",
+        params: { topic: "Example: tea" },
+        handler: ({ topic }) => `A quote about ${topic}`,
+      },
+    ],
   }).listen({ port: 0 });
   const client = new Client({ name: "buyer", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
@@ -56,7 +65,8 @@ beforeAll(async () => {
   seller = await openShop("popular-seller", sellerWallet);
   squats = await Promise.all([1, 2, 3].map((n) => openShop(`squat-${n}`, sellerWallet)));
   unreviewed = await openShop("unreviewed", stack.freshAddress());
-  for (const buyer of await Promise.all([1, 2, 3].map(() => stack.fundedBuyer(1_000_000n)))) sales.push({ buyer, tx: await buyQuote(seller.client, buyer, seller.wallet, PRICE) });
+  for (const buyer of await Promise.all([1, 2, 3].map(() => stack.fundedBuyer(1_000_000n))))
+    sales.push({ buyer, tx: await buyQuote(seller.client, buyer, seller.wallet, PRICE) });
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
   process.env.SALES_CONFIRMATIONS = "0";
   process.env.RATE_LIMIT_DISABLED = "1";
@@ -80,11 +90,24 @@ describe.each(drivers())("sales and reviews follow approval (%s)", (driver) => {
   const ids: Record<"rejected" | "edited" | "latecomer" | "seller" | "unreviewed", string> = {} as never;
   const chain = () => createPublicClient({ transport: http(stack.chain.rpcUrl) });
   const check = (id: string) => checkListing(conn.db, id, { allowPrivateHosts: true });
-  const backdate = (id: string, days: number) => conn.db.update(listings).set({ createdAt: new Date(Date.now() - days * 86_400_000) }).where(eq(listings.id, id));
+  const backdate = (id: string, days: number) =>
+    conn.db
+      .update(listings)
+      .set({ createdAt: new Date(Date.now() - days * 86_400_000) })
+      .where(eq(listings.id, id));
 
   async function reviewOf(listing: string, sale: (typeof sales)[number]) {
     const now = Math.floor(Date.now() / 1000);
-    const message = { listing, taskRef: taskRefOf(BASE_SEPOLIA.chainId, sale.tx), logIndex: -1, reviewer: sale.buyer.address, rating: 5, text: "Quick and right.", issuedAt: now, expiresAt: now + 600 };
+    const message = {
+      listing,
+      taskRef: taskRefOf(BASE_SEPOLIA.chainId, sale.tx),
+      logIndex: -1,
+      reviewer: sale.buyer.address,
+      rating: 5,
+      text: "Quick and right.",
+      issuedAt: now,
+      expiresAt: now + 600,
+    };
     return call(postReview, jsonRequest("/api/buyer-reviews", await signBuyerMessage(sale.buyer, "Review", message)));
   }
 
@@ -93,8 +116,22 @@ describe.each(drivers())("sales and reviews follow approval (%s)", (driver) => {
     setDatabase(conn);
     const [mallory] = await conn.db.insert(users).values({ name: "Mallory" }).returning();
     const [admin] = await conn.db.insert(users).values({ name: "Ada Admin", role: "admin" }).returning();
-    const add = async (name: string, serverUrl: string, status: "approved" | "pending" | "rejected", submitterId: string | null = null) =>
-      (await insertListing(conn.db, { name, description: `${name}, sells quotes.`, categories: ["Data"], serverUrl, status, submitterId })).id;
+    const add = async (
+      name: string,
+      serverUrl: string,
+      status: "approved" | "pending" | "rejected",
+      submitterId: string | null = null,
+    ) =>
+      (
+        await insertListing(conn.db, {
+          name,
+          description: `${name}, sells quotes.`,
+          categories: ["Data"],
+          serverUrl,
+          status,
+          submitterId,
+        })
+      ).id;
 
     // A year-old rejected submission, pointed at the squatting server (any server can name any wallet and price).
     ids.rejected = await add("Old Rejected", squats[0]!.server.url, "rejected", mallory!.id);
@@ -103,7 +140,15 @@ describe.each(drivers())("sales and reviews follow approval (%s)", (driver) => {
     // A year-old approved listing of the same stranger, edited to point at the squatting server: back in review.
     ids.edited = await add("Old Approved", "http://127.0.0.1:9/mcp", "approved", mallory!.id);
     await backdate(ids.edited, 300);
-    const edited = await updateListingForReview(conn.db, ids.edited, mallory!.id, { name: "Old Approved", description: "Now with quotes.", categories: ["Data"], serverUrl: squats[1]!.server.url, websiteUrl: null, paidTools: [], paidToolsConsentedAt: null });
+    const edited = await updateListingForReview(conn.db, ids.edited, mallory!.id, {
+      name: "Old Approved",
+      description: "Now with quotes.",
+      categories: ["Data"],
+      serverUrl: squats[1]!.server.url,
+      websiteUrl: null,
+      paidTools: [],
+      paidToolsConsentedAt: null,
+    });
     expect(edited?.status).toBe("pending");
     await check(ids.edited);
     // Submitted before the seller, approved after: its approval, not its submission, is when it named the wallet.
@@ -115,15 +160,25 @@ describe.each(drivers())("sales and reviews follow approval (%s)", (driver) => {
 
     // The seller's listing: approved now, its terms (the wallet) taken from its first check.
     ids.seller = await add("Popular Seller", seller.server.url, "approved");
-    expect((await check(ids.seller))?.result.paymentMethods).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: seller.wallet }]);
-    const [approvedSeller] = await conn.db.select({ terms: listings.approvedTerms }).from(listings).where(eq(listings.id, ids.seller));
+    expect((await check(ids.seller))?.result.paymentMethods).toEqual([
+      { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: seller.wallet },
+    ]);
+    const [approvedSeller] = await conn.db
+      .select({ terms: listings.approvedTerms })
+      .from(listings)
+      .where(eq(listings.id, ids.seller));
     expect(approvedSeller!.terms?.walletsSince).toHaveProperty(seller.wallet.toLowerCase());
 
     await new Promise((r) => setTimeout(r, 20));
     const late = await check(ids.latecomer);
     expect(late?.result.paymentMethods[0]?.walletAddress).toBe(seller.wallet);
-    const [{ revision }] = (await conn.db.select({ revision: listings.revision }).from(listings).where(eq(listings.id, ids.latecomer))) as [{ revision: number }];
-    expect(await decideListing(conn.db, ids.latecomer, admin!.id, { decision: "approved", reason: null, revision })).toMatchObject({ ok: true });
+    const [{ revision }] = (await conn.db
+      .select({ revision: listings.revision })
+      .from(listings)
+      .where(eq(listings.id, ids.latecomer))) as [{ revision: number }];
+    expect(
+      await decideListing(conn.db, ids.latecomer, admin!.id, { decision: "approved", reason: null, revision }),
+    ).toMatchObject({ ok: true });
   }, 120_000);
   afterAll(async () => conn?.close());
 

@@ -7,12 +7,26 @@ import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, readPurchaseResult, type PricedItem } from "@agora-mcp/protocol";
+import {
+  BASE_SEPOLIA,
+  buildRequirements,
+  encodePaymentV1,
+  readPurchaseResult,
+  type PricedItem,
+} from "@agora-mcp/protocol";
 import { createMonetizedServer, type RunningServer } from "@agora-mcp/server";
 import { catalogueVersion } from "@/db/queries/listings";
 import { searchListings } from "@/db/queries/search";
 import { searchTerms } from "@/db/queries/search/terms";
-import { listingProbes, listingSales, listingSalesBuyers, listingSalesDays, listingSalesTotals, salesCursors, salesPayees } from "@/db/schema";
+import {
+  listingProbes,
+  listingSales,
+  listingSalesBuyers,
+  listingSalesDays,
+  listingSalesTotals,
+  salesCursors,
+  salesPayees,
+} from "@/db/schema";
 import { salesCursorRow, salesSummaries, trackedPayees } from "@/db/queries/sales";
 import { rowsOf } from "@/db/rows";
 import { sql } from "drizzle-orm";
@@ -42,9 +56,19 @@ async function buyThroughKit(buyer: PrivateKeyAccount): Promise<string> {
   const client = new Client({ name: "sales-test-buyer", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(kit.url)));
   try {
-    const { v1 } = buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo: provider, resource: { url: "mcp://sales-test#tip" } });
+    const { v1 } = buildRequirements({
+      network: BASE_SEPOLIA,
+      units: PRICE,
+      payTo: provider,
+      resource: { url: "mcp://sales-test#tip" },
+    });
     const payment = await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, v1 as never);
-    const args = { itemId: "tip", params: { topic: "tea" }, signedTransaction: encodePaymentV1(payment as never), paymentMethod: "USDC_BASE_SEPOLIA" };
+    const args = {
+      itemId: "tip",
+      params: { topic: "tea" },
+      signedTransaction: encodePaymentV1(payment as never),
+      paymentMethod: "USDC_BASE_SEPOLIA",
+    };
     const outcome = readPurchaseResult(await client.callTool({ name: "make-purchase", arguments: args }));
     if (!outcome.ok) throw new Error(outcome.reason);
     return outcome.transaction!;
@@ -60,13 +84,23 @@ beforeAll(async () => {
     name: "sales-test",
     walletAddress: provider,
     facilitatorUrl: stack.facilitator.url,
-    items: [{ id: "tip", name: "Tip", description: "A tip about a topic", price: "0.03", params: { topic: "Example: tea" }, handler: ({ topic }) => `A tip about ${topic}` }],
+    items: [
+      {
+        id: "tip",
+        name: "Tip",
+        description: "A tip about a topic",
+        price: "0.03",
+        params: { topic: "Example: tea" },
+        handler: ({ topic }) => `A tip about ${topic}`,
+      },
+    ],
   }).listen({ port: 0 });
   chain = createPublicClient({ transport: http(stack.chain.rpcUrl) });
   seller = directSeller(stack.chain.rpcUrl);
   buyers = await Promise.all([1, 2, 3].map(() => stack.fundedBuyer(1_000_000n)));
   // Five purchases by three buyers (2 + 2 + 1), settled by the facilitator through the provider kit.
-  for (const buyer of [buyers[0]!, buyers[1]!, buyers[0]!, buyers[2]!, buyers[1]!]) kitSales.push({ buyer: buyer.address, tx: await buyThroughKit(buyer) });
+  for (const buyer of [buyers[0]!, buyers[1]!, buyers[0]!, buyers[2]!, buyers[1]!])
+    kitSales.push({ buyer: buyer.address, tx: await buyThroughKit(buyer) });
   // A plain transfer to the same payee: money arrives, but no authorization was used, so it is not a sale.
   const plain = await stack.fundedBuyer(500_000n);
   await seller.plainTransfer(plain, provider, 100_000n);
@@ -86,7 +120,10 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
   let kitItems: PricedItem[];
   const run = (client: PublicClient = chain, settings: Partial<IndexSettings> = {}) =>
     indexSales(conn.db, { ...SETTINGS, ...settings, network: BASE_SEPOLIA, client });
-  const stored = async () => (await salesOf(conn.db, [listingId])).sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
+  const stored = async () =>
+    (await salesOf(conn.db, [listingId])).sort(
+      (a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex,
+    );
 
   const figuresMatchRaw = (now?: Date) => expectFiguresMatchRaw(conn.db, [listingId, otherId], now);
 
@@ -95,7 +132,13 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await seller.test.revert({ id: baseline });
     baseline = await seller.test.snapshot();
     conn = await openTestDatabase(driver);
-    const listing = await insertListing(conn.db, { name: "Sales Test", description: "Sells tips.", categories: ["Data"], serverUrl: kit.url, status: "approved" });
+    const listing = await insertListing(conn.db, {
+      name: "Sales Test",
+      description: "Sells tips.",
+      categories: ["Data"],
+      serverUrl: kit.url,
+      status: "approved",
+    });
     listingId = listing.id;
     // The payee comes from a real check of the provider kit's server (its payment-methods answer).
     const check = await checkListing(conn.db, listingId, { allowPrivateHosts: true });
@@ -103,10 +146,30 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     kitItems = check!.result.pricedItems;
     expect(new Set(kitItems.map((i) => i.units))).toEqual(new Set([PRICE.toString()]));
     // A listing paid elsewhere: none of these sales are its.
-    otherId = (await insertListing(conn.db, { name: "Other", description: "Paid elsewhere.", categories: [], serverUrl: "http://127.0.0.1:9/mcp", status: "approved" })).id;
+    otherId = (
+      await insertListing(conn.db, {
+        name: "Other",
+        description: "Paid elsewhere.",
+        categories: [],
+        serverUrl: "http://127.0.0.1:9/mcp",
+        status: "approved",
+      })
+    ).id;
     // Two more that sell tips and nothing on chain: one names them (a stronger text match), one only describes them.
-    await insertListing(conn.db, { name: "Tips Tower", description: "Sells tips.", categories: [], serverUrl: "http://127.0.0.1:10/mcp", status: "approved" });
-    await insertListing(conn.db, { name: "Aaa Seller", description: "Sells tips.", categories: [], serverUrl: "http://127.0.0.1:11/mcp", status: "approved" });
+    await insertListing(conn.db, {
+      name: "Tips Tower",
+      description: "Sells tips.",
+      categories: [],
+      serverUrl: "http://127.0.0.1:10/mcp",
+      status: "approved",
+    });
+    await insertListing(conn.db, {
+      name: "Aaa Seller",
+      description: "Sells tips.",
+      categories: [],
+      serverUrl: "http://127.0.0.1:11/mcp",
+      status: "approved",
+    });
   }, 240_000);
   afterAll(async () => conn?.close());
 
@@ -120,17 +183,29 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     const summary = (await salesSummaries(conn.db, [listingId, otherId])).get(listingId)!;
     expect(summary.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
     expect(summary.last30d).toEqual(summary.allTime);
-    expect(summary.lastSale).toMatchObject({ txHash: kitSales.at(-1)!.tx.toLowerCase(), network: "eip155:84532", amountUnits: PRICE.toString() });
+    expect(summary.lastSale).toMatchObject({
+      txHash: kitSales.at(-1)!.tx.toLowerCase(),
+      network: "eip155:84532",
+      amountUnits: PRICE.toString(),
+    });
     expect((await salesSummaries(conn.db, [otherId])).has(otherId)).toBe(false);
     expect((await salesCursorRow(conn.db, BASE_SEPOLIA.caip2))?.block).toBe(await chain.getBlockNumber());
     await figuresMatchRaw();
   });
 
   it("orders Most purchased by sales, and ranks sales below text relevance in search", async () => {
-    const purchased = await searchListings(conn.db, { terms: null, category: "", price: "all", sort: "purchased" }, { limit: 10, offset: 0 });
+    const purchased = await searchListings(
+      conn.db,
+      { terms: null, category: "", price: "all", sort: "purchased" },
+      { limit: 10, offset: 0 },
+    );
     expect(purchased.rows[0]!.id).toBe(listingId);
     expect(purchased.rows.map((r) => r.name).slice(1)).toEqual(["Aaa Seller", "Other", "Tips Tower"]);
-    const ranked = await searchListings(conn.db, { terms: searchTerms("tips"), category: "", price: "all", sort: "relevance" }, { limit: 10, offset: 0 });
+    const ranked = await searchListings(
+      conn.db,
+      { terms: searchTerms("tips"), category: "", price: "all", sort: "relevance" },
+      { limit: 10, offset: 0 },
+    );
     // The name match stays first; between two equal description matches, the one with sales comes first.
     expect(ranked.rows.map((r) => r.name)).toEqual(["Tips Tower", "Sales Test", "Aaa Seller"]);
   });
@@ -155,7 +230,11 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     expect(after).toEqual(before);
     expect(after.map((s) => s.txHash)).not.toContain(cheap.toLowerCase());
     expect(after.map((s) => s.txHash)).not.toContain(double.toLowerCase());
-    expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
+    expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({
+      sales: 5,
+      buyers: 3,
+      volumeUnits: (5n * PRICE).toString(),
+    });
     await figuresMatchRaw();
   });
 
@@ -170,7 +249,11 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     await figuresMatchRaw();
     // Indexed again without it (another wallet configured), its purchases are customers' sales once more.
     expect(await run()).toMatchObject({ added: 2, removed: 0 });
-    expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({ sales: 5, buyers: 3, volumeUnits: (5n * PRICE).toString() });
+    expect((await salesSummaries(conn.db, [listingId])).get(listingId)!.allTime).toEqual({
+      sales: 5,
+      buyers: 3,
+      volumeUnits: (5n * PRICE).toString(),
+    });
     await figuresMatchRaw();
   });
 
@@ -178,7 +261,11 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     // The statement dropSalesPaidBy runs; the planner told not to scan takes the payer index when there is one.
     const plan = await conn.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      return rowsOf<Record<string, string>>(await tx.execute(sql`explain delete from listing_sales where network = ${BASE_SEPOLIA.caip2} and lower(payer) in (${buyers[0]!.address.toLowerCase()})`));
+      return rowsOf<Record<string, string>>(
+        await tx.execute(
+          sql`explain delete from listing_sales where network = ${BASE_SEPOLIA.caip2} and lower(payer) in (${buyers[0]!.address.toLowerCase()})`,
+        ),
+      );
     });
     expect(plan.map((row) => Object.values(row).join(" ")).join("\n")).toContain("listing_sales_network_payer_idx");
   });
@@ -267,7 +354,9 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
     try {
       // The main read (one range) and two back-fill ranges go through; the next eth_getLogs fails.
       proxy.set("error", { after: 3 });
-      await expect(run(createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }), shallow)).rejects.toThrow(/more than 10000 results/);
+      await expect(run(createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }), shallow)).rejects.toThrow(
+        /more than 10000 results/,
+      );
     } finally {
       await proxy.close();
     }
@@ -288,7 +377,15 @@ describe.each(drivers())("sales indexer (%s)", (driver) => {
   it("reads in bounded ranges and finds the same sales as one big read", async () => {
     const all = await stored();
     // A fresh index: no sale, roll-up, cursor or tracked payee left.
-    for (const table of [listingSales, listingSalesDays, listingSalesBuyers, listingSalesTotals, salesCursors, salesPayees]) await conn.db.delete(table);
+    for (const table of [
+      listingSales,
+      listingSalesDays,
+      listingSalesBuyers,
+      listingSalesTotals,
+      salesCursors,
+      salesPayees,
+    ])
+      await conn.db.delete(table);
     const result = await run(chain, { maxBlockRange: 3 });
     expect(result.added).toBe(all.length);
     expect(await stored()).toEqual(all);

@@ -25,7 +25,9 @@ describe.each(drivers())("sample catalogue verification on %s", (driver) => {
   });
 
   const verifiedNames = async () =>
-    (await conn.db.select({ name: listings.name }).from(listings).where(eq(listings.verified, true))).map((r) => r.name).sort();
+    (await conn.db.select({ name: listings.name }).from(listings).where(eq(listings.verified, true)))
+      .map((r) => r.name)
+      .sort();
 
   it("verifies nothing when no reference server answers", async () => {
     const closed = await startReferenceServer({ port: 0 });

@@ -45,10 +45,19 @@ describe.each(drivers())("scheduled checks on %s", (driver) => {
     const { port } = silent.address() as net.AddressInfo;
     const db: Db = conn.db;
     for (const path of ["first", "second"]) {
-      await insertListing(db, { name: `Silent ${path}`, description: "Reads the request, then says nothing.", categories: ["Data"], serverUrl: `http://127.0.0.1:${port}/${path}`, status: "approved" });
+      await insertListing(db, {
+        name: `Silent ${path}`,
+        description: "Reads the request, then says nothing.",
+        categories: ["Data"],
+        serverUrl: `http://127.0.0.1:${port}/${path}`,
+        status: "approved",
+      });
     }
     // No onRun or onError: a schedule checks listings whether or not anyone listens to its results.
-    const schedule = startScheduledChecks(db, { intervalMs: 60_000, probe: { allowPrivateHosts: true, timeoutMs: 30_000, concurrency: 1 } });
+    const schedule = startScheduledChecks(db, {
+      intervalMs: 60_000,
+      probe: { allowPrivateHosts: true, timeoutMs: 30_000, concurrency: 1 },
+    });
     const job = async () => (await db.select().from(scheduledJobs).where(eq(scheduledJobs.name, CHECK_JOB)))[0]!;
     try {
       await waitFor(async () => paths.size > 0, 10_000);
@@ -75,7 +84,10 @@ describe.each(drivers())("scheduled checks on %s", (driver) => {
 
   it("lets one claimant run a due job; the next run is due an interval later; a held lease blocks others", async () => {
     const db: Db = conn.db;
-    const [a, b] = await Promise.all([claimJob(db, "job-a", "one", 60_000, 60_000), claimJob(db, "job-a", "two", 60_000, 60_000)]);
+    const [a, b] = await Promise.all([
+      claimJob(db, "job-a", "one", 60_000, 60_000),
+      claimJob(db, "job-a", "two", 60_000, 60_000),
+    ]);
     expect([a, b].filter((r) => r !== null)).toEqual([1]);
     await releaseJob(db, "job-a", a === null ? "two" : "one");
     expect(await claimJob(db, "job-a", "three", 60_000, 60_000)).toBeNull(); // not due for a minute
@@ -94,19 +106,31 @@ describe.each(drivers())("scheduled checks on %s", (driver) => {
     // loaded machine; the interval is what the test shows, not the machine's speed.
     const bound = intervalMs + intervalMs / 10 + probeTimeoutMs + 3_000;
     let reference: ReferenceServer = await startReferenceServer({ port: 0 });
-    const listing = await insertListing(conn.db, { name: "Comes And Goes", description: "A reference server that is stopped and restarted.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
+    const listing = await insertListing(conn.db, {
+      name: "Comes And Goes",
+      description: "A reference server that is stopped and restarted.",
+      categories: ["Data"],
+      serverUrl: reference.url,
+      status: "approved",
+    });
     const view = () => findListingView(conn.db, listing.id);
     const runs: string[] = [];
     const schedule = startScheduledChecks(conn.db, {
       intervalMs,
-      probe: { allowPrivateHosts: true, timeoutMs: probeTimeoutMs, onResult: (_, r) => runs.push(r.reachable ? "up" : `down: ${r.error}`) },
+      probe: {
+        allowPrivateHosts: true,
+        timeoutMs: probeTimeoutMs,
+        onResult: (_, r) => runs.push(r.reachable ? "up" : `down: ${r.error}`),
+      },
       onError: (error) => runs.push(`error: ${String(error)}`),
       onRun: (summary) => runs.push(JSON.stringify(summary)),
     });
     try {
       // The first run starts at once; its cold start (loading the MCP client) is not what this measures.
       await waitFor(async () => (await view())?.verified === true, 15_000).catch(async (error) => {
-        throw new Error(`${error}; runs: ${runs.join(" | ")}; jobs: ${JSON.stringify(await conn.db.select().from(scheduledJobs))}; listings: ${JSON.stringify(await conn.db.select({ id: listings.id, status: listings.status }).from(listings))}`);
+        throw new Error(
+          `${error}; runs: ${runs.join(" | ")}; jobs: ${JSON.stringify(await conn.db.select().from(scheduledJobs))}; listings: ${JSON.stringify(await conn.db.select({ id: listings.id, status: listings.status }).from(listings))}`,
+        );
       });
       const firstCheck = (await view())!.probe!.checkedAt;
 
@@ -140,13 +164,30 @@ describe.runIf(process.env.DATABASE_URL)("two app processes on one PostgreSQL da
 
   it("run the schedule once per interval between them, not once each", async () => {
     const intervalMs = 1_000;
-    const listing = await insertListing(conn.db, { name: "Shared Schedule", description: "Probed by whichever instance claims the run.", categories: ["Data"], serverUrl: reference.url, status: "approved" });
-    const env = { ...process.env, DATABASE_URL: conn.url!, INTERVAL_MS: String(intervalMs), RUN_MS: "5000", PROBE_ALLOW_PRIVATE_HOSTS: "true" };
-    const instance = () => run(process.execPath, ["--import", "tsx", "tests/support/scheduler-process.ts"], { env, timeout: 60_000 });
+    const listing = await insertListing(conn.db, {
+      name: "Shared Schedule",
+      description: "Probed by whichever instance claims the run.",
+      categories: ["Data"],
+      serverUrl: reference.url,
+      status: "approved",
+    });
+    const env = {
+      ...process.env,
+      DATABASE_URL: conn.url!,
+      INTERVAL_MS: String(intervalMs),
+      RUN_MS: "5000",
+      PROBE_ALLOW_PRIVATE_HOSTS: "true",
+    };
+    const instance = () =>
+      run(process.execPath, ["--import", "tsx", "tests/support/scheduler-process.ts"], { env, timeout: 60_000 });
     const outputs = await Promise.all([instance(), instance()]);
     const runs = outputs.map((o) => (JSON.parse(o.stdout.trim().split("\n").at(-1)!) as { runs: number }).runs);
 
-    const probes = await conn.db.select({ at: listingProbes.checkedAt }).from(listingProbes).where(eq(listingProbes.listingId, listing.id)).orderBy(asc(listingProbes.checkedAt));
+    const probes = await conn.db
+      .select({ at: listingProbes.checkedAt })
+      .from(listingProbes)
+      .where(eq(listingProbes.listingId, listing.id))
+      .orderBy(asc(listingProbes.checkedAt));
     const [job] = await conn.db.select().from(scheduledJobs).where(eq(scheduledJobs.name, CHECK_JOB));
     // The database counted the same runs the processes did, and every run checked the listing once (the history
     // keeps the newest PROBES_PER_HOUR checks of each clock hour, so five runs a second apart may leave four).

@@ -12,7 +12,11 @@ import { seedSampleCatalogue, seedSynthetic } from "@/lib/sample-catalogue/seed"
 import { withDefaultSort } from "@/lib/validations/marketplace";
 import { drivers, openTestDatabase, type Driver, type TestConnection } from "../support/databases";
 
-const words = (n: number) => Array.from({ length: n }, (_, i) => ["weather", "token", "scraper", "oracle", "data"][i % 5] + (i % 7 === 0 ? "" : String(i))).join(" ");
+const words = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => ["weather", "token", "scraper", "oracle", "data"][i % 5] + (i % 7 === 0 ? "" : String(i)),
+  ).join(" ");
 
 // [label, text]
 const BAD: [string, string][] = [
@@ -52,15 +56,22 @@ describe("search with bad input", () => {
     it.each(BAD)("%s: answered in bounded time", async (label, q) => {
       const conn = conns.get(driver)!;
       const started = performance.now();
-      const result = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 24, offset: 0 });
+      const result = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), {
+        limit: 24,
+        offset: 0,
+      });
       expect(performance.now() - started, label).toBeLessThan(BOUND_MS);
       expect(result.items.length).toBeLessThanOrEqual(24);
-      answers.get(driver)!.set(label, { total: result.total, capped: result.capped, names: result.items.map((i) => i.name) });
+      answers
+        .get(driver)!
+        .set(label, { total: result.total, capped: result.capped, names: result.items.map((i) => i.name) });
     });
 
     it("the API refuses a text longer than 200 characters with a precise 400, and answers the rest", async () => {
       setDatabase(conns.get(driver)!);
-      const res = await list(new Request(`http://localhost/api/mcp-agents?q=${encodeURIComponent("w".repeat(10_000))}`));
+      const res = await list(
+        new Request(`http://localhost/api/mcp-agents?q=${encodeURIComponent("w".repeat(10_000))}`),
+      );
       expect(res.status).toBe(400);
       expect(JSON.stringify(await res.json())).toMatch(/q must be at most 200 characters/);
       // A NUL cannot be stored or compared by PostgreSQL: refused at the door, not passed to the database.
@@ -93,8 +104,17 @@ describe("search with bad input", () => {
         mcp(
           new Request("http://localhost/api/mcp", {
             method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-agora-client-address": "192.0.2.30" },
-            body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "search_servers", arguments: { query: `weather ${i}` } } }),
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              "x-agora-client-address": "192.0.2.30",
+            },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: i,
+              method: "tools/call",
+              params: { name: "search_servers", arguments: { query: `weather ${i}` } },
+            }),
           }),
         );
       const started = performance.now();

@@ -32,14 +32,24 @@ const JUDGED: [string, string, string][] = [
   ["web search", "Semantic Web Search", "two words both in the name beat one in the name"],
   ["SEC filings", "SEC Filings Explorer", "two words, name, mixed case"],
   ["travel", "Route Planner", "a category word: category and description beat a verified description-only mention"],
-  ["maps", "Geocoder", "a category word shared by two listings: the tie goes by name, above a verified description mention"],
+  [
+    "maps",
+    "Geocoder",
+    "a category word shared by two listings: the tie goes by name, above a verified description mention",
+  ],
   ["find me a weather server!!", "Weather Now", "stop-words and punctuation are ignored"],
   ["the best pdf tools?", "PDF Toolkit", "stop-words around a word"],
 ];
 
 describe.each(drivers())("search relevance on %s", (driver) => {
   let conn: TestConnection;
-  const first = async (q: string) => (await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 5, offset: 0 })).items;
+  const first = async (q: string) =>
+    (
+      await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), {
+        limit: 5,
+        offset: 0,
+      })
+    ).items;
 
   beforeAll(async () => {
     conn = await openTestDatabase(driver);
@@ -48,17 +58,35 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     await seedSynthetic(conn.db, 1100);
     // Verified noise that mentions the judged words only in passing.
     const noise = [
-      { name: "Forecast Hub", description: "Weather now and later: a verified aggregator that mentions weather now in its text.", categories: ["Data"] },
-      { name: "Climate Desk", description: "Weather now, tomorrow and historical climate series for researchers.", categories: ["Data"] },
+      {
+        name: "Forecast Hub",
+        description: "Weather now and later: a verified aggregator that mentions weather now in its text.",
+        categories: ["Data"],
+      },
+      {
+        name: "Climate Desk",
+        description: "Weather now, tomorrow and historical climate series for researchers.",
+        categories: ["Data"],
+      },
       { name: "Image Studio Pro Max", description: "A bigger image studio with more styles.", categories: ["Images"] },
       { name: "Studio Lights", description: "Controls image studio lighting rigs.", categories: ["Hardware"] },
       { name: "Trip Journal", description: "Writes a travel diary from your photos.", categories: ["Lifestyle"] },
       { name: "Atlas Printer", description: "Prints maps and posters on demand.", categories: ["Commerce"] },
       { name: "Rate Watch", description: "Alerts when interest rates change at your bank.", categories: ["Finance"] },
-      { name: "Tea Timer", description: "A timer for steeping tea, bubble wrap not included.", categories: ["Lifestyle"] },
+      {
+        name: "Tea Timer",
+        description: "A timer for steeping tea, bubble wrap not included.",
+        categories: ["Lifestyle"],
+      },
     ];
     for (const [i, n] of noise.entries()) {
-      await insertListing(conn.db, { ...n, price: 0.01, verified: true, serverUrl: `https://noise-${i}.example.com/mcp`, status: "approved" });
+      await insertListing(conn.db, {
+        ...n,
+        price: 0.01,
+        verified: true,
+        serverUrl: `https://noise-${i}.example.com/mcp`,
+        status: "approved",
+      });
     }
   }, 120_000);
   afterAll(async () => conn?.close());
@@ -75,16 +103,30 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("every word counts: a listing matching only some words is left out", async () => {
-    const items = (await searchCatalogue(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" as const }), { limit: 50, offset: 0 })).items;
+    const items = (
+      await searchCatalogue(conn.db, withDefaultSort({ q: "bubble tea", category: "", price: "all" as const }), {
+        limit: 50,
+        offset: 0,
+      })
+    ).items;
     expect(items.length).toBeGreaterThan(0);
     expect(items.map((i) => i.name)).not.toContain("Rate Watch"); // "rates" alone is not "bubble tea"
-    expect(items.every((i) => /bubble/i.test(i.description + i.name) && /tea/i.test(i.description + i.name))).toBe(true);
+    expect(items.every((i) => /bubble/i.test(i.description + i.name) && /tea/i.test(i.description + i.name))).toBe(
+      true,
+    );
   });
 
   it("the other sorts stay available with a query, over the same matches", async () => {
     const q = "weather now";
-    const byRelevance = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 100, offset: 0 });
-    const byName = await searchCatalogue(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 100, offset: 0 });
+    const byRelevance = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), {
+      limit: 100,
+      offset: 0,
+    });
+    const byName = await searchCatalogue(
+      conn.db,
+      { q, category: "", price: "all", sort: "name" },
+      { limit: 100, offset: 0 },
+    );
     expect(byName.total).toBe(byRelevance.total);
     expect(new Set(byName.items.map((i) => i.id))).toEqual(new Set(byRelevance.items.map((i) => i.id)));
     const names = byName.items.map((i) => i.name.toLowerCase());
@@ -99,20 +141,46 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("counts stop at 1,000 and say so; a common word pages through its best matches", async () => {
-    const search = (offset: number) => searchCatalogue(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" as const }), { limit: 24, offset });
+    const search = (offset: number) =>
+      searchCatalogue(conn.db, withDefaultSort({ q: "synthetic", category: "", price: "all" as const }), {
+        limit: 24,
+        offset,
+      });
     expect(await search(0)).toMatchObject({ total: 1000, capped: true });
     expect((await search(990)).items).toHaveLength(10);
     expect((await search(1000)).items).toHaveLength(0);
-    const browse = await searchCatalogue(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), { limit: 24, offset: 0 });
+    const browse = await searchCatalogue(conn.db, withDefaultSort({ q: "", category: "", price: "all" as const }), {
+      limit: 24,
+      offset: 0,
+    });
     expect(browse).toMatchObject({ total: 1000, capped: true });
   });
 
   it("a word with more matches than the first pages rank still counts exactly and pages through every match once", async () => {
     // A word the synthetic catalogue holds more often than RANK_WINDOW but less than SEARCH_WINDOW.
-    const exact = async (w: string) => Number(rowsOf<{ n: number }>(await conn.db.execute(sql`select count(*)::int as n from listings where status = 'approved' and search_text like ${`%${w}%`}`))[0]!.n);
+    const exact = async (w: string) =>
+      Number(
+        rowsOf<{ n: number }>(
+          await conn.db.execute(
+            sql`select count(*)::int as n from listings where status = 'approved' and search_text like ${`%${w}%`}`,
+          ),
+        )[0]!.n,
+      );
     let word: string | undefined;
     let matches = 0;
-    for (const w of ["oracle", "scraper", "ledger", "vision", "search", "secure", "fast", "finance", "audio", "travel", "data"]) {
+    for (const w of [
+      "oracle",
+      "scraper",
+      "ledger",
+      "vision",
+      "search",
+      "secure",
+      "fast",
+      "finance",
+      "audio",
+      "travel",
+      "data",
+    ]) {
       matches = await exact(w);
       if (matches > RANK_WINDOW && matches < SEARCH_WINDOW) {
         word = w;
@@ -120,7 +188,11 @@ describe.each(drivers())("search relevance on %s", (driver) => {
       }
     }
     expect(word, "the seeded catalogue should hold such a word").toBeDefined();
-    const search = (offset: number) => searchCatalogue(conn.db, withDefaultSort({ q: word!, category: "", price: "all" as const }), { limit: 50, offset });
+    const search = (offset: number) =>
+      searchCatalogue(conn.db, withDefaultSort({ q: word!, category: "", price: "all" as const }), {
+        limit: 50,
+        offset,
+      });
     const firstPage = await search(0);
     expect(firstPage).toMatchObject({ total: matches, capped: false });
     const seen: string[] = [];
@@ -130,39 +202,84 @@ describe.each(drivers())("search relevance on %s", (driver) => {
     expect(seen.slice(0, 50)).toEqual(firstPage.items.map((i) => i.id));
   });
 
-  const syntheticName = async (i = 1) => rowsOf<{ name: string }>(await conn.db.execute(sql`select name from listings where slug = ${`synthetic-${i}`}`))[0]!.name;
+  const syntheticName = async (i = 1) =>
+    rowsOf<{ name: string }>(await conn.db.execute(sql`select name from listings where slug = ${`synthetic-${i}`}`))[0]!
+      .name;
 
   it("a word of one or two letters matches where a word starts: 'ai' finds AI listings, not every 'email' or 'detail'", async () => {
-    const all = (await searchCatalogue(conn.db, withDefaultSort({ q: "ai", category: "", price: "all" as const }), { limit: 100, offset: 0 })).items;
+    const all = (
+      await searchCatalogue(conn.db, withDefaultSort({ q: "ai", category: "", price: "all" as const }), {
+        limit: 100,
+        offset: 0,
+      })
+    ).items;
     expect(all.map((i) => i.name)).toContain("AI-Powered Web Scraper");
-    for (const i of all) expect(`${i.name}\n${i.description}\n${i.categories.join(", ")}`.toLowerCase()).toMatch(/(^|[^\p{L}\p{N}_])ai/u);
+    for (const i of all)
+      expect(`${i.name}\n${i.description}\n${i.categories.join(", ")}`.toLowerCase()).toMatch(/(^|[^\p{L}\p{N}_])ai/u);
     // A name typed halfway: the last, unfinished word is a word's start.
     const [adjective, domain, noun] = (await syntheticName()).split(" ");
-    expect((await first(`${adjective} ${domain} ${noun!.slice(0, 2)}`))[0]?.name).toMatch(new RegExp(`^${adjective} ${domain} ${noun} `));
+    expect((await first(`${adjective} ${domain} ${noun!.slice(0, 2)}`))[0]?.name).toMatch(
+      new RegExp(`^${adjective} ${domain} ${noun} `),
+    );
   });
 
   it("reads matches the same whichever way the probe judges them: by index, in table order, or in table order cut short", async () => {
     const [adjective, domain, noun] = (await syntheticName()).toLowerCase().split(" ");
     const late = (await syntheticName(1050)).toLowerCase(); // its number is in no row the probe reads
-    const queries = [late, adjective!, `${adjective} ${domain}`, `${adjective} ${domain} ${noun!.slice(0, 2)}`, "ai", "weather", "bubble tea", "scrapper", "zzqxv", "web search", "synthetic"];
+    const queries = [
+      late,
+      adjective!,
+      `${adjective} ${domain}`,
+      `${adjective} ${domain} ${noun!.slice(0, 2)}`,
+      "ai",
+      "weather",
+      "bubble tea",
+      "scrapper",
+      "zzqxv",
+      "web search",
+      "synthetic",
+    ];
     const answers = async () => {
       const out: unknown[] = [];
       for (const q of queries) {
-        const page = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), { limit: 24, offset: 0 });
-        const byName = await searchCatalogue(conn.db, { q, category: "", price: "all", sort: "name" }, { limit: 24, offset: 0 });
-        out.push([q, page.total, page.capped, page.items.map((i) => i.name), byName.total, byName.items.map((i) => i.name)]);
+        const page = await searchCatalogue(conn.db, withDefaultSort({ q, category: "", price: "all" as const }), {
+          limit: 24,
+          offset: 0,
+        });
+        const byName = await searchCatalogue(
+          conn.db,
+          { q, category: "", price: "all", sort: "name" },
+          { limit: 24, offset: 0 },
+        );
+        out.push([
+          q,
+          page.total,
+          page.capped,
+          page.items.map((i) => i.name),
+          byName.total,
+          byName.items.map((i) => i.name),
+        ]);
       }
       return out;
     };
     const saved = { ...searchPlanning };
     try {
       Object.assign(searchPlanning, { sampleRows: 1_000_000 }); // the catalogue looks small: every search by index
-      expect(await planSearch(conn.db, searchTerms("synthetic")!, sql`true`)).toMatchObject({ textDense: false, nameDense: false, recheckOnly: [] });
+      expect(await planSearch(conn.db, searchTerms("synthetic")!, sql`true`)).toMatchObject({
+        textDense: false,
+        nameDense: false,
+        recheckOnly: [],
+      });
       const byIndex = await answers();
       Object.assign(searchPlanning, { sampleRows: 400 }); // common words are read in table order
-      expect(await planSearch(conn.db, searchTerms(adjective!)!, sql`true`)).toMatchObject({ textDense: true, nameDense: true });
+      expect(await planSearch(conn.db, searchTerms(adjective!)!, sql`true`)).toMatchObject({
+        textDense: true,
+        nameDense: true,
+      });
       // A rare word (the number) leads the index; the common words are checked on what it found.
-      expect((await planSearch(conn.db, searchTerms(late)!, sql`true`)).recheckOnly).toEqual(late.split(" ").slice(0, 3));
+      expect((await planSearch(conn.db, searchTerms(late)!, sql`true`)).recheckOnly).toEqual(
+        late.split(" ").slice(0, 3),
+      );
       expect(await answers()).toEqual(byIndex);
       Object.assign(searchPlanning, { scanRows: 300 }); // ... and that read stops short of the count: the index counts
       expect(await answers()).toEqual(byIndex);
@@ -182,7 +299,12 @@ describe.each(drivers())("search relevance on %s", (driver) => {
       const fresh = await Promise.all([`${adjective} ${number}`, "zzqxv", `${adjective} ${domain}`].map(plan));
       const before = { ...sampleStats() };
       // Other searches on the same filter within the minute: no read, each word counted in the sample in memory.
-      const again = [await plan(`${number} ${adjective}`), await plan(`zzqxv ${adjective}`), await plan("zzqxv"), await plan(`${domain} ${adjective}`)];
+      const again = [
+        await plan(`${number} ${adjective}`),
+        await plan(`zzqxv ${adjective}`),
+        await plan("zzqxv"),
+        await plan(`${domain} ${adjective}`),
+      ];
       expect(sampleStats()).toEqual({ reads: before.reads, reused: before.reused + 4 });
       // A common word with one in no sampled row: the index, led by the rare one; common words together: table order.
       expect(again[0]).toEqual({ textDense: false, nameDense: false, recheckOnly: [adjective] });
@@ -203,21 +325,43 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   it("counts words in the probe sample in memory exactly as the statement would count them", async () => {
     const [adjective, domain, noun] = (await syntheticName()).toLowerCase().split(" ");
     const late = (await syntheticName(1050)).toLowerCase();
-    const queries = [adjective!, `${adjective} ${domain}`, `${domain} ${noun!.slice(0, 2)}`, late, "ai", "we", "a", "web search", "weather", "zzqxv", "snake_case", "café", "ünïcode 東京"];
+    const queries = [
+      adjective!,
+      `${adjective} ${domain}`,
+      `${domain} ${noun!.slice(0, 2)}`,
+      late,
+      "ai",
+      "we",
+      "a",
+      "web search",
+      "weather",
+      "zzqxv",
+      "snake_case",
+      "café",
+      "ünïcode 東京",
+    ];
     const saved = { ...searchPlanning };
     try {
       Object.assign(searchPlanning, { sampleRows: 400 });
       for (const filter of [sql`true`, sql`categories @> array['Data']`, sql`price <= 0.01`]) {
         for (const q of queries) {
           const terms = searchTerms(q)!;
-          const perWord = terms.words.map((w, i) => sql`, (count(*) filter (where ${matchesSearchText({ ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`);
+          const perWord = terms.words.map(
+            (w, i) =>
+              sql`, (count(*) filter (where ${matchesSearchText({ ...terms, words: [w] }, "scan")}))::int as ${sql.raw(`w${i}`)}`,
+          );
           const [row] = rowsOf<Record<string, number>>(
             await conn.db.execute(sql`
               select count(*)::int as seen, (count(*) filter (where ${matchesSearchText(terms, "scan")}))::int as text,
                      (count(*) filter (where ${matchesName(terms, "scan")}))::int as name ${sql.join(perWord, sql``)}
               from (select name, search_text from listings where status = 'approved' and ${filter} limit 400) probe`),
           );
-          const expected = { seen: Number(row!.seen), text: Number(row!.text), name: Number(row!.name), words: terms.words.map((_, i) => Number(row![`w${i}`])) };
+          const expected = {
+            seen: Number(row!.seen),
+            text: Number(row!.text),
+            name: Number(row!.name),
+            words: terms.words.map((_, i) => Number(row![`w${i}`])),
+          };
           expect(await sampleCounts(conn.db, terms, filter), q).toEqual(expected);
         }
       }
@@ -227,14 +371,19 @@ describe.each(drivers())("search relevance on %s", (driver) => {
   });
 
   it("the page's API and the MCP tool give the same first result as the query module", async () => {
-    for (const [q, expected] of [["geocodr", "Geocoder"], ["bubble tea", "Boba Order Bot"], ["travel", "Route Planner"]] as const) {
+    for (const [q, expected] of [
+      ["geocodr", "Geocoder"],
+      ["bubble tea", "Boba Order Bot"],
+      ["travel", "Route Planner"],
+    ] as const) {
       const res = await list(new Request(`http://localhost/api/mcp-agents?q=${encodeURIComponent(q)}&limit=3`));
       expect(((await res.json()) as { name: string }[])[0]?.name).toBe(expected);
       const server = createRegistryServer(conn.db);
       const [a, b] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: "judge", version: "1.0.0" });
       await Promise.all([server.connect(a), client.connect(b)]);
-      const answer = (await client.callTool({ name: "search_servers", arguments: { query: q, limit: 3 } })).structuredContent as { servers: { name: string }[] };
+      const answer = (await client.callTool({ name: "search_servers", arguments: { query: q, limit: 3 } }))
+        .structuredContent as { servers: { name: string }[] };
       expect(answer.servers[0]?.name).toBe(expected);
       await client.close();
     }

@@ -40,7 +40,11 @@ describe.each(drivers())("search sorts on %s", (driver) => {
     ["text search", "weather"],
   ])("%s", (_, q) => {
     it.each(CATALOGUE_SORTS)("sort %s answers every public column, with its value", async (sort) => {
-      const { rows } = await searchListings(conn.db, catalogueQuery({ q, category: "", price: "all", source: "all", sort }), { limit: 100, offset: 0 });
+      const { rows } = await searchListings(
+        conn.db,
+        catalogueQuery({ q, category: "", price: "all", source: "all", sort }),
+        { limit: 100, offset: 0 },
+      );
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {
         const present = Object.entries(row)
@@ -60,8 +64,30 @@ describe.each(drivers())("search sorts on %s", (driver) => {
 
 describe("fromRaw", () => {
   it("refuses a raw row that lacks a public column (a statement that drifted from the list)", () => {
-    const raw = { id: "x", slug: "x", name: "x", description: "", categories: [], price: "1.5", verified: false, server_url: "u", website_url: null, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z", source: "agora", upstream_name: null, upstream_url: null, upstream_status: null, registry_name: null } satisfies RawListingRow;
-    expect(fromRaw(raw)).toMatchObject({ serverUrl: "u", price: 1.5, registryName: null, createdAt: new Date("2026-01-01T00:00:00Z") });
+    const raw = {
+      id: "x",
+      slug: "x",
+      name: "x",
+      description: "",
+      categories: [],
+      price: "1.5",
+      verified: false,
+      server_url: "u",
+      website_url: null,
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z",
+      source: "agora",
+      upstream_name: null,
+      upstream_url: null,
+      upstream_status: null,
+      registry_name: null,
+    } satisfies RawListingRow;
+    expect(fromRaw(raw)).toMatchObject({
+      serverUrl: "u",
+      price: 1.5,
+      registryName: null,
+      createdAt: new Date("2026-01-01T00:00:00Z"),
+    });
     const { registry_name: _dropped, ...drifted } = raw;
     expect(() => fromRaw(drifted as unknown as RawListingRow)).toThrow("registry_name");
   });

@@ -43,7 +43,15 @@ describe.each(drivers())("server cards on %s", (driver) => {
       serverUrl: "https://emoji.example.com/mcp",
       status: "approved",
     });
-    await insertListing(conn.db, { name: "Waiting Server", slug: "waiting-server", description: "Not reviewed yet.", categories: ["AI"], price: null, serverUrl: "https://waiting.example.com/mcp", status: "pending" });
+    await insertListing(conn.db, {
+      name: "Waiting Server",
+      slug: "waiting-server",
+      description: "Not reviewed yet.",
+      categories: ["AI"],
+      price: null,
+      serverUrl: "https://waiting.example.com/mcp",
+      status: "pending",
+    });
   });
   afterAll(async () => {
     await reference?.close();
@@ -61,8 +69,12 @@ describe.each(drivers())("server cards on %s", (driver) => {
     expect(catalog.entries).toHaveLength(await countApproved(conn.db));
     expect(catalog.entries.map((e) => e.url)).not.toContain(`${SITE}/servers/waiting-server/server-card`);
     // The same catalogue at the other two addresses in use.
-    expect(await (await catalogJson(new Request("http://localhost/.well-known/mcp/catalog.json"))).json()).toEqual(catalog);
-    expect(await (await aiCatalog(new Request("http://localhost/.well-known/ai-catalog.json"))).json()).toEqual(catalog);
+    expect(await (await catalogJson(new Request("http://localhost/.well-known/mcp/catalog.json"))).json()).toEqual(
+      catalog,
+    );
+    expect(await (await aiCatalog(new Request("http://localhost/.well-known/ai-catalog.json"))).json()).toEqual(
+      catalog,
+    );
 
     for (const entry of catalog.entries) {
       expect(entry.type).toBe("application/mcp-server-card+json");
@@ -72,7 +84,11 @@ describe.each(drivers())("server cards on %s", (driver) => {
       const body = await answer.json();
       serverCardSchema.assertCard(body);
       // The /v0.1 entry of the same server names the same server and links this card.
-      const registry = await (await oneV01(new Request(`http://localhost/v0.1/servers/${encodeURIComponent(body.name)}`), { params: Promise.resolve({ path: body.name.split("/") }) })).json();
+      const registry = await (
+        await oneV01(new Request(`http://localhost/v0.1/servers/${encodeURIComponent(body.name)}`), {
+          params: Promise.resolve({ path: body.name.split("/") }),
+        })
+      ).json();
       expect(registry.server.name).toBe(body.name);
       expect(registry.server.version).toBe(body.version);
       expect(registry.server.remotes[0].url).toBe(body.remotes[0].url);
@@ -86,10 +102,18 @@ describe.each(drivers())("server cards on %s", (driver) => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("etag")).toBeTruthy();
     const body = await res.json();
-    expect(body).toMatchObject({ name: "dev.agora-mcp/boba-order-bot", remotes: [{ type: "streamable-http", url: `${reference.url}?sample=boba-order-bot` }] });
+    expect(body).toMatchObject({
+      name: "dev.agora-mcp/boba-order-bot",
+      remotes: [{ type: "streamable-http", url: `${reference.url}?sample=boba-order-bot` }],
+    });
     expect(body.remotes[0].supportedProtocolVersions).toHaveLength(1);
     expect((await cardAt("boba-order-bot")).headers.get("content-type")).toMatch(/^application\/json/);
-    const preflight = cardPreflight(new Request("http://localhost/servers/boba-order-bot/server-card", { method: "OPTIONS", headers: { origin: "https://elsewhere.example", "access-control-request-method": "GET" } }));
+    const preflight = cardPreflight(
+      new Request("http://localhost/servers/boba-order-bot/server-card", {
+        method: "OPTIONS",
+        headers: { origin: "https://elsewhere.example", "access-control-request-method": "GET" },
+      }),
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
@@ -126,7 +150,15 @@ describe("the probe reads a server's own card", () => {
 
   it("finds nothing to say when the card agrees with the server, wherever it is published", async () => {
     for (const at of ["endpoint", "well-known-json", "well-known"] as const) {
-      const server = await start({ card: (url: string) => cardFor(url, { remotes: [{ type: "streamable-http", url, supportedProtocolVersions: ["2025-06-18", "2025-11-25", "2026-07-28"] }] }), at });
+      const server = await start({
+        card: (url: string) =>
+          cardFor(url, {
+            remotes: [
+              { type: "streamable-http", url, supportedProtocolVersions: ["2025-06-18", "2025-11-25", "2026-07-28"] },
+            ],
+          }),
+        at,
+      });
       const result = await probeServer(server.url, { allowPrivateHosts: true });
       expect(result.reachable).toBe(true);
       expect(cardQuirks(result.quirks), at).toEqual([]);
@@ -137,7 +169,12 @@ describe("the probe reads a server's own card", () => {
   it("says where the card's name, version, transport and protocol versions differ from what the server answers", async () => {
     const server = await start({
       card: (url: string) =>
-        cardFor(url, { name: "com.example/forecast", version: "1.0.0", remotes: [{ type: "sse", url, supportedProtocolVersions: ["2024-11-05"] }], capabilities: { prompts: {} } }),
+        cardFor(url, {
+          name: "com.example/forecast",
+          version: "1.0.0",
+          remotes: [{ type: "sse", url, supportedProtocolVersions: ["2024-11-05"] }],
+          capabilities: { prompts: {} },
+        }),
     });
     const result = await probeServer(server.url, { allowPrivateHosts: true });
     expect(result.reachable).toBe(true);
@@ -153,7 +190,9 @@ describe("the probe reads a server's own card", () => {
     // A card that names another endpoint only.
     const elsewhere = await start({ card: cardFor("https://elsewhere.example.com/mcp"), at: "well-known-json" });
     const moved = await probeServer(elsewhere.url, { allowPrivateHosts: true });
-    expect(cardQuirks(moved.quirks)).toEqual([`server card at ${cardUrl(elsewhere.url, "well-known-json")} lists no remote at ${elsewhere.url}`]);
+    expect(cardQuirks(moved.quirks)).toEqual([
+      `server card at ${cardUrl(elsewhere.url, "well-known-json")} lists no remote at ${elsewhere.url}`,
+    ]);
   });
 
   it("records nothing for a server without a card, even one that answers every path with a page", async () => {
@@ -162,7 +201,11 @@ describe("the probe reads a server's own card", () => {
       const result = await probeServer(server.url, { allowPrivateHosts: true });
       expect(result.reachable).toBe(true);
       expect(cardQuirks(result.quirks)).toEqual([]);
-      expect(server.cardRequests.sort()).toEqual(["/.well-known/mcp/server-card", "/.well-known/mcp/server-card.json", "/mcp/server-card"]);
+      expect(server.cardRequests.sort()).toEqual([
+        "/.well-known/mcp/server-card",
+        "/.well-known/mcp/server-card.json",
+        "/mcp/server-card",
+      ]);
     }
   });
 
@@ -175,5 +218,9 @@ describe("the probe reads a server's own card", () => {
 
 function cardUrl(serverUrl: string, at: "endpoint" | "well-known-json" | "well-known"): string {
   const origin = new URL(serverUrl).origin;
-  return at === "endpoint" ? `${serverUrl}/server-card` : at === "well-known-json" ? `${origin}/.well-known/mcp/server-card.json` : `${origin}/.well-known/mcp/server-card`;
+  return at === "endpoint"
+    ? `${serverUrl}/server-card`
+    : at === "well-known-json"
+      ? `${origin}/.well-known/mcp/server-card.json`
+      : `${origin}/.well-known/mcp/server-card`;
 }

@@ -16,13 +16,31 @@ import { ExactEvmSchemeV1 } from "@x402/evm/exact/v1/client";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BASE_SEPOLIA, buildRequirements, encodePaymentV1, jobStatusMessage, readPaymentRequired, readPurchaseResult } from "@agora-mcp/protocol";
-import { createMonetizedServer, type ChargedFailure, type ItemDefinition, type PurchaseEvent, type SettlementFailure } from "@agora-mcp/server";
+import {
+  BASE_SEPOLIA,
+  buildRequirements,
+  encodePaymentV1,
+  jobStatusMessage,
+  readPaymentRequired,
+  readPurchaseResult,
+} from "@agora-mcp/protocol";
+import {
+  createMonetizedServer,
+  type ChargedFailure,
+  type ItemDefinition,
+  type PurchaseEvent,
+  type SettlementFailure,
+} from "@agora-mcp/server";
 import { startHangingFacilitator } from "../support/hanging-facilitator";
 import { startRefusingFacilitator } from "../support/refusing-facilitator";
 import { startPaymentStack, type PaymentStack } from "../support/payment-stack";
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
 
 const PRICE = 10_000n; // $0.01
 let stack: PaymentStack;
@@ -41,7 +59,11 @@ afterAll(async () => {
 
 /** Items whose handlers fail in each way a tool can, and one that waits for the test to let it go. */
 function items(): ItemDefinition[] {
-  const quote = (id: string, handler: ItemDefinition["handler"], extra: Partial<ItemDefinition> = {}): ItemDefinition => ({
+  const quote = (
+    id: string,
+    handler: ItemDefinition["handler"],
+    extra: Partial<ItemDefinition> = {},
+  ): ItemDefinition => ({
     id,
     name: id,
     description: `The ${id} item`,
@@ -58,16 +80,29 @@ function items(): ItemDefinition[] {
     quote("error-answer", () => ({ isError: true, content: [{ type: "text", text: "no quotes today" }] })),
     quote("empty-answer", () => ""),
     quote("slow", async ({ topic }) => (await new Promise<void>((r) => (release = r)), `Slowly, ${topic}`)),
-    quote("strict", ({ topic }) => `Strictly ${topic}`, { paramsSchema: z.object({ topic: z.string().regex(/^[a-z]+$/, "lower-case letters only") }) }),
-    quote("job", async ({ topic }) => {
-      await new Promise((r) => setTimeout(r, 300));
-      if (topic === "fail") throw new Error("the renderer crashed");
-      return { image: `${topic}.png` };
-    }, { async: { checkAfterSeconds: 1 } }),
+    quote("strict", ({ topic }) => `Strictly ${topic}`, {
+      paramsSchema: z.object({ topic: z.string().regex(/^[a-z]+$/, "lower-case letters only") }),
+    }),
+    quote(
+      "job",
+      async ({ topic }) => {
+        await new Promise((r) => setTimeout(r, 300));
+        if (topic === "fail") throw new Error("the renderer crashed");
+        return { image: `${topic}.png` };
+      },
+      { async: { checkAfterSeconds: 1 } },
+    ),
   ];
 }
 
-type Kit = { url: string; payTo: `0x${string}`; events: PurchaseEvent[]; charged: ChargedFailure[]; unsettled: SettlementFailure[]; logged: string[] };
+type Kit = {
+  url: string;
+  payTo: `0x${string}`;
+  events: PurchaseEvent[];
+  charged: ChargedFailure[];
+  unsettled: SettlementFailure[];
+  logged: string[];
+};
 
 async function kit(facilitatorUrl = stack.facilitator.url, facilitatorTimeoutMs = 5_000): Promise<Kit> {
   const payTo = stack.freshAddress();
@@ -88,7 +123,10 @@ async function kit(facilitatorUrl = stack.facilitator.url, facilitatorTimeoutMs 
   return { ...k, url: running.url };
 }
 
-type Host = { era: string; call: (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => Promise<Result> };
+type Host = {
+  era: string;
+  call: (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => Promise<Result>;
+};
 
 async function host(url: string, mode: "auto" | "legacy"): Promise<Host> {
   const client = new Client({ name: "order-buyer", version: "1.0.0" }, { versionNegotiation: { mode } });
@@ -96,7 +134,8 @@ async function host(url: string, mode: "auto" | "legacy"): Promise<Host> {
   closing.push(() => client.close());
   return {
     era: client.getNegotiatedProtocolVersion() ?? "",
-    call: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>,
+    call: (name, args, meta) =>
+      client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>,
   };
 }
 
@@ -123,16 +162,26 @@ describe.each([
     const payment = await pay(h, buyer, "quote", { topic: "fail" });
     const failed = await h.call("quote", { topic: "fail" }, { "x402/payment": payment });
     expect(failed.isError).toBe(true);
-    expect(text(failed)).toMatch(/^"quote" failed: the quote service is down\. You were not charged\. \(order ord_[0-9a-f]+\)$/);
+    expect(text(failed)).toMatch(
+      /^"quote" failed: the quote service is down\. You were not charged\. \(order ord_[0-9a-f]+\)$/,
+    );
     expect(failed._meta?.["x402/payment-response"]).toBeUndefined();
     expect(ran).toContain("quote:fail");
     expect(await balance(buyer.address)).toBe(1_000_000n);
     expect(k.events.at(-1)).toMatchObject({ outcome: "failed", charged: false, itemId: "quote" });
 
     for (const tool of ["error-answer", "empty-answer"]) {
-      const answer = await h.call(tool, { topic: "tea" }, { "x402/payment": await pay(h, buyer, tool, { topic: "tea" }) });
+      const answer = await h.call(
+        tool,
+        { topic: "tea" },
+        { "x402/payment": await pay(h, buyer, tool, { topic: "tea" }) },
+      );
       expect(answer.isError, tool).toBe(true);
-      expect(text(answer)).toMatch(tool === "error-answer" ? /no quotes today\. You were not charged\./ : /the item answered nothing\. You were not charged\./);
+      expect(text(answer)).toMatch(
+        tool === "error-answer"
+          ? /no quotes today\. You were not charged\./
+          : /the item answered nothing\. You were not charged\./,
+      );
       expect(answer._meta?.["x402/payment-response"]).toBeUndefined();
     }
     expect(await balance(buyer.address)).toBe(1_000_000n);
@@ -177,13 +226,21 @@ describe("a settlement that fails after the item ran", () => {
     const k = await kit(refusing.url);
     const h = await host(k.url, "auto");
     const buyer = await stack.fundedBuyer(1_000_000n);
-    const answer = await h.call("quote", { topic: "refused" }, { "x402/payment": await pay(h, buyer, "quote", { topic: "refused" }) });
+    const answer = await h.call(
+      "quote",
+      { topic: "refused" },
+      { "x402/payment": await pay(h, buyer, "quote", { topic: "refused" }) },
+    );
     expect(ran).toContain("quote:refused");
     expect(answer.isError).toBe(true);
     expect(text(answer)).not.toContain("A quote about refused");
-    expect(readPaymentRequired(answer)?.error).toBe("Payment not settled: the settlement transaction failed. You were not charged. The result is withheld; pay again to get it.");
+    expect(readPaymentRequired(answer)?.error).toBe(
+      "Payment not settled: the settlement transaction failed. You were not charged. The result is withheld; pay again to get it.",
+    );
     expect(await balance(buyer.address)).toBe(1_000_000n);
-    expect(k.unsettled).toEqual([expect.objectContaining({ itemId: "quote", payer: buyer.address, orderId: expect.stringMatching(/^ord_/) })]);
+    expect(k.unsettled).toEqual([
+      expect.objectContaining({ itemId: "quote", payer: buyer.address, orderId: expect.stringMatching(/^ord_/) }),
+    ]);
     expect(k.events.at(-1)).toMatchObject({ outcome: "unsettled", charged: false });
     expect(k.logged.some((l) => l.includes("did not settle; the result was withheld"))).toBe(true);
   });
@@ -195,9 +252,15 @@ describe("a settlement that fails after the item ran", () => {
     const h = await host(k.url, "legacy");
     const buyer = await stack.fundedBuyer(1_000_000n);
     const started = Date.now();
-    const answer = await h.call("quote", { topic: "hang" }, { "x402/payment": await pay(h, buyer, "quote", { topic: "hang" }) });
+    const answer = await h.call(
+      "quote",
+      { topic: "hang" },
+      { "x402/payment": await pay(h, buyer, "quote", { topic: "hang" }) },
+    );
     expect(Date.now() - started).toBeLessThan(6_000);
-    expect(readPaymentRequired(answer)?.error).toMatch(/^Payment not settled: the payment facilitator did not confirm the settlement in time.* You were not charged\. The result is withheld/);
+    expect(readPaymentRequired(answer)?.error).toMatch(
+      /^Payment not settled: the payment facilitator did not confirm the settlement in time.* You were not charged\. The result is withheld/,
+    );
     expect(await balance(buyer.address)).toBe(1_000_000n);
     expect(k.unsettled).toHaveLength(1);
   });
@@ -208,19 +271,32 @@ describe("an asynchronous x402 item", () => {
     const k = await kit();
     const h = await host(k.url, "auto");
     const buyer = await stack.fundedBuyer(1_000_000n);
-    const status = async (jobId: string) => (await h.call("job-status", { jobId, signature: await buyer.signMessage({ message: jobStatusMessage(jobId) }) })).structuredContent as Record<string, unknown>;
+    const status = async (jobId: string) =>
+      (await h.call("job-status", { jobId, signature: await buyer.signMessage({ message: jobStatusMessage(jobId) }) }))
+        .structuredContent as Record<string, unknown>;
 
-    const ticket = await h.call("job", { topic: "fox" }, { "x402/payment": await pay(h, buyer, "job", { topic: "fox" }) });
+    const ticket = await h.call(
+      "job",
+      { topic: "fox" },
+      { "x402/payment": await pay(h, buyer, "job", { topic: "fox" }) },
+    );
     const { jobId, settles } = ticket.structuredContent as { jobId: string; settles: string };
     expect(settles).toBe("when-ready");
     expect(ticket._meta?.["x402/payment-response"]).toBeUndefined();
     expect(await balance(buyer.address)).toBe(1_000_000n);
     await expect.poll(async () => (await status(jobId)).status, { timeout: 10_000 }).toBe("done");
     const done = await status(jobId);
-    expect(done).toMatchObject({ toolResult: { image: "fox.png" }, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(done).toMatchObject({
+      toolResult: { image: "fox.png" },
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(await balance(buyer.address)).toBe(1_000_000n - PRICE);
 
-    const failing = await h.call("job", { topic: "fail" }, { "x402/payment": await pay(h, buyer, "job", { topic: "fail" }) });
+    const failing = await h.call(
+      "job",
+      { topic: "fail" },
+      { "x402/payment": await pay(h, buyer, "job", { topic: "fail" }) },
+    );
     const failedId = (failing.structuredContent as { jobId: string }).jobId;
     await expect.poll(async () => (await status(failedId)).status, { timeout: 10_000 }).toBe("failed");
     expect((await status(failedId)).error).toMatch(/the renderer crashed\. You were not charged\./);
@@ -236,7 +312,11 @@ describe("make-purchase (MonetizedMCP: settled before delivery)", () => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       if (req.url === "/verify") verifies++;
-      const answer = await fetch(`${stack.facilitator.url}${req.url}`, { method: req.method, headers: { "content-type": "application/json" }, body: req.method === "POST" ? Buffer.concat(chunks) : undefined });
+      const answer = await fetch(`${stack.facilitator.url}${req.url}`, {
+        method: req.method,
+        headers: { "content-type": "application/json" },
+        body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+      });
       res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
@@ -245,8 +325,15 @@ describe("make-purchase (MonetizedMCP: settled before delivery)", () => {
   }
 
   async function signV1(buyer: PrivateKeyAccount, payTo: `0x${string}`, item: string) {
-    const requirements = buildRequirements({ network: BASE_SEPOLIA, units: PRICE, payTo, resource: { url: `mcp://order-test#${item}` } });
-    return encodePaymentV1((await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, requirements.v1 as never)) as never);
+    const requirements = buildRequirements({
+      network: BASE_SEPOLIA,
+      units: PRICE,
+      payTo,
+      resource: { url: `mcp://order-test#${item}` },
+    });
+    return encodePaymentV1(
+      (await new ExactEvmSchemeV1(buyer).createPaymentPayload(1, requirements.v1 as never)) as never,
+    );
   }
 
   it("checks the parameters against the item's schema before any payment is verified: bad input costs nothing", async () => {
@@ -255,18 +342,34 @@ describe("make-purchase (MonetizedMCP: settled before delivery)", () => {
     const h = await host(k.url, "auto");
     const buyer = await stack.fundedBuyer(1_000_000n);
     const signed = await signV1(buyer, k.payTo, "strict");
-    const bad = await h.call("make-purchase", { itemId: "strict", params: { topic: "Tea 42" }, signedTransaction: signed, paymentMethod: "USDC_BASE_SEPOLIA" });
+    const bad = await h.call("make-purchase", {
+      itemId: "strict",
+      params: { topic: "Tea 42" },
+      signedTransaction: signed,
+      paymentMethod: "USDC_BASE_SEPOLIA",
+    });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toBe('Invalid parameters for "strict": topic: lower-case letters only. Nothing was charged.');
     // The x402 tool checks the same schema before verifying.
-    const x402 = await h.call("strict", { topic: "Tea 42" }, { "x402/payment": await pay(h, buyer, "strict", { topic: "tea" }) });
+    const x402 = await h.call(
+      "strict",
+      { topic: "Tea 42" },
+      { "x402/payment": await pay(h, buyer, "strict", { topic: "tea" }) },
+    );
     expect(text(x402)).toMatch(/Invalid parameters for "strict"/);
     expect(facilitator.verifies()).toBe(0);
     expect(ran.filter((r) => r.startsWith("strict:"))).toEqual([]);
     expect(await balance(buyer.address)).toBe(1_000_000n);
 
     // The same signed payment with good parameters: verified, settled, delivered.
-    const good = readPurchaseResult(await h.call("make-purchase", { itemId: "strict", params: { topic: "tea" }, signedTransaction: signed, paymentMethod: "USDC_BASE_SEPOLIA" }));
+    const good = readPurchaseResult(
+      await h.call("make-purchase", {
+        itemId: "strict",
+        params: { topic: "tea" },
+        signedTransaction: signed,
+        paymentMethod: "USDC_BASE_SEPOLIA",
+      }),
+    );
     expect(good).toMatchObject({ ok: true, toolResult: "Strictly tea" });
     expect(facilitator.verifies()).toBe(1);
     expect(await balance(buyer.address)).toBe(1_000_000n - PRICE);
@@ -276,14 +379,33 @@ describe("make-purchase (MonetizedMCP: settled before delivery)", () => {
     const k = await kit();
     const h = await host(k.url, "legacy");
     const buyer = await stack.fundedBuyer(1_000_000n);
-    const answer = await h.call("make-purchase", { itemId: "quote", params: { topic: "fail" }, signedTransaction: await signV1(buyer, k.payTo, "quote"), paymentMethod: "USDC_BASE_SEPOLIA" });
+    const answer = await h.call("make-purchase", {
+      itemId: "quote",
+      params: { topic: "fail" },
+      signedTransaction: await signV1(buyer, k.payTo, "quote"),
+      paymentMethod: "USDC_BASE_SEPOLIA",
+    });
     expect(answer.isError).toBe(true);
-    const { orderId, transaction, charged, status } = answer.structuredContent as { orderId: string; transaction: string; charged: boolean; status: string };
+    const { orderId, transaction, charged, status } = answer.structuredContent as {
+      orderId: string;
+      transaction: string;
+      charged: boolean;
+      status: string;
+    };
     expect({ status, charged }).toEqual({ status: "failed", charged: true });
-    expect(text(answer)).toBe(`"quote" failed: the quote service is down. The payment settled (transaction ${transaction}); quote order ${orderId} to the provider.`);
+    expect(text(answer)).toBe(
+      `"quote" failed: the quote service is down. The payment settled (transaction ${transaction}); quote order ${orderId} to the provider.`,
+    );
     expect(await balance(buyer.address)).toBe(1_000_000n - PRICE); // make-purchase's order: paid before the item ran
     await expect.poll(() => k.charged.length).toBe(1);
-    expect(k.charged[0]).toEqual({ orderId, itemId: "quote", units: PRICE.toString(), payer: buyer.address, transaction, reason: "the quote service is down" });
+    expect(k.charged[0]).toEqual({
+      orderId,
+      itemId: "quote",
+      units: PRICE.toString(),
+      payer: buyer.address,
+      transaction,
+      reason: "the quote service is down",
+    });
     expect(k.events.at(-1)).toMatchObject({ outcome: "failed", charged: true, orderId });
   });
 });

@@ -31,7 +31,9 @@ describe.each(drivers())("sitemaps on %s", (driver) => {
              'https://sitemap-' || i || '.test.invalid/mcp', (case when i % 100 = 99 then 'pending' else 'approved' end)::review_status, 'sitemap'
       from generate_series(0, ${EXTRA + 600}) as i`);
     await conn.db.execute(sql`alter table listings enable trigger listings_search_words`);
-    approved = rowsOf<{ slug: string }>(await conn.db.execute(sql`select slug from listings where status = 'approved'`)).map((r) => r.slug);
+    approved = rowsOf<{ slug: string }>(
+      await conn.db.execute(sql`select slug from listings where status = 'approved'`),
+    ).map((r) => r.slug);
     setDatabase(conn);
   }, 240_000);
   afterAll(async () => conn?.close());
@@ -59,7 +61,10 @@ describe.each(drivers())("sitemaps on %s", (driver) => {
     expect(response.headers.get("content-type")).toBe("application/xml");
     const xml = await response.text();
     expect(xml).toContain("<sitemapindex");
-    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${siteUrl()}/sitemap/0.xml`, `${siteUrl()}/sitemap/1.xml`]);
+    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([
+      `${siteUrl()}/sitemap/0.xml`,
+      `${siteUrl()}/sitemap/1.xml`,
+    ]);
     expect(robots().sitemap).toBe(`${siteUrl()}/sitemap.xml`);
   });
 });

@@ -15,15 +15,29 @@ describe.each(drivers())("test-purchase targets (%s)", (driver) => {
     conn = await openTestDatabase(driver);
     const [publisher] = await conn.db.insert(users).values({ name: "Publisher" }).returning();
     const add = async (key: string, price: number, extra: Partial<Parameters<typeof insertListing>[1]> = {}) => {
-      const listing = await insertListing(conn.db, { name: key, description: `${key}.`, categories: [], serverUrl: `https://${key}.example.net/mcp`, status: "approved", price, ...extra });
+      const listing = await insertListing(conn.db, {
+        name: key,
+        description: `${key}.`,
+        categories: [],
+        serverUrl: `https://${key}.example.net/mcp`,
+        status: "approved",
+        price,
+        ...extra,
+      });
       // Its latest check read its prices and payee: something to buy.
       await conn.db.insert(listingProbes).values({ listingId: listing.id, reachable: true, verifiable: true });
       ids[key] = listing.id;
     };
     // Thirty imports at a tenth of a cent, nobody's yet.
-    for (let i = 0; i < 30; i++) await add(`import-${i}`, 0.001, { source: "mcp-registry", upstreamName: `io.github.someone/tool-${i}` });
+    for (let i = 0; i < 30; i++)
+      await add(`import-${i}`, 0.001, { source: "mcp-registry", upstreamName: `io.github.someone/tool-${i}` });
     await add("submitted", 0.05);
-    await add("claimed", 0.02, { source: "mcp-registry", upstreamName: "io.github.publisher/tool", submitterId: publisher!.id, claimedAt: new Date() });
+    await add("claimed", 0.02, {
+      source: "mcp-registry",
+      upstreamName: "io.github.publisher/tool",
+      submitterId: publisher!.id,
+      claimedAt: new Date(),
+    });
   });
   afterAll(async () => conn?.close());
 

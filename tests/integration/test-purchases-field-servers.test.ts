@@ -42,7 +42,14 @@ afterAll(async () => {
 async function fundedSettings(units: bigint): Promise<TestPurchaseSettings> {
   const key = generatePrivateKey();
   await stack.chain.mintUsdc(privateKeyToAccount(key).address, units);
-  return { wallet: walletFromKey(key), budgetUnits: 1_000_000n, maxUnits: 100_000n, intervalMs: 7 * 86_400_000, timeoutMs: 5_000, allowPrivateHosts: true };
+  return {
+    wallet: walletFromKey(key),
+    budgetUnits: 1_000_000n,
+    maxUnits: 100_000n,
+    intervalMs: 7 * 86_400_000,
+    timeoutMs: 5_000,
+    allowPrivateHosts: true,
+  };
 }
 
 describe.each(drivers())("test purchases from field servers on %s", (driver) => {
@@ -57,8 +64,20 @@ describe.each(drivers())("test purchases from field servers on %s", (driver) => 
 
   async function listedAndChecked(server: FieldServer, slug: string) {
     const paidTools = SILENT.has(server.style) ? [server.paidTool] : [];
-    const listing = await insertListing(db, { slug, name: slug, description: "A paid server built with another library.", categories: ["Data"], serverUrl: server.url, websiteUrl: null, status: "approved", price: null });
-    const probe = await probeServer(server.url, { allowPrivateHosts: true, paidTools: paidTools.map((name) => ({ name, reason: "owner" as const })) });
+    const listing = await insertListing(db, {
+      slug,
+      name: slug,
+      description: "A paid server built with another library.",
+      categories: ["Data"],
+      serverUrl: server.url,
+      websiteUrl: null,
+      status: "approved",
+      price: null,
+    });
+    const probe = await probeServer(server.url, {
+      allowPrivateHosts: true,
+      paidTools: paidTools.map((name) => ({ name, reason: "owner" as const })),
+    });
     const recorded = await recordCheck(db, listing, probe);
     expect(recorded.listing?.verified).toBe(true);
     return listing;
@@ -67,43 +86,68 @@ describe.each(drivers())("test purchases from field servers on %s", (driver) => 
   async function buy(settings: TestPurchaseSettings, listingId: string) {
     const [row] = await db.select().from(listings).where(eq(listings.id, listingId));
     const probe = (await latestProbes(db, [listingId])).get(listingId) ?? null;
-    return testPurchase(db, settings, { id: row!.id, name: row!.name, serverUrl: row!.serverUrl, price: row!.price, lastTestedAt: null }, probe);
+    return testPurchase(
+      db,
+      settings,
+      { id: row!.id, name: row!.name, serverUrl: row!.serverUrl, price: row!.price, lastTestedAt: null },
+      probe,
+    );
   }
 
-  it.each(FIELD_STYLES)("buys from a %s server: the price reaches its payee and the purchase is recorded as delivered", async (style) => {
-    const payee = stack.freshAddress();
-    const server = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: payee, units: PRICE });
-    try {
-      const listing = await listedAndChecked(server, `field-${style}-${driver}`);
-      const settings = await fundedSettings(1_000_000n);
-      const result = await buy(settings, listing.id);
-      expect(result).toMatchObject({ kind: "recorded", outcome: "delivered" });
-      expect(await stack.chain.usdcBalance(payee)).toBe(PRICE);
-      expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);
-      const [row] = await db.select().from(testPurchases).where(eq(testPurchases.listingId, listing.id));
-      expect(row).toMatchObject({ item: server.paidTool, units: PRICE, outcome: "delivered", money: "paid", network: "eip155:84532" });
-      expect(row!.transaction).toMatch(/^0x[0-9a-f]{64}$/);
-      expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
-    } finally {
-      await server.close();
-    }
-  });
+  it.each(FIELD_STYLES)(
+    "buys from a %s server: the price reaches its payee and the purchase is recorded as delivered",
+    async (style) => {
+      const payee = stack.freshAddress();
+      const server = await startFieldServer(style, {
+        facilitatorUrl: stack.facilitator.url,
+        payTo: payee,
+        units: PRICE,
+      });
+      try {
+        const listing = await listedAndChecked(server, `field-${style}-${driver}`);
+        const settings = await fundedSettings(1_000_000n);
+        const result = await buy(settings, listing.id);
+        expect(result).toMatchObject({ kind: "recorded", outcome: "delivered" });
+        expect(await stack.chain.usdcBalance(payee)).toBe(PRICE);
+        expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);
+        const [row] = await db.select().from(testPurchases).where(eq(testPurchases.listingId, listing.id));
+        expect(row).toMatchObject({
+          item: server.paidTool,
+          units: PRICE,
+          outcome: "delivered",
+          money: "paid",
+          network: "eip155:84532",
+        });
+        expect(row!.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+        expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
-  it.each(["cloudflare-agents", "vercel-x402-mcp"] as const)("pays a %s server nothing when its paid tool fails", async (style) => {
-    const payee = stack.freshAddress();
-    const server = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: payee, units: PRICE });
-    try {
-      const listing = await listedAndChecked(server, `field-failing-${style}-${driver}`);
-      const settings = await fundedSettings(1_000_000n);
-      server.failNext();
-      const result = await buy(settings, listing.id);
-      expect(result).toMatchObject({ kind: "recorded" });
-      expect(result).not.toMatchObject({ outcome: "delivered" });
-      expect(await stack.chain.usdcBalance(payee)).toBe(0n);
-      expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n);
-      expect(server.counts.freeCalls).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
+  it.each(["cloudflare-agents", "vercel-x402-mcp"] as const)(
+    "pays a %s server nothing when its paid tool fails",
+    async (style) => {
+      const payee = stack.freshAddress();
+      const server = await startFieldServer(style, {
+        facilitatorUrl: stack.facilitator.url,
+        payTo: payee,
+        units: PRICE,
+      });
+      try {
+        const listing = await listedAndChecked(server, `field-failing-${style}-${driver}`);
+        const settings = await fundedSettings(1_000_000n);
+        server.failNext();
+        const result = await buy(settings, listing.id);
+        expect(result).toMatchObject({ kind: "recorded" });
+        expect(result).not.toMatchObject({ outcome: "delivered" });
+        expect(await stack.chain.usdcBalance(payee)).toBe(0n);
+        expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n);
+        expect(server.counts.freeCalls).toBe(0);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

@@ -49,10 +49,24 @@ beforeAll(async () => {
   process.env.CHAIN_RPC_URLS = `eip155:84532=${stack.chain.rpcUrl}`;
   reloadEnv();
   referencePayee = stack.freshAddress();
-  refs = await Promise.all([0, 1, 2].map((i) => startReferenceServer({ port: 0, walletAddress: referencePayee, facilitatorUrl: stack.facilitator.url, jobSeconds: 1, name: `reference-${i}` })));
+  refs = await Promise.all(
+    [0, 1, 2].map((i) =>
+      startReferenceServer({
+        port: 0,
+        walletAddress: referencePayee,
+        facilitatorUrl: stack.facilitator.url,
+        jobSeconds: 1,
+        name: `reference-${i}`,
+      }),
+    ),
+  );
   servers.push(...refs);
   for (const lie of LIES) {
-    const liar = await startLyingServer(lie, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), otherPayTo: stack.freshAddress() });
+    const liar = await startLyingServer(lie, {
+      facilitatorUrl: stack.facilitator.url,
+      payTo: stack.freshAddress(),
+      otherPayTo: stack.freshAddress(),
+    });
     liars.set(lie, liar);
     servers.push(liar);
   }
@@ -65,15 +79,36 @@ afterAll(async () => {
   reloadEnv();
 });
 
-async function fundedSettings(units: bigint, overrides: Partial<TestPurchaseSettings> = {}): Promise<TestPurchaseSettings & { key: string }> {
+async function fundedSettings(
+  units: bigint,
+  overrides: Partial<TestPurchaseSettings> = {},
+): Promise<TestPurchaseSettings & { key: string }> {
   const key = generatePrivateKey();
   await stack.chain.mintUsdc(privateKeyToAccount(key).address, units);
-  return { key, wallet: walletFromKey(key), budgetUnits: 1_000_000n, maxUnits: 100_000n, intervalMs: 7 * 86_400_000, timeoutMs: TIMEOUT_MS, allowPrivateHosts: true, ...overrides };
+  return {
+    key,
+    wallet: walletFromKey(key),
+    budgetUnits: 1_000_000n,
+    maxUnits: 100_000n,
+    intervalMs: 7 * 86_400_000,
+    timeoutMs: TIMEOUT_MS,
+    allowPrivateHosts: true,
+    ...overrides,
+  };
 }
 
 /** An approved listing of `url`, checked once for real (what a test purchase takes its terms from). */
 async function listed(db: Db, url: string, slug: string) {
-  const listing = await insertListing(db, { slug, name: slug, description: "A paid server under test.", categories: ["Data"], serverUrl: url, websiteUrl: null, status: "approved", price: null });
+  const listing = await insertListing(db, {
+    slug,
+    name: slug,
+    description: "A paid server under test.",
+    categories: ["Data"],
+    serverUrl: url,
+    websiteUrl: null,
+    status: "approved",
+    price: null,
+  });
   const probe = await probeServer(url, { allowPrivateHosts: true });
   const recorded = await recordCheck(db, listing, probe);
   expect(recorded.listing?.verified).toBe(true);
@@ -83,7 +118,12 @@ async function listed(db: Db, url: string, slug: string) {
 async function buy(db: Db, settings: TestPurchaseSettings, listingId: string) {
   const [row] = await db.select().from(listings).where(eq(listings.id, listingId));
   const probe = (await latestProbes(db, [listingId])).get(listingId) ?? null;
-  return testPurchase(db, settings, { id: row!.id, name: row!.name, serverUrl: row!.serverUrl, price: row!.price, lastTestedAt: null }, probe);
+  return testPurchase(
+    db,
+    settings,
+    { id: row!.id, name: row!.name, serverUrl: row!.serverUrl, price: row!.price, lastTestedAt: null },
+    probe,
+  );
 }
 
 async function purchasesOf(db: Db, listingId: string) {
@@ -111,7 +151,13 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(await stack.chain.usdcBalance(referencePayee)).toBe(before + PRICE);
     expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);
     const [row] = await purchasesOf(db, listing.id);
-    expect(row).toMatchObject({ item: "weather-now", units: PRICE, outcome: "delivered", money: "paid", network: "eip155:84532" });
+    expect(row).toMatchObject({
+      item: "weather-now",
+      units: PRICE,
+      outcome: "delivered",
+      money: "paid",
+      network: "eip155:84532",
+    });
     expect(row!.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(row!.deliveredMs).toBeGreaterThan(0);
     expect(row!.deliveredMs).toBeLessThan(TIMEOUT_MS);
@@ -124,15 +170,21 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     expect(view.testPurchase).toMatchObject({ outcome: "delivered", priceUsd: "$0.01", transaction: row!.transaction });
     // Settled on a chain on this machine (a loopback RPC): named local, never linked to a public explorer.
     expect(view.testPurchase).toMatchObject({ explorerUrl: null, localChain: true });
-    expect(view.testPurchase!.summary).toMatch(/^Test purchase on [A-Z][a-z]{2} \d{1,2}, \d{4}: paid \$0\.01, delivered in \d+\.\d s$/);
+    expect(view.testPurchase!.summary).toMatch(
+      /^Test purchase on [A-Z][a-z]{2} \d{1,2}, \d{4}: paid \$0\.01, delivered in \d+\.\d s$/,
+    );
     expect(toApiAgent(view).testPurchase).toEqual(view.testPurchase);
     expect(toServerDetails(view).testPurchase).toEqual(view.testPurchase);
     expect(detailsText(toServerDetails(view))).toContain(view.testPurchase!.summary);
     expect(JSON.stringify(toServerResponse(view))).toContain(view.testPurchase!.summary);
     // /discovery/resources and /discovery/search read it with the page's sales, beside each entry.
-    expect(toEvidenceView((await listingEvidence(db, [listing.id])).get(listing.id)).testPurchase).toEqual(view.testPurchase);
+    expect(toEvidenceView((await listingEvidence(db, [listing.id])).get(listing.id)).testPurchase).toEqual(
+      view.testPurchase,
+    );
     // The key is nowhere in what was stored.
-    const stored = JSON.stringify(await db.select().from(testPurchases), (_, v) => (typeof v === "bigint" ? v.toString() : v)).toLowerCase();
+    const stored = JSON.stringify(await db.select().from(testPurchases), (_, v) =>
+      typeof v === "bigint" ? v.toString() : v,
+    ).toLowerCase();
     expect(stored).not.toContain(settings.key.slice(2).toLowerCase());
   });
 
@@ -177,7 +229,11 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     // Flagged for the admins, told to the owner.
     expect((await undeliveredListings(db)).map((u) => u.id)).toContain(listing.id);
     const [owned] = await ownerTestPurchases(db, [{ id: listing.id, name: listing.name }]);
-    expect(owned).toMatchObject({ listingId: listing.id, latest: { outcome: "not-delivered" }, items: [{ key: "fact", excluded: false }] });
+    expect(owned).toMatchObject({
+      listingId: listing.id,
+      latest: { outcome: "not-delivered" },
+      items: [{ key: "fact", excluded: false }],
+    });
   });
 
   it("gives up on a server that settles and never answers within the time limit, and counts the money as spent", async () => {
@@ -212,10 +268,28 @@ describe.each(drivers())("test purchases on %s", (driver) => {
   });
 
   it("lets only the listing's owner exclude an item", async () => {
-    const [owner] = await db.insert(users).values({ email: `owner-${driver}@example.com` }).returning();
-    const [other] = await db.insert(users).values({ email: `other-${driver}@example.com` }).returning();
-    const listing = await insertListing(db, { slug: slug("owned"), name: "Owned", description: "Owned server.", categories: [], serverUrl: `http://127.0.0.1:9/${driver}`, websiteUrl: null, status: "approved", price: 0.01, submitterId: owner!.id });
-    await expect(chooseItemExclusion(db, other!.id, { listingId: listing.id, item: "weather-now", excluded: true })).rejects.toMatchObject({ status: 404 });
+    const [owner] = await db
+      .insert(users)
+      .values({ email: `owner-${driver}@example.com` })
+      .returning();
+    const [other] = await db
+      .insert(users)
+      .values({ email: `other-${driver}@example.com` })
+      .returning();
+    const listing = await insertListing(db, {
+      slug: slug("owned"),
+      name: "Owned",
+      description: "Owned server.",
+      categories: [],
+      serverUrl: `http://127.0.0.1:9/${driver}`,
+      websiteUrl: null,
+      status: "approved",
+      price: 0.01,
+      submitterId: owner!.id,
+    });
+    await expect(
+      chooseItemExclusion(db, other!.id, { listingId: listing.id, item: "weather-now", excluded: true }),
+    ).rejects.toMatchObject({ status: 404 });
     await chooseItemExclusion(db, owner!.id, { listingId: listing.id, item: "weather-now", excluded: true });
     const rows = await db.execute(sql`select item from test_purchase_exclusions where listing_id = ${listing.id}`);
     expect(JSON.stringify(rows)).toContain("weather-now");
@@ -225,7 +299,11 @@ describe.each(drivers())("test purchases on %s", (driver) => {
     it(`pays nothing to a server whose terms changed since the latest check (${lie}), and records it as drift`, async () => {
       const settings = await fundedSettings(1_000_000n);
       // A liar of its own per database: its terms change after the first time it is asked.
-      const liar = await startLyingServer(lie, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), otherPayTo: stack.freshAddress() });
+      const liar = await startLyingServer(lie, {
+        facilitatorUrl: stack.facilitator.url,
+        payTo: stack.freshAddress(),
+        otherPayTo: stack.freshAddress(),
+      });
       servers.push(liar);
       const listing = await listed(db, liar.url, slug(lie));
       const result = await buy(db, settings, listing.id);
@@ -270,12 +348,34 @@ describe.each(drivers())("the day's budget on %s", (driver) => {
   });
 
   it("lets concurrent reservations from two instances take exactly what fits in the budget", async () => {
-    const listing = await insertListing(conn.db, { slug: `budget-${driver}`, name: "Budget", description: "Budget test", categories: [], serverUrl: "http://127.0.0.1:9/mcp", websiteUrl: null, status: "approved", price: 0.01 });
+    const listing = await insertListing(conn.db, {
+      slug: `budget-${driver}`,
+      name: "Budget",
+      description: "Budget test",
+      categories: [],
+      serverUrl: "http://127.0.0.1:9/mcp",
+      websiteUrl: null,
+      status: "approved",
+      price: 0.01,
+    });
     await conn.db.execute(sql`delete from test_purchase_spending`);
     const budget = 5n * PRICE;
     const instances = [conn.db, second?.db ?? conn.db];
     const attempts = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => reserveTestPurchase(instances[i % 2]!, { listingId: listing.id, item: "x", network: "eip155:84532", payTo: null, units: PRICE, wallet: BUDGET_WALLET }, budget)),
+      Array.from({ length: 24 }, (_, i) =>
+        reserveTestPurchase(
+          instances[i % 2]!,
+          {
+            listingId: listing.id,
+            item: "x",
+            network: "eip155:84532",
+            payTo: null,
+            units: PRICE,
+            wallet: BUDGET_WALLET,
+          },
+          budget,
+        ),
+      ),
     );
     expect(attempts.filter((a) => "id" in a)).toHaveLength(5);
     expect(await spentToday(conn.db, BUDGET_WALLET)).toBe(budget);
@@ -284,9 +384,23 @@ describe.each(drivers())("the day's budget on %s", (driver) => {
   });
 
   it("gives a new test wallet its own day's budget: what the last key spent is not carried over", async () => {
-    const listing = await insertListing(conn.db, { slug: `wallets-${driver}`, name: "Wallets", description: "Budget per wallet", categories: [], serverUrl: "http://127.0.0.1:9/mcp?wallets", websiteUrl: null, status: "approved", price: 0.01 });
+    const listing = await insertListing(conn.db, {
+      slug: `wallets-${driver}`,
+      name: "Wallets",
+      description: "Budget per wallet",
+      categories: [],
+      serverUrl: "http://127.0.0.1:9/mcp?wallets",
+      websiteUrl: null,
+      status: "approved",
+      price: 0.01,
+    });
     await conn.db.execute(sql`delete from test_purchase_spending`);
-    const purchase = (wallet: string) => reserveTestPurchase(conn.db, { listingId: listing.id, item: "x", network: "eip155:84532", payTo: null, units: PRICE, wallet }, PRICE);
+    const purchase = (wallet: string) =>
+      reserveTestPurchase(
+        conn.db,
+        { listingId: listing.id, item: "x", network: "eip155:84532", payTo: null, units: PRICE, wallet },
+        PRICE,
+      );
     expect(await purchase(BUDGET_WALLET)).toHaveProperty("id");
     expect(await purchase(BUDGET_WALLET)).toMatchObject({ overBudget: true, spentUnits: PRICE });
     expect(await spentToday(conn.db, NEW_WALLET)).toBe(0n);
@@ -299,8 +413,14 @@ describe.each(drivers())("the day's budget on %s", (driver) => {
     const settings = await fundedSettings(1_000_000n, { budgetUnits: PRICE });
     const a = await listed(conn.db, refs[0]!.url, `twin-a-${driver}`);
     const b = await listed(conn.db, refs[1]!.url, `twin-b-${driver}`);
-    const runs = await Promise.all([runTestPurchases(conn.db, settings), runTestPurchases(second?.db ?? conn.db, settings)]);
-    const rows = await conn.db.select().from(testPurchases).where(sql`${testPurchases.listingId} in (${a.id}, ${b.id})`);
+    const runs = await Promise.all([
+      runTestPurchases(conn.db, settings),
+      runTestPurchases(second?.db ?? conn.db, settings),
+    ]);
+    const rows = await conn.db
+      .select()
+      .from(testPurchases)
+      .where(sql`${testPurchases.listingId} in (${a.id}, ${b.id})`);
     const paid = rows.filter((r) => r.money === "paid");
     expect(paid).toHaveLength(1);
     expect(await stack.chain.usdcBalance(settings.wallet.address)).toBe(1_000_000n - PRICE);

@@ -9,7 +9,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CapExceeded, chainReader, purchase, walletFromKey, type LedgerEntry, type OutcomeCode, type PurchaseLedger, type PurchaseOutcome, type Settings } from "@agora-mcp/client";
+import {
+  CapExceeded,
+  chainReader,
+  purchase,
+  walletFromKey,
+  type LedgerEntry,
+  type OutcomeCode,
+  type PurchaseLedger,
+  type PurchaseOutcome,
+  type Settings,
+} from "@agora-mcp/client";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { createMonetizedServer } from "@agora-mcp/server";
 import { moneyOfChange } from "@/lib/test-purchases/ledger";
@@ -26,18 +36,49 @@ const closing: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   stack = await startPaymentStack();
   const items = [
-    { id: "quote", name: "Quote", description: "A quote", price: "0.01", params: { topic: "Example: tea" }, handler: ({ topic }: Record<string, string>) => {
-      if (topic === "fail") throw new Error("the quote service is down");
-      return `A quote about ${topic}`;
-    } },
-    { id: "paid-first", name: "Paid first", description: "Sold through make-purchase only", price: "0.01", params: { topic: "Example: tea" }, x402Tool: false as const, handler: () => {
-      throw new Error("broke after payment");
-    } },
+    {
+      id: "quote",
+      name: "Quote",
+      description: "A quote",
+      price: "0.01",
+      params: { topic: "Example: tea" },
+      handler: ({ topic }: Record<string, string>) => {
+        if (topic === "fail") throw new Error("the quote service is down");
+        return `A quote about ${topic}`;
+      },
+    },
+    {
+      id: "paid-first",
+      name: "Paid first",
+      description: "Sold through make-purchase only",
+      price: "0.01",
+      params: { topic: "Example: tea" },
+      x402Tool: false as const,
+      handler: () => {
+        throw new Error("broke after payment");
+      },
+    },
   ];
-  const kit = await createMonetizedServer({ name: "codes", walletAddress: stack.freshAddress(), facilitatorUrl: stack.facilitator.url, log: () => {}, items }).listen({ port: 0 });
+  const kit = await createMonetizedServer({
+    name: "codes",
+    walletAddress: stack.freshAddress(),
+    facilitatorUrl: stack.facilitator.url,
+    log: () => {},
+    items,
+  }).listen({ port: 0 });
   const refusing = await startRefusingFacilitator(stack.facilitator.url);
-  const refusingKit = await createMonetizedServer({ name: "codes-refused", walletAddress: stack.freshAddress(), facilitatorUrl: refusing.url, log: () => {}, items }).listen({ port: 0 });
-  closing.push(() => kit.close(), () => refusingKit.close(), refusing.close);
+  const refusingKit = await createMonetizedServer({
+    name: "codes-refused",
+    walletAddress: stack.freshAddress(),
+    facilitatorUrl: refusing.url,
+    log: () => {},
+    items,
+  }).listen({ port: 0 });
+  closing.push(
+    () => kit.close(),
+    () => refusingKit.close(),
+    refusing.close,
+  );
   kitUrl = kit.url;
   refusingUrl = refusingKit.url;
 }, 60_000);
@@ -67,24 +108,103 @@ class MemoryLedger implements PurchaseLedger {
   }
 }
 
-type Case = { name: string; server: () => string; item: string; topic?: string; funds?: bigint; cap?: bigint; max?: bigint; expectUnits?: bigint; code: OutcomeCode; decision: ReturnType<typeof decideOutcome> };
+type Case = {
+  name: string;
+  server: () => string;
+  item: string;
+  topic?: string;
+  funds?: bigint;
+  cap?: bigint;
+  max?: bigint;
+  expectUnits?: bigint;
+  code: OutcomeCode;
+  decision: ReturnType<typeof decideOutcome>;
+};
 
 const CASES: Case[] = [
-  { name: "delivered (x402, settled after success)", server: () => kitUrl, item: "quote", code: "delivered", decision: { kind: "paid", verdict: "delivered" } },
-  { name: "a tool that failed, uncharged", server: () => kitUrl, item: "quote", topic: "fail", code: "tool_failed_uncharged", decision: { kind: "paid", verdict: "refused" } },
-  { name: "a failure after settlement (make-purchase)", server: () => kitUrl, item: "paid-first", code: "charged_failure", decision: { kind: "paid", verdict: "not-delivered" } },
-  { name: "a settlement the facilitator refused", server: () => refusingUrl, item: "quote", code: "payment_refused", decision: { kind: "paid", verdict: "refused" } },
-  { name: "a wallet too short", server: () => kitUrl, item: "quote", funds: PRICE - 1n, code: "insufficient_balance", decision: { kind: "skip", stopRun: true } },
-  { name: "the day's budget spent", server: () => kitUrl, item: "quote", cap: PRICE - 1n, code: "daily_cap", decision: { kind: "skip", stopRun: true } },
-  { name: "above the per-purchase maximum", server: () => kitUrl, item: "quote", max: PRICE - 1n, code: "max_per_purchase", decision: { kind: "skip", stopRun: false } },
-  { name: "a price that changed", server: () => kitUrl, item: "quote", expectUnits: PRICE + 1n, code: "price_changed", decision: { kind: "drift" } },
-  { name: "an item not sold", server: () => kitUrl, item: "cake", code: "unknown_item", decision: { kind: "skip", stopRun: false } },
+  {
+    name: "delivered (x402, settled after success)",
+    server: () => kitUrl,
+    item: "quote",
+    code: "delivered",
+    decision: { kind: "paid", verdict: "delivered" },
+  },
+  {
+    name: "a tool that failed, uncharged",
+    server: () => kitUrl,
+    item: "quote",
+    topic: "fail",
+    code: "tool_failed_uncharged",
+    decision: { kind: "paid", verdict: "refused" },
+  },
+  {
+    name: "a failure after settlement (make-purchase)",
+    server: () => kitUrl,
+    item: "paid-first",
+    code: "charged_failure",
+    decision: { kind: "paid", verdict: "not-delivered" },
+  },
+  {
+    name: "a settlement the facilitator refused",
+    server: () => refusingUrl,
+    item: "quote",
+    code: "payment_refused",
+    decision: { kind: "paid", verdict: "refused" },
+  },
+  {
+    name: "a wallet too short",
+    server: () => kitUrl,
+    item: "quote",
+    funds: PRICE - 1n,
+    code: "insufficient_balance",
+    decision: { kind: "skip", stopRun: true },
+  },
+  {
+    name: "the day's budget spent",
+    server: () => kitUrl,
+    item: "quote",
+    cap: PRICE - 1n,
+    code: "daily_cap",
+    decision: { kind: "skip", stopRun: true },
+  },
+  {
+    name: "above the per-purchase maximum",
+    server: () => kitUrl,
+    item: "quote",
+    max: PRICE - 1n,
+    code: "max_per_purchase",
+    decision: { kind: "skip", stopRun: false },
+  },
+  {
+    name: "a price that changed",
+    server: () => kitUrl,
+    item: "quote",
+    expectUnits: PRICE + 1n,
+    code: "price_changed",
+    decision: { kind: "drift" },
+  },
+  {
+    name: "an item not sold",
+    server: () => kitUrl,
+    item: "cake",
+    code: "unknown_item",
+    decision: { kind: "skip", stopRun: false },
+  },
 ];
 
 /** Every message, reworded: other words, other order, none of the old phrases. */
-const reword = (text: string | undefined) => (text === undefined ? undefined : `Reworded ${text.length} characters: ${[...text].reverse().join("").replace(/[a-z]/g, "x")}`);
+const reword = (text: string | undefined) =>
+  text === undefined
+    ? undefined
+    : `Reworded ${text.length} characters: ${[...text].reverse().join("").replace(/[a-z]/g, "x")}`;
 
-async function buy(c: Case): Promise<{ outcome: PurchaseOutcome; ledger: MemoryLedger; balanceBefore: bigint; balanceAfter: bigint; payer: `0x${string}` }> {
+async function buy(c: Case): Promise<{
+  outcome: PurchaseOutcome;
+  ledger: MemoryLedger;
+  balanceBefore: bigint;
+  balanceAfter: bigint;
+  payer: `0x${string}`;
+}> {
   const key = generatePrivateKey();
   const payer = privateKeyToAccount(key).address;
   await stack.chain.mintUsdc(payer, c.funds ?? 1_000_000n);
@@ -103,7 +223,17 @@ async function buy(c: Case): Promise<{ outcome: PurchaseOutcome; ledger: MemoryL
   };
   const deps = { settings, wallet: walletFromKey(key), ledger, chain: chainReader(BASE_SEPOLIA, stack.chain.rpcUrl) };
   const balanceBefore = await stack.chain.usdcBalance(payer);
-  const outcome = await purchase({ server: c.server(), item: c.item, params: { topic: c.topic ?? "tea" }, ...(c.expectUnits ? { expectTerms: { units: c.expectUnits.toString(), payTo: "0x0000000000000000000000000000000000000001" } } : {}) }, deps);
+  const outcome = await purchase(
+    {
+      server: c.server(),
+      item: c.item,
+      params: { topic: c.topic ?? "tea" },
+      ...(c.expectUnits
+        ? { expectTerms: { units: c.expectUnits.toString(), payTo: "0x0000000000000000000000000000000000000001" } }
+        : {}),
+    },
+    deps,
+  );
   return { outcome, ledger, balanceBefore, balanceAfter: await stack.chain.usdcBalance(payer), payer };
 }
 
@@ -136,26 +266,49 @@ describe("every money outcome has a code, and decisions read only codes", () => 
 });
 
 describe("no money path decides by message text", () => {
-  const MONEY_PATHS = ["packages/client/src/purchase", "packages/client/src/ledger.ts", "packages/client/src/tools/purchase.ts", "lib/test-purchases", "lib/wallet", "packages/server/src/sale.ts", "packages/server/src/payments.ts", "packages/server/src/tools.ts", "packages/server/src/jobs.ts"];
+  const MONEY_PATHS = [
+    "packages/client/src/purchase",
+    "packages/client/src/ledger.ts",
+    "packages/client/src/tools/purchase.ts",
+    "lib/test-purchases",
+    "lib/wallet",
+    "packages/server/src/sale.ts",
+    "packages/server/src/payments.ts",
+    "packages/server/src/tools.ts",
+    "packages/server/src/jobs.ts",
+  ];
   /** Text matched against a message-like value: `.test(message)`, `note.startsWith(…)`, `reason.includes(…)` and the like. */
-  const TEXT_MATCH = [/\.test\(\s*(String\()?[\w.?]*(message|reason|note|error|text)\b/i, /\b(message|reason|note|error|text)\w*\)?\s*(\?\?\s*"")?\)?\.(includes|startsWith|endsWith|match|search)\(/i];
+  const TEXT_MATCH = [
+    /\.test\(\s*(String\()?[\w.?]*(message|reason|note|error|text)\b/i,
+    /\b(message|reason|note|error|text)\w*\)?\s*(\?\?\s*"")?\)?\.(includes|startsWith|endsWith|match|search)\(/i,
+  ];
 
   it("finds no .test(message), .includes or .startsWith on a message in the client's purchase path, the runner, the ledger or the kit's sale", () => {
-    const files = MONEY_PATHS.flatMap((p) => (fs.statSync(p).isDirectory() ? fs.readdirSync(p).filter((f) => f.endsWith(".ts")).map((f) => path.join(p, f)) : [p]));
+    const files = MONEY_PATHS.flatMap((p) =>
+      fs.statSync(p).isDirectory()
+        ? fs
+            .readdirSync(p)
+            .filter((f) => f.endsWith(".ts"))
+            .map((f) => path.join(p, f))
+        : [p],
+    );
     expect(files.length).toBeGreaterThan(15);
     const hits = files.flatMap((file) =>
       fs
         .readFileSync(file, "utf8")
         .split("\n")
         .map((line, i) => ({ where: `${file}:${i + 1}`, line: line.trim() }))
-        .filter(({ line }) => !line.startsWith("//") && !line.startsWith("*") && TEXT_MATCH.some((re) => re.test(line))),
+        .filter(
+          ({ line }) => !line.startsWith("//") && !line.startsWith("*") && TEXT_MATCH.some((re) => re.test(line)),
+        ),
     );
     expect(hits).toEqual([]);
   });
 
   it("would find one (the check can fail)", () => {
     const before = "    const stopRun = /daily cap|the wallet holds/.test(message);";
-    const ledgerBefore = '    const unanswered = change.status === "refused" && (change.note ?? "").startsWith("the call failed");';
+    const ledgerBefore =
+      '    const unanswered = change.status === "refused" && (change.note ?? "").startsWith("the call failed");';
     expect(TEXT_MATCH.some((re) => re.test(before))).toBe(true);
     expect(TEXT_MATCH.some((re) => re.test(ledgerBefore))).toBe(true);
   });

@@ -62,7 +62,11 @@ function registryServer(): McpServer {
   const mcp = new McpServer({ name: "agora-registry", version: "1.0.0" });
   mcp.registerTool("get_server", { inputSchema: { id: z.string() } }, async ({ id }) => {
     const entry = listed.get(id);
-    if (!entry) return { isError: true, content: [{ type: "text" as const, text: `No approved MCP server has the id or slug "${id}".` }] };
+    if (!entry)
+      return {
+        isError: true,
+        content: [{ type: "text" as const, text: `No approved MCP server has the id or slug "${id}".` }],
+      };
     const listing = {
       id: `00000000-0000-4000-8000-${String([...listed.keys()].indexOf(id)).padStart(12, "0")}`,
       slug: id,
@@ -77,7 +81,16 @@ function registryServer(): McpServer {
       websiteUrl: null,
       createdAt: "2026-11-01T00:00:00.000Z",
       updatedAt: "2026-11-01T00:00:00.000Z",
-      pricedItems: [{ id: null, name: entry.tool, priceUsd: 0.01, paymentMethod: "USDC_BASE_SEPOLIA", toolName: entry.tool, ...(entry.style ? { style: entry.style } : {}) }],
+      pricedItems: [
+        {
+          id: null,
+          name: entry.tool,
+          priceUsd: 0.01,
+          paymentMethod: "USDC_BASE_SEPOLIA",
+          toolName: entry.tool,
+          ...(entry.style ? { style: entry.style } : {}),
+        },
+      ],
       paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: entry.payTo }],
     };
     return { content: [{ type: "text" as const, text: listing.name }], structuredContent: listing };
@@ -97,14 +110,31 @@ function importKey(env: Record<string, string>, key: string): Promise<void> {
 
 async function call(name: string, args: Record<string, unknown>) {
   const result = (await host.callTool({ name, arguments: args })) as CallToolResult;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { result, data: result.structuredContent as Record<string, any>, text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+  return {
+    result,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    data: result.structuredContent as Record<string, any>,
+    text: result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"),
+  };
 }
 
 /** The purchase attempts in the wallet's ledger (one JSON line per state; the last line of an id wins). */
-function ledger(): { id: string; status: string; units: string; item: string; transaction?: string; serverUrl?: string }[] {
+function ledger(): {
+  id: string;
+  status: string;
+  units: string;
+  item: string;
+  transaction?: string;
+  serverUrl?: string;
+}[] {
   const file = path.join(path.dirname(walletFile), `ledger-base-sepolia-${buyer.toLowerCase()}.jsonl`);
-  const lines = fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const lines = fs.existsSync(file)
+    ? fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
   const last = new Map<string, (typeof lines)[number]>();
   for (const line of lines) last.set(line.id, { ...last.get(line.id), ...line });
   return [...last.values()];
@@ -125,8 +155,17 @@ beforeAll(async () => {
   stack = await startPaymentStack();
   for (const style of FIELD_STYLES) {
     payees[style] = stack.freshAddress();
-    servers[style] = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: payees[style], units: UNITS });
-    listed.set(style, { url: servers[style].url, tool: servers[style].paidTool, payTo: payees[style], style: SHOWN[style]?.style });
+    servers[style] = await startFieldServer(style, {
+      facilitatorUrl: stack.facilitator.url,
+      payTo: payees[style],
+      units: UNITS,
+    });
+    listed.set(style, {
+      url: servers[style].url,
+      tool: servers[style].paidTool,
+      payTo: payees[style],
+      style: SHOWN[style]?.style,
+    });
   }
   registry = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -156,7 +195,14 @@ beforeAll(async () => {
   await importKey(env, key);
   await stack.chain.mintUsdc(buyer, 1_000_000n);
   host = new Client({ name: "host", version: "1.0.0" });
-  await host.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...process.env, ...env } as Record<string, string>, stderr: "ignore" }));
+  await host.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN],
+      env: { ...process.env, ...env } as Record<string, string>,
+      stderr: "ignore",
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -173,13 +219,25 @@ describe.each(FIELD_STYLES)("a %s server", (style) => {
     const explored = await call("explore_server", { server: serverKey(style) });
     expect(explored.result.isError).toBeFalsy();
     const shown = SHOWN[style]!;
-    expect(explored.data.x402Tools).toEqual([expect.objectContaining({ name: server.paidTool, style: shown.style, styleName: shown.name })]);
+    expect(explored.data.x402Tools).toEqual([
+      expect.objectContaining({ name: server.paidTool, style: shown.style, styleName: shown.name }),
+    ]);
     expect(explored.text).toContain(`- paid tool ${server.paidTool} (${shown.name})`);
     expect(server.counts).toEqual({ paidRuns: 0, freeCalls: 0 });
 
     const before = await balances(style);
-    const bought = await call("purchase", { server: serverKey(style), item: server.paidTool, params: { city: "Lisbon" } });
-    expect(bought.data).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", item: server.paidTool, transaction: expect.stringMatching(TX_HASH) });
+    const bought = await call("purchase", {
+      server: serverKey(style),
+      item: server.paidTool,
+      params: { city: "Lisbon" },
+    });
+    expect(bought.data).toMatchObject({
+      status: "delivered",
+      signed: true,
+      priceUsd: "$0.01",
+      item: server.paidTool,
+      transaction: expect.stringMatching(TX_HASH),
+    });
     expect(bought.data.payTo?.toLowerCase()).toBe(payees[style].toLowerCase());
     expect(bought.text).toContain("Lisbon");
     expect(await balances(style)).toEqual({ buyer: before.buyer - UNITS, payee: before.payee + UNITS });
@@ -194,7 +252,11 @@ describe.each(FIELD_STYLES)("a %s server", (style) => {
     const before = await balances(style);
     const attempts = ledger().length;
     server.failNext();
-    const failed = await call("purchase", { server: serverKey(style), item: server.paidTool, params: { city: "Porto" } });
+    const failed = await call("purchase", {
+      server: serverKey(style),
+      item: server.paidTool,
+      params: { city: "Porto" },
+    });
     expect(failed.result.isError).toBe(true);
     expect(failed.data).toMatchObject({ status: "failed", signed: true });
     expect(failed.data.message).toContain("The payment was not used; nothing was paid.");
@@ -215,13 +277,21 @@ describe.each(FIELD_STYLES)("a %s server whose facilitator refuses the settlemen
       listed.set(slug, { url: server.url, tool: server.paidTool, payTo, style: SHOWN[style]?.style });
       const before = await balancesOf(payTo);
       const attempts = ledger().length;
-      const bought = await call("purchase", { server: SILENT.has(style) ? slug : server.url, item: server.paidTool, params: { city: "Lisbon" } });
+      const bought = await call("purchase", {
+        server: SILENT.has(style) ? slug : server.url,
+        item: server.paidTool,
+        params: { city: "Lisbon" },
+      });
       expect(bought.data).toMatchObject({ status: "failed", signed: true, priceUsd: "$0.01" });
       expect(bought.data.message).toContain("The payment was not used; nothing was paid.");
       // Each library says it its own way: a failed settlement response, no settlement at all, or another request for payment.
-      expect(bought.data.message).toMatch(new RegExp(`${REFUSED_REASON}|no successful settlement|another request for payment`));
+      expect(bought.data.message).toMatch(
+        new RegExp(`${REFUSED_REASON}|no successful settlement|another request for payment`),
+      );
       expect(await balancesOf(payTo)).toEqual(before);
-      expect(ledger().slice(attempts)).toEqual([expect.objectContaining({ status: "refused", units: UNITS.toString() })]);
+      expect(ledger().slice(attempts)).toEqual([
+        expect.objectContaining({ status: "refused", units: UNITS.toString() }),
+      ]);
       expect(server.counts.freeCalls).toBe(0);
     } finally {
       await server.close();
@@ -236,7 +306,12 @@ describe.each(FIELD_STYLES)("a %s server whose facilitator refuses the settlemen
 describe.each(STYLES)("a %s server that raises its price between the ask and the payment", (style) => {
   it("is paid nothing: one authorisation for the quoted amount, refused, unused on chain", async () => {
     const payTo = stack.freshAddress();
-    const server = await startStyleServer(style, { payTo, units: UNITS, behaviour: "raise-price", facilitatorUrl: stack.facilitator.url });
+    const server = await startStyleServer(style, {
+      payTo,
+      units: UNITS,
+      behaviour: "raise-price",
+      facilitatorUrl: stack.facilitator.url,
+    });
     try {
       const slug = `rising-${style}`;
       listed.set(slug, { url: server.url, tool: server.paidTool, payTo });
@@ -246,11 +321,15 @@ describe.each(STYLES)("a %s server that raises its price between the ask and the
       expect(bought.data).toMatchObject({ status: "failed", signed: true, priceUsd: "$0.01" });
       expect(bought.data.message).toContain("another request for payment");
       expect(bought.data.message).toContain("The payment was not used; nothing was paid.");
-      expect(server.signedValues).toEqual([{ value: UNITS.toString(), to: expect.stringMatching(new RegExp(`^${payTo}$`, "i")) }]);
+      expect(server.signedValues).toEqual([
+        { value: UNITS.toString(), to: expect.stringMatching(new RegExp(`^${payTo}$`, "i")) },
+      ]);
       expect(server.settled).toEqual([]);
       expect(server.counts.paidRuns).toBe(0);
       expect(await balancesOf(payTo)).toEqual(before);
-      expect(ledger().slice(attempts)).toEqual([expect.objectContaining({ status: "refused", units: UNITS.toString() })]);
+      expect(ledger().slice(attempts)).toEqual([
+        expect.objectContaining({ status: "refused", units: UNITS.toString() }),
+      ]);
     } finally {
       await server.close();
     }

@@ -43,8 +43,14 @@ describe("walletAddress", () => {
     expect(walletAddress(address)).toBe(address);
     expect(walletAddress(address.toLowerCase())).toBe(address);
     const letter = [...address].findIndex((c, i) => i > 1 && /[a-fA-F]/.test(c));
-    const flipped = address.slice(0, letter) + (address[letter] === address[letter]!.toUpperCase() ? address[letter]!.toLowerCase() : address[letter]!.toUpperCase()) + address.slice(letter + 1);
-    for (const bad of [flipped, "0x1234", `0x${"g".repeat(40)}`, "vitalik.eth", "", `${address}00`]) expect(walletAddress(bad), bad).toBeNull();
+    const flipped =
+      address.slice(0, letter) +
+      (address[letter] === address[letter]!.toUpperCase()
+        ? address[letter]!.toLowerCase()
+        : address[letter]!.toUpperCase()) +
+      address.slice(letter + 1);
+    for (const bad of [flipped, "0x1234", `0x${"g".repeat(40)}`, "vitalik.eth", "", `${address}00`])
+      expect(walletAddress(bad), bad).toBeNull();
   });
 });
 
@@ -54,15 +60,40 @@ describe("walletView with the chain out of reach", () => {
     reloadEnv();
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const view = await walletView(address, { client: "192.0.2.1", balanceAsked: true });
-    expect(view.balances).toEqual([{ caip2: "eip155:84532", label: "Base Sepolia", testnet: true, state: "unavailable", units: null, refusal: null, faucetUrl: null, localRpc: "http://127.0.0.1:9" }]);
+    expect(view.balances).toEqual([
+      {
+        caip2: "eip155:84532",
+        label: "Base Sepolia",
+        testnet: true,
+        state: "unavailable",
+        units: null,
+        refusal: null,
+        faucetUrl: null,
+        localRpc: "http://127.0.0.1:9",
+      },
+    ]);
     expect(view.purchases).toEqual([]);
   });
 
   it("offers the public faucet for a test network read through a remote RPC (read only when asked)", async () => {
     process.env.CHAIN_RPC_URLS = "eip155:84532=https://sepolia.base.example";
     reloadEnv();
-    const view = await walletView(privateKeyToAccount(generatePrivateKey()).address, { client: "192.0.2.1", balanceAsked: false });
-    expect(view.balances).toEqual([{ caip2: "eip155:84532", label: "Base Sepolia", testnet: true, state: "on-request", units: null, refusal: null, faucetUrl: "https://faucet.circle.com", localRpc: null }]);
+    const view = await walletView(privateKeyToAccount(generatePrivateKey()).address, {
+      client: "192.0.2.1",
+      balanceAsked: false,
+    });
+    expect(view.balances).toEqual([
+      {
+        caip2: "eip155:84532",
+        label: "Base Sepolia",
+        testnet: true,
+        state: "on-request",
+        units: null,
+        refusal: null,
+        faucetUrl: "https://faucet.circle.com",
+        localRpc: null,
+      },
+    ]);
   });
 
   it("gives up on an RPC that never answers within the page's deadline", async () => {
@@ -78,7 +109,10 @@ describe("walletView with the chain out of reach", () => {
   it("lists no network when the site reads none", async () => {
     process.env.CHAIN_RPC_URLS = "";
     reloadEnv();
-    const view = await walletView(privateKeyToAccount(generatePrivateKey()).address, { client: "192.0.2.1", balanceAsked: true });
+    const view = await walletView(privateKeyToAccount(generatePrivateKey()).address, {
+      client: "192.0.2.1",
+      balanceAsked: true,
+    });
     expect(view.balances).toEqual([]);
   });
 });
@@ -98,7 +132,11 @@ describe("walletView spends the chain sparingly", () => {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString()) as { method: string } | { method: string }[];
       for (const call of [body].flat()) calls.push(call.method);
-      const answer = await fetch(stack.chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+      const answer = await fetch(stack.chain.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat(chunks),
+      });
       res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
     });
     await new Promise<void>((resolve) => counter.listen(0, "127.0.0.1", resolve));
@@ -149,7 +187,11 @@ describe("walletView spends the chain sparingly", () => {
     expect(states.filter((s) => s === "limited")).toHaveLength(30);
     // The same /64 is the same client.
     const neighbour = await walletView(fresh(), { client: "2001:db8:1:2::99", balanceAsked: true });
-    expect(neighbour.balances[0]).toMatchObject({ state: "limited", units: null, refusal: expect.stringMatching(/^Too many balance reads from your address\. Try again in \d+ minutes\.$/) });
+    expect(neighbour.balances[0]).toMatchObject({
+      state: "limited",
+      units: null,
+      refusal: expect.stringMatching(/^Too many balance reads from your address\. Try again in \d+ minutes\.$/),
+    });
     const other = await walletView(fresh(), { client: "198.51.100.200", balanceAsked: true });
     expect(other.balances[0]!.state).toBe("read");
   });

@@ -10,7 +10,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { paymentMeta, readPaymentAsk, readPaymentAskError, readSettlement, VERCEL_PAYMENT_META, X402_PAYMENT_META, type PaidStyle } from "@agora-mcp/protocol";
+import {
+  paymentMeta,
+  readPaymentAsk,
+  readPaymentAskError,
+  readSettlement,
+  VERCEL_PAYMENT_META,
+  X402_PAYMENT_META,
+  type PaidStyle,
+} from "@agora-mcp/protocol";
 import { x402Client } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -76,7 +84,11 @@ async function siteWith(driver: Driver, styles: { style: FieldStyle; silent?: bo
   closing.push(site);
   const servers = new Map<FieldStyle, FieldServer>();
   for (const { style, silent } of styles) {
-    const server = await startFieldServer(style, { facilitatorUrl: stack.facilitator.url, payTo: stack.freshAddress(), units: PRICE });
+    const server = await startFieldServer(style, {
+      facilitatorUrl: stack.facilitator.url,
+      payTo: stack.freshAddress(),
+      units: PRICE,
+    });
     servers.set(style, server);
     closing.push(server);
     const listing = await insertListing(conn.db, {
@@ -93,7 +105,12 @@ async function siteWith(driver: Driver, styles: { style: FieldStyle; silent?: bo
 }
 
 /** The unpaid call's ask, read the way the entry's style carries it (a tool result, or a JSON-RPC error 402). */
-async function unpaidAsk(client: Client, tool: string, args: Record<string, unknown>, style: PaidStyle): Promise<PaymentRequired> {
+async function unpaidAsk(
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+  style: PaidStyle,
+): Promise<PaymentRequired> {
   try {
     const answer = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
     const ask = readPaymentAsk(answer, style);
@@ -106,78 +123,101 @@ async function unpaidAsk(client: Client, tool: string, args: Record<string, unkn
   }
 }
 
-describe.each(drivers())("x402's own client pays the discovery entries of servers built with other libraries, on %s", (driver) => {
-  let site: Awaited<ReturnType<typeof siteWith>>;
-  beforeAll(async () => {
-    site = await siteWith(driver, [...STYLES, ...V1_STYLES]);
-  }, 120_000);
+describe.each(drivers())(
+  "x402's own client pays the discovery entries of servers built with other libraries, on %s",
+  (driver) => {
+    let site: Awaited<ReturnType<typeof siteWith>>;
+    beforeAll(async () => {
+      site = await siteWith(driver, [...STYLES, ...V1_STYLES]);
+    }, 120_000);
 
-  it.each(STYLES)("$style: the entry carries the server's own terms and style, and a payment signed from it buys the tool", async ({ style, paidStyle }) => {
-    setDatabase(site.conn);
-    const server = site.servers.get(style)!;
-    const res = await fetch(`${site.discoveryUrl}/discovery/resources?type=mcp&limit=100`);
-    expect(res.status).toBe(200);
-    const entry = ((await res.json()) as { items: Entry[] }).items.find((e) => e.resource === server.url);
-    expect(entry, `no discovery entry for ${server.url}`).toBeDefined();
-    expect(entry!).toMatchObject({ type: "mcp", x402Version: 2, metadata: { paidStyle } });
-    const { toolName, example = {} } = entry!.extensions.bazaar.info.input;
-    expect(toolName).toBe(server.paidTool);
-    const payTo = entry!.accepts[0]!.payTo;
+    it.each(STYLES)(
+      "$style: the entry carries the server's own terms and style, and a payment signed from it buys the tool",
+      async ({ style, paidStyle }) => {
+        setDatabase(site.conn);
+        const server = site.servers.get(style)!;
+        const res = await fetch(`${site.discoveryUrl}/discovery/resources?type=mcp&limit=100`);
+        expect(res.status).toBe(200);
+        const entry = ((await res.json()) as { items: Entry[] }).items.find((e) => e.resource === server.url);
+        expect(entry, `no discovery entry for ${server.url}`).toBeDefined();
+        expect(entry!).toMatchObject({ type: "mcp", x402Version: 2, metadata: { paidStyle } });
+        const { toolName, example = {} } = entry!.extensions.bazaar.info.input;
+        expect(toolName).toBe(server.paidTool);
+        const payTo = entry!.accepts[0]!.payTo;
 
-    const client = new Client({ name: "generic-x402-buyer", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-    try {
-      const required = await unpaidAsk(client, toolName, example, paidStyle);
-      // What the server asks is what the entry says: Agora never rewrites the terms.
-      expect(required.accepts).toEqual(entry!.accepts);
-      const buyer = await stack.fundedBuyer(1_000_000n);
-      const payment = (await new x402Client().register("eip155:84532", new ExactEvmScheme(buyer)).createPaymentPayload(required)) as PaymentPayload;
-      const paid = (await client.callTool({ name: toolName, arguments: example, _meta: paymentMeta(paidStyle, payment as never) })) as CallToolResult;
-      expect(paid.isError, JSON.stringify(paid.content)).toBeFalsy();
-      expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
-      expect(await stack.chain.usdcBalance(payTo as `0x${string}`)).toBe(PRICE);
-      expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
-    } finally {
-      await client.close();
-    }
-  });
+        const client = new Client({ name: "generic-x402-buyer", version: "1" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        try {
+          const required = await unpaidAsk(client, toolName, example, paidStyle);
+          // What the server asks is what the entry says: Agora never rewrites the terms.
+          expect(required.accepts).toEqual(entry!.accepts);
+          const buyer = await stack.fundedBuyer(1_000_000n);
+          const payment = (await new x402Client()
+            .register("eip155:84532", new ExactEvmScheme(buyer))
+            .createPaymentPayload(required)) as PaymentPayload;
+          const paid = (await client.callTool({
+            name: toolName,
+            arguments: example,
+            _meta: paymentMeta(paidStyle, payment as never),
+          })) as CallToolResult;
+          expect(paid.isError, JSON.stringify(paid.content)).toBeFalsy();
+          expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
+          expect(await stack.chain.usdcBalance(payTo as `0x${string}`)).toBe(PRICE);
+          expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+        } finally {
+          await client.close();
+        }
+      },
+    );
 
-  it.each(V1_STYLES)(
-    "$style: the entry is a version 1 one with the server's own requirements, and x402's version 1 client pays it straight from discovery",
-    async ({ style, paidStyle, paymentKey }) => {
-      setDatabase(site.conn);
-      const server = site.servers.get(style)!;
-      // x402's own version 1 discovery reader, pointed at the site as at any Bazaar.
-      const { items } = await useFacilitator({ url: site.discoveryUrl as `${string}://${string}` }).list({ type: "mcp", limit: 100 });
-      const entry = (items as unknown as Entry[]).find((e) => e.resource === server.url);
-      expect(entry, `no discovery entry for ${server.url}`).toBeDefined();
-      expect(entry!).toMatchObject({ type: "mcp", x402Version: 1, metadata: { paidStyle } });
-      expect(entry!.extensions.bazaar.info.input.toolName).toBe(server.paidTool);
-      expect(entry!.accepts).toHaveLength(1);
-      // Version 1 requirements as x402's version 1 package defines them, exactly what the tool's unpaid call asks.
-      const requirements = PaymentRequirementsSchema.parse(entry!.accepts[0]);
-      expect(requirements).toMatchObject({ scheme: "exact", network: "base-sepolia", maxAmountRequired: PRICE.toString() });
-      expect(server.counts).toEqual({ paidRuns: 0, freeCalls: 0 });
+    it.each(V1_STYLES)(
+      "$style: the entry is a version 1 one with the server's own requirements, and x402's version 1 client pays it straight from discovery",
+      async ({ style, paidStyle, paymentKey }) => {
+        setDatabase(site.conn);
+        const server = site.servers.get(style)!;
+        // x402's own version 1 discovery reader, pointed at the site as at any Bazaar.
+        const { items } = await useFacilitator({ url: site.discoveryUrl as `${string}://${string}` }).list({
+          type: "mcp",
+          limit: 100,
+        });
+        const entry = (items as unknown as Entry[]).find((e) => e.resource === server.url);
+        expect(entry, `no discovery entry for ${server.url}`).toBeDefined();
+        expect(entry!).toMatchObject({ type: "mcp", x402Version: 1, metadata: { paidStyle } });
+        expect(entry!.extensions.bazaar.info.input.toolName).toBe(server.paidTool);
+        expect(entry!.accepts).toHaveLength(1);
+        // Version 1 requirements as x402's version 1 package defines them, exactly what the tool's unpaid call asks.
+        const requirements = PaymentRequirementsSchema.parse(entry!.accepts[0]);
+        expect(requirements).toMatchObject({
+          scheme: "exact",
+          network: "base-sepolia",
+          maxAmountRequired: PRICE.toString(),
+        });
+        expect(server.counts).toEqual({ paidRuns: 0, freeCalls: 0 });
 
-      const client = new Client({ name: "generic-x402-v1-buyer", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-      try {
-        const { example = {} } = entry!.extensions.bazaar.info.input;
-        const asked = await unpaidAsk(client, server.paidTool, example, paidStyle);
-        expect(asked.accepts).toEqual(entry!.accepts);
+        const client = new Client({ name: "generic-x402-v1-buyer", version: "1" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        try {
+          const { example = {} } = entry!.extensions.bazaar.info.input;
+          const asked = await unpaidAsk(client, server.paidTool, example, paidStyle);
+          expect(asked.accepts).toEqual(entry!.accepts);
 
-        const buyer = await stack.fundedBuyer(1_000_000n);
-        // Signed from the discovery entry alone: the entry's terms are the server's, so the server takes them.
-        const header = await createPaymentHeader(buyer as never, 1, requirements);
-        const paid = (await client.callTool({ name: server.paidTool, arguments: example, _meta: { [paymentKey]: header } })) as CallToolResult;
-        expect(paid.isError, JSON.stringify(paid)).toBeFalsy();
-        expect(readSettlement(paid._meta)).toMatchObject({ success: true, network: "base-sepolia" });
-        expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
-        expect(await stack.chain.usdcBalance(requirements.payTo as `0x${string}`)).toBe(PRICE);
-        expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
-      } finally {
-        await client.close();
-      }
-    },
-  );
-});
+          const buyer = await stack.fundedBuyer(1_000_000n);
+          // Signed from the discovery entry alone: the entry's terms are the server's, so the server takes them.
+          const header = await createPaymentHeader(buyer as never, 1, requirements);
+          const paid = (await client.callTool({
+            name: server.paidTool,
+            arguments: example,
+            _meta: { [paymentKey]: header },
+          })) as CallToolResult;
+          expect(paid.isError, JSON.stringify(paid)).toBeFalsy();
+          expect(readSettlement(paid._meta)).toMatchObject({ success: true, network: "base-sepolia" });
+          expect(await stack.chain.usdcBalance(buyer.address)).toBe(1_000_000n - PRICE);
+          expect(await stack.chain.usdcBalance(requirements.payTo as `0x${string}`)).toBe(PRICE);
+          expect(server.counts).toEqual({ paidRuns: 1, freeCalls: 0 });
+        } finally {
+          await client.close();
+        }
+      },
+    );
+  },
+);

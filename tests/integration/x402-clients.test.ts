@@ -50,7 +50,9 @@ async function session(url: string): Promise<Client> {
 
 /** x402's own client for one wallet: version 2 on Base Sepolia's CAIP-2 id, version 1 on its v1 name. */
 function x402Buyer(account: PrivateKeyAccount): x402Client {
-  return new x402Client().register("eip155:84532", new ExactEvmScheme(account)).registerV1("base-sepolia", new ExactEvmSchemeV1(account));
+  return new x402Client()
+    .register("eip155:84532", new ExactEvmScheme(account))
+    .registerV1("base-sepolia", new ExactEvmSchemeV1(account));
 }
 
 let discoveryUrl: string;
@@ -73,7 +75,10 @@ function paymentRequired(result: CallToolResult): PaymentRequired {
 }
 
 async function balances(payer: string, payee: string) {
-  return { payer: await stack.chain.usdcBalance(payer as `0x${string}`), payee: await stack.chain.usdcBalance(payee as `0x${string}`) };
+  return {
+    payer: await stack.chain.usdcBalance(payer as `0x${string}`),
+    payee: await stack.chain.usdcBalance(payee as `0x${string}`),
+  };
 }
 
 beforeAll(async () => {
@@ -87,9 +92,21 @@ beforeAll(async () => {
   closing.push(site);
   discoveryUrl = site.url;
   for (const name of ["Generic Weather", "Generic Studio"]) {
-    const server = await startReferenceServer({ port: 0, walletAddress: stack.freshAddress(), facilitatorUrl: stack.facilitator.url, jobSeconds: 1, name });
+    const server = await startReferenceServer({
+      port: 0,
+      walletAddress: stack.freshAddress(),
+      facilitatorUrl: stack.facilitator.url,
+      jobSeconds: 1,
+      name,
+    });
     closing.push(server);
-    const listing = await insertListing(conn.db, { name, description: `${name}: a kit server paid on the local chain.`, categories: ["Data"], serverUrl: server.url, status: "approved" });
+    const listing = await insertListing(conn.db, {
+      name,
+      description: `${name}: a kit server paid on the local chain.`,
+      categories: ["Data"],
+      serverUrl: server.url,
+      status: "approved",
+    });
     await checkListing(conn.db, listing.id, { allowPrivateHosts: true });
   }
 });
@@ -113,16 +130,23 @@ describe("a generic x402 client pays every entry discovery lists", () => {
     for (const entry of entries) {
       const { toolName, example } = input(entry);
       const client = await session(entry.resource);
-      const required = paymentRequired((await client.callTool({ name: toolName, arguments: example })) as CallToolResult);
+      const required = paymentRequired(
+        (await client.callTool({ name: toolName, arguments: example })) as CallToolResult,
+      );
       expect(required.x402Version).toBe(2);
       expect(required.accepts).toEqual(entry.accepts);
 
       const payee = entry.accepts[0]!.payTo;
       const before = await balances(buyer.address, payee);
       const payment = await x402.createPaymentPayload(required);
-      const paid = (await client.callTool({ name: toolName, arguments: example, _meta: { "x402/payment": payment } })) as CallToolResult;
+      const paid = (await client.callTool({
+        name: toolName,
+        arguments: example,
+        _meta: { "x402/payment": payment },
+      })) as CallToolResult;
       expect(paid.isError, `${toolName}: ${JSON.stringify(paid.content)}`).toBeFalsy();
-      const settlement = paid._meta?.["x402/payment-response"] as { success: boolean; transaction: string; payer: string } | undefined;
+      const settlement = paid._meta?.["x402/payment-response"] as
+        { success: boolean; transaction: string; payer: string } | undefined;
       const text = (paid.content[0] as { text: string }).text;
       if (toolName === "logo-render") {
         // An asynchronous item answers its job, unsettled: it settles when the result is ready, and the wallet that
@@ -137,11 +161,24 @@ describe("a generic x402 client pays every entry discovery lists", () => {
           await new Promise((r) => setTimeout(r, 250));
           job = (await client.callTool({ name: "job-status", arguments: { jobId, signature } })) as CallToolResult;
         }
-        expect(job.structuredContent).toMatchObject({ status: "done", transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-        expect(await balances(buyer.address, payee)).toEqual({ payer: before.payer - price(entry), payee: before.payee + price(entry) });
+        expect(job.structuredContent).toMatchObject({
+          status: "done",
+          transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        });
+        expect(await balances(buyer.address, payee)).toEqual({
+          payer: before.payer - price(entry),
+          payee: before.payee + price(entry),
+        });
       } else {
-        expect(settlement).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: buyer.address });
-        expect(await balances(buyer.address, payee)).toEqual({ payer: before.payer - price(entry), payee: before.payee + price(entry) });
+        expect(settlement).toMatchObject({
+          success: true,
+          transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+          payer: buyer.address,
+        });
+        expect(await balances(buyer.address, payee)).toEqual({
+          payer: before.payer - price(entry),
+          payee: before.payee + price(entry),
+        });
         expect(JSON.parse(text)).toMatchObject({ sample: true, ...example });
       }
     }
@@ -156,7 +193,18 @@ describe("a generic x402 client pays every entry discovery lists", () => {
       expect(itemId, `${entry.metadata.slug} ${input(entry).toolName}`).toBeDefined();
       const req = entry.accepts[0]!;
       // A version 1 client knows the v1 network name and reads the amount as maxAmountRequired.
-      const v1 = { scheme: "exact", network: "base-sepolia", maxAmountRequired: req.amount, resource: entry.resource, description: entry.metadata.item, mimeType: "application/json", payTo: req.payTo, maxTimeoutSeconds: req.maxTimeoutSeconds, asset: req.asset, extra: req.extra };
+      const v1 = {
+        scheme: "exact",
+        network: "base-sepolia",
+        maxAmountRequired: req.amount,
+        resource: entry.resource,
+        description: entry.metadata.item,
+        mimeType: "application/json",
+        payTo: req.payTo,
+        maxTimeoutSeconds: req.maxTimeoutSeconds,
+        asset: req.asset,
+        extra: req.extra,
+      };
       const payment = await x402.createPaymentPayload({ x402Version: 1, accepts: [v1] } as unknown as PaymentRequired);
       const signedTransaction = Object.values(new x402HTTPClient(x402).encodePaymentSignatureHeader(payment))[0]!;
 
@@ -164,11 +212,23 @@ describe("a generic x402 client pays every entry discovery lists", () => {
       const client = await session(entry.resource);
       const result = (await client.callTool({
         name: "make-purchase",
-        arguments: { itemId: itemId!, params: input(entry).example, signedTransaction, paymentMethod: "USDC_BASE_SEPOLIA" },
+        arguments: {
+          itemId: itemId!,
+          params: input(entry).example,
+          signedTransaction,
+          paymentMethod: "USDC_BASE_SEPOLIA",
+        },
       })) as CallToolResult;
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ orderId: expect.any(String), transaction: expect.stringMatching(/^0x/), payer: buyer.address });
-      expect(await balances(buyer.address, req.payTo)).toEqual({ payer: before.payer - price(entry), payee: before.payee + price(entry) });
+      expect(result.structuredContent).toMatchObject({
+        orderId: expect.any(String),
+        transaction: expect.stringMatching(/^0x/),
+        payer: buyer.address,
+      });
+      expect(await balances(buyer.address, req.payTo)).toEqual({
+        payer: before.payer - price(entry),
+        payee: before.payee + price(entry),
+      });
     }
   });
 });
@@ -177,14 +237,24 @@ describe("payments that must not buy anything", () => {
   /** A kit server with two items at one price into one wallet, so only the item a payment names tells them apart. */
   async function twinServer(facilitatorUrl: string, facilitatorTimeoutMs = 5_000, payTo = stack.freshAddress()) {
     const delivered: string[] = [];
-    const handler = (id: string) => (params: Record<string, string>) => (delivered.push(id), `${id} for ${params.topic}`);
+    const handler = (id: string) => (params: Record<string, string>) => (
+      delivered.push(id),
+      `${id} for ${params.topic}`
+    );
     const kit = createMonetizedServer({
       name: "twins",
       walletAddress: payTo,
       facilitatorUrl,
       facilitatorTimeoutMs,
       log: () => {},
-      items: ["tea", "coffee"].map((id) => ({ id, name: id, description: `A ${id} quote`, price: "0.01", params: { topic: "Example: mornings" }, handler: handler(id) })),
+      items: ["tea", "coffee"].map((id) => ({
+        id,
+        name: id,
+        description: `A ${id} quote`,
+        price: "0.01",
+        params: { topic: "Example: mornings" },
+        handler: handler(id),
+      })),
     });
     const server = await kit.listen({ port: 0 });
     closing.push(server);
@@ -194,16 +264,23 @@ describe("payments that must not buy anything", () => {
     return { client, payTo, delivered };
   }
 
-  const ask = async (client: Client, tool: string) => paymentRequired((await client.callTool({ name: tool, arguments: { topic: "mornings" } })) as CallToolResult);
+  const ask = async (client: Client, tool: string) =>
+    paymentRequired((await client.callTool({ name: tool, arguments: { topic: "mornings" } })) as CallToolResult);
   const pay = async (client: Client, tool: string, payment: unknown) =>
-    (await client.callTool({ name: tool, arguments: { topic: "mornings" }, _meta: { "x402/payment": payment } })) as CallToolResult;
+    (await client.callTool({
+      name: tool,
+      arguments: { topic: "mornings" },
+      _meta: { "x402/payment": payment },
+    })) as CallToolResult;
 
   it("a payment made out for one item, presented to another item's tool at the same price, is refused", async () => {
     const { client, payTo, delivered } = await twinServer(stack.facilitator.url);
     const buyer = await stack.fundedBuyer(1_000_000n);
     const forTea = await x402Buyer(buyer).createPaymentPayload(await ask(client, "tea"));
     const refused = paymentRequired(await pay(client, "coffee", forTea));
-    expect(refused.error).toBe('Payment refused: it was made out for another item, not "coffee"; pay the requirements this tool answers');
+    expect(refused.error).toBe(
+      'Payment refused: it was made out for another item, not "coffee"; pay the requirements this tool answers',
+    );
     expect(delivered).toEqual([]);
     expect(await balances(buyer.address, payTo)).toEqual({ payer: 1_000_000n, payee: 0n });
     // The same payment still buys what it was made out for, once.
@@ -221,7 +298,9 @@ describe("payments that must not buy anything", () => {
     const altered = { ...required, accepts: [{ ...required.accepts[0]!, maxTimeoutSeconds: 3_600 }] };
     const payment = await x402Buyer(buyer).createPaymentPayload(altered);
     const refused = paymentRequired(await pay(client, "tea", payment));
-    expect(refused.error).toBe('Payment refused: its accepted requirements differ from those of "tea"; sign the requirements the server answered');
+    expect(refused.error).toBe(
+      'Payment refused: its accepted requirements differ from those of "tea"; sign the requirements the server answered',
+    );
     expect(refused.accepts).toEqual(required.accepts);
     expect(delivered).toEqual([]);
     expect(await balances(buyer.address, payTo)).toEqual({ payer: 1_000_000n, payee: 0n });
@@ -238,7 +317,9 @@ describe("payments that must not buy anything", () => {
     const started = Date.now();
     const refused = paymentRequired(await pay(stuck.client, "tea", payment));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(refused.error).toBe("Payment not settled: the payment facilitator did not confirm the settlement in time. You were not charged. The result is withheld; pay again to get it.");
+    expect(refused.error).toBe(
+      "Payment not settled: the payment facilitator did not confirm the settlement in time. You were not charged. The result is withheld; pay again to get it.",
+    );
     expect(refused.error).not.toMatch(/https?:\/\//);
     // The item ran (settlement comes after it), but its result was not handed over.
     expect(stuck.delivered).toEqual(["tea"]);

@@ -11,7 +11,14 @@ import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/
 import { chromium } from "@playwright/test";
 
 export type AgentConfig = { mcpServers: { agora: { command: string; args: string[]; env: Record<string, string> } } };
-export type AgentPath = { ms: number; copiedBlocks: number; config: AgentConfig; purchase: Record<string, unknown>; found: string[]; log: string };
+export type AgentPath = {
+  ms: number;
+  copiedBlocks: number;
+  config: AgentConfig;
+  purchase: Record<string, unknown>;
+  found: string[];
+  log: string;
+};
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
 
@@ -21,16 +28,27 @@ export async function copyGettingStartedBlock(origin: string): Promise<string> {
   try {
     const page = await browser.newPage();
     await page.goto(`${origin}/getting-started`, { timeout: 240_000 });
-    const block = page.getByTestId("code-block").filter({ has: page.locator("figcaption", { hasText: /^json/ }) }).first();
+    const block = page
+      .getByTestId("code-block")
+      .filter({ has: page.locator("figcaption", { hasText: /^json/ }) })
+      .first();
     return await block.locator("pre").innerText({ timeout: 60_000 });
   } finally {
     await browser.close();
   }
 }
 
-type Walk = { query: string; item: string; params: Record<string, string>; /** The result the person picks (the first by default). */ choose?: (slugs: string[]) => string | undefined };
+type Walk = {
+  query: string;
+  item: string;
+  params: Record<string, string>;
+  /** The result the person picks (the first by default). */ choose?: (slugs: string[]) => string | undefined;
+};
 
-export async function walkAgentPath(origin: string, { query, item, params, choose = (slugs) => slugs[0] }: Walk): Promise<AgentPath> {
+export async function walkAgentPath(
+  origin: string,
+  { query, item, params, choose = (slugs) => slugs[0] }: Walk,
+): Promise<AgentPath> {
   const started = Date.now();
   const config = JSON.parse(await copyGettingStartedBlock(origin)) as AgentConfig;
   const { command, args, env } = config.mcpServers.agora;
@@ -52,7 +70,10 @@ export async function walkAgentPath(origin: string, { query, item, params, choos
   });
   let log = "";
   transport.stderr?.on("data", (d: Buffer) => (log += d.toString()));
-  const client = new Client({ name: "getting-started-reader", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: "getting-started-reader", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   // The person says yes to the payment the client asks about (ELICITATION_THRESHOLD 0.01).
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { approve: true } }));
   try {
@@ -62,8 +83,17 @@ export async function walkAgentPath(origin: string, { query, item, params, choos
     const found = (search.structuredContent as { servers: { slug: string }[] }).servers.map((s) => s.slug);
     const server = choose(found);
     if (!server) throw new Error(`search_servers found nothing to choose: ${found.join(", ")}`);
-    const bought = (await client.callTool({ name: "purchase", arguments: { server, item, params } }, undefined, { timeout: 120_000 })) as CallToolResult;
-    return { ms: Date.now() - started, copiedBlocks: 1, config, purchase: (bought.structuredContent ?? { content: bought.content }) as Record<string, unknown>, found, log };
+    const bought = (await client.callTool({ name: "purchase", arguments: { server, item, params } }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
+    return {
+      ms: Date.now() - started,
+      copiedBlocks: 1,
+      config,
+      purchase: (bought.structuredContent ?? { content: bought.content }) as Record<string, unknown>,
+      found,
+      log,
+    };
   } finally {
     await client.close();
     fs.rmSync(home, { recursive: true, force: true });

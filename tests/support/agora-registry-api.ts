@@ -16,7 +16,10 @@ export async function serveRegistryApi(conn: Connection): Promise<AgoraRegistryA
     const url = new URL(req.url ?? "/", "http://agora.local");
     const request = new Request(url);
     const path = url.pathname.replace(/^\/v0\.1\/servers\/?/, "");
-    const answer = url.pathname === "/v0.1/servers" ? await listV01(request) : await oneV01(request, { params: Promise.resolve({ path: path.split("/").map(decodeURIComponent) }) });
+    const answer =
+      url.pathname === "/v0.1/servers"
+        ? await listV01(request)
+        : await oneV01(request, { params: Promise.resolve({ path: path.split("/").map(decodeURIComponent) }) });
     res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -9,11 +9,21 @@ export type Run = { code: number | null; output: string };
 
 /** Nothing of this process's environment but PATH; HOME is a directory of the test's own. */
 function userEnv(home: string, env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH!, HOME: home, npm_config_update_notifier: "false", ...env } as unknown as NodeJS.ProcessEnv;
+  return {
+    PATH: process.env.PATH!,
+    HOME: home,
+    npm_config_update_notifier: "false",
+    ...env,
+  } as unknown as NodeJS.ProcessEnv;
 }
 
 /** Starts `npm run -s <script> -- …args` in its own process group (so the whole tree can be stopped); output collects. */
-export function startNpm(script: string, args: string[], env: Record<string, string>, home: string): { child: ChildProcess; output: () => string } {
+export function startNpm(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  home: string,
+): { child: ChildProcess; output: () => string } {
   const child = spawn("npm", ["run", "-s", script, ...(args.length ? ["--", ...args] : [])], {
     env: userEnv(path.resolve(home), env),
     stdio: ["ignore", "pipe", "pipe"],
@@ -26,7 +36,13 @@ export function startNpm(script: string, args: string[], env: Record<string, str
 }
 
 /** Runs `npm run -s <script> -- …args` to its end. */
-export function npmRun(script: string, args: string[], env: Record<string, string>, home: string, timeoutMs = 120_000): Promise<Run> {
+export function npmRun(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  home: string,
+  timeoutMs = 120_000,
+): Promise<Run> {
   const { child, output } = startNpm(script, args, env, home);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);

@@ -1,7 +1,16 @@
 // Sales settled straight on the local chain, the way a facilitator settles them (the buyer signs an EIP-3009
 // transferWithAuthorization, another account submits it), many per transaction through Multicall3 when asked:
 // the reorg tests need sales without the facilitator's remembered nonces, and the benchmark needs 100,000 of them.
-import { createTestClient, createWalletClient, encodeFunctionData, http, publicActions, toHex, type Address, type Hex } from "viem";
+import {
+  createTestClient,
+  createWalletClient,
+  encodeFunctionData,
+  http,
+  publicActions,
+  toHex,
+  type Address,
+  type Hex,
+} from "viem";
 import { mnemonicToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
@@ -27,8 +36,27 @@ export const MULTICALL3_ABI = [
     type: "function",
     name: "aggregate3",
     stateMutability: "payable",
-    inputs: [{ name: "calls", type: "tuple[]", components: [{ name: "target", type: "address" }, { name: "allowFailure", type: "bool" }, { name: "callData", type: "bytes" }] }],
-    outputs: [{ name: "returnData", type: "tuple[]", components: [{ name: "success", type: "bool" }, { name: "returnData", type: "bytes" }] }],
+    inputs: [
+      {
+        name: "calls",
+        type: "tuple[]",
+        components: [
+          { name: "target", type: "address" },
+          { name: "allowFailure", type: "bool" },
+          { name: "callData", type: "bytes" },
+        ],
+      },
+    ],
+    outputs: [
+      {
+        name: "returnData",
+        type: "tuple[]",
+        components: [
+          { name: "success", type: "bool" },
+          { name: "returnData", type: "bytes" },
+        ],
+      },
+    ],
   },
 ] as const;
 
@@ -39,9 +67,21 @@ let nonceSeed = 0;
 /** The calldata of one buyer-signed transferWithAuthorization. */
 async function authorizedTransfer(sale: DirectSale): Promise<Hex> {
   const nonce = toHex(BigInt(Date.now()) * 1_000_000n + BigInt(nonceSeed++), { size: 32 });
-  const message = { from: sale.buyer.address, to: sale.payee, value: sale.units, validAfter: 0n, validBefore: 2n ** 48n, nonce };
+  const message = {
+    from: sale.buyer.address,
+    to: sale.payee,
+    value: sale.units,
+    validAfter: 0n,
+    validBefore: 2n ** 48n,
+    nonce,
+  };
   const signature = await sale.buyer.signTypedData({
-    domain: { name: BASE_SEPOLIA.eip712.name, version: BASE_SEPOLIA.eip712.version, chainId: BASE_SEPOLIA.chainId, verifyingContract: USDC_ADDRESS },
+    domain: {
+      name: BASE_SEPOLIA.eip712.name,
+      version: BASE_SEPOLIA.eip712.version,
+      chainId: BASE_SEPOLIA.chainId,
+      verifyingContract: USDC_ADDRESS,
+    },
     types: AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message,
@@ -90,14 +130,29 @@ export function directSeller(rpcUrl: string) {
     async plainTransfer(from: PrivateKeyAccount, to: Address, units: bigint): Promise<Hex> {
       await test.setBalance({ address: from.address, value: 10n ** 18n });
       const payer = createWalletClient({ account: from, chain: baseSepolia, transport }).extend(publicActions);
-      const hash = await payer.writeContract({ address: USDC_ADDRESS, abi: USDC_ABI, functionName: "transfer", args: [to, units] });
+      const hash = await payer.writeContract({
+        address: USDC_ADDRESS,
+        abi: USDC_ABI,
+        functionName: "transfer",
+        args: [to, units],
+      });
       await receiptOf(hash);
       return hash;
     },
     /** Mints sandbox USDC to each address (anyone may mint the sandbox token), in one transaction. */
     async fund(to: Address[], units: bigint): Promise<void> {
-      const calls = to.map((address) => ({ target: USDC_ADDRESS, allowFailure: false, callData: encodeFunctionData({ abi: USDC_ABI, functionName: "mint", args: [address, units] }) }));
-      const hash = await wallet.writeContract({ address: MULTICALL3_ADDRESS, abi: MULTICALL3_ABI, functionName: "aggregate3", args: [calls], gas: BigInt(60_000 + 60_000 * calls.length) });
+      const calls = to.map((address) => ({
+        target: USDC_ADDRESS,
+        allowFailure: false,
+        callData: encodeFunctionData({ abi: USDC_ABI, functionName: "mint", args: [address, units] }),
+      }));
+      const hash = await wallet.writeContract({
+        address: MULTICALL3_ADDRESS,
+        abi: MULTICALL3_ABI,
+        functionName: "aggregate3",
+        args: [calls],
+        gas: BigInt(60_000 + 60_000 * calls.length),
+      });
       if ((await receiptOf(hash)).status !== "success") throw new Error("minting failed");
     },
     test,

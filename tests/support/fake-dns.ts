@@ -36,7 +36,9 @@ function answer(query: Buffer, txt: Map<string, string[][]>): Buffer {
   header.writeUInt16BE(1, 4);
   header.writeUInt16BE(answers.length, 6);
   const rrs = answers.map((chunks) => {
-    const rdata = Buffer.concat(chunks.map((c) => Buffer.concat([Buffer.from([Buffer.byteLength(c)]), Buffer.from(c)])));
+    const rdata = Buffer.concat(
+      chunks.map((c) => Buffer.concat([Buffer.from([Buffer.byteLength(c)]), Buffer.from(c)])),
+    );
     const rr = Buffer.alloc(12);
     rr.writeUInt16BE(0xc00c, 0); // the question's name
     rr.writeUInt16BE(16, 2); // TXT

@@ -6,7 +6,13 @@ import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type FakeGitHubUser = { id: number; login: string; name: string | null; email: string | null; emailVerified: boolean };
+export type FakeGitHubUser = {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string | null;
+  emailVerified: boolean;
+};
 
 type Grant = {
   user: FakeGitHubUser;
@@ -22,7 +28,10 @@ export type FakeGitHub = {
   /** What the token endpoint saw, for assertions about PKCE. */
   exchanges: { code: string; verifierOk: boolean | null }[];
   /** Issues a code directly, as if the person had approved (for programs that exchange codes). */
-  issueCode: (login: string, options?: { email?: string | null; emailVerified?: boolean; challenge?: string; scope?: string }) => string;
+  issueCode: (
+    login: string,
+    options?: { email?: string | null; emailVerified?: boolean; challenge?: string; scope?: string },
+  ) => string;
   /** Makes `login` a member (role "member") or an owner (role "admin") of organisation `org`; null removes them. */
   setOrgRole: (org: string, login: string, role: "admin" | "member" | null) => void;
   close: () => Promise<void>;
@@ -42,7 +51,9 @@ function setOrgRole(org: string, login: string, role: "admin" | "member" | null)
 function membershipsOf(login: string) {
   return [...orgRoles].flatMap(([org, members]) => {
     const role = members.get(login.toLowerCase());
-    return role ? [{ state: "active", role, organization: { login: org, id: fakeGitHubId(org) }, user: { login } }] : [];
+    return role
+      ? [{ state: "active", role, organization: { login: org, id: fakeGitHubId(org) }, user: { login } }]
+      : [];
   });
 }
 
@@ -56,7 +67,13 @@ function userFor(login: string, email?: string | null, emailVerified = true): Fa
   if (!user) {
     // A stable id per login, like GitHub's numeric user ids.
     const id = fakeGitHubId(login);
-    user = { id, login, name: login.replace(/[-_]/g, " "), email: email === undefined ? `${login.toLowerCase()}@users.example.com` : email, emailVerified };
+    user = {
+      id,
+      login,
+      name: login.replace(/[-_]/g, " "),
+      email: email === undefined ? `${login.toLowerCase()}@users.example.com` : email,
+      emailVerified,
+    };
     users.set(login.toLowerCase(), user);
   }
   return user;
@@ -79,7 +96,13 @@ export async function startFakeGitHub(options: {
   const tokens = new Map<string, { user: FakeGitHubUser; scope: string }>();
   const exchanges: FakeGitHub["exchanges"] = [];
 
-  function issue(user: FakeGitHubUser, redirectUri: string | null, challenge: string | null, scope: string, failExchange = false): string {
+  function issue(
+    user: FakeGitHubUser,
+    redirectUri: string | null,
+    challenge: string | null,
+    scope: string,
+    failExchange = false,
+  ): string {
     const code = randomBytes(10).toString("hex");
     grants.set(code, { user, scope, redirectUri, challenge, expires: Date.now() + 10 * 60_000, failExchange });
     return code;
@@ -98,7 +121,9 @@ export async function startFakeGitHub(options: {
     const readBody = async () => {
       let raw = "";
       for await (const chunk of req) raw += chunk;
-      return (req.headers["content-type"] ?? "").includes("json") ? new URLSearchParams(JSON.parse(raw || "{}")) : new URLSearchParams(raw);
+      return (req.headers["content-type"] ?? "").includes("json")
+        ? new URLSearchParams(JSON.parse(raw || "{}"))
+        : new URLSearchParams(raw);
     };
 
     // The consent page GitHub shows; its form submits to /decide.
@@ -109,7 +134,8 @@ export async function startFakeGitHub(options: {
       if (redirect && options.allowedRedirectOrigin && new URL(redirect).origin !== options.allowedRedirectOrigin) {
         return html(400, "<h1>The redirect_uri MUST match the registered callback URL for this application.</h1>");
       }
-      if ((q.get("code_challenge") || options.requirePkce) && q.get("code_challenge_method") !== "S256") return html(400, "<h1>PKCE with S256 is required</h1>");
+      if ((q.get("code_challenge") || options.requirePkce) && q.get("code_challenge_method") !== "S256")
+        return html(400, "<h1>PKCE with S256 is required</h1>");
       const hidden = ["redirect_uri", "state", "code_challenge", "scope"]
         .map((k) => `<input type="hidden" name="${k}" value="${escape(q.get(k) ?? "")}">`)
         .join("");
@@ -131,7 +157,16 @@ export async function startFakeGitHub(options: {
         back.searchParams.set("error_description", "The user has denied your application access.");
       } else {
         const login = form.get("login") || "octo-tester";
-        back.searchParams.set("code", issue(userFor(login), form.get("redirect_uri"), form.get("code_challenge") || null, form.get("scope") ?? "", login.startsWith("fail-exchange")));
+        back.searchParams.set(
+          "code",
+          issue(
+            userFor(login),
+            form.get("redirect_uri"),
+            form.get("code_challenge") || null,
+            form.get("scope") ?? "",
+            login.startsWith("fail-exchange"),
+          ),
+        );
       }
       res.writeHead(302, { Location: back.toString() });
       return res.end();
@@ -144,7 +179,10 @@ export async function startFakeGitHub(options: {
         : null;
       const [clientId, clientSecret] = basic ?? [body.get("client_id"), body.get("client_secret")];
       if (clientId !== options.clientId || clientSecret !== options.clientSecret) {
-        return json(200, { error: "incorrect_client_credentials", error_description: "The client_id and/or client_secret passed are incorrect." });
+        return json(200, {
+          error: "incorrect_client_credentials",
+          error_description: "The client_id and/or client_secret passed are incorrect.",
+        });
       }
       const code = body.get("code") ?? "";
       const grant = grants.get(code);
@@ -152,7 +190,10 @@ export async function startFakeGitHub(options: {
       const bad = { error: "bad_verification_code", error_description: "The code passed is incorrect or expired." };
       if (!grant || grant.expires < Date.now() || grant.failExchange) return json(200, bad);
       if (grant.redirectUri && body.get("redirect_uri") && body.get("redirect_uri") !== grant.redirectUri) {
-        return json(200, { error: "redirect_uri_mismatch", error_description: "The redirect_uri MUST match the registered callback URL for this application." });
+        return json(200, {
+          error: "redirect_uri_mismatch",
+          error_description: "The redirect_uri MUST match the registered callback URL for this application.",
+        });
       }
       let verifierOk: boolean | null = null;
       if (grant.challenge) {
@@ -160,10 +201,21 @@ export async function startFakeGitHub(options: {
         verifierOk = createHash("sha256").update(verifier).digest("base64url") === grant.challenge;
       }
       exchanges.push({ code, verifierOk });
-      if (verifierOk === false) return json(200, { error: "invalid_grant", error_description: "The code_verifier does not match the code_challenge." });
+      if (verifierOk === false)
+        return json(200, {
+          error: "invalid_grant",
+          error_description: "The code_verifier does not match the code_challenge.",
+        });
       const accessToken = `gho_${randomBytes(18).toString("hex")}`;
       tokens.set(accessToken, { user: grant.user, scope: grant.scope });
-      return json(200, { access_token: accessToken, token_type: "bearer", scope: grant.scope.split(/[\s,]+/).filter(Boolean).join(",") });
+      return json(200, {
+        access_token: accessToken,
+        token_type: "bearer",
+        scope: grant.scope
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .join(","),
+      });
     }
 
     const held = tokens.get(req.headers.authorization?.replace(/^(Bearer|token) /, "") ?? "");
@@ -171,10 +223,15 @@ export async function startFakeGitHub(options: {
     // The authenticated user's organisation memberships with their role; GitHub refuses a token without read:org.
     if (req.method === "GET" && url.pathname === "/user/memberships/orgs") {
       if (!held) return json(401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
-      if (!held.scope.split(/[\s,]+/).includes("read:org")) return json(403, { message: "You need at least read:org scope or user scope to list your organization memberships." });
+      if (!held.scope.split(/[\s,]+/).includes("read:org"))
+        return json(403, {
+          message: "You need at least read:org scope or user scope to list your organization memberships.",
+        });
       const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30) || 30);
       const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
-      const all = membershipsOf(held.user.login).filter((m) => !url.searchParams.get("state") || m.state === url.searchParams.get("state"));
+      const all = membershipsOf(held.user.login).filter(
+        (m) => !url.searchParams.get("state") || m.state === url.searchParams.get("state"),
+      );
       return json(200, all.slice((page - 1) * perPage, page * perPage));
     }
     // Test control (the end-to-end run's fake is another process): set an organisation role.
@@ -187,9 +244,18 @@ export async function startFakeGitHub(options: {
     if (req.method === "GET" && (url.pathname === "/user" || url.pathname === "/user/emails")) {
       if (!user) return json(401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
       if (url.pathname === "/user") {
-        return json(200, { id: user.id, login: user.login, name: user.name, email: null, avatar_url: `https://avatars.example.com/u/${user.id}` });
+        return json(200, {
+          id: user.id,
+          login: user.login,
+          name: user.name,
+          email: null,
+          avatar_url: `https://avatars.example.com/u/${user.id}`,
+        });
       }
-      return json(200, user.email ? [{ email: user.email, primary: true, verified: user.emailVerified, visibility: "private" }] : []);
+      return json(
+        200,
+        user.email ? [{ email: user.email, primary: true, verified: user.emailVerified, visibility: "private" }] : [],
+      );
     }
 
     json(404, { message: "Not Found" });
@@ -200,7 +266,13 @@ export async function startFakeGitHub(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     exchanges,
-    issueCode: (login, o = {}) => issue(userFor(login, o.email, o.emailVerified ?? true), null, o.challenge ?? null, o.scope ?? "read:user user:email read:org"),
+    issueCode: (login, o = {}) =>
+      issue(
+        userFor(login, o.email, o.emailVerified ?? true),
+        null,
+        o.challenge ?? null,
+        o.scope ?? "read:user user:email read:org",
+      ),
     setOrgRole,
     close: () => new Promise((r) => server.close(() => r())),
   };
@@ -210,7 +282,11 @@ export async function startFakeGitHub(options: {
 if (process.argv[1]?.endsWith("fake-github.ts")) {
   const port = Number(process.env.FAKE_GITHUB_PORT ?? 3198);
   const allowedRedirectOrigin = process.env.FAKE_GITHUB_REDIRECT_ORIGIN;
-  startFakeGitHub({ clientId: "e2e-github-client", clientSecret: "e2e-github-secret", allowedRedirectOrigin, requirePkce: true, port }).then((f) =>
-    console.log(`fake github on ${f.url}`),
-  );
+  startFakeGitHub({
+    clientId: "e2e-github-client",
+    clientSecret: "e2e-github-secret",
+    allowedRedirectOrigin,
+    requirePkce: true,
+    port,
+  }).then((f) => console.log(`fake github on ${f.url}`));
 }

@@ -22,7 +22,9 @@ export function decodeMessage(raw: string): Pick<ReceivedMail, "subject" | "text
   let body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
   if (/quoted-printable/i.test(header("Content-Transfer-Encoding"))) {
-    body = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    body = body
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     body = Buffer.from(body, "latin1").toString("utf8");
   } else if (/base64/i.test(header("Content-Transfer-Encoding"))) {
     body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
@@ -56,7 +58,9 @@ export async function startFakeSmtp(options: { port?: number } = {}): Promise<Fa
   const { port } = server.server.address() as AddressInfo;
 
   const newestTo = (address: string, subject?: string) =>
-    messages.filter((m) => m.to.includes(address.toLowerCase()) && (subject === undefined || m.subject === subject)).at(-1);
+    messages
+      .filter((m) => m.to.includes(address.toLowerCase()) && (subject === undefined || m.subject === subject))
+      .at(-1);
   async function waitFor(address: string, timeoutMs = 10_000, subject?: string): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -66,7 +70,12 @@ export async function startFakeSmtp(options: { port?: number } = {}): Promise<Fa
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return { url: `smtp://127.0.0.1:${port}`, messages, waitFor, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 // Run directly (Playwright's webServer): SMTP on FAKE_SMTP_PORT, its inbox over HTTP on FAKE_SMTP_INBOX_PORT.
@@ -81,5 +90,7 @@ if (process.argv[1]?.endsWith("fake-smtp.ts")) {
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end(JSON.stringify(found));
     })
-    .listen(inboxPort, "127.0.0.1", () => console.log(`fake smtp on ${smtp.url}, inbox on http://127.0.0.1:${inboxPort}/messages`));
+    .listen(inboxPort, "127.0.0.1", () =>
+      console.log(`fake smtp on ${smtp.url}, inbox on http://127.0.0.1:${inboxPort}/messages`),
+    );
 }

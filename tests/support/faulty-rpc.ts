@@ -15,16 +15,37 @@ export async function startFaultyRpc(upstream: string) {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string; params: [{ toBlock: string }] };
+    const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+      id: number;
+      method: string;
+      params: [{ toBlock: string }];
+    };
     const fault = body.method !== "eth_getLogs" || healthyCalls-- > 0 ? "none" : armed;
-    const send = (value: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
+    const send = (value: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
     if (body.method === "eth_getLogs" && fault === "hang") return void hanging.add(res);
-    if (body.method === "eth_getLogs" && fault === "error") return send({ jsonrpc: "2.0", id: body.id, error: { code: -32005, message: "query returned more than 10000 results" } });
-    const answer = (await (await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as { result?: RpcLog[] };
+    if (body.method === "eth_getLogs" && fault === "error")
+      return send({
+        jsonrpc: "2.0",
+        id: body.id,
+        error: { code: -32005, message: "query returned more than 10000 results" },
+      });
+    const answer = (await (
+      await fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    ).json()) as { result?: RpcLog[] };
     if (body.method === "eth_getLogs" && Array.isArray(answer.result) && answer.result.length > 0) {
       const first = answer.result[0]!;
       // A log past the block range asked for (a node that ignores toBlock), or one whose topics are cut short.
-      if (fault === "extra-log") answer.result.push({ ...first, blockNumber: `0x${(BigInt(body.params[0].toBlock) + 1n).toString(16)}`, logIndex: "0x63" });
+      if (fault === "extra-log")
+        answer.result.push({
+          ...first,
+          blockNumber: `0x${(BigInt(body.params[0].toBlock) + 1n).toString(16)}`,
+          logIndex: "0x63",
+        });
       if (fault === "malformed-log") answer.result[0] = { ...first, topics: [first.topics[0]!.slice(0, 20)] };
     }
     send(answer);

@@ -33,12 +33,22 @@ type LegacyServer = {
 export function allFixtureEntries(): RegistryEntry[] {
   const current = fixture<Record<string, unknown>[]>("seed-current-shape.json");
   const later = (i: number) => current.slice(i + 1).some((s) => s.name === current[i]!.name);
-  const singles = ["io.decisionrules.mcp-server.json", "io.github.blueskylineassets.agent-observability.json", "io.github.golfgolfgolf200.warppay402-server.json"];
-  const legacy = fixture<LegacyServer[]>("seed-2025-05-16-legacy-shape.json").map(({ version_detail, remotes, ...server }) => ({
-    server: { ...server, version: version_detail.version, ...(remotes ? { remotes: remotes.map((r) => ({ type: r.transport_type, url: r.url })) } : {}) },
-    updatedAt: version_detail.release_date,
-    isLatest: version_detail.is_latest,
-  }));
+  const singles = [
+    "io.decisionrules.mcp-server.json",
+    "io.github.blueskylineassets.agent-observability.json",
+    "io.github.golfgolfgolf200.warppay402-server.json",
+  ];
+  const legacy = fixture<LegacyServer[]>("seed-2025-05-16-legacy-shape.json").map(
+    ({ version_detail, remotes, ...server }) => ({
+      server: {
+        ...server,
+        version: version_detail.version,
+        ...(remotes ? { remotes: remotes.map((r) => ({ type: r.transport_type, url: r.url })) } : {}),
+      },
+      updatedAt: version_detail.release_date,
+      isLatest: version_detail.is_latest,
+    }),
+  );
   return [
     ...current.map((server, i) => ({ server, updatedAt: "2025-12-11T00:00:00Z", isLatest: !later(i) })),
     ...singles.map((file) => ({ server: fixture(file), updatedAt: "2026-01-01T00:00:00Z" })),
@@ -89,7 +99,14 @@ export async function startFixtureRegistry(entries: RegistryEntry[], pageSize = 
     const body = {
       servers: page.map((e) => ({
         server: e.server,
-        _meta: { [OFFICIAL]: { status: e.status ?? "active", publishedAt: e.publishedAt ?? e.updatedAt, updatedAt: e.updatedAt, isLatest: e.isLatest ?? true } },
+        _meta: {
+          [OFFICIAL]: {
+            status: e.status ?? "active",
+            publishedAt: e.publishedAt ?? e.updatedAt,
+            updatedAt: e.updatedAt,
+            isLatest: e.isLatest ?? true,
+          },
+        },
       })),
       metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) },
     };

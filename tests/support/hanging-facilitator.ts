@@ -3,12 +3,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export async function startHangingFacilitator(realFacilitatorUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startHangingFacilitator(
+  realFacilitatorUrl: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const hanging = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (req.url !== "/verify") return;
-    const answer = await fetch(`${realFacilitatorUrl}/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+    const answer = await fetch(`${realFacilitatorUrl}/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Buffer.concat(chunks),
+    });
     res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
   });
   await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", () => r()));

@@ -13,7 +13,11 @@ export function mcpEntry(resource: string, toolName: unknown, more: Record<strin
     x402Version: 2,
     accepts: [],
     lastUpdated: "2026-01-01T00:00:00Z",
-    extensions: { bazaar: { info: { input: { type: "mcp", toolName, transport: "streamable-http", inputSchema: { type: "object" } } } } },
+    extensions: {
+      bazaar: {
+        info: { input: { type: "mcp", toolName, transport: "streamable-http", inputSchema: { type: "object" } } },
+      },
+    },
     ...more,
   };
 }
@@ -26,7 +30,11 @@ export async function startLocalBazaar(items: unknown[]): Promise<LocalBazaar> {
     if (url.pathname !== "/discovery/resources") return void res.writeHead(404).end();
     const limit = Number(url.searchParams.get("limit") ?? 100);
     const offset = Number(url.searchParams.get("offset") ?? 0);
-    const body = { x402Version: 2, items: items.slice(offset, offset + limit), pagination: { limit, offset, total: items.length } };
+    const body = {
+      x402Version: 2,
+      items: items.slice(offset, offset + limit),
+      pagination: { limit, offset, total: items.length },
+    };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -5,7 +5,11 @@ import { z } from "zod";
 
 const semver = z.string().regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/);
 const url = z.url({ protocol: /^https?$/ });
-const mcpConfig = z.strictObject({ command: z.string().min(1), args: z.array(z.string()), env: z.record(z.string(), z.string()).optional() });
+const mcpConfig = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()),
+  env: z.record(z.string(), z.string()).optional(),
+});
 
 const userConfigOption = z
   .strictObject({
@@ -19,7 +23,10 @@ const userConfigOption = z
     min: z.number().optional(),
     max: z.number().optional(),
   })
-  .refine((o) => o.default === undefined || (o.type === "boolean") === (typeof o.default === "boolean"), "a boolean option's default is a boolean, and only its");
+  .refine(
+    (o) => o.default === undefined || (o.type === "boolean") === (typeof o.default === "boolean"),
+    "a boolean option's default is a boolean, and only its",
+  );
 
 export const mcpbManifestSchema = z.strictObject({
   manifest_version: z.literal("0.3"),
@@ -36,7 +43,11 @@ export const mcpbManifestSchema = z.strictObject({
   icon: z.string().optional(),
   license: z.string().optional(),
   keywords: z.array(z.string()).optional(),
-  server: z.strictObject({ type: z.enum(["node", "python", "binary", "uv"]), entry_point: z.string().min(1), mcp_config: mcpConfig }),
+  server: z.strictObject({
+    type: z.enum(["node", "python", "binary", "uv"]),
+    entry_point: z.string().min(1),
+    mcp_config: mcpConfig,
+  }),
   tools: z.array(z.strictObject({ name: z.string(), description: z.string().optional() })).optional(),
   tools_generated: z.boolean().optional(),
   prompts_generated: z.boolean().optional(),
@@ -55,7 +66,9 @@ export type McpbManifest = z.infer<typeof mcpbManifestSchema>;
 /** Every `${user_config.KEY}` in the server's config names an option the manifest declares. */
 export function undeclaredUserConfig(manifest: McpbManifest): string[] {
   const text = JSON.stringify(manifest.server.mcp_config);
-  return [...text.matchAll(/\$\{user_config\.([^}]+)\}/g)].map((m) => m[1]!).filter((key) => !manifest.user_config?.[key]);
+  return [...text.matchAll(/\$\{user_config\.([^}]+)\}/g)]
+    .map((m) => m[1]!)
+    .filter((key) => !manifest.user_config?.[key]);
 }
 
 /**
@@ -63,13 +76,20 @@ export function undeclaredUserConfig(manifest: McpbManifest): string[] {
  * `${user_config.…}` with each option's default and `${HOME}` with the home directory.
  */
 export function defaultEnvOf(
-  manifest: { server: { mcp_config: { env?: Record<string, string> } }; user_config?: Record<string, { default?: unknown }> },
+  manifest: {
+    server: { mcp_config: { env?: Record<string, string> } };
+    user_config?: Record<string, { default?: unknown }>;
+  },
   home: string,
 ): Record<string, string> {
   return Object.fromEntries(
     Object.entries(manifest.server.mcp_config.env ?? {}).map(([name, value]) => [
       name,
-      value.replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) => String(manifest.user_config?.[key]?.default ?? "")).replace("${HOME}", home),
+      value
+        .replace(/\$\{user_config\.([a-z_]+)\}/g, (_, key: string) =>
+          String(manifest.user_config?.[key]?.default ?? ""),
+        )
+        .replace("${HOME}", home),
     ]),
   );
 }

@@ -23,7 +23,10 @@ const compiled = {
 };
 
 function check(validate: ValidateFunction, data: unknown, what: string): void {
-  if (!validate(data)) throw new Error(`${what} does not match the official schema:\n${ajv.errorsText(validate.errors, { separator: "\n" })}`);
+  if (!validate(data))
+    throw new Error(
+      `${what} does not match the official schema:\n${ajv.errorsText(validate.errors, { separator: "\n" })}`,
+    );
 }
 
 export const officialSchema = {

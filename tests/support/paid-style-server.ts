@@ -36,7 +36,17 @@ export function paymentRequiredV2(url: string, payTo: string, amount: string, ne
     x402Version: 2,
     error: "Payment required",
     resource: { url },
-    accepts: [{ scheme: "exact", network, asset: USDC_BASE_SEPOLIA, amount, payTo, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } }],
+    accepts: [
+      {
+        scheme: "exact",
+        network,
+        asset: USDC_BASE_SEPOLIA,
+        amount,
+        payTo,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USDC", version: "2" },
+      },
+    ],
   };
 }
 
@@ -45,7 +55,18 @@ export function paymentRequiredV1(url: string, payTo: string, amount: string) {
     x402Version: 1,
     error: "Payment required",
     accepts: [
-      { scheme: "exact", network: "base-sepolia", maxAmountRequired: amount, resource: url, description: "a paid tool", mimeType: "application/json", payTo, maxTimeoutSeconds: 300, asset: USDC_BASE_SEPOLIA, extra: { name: "USDC", version: "2" } },
+      {
+        scheme: "exact",
+        network: "base-sepolia",
+        maxAmountRequired: amount,
+        resource: url,
+        description: "a paid tool",
+        mimeType: "application/json",
+        payTo,
+        maxTimeoutSeconds: 300,
+        asset: USDC_BASE_SEPOLIA,
+        extra: { name: "USDC", version: "2" },
+      },
     ],
   };
 }
@@ -55,16 +76,30 @@ function askForPayment(tool: StyledTool, url: string, payTo: string) {
   const amount = tool.amount?.() ?? "10000";
   if (tool.style === "vercel-x402-mcp") {
     const required = paymentRequiredV1(url, payTo, amount);
-    return { isError: true, structuredContent: required, content: [{ type: "text" as const, text: JSON.stringify(required) }] };
+    return {
+      isError: true,
+      structuredContent: required,
+      content: [{ type: "text" as const, text: JSON.stringify(required) }],
+    };
   }
   const required = paymentRequiredV2(url, payTo, amount, tool.network);
-  if (tool.style === "cloudflare-agents") return { isError: true, _meta: { "x402/error": required }, content: [{ type: "text" as const, text: "Payment required" }] };
-  return { isError: true, structuredContent: required, content: [{ type: "text" as const, text: JSON.stringify(required) }] };
+  if (tool.style === "cloudflare-agents")
+    return {
+      isError: true,
+      _meta: { "x402/error": required },
+      content: [{ type: "text" as const, text: "Payment required" }],
+    };
+  return {
+    isError: true,
+    structuredContent: required,
+    content: [{ type: "text" as const, text: JSON.stringify(required) }],
+  };
 }
 
 /** What tools/list shows of the tool: the style's own signal, if it has one. */
 function listedSignal(tool: StyledTool) {
-  if (tool.style === "cloudflare-agents") return { _meta: { "agents-x402/paymentRequired": true, "agents-x402/priceUSD": "0.01" } };
+  if (tool.style === "cloudflare-agents")
+    return { _meta: { "agents-x402/paymentRequired": true, "agents-x402/priceUSD": "0.01" } };
   if (tool.style === "vercel-x402-mcp") return { annotations: { paymentHint: true } as Record<string, unknown> };
   return {};
 }
@@ -73,11 +108,15 @@ function build(tools: StyledTool[], url: () => string, payTo: string, calls: Rec
   const server = new McpServer({ name: "paid-style-server", version: "1.0.0" });
   for (const tool of tools) {
     const inputSchema = { topic: z.string().describe("Example: tea") };
-    server.registerTool(tool.name, { description: `The ${tool.name} tool.`, inputSchema, ...listedSignal(tool) }, async (args) => {
-      calls[tool.name] = (calls[tool.name] ?? 0) + 1;
-      if (!tool.style) return { content: [{ type: "text" as const, text: JSON.stringify(args) }] };
-      return askForPayment(tool, url(), payTo);
-    });
+    server.registerTool(
+      tool.name,
+      { description: `The ${tool.name} tool.`, inputSchema, ...listedSignal(tool) },
+      async (args) => {
+        calls[tool.name] = (calls[tool.name] ?? 0) + 1;
+        if (!tool.style) return { content: [{ type: "text" as const, text: JSON.stringify(args) }] };
+        return askForPayment(tool, url(), payTo);
+      },
+    );
   }
   return server;
 }
@@ -105,7 +144,9 @@ export async function startPaidStyleServer(tools: StyledTool[], payTo: string): 
     const called = body?.method === "tools/call" ? body.params?.name : undefined;
     if (called && failing.has(called)) {
       calls[called] = (calls[called] ?? 0) + 1;
-      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: body?.id, error: { code: -32603, message: "Internal error" } }));
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: body?.id, error: { code: -32603, message: "Internal error" } }));
     }
     const server = build(tools, () => url, payTo, calls);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

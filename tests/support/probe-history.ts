@@ -11,7 +11,9 @@ export async function probeHistory(db: Db, listingId: string, days = 30, now = n
   return db
     .select()
     .from(listingProbes)
-    .where(and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, new Date(now.getTime() - days * DAY_MS))))
+    .where(
+      and(eq(listingProbes.listingId, listingId), gt(listingProbes.checkedAt, new Date(now.getTime() - days * DAY_MS))),
+    )
     .orderBy(desc(listingProbes.checkedAt), desc(listingProbes.id))
     .limit(5000);
 }

@@ -16,23 +16,55 @@ import type { AgentConfig } from "./agent-path";
 const CHROMIUM = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => fs.existsSync(p));
 const run = promisify(execFile);
 
-export type ProviderPath = { ms: number; copiedBlocks: number; serverLog: string; purchase: Record<string, unknown>; folder: string; server: ChildProcess };
-type Walk = { origin: string; facilitatorUrl: string; port: number; reviewer: { email: string; password: string }; agentConfig: AgentConfig; wallet: `0x${string}` };
+export type ProviderPath = {
+  ms: number;
+  copiedBlocks: number;
+  serverLog: string;
+  purchase: Record<string, unknown>;
+  folder: string;
+  server: ChildProcess;
+};
+type Walk = {
+  origin: string;
+  facilitatorUrl: string;
+  port: number;
+  reviewer: { email: string; password: string };
+  agentConfig: AgentConfig;
+  wallet: `0x${string}`;
+};
 
 /** Every code block on a page, in order, as a person copies it: its language and text. */
 async function blocks(page: Page, url: string): Promise<{ lang: string; text: string }[]> {
   await page.goto(url, { timeout: 240_000 });
   const figures = page.getByTestId("code-block");
   await expect(figures.first()).toBeVisible({ timeout: 60_000 });
-  return figures.evaluateAll((all) => all.map((f) => ({ lang: (f.querySelector("figcaption")?.textContent ?? "").trim(), text: (f.querySelector("pre") as HTMLElement).innerText })));
+  return figures.evaluateAll((all) =>
+    all.map((f) => ({
+      lang: (f.querySelector("figcaption")?.textContent ?? "").trim(),
+      text: (f.querySelector("pre") as HTMLElement).innerText,
+    })),
+  );
 }
 
 function npmEnv(home: string): NodeJS.ProcessEnv {
   // A stranger's npm: its own cache, the public registry out of reach (everything comes from the site).
-  return { ...process.env, HOME: home, npm_config_cache: path.join(home, ".npm"), npm_config_registry: "http://127.0.0.1:9", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false", npm_config_fetch_retries: "0" };
+  return {
+    ...process.env,
+    HOME: home,
+    npm_config_cache: path.join(home, ".npm"),
+    npm_config_registry: "http://127.0.0.1:9",
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_fetch_retries: "0",
+  };
 }
 
-function startServer(folder: string, command: string, env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; url: string; log: () => string }> {
+function startServer(
+  folder: string,
+  command: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ server: ChildProcess; url: string; log: () => string }> {
   const server = spawn("sh", ["-c", command], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   return new Promise((resolve, reject) => {
@@ -47,7 +79,14 @@ function startServer(folder: string, command: string, env: NodeJS.ProcessEnv): P
   });
 }
 
-export async function walkProviderPath({ origin, facilitatorUrl, port, reviewer, agentConfig, wallet }: Walk): Promise<ProviderPath> {
+export async function walkProviderPath({
+  origin,
+  facilitatorUrl,
+  port,
+  reviewer,
+  agentConfig,
+  wallet,
+}: Walk): Promise<ProviderPath> {
   const started = Date.now();
   let copied = 0;
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "agora-provider-path-"));
@@ -101,11 +140,15 @@ export async function walkProviderPath({ origin, facilitatorUrl, port, reviewer,
     const entry = admin.getByTestId("queue-entry").filter({ hasText: name });
     await expect(async () => {
       await admin.goto(`${origin}/admin/review`, { timeout: 240_000 });
-      await expect(entry.getByText("MonetizedMCP server found, verified once approved")).toBeVisible({ timeout: 2_000 });
+      await expect(entry.getByText("MonetizedMCP server found, verified once approved")).toBeVisible({
+        timeout: 2_000,
+      });
     }).toPass({ timeout: 240_000 });
     await entry.getByRole("button", { name: "Approve" }).click();
     // Approving checks the server again (a probe over loopback) in a dev server that may still be compiling on busy cores.
-    await expect(admin.locator("[data-sonner-toast]").filter({ hasText: "Approved" })).toBeVisible({ timeout: 150_000 });
+    await expect(admin.locator("[data-sonner-toast]").filter({ hasText: "Approved" })).toBeVisible({
+      timeout: 150_000,
+    });
 
     const purchase = await buyThroughClient(agentConfig, folder);
     return { ms: Date.now() - started, copiedBlocks: copied + 1, serverLog: log(), purchase, folder, server };
@@ -117,16 +160,32 @@ export async function walkProviderPath({ origin, facilitatorUrl, port, reviewer,
 /** The Getting Started block's client finds the new server through search and buys a word count. */
 async function buyThroughClient(config: AgentConfig, home: string): Promise<Record<string, unknown>> {
   const { command, args, env } = config.mcpServers.agora;
-  const transport = new StdioClientTransport({ command, args, cwd: home, env: { ...getDefaultEnvironment(), ...env, ...(npmEnv(path.join(home, "agent")) as Record<string, string>) }, stderr: "pipe" });
-  const client = new Client({ name: "provider-path", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: home,
+    env: { ...getDefaultEnvironment(), ...env, ...(npmEnv(path.join(home, "agent")) as Record<string, string>) },
+    stderr: "pipe",
+  });
+  const client = new Client(
+    { name: "provider-path", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { approve: true } }));
   try {
     await client.connect(transport);
-    const search = (await client.callTool({ name: "search_servers", arguments: { query: "word count" } })) as CallToolResult;
+    const search = (await client.callTool({
+      name: "search_servers",
+      arguments: { query: "word count" },
+    })) as CallToolResult;
     const slugs = (search.structuredContent as { servers: { slug: string; name: string }[] }).servers;
     const mine = slugs.find((s) => s.name.startsWith("Word Count"));
     if (!mine) throw new Error(`search did not find the new server: ${JSON.stringify(slugs)}`);
-    const bought = (await client.callTool({ name: "purchase", arguments: { server: mine.slug, item: "word-count", params: { text: "Hello, agents" } } }, undefined, { timeout: 120_000 })) as CallToolResult;
+    const bought = (await client.callTool(
+      { name: "purchase", arguments: { server: mine.slug, item: "word-count", params: { text: "Hello, agents" } } },
+      undefined,
+      { timeout: 120_000 },
+    )) as CallToolResult;
     return (bought.structuredContent ?? { content: bought.content }) as Record<string, unknown>;
   } finally {
     await client.close();

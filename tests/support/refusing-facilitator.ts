@@ -6,14 +6,27 @@ import type { AddressInfo } from "node:net";
 
 export const REFUSED_REASON = "invalid_exact_evm_transaction_failed";
 
-export async function startRefusingFacilitator(realFacilitatorUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startRefusingFacilitator(
+  realFacilitatorUrl: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const json = (status: number, body: string) => res.writeHead(status, { "content-type": "application/json" }).end(body);
+    const json = (status: number, body: string) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(body);
     if (req.url === "/settle") {
-      const { paymentRequirements } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { paymentRequirements: { network: string } };
-      return json(200, JSON.stringify({ success: false, errorReason: REFUSED_REASON, transaction: "", network: paymentRequirements.network }));
+      const { paymentRequirements } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        paymentRequirements: { network: string };
+      };
+      return json(
+        200,
+        JSON.stringify({
+          success: false,
+          errorReason: REFUSED_REASON,
+          transaction: "",
+          network: paymentRequirements.network,
+        }),
+      );
     }
     const answer = await fetch(`${realFacilitatorUrl}${req.url}`, {
       method: req.method,

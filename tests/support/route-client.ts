@@ -3,7 +3,11 @@ import { reloadEnv } from "@/lib/env";
 
 let counter = 0;
 
-export type Answer = { status: number; body: Record<string, unknown> & { message?: string; errors?: Record<string, string[]> }; headers: Headers };
+export type Answer = {
+  status: number;
+  body: Record<string, unknown> & { message?: string; errors?: Record<string, string[]> };
+  headers: Headers;
+};
 
 export function jsonRequest(path: string, body: unknown, headers: Record<string, string> = {}): Request {
   counter += 1;
@@ -32,7 +36,16 @@ export function uniqueEmail(label = "user"): string {
 
 /** Resets the variables auth tests touch, then applies `overrides`. */
 export function setAuthEnv(overrides: Record<string, string | undefined> = {}): void {
-  for (const key of ["RATE_LIMIT_DISABLED", "SMTP_URL", "AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET", "GITHUB_OAUTH_URL", "GITHUB_API_URL", "ALLOW_PRIVATE_SERVER_URLS", "SITE_URL"]) {
+  for (const key of [
+    "RATE_LIMIT_DISABLED",
+    "SMTP_URL",
+    "AUTH_GITHUB_ID",
+    "AUTH_GITHUB_SECRET",
+    "GITHUB_OAUTH_URL",
+    "GITHUB_API_URL",
+    "ALLOW_PRIVATE_SERVER_URLS",
+    "SITE_URL",
+  ]) {
     delete process.env[key];
   }
   for (const [key, value] of Object.entries(overrides)) {

@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
-export async function serveRoute(handlers: Partial<Record<string, Handler>>): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveRoute(
+  handlers: Partial<Record<string, Handler>>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     try {
       const chunks: Buffer[] = [];
@@ -14,7 +16,11 @@ export async function serveRoute(handlers: Partial<Record<string, Handler>>): Pr
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
       }
       const hasBody = req.method !== "GET" && req.method !== "HEAD" && chunks.length > 0;
-      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined });
+      const request = new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers,
+        body: hasBody ? Buffer.concat(chunks) : undefined,
+      });
       const handler = handlers[req.method ?? "GET"];
       const response = handler ? await handler(request) : new Response(null, { status: 405 });
       res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -4,7 +4,9 @@ import path from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
-const schema = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../fixtures/server-card/server-card.schema.json"), "utf8"));
+const schema = JSON.parse(
+  fs.readFileSync(path.join(import.meta.dirname, "../fixtures/server-card/server-card.schema.json"), "utf8"),
+);
 const ajv = new Ajv2020({ allErrors: true });
 addFormats(ajv);
 // The file holds only $defs; the card is #/$defs/ServerCard.
@@ -14,7 +16,8 @@ const validate = ajv.getSchema("server-card#/$defs/ServerCard")!;
 export const serverCardSchema = {
   /** Throws with every schema error when `data` is not a valid server card. */
   assertCard(data: unknown): void {
-    if (!validate(data)) throw new Error(`not a valid server card:\n${ajv.errorsText(validate.errors, { separator: "\n" })}`);
+    if (!validate(data))
+      throw new Error(`not a valid server card:\n${ajv.errorsText(validate.errors, { separator: "\n" })}`);
   },
   /** For tests that expect a failure: true when valid. */
   isCard: (data: unknown) => validate(data) as boolean,

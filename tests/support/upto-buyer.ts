@@ -11,13 +11,32 @@ import { X402_PAYMENT_META, readPaymentRequired, type PaymentRequired } from "@a
 export type UptoPayment = { required: PaymentRequired; payment: Record<string, unknown> };
 
 /** The server's ask for `tool` and a payment for its first offer signed by `key`. */
-export async function signUptoPayment(client: Client, tool: string, args: Record<string, string>, key: `0x${string}`, rpcUrl: string): Promise<UptoPayment> {
+export async function signUptoPayment(
+  client: Client,
+  tool: string,
+  args: Record<string, string>,
+  key: `0x${string}`,
+  rpcUrl: string,
+): Promise<UptoPayment> {
   const required = readPaymentRequired(await client.callTool({ name: tool, arguments: args }));
   if (!required) throw new Error(`${tool} did not ask for payment`);
   const offer = required.accepts[0]!;
   const signer = toClientEvmSigner(privateKeyToAccount(key), createPublicClient({ transport: http(rpcUrl) }) as never);
-  const signed = await new UptoEvmScheme(signer).createPaymentPayload(2, offer as never, { extensions: required.extensions } as never);
-  return { required, payment: { x402Version: 2, accepted: offer, payload: signed.payload, extensions: signed.extensions, resource: required.resource } };
+  const signed = await new UptoEvmScheme(signer).createPaymentPayload(
+    2,
+    offer as never,
+    { extensions: required.extensions } as never,
+  );
+  return {
+    required,
+    payment: {
+      x402Version: 2,
+      accepted: offer,
+      payload: signed.payload,
+      extensions: signed.extensions,
+      resource: required.resource,
+    },
+  };
 }
 
 /** Connects to a server's MCP endpoint. */
@@ -28,7 +47,13 @@ export async function connect(url: string): Promise<Client> {
 }
 
 /** One paid call of a metered tool; the result as the server answered it. */
-export async function payUpto(url: string, tool: string, args: Record<string, string>, key: `0x${string}`, rpcUrl: string) {
+export async function payUpto(
+  url: string,
+  tool: string,
+  args: Record<string, string>,
+  key: `0x${string}`,
+  rpcUrl: string,
+) {
   const client = await connect(url);
   try {
     const { payment } = await signUptoPayment(client, tool, args, key, rpcUrl);

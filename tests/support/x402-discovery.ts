@@ -86,7 +86,14 @@ export const discoverySearchResponse = z.strictObject({
 });
 
 export type DiscoveryEntry = z.infer<typeof discoveryResource>;
-type McpInput = { type: string; toolName: string; inputSchema: Record<string, unknown>; example?: Record<string, unknown>; description?: string };
+type McpInput = {
+  type: string;
+  toolName: string;
+  inputSchema: Record<string, unknown>;
+  example?: Record<string, unknown>;
+  description?: string;
+};
 
 /** The MCP call an entry describes (its bazaar extension's `info.input`). */
-export const mcpInput = (entry: DiscoveryEntry) => (entry.extensions as { bazaar: { info: { input: McpInput } } }).bazaar.info.input;
+export const mcpInput = (entry: DiscoveryEntry) =>
+  (entry.extensions as { bazaar: { info: { input: McpInput } } }).bazaar.info.input;

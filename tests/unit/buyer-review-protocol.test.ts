@@ -1,9 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { cleanReviewText, parseTaskRef, ratingToScore, reviewSiteOf, signedBuyerReviewSchema, taskRefOf } from "@agora-mcp/protocol";
+import {
+  cleanReviewText,
+  parseTaskRef,
+  ratingToScore,
+  reviewSiteOf,
+  signedBuyerReviewSchema,
+  taskRefOf,
+} from "@agora-mcp/protocol";
 
 const TX = `0x${"Ab".repeat(32)}`;
-const message = { site: "https://agora.example", listing: "l", taskRef: taskRefOf(84532, TX), logIndex: -1, reviewer: `0x${"1".repeat(40)}`, rating: 5, text: "ok", issuedAt: 1, expiresAt: 2 };
-const body = (m: Record<string, unknown>) => ({ domain: { name: "Agora buyer reviews", version: "2", chainId: 84532 }, message: { ...message, ...m }, signature: `0x${"0".repeat(130)}` });
+const message = {
+  site: "https://agora.example",
+  listing: "l",
+  taskRef: taskRefOf(84532, TX),
+  logIndex: -1,
+  reviewer: `0x${"1".repeat(40)}`,
+  rating: 5,
+  text: "ok",
+  issuedAt: 1,
+  expiresAt: 2,
+};
+const body = (m: Record<string, unknown>) => ({
+  domain: { name: "Agora buyer reviews", version: "2", chainId: 84532 },
+  message: { ...message, ...m },
+  signature: `0x${"0".repeat(130)}`,
+});
 
 describe("buyer review wire format", () => {
   it("names a sale by CAIP-220 on the two payment chains only", () => {
@@ -20,7 +41,9 @@ describe("buyer review wire format", () => {
   });
 
   it("takes up to 1,000 characters of text with line breaks, but no control or direction-override characters", () => {
-    expect(signedBuyerReviewSchema.safeParse(body({ text: `line one\nline two <b>kept as text</b>` })).success).toBe(true);
+    expect(signedBuyerReviewSchema.safeParse(body({ text: `line one\nline two <b>kept as text</b>` })).success).toBe(
+      true,
+    );
     expect(signedBuyerReviewSchema.safeParse(body({ text: "x".repeat(1_000) })).success).toBe(true);
     const long = signedBuyerReviewSchema.safeParse(body({ text: "x".repeat(1_001) }));
     expect(long.success || long.error.issues[0]!.message).toBe("A review is at most 1000 characters.");
@@ -29,7 +52,19 @@ describe("buyer review wire format", () => {
   });
 
   it("refuses zero-width and text-direction characters, which cleanReviewText removes", () => {
-    for (const hidden of ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u200E", "\u200F", "\u061C", "\u2066", "\u2069", "\u202A"]) {
+    for (const hidden of [
+      "\u200B",
+      "\u200C",
+      "\u200D",
+      "\u2060",
+      "\uFEFF",
+      "\u200E",
+      "\u200F",
+      "\u061C",
+      "\u2066",
+      "\u2069",
+      "\u202A",
+    ]) {
       const text = `pay${hidden}pal is great`;
       const parsed = signedBuyerReviewSchema.safeParse(body({ text }));
       expect(parsed.success || parsed.error.issues[0]!.message, JSON.stringify(hidden)).toBe(

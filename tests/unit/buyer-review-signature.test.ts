@@ -11,7 +11,15 @@ import { checkSignature } from "@/lib/buyer-reviews/signature";
 const signer = privateKeyToAccount(`0x${"42".repeat(32)}`);
 const domain = buyerReviewDomain(84532);
 const SITE = "https://agora.example";
-const revoke = { site: SITE, listing: "weather-now", taskRef: `eip155:84532:0x${"ab".repeat(32)}`, logIndex: -1, reviewer: signer.address, issuedAt: 1_790_000_000, expiresAt: 1_790_003_600 };
+const revoke = {
+  site: SITE,
+  listing: "weather-now",
+  taskRef: `eip155:84532:0x${"ab".repeat(32)}`,
+  logIndex: -1,
+  reviewer: signer.address,
+  issuedAt: 1_790_000_000,
+  expiresAt: 1_790_003_600,
+};
 const review = { ...revoke, rating: 4, text: "Fast and right.\nWould buy again." };
 const asSigned = <M extends { logIndex: number; issuedAt: number; expiresAt: number }>(m: M) => ({
   ...m,
@@ -48,27 +56,65 @@ describe("buyer review EIP-712 types", () => {
   });
 
   it("hash and sign a review and a revocation exactly as before", async () => {
-    expect(hashTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType: "Review", message: asSigned(review) })).toBe(PINNED.Review.digest);
-    expect(hashTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType: "RevokeReview", message: asSigned(revoke) })).toBe(PINNED.RevokeReview.digest);
-    expect(await signer.signTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType: "Review", message: asSigned(review) })).toBe(PINNED.Review.signature);
-    expect(await signer.signTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType: "RevokeReview", message: asSigned(revoke) })).toBe(PINNED.RevokeReview.signature);
+    expect(hashTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType: "Review", message: asSigned(review) })).toBe(
+      PINNED.Review.digest,
+    );
+    expect(
+      hashTypedData({ domain, types: BUYER_REVIEW_TYPES, primaryType: "RevokeReview", message: asSigned(revoke) }),
+    ).toBe(PINNED.RevokeReview.digest);
+    expect(
+      await signer.signTypedData({
+        domain,
+        types: BUYER_REVIEW_TYPES,
+        primaryType: "Review",
+        message: asSigned(review),
+      }),
+    ).toBe(PINNED.Review.signature);
+    expect(
+      await signer.signTypedData({
+        domain,
+        types: BUYER_REVIEW_TYPES,
+        primaryType: "RevokeReview",
+        message: asSigned(revoke),
+      }),
+    ).toBe(PINNED.RevokeReview.signature);
   });
 
   it("accept signatures made before on the site's check", async () => {
     const now = new Date((review.issuedAt + 60) * 1000);
-    await expect(checkSignature({ domain, message: review, signature: PINNED.Review.signature }, "Review", SITE, now)).resolves.toMatchObject({ reviewer: signer.address });
-    await expect(checkSignature({ domain, message: revoke, signature: PINNED.RevokeReview.signature }, "RevokeReview", SITE, now)).resolves.toMatchObject({ reviewer: signer.address });
+    await expect(
+      checkSignature({ domain, message: review, signature: PINNED.Review.signature }, "Review", SITE, now),
+    ).resolves.toMatchObject({ reviewer: signer.address });
+    await expect(
+      checkSignature({ domain, message: revoke, signature: PINNED.RevokeReview.signature }, "RevokeReview", SITE, now),
+    ).resolves.toMatchObject({ reviewer: signer.address });
     // The revocation's signature is no review's.
-    await expect(checkSignature({ domain, message: review, signature: PINNED.RevokeReview.signature }, "Review", SITE, now)).rejects.toThrow(/not by the reviewer/);
+    await expect(
+      checkSignature({ domain, message: review, signature: PINNED.RevokeReview.signature }, "Review", SITE, now),
+    ).rejects.toThrow(/not by the reviewer/);
   });
 
   it("refuse a review signed for another Agora deployment, even with a good signature", async () => {
     const now = new Date((review.issuedAt + 60) * 1000);
-    await expect(checkSignature({ domain, message: review, signature: PINNED.Review.signature }, "Review", "https://other-agora.example", now)).rejects.toThrow(
+    await expect(
+      checkSignature(
+        { domain, message: review, signature: PINNED.Review.signature },
+        "Review",
+        "https://other-agora.example",
+        now,
+      ),
+    ).rejects.toThrow(
       'This review was signed for the Agora at https://agora.example, not for this one (https://other-agora.example): sign it again with site "https://other-agora.example".',
     );
     // Naming the other deployment in the message breaks the signature instead.
     const moved = { ...review, site: "https://other-agora.example" };
-    await expect(checkSignature({ domain, message: moved, signature: PINNED.Review.signature }, "Review", "https://other-agora.example", now)).rejects.toThrow(/not by the reviewer/);
+    await expect(
+      checkSignature(
+        { domain, message: moved, signature: PINNED.Review.signature },
+        "Review",
+        "https://other-agora.example",
+        now,
+      ),
+    ).rejects.toThrow(/not by the reviewer/);
   });
 });

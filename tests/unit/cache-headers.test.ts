@@ -1,12 +1,23 @@
 // lib/http/cache-headers.ts: which requests a shared cache may keep, and the validator of a page rendered per request.
 import { describe, expect, it } from "vitest";
-import { hasSessionCookie, matchesEtag, PRIVATE_CACHE, PUBLIC_CACHE, readCacheControl, renderedPageEtag } from "@/lib/http/cache-headers";
+import {
+  hasSessionCookie,
+  matchesEtag,
+  PRIVATE_CACHE,
+  PUBLIC_CACHE,
+  readCacheControl,
+  renderedPageEtag,
+} from "@/lib/http/cache-headers";
 
 const req = (url: string, headers: Record<string, string> = {}) => ({ url, headers: new Headers(headers) });
 
 describe("shared-cache rules", () => {
   it("marks a request with any Auth.js session cookie private, whatever else it carries", () => {
-    for (const cookie of ["authjs.session-token=x", "theme=dark; __Secure-authjs.session-token=x", "a=1;authjs.session-token.0=x; b=2"]) {
+    for (const cookie of [
+      "authjs.session-token=x",
+      "theme=dark; __Secure-authjs.session-token=x",
+      "a=1;authjs.session-token.0=x; b=2",
+    ]) {
       expect(hasSessionCookie(cookie), cookie).toBe(true);
       expect(readCacheControl(req("http://x/marketplace", { cookie }))).toBe(PRIVATE_CACHE);
     }

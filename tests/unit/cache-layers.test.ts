@@ -40,7 +40,9 @@ describe("the list of cache layers", () => {
   it("names each cache once, in a file that holds its construct", () => {
     for (const layer of [...CACHE_LAYERS, ...PROCESS_MEMOS]) {
       expect(fs.existsSync(layer.file), `${layer.name}: ${layer.file}`).toBe(true);
-      expect(fs.readFileSync(layer.file, "utf8"), `${layer.name}: ${layer.construct} in ${layer.file}`).toContain(layer.construct);
+      expect(fs.readFileSync(layer.file, "utf8"), `${layer.name}: ${layer.construct} in ${layer.file}`).toContain(
+        layer.construct,
+      );
     }
     const names = [...CACHE_LAYERS, ...PROCESS_MEMOS].map((l) => l.name);
     expect(new Set(names).size).toBe(names.length);
@@ -66,7 +68,10 @@ describe("the list of cache layers", () => {
 
   it("excuses only files that still hold such a map", () => {
     for (const [file, why] of Object.entries(NOT_CACHES)) {
-      expect(fs.existsSync(file) && /new (?:Map|WeakMap)\b/.test(fs.readFileSync(file, "utf8")), `${file}: ${why}`).toBe(true);
+      expect(
+        fs.existsSync(file) && /new (?:Map|WeakMap)\b/.test(fs.readFileSync(file, "utf8")),
+        `${file}: ${why}`,
+      ).toBe(true);
     }
   });
 });

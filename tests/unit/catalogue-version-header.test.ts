@@ -3,7 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { proxy } from "@/proxy";
-import { CATALOGUE_VERSION_HEADER, forwardedCatalogueVersion, withCatalogueVersion } from "@/lib/listings/search/version-header";
+import {
+  CATALOGUE_VERSION_HEADER,
+  forwardedCatalogueVersion,
+  withCatalogueVersion,
+} from "@/lib/listings/search/version-header";
 
 describe("the catalogue version handed from the proxy to the search page", () => {
   it("replaces or removes whatever the client sent", () => {
@@ -15,14 +19,19 @@ describe("the catalogue version handed from the proxy to the search page", () =>
 
   it("the page takes only a plain number", () => {
     expect(forwardedCatalogueVersion(new Headers({ [CATALOGUE_VERSION_HEADER]: "42" }))).toBe("42");
-    for (const bad of ["", "-1", "1e5", "42; drop", "9".repeat(21)]) expect(forwardedCatalogueVersion(new Headers({ [CATALOGUE_VERSION_HEADER]: bad })), bad).toBeNull();
+    for (const bad of ["", "-1", "1e5", "42; drop", "9".repeat(21)])
+      expect(forwardedCatalogueVersion(new Headers({ [CATALOGUE_VERSION_HEADER]: bad })), bad).toBeNull();
     expect(forwardedCatalogueVersion(new Headers())).toBeNull();
   });
 
   it("a /marketplace request the proxy passes on without reading a version carries none of the client's", async () => {
     const request = new NextRequest("http://localhost:3000/marketplace?q=weather", {
       method: "POST",
-      headers: { [CATALOGUE_VERSION_HEADER]: "999999", "sec-fetch-site": "same-origin", origin: "http://localhost:3000" },
+      headers: {
+        [CATALOGUE_VERSION_HEADER]: "999999",
+        "sec-fetch-site": "same-origin",
+        origin: "http://localhost:3000",
+      },
     });
     const response = await proxy(request);
     // Next applies x-middleware-override-headers: the request headers the page sees are exactly those listed (without

@@ -4,21 +4,49 @@ import { publishedTokens } from "@/lib/claims/tokens";
 
 describe("namespaceOf: who may claim an upstream name", () => {
   it("reads io.github names as a GitHub account, case-insensitively", () => {
-    expect(namespaceOf("io.github.Octo-Cat/weather")).toEqual({ kind: "github", namespace: "io.github.octo-cat", account: "octo-cat" });
+    expect(namespaceOf("io.github.Octo-Cat/weather")).toEqual({
+      kind: "github",
+      namespace: "io.github.octo-cat",
+      account: "octo-cat",
+    });
   });
   it("reads reverse-DNS names as their domain, sub-namespaces as subdomains", () => {
-    expect(namespaceOf("com.example/search")).toEqual({ kind: "domain", namespace: "com.example", domain: "example.com" });
-    expect(namespaceOf("com.example.api/v2/search")).toEqual({ kind: "domain", namespace: "com.example.api", domain: "api.example.com" });
+    expect(namespaceOf("com.example/search")).toEqual({
+      kind: "domain",
+      namespace: "com.example",
+      domain: "example.com",
+    });
+    expect(namespaceOf("com.example.api/v2/search")).toEqual({
+      kind: "domain",
+      namespace: "com.example.api",
+      domain: "api.example.com",
+    });
   });
   it("refuses a namespace that is not plain ASCII, even one that lower-cases to a real account or domain", () => {
     // U+212A KELVIN SIGN lower-cases to "k": "io.github.\u212Aevin" must not become @kevin's namespace.
     expect("\u212A".toLowerCase()).toBe("k");
-    for (const name of ["io.github.\u212Aevin/tool", "com.\u212Aexample/tool", "io.github.caf\u00e9/tool", "com.exam\u0440le/tool"]) {
+    for (const name of [
+      "io.github.\u212Aevin/tool",
+      "com.\u212Aexample/tool",
+      "io.github.caf\u00e9/tool",
+      "com.exam\u0440le/tool",
+    ]) {
       expect(namespaceOf(name)).toBeNull();
     }
   });
   it("refuses names no rule can prove", () => {
-    for (const name of [null, "weather", "/weather", "localhost/tool", "io.github.bad_name/x", "io.github./x", "com..example/x", "1.0.0.127/x", "com.exa mple/x", "com.-bad/x"]) {
+    for (const name of [
+      null,
+      "weather",
+      "/weather",
+      "localhost/tool",
+      "io.github.bad_name/x",
+      "io.github./x",
+      "com..example/x",
+      "1.0.0.127/x",
+      "com.exa mple/x",
+      "com.-bad/x",
+    ]) {
       expect(namespaceOf(name)).toBeNull();
     }
   });
@@ -51,6 +79,8 @@ describe("publishedTokens", () => {
     const b = "b".repeat(43);
     expect(publishedTokens(`agora-claim=${a}\nagora-claim=${a} agora-claim=${b}`)).toEqual([a, b]);
     expect(publishedTokens("agora-claim=short")).toEqual([]);
-    expect(publishedTokens(Array.from({ length: 9 }, (_, i) => `agora-claim=${String(i).repeat(40)}`).join("\n"))).toHaveLength(5);
+    expect(
+      publishedTokens(Array.from({ length: 9 }, (_, i) => `agora-claim=${String(i).repeat(40)}`).join("\n")),
+    ).toHaveLength(5);
   });
 });

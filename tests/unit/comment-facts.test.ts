@@ -47,7 +47,10 @@ describe("comment findings", () => {
   });
 
   it("reads comments in TSX, and a URL inside a string is no comment", () => {
-    const comments = commentsOf("x.tsx", 'const a = <a href="https://example.com">x</a>; // a real comment\n{/* and this */}');
+    const comments = commentsOf(
+      "x.tsx",
+      'const a = <a href="https://example.com">x</a>; // a real comment\n{/* and this */}',
+    );
     expect(comments.map((c) => c.text)).toEqual(["// a real comment", "/* and this */"]);
   });
 });

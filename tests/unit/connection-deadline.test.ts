@@ -32,15 +32,39 @@ describe("isConnectionFailure", () => {
   });
 
   it("counts restarts and connection errors, not query errors", () => {
-    for (const code of ["57P01", "57P03", "08006", "CONNECTION_CLOSED", "ECONNREFUSED"]) expect(isConnectionFailure(driverError(code))).toBe(true);
+    for (const code of ["57P01", "57P03", "08006", "CONNECTION_CLOSED", "ECONNREFUSED"])
+      expect(isConnectionFailure(driverError(code))).toBe(true);
     for (const code of ["23505", "22021", "42P01", "57014"]) expect(isConnectionFailure(driverError(code))).toBe(false);
   });
 
   it("counts every error the postgres driver raises when connections are ended or cannot be made, as the pages' 503 needs", () => {
     // The driver's own connection errors (postgres/cjs/src/errors.js connection()), the server's ends of a session,
     // and the sockets' failures, as a query meets them.
-    const codes = ["CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECTION_CLOSED", "CONNECT_TIMEOUT", "CONNECTION_WAIT_TIMEOUT", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006"];
-    const sockets = ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"];
+    const codes = [
+      "CONNECTION_ENDED",
+      "CONNECTION_DESTROYED",
+      "CONNECTION_CLOSED",
+      "CONNECT_TIMEOUT",
+      "CONNECTION_WAIT_TIMEOUT",
+      "57P01",
+      "57P02",
+      "57P03",
+      "53300",
+      "08000",
+      "08003",
+      "08006",
+    ];
+    const sockets = [
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "EPIPE",
+      "ETIMEDOUT",
+      "EHOSTUNREACH",
+      "ENETUNREACH",
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "ECONNABORTED",
+    ];
     for (const code of [...codes, ...sockets]) {
       expect(isConnectionFailure(driverError(code)), code).toBe(true);
       expect(isDatabaseUnavailable(new Error("Failed query: select 1", { cause: driverError(code) })), code).toBe(true);
@@ -49,6 +73,8 @@ describe("isConnectionFailure", () => {
   });
 
   it("a query that got no connection in time is a database failure (503)", () => {
-    expect(isDatabaseUnavailable(new Error("Failed query: select 1", { cause: new ConnectionWaitTimeout(4000) }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Failed query: select 1", { cause: new ConnectionWaitTimeout(4000) }))).toBe(
+      true,
+    );
   });
 });

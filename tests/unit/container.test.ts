@@ -26,7 +26,10 @@ const start = productionStart();
 
 /** The instructions of the Dockerfile's last stage (the image compose runs), continuation lines joined. */
 function runtimeStage(): string[] {
-  const lines = dockerfile.replace(/\\\n\s*/g, " ").split("\n").map((l) => l.trim());
+  const lines = dockerfile
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .map((l) => l.trim());
   const from = lines.findLastIndex((l) => /^FROM\s/i.test(l));
   return lines.slice(from).filter((l) => l && !l.startsWith("#"));
 }
@@ -49,12 +52,16 @@ describe("compose.yaml", () => {
     expect(services.migrate!.command).toEqual(start.migrate);
     expect(services.migrate!.restart).toBe("no");
     expect(services.migrate!.image).toBe(services.web!.image);
-    expect(services.web!.depends_on).toMatchObject({ migrate: { condition: "service_completed_successfully" }, db: { condition: "service_healthy" } });
+    expect(services.web!.depends_on).toMatchObject({
+      migrate: { condition: "service_completed_successfully" },
+      db: { condition: "service_healthy" },
+    });
     expect(services.migrate!.depends_on).toMatchObject({ db: { condition: "service_healthy" } });
   });
 
   it("checks the health of every long-running service, the replicas on /api/ready", () => {
-    for (const name of ["db", "web", "proxy"]) expect(services[name]!.healthcheck?.test?.length, name).toBeGreaterThan(0);
+    for (const name of ["db", "web", "proxy"])
+      expect(services[name]!.healthcheck?.test?.length, name).toBeGreaterThan(0);
     expect(services.web!.healthcheck!.test!.join(" ")).toContain("/api/ready");
     expect(services.proxy!.depends_on).toMatchObject({ web: { condition: "service_healthy" } });
   });

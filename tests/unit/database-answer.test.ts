@@ -60,7 +60,9 @@ describe("a 500 while the database has just been unreachable", () => {
   let port = 0;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ["--import", "./server/overload.mjs", "-e", SERVER], { stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, ["--import", "./server/overload.mjs", "-e", SERVER], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     port = await new Promise<number>((resolve, reject) => {
       const onData = (chunk: Buffer) => {
@@ -95,7 +97,10 @@ describe("a 500 while the database has just been unreachable", () => {
     const streamed = await send(port, "/streamed-failure");
     expect(streamed.status).toBe(503);
     expect(streamed.headers["retry-after"]).toBe("5");
-    expect(JSON.parse(streamed.body)).toEqual({ code: "unavailable", message: expect.stringMatching(/briefly unavailable/) });
+    expect(JSON.parse(streamed.body)).toEqual({
+      code: "unavailable",
+      message: expect.stringMatching(/briefly unavailable/),
+    });
   });
 
   it("leaves other answers alone, and 500s once the failure is forgotten", async () => {

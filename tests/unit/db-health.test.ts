@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { databaseDown, reportDatabaseFailure, setHealthPing } from "@/db/health";
 
 // Failures as the postgres driver reports them under drizzle's "Failed query" wrapper.
-const failedQuery = (code: string) => Object.assign(new Error("Failed query: select 1"), { cause: Object.assign(new Error(code), { code }) });
+const failedQuery = (code: string) =>
+  Object.assign(new Error("Failed query: select 1"), { cause: Object.assign(new Error(code), { code }) });
 const refused = failedQuery("ECONNREFUSED"); // nothing listens: the server is down
 const connectionLost = failedQuery("08006");
 const deadConnection = failedQuery("57P01"); // a pooled connection the last restart closed

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { formatTimestamp, formatUsd } from "@/lib/demo/chat";
-import { bobaPrice, commands, matchCommand, presetConversations, replyTo, unknownCommandReply, wallet } from "@/lib/demo/script";
+import {
+  bobaPrice,
+  commands,
+  matchCommand,
+  presetConversations,
+  replyTo,
+  unknownCommandReply,
+  wallet,
+} from "@/lib/demo/script";
 import { site } from "@/lib/site";
 
 const name = site.name;
@@ -18,7 +26,16 @@ describe("matchCommand", () => {
   });
 
   it("does not match anything else", () => {
-    for (const input of ["", "   ", `what is ${name}?`, "order  boba", "order boba please", "please order boba", `list services`, "boba"]) {
+    for (const input of [
+      "",
+      "   ",
+      `what is ${name}?`,
+      "order  boba",
+      "order boba please",
+      "please order boba",
+      `list services`,
+      "boba",
+    ]) {
       expect(matchCommand(input), input).toBeNull();
     }
   });
@@ -59,7 +76,9 @@ describe("replyTo", () => {
   });
 
   it("answers anything else after 1 s with the list of commands", () => {
-    expect(unknownCommandReply).toBe(`The only commands I understand are "what is ${name}", "list services on ${name}" and "order boba"`);
+    expect(unknownCommandReply).toBe(
+      `The only commands I understand are "what is ${name}", "list services on ${name}" and "order boba"`,
+    );
     for (const input of ["hello", "order a boba", `what is ${name}!`]) {
       expect(replyTo(input, 5)).toEqual({ content: unknownCommandReply, delayMs: 1000 });
     }

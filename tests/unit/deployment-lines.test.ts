@@ -28,7 +28,11 @@ describe("deployment lines", () => {
     expect(clientConfig().mcpServers.agora).toEqual({
       command: "npx",
       args: ["-y", "https://agora.example/downloads/agora-mcp-client.tgz"],
-      env: { AGORA_REGISTRY_URL: "https://agora.example/api", ENABLE_REQUEST_ELICITATION: "true", ELICITATION_THRESHOLD: "0.01" },
+      env: {
+        AGORA_REGISTRY_URL: "https://agora.example/api",
+        ENABLE_REQUEST_ELICITATION: "true",
+        ELICITATION_THRESHOLD: "0.01",
+      },
     });
   });
 
@@ -41,8 +45,8 @@ describe("deployment lines", () => {
 
   it("fills the guides' placeholders and leaves other braces alone", () => {
     configure({ SITE_URL: "http://127.0.0.1:4100" });
-    expect(fillPlaceholders('curl \'{SITE_URL}/v0.1/servers\'\nnpx -y {CLIENT_PACKAGE}\n{ "a": {UNKNOWN} }')).toBe(
-      'curl \'http://127.0.0.1:4100/v0.1/servers\'\nnpx -y http://127.0.0.1:4100/downloads/agora-mcp-client.tgz\n{ "a": {UNKNOWN} }',
+    expect(fillPlaceholders("curl '{SITE_URL}/v0.1/servers'\nnpx -y {CLIENT_PACKAGE}\n{ \"a\": {UNKNOWN} }")).toBe(
+      "curl 'http://127.0.0.1:4100/v0.1/servers'\nnpx -y http://127.0.0.1:4100/downloads/agora-mcp-client.tgz\n{ \"a\": {UNKNOWN} }",
     );
   });
 

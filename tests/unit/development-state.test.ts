@@ -32,10 +32,18 @@ describe("one process per embedded database directory", () => {
     const stat = fs.readFileSync(`/proc/${holder.pid}/stat`, "utf8");
     const started = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
     try {
-      fs.writeFileSync(path.join(dir, "agora.lock"), JSON.stringify({ pid: holder.pid, command: "next-server", started }));
-      expect(() => lockPgliteDir(dir)).toThrow(`PGLITE_DIR ${dir} is in use by process ${holder.pid} (next-server): the embedded database takes one process at a time.`);
+      fs.writeFileSync(
+        path.join(dir, "agora.lock"),
+        JSON.stringify({ pid: holder.pid, command: "next-server", started }),
+      );
+      expect(() => lockPgliteDir(dir)).toThrow(
+        `PGLITE_DIR ${dir} is in use by process ${holder.pid} (next-server): the embedded database takes one process at a time.`,
+      );
       // The same number with another start time is another process (a reused pid): the lock is stale.
-      fs.writeFileSync(path.join(dir, "agora.lock"), JSON.stringify({ pid: holder.pid, command: "next-server", started: "1" }));
+      fs.writeFileSync(
+        path.join(dir, "agora.lock"),
+        JSON.stringify({ pid: holder.pid, command: "next-server", started: "1" }),
+      );
       const release = lockPgliteDir(dir);
       expect(JSON.parse(fs.readFileSync(path.join(dir, "agora.lock"), "utf8"))).toMatchObject({ pid: process.pid });
       release();
@@ -45,7 +53,10 @@ describe("one process per embedded database directory", () => {
     }
     // Its holder gone, the lock is taken over.
     await new Promise((r) => holder.once("exit", r));
-    fs.writeFileSync(path.join(dir, "agora.lock"), JSON.stringify({ pid: holder.pid, command: "next-server", started }));
+    fs.writeFileSync(
+      path.join(dir, "agora.lock"),
+      JSON.stringify({ pid: holder.pid, command: "next-server", started }),
+    );
     lockPgliteDir(dir)();
   });
 });

@@ -22,7 +22,16 @@ beforeAll(() => {
   const manifest: DownloadsManifest = {
     siteUrl: "http://localhost:3000",
     builtAt: new Date().toISOString(),
-    packages: [{ id: "client", packageName: "@agora-mcp/client", version: "1.2.3", file: "agora-mcp-client-1.2.3.tgz", sha256, size: bytes.length }],
+    packages: [
+      {
+        id: "client",
+        packageName: "@agora-mcp/client",
+        version: "1.2.3",
+        file: "agora-mcp-client-1.2.3.tgz",
+        sha256,
+        size: bytes.length,
+      },
+    ],
   };
   fs.writeFileSync(path.join(dir, MANIFEST_FILE), JSON.stringify(manifest));
   process.chdir(tmp);
@@ -53,7 +62,9 @@ describe("GET /downloads/{file}", () => {
   it("answers 404 for an unknown version, naming the one it serves", async () => {
     const res = await get("agora-mcp-client-9.9.9.tgz");
     expect(res.status).toBe(404);
-    expect((await res.json()).message).toBe("@agora-mcp/client 9.9.9 is not served here; this site serves 1.2.3: /downloads/agora-mcp-client-1.2.3.tgz");
+    expect((await res.json()).message).toBe(
+      "@agora-mcp/client 9.9.9 is not served here; this site serves 1.2.3: /downloads/agora-mcp-client-1.2.3.tgz",
+    );
   });
 
   it("answers 404 for a package it has not built and for any other name", async () => {

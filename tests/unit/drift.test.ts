@@ -5,7 +5,10 @@ import { findDrift } from "@/lib/listings/checks/drift";
 const tool = (name: string) => ({ name, description: null, inputSchema: {} });
 const base = {
   tools: ["price-listing", "payment-methods", "make-purchase"].map(tool),
-  pricedItems: [{ name: "Forecast", amount: 0.01, currency: "USDC" }, { name: "Radar", amount: 0.1, currency: "USDC" }],
+  pricedItems: [
+    { name: "Forecast", amount: 0.01, currency: "USDC" },
+    { name: "Radar", amount: 0.1, currency: "USDC" },
+  ],
   paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0xAbC0000000000000000000000000000000000001" }],
   pricesRead: true,
 };
@@ -13,12 +16,24 @@ const approved = termsOf(base);
 
 describe("drift against approved terms", () => {
   it("finds nothing when the probe reads what was approved, whatever the wallet's letter case or tool order", () => {
-    const same = { ...base, tools: [...base.tools].reverse(), paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0xabc0000000000000000000000000000000000001" }] };
+    const same = {
+      ...base,
+      tools: [...base.tools].reverse(),
+      paymentMethods: [
+        { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0xabc0000000000000000000000000000000000001" },
+      ],
+    };
     expect(findDrift(approved, same)).toEqual([]);
   });
 
   it("names each changed, added and withdrawn item with both values", () => {
-    const probe = { ...base, pricedItems: [{ name: "Forecast", amount: 0.02, currency: "USDC" }, { name: "Alerts", amount: 0.5, currency: "USDC" }] };
+    const probe = {
+      ...base,
+      pricedItems: [
+        { name: "Forecast", amount: 0.02, currency: "USDC" },
+        { name: "Alerts", amount: 0.5, currency: "USDC" },
+      ],
+    };
     expect(findDrift(approved, probe)).toEqual([
       { kind: "price", subject: "Forecast", approved: "0.01 USDC", found: "0.02 USDC" },
       { kind: "price", subject: "Radar", approved: "0.1 USDC", found: "no longer offered" },
@@ -35,7 +50,12 @@ describe("drift against approved terms", () => {
       ],
     };
     expect(findDrift(approved, probe).map((f) => [f.kind, f.subject, f.approved, f.found])).toEqual([
-      ["wallet", "USDC_BASE_SEPOLIA", "0xabc0000000000000000000000000000000000001", "0x9990000000000000000000000000000000000009"],
+      [
+        "wallet",
+        "USDC_BASE_SEPOLIA",
+        "0xabc0000000000000000000000000000000000001",
+        "0x9990000000000000000000000000000000000009",
+      ],
       ["wallet", "USDC_BASE_MAINNET", "none", "0x9990000000000000000000000000000000000009"],
     ]);
   });

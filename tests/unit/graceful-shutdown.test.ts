@@ -6,7 +6,10 @@ import http from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
-const PRELOADS = ["client-address", "graceful-shutdown", "overload", "static-fast-path"].flatMap((name) => ["--import", path.resolve(`server/${name}.mjs`)]);
+const PRELOADS = ["client-address", "graceful-shutdown", "overload", "static-fast-path"].flatMap((name) => [
+  "--import",
+  path.resolve(`server/${name}.mjs`),
+]);
 
 // A page takes 15 ms of the event loop (as a render does) and is answered 100 ms later; a sign-in 300 ms (the door
 // runs MAX_IN_FLIGHT_SIGN_INS at once, the rest wait in it). At 100 pages a second the loop is saturated:
@@ -47,14 +50,28 @@ function start(): Promise<{ child: ChildProcess; port: number; output: () => str
 
 type Outcome = { status: number; error?: string; connection?: string; body?: string };
 
-function send(port: number, target: string, options: { method?: string; from?: string; agent?: http.Agent | false } = {}): Promise<Outcome> {
+function send(
+  port: number,
+  target: string,
+  options: { method?: string; from?: string; agent?: http.Agent | false } = {},
+): Promise<Outcome> {
   return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, path: target, method: options.method ?? "GET", localAddress: options.from, agent: options.agent ?? false }, (res) => {
-      let body = "";
-      res.on("data", (chunk: Buffer) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
-      res.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: target,
+        method: options.method ?? "GET",
+        localAddress: options.from,
+        agent: options.agent ?? false,
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+        res.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
+      },
+    );
     req.on("error", (e: NodeJS.ErrnoException) => resolve({ status: -1, error: e.code ?? e.message }));
     req.end(options.method === "POST" ? "{}" : undefined);
   });

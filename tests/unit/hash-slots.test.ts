@@ -12,16 +12,30 @@ function tracker() {
   let peak = 0;
   let peakPerKey = 0;
   const order: string[] = [];
-  const task = (key: string, ms = 20) => async () => {
-    running.set(key, (running.get(key) ?? 0) + 1);
-    peakPerKey = Math.max(peakPerKey, running.get(key)!);
-    peak = Math.max(peak, [...running.values()].reduce((a, b) => a + b, 0));
-    order.push(key);
-    await sleep(ms);
-    running.set(key, running.get(key)! - 1);
-    return key;
+  const task =
+    (key: string, ms = 20) =>
+    async () => {
+      running.set(key, (running.get(key) ?? 0) + 1);
+      peakPerKey = Math.max(peakPerKey, running.get(key)!);
+      peak = Math.max(
+        peak,
+        [...running.values()].reduce((a, b) => a + b, 0),
+      );
+      order.push(key);
+      await sleep(ms);
+      running.set(key, running.get(key)! - 1);
+      return key;
+    };
+  return {
+    task,
+    order,
+    get peak() {
+      return peak;
+    },
+    get peakPerKey() {
+      return peakPerKey;
+    },
   };
-  return { task, order, get peak() { return peak; }, get peakPerKey() { return peakPerKey; } };
 }
 
 describe("fair hash slots", () => {
@@ -30,7 +44,9 @@ describe("fair hash slots", () => {
     const t = tracker();
     const outcomes = await Promise.allSettled([
       ...Array.from({ length: 4 }, () => slots.run({ address: "10.0.0.1" }, t.task("10.0.0.1"))),
-      ...Array.from({ length: 4 }, (_, i) => slots.run({ address: `10.0.1.${i}`, account: "victim@example.com" }, t.task("victim"))),
+      ...Array.from({ length: 4 }, (_, i) =>
+        slots.run({ address: `10.0.1.${i}`, account: "victim@example.com" }, t.task("victim")),
+      ),
     ]);
     expect(t.peak).toBeLessThanOrEqual(2);
     expect(t.peakPerKey).toBe(1);
@@ -50,7 +66,9 @@ describe("fair hash slots", () => {
       slots.recordFailure({ address: `10.0.2.${i}` });
     }
     // The attackers all guess the person's own account: that must not push its owner back.
-    const burst = Array.from({ length: 20 }, (_, i) => slots.run({ address: `10.0.2.${i}`, account: "me@example.com" }, t.task(`attacker-${i}`)));
+    const burst = Array.from({ length: 20 }, (_, i) =>
+      slots.run({ address: `10.0.2.${i}`, account: "me@example.com" }, t.task(`attacker-${i}`)),
+    );
     await sleep(5);
     const person = slots.run({ address: "10.0.9.9", account: "me@example.com" }, t.task("person"));
     await Promise.all([...burst, person]);
@@ -95,10 +113,15 @@ describe("fair hash slots", () => {
     const watch = setInterval(() => (peak = Math.max(peak, hashSlots.active)), 1);
     // The attackers have failed before (the second minute of an attack); the person signs in from home.
     for (let i = 0; i < 60; i++) hashSlots.recordFailure({ address: `127.0.1.${i}`, account: `guess${i}@example.com` });
-    const burst = Array.from({ length: 60 }, (_, i) => verifyPassword("wrong password", stored, { address: `127.0.1.${i}`, account: `guess${i}@example.com` }));
+    const burst = Array.from({ length: 60 }, (_, i) =>
+      verifyPassword("wrong password", stored, { address: `127.0.1.${i}`, account: `guess${i}@example.com` }),
+    );
     await sleep(20);
     const started = performance.now();
-    const person = await verifyPassword("correct horse battery staple", stored, { address: "127.0.2.1", account: "me@example.com" });
+    const person = await verifyPassword("correct horse battery staple", stored, {
+      address: "127.0.2.1",
+      account: "me@example.com",
+    });
     const waited = performance.now() - started;
     const outcomes = await Promise.allSettled(burst);
     clearInterval(watch);

@@ -18,8 +18,16 @@ describe("listing words", () => {
 
 describe("the sandbox's inbox", () => {
   it("prints the link of each mail the site logged instead of sending, and nothing else of its log", () => {
-    const logged = JSON.stringify({ level: "info", time: "t", msg: "email verification link (SMTP_URL is not set, so it was not mailed)", to: "a@sandbox.example", link: "http://localhost:3000/verify-email?token=x" });
-    expect(mailLine(logged)).toBe("Mail to a@sandbox.example: confirmation link http://localhost:3000/verify-email?token=x");
+    const logged = JSON.stringify({
+      level: "info",
+      time: "t",
+      msg: "email verification link (SMTP_URL is not set, so it was not mailed)",
+      to: "a@sandbox.example",
+      link: "http://localhost:3000/verify-email?token=x",
+    });
+    expect(mailLine(logged)).toBe(
+      "Mail to a@sandbox.example: confirmation link http://localhost:3000/verify-email?token=x",
+    );
     expect(mailLine(JSON.stringify({ level: "info", msg: "ready" }))).toBeUndefined();
     expect(mailLine(" GET /marketplace 200 in 40ms")).toBeUndefined();
   });

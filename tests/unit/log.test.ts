@@ -17,7 +17,11 @@ describe("logError", () => {
     const driver = Object.assign(new Error("read ECONNRESET with private detail"), { code: "ECONNRESET" });
     const line = logged(new Error("Failed query: select 1", { cause: driver }));
     expect(line).toMatchObject({ level: "error", msg: "route unavailable", context: "GET /x" });
-    expect(line.error).toMatchObject({ name: "Error", message: "Failed query: select 1", cause: { name: "Error", code: "ECONNRESET" } });
+    expect(line.error).toMatchObject({
+      name: "Error",
+      message: "Failed query: select 1",
+      cause: { name: "Error", code: "ECONNRESET" },
+    });
     expect(JSON.stringify(line)).not.toContain("private detail");
   });
 

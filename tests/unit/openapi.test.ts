@@ -23,8 +23,19 @@ function routeFiles(dir = "app"): string[] {
 /** The HTTP methods a route file exports (`export const GET`, `export async function POST`, `export const { OPTIONS } = …`). */
 function exportedMethods(file: string): HttpMethod[] {
   const source = readFileSync(path.join(root, file), "utf8");
-  const destructured = [...source.matchAll(/export\s+const\s*\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((name) => name.trim().split(/\s*:\s*/).at(-1)));
-  return HTTP_METHODS.filter((method) => new RegExp(`export\\s+(const|(async\\s+)?function)\\s+${method}\\b`).test(source) || destructured.includes(method));
+  const destructured = [...source.matchAll(/export\s+const\s*\{([^}]*)\}/g)].flatMap((m) =>
+    m[1]!.split(",").map((name) =>
+      name
+        .trim()
+        .split(/\s*:\s*/)
+        .at(-1),
+    ),
+  );
+  return HTTP_METHODS.filter(
+    (method) =>
+      new RegExp(`export\\s+(const|(async\\s+)?function)\\s+${method}\\b`).test(source) ||
+      destructured.includes(method),
+  );
 }
 
 /** What is wrong with the description's coverage of app/'s route files: one sentence per problem, naming the file. */
@@ -34,24 +45,44 @@ function coverageProblems(routes: typeof ROUTES): string[] {
     if (file in NOT_JSON) continue;
     const described = routes[file];
     if (!described) {
-      problems.push(`${file} answers JSON but is not in the API description: add it to ROUTES in app/api/openapi.json/routes.ts (or to NOT_JSON there, with what it answers, if it answers no JSON).`);
+      problems.push(
+        `${file} answers JSON but is not in the API description: add it to ROUTES in app/api/openapi.json/routes.ts (or to NOT_JSON there, with what it answers, if it answers no JSON).`,
+      );
       continue;
     }
     const exported = exportedMethods(file);
     for (const method of exported) {
-      if (operationsOf(described[method]).length === 0) problems.push(`${file} exports ${method}, which ROUTES in app/api/openapi.json/routes.ts does not describe.`);
+      if (operationsOf(described[method]).length === 0)
+        problems.push(`${file} exports ${method}, which ROUTES in app/api/openapi.json/routes.ts does not describe.`);
     }
     for (const method of HTTP_METHODS) {
-      if (described[method] && !exported.includes(method)) problems.push(`${file}: ROUTES describes ${method}, which the file does not export.`);
+      if (described[method] && !exported.includes(method))
+        problems.push(`${file}: ROUTES describes ${method}, which the file does not export.`);
     }
   }
   for (const file of [...Object.keys(routes), ...Object.keys(NOT_JSON)]) {
-    if (!existsSync(path.join(root, file))) problems.push(`${file} is described in app/api/openapi.json/routes.ts but does not exist.`);
+    if (!existsSync(path.join(root, file)))
+      problems.push(`${file} is described in app/api/openapi.json/routes.ts but does not exist.`);
   }
   return problems;
 }
 
-type Doc = { paths: Record<string, Record<string, { operationId: string; tags: string[]; parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; "x-error-codes": string[] }>>; components: { schemas: Record<string, { enum?: string[] }> } };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        tags: string[];
+        parameters?: { name: string; in: string }[];
+        responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+        "x-error-codes": string[];
+      }
+    >
+  >;
+  components: { schemas: Record<string, { enum?: string[] }> };
+};
 
 async function served(): Promise<Doc> {
   const response = await GET(new Request("http://localhost/api/openapi.json"));
@@ -64,7 +95,9 @@ describe("the API description", () => {
     const doc = await served();
     // ServerDetail refers to the official server.json schema by its $id (the vendored copy's); the validator resolves
     // internal references only, so that one external reference is checked here and stood in for below.
-    const serverJson = JSON.parse(readFileSync(path.join(root, "tests/support/official-registry/server.schema.json"), "utf8")) as { $id: string };
+    const serverJson = JSON.parse(
+      readFileSync(path.join(root, "tests/support/official-registry/server.schema.json"), "utf8"),
+    ) as { $id: string };
     expect(doc.components.schemas.ServerDetail).toEqual({ $ref: serverJson.$id });
     const local = structuredClone(doc);
     local.components.schemas.ServerDetail = { type: "object" } as never;
@@ -85,11 +118,16 @@ describe("the API description", () => {
       "app/api/health/route.ts answers JSON but is not in the API description: add it to ROUTES in app/api/openapi.json/routes.ts (or to NOT_JSON there, with what it answers, if it answers no JSON).",
     ]);
     const { DELETE: _delete, ...mcpRest } = ROUTES["app/api/mcp/route.ts"]!;
-    expect(coverageProblems({ ...ROUTES, "app/api/mcp/route.ts": mcpRest })).toEqual(["app/api/mcp/route.ts exports DELETE, which ROUTES in app/api/openapi.json/routes.ts does not describe."]);
+    expect(coverageProblems({ ...ROUTES, "app/api/mcp/route.ts": mcpRest })).toEqual([
+      "app/api/mcp/route.ts exports DELETE, which ROUTES in app/api/openapi.json/routes.ts does not describe.",
+    ]);
   });
 
   it("is checked by a validator that refuses a broken document", async () => {
-    const result = await new Validator().validate({ openapi: "3.1.0", paths: { "/x": { get: { responses: { "200": {} } } } } });
+    const result = await new Validator().validate({
+      openapi: "3.1.0",
+      paths: { "/x": { get: { responses: { "200": {} } } } },
+    });
     expect(result.valid).toBe(false);
   });
 
@@ -97,13 +135,17 @@ describe("the API description", () => {
     const doc = await served();
     const codes = Object.keys(ERROR_CODE_STATUS).sort();
     expect([...(doc.components.schemas.ErrorCode!.enum ?? [])].sort()).toEqual(codes);
-    const answered = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op["x-error-codes"])));
+    const answered = new Set(
+      Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op["x-error-codes"])),
+    );
     // A page's form submissions have codes of their own, listed but answered by no JSON route.
     expect([...answered, ...FORM_ONLY_CODES].sort()).toEqual(codes);
     for (const code of FORM_ONLY_CODES) expect(answered.has(code)).toBe(false);
     // Each code is listed under the status it is answered with.
     const listOp = doc.paths["/api/mcp-agents"]!.get!;
-    expect(listOp["x-error-codes"]).toEqual(expect.arrayContaining(["invalid_input", "invalid_cursor", "unavailable", "internal_error"]));
+    expect(listOp["x-error-codes"]).toEqual(
+      expect.arrayContaining(["invalid_input", "invalid_cursor", "unavailable", "internal_error"]),
+    );
     expect(JSON.stringify(listOp.responses["400"])).toContain("invalid_cursor");
     expect(JSON.stringify(listOp.responses["503"])).toContain("unavailable");
     // What the server and the proxy answer in front of a route: every operation may be refused as busy or
@@ -118,28 +160,55 @@ describe("the API description", () => {
   it("takes parameters and bodies from the schemas the routes validate with", async () => {
     const doc = await served();
     const names = (p: string, m = "get") => (doc.paths[p]![m]!.parameters ?? []).map((x) => `${x.in}:${x.name}`);
-    expect(names("/api/mcp-agents")).toEqual(expect.arrayContaining(["query:q", "query:category", "query:price", "query:source", "query:sort", "query:limit", "query:page", "query:cursor"]));
-    expect(names("/discovery/resources")).toEqual(expect.arrayContaining(["query:payTo", "query:network", "query:maxUsdPrice", "query:offset"]));
+    expect(names("/api/mcp-agents")).toEqual(
+      expect.arrayContaining([
+        "query:q",
+        "query:category",
+        "query:price",
+        "query:source",
+        "query:sort",
+        "query:limit",
+        "query:page",
+        "query:cursor",
+      ]),
+    );
+    expect(names("/discovery/resources")).toEqual(
+      expect.arrayContaining(["query:payTo", "query:network", "query:maxUsdPrice", "query:offset"]),
+    );
     expect(names("/api/mcp-agents/{id}")).toEqual(["path:id"]);
     // A path parameter's schema is the one route() checks it with.
-    const id = doc.paths["/api/mcp-agents/{id}"]!.get!.parameters![0] as unknown as { schema: { type: string; maxLength: number } };
+    const id = doc.paths["/api/mcp-agents/{id}"]!.get!.parameters![0] as unknown as {
+      schema: { type: string; maxLength: number };
+    };
     expect(id.schema).toMatchObject({ type: "string", maxLength: 200 });
     expect(doc.paths["/api/mcp-agents/{id}"]!.get!["x-error-codes"]).toContain("invalid_input");
-    const register = doc.paths["/api/auth/register"]!.post! as unknown as { requestBody: { content: { "application/json": { schema: { required: string[] } } } } };
-    expect(register.requestBody.content["application/json"].schema.required).toEqual(expect.arrayContaining(["email", "password", "name"]));
+    const register = doc.paths["/api/auth/register"]!.post! as unknown as {
+      requestBody: { content: { "application/json": { schema: { required: string[] } } } };
+    };
+    expect(register.requestBody.content["application/json"].schema.required).toEqual(
+      expect.arrayContaining(["email", "password", "name"]),
+    );
     expect(doc.paths["/api/mcp-agents"]!.post! as unknown).toHaveProperty("security", [{ bearerAuth: [] }]);
   });
 
   it("gives the registry routes the official MCP Registry OpenAPI's paths, tag and schema names", async () => {
     const doc = await served();
-    const ref = (p: string) => JSON.stringify(doc.paths[p]!.get!.responses["200"]!.content!["application/json"]!.schema);
+    const ref = (p: string) =>
+      JSON.stringify(doc.paths[p]!.get!.responses["200"]!.content!["application/json"]!.schema);
     expect(ref("/v0.1/servers")).toContain("#/components/schemas/ServerList");
     expect(ref("/v0.1/servers/{serverName}/versions")).toContain("#/components/schemas/ServerList");
     expect(ref("/v0.1/servers/{serverName}/versions/{version}")).toContain("#/components/schemas/ServerResponse");
     expect(doc.paths["/v0.1/servers"]!.get!.tags).toEqual(["servers"]);
-    expect(doc.paths["/v0.1/servers/{serverName}/versions/{version}"]!.get!.parameters!.map((p) => p.name)).toEqual(["serverName", "version"]);
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["ServerList", "ServerResponse", "ServerDetail"]));
-    expect(names(doc, "/v0.1/servers")).toEqual(expect.arrayContaining(["cursor", "limit", "search", "updated_since", "version"]));
+    expect(doc.paths["/v0.1/servers/{serverName}/versions/{version}"]!.get!.parameters!.map((p) => p.name)).toEqual([
+      "serverName",
+      "version",
+    ]);
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["ServerList", "ServerResponse", "ServerDetail"]),
+    );
+    expect(names(doc, "/v0.1/servers")).toEqual(
+      expect.arrayContaining(["cursor", "limit", "search", "updated_since", "version"]),
+    );
   });
 });
 

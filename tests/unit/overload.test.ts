@@ -56,14 +56,28 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-const SETTINGS = ["MAX_IN_FLIGHT_REQUESTS", "MAX_IN_FLIGHT_PER_CLIENT", "MAX_IN_FLIGHT_SIGN_INS", "REQUEST_BODY_TIMEOUT_SECONDS", "TRUSTED_PROXY_HOPS", "MAX_RENDERS", "NODE_OPTIONS"];
+const SETTINGS = [
+  "MAX_IN_FLIGHT_REQUESTS",
+  "MAX_IN_FLIGHT_PER_CLIENT",
+  "MAX_IN_FLIGHT_SIGN_INS",
+  "REQUEST_BODY_TIMEOUT_SECONDS",
+  "TRUSTED_PROXY_HOPS",
+  "MAX_RENDERS",
+  "NODE_OPTIONS",
+];
 
-function start(limit: string | undefined, settings: Record<string, string> = { MAX_IN_FLIGHT_PER_CLIENT: "0" }): Promise<Started> {
+function start(
+  limit: string | undefined,
+  settings: Record<string, string> = { MAX_IN_FLIGHT_PER_CLIENT: "0" },
+): Promise<Started> {
   const env = { ...process.env };
   for (const name of SETTINGS) delete env[name];
   if (limit !== undefined) env.MAX_IN_FLIGHT_REQUESTS = limit;
   Object.assign(env, settings);
-  const child = spawn(process.execPath, ["--import", "./server/overload.mjs", "-e", SERVER], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "./server/overload.mjs", "-e", SERVER], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let output = "";
   return new Promise((resolve, reject) => {
@@ -84,12 +98,23 @@ type Init = { method?: string; headers?: Record<string, string>; body?: string; 
 
 function send(port: number, path: string, init: Init = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers, agent: false, localAddress: init.from }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: init.method ?? "GET",
+        headers: init.headers,
+        agent: false,
+        localAddress: init.from,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(init.body);
   });
@@ -98,11 +123,23 @@ function send(port: number, path: string, init: Init = {}): Promise<Answer> {
 const holding = async (port: number) => JSON.parse((await send(port, "/api/health")).body).holding as number;
 
 /** Opens `n` more requests the server holds (a page, or `path`), and waits until its handler has them all. */
-async function hold(port: number, n: number, options: { path?: string; from?: (i: number) => string; body?: string } = {}): Promise<void> {
+async function hold(
+  port: number,
+  n: number,
+  options: { path?: string; from?: (i: number) => string; body?: string } = {},
+): Promise<void> {
   const expected = (await holding(port)) + n;
   for (let i = 0; i < n; i++) {
-    const headers = options.body === undefined ? undefined : { "content-length": String(Buffer.byteLength(options.body)) };
-    const req = http.request({ host: "127.0.0.1", port, path: options.path ?? "/hold", agent: false, headers, localAddress: options.from?.(i) });
+    const headers =
+      options.body === undefined ? undefined : { "content-length": String(Buffer.byteLength(options.body)) };
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      path: options.path ?? "/hold",
+      agent: false,
+      headers,
+      localAddress: options.from?.(i),
+    });
     req.on("error", () => {});
     req.end(options.body);
     held.push(req);
@@ -123,9 +160,14 @@ describe("overload preload", () => {
     expect(refused.headers["retry-after"]).toBe("1");
     expect(refused.headers["cache-control"]).toBe("no-store");
     expect(refused.headers["x-content-type-options"]).toBe("nosniff");
-    expect(JSON.parse(refused.body)).toEqual({ code: "overloaded", message: "Agora is busy right now. Please try again in a moment." });
+    expect(JSON.parse(refused.body)).toEqual({
+      code: "overloaded",
+      message: "Agora is busy right now. Please try again in a moment.",
+    });
 
-    const page = await send(port, "/marketplace/some-listing", { headers: { accept: "text/html,application/xhtml+xml" } });
+    const page = await send(port, "/marketplace/some-listing", {
+      headers: { accept: "text/html,application/xhtml+xml" },
+    });
     expect(page.status).toBe(503);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.body).toContain("<h1>Busy</h1>");
@@ -136,9 +178,21 @@ describe("overload preload", () => {
     expect(hostile.body).not.toContain("<script");
     expect(page.body).not.toContain("<script");
 
-    const mcp = await send(port, "/api/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const mcp = await send(port, "/api/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(mcp.status).toBe(503);
-    expect(JSON.parse(mcp.body)).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Agora is busy right now. Please try again in a moment.", data: { code: "overloaded" } }, id: null });
+    expect(JSON.parse(mcp.body)).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32000,
+        message: "Agora is busy right now. Please try again in a moment.",
+        data: { code: "overloaded" },
+      },
+      id: null,
+    });
 
     // Health and readiness are never refused: an orchestrator must not restart a busy instance.
     expect((await send(port, "/api/health")).status).toBe(200);
@@ -149,7 +203,9 @@ describe("overload preload", () => {
     await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(1);
     expect((await send(port, "/fast")).status).toBe(200);
     // The refusals were logged as a count, not a line each.
-    const lines = output().split("\n").filter((l) => l.includes('"msg":"overloaded: requests refused"'));
+    const lines = output()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"overloaded: requests refused"'));
     expect(lines.length).toBeGreaterThanOrEqual(1);
     expect(lines.length).toBeLessThan(3);
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: "warn", limit: 2, inFlight: 2 });
@@ -159,7 +215,11 @@ describe("overload preload", () => {
     const { port } = await start("4");
     // GETs with a one-byte body the handler never reads (Next never reads a page's): they count, up to half the places.
     await hold(port, 2, { body: "x" });
-    const third = await send(port, "/marketplace?q=weather", { method: "GET", headers: { "content-length": "1" }, body: "x" });
+    const third = await send(port, "/marketplace?q=weather", {
+      method: "GET",
+      headers: { "content-length": "1" },
+      body: "x",
+    });
     expect(third.status).toBe(503);
     // The other half is there for everything else: a page, an API call, then the limit.
     await hold(port, 1);
@@ -168,14 +228,22 @@ describe("overload preload", () => {
     // Answered, they give their places back (a body nobody read is drained after the answer, and counts no more).
     for (const req of held.splice(0)) req.destroy();
     await expect.poll(() => holding(port), { timeout: 5_000 }).toBe(0);
-    for (let i = 0; i < 10; i++) expect((await send(port, "/fast", { headers: { "content-length": "1" }, body: "x" })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await send(port, "/fast", { headers: { "content-length": "1" }, body: "x" })).status).toBe(200);
     await hold(port, 3);
     expect((await send(port, "/fast")).status).toBe(503);
   });
 
   it("closes a connection whose body has not arrived within REQUEST_BODY_TIMEOUT_SECONDS, and its place is free again", async () => {
     const { port } = await start("2", { MAX_IN_FLIGHT_PER_CLIENT: "0", REQUEST_BODY_TIMEOUT_SECONDS: "1" });
-    const upload = http.request({ host: "127.0.0.1", port, path: "/upload", method: "POST", headers: { "content-type": "application/json", "content-length": "1000" }, agent: false });
+    const upload = http.request({
+      host: "127.0.0.1",
+      port,
+      path: "/upload",
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": "1000" },
+      agent: false,
+    });
     const closed = new Promise<void>((resolve) => upload.on("error", () => resolve()).on("close", () => resolve()));
     upload.write("{");
     held.push(upload);
@@ -198,7 +266,8 @@ describe("overload preload", () => {
     // Behind one trusted proxy the client is the address the proxy appended; what the client wrote before it is not.
     const proxied = await start("64", { MAX_IN_FLIGHT_PER_CLIENT: "2", TRUSTED_PROXY_HOPS: "1" });
     await hold(proxied.port, 2, { path: "/hold" });
-    const asClient = (address: string, forgedLeft = "") => send(proxied.port, "/fast", { headers: { "x-forwarded-for": `${forgedLeft}${address}` } });
+    const asClient = (address: string, forgedLeft = "") =>
+      send(proxied.port, "/fast", { headers: { "x-forwarded-for": `${forgedLeft}${address}` } });
     expect((await asClient("203.0.113.9")).status).toBe(200);
     // The held requests came from loopback with no header: that client is full, through the proxy's own address too.
     expect((await send(proxied.port, "/fast")).status).toBe(503);
@@ -218,14 +287,22 @@ describe("overload preload", () => {
     await hold(port, 1, { path: "/api/hold" });
     expect((await send(port, "/fast")).status).toBe(503);
     // Every general place is taken: a sign-in still goes in, on its own place.
-    const signIn = (from: string, ms: number, status = 401) => send(port, `/api/auth/login?ms=${ms}&status=${status}`, { method: "POST", from, headers: { "content-type": "application/json" }, body: "{}" });
+    const signIn = (from: string, ms: number, status = 401) =>
+      send(port, `/api/auth/login?ms=${ms}&status=${status}`, {
+        method: "POST",
+        from,
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
     expect((await signIn("127.0.0.9", 0, 200)).status).toBe(200);
 
     // Five addresses fail, then keep three sign-ins each waiting; a person's sign-in from a new address arrives last.
     const attackers = Array.from({ length: 5 }, (_, i) => `127.0.1.${i + 1}`);
     await Promise.all(attackers.map((from) => signIn(from, 0)));
     const order: string[] = [];
-    const burst = attackers.flatMap((from) => [0, 1, 2].map(() => signIn(from, 100).then((a) => (order.push(from), a))));
+    const burst = attackers.flatMap((from) =>
+      [0, 1, 2].map(() => signIn(from, 100).then((a) => (order.push(from), a))),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const person = await signIn("127.0.2.1", 0, 200).then((a) => (order.push("person"), a));
     expect(person.status).toBe(200);
@@ -233,7 +310,11 @@ describe("overload preload", () => {
     // One place, one sign-in at a time: only the check already running was ahead of the person.
     expect(order.indexOf("person")).toBeLessThanOrEqual(1);
     expect(answers.every((a) => a.status === 401 || a.status === 503)).toBe(true);
-    for (const refused of answers.filter((a) => a.status === 503)) expect(JSON.parse(refused.body)).toEqual({ code: "busy", message: "Too many sign-ins are being checked right now. Please try again in a moment." });
+    for (const refused of answers.filter((a) => a.status === 503))
+      expect(JSON.parse(refused.body)).toEqual({
+        code: "busy",
+        message: "Too many sign-ins are being checked right now. Please try again in a moment.",
+      });
   });
 
   it("answers methods no route serves with 405, decodes escaped letters in the path, and logs no stack for an abandoned body", async () => {
@@ -247,7 +328,14 @@ describe("overload preload", () => {
     expect((await send(port, "/%65%63ho?x=%41")).body).toBe("/echo?x=%41");
     expect((await send(port, "/%2e%2e/%2Fhold")).status).toBe(200);
 
-    const upload = http.request({ host: "127.0.0.1", port, path: "/next-style", method: "POST", headers: { "content-length": "1000" }, agent: false });
+    const upload = http.request({
+      host: "127.0.0.1",
+      port,
+      path: "/next-style",
+      method: "POST",
+      headers: { "content-length": "1000" },
+      agent: false,
+    });
     upload.on("error", () => {});
     upload.write("{");
     await new Promise((r) => setTimeout(r, 200));
@@ -284,7 +372,9 @@ describe("overload preload", () => {
   it("refuses to start with a setting that is not a whole number", async () => {
     await expect(start("lots")).rejects.toThrow(/MAX_IN_FLIGHT_REQUESTS must be a whole number/);
     await expect(start("-1")).rejects.toThrow(/MAX_IN_FLIGHT_REQUESTS must be a whole number/);
-    await expect(start("8", { MAX_IN_FLIGHT_PER_CLIENT: "many" })).rejects.toThrow(/MAX_IN_FLIGHT_PER_CLIENT must be a whole number/);
+    await expect(start("8", { MAX_IN_FLIGHT_PER_CLIENT: "many" })).rejects.toThrow(
+      /MAX_IN_FLIGHT_PER_CLIENT must be a whole number/,
+    );
   });
 
   it("is preloaded by the production start, before the static fast path (which answers without a render)", () => {

@@ -14,24 +14,41 @@ describe("plain answers' codes", () => {
   });
 
   it("refuses a code that is not in the list", () => {
-    expect(() => plainAnswer({ method: "GET", path: "/" }, { code: "teapot" as never, message: "x" })).toThrow(/teapot/);
+    expect(() => plainAnswer({ method: "GET", path: "/" }, { code: "teapot" as never, message: "x" })).toThrow(
+      /teapot/,
+    );
   });
 });
 
 describe("plainAnswer", () => {
-  const options = { code: "overloaded", message: "Agora is busy right now. Please try again in a moment.", retry: true, headers: { "Retry-After": "1" } } as const;
+  const options = {
+    code: "overloaded",
+    message: "Agora is busy right now. Please try again in a moment.",
+    retry: true,
+    headers: { "Retry-After": "1" },
+  } as const;
 
   it("answers JSON {code, message} to a program, never cached, with the security headers", () => {
     const answer = plainAnswer({ method: "POST", path: "/api/mcp-agents", accept: "*/*" }, options);
     expect(answer.status).toBe(503);
     expect(JSON.parse(answer.body!)).toEqual({ code: "overloaded", message: options.message });
-    expect(answer.headers).toMatchObject({ "Content-Type": "application/json", "Cache-Control": "no-store", "Retry-After": "1", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" });
+    expect(answer.headers).toMatchObject({
+      "Content-Type": "application/json",
+      "Cache-Control": "no-store",
+      "Retry-After": "1",
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+    });
     expect(answer.headers["Content-Security-Policy"]).toContain("default-src 'none'");
   });
 
   it("answers a JSON-RPC error with the code as data.code on /api/mcp, even to a browser", () => {
     const answer = plainAnswer({ method: "GET", path: "/api/mcp", accept: "text/html" }, options);
-    expect(JSON.parse(answer.body!)).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: options.message, data: { code: "overloaded" } }, id: null });
+    expect(JSON.parse(answer.body!)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: options.message, data: { code: "overloaded" } },
+      id: null,
+    });
   });
 
   it("answers a short page to a browser's GET, with a link to try again that carries no markup", () => {
@@ -44,6 +61,11 @@ describe("plainAnswer", () => {
 
   it("sends no body to HEAD, and no link without retry", () => {
     expect(plainAnswer({ method: "HEAD", path: "/", accept: "text/html" }, options).body).toBeUndefined();
-    expect(plainAnswer({ method: "GET", path: "/", accept: "text/html" }, { code: "not_found", message: "There is nothing at this address." }).body).not.toContain("Try again");
+    expect(
+      plainAnswer(
+        { method: "GET", path: "/", accept: "text/html" },
+        { code: "not_found", message: "There is nothing at this address." },
+      ).body,
+    ).not.toContain("Try again");
   });
 });

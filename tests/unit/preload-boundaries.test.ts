@@ -9,7 +9,10 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HOSTILE_PATHS } from "../support/hostile-paths";
 
-const PRELOADS = ["client-address", "graceful-shutdown", "overload", "static-fast-path"].flatMap((name) => ["--import", path.resolve(`server/${name}.mjs`)]);
+const PRELOADS = ["client-address", "graceful-shutdown", "overload", "static-fast-path"].flatMap((name) => [
+  "--import",
+  path.resolve(`server/${name}.mjs`),
+]);
 
 // Answers every request with whether it came in through the sign-in door (what lib/auth/hash-slots.ts asks).
 const SERVER = `
@@ -31,7 +34,13 @@ afterEach(() => {
 
 function start(cwd: string, server = SERVER): Promise<Started> {
   const env = { ...process.env };
-  for (const name of ["MAX_IN_FLIGHT_REQUESTS", "MAX_IN_FLIGHT_PER_CLIENT", "MAX_IN_FLIGHT_SIGN_INS", "TRUSTED_PROXY_HOPS"]) delete env[name];
+  for (const name of [
+    "MAX_IN_FLIGHT_REQUESTS",
+    "MAX_IN_FLIGHT_PER_CLIENT",
+    "MAX_IN_FLIGHT_SIGN_INS",
+    "TRUSTED_PROXY_HOPS",
+  ])
+    delete env[name];
   const child = spawn(process.execPath, [...PRELOADS, "-e", server], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let output = "";
@@ -71,7 +80,6 @@ function rawRequest(port: number, head: string, body = "", ms = 1_000): Promise<
 
 const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`;
 
-
 describe("preload boundaries", () => {
   it("answers every hostile spelling of a path within a second, and logs no stack", async () => {
     const { port, output } = await start(process.cwd());
@@ -85,7 +93,10 @@ describe("preload boundaries", () => {
       expect(performance.now() - started).toBeLessThan(1_000);
     }
     // The refusals carry the code a program branches on, the message unchanged.
-    for (const [target, message] of [["*", "This address cannot be read."], ["/%C0%AF", "The address contains malformed percent-encoding."]]) {
+    for (const [target, message] of [
+      ["*", "This address cannot be read."],
+      ["/%C0%AF", "The address contains malformed percent-encoding."],
+    ]) {
       const answer = await rawRequest(port, get(target));
       expect(answer.status, target).toBe(400);
       expect(JSON.parse(answer.body), target).toEqual({ code: "invalid_address", message });
@@ -99,7 +110,12 @@ describe("preload boundaries", () => {
     fs.mkdirSync(path.join(dir, ".next", "server"), { recursive: true });
     const manifest = {
       node: {
-        "40signin": { workers: { "app/(account)/login/email/page": { moduleId: 1, async: false } }, layer: {}, filename: "lib/actions/sign-in-with-email.ts", exportedName: "signInWithEmail" },
+        "40signin": {
+          workers: { "app/(account)/login/email/page": { moduleId: 1, async: false } },
+          layer: {},
+          filename: "lib/actions/sign-in-with-email.ts",
+          exportedName: "signInWithEmail",
+        },
         "40other": { workers: {}, layer: {}, filename: "lib/actions/claim-listing.ts", exportedName: "claimListing" },
       },
       edge: {},
@@ -140,7 +156,10 @@ import(${JSON.stringify(path.resolve("server/emit-guard.mjs"))}).then(({ guardEm
     const started = performance.now();
     const fault = await rawRequest(port, get("/fault"));
     expect(fault.status).toBe(500);
-    expect(JSON.parse(fault.body)).toEqual({ code: "internal_error", message: "This request could not be handled. Please try again." });
+    expect(JSON.parse(fault.body)).toEqual({
+      code: "internal_error",
+      message: "This request could not be handled. Please try again.",
+    });
     expect(performance.now() - started).toBeLessThan(1_000);
     expect((await rawRequest(port, get("/fine"))).status).toBe(200);
     await expect.poll(output).toContain("a request could not be handled before the app");

@@ -6,7 +6,15 @@ import { priceRows } from "@/lib/listings/presenters/price-rows";
 // x402 tool, then one item per x402-paid tool read from its PaymentRequired, and the tools themselves.
 const PAYEE = "0x000000000000000000000000000000000000dEaD";
 const SEPOLIA = "eip155:84532";
-const requirements = (amount: string, payTo = PAYEE): PaymentRequirementsV2 => ({ scheme: "exact", network: SEPOLIA, asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", amount, payTo, maxTimeoutSeconds: 60, extra: {} });
+const requirements = (amount: string, payTo = PAYEE): PaymentRequirementsV2 => ({
+  scheme: "exact",
+  network: SEPOLIA,
+  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  amount,
+  payTo,
+  maxTimeoutSeconds: 60,
+  extra: {},
+});
 const kitItem = (id: string, name: string, units: string, x402Tool?: string): PricedItem => ({
   id,
   name,
@@ -26,8 +34,18 @@ const x402Item = (tool: string, units: string, payTo = PAYEE): PricedItem => ({
   paymentMethod: "USDC_BASE_SEPOLIA",
   x402Requirements: requirements(units, payTo),
 });
-const tool = (name: string, description: string | null = null): ProbedTool => ({ name, description, inputSchema: { type: "object" } });
-const kitTools = [tool("price-listing"), tool("payment-methods"), tool("make-purchase"), tool("weather", "Current weather over x402."), tool("market-report", "Market report over x402.")];
+const tool = (name: string, description: string | null = null): ProbedTool => ({
+  name,
+  description,
+  inputSchema: { type: "object" },
+});
+const kitTools = [
+  tool("price-listing"),
+  tool("payment-methods"),
+  tool("make-purchase"),
+  tool("weather", "Current weather over x402."),
+  tool("market-report", "Market report over x402."),
+];
 const methods: AcceptedPayment[] = [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: PAYEE }];
 const summary = (rows: ReturnType<typeof priceRows>) => rows.map((r) => [r.name, r.amount, r.alsoX402Tool]);
 
@@ -61,7 +79,10 @@ describe("the detail page's tools and prices", () => {
       x402Item("market-report", "250000", "0x1111111111111111111111111111111111111111"),
     ];
     // The check lists the x402 tool's other payee beside payment-methods' wallet.
-    const twoPayees = [...methods, { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x1111111111111111111111111111111111111111" }];
+    const twoPayees = [
+      ...methods,
+      { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x1111111111111111111111111111111111111111" },
+    ];
     const rows = priceRows({ tools: kitTools, pricedItems, paymentMethods: twoPayees });
     expect(summary(rows).slice(0, 4)).toEqual([
       ["Current weather", 0.01, null],
@@ -73,11 +94,17 @@ describe("the detail page's tools and prices", () => {
   });
 
   it("show a server selling through x402 tools alone by its tools, and a server with no prices by its tools unpriced", () => {
-    const onlyX402 = priceRows({ tools: [tool("weather", "Current weather over x402."), tool("ping")], pricedItems: [x402Item("weather", "10000")], paymentMethods: methods });
+    const onlyX402 = priceRows({
+      tools: [tool("weather", "Current weather over x402."), tool("ping")],
+      pricedItems: [x402Item("weather", "10000")],
+      paymentMethods: methods,
+    });
     expect(onlyX402.map((r) => [r.name, r.isTool, r.amount, r.description])).toEqual([
       ["weather", true, 0.01, "Current weather over x402."],
       ["ping", true, null, null],
     ]);
-    expect(summary(priceRows({ tools: [tool("search")], pricedItems: [], paymentMethods: [] }))).toEqual([["search", null, null]]);
+    expect(summary(priceRows({ tools: [tool("search")], pricedItems: [], paymentMethods: [] }))).toEqual([
+      ["search", null, null],
+    ]);
   });
 });

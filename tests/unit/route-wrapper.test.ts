@@ -4,8 +4,14 @@ import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 
 // The one shell of every route handler (lib/http/route.ts): what a caller gets back for each way a request fails.
-const echo = route({ name: "POST /echo", database: false, query: z.object({ n: z.coerce.number().int().optional() }), body: z.object({ text: z.string().min(1, "text is required.") }) }, ({ query, body }) =>
-  Response.json({ n: query.n ?? null, text: body.text }),
+const echo = route(
+  {
+    name: "POST /echo",
+    database: false,
+    query: z.object({ n: z.coerce.number().int().optional() }),
+    body: z.object({ text: z.string().min(1, "text is required.") }),
+  },
+  ({ query, body }) => Response.json({ n: query.n ?? null, text: body.text }),
 );
 const post = (body: string, type = "application/json", search = "") =>
   echo(new Request(`http://localhost/echo${search}`, { method: "POST", headers: { "content-type": type }, body }));
@@ -32,7 +38,11 @@ describe("route()", () => {
   });
 
   it("names the refused field", async () => {
-    expect(await (await post(JSON.stringify({ text: "" }))).json()).toEqual({ code: "invalid_input", message: "text is required.", errors: { text: ["text is required."] } });
+    expect(await (await post(JSON.stringify({ text: "" }))).json()).toEqual({
+      code: "invalid_input",
+      message: "text is required.",
+      errors: { text: ["text is required."] },
+    });
   });
 
   it("answers an ApiError with its status, code and headers, and anything else with a 500 that says nothing more", async () => {
@@ -49,32 +59,58 @@ describe("route()", () => {
     });
     const res = await broken(new Request("http://localhost/broken"));
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ code: "internal_error", message: "Something went wrong on our side. Please try again." });
+    expect(await res.json()).toEqual({
+      code: "internal_error",
+      message: "Something went wrong on our side. Please try again.",
+    });
   });
 
   it("lets a route answer failures in its own protocol's shape", async () => {
-    const rpc = route({ name: "GET /rpc", database: false, failure: (error) => Response.json({ error: { code: -32000, message: error.message, data: { code: error.code } } }, { status: error.status }) }, () => {
-      throw new ApiError(404, "Nothing here.");
-    });
+    const rpc = route(
+      {
+        name: "GET /rpc",
+        database: false,
+        failure: (error) =>
+          Response.json(
+            { error: { code: -32000, message: error.message, data: { code: error.code } } },
+            { status: error.status },
+          ),
+      },
+      () => {
+        throw new ApiError(404, "Nothing here.");
+      },
+    );
     const res = await rpc(new Request("http://localhost/rpc"));
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { code: -32000, message: "Nothing here.", data: { code: "not_found" } } });
+    expect(await res.json()).toEqual({
+      error: { code: -32000, message: "Nothing here.", data: { code: "not_found" } },
+    });
   });
 
   it("resolves the dynamic segments Next hands as a promise", async () => {
-    const one = route<undefined, undefined, undefined, { id: string }>({ name: "GET /x/[id]", database: false }, ({ params }) => Response.json({ id: params.id }));
+    const one = route<undefined, undefined, undefined, { id: string }>(
+      { name: "GET /x/[id]", database: false },
+      ({ params }) => Response.json({ id: params.id }),
+    );
     const res = await one(new Request("http://localhost/x/42"), { params: Promise.resolve({ id: "42" }) });
     expect(await res.json()).toEqual({ id: "42" });
   });
 
   it("checks the segments with the spec's params schema before any work: a 400 naming the field, or the 404 it names", async () => {
     let ran = 0;
-    const byId = route({ name: "GET /x/[id]", database: false, params: z.object({ id: z.string().max(5, "id is too long.") }) }, ({ params }) => (ran++, Response.json({ id: params.id })));
+    const byId = route(
+      { name: "GET /x/[id]", database: false, params: z.object({ id: z.string().max(5, "id is too long.") }) },
+      ({ params }) => (ran++, Response.json({ id: params.id })),
+    );
     const ask = (id: string) => byId(new Request(`http://localhost/x/${id}`), { params: Promise.resolve({ id }) });
     expect(await (await ask("42")).json()).toEqual({ id: "42" });
     const long = await ask("123456");
     expect(long.status).toBe(400);
-    expect(await long.json()).toEqual({ code: "invalid_input", message: "id is too long.", errors: { id: ["id is too long."] } });
+    expect(await long.json()).toEqual({
+      code: "invalid_input",
+      message: "id is too long.",
+      errors: { id: ["id is too long."] },
+    });
 
     // A schema may read the segments into what they name; one that names nothing is not there.
     const named = z.object({ path: z.array(z.string()) }).transform(({ path }, context) => {
@@ -82,7 +118,10 @@ describe("route()", () => {
       context.addIssue({ code: "custom", message: "names nothing" });
       return z.NEVER;
     });
-    const byPath = route({ name: "GET /y/[...path]", database: false, params: { schema: named, notFound: "Nothing here." } }, ({ params }) => (ran++, Response.json(params)));
+    const byPath = route(
+      { name: "GET /y/[...path]", database: false, params: { schema: named, notFound: "Nothing here." } },
+      ({ params }) => (ran++, Response.json(params)),
+    );
     const at = (path: string[]) => byPath(new Request("http://localhost/y"), { params: Promise.resolve({ path }) });
     expect(await (await at(["a", "b"])).json()).toEqual({ owner: "a", name: "b" });
     const missing = await at(["a", "b", "c"]);

@@ -5,7 +5,10 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 
-const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { engines: { node: string }; optionalDependencies: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as {
+  engines: { node: string };
+  optionalDependencies: Record<string, string>;
+};
 const pinned = pkg.optionalDependencies[`node-${process.platform}-${process.arch}`];
 
 describe("the runtime", () => {

@@ -10,23 +10,73 @@ const stranger = getAddress("0x3333333333333333333333333333333333333333");
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as Hex;
 
 function log(address: Address, txHash: Hex, logIndex: number, topics: Hex[], data: Hex, blockNumber = 10n): Log {
-  return { address, topics: topics as [Hex, ...Hex[]], data, blockHash: tx(9999), blockNumber, logIndex, transactionHash: txHash, transactionIndex: 0, removed: false };
+  return {
+    address,
+    topics: topics as [Hex, ...Hex[]],
+    data,
+    blockHash: tx(9999),
+    blockNumber,
+    logIndex,
+    transactionHash: txHash,
+    transactionIndex: 0,
+    removed: false,
+  };
 }
 const authorization = (txHash: Hex, i: number, who: Address, at: Address = token) =>
-  log(at, txHash, i, encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "AuthorizationUsed", args: { authorizer: who, nonce: tx(i + 77) } }) as Hex[], "0x");
+  log(
+    at,
+    txHash,
+    i,
+    encodeEventTopics({
+      abi: SALE_EVENTS_ABI,
+      eventName: "AuthorizationUsed",
+      args: { authorizer: who, nonce: tx(i + 77) },
+    }) as Hex[],
+    "0x",
+  );
 const transfer = (txHash: Hex, i: number, from: Address, to: Address, value: bigint, at: Address = token) =>
-  log(at, txHash, i, encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer", args: { from, to } }) as Hex[], encodeAbiParameters([{ type: "uint256" }], [value]));
+  log(
+    at,
+    txHash,
+    i,
+    encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer", args: { from, to } }) as Hex[],
+    encodeAbiParameters([{ type: "uint256" }], [value]),
+  );
 
 describe("salesInLogs", () => {
   it("counts a transfer with the payer's authorization as a sale, exactly", () => {
     const sales = salesInLogs([authorization(tx(1), 0, payer), transfer(tx(1), 1, payer, payee, 250_000n)], token);
-    expect(sales).toEqual([{ txHash: tx(1), logIndex: 1, blockNumber: 10n, blockHash: tx(9999), payer, payee, amount: 250_000n, kind: "exact" }]);
+    expect(sales).toEqual([
+      {
+        txHash: tx(1),
+        logIndex: 1,
+        blockNumber: 10n,
+        blockHash: tx(9999),
+        payer,
+        payee,
+        amount: 250_000n,
+        kind: "exact",
+      },
+    ]);
   });
 
   it("counts a transfer followed by the upto proxy's settlement as a metered sale, and only from the proxy", () => {
     const settled = (txHash: Hex, i: number, at: Address = UPTO_PROXY_ADDRESS) =>
-      log(at, txHash, i, encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: i % 2 ? "Settled" : "SettledWithPermit" }) as Hex[], "0x");
-    const logs = [transfer(tx(6), 0, payer, payee, 30_000n), settled(tx(6), 1), transfer(tx(7), 0, payer, payee, 50_000n), settled(tx(7), 2), transfer(tx(8), 0, payer, payee, 9n), settled(tx(8), 1, stranger)];
+      log(
+        at,
+        txHash,
+        i,
+        encodeEventTopics({ abi: UPTO_SETTLE_EVENTS_ABI, eventName: i % 2 ? "Settled" : "SettledWithPermit" }) as Hex[],
+        "0x",
+      );
+    const logs = [
+      transfer(tx(6), 0, payer, payee, 30_000n),
+      settled(tx(6), 1),
+      transfer(tx(7), 0, payer, payee, 50_000n),
+      settled(tx(7), 2),
+      transfer(tx(8), 0, payer, payee, 9n),
+      settled(tx(8), 1, stranger),
+    ];
     expect(salesInLogs(logs, token).map((s) => [s.amount, s.kind])).toEqual([
       [30_000n, "metered"],
       [50_000n, "metered"],
@@ -45,13 +95,22 @@ describe("salesInLogs", () => {
   });
 
   it("pairs each authorization with one transfer, whatever order the logs arrive in", () => {
-    const logs = [transfer(tx(5), 3, payer, payee, 5n), transfer(tx(5), 1, payer, payee, 4n), authorization(tx(5), 0, payer), transfer(tx(5), 5, payer, payee, 6n), authorization(tx(5), 4, payer)];
+    const logs = [
+      transfer(tx(5), 3, payer, payee, 5n),
+      transfer(tx(5), 1, payer, payee, 4n),
+      authorization(tx(5), 0, payer),
+      transfer(tx(5), 5, payer, payee, 6n),
+      authorization(tx(5), 4, payer),
+    ];
     expect(salesInLogs(logs, token).map((s) => s.amount)).toEqual([4n, 6n]);
   });
 
   it("skips pending logs and logs whose topics do not decode", () => {
     const pending = { ...transfer(tx(6), 1, payer, payee, 7n), blockNumber: null, blockHash: null } as unknown as Log;
-    const malformed = { ...transfer(tx(6), 2, payer, payee, 8n), topics: [encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer" })[0]] } as Log;
+    const malformed = {
+      ...transfer(tx(6), 2, payer, payee, 8n),
+      topics: [encodeEventTopics({ abi: SALE_EVENTS_ABI, eventName: "Transfer" })[0]],
+    } as Log;
     expect(salesInLogs([authorization(tx(6), 0, payer), pending, malformed], token)).toEqual([]);
   });
 });

@@ -5,8 +5,16 @@ import { parsePageQuery, withDefaultSort } from "@/lib/validations/marketplace";
 
 describe("searchTerms", () => {
   it("lower-cases, splits on punctuation and drops stop-words", () => {
-    expect(searchTerms("Find me a WEATHER server!!")).toEqual({ phrase: "find me a weather server", core: "weather", words: ["weather"] });
-    expect(searchTerms("AI-Powered Web.Scraper")).toEqual({ phrase: "ai powered web scraper", core: "ai powered web scraper", words: ["ai", "powered", "web", "scraper"] });
+    expect(searchTerms("Find me a WEATHER server!!")).toEqual({
+      phrase: "find me a weather server",
+      core: "weather",
+      words: ["weather"],
+    });
+    expect(searchTerms("AI-Powered Web.Scraper")).toEqual({
+      phrase: "ai powered web scraper",
+      core: "ai powered web scraper",
+      words: ["ai", "powered", "web", "scraper"],
+    });
   });
   it("keeps '_' inside words (tool names) and keeps stop-words when nothing else is left", () => {
     expect(searchTerms("get_weather")?.words).toEqual(["get_weather"]);

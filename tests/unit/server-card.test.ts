@@ -4,7 +4,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListingView } from "@/lib/listings/model";
 import { NO_SALES } from "@/db/queries/sales";
-import { SERVER_CARD_SCHEMA_URL, serverCardCatalog, serverCardUrl, toServerCard } from "@/lib/listings/presenters/server-card";
+import {
+  SERVER_CARD_SCHEMA_URL,
+  serverCardCatalog,
+  serverCardUrl,
+  toServerCard,
+} from "@/lib/listings/presenters/server-card";
 import { toServerResponse } from "@/lib/listings/presenters/server-json";
 import { cardDifferences, cardLocations, type Observed } from "@/lib/probe/server-card";
 import { reloadEnv } from "@/lib/env";
@@ -33,7 +38,16 @@ function view(overrides: Partial<ListingView> = {}): ListingView {
     upstreamUrl: null,
     upstreamStatus: null,
     registryName: null,
-    probe: { checkedAt: at, reachable: true, verifiable: true, latencyMs: 12, protocolVersion: "2026-07-28", tools: [], pricedItems: [], paymentMethods: [] },
+    probe: {
+      checkedAt: at,
+      reachable: true,
+      verifiable: true,
+      latencyMs: 12,
+      protocolVersion: "2026-07-28",
+      tools: [],
+      pricedItems: [],
+      paymentMethods: [],
+    },
     uptime: { uptimePct: 100, medianLatencyMs: 12, checks: 3 },
     drift: [],
     sales: NO_SALES,
@@ -55,8 +69,10 @@ afterAll(() => {
 
 describe("the vendored SEP-2127 schema", () => {
   it("accepts the extension repository's valid examples and refuses its invalid ones", () => {
-    for (const file of ["valid-minimal.json", "valid-templated-remote.json"]) expect(serverCardSchema.isCard(fixture(file)), file).toBe(true);
-    for (const file of ["invalid-bad-name-pattern.json", "invalid-missing-name.json", "invalid-wrong-schema-name.json"]) expect(serverCardSchema.isCard(fixture(file)), file).toBe(false);
+    for (const file of ["valid-minimal.json", "valid-templated-remote.json"])
+      expect(serverCardSchema.isCard(fixture(file)), file).toBe(true);
+    for (const file of ["invalid-bad-name-pattern.json", "invalid-missing-name.json", "invalid-wrong-schema-name.json"])
+      expect(serverCardSchema.isCard(fixture(file)), file).toBe(false);
   });
 });
 
@@ -73,7 +89,9 @@ describe("a listing's server card", () => {
       title: "Weather Now",
       description: "Current weather for any city.",
       websiteUrl: `${SITE}/marketplace/weather-now`,
-      remotes: [{ type: "streamable-http", url: "https://weather.example.com/mcp", supportedProtocolVersions: ["2026-07-28"] }],
+      remotes: [
+        { type: "streamable-http", url: "https://weather.example.com/mcp", supportedProtocolVersions: ["2026-07-28"] },
+      ],
     });
     expect(card._meta["dev.agora-mcp/listing"]).toMatchObject({
       detailUrl: `${SITE}/marketplace/weather-now`,
@@ -82,13 +100,20 @@ describe("a listing's server card", () => {
       verified: true,
     });
     // The /v0.1 entry links the card.
-    expect((server._meta["dev.agora-mcp/listing"] as { serverCardUrl: string }).serverCardUrl).toBe(`${SITE}/servers/weather-now/server-card`);
+    expect((server._meta["dev.agora-mcp/listing"] as { serverCardUrl: string }).serverCardUrl).toBe(
+      `${SITE}/servers/weather-now/server-card`,
+    );
     expect(serverCardUrl("weather-now")).toBe(`${SITE}/servers/weather-now/server-card`);
   });
 
   it("stays valid for a long multi-byte description, a title of markup, an unreached server and an imported name", () => {
     const cards = [
-      toServerCard(view({ description: `${"Ünïcödé 🚀 text that goes on ".repeat(8)}and on.`, name: "<b>Émoji</b> Überserver 🚀".repeat(8) })),
+      toServerCard(
+        view({
+          description: `${"Ünïcödé 🚀 text that goes on ".repeat(8)}and on.`,
+          name: "<b>Émoji</b> Überserver 🚀".repeat(8),
+        }),
+      ),
       toServerCard(view({ probe: null })),
       toServerCard(view({ probe: { ...view().probe!, reachable: false } })),
       toServerCard(view({ registryName: "io.github.topoteretes/cognee", source: "mcp-registry" })),
@@ -111,7 +136,14 @@ describe("a listing's server card", () => {
     const catalog = serverCardCatalog([{ slug: "weather-now", name: "Weather Now" }]);
     expect(catalog).toMatchObject({
       specVersion: "1.0",
-      entries: [{ identifier: "urn:air:agora.test:mcp:weather-now", type: "application/mcp-server-card+json", url: `${SITE}/servers/weather-now/server-card`, name: "Weather Now" }],
+      entries: [
+        {
+          identifier: "urn:air:agora.test:mcp:weather-now",
+          type: "application/mcp-server-card+json",
+          url: `${SITE}/servers/weather-now/server-card`,
+          name: "Weather Now",
+        },
+      ],
     });
   });
 });
@@ -125,10 +157,24 @@ describe("a server's own card against what it answers", () => {
     protocolVersion: "2026-07-28",
     capabilities: { tools: {} },
   };
-  const remote = { type: "streamable-http", url: "https://weather.example.com/mcp/", supportedProtocolVersions: ["2025-11-25", "2026-07-28"] };
+  const remote = {
+    type: "streamable-http",
+    url: "https://weather.example.com/mcp/",
+    supportedProtocolVersions: ["2025-11-25", "2026-07-28"],
+  };
 
   it("finds nothing when they agree (the reverse-DNS name's last part is the server's name)", () => {
-    expect(cardDifferences({ name: "com.example/weather", version: "2.0.0", remotes: [remote], capabilities: { tools: { listChanged: false } } }, observed)).toEqual([]);
+    expect(
+      cardDifferences(
+        {
+          name: "com.example/weather",
+          version: "2.0.0",
+          remotes: [remote],
+          capabilities: { tools: { listChanged: false } },
+        },
+        observed,
+      ),
+    ).toEqual([]);
     expect(cardDifferences({}, observed)).toEqual([]);
   });
 
@@ -150,9 +196,9 @@ describe("a server's own card against what it answers", () => {
       "declares prompts, which the server does not offer",
       "omits tools, which the server offers",
     ]);
-    expect(cardDifferences({ remotes: [{ type: "streamable-http", url: "https://elsewhere.example.com/mcp" }] }, observed)).toEqual([
-      "lists no remote at https://weather.example.com/mcp",
-    ]);
+    expect(
+      cardDifferences({ remotes: [{ type: "streamable-http", url: "https://elsewhere.example.com/mcp" }] }, observed),
+    ).toEqual(["lists no remote at https://weather.example.com/mcp"]);
   });
 
   it("is looked for next to the endpoint, then at the origin's well-known addresses", () => {

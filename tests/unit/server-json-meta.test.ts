@@ -31,9 +31,15 @@ function view(tools: number): ListingView {
       verifiable: true,
       latencyMs: 12,
       protocolVersion: "2025-11-25",
-      tools: Array.from({ length: tools }, (_, i) => ({ name: `tool-number-${i}`, description: `Does thing number ${i} very well.`, inputSchema: { type: "object" } })),
+      tools: Array.from({ length: tools }, (_, i) => ({
+        name: `tool-number-${i}`,
+        description: `Does thing number ${i} very well.`,
+        inputSchema: { type: "object" },
+      })),
       pricedItems: [{ name: "Thing", amount: 0.01, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }],
-      paymentMethods: [{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x1111111111111111111111111111111111111111" }],
+      paymentMethods: [
+        { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "0x1111111111111111111111111111111111111111" },
+      ],
     },
     uptime: { uptimePct: 100, medianLatencyMs: 12, checks: 3 },
     drift: [],

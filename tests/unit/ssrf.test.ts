@@ -112,12 +112,20 @@ describe("address policy", () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"])(
-    "allows the public address %s",
-    (address) => {
-      expect(classifyAddress(address)).toBeNull();
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "172.32.0.1",
+    "100.128.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:80b::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
+  ])("allows the public address %s", (address) => {
+    expect(classifyAddress(address)).toBeNull();
+  });
 
   it("treats text that is no address as invalid", () => {
     expect(classifyAddress("localhost")).toBe("invalid");
@@ -125,11 +133,29 @@ describe("address policy", () => {
   });
 
   it("lets PROBE_ALLOW_PRIVATE_HOSTS lift loopback and private networks, never metadata or link-local", () => {
-    for (const address of ["127.0.0.1", "::1", "10.0.0.1", "192.168.0.1", "fd12::1", "100.64.0.1", "::ffff:127.0.0.1"]) {
+    for (const address of [
+      "127.0.0.1",
+      "::1",
+      "10.0.0.1",
+      "192.168.0.1",
+      "fd12::1",
+      "100.64.0.1",
+      "::ffff:127.0.0.1",
+    ]) {
       expect(refusalReason(address, loose)).toBeNull();
       expect(refusalReason(address, strict)).not.toBeNull();
     }
-    for (const address of ["169.254.169.254", "fd00:ec2::254", "169.254.1.1", "fe80::1", "0.0.0.0", "::", "224.0.0.1", "255.255.255.255", "192.0.2.1"]) {
+    for (const address of [
+      "169.254.169.254",
+      "fd00:ec2::254",
+      "169.254.1.1",
+      "fe80::1",
+      "0.0.0.0",
+      "::",
+      "224.0.0.1",
+      "255.255.255.255",
+      "192.0.2.1",
+    ]) {
       expect(refusalReason(address, loose)).not.toBeNull();
     }
   });
@@ -183,7 +209,9 @@ describe("URL checks before any connection", () => {
 
   it("keeps metadata host names refused even when private hosts are allowed", async () => {
     await refusal(resolveTarget("http://metadata.google.internal/", { ...loose, lookup: noDns }));
-    await expect(resolveTarget("http://localhost:8080/mcp", { ...loose, lookup: answers("127.0.0.1") })).resolves.toMatchObject({
+    await expect(
+      resolveTarget("http://localhost:8080/mcp", { ...loose, lookup: answers("127.0.0.1") }),
+    ).resolves.toMatchObject({
       address: "127.0.0.1",
     });
   });
@@ -202,7 +230,12 @@ describe("URL checks before any connection", () => {
   });
 
   it("refuses a name that resolves to an internal address, or to any internal address among public ones", async () => {
-    for (const lookup of [answers("10.0.0.7"), answers("93.184.216.34", "127.0.0.1"), answers("::ffff:169.254.169.254"), answers("fe80::1%eth0")]) {
+    for (const lookup of [
+      answers("10.0.0.7"),
+      answers("93.184.216.34", "127.0.0.1"),
+      answers("::ffff:169.254.169.254"),
+      answers("fe80::1%eth0"),
+    ]) {
       const error = await refusal(resolveTarget("https://mcp.example.com/mcp", { ...strict, lookup }));
       expect(error.code).toBe("blocked_address");
     }
@@ -212,23 +245,37 @@ describe("URL checks before any connection", () => {
     const failing: Lookup = async () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     };
-    expect((await refusal(resolveTarget("https://nowhere.example/", { ...strict, lookup: failing }))).code).toBe("dns_failure");
-    expect((await refusal(resolveTarget("https://nowhere.example/", { ...strict, lookup: answers() }))).code).toBe("dns_failure");
+    expect((await refusal(resolveTarget("https://nowhere.example/", { ...strict, lookup: failing }))).code).toBe(
+      "dns_failure",
+    );
+    expect((await refusal(resolveTarget("https://nowhere.example/", { ...strict, lookup: answers() }))).code).toBe(
+      "dns_failure",
+    );
   });
 
   it("accepts public addresses and pins the first answer", async () => {
-    await expect(resolveTarget("http://93.184.216.34/", { ...strict, lookup: noDns })).resolves.toMatchObject({ address: "93.184.216.34", family: 4 });
+    await expect(resolveTarget("http://93.184.216.34/", { ...strict, lookup: noDns })).resolves.toMatchObject({
+      address: "93.184.216.34",
+      family: 4,
+    });
     await expect(resolveTarget("http://[2606:4700:4700::1111]/", { ...strict, lookup: noDns })).resolves.toMatchObject({
       hostname: "2606:4700:4700::1111",
       family: 6,
     });
-    const target = await resolveTarget("https://MCP.Example.com./mcp", { ...strict, lookup: answers("2606:4700::6810:84e5", "104.16.132.229") });
+    const target = await resolveTarget("https://MCP.Example.com./mcp", {
+      ...strict,
+      lookup: answers("2606:4700::6810:84e5", "104.16.132.229"),
+    });
     expect(target).toMatchObject({ hostname: "mcp.example.com.", address: "2606:4700::6810:84e5", family: 6 });
   });
 });
 
 describe("the pinned connector", () => {
-  function connectWith(target: CheckedTarget, request: { hostname: string; protocol: string; port: string }, policy = strict) {
+  function connectWith(
+    target: CheckedTarget,
+    request: { hostname: string; protocol: string; port: string },
+    policy = strict,
+  ) {
     return new Promise<Error | null>((resolve) => {
       pinnedConnector(target, { ...policy, connectTimeoutMs: 2_000 })(request, (error, socket) => {
         socket?.destroy();
@@ -238,14 +285,24 @@ describe("the pinned connector", () => {
   }
 
   it("refuses to connect to a blocked address even if handed one directly", async () => {
-    const target: CheckedTarget = { url: new URL("http://mcp.example.com/"), hostname: "mcp.example.com", address: "127.0.0.1", family: 4 };
+    const target: CheckedTarget = {
+      url: new URL("http://mcp.example.com/"),
+      hostname: "mcp.example.com",
+      address: "127.0.0.1",
+      family: 4,
+    };
     const error = await connectWith(target, { hostname: "mcp.example.com", protocol: "http:", port: "9" });
     expect(error).toBeInstanceOf(SafeFetchError);
     expect((error as SafeFetchError).code).toBe("blocked_address");
   });
 
   it("refuses a connection for any host but the checked one", async () => {
-    const target: CheckedTarget = { url: new URL("http://127.0.0.1/"), hostname: "127.0.0.1", address: "127.0.0.1", family: 4 };
+    const target: CheckedTarget = {
+      url: new URL("http://127.0.0.1/"),
+      hostname: "127.0.0.1",
+      address: "127.0.0.1",
+      family: 4,
+    };
     const error = await connectWith(target, { hostname: "other.example", protocol: "http:", port: "9" }, loose);
     expect(error?.message).toMatch(/not the checked host/);
   });
@@ -253,7 +310,11 @@ describe("the pinned connector", () => {
 
 type TestServer = { port: number; close: () => Promise<void> };
 
-function listen(handler: http.RequestListener, host = "127.0.0.1", port = 0): Promise<TestServer & { server: http.Server }> {
+function listen(
+  handler: http.RequestListener,
+  host = "127.0.0.1",
+  port = 0,
+): Promise<TestServer & { server: http.Server }> {
   const server = http.createServer(handler);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -315,7 +376,10 @@ describe("safeFetch against loopback servers", () => {
     const open = { a: 0, b: 0 };
     const a = await serve((_, res) => res.end("a"), "127.0.0.2");
     const b = await serve((_, res) => res.end("b"), "127.0.0.3", a.port);
-    for (const [name, s] of [["a", a], ["b", b]] as const) {
+    for (const [name, s] of [
+      ["a", a],
+      ["b", b],
+    ] as const) {
       s.server.on("connection", (socket) => {
         open[name]++;
         socket.on("close", () => open[name]--);
@@ -335,7 +399,10 @@ describe("safeFetch against loopback servers", () => {
 
   it("re-resolves and re-checks every redirect hop", async () => {
     const target = await serve((_, res) => res.end("second hop"), "127.0.0.3");
-    const first = await serve((_, res) => res.writeHead(302, { location: `http://hop.example:${target.port}/next` }).end(), "127.0.0.2");
+    const first = await serve(
+      (_, res) => res.writeHead(302, { location: `http://hop.example:${target.port}/next` }).end(),
+      "127.0.0.2",
+    );
     const lookups: string[] = [];
     const lookup: Lookup = async (host) => {
       lookups.push(host);
@@ -346,7 +413,6 @@ describe("safeFetch against loopback servers", () => {
     expect(response.redirected).toBe(true);
     expect(response.url).toBe(`http://hop.example:${target.port}/next`);
     expect(lookups).toEqual(["start.example", "hop.example"]);
-
   });
 
   it.each([
@@ -356,7 +422,9 @@ describe("safeFetch against loopback servers", () => {
     ["a metadata host name", "http://metadata.google.internal/"],
   ])("refuses a redirect to %s even with private hosts allowed", async (_, location) => {
     const { port } = await serve((_, res) => res.writeHead(307, { location }).end());
-    const error = await refusal(createSafeFetch({ ...loose, lookup: noDns })(`http://127.0.0.1:${port}/mcp`, { method: "POST", body: "{}" }));
+    const error = await refusal(
+      createSafeFetch({ ...loose, lookup: noDns })(`http://127.0.0.1:${port}/mcp`, { method: "POST", body: "{}" }),
+    );
     expect(error.code).toBe("blocked_address");
     expect(error.message).toMatch(/^Redirect to /);
   });
@@ -381,8 +449,16 @@ describe("safeFetch against loopback servers", () => {
       seen.push({ method: req.method, authorization: req.headers.authorization });
       res.end("ok");
     });
-    const { port } = await serve((_, res) => res.writeHead(303, { location: `http://127.0.0.1:${other.port}/done` }).end());
-    await (await createSafeFetch(loose)(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}", headers: { authorization: "Bearer x" } })).text();
+    const { port } = await serve((_, res) =>
+      res.writeHead(303, { location: `http://127.0.0.1:${other.port}/done` }).end(),
+    );
+    await (
+      await createSafeFetch(loose)(`http://127.0.0.1:${port}/`, {
+        method: "POST",
+        body: "{}",
+        headers: { authorization: "Bearer x" },
+      })
+    ).text();
     expect(seen).toEqual([{ method: "GET", authorization: undefined }]);
   });
 
@@ -427,7 +503,9 @@ describe("safeFetch against loopback servers", () => {
     const { port } = await serve(() => {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await createSafeFetch(loose)(`http://127.0.0.1:${port}/`, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await createSafeFetch(loose)(`http://127.0.0.1:${port}/`, { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     expect(error).not.toBeInstanceOf(SafeFetchError);
     expect((error as Error).name).toBe("AbortError");
   });
@@ -439,7 +517,11 @@ describe("safeFetch against loopback servers", () => {
       req.on("end", () => res.end(`${req.method} ${req.headers["x-test"]} ${body}`));
     });
     const fetch = createSafeFetch(loose);
-    const request = new Request(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "x-test": "yes" }, body: "payload" });
+    const request = new Request(`http://127.0.0.1:${port}/`, {
+      method: "POST",
+      headers: { "x-test": "yes" },
+      body: "payload",
+    });
     expect(await (await fetch(request)).text()).toBe("POST yes payload");
     expect((await refusal(fetch("http://exa mple.com/"))).code).toBe("invalid_url");
   });
@@ -477,11 +559,27 @@ describe.skipIf(!openssl)("safeFetch over TLS", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-tls-"));
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=mcp.test",
-      "-addext", "subjectAltName=DNS:mcp.test",
-      "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
-    ], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=mcp.test",
+        "-addext",
+        "subjectAltName=DNS:mcp.test",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
     cert = fs.readFileSync(path.join(dir, "cert.pem"), "utf8");
     server = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {
       serverNames.push((req.socket as tls.TLSSocket).servername);

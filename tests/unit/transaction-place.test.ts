@@ -19,9 +19,18 @@ afterEach(() => withRpcUrls(before));
 describe("transactionPlace", () => {
   it("links Base Sepolia's and Base's public explorers when the site reads a real chain (or none is configured)", () => {
     withRpcUrls("eip155:84532=https://sepolia.base.org,eip155:8453=https://mainnet.base.org");
-    expect(transactionPlace("eip155:84532", TX)).toEqual({ explorerUrl: `https://sepolia.basescan.org/tx/${TX}`, localChain: false });
-    expect(transactionPlace("84532", TX)).toEqual({ explorerUrl: `https://sepolia.basescan.org/tx/${TX}`, localChain: false });
-    expect(transactionPlace("eip155:8453", TX)).toEqual({ explorerUrl: `https://basescan.org/tx/${TX}`, localChain: false });
+    expect(transactionPlace("eip155:84532", TX)).toEqual({
+      explorerUrl: `https://sepolia.basescan.org/tx/${TX}`,
+      localChain: false,
+    });
+    expect(transactionPlace("84532", TX)).toEqual({
+      explorerUrl: `https://sepolia.basescan.org/tx/${TX}`,
+      localChain: false,
+    });
+    expect(transactionPlace("eip155:8453", TX)).toEqual({
+      explorerUrl: `https://basescan.org/tx/${TX}`,
+      localChain: false,
+    });
     withRpcUrls(undefined);
     expect(transactionPlace("eip155:84532", TX).explorerUrl).toBe(`https://sepolia.basescan.org/tx/${TX}`);
   });
@@ -42,10 +51,18 @@ describe("transactionPlace", () => {
 
   it("the detail page's last sale carries the same answer", () => {
     const window = { sales: 1, buyers: 1, volumeUnits: "250000" };
-    const summary = { last7d: window, last30d: window, allTime: window, lastSale: { network: "eip155:84532", txHash: TX, at: "2026-11-29T12:00:00.000Z", amountUnits: "250000" } };
+    const summary = {
+      last7d: window,
+      last30d: window,
+      allTime: window,
+      lastSale: { network: "eip155:84532", txHash: TX, at: "2026-11-29T12:00:00.000Z", amountUnits: "250000" },
+    };
     withRpcUrls("eip155:84532=http://127.0.0.1:8545");
     expect(salesFacts(summary).lastSale).toMatchObject({ explorerUrl: null, localChain: true, amountUsd: "0.25" });
     withRpcUrls("eip155:84532=https://sepolia.base.org");
-    expect(salesFacts(summary).lastSale).toMatchObject({ explorerUrl: `https://sepolia.basescan.org/tx/${TX}`, localChain: false });
+    expect(salesFacts(summary).lastSale).toMatchObject({
+      explorerUrl: `https://sepolia.basescan.org/tx/${TX}`,
+      localChain: false,
+    });
   });
 });

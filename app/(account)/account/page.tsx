@@ -40,7 +40,8 @@ export default async function AccountPage() {
         <div className="min-w-0">
           <h1 className="text-3xl font-bold tracking-tight">Your account</h1>
           <p className="mt-2 text-muted-foreground">
-            Signed in as <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
+            Signed in as{" "}
+            <span className="font-medium text-foreground">{user.name ?? user.githubLogin ?? user.email}</span>
           </p>
           <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
             {user.email && (
@@ -58,11 +59,17 @@ export default async function AccountPage() {
           {user.email && !user.emailVerifiedAt && <EmailVerificationNotice delivery={linkDelivery()} />}
           {isAdmin(user) && (
             <p className="mt-2">
-              <Link href="/admin/review" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+              <Link
+                href="/admin/review"
+                className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+              >
                 Open the review queue
               </Link>
               {" · "}
-              <Link href="/admin/sources" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+              <Link
+                href="/admin/sources"
+                className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+              >
                 Ingestion sources
               </Link>
             </p>
@@ -86,7 +93,9 @@ export default async function AccountPage() {
             </Link>
           </Button>
         </div>
-        <p className="text-sm text-muted-foreground">Submissions stay private until they are approved; then they appear in the marketplace.</p>
+        <p className="text-sm text-muted-foreground">
+          Submissions stay private until they are approved; then they appear in the marketplace.
+        </p>
         <YourServers servers={listings} probes={checks} drift={drift} edits={edits} />
         <TestPurchaseOwnerPanel listings={testPurchases} />
       </section>
@@ -96,7 +105,9 @@ export default async function AccountPage() {
         <h2 id="claimed-listings" className="scroll-mt-24 text-xl font-semibold tracking-tight">
           Claimed listings
         </h2>
-        <p className="text-sm text-muted-foreground">Listings imported from the MCP Registry that you proved you publish. Edit them under Your servers.</p>
+        <p className="text-sm text-muted-foreground">
+          Listings imported from the MCP Registry that you proved you publish. Edit them under Your servers.
+        </p>
         <ClaimedListings listings={claimed} />
       </section>
 
@@ -105,8 +116,8 @@ export default async function AccountPage() {
           API tokens
         </h2>
         <p className="text-sm text-muted-foreground">
-          For scripts that submit servers through <code className="font-mono text-xs">POST /api/mcp-agents</code>. Tokens from the sign-in API are listed here
-          too; revoke any you no longer use.
+          For scripts that submit servers through <code className="font-mono text-xs">POST /api/mcp-agents</code>.
+          Tokens from the sign-in API are listed here too; revoke any you no longer use.
         </p>
         <ApiTokensPanel
           tokens={tokens.map((t) => ({

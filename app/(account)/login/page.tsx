@@ -36,7 +36,9 @@ export default async function LoginPage() {
       }
     >
       {github && <OAuthSignInButton provider="github" label="Continue with GitHub" />}
-      {google && <OAuthSignInButton provider="google" label="Continue with Google" variant={github ? "outline" : "default"} />}
+      {google && (
+        <OAuthSignInButton provider="google" label="Continue with Google" variant={github ? "outline" : "default"} />
+      )}
       {(github || google) && <OrDivider />}
       {/* Email is the main action when no provider app is configured: only the ways that work are offered. */}
       <Button asChild variant={github || google ? "outline" : "default"} size="lg" className="w-full">

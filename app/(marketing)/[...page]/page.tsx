@@ -21,7 +21,12 @@ async function contentPage({ params }: Props) {
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
   const { path, title, description } = await contentPage(props);
-  return { title, description, alternates: { canonical: path }, openGraph: { title, description, url: path, type: "article" } };
+  return {
+    title,
+    description,
+    alternates: { canonical: path },
+    openGraph: { title, description, url: path, type: "article" },
+  };
 }
 
 export default async function Page(props: Props) {

@@ -15,7 +15,9 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 // listing through plain page links without indexing endless filter combinations.
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const { filters, view, page } = parsePageQuery(await searchParams);
-  const filtered = Boolean(filters.q || filters.category || filters.price !== "all" || filters.sort !== BROWSE_SORT || view !== "grid");
+  const filtered = Boolean(
+    filters.q || filters.category || filters.price !== "all" || filters.sort !== BROWSE_SORT || view !== "grid",
+  );
   const title = page > 1 && !filtered ? `MCP Server Marketplace — page ${page}` : "MCP Server Marketplace";
   const description = `${site.tagline}. Browse paid and free MCP tool servers that AI agents can discover and pay directly in USDC.`;
   return {
@@ -23,7 +25,12 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
     description,
     alternates: { canonical: filtered ? "/marketplace" : `/marketplace${filtersToSearch({ page })}` },
     robots: filtered ? { index: false, follow: true } : undefined,
-    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace", images: [{ url: "/og/marketplace", width: 1200, height: 630, alt: "MCP Server Marketplace" }] },
+    openGraph: {
+      title: "MCP Server Marketplace",
+      description,
+      url: "/marketplace",
+      images: [{ url: "/og/marketplace", width: 1200, height: 630, alt: "MCP Server Marketplace" }],
+    },
   };
 }
 
@@ -34,5 +41,12 @@ export default async function MarketplacePage({ searchParams }: { searchParams: 
   if (unstorable) notFound();
   // The catalogue version proxy.ts read for this request's ETag: the search's cache key uses it instead of a second read.
   const version = forwardedCatalogueVersion(await headers());
-  return <MarketplaceView filters={filters} view={view} page={page} data={await getMarketplacePage(filters, page, version)} />;
+  return (
+    <MarketplaceView
+      filters={filters}
+      view={view}
+      page={page}
+      data={await getMarketplacePage(filters, page, version)}
+    />
+  );
 }

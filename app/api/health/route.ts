@@ -6,5 +6,8 @@ import { route } from "@/lib/http/route";
 export const dynamic = "force-dynamic";
 
 export const GET = route({ name: "GET /api/health", database: false }, () =>
-  NextResponse.json({ status: "ok", uptimeSeconds: Math.round(process.uptime()) }, { headers: { "Cache-Control": "no-store" } }),
+  NextResponse.json(
+    { status: "ok", uptimeSeconds: Math.round(process.uptime()) },
+    { headers: { "Cache-Control": "no-store" } },
+  ),
 );

@@ -11,5 +11,8 @@ export const GET = route({ name: "GET /api/ready", database: false }, async () =
   const readiness = await checkReadiness();
   const headers = { "Cache-Control": "no-store" };
   if (readiness.ready) return NextResponse.json({ status: "ready" }, { headers });
-  return NextResponse.json({ status: "unavailable", reason: readiness.reason }, { status: 503, headers: { ...headers, "Retry-After": "5" } });
+  return NextResponse.json(
+    { status: "unavailable", reason: readiness.reason },
+    { status: 503, headers: { ...headers, "Retry-After": "5" } },
+  );
 });

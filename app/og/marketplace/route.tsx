@@ -7,7 +7,12 @@ export const dynamic = "force-static";
 
 export function GET() {
   return new ImageResponse(
-    <OgCard eyebrow="Marketplace" title="MCP Server Marketplace" subtitle={site.tagline} footer="Paid MCP tools for AI agents · USDC on Base" />,
+    <OgCard
+      eyebrow="Marketplace"
+      title="MCP Server Marketplace"
+      subtitle={site.tagline}
+      footer="Paid MCP tools for AI agents · USDC on Base"
+    />,
     { width: 1200, height: 630 },
   );
 }

@@ -34,7 +34,9 @@ export type PublicListingRow = Pick<ListingRow, keyof PublicColumns>;
 type RawValue<T> = T extends Date ? string | Date : T extends number ? string | number : T;
 
 /** A raw statement's row of the public columns, under their SQL names (snake_case). */
-export type RawListingRow = { [K in keyof PublicColumns as PublicColumns[K]["_"]["name"]]: RawValue<PublicListingRow[K]> };
+export type RawListingRow = {
+  [K in keyof PublicColumns as PublicColumns[K]["_"]["name"]]: RawValue<PublicListingRow[K]>;
+};
 
 /** The ranked search's row: the public columns and the number of matches. */
 export type RankedRow = RawListingRow & { total: number | string };

@@ -32,7 +32,13 @@ type PageReader = (db: Db, condition: SQL, page: Page) => Promise<PublicListingR
 const inOrder =
   (...order: SQL[]): PageReader =>
   (db, condition, page) =>
-    db.select(publicColumns).from(listings).where(condition).orderBy(...order).limit(page.limit).offset(page.offset);
+    db
+      .select(publicColumns)
+      .from(listings)
+      .where(condition)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset);
 
 const byName = sql`lower(${listings.name})`;
 const verifiedFirst = sql`${listings.verified} desc nulls last`;
@@ -66,7 +72,12 @@ export type SearchResult = { rows: PublicListingRow[]; total: number; capped: bo
  * `exactBrowseCount`: the marketplace's cached browse pages (bounded keys, rebuilt on approval) count every
  * listing so their page links reach the whole catalogue; requests served per call count up to the window.
  */
-export async function searchListings(db: Db, filters: CatalogueQuery, page: Page, options: { exactBrowseCount?: boolean } = {}): Promise<SearchResult> {
+export async function searchListings(
+  db: Db,
+  filters: CatalogueQuery,
+  page: Page,
+  options: { exactBrowseCount?: boolean } = {},
+): Promise<SearchResult> {
   const { terms } = filters;
   const filter = filterConditions(filters);
   const approved = and(eq(listings.status, "approved"), filter)!;
@@ -87,7 +98,13 @@ export async function searchListings(db: Db, filters: CatalogueQuery, page: Page
   return corrected ? textSearch(db, corrected, filters.sort, filter, { limit, offset: page.offset }) : first;
 }
 
-async function textSearch(db: Db, terms: SearchTerms, sort: CatalogueSort, filter: SQL, page: Page): Promise<SearchResult> {
+async function textSearch(
+  db: Db,
+  terms: SearchTerms,
+  sort: CatalogueSort,
+  filter: SQL,
+  page: Page,
+): Promise<SearchResult> {
   const plan = await planSearch(db, terms, filter);
   const capped = (total: number) => ({ total: Math.min(total, SEARCH_WINDOW), capped: total > SEARCH_WINDOW });
   const count = () => countMatches(db, terms, filter, plan, SEARCH_WINDOW + 1);
@@ -103,12 +120,17 @@ async function textSearch(db: Db, terms: SearchTerms, sort: CatalogueSort, filte
 }
 
 async function countAll(db: Db, condition: SQL): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(listings).where(condition);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(listings)
+    .where(condition);
   return Number(row?.n ?? 0);
 }
 
 /** Matches of a text search in another order (newest, name, popular): a bounded count, then the page. */
 async function countUpTo(db: Db, condition: SQL, cap: number): Promise<number> {
-  const result = await db.execute(sql`select count(*)::int as n from (select 1 from ${listings} where ${condition} limit ${cap}) t`);
+  const result = await db.execute(
+    sql`select count(*)::int as n from (select 1 from ${listings} where ${condition} limit ${cap}) t`,
+  );
   return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
 }

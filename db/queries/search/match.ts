@@ -13,10 +13,16 @@ import type { SearchTerms } from "./terms";
  * anyway (the same test as plain string functions: a regular expression costs ~10 µs a row, these ~1 µs).
  * `recheckOnly`: words checked only on the rows the others found (see SearchPlan).
  */
-function textMatches(column: SQL, terms: SearchTerms, form: "index" | "scan", recheckOnly: readonly string[] = []): SQL {
+function textMatches(
+  column: SQL,
+  terms: SearchTerms,
+  form: "index" | "scan",
+  recheckOnly: readonly string[] = [],
+): SQL {
   return sql.join(
     terms.words.map((w) => {
-      if (isShort(w)) return form === "index" && !recheckOnly.includes(w) ? sql`${column} ~ ${wordStart(w)}` : startsAWord(column, w);
+      if (isShort(w))
+        return form === "index" && !recheckOnly.includes(w) ? sql`${column} ~ ${wordStart(w)}` : startsAWord(column, w);
       // `|| ''` hides the column from the index.
       return sql`${recheckOnly.includes(w) ? sql`(${column} || '')` : column} like ${`%${like(w)}%`}`;
     }),
@@ -42,12 +48,19 @@ function wordStart(w: string): string {
 
 /** The word starts the text or follows a separator: the regular expression's test in string functions. */
 export function startsAWord(column: SQL, w: string): SQL {
-  const starts = [sql`${column} like ${`${like(w)}%`}`, ...WORD_SEPARATORS.map((c) => sql`${column} like ${`%${c}${like(w)}%`}`)];
+  const starts = [
+    sql`${column} like ${`${like(w)}%`}`,
+    ...WORD_SEPARATORS.map((c) => sql`${column} like ${`%${c}${like(w)}%`}`),
+  ];
   return sql`(strpos(${column}, ${w}) > 0 and (${sql.join(starts, sql` or `)}))`;
 }
 
 /** Search text (lower-cased name, description, categories) matches every word; trigram index listings_search_trgm_idx. */
-export function matchesSearchText(terms: SearchTerms, form: "index" | "scan" = "index", recheckOnly: readonly string[] = []): SQL {
+export function matchesSearchText(
+  terms: SearchTerms,
+  form: "index" | "scan" = "index",
+  recheckOnly: readonly string[] = [],
+): SQL {
   return textMatches(sql.raw("search_text"), terms, form, recheckOnly);
 }
 
@@ -70,4 +83,3 @@ export function wordFinder(word: string): (text: string) => boolean {
 export function like(text: string): string {
   return text.replace(/_/g, "\\_");
 }
-

@@ -110,7 +110,9 @@ async function readSample(db: Db, filter: SQL): Promise<SampleRow[]> {
   sampleStats().reads++;
   // Concurrent searches share one read; a failed read is not kept.
   const read = db
-    .execute(sql`select lower(name) as name, search_text as text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${sampleRows}`)
+    .execute(
+      sql`select lower(name) as name, search_text as text from ${listings} where ${listings.status} = 'approved' and ${filter} limit ${sampleRows}`,
+    )
     .then((result) => rowsOf<SampleRow>(result));
   reading.set(key, read);
   try {
@@ -123,4 +125,3 @@ async function readSample(db: Db, filter: SQL): Promise<SampleRow[]> {
     reading.delete(key);
   }
 }
-

@@ -14,7 +14,11 @@ const COLUMNS = rawColumns("listings");
  * range of the daily roll-up), every other listing is read in the index's order (verified, name) up to the page's
  * end, and the two are merged.
  */
-export async function popularPage(db: Db, condition: SQL, page: { limit: number; offset: number }): Promise<PublicListingRow[]> {
+export async function popularPage(
+  db: Db,
+  condition: SQL,
+  page: { limit: number; offset: number },
+): Promise<PublicListingRow[]> {
   const result = await db.execute(sql`
     with used as materialized (${recentUsageByListing}),
     scored as (select ${COLUMNS}, used.usage from ${listings} join used on used.listing_id = ${listings.id} where ${condition}),

@@ -79,7 +79,8 @@ function score(terms: SearchTerms): SQL {
 // than regexp_replace or translate), runs of spaces collapse, and the field is padded so ' word ' is a whole word.
 const normalised = (column: SQL) => {
   let out = sql`lower(${column})`;
-  for (const ch of ["-", ".", ",", ":", ";", "/", "&", "(", ")", "'", "!", "?", "+"]) out = sql`replace(${out}, ${ch}, ' ')`;
+  for (const ch of ["-", ".", ",", ":", ";", "/", "&", "(", ")", "'", "!", "?", "+"])
+    out = sql`replace(${out}, ${ch}, ' ')`;
   return sql`' ' || btrim(replace(replace(${out}, '   ', ' '), '  ', ' ')) || ' '`;
 };
 /**
@@ -87,16 +88,30 @@ const normalised = (column: SQL) => {
  * exact when the branches held them all, else counted up to SEARCH_WINDOW + 1 (only then, and only once).
  * `filter` holds the category and price conditions.
  */
-export async function rankedSearch(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, plan: SearchPlan): Promise<RankedRow[]> {
+export async function rankedSearch(
+  db: Db,
+  terms: SearchTerms,
+  filter: SQL,
+  page: { limit: number; offset: number },
+  plan: SearchPlan,
+): Promise<RankedRow[]> {
   const rows = await rankedPage(db, terms, filter, page, plan);
   // A dense read stops after scanRows rows: fewer matches than the window there means the probe's rows were not
   // like the rest of the table, so the count would be short. The index path counts them instead (rare).
-  if (plan.textDense && (rows.length === 0 || Number(rows[0]!.total) <= SEARCH_WINDOW)) return rankedPage(db, terms, filter, page, { ...plan, textDense: false });
+  if (plan.textDense && (rows.length === 0 || Number(rows[0]!.total) <= SEARCH_WINDOW))
+    return rankedPage(db, terms, filter, page, { ...plan, textDense: false });
   return rows;
 }
 
-async function rankedPage(db: Db, terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, plan: SearchPlan): Promise<RankedRow[]> {
-  const run = async (p: typeof page, options?: Partial<RankOptions>) => rowsOf<RankedRow>(await db.execute(rankedSearchSql(terms, filter, p, { plan, ...options })));
+async function rankedPage(
+  db: Db,
+  terms: SearchTerms,
+  filter: SQL,
+  page: { limit: number; offset: number },
+  plan: SearchPlan,
+): Promise<RankedRow[]> {
+  const run = async (p: typeof page, options?: Partial<RankOptions>) =>
+    rowsOf<RankedRow>(await db.execute(rankedSearchSql(terms, filter, p, { plan, ...options })));
   const end = page.offset + page.limit;
   if (end <= RANK_WINDOW) return run(page);
   // A deeper page: the first RANK_WINDOW places are exactly the first pages' ranking, so no row shows twice
@@ -105,7 +120,10 @@ async function rankedPage(db: Db, terms: SearchTerms, filter: SQL, page: { limit
   const placed = top.slice(page.offset, end);
   const more = page.limit - placed.length;
   if (top.length < RANK_WINDOW || more === 0) return placed;
-  const rest = await run({ limit: more, offset: Math.max(0, page.offset - RANK_WINDOW) }, { window: SEARCH_WINDOW, exclude: top.map((r) => r.id) });
+  const rest = await run(
+    { limit: more, offset: Math.max(0, page.offset - RANK_WINDOW) },
+    { window: SEARCH_WINDOW, exclude: top.map((r) => r.id) },
+  );
   // Both statements count the same matches; the total is the first one's.
   return [...placed, ...rest.map((r) => ({ ...r, total: top[0]!.total }))];
 }
@@ -124,9 +142,18 @@ function matching(condition: (form: "index" | "scan") => SQL, base: SQL, dense: 
 }
 
 /** The ranked search's statement (the bench prints its EXPLAIN ANALYZE). */
-export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: number; offset: number }, options: Partial<RankOptions> = {}): SQL {
+export function rankedSearchSql(
+  terms: SearchTerms,
+  filter: SQL,
+  page: { limit: number; offset: number },
+  options: Partial<RankOptions> = {},
+): SQL {
   const base = sql`${listings.status} = 'approved' and ${filter}`;
-  const { window = RANK_WINDOW, exclude = [], plan = { textDense: false, nameDense: false, recheckOnly: [] } } = options;
+  const {
+    window = RANK_WINDOW,
+    exclude = [],
+    plan = { textDense: false, nameDense: false, recheckOnly: [] },
+  } = options;
   // Four branches, each served by its own index and bounded: the exact name and names that start with the words
   // (a range on the btree over lower(name); the LIKE re-checks it whatever the collation), names that hold every
   // word (a common description word cannot crowd them out), and then anything that matches. The text matches
@@ -165,7 +192,14 @@ export function rankedSearchSql(terms: SearchTerms, filter: SQL, page: { limit: 
                 else (select count(*) from (select 1 from text_matches limit ${SEARCH_WINDOW + 1}) m)
            end as total
     from f
-    ${exclude.length ? sql`where id not in (${sql.join(exclude.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
+    ${
+      exclude.length
+        ? sql`where id not in (${sql.join(
+            exclude.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`
+        : sql``
+    }
     order by ${score(terms)} + ${usageBoost} desc, verified desc, lower(name), id
     limit ${page.limit} offset ${page.offset}`;
 }
@@ -183,10 +217,18 @@ function successor(text: string): string {
 }
 
 /** The matches of a text search counted up to `cap`, read as the plan says (see `matching`). */
-export async function countMatches(db: Db, terms: SearchTerms, filter: SQL, plan: SearchPlan, cap: number): Promise<number> {
+export async function countMatches(
+  db: Db,
+  terms: SearchTerms,
+  filter: SQL,
+  plan: SearchPlan,
+  cap: number,
+): Promise<number> {
   const base = sql`${listings.status} = 'approved' and ${filter}`;
   const counted = async (dense: boolean) => {
-    const result = await db.execute(sql`with t as materialized (${matching((form) => matchesSearchText(terms, form, dense ? [] : plan.recheckOnly), base, dense)}) select count(*)::int as n from (select 1 from t limit ${cap}) c`);
+    const result = await db.execute(
+      sql`with t as materialized (${matching((form) => matchesSearchText(terms, form, dense ? [] : plan.recheckOnly), base, dense)}) select count(*)::int as n from (select 1 from t limit ${cap}) c`,
+    );
     return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
   };
   const n = await counted(plan.textDense);

@@ -42,7 +42,6 @@ const STOP_WORDS = new Set(
 const MAX_WORDS = 8;
 const MAX_WORD_LENGTH = 40;
 
-
 /** Null when the text holds no letter or digit (no search at all). */
 export function searchTerms(text: string): SearchTerms | null {
   const all = text
@@ -60,7 +59,14 @@ export function searchTerms(text: string): SearchTerms | null {
 
 /** The database's query for a filter state, built here alone: the text becomes terms, the rest passes as it is. */
 export function catalogueQuery(filters: CatalogueFilters, only?: SQL): CatalogueQuery {
-  return { terms: searchTerms(filters.q), category: filters.category, price: filters.price, source: filters.source, sort: filters.sort, ...(only ? { only } : {}) };
+  return {
+    terms: searchTerms(filters.q),
+    category: filters.category,
+    price: filters.price,
+    source: filters.source,
+    sort: filters.sort,
+    ...(only ? { only } : {}),
+  };
 }
 
 /**
@@ -70,7 +76,10 @@ export function catalogueQuery(filters: CatalogueFilters, only?: SQL): Catalogue
  */
 export async function correctedTerms(db: Db, terms: SearchTerms): Promise<SearchTerms | null> {
   const lookups = terms.words.map(
-    (w, i) => sql`select ${i}::int as i, (select word from ${searchWords} where word % ${w} and similarity(word, ${w}) >= ${MIN_SIMILARITY}
+    (
+      w,
+      i,
+    ) => sql`select ${i}::int as i, (select word from ${searchWords} where word % ${w} and similarity(word, ${w}) >= ${MIN_SIMILARITY}
                   order by similarity(word, ${w}) desc, word limit 1) as fix`,
   );
   const rows = rowsOf<{ i: number; fix: string | null }>(await db.execute(sql.join(lookups, sql` union all `)));

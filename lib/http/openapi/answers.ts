@@ -9,8 +9,12 @@ export type JsonSchema = { [key: string]: unknown };
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-const errorCode = z.enum(Object.keys(ERROR_CODE_STATUS) as [keyof typeof ERROR_CODE_STATUS, ...(keyof typeof ERROR_CODE_STATUS)[]]);
-const fieldErrors = z.record(z.string(), z.array(z.string())).describe("Field errors: the field's path (dots between parts, `_` for the whole input) → its messages.");
+const errorCode = z.enum(
+  Object.keys(ERROR_CODE_STATUS) as [keyof typeof ERROR_CODE_STATUS, ...(keyof typeof ERROR_CODE_STATUS)[]],
+);
+const fieldErrors = z
+  .record(z.string(), z.array(z.string()))
+  .describe("Field errors: the field's path (dots between parts, `_` for the whole input) → its messages.");
 
 /** `{code, message, errors?}`: every refusal of a plain JSON route (lib/errors.ts). Programs branch on `code`. */
 export const errorAnswer = z.looseObject({
@@ -20,13 +24,19 @@ export const errorAnswer = z.looseObject({
 });
 
 /** The registry's and the Bazaar's refusals: the official OpenAPI's `error`, and the code and message too. */
-export const registryErrorAnswer = errorAnswer.extend({ error: z.string().describe("The message, under the name the official MCP Registry OpenAPI gives it.") });
+export const registryErrorAnswer = errorAnswer.extend({
+  error: z.string().describe("The message, under the name the official MCP Registry OpenAPI gives it."),
+});
 
 /** A JSON-RPC error, as the MCP endpoint answers a refusal (`data.code` is the ErrorCode). */
 export const jsonRpcErrorAnswer = z.looseObject({
   jsonrpc: z.literal("2.0"),
   id: z.null(),
-  error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.looseObject({ code: errorCode }).optional() }),
+  error: z.looseObject({
+    code: z.number().int(),
+    message: z.string(),
+    data: z.looseObject({ code: errorCode }).optional(),
+  }),
 });
 
 export const messageAnswer = z.looseObject({ message: z.string() });
@@ -75,7 +85,16 @@ const buyerReviewView = z.looseObject({
 export const buyerReviewAnswer = z.looseObject({ review: buyerReviewView });
 
 export const buyerReviewRevokeAnswer = z.looseObject({ revoked: z.literal(true), id: z.string(), taskRef: z.string() });
-export const buyerReceiptAnswer = z.looseObject({ receipt: z.looseObject({ id: z.string(), listingId: z.string(), taskRef: z.string(), logIndex: z.number().int(), delivered: z.boolean(), paidAt: z.string() }) });
+export const buyerReceiptAnswer = z.looseObject({
+  receipt: z.looseObject({
+    id: z.string(),
+    listingId: z.string(),
+    taskRef: z.string(),
+    logIndex: z.number().int(),
+    delivered: z.boolean(),
+    paidAt: z.string(),
+  }),
+});
 
 export const feedbackAnswer = z.looseObject({
   agentId: z.string().describe("The listing's registry name."),
@@ -84,7 +103,12 @@ export const feedbackAnswer = z.looseObject({
   feedback: z.array(z.looseObject({})).describe("ERC-8004 feedback records, newest first."),
 });
 
-const bazaarItem = z.looseObject({ resource: z.string(), type: z.string(), x402Version: z.number().int(), accepts: z.array(z.looseObject({})) });
+const bazaarItem = z.looseObject({
+  resource: z.string(),
+  type: z.string(),
+  x402Version: z.number().int(),
+  accepts: z.array(z.looseObject({})),
+});
 const unappliedFilters = z.array(z.string()).optional().describe("Parameters Agora received but does not apply.");
 
 export const discoveryAnswer = z.looseObject({
@@ -103,7 +127,10 @@ export const discoverySearchAnswer = z.looseObject({
 });
 
 /** A JSON-RPC message (or a batch of them): the MCP endpoint's body and answer. */
-export const jsonRpcMessage = z.union([z.looseObject({ jsonrpc: z.literal("2.0") }), z.array(z.looseObject({ jsonrpc: z.literal("2.0") }))]);
+export const jsonRpcMessage = z.union([
+  z.looseObject({ jsonrpc: z.literal("2.0") }),
+  z.array(z.looseObject({ jsonrpc: z.literal("2.0") })),
+]);
 
 export const openApiAnswer = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
 
@@ -118,7 +145,8 @@ export const registryComponents: Record<string, JsonSchema> = {
       server: ref("ServerDetail"),
       _meta: {
         type: "object",
-        description: "Registry-managed metadata; Agora's own under `dev.agora-mcp/listing` (price, categories, verification).",
+        description:
+          "Registry-managed metadata; Agora's own under `dev.agora-mcp/listing` (price, categories, verification).",
         properties: {
           "io.modelcontextprotocol.registry/official": {
             type: "object",
@@ -157,6 +185,11 @@ export const serverList = ref("ServerList");
 export const serverResponse = ref("ServerResponse");
 
 /** An MCP Server Card (SEP-2127): the server's identity, endpoint and transports, before any connection. */
-export const serverCardAnswer = z.looseObject({ name: z.string(), version: z.string(), description: z.string().optional(), remotes: z.array(z.looseObject({ type: z.string(), url: z.string() })).optional() });
+export const serverCardAnswer = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  description: z.string().optional(),
+  remotes: z.array(z.looseObject({ type: z.string(), url: z.string() })).optional(),
+});
 /** An AI Catalog listing every approved listing's server card. */
 export const serverCardCatalogAnswer = z.looseObject({ entries: z.array(z.looseObject({})).optional() });

@@ -42,7 +42,8 @@ export type Operation = {
 /** Route file (relative to the repository, `app/…/route.ts`) → its methods → the operation(s) each serves. */
 export type RouteDescriptions = Record<string, Partial<Record<HttpMethod, Operation | Operation[]>>>;
 
-export const operationsOf = (entry: Operation | Operation[] | undefined): Operation[] => (entry === undefined ? [] : [entry].flat());
+export const operationsOf = (entry: Operation | Operation[] | undefined): Operation[] =>
+  entry === undefined ? [] : [entry].flat();
 
 /** `app/(a route group)/api/mcp-agents/[id]/route.ts` → `/api/mcp-agents/{id}`. */
 function pathOfRouteFile(file: string): string {
@@ -55,7 +56,8 @@ function pathOfRouteFile(file: string): string {
     "/" +
     segments
       .map((s) => {
-        if (/^\[\.\.\..+\]$|^\[\[\.\.\..+\]\]$/.test(s)) throw new Error(`${file} is a catch-all route: its operations name their paths (path: "…").`);
+        if (/^\[\.\.\..+\]$|^\[\[\.\.\..+\]\]$/.test(s))
+          throw new Error(`${file} is a catch-all route: its operations name their paths (path: "…").`);
         return s.replace(/^\[(.+)\]$/, "{$1}");
       })
       .join("/")
@@ -76,7 +78,10 @@ function errorCodesOf(operation: Operation): ErrorCode[] {
     const reads = spec.query !== undefined || spec.body !== undefined;
     if (spec.query) codes.add("invalid_input");
     if (spec.params) codes.add(spec.params instanceof z.ZodType ? "invalid_input" : "not_found");
-    if (spec.body) ["invalid_json", "invalid_input", "unsupported_media_type", "body_too_large"].forEach((c) => codes.add(c as ErrorCode));
+    if (spec.body)
+      ["invalid_json", "invalid_input", "unsupported_media_type", "body_too_large"].forEach((c) =>
+        codes.add(c as ErrorCode),
+      );
     if (spec.rawBody) {
       codes.add("body_too_large");
       if (spec.rawBody.json) codes.add("unsupported_media_type");
@@ -108,7 +113,9 @@ function frontCodesOf(path: string, method: HttpMethod): ErrorCode[] {
 function paramSchemas(operation: Operation): Record<string, JsonSchema> {
   const spec = operation.handler?.spec.params;
   if (!spec) return {};
-  const json = toJson(spec instanceof z.ZodType ? spec : spec.schema, "input") as { properties?: Record<string, JsonSchema> };
+  const json = toJson(spec instanceof z.ZodType ? spec : spec.schema, "input") as {
+    properties?: Record<string, JsonSchema>;
+  };
   return json.properties ?? {};
 }
 
@@ -117,13 +124,17 @@ function parameters(path: string, operation: Operation): JsonSchema[] {
   const schemas = paramSchemas(operation);
   const out: JsonSchema[] = named.map((name) => {
     const description = operation.params?.[name];
-    if (!description) throw new Error(`${operation.operationId}: the path parameter {${name}} has no description (params: { ${name}: "…" }).`);
+    if (!description)
+      throw new Error(
+        `${operation.operationId}: the path parameter {${name}} has no description (params: { ${name}: "…" }).`,
+      );
     const schema = schemas[name]?.type === "string" ? schemas[name] : { type: "string" };
     return { name, in: "path", required: true, description, schema };
   });
   const specQuery = operation.handler?.spec.query;
   const query = operation.query ?? (specQuery instanceof z.ZodType ? specQuery : undefined);
-  if (specQuery && !query) throw new Error(`${operation.operationId}: the route reads its query with a function; name its schema (query: …).`);
+  if (specQuery && !query)
+    throw new Error(`${operation.operationId}: the route reads its query with a function; name its schema (query: …).`);
   if (query) {
     const json = toJson(query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
@@ -141,14 +152,19 @@ function responses(operation: Operation, front: ErrorCode[]): Record<string, Jso
   const out: Record<string, JsonSchema> = {};
   for (const answer of operation.answers) {
     out[String(answer.status)] = answer.schema
-      ? { description: answer.description, content: { "application/json": { schema: toJson(answer.schema, "output") } } }
+      ? {
+          description: answer.description,
+          content: { "application/json": { schema: toJson(answer.schema, "output") } },
+        }
       : { description: answer.description };
   }
   const shape = operation.errorShape ?? "Error";
   const own = errorCodesOf(operation);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set([...own, ...front])) byStatus.set(ERROR_CODE_STATUS[code], [...(byStatus.get(ERROR_CODE_STATUS[code]) ?? []), code]);
-  const shaped = (as: ErrorShape, codes: ErrorCode[]): JsonSchema => (as === "JsonRpcError" ? ref(as) : { allOf: [ref(as), { properties: { code: { enum: codes } } }] });
+  for (const code of new Set([...own, ...front]))
+    byStatus.set(ERROR_CODE_STATUS[code], [...(byStatus.get(ERROR_CODE_STATUS[code]) ?? []), code]);
+  const shaped = (as: ErrorShape, codes: ErrorCode[]): JsonSchema =>
+    as === "JsonRpcError" ? ref(as) : { allOf: [ref(as), { properties: { code: { enum: codes } } }] };
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const description = codes.map((code) => `\`${code}\`: ${ERROR_CODE_MEANINGS[code]}`).join(" ");
     // A registry route words its own refusals its way; what is answered in front of it is the plain shape.
@@ -156,12 +172,19 @@ function responses(operation: Operation, front: ErrorCode[]): Record<string, Jso
     const frontCodes = codes.filter((code) => !own.includes(code));
     const frontShape: ErrorShape = shape === "JsonRpcError" ? shape : "Error";
     const schema =
-      frontCodes.length === 0 || frontShape === shape ? shaped(shape, codes) : routeCodes.length === 0 ? shaped(frontShape, frontCodes) : { oneOf: [shaped(shape, routeCodes), shaped(frontShape, frontCodes)] };
+      frontCodes.length === 0 || frontShape === shape
+        ? shaped(shape, codes)
+        : routeCodes.length === 0
+          ? shaped(frontShape, frontCodes)
+          : { oneOf: [shaped(shape, routeCodes), shaped(frontShape, frontCodes)] };
     const existing = out[String(status)];
     if (existing) {
       // The route answers this status itself too (readiness's 503): either shape.
       const content = (existing.content as Record<string, { schema: JsonSchema }> | undefined)?.["application/json"];
-      out[String(status)] = { description: `${existing.description as string} ${description}`, content: { "application/json": { schema: content ? { oneOf: [content.schema, schema] } : schema } } };
+      out[String(status)] = {
+        description: `${existing.description as string} ${description}`,
+        content: { "application/json": { schema: content ? { oneOf: [content.schema, schema] } : schema } },
+      };
     } else {
       out[String(status)] = { description, content: { "application/json": { schema } } };
     }
@@ -185,7 +208,10 @@ function describe(path: string, method: HttpMethod, operation: Operation): JsonS
 }
 
 const TAGS = [
-  { name: "servers", description: "The official MCP Registry's read API (operations and schemas named as its OpenAPI names them)" },
+  {
+    name: "servers",
+    description: "The official MCP Registry's read API (operations and schemas named as its OpenAPI names them)",
+  },
   { name: "listings", description: "The marketplace's own listings API" },
   { name: "discovery", description: "x402 Bazaar discovery and search" },
   { name: "mcp", description: "The registry as a remote MCP server (JSON-RPC over Streamable HTTP)" },
@@ -202,7 +228,8 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
   for (const [file, methods] of Object.entries(routes)) {
     for (const method of HTTP_METHODS) {
       for (const operation of operationsOf(methods[method])) {
-        if (ids.has(operation.operationId)) throw new Error(`${file}: operationId ${operation.operationId} is used twice.`);
+        if (ids.has(operation.operationId))
+          throw new Error(`${file}: operationId ${operation.operationId} is used twice.`);
         ids.add(operation.operationId);
         const path = operation.path ?? pathOfRouteFile(file);
         (paths[path] ??= {})[method.toLowerCase()] = describe(path, method, operation);
@@ -224,13 +251,24 @@ export function openApiDocument(routes: RouteDescriptions): JsonSchema {
     tags: TAGS,
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API token (agora_…) from POST /api/auth/login, /register or /callback, or the account page." } },
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API token (agora_…) from POST /api/auth/login, /register or /callback, or the account page.",
+        },
+      },
       schemas: {
         ErrorCode: {
           type: "string",
           enum: codes,
-          description: "Each code, its HTTP status and meaning:\n" + codes.map((code) => `- \`${code}\` (${ERROR_CODE_STATUS[code]}): ${ERROR_CODE_MEANINGS[code]}`).join("\n"),
-          oneOf: codes.map((code) => ({ const: code, description: `${ERROR_CODE_STATUS[code]}: ${ERROR_CODE_MEANINGS[code]}` })),
+          description:
+            "Each code, its HTTP status and meaning:\n" +
+            codes.map((code) => `- \`${code}\` (${ERROR_CODE_STATUS[code]}): ${ERROR_CODE_MEANINGS[code]}`).join("\n"),
+          oneOf: codes.map((code) => ({
+            const: code,
+            description: `${ERROR_CODE_STATUS[code]}: ${ERROR_CODE_MEANINGS[code]}`,
+          })),
         },
         Error: toJson(errorAnswer, "output"),
         RegistryError: toJson(registryErrorAnswer, "output"),

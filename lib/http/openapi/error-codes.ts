@@ -17,8 +17,10 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   invalid_credentials: "The e-mail or the password is wrong.",
   session_expired: "The session or the link has expired.",
   forbidden: "Signed in, but not allowed to do this.",
-  cross_site_request: "A state change sent from another site (Origin or Sec-Fetch-Site): a browser may change state only from this site.",
-  method_not_allowed: "This address answers other methods (`Allow` names them): the registry and discovery routes are read-only.",
+  cross_site_request:
+    "A state change sent from another site (Origin or Sec-Fetch-Site): a browser may change state only from this site.",
+  method_not_allowed:
+    "This address answers other methods (`Allow` names them): the registry and discovery routes are read-only.",
   not_found: "Nothing at this address (the listing, server or version does not exist or is not approved).",
   conflict: "The request conflicts with the current state.",
   email_taken: "An account with this e-mail exists.",
@@ -31,6 +33,7 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   upstream_failed: "A service Agora depends on (GitHub, the mailing list) failed.",
   unavailable: "The service is briefly unavailable (the database is restarting): retry after `Retry-After` seconds.",
   busy: "The server is busy hashing passwords: retry after `Retry-After` seconds.",
-  overloaded: "The server is working on as many requests as it can (or as this address may hold at once): retry after `Retry-After` seconds.",
+  overloaded:
+    "The server is working on as many requests as it can (or as this address may hold at once): retry after `Retry-After` seconds.",
   restarting: "This server is shutting down for a restart or a deployment: retry after `Retry-After` seconds.",
 };

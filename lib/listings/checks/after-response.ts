@@ -8,7 +8,11 @@ import { logError } from "@/lib/log";
 import { checkListing } from "./check-listings";
 
 /** Runs `check` for a listing once the response is out; a failure is logged as `failure`, never thrown. */
-export function afterResponse(listingId: string, check: (db: Db, listingId: string) => Promise<unknown>, failure: string): void {
+export function afterResponse(
+  listingId: string,
+  check: (db: Db, listingId: string) => Promise<unknown>,
+  failure: string,
+): void {
   const run = async () => {
     try {
       await check(await getDb(), listingId);

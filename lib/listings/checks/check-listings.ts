@@ -80,7 +80,9 @@ export async function checkListings(db: Db, options: CheckListingsOptions = {}):
   // revalidated once per run (hourly by default), as test purchases, sales and ingestion do. Comparing each check
   // with the last to skip it would cost more than it saves.
   if (summary.listings > summary.notRecorded || summary.badgesCleared > 0) {
-    await changed("catalogue").catch((error: unknown) => logError("could not revalidate pages after the checks", error));
+    await changed("catalogue").catch((error: unknown) =>
+      logError("could not revalidate pages after the checks", error),
+    );
   }
   summary.durationMs = Math.round(performance.now() - started);
   return summary;

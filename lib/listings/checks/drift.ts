@@ -31,7 +31,12 @@ function priceDrift(approved: ApprovedTerms["prices"], found: PricedItem[], fact
     .filter((name) => shown(before.get(name), "") !== shown(after.get(name), ""))
     .map((name) => {
       const [was, now] = [before.get(name), after.get(name)];
-      const finding: DriftFinding = { kind: "price", subject: name, approved: shown(was, "not offered"), found: shown(now, "no longer offered") };
+      const finding: DriftFinding = {
+        kind: "price",
+        subject: name,
+        approved: shown(was, "not offered"),
+        found: shown(now, "no longer offered"),
+      };
       return heldRise(was, now, factor) ? { ...finding, held: true } : finding;
     });
 }
@@ -39,12 +44,22 @@ function priceDrift(approved: ApprovedTerms["prices"], found: PricedItem[], fact
 // Addresses compare without case (EIP-55 checksums only change letter case).
 function walletDrift(approved: AcceptedPayment[], found: AcceptedPayment[]): DriftFinding[] {
   const wallets = (list: AcceptedPayment[], method: string) =>
-    [...new Set(list.filter((m) => m.paymentMethod === method).map((m) => m.walletAddress.toLowerCase()))].sort().join(", ") || "none";
+    [...new Set(list.filter((m) => m.paymentMethod === method).map((m) => m.walletAddress.toLowerCase()))]
+      .sort()
+      .join(", ") || "none";
   const methods = [...new Set([...approved, ...found].map((m) => m.paymentMethod))];
-  return methods
-    .filter((method) => wallets(approved, method) !== wallets(found, method))
-    // Buyers following the listing would pay someone else: never shown before a reviewer approves it.
-    .map((method) => ({ kind: "wallet", subject: method, approved: wallets(approved, method), found: wallets(found, method), held: true }));
+  return (
+    methods
+      .filter((method) => wallets(approved, method) !== wallets(found, method))
+      // Buyers following the listing would pay someone else: never shown before a reviewer approves it.
+      .map((method) => ({
+        kind: "wallet",
+        subject: method,
+        approved: wallets(approved, method),
+        found: wallets(found, method),
+        held: true,
+      }))
+  );
 }
 
 /**
@@ -52,19 +67,33 @@ function walletDrift(approved: AcceptedPayment[], found: AcceptedPayment[]): Dri
  * read (no prices, no payment methods, no tools) are not compared: a failed read is not a change. Findings marked
  * `held` (a price rise past `factor` times the approved price, another payee) keep the approved terms served.
  */
-export function findDrift(approved: ApprovedTerms, probe: ProbeTerms & { pricesRead: boolean }, factor = DEFAULT_PRICE_RISE_REVIEW_FACTOR): DriftFinding[] {
+export function findDrift(
+  approved: ApprovedTerms,
+  probe: ProbeTerms & { pricesRead: boolean },
+  factor = DEFAULT_PRICE_RISE_REVIEW_FACTOR,
+): DriftFinding[] {
   const findings: DriftFinding[] = [];
   if (probe.pricesRead) findings.push(...priceDrift(approved.prices, probe.pricedItems, factor));
   if (probe.paymentMethods.length > 0) findings.push(...walletDrift(approved.wallets, probe.paymentMethods));
   const tools = probe.tools.map((t) => t.name).sort();
   if (tools.length > 0 && tools.join(", ") !== approved.tools.join(", ")) {
-    findings.push({ kind: "tools", subject: "", approved: approved.tools.join(", ") || "none", found: tools.join(", ") });
+    findings.push({
+      kind: "tools",
+      subject: "",
+      approved: approved.tools.join(", ") || "none",
+      found: tools.join(", "),
+    });
   }
   return findings;
 }
 
 /** Stores a check of a listing's server with its drift against the approved terms, in one transaction. */
-export function recordCheck(db: Db, probed: Pick<ProbeTarget, "id" | "revision">, result: ProbeResult, now = new Date()): Promise<RecordedProbe> {
+export function recordCheck(
+  db: Db,
+  probed: Pick<ProbeTarget, "id" | "revision">,
+  result: ProbeResult,
+  now = new Date(),
+): Promise<RecordedProbe> {
   const factor = env().PRICE_RISE_REVIEW_FACTOR;
   return recordProbe(db, probed, result, (approved) => findDrift(approved, result, factor), now);
 }

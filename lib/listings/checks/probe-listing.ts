@@ -8,6 +8,12 @@ function ownerNamedTools(names: readonly string[]): NamedPaidTool[] {
 }
 
 /** Probes `target`'s server (a listing, or a pending edit of one) with its owner's paid tools added to `options`'. */
-export function probeListingServer(target: { serverUrl: string; paidTools: readonly string[] }, options: ProbeOptions = {}): Promise<ProbeResult> {
-  return probeServer(target.serverUrl, { ...options, paidTools: [...(options.paidTools ?? []), ...ownerNamedTools(target.paidTools)] });
+export function probeListingServer(
+  target: { serverUrl: string; paidTools: readonly string[] },
+  options: ProbeOptions = {},
+): Promise<ProbeResult> {
+  return probeServer(target.serverUrl, {
+    ...options,
+    paidTools: [...(options.paidTools ?? []), ...ownerNamedTools(target.paidTools)],
+  });
 }

@@ -13,7 +13,8 @@ const FIELDS: { key: keyof EditInput; label: string }[] = [
   { key: "paidTools", label: "Tools named as paid" },
 ];
 
-const text = (value: EditInput[keyof EditInput]) => (Array.isArray(value) ? value.join(", ") : value instanceof Date ? value.toISOString() : (value ?? ""));
+const text = (value: EditInput[keyof EditInput]) =>
+  Array.isArray(value) ? value.join(", ") : value instanceof Date ? value.toISOString() : (value ?? "");
 
 /**
  * The prices and payees an edit's check found that differ from the approved ones: a change a check held for review
@@ -21,13 +22,25 @@ const text = (value: EditInput[keyof EditInput]) => (Array.isArray(value) ? valu
  */
 export function termsChanges(approved: ApprovedTerms | null, check: EditCheck | null): EditChange[] {
   if (!approved || !check?.reachable) return [];
-  const prices = (items: { name: string; amount: number; currency: string }[]) => items.map((i) => `${i.name}: ${i.amount} ${i.currency}`).join("\n");
-  const payees = (methods: { paymentMethod: string; walletAddress: string }[]) => methods.map((m) => `${m.paymentMethod} → ${m.walletAddress}`).join("\n");
+  const prices = (items: { name: string; amount: number; currency: string }[]) =>
+    items.map((i) => `${i.name}: ${i.amount} ${i.currency}`).join("\n");
+  const payees = (methods: { paymentMethod: string; walletAddress: string }[]) =>
+    methods.map((m) => `${m.paymentMethod} → ${m.walletAddress}`).join("\n");
   const pairs = [
-    { field: "Prices", before: prices(approved.prices), after: check.pricesRead ? prices(check.pricedItems) : prices(approved.prices) },
-    { field: "Payee wallets", before: payees(approved.wallets), after: check.paymentMethods.length ? payees(check.paymentMethods) : payees(approved.wallets) },
+    {
+      field: "Prices",
+      before: prices(approved.prices),
+      after: check.pricesRead ? prices(check.pricedItems) : prices(approved.prices),
+    },
+    {
+      field: "Payee wallets",
+      before: payees(approved.wallets),
+      after: check.paymentMethods.length ? payees(check.paymentMethods) : payees(approved.wallets),
+    },
   ];
-  return pairs.filter((p) => p.before.toLowerCase() !== p.after.toLowerCase()).map((p) => ({ field: p.field, before: p.before || "none", after: p.after || "none" }));
+  return pairs
+    .filter((p) => p.before.toLowerCase() !== p.after.toLowerCase())
+    .map((p) => ({ field: p.field, before: p.before || "none", after: p.after || "none" }));
 }
 
 /** The fields `proposed` changes from `current`, in the form's order (empty when it changes nothing). */

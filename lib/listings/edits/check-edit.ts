@@ -6,7 +6,11 @@ import type { ProbeOptions, ProbeResult } from "@/lib/probe";
 import { probeListingServer } from "@/lib/listings/checks/probe-listing";
 
 /** Probes the listing's pending edit now, with the tools the edit names as paid; null when it has none (or it was replaced while the probe ran). */
-export async function checkListingEdit(db: Db, listingId: string, options: ProbeOptions = {}): Promise<ProbeResult | null> {
+export async function checkListingEdit(
+  db: Db,
+  listingId: string,
+  options: ProbeOptions = {},
+): Promise<ProbeResult | null> {
   const edit = await findPendingEdit(db, listingId);
   if (!edit) return null;
   const result = await probeListingServer(edit, options);

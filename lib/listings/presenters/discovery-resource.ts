@@ -45,7 +45,12 @@ function tags(categories: string[]): string[] {
 }
 
 /** Agora's evidence about the listing an entry belongs to (lib/registry/discovery-entries.ts reads it). */
-type DiscoveryFacts = { sales: SalesSummary; testPurchase: TestPurchaseView | null; buyerRating: { count: number; average: number | null }; delivery30d: DeliveryCounts };
+type DiscoveryFacts = {
+  sales: SalesSummary;
+  testPurchase: TestPurchaseView | null;
+  buyerRating: { count: number; average: number | null };
+  delivery30d: DeliveryCounts;
+};
 
 /**
  * The listing's evidence, read the way the field reads it: Coinbase's Bazaar's `quality` (paid calls and distinct
@@ -61,7 +66,9 @@ function quality(payable: PayableItem, { sales, testPurchase, buyerRating, deliv
       // Discovery lists verified listings only; a test purchase that paid and got nothing back takes it away.
       verified: testPurchase?.outcome !== "not-delivered",
       lastCheckedAt: payable.checkedAt,
-      deliveryTested: testPurchase ? { outcome: testPurchase.outcome, at: testPurchase.at, deliveredMs: testPurchase.deliveredMs } : null,
+      deliveryTested: testPurchase
+        ? { outcome: testPurchase.outcome, at: testPurchase.at, deliveredMs: testPurchase.deliveredMs }
+        : null,
       buyerRating: { count: buyerRating.count, averageStars: buyerRating.average },
       // What came of Agora's test purchases and buyers' signed receipts over 30 days: delivered, failed without a
       // charge, failed after paying (and how many of them buyers reported, when any did).
@@ -77,7 +84,10 @@ export function toDiscoveryResource(payable: PayableItem, facts: DiscoveryFacts)
   const { item, listed } = payable;
   const toolName = item.toolName;
   const tool = payable.tools.find((t) => t.name === toolName);
-  const inputSchema = tool?.inputSchema && typeof tool.inputSchema === "object" ? (tool.inputSchema as Record<string, unknown>) : { type: "object" };
+  const inputSchema =
+    tool?.inputSchema && typeof tool.inputSchema === "object"
+      ? (tool.inputSchema as Record<string, unknown>)
+      : { type: "object" };
   // Made only when it surely satisfies the schema; the probe's unpaid call with the same arguments got PaymentRequired.
   const example = exampleArguments(inputSchema);
   const itemName = listed?.name ?? item.name;
@@ -102,7 +112,14 @@ export function toDiscoveryResource(payable: PayableItem, facts: DiscoveryFacts)
     extensions: {
       bazaar: {
         info: {
-          input: { type: "mcp", toolName, description, transport: "streamable-http", inputSchema, ...(example ? { example } : {}) },
+          input: {
+            type: "mcp",
+            toolName,
+            description,
+            transport: "streamable-http",
+            inputSchema,
+            ...(example ? { example } : {}),
+          },
           output: { type: "json" },
         },
         schema: MCP_INFO_SCHEMA,

@@ -11,7 +11,10 @@ import { testPurchaseSchema } from "@/lib/listings/test-purchase-view";
 const toolPriceSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
-  priceUsd: z.number().nullable().describe("USD per call of the cheapest item bought through this tool; null when nothing on it is priced."),
+  priceUsd: z
+    .number()
+    .nullable()
+    .describe("USD per call of the cheapest item bought through this tool; null when nothing on it is priced."),
   paymentMethods: z.array(z.string()).describe("Ids of the payment methods this tool accepts, e.g. USDC_BASE_SEPOLIA."),
 });
 
@@ -26,10 +29,14 @@ const pricedItemSchema = z.object({
   style: z
     .enum(PAID_STYLES)
     .nullable()
-    .describe("How this item's tool asks for and takes payment, as the latest check read it (see paymentStyle); null when not read."),
+    .describe(
+      "How this item's tool asks for and takes payment, as the latest check read it (see paymentStyle); null when not read.",
+    ),
   scheme: z
     .enum(["exact", "upto"])
-    .describe("How the price is paid: exact (the price, every call) or upto (metered: priceUsd is the most a call may cost; the server settles what the call used)."),
+    .describe(
+      "How the price is paid: exact (the price, every call) or upto (metered: priceUsd is the most a call may cost; the server settles what the call used).",
+    ),
 });
 
 const paymentMethodSchema = z.object({
@@ -46,7 +53,10 @@ const verificationSchema = z.object({
 });
 
 const uptimeSchema = z.object({
-  percent: z.number().nullable().describe("Share of the last 30 days' checks that reached the server; null without checks."),
+  percent: z
+    .number()
+    .nullable()
+    .describe("Share of the last 30 days' checks that reached the server; null without checks."),
   checks: z.number().int(),
   medianLatencyMs: z.number().nullable().describe("Median MCP handshake time of the checks that reached it."),
 });
@@ -58,36 +68,69 @@ const driftSchema = z.object({
   found: z.string().describe("What the check found instead."),
   held: z
     .boolean()
-    .describe("Held for review: the change (a price rise past the review factor, another payee) was not applied; the listing kept its approved terms, without Verified, until a reviewer approved it."),
+    .describe(
+      "Held for review: the change (a price rise past the review factor, another payee) was not applied; the listing kept its approved terms, without Verified, until a reviewer approved it.",
+    ),
   detectedAt: z.string().describe("ISO 8601 time of the check that found it."),
 });
 
 const deliverySchema = z.object({
-  delivered: z.number().int().describe("Purchases (Agora's test purchases and buyers' signed receipts) that were paid for and delivered a good result."),
-  failedUncharged: z.number().int().describe("Test purchases that failed without costing anything: the server refused the payment, or its tool failed and the payment was not used."),
-  failedCharged: z.number().int().describe("Purchases (test purchases and buyers' signed receipts) that failed after the money moved (or may have): paid, and nothing good came back."),
+  delivered: z
+    .number()
+    .int()
+    .describe(
+      "Purchases (Agora's test purchases and buyers' signed receipts) that were paid for and delivered a good result.",
+    ),
+  failedUncharged: z
+    .number()
+    .int()
+    .describe(
+      "Test purchases that failed without costing anything: the server refused the payment, or its tool failed and the payment was not used.",
+    ),
+  failedCharged: z
+    .number()
+    .int()
+    .describe(
+      "Purchases (test purchases and buyers' signed receipts) that failed after the money moved (or may have): paid, and nothing good came back.",
+    ),
   buyerReceipts: z
     .object({
       delivered: z.number().int().describe("Buyers' signed receipts saying the paid call delivered."),
-      failedCharged: z.number().int().describe("Buyers' signed receipts saying they were charged and nothing good came back."),
+      failedCharged: z
+        .number()
+        .int()
+        .describe("Buyers' signed receipts saying they were charged and nothing good came back."),
     })
     .optional()
-    .describe("How many of the counts above came from buyers' signed receipts (each checked against its payment on chain); absent when there were none."),
+    .describe(
+      "How many of the counts above came from buyers' signed receipts (each checked against its payment on chain); absent when there were none.",
+    ),
 });
 
 /** Liveness: small enough for every search result. */
 export const statusFactsSchema = z.object({
-  lastCheckedAt: z.string().nullable().describe("When Agora last probed the server (ISO 8601); null before the first check."),
+  lastCheckedAt: z
+    .string()
+    .nullable()
+    .describe("When Agora last probed the server (ISO 8601); null before the first check."),
   reachable: z.boolean().nullable().describe("Whether that check completed the MCP handshake."),
   uptime30d: uptimeSchema,
   sales: salesFactsSchema,
-  testPurchase: testPurchaseSchema.nullable().describe("Agora's latest test purchase from this server (it buys from each paid listing on a schedule); null before the first."),
-  delivery30d: deliverySchema.describe("Agora's test purchases from this server and its buyers' signed delivery receipts over the last 30 days, by what came of them; all 0 when there were none."),
+  testPurchase: testPurchaseSchema
+    .nullable()
+    .describe(
+      "Agora's latest test purchase from this server (it buys from each paid listing on a schedule); null before the first.",
+    ),
+  delivery30d: deliverySchema.describe(
+    "Agora's test purchases from this server and its buyers' signed delivery receipts over the last 30 days, by what came of them; all 0 when there were none.",
+  ),
 });
 
 /** What the server sells and where the money goes, as the latest check read it. */
 const salesTermsSchema = z.object({
-  tools: z.array(toolPriceSchema).describe("Tools with per-tool prices, as the latest check read them; empty before the first check."),
+  tools: z
+    .array(toolPriceSchema)
+    .describe("Tools with per-tool prices, as the latest check read them; empty before the first check."),
   pricedItems: z.array(pricedItemSchema).describe("Everything price-listing offered at the latest check."),
   paymentMethods: z.array(paymentMethodSchema).describe("Accepted payment methods and wallets at the latest check."),
   paymentStyle: z
@@ -100,10 +143,14 @@ const salesTermsSchema = z.object({
   protocolVersion: z
     .string()
     .nullable()
-    .describe("The MCP revision the server spoke at the latest check: 2026-07-28 (stateless, no handshake) or a 2025 revision (initialize first); null before a check reached it."),
+    .describe(
+      "The MCP revision the server spoke at the latest check: 2026-07-28 (stateless, no handshake) or a 2025 revision (initialize first); null before a check reached it.",
+    ),
   drift: z
     .array(driftSchema)
-    .describe("Changes checks found against what was approved (price, payee wallet, tool set), newest first. A held change (held: true) waits for review before any surface shows it."),
+    .describe(
+      "Changes checks found against what was approved (price, payee wallet, tool set), newest first. A held change (held: true) waits for review before any surface shows it.",
+    ),
 });
 
 export const probeFactsSchema = statusFactsSchema.extend(salesTermsSchema.shape);
@@ -115,7 +162,11 @@ export function statusFacts(view: ListingView): StatusFacts {
   return {
     lastCheckedAt: view.probe?.checkedAt ?? null,
     reachable: view.probe?.reachable ?? null,
-    uptime30d: { percent: view.uptime.uptimePct, checks: view.uptime.checks, medianLatencyMs: view.uptime.medianLatencyMs },
+    uptime30d: {
+      percent: view.uptime.uptimePct,
+      checks: view.uptime.checks,
+      medianLatencyMs: view.uptime.medianLatencyMs,
+    },
     sales: salesFacts(view.sales),
     testPurchase: view.testPurchase,
     delivery30d: view.delivery30d,
@@ -124,7 +175,9 @@ export function statusFacts(view: ListingView): StatusFacts {
 
 function verificationMessage(probe: NonNullable<ListingView["probe"]>): string | null {
   if (probe.verifiable) return null;
-  return probe.reachable ? "Reachable, but not a MonetizedMCP server that accepts a supported payment method." : "The server did not answer.";
+  return probe.reachable
+    ? "Reachable, but not a MonetizedMCP server that accepts a supported payment method."
+    : "The server did not answer.";
 }
 
 export function probeFacts(view: ListingView): ProbeFacts {
@@ -136,8 +189,15 @@ export function probeFacts(view: ListingView): ProbeFacts {
     ...statusFacts(view),
     tools: (probe?.tools ?? []).map((tool) => {
       // The cheapest paid item bought through this tool (a free item does not make a paid tool free).
-      const sold = items.filter((i) => i.amount > 0 && ((i.toolName ?? MAKE_PURCHASE_TOOL) === tool.name || i.name === tool.name)).map((i) => i.amount);
-      return { name: tool.name, description: tool.description, priceUsd: sold.length ? Math.min(...sold) : null, paymentMethods: sold.length ? acceptedIds : [] };
+      const sold = items
+        .filter((i) => i.amount > 0 && ((i.toolName ?? MAKE_PURCHASE_TOOL) === tool.name || i.name === tool.name))
+        .map((i) => i.amount);
+      return {
+        name: tool.name,
+        description: tool.description,
+        priceUsd: sold.length ? Math.min(...sold) : null,
+        paymentMethods: sold.length ? acceptedIds : [],
+      };
     }),
     pricedItems: items.map((i) => ({
       id: i.id ?? null,
@@ -153,11 +213,22 @@ export function probeFacts(view: ListingView): ProbeFacts {
     })),
     paymentMethods: methods.map((m) => {
       const known = findNetwork(m.paymentMethod);
-      return { id: m.paymentMethod, network: known?.v1Network ?? null, asset: known ? "USDC" : null, payTo: m.walletAddress || null };
+      return {
+        id: m.paymentMethod,
+        network: known?.v1Network ?? null,
+        asset: known ? "USDC" : null,
+        payTo: m.walletAddress || null,
+      };
     }),
     paymentStyle: paymentStyleOf(probe),
     drift: view.drift,
     protocolVersion: probe?.reachable ? (probe.protocolVersion ?? null) : null,
-    lastVerification: probe ? { status: probe.verifiable ? "passed" : "failed", checkedAt: probe.checkedAt, message: verificationMessage(probe) } : null,
+    lastVerification: probe
+      ? {
+          status: probe.verifiable ? "passed" : "failed",
+          checkedAt: probe.checkedAt,
+          message: verificationMessage(probe),
+        }
+      : null,
   };
 }

@@ -23,9 +23,17 @@ function summaryBlock(s: ServerSummary, index: number): string {
   ].join("\n");
 }
 
-export function searchText(servers: ServerSummary[], total: number, offset: number, nextCursor: string | null, capped = false): string {
+export function searchText(
+  servers: ServerSummary[],
+  total: number,
+  offset: number,
+  nextCursor: string | null,
+  capped = false,
+): string {
   if (servers.length === 0) {
-    return offset > 0 ? "No more MCP servers: this is past the last page." : "No MCP servers match these filters. Try fewer words, or call list_categories.";
+    return offset > 0
+      ? "No more MCP servers: this is past the last page."
+      : "No MCP servers match these filters. Try fewer words, or call list_categories.";
   }
   const head = capped
     ? `More than ${total.toLocaleString("en-US")} MCP servers match; showing ${offset + 1}–${offset + servers.length}:`
@@ -45,17 +53,27 @@ function driftLine(d: ServerDetails["drift"][number]): string {
 
 export function detailsText(d: ServerDetails): string {
   const tools = d.tools.length
-    ? d.tools.map((t) => `- ${t.name}: ${t.priceUsd ? formatPrice(t.priceUsd) : "Free"}${t.description ? ` — ${t.description}` : ""}`).join("\n")
+    ? d.tools
+        .map(
+          (t) =>
+            `- ${t.name}: ${t.priceUsd ? formatPrice(t.priceUsd) : "Free"}${t.description ? ` — ${t.description}` : ""}`,
+        )
+        .join("\n")
     : d.lastVerification
       ? "The latest check read no tools. Ask the server itself (its price-listing tool) for prices."
       : "Not yet verified: Agora has not read this server's price-listing yet. Ask the server itself (its price-listing tool) for per-tool prices.";
-  const items = d.pricedItems.map((i) => `- ${i.name}: ${formatPrice(i.priceUsd)} ${i.currency} (buy with ${i.toolName})`).join("\n");
+  const items = d.pricedItems
+    .map((i) => `- ${i.name}: ${formatPrice(i.priceUsd)} ${i.currency} (buy with ${i.toolName})`)
+    .join("\n");
   const methods = d.paymentMethods.length
     ? d.paymentMethods.map((m) => `- ${m.id}${m.payTo ? ` → ${m.payTo}` : ""}`).join("\n")
     : d.lastVerification
       ? "The latest check read no payment methods."
       : "Not yet verified: ask the server's payment-methods tool.";
-  const uptime = d.uptime30d.percent === null ? "no checks in 30 days" : `${d.uptime30d.percent}% of ${d.uptime30d.checks} checks in 30 days answered`;
+  const uptime =
+    d.uptime30d.percent === null
+      ? "no checks in 30 days"
+      : `${d.uptime30d.percent}% of ${d.uptime30d.checks} checks in 30 days answered`;
   return [
     `${d.name}${d.verified ? " (verified)" : ""}`,
     d.description,
@@ -80,7 +98,9 @@ export function detailsText(d: ServerDetails): string {
     ...(d.protocolVersion ? [`MCP revision: ${d.protocolVersion}`] : []),
     ...(d.drift.length ? ["", "Changes since approval:", ...d.drift.map(driftLine)] : []),
     `Sales: ${salesLine(d.sales)}${d.sales.lastSale ? `; last ${d.sales.lastSale.at} ($${d.sales.lastSale.amountUsd}, ${d.sales.lastSale.explorerUrl ?? `${d.sales.lastSale.txHash}${d.sales.lastSale.localChain ? " on the local chain" : ""}`})` : ""}`,
-    ...(d.testPurchase ? [`${d.testPurchase.summary}${d.testPurchase.transaction ? ` (transaction ${d.testPurchase.transaction})` : ""}`] : []),
+    ...(d.testPurchase
+      ? [`${d.testPurchase.summary}${d.testPurchase.transaction ? ` (transaction ${d.testPurchase.transaction})` : ""}`]
+      : []),
     `Uptime: ${uptime}${d.uptime30d.medianLatencyMs !== null ? `, median ${d.uptime30d.medianLatencyMs} ms` : ""}`,
     "",
     "Client config (desktop assistant → Settings › Developer › Edit Config):",

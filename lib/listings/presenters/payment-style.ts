@@ -1,6 +1,12 @@
 // How a paid listing is paid, as its latest check read it: the one answer every surface gives (the detail page's
 // "Payment:" line, `paymentStyle` in the JSON API, server.json's `_meta` and the MCP tools' answers).
-import { PAID_STYLE_NAMES, PRICE_LISTING_TOOLS, type PaidStyle, type PricedItem, type ProbedTool } from "@agora-mcp/protocol";
+import {
+  PAID_STYLE_NAMES,
+  PRICE_LISTING_TOOLS,
+  type PaidStyle,
+  type PricedItem,
+  type ProbedTool,
+} from "@agora-mcp/protocol";
 
 /**
  * The style of the listing's paid items: the first one read from a paid tool that names its style (a server built on

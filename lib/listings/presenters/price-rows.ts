@@ -45,7 +45,9 @@ export function priceRows({ tools, pricedItems, paymentMethods }: Probe): PriceR
   const rows: PriceRow[] = [];
   for (const item of pricedItems) {
     if (fromX402Tool(item)) continue;
-    const viaTool = item.x402Tool ? pricedItems.find((t) => fromX402Tool(t) && t.toolName === item.x402Tool && !merged.has(t)) : undefined;
+    const viaTool = item.x402Tool
+      ? pricedItems.find((t) => fromX402Tool(t) && t.toolName === item.x402Tool && !merged.has(t))
+      : undefined;
     const same = viaTool !== undefined && sameOffer(item, viaTool, paymentMethods);
     if (same) merged.add(viaTool);
     rows.push({
@@ -62,12 +64,30 @@ export function priceRows({ tools, pricedItems, paymentMethods }: Probe): PriceR
   const described = (name: string) => tools.find((t) => t.name === name)?.description ?? null;
   for (const item of pricedItems) {
     if (!fromX402Tool(item) || merged.has(item)) continue;
-    rows.push({ key: `x402-${item.toolName}-${item.units}`, name: item.toolName!, isTool: true, description: described(item.toolName!), amount: item.amount, currency: item.currency, alsoX402Tool: null, metered: item.metered === true });
+    rows.push({
+      key: `x402-${item.toolName}-${item.units}`,
+      name: item.toolName!,
+      isTool: true,
+      description: described(item.toolName!),
+      amount: item.amount,
+      currency: item.currency,
+      alsoX402Tool: null,
+      metered: item.metered === true,
+    });
   }
   // The server's other tools (price-listing, make-purchase, free tools…), unpriced.
   for (const tool of tools) {
     if (pricedItems.some((item) => item.name === tool.name || item.toolName === tool.name)) continue;
-    rows.push({ key: `tool-${tool.name}`, name: tool.name, isTool: true, description: tool.description, amount: null, currency: null, alsoX402Tool: null, metered: false });
+    rows.push({
+      key: `tool-${tool.name}`,
+      name: tool.name,
+      isTool: true,
+      description: tool.description,
+      amount: null,
+      currency: null,
+      alsoX402Tool: null,
+      metered: false,
+    });
   }
   return rows;
 }
@@ -76,7 +96,10 @@ export function priceRows({ tools, pricedItems, paymentMethods }: Probe): PriceR
  * A row's price as shown: "Free" (not "Free USDC": a free item is paid in nothing), "$0.01 USDC", "up to $0.10 USDC"
  * for a metered item, or null.
  */
-export function priceText(row: Pick<PriceRow, "amount" | "currency"> & { metered?: boolean }, formatPrice: (amount: number) => string): string | null {
+export function priceText(
+  row: Pick<PriceRow, "amount" | "currency"> & { metered?: boolean },
+  formatPrice: (amount: number) => string,
+): string | null {
   if (row.amount === null) return null;
   if (row.amount === 0) return formatPrice(0);
   return `${row.metered ? "up to " : ""}${formatPrice(row.amount)} ${row.currency}`;
@@ -84,7 +107,11 @@ export function priceText(row: Pick<PriceRow, "amount" | "currency"> & { metered
 
 /** "USDC on Base Sepolia" for a listing paid on Base Sepolia: the networks its payment methods name, else "USDC". */
 export function paidIn(methods: Pick<AcceptedPayment, "paymentMethod">[]): string {
-  const labels = [...new Set(methods.map((m) => PAYMENT_NETWORKS.find((n) => n.paymentMethod === m.paymentMethod)?.label).filter(Boolean))];
+  const labels = [
+    ...new Set(
+      methods.map((m) => PAYMENT_NETWORKS.find((n) => n.paymentMethod === m.paymentMethod)?.label).filter(Boolean),
+    ),
+  ];
   return labels.length > 0 ? `USDC on ${labels.join(" or ")}` : "USDC";
 }
 

@@ -10,12 +10,20 @@ import { SOURCE_NAMES } from "@/lib/listings/source-names";
 export type { ProvenanceChain };
 
 export const provenanceSchema = z.object({
-  source: z.enum(LISTING_SOURCES).describe("Where the listing came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list."),
+  source: z
+    .enum(LISTING_SOURCES)
+    .describe(
+      "Where the listing came from: submitted to Agora, or found in the MCP Registry or an x402 discovery list.",
+    ),
   upstream: z
     .object({
-      name: z.string().describe("The server's name where it was found (the registry name, or the discovery list's service name)."),
+      name: z
+        .string()
+        .describe("The server's name where it was found (the registry name, or the discovery list's service name)."),
       url: z.string().nullable().describe("The upstream entry."),
-      status: z.enum(["active", "deprecated"]).describe("The upstream entry's status; a deprecated server is still listed, with a notice."),
+      status: z
+        .enum(["active", "deprecated"])
+        .describe("The upstream entry's status; a deprecated server is still listed, with a notice."),
     })
     .nullable()
     .describe("For an imported listing, its entry upstream; null for one submitted to Agora."),
@@ -32,7 +40,11 @@ export function provenanceFacts(listing: ProvenanceColumns): Provenance {
     source,
     upstream:
       source !== "agora" && listing.upstreamName
-        ? { name: listing.upstreamName, url: listing.upstreamUrl, status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active" }
+        ? {
+            name: listing.upstreamName,
+            url: listing.upstreamUrl,
+            status: listing.upstreamStatus === "deprecated" ? "deprecated" : "active",
+          }
         : null,
   };
 }
@@ -44,18 +56,39 @@ export function provenanceLine(p: Provenance): string {
 }
 
 /** A registry on a listing's way here, as /v0.1 `_meta` and the detail page name it. */
-export type RegistryHop = { kind: ProvenanceHop["kind"]; name: string; url: string; entryUrl: string | null; listingId: string | null };
+export type RegistryHop = {
+  kind: ProvenanceHop["kind"];
+  name: string;
+  url: string;
+  entryUrl: string | null;
+  listingId: string | null;
+};
 
 /**
  * Where a listing was first published and every registry it passed through, oldest first (the last is the source
  * Agora read it from). Null origin: submitted here. A listing imported before chains were kept has its direct
  * source alone, from its upstream entry's URL.
  */
-export function provenanceChainFacts(listing: ProvenanceColumns, chain: ProvenanceChain): { origin: RegistryHop | null; registries: RegistryHop[] } {
-  const hops: RegistryHop[] = chain.map(({ kind, name, url, entryUrl, listingId }) => ({ kind, name, url, entryUrl, listingId: listingId ?? null }));
+export function provenanceChainFacts(
+  listing: ProvenanceColumns,
+  chain: ProvenanceChain,
+): { origin: RegistryHop | null; registries: RegistryHop[] } {
+  const hops: RegistryHop[] = chain.map(({ kind, name, url, entryUrl, listingId }) => ({
+    kind,
+    name,
+    url,
+    entryUrl,
+    listingId: listingId ?? null,
+  }));
   if (hops.length === 0 && listing.source !== "agora" && listing.upstreamUrl) {
     const kind = listing.source;
-    hops.push({ kind, name: SOURCE_NAMES[kind], url: new URL(listing.upstreamUrl).origin, entryUrl: listing.upstreamUrl, listingId: null });
+    hops.push({
+      kind,
+      name: SOURCE_NAMES[kind],
+      url: new URL(listing.upstreamUrl).origin,
+      entryUrl: listing.upstreamUrl,
+      listingId: null,
+    });
   }
   return { origin: hops[0] ?? null, registries: hops };
 }

@@ -4,7 +4,12 @@ import { ratingToScore } from "@agora-mcp/protocol";
 import type { ListingView } from "@/lib/listings/model";
 import { detailUrl, registryName } from "@/lib/listings/presenters/server-details";
 import { siteUrl } from "@/lib/site";
-import { NO_BUYER_REVIEWS, toFeedbackRecord, type BuyerReviewView, type FeedbackRecord } from "@/lib/listings/buyer-review-view";
+import {
+  NO_BUYER_REVIEWS,
+  toFeedbackRecord,
+  type BuyerReviewView,
+  type FeedbackRecord,
+} from "@/lib/listings/buyer-review-view";
 
 type ReputationSummary = {
   /** ERC-8004 getSummary: how many feedback records and their average value (0–100). */
@@ -22,8 +27,15 @@ function feedbackUrl(listingId: string): string {
   return `${siteUrl()}/api/buyer-reviews/${listingId}/feedback`;
 }
 
-export function feedbackRecords(listing: Pick<ListingView, "slug" | "serverUrl">, reviews: BuyerReviewView[]): FeedbackRecord[] {
-  const target = { registryName: registryName(listing.slug), serverUrl: listing.serverUrl, detailUrl: detailUrl(listing.slug) };
+export function feedbackRecords(
+  listing: Pick<ListingView, "slug" | "serverUrl">,
+  reviews: BuyerReviewView[],
+): FeedbackRecord[] {
+  const target = {
+    registryName: registryName(listing.slug),
+    serverUrl: listing.serverUrl,
+    detailUrl: detailUrl(listing.slug),
+  };
   return reviews.map((r) => toFeedbackRecord(r, target));
 }
 

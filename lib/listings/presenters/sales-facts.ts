@@ -7,7 +7,12 @@ import type { SalesSummary } from "@/lib/listings/model";
 import { transactionPlace } from "@/lib/chain/reader";
 
 const salesWindowSchema = z.object({
-  sales: z.number().int().describe("Purchases settled on chain to the listing's payee wallets (a payment channel's claim counts once, however many calls it paid)."),
+  sales: z
+    .number()
+    .int()
+    .describe(
+      "Purchases settled on chain to the listing's payee wallets (a payment channel's claim counts once, however many calls it paid).",
+    ),
   buyers: z.number().int().describe("Distinct paying wallets."),
   volumeUnits: z.string().describe("Total paid, in the token's smallest unit (USDC: 6 decimals), exact."),
   volumeUsd: z.string().describe("The same in dollars, e.g. 12.50."),
@@ -25,12 +30,21 @@ export const salesFactsSchema = z
         at: z.string().describe("Block time (ISO 8601)."),
         amountUnits: z.string(),
         amountUsd: z.string(),
-        explorerUrl: z.string().nullable().describe("The transaction on the network's public block explorer; null on a local chain."),
-        localChain: z.boolean().describe("The transaction is on a chain on the site's own machine (a sandbox), which no public explorer shows."),
+        explorerUrl: z
+          .string()
+          .nullable()
+          .describe("The transaction on the network's public block explorer; null on a local chain."),
+        localChain: z
+          .boolean()
+          .describe(
+            "The transaction is on a chain on the site's own machine (a sandbox), which no public explorer shows.",
+          ),
       })
       .nullable(),
   })
-  .describe("Sales read from the chain: USDC payments to the payee wallets of the listing's latest check (transferWithAuthorization, x402's upto settlements at what they moved, and payment channels' claims).");
+  .describe(
+    "Sales read from the chain: USDC payments to the payee wallets of the listing's latest check (transferWithAuthorization, x402's upto settlements at what they moved, and payment channels' claims).",
+  );
 
 type SalesFacts = z.infer<typeof salesFactsSchema>;
 
@@ -43,7 +57,9 @@ export function salesFacts(summary: SalesSummary): SalesFacts {
     last7d: window(summary.last7d),
     last30d: window(summary.last30d),
     allTime: window(summary.allTime),
-    lastSale: last ? { ...last, amountUsd: usd(last.amountUnits), ...transactionPlace(last.network, last.txHash) } : null,
+    lastSale: last
+      ? { ...last, amountUsd: usd(last.amountUnits), ...transactionPlace(last.network, last.txHash) }
+      : null,
   };
 }
 

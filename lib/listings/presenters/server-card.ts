@@ -45,7 +45,9 @@ export function toServerCard(listing: ListingView): ServerCard {
     title: server.title,
     description: server.description,
     websiteUrl: server.websiteUrl,
-    remotes: [{ type: "streamable-http", url: listing.serverUrl, ...(spoken ? { supportedProtocolVersions: [spoken] } : {}) }],
+    remotes: [
+      { type: "streamable-http", url: listing.serverUrl, ...(spoken ? { supportedProtocolVersions: [spoken] } : {}) },
+    ],
     ...(repository ? { repository } : {}),
     _meta: {
       [AGORA_META_KEY]: {

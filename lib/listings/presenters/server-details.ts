@@ -14,7 +14,12 @@ export const serverSummarySchema = registryListingSchema.extend(statusFactsSchem
 export const serverDetailsSchema = serverSummarySchema.extend(probeFactsSchema.shape).extend({
   registryName: z.string().describe("The server's name in the official-registry API (/v0.1/servers)."),
   clientConfig: z
-    .object({ mcpServers: z.record(z.string(), z.object({ command: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) })) })
+    .object({
+      mcpServers: z.record(
+        z.string(),
+        z.object({ command: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) }),
+      ),
+    })
     .describe("Desktop-assistant config for the Agora client, which finds and pays this server."),
 });
 

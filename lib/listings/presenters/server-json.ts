@@ -32,7 +32,13 @@ type ServerJson = {
   _meta: Record<string, unknown>;
 };
 
-type OfficialMeta = { status: RegistryStatus; statusChangedAt: string; publishedAt: string; updatedAt: string; isLatest: boolean };
+type OfficialMeta = {
+  status: RegistryStatus;
+  statusChangedAt: string;
+  publishedAt: string;
+  updatedAt: string;
+  isLatest: boolean;
+};
 
 export type ServerResponse = {
   server: ServerJson;
@@ -81,7 +87,8 @@ function listingMeta(listing: ListingView, registry: RegistryFacts) {
     buyerReviews: reputationSummary(listing),
   };
   // The feedback records give way first: the summary keeps a pointer to all of them.
-  if (Buffer.byteLength(JSON.stringify(meta)) > META_MAX_BYTES) meta.buyerReviews = reputationSummary(listing, { withRecords: false });
+  if (Buffer.byteLength(JSON.stringify(meta)) > META_MAX_BYTES)
+    meta.buyerReviews = reputationSummary(listing, { withRecords: false });
   // Then the tools' and items' descriptions (the detail page has them), keeping every name and price.
   if (Buffer.byteLength(JSON.stringify(meta)) > META_MAX_BYTES) {
     meta.tools = meta.tools.map((tool) => ({ ...tool, description: null }));
@@ -102,7 +109,9 @@ function listingMeta(listing: ListingView, registry: RegistryFacts) {
  * never shows in tools/list.
  */
 function paidToolsMeta(listing: ListingView): Record<string, string[]> {
-  const names = (listing.probe?.pricedItems ?? []).flatMap((i) => (i.style && i.style !== "monetized-mcp" && i.toolName ? [i.toolName] : []));
+  const names = (listing.probe?.pricedItems ?? []).flatMap((i) =>
+    i.style && i.style !== "monetized-mcp" && i.toolName ? [i.toolName] : [],
+  );
   return names.length ? { [REGISTRY_PAID_TOOLS_META]: [...new Set(names)] } : {};
 }
 
@@ -118,15 +127,28 @@ function currentRegistryFacts(listing: ListingView): RegistryFacts {
 }
 
 /** One version of a listing: its own, or one its upstream published earlier (GET …/versions lists every one seen). */
-type VersionOverride = { version: string; publishedAt: string | null; server: RegistryFacts["upstreamServer"]; isLatest: boolean };
+type VersionOverride = {
+  version: string;
+  publishedAt: string | null;
+  server: RegistryFacts["upstreamServer"];
+  isLatest: boolean;
+};
 
 /**
  * An imported entry comes back out as its upstream gave it: version, packages, repository and website, and the
  * upstream's own `_meta` entries under their keys, beside Agora's under its own (which replace any an upstream Agora wrote).
  */
-export function toServerResponse(listing: ListingView, registry: RegistryFacts = currentRegistryFacts(listing), at?: VersionOverride): ServerResponse {
+export function toServerResponse(
+  listing: ListingView,
+  registry: RegistryFacts = currentRegistryFacts(listing),
+  at?: VersionOverride,
+): ServerResponse {
   const upstream = at?.server ?? registry.upstreamServer;
-  const { [AGORA_META_KEY]: _upstreamAgora, [REGISTRY_PAID_TOOLS_META]: _upstreamTools, ...upstreamMeta } = upstream?._meta ?? {};
+  const {
+    [AGORA_META_KEY]: _upstreamAgora,
+    [REGISTRY_PAID_TOOLS_META]: _upstreamTools,
+    ...upstreamMeta
+  } = upstream?._meta ?? {};
   return {
     server: {
       $schema: SERVER_SCHEMA_URL,
@@ -134,7 +156,9 @@ export function toServerResponse(listing: ListingView, registry: RegistryFacts =
       title: truncate(listing.name, TEXT_MAX),
       description: truncate(listing.description, TEXT_MAX),
       version: upstream?.version ?? SERVER_VERSION,
-      websiteUrl: upstream ? (upstream.websiteUrl ?? detailUrl(listing.slug)) : (listing.websiteUrl ?? detailUrl(listing.slug)),
+      websiteUrl: upstream
+        ? (upstream.websiteUrl ?? detailUrl(listing.slug))
+        : (listing.websiteUrl ?? detailUrl(listing.slug)),
       ...(upstream?.repository ? { repository: upstream.repository } : {}),
       ...(upstream?.packages?.length ? { packages: upstream.packages } : {}),
       remotes: [{ type: "streamable-http", url: listing.serverUrl }],

@@ -2,7 +2,14 @@
 // how the tool is paid (its style), what its unpaid calls answered, and which of its offers Agora refused and why.
 // Every string that came from the server is made plain text here (no control or direction-changing characters);
 // the page renders it as text, never as markup.
-import { findNetwork, PAID_STYLE_NAMES, unitsToNumber, type PaidReason, type ProbedTool, type ToolPayment } from "@agora-mcp/protocol";
+import {
+  findNetwork,
+  PAID_STYLE_NAMES,
+  unitsToNumber,
+  type PaidReason,
+  type ProbedTool,
+  type ToolPayment,
+} from "@agora-mcp/protocol";
 import { formatPrice } from "@/lib/listings/format";
 
 type ToolPaymentView = {
@@ -77,7 +84,10 @@ export function toolPaymentViews(tools: readonly ProbedTool[]): ToolPaymentView[
         reason: REASONS[paid.reason] ?? "named as paid",
         status: paymentStatusText(paid),
         // An unreadable tool's refusals are its status already.
-        refused: paid.status === "unreadable" ? [] : (paid.refused ?? []).map((r) => `Offer ${r.index + 1} refused: ${plainText(r.reason)}`),
+        refused:
+          paid.status === "unreadable"
+            ? []
+            : (paid.refused ?? []).map((r) => `Offer ${r.index + 1} refused: ${plainText(r.reason)}`),
       },
     ];
   });

@@ -2,12 +2,28 @@
 // sort values themselves are named once, in @agora-mcp/protocol's catalogue.ts, imported through its own subpath: the
 // package's index would bring zod and a Buffer polyfill (about 40 kB gzip) into every client component importing this
 // module. No zod here either, for the same reason.
-import { BROWSE_SORT, CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort, type CatalogueFilters, type CataloguePrice, type CatalogueSort, type CatalogueSource } from "@agora-mcp/protocol/catalogue";
+import {
+  BROWSE_SORT,
+  CATALOGUE_PRICES,
+  CATALOGUE_SORTS,
+  CATALOGUE_SOURCES,
+  defaultSort,
+  type CatalogueFilters,
+  type CataloguePrice,
+  type CatalogueSort,
+  type CatalogueSource,
+} from "@agora-mcp/protocol/catalogue";
 import { SOURCE_NAMES } from "@/lib/listings/source-names";
 
 export { BROWSE_SORT, CATALOGUE_PRICES, CATALOGUE_SORTS, CATALOGUE_SOURCES, defaultSort };
 // Labels are Records over the protocol's lists, so a new value fails to compile until it has a label here.
-export const SORT_LABELS: Record<Sort, string> = { relevance: "Relevance", popular: "Popular", purchased: "Most purchased", newest: "Newest", name: "Name" };
+export const SORT_LABELS: Record<Sort, string> = {
+  relevance: "Relevance",
+  popular: "Popular",
+  purchased: "Most purchased",
+  newest: "Newest",
+  name: "Name",
+};
 export const PRICE_LABELS: Record<PriceFilter, string> = { all: "All prices", free: "Free", paid: "Paid" };
 export const SOURCE_LABELS: Record<SourceFilter, string> = { all: "All sources", ...SOURCE_NAMES };
 export const PAGE_SIZE = 24;

@@ -29,7 +29,11 @@ const caches = new WeakMap<Db, { ttlMs: number; cache: ResultCache<ViewSearchRes
 
 function cacheFor(db: Db, ttlMs: number): ResultCache<ViewSearchResult> {
   let held = caches.get(db);
-  if (!held || held.ttlMs !== ttlMs) caches.set(db, (held = { ttlMs, cache: createResultCache({ maxEntries: MAX_ENTRIES, maxBytes: MAX_CACHED_BYTES, ttlMs }) }));
+  if (!held || held.ttlMs !== ttlMs)
+    caches.set(
+      db,
+      (held = { ttlMs, cache: createResultCache({ maxEntries: MAX_ENTRIES, maxBytes: MAX_CACHED_BYTES, ttlMs }) }),
+    );
   return held.cache;
 }
 
@@ -75,7 +79,16 @@ export async function searchListingViews(
     return searchCatalogue(db, filters, page);
   }
   const version = knownVersion ?? (await catalogueVersion(db));
-  const key = JSON.stringify([version, filters.q, filters.category, filters.price, filters.source ?? "all", filters.sort, page.limit, page.offset]);
+  const key = JSON.stringify([
+    version,
+    filters.q,
+    filters.category,
+    filters.price,
+    filters.source ?? "all",
+    filters.sort,
+    page.limit,
+    page.offset,
+  ]);
   // A failed query is not remembered: the next caller runs it again.
   const { value, hit } = await cacheFor(db, ttlMs).get(key, () => searchCatalogue(db, filters, page));
   searchCacheStats()[hit ? "hits" : "misses"]++;
@@ -83,7 +96,12 @@ export async function searchListingViews(
 }
 
 /** Whether a page is followed by another: past a capped count, a full page means more may follow. */
-export function hasMore(result: { total: number; capped: boolean }, offset: number, count: number, limit: number): boolean {
+export function hasMore(
+  result: { total: number; capped: boolean },
+  offset: number,
+  count: number,
+  limit: number,
+): boolean {
   if (count === 0) return false;
   return result.capped ? count === limit : offset + count < result.total;
 }

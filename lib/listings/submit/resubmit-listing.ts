@@ -5,14 +5,25 @@ import { saveOwnerEdit, type SavedEdit } from "@/db/queries/listing-edits";
 import { ApiError } from "@/lib/errors";
 import { splitCategories } from "@/lib/categories";
 import { enforceLimit, limits } from "@/lib/rate-limit";
-import { admitSubmission, asDuplicateServer, ownerPaidTools, refuseListedServer, type Submission } from "./submit-server";
+import {
+  admitSubmission,
+  asDuplicateServer,
+  ownerPaidTools,
+  refuseListedServer,
+  type Submission,
+} from "./submit-server";
 import { normalizeServerUrl } from "./server-url";
 
 /**
  * Sends the owner's edit for review: beside an approved listing as a pending edit (replacing an earlier one), or as
  * the listing itself when it is not approved; 404 when `userId` owns no such listing.
  */
-export async function resubmitListing(db: Db, userId: string, listingId: string, input: Submission): Promise<SavedEdit> {
+export async function resubmitListing(
+  db: Db,
+  userId: string,
+  listingId: string,
+  input: Submission,
+): Promise<SavedEdit> {
   // An edit is a new check of the owner's host and a new review: it counts against the daily submission
   // limit, and one listing changes at most once a minute.
   await admitSubmission(db, userId, input);

@@ -36,7 +36,10 @@ export function serverUrlProblem(raw: string): string | null {
  * (lib/ssrf/address-policy.ts): a local or unqualified name, or an address that is not global unicast.
  */
 export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, "").replace(/^\[|\]$/g, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/^\[|\]$/g, "");
   const policy = { allowPrivateHosts: false };
   return isIP(host) ? refusalReason(host, policy) !== null : hostnameRefusal(host, policy) !== null;
 }

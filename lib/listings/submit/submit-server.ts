@@ -14,7 +14,8 @@ import { normalizeServerUrl, serverUrlProblem, serverUrlSpellings } from "./serv
 const DUPLICATE_SERVER_MESSAGE = "This MCP server URL has already been submitted.";
 
 /** A parsed submission (serverSubmissionSchema's output); one that names no paid tools may leave the two fields out. */
-export type Submission = Omit<ServerSubmission, "paidTools" | "readPricesConsent"> & Partial<Pick<ServerSubmission, "paidTools" | "readPricesConsent">>;
+export type Submission = Omit<ServerSubmission, "paidTools" | "readPricesConsent"> &
+  Partial<Pick<ServerSubmission, "paidTools" | "readPricesConsent">>;
 
 /** Creates the listing as `pending`; it stays out of the public catalogue until approved. */
 export async function submitServer(db: Db, userId: string, input: Submission): Promise<ListingRow> {
@@ -40,7 +41,10 @@ export async function submitServer(db: Db, userId: string, input: Submission): P
  * The tools the owner names as paid, with when they agreed to the unpaid calls that read their prices (the schema
  * refused names without that agreement); no names, no consent time.
  */
-export function ownerPaidTools(input: Pick<Submission, "paidTools" | "readPricesConsent">): { paidTools: string[]; paidToolsConsentedAt: Date | null } {
+export function ownerPaidTools(input: Pick<Submission, "paidTools" | "readPricesConsent">): {
+  paidTools: string[];
+  paidToolsConsentedAt: Date | null;
+} {
   const names = input.paidTools ?? [];
   const named = names.length > 0 && input.readPricesConsent === true;
   return { paidTools: named ? names : [], paidToolsConsentedAt: named ? new Date() : null };
@@ -50,13 +54,22 @@ export function ownerPaidTools(input: Pick<Submission, "paidTools" | "readPrices
  * What every submission (new or edited) must pass first: a server URL this deployment may list, and the daily limit
  * (or `limit`, for a reading of the server that is not a submission).
  */
-export async function admitSubmission(db: Db, userId: string, input: Pick<ServerSubmission, "mcpServerUrl">, limit: Limit = limits.submissionsPerUser): Promise<void> {
+export async function admitSubmission(
+  db: Db,
+  userId: string,
+  input: Pick<ServerSubmission, "mcpServerUrl">,
+  limit: Limit = limits.submissionsPerUser,
+): Promise<void> {
   const problem = serverUrlProblem(input.mcpServerUrl);
   if (problem) throw new ApiError(400, problem, { code: "invalid_input", errors: { mcpServerUrl: [problem] } });
   await enforceLimit(db, limit, userId);
 }
 
-const duplicateServer = () => new ApiError(409, DUPLICATE_SERVER_MESSAGE, { code: "duplicate_server", errors: { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] } });
+const duplicateServer = () =>
+  new ApiError(409, DUPLICATE_SERVER_MESSAGE, {
+    code: "duplicate_server",
+    errors: { mcpServerUrl: [DUPLICATE_SERVER_MESSAGE] },
+  });
 
 /**
  * The form's 409 for a server already listed under another spelling of its URL (an import keeps its registry's
@@ -76,5 +89,10 @@ export function asDuplicateServer(error: unknown): unknown {
 
 /** The spec's agent shape for a just-created listing, plus what its submitter needs: URL, status and the tools named paid. */
 export function toSubmittedAgent(listing: ListingRow) {
-  return { ...toApiAgent(unprobedView(listing)), mcpServerUrl: listing.serverUrl, status: listing.status, paidTools: listing.paidTools };
+  return {
+    ...toApiAgent(unprobedView(listing)),
+    mcpServerUrl: listing.serverUrl,
+    status: listing.status,
+    paidTools: listing.paidTools,
+  };
 }

@@ -38,10 +38,18 @@ function toolChoices(listed: ListedToolSignal[]): ToolChoices {
  * Reads the tools/list of the server at `mcpServerUrl` for `userId`'s form: a URL this deployment may list, within
  * the user's hourly allowance; 502 with the probe's fixed sentence when the server cannot be read.
  */
-export async function readToolChoices(db: Db, userId: string, mcpServerUrl: string, options: { allowPrivateHosts?: boolean } = {}): Promise<ToolChoices> {
+export async function readToolChoices(
+  db: Db,
+  userId: string,
+  mcpServerUrl: string,
+  options: { allowPrivateHosts?: boolean } = {},
+): Promise<ToolChoices> {
   // The submission's own URL rule, counted against the tool-list allowance rather than the day's submissions.
   await admitSubmission(db, userId, { mcpServerUrl }, limits.toolListsPerUser);
   const reading = await readToolList(mcpServerUrl, options);
-  if (!reading.ok) throw new ApiError(502, `Agora could not read the server's tools: ${reading.failure.message}`, { code: "upstream_failed" });
+  if (!reading.ok)
+    throw new ApiError(502, `Agora could not read the server's tools: ${reading.failure.message}`, {
+      code: "upstream_failed",
+    });
   return toolChoices(reading.tools);
 }

@@ -66,7 +66,9 @@ async function main() {
     // not a wish for a new empty wallet there.
     const folder = path.dirname(settings.walletFile);
     if (settings.walletFileSet && !fs.existsSync(folder)) {
-      fail(`Bad setting AGORA_WALLET_FILE: there is no folder ${folder}; check the path (npm run sandbox prints its wallet file), or leave the setting out to use ~/.agora/wallet.json.`);
+      fail(
+        `Bad setting AGORA_WALLET_FILE: there is no folder ${folder}; check the path (npm run sandbox prints its wallet file), or leave the setting out to use ~/.agora/wallet.json.`,
+      );
     }
     wallet = openWallet(settings.walletFile);
   } catch (error) {
@@ -77,15 +79,28 @@ async function main() {
     process.stdout.write(`${wallet.address}\n`);
     return;
   }
-  if (command !== undefined && command !== "serve") fail(`Unknown command "${command}": use no command (serve over stdio), import-key or address.`);
+  if (command !== undefined && command !== "serve")
+    fail(`Unknown command "${command}": use no command (serve over stdio), import-key or address.`);
 
   // The address (never the key) on first start, and where to fund it without a terminal.
-  if (wallet.created) log(`Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up). Fund it: ${walletPageUrl(settings.registryUrl, wallet.address)}`);
+  if (wallet.created)
+    log(
+      `Created a new wallet ${wallet.address} in ${wallet.file} (keep that file private; back it up). Fund it: ${walletPageUrl(settings.registryUrl, wallet.address)}`,
+    );
   const ledger = openLedger(settings, wallet);
   // Both eras over stdio (SDK v2): a 2026-07-28 host (server/discover) and a 2025 host (initialize) alike.
-  const deps = { settings, wallet, ledger, chain: chainReader(settings.network, settings.rpcUrl), confirmations: new Confirmations(), confirmationStates: new ConfirmationStates() };
+  const deps = {
+    settings,
+    wallet,
+    ledger,
+    chain: chainReader(settings.network, settings.rpcUrl),
+    confirmations: new Confirmations(),
+    confirmationStates: new ConfirmationStates(),
+  };
   const served = serveStdio(() => buildClientServer(deps));
-  log(`Wallet ${wallet.address} on ${chainName(settings.network, settings.rpcUrl, { withUrl: true })}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`);
+  log(
+    `Wallet ${wallet.address} on ${chainName(settings.network, settings.rpcUrl, { withUrl: true })}; registry ${settings.registryUrl}; spending policy ${settings.policy?.file ?? "from the settings (no policy file)"}; ready.`,
+  );
   const stop = () => void served.close().finally(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -93,6 +108,8 @@ async function main() {
 }
 
 process.on("uncaughtException", (error) => fail(`Crashed: ${error.message.split("\n")[0]}`));
-process.on("unhandledRejection", (error) => fail(`Crashed: ${error instanceof Error ? error.message.split("\n")[0] : "unknown error"}`));
+process.on("unhandledRejection", (error) =>
+  fail(`Crashed: ${error instanceof Error ? error.message.split("\n")[0] : "unknown error"}`),
+);
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message.split("\n")[0]! : "Failed to start"));

@@ -51,7 +51,8 @@ export type NamedPaidTool = { name: string; style?: PaidStyle; units?: string };
 export function namedPaidTools(terms: ListedTerms | undefined): NamedPaidTool[] {
   const named: NamedPaidTool[] = [];
   for (const item of terms?.pricedItems ?? []) {
-    if (MONETIZED_TOOLS.has(item.toolName) || item.priceUsd <= 0 || named.some((n) => n.name === item.toolName)) continue;
+    if (MONETIZED_TOOLS.has(item.toolName) || item.priceUsd <= 0 || named.some((n) => n.name === item.toolName))
+      continue;
     let units: string | undefined;
     try {
       units = usdToUnits(item.priceUsd).toString();
@@ -74,7 +75,12 @@ export type Catalogue = {
   notes: string[];
 };
 
-const MONETIZED_TOOLS: ReadonlySet<string> = new Set([...PRICE_LISTING_TOOLS, ...PAYMENT_METHODS_TOOLS, MAKE_PURCHASE_TOOL, JOB_STATUS_TOOL]);
+const MONETIZED_TOOLS: ReadonlySet<string> = new Set([
+  ...PRICE_LISTING_TOOLS,
+  ...PAYMENT_METHODS_TOOLS,
+  MAKE_PURCHASE_TOOL,
+  JOB_STATUS_TOOL,
+]);
 
 /** Dollars as a signal gives them ("0.01", 0.01, "$0.01") in USDC units; undefined when not a plain amount. */
 function unitsOfUsd(value: string | undefined): string | undefined {
@@ -90,7 +96,12 @@ function unitsOfUsd(value: string | undefined): string | undefined {
 /** One listed tool as a paid tool, when its own entry or a name from outside says it is paid. */
 function paidTool(tool: ListedTool, named: NamedPaidTool[]): X402Tool | undefined {
   if (MONETIZED_TOOLS.has(tool.name)) return undefined;
-  const signal = paidSignal({ name: tool.name, description: tool.description, annotations: tool.annotations, _meta: tool.meta });
+  const signal = paidSignal({
+    name: tool.name,
+    description: tool.description,
+    annotations: tool.annotations,
+    _meta: tool.meta,
+  });
   const name = named.find((n) => n.name === tool.name);
   if (!signal && !name) return undefined;
   const kit = tool.meta?.["x402/price"] as { amount?: unknown; network?: unknown; settles?: unknown } | undefined;
@@ -108,18 +119,27 @@ function paidTool(tool: ListedTool, named: NamedPaidTool[]): X402Tool | undefine
   };
 }
 
-export async function readCatalogue(c: Connection, network: PaymentNetwork, named: NamedPaidTool[] = []): Promise<Catalogue> {
+export async function readCatalogue(
+  c: Connection,
+  network: PaymentNetwork,
+  named: NamedPaidTool[] = [],
+): Promise<Catalogue> {
   const tools = await c.toolNames();
   const names = tools.map((t) => t.name);
   const quirks = new Quirks();
   const listingTool = PRICE_LISTING_TOOLS.find((t) => names.includes(t));
   const methodsTool = PAYMENT_METHODS_TOOLS.find((t) => names.includes(t));
-  const items = listingTool ? (readPricedItems(readToolPayload(listingTool, await c.call(listingTool, {}), quirks), quirks) ?? []) : [];
-  const methods = methodsTool ? (readPaymentMethods(readToolPayload(methodsTool, await c.call(methodsTool, {}), quirks), quirks) ?? []) : [];
+  const items = listingTool
+    ? (readPricedItems(readToolPayload(listingTool, await c.call(listingTool, {}), quirks), quirks) ?? [])
+    : [];
+  const methods = methodsTool
+    ? (readPaymentMethods(readToolPayload(methodsTool, await c.call(methodsTool, {}), quirks), quirks) ?? [])
+    : [];
   const accepted = methods.find((m) => m.paymentMethod === network.paymentMethod && EVM_ADDRESS.test(m.walletAddress));
   const x402Tools = tools.map((t) => paidTool(t, named)).filter((t): t is X402Tool => t !== undefined);
   for (const n of named) {
-    if (!MONETIZED_TOOLS.has(n.name) && !names.includes(n.name)) quirks.add(`${n.name.slice(0, 60)} is named as a paid tool but the server does not list it now`);
+    if (!MONETIZED_TOOLS.has(n.name) && !names.includes(n.name))
+      quirks.add(`${n.name.slice(0, 60)} is named as a paid tool but the server does not list it now`);
   }
   return {
     items,
@@ -134,7 +154,11 @@ export async function readCatalogue(c: Connection, network: PaymentNetwork, name
 
 export function findItem(catalogue: Catalogue, key: string): PricedItem | undefined {
   const k = key.trim();
-  return catalogue.items.find((i) => i.id === k) ?? catalogue.items.find((i) => i.name === k) ?? catalogue.items.find((i) => i.name.toLowerCase() === k.toLowerCase());
+  return (
+    catalogue.items.find((i) => i.id === k) ??
+    catalogue.items.find((i) => i.name === k) ??
+    catalogue.items.find((i) => i.name.toLowerCase() === k.toLowerCase())
+  );
 }
 
 /** Names of declared parameters the agent left out or empty. */

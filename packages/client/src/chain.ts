@@ -11,14 +11,21 @@ const usdcAbi = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
 ]);
-const authorizationUsedEvent = parseAbiItem("event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)");
+const authorizationUsedEvent = parseAbiItem(
+  "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+);
 /** How far back a used authorisation's transaction is looked for: a settlement the server just made is recent. */
 const AUTHORIZATION_LOOKBACK_BLOCKS = 2_000n;
 const permit2Abi = parseAbi(["function nonceBitmap(address owner, uint256 word) view returns (uint256)"]);
 
 /** Whether Permit2 has used `nonce` of `owner`: its bitmap word is nonce >> 8, its bit the low 8 bits. */
 export async function permit2NonceUsed(client: PublicClient, owner: `0x${string}`, nonce: bigint): Promise<boolean> {
-  const word = await client.readContract({ address: PERMIT2_ADDRESS as `0x${string}`, abi: permit2Abi, functionName: "nonceBitmap", args: [owner, nonce >> 8n] });
+  const word = await client.readContract({
+    address: PERMIT2_ADDRESS as `0x${string}`,
+    abi: permit2Abi,
+    functionName: "nonceBitmap",
+    args: [owner, nonce >> 8n],
+  });
   return (word & (1n << (nonce & 0xffn))) !== 0n;
 }
 
@@ -32,7 +39,11 @@ export type PaymentChecked = { ok: true; moved: bigint } | { ok: false; reason: 
 /** Judges what a transaction moved from the buyer against what it should have. */
 export function judgeTransfers(check: PaymentCheck, toPayee: bigint, elsewhere: bigint): PaymentChecked {
   const { transaction, payTo, units, upTo } = check;
-  if (elsewhere > 0n) return { ok: false, reason: `transaction ${transaction} sent ${elsewhere} units from this wallet to someone other than the payee ${payTo}` };
+  if (elsewhere > 0n)
+    return {
+      ok: false,
+      reason: `transaction ${transaction} sent ${elsewhere} units from this wallet to someone other than the payee ${payTo}`,
+    };
   if (upTo ? toPayee === 0n || toPayee > units : toPayee !== units) {
     const expected = upTo ? `between 1 and the signed maximum of ${units}` : `the price of ${units}`;
     return { ok: false, reason: `transaction ${transaction} moved ${toPayee} units to ${payTo}, not ${expected}` };
@@ -54,7 +65,12 @@ export type ChainReader = {
   readContract: (args: ContractRead) => Promise<unknown>;
 };
 
-export type ContractRead = { address: `0x${string}`; abi: readonly unknown[]; functionName: string; args?: readonly unknown[] };
+export type ContractRead = {
+  address: `0x${string}`;
+  abi: readonly unknown[];
+  functionName: string;
+  args?: readonly unknown[];
+};
 
 export class RpcError extends Error {}
 
@@ -64,7 +80,9 @@ export function rpcFailure(error: unknown, rpcUrl: string, network: PaymentNetwo
   if (isUnreachable(error)) return new RpcError(`cannot reach ${where}: ${reasonOf(error)}`);
   const reason = reasonOf(error);
   if (reason.startsWith("it answered HTTP")) return new RpcError(`${where} failed: ${reason}`);
-  if (/returned no data|is not a contract|does not have the function/i.test(error instanceof Error ? error.message : "")) {
+  if (
+    /returned no data|is not a contract|does not have the function/i.test(error instanceof Error ? error.message : "")
+  ) {
     return new RpcError(`${where} has no USDC contract at ${network.asset}: is it a ${network.label} node?`);
   }
   return new RpcError(`${where} failed: ${reason}`);
@@ -78,24 +96,42 @@ export function chainReader(network: PaymentNetwork, rpcUrl: string, { receiptTi
       throw rpcFailure(error, rpcUrl, network);
     });
   return {
-    usdcBalance: (of) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "balanceOf", args: [of] })),
+    usdcBalance: (of) =>
+      named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "balanceOf", args: [of] })),
     ethBalance: (of) => named(() => client.getBalance({ address: of })),
-    authorizationUsed: (from, nonce) => named(() => client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] })),
+    authorizationUsed: (from, nonce) =>
+      named(() =>
+        client.readContract({ address: asset, abi: usdcAbi, functionName: "authorizationState", args: [from, nonce] }),
+      ),
     authorizationTransaction: (from, nonce) =>
       named(async () => {
         const head = await client.getBlockNumber();
         const fromBlock = head > AUTHORIZATION_LOOKBACK_BLOCKS ? head - AUTHORIZATION_LOOKBACK_BLOCKS : 0n;
-        const logs = await client.getLogs({ address: asset, event: authorizationUsedEvent, args: { authorizer: from, nonce }, fromBlock, toBlock: head });
+        const logs = await client.getLogs({
+          address: asset,
+          event: authorizationUsedEvent,
+          args: { authorizer: from, nonce },
+          fromBlock,
+          toBlock: head,
+        });
         return logs.at(-1)?.transactionHash ?? undefined;
       }),
     permit2NonceUsed: (from, nonce) => named(() => permit2NonceUsed(client, from, nonce)),
     readContract: (args) => named(() => client.readContract(args as Parameters<PublicClient["readContract"]>[0])),
     async checkPayment(check) {
       const { transaction, from, payTo } = check;
-      if (!/^0x[0-9a-fA-F]{64}$/.test(transaction)) return { ok: false, reason: `the server's transaction "${transaction.slice(0, 80)}" is not a transaction hash` };
+      if (!/^0x[0-9a-fA-F]{64}$/.test(transaction))
+        return {
+          ok: false,
+          reason: `the server's transaction "${transaction.slice(0, 80)}" is not a transaction hash`,
+        };
       let receipt;
       try {
-        receipt = await client.waitForTransactionReceipt({ hash: transaction as Hex, timeout: receiptTimeoutMs, pollingInterval: 250 });
+        receipt = await client.waitForTransactionReceipt({
+          hash: transaction as Hex,
+          timeout: receiptTimeoutMs,
+          pollingInterval: 250,
+        });
       } catch (error) {
         if (isUnreachable(error)) return { ok: false, reason: rpcFailure(error, rpcUrl, network).message };
         return { ok: false, reason: `transaction ${transaction} was not found on ${chainName(network, rpcUrl)}` };

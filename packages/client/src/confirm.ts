@@ -19,7 +19,10 @@ import {
 
 const CONFIRMATION_TTL_MS = 10 * 60_000;
 
-export type Decision = { kind: "accepted" } | { kind: "declined" } | { kind: "confirmation-required"; confirmationId: string; expiresAt: string };
+export type Decision =
+  | { kind: "accepted" }
+  | { kind: "declined" }
+  | { kind: "confirmation-required"; confirmationId: string; expiresAt: string };
 
 /** The price and payee a person was shown when they confirmed a purchase. */
 export type ConfirmedTerms = { units: bigint; payTo: string };
@@ -115,33 +118,79 @@ const APPROVE_SCHEMA = (choice: { title: string; description: string }) => ({
 });
 
 /** Asks through elicitation/create; anything but an explicit yes is a no. `choice` names the yes (a payment by default). */
-export async function askPerson(server: Server, message: string, choice = { title: "Pay", description: "Approve this payment" }): Promise<"accepted" | "declined"> {
-  const answer = await server.elicitInput({ mode: "form", message, requestedSchema: APPROVE_SCHEMA(choice) }, { timeout: 10 * 60_000 });
+export async function askPerson(
+  server: Server,
+  message: string,
+  choice = { title: "Pay", description: "Approve this payment" },
+): Promise<"accepted" | "declined"> {
+  const answer = await server.elicitInput(
+    { mode: "form", message, requestedSchema: APPROVE_SCHEMA(choice) },
+    { timeout: 10 * 60_000 },
+  );
   return answer.action === "accept" && answer.content?.approve === true ? "accepted" : "declined";
 }
 
-export type InBand = { kind: "accepted" } | { kind: "declined" } | { kind: "ask"; result: InputRequiredResult } | { kind: "refused"; reason: string };
+export type InBand =
+  | { kind: "accepted" }
+  | { kind: "declined" }
+  | { kind: "ask"; result: InputRequiredResult }
+  | { kind: "refused"; reason: string };
 
-const sameQuote = (a: Quote, b: Quote) => a.server === b.server && a.item === b.item && a.units === b.units && a.payTo.toLowerCase() === b.payTo.toLowerCase() && a.params === b.params;
+const sameQuote = (a: Quote, b: Quote) =>
+  a.server === b.server &&
+  a.item === b.item &&
+  a.units === b.units &&
+  a.payTo.toLowerCase() === b.payTo.toLowerCase() &&
+  a.params === b.params;
 
 /**
  * The 2026-07-28 way: the first call answers input_required; the retry carries the person's answer and the sealed
  * quote, which must be this very purchase (same server, item, params, price and payee), and unused.
  */
-export async function confirmInBand(asker: Extract<Asker, { kind: "input-required" }>, quote: Quote, question: string): Promise<InBand> {
+export async function confirmInBand(
+  asker: Extract<Asker, { kind: "input-required" }>,
+  quote: Quote,
+  question: string,
+): Promise<InBand> {
   const { ctx, states } = asker;
   const sealed = ctx.mcpReq.requestState<SealedQuote>();
   const responses = ctx.mcpReq.inputResponses;
   if (sealed === undefined) {
-    if (responses && Object.keys(responses).length) return { kind: "refused", reason: "The call carries answers but no requestState: retry with the requestState the confirmation request came with." };
+    if (responses && Object.keys(responses).length)
+      return {
+        kind: "refused",
+        reason:
+          "The call carries answers but no requestState: retry with the requestState the confirmation request came with.",
+      };
     const requestState = await states.mint(quote, ctx);
-    return { kind: "ask", result: inputRequired({ inputRequests: { confirm: inputRequired.elicit({ mode: "form", message: question, requestedSchema: APPROVE_SCHEMA({ title: "Pay", description: "Approve this payment" }) }) }, requestState }) };
+    return {
+      kind: "ask",
+      result: inputRequired({
+        inputRequests: {
+          confirm: inputRequired.elicit({
+            mode: "form",
+            message: question,
+            requestedSchema: APPROVE_SCHEMA({ title: "Pay", description: "Approve this payment" }),
+          }),
+        },
+        requestState,
+      }),
+    };
   }
   if (typeof sealed !== "object" || !sealed.quote || !sameQuote(sealed.quote, quote)) {
-    return { kind: "refused", reason: "The confirmation was given for another purchase (another server, item, parameters, price or payee): ask again for this one." };
+    return {
+      kind: "refused",
+      reason:
+        "The confirmation was given for another purchase (another server, item, parameters, price or payee): ask again for this one.",
+    };
   }
-  if (!states.spend(sealed.nonce)) return { kind: "refused", reason: "This confirmation was used already: each one pays for one purchase only." };
+  if (!states.spend(sealed.nonce))
+    return { kind: "refused", reason: "This confirmation was used already: each one pays for one purchase only." };
   const answer = inputResponse(responses, "confirm");
-  if (answer.kind !== "elicit") return { kind: "refused", reason: "The retried call does not answer the confirmation request (no elicitation result under \"confirm\")." };
+  if (answer.kind !== "elicit")
+    return {
+      kind: "refused",
+      reason: 'The retried call does not answer the confirmation request (no elicitation result under "confirm").',
+    };
   return answer.action === "accept" && answer.content?.approve === true ? { kind: "accepted" } : { kind: "declined" };
 }

@@ -1,6 +1,11 @@
 // MCP client connections out of the wallet: to the registry's MCP endpoint, and to a paid server. On the SDK v2,
 // either era: server/discover first (MCP 2026-07-28, no handshake), else the 2025 initialize handshake.
-import { Client, StreamableHTTPClientTransport, type CallToolResult, type RequestOptions } from "@modelcontextprotocol/client";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type RequestOptions,
+} from "@modelcontextprotocol/client";
 import { toolsListAnswerSchema } from "@agora-mcp/protocol";
 import { isUnreachable, reasonOf } from "./reach.js";
 
@@ -14,7 +19,12 @@ export type Connection = {
   close: () => Promise<void>;
 };
 
-export type ListedTool = { name: string; description?: string; meta?: Record<string, unknown>; annotations?: Record<string, unknown> };
+export type ListedTool = {
+  name: string;
+  description?: string;
+  meta?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+};
 
 export class ConnectionError extends Error {}
 
@@ -30,14 +40,25 @@ export type ConnectionOptions = {
 };
 
 /** Connects to an MCP server over Streamable HTTP, runs `work`, and always closes. */
-export async function withConnection<T>(url: string, work: (c: Connection) => Promise<T>, options: ConnectionOptions = {}): Promise<T> {
+export async function withConnection<T>(
+  url: string,
+  work: (c: Connection) => Promise<T>,
+  options: ConnectionOptions = {},
+): Promise<T> {
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: "auto" } });
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const request = { timeout: callTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined), { ...request, timeout: Math.min(15_000, callTimeoutMs) });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined),
+      { ...request, timeout: Math.min(15_000, callTimeoutMs) },
+    );
   } catch (error) {
-    throw new ConnectionError(isUnreachable(error) ? `cannot reach ${url}: ${reasonOf(error)}` : `could not connect to ${url}: ${reasonOf(error)}`);
+    throw new ConnectionError(
+      isUnreachable(error)
+        ? `cannot reach ${url}: ${reasonOf(error)}`
+        : `could not connect to ${url}: ${reasonOf(error)}`,
+    );
   }
   const connection: Connection = {
     call: async (name, args, meta) =>
@@ -63,8 +84,13 @@ async function listTools(client: Client, request: RequestOptions): Promise<Liste
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const answer = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, toolsListAnswerSchema, request);
-    for (const t of answer.tools) tools.push({ name: t.name, description: t.description, meta: t._meta, annotations: t.annotations });
+    const answer = await client.request(
+      { method: "tools/list", params: cursor ? { cursor } : {} },
+      toolsListAnswerSchema,
+      request,
+    );
+    for (const t of answer.tools)
+      tools.push({ name: t.name, description: t.description, meta: t._meta, annotations: t.annotations });
     cursor = answer.nextCursor;
     if (!cursor) break;
   }

@@ -32,7 +32,8 @@ export function othersCanWrite(stat: fs.Stats): string | undefined {
   const owner = ownedByAnother(stat);
   if (owner || process.platform === "win32") return owner;
   if (stat.mode & 0o002) return `anyone on this machine can write it (mode ${octal(stat.mode)})`;
-  if (stat.mode & 0o020 && stat.gid !== process.getgid?.()) return `the members of group ${stat.gid} can write it (mode ${octal(stat.mode)})`;
+  if (stat.mode & 0o020 && stat.gid !== process.getgid?.())
+    return `the members of group ${stat.gid} can write it (mode ${octal(stat.mode)})`;
   return undefined;
 }
 
@@ -66,10 +67,13 @@ export function readOwnFile(file: string, maxBytes: number): string {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new FileRefused(`is ${kindOf(stat)}, not a regular file: it must be a plain JSON file`);
-    if (stat.size > maxBytes) throw new FileRefused(`is ${stat.size} bytes, more than the ${kib(maxBytes)} allowed: check the path`);
+    if (stat.size > maxBytes)
+      throw new FileRefused(`is ${stat.size} bytes, more than the ${kib(maxBytes)} allowed: check the path`);
     const why = othersCanWrite(stat);
     if (why) {
-      const fix = why.startsWith("another user") ? "write your own copy in its place" : `make it yours alone (chmod go-w ${file})`;
+      const fix = why.startsWith("another user")
+        ? "write your own copy in its place"
+        : `make it yours alone (chmod go-w ${file})`;
       throw new FileRefused(`is not yours alone: ${why}, so someone else could change it; ${fix}, or remove it`);
     }
     refuseSharedFolder(path.dirname(file), file);

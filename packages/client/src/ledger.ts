@@ -47,7 +47,14 @@ export type LedgerEntry = {
 };
 
 /** Statuses whose amount counts against a budget: reserved (about to be signed), paid, or not known to be unspent. */
-export const SPENT: ReadonlySet<LedgerStatus> = new Set(["reserved", "paid", "job-pending", "job-done", "disputed", "unknown"]);
+export const SPENT: ReadonlySet<LedgerStatus> = new Set([
+  "reserved",
+  "paid",
+  "job-pending",
+  "job-done",
+  "disputed",
+  "unknown",
+]);
 
 /** A purchase the spending policy refused when the ledger checked it under its lock: `message` names the rule. */
 export class PolicyRefused extends Error {
@@ -84,7 +91,10 @@ export type PurchaseLedger = {
    * Records a new attempt as reserved only if `check` (every rule of the policy, given the attempts so far) finds
    * nothing to refuse, in one locked step; throws PolicyRefused otherwise and records nothing.
    */
-  reserveChecked?: (entry: Omit<LedgerEntry, "id" | "time" | "status">, check: (attempts: LedgerEntry[], now: Date) => { rule: string; message: string } | undefined) => Promise<Pick<LedgerEntry, "id">>;
+  reserveChecked?: (
+    entry: Omit<LedgerEntry, "id" | "time" | "status">,
+    check: (attempts: LedgerEntry[], now: Date) => { rule: string; message: string } | undefined,
+  ) => Promise<Pick<LedgerEntry, "id">>;
 };
 
 const LOCK_STALE_MS = 30_000;
@@ -139,7 +149,8 @@ export class Ledger implements PurchaseLedger {
       if (!line.trim()) continue;
       try {
         const entry = JSON.parse(line) as LedgerEntry;
-        if (entry && typeof entry.id === "string" && typeof entry.status === "string" && /^\d+$/.test(entry.units)) entries.push(entry);
+        if (entry && typeof entry.id === "string" && typeof entry.status === "string" && /^\d+$/.test(entry.units))
+          entries.push(entry);
       } catch {
         // A line torn by a crash mid-write.
       }
@@ -191,7 +202,11 @@ export class Ledger implements PurchaseLedger {
    * Records a new attempt as reserved when it fits under the daily cap, in one locked step; throws CapExceeded
    * otherwise (and records nothing).
    */
-  async reserve(entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint, now = new Date()): Promise<LedgerEntry> {
+  async reserve(
+    entry: Omit<LedgerEntry, "id" | "time" | "status">,
+    capUnits: bigint,
+    now = new Date(),
+  ): Promise<LedgerEntry> {
     return this.withLock(() => {
       const spent = this.spentToday(now);
       if (spent + BigInt(entry.units) > capUnits) throw new CapExceeded(spent, capUnits);

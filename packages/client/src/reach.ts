@@ -27,7 +27,10 @@ export function reasonOf(error: unknown): string {
   let inner = error as Causal | undefined;
   while (inner && typeof inner.cause === "object" && inner.cause !== null) inner = inner.cause as Causal;
   const message = typeof inner?.message === "string" ? inner.message : String(error);
-  return (message === "bad port" ? "a port web clients refuse to use (choose another)" : message.split("\n")[0]!).slice(0, 200);
+  return (message === "bad port" ? "a port web clients refuse to use (choose another)" : message.split("\n")[0]!).slice(
+    0,
+    200,
+  );
 }
 
 /** True when the error is about reaching the address at all (not an answer the far end gave). */

@@ -1,7 +1,14 @@
 // The Agora registry, through its own MCP endpoint (`{AGORA_REGISTRY_URL}/mcp`): search with its filters and
 // paging, and one listing's MCP URL.
 // Answers are checked against the protocol package's schemas, the same ones the registry builds its output on.
-import { PAID_STYLES, deliveryEvidenceSchema, registryListingSchema, registrySearchAnswerSchema, type RegistryListing, type RegistrySearchInput } from "@agora-mcp/protocol";
+import {
+  PAID_STYLES,
+  deliveryEvidenceSchema,
+  registryListingSchema,
+  registrySearchAnswerSchema,
+  type RegistryListing,
+  type RegistrySearchInput,
+} from "@agora-mcp/protocol";
 import { z } from "zod";
 import { ConnectionError, textOf, withConnection, type Connection } from "./connections.js";
 
@@ -15,8 +22,12 @@ async function withRegistry<T>(registryUrl: string, work: (c: Connection) => Pro
   } catch (error) {
     if (!(error instanceof ConnectionError)) throw error;
     const reason = error.message.slice(error.message.indexOf(": ") + 2);
-    const verb = error.message.startsWith("cannot reach") ? "cannot reach the registry at" : "no Agora registry answers at";
-    throw new RegistryError(`${verb} ${endpoint} (AGORA_REGISTRY_URL): ${reason}; AGORA_REGISTRY_URL is the site's address followed by /api, e.g. https://agora.example/api`);
+    const verb = error.message.startsWith("cannot reach")
+      ? "cannot reach the registry at"
+      : "no Agora registry answers at";
+    throw new RegistryError(
+      `${verb} ${endpoint} (AGORA_REGISTRY_URL): ${reason}; AGORA_REGISTRY_URL is the site's address followed by /api, e.g. https://agora.example/api`,
+    );
   }
 }
 
@@ -36,7 +47,9 @@ function checked<T extends z.ZodType>(schema: T, value: unknown, tool: string): 
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new RegistryError(`The registry's ${tool} answer is not in the expected shape (${issue ? `${issue.path.map(String).join(".") || "answer"}: ${issue.message}` : "unreadable"}).`);
+  throw new RegistryError(
+    `The registry's ${tool} answer is not in the expected shape (${issue ? `${issue.path.map(String).join(".") || "answer"}: ${issue.message}` : "unreadable"}).`,
+  );
 }
 
 /** A search answer whose servers carry the registry's delivery evidence where it sent it. */
@@ -49,7 +62,8 @@ export async function searchRegistry(registryUrl: string, input: RegistrySearchI
   return withRegistry(registryUrl, async (c) => {
     const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ""));
     const result = await c.call("search_servers", args);
-    if (result.isError || !result.structuredContent) throw new RegistryError(`The registry refused the search: ${textOf(result).slice(0, 300)}`);
+    if (result.isError || !result.structuredContent)
+      throw new RegistryError(`The registry refused the search: ${textOf(result).slice(0, 300)}`);
     return checked(searchWithEvidenceSchema, result.structuredContent, "search_servers");
   });
 }
@@ -85,7 +99,11 @@ export type ListingWithTerms = RegistryListing & { terms: ListedTerms };
 export async function findListing(registryUrl: string, id: string): Promise<ListingWithTerms> {
   return withRegistry(registryUrl, async (c) => {
     const result = await c.call("get_server", { id });
-    if (result.isError || !result.structuredContent) throw new RegistryError(textOf(result).slice(0, 300) || `No server "${id}" in the registry.`);
-    return { ...checked(registryListingSchema, result.structuredContent, "get_server"), terms: checked(listedTermsSchema, result.structuredContent, "get_server") };
+    if (result.isError || !result.structuredContent)
+      throw new RegistryError(textOf(result).slice(0, 300) || `No server "${id}" in the registry.`);
+    return {
+      ...checked(registryListingSchema, result.structuredContent, "get_server"),
+      terms: checked(listedTermsSchema, result.structuredContent, "get_server"),
+    };
   });
 }

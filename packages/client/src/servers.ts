@@ -8,12 +8,26 @@ import type { Settings } from "./settings.js";
  * `terms`: the price and payees its registry listing shows (none for a server reached by URL).
  * `listingId`: the registry's listing of the server, when it has one.
  */
-export type ResolvedServer = { url: string; label: string; listed: boolean; names: string[]; terms?: ListedTerms; listingId?: string };
+export type ResolvedServer = {
+  url: string;
+  label: string;
+  listed: boolean;
+  names: string[];
+  terms?: ListedTerms;
+  listingId?: string;
+};
 
 const urlNames = (url: string) => [url, url.replace(/\/+$/, ""), new URL(url).host];
 
 function listed(listing: Awaited<ReturnType<typeof findListing>>): ResolvedServer {
-  return { url: listing.serverUrl, label: listing.name, listed: true, names: [listing.id, listing.slug, listing.name, ...urlNames(listing.serverUrl)], terms: listing.terms, listingId: listing.id };
+  return {
+    url: listing.serverUrl,
+    label: listing.name,
+    listed: true,
+    names: [listing.id, listing.slug, listing.name, ...urlNames(listing.serverUrl)],
+    terms: listing.terms,
+    listingId: listing.id,
+  };
 }
 
 /** The registry's listing of a server, or null when it has none (or the registry cannot say). */
@@ -28,7 +42,10 @@ async function listingOf(settings: Settings, key: string): Promise<ResolvedServe
   }
 }
 
-export async function resolveServer(key: string, settings: Settings): Promise<{ ok: true; server: ResolvedServer } | { ok: false; reason: string }> {
+export async function resolveServer(
+  key: string,
+  settings: Settings,
+): Promise<{ ok: true; server: ResolvedServer } | { ok: false; reason: string }> {
   const text = key.trim();
   if (/^https?:\/\//i.test(text)) {
     // A URL the registry lists is that listing: its terms name the paid tools a silent server's tools/list does not,
@@ -36,10 +53,21 @@ export async function resolveServer(key: string, settings: Settings): Promise<{ 
     const listed = await listingOf(settings, text).catch(() => null);
     if (listed) return { ok: true, server: listed };
     if (!settings.directAccess) {
-      return { ok: false, reason: `${text.slice(0, 200)} is a URL, not a registry listing. Servers outside the registry need ENABLE_UNSAFE_DIRECT_ACCESS=true. Nothing was signed.` };
+      return {
+        ok: false,
+        reason: `${text.slice(0, 200)} is a URL, not a registry listing. Servers outside the registry need ENABLE_UNSAFE_DIRECT_ACCESS=true. Nothing was signed.`,
+      };
     }
     try {
-      return { ok: true, server: { url: new URL(text).toString(), label: text, listed: false, names: urlNames(new URL(text).toString()) } };
+      return {
+        ok: true,
+        server: {
+          url: new URL(text).toString(),
+          label: text,
+          listed: false,
+          names: urlNames(new URL(text).toString()),
+        },
+      };
     } catch {
       return { ok: false, reason: `Not a URL: ${text.slice(0, 200)}` };
     }

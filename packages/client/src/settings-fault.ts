@@ -6,8 +6,15 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
 export function faultServer(reason: string): McpServer {
   const text = `The Agora wallet did not start: ${reason} Fix what this names (the bundle's options are on the host's Extensions page, under the wallet's Configure), then restart the wallet.`;
-  const mcp = new McpServer({ name: "agora-wallet", title: "Agora wallet (not started)", version: "0.1.0" }, { instructions: text });
-  mcp.registerTool("wallet", { title: "Wallet (not started)", description: text, inputSchema: {}, annotations: { readOnlyHint: true } }, async (): Promise<CallToolResult> => ({ isError: true, content: [{ type: "text", text }] }));
+  const mcp = new McpServer(
+    { name: "agora-wallet", title: "Agora wallet (not started)", version: "0.1.0" },
+    { instructions: text },
+  );
+  mcp.registerTool(
+    "wallet",
+    { title: "Wallet (not started)", description: text, inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (): Promise<CallToolResult> => ({ isError: true, content: [{ type: "text", text }] }),
+  );
   return mcp;
 }
 

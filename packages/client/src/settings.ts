@@ -11,7 +11,8 @@ import { AmountError, BASE_MAINNET, networkFromSetting, usdToUnits, type Payment
 // site's scripts/build-downloads.ts), so the client searches the site it was downloaded from. A plain workspace
 // build has none and defaults to the local development site.
 declare const __DEFAULT_REGISTRY_URL__: string | undefined;
-export const DEFAULT_REGISTRY_URL = typeof __DEFAULT_REGISTRY_URL__ === "string" ? __DEFAULT_REGISTRY_URL__ : "http://localhost:3000/api";
+export const DEFAULT_REGISTRY_URL =
+  typeof __DEFAULT_REGISTRY_URL__ === "string" ? __DEFAULT_REGISTRY_URL__ : "http://localhost:3000/api";
 /** Defaults a newcomer cannot hurt themselves with: a dollar a day, fifty cents a purchase. */
 export const DEFAULT_DAILY_CAP_USD = "1.00";
 export const DEFAULT_MAX_PER_PURCHASE_USD = "0.50";
@@ -40,7 +41,10 @@ export const SETTING_NAMES = [
  * from its settings form, the label the person sees there and the default the form fills in. A host passes every
  * setting, changed or not, so a variable still at the form's default is a default, and a message names the label.
  */
-const bundleSettingsSchema = z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.strictObject({ label: z.string().min(1).max(200), default: z.string().max(200) }));
+const bundleSettingsSchema = z.record(
+  z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+  z.strictObject({ label: z.string().min(1).max(200), default: z.string().max(200) }),
+);
 type BundleSettings = z.infer<typeof bundleSettingsSchema>;
 
 function bundleSettings(env: Env): BundleSettings {
@@ -49,7 +53,10 @@ function bundleSettings(env: Env): BundleSettings {
   try {
     return bundleSettingsSchema.parse(JSON.parse(raw));
   } catch {
-    throw new SettingsError("AGORA_BUNDLE_SETTINGS", "is the MCP bundle's own description of its settings and could not be read; reinstall the bundle");
+    throw new SettingsError(
+      "AGORA_BUNDLE_SETTINGS",
+      "is the MCP bundle's own description of its settings and could not be read; reinstall the bundle",
+    );
   }
 }
 
@@ -125,7 +132,8 @@ function dollars(env: Env, name: string, fallback: string, { allowZero }: { allo
   try {
     units = usdToUnits(value);
   } catch (error) {
-    if (error instanceof AmountError) throw new SettingsError(name, `must be an amount in US dollars such as 0.50 (${error.message})`);
+    if (error instanceof AmountError)
+      throw new SettingsError(name, `must be an amount in US dollars such as 0.50 (${error.message})`);
     throw error;
   }
   if (!allowZero && units === 0n) throw new SettingsError(name, "must be more than 0");
@@ -156,7 +164,8 @@ export function loadSettings(env: Env = process.env): Settings {
     return settingsFrom(env, bundle);
   } catch (error) {
     // From the MCP bundle, a bad value is named by the option's label in its settings form.
-    if (error instanceof SettingsError && bundle[error.variable]) throw new SettingsError(error.variable, error.reason, placeOfVariable(bundle, error.variable));
+    if (error instanceof SettingsError && bundle[error.variable])
+      throw new SettingsError(error.variable, error.reason, placeOfVariable(bundle, error.variable));
     throw error;
   }
 }
@@ -175,12 +184,16 @@ function settingsFrom(env: Env, bundle: BundleSettings): Settings {
   const rpcUrl = httpUrl(env, "AGORA_RPC_URL", PUBLIC_RPC[network.chainId]);
   // Whether the daily cap fits the maximum per purchase is the policy's to settle (loadPolicy): a default gives way.
   const dailyCapUnits = dollars(env, "AGORA_DAILY_CAP", DEFAULT_DAILY_CAP_USD, { allowZero: false });
-  const maxPerPurchaseUnits = dollars(env, "AGORA_MAX_PER_PURCHASE", DEFAULT_MAX_PER_PURCHASE_USD, { allowZero: false });
+  const maxPerPurchaseUnits = dollars(env, "AGORA_MAX_PER_PURCHASE", DEFAULT_MAX_PER_PURCHASE_USD, {
+    allowZero: false,
+  });
   const walletRaw = read(env, "AGORA_WALLET_FILE");
-  if (walletRaw !== undefined && !path.isAbsolute(walletRaw)) throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
+  if (walletRaw !== undefined && !path.isAbsolute(walletRaw))
+    throw new SettingsError("AGORA_WALLET_FILE", "must be an absolute path");
   const walletFile = walletRaw ?? defaultWalletFile();
   const policyRaw = read(env, "AGORA_POLICY_FILE");
-  if (policyRaw !== undefined && !path.isAbsolute(policyRaw)) throw new SettingsError("AGORA_POLICY_FILE", "must be an absolute path");
+  if (policyRaw !== undefined && !path.isAbsolute(policyRaw))
+    throw new SettingsError("AGORA_POLICY_FILE", "must be an absolute path");
   // Set by the person: named in the env, and (from a bundle) changed from the form's default.
   const setByPerson = (variable: string) => {
     const value = read(env, variable);
@@ -225,7 +238,10 @@ export function defaultPolicyFile(walletFile: string): string {
  * history belong to the key that paid, so a new key in the same file (the sandbox makes one each run) starts at zero.
  */
 export function ledgerFileFor(settings: Pick<Settings, "walletFile" | "network">, address: string): string {
-  return path.join(path.dirname(settings.walletFile), `ledger-${networkSlug(settings.network)}-${address.toLowerCase()}.jsonl`);
+  return path.join(
+    path.dirname(settings.walletFile),
+    `ledger-${networkSlug(settings.network)}-${address.toLowerCase()}.jsonl`,
+  );
 }
 
 /** The ledger's name before it was per wallet: one per network, whatever key paid. */

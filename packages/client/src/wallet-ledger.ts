@@ -16,7 +16,10 @@ function walletCreatedAt(file: string): number | undefined {
   }
 }
 
-export function openLedger(settings: Pick<Settings, "walletFile" | "network">, wallet: Pick<Wallet, "address" | "file">): Ledger {
+export function openLedger(
+  settings: Pick<Settings, "walletFile" | "network">,
+  wallet: Pick<Wallet, "address" | "file">,
+): Ledger {
   const file = ledgerFileFor(settings, wallet.address);
   const legacy = legacyLedgerFile(settings);
   if (!fs.existsSync(file) && fs.existsSync(legacy)) {

@@ -3,6 +3,8 @@
 // whose registry the client searches: AGORA_REGISTRY_URL is `{site}/api`.
 export function walletPageUrl(registryUrl: string, address: string): string {
   const url = new URL(registryUrl);
-  const site = url.pathname.replace(/\/+$/, "").endsWith("/api") ? `${url.origin}${url.pathname.replace(/\/+$/, "").slice(0, -"/api".length)}` : url.origin;
+  const site = url.pathname.replace(/\/+$/, "").endsWith("/api")
+    ? `${url.origin}${url.pathname.replace(/\/+$/, "").slice(0, -"/api".length)}`
+    : url.origin;
   return `${site}/wallet/${address}`;
 }

@@ -81,12 +81,17 @@ function checkPlace(file: string): void {
 function writeNew(file: string, key: `0x${string}`): void {
   ensureDirectory(path.dirname(file));
   checkPlace(file);
-  const body: WalletFile = { address: privateKeyToAccount(key).address, privateKey: key, createdAt: new Date().toISOString() };
+  const body: WalletFile = {
+    address: privateKeyToAccount(key).address,
+    privateKey: key,
+    createdAt: new Date().toISOString(),
+  };
   let fd: number;
   try {
     fd = fs.openSync(file, "wx", 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new WalletError(`A wallet already exists at ${file}; move it away first.`);
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      throw new WalletError(`A wallet already exists at ${file}; move it away first.`);
     throw new WalletError(`Cannot create the wallet file ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
   }
   try {
@@ -109,14 +114,18 @@ function readExisting(file: string): Wallet {
     parsed = JSON.parse(text) as Partial<WalletFile>;
   } catch (error) {
     // Where, never what: the text around the error could be the key.
-    throw new WalletError(`The wallet file ${file} is not valid JSON (at ${jsonErrorPlace(text, error as SyntaxError)}).`);
+    throw new WalletError(
+      `The wallet file ${file} is not valid JSON (at ${jsonErrorPlace(text, error as SyntaxError)}).`,
+    );
   }
   if (typeof parsed.privateKey !== "string" || !KEY.test(parsed.privateKey)) {
     throw new WalletError(`The wallet file ${file} holds no valid privateKey (0x and 64 hex digits).`);
   }
   const wallet = toWallet(parsed.privateKey as `0x${string}`, file, false);
   if (parsed.address && parsed.address.toLowerCase() !== wallet.address.toLowerCase()) {
-    throw new WalletError(`The wallet file ${file} names address ${parsed.address}, but its key belongs to ${wallet.address}.`);
+    throw new WalletError(
+      `The wallet file ${file} names address ${parsed.address}, but its key belongs to ${wallet.address}.`,
+    );
   }
   return wallet;
 }
@@ -139,7 +148,8 @@ export function openWallet(file: string): Wallet {
 export function importWallet(file: string, key: string): Wallet {
   const trimmed = key.trim();
   const normalised = (trimmed.startsWith("0x") ? trimmed : `0x${trimmed}`) as `0x${string}`;
-  if (!KEY.test(normalised)) throw new WalletError("That is not a private key: expected 64 hex digits, with or without 0x.");
+  if (!KEY.test(normalised))
+    throw new WalletError("That is not a private key: expected 64 hex digits, with or without 0x.");
   writeNew(file, normalised);
   return toWallet(normalised, file, true);
 }

@@ -37,7 +37,9 @@ describe("client ledger", () => {
       const l = new Ledger(${JSON.stringify(ledger.file)});
       const r = await Promise.allSettled([1,2,3].map(() => l.reserve(${JSON.stringify(attempt)}, 500000n)));
       console.log(r.filter((x) => x.status === "fulfilled").length);`;
-    const outputs = await Promise.all([1, 2, 3, 4].map(() => run(process.execPath, ["--input-type=module", "-e", script])));
+    const outputs = await Promise.all(
+      [1, 2, 3, 4].map(() => run(process.execPath, ["--input-type=module", "-e", script])),
+    );
     const granted = outputs.reduce((sum, o) => sum + Number(o.stdout.trim()), 0);
     expect(granted).toBe(5);
     expect(ledger.spentToday()).toBe(500_000n);

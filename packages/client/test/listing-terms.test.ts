@@ -25,9 +25,24 @@ let registry: http.Server;
 let registryUrl = "";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-listing-terms-"));
 
-type Terms = { pricedItems?: { id: string | null; name: string; priceUsd: number; paymentMethod: string | null; toolName: string }[]; paymentMethods?: { id: string; payTo: string | null }[] };
-const item = (priceUsd: number) => ({ id: "quote", name: "Quote", priceUsd, paymentMethod: "USDC_BASE_SEPOLIA", toolName: "make-purchase" });
-const tool = (priceUsd: number) => ({ id: null, name: "quote_x402", priceUsd, paymentMethod: "USDC_BASE_SEPOLIA", toolName: "quote_x402" });
+type Terms = {
+  pricedItems?: { id: string | null; name: string; priceUsd: number; paymentMethod: string | null; toolName: string }[];
+  paymentMethods?: { id: string; payTo: string | null }[];
+};
+const item = (priceUsd: number) => ({
+  id: "quote",
+  name: "Quote",
+  priceUsd,
+  paymentMethod: "USDC_BASE_SEPOLIA",
+  toolName: "make-purchase",
+});
+const tool = (priceUsd: number) => ({
+  id: null,
+  name: "quote_x402",
+  priceUsd,
+  paymentMethod: "USDC_BASE_SEPOLIA",
+  toolName: "quote_x402",
+});
 const method = (payTo: string, id = "USDC_BASE_SEPOLIA") => ({ id, network: null, asset: "USDC", payTo });
 
 /** What each listing's latest check showed, by slug. */
@@ -45,7 +60,8 @@ function registryServer(): McpServer {
   const server = new McpServer({ name: "agora-registry", version: "1.0.0" });
   server.registerTool("get_server", { inputSchema: { id: z.string() } }, async ({ id }) => {
     const terms = LISTINGS[id];
-    if (!terms) return { isError: true, content: [{ type: "text", text: `No approved MCP server has the id or slug "${id}".` }] };
+    if (!terms)
+      return { isError: true, content: [{ type: "text", text: `No approved MCP server has the id or slug "${id}".` }] };
     const listing = {
       id: `00000000-0000-4000-8000-${String(Object.keys(LISTINGS).indexOf(id)).padStart(12, "0")}`,
       slug: id,
@@ -73,7 +89,17 @@ beforeAll(async () => {
     walletAddress: PAYEE,
     facilitatorUrl: CLOSED,
     log: () => {},
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.05", params: { topic: "Example: tea" }, x402Tool: "quote_x402", handler: ({ topic }) => (delivered.push(topic!), `A quote about ${topic}`) }],
+    items: [
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote",
+        price: "0.05",
+        params: { topic: "Example: tea" },
+        x402Tool: "quote_x402",
+        handler: ({ topic }) => (delivered.push(topic!), `A quote about ${topic}`),
+      },
+    ],
   }).listen({ port: 0 });
   registry = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -98,37 +124,70 @@ afterAll(async () => {
 function buyer(): { deps: PurchaseDeps; ledger: Ledger } {
   const folder = fs.mkdtempSync(path.join(dir, "buyer-"));
   fs.writeFileSync(path.join(folder, "policy.json"), JSON.stringify({ maxPerPurchase: "0.01" }));
-  const settings = loadSettings({ AGORA_REGISTRY_URL: registryUrl, AGORA_WALLET_FILE: path.join(folder, "wallet.json"), ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: CLOSED });
+  const settings = loadSettings({
+    AGORA_REGISTRY_URL: registryUrl,
+    AGORA_WALLET_FILE: path.join(folder, "wallet.json"),
+    ENABLE_REQUEST_ELICITATION: "false",
+    AGORA_RPC_URL: CLOSED,
+  });
   const ledger = new Ledger(path.join(folder, "ledger.jsonl"));
-  return { ledger, deps: { settings, wallet: walletFromKey(generatePrivateKey()), ledger, chain: chainReader(settings.network, settings.rpcUrl) } };
+  return {
+    ledger,
+    deps: {
+      settings,
+      wallet: walletFromKey(generatePrivateKey()),
+      ledger,
+      chain: chainReader(settings.network, settings.rpcUrl),
+    },
+  };
 }
 
-const buy = (server: string, deps: PurchaseDeps, item = "quote") => purchase({ server, item, params: { topic: "tea" } }, deps);
+const buy = (server: string, deps: PurchaseDeps, item = "quote") =>
+  purchase({ server, item, params: { topic: "tea" } }, deps);
 
 describe("a purchase against the terms its listing shows", () => {
   it("refuses a listed item the server now sells dearer, naming the old and new price, before signing", async () => {
     const { deps, ledger } = buyer();
     const outcome = await buy("dearer-now", deps);
     expect(outcome).toMatchObject({ status: "drift", signed: false, priceUsd: "$0.05", payTo: PAYEE });
-    expect(outcome.message).toBe('Quotes (dearer-now) does not sell on the terms its listing shows: it now asks $0.05 for "Quote", more than the $0.01 its Agora listing shows. Nothing was signed or paid.');
-    expect(await buy("dearer-now", deps, "quote_x402")).toMatchObject({ status: "drift", signed: false, message: expect.stringContaining('it now asks $0.05 for "quote_x402", more than the $0.02 its Agora listing shows') });
+    expect(outcome.message).toBe(
+      'Quotes (dearer-now) does not sell on the terms its listing shows: it now asks $0.05 for "Quote", more than the $0.01 its Agora listing shows. Nothing was signed or paid.',
+    );
+    expect(await buy("dearer-now", deps, "quote_x402")).toMatchObject({
+      status: "drift",
+      signed: false,
+      message: expect.stringContaining(
+        'it now asks $0.05 for "quote_x402", more than the $0.02 its Agora listing shows',
+      ),
+    });
     expect(ledger.lines()).toEqual([]);
   });
 
   it("refuses a payee the listing does not show, naming the old and new payee", async () => {
     const outcome = await buy("new-payee", buyer().deps);
     expect(outcome).toMatchObject({ status: "drift", signed: false, payTo: PAYEE });
-    expect(outcome.message).toContain(`it now asks to be paid at ${PAYEE}, not at ${OTHER} as its Agora listing shows. Nothing was signed or paid.`);
+    expect(outcome.message).toContain(
+      `it now asks to be paid at ${PAYEE}, not at ${OTHER} as its Agora listing shows. Nothing was signed or paid.`,
+    );
     const elsewhere = await buy("other-network", buyer().deps);
     expect(elsewhere).toMatchObject({ status: "drift", signed: false });
-    expect(elsewhere.message).toContain(`it asks to be paid in USDC_BASE_SEPOLIA at ${PAYEE}, but its Agora listing shows no wallet for USDC_BASE_SEPOLIA (it shows USDC_BASE)`);
+    expect(elsewhere.message).toContain(
+      `it asks to be paid in USDC_BASE_SEPOLIA at ${PAYEE}, but its Agora listing shows no wallet for USDC_BASE_SEPOLIA (it shows USDC_BASE)`,
+    );
   });
 
   it("lets the listed terms, a lower price, or a listing not yet checked go on to the spending policy", async () => {
     for (const listing of ["as-listed", "cheaper-now", "unchecked"]) {
-      expect(await buy(listing, buyer().deps)).toMatchObject({ status: "refused", signed: false, rule: "maxPerPurchase" });
+      expect(await buy(listing, buyer().deps)).toMatchObject({
+        status: "refused",
+        signed: false,
+        rule: "maxPerPurchase",
+      });
     }
-    expect(await buy("as-listed", buyer().deps, "quote_x402")).toMatchObject({ status: "refused", rule: "maxPerPurchase" });
+    expect(await buy("as-listed", buyer().deps, "quote_x402")).toMatchObject({
+      status: "refused",
+      rule: "maxPerPurchase",
+    });
     expect(delivered).toEqual([]);
   });
 });

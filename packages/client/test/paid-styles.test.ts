@@ -17,7 +17,15 @@ import { generatePrivateKey } from "viem/accounts";
 import { z } from "zod";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { PAID_STYLE_NAMES } from "@agora-mcp/protocol";
-import { buildClientServer, Ledger, loadSettings, purchase, walletFromKey, type ChainReader, type PurchaseDeps } from "@agora-mcp/client";
+import {
+  buildClientServer,
+  Ledger,
+  loadSettings,
+  purchase,
+  walletFromKey,
+  type ChainReader,
+  type PurchaseDeps,
+} from "@agora-mcp/client";
 import { STYLES, startStyleServer, type Behaviour, type Style, type StyleServer } from "./support/style-servers.js";
 
 const PAYEE = "0x000000000000000000000000000000000000dEaD" as const;
@@ -58,7 +66,11 @@ function chainOf(): ChainReader {
     checkPayment: async ({ transaction, from, payTo, units }) => {
       const hit = all().find((s) => s.transaction === transaction);
       if (!hit) return { ok: false, reason: "no such transaction" };
-      return hit.from.toLowerCase() === from.toLowerCase() && hit.to.toLowerCase() === payTo.toLowerCase() && hit.units === units ? { ok: true, moved: units } : { ok: false, reason: "it moved other terms" };
+      return hit.from.toLowerCase() === from.toLowerCase() &&
+        hit.to.toLowerCase() === payTo.toLowerCase() &&
+        hit.units === units
+        ? { ok: true, moved: units }
+        : { ok: false, reason: "it moved other terms" };
     },
   };
 }
@@ -66,24 +78,48 @@ function chainOf(): ChainReader {
 function buyer(env: Record<string, string> = {}): { deps: PurchaseDeps; ledger: Ledger } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agora-styles-"));
   dirs.push(dir);
-  const settings = loadSettings({ AGORA_WALLET_FILE: path.join(dir, "wallet.json"), ENABLE_UNSAFE_DIRECT_ACCESS: "true", ENABLE_REQUEST_ELICITATION: "false", AGORA_RPC_URL: "http://127.0.0.1:9", ...env });
+  const settings = loadSettings({
+    AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+    ENABLE_UNSAFE_DIRECT_ACCESS: "true",
+    ENABLE_REQUEST_ELICITATION: "false",
+    AGORA_RPC_URL: "http://127.0.0.1:9",
+    ...env,
+  });
   const ledger = new Ledger(path.join(dir, "ledger.jsonl"));
   return { ledger, deps: { settings, wallet: walletFromKey(generatePrivateKey()), ledger, chain: chainOf() } };
 }
 
 const buy = (deps: PurchaseDeps, server: StyleServer, extra: Partial<Parameters<typeof purchase>[0]> = {}) =>
-  purchase({ server: server.url, item: server.paidTool, params: { city: "Porto" }, ...(SILENT.has(server.style) ? { paidTool: {} } : {}), ...extra }, deps);
+  purchase(
+    {
+      server: server.url,
+      item: server.paidTool,
+      params: { city: "Porto" },
+      ...(SILENT.has(server.style) ? { paidTool: {} } : {}),
+      ...extra,
+    },
+    deps,
+  );
 
 describe.each(STYLES)("a %s server", (style) => {
   it("is bought once: the quoted offer signed in its version, sent in the style's encoding, settled, checked and kept in the ledger", async () => {
     const server = await start(style);
     const { deps, ledger } = buyer();
     const outcome = await buy(deps, server);
-    expect(outcome).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", payTo: PAYEE, item: server.paidTool, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(outcome).toMatchObject({
+      status: "delivered",
+      signed: true,
+      priceUsd: "$0.01",
+      payTo: PAYEE,
+      item: server.paidTool,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(String(outcome.result)).toContain("Forecast for Porto");
     expect(server.counts).toEqual({ unpaidCalls: 1, payments: 1, paidRuns: 1, freeCalls: 0 });
     expect(server.signedValues).toEqual([{ value: "10000", to: PAYEE }]);
-    expect(ledger.attempts().map((a) => [a.status, a.units, a.item, a.transaction])).toEqual([["paid", "10000", server.paidTool, outcome.transaction]]);
+    expect(ledger.attempts().map((a) => [a.status, a.units, a.item, a.transaction])).toEqual([
+      ["paid", "10000", server.paidTool, outcome.transaction],
+    ]);
   });
 
   it("charges nothing when the paid run fails: the authorisation is unused and the ledger says refused", async () => {
@@ -152,14 +188,22 @@ describe.each(STYLES)("a %s server", (style) => {
     expect(await buy(capped.deps, server)).toMatchObject({ status: "refused", signed: false, rule: "maxPerPurchase" });
     const drift = await buy(buyer().deps, server, { expectTerms: { units: "5000", payTo: PAYEE } });
     expect(drift).toMatchObject({ status: "drift", signed: false });
-    expect(await buy(buyer().deps, server, { maxPriceUsd: "0.005" })).toMatchObject({ status: "refused", signed: false });
+    expect(await buy(buyer().deps, server, { maxPriceUsd: "0.005" })).toMatchObject({
+      status: "refused",
+      signed: false,
+    });
     expect(server.counts).toMatchObject({ unpaidCalls: 3, payments: 0, paidRuns: 0, freeCalls: 0 });
   });
 });
 
 /** explore_server's structured answer for `server`, through the wallet's own MCP server in process. */
 async function explore(deps: PurchaseDeps, server: string) {
-  const mcp = buildClientServer({ settings: deps.settings, wallet: deps.wallet, ledger: deps.ledger as Ledger, chain: deps.chain });
+  const mcp = buildClientServer({
+    settings: deps.settings,
+    wallet: deps.wallet,
+    ledger: deps.ledger as Ledger,
+    chain: deps.chain,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await mcp.connect(serverSide);
   const client = new Client({ name: "host", version: "1.0.0" });
@@ -167,7 +211,12 @@ async function explore(deps: PurchaseDeps, server: string) {
   try {
     const result = await client.callTool({ name: "explore_server", arguments: { server } });
     const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n");
-    return { text, data: result.structuredContent as { x402Tools: { name: string; style?: string; styleName?: string; priceUsd?: string }[] } };
+    return {
+      text,
+      data: result.structuredContent as {
+        x402Tools: { name: string; style?: string; styleName?: string; priceUsd?: string }[];
+      },
+    };
   } finally {
     await client.close();
   }
@@ -185,22 +234,59 @@ describe("which tools the wallet takes for paid", () => {
       expect(server.counts).toEqual({ unpaidCalls: 0, payments: 0, paidRuns: 0, freeCalls: 0 });
     }
     expect(seen).toEqual({
-      "agora-kit": [{ name: "agora_kit_forecast", description: "A weather forecast", style: "agora-kit", styleName: "Agora provider kit", priceUsd: "0.01" }],
-      "cloudflare-agents": [{ name: "cloudflare_agents_forecast", description: "A weather forecast", style: "cloudflare-agents", styleName: "Cloudflare Agents SDK (x402)", priceUsd: "0.01" }],
-      "vercel-x402-mcp": [{ name: "vercel_x402_mcp_forecast", description: "A weather forecast", style: "vercel-x402-mcp", styleName: "Vercel x402-mcp" }],
-      mcpay: [{ name: "mcpay_forecast", description: "A weather forecast", style: "mcpay", styleName: "MCPay", priceUsd: "0.01" }],
+      "agora-kit": [
+        {
+          name: "agora_kit_forecast",
+          description: "A weather forecast",
+          style: "agora-kit",
+          styleName: "Agora provider kit",
+          priceUsd: "0.01",
+        },
+      ],
+      "cloudflare-agents": [
+        {
+          name: "cloudflare_agents_forecast",
+          description: "A weather forecast",
+          style: "cloudflare-agents",
+          styleName: "Cloudflare Agents SDK (x402)",
+          priceUsd: "0.01",
+        },
+      ],
+      "vercel-x402-mcp": [
+        {
+          name: "vercel_x402_mcp_forecast",
+          description: "A weather forecast",
+          style: "vercel-x402-mcp",
+          styleName: "Vercel x402-mcp",
+        },
+      ],
+      mcpay: [
+        {
+          name: "mcpay_forecast",
+          description: "A weather forecast",
+          style: "mcpay",
+          styleName: "MCPay",
+          priceUsd: "0.01",
+        },
+      ],
       // Nothing in their listing says they are paid: by URL alone the wallet does not take them for paid.
       "x402-mcp": [],
       "jsonrpc-402": [],
     });
   });
 
-
   it("calls a tool whose listing says nothing only when told it is paid, and never calls the free tool", async () => {
     for (const style of SILENT) {
       const server = await start(style);
-      const outcome = await purchase({ server: server.url, item: server.paidTool, params: { city: "Porto" } }, buyer().deps);
-      expect(outcome).toMatchObject({ status: "refused", signed: false, message: expect.stringContaining(`"${server.paidTool}" is not sold by`) });
+      const outcome = await purchase(
+        { server: server.url, item: server.paidTool, params: { city: "Porto" } },
+        buyer().deps,
+      );
+      expect(outcome).toMatchObject({
+        status: "refused",
+        signed: false,
+        message: expect.stringContaining(`"${server.paidTool}" is not sold by`),
+      });
       expect(server.counts).toEqual({ unpaidCalls: 0, payments: 0, paidRuns: 0, freeCalls: 0 });
       const free = await purchase({ server: server.url, item: server.freeTool, params: {} }, buyer().deps);
       expect(free).toMatchObject({ status: "refused", signed: false });
@@ -212,9 +298,20 @@ describe("which tools the wallet takes for paid", () => {
     const server = await start("jsonrpc-402");
     registry = await registryServing(server, "jsonrpc-402");
     const { port } = registry.address() as AddressInfo;
-    const { deps, ledger } = buyer({ AGORA_REGISTRY_URL: `http://127.0.0.1:${port}/api`, ENABLE_UNSAFE_DIRECT_ACCESS: "false" });
+    const { deps, ledger } = buyer({
+      AGORA_REGISTRY_URL: `http://127.0.0.1:${port}/api`,
+      ENABLE_UNSAFE_DIRECT_ACCESS: "false",
+    });
     const explored = await explore(deps, "forecasts");
-    expect(explored.data.x402Tools).toEqual([{ name: server.paidTool, description: "A weather forecast", style: "jsonrpc-402", styleName: "x402 JSON-RPC 402", priceUsd: "0.01" }]);
+    expect(explored.data.x402Tools).toEqual([
+      {
+        name: server.paidTool,
+        description: "A weather forecast",
+        style: "jsonrpc-402",
+        styleName: "x402 JSON-RPC 402",
+        priceUsd: "0.01",
+      },
+    ]);
     expect(server.counts.unpaidCalls).toBe(0);
     const outcome = await purchase({ server: "forecasts", item: server.paidTool, params: { city: "Porto" } }, deps);
     expect(outcome).toMatchObject({ status: "delivered", signed: true, priceUsd: "$0.01", server: "Forecasts" });
@@ -228,7 +325,11 @@ async function registryServing(server: StyleServer, style: Style): Promise<http.
   const build = () => {
     const mcp = new McpServer({ name: "agora-registry", version: "1.0.0" });
     mcp.registerTool("get_server", { inputSchema: { id: z.string() } }, async ({ id }) => {
-      if (id !== "forecasts") return { isError: true, content: [{ type: "text", text: `No approved MCP server has the id or slug "${id}".` }] };
+      if (id !== "forecasts")
+        return {
+          isError: true,
+          content: [{ type: "text", text: `No approved MCP server has the id or slug "${id}".` }],
+        };
       const listing = {
         id: "00000000-0000-4000-8000-000000000001",
         slug: "forecasts",
@@ -243,7 +344,16 @@ async function registryServing(server: StyleServer, style: Style): Promise<http.
         websiteUrl: null,
         createdAt: "2026-11-01T00:00:00.000Z",
         updatedAt: "2026-11-01T00:00:00.000Z",
-        pricedItems: [{ id: null, name: server.paidTool, priceUsd: 0.01, paymentMethod: "USDC_BASE_SEPOLIA", toolName: server.paidTool, style }],
+        pricedItems: [
+          {
+            id: null,
+            name: server.paidTool,
+            priceUsd: 0.01,
+            paymentMethod: "USDC_BASE_SEPOLIA",
+            toolName: server.paidTool,
+            style,
+          },
+        ],
         paymentMethods: [{ id: "USDC_BASE_SEPOLIA", network: "base-sepolia", asset: "USDC", payTo: PAYEE }],
       };
       return { content: [{ type: "text", text: JSON.stringify(listing) }], structuredContent: listing };

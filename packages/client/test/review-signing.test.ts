@@ -8,8 +8,22 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { verifyTypedData } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { BUYER_REVIEW_MAX_VALIDITY_SECONDS, BUYER_REVIEW_TYPES, signedBuyerReviewRevokeSchema, signedBuyerReviewSchema } from "@agora-mcp/protocol";
-import { buildClientServer, chainReader, Ledger, ledgerFileFor, loadSettings, signReview, signRevocation, walletFromKey } from "@agora-mcp/client";
+import {
+  BUYER_REVIEW_MAX_VALIDITY_SECONDS,
+  BUYER_REVIEW_TYPES,
+  signedBuyerReviewRevokeSchema,
+  signedBuyerReviewSchema,
+} from "@agora-mcp/protocol";
+import {
+  buildClientServer,
+  chainReader,
+  Ledger,
+  ledgerFileFor,
+  loadSettings,
+  signReview,
+  signRevocation,
+  walletFromKey,
+} from "@agora-mcp/client";
 
 const KEY = `0x${"5d".repeat(32)}` as const;
 const TX = `0x${"ab".repeat(32)}`;
@@ -35,19 +49,54 @@ describe("client buyer-review signatures", () => {
     const body = await signRevocation(wallet, SITE, 84532, LISTING, TX.toUpperCase().replace("0X", "0x"), now);
     expect(signedBuyerReviewRevokeSchema.parse(body)).toEqual(body);
     expect(body.domain).toEqual({ name: "Agora buyer reviews", version: "2", chainId: 84532 });
-    expect(body.message).toEqual({ site: SITE, listing: LISTING, taskRef: `eip155:84532:${TX}`, logIndex: -1, reviewer: wallet.address, issuedAt: now / 1000, expiresAt: now / 1000 + 600 });
+    expect(body.message).toEqual({
+      site: SITE,
+      listing: LISTING,
+      taskRef: `eip155:84532:${TX}`,
+      logIndex: -1,
+      reviewer: wallet.address,
+      issuedAt: now / 1000,
+      expiresAt: now / 1000 + 600,
+    });
     expect(body.message.expiresAt - body.message.issuedAt).toBeLessThanOrEqual(BUYER_REVIEW_MAX_VALIDITY_SECONDS);
-    const check = { address: wallet.address, domain: body.domain, types: BUYER_REVIEW_TYPES, signature: body.signature as `0x${string}` };
+    const check = {
+      address: wallet.address,
+      domain: body.domain,
+      types: BUYER_REVIEW_TYPES,
+      signature: body.signature as `0x${string}`,
+    };
     expect(await verifyTypedData({ ...check, primaryType: "RevokeReview", message: asTyped(body.message) })).toBe(true);
     // Another purchase, another chain: not what was signed.
-    expect(await verifyTypedData({ ...check, primaryType: "RevokeReview", message: asTyped({ ...body.message, taskRef: `eip155:84532:0x${"cd".repeat(32)}` }) })).toBe(false);
-    expect(await verifyTypedData({ ...check, domain: { ...body.domain, chainId: 8453 }, primaryType: "RevokeReview", message: asTyped(body.message) })).toBe(false);
+    expect(
+      await verifyTypedData({
+        ...check,
+        primaryType: "RevokeReview",
+        message: asTyped({ ...body.message, taskRef: `eip155:84532:0x${"cd".repeat(32)}` }),
+      }),
+    ).toBe(false);
+    expect(
+      await verifyTypedData({
+        ...check,
+        domain: { ...body.domain, chainId: 8453 },
+        primaryType: "RevokeReview",
+        message: asTyped(body.message),
+      }),
+    ).toBe(false);
     // Another Agora deployment: not what was signed.
-    expect(await verifyTypedData({ ...check, primaryType: "RevokeReview", message: asTyped({ ...body.message, site: "https://other.example" }) })).toBe(false);
+    expect(
+      await verifyTypedData({
+        ...check,
+        primaryType: "RevokeReview",
+        message: asTyped({ ...body.message, site: "https://other.example" }),
+      }),
+    ).toBe(false);
   });
 
   it("signs a review's text without zero-width or text-direction characters", async () => {
-    const review = await signReview(wallet, SITE, 84532, LISTING, TX, { rating: 5, text: "pay\u200Bpal\u202E is fine\uFEFF" });
+    const review = await signReview(wallet, SITE, 84532, LISTING, TX, {
+      rating: 5,
+      text: "pay\u200Bpal\u202E is fine\uFEFF",
+    });
     expect(review.message.text).toBe("paypal is fine");
     expect(signedBuyerReviewSchema.parse(review)).toEqual(review);
   });
@@ -57,14 +106,44 @@ describe("client buyer-review signatures", () => {
     expect(signedBuyerReviewSchema.parse(review)).toEqual(review);
     const revocation = await signRevocation(wallet, SITE, 84532, LISTING, TX);
     const base = { address: wallet.address, domain: review.domain, types: BUYER_REVIEW_TYPES };
-    expect(await verifyTypedData({ ...base, primaryType: "Review", message: asTyped(review.message), signature: review.signature as `0x${string}` })).toBe(true);
-    expect(await verifyTypedData({ ...base, primaryType: "RevokeReview", message: asTyped(revocation.message), signature: review.signature as `0x${string}` })).toBe(false);
-    expect(await verifyTypedData({ ...base, primaryType: "Review", message: asTyped(review.message), signature: revocation.signature as `0x${string}` })).toBe(false);
+    expect(
+      await verifyTypedData({
+        ...base,
+        primaryType: "Review",
+        message: asTyped(review.message),
+        signature: review.signature as `0x${string}`,
+      }),
+    ).toBe(true);
+    expect(
+      await verifyTypedData({
+        ...base,
+        primaryType: "RevokeReview",
+        message: asTyped(revocation.message),
+        signature: review.signature as `0x${string}`,
+      }),
+    ).toBe(false);
+    expect(
+      await verifyTypedData({
+        ...base,
+        primaryType: "Review",
+        message: asTyped(review.message),
+        signature: revocation.signature as `0x${string}`,
+      }),
+    ).toBe(false);
   });
 
   it("offers revoke_review beside review, destructive, taking the server, the transaction and a confirmation id", async () => {
-    const settings = loadSettings({ AGORA_REGISTRY_URL: "http://127.0.0.1:9/api", AGORA_RPC_URL: "http://127.0.0.1:9", AGORA_WALLET_FILE: path.join(dir, "wallet.json") });
-    const server = buildClientServer({ settings, wallet, ledger: new Ledger(ledgerFileFor(settings, wallet.address)), chain: chainReader(settings.network, settings.rpcUrl) });
+    const settings = loadSettings({
+      AGORA_REGISTRY_URL: "http://127.0.0.1:9/api",
+      AGORA_RPC_URL: "http://127.0.0.1:9",
+      AGORA_WALLET_FILE: path.join(dir, "wallet.json"),
+    });
+    const server = buildClientServer({
+      settings,
+      wallet,
+      ledger: new Ledger(ledgerFileFor(settings, wallet.address)),
+      chain: chainReader(settings.network, settings.rpcUrl),
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "host", version: "1.0.0" });

@@ -40,7 +40,10 @@ describe("client settings", () => {
     [{ AGORA_REGISTRY_URL: "ftp://agora.example" }, /^AGORA_REGISTRY_URL: must be an http\(s\) URL/],
     [{ AGORA_RPC_URL: "http://user:pw@rpc" }, /^AGORA_RPC_URL: must not carry a user name or password/],
     [{ AGORA_DAILY_CAP: "0" }, /^AGORA_DAILY_CAP: must be more than 0/],
-    [{ AGORA_MAX_PER_PURCHASE: "5", AGORA_DAILY_CAP: "1" }, /^AGORA_DAILY_CAP \(\$1\.00\) is less than AGORA_MAX_PER_PURCHASE \(\$5\.00\)/],
+    [
+      { AGORA_MAX_PER_PURCHASE: "5", AGORA_DAILY_CAP: "1" },
+      /^AGORA_DAILY_CAP \(\$1\.00\) is less than AGORA_MAX_PER_PURCHASE \(\$5\.00\)/,
+    ],
     [{ AGORA_WALLET_FILE: "wallet.json" }, /^AGORA_WALLET_FILE: must be an absolute path/],
   ])("refuses %o with a message naming the variable", (env, message) => {
     expect(() => loadSettings(env)).toThrow(message);

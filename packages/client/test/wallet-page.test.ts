@@ -18,6 +18,8 @@ describe("the wallet page's address", () => {
 describe("AGORA_WALLET_FILE naming the default path", () => {
   it("counts as the default, so a first start makes its folder (an MCP bundle's setting names it outright)", () => {
     expect(loadSettings({ AGORA_WALLET_FILE: defaultWalletFile() }).walletFileSet).toBe(false);
-    expect(loadSettings({ AGORA_WALLET_FILE: path.join(path.dirname(defaultWalletFile()), "other.json") }).walletFileSet).toBe(true);
+    expect(
+      loadSettings({ AGORA_WALLET_FILE: path.join(path.dirname(defaultWalletFile()), "other.json") }).walletFileSet,
+    ).toBe(true);
   });
 });

@@ -51,7 +51,9 @@ describe("client wallet", () => {
     const elsewhere = path.join(dir, "..", "shared", "wallet.json");
     fs.mkdirSync(path.dirname(elsewhere), { mode: 0o777 });
     fs.chmodSync(path.dirname(elsewhere), 0o1777);
-    expect(() => importWallet(elsewhere, KEY)).toThrow(/is in the folder .*shared, and anyone on this machine can write it \(mode 01777\)/);
+    expect(() => importWallet(elsewhere, KEY)).toThrow(
+      /is in the folder .*shared, and anyone on this machine can write it \(mode 01777\)/,
+    );
     expect(fs.existsSync(elsewhere)).toBe(false);
     fs.chmodSync(dir, 0o700);
     expect(openWallet(file).address).toBe(created.address);
@@ -61,7 +63,9 @@ describe("client wallet", () => {
     const file = tempFile();
     openWallet(file);
     fs.chownSync(file, 4242, 4242);
-    expect(() => openWallet(file)).toThrow(`The wallet file ${file} is not yours: another user (uid 4242) owns it; move it away and import your own key.`);
+    expect(() => openWallet(file)).toThrow(
+      `The wallet file ${file} is not yours: another user (uid 4242) owns it; move it away and import your own key.`,
+    );
   });
 
   it("imports an existing key, with or without 0x, and never over an existing wallet", () => {
@@ -82,7 +86,9 @@ describe("client wallet", () => {
     const wallet = importWallet(file, KEY);
     expect(JSON.stringify(wallet)).not.toContain(KEY.slice(2));
     expect(inspect(wallet, { depth: 5 })).not.toContain(KEY.slice(2));
-    expect(wallet.redact(`failed with ${KEY} and ${KEY.slice(2).toUpperCase()}`)).toBe("failed with [private key redacted] and [private key redacted]");
+    expect(wallet.redact(`failed with ${KEY} and ${KEY.slice(2).toUpperCase()}`)).toBe(
+      "failed with [private key redacted] and [private key redacted]",
+    );
   });
 
   it("refuses a corrupt wallet file by name, without echoing its contents", () => {

@@ -39,7 +39,10 @@ export function usdToUnits(value: string | number): bigint {
     text = decimalOfNumber(value);
     roundExcess = true;
   } else if (typeof value === "string") {
-    text = value.trim().replace(/^\$\s*/, "").replace(/_/g, "");
+    text = value
+      .trim()
+      .replace(/^\$\s*/, "")
+      .replace(/_/g, "");
     roundExcess = false;
   } else {
     throw new AmountError("An amount must be a number or a string");

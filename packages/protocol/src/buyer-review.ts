@@ -68,7 +68,11 @@ export const BUYER_REVIEW_CLOCK_SKEW_SECONDS = 300;
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address of 40 hex digits");
 const chains = PAYMENT_NETWORKS.map((n) => n.chainId).join("|");
 const TASK_REF = new RegExp(`^eip155:(${chains}):0x[0-9a-fA-F]{64}$`);
-const seconds = z.number().int().min(0).max(2 ** 40);
+const seconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 40);
 
 // Control characters other than line breaks and tabs hide text from a reader; NUL cannot be stored.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -91,7 +95,10 @@ export const buyerReviewTextSchema = z
   .string()
   .max(BUYER_REVIEW_TEXT_MAX, `A review is at most ${BUYER_REVIEW_TEXT_MAX} characters.`)
   .refine((t) => !CONTROL.test(t), "The review text contains control characters.")
-  .refine((t) => cleanReviewText(t) === t, "The review text contains invisible characters (zero-width or text-direction controls); remove them and sign again.");
+  .refine(
+    (t) => cleanReviewText(t) === t,
+    "The review text contains invisible characters (zero-width or text-direction controls); remove them and sign again.",
+  );
 
 /** The origin of a deployment, as a review names it: http(s)://host[:port], nothing after. */
 export const REVIEW_SITE = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
@@ -102,7 +109,10 @@ export function reviewSiteOf(url: string): string {
 }
 
 const common = {
-  site: z.string().max(200).regex(REVIEW_SITE, "site must be the Agora deployment's origin, e.g. https://agora.example"),
+  site: z
+    .string()
+    .max(200)
+    .regex(REVIEW_SITE, "site must be the Agora deployment's origin, e.g. https://agora.example"),
   listing: z.string().min(1, "Name the listing (its id).").max(100),
   taskRef: z.string().regex(TASK_REF, "taskRef must be eip155:<84532|8453>:<0x transaction hash of 64 hex digits>"),
   logIndex: z.number().int().min(-1).max(1_000_000),
@@ -111,9 +121,16 @@ const common = {
   expiresAt: seconds,
 };
 
-export const buyerReviewMessageSchema = z.object({ ...common, rating: z.number().int().min(1, "The rating is 1 to 5.").max(5, "The rating is 1 to 5."), text: buyerReviewTextSchema });
+export const buyerReviewMessageSchema = z.object({
+  ...common,
+  rating: z.number().int().min(1, "The rating is 1 to 5.").max(5, "The rating is 1 to 5."),
+  text: buyerReviewTextSchema,
+});
 export const buyerReviewRevokeMessageSchema = z.object(common);
-export const buyerReceiptMessageSchema = z.object({ ...common, delivered: z.boolean({ message: "delivered must be true or false." }) });
+export const buyerReceiptMessageSchema = z.object({
+  ...common,
+  delivered: z.boolean({ message: "delivered must be true or false." }),
+});
 
 const domainSchema = z.object({ name: z.string().max(100), version: z.string().max(20), chainId: z.number().int() });
 const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, "signature must be a 65-byte 0x hex string");
@@ -121,10 +138,18 @@ const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, "signature must be a 
 /** POST /api/buyer-reviews: what any wallet software sends. */
 export const signedBuyerReviewSchema = z.object({ domain: domainSchema, message: buyerReviewMessageSchema, signature });
 /** POST /api/buyer-reviews/revoke. */
-export const signedBuyerReviewRevokeSchema = z.object({ domain: domainSchema, message: buyerReviewRevokeMessageSchema, signature });
+export const signedBuyerReviewRevokeSchema = z.object({
+  domain: domainSchema,
+  message: buyerReviewRevokeMessageSchema,
+  signature,
+});
 
 /** POST /api/buyer-reviews/receipts: a buyer's signed word on whether a paid call delivered. */
-export const signedBuyerReceiptSchema = z.object({ domain: domainSchema, message: buyerReceiptMessageSchema, signature });
+export const signedBuyerReceiptSchema = z.object({
+  domain: domainSchema,
+  message: buyerReceiptMessageSchema,
+  signature,
+});
 
 export type BuyerReviewMessage = z.infer<typeof buyerReviewMessageSchema>;
 export type BuyerReviewRevokeMessage = z.infer<typeof buyerReviewRevokeMessageSchema>;
@@ -141,7 +166,10 @@ export function taskRefOf(chainId: number, txHash: string): string {
 export function parseTaskRef(taskRef: string): { chainId: number; txHash: `0x${string}` } | null {
   const match = TASK_REF.exec(taskRef);
   if (!match) return null;
-  return { chainId: Number(match[1]), txHash: taskRef.slice(taskRef.lastIndexOf(":") + 1).toLowerCase() as `0x${string}` };
+  return {
+    chainId: Number(match[1]),
+    txHash: taskRef.slice(taskRef.lastIndexOf(":") + 1).toLowerCase() as `0x${string}`,
+  };
 }
 
 /** ERC-8004 / x402 `reputation` score (0–100) of a 1–5 star rating. */

@@ -26,7 +26,8 @@ export const SEARCH_SORT = "relevance" satisfies CatalogueSort;
 /** What each sort means, in one sentence a person or an agent reads (tool descriptions, the API's docs). */
 export const CATALOGUE_SORT_MEANINGS: Record<CatalogueSort, string> = {
   relevance: "best matches first (the default with search text)",
-  popular: "verified servers first, then by paying wallets and calls on chain in the last 30 days, then by name (the default without search text)",
+  popular:
+    "verified servers first, then by paying wallets and calls on chain in the last 30 days, then by name (the default without search text)",
   purchased: "most sales on chain in the last 30 days first",
   newest: "most recently listed first",
   name: "by name, A to Z",
@@ -46,4 +47,10 @@ export function defaultSort(q: string | undefined): CatalogueSort {
 }
 
 /** A filter state as every surface reads it. `source` is optional: callers that do not filter by it (the sitemap's pages) leave it out. */
-export type CatalogueFilters = { q: string; category: string; price: CataloguePrice; sort: CatalogueSort; source?: CatalogueSource };
+export type CatalogueFilters = {
+  q: string;
+  category: string;
+  price: CataloguePrice;
+  sort: CatalogueSort;
+  source?: CatalogueSource;
+};

@@ -23,7 +23,9 @@ export const makePurchaseArgs = {
   signedTransaction: z
     .string()
     .max(16_384)
-    .describe("The x402 payment: base64 of an x402 v1 exact payment (an EIP-3009 authorisation); empty for a free item"),
+    .describe(
+      "The x402 payment: base64 of an x402 v1 exact payment (an EIP-3009 authorisation); empty for a free item",
+    ),
   paymentMethod: z.string().max(40).describe("USDC_BASE_SEPOLIA or USDC_BASE_MAINNET"),
 };
 
@@ -194,7 +196,12 @@ function readItem(raw: unknown, index: number, quirks: Quirks): PricedItem | nul
     quirks.add(currency ? "currency missing; taken from the payment method" : "currency missing; assumed USDC");
     currency ??= "USDC";
   }
-  const item: PricedItem = { name, amount: unitsToNumber(units), units: units.toString(), currency: currency.toUpperCase() };
+  const item: PricedItem = {
+    name,
+    amount: unitsToNumber(units),
+    units: units.toString(),
+    currency: currency.toUpperCase(),
+  };
   const id = text(raw.id);
   const toolName = text(raw.toolName) ?? text(raw.tool);
   const x402Tool = text(raw.x402Tool);
@@ -283,7 +290,8 @@ export function takesSignedTransaction(tool: ProbedTool | undefined): boolean {
 
 export function acceptsSupportedMethod(methods: AcceptedPayment[]): boolean {
   return methods.some(
-    (m) => (SUPPORTED_PAYMENT_METHODS as readonly string[]).includes(m.paymentMethod) && EVM_ADDRESS.test(m.walletAddress),
+    (m) =>
+      (SUPPORTED_PAYMENT_METHODS as readonly string[]).includes(m.paymentMethod) && EVM_ADDRESS.test(m.walletAddress),
   );
 }
 
@@ -337,7 +345,11 @@ export function readPurchaseResult(result: unknown): MakePurchaseAnswer {
     return { ok: false, reason: "The server answered without delivering anything", raw: result };
   }
   const settlement = isObject(payload.settlement) ? payload.settlement : payload;
-  const outcome: MakePurchaseAnswer = { ok: true, toolResult: payload.toolResult ?? payload.result ?? null, raw: result };
+  const outcome: MakePurchaseAnswer = {
+    ok: true,
+    toolResult: payload.toolResult ?? payload.result ?? null,
+    raw: result,
+  };
   const orderId = text(payload.orderId);
   const transaction = text(settlement.transaction) ?? text(payload.transactionHash) ?? text(payload.txHash);
   const network = text(settlement.network);

@@ -51,7 +51,11 @@ export function findNetwork(name: string | number | undefined | null): PaymentNe
   const key = String(name).trim();
   const upper = key.toUpperCase();
   return PAYMENT_NETWORKS.find(
-    (n) => n.paymentMethod === upper || n.v1Network === key.toLowerCase() || n.caip2 === key.toLowerCase() || String(n.chainId) === key,
+    (n) =>
+      n.paymentMethod === upper ||
+      n.v1Network === key.toLowerCase() ||
+      n.caip2 === key.toLowerCase() ||
+      String(n.chainId) === key,
   );
 }
 

@@ -27,7 +27,15 @@ import {
   type SettlementResponse,
 } from "./x402.js";
 
-export const PAID_STYLES = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "mcpay", "jsonrpc-402", "monetized-mcp"] as const;
+export const PAID_STYLES = [
+  "agora-kit",
+  "x402-mcp",
+  "cloudflare-agents",
+  "vercel-x402-mcp",
+  "mcpay",
+  "jsonrpc-402",
+  "monetized-mcp",
+] as const;
 export type PaidStyle = (typeof PAID_STYLES)[number];
 
 /** How each style is named to people (the listing page, the account page, the guides' table). */
@@ -108,9 +116,11 @@ export type PaidSignal = { reason: PaidReason; style?: PaidStyle; priceUsd?: str
  * The documented form of a description that says its tool is paid: "x402" next to "paid"/"payment", e.g.
  * "Paid tool (x402)", "x402-paid", "Requires x402 payment". A description that only mentions x402 is not enough.
  */
-export const DESCRIPTION_SAYS_PAID = /\bx402[- ]paid\b|\bpaid\b[^.\n]{0,40}\bx402\b|\bx402\b[^.\n]{0,20}\bpayment required\b|\brequires x402 payment\b/i;
+export const DESCRIPTION_SAYS_PAID =
+  /\bx402[- ]paid\b|\bpaid\b[^.\n]{0,40}\bx402\b|\bx402\b[^.\n]{0,20}\bpayment required\b|\brequires x402 payment\b/i;
 
-const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /** What tools/list alone says about a tool's price: the reason it is paid, and the style when the signal names one. */
 export function paidSignal(tool: ListedTool): PaidSignal | undefined {
@@ -118,26 +128,38 @@ export function paidSignal(tool: ListedTool): PaidSignal | undefined {
   if (meta[KIT_PRICE_META] !== undefined) return { reason: "kit-meta", style: "agora-kit" };
   if (meta[CLOUDFLARE_PAID_META] === true) {
     const price = meta[CLOUDFLARE_PRICE_META];
-    return { reason: "cloudflare-meta", style: "cloudflare-agents", ...(typeof price === "string" || typeof price === "number" ? { priceUsd: String(price).slice(0, 20) } : {}) };
+    return {
+      reason: "cloudflare-meta",
+      style: "cloudflare-agents",
+      ...(typeof price === "string" || typeof price === "number" ? { priceUsd: String(price).slice(0, 20) } : {}),
+    };
   }
   const annotations = record(tool.annotations);
   if (annotations?.paymentHint === true) {
     // MCPay's handler adds its price and version beside the hint; Vercel's x402-mcp gives the hint alone.
     const price = annotations.paymentPriceUSD;
     if (price !== undefined || annotations.paymentVersion !== undefined) {
-      return { reason: "payment-hint", style: "mcpay", ...(typeof price === "string" || typeof price === "number" ? { priceUsd: String(price).slice(0, 20) } : {}) };
+      return {
+        reason: "payment-hint",
+        style: "mcpay",
+        ...(typeof price === "string" || typeof price === "number" ? { priceUsd: String(price).slice(0, 20) } : {}),
+      };
     }
     return { reason: "payment-hint", style: "vercel-x402-mcp" };
   }
   if (Object.keys(meta).some((k) => k.startsWith("x402/") || k.startsWith("x402."))) return { reason: "x402-meta" };
-  if (typeof tool.description === "string" && DESCRIPTION_SAYS_PAID.test(tool.description.slice(0, 2_000))) return { reason: "description" };
+  if (typeof tool.description === "string" && DESCRIPTION_SAYS_PAID.test(tool.description.slice(0, 2_000)))
+    return { reason: "description" };
   return undefined;
 }
 
 const paymentRequiredSchema = z.object({
   x402Version: z.number().int().min(1).max(2),
   error: z.string().max(2_000).optional(),
-  resource: z.object({ url: z.string().max(2_000) }).passthrough().optional(),
+  resource: z
+    .object({ url: z.string().max(2_000) })
+    .passthrough()
+    .optional(),
   accepts: z.array(z.record(z.string(), z.unknown())).min(1).max(20),
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
@@ -205,7 +227,8 @@ export type ReadOffer =
   | { ok: true; version: 2; requirements: PaymentRequirementsV2; units: bigint };
 export type UnreadOffer = { ok: false; index: number; reason: string };
 
-const safeText = (v: unknown, max: number) => (typeof v === "string" ? v.replace(/[\u0000-\u001f\u007f<>]/g, " ").slice(0, max) : undefined);
+const safeText = (v: unknown, max: number) =>
+  typeof v === "string" ? v.replace(/[\u0000-\u001f\u007f<>]/g, " ").slice(0, max) : undefined;
 
 /**
  * Every offer of a PaymentRequired, each either readable (exact scheme, a known network's USDC, a payee address,
@@ -216,38 +239,67 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
   return (required.accepts as Record<string, unknown>[]).map((raw, index): ReadOffer | UnreadOffer => {
     const refuse = (reason: string): UnreadOffer => ({ ok: false, index, reason });
     const scheme = safeText(raw.scheme, 40) ?? "(none)";
-    if (scheme !== "exact" && scheme !== "upto" && scheme !== "batch-settlement") return refuse(`scheme "${scheme}" is not one Agora pays yet`);
+    if (scheme !== "exact" && scheme !== "upto" && scheme !== "batch-settlement")
+      return refuse(`scheme "${scheme}" is not one Agora pays yet`);
     const network = findNetwork(typeof raw.network === "string" ? raw.network : undefined);
     if (!network) return refuse(`network "${safeText(raw.network, 40) ?? "(none)"}" is not one Agora knows`);
-    if (typeof raw.asset !== "string" || raw.asset.toLowerCase() !== network.asset.toLowerCase()) return refuse(`asset is not USDC on ${network.label}`);
+    if (typeof raw.asset !== "string" || raw.asset.toLowerCase() !== network.asset.toLowerCase())
+      return refuse(`asset is not USDC on ${network.label}`);
     if (typeof raw.payTo !== "string" || !EVM_ADDRESS.test(raw.payTo)) return refuse("payee is not an address");
-    const amountField = typeof raw.amount === "string" ? raw.amount : typeof raw.maxAmountRequired === "string" ? raw.maxAmountRequired : undefined;
-    if (amountField === undefined || !/^\d{1,40}$/.test(amountField)) return refuse("amount is not an integer of the token's units");
+    const amountField =
+      typeof raw.amount === "string"
+        ? raw.amount
+        : typeof raw.maxAmountRequired === "string"
+          ? raw.maxAmountRequired
+          : undefined;
+    if (amountField === undefined || !/^\d{1,40}$/.test(amountField))
+      return refuse("amount is not an integer of the token's units");
     const units = BigInt(amountField);
     if (units === 0n) return refuse("amount is zero");
     if (units > MAX_OFFER_UNITS) return refuse("amount is above $100,000 for one call");
     const extra = record(raw.extra) ?? {};
     if (JSON.stringify(extra).length > MAX_EXTRA_BYTES) return refuse(`extra is larger than ${MAX_EXTRA_BYTES} bytes`);
-    const timeout = typeof raw.maxTimeoutSeconds === "number" && Number.isInteger(raw.maxTimeoutSeconds) ? raw.maxTimeoutSeconds : undefined;
-    if (timeout === undefined || timeout <= 0 || timeout > 86_400) return refuse("maxTimeoutSeconds is not between 1 s and a day");
+    const timeout =
+      typeof raw.maxTimeoutSeconds === "number" && Number.isInteger(raw.maxTimeoutSeconds)
+        ? raw.maxTimeoutSeconds
+        : undefined;
+    if (timeout === undefined || timeout <= 0 || timeout > 86_400)
+      return refuse("maxTimeoutSeconds is not between 1 s and a day");
     if (scheme === "upto") {
       // Metered (x402 version 2 only): `amount` is the most the call may cost, settled through the facilitator the
       // buyer's signature names.
       if (typeof raw.amount !== "string") return refuse("an upto offer must be x402 version 2");
-      if (typeof extra.facilitatorAddress !== "string" || !EVM_ADDRESS.test(extra.facilitatorAddress)) return refuse("an upto offer names no facilitatorAddress");
+      if (typeof extra.facilitatorAddress !== "string" || !EVM_ADDRESS.test(extra.facilitatorAddress))
+        return refuse("an upto offer names no facilitatorAddress");
     }
     if (scheme === "batch-settlement") {
       // A payment channel (x402 version 2 only): `amount` is the price of one call, paid by a voucher on a deposit the
       // receiver's authorizer co-signs claims and refunds for.
       if (typeof raw.amount !== "string") return refuse("a batch-settlement offer must be x402 version 2");
-      if (typeof extra.receiverAuthorizer !== "string" || !EVM_ADDRESS.test(extra.receiverAuthorizer)) return refuse("a batch-settlement offer names no receiverAuthorizer");
+      if (typeof extra.receiverAuthorizer !== "string" || !EVM_ADDRESS.test(extra.receiverAuthorizer))
+        return refuse("a batch-settlement offer names no receiverAuthorizer");
     }
     if (typeof raw.amount === "string") {
-      if (raw.network !== network.caip2) return refuse(`a version 2 offer names its network "${safeText(raw.network, 40)}", not CAIP-2`);
-      return { ok: true, version: 2, units, requirements: { scheme, network: network.caip2, asset: raw.asset, amount: amountField, payTo: raw.payTo, maxTimeoutSeconds: timeout, extra } };
+      if (raw.network !== network.caip2)
+        return refuse(`a version 2 offer names its network "${safeText(raw.network, 40)}", not CAIP-2`);
+      return {
+        ok: true,
+        version: 2,
+        units,
+        requirements: {
+          scheme,
+          network: network.caip2,
+          asset: raw.asset,
+          amount: amountField,
+          payTo: raw.payTo,
+          maxTimeoutSeconds: timeout,
+          extra,
+        },
+      };
     }
     if (raw.extra !== undefined && !record(raw.extra)) return refuse("extra is not an object");
-    if (JSON.stringify(raw).length > MAX_V1_OFFER_BYTES) return refuse(`a version 1 offer is larger than ${MAX_V1_OFFER_BYTES} bytes`);
+    if (JSON.stringify(raw).length > MAX_V1_OFFER_BYTES)
+      return refuse(`a version 1 offer is larger than ${MAX_V1_OFFER_BYTES} bytes`);
     // Exactly the server's object: every field read above is the value it holds (extra may be absent).
     return { ok: true, version: 1, units, requirements: raw as unknown as PaymentRequirementsV1 };
   });
@@ -275,7 +327,10 @@ const settlementSchema = z.object({
   payer: z.string().max(80).optional(),
   errorReason: z.string().max(300).optional(),
   /** What an upto settlement moved (x402 version 2's SettleResponse.amount). */
-  amount: z.string().regex(/^\d{1,40}$/).optional(),
+  amount: z
+    .string()
+    .regex(/^\d{1,40}$/)
+    .optional(),
   /** The scheme's own fields (a payment channel's running total after the call). */
   extra: z.record(z.string(), z.unknown()).optional(),
 });

@@ -52,7 +52,9 @@ export function deliveryRate(evidence: DeliveryEvidence | null | undefined): num
 export const registrySearchAnswerSchema = z.object({
   servers: z.array(registryListingSchema),
   total: z.number().int().describe("How many servers match the filters in all, counted up to 1000 (see totalCapped)."),
-  totalCapped: z.boolean().describe("True when more than total servers match: counting stops at 1000; page on with nextCursor."),
+  totalCapped: z
+    .boolean()
+    .describe("True when more than total servers match: counting stops at 1000; page on with nextCursor."),
   nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page."),
 });
 

@@ -6,15 +6,40 @@
 type Schema = Record<string, unknown>;
 
 const UNDERSTOOD = new Set([
-  "type", "description", "title", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-  "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "const", "default",
-  "examples", "format", "$schema",
+  "type",
+  "description",
+  "title",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "enum",
+  "const",
+  "default",
+  "examples",
+  "format",
+  "$schema",
 ]);
-const FORMATS: Record<string, string> = { uri: "https://example.com", url: "https://example.com", email: "user@example.com", date: "2025-01-01", "date-time": "2025-01-01T00:00:00Z" };
+const FORMATS: Record<string, string> = {
+  uri: "https://example.com",
+  url: "https://example.com",
+  email: "user@example.com",
+  date: "2025-01-01",
+  "date-time": "2025-01-01T00:00:00Z",
+};
 const MAX_DEPTH = 4;
 const MAX_PROPERTIES = 50;
 
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** "Example: Lisbon" or "e.g. Lisbon" in a parameter's description names a value a person would pass. */
 function hinted(description: unknown): string | undefined {
@@ -56,7 +81,12 @@ function exampleString(schema: Schema): string | undefined {
 }
 
 function exampleNumber(schema: Schema, integer: boolean): number | undefined {
-  const floor = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : 1;
+  const floor =
+    typeof schema.minimum === "number"
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === "number"
+        ? schema.exclusiveMinimum + 1
+        : 1;
   const hint = Number(hinted(schema.description));
   return [hint, Math.ceil(floor), floor].find((n) => Number.isFinite(n) && fitsNumber(n, schema, integer));
 }
@@ -70,8 +100,14 @@ function exampleValue(schema: unknown, depth: number): unknown {
   const type = typeOf(schema);
   // A value the provider wrote down is the best example, once it is of the declared type and in range.
   for (const given of [...(Array.isArray(schema.examples) ? schema.examples : []), schema.default]) {
-    if (type === "string" && typeof given === "string" && fitsString(given, schema) && schema.format === undefined) return given;
-    if ((type === "number" || type === "integer") && typeof given === "number" && fitsNumber(given, schema, type === "integer")) return given;
+    if (type === "string" && typeof given === "string" && fitsString(given, schema) && schema.format === undefined)
+      return given;
+    if (
+      (type === "number" || type === "integer") &&
+      typeof given === "number" &&
+      fitsNumber(given, schema, type === "integer")
+    )
+      return given;
     if (type === "boolean" && typeof given === "boolean") return given;
   }
   switch (type) {
@@ -99,7 +135,11 @@ function exampleValue(schema: unknown, depth: number): unknown {
 function exampleObject(schema: Schema, depth: number): Record<string, unknown> | undefined {
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
-  if (required.length > MAX_PROPERTIES || !required.every((name): name is string => typeof name === "string" && name in properties)) return undefined;
+  if (
+    required.length > MAX_PROPERTIES ||
+    !required.every((name): name is string => typeof name === "string" && name in properties)
+  )
+    return undefined;
   const args: Record<string, unknown> = {};
   for (const name of required) {
     const value = exampleValue(properties[name], depth + 1);

@@ -136,7 +136,10 @@ export function decodePayment(input: unknown): DecodedPayment {
   const parsed = paymentPayloadSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, error: `The payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}: ${issue.message}` : ""}` };
+    return {
+      ok: false,
+      error: `The payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}: ${issue.message}` : ""}`,
+    };
   }
   return { ok: true, payment: parsed.data };
 }
@@ -173,7 +176,15 @@ export function buildRequirements(input: RequirementsInput): { v1: PaymentRequir
       asset: network.asset,
       extra,
     },
-    v2: { scheme: input.scheme ?? "exact", network: network.caip2, asset: network.asset, amount: units.toString(), payTo, maxTimeoutSeconds, extra },
+    v2: {
+      scheme: input.scheme ?? "exact",
+      network: network.caip2,
+      asset: network.asset,
+      amount: units.toString(),
+      payTo,
+      maxTimeoutSeconds,
+      extra,
+    },
   };
 }
 
@@ -194,7 +205,8 @@ const paymentRequiredSchema = z.object({
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
-export type X402Accept = { version: 1; requirements: PaymentRequirementsV1 } | { version: 2; requirements: PaymentRequirementsV2 };
+export type X402Accept =
+  { version: 1; requirements: PaymentRequirementsV1 } | { version: 2; requirements: PaymentRequirementsV2 };
 
 /** The readable payment requirements of a PaymentRequired answer, each tagged with its version. */
 export function readAccepts(required: PaymentRequired): X402Accept[] {
@@ -235,7 +247,15 @@ export function readPaymentRequired(result: unknown): PaymentRequired | undefine
 
 /** The settlement an x402-paid tool result carries in `_meta["x402/payment-response"]`. */
 /** `amount`: what an `upto` settlement moved, in the token's units ("0" when the call used nothing and no transaction ran). */
-export type SettlementResponse = { success: boolean; transaction: string; network: string; payer?: string; errorReason?: string; amount?: string; extra?: Record<string, unknown> };
+export type SettlementResponse = {
+  success: boolean;
+  transaction: string;
+  network: string;
+  payer?: string;
+  errorReason?: string;
+  amount?: string;
+  extra?: Record<string, unknown>;
+};
 
 const settlementSchema = z.object({
   success: z.boolean(),

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { withoutJsonModeWarning } from "../src/json-mode.js";
 
-const SDK_LINE = "responseMode: 'json' drops mid-call notifications. subscriptions/listen streams are always served over SSE regardless; other notifications emitted before a result are dropped.";
+const SDK_LINE =
+  "responseMode: 'json' drops mid-call notifications. subscriptions/listen streams are always served over SSE regardless; other notifications emitted before a result are dropped.";
 
 describe("withoutJsonModeWarning", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -23,7 +24,11 @@ describe("withoutJsonModeWarning", () => {
 
   it("puts console.warn back when making the handler throws", () => {
     const before = console.warn;
-    expect(() => withoutJsonModeWarning(() => { throw new Error("bad options"); })).toThrow("bad options");
+    expect(() =>
+      withoutJsonModeWarning(() => {
+        throw new Error("bad options");
+      }),
+    ).toThrow("bad options");
     expect(console.warn).toBe(before);
   });
 });

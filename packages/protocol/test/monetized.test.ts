@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isVerifiable, lowestDollarPrice, Quirks, readPaymentMethods, readPricedItems, readToolPayload } from "@agora-mcp/protocol";
+import {
+  isVerifiable,
+  lowestDollarPrice,
+  Quirks,
+  readPaymentMethods,
+  readPricedItems,
+  readToolPayload,
+} from "@agora-mcp/protocol";
 
 const WALLET = "0x000000000000000000000000000000000000dEaD";
 
@@ -11,15 +18,36 @@ function read<T>(fn: (payload: unknown, quirks: Quirks) => T, payload: unknown):
 describe("reading tool answers", () => {
   it("prefers structuredContent and falls back to JSON in a text item", () => {
     const quirks = new Quirks();
-    expect(readToolPayload("t", { content: [{ type: "text", text: "[1]" }], structuredContent: { a: 1 } }, quirks)).toEqual({ a: 1 });
-    expect(readToolPayload("t", { content: [{ type: "text", text: "Here you go:" }, { type: "text", text: '{"b":2}' }] }, quirks)).toEqual({ b: 2 });
+    expect(
+      readToolPayload("t", { content: [{ type: "text", text: "[1]" }], structuredContent: { a: 1 } }, quirks),
+    ).toEqual({ a: 1 });
+    expect(
+      readToolPayload(
+        "t",
+        {
+          content: [
+            { type: "text", text: "Here you go:" },
+            { type: "text", text: '{"b":2}' },
+          ],
+        },
+        quirks,
+      ),
+    ).toEqual({ b: 2 });
     expect(quirks.list()).toEqual([]);
   });
 
   it("records an error result or a non-JSON answer as a quirk", () => {
     const quirks = new Quirks();
-    expect(readToolPayload("price-listing", { isError: true, content: [{ type: "text", text: "Error getting pricing listing: boom" }] }, quirks)).toBeUndefined();
-    expect(readToolPayload("payment-methods", { content: [{ type: "text", text: "USDC please" }] }, quirks)).toBeUndefined();
+    expect(
+      readToolPayload(
+        "price-listing",
+        { isError: true, content: [{ type: "text", text: "Error getting pricing listing: boom" }] },
+        quirks,
+      ),
+    ).toBeUndefined();
+    expect(
+      readToolPayload("payment-methods", { content: [{ type: "text", text: "USDC please" }] }, quirks),
+    ).toBeUndefined();
     expect(quirks.list()).toEqual([
       "price-listing: returned an error: Error getting pricing listing: boom",
       "payment-methods: answer carries no JSON (USDC please)",
@@ -30,15 +58,36 @@ describe("reading tool answers", () => {
 describe("reading price listings", () => {
   it("reads the reference shape without quirks", () => {
     const { value, quirks } = read(readPricedItems, {
-      items: [{ id: "a", name: "A", description: "first", price: { amount: 0.05, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" } }],
+      items: [
+        {
+          id: "a",
+          name: "A",
+          description: "first",
+          price: { amount: 0.05, currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" },
+        },
+      ],
     });
-    expect(value).toEqual([{ id: "a", name: "A", description: "first", amount: 0.05, units: "50000", currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }]);
+    expect(value).toEqual([
+      {
+        id: "a",
+        name: "A",
+        description: "first",
+        amount: 0.05,
+        units: "50000",
+        currency: "USDC",
+        paymentMethod: "USDC_BASE_SEPOLIA",
+      },
+    ]);
     expect(quirks).toEqual([]);
   });
 
   it("reads {amount, paymentMethod} prices with string amounts, taking the currency from the method", () => {
-    const { value, quirks } = read(readPricedItems, { items: [{ name: "A", price: { amount: "0.25", paymentMethod: "USDC_BASE_SEPOLIA" } }] });
-    expect(value).toEqual([{ name: "A", amount: 0.25, units: "250000", currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" }]);
+    const { value, quirks } = read(readPricedItems, {
+      items: [{ name: "A", price: { amount: "0.25", paymentMethod: "USDC_BASE_SEPOLIA" } }],
+    });
+    expect(value).toEqual([
+      { name: "A", amount: 0.25, units: "250000", currency: "USDC", paymentMethod: "USDC_BASE_SEPOLIA" },
+    ]);
     expect(quirks).toEqual(["amounts given as strings", "currency missing; taken from the payment method"]);
   });
 
@@ -59,7 +108,9 @@ describe("reading price listings", () => {
   });
 
   it("skips items without a usable price and says why", () => {
-    const { value, quirks } = read(readPricedItems, { items: [{ name: "Free?" }, { name: "Neg", price: -1, currency: "USDC" }, { name: "NaN", price: "abc" }, "junk"] });
+    const { value, quirks } = read(readPricedItems, {
+      items: [{ name: "Free?" }, { name: "Neg", price: -1, currency: "USDC" }, { name: "NaN", price: "abc" }, "junk"],
+    });
     expect(value).toEqual([]);
     expect(quirks).toContain('price-listing: "Free?" has no price');
     expect(quirks).toContain('price-listing: "Neg" has an invalid amount');
@@ -68,12 +119,21 @@ describe("reading price listings", () => {
   });
 
   it("returns null when there is no list at all", () => {
-    expect(read(readPricedItems, { hello: "world" })).toEqual({ value: null, quirks: ["price-listing: no list of items found"] });
+    expect(read(readPricedItems, { hello: "world" })).toEqual({
+      value: null,
+      quirks: ["price-listing: no list of items found"],
+    });
   });
 
   it("derives the lowest dollar price: null when nothing is priced, undefined when nothing is in dollars", () => {
     expect(lowestDollarPrice([])).toBeNull();
-    expect(lowestDollarPrice([{ name: "a", amount: 0.5, currency: "USDC" }, { name: "b", amount: 0.02, currency: "USD" }, { name: "c", amount: 0.001, currency: "ETH" }])).toBe(0.02);
+    expect(
+      lowestDollarPrice([
+        { name: "a", amount: 0.5, currency: "USDC" },
+        { name: "b", amount: 0.02, currency: "USD" },
+        { name: "c", amount: 0.001, currency: "ETH" },
+      ]),
+    ).toBe(0.02);
     expect(lowestDollarPrice([{ name: "c", amount: 0.001, currency: "ETH" }])).toBeUndefined();
   });
 });
@@ -83,11 +143,16 @@ describe("reading payment methods", () => {
     const method = { paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: WALLET };
     expect(read(readPaymentMethods, [method])).toEqual({ value: [method], quirks: [] });
     expect(read(readPaymentMethods, { paymentMethods: [method] })).toEqual({ value: [method], quirks: [] });
-    expect(read(readPaymentMethods, method)).toEqual({ value: [method], quirks: ["payment-methods answered a single object, not an array"] });
+    expect(read(readPaymentMethods, method)).toEqual({
+      value: [method],
+      quirks: ["payment-methods answered a single object, not an array"],
+    });
   });
 
   it("accepts other field names and lower case, recording each", () => {
-    const { value, quirks } = read(readPaymentMethods, [{ method: "usdc_base_sepolia", sellerAccountId: "not-a-wallet" }]);
+    const { value, quirks } = read(readPaymentMethods, [
+      { method: "usdc_base_sepolia", sellerAccountId: "not-a-wallet" },
+    ]);
     expect(value).toEqual([{ paymentMethod: "USDC_BASE_SEPOLIA", walletAddress: "not-a-wallet" }]);
     expect(quirks).toEqual([
       "payment method named `method`, not `paymentMethod`",

@@ -6,7 +6,11 @@
 // settles what was claimed to the seller's wallet. A voucher is committed only after the item succeeded, so a failed
 // call costs nothing, and the same voucher twice, or one past the deposit, is refused.
 import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload as X402PaymentPayload, PaymentRequirements as X402PaymentRequirements, SettleResponse } from "@x402/core/types";
+import type {
+  PaymentPayload as X402PaymentPayload,
+  PaymentRequirements as X402PaymentRequirements,
+  SettleResponse,
+} from "@x402/core/types";
 import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/server";
 import { z } from "zod";
 import { EVM_ADDRESS, sameAddress } from "@agora-mcp/protocol";
@@ -45,7 +49,11 @@ const channelPaymentSchema = z.object({
         withdrawDelay: z.number().int(),
         salt: hex32,
       }),
-      voucher: z.object({ channelId: hex32, maxClaimableAmount: uint, signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+      voucher: z.object({
+        channelId: hex32,
+        maxClaimableAmount: uint,
+        signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+      }),
       /** A refund's part of what the channel still holds; absent, all of it. */
       amount: uint.optional(),
     })
@@ -84,7 +92,10 @@ export class ChannelDesk {
     const channelItems = options.items.filter((i) => i.channel);
     this.schedule = {
       claimEvery: Math.min(...channelItems.map((i) => i.channel!.claimEvery), Number.MAX_SAFE_INTEGER),
-      claimIntervalSeconds: Math.min(...channelItems.map((i) => i.channel!.claimIntervalSeconds), Number.MAX_SAFE_INTEGER),
+      claimIntervalSeconds: Math.min(
+        ...channelItems.map((i) => i.channel!.claimIntervalSeconds),
+        Number.MAX_SAFE_INTEGER,
+      ),
     };
   }
 
@@ -111,7 +122,11 @@ export class ChannelDesk {
         scheme: BATCH_SETTLEMENT,
         network: network.caip2,
         payTo: walletAddress,
-        price: { amount: item.units.toString(), asset: network.asset, extra: { name: network.eip712.name, version: network.eip712.version } },
+        price: {
+          amount: item.units.toString(),
+          asset: network.asset,
+          extra: { name: network.eip712.name, version: network.eip712.version },
+        },
         ...(minDeposit !== undefined ? { extra: { minDeposit: minDeposit.toString() } } : {}),
       });
       return requirements;
@@ -131,7 +146,11 @@ export class ChannelDesk {
     const { payment, offered, verifyMs, payer, depositValidBefore } = checked;
     if (checked.type === "refund") {
       this.cancel(payment, offered);
-      return { ok: false, code: "wrong_scheme", reason: "Payment refused: a refund pays for no call; send it on its own to close the channel" };
+      return {
+        ok: false,
+        code: "wrong_scheme",
+        reason: "Payment refused: a refund pays for no call; send it on its own to close the channel",
+      };
     }
     let settling: Promise<Settled | Refused> | undefined;
     return {
@@ -139,7 +158,10 @@ export class ChannelDesk {
       payer,
       // A voucher has no expiry of its own: the call must be done while the channel's reservation lasts, and a deposit
       // while its authorisation can still be put on chain.
-      validBefore: Math.min(Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds, depositValidBefore ?? Number.MAX_SAFE_INTEGER),
+      validBefore: Math.min(
+        Math.floor(Date.now() / 1000) + offered.maxTimeoutSeconds,
+        depositValidBefore ?? Number.MAX_SAFE_INTEGER,
+      ),
       verifyMs,
       release: () => this.cancel(payment, offered),
       settle: () => (settling ??= this.commit(payment, offered, payer, verifyMs)),
@@ -151,7 +173,9 @@ export class ChannelDesk {
     void this.server
       .createPaymentCancellationDispatcher(payment, offered)
       .cancel({ reason: "handler_failed" })
-      .catch((error: unknown) => this.options.log(`channel release: ${bounded(String((error as Error).message ?? error))}`));
+      .catch((error: unknown) =>
+        this.options.log(`channel release: ${bounded(String((error as Error).message ?? error))}`),
+      );
   }
 
   /** Parses, prechecks and verifies a channel payment (through x402's scheme hooks, which reserve the channel). */
@@ -159,11 +183,21 @@ export class ChannelDesk {
     const parsed = channelPaymentSchema.safeParse(typeof rawPayment === "string" ? safeJson(rawPayment) : rawPayment);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const refused: Refused = { ok: false, code: "malformed", reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}` };
+      const refused: Refused = {
+        ok: false,
+        code: "malformed",
+        reason: `Payment refused: the channel payment is malformed${issue ? ` at ${issue.path.join(".") || "top level"}` : ""}`,
+      };
       return refused;
     }
     const offered = await this.offer(item);
-    if (!offered) return { ok: false as const, code: "unreachable" as const, reason: OUTAGE_MESSAGES.verify.unreachable, unavailable: true };
+    if (!offered)
+      return {
+        ok: false as const,
+        code: "unreachable" as const,
+        reason: OUTAGE_MESSAGES.verify.unreachable,
+        unavailable: true,
+      };
     const mismatch = this.precheck(item, parsed.data, offered);
     if (mismatch) return { ok: false as const, code: "mismatch" as const, reason: mismatch };
     // The scheme keeps each request's state by the payload object's identity: the same object is verified, settled
@@ -178,9 +212,20 @@ export class ChannelDesk {
     }
     const verifyMs = Math.round(performance.now() - t0);
     if (!verified.isValid) return this.refuse(item, payment, offered, verified.invalidReason, verified.invalidMessage);
-    const validBefore = (parsed.data.payload as { deposit?: { authorization?: { erc3009Authorization?: { validBefore?: unknown } } } }).deposit?.authorization?.erc3009Authorization?.validBefore;
-    const depositValidBefore = typeof validBefore === "string" && /^\d{1,15}$/.test(validBefore) ? Number(validBefore) : undefined;
-    return { ok: true as const, type: parsed.data.payload.type, payment, offered, verifyMs, payer: parsed.data.payload.channelConfig.payer, depositValidBefore };
+    const validBefore = (
+      parsed.data.payload as { deposit?: { authorization?: { erc3009Authorization?: { validBefore?: unknown } } } }
+    ).deposit?.authorization?.erc3009Authorization?.validBefore;
+    const depositValidBefore =
+      typeof validBefore === "string" && /^\d{1,15}$/.test(validBefore) ? Number(validBefore) : undefined;
+    return {
+      ok: true as const,
+      type: parsed.data.payload.type,
+      payment,
+      offered,
+      verifyMs,
+      payer: parsed.data.payload.channelConfig.payer,
+      depositValidBefore,
+    };
   }
 
   /**
@@ -191,10 +236,13 @@ export class ChannelDesk {
   async refund(item: CatalogueItem, rawPayment: unknown): Promise<ChannelRefund | Refused> {
     const checked = await this.check(item, rawPayment);
     if (!checked.ok) return checked;
-    if (checked.type !== "refund") return { ok: false, code: "wrong_scheme", reason: "Payment refused: this is a payment for a call, not a refund" };
+    if (checked.type !== "refund")
+      return { ok: false, code: "wrong_scheme", reason: "Payment refused: this is a payment for a call, not a refund" };
     const settled = await this.settle(checked.payment, checked.offered);
     if (!settled.ok) return settled;
-    this.options.log(`channels: ${checked.payer} closed a channel for ${item.id}; ${settled.amount ?? "0"} units went back (${settled.transaction})`);
+    this.options.log(
+      `channels: ${checked.payer} closed a channel for ${item.id}; ${settled.amount ?? "0"} units went back (${settled.transaction})`,
+    );
     // The refund's transaction claimed the delivered calls; paying them to the seller is the settle that follows.
     void this.settleClaimed();
     const { ok: _ok, ...settlement } = settled;
@@ -207,18 +255,27 @@ export class ChannelDesk {
       try {
         await this.manager().settle();
       } catch (error) {
-        this.options.log(`channels: settle after a refund failed, tried again at the next claim: ${bounded(String((error as Error).message ?? error))}`);
+        this.options.log(
+          `channels: settle after a refund failed, tried again at the next claim: ${bounded(String((error as Error).message ?? error))}`,
+        );
       }
     });
     return this.claiming;
   }
 
   private manager() {
-    return this.scheme.createChannelManager(this.facilitator, this.options.network.caip2, this.options.network.asset as `0x${string}`);
+    return this.scheme.createChannelManager(
+      this.facilitator,
+      this.options.network.caip2,
+      this.options.network.asset as `0x${string}`,
+    );
   }
 
   /** x402's settle for a channel payload (the scheme's hooks first): its answer, or the refusal in the kit's words. */
-  private async settle(payment: X402PaymentPayload, requirements: X402PaymentRequirements): Promise<(SettleResponse & { ok: true }) | Refused> {
+  private async settle(
+    payment: X402PaymentPayload,
+    requirements: X402PaymentRequirements,
+  ): Promise<(SettleResponse & { ok: true }) | Refused> {
     let settled: SettleResponse;
     try {
       settled = await this.server.settlePayment(payment, requirements);
@@ -231,7 +288,12 @@ export class ChannelDesk {
   }
 
   /** Commits a delivered call: a voucher moves nothing on chain now, a deposit is put on chain first. */
-  private async commit(payment: X402PaymentPayload, requirements: X402PaymentRequirements, payer: string, verifyMs: number): Promise<Settled | Refused> {
+  private async commit(
+    payment: X402PaymentPayload,
+    requirements: X402PaymentRequirements,
+    payer: string,
+    verifyMs: number,
+  ): Promise<Settled | Refused> {
     const t1 = performance.now();
     const settled = await this.settle(payment, requirements);
     const settleMs = Math.round(performance.now() - t1);
@@ -273,9 +335,14 @@ export class ChannelDesk {
         const { claims, settle } = await this.manager().claimAndSettle();
         this.unclaimed -= counted;
         const vouchers = claims.reduce((n, c) => n + c.vouchers, 0);
-        if (vouchers > 0) this.options.log(`channels: claimed ${vouchers} voucher(s) (${claims.map((c) => c.transaction).join(", ")}), settled in ${settle?.transaction ?? "no transaction"}`);
+        if (vouchers > 0)
+          this.options.log(
+            `channels: claimed ${vouchers} voucher(s) (${claims.map((c) => c.transaction).join(", ")}), settled in ${settle?.transaction ?? "no transaction"}`,
+          );
       } catch (error) {
-        this.options.log(`channels: claim failed, tried again later: ${bounded(String((error as Error).message ?? error))}`);
+        this.options.log(
+          `channels: claim failed, tried again later: ${bounded(String((error as Error).message ?? error))}`,
+        );
       }
     });
     return this.claiming;
@@ -288,27 +355,47 @@ export class ChannelDesk {
     await this.claim();
   }
 
-  private precheck(item: CatalogueItem, payment: z.infer<typeof channelPaymentSchema>, offered: X402PaymentRequirements): string | undefined {
+  private precheck(
+    item: CatalogueItem,
+    payment: z.infer<typeof channelPaymentSchema>,
+    offered: X402PaymentRequirements,
+  ): string | undefined {
     const { network, walletAddress } = this.options;
     const { accepted, payload } = payment;
-    if (accepted.network !== network.caip2) return `Payment refused: it is for network ${accepted.network.slice(0, 40)}, this server is paid on ${network.label}`;
-    if (!sameAddress(accepted.asset, network.asset) || !sameAddress(payload.channelConfig.token, network.asset)) return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
-    if (!sameAddress(accepted.payTo, walletAddress) || !sameAddress(payload.channelConfig.receiver, walletAddress)) return "Payment refused: it names another payee than this server's wallet";
-    if (accepted.amount !== offered.amount) return `Payment refused: it pays ${accepted.amount} units a call, "${item.name}" costs ${offered.amount}`;
+    if (accepted.network !== network.caip2)
+      return `Payment refused: it is for network ${accepted.network.slice(0, 40)}, this server is paid on ${network.label}`;
+    if (!sameAddress(accepted.asset, network.asset) || !sameAddress(payload.channelConfig.token, network.asset))
+      return `Payment refused: it is in another token; this server takes USDC on ${network.label}`;
+    if (!sameAddress(accepted.payTo, walletAddress) || !sameAddress(payload.channelConfig.receiver, walletAddress))
+      return "Payment refused: it names another payee than this server's wallet";
+    if (accepted.amount !== offered.amount)
+      return `Payment refused: it pays ${accepted.amount} units a call, "${item.name}" costs ${offered.amount}`;
     const authorizer = offered.extra?.receiverAuthorizer;
-    if (typeof authorizer !== "string" || !sameAddress(payload.channelConfig.receiverAuthorizer, authorizer)) return "Payment refused: the channel names another receiver authorizer than the facilitator's";
+    if (typeof authorizer !== "string" || !sameAddress(payload.channelConfig.receiverAuthorizer, authorizer))
+      return "Payment refused: the channel names another receiver authorizer than the facilitator's";
     const resource = payment.resource?.url;
-    if (resource !== undefined && !resource.endsWith(`#${item.x402Tool}/${item.id}`)) return `Payment refused: it was made out for another item, not "${item.name}"; pay the requirements this tool answers`;
+    if (resource !== undefined && !resource.endsWith(`#${item.x402Tool}/${item.id}`))
+      return `Payment refused: it was made out for another item, not "${item.name}"; pay the requirements this tool answers`;
     return undefined;
   }
 
   /** A refusal by x402's scheme or the facilitator; a stale voucher base comes back with the channel's state. */
-  private async refuse(item: CatalogueItem, payment: X402PaymentPayload, offered: X402PaymentRequirements, reason: string | undefined, message: string | undefined): Promise<Refused> {
+  private async refuse(
+    item: CatalogueItem,
+    payment: X402PaymentPayload,
+    offered: X402PaymentRequirements,
+    reason: string | undefined,
+    message: string | undefined,
+  ): Promise<Refused> {
     const kind = classifyReason(reason);
-    this.options.log(`channel payment refused for ${item.id} (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
+    this.options.log(
+      `channel payment refused for ${item.id} (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`,
+    );
     const refused: Refused = { ok: false, code: kind, reason: `Payment refused: ${REFUSAL_MESSAGES[kind]}` };
     if (kind === "already_used") {
-      const answer = await this.server.createPaymentRequiredResponse([offered], { url: "" }, reason ?? "", undefined, undefined, payment).catch(() => undefined);
+      const answer = await this.server
+        .createPaymentRequiredResponse([offered], { url: "" }, reason ?? "", undefined, undefined, payment)
+        .catch(() => undefined);
       if (answer && reason) refused.corrective = { error: reason, accepts: answer.accepts };
     }
     return refused;
@@ -316,7 +403,9 @@ export class ChannelDesk {
 
   private refuseSettle(reason: string | undefined, message: string | undefined): Refused {
     const kind = classifyReason(reason);
-    this.options.log(`channel settlement refused (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`);
+    this.options.log(
+      `channel settlement refused (${kind}): ${bounded(`${reason ?? "no reason"}${message ? ` ${message}` : ""}`)}`,
+    );
     return { ok: false, code: kind, reason: `Payment not settled: ${REFUSAL_MESSAGES[kind]}` };
   }
 

@@ -29,7 +29,11 @@ export type ItemHandler = (params: Record<string, string>, context: PurchaseCont
 
 /** A zod schema (3 or 4), or anything with its `safeParse`: the item's parameters are checked by it before any payment. */
 export type ParamsSchema = {
-  safeParse: (value: unknown) => { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  safeParse: (
+    value: unknown,
+  ) =>
+    | { success: true }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 };
 
 export type ItemDefinition = {
@@ -117,7 +121,14 @@ export type MonetizedServerOptions = {
 };
 
 /** A failure after the payment settled (make-purchase): what the buyer paid for and did not get. */
-export type ChargedFailure = { orderId: string; itemId: string; units: string; payer: string; transaction: string; reason: string };
+export type ChargedFailure = {
+  orderId: string;
+  itemId: string;
+  units: string;
+  payer: string;
+  transaction: string;
+  reason: string;
+};
 /** A delivery whose settlement then failed (the x402 binding): nothing was charged, the result was withheld. */
 export type SettlementFailure = { orderId: string; itemId: string; units: string; payer: string; reason: string };
 
@@ -185,21 +196,30 @@ export class ConfigError extends Error {
 }
 
 function walletAddressProblem(value: unknown): string {
-  const fix = "set the address that receives payments (the guides keep it in .env as SERVER_WALLET_ADDRESS and start with node --env-file=.env)";
-  if (typeof value !== "string" || value.trim() === "") return `walletAddress must be a 0x address of 40 hex digits, and it is empty: ${fix}`;
+  const fix =
+    "set the address that receives payments (the guides keep it in .env as SERVER_WALLET_ADDRESS and start with node --env-file=.env)";
+  if (typeof value !== "string" || value.trim() === "")
+    return `walletAddress must be a 0x address of 40 hex digits, and it is empty: ${fix}`;
   return `walletAddress must be a 0x address of 40 hex digits, not "${value.slice(0, 60)}": ${fix}`;
 }
 
 function channelTerms(item: ItemDefinition, units: bigint, x402Tool: string | undefined): ChannelTerms {
-  if (units === 0n || !x402Tool) throw new ConfigError(`Item "${item.id}" is sold through channels: give it a price above 0 (per call) and keep its x402 tool`);
-  if (item.metered || item.async) throw new ConfigError(`Item "${item.id}": a channel item cannot be metered or asynchronous`);
+  if (units === 0n || !x402Tool)
+    throw new ConfigError(
+      `Item "${item.id}" is sold through channels: give it a price above 0 (per call) and keep its x402 tool`,
+    );
+  if (item.metered || item.async)
+    throw new ConfigError(`Item "${item.id}": a channel item cannot be metered or asynchronous`);
   const given = item.channel === true ? {} : item.channel!;
   const claimEvery = given.claimEvery ?? 50;
   const claimIntervalSeconds = given.claimIntervalSeconds ?? 300;
-  if (!Number.isInteger(claimEvery) || claimEvery < 1) throw new ConfigError(`Item "${item.id}": channel.claimEvery must be a whole number of calls, at least 1`);
-  if (!(claimIntervalSeconds >= 1)) throw new ConfigError(`Item "${item.id}": channel.claimIntervalSeconds must be at least 1`);
+  if (!Number.isInteger(claimEvery) || claimEvery < 1)
+    throw new ConfigError(`Item "${item.id}": channel.claimEvery must be a whole number of calls, at least 1`);
+  if (!(claimIntervalSeconds >= 1))
+    throw new ConfigError(`Item "${item.id}": channel.claimIntervalSeconds must be at least 1`);
   const minDeposit = given.minDeposit === undefined ? undefined : usdToUnits(given.minDeposit);
-  if (minDeposit !== undefined && minDeposit < units) throw new ConfigError(`Item "${item.id}": channel.minDeposit must cover at least one call`);
+  if (minDeposit !== undefined && minDeposit < units)
+    throw new ConfigError(`Item "${item.id}": channel.minDeposit must cover at least one call`);
   return { claimEvery, claimIntervalSeconds, ...(minDeposit !== undefined ? { minDeposit } : {}) };
 }
 
@@ -208,7 +228,8 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
   const network = networkFromSetting(options.network);
   const facilitatorUrl = (options.facilitatorUrl ?? DEFAULT_FACILITATOR_URL).replace(/\/+$/, "");
   if (!/^https?:\/\//.test(facilitatorUrl)) throw new Error("facilitatorUrl must be an http(s) URL");
-  if (!network.testnet && !options.facilitatorUrl) throw new Error("Base mainnet needs a facilitatorUrl of your choice");
+  if (!network.testnet && !options.facilitatorUrl)
+    throw new Error("Base mainnet needs a facilitatorUrl of your choice");
   const ids = new Set<string>();
   const tools = new Set<string>();
   const items = options.items.map((item): CatalogueItem => {
@@ -216,22 +237,36 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     if (ids.has(item.id)) throw new Error(`Item id "${item.id}" is declared twice`);
     ids.add(item.id);
     const units = usdToUnits(item.price);
-    if (typeof item.x402Tool === "string" && units === 0n) throw new Error(`Item "${item.id}" is free: x402 cannot carry a zero amount`);
+    if (typeof item.x402Tool === "string" && units === 0n)
+      throw new Error(`Item "${item.id}" is free: x402 cannot carry a zero amount`);
     const x402Tool = units === 0n || item.x402Tool === false ? undefined : (item.x402Tool ?? defaultToolName(item.id));
     if (x402Tool !== undefined) {
       if (!TOOL_NAME.test(x402Tool) || RESERVED_TOOLS.has(x402Tool) || tools.has(x402Tool)) {
-        const named = item.x402Tool === undefined ? ` (named after item "${item.id}"; set x402Tool to another name)` : "";
+        const named =
+          item.x402Tool === undefined ? ` (named after item "${item.id}"; set x402Tool to another name)` : "";
         throw new Error(`x402Tool "${x402Tool}" must be a unique tool name other than the MonetizedMCP tools${named}`);
       }
       tools.add(x402Tool);
     }
-    if (item.async && units === 0n) throw new Error(`Item "${item.id}": an asynchronous item must be paid (its result goes to the wallet that paid)`);
-    if (item.async && !(item.async.checkAfterSeconds > 0)) throw new Error(`Item "${item.id}": async.checkAfterSeconds must be positive`);
-    if (item.metered && (units === 0n || !x402Tool)) throw new ConfigError(`Item "${item.id}" is metered: give it a price above 0 (the most a call may cost) and keep its x402 tool`);
-    if (item.metered && item.async) throw new ConfigError(`Item "${item.id}": a metered item cannot be asynchronous yet`);
+    if (item.async && units === 0n)
+      throw new Error(`Item "${item.id}": an asynchronous item must be paid (its result goes to the wallet that paid)`);
+    if (item.async && !(item.async.checkAfterSeconds > 0))
+      throw new Error(`Item "${item.id}": async.checkAfterSeconds must be positive`);
+    if (item.metered && (units === 0n || !x402Tool))
+      throw new ConfigError(
+        `Item "${item.id}" is metered: give it a price above 0 (the most a call may cost) and keep its x402 tool`,
+      );
+    if (item.metered && item.async)
+      throw new ConfigError(`Item "${item.id}": a metered item cannot be asynchronous yet`);
     const channel = item.channel ? channelTerms(item, units, x402Tool) : undefined;
     const { price: _price, x402Tool: _tool, channel: _channel, ...rest } = item;
-    return { ...rest, units, params: item.params ?? {}, ...(x402Tool ? { x402Tool } : {}), ...(channel ? { channel } : {}) };
+    return {
+      ...rest,
+      units,
+      params: item.params ?? {},
+      ...(x402Tool ? { x402Tool } : {}),
+      ...(channel ? { channel } : {}),
+    };
   });
   return {
     name: options.name,

@@ -32,7 +32,13 @@ const origin = z
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.hash && !url.username;
+      return (
+        (url.protocol === "http:" || url.protocol === "https:") &&
+        url.pathname === "/" &&
+        !url.search &&
+        !url.hash &&
+        !url.username
+      );
     } catch {
       return false;
     }
@@ -97,5 +103,7 @@ export function rebindingRefusal(req: http.IncomingMessage, check: HostCheck): s
       allowed = false;
     }
   }
-  return allowed ? undefined : "Forbidden: requests from this Origin are not accepted (DNS-rebinding protection; the provider can allow it with allowedOrigins).";
+  return allowed
+    ? undefined
+    : "Forbidden: requests from this Origin are not accepted (DNS-rebinding protection; the provider can allow it with allowedOrigins).";
 }

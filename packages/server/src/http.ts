@@ -21,7 +21,12 @@ function rpcError(res: http.ServerResponse, status: number, message: string) {
 }
 
 /** The 2025 leg: one stateless transport (no session id) for one message or batch, closed with its server. */
-async function answerLegacy(build: () => McpServer, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+async function answerLegacy(
+  build: () => McpServer,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: unknown,
+): Promise<void> {
   const server = build();
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on("close", () => {
@@ -34,7 +39,11 @@ async function answerLegacy(build: () => McpServer, req: http.IncomingMessage, r
 
 export function createRequestHandler(build: () => McpServer, hostCheck: HostCheck) {
   // The 2026-07-28 leg makes a server per request from the same factory; 2025 traffic never reaches it.
-  const modern = toNodeHandler(withoutJsonModeWarning(() => createMcpHandler(build, { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES })));
+  const modern = toNodeHandler(
+    withoutJsonModeWarning(() =>
+      createMcpHandler(build, { legacy: "reject", responseMode: "json", maxRequestBodySize: MAX_BODY_BYTES }),
+    ),
+  );
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     // Before anything else, even a 404: a rebound page learns nothing about what this server serves.
     const refusal = rebindingRefusal(req, hostCheck);
@@ -45,7 +54,8 @@ export function createRequestHandler(build: () => McpServer, hostCheck: HostChec
       return;
     }
     if (req.method !== "POST") return rpcError(res, 405, "Method not allowed: POST JSON-RPC to this endpoint.");
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return rpcError(res, 413, "Request body too large.");
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES)
+      return rpcError(res, 413, "Request body too large.");
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {

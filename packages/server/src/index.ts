@@ -10,7 +10,16 @@ import { JobStore } from "./jobs.js";
 import { PaymentGate } from "./payments.js";
 
 export { ConfigError, DEFAULT_FACILITATOR_URL } from "./config.js";
-export type { ChargedFailure, ItemDefinition, ItemHandler, MonetizedServerOptions, ParamsSchema, PurchaseContext, PurchaseEvent, SettlementFailure } from "./config.js";
+export type {
+  ChargedFailure,
+  ItemDefinition,
+  ItemHandler,
+  MonetizedServerOptions,
+  ParamsSchema,
+  PurchaseContext,
+  PurchaseEvent,
+  SettlementFailure,
+} from "./config.js";
 // serveHttp: the same bounded node:http serving for a provider who wraps `handle` (routing, metrics) themselves.
 export { MCP_PATH, listen as serveHttp, type RunningServer } from "./http.js";
 

@@ -10,7 +10,10 @@ type Job = {
   owner: `0x${string}`;
   readyAt: number;
   checkAfterSeconds: number;
-  state: { status: "pending" } | { status: "done"; toolResult: unknown; transaction?: string } | { status: "failed"; error: string };
+  state:
+    | { status: "pending" }
+    | { status: "done"; toolResult: unknown; transaction?: string }
+    | { status: "failed"; error: string };
   createdAt: number;
 };
 
@@ -22,7 +25,11 @@ export class JobStore {
   private readonly jobs = new Map<string, Job>();
 
   /** `work` answers the result and the settlement's transaction, or throws the sentence the buyer reads. */
-  start(owner: `0x${string}`, checkAfterSeconds: number, work: () => Promise<{ toolResult: unknown; transaction?: string }>): Job {
+  start(
+    owner: `0x${string}`,
+    checkAfterSeconds: number,
+    work: () => Promise<{ toolResult: unknown; transaction?: string }>,
+  ): Job {
     this.prune();
     const job: Job = {
       id: `job_${randomBytes(16).toString("hex")}`,
@@ -34,8 +41,13 @@ export class JobStore {
     };
     this.jobs.set(job.id, job);
     work().then(
-      ({ toolResult, transaction }) => (job.state = { status: "done", toolResult, ...(transaction ? { transaction } : {}) }),
-      (error: unknown) => (job.state = { status: "failed", error: error instanceof Error ? error.message.slice(0, 600) : "the item failed" }),
+      ({ toolResult, transaction }) =>
+        (job.state = { status: "done", toolResult, ...(transaction ? { transaction } : {}) }),
+      (error: unknown) =>
+        (job.state = {
+          status: "failed",
+          error: error instanceof Error ? error.message.slice(0, 600) : "the item failed",
+        }),
     );
     return job;
   }
@@ -44,9 +56,17 @@ export class JobStore {
   async statusFor(jobId: string, signature: `0x${string}`): Promise<JobStatus | undefined> {
     const job = this.jobs.get(jobId);
     if (!job) return undefined;
-    const valid = await verifyMessage({ address: job.owner, message: jobStatusMessage(jobId), signature }).catch(() => false);
+    const valid = await verifyMessage({ address: job.owner, message: jobStatusMessage(jobId), signature }).catch(
+      () => false,
+    );
     if (!valid) return undefined;
-    if (job.state.status === "done") return { jobId, status: "done", toolResult: job.state.toolResult, ...(job.state.transaction ? { transaction: job.state.transaction } : {}) };
+    if (job.state.status === "done")
+      return {
+        jobId,
+        status: "done",
+        toolResult: job.state.toolResult,
+        ...(job.state.transaction ? { transaction: job.state.transaction } : {}),
+      };
     if (job.state.status === "failed") return { jobId, status: "failed", error: job.state.error };
     const wait = Math.max(5, Math.ceil((job.readyAt - Date.now()) / 1000));
     return { jobId, status: "pending", checkAfterSeconds: wait };

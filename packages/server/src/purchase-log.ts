@@ -14,7 +14,9 @@ export function purchaseLine(event: PurchaseEvent): string {
 }
 
 /** What the tools call for each purchase: the log line (unless turned off), then the provider's own onPurchase. */
-export function purchaseReporter(options: Pick<ResolvedOptions, "log" | "logPurchases" | "onPurchase">): (event: PurchaseEvent) => void {
+export function purchaseReporter(
+  options: Pick<ResolvedOptions, "log" | "logPurchases" | "onPurchase">,
+): (event: PurchaseEvent) => void {
   return (event) => {
     if (options.logPurchases) options.log(purchaseLine(event));
     options.onPurchase?.(event);

@@ -59,7 +59,8 @@ export const OUTAGE_MESSAGES: Record<"verify" | "settle", Record<Outage, string>
   settle: {
     timeout:
       "Payment not settled: the payment facilitator did not confirm the settlement in time, so nothing was delivered. The signed payment can be taken at most once; check the payer's balance before signing a new one.",
-    unreachable: "Payment not settled: the payment facilitator could not be reached to settle, so nothing was delivered or charged. Try again later.",
+    unreachable:
+      "Payment not settled: the payment facilitator could not be reached to settle, so nothing was delivered or charged. Try again later.",
     error:
       "Payment not settled: the payment facilitator failed during settlement, so nothing was delivered. The signed payment can be taken at most once; check the payer's balance before signing a new one.",
   },

@@ -26,7 +26,13 @@ export type Delivery =
   | { status: "failed"; why: string; charged: boolean };
 
 /** `code` says why nothing was delivered: the payment's refusal, or a settlement that failed after the tool ran. */
-export type SaleRefusal = { ok: false; orderId: string; code: RefusalCode | "settlement_failed"; reason: string; corrective?: Refused["corrective"] };
+export type SaleRefusal = {
+  ok: false;
+  orderId: string;
+  code: RefusalCode | "settlement_failed";
+  reason: string;
+  corrective?: Refused["corrective"];
+};
 export type SaleResult = SaleRefusal | { ok: true; orderId: string; paid?: Settled; delivery: Delivery };
 
 export type Seller = {
@@ -35,7 +41,12 @@ export type Seller = {
    * delivers nothing. In `settle-after-success` order a failed handler costs nothing; in `settle-first` order a
    * settled payment always gets an answer, a failed handler included.
    */
-  sell(item: CatalogueItem, params: Record<string, string>, payment: unknown | null, order: SaleOrder): Promise<SaleResult>;
+  sell(
+    item: CatalogueItem,
+    params: Record<string, string>,
+    payment: unknown | null,
+    order: SaleOrder,
+  ): Promise<SaleResult>;
 };
 
 /** What the buyer reads after a failure that cost them nothing. */
@@ -49,10 +60,16 @@ function newOrderId(): string {
 
 /** Why a handler's answer is no delivery: it threw, answered an MCP error, or answered nothing. */
 function failureOf(output: unknown): string | undefined {
-  if (output === undefined || output === null || (typeof output === "string" && output.trim() === "")) return "the item answered nothing";
+  if (output === undefined || output === null || (typeof output === "string" && output.trim() === ""))
+    return "the item answered nothing";
   if (typeof output === "object" && (output as { isError?: unknown }).isError === true) {
     const content = (output as { content?: { type?: string; text?: string }[] }).content;
-    const text = Array.isArray(content) ? content.map((c) => (c?.type === "text" ? c.text : "")).join(" ").trim() : "";
+    const text = Array.isArray(content)
+      ? content
+          .map((c) => (c?.type === "text" ? c.text : ""))
+          .join(" ")
+          .trim()
+      : "";
     return text ? text.slice(0, 300) : "the item answered an error";
   }
   return undefined;
@@ -79,7 +96,12 @@ function usageMeter(item: CatalogueItem): { report: (price: number | string) => 
 const errorText = (error: unknown) => (error instanceof Error ? error.message.slice(0, 300) : "the item failed");
 
 /** Runs the handler until `deadlineMs` (epoch ms): its output, or why it is no delivery. */
-async function runHandler(item: CatalogueItem, params: Record<string, string>, context: PurchaseContext, deadlineMs?: number): Promise<{ output: unknown } | { why: string }> {
+async function runHandler(
+  item: CatalogueItem,
+  params: Record<string, string>,
+  context: PurchaseContext,
+  deadlineMs?: number,
+): Promise<{ output: unknown } | { why: string }> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const work = Promise.resolve().then(() => item.handler(params, context));
@@ -89,7 +111,10 @@ async function runHandler(item: CatalogueItem, params: Record<string, string>, c
         : await Promise.race([
             work,
             new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new Error("the item did not answer before the payment expired")), Math.max(0, deadlineMs - Date.now()));
+              timer = setTimeout(
+                () => reject(new Error("the item did not answer before the payment expired")),
+                Math.max(0, deadlineMs - Date.now()),
+              );
             }),
           ]);
     const why = failureOf(output);
@@ -101,7 +126,15 @@ async function runHandler(item: CatalogueItem, params: Record<string, string>, c
   }
 }
 
-export function createSeller({ options, gate, jobs }: { options: ResolvedOptions; gate: PaymentGate; jobs: JobStore }): Seller {
+export function createSeller({
+  options,
+  gate,
+  jobs,
+}: {
+  options: ResolvedOptions;
+  gate: PaymentGate;
+  jobs: JobStore;
+}): Seller {
   const report = purchaseReporter(options);
   /** A seller's hook never breaks a sale: what it throws goes to the log. */
   const notify = <T>(hook: ((event: T) => unknown) | undefined, event: T, name: string) => {
@@ -114,12 +147,20 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
 
   /** A settlement that failed after the tool ran: logged, reported to the seller, and the result withheld. */
   function unsettled(item: CatalogueItem, orderId: string, verified: VerifiedPayment, refused: Refused): SaleRefusal {
-    const reason = refused.code in UNSETTLED_OUTAGE_MESSAGES ? UNSETTLED_OUTAGE_MESSAGES[refused.code as Outage] : refused.reason;
+    const reason =
+      refused.code in UNSETTLED_OUTAGE_MESSAGES ? UNSETTLED_OUTAGE_MESSAGES[refused.code as Outage] : refused.reason;
     const event = { ...base(item, orderId), payer: verified.payer, reason };
-    options.log(`order ${orderId}: ${item.id} was delivered but its payment did not settle; the result was withheld (${reason})`);
+    options.log(
+      `order ${orderId}: ${item.id} was delivered but its payment did not settle; the result was withheld (${reason})`,
+    );
     report({ ...event, outcome: "unsettled", charged: false });
     notify(options.onSettlementFailed, event, "onSettlementFailed");
-    return { ok: false, orderId, code: "settlement_failed", reason: `${reason} ${NOT_CHARGED} The result is withheld; pay again to get it.` };
+    return {
+      ok: false,
+      orderId,
+      code: "settlement_failed",
+      reason: `${reason} ${NOT_CHARGED} The result is withheld; pay again to get it.`,
+    };
   }
 
   /** A failure after the payment settled (make-purchase): quoted by order id and reported to the seller. */
@@ -130,8 +171,19 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
   }
 
   /** Settle-first delivery (make-purchase, and free items). */
-  async function deliverPaid(item: CatalogueItem, params: Record<string, string>, orderId: string, paid: Settled | undefined): Promise<Delivery> {
-    const context: PurchaseContext = { orderId, itemId: item.id, payer: paid?.payer, transaction: paid?.transaction, reportUsage: fixedPrice(item) };
+  async function deliverPaid(
+    item: CatalogueItem,
+    params: Record<string, string>,
+    orderId: string,
+    paid: Settled | undefined,
+  ): Promise<Delivery> {
+    const context: PurchaseContext = {
+      orderId,
+      itemId: item.id,
+      payer: paid?.payer,
+      transaction: paid?.transaction,
+      reportUsage: fixedPrice(item),
+    };
     const event = { ...base(item, orderId), transaction: paid?.transaction, payer: paid?.payer };
     // Only a paid call can become a job: job-status hands the result to the wallet that paid.
     if (item.async && paid) {
@@ -139,7 +191,9 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
         const ran = await runHandler(item, params, context);
         if ("why" in ran) {
           chargedFailure(item, orderId, paid, ran.why);
-          throw new Error(`${ran.why}. The payment settled (transaction ${paid.transaction}); quote order ${orderId} to the provider.`);
+          throw new Error(
+            `${ran.why}. The payment settled (transaction ${paid.transaction}); quote order ${orderId} to the provider.`,
+          );
         }
         report({ ...event, outcome: "delivered" });
         return { toolResult: ran.output, transaction: paid.transaction };
@@ -154,14 +208,28 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
       else report({ ...event, outcome: "failed", reason: ran.why, charged: false });
       return { status: "failed", why: ran.why, charged: paid !== undefined };
     }
-    report({ ...event, outcome: "delivered", timings: { ...paid?.timings, handlerMs: Math.round(performance.now() - started) } });
+    report({
+      ...event,
+      outcome: "delivered",
+      timings: { ...paid?.timings, handlerMs: Math.round(performance.now() - started) },
+    });
     return { status: "delivered", output: ran.output };
   }
 
   /** Settle-after-success: the handler first, then the settlement, only if it succeeded. */
-  async function deliverThenSettle(item: CatalogueItem, params: Record<string, string>, orderId: string, verified: VerifiedPayment): Promise<SaleResult> {
+  async function deliverThenSettle(
+    item: CatalogueItem,
+    params: Record<string, string>,
+    orderId: string,
+    verified: VerifiedPayment,
+  ): Promise<SaleResult> {
     const meter = usageMeter(item);
-    const context: PurchaseContext = { orderId, itemId: item.id, payer: verified.payer, reportUsage: item.metered ? meter.report : fixedPrice(item) };
+    const context: PurchaseContext = {
+      orderId,
+      itemId: item.id,
+      payer: verified.payer,
+      reportUsage: item.metered ? meter.report : fixedPrice(item),
+    };
     // The handler must be done while the authorisation can still be settled.
     const deadlineMs = (verified.validBefore - SETTLE_SLACK_SECONDS) * 1000;
     const event = { ...base(item, orderId), payer: verified.payer };
@@ -179,7 +247,11 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
         return { toolResult: ran.output, transaction: settled.transaction };
       });
       report({ ...event, outcome: "pending" });
-      return { ok: true, orderId, delivery: { status: "pending", jobId: job.id, checkAfterSeconds: item.async.checkAfterSeconds } };
+      return {
+        ok: true,
+        orderId,
+        delivery: { status: "pending", jobId: job.id, checkAfterSeconds: item.async.checkAfterSeconds },
+      };
     }
     const started = performance.now();
     const ran = await runHandler(item, params, context, deadlineMs);
@@ -192,24 +264,38 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
     }
     const settled = await verified.settle(item.metered ? meteredUnits(item, orderId, meter.used()) : item.units);
     if (!settled.ok) return unsettled(item, orderId, verified, settled);
-    report({ ...event, ...(item.metered ? { units: settled.units.toString() } : {}), outcome: "delivered", transaction: settled.transaction, timings: { ...settled.timings, handlerMs } });
+    report({
+      ...event,
+      ...(item.metered ? { units: settled.units.toString() } : {}),
+      outcome: "delivered",
+      transaction: settled.transaction,
+      timings: { ...settled.timings, handlerMs },
+    });
     return { ok: true, orderId, paid: settled, delivery: { status: "delivered", output: ran.output } };
   }
 
   /** What a metered call settles: its report, never above the signed maximum; nothing reported settles nothing. */
   function meteredUnits(item: CatalogueItem, orderId: string, used: bigint | undefined): bigint {
     if (used === undefined) {
-      options.log(`order ${orderId}: metered item ${item.id} reported no usage (context.reportUsage); nothing was settled`);
+      options.log(
+        `order ${orderId}: metered item ${item.id} reported no usage (context.reportUsage); nothing was settled`,
+      );
       return 0n;
     }
     if (used > item.units) {
-      options.log(`order ${orderId}: metered item ${item.id} reported ${formatUsd(used)}, above its maximum of ${formatUsd(item.units)}; the maximum was settled`);
+      options.log(
+        `order ${orderId}: metered item ${item.id} reported ${formatUsd(used)}, above its maximum of ${formatUsd(item.units)}; the maximum was settled`,
+      );
       return item.units;
     }
     return used;
   }
 
-  const refusedEvent = (item: CatalogueItem, orderId: string, reason: string): PurchaseEvent => ({ ...base(item, orderId), outcome: "refused", reason });
+  const refusedEvent = (item: CatalogueItem, orderId: string, reason: string): PurchaseEvent => ({
+    ...base(item, orderId),
+    outcome: "refused",
+    reason,
+  });
 
   return {
     async sell(item, params, payment, order) {
@@ -219,7 +305,13 @@ export function createSeller({ options, gate, jobs }: { options: ResolvedOptions
         const verified = await gate.verify(item, payment);
         if (!verified.ok) {
           report(refusedEvent(item, orderId, verified.reason));
-          return { ok: false, orderId, code: verified.code, reason: verified.reason, ...(verified.corrective ? { corrective: verified.corrective } : {}) };
+          return {
+            ok: false,
+            orderId,
+            code: verified.code,
+            reason: verified.reason,
+            ...(verified.corrective ? { corrective: verified.corrective } : {}),
+          };
         }
         return deliverThenSettle(item, params, orderId, verified);
       }

@@ -27,7 +27,8 @@ const MAX_PARAM_CHARS = 4_000;
 
 function json(value: unknown): CallToolResult {
   const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(value) }] };
-  if (value && typeof value === "object" && !Array.isArray(value)) result.structuredContent = value as Record<string, unknown>;
+  if (value && typeof value === "object" && !Array.isArray(value))
+    result.structuredContent = value as Record<string, unknown>;
   return result;
 }
 
@@ -55,14 +56,17 @@ function readParams(item: CatalogueItem, given: Record<string, unknown> | undefi
   if (missing.length) return { missing };
   const checked = item.paramsSchema?.safeParse(params);
   if (checked && !checked.success) {
-    const issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.map(String).join(".") || "params"}: ${i.message}`);
+    const issues = checked.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.map(String).join(".") || "params"}: ${i.message}`);
     return { missing: [], invalid: issues.join("; ").slice(0, 500) || "they do not match the item's schema" };
   }
   return { params };
 }
 
 function missingMessage(item: CatalogueItem, read: Exclude<ReadParams, { params: Record<string, string> }>): string {
-  if (read.tooLong) return `Parameter "${read.tooLong}" is longer than ${MAX_PARAM_CHARS} characters; nothing was charged.`;
+  if (read.tooLong)
+    return `Parameter "${read.tooLong}" is longer than ${MAX_PARAM_CHARS} characters; nothing was charged.`;
   if (read.invalid) return `Invalid parameters for "${item.name}": ${read.invalid}. Nothing was charged.`;
   const hints = read.missing.map((n) => `${n} (${item.params[n]})`).join(", ");
   return `Missing parameters for "${item.name}": ${hints}. Nothing was charged.`;
@@ -73,7 +77,11 @@ export type ToolDeps = { options: ResolvedOptions; gate: PaymentGate; jobs: JobS
 type Tools = { server: McpServer; options: ResolvedOptions; seller: Seller };
 
 export function buildTools({ options, gate, jobs }: ToolDeps): McpServer {
-  const tools: Tools = { server: new McpServer({ name: options.name, version: options.version }), options, seller: createSeller({ options, gate, jobs }) };
+  const tools: Tools = {
+    server: new McpServer({ name: options.name, version: options.version }),
+    options,
+    seller: createSeller({ options, gate, jobs }),
+  };
   registerPriceListing(tools);
   registerPaymentMethods(tools);
   registerMakePurchase(tools);
@@ -116,10 +124,14 @@ function registerPriceListing({ server, options: { items, network } }: Tools): v
 }
 
 function registerPaymentMethods({ server, options }: Tools): void {
-  server.registerTool("payment-methods", { description: "The payment methods this server accepts and the wallet each pays into." }, async () => {
-    const methods = [{ paymentMethod: options.network.paymentMethod, walletAddress: options.walletAddress }];
-    return { content: [{ type: "text", text: JSON.stringify(methods) }] };
-  });
+  server.registerTool(
+    "payment-methods",
+    { description: "The payment methods this server accepts and the wallet each pays into." },
+    async () => {
+      const methods = [{ paymentMethod: options.network.paymentMethod, walletAddress: options.walletAddress }];
+      return { content: [{ type: "text", text: JSON.stringify(methods) }] };
+    },
+  );
 }
 
 function registerMakePurchase({ server, options, seller }: Tools): void {
@@ -134,20 +146,31 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
     },
     async ({ itemId, params: given, signedTransaction, paymentMethod }) => {
       const item = findItem(itemId);
-      if (!item) return failure(`Unknown item "${itemId.slice(0, 100)}": call price-listing for what this server sells. Nothing was charged.`);
+      if (!item)
+        return failure(
+          `Unknown item "${itemId.slice(0, 100)}": call price-listing for what this server sells. Nothing was charged.`,
+        );
       if (item.channel) {
-        return failure(`"${item.name}" is sold through payment channels (${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402 (batch-settlement). Nothing was charged.`);
+        return failure(
+          `"${item.name}" is sold through payment channels (${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402 (batch-settlement). Nothing was charged.`,
+        );
       }
       if (item.metered) {
-        return failure(`"${item.name}" is metered (up to ${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402, which charges only what the call used. Nothing was charged.`);
+        return failure(
+          `"${item.name}" is metered (up to ${formatUsd(item.units)} a call): buy it through its own tool ${item.x402Tool}, paid over x402, which charges only what the call used. Nothing was charged.`,
+        );
       }
       const read = readParams(item, given);
       if (!("params" in read)) return failure(missingMessage(item, read));
       if (item.units > 0n && paymentMethod.toUpperCase() !== network.paymentMethod) {
-        return failure(`This server is paid in ${network.paymentMethod}, not ${paymentMethod.slice(0, 40)}. Nothing was charged.`);
+        return failure(
+          `This server is paid in ${network.paymentMethod}, not ${paymentMethod.slice(0, 40)}. Nothing was charged.`,
+        );
       }
       if (item.units > 0n && !signedTransaction.trim()) {
-        return failure(`Payment required: "${item.name}" costs ${formatUsd(item.units)} (USDC on ${network.label}) to ${options.walletAddress}.`);
+        return failure(
+          `Payment required: "${item.name}" costs ${formatUsd(item.units)} (USDC on ${network.label}) to ${options.walletAddress}.`,
+        );
       }
       const sale = await seller.sell(item, read.params, item.units === 0n ? null : signedTransaction, "settle-first");
       return purchaseAnswer(item, read.params, paymentMethod, network.caip2, sale);
@@ -156,7 +179,13 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
 }
 
 /** make-purchase's answer: MonetizedMCP's fields, the job ticket or the item's output as `toolResult`. */
-function purchaseAnswer(item: CatalogueItem, params: Record<string, string>, paymentMethod: string, caip2: string, sale: SaleResult): CallToolResult {
+function purchaseAnswer(
+  item: CatalogueItem,
+  params: Record<string, string>,
+  paymentMethod: string,
+  caip2: string,
+  sale: SaleResult,
+): CallToolResult {
   if (!sale.ok) return failure(`${sale.reason} Nothing was delivered.`);
   const { orderId, paid, delivery } = sale;
   const base = {
@@ -168,12 +197,24 @@ function purchaseAnswer(item: CatalogueItem, params: Record<string, string>, pay
   };
   if (delivery.status === "pending") {
     const toolResult = `Paid. "${item.name}" is being prepared: call ${JOB_STATUS_TOOL} with jobId ${delivery.jobId} in about ${delivery.checkAfterSeconds} seconds.`;
-    return json({ ...base, status: "pending", jobId: delivery.jobId, checkAfterSeconds: delivery.checkAfterSeconds, toolResult });
+    return json({
+      ...base,
+      status: "pending",
+      jobId: delivery.jobId,
+      checkAfterSeconds: delivery.checkAfterSeconds,
+      toolResult,
+    });
   }
-  if (delivery.status === "delivered") return json({ ...base, status: "delivered", toolResult: asText(delivery.output) });
+  if (delivery.status === "delivered")
+    return json({ ...base, status: "delivered", toolResult: asText(delivery.output) });
   // A failure after settlement: "failed, charged", with the order id the seller's onChargedFailure hook heard.
-  const settled = paid ? ` The payment settled (transaction ${paid.transaction}); quote order ${orderId} to the provider.` : "";
-  return { ...failure(`"${item.name}" failed: ${delivery.why}.${settled}`), structuredContent: { ...base, status: "failed", charged: delivery.charged } };
+  const settled = paid
+    ? ` The payment settled (transaction ${paid.transaction}); quote order ${orderId} to the provider.`
+    : "";
+  return {
+    ...failure(`"${item.name}" failed: ${delivery.why}.${settled}`),
+    structuredContent: { ...base, status: "failed", charged: delivery.charged },
+  };
 }
 
 function registerJobStatus({ server }: Tools, jobs: JobStore): void {
@@ -197,26 +238,45 @@ function registerJobStatus({ server }: Tools, jobs: JobStore): void {
  * settlement transaction, so a buyer never needs gas.
  */
 const EIP2612_GAS_SPONSORING = {
-  eip2612GasSponsoring: { info: { description: "The facilitator accepts EIP-2612 gasless Permit to `Permit2` canonical contract.", version: "1" } },
+  eip2612GasSponsoring: {
+    info: {
+      description: "The facilitator accepts EIP-2612 gasless Permit to `Permit2` canonical contract.",
+      version: "1",
+    },
+  },
 };
 
-function registerX402Tool({ server, options: { network }, seller }: Tools, gate: PaymentGate, item: CatalogueItem): void {
+function registerX402Tool(
+  { server, options: { network }, seller }: Tools,
+  gate: PaymentGate,
+  item: CatalogueItem,
+): void {
   const paymentRequired = async (error: string, accepts?: PaymentRequired["accepts"]): Promise<CallToolResult> => {
     const offer = accepts ? undefined : await gate.offer(item);
     if (!accepts && !offer) {
       const what = item.channel ? "payment channels" : "metered payments";
-      return failure(`"${item.name}" cannot be paid right now: the payment facilitator does not settle ${what} or cannot be reached. Nothing was charged.`);
+      return failure(
+        `"${item.name}" cannot be paid right now: the payment facilitator does not settle ${what} or cannot be reached. Nothing was charged.`,
+      );
     }
-    const body: PaymentRequired = { x402Version: 2, error, resource: gate.resourceFor(item), accepts: accepts ?? [offer as PaymentRequired["accepts"][number]], ...(item.metered ? { extensions: EIP2612_GAS_SPONSORING } : {}) };
+    const body: PaymentRequired = {
+      x402Version: 2,
+      error,
+      resource: gate.resourceFor(item),
+      accepts: accepts ?? [offer as PaymentRequired["accepts"][number]],
+      ...(item.metered ? { extensions: EIP2612_GAS_SPONSORING } : {}),
+    };
     return { isError: true, structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
   };
   // Every parameter is required, and says so in the schema: a generic client fills in what the schema asks.
-  const shape = Object.fromEntries(Object.entries(item.params).map(([name, hint]) => [name, z.string().min(1).max(MAX_PARAM_CHARS).describe(hint)]));
+  const shape = Object.fromEntries(
+    Object.entries(item.params).map(([name, hint]) => [name, z.string().min(1).max(MAX_PARAM_CHARS).describe(hint)]),
+  );
   const cost = item.channel
     ? `Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402 through a payment channel (batch-settlement): one deposit, then a voucher per call; charged only if the call succeeds.`
     : item.metered
-    ? `Costs up to ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402 (upto): charged only what the call used, and only if it succeeds.`
-    : `Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402; charged only if the call succeeds.`;
+      ? `Costs up to ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402 (upto): charged only what the call used, and only if it succeeds.`
+      : `Costs ${formatUsd(item.units)} per call in USDC on ${network.label}, paid over x402; charged only if the call succeeds.`;
   server.registerTool(
     item.x402Tool!,
     {
@@ -224,20 +284,31 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
       inputSchema: z.object(shape),
       // `settles`: this tool settles only after the item succeeded (older kits settled first, and said nothing).
       // `scheme` upto: `amount` is the most a call may cost.
-      _meta: { "x402/price": { amount: item.units.toString(), asset: network.asset, network: network.caip2, settles: "after-success", ...(item.metered ? { scheme: "upto" } : item.channel ? { scheme: "batch-settlement" } : {}) } },
+      _meta: {
+        "x402/price": {
+          amount: item.units.toString(),
+          asset: network.asset,
+          network: network.caip2,
+          settles: "after-success",
+          ...(item.metered ? { scheme: "upto" } : item.channel ? { scheme: "batch-settlement" } : {}),
+        },
+      },
     },
     async (args, ctx) => {
       const payment = ctx.mcpReq._meta?.[X402_PAYMENT_META];
       if (payment === undefined) return paymentRequired("Payment required");
       // A channel's buyer closes it by sending a refund to any of its tools: no call runs, nothing is charged.
-      if (item.channel && isRefundRequest(payment)) return channelRefundAnswer(item, await gate.channels.refund(item, payment));
+      if (item.channel && isRefundRequest(payment))
+        return channelRefundAnswer(item, await gate.channels.refund(item, payment));
       const read = readParams(item, args as Record<string, unknown>);
       if (!("params" in read)) return failure(missingMessage(item, read));
       // Verified, delivered, then settled only if the item succeeded (sale.ts).
       const sale = await seller.sell(item, read.params, payment, "settle-after-success");
       if (sale.ok) return x402Answer(item, sale);
       // A stale channel voucher: x402's code and the channel's state, which x402's clients resync from.
-      return sale.corrective ? paymentRequired(sale.corrective.error, sale.corrective.accepts) : paymentRequired(sale.reason);
+      return sale.corrective
+        ? paymentRequired(sale.corrective.error, sale.corrective.accepts)
+        : paymentRequired(sale.reason);
     },
   );
 }
@@ -247,17 +318,40 @@ function registerX402Tool({ server, options: { network }, seller }: Tools, gate:
  * ticket, unsettled (the payment settles when the result is ready, and job-status names its transaction); for a
  * failed item an error that says nothing was charged.
  */
-function x402Answer(item: CatalogueItem, { orderId, paid, delivery }: Extract<SaleResult, { ok: true }>): CallToolResult {
+function x402Answer(
+  item: CatalogueItem,
+  { orderId, paid, delivery }: Extract<SaleResult, { ok: true }>,
+): CallToolResult {
   if (delivery.status === "pending") {
     const message = `"${item.name}" is being prepared: call ${JOB_STATUS_TOOL} with jobId ${delivery.jobId} in about ${delivery.checkAfterSeconds} seconds. The payment settles only when the result is ready; a job that fails costs nothing.`;
-    return json({ orderId, status: "pending", jobId: delivery.jobId, checkAfterSeconds: delivery.checkAfterSeconds, settles: "when-ready", message });
+    return json({
+      orderId,
+      status: "pending",
+      jobId: delivery.jobId,
+      checkAfterSeconds: delivery.checkAfterSeconds,
+      settles: "when-ready",
+      message,
+    });
   }
   if (delivery.status === "delivered") {
     // `amount`: what moved (x402 version 2's SettleResponse field; for a metered call the part of the maximum it used).
-    const settlement = { success: true, transaction: paid!.transaction, network: paid!.network, payer: paid!.payer, amount: paid!.units.toString(), ...(paid!.extra ? { extra: paid!.extra } : {}) };
-    return { content: [{ type: "text", text: asText(delivery.output) }], _meta: { [X402_PAYMENT_RESPONSE_META]: settlement } };
+    const settlement = {
+      success: true,
+      transaction: paid!.transaction,
+      network: paid!.network,
+      payer: paid!.payer,
+      amount: paid!.units.toString(),
+      ...(paid!.extra ? { extra: paid!.extra } : {}),
+    };
+    return {
+      content: [{ type: "text", text: asText(delivery.output) }],
+      _meta: { [X402_PAYMENT_RESPONSE_META]: settlement },
+    };
   }
-  return { isError: true, content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. ${NOT_CHARGED} (order ${orderId})` }] };
+  return {
+    isError: true,
+    content: [{ type: "text", text: `"${item.name}" failed: ${delivery.why}. ${NOT_CHARGED} (order ${orderId})` }],
+  };
 }
 
 /** A channel closed at its buyer's request: what went back, with the refund's settlement in `_meta`. */

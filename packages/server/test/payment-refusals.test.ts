@@ -30,7 +30,9 @@ beforeAll(async () => {
     req.resume();
     const script = req.url === "/verify" ? verifyScript : settleScript;
     if (script.hang) return; // accepts, never answers
-    res.writeHead(script.status ?? 200, { "content-type": script.raw ? "text/html" : "application/json" }).end(script.raw ?? JSON.stringify(script.body));
+    res
+      .writeHead(script.status ?? 200, { "content-type": script.raw ? "text/html" : "application/json" })
+      .end(script.raw ?? JSON.stringify(script.body));
   });
   await new Promise<void>((r) => facilitator.listen(0, "127.0.0.1", () => r()));
   const kit = createMonetizedServer({
@@ -39,7 +41,16 @@ beforeAll(async () => {
     facilitatorUrl: `http://127.0.0.1:${(facilitator.address() as AddressInfo).port}`,
     facilitatorTimeoutMs: 800,
     log: (line) => logged.push(line),
-    items: [{ id: "quote", name: "Quote", description: "A quote", price: "0.02", x402Tool: "quote_x402", handler: () => (delivered.push("quote"), "q") }],
+    items: [
+      {
+        id: "quote",
+        name: "Quote",
+        description: "A quote",
+        price: "0.02",
+        x402Tool: "quote_x402",
+        handler: () => (delivered.push("quote"), "q"),
+      },
+    ],
   });
   server = await kit.listen({ port: 0 });
   client = new Client({ name: "buyer", version: "1" });
@@ -57,13 +68,28 @@ afterAll(async () => {
 function payment(): string {
   const now = Math.floor(Date.now() / 1000);
   const nonce = `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  const authorization = { from: BUYER, to: WALLET, value: "20000", validAfter: String(now - 60), validBefore: String(now + 300), nonce };
-  const body = { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: { signature: `0x${"ab".repeat(65)}`, authorization } };
+  const authorization = {
+    from: BUYER,
+    to: WALLET,
+    value: "20000",
+    validAfter: String(now - 60),
+    validBefore: String(now + 300),
+    nonce,
+  };
+  const body = {
+    x402Version: 1,
+    scheme: "exact",
+    network: "base-sepolia",
+    payload: { signature: `0x${"ab".repeat(65)}`, authorization },
+  };
   return Buffer.from(JSON.stringify(body)).toString("base64");
 }
 
 async function buy(): Promise<string> {
-  const result = (await client.callTool({ name: "make-purchase", arguments: { itemId: "quote", params: {}, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: payment() } })) as CallToolResult;
+  const result = (await client.callTool({
+    name: "make-purchase",
+    arguments: { itemId: "quote", params: {}, paymentMethod: "USDC_BASE_SEPOLIA", signedTransaction: payment() },
+  })) as CallToolResult;
   expect(result.isError).toBe(true);
   return result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 }
@@ -82,11 +108,17 @@ describe("a facilitator's verdict becomes one fixed sentence", () => {
   it.each([
     ["invalid_exact_evm_insufficient_balance", "Payment refused: the payer's USDC balance is too low."],
     ["insufficient_funds", "Payment refused: the payer's USDC balance is too low."],
-    ["invalid_exact_evm_payload_authorization_valid_before", "Payment refused: the payment authorisation has expired; sign a new one."],
+    [
+      "invalid_exact_evm_payload_authorization_valid_before",
+      "Payment refused: the payment authorisation has expired; sign a new one.",
+    ],
     ["invalid_exact_evm_nonce_already_used", "Payment refused: this payment was already used; sign a new one."],
     ["invalid_exact_evm_signature", "Payment refused: the payment's signature is not valid."],
     ["invalid_exact_evm_authorization_value", "Payment refused: the payment's amount differs from the price."],
-    ["invalid_exact_evm_recipient_mismatch", "Payment refused: the payment names another payee than this server's wallet."],
+    [
+      "invalid_exact_evm_recipient_mismatch",
+      "Payment refused: the payment names another payee than this server's wallet.",
+    ],
     ["invalid_exact_evm_network_mismatch", "Payment refused: the payment is for another network."],
     ["a_reason_nobody_has_seen", "Payment refused: the payment facilitator refused it."],
     [RAW_VIEM, "Payment refused: the payment facilitator refused it."],
@@ -106,7 +138,9 @@ describe("a facilitator's verdict becomes one fixed sentence", () => {
     [RAW_VIEM, "Payment not settled: the payment facilitator refused it."],
   ])("settle says %s", async (errorReason, expected) => {
     verifyScript = verified;
-    settleScript = { body: { success: false, errorReason, errorMessage: RAW_VIEM, transaction: "", network: "base-sepolia" } };
+    settleScript = {
+      body: { success: false, errorReason, errorMessage: RAW_VIEM, transaction: "", network: "base-sepolia" },
+    };
     const count = delivered.length;
     const message = await buy();
     expect(message).toBe(`${expected} Nothing was delivered.`);
@@ -116,19 +150,30 @@ describe("a facilitator's verdict becomes one fixed sentence", () => {
 
   it("answers the x402 binding's PaymentRequired with the same sentence", async () => {
     verifyScript = { body: { isValid: false, invalidReason: "invalid_exact_evm_insufficient_balance" } };
-    const result = (await client.callTool({ name: "quote_x402", arguments: {}, _meta: { "x402/payment": payment() } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "quote_x402",
+      arguments: {},
+      _meta: { "x402/payment": payment() },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ x402Version: 2, error: "Payment refused: the payer's USDC balance is too low." });
+    expect(result.structuredContent).toMatchObject({
+      x402Version: 2,
+      error: "Payment refused: the payer's USDC balance is too low.",
+    });
   });
 
   it("logs the facilitator's own words for the provider, one bounded line each", async () => {
-    verifyScript = { body: { isValid: false, invalidReason: "invalid_exact_evm_signature", invalidMessage: RAW_VIEM.repeat(20) } };
+    verifyScript = {
+      body: { isValid: false, invalidReason: "invalid_exact_evm_signature", invalidMessage: RAW_VIEM.repeat(20) },
+    };
     logged.length = 0;
     await buy();
     // The facilitator's words, then the kit's line for the refused purchase (tool, price, outcome, the buyer's reason).
     expect(logged).toHaveLength(2);
     expect(logged[1]).toMatch(/^purchase \S+ \$\d+\.\d+: refused \(Payment refused/);
-    expect(logged[0]).toMatch(/^facilitator verify refused a payment \(invalid_signature\): invalid_exact_evm_signature Transaction creation failed\./);
+    expect(logged[0]).toMatch(
+      /^facilitator verify refused a payment \(invalid_signature\): invalid_exact_evm_signature Transaction creation failed\./,
+    );
     expect(logged[0]).not.toContain("\n");
     expect(logged[0]!.length).toBeLessThanOrEqual(400);
   });
@@ -136,8 +181,16 @@ describe("a facilitator's verdict becomes one fixed sentence", () => {
 
 describe("a facilitator that gives no verdict", () => {
   it.each([
-    ["verify answers 500 with a page", () => ((verifyScript = { status: 500, raw: `<html>${RAW_VIEM}</html>` }), undefined), "Payment refused: the payment facilitator failed; nothing was charged. Try again later."],
-    ["verify hangs", () => ((verifyScript = { hang: true }), undefined), "Payment refused: the payment facilitator did not answer in time; nothing was charged. Try again later."],
+    [
+      "verify answers 500 with a page",
+      () => ((verifyScript = { status: 500, raw: `<html>${RAW_VIEM}</html>` }), undefined),
+      "Payment refused: the payment facilitator failed; nothing was charged. Try again later.",
+    ],
+    [
+      "verify hangs",
+      () => ((verifyScript = { hang: true }), undefined),
+      "Payment refused: the payment facilitator did not answer in time; nothing was charged. Try again later.",
+    ],
     [
       "settle hangs",
       () => ((verifyScript = verified), (settleScript = { hang: true })),

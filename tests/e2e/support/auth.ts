@@ -9,8 +9,12 @@ export function uniqueLogin(testInfo: TestInfo, label: string): string {
 
 /** The toast with this title and description (sonner). */
 export function toast(page: Page, title: string, description?: string) {
-  const withTitle = page.locator("[data-sonner-toast]").filter({ has: page.locator("[data-title]", { hasText: title }) });
-  return description ? withTitle.filter({ has: page.locator("[data-description]", { hasText: description }) }) : withTitle;
+  const withTitle = page
+    .locator("[data-sonner-toast]")
+    .filter({ has: page.locator("[data-title]", { hasText: title }) });
+  return description
+    ? withTitle.filter({ has: page.locator("[data-description]", { hasText: description }) })
+    : withTitle;
 }
 
 /** Approves (or cancels) on the fake GitHub's consent page after a sign-in button was pressed. */
@@ -29,7 +33,12 @@ export async function signInWithGitHub(page: Page, login: string) {
   await expect(page).toHaveURL(/\/submit$/, { timeout: 15_000 });
 }
 
-export async function registerByApi(request: APIRequestContext, email: string, password: string, name = "E2E Provider") {
+export async function registerByApi(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+  name = "E2E Provider",
+) {
   const res = await request.post("/api/auth/register", { data: { email, password, name } });
   expect(res.status()).toBe(201);
   return (await res.json()) as { token: string; user: { id: string } };

@@ -26,22 +26,47 @@ export async function startListedReferenceServer(options: {
   /** The production server's environment past the defaults (schedules, wallets). */
   env: Record<string, string>;
 }): Promise<ListedReferenceServer> {
-  const production = { NODE_ENV: "production", AUTH_SECRET: options.secret, SITE_URL: `http://127.0.0.1:${options.port}` };
-  const url = await createProductionDatabase(`agora_${options.listing.slug.replace(/-/g, "_")}_${options.port}`, production);
+  const production = {
+    NODE_ENV: "production",
+    AUTH_SECRET: options.secret,
+    SITE_URL: `http://127.0.0.1:${options.port}`,
+  };
+  const url = await createProductionDatabase(
+    `agora_${options.listing.slug.replace(/-/g, "_")}_${options.port}`,
+    production,
+  );
   const payee = privateKeyToAccount(generatePrivateKey()).address;
-  const reference = await startReferenceServer({ port: 0, walletAddress: payee, facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`, name: options.listing.slug });
+  const reference = await startReferenceServer({
+    port: 0,
+    walletAddress: payee,
+    facilitatorUrl: `http://127.0.0.1:${facilitatorPort}`,
+    name: options.listing.slug,
+  });
   let closing: Promise<void> | undefined;
   const closeReference = () => (closing ??= reference.close());
   let server: ProductionServer;
   try {
     const fixtures = await openPostgres(url, { max: 1 });
     try {
-      const listing = await insertListing(fixtures.db, { ...options.listing, categories: ["Data"], serverUrl: reference.url, websiteUrl: null, status: "approved", price: null });
+      const listing = await insertListing(fixtures.db, {
+        ...options.listing,
+        categories: ["Data"],
+        serverUrl: reference.url,
+        websiteUrl: null,
+        status: "approved",
+        price: null,
+      });
       await recordCheck(fixtures.db, listing, await probeServer(reference.url, { allowPrivateHosts: true }));
     } finally {
       await fixtures.close();
     }
-    server = await startProductionServer(options.port, { ...production, DATABASE_URL: url, UNSAFE_TEST_MODE: "1", PROBE_ALLOW_PRIVATE_HOSTS: "true", ...options.env });
+    server = await startProductionServer(options.port, {
+      ...production,
+      DATABASE_URL: url,
+      UNSAFE_TEST_MODE: "1",
+      PROBE_ALLOW_PRIVATE_HOSTS: "true",
+      ...options.env,
+    });
   } catch (error) {
     await closeReference();
     throw error;

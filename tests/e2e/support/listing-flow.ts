@@ -6,7 +6,10 @@ import { signInWithGitHub, toast } from "./auth";
 export type Submission = { name: string; description: string; serverUrl: string; category?: string };
 
 /** The provider signed in on `page` submits a server for review. */
-export async function submitServer(page: Page, { name, description, serverUrl, category = "Data" }: Submission): Promise<void> {
+export async function submitServer(
+  page: Page,
+  { name, description, serverUrl, category = "Data" }: Submission,
+): Promise<void> {
   await page.goto("/submit");
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Description").fill(description);

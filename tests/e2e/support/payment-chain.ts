@@ -7,7 +7,11 @@ import { chainPort, facilitatorPort } from "./ports";
 
 async function main() {
   const chain = await startChain({ port: chainPort, blockTime: 0 });
-  const facilitator = await startFacilitator({ rpcUrl: chain.rpcUrl, privateKey: ANVIL_TEST_KEYS.facilitator, port: facilitatorPort });
+  const facilitator = await startFacilitator({
+    rpcUrl: chain.rpcUrl,
+    privateKey: ANVIL_TEST_KEYS.facilitator,
+    port: facilitatorPort,
+  });
   console.log(`e2e chain ${chain.rpcUrl}, facilitator ${facilitator.url}`);
   const stop = async () => {
     await facilitator.close();

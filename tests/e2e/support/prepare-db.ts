@@ -15,7 +15,7 @@ async function addFixtures(db: Db) {
   await insertListing(db, {
     name: "<script>window.__xss=1</script>Markup Probe",
     slug: "markup-probe",
-    description: "<img src=x onerror=\"window.__xss=2\"> This description is shown as text, never as HTML.",
+    description: '<img src=x onerror="window.__xss=2"> This description is shown as text, never as HTML.',
     categories: ["Security"],
     price: 0.01,
     serverUrl: "https://markup-probe.example.com/mcp",
@@ -71,7 +71,13 @@ async function seed(db: Db) {
 // A fresh database needs fresh caches: a reused build keeps the previous run's cached pages and data
 // (Next's route and fetch caches on disk), which would show listings this database no longer has.
 // The standalone server (CI's PostgreSQL pass) keeps its own under .next/standalone/.next.
-for (const dir of [".next/server/route-cache", ".next/cache/fetch-cache", ".next/standalone/.next/server/route-cache", ".next/standalone/.next/cache/fetch-cache"]) fs.rmSync(dir, { recursive: true, force: true });
+for (const dir of [
+  ".next/server/route-cache",
+  ".next/cache/fetch-cache",
+  ".next/standalone/.next/server/route-cache",
+  ".next/standalone/.next/cache/fetch-cache",
+])
+  fs.rmSync(dir, { recursive: true, force: true });
 
 const url = process.env.E2E_DATABASE_URL;
 if (url) {

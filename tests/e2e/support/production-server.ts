@@ -28,7 +28,11 @@ export async function createProductionDatabase(name: string, env: Record<string,
   await admin.unsafe(`create database "${name}"`);
   await admin.end();
   url.pathname = `/${name}`;
-  const migrated = spawnSync(start.migrate[0]!, start.migrate.slice(1), { cwd: start.dir, env: { ...process.env, ...env, DATABASE_URL: url.toString() }, encoding: "utf8" });
+  const migrated = spawnSync(start.migrate[0]!, start.migrate.slice(1), {
+    cwd: start.dir,
+    env: { ...process.env, ...env, DATABASE_URL: url.toString() },
+    encoding: "utf8",
+  });
   if (migrated.status !== 0) throw new Error(`migration failed: ${migrated.stderr}${migrated.stdout}`);
   return url.toString();
 }
@@ -40,7 +44,8 @@ export async function startProductionServer(port: number, env: Record<string, st
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(start.dir, dir, { recursive: true, verbatimSymlinks: true });
   // Without what the suite's site cached from its own database (prepare-db.ts clears the same for it).
-  for (const cache of [".next/server/route-cache", ".next/cache/fetch-cache"]) fs.rmSync(path.join(dir, cache), { recursive: true, force: true });
+  for (const cache of [".next/server/route-cache", ".next/cache/fetch-cache"])
+    fs.rmSync(path.join(dir, cache), { recursive: true, force: true });
   const child = spawn(start.serve[0]!, start.serve.slice(1), {
     cwd: dir,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOSTNAME: "127.0.0.1", ...env },
@@ -69,7 +74,10 @@ export async function startProductionServer(port: number, env: Record<string, st
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server on ${port} exited with ${child.exitCode}:\n${output}`);
-    const ready = await fetch(`${origin}/api/ready`, { signal: AbortSignal.timeout(3_000) }).then((r) => r.ok, () => false);
+    const ready = await fetch(`${origin}/api/ready`, { signal: AbortSignal.timeout(3_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return server;
     await new Promise((r) => setTimeout(r, 250));
   }

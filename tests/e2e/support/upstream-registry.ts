@@ -6,8 +6,15 @@ import { fixture, startFixtureRegistry } from "../../support/fixture-registry";
 import { referencePort, upstreamRegistryPort } from "./ports";
 
 const reference = (tag: string) => `http://127.0.0.1:${referencePort}/mcp?upstream=${tag}`;
-const warppay = { ...fixture("io.github.golfgolfgolf200.warppay402-server.json"), transports: undefined, remotes: [{ type: "streamable-http", url: reference("warppay") }] };
-const decisionrules = { ...fixture("io.decisionrules.mcp-server.json"), remotes: [{ type: "streamable-http", url: reference("decisionrules") }] };
+const warppay = {
+  ...fixture("io.github.golfgolfgolf200.warppay402-server.json"),
+  transports: undefined,
+  remotes: [{ type: "streamable-http", url: reference("warppay") }],
+};
+const decisionrules = {
+  ...fixture("io.decisionrules.mcp-server.json"),
+  remotes: [{ type: "streamable-http", url: reference("decisionrules") }],
+};
 const registry = await startFixtureRegistry(
   [
     { server: warppay, updatedAt: "2026-01-07T00:00:00Z" },

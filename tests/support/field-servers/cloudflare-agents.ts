@@ -16,7 +16,16 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { withX402 } from "agents/x402";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { listen, sdkHandler, type Listening } from "@/examples/x402-transport-server/http";
-import { cityShape, dollars, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type SaleTerms, type WeatherDesk } from "./weather-desk";
+import {
+  cityShape,
+  dollars,
+  FREE_DESCRIPTION,
+  FREE_TOOL,
+  PAID_DESCRIPTION,
+  PAID_TOOL,
+  type SaleTerms,
+  type WeatherDesk,
+} from "./weather-desk";
 
 function build(desk: WeatherDesk, terms: SaleTerms): McpServer {
   const server = withX402(new McpServer({ name: "weather-cloudflare-agents", version: "1.0.0" }), {
@@ -24,11 +33,18 @@ function build(desk: WeatherDesk, terms: SaleTerms): McpServer {
     recipient: terms.payTo,
     facilitator: { url: terms.facilitatorUrl },
   });
-  server.paidTool(PAID_TOOL, PAID_DESCRIPTION, dollars(terms.units), cityShape, {}, async ({ city }) => desk.forecast(city));
-  server.registerTool(FREE_TOOL, { description: FREE_DESCRIPTION, inputSchema: cityShape }, async ({ city }) => desk.subscribe(city));
+  server.paidTool(PAID_TOOL, PAID_DESCRIPTION, dollars(terms.units), cityShape, {}, async ({ city }) =>
+    desk.forecast(city),
+  );
+  server.registerTool(FREE_TOOL, { description: FREE_DESCRIPTION, inputSchema: cityShape }, async ({ city }) =>
+    desk.subscribe(city),
+  );
   return server;
 }
 
 export function serveCloudflareAgents(desk: WeatherDesk, terms: SaleTerms, port: number): Promise<Listening> {
-  return listen(port, sdkHandler(() => build(desk, terms)));
+  return listen(
+    port,
+    sdkHandler(() => build(desk, terms)),
+  );
 }

@@ -43,7 +43,10 @@ const SERVE: Record<FieldStyle, (desk: WeatherDesk, terms: SaleTerms, port: numb
   mcpay: serveMcpay,
 };
 
-export async function startFieldServer(style: FieldStyle, { facilitatorUrl, payTo, units = 10_000n, port = 0 }: FieldServerOptions): Promise<FieldServer> {
+export async function startFieldServer(
+  style: FieldStyle,
+  { facilitatorUrl, payTo, units = 10_000n, port = 0 }: FieldServerOptions,
+): Promise<FieldServer> {
   const desk = weatherDesk();
   const { url, close } = await SERVE[style](desk, { facilitatorUrl, payTo, units }, port);
   return { style, url, paidTool: PAID_TOOL, freeTool: FREE_TOOL, counts: desk.counts, failNext: desk.failNext, close };

@@ -11,11 +11,25 @@
 //   not answer isError; a refused payment or a settlement that throws is the 402 error again (one answered
 //   `success: false` comes back beside the output, as in x402's MCP wrapper).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { PaymentRequired } from "@x402/core/types";
 import { listen, sdkHandler, type Listening } from "@/examples/x402-transport-server/http";
 import { v2Seller } from "@/examples/x402-transport-server/seller";
-import { cityJsonSchema, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type SaleTerms, type WeatherDesk } from "./weather-desk";
+import {
+  cityJsonSchema,
+  FREE_DESCRIPTION,
+  FREE_TOOL,
+  PAID_DESCRIPTION,
+  PAID_TOOL,
+  type SaleTerms,
+  type WeatherDesk,
+} from "./weather-desk";
 
 type Sell = Awaited<ReturnType<typeof v2Seller>>;
 
@@ -49,5 +63,8 @@ function build(desk: WeatherDesk, sell: Sell): Server {
 
 export async function serveJsonRpc402(desk: WeatherDesk, terms: SaleTerms, port: number): Promise<Listening> {
   const sell = await v2Seller(terms, { name: PAID_TOOL, description: PAID_DESCRIPTION });
-  return listen(port, sdkHandler(() => build(desk, sell)));
+  return listen(
+    port,
+    sdkHandler(() => build(desk, sell)),
+  );
 }

@@ -17,16 +17,31 @@
 import { createMcpPaidHandler } from "mcpay/handler";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { listen, webHandler, type Listening } from "@/examples/x402-transport-server/http";
-import { cityShapeV3, dollars, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type PaidToolServer, type SaleTerms, type WeatherDesk } from "./weather-desk";
+import {
+  cityShapeV3,
+  dollars,
+  FREE_DESCRIPTION,
+  FREE_TOOL,
+  PAID_DESCRIPTION,
+  PAID_TOOL,
+  type PaidToolServer,
+  type SaleTerms,
+  type WeatherDesk,
+} from "./weather-desk";
 
 function handler(desk: WeatherDesk, terms: SaleTerms) {
   const initialize = (server: PaidToolServer<number>) => {
-    server.paidTool(PAID_TOOL, PAID_DESCRIPTION, dollars(terms.units), cityShapeV3, {}, async ({ city }) => desk.forecast(city));
+    server.paidTool(PAID_TOOL, PAID_DESCRIPTION, dollars(terms.units), cityShapeV3, {}, async ({ city }) =>
+      desk.forecast(city),
+    );
     server.tool(FREE_TOOL, FREE_DESCRIPTION, cityShapeV3, async ({ city }) => desk.subscribe(city));
   };
   return createMcpPaidHandler(
     initialize as unknown as Parameters<typeof createMcpPaidHandler>[0],
-    { recipient: { [BASE_SEPOLIA.v1Network]: terms.payTo }, facilitator: { url: terms.facilitatorUrl as `${string}://${string}` } },
+    {
+      recipient: { [BASE_SEPOLIA.v1Network]: terms.payTo },
+      facilitator: { url: terms.facilitatorUrl as `${string}://${string}` },
+    },
     { serverInfo: { name: "weather-mcpay", version: "1.0.0" } },
     { disableSse: true },
   );

@@ -15,17 +15,34 @@
 import { createPaidMcpHandler } from "x402-mcp/server";
 import { BASE_SEPOLIA } from "@agora-mcp/protocol";
 import { listen, webHandler, type Listening } from "@/examples/x402-transport-server/http";
-import { cityShapeV3, dollars, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type PaidToolServer, type SaleTerms, type WeatherDesk } from "./weather-desk";
+import {
+  cityShapeV3,
+  dollars,
+  FREE_DESCRIPTION,
+  FREE_TOOL,
+  PAID_DESCRIPTION,
+  PAID_TOOL,
+  type PaidToolServer,
+  type SaleTerms,
+  type WeatherDesk,
+} from "./weather-desk";
 
 function handler(desk: WeatherDesk, terms: SaleTerms) {
   const initialize = (server: PaidToolServer<{ price: number }>) => {
-    server.paidTool(PAID_TOOL, PAID_DESCRIPTION, { price: dollars(terms.units) }, cityShapeV3, {}, async ({ city }) => desk.forecast(city));
+    server.paidTool(PAID_TOOL, PAID_DESCRIPTION, { price: dollars(terms.units) }, cityShapeV3, {}, async ({ city }) =>
+      desk.forecast(city),
+    );
     server.tool(FREE_TOOL, FREE_DESCRIPTION, cityShapeV3, async ({ city }) => desk.subscribe(city));
   };
   return createPaidMcpHandler(
     initialize as unknown as Parameters<typeof createPaidMcpHandler>[0],
     { serverInfo: { name: "weather-vercel-x402-mcp", version: "1.0.0" } },
-    { recipient: terms.payTo, network: BASE_SEPOLIA.v1Network, facilitator: { url: terms.facilitatorUrl as `${string}://${string}` }, disableSse: true },
+    {
+      recipient: terms.payTo,
+      network: BASE_SEPOLIA.v1Network,
+      facilitator: { url: terms.facilitatorUrl as `${string}://${string}` },
+      disableSse: true,
+    },
   );
 }
 

@@ -23,7 +23,14 @@ export const cityShapeV3 = { city: z3.string().describe("A city, e.g. Lisbon") }
  * MCP SDK and zod 3 copies they pin for themselves, which this project's types do not meet.
  */
 export type PaidToolServer<Price> = McpServer & {
-  paidTool: (name: string, description: string, price: Price, shape: typeof cityShapeV3, annotations: object, cb: (args: { city: string }) => Promise<CallToolResult>) => unknown;
+  paidTool: (
+    name: string,
+    description: string,
+    price: Price,
+    shape: typeof cityShapeV3,
+    annotations: object,
+    cb: (args: { city: string }) => Promise<CallToolResult>,
+  ) => unknown;
 };
 
 /** The same input as JSON Schema, for a server written on the SDK's low-level Server. */

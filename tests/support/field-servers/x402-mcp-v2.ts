@@ -16,23 +16,44 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { listen, sdkHandler, type Listening } from "@/examples/x402-transport-server/http";
 import { v2Seller } from "@/examples/x402-transport-server/seller";
-import { cityShape, FREE_DESCRIPTION, FREE_TOOL, PAID_DESCRIPTION, PAID_TOOL, type SaleTerms, type WeatherDesk } from "./weather-desk";
+import {
+  cityShape,
+  FREE_DESCRIPTION,
+  FREE_TOOL,
+  PAID_DESCRIPTION,
+  PAID_TOOL,
+  type SaleTerms,
+  type WeatherDesk,
+} from "./weather-desk";
 
 type Sell = Awaited<ReturnType<typeof v2Seller>>;
 
 function build(desk: WeatherDesk, sell: Sell): McpServer {
   const server = new McpServer({ name: "weather-x402-mcp", version: "1.0.0" });
-  server.registerTool(PAID_TOOL, { description: PAID_DESCRIPTION, inputSchema: cityShape }, async ({ city }, extra): Promise<CallToolResult> => {
-    const outcome = await sell(extra._meta, async () => desk.forecast(city));
-    if (outcome.paid) return outcome.result;
-    const { paymentRequired } = outcome;
-    return { isError: true, structuredContent: paymentRequired, content: [{ type: "text", text: JSON.stringify(paymentRequired) }] };
-  });
-  server.registerTool(FREE_TOOL, { description: FREE_DESCRIPTION, inputSchema: cityShape }, async ({ city }) => desk.subscribe(city));
+  server.registerTool(
+    PAID_TOOL,
+    { description: PAID_DESCRIPTION, inputSchema: cityShape },
+    async ({ city }, extra): Promise<CallToolResult> => {
+      const outcome = await sell(extra._meta, async () => desk.forecast(city));
+      if (outcome.paid) return outcome.result;
+      const { paymentRequired } = outcome;
+      return {
+        isError: true,
+        structuredContent: paymentRequired,
+        content: [{ type: "text", text: JSON.stringify(paymentRequired) }],
+      };
+    },
+  );
+  server.registerTool(FREE_TOOL, { description: FREE_DESCRIPTION, inputSchema: cityShape }, async ({ city }) =>
+    desk.subscribe(city),
+  );
   return server;
 }
 
 export async function serveX402McpV2(desk: WeatherDesk, terms: SaleTerms, port: number): Promise<Listening> {
   const sell = await v2Seller(terms, { name: PAID_TOOL, description: PAID_DESCRIPTION });
-  return listen(port, sdkHandler(() => build(desk, sell)));
+  return listen(
+    port,
+    sdkHandler(() => build(desk, sell)),
+  );
 }

@@ -32,7 +32,11 @@ export default async function ReviewQueuePage() {
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">Review queue</h1>
       <p className="mt-2 text-muted-foreground">
-        {queue.length === 0 ? (edits.length === 0 ? "Nothing is waiting for review." : "No new servers are waiting for review.") : `${queue.length} ${queue.length === 1 ? "server is" : "servers are"} waiting for review, oldest first.`}
+        {queue.length === 0
+          ? edits.length === 0
+            ? "Nothing is waiting for review."
+            : "No new servers are waiting for review."
+          : `${queue.length} ${queue.length === 1 ? "server is" : "servers are"} waiting for review, oldest first.`}
       </p>
 
       <TestPurchaseWalletPanel wallet={wallet} undelivered={undelivered} />
@@ -43,7 +47,8 @@ export default async function ReviewQueuePage() {
             Edits of listed servers
           </h2>
           <p className="mt-1 text-sm text-muted-foreground">
-            {edits.length === 1 ? "1 owner's edit is" : `${edits.length} owners' edits are`} waiting for review, oldest first. Each listing stays in the marketplace as approved until you decide.
+            {edits.length === 1 ? "1 owner's edit is" : `${edits.length} owners' edits are`} waiting for review, oldest
+            first. Each listing stays in the marketplace as approved until you decide.
           </p>
           <ul className="mt-4 space-y-6" aria-label="Pending edits">
             {edits.map((edit) => (
@@ -55,7 +60,11 @@ export default async function ReviewQueuePage() {
 
       <ul className="mt-8 space-y-6" aria-label="Pending servers">
         {queue.map((listing) => (
-          <li key={`${listing.id}@${listing.revision}`} className="rounded-xl border bg-card p-5 shadow-xs" data-testid="queue-entry">
+          <li
+            key={`${listing.id}@${listing.revision}`}
+            className="rounded-xl border bg-card p-5 shadow-xs"
+            data-testid="queue-entry"
+          >
             <div className="flex flex-col gap-1 sm:flex-row sm:items-baseline sm:justify-between">
               <h2 className="text-lg font-semibold break-words">{listing.name}</h2>
               <p className="text-xs text-muted-foreground">
@@ -68,7 +77,10 @@ export default async function ReviewQueuePage() {
               {listing.submitter
                 ? [
                     listing.submitter.name,
-                    listing.submitter.email && (listing.submitter.emailConfirmed ? listing.submitter.email : `${listing.submitter.email} (email not confirmed)`),
+                    listing.submitter.email &&
+                      (listing.submitter.emailConfirmed
+                        ? listing.submitter.email
+                        : `${listing.submitter.email} (email not confirmed)`),
                     listing.submitter.githubLogin && `@${listing.submitter.githubLogin}`,
                   ]
                     .filter(Boolean)
@@ -79,7 +91,9 @@ export default async function ReviewQueuePage() {
             <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
               <CategoryChips categories={listing.categories} max={5} />
               <code className="font-mono text-xs break-all">{listing.serverUrl}</code>
-              {listing.websiteUrl && <span className="text-xs break-all text-muted-foreground">{listing.websiteUrl}</span>}
+              {listing.websiteUrl && (
+                <span className="text-xs break-all text-muted-foreground">{listing.websiteUrl}</span>
+              )}
             </div>
             <div className="mt-4 rounded-lg border bg-muted/30 p-4">
               <h3 className="mb-2 text-sm font-semibold">Latest check</h3>
@@ -105,7 +119,10 @@ export default async function ReviewQueuePage() {
         ) : (
           <ul className="mt-4 divide-y rounded-lg border text-sm">
             {decisions.map((d) => (
-              <li key={`${d.listingId}-${d.createdAt.toISOString()}`} className="flex flex-col gap-1 p-3 sm:flex-row sm:justify-between">
+              <li
+                key={`${d.listingId}-${d.createdAt.toISOString()}`}
+                className="flex flex-col gap-1 p-3 sm:flex-row sm:justify-between"
+              >
                 <span>
                   <strong>{d.listingName}</strong> — {d.decision} by {d.reviewer ?? "a deleted account"}
                   {d.reason ? `: “${d.reason}”` : ""}

@@ -44,7 +44,9 @@ export default async function SourcesPage() {
               <h2 className="text-lg font-semibold">{sourceName(source.kind)}</h2>
               <code className="font-mono text-xs break-all text-muted-foreground">{source.baseUrl}</code>
             </div>
-            {!source.configured && <p className="mt-1 text-sm text-muted-foreground">No longer in INGEST_SOURCES: not read any more.</p>}
+            {!source.configured && (
+              <p className="mt-1 text-sm text-muted-foreground">No longer in INGEST_SOURCES: not read any more.</p>
+            )}
             <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
               <div className="flex justify-between gap-2 sm:block">
                 <dt className="inline text-muted-foreground">Last run: </dt>
@@ -52,7 +54,13 @@ export default async function SourcesPage() {
               </div>
               <div className="flex justify-between gap-2 sm:block">
                 <dt className="inline text-muted-foreground">High-water mark: </dt>
-                <dd className="inline">{source.highWaterMark ? formatDayTime(source.highWaterMark) : source.kind === "mcp-registry" ? "none yet (the next run reads everything)" : "not used (the list is read whole)"}</dd>
+                <dd className="inline">
+                  {source.highWaterMark
+                    ? formatDayTime(source.highWaterMark)
+                    : source.kind === "mcp-registry"
+                      ? "none yet (the next run reads everything)"
+                      : "not used (the list is read whole)"}
+                </dd>
               </div>
               {source.resumesAt && (
                 <div className="sm:col-span-2">
@@ -73,7 +81,14 @@ export default async function SourcesPage() {
               </thead>
               <tbody>
                 <tr className="font-semibold tabular-nums">
-                  {[source.counts.seen ?? "—", source.counts.candidates, source.counts.paid, source.counts.listed, source.counts.hidden, source.counts.errors].map((n, i) => (
+                  {[
+                    source.counts.seen ?? "—",
+                    source.counts.candidates,
+                    source.counts.paid,
+                    source.counts.listed,
+                    source.counts.hidden,
+                    source.counts.errors,
+                  ].map((n, i) => (
                     <td key={i} className="pt-1 pr-2">
                       {n}
                     </td>
@@ -81,7 +96,9 @@ export default async function SourcesPage() {
                 </tr>
               </tbody>
             </table>
-            <p className="mt-1 text-xs text-muted-foreground">Seen: entries read by the last run. The rest: what this source&apos;s servers are now.</p>
+            <p className="mt-1 text-xs text-muted-foreground">
+              Seen: entries read by the last run. The rest: what this source&apos;s servers are now.
+            </p>
             {source.lastErrors.length > 0 && (
               <div className="mt-4 rounded-lg border border-destructive/30 bg-destructive/5 p-3">
                 <h3 className="text-sm font-semibold">Last errors</h3>

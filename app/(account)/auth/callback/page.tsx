@@ -7,7 +7,11 @@ import { callbackOutcome } from "@/lib/auth/callback-outcome";
 export const metadata: Metadata = { title: "Authenticating", robots: { index: false } };
 
 // Auth.js finishes every sign-in here: on success with a session, on failure with ?error=…
-export default async function CallbackPage({ searchParams }: { searchParams: Promise<{ error?: string | string[]; code?: string | string[] }> }) {
+export default async function CallbackPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string | string[]; code?: string | string[] }>;
+}) {
   const { error, code } = await searchParams;
   const outcome = callbackOutcome({
     error: typeof error === "string" ? error : null,

@@ -28,7 +28,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
     title: page > 1 ? `MCP Server Marketplace — page ${page}` : "MCP Server Marketplace",
     description,
     alternates: { canonical: `/marketplace${filtersToSearch({ page })}` },
-    openGraph: { title: "MCP Server Marketplace", description, url: "/marketplace", images: [{ url: "/og/marketplace", width: 1200, height: 630, alt: "MCP Server Marketplace" }] },
+    openGraph: {
+      title: "MCP Server Marketplace",
+      description,
+      url: "/marketplace",
+      images: [{ url: "/og/marketplace", width: 1200, height: 630, alt: "MCP Server Marketplace" }],
+    },
   };
 }
 

@@ -25,8 +25,19 @@ export default async function Image({ params }: { params: Promise<{ slug: string
   if (isListingId(key)) notFound();
   const listing = await getListing(key);
   if (!listing) notFound();
-  const footer = [formatPrice(listing.price) + (listing.price ? " per call" : ""), listing.verified ? "Verified" : null, listing.categories.join(" · ")].filter(Boolean).join("  ·  ");
-  const png = Buffer.from(await new ImageResponse(<OgCard eyebrow="MCP server" title={listing.name} subtitle={listing.description} footer={footer} />, size).arrayBuffer());
+  const footer = [
+    formatPrice(listing.price) + (listing.price ? " per call" : ""),
+    listing.verified ? "Verified" : null,
+    listing.categories.join(" · "),
+  ]
+    .filter(Boolean)
+    .join("  ·  ");
+  const png = Buffer.from(
+    await new ImageResponse(
+      <OgCard eyebrow="MCP server" title={listing.name} subtitle={listing.description} footer={footer} />,
+      size,
+    ).arrayBuffer(),
+  );
   // The stored entry keeps these headers: shared caches may keep the image as they keep the page, and revalidate by
   // its ETag (the image's own digest, so it changes only when the picture does).
   const etag = `"og-${createHash("sha1").update(png).digest("base64url")}"`;

@@ -87,8 +87,14 @@ export default async function ListingPage({ params }: { params: Params }) {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }} />
-      <Link href="/marketplace" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <script
+        type="application/ld+json"
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+      />
+      <Link
+        href="/marketplace"
+        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
         <ArrowLeft className="size-4" /> Back to marketplace
       </Link>
 
@@ -115,7 +121,9 @@ export default async function ListingPage({ params }: { params: Params }) {
           <p className="mt-1">
             <PriceTag price={listing.price} className="text-2xl" />
           </p>
-          <p className="mt-1 text-xs text-muted-foreground">{isFree(listing.price) ? "No payment needed" : `Lowest priced item, ${paidIn(probe?.paymentMethods ?? [])}`}</p>
+          <p className="mt-1 text-xs text-muted-foreground">
+            {isFree(listing.price) ? "No payment needed" : `Lowest priced item, ${paidIn(probe?.paymentMethods ?? [])}`}
+          </p>
           {payment && (
             <p className="mt-1 text-xs text-muted-foreground" data-testid="payment-style">
               {payment}
@@ -137,14 +145,20 @@ export default async function ListingPage({ params }: { params: Params }) {
 
           <ToolsAndPrices probe={probe} />
 
-          <SalesPanel sales={listing.sales} daily={daily} readEverySeconds={env().SALES_INDEX_INTERVAL_SECONDS} channelItems={probe?.pricedItems.some((i) => i.x402Requirements?.scheme === "batch-settlement") ?? false} />
+          <SalesPanel
+            sales={listing.sales}
+            daily={daily}
+            readEverySeconds={env().SALES_INDEX_INTERVAL_SECONDS}
+            channelItems={probe?.pricedItems.some((i) => i.x402Requirements?.scheme === "batch-settlement") ?? false}
+          />
           <BuyerReviews summary={listing.buyerReviews} reviews={buyerReviews} />
 
           <section>
             <h2 className="text-lg font-semibold">How to connect</h2>
             <p className="mt-3 text-sm text-muted-foreground">
-              Add the {site.name} client to your desktop assistant (Settings › Developer › Edit Config), then ask your agent to use <strong>{listing.name}</strong>.
-              The client finds this server in the registry and pays it from your local wallet. See{" "}
+              Add the {site.name} client to your desktop assistant (Settings › Developer › Edit Config), then ask your
+              agent to use <strong>{listing.name}</strong>. The client finds this server in the registry and pays it
+              from your local wallet. See{" "}
               <Link href="/getting-started" className="font-medium text-primary underline underline-offset-4">
                 Getting Started
               </Link>
@@ -172,7 +186,11 @@ export default async function ListingPage({ params }: { params: Params }) {
               <FileJson className="size-4 text-muted-foreground" /> Server card
             </h2>
             <p className="mt-2 text-muted-foreground">
-              <a href={`/servers/${listing.slug}/server-card`} className="font-medium text-primary underline-offset-4 hover:underline" data-testid="server-card-link">
+              <a
+                href={`/servers/${listing.slug}/server-card`}
+                className="font-medium text-primary underline-offset-4 hover:underline"
+                data-testid="server-card-link"
+              >
                 MCP server card
               </a>{" "}
               (JSON): what a client reads before it connects.
@@ -183,7 +201,12 @@ export default async function ListingPage({ params }: { params: Params }) {
               <h2 className="flex items-center gap-1.5 font-semibold">
                 <Globe className="size-4 text-muted-foreground" /> Website
               </h2>
-              <a href={listing.websiteUrl} target="_blank" rel="noopener noreferrer nofollow" className="mt-2 inline-flex items-center gap-1 break-all text-primary underline-offset-4 hover:underline">
+              <a
+                href={listing.websiteUrl}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="mt-2 inline-flex items-center gap-1 break-all text-primary underline-offset-4 hover:underline"
+              >
                 {listing.websiteUrl.replace(/^https?:\/\//, "")} <ExternalLink className="size-3.5 shrink-0" />
               </a>
             </div>
@@ -207,7 +230,8 @@ export default async function ListingPage({ params }: { params: Params }) {
             </p>
             {probe && (
               <p className="mt-1 text-muted-foreground" data-testid="last-checked">
-                Last checked <time dateTime={probe.checkedAt}>{formatCheckedAt(probe.checkedAt)}</time>: {probe.reachable ? "reachable" : "not reachable"}
+                Last checked <time dateTime={probe.checkedAt}>{formatCheckedAt(probe.checkedAt)}</time>:{" "}
+                {probe.reachable ? "reachable" : "not reachable"}
               </p>
             )}
             {probe?.reachable && probe.protocolVersion && (
@@ -222,8 +246,11 @@ export default async function ListingPage({ params }: { params: Params }) {
           </div>
           <div className="rounded-lg border bg-muted/30 p-4 text-muted-foreground">
             <p>
-              <strong className="text-foreground">Verified</strong> means the listing was approved and its latest automatic check found a reachable MonetizedMCP server
-              that accepts {site.paymentMethod}. <Link href="/how-it-works" className="text-primary underline underline-offset-4">How it works</Link>
+              <strong className="text-foreground">Verified</strong> means the listing was approved and its latest
+              automatic check found a reachable MonetizedMCP server that accepts {site.paymentMethod}.{" "}
+              <Link href="/how-it-works" className="text-primary underline underline-offset-4">
+                How it works
+              </Link>
             </p>
           </div>
         </aside>

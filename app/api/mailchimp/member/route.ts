@@ -6,7 +6,10 @@ import { newsletterSchema } from "@/lib/validations/newsletter";
 
 // POST /api/mailchimp/member {email} → 200 'Successfully subscribed!'. The limit is counted before the body is
 // read: malformed requests use up the allowance too.
-export const POST = route({ name: "newsletter", rateLimit: limits.newsletterPerIp, body: newsletterSchema }, async ({ body: { email }, db }) => {
-  await subscribeToNewsletter(db, email);
-  return NextResponse.json({ message: "Successfully subscribed!" }, { status: 200 });
-});
+export const POST = route(
+  { name: "newsletter", rateLimit: limits.newsletterPerIp, body: newsletterSchema },
+  async ({ body: { email }, db }) => {
+    await subscribeToNewsletter(db, email);
+    return NextResponse.json({ message: "Successfully subscribed!" }, { status: 200 });
+  },
+);

@@ -22,6 +22,10 @@ export const GET = route({ name: "GET /api/nextauth", database: false }, ({ requ
 });
 
 // The body is read under a cap first (413 past it, whatever Content-Length says), then handed on.
-export const POST = route({ name: "POST /api/nextauth", database: false, rawBody: { maxBytes: MAX_AUTH_BODY_BYTES } }, ({ request, raw }) =>
-  handlers.POST(new NextRequest(request.url, { method: "POST", headers: request.headers, body: new Uint8Array(raw) })),
+export const POST = route(
+  { name: "POST /api/nextauth", database: false, rawBody: { maxBytes: MAX_AUTH_BODY_BYTES } },
+  ({ request, raw }) =>
+    handlers.POST(
+      new NextRequest(request.url, { method: "POST", headers: request.headers, body: new Uint8Array(raw) }),
+    ),
 );

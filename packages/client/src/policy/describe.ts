@@ -11,8 +11,14 @@ export type PolicyView = {
 };
 
 /** `confirm` is false when ENABLE_REQUEST_ELICITATION turned confirmation off: the threshold then asks nobody. */
-export function describePolicy(policy: Policy, history: LedgerEntry[], now = new Date(), { confirm = true } = {}): PolicyView {
-  const line = (limit: Limit<unknown> | undefined, text: (value: never) => string) => (limit ? [`${ruleName(limit, policy)}: ${text(limit.value as never)}`] : []);
+export function describePolicy(
+  policy: Policy,
+  history: LedgerEntry[],
+  now = new Date(),
+  { confirm = true } = {},
+): PolicyView {
+  const line = (limit: Limit<unknown> | undefined, text: (value: never) => string) =>
+    limit ? [`${ruleName(limit, policy)}: ${text(limit.value as never)}`] : [];
   const rules = [
     ...line(policy.maxPerPurchase, (v: bigint) => `at most ${formatUsd(v)} a purchase`),
     ...line(policy.perServerPerDay, (v: bigint) => `at most ${formatUsd(v)} a day (UTC) at any one server`),
@@ -22,11 +28,22 @@ export function describePolicy(policy: Policy, history: LedgerEntry[], now = new
     ...line(policy.payees.allow, (v: string[]) => `only these payees: ${v.join(", ") || "none"}`),
     ...line(policy.payees.deny, (v: string[]) => `never these payees: ${v.join(", ")}`),
     ...line(policy.purchasesPerMinute, (v: number) => `at most ${v} purchase(s) a minute`),
-    ...line(policy.identicalPerHour, (v: number) => `at most ${v} identical purchase(s) (same server, item and parameters) an hour`),
+    ...line(
+      policy.identicalPerHour,
+      (v: number) => `at most ${v} identical purchase(s) (same server, item and parameters) an hour`,
+    ),
     ...(confirm
       ? line(policy.confirmationThreshold, (v: bigint) => `purchases of ${formatUsd(v)} or more need your confirmation`)
-      : ["confirmation is off (ENABLE_REQUEST_ELICITATION=false): every purchase within these rules is paid without asking"]),
+      : [
+          "confirmation is off (ENABLE_REQUEST_ELICITATION=false): every purchase within these rules is paid without asking",
+        ]),
   ];
-  const budgets = budgetStanding(policy, history, now).map((u) => ({ rule: u.name, budget: u.label, limit: unitsToUsd(u.limit), spent: unitsToUsd(u.spent), left: unitsToUsd(u.left) }));
+  const budgets = budgetStanding(policy, history, now).map((u) => ({
+    rule: u.name,
+    budget: u.label,
+    limit: unitsToUsd(u.limit),
+    spent: unitsToUsd(u.spent),
+    left: unitsToUsd(u.left),
+  }));
   return { file: policy.file ?? null, rules, budgets };
 }

@@ -21,25 +21,38 @@ export class PolicyError extends Error {
 }
 
 const amount = (allowZero: boolean) =>
-  z.union([z.string(), z.number()], { error: "must be an amount in US dollars such as \"0.50\"" }).transform((value, ctx) => {
-    try {
-      const units = usdToUnits(value);
-      if (!allowZero && units === 0n) ctx.addIssue({ code: "custom", message: "must be more than 0" });
-      return units;
-    } catch (error) {
-      if (!(error instanceof AmountError)) throw error;
-      ctx.addIssue({ code: "custom", message: `must be an amount in US dollars such as "0.50" (${error.message})` });
-      return z.NEVER;
-    }
-  });
+  z
+    .union([z.string(), z.number()], { error: 'must be an amount in US dollars such as "0.50"' })
+    .transform((value, ctx) => {
+      try {
+        const units = usdToUnits(value);
+        if (!allowZero && units === 0n) ctx.addIssue({ code: "custom", message: "must be more than 0" });
+        return units;
+      } catch (error) {
+        if (!(error instanceof AmountError)) throw error;
+        ctx.addIssue({ code: "custom", message: `must be an amount in US dollars such as "0.50" (${error.message})` });
+        return z.NEVER;
+      }
+    });
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a wallet address: 0x and 40 hex digits");
-const count = z.number({ error: "must be a whole number" }).int("must be a whole number").positive("must be at least 1");
-const lists = <T extends z.ZodType>(entry: T) => z.strictObject({ allow: z.array(entry).optional(), deny: z.array(entry).optional() }).optional();
+const count = z
+  .number({ error: "must be a whole number" })
+  .int("must be a whole number")
+  .positive("must be at least 1");
+const lists = <T extends z.ZodType>(entry: T) =>
+  z.strictObject({ allow: z.array(entry).optional(), deny: z.array(entry).optional() }).optional();
 
 /** The file's shape: every key optional, nothing else allowed (a misspelt rule must not silently do nothing). */
 export const policyFileSchema = z.strictObject({
   $schema: z.string().optional(),
-  budgets: z.strictObject({ hour: amount(false).optional(), day: amount(false).optional(), week: amount(false).optional(), month: amount(false).optional() }).optional(),
+  budgets: z
+    .strictObject({
+      hour: amount(false).optional(),
+      day: amount(false).optional(),
+      week: amount(false).optional(),
+      month: amount(false).optional(),
+    })
+    .optional(),
   maxPerPurchase: amount(false).optional(),
   perServerPerDay: amount(false).optional(),
   perToolPerDay: amount(false).optional(),
@@ -47,7 +60,11 @@ export const policyFileSchema = z.strictObject({
   servers: lists(z.string().trim().min(1, "must not be empty").max(500)),
   purchasesPerMinute: count.optional(),
   identicalPerHour: count.optional(),
-  minDeliveryRate: z.number({ error: "must be a number from 0 to 1" }).min(0, "must be from 0 to 1").max(1, "must be from 0 to 1").optional(),
+  minDeliveryRate: z
+    .number({ error: "must be a number from 0 to 1" })
+    .min(0, "must be from 0 to 1")
+    .max(1, "must be from 0 to 1")
+    .optional(),
   maxChannelDeposit: amount(false).optional(),
   confirmationThreshold: amount(true).optional(),
 });
@@ -80,7 +97,11 @@ function knownKeys(at: string): string[] {
 }
 
 function valueAt(raw: unknown, path: PropertyKey[]): unknown {
-  return path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), raw);
+  return path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined,
+    raw,
+  );
 }
 
 function parseFile(file: string): PolicyFile {
@@ -91,7 +112,12 @@ function parseFile(file: string): PolicyFile {
     raw = JSON.parse(text);
   } catch (error) {
     if (error instanceof FileRefused) throw new PolicyError(file, "(file)", error.reason);
-    if (error instanceof SyntaxError) throw new PolicyError(file, "(file)", `is not valid JSON at ${jsonErrorPlace(text, error)} (${jsonErrorReason(error)})`);
+    if (error instanceof SyntaxError)
+      throw new PolicyError(
+        file,
+        "(file)",
+        `is not valid JSON at ${jsonErrorPlace(text, error)} (${jsonErrorReason(error)})`,
+      );
     throw error;
   }
   const parsed = policyFileSchema.safeParse(raw);
@@ -100,11 +126,16 @@ function parseFile(file: string): PolicyFile {
   const at = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     const rule = [at, issue.keys[0]].filter(Boolean).join(".");
-    throw new PolicyError(file, rule, `is not a rule this client knows; ${at ? `${at} holds` : "the rules are"} ${knownKeys(at).join(", ")} (the Spending policy section of the client's README.md says what each does)`);
+    throw new PolicyError(
+      file,
+      rule,
+      `is not a rule this client knows; ${at ? `${at} holds` : "the rules are"} ${knownKeys(at).join(", ")} (the Spending policy section of the client's README.md says what each does)`,
+    );
   }
   if (!at) throw new PolicyError(file, "(file)", `must be a JSON object of rules in { }, not ${kindOf(raw)}`);
   // zod's own words ("Invalid input: expected array, received string") say what a parser saw, not what to write.
-  if (issue.code === "invalid_type" && SHAPES[issue.expected]) throw new PolicyError(file, at, `must be ${SHAPES[issue.expected]}, not ${kindOf(valueAt(raw, issue.path))}`);
+  if (issue.code === "invalid_type" && SHAPES[issue.expected])
+    throw new PolicyError(file, at, `must be ${SHAPES[issue.expected]}, not ${kindOf(valueAt(raw, issue.path))}`);
   throw new PolicyError(file, at, issue.message);
 }
 
@@ -129,9 +160,15 @@ export class LimitConflict extends Error {
  * The limits the environment variables set (AGORA_DAILY_CAP, AGORA_MAX_PER_PURCHASE, ELICITATION_THRESHOLD), with
  * defaults, and whether the person let the policy file raise a default (AGORA_POLICY_ALLOW_RAISE).
  */
-export type EnvLimits = { day: EnvLimit; maxPerPurchase: EnvLimit; confirmationThreshold: EnvLimit; allowRaise: boolean };
+export type EnvLimits = {
+  day: EnvLimit;
+  maxPerPurchase: EnvLimit;
+  confirmationThreshold: EnvLimit;
+  allowRaise: boolean;
+};
 
-const lower = (a: Limit<bigint>, b: Limit<bigint> | undefined): Limit<bigint> => (b === undefined || a.value <= b.value ? a : b);
+const lower = (a: Limit<bigint>, b: Limit<bigint> | undefined): Limit<bigint> =>
+  b === undefined || a.value <= b.value ? a : b;
 
 /**
  * A file's value above a built-in default, without the person's opt-in. The file sits where other programs may
@@ -150,7 +187,8 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
   const exists = fs.existsSync(file);
   if (named && !exists) throw new PolicyError(file, "(file)", "does not exist (AGORA_POLICY_FILE names it)");
   const read = exists ? parseFile(file) : {};
-  const from = <T>(rule: string, value: T | undefined): Limit<T> | undefined => (value === undefined ? undefined : { value, rule, source: file });
+  const from = <T>(rule: string, value: T | undefined): Limit<T> | undefined =>
+    value === undefined ? undefined : { value, rule, source: file };
   // A variable someone set and the file's value both hold (the lower wins). A default gives way to a file that
   // lowers it, and to one that raises it only when the person opted in.
   const merge = (rule: string, fileValue: bigint | undefined, envLimit: EnvLimit): Limit<bigint> => {
@@ -163,7 +201,10 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
   };
   const budgets: Partial<Record<Window, Limit<bigint>>> = {};
   for (const window of WINDOWS) {
-    const limit = window === "day" ? merge("budgets.day", read.budgets?.day, env.day) : from(`budgets.${window}`, read.budgets?.[window]);
+    const limit =
+      window === "day"
+        ? merge("budgets.day", read.budgets?.day, env.day)
+        : from(`budgets.${window}`, read.budgets?.[window]);
     if (limit) budgets[window] = limit;
   }
   const policy: Policy = {
@@ -192,9 +233,15 @@ export function loadPolicy(file: string, named: boolean, env: EnvLimits): Policy
  * purchase at that maximum could pass, are refused, naming both where they were set.
  */
 function fitDefaults(policy: Policy): void {
-  const budgets = (): Limit<bigint>[] => [...Object.values(policy.budgets), policy.perServerPerDay, policy.perToolPerDay].filter((b): b is Limit<bigint> => !!b);
+  const budgets = (): Limit<bigint>[] =>
+    [...Object.values(policy.budgets), policy.perServerPerDay, policy.perToolPerDay].filter(
+      (b): b is Limit<bigint> => !!b,
+    );
   const set = budgets().filter((b) => b.source !== "default");
-  const tightest = set.reduce<Limit<bigint> | undefined>((low, b) => (low === undefined || b.value < low.value ? b : low), undefined);
+  const tightest = set.reduce<Limit<bigint> | undefined>(
+    (low, b) => (low === undefined || b.value < low.value ? b : low),
+    undefined,
+  );
   const max = policy.maxPerPurchase;
   if (max.source === "default" && tightest && tightest.value < max.value) {
     policy.maxPerPurchase = { ...max, value: tightest.value, note: `lowered to ${placeOf(tightest, policy)}` };
@@ -203,7 +250,8 @@ function fitDefaults(policy: Policy): void {
   if (max.source === "default") return;
   for (const window of WINDOWS) {
     const budget = policy.budgets[window];
-    if (budget?.source === "default" && budget.value < max.value) policy.budgets[window] = { ...budget, value: max.value, note: `raised to ${placeOf(max, policy)}` };
+    if (budget?.source === "default" && budget.value < max.value)
+      policy.budgets[window] = { ...budget, value: max.value, note: `raised to ${placeOf(max, policy)}` };
   }
   if (tightest && tightest.value < max.value) {
     const budget = placeOf(tightest, policy);
@@ -219,6 +267,7 @@ function fitDefaults(policy: Policy): void {
 function checkLists(policy: Policy, file: string): void {
   for (const kind of ["payees", "servers"] as const) {
     const both = onBothSides(kind, policy[kind].allow?.value ?? [], policy[kind].deny?.value ?? []);
-    if (both) throw new PolicyError(file, `${kind}.deny`, `${both} is on both ${kind}.allow and ${kind}.deny; keep it on one`);
+    if (both)
+      throw new PolicyError(file, `${kind}.deny`, `${both} is on both ${kind}.allow and ${kind}.deny; keep it on one`);
   }
 }

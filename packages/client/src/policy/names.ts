@@ -27,7 +27,8 @@ function urlOf(text: string): URL | undefined {
   }
 }
 
-const urlKey = (url: URL) => `url:${url.protocol}//${bareHost(url.hostname)}${url.port ? `:${url.port}` : ""}${url.pathname.replace(/\/+$/, "")}${url.search}`;
+const urlKey = (url: URL) =>
+  `url:${url.protocol}//${bareHost(url.hostname)}${url.port ? `:${url.port}` : ""}${url.pathname.replace(/\/+$/, "")}${url.search}`;
 
 /** What one list entry matches. */
 function entryKeys(entry: string): string[] {
@@ -69,5 +70,10 @@ export function payeeListed(list: string[], payTo: string): string | undefined {
 
 /** An entry on both sides of a list (the same server or payee however written), if any. */
 export function onBothSides(kind: "servers" | "payees", allow: string[], deny: string[]): string | undefined {
-  return deny.find((entry) => (kind === "payees" ? payeeListed(allow, entry) : allow.find((a) => entryKeys(a).some((k) => entryKeys(entry).includes(k)))) !== undefined);
+  return deny.find(
+    (entry) =>
+      (kind === "payees"
+        ? payeeListed(allow, entry)
+        : allow.find((a) => entryKeys(a).some((k) => entryKeys(entry).includes(k)))) !== undefined,
+  );
 }

@@ -32,7 +32,10 @@ export type Policy = {
 };
 
 /** The rule's name as a person looks it up: the file's key, and where it was set when not the file. */
-export function ruleName(limit: Pick<Limit<unknown>, "rule" | "source" | "note">, policy: Pick<Policy, "file">): string {
+export function ruleName(
+  limit: Pick<Limit<unknown>, "rule" | "source" | "note">,
+  policy: Pick<Policy, "file">,
+): string {
   if (limit.source === policy.file) return `${limit.rule} (policy file ${limit.source})`;
   if (limit.source === "default") return `${limit.rule} (the default${limit.note ? `, ${limit.note}` : ""})`;
   return `${limit.rule} (${limit.source})`;
@@ -68,7 +71,11 @@ export const WINDOW_WORDS: Record<Window, { per: string; left: string }> = {
 };
 
 /** The policy of a buyer given caps only (the registry's test purchases): a daily budget, a maximum and the threshold. */
-export function capsPolicy(caps: { dailyCapUnits: bigint; maxPerPurchaseUnits: bigint; thresholdUnits: bigint }): Policy {
+export function capsPolicy(caps: {
+  dailyCapUnits: bigint;
+  maxPerPurchaseUnits: bigint;
+  thresholdUnits: bigint;
+}): Policy {
   const set = <T>(value: T, rule: string): Limit<T> => ({ value, rule, source: "the buyer's settings" });
   return {
     budgets: { day: set(caps.dailyCapUnits, "budgets.day") },

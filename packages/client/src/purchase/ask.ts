@@ -20,7 +20,8 @@ function confirmationKey(server: ResolvedServer, itemKey: string, params: Record
 function redeemed(confirmations: Confirmations, confirmationId: string, key: string, priced: Priced): true | string {
   const confirmed = confirmations.take(confirmationId, key)?.terms;
   if (!confirmed) return "";
-  if ((priced.channel?.deposit ?? priced.units) <= confirmed.units && sameAddress(priced.payTo, confirmed.payTo)) return true;
+  if ((priced.channel?.deposit ?? priced.units) <= confirmed.units && sameAddress(priced.payTo, confirmed.payTo))
+    return true;
   return `The terms changed since the person confirmed: they were shown ${formatUsd(confirmed.units)} to ${confirmed.payTo}; the server now asks ${formatUsd(priced.units)} to ${priced.payTo}. `;
 }
 
@@ -38,7 +39,9 @@ export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): strin
   const today = day ? ` today's spending so far ${formatUsd(day.spent)} of ${formatUsd(day.limit)}.` : "";
   const budgets = describeUses(uses, priced.units);
   // Metered: the signed maximum is what the person agrees to; the server settles what the call used.
-  const amount = priced.metered ? `up to ${formatUsd(priced.units)} (metered: you pay what the call uses)` : formatUsd(priced.units);
+  const amount = priced.metered
+    ? `up to ${formatUsd(priced.units)} (metered: you pay what the call uses)`
+    : formatUsd(priced.units);
   return `Pay ${amount} USDC on ${chainName(settings.network, settings.rpcUrl)} to ${ctx.server.label} for "${priced.name}"? ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${today}${budgets ? ` ${budgets}` : ""}`;
 }
 
@@ -49,7 +52,10 @@ export function question(ctx: Context, priced: Priced, uses: BudgetUse[]): strin
 function channelQuestion(ctx: Context, priced: Priced, deposit: bigint, uses: BudgetUse[]): string {
   const { settings } = ctx.deps;
   const calls = deposit / priced.units;
-  const verb = priced.channel!.balance > 0n ? `Top up your payment channel with ${ctx.server.label} by` : `Open a payment channel with ${ctx.server.label}: deposit`;
+  const verb =
+    priced.channel!.balance > 0n
+      ? `Top up your payment channel with ${ctx.server.label} by`
+      : `Open a payment channel with ${ctx.server.label}: deposit`;
   const budgets = describeUses(uses, priced.units);
   return `${verb} ${formatUsd(deposit)} USDC on ${chainName(settings.network, settings.rpcUrl)} for "${priced.name}" at ${formatUsd(priced.units)} per call (about ${calls} calls)? Each call is then paid from the channel without asking again, and counts against your budgets when it is paid; what the calls do not use comes back when the channel is closed. ${ORDER_WORDS[priced.order]} Payee ${priced.payTo};${budgets ? ` ${budgets}` : ""}`;
 }
@@ -69,17 +75,44 @@ export async function askFirst(ctx: Context, priced: Priced, uses: BudgetUse[]):
   const at = { ...ctx.at, priceUsd: formatUsd(units), payTo: priced.payTo };
   const asked = question(ctx, priced, uses);
   const declined = async (): Promise<PurchaseOutcome> => {
-    await ledger.append({ id: `att_${randomBytes(8).toString("hex")}`, time: new Date().toISOString(), server: server.label, serverUrl: server.url, item: itemKey, units: units.toString(), status: "declined" });
-    return { status: "declined", code: "declined", message: `You declined paying ${formatUsd(units)} for "${name}". Nothing was signed or paid.`, signed: false, ...at };
+    await ledger.append({
+      id: `att_${randomBytes(8).toString("hex")}`,
+      time: new Date().toISOString(),
+      server: server.label,
+      serverUrl: server.url,
+      item: itemKey,
+      units: units.toString(),
+      status: "declined",
+    });
+    return {
+      status: "declined",
+      code: "declined",
+      message: `You declined paying ${formatUsd(units)} for "${name}". Nothing was signed or paid.`,
+      signed: false,
+      ...at,
+    };
   };
   const key = confirmationKey(server, itemKey, input.params ?? {});
   if (asker.kind === "input-required") {
-    const answer = await confirmInBand(asker, { server: server.url, item: itemKey, units: units.toString(), payTo: priced.payTo, params: key }, asked);
-    if (answer.kind === "ask") return { status: "confirmation-required", code: "confirmation_required", message: `Confirmation required: ${asked}`, signed: false, ...at, inputRequired: answer.result };
+    const answer = await confirmInBand(
+      asker,
+      { server: server.url, item: itemKey, units: units.toString(), payTo: priced.payTo, params: key },
+      asked,
+    );
+    if (answer.kind === "ask")
+      return {
+        status: "confirmation-required",
+        code: "confirmation_required",
+        message: `Confirmation required: ${asked}`,
+        signed: false,
+        ...at,
+        inputRequired: answer.result,
+      };
     if (answer.kind === "refused") return refused("confirmation_invalid", `${answer.reason} Nothing was signed.`, at);
     return answer.kind === "accepted" ? undefined : declined();
   }
-  if (asker.kind === "elicitation") return (await askPerson(asker.server, asked)) === "accepted" ? undefined : declined();
+  if (asker.kind === "elicitation")
+    return (await askPerson(asker.server, asked)) === "accepted" ? undefined : declined();
   const given = input.confirmationId ? redeemed(confirmations, input.confirmationId, key, priced) : "";
   if (given === true) return undefined;
   const { confirmationId, expiresAt } = confirmations.issue(key, { units, payTo: priced.payTo });

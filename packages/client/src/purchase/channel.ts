@@ -7,7 +7,13 @@
 import path from "node:path";
 import { formatUsd, type PaymentRequirementsV2 } from "@agora-mcp/protocol";
 import { toClientEvmSigner } from "@x402/evm";
-import { BatchSettlementEvmScheme, computeChannelId, readChannelBalanceAndTotalClaimed, updateChannelFromSettle, type ClientChannelStorage } from "@x402/evm/batch-settlement/client";
+import {
+  BatchSettlementEvmScheme,
+  computeChannelId,
+  readChannelBalanceAndTotalClaimed,
+  updateChannelFromSettle,
+  type ClientChannelStorage,
+} from "@x402/evm/batch-settlement/client";
 import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file-storage";
 import { encodeAbiParameters, keccak256 } from "viem";
 import type { ChainReader } from "../chain.js";
@@ -18,7 +24,8 @@ import type { ChannelTerms } from "./types.js";
 
 /** Where the wallet keeps its channels: beside its ledger, one folder per network. */
 export function channelDirectory(settings: Pick<Settings, "walletFile" | "network">): string {
-  if (!settings.walletFile) throw new Error("payment channels need the wallet file's folder to keep their state; nothing was signed");
+  if (!settings.walletFile)
+    throw new Error("payment channels need the wallet file's folder to keep their state; nothing was signed");
   return path.join(path.dirname(settings.walletFile), `channels-${networkSlug(settings.network)}`);
 }
 
@@ -27,13 +34,19 @@ export function channelStorage(settings: Pick<Settings, "walletFile" | "network"
 }
 
 /** x402's channel scheme for this wallet, signing with its key and reading the chain through the buyer's reader. */
-export function channelScheme(wallet: Wallet, chain: ChainReader, storage: ClientChannelStorage, deposit?: bigint): BatchSettlementEvmScheme {
+export function channelScheme(
+  wallet: Wallet,
+  chain: ChainReader,
+  storage: ClientChannelStorage,
+  deposit?: bigint,
+): BatchSettlementEvmScheme {
   const signer = toClientEvmSigner(wallet.account, { readContract: (args) => chain.readContract(args) });
   return new BatchSettlementEvmScheme(signer, {
     storage,
     // The deposit is the one the policy and the person agreed to; a scheme that wants another is stopped.
     depositStrategy: (ctx) => {
-      if (deposit === undefined || BigInt(ctx.minimumDepositAmount) > deposit) throw new Error("the channel needs a deposit the wallet did not agree to; nothing was signed");
+      if (deposit === undefined || BigInt(ctx.minimumDepositAmount) > deposit)
+        throw new Error("the channel needs a deposit the wallet did not agree to; nothing was signed");
       return deposit.toString();
     },
   });
@@ -43,7 +56,10 @@ export function channelScheme(wallet: Wallet, chain: ChainReader, storage: Clien
 export function channelLimit(settings: Settings): { units: bigint; rule: string } {
   const policy = policyOf(settings);
   const limit = policy.maxChannelDeposit ?? policy.maxPerPurchase;
-  return { units: limit.value, rule: policy.maxChannelDeposit ? "maxChannelDeposit" : "maxChannelDeposit (not set: maxPerPurchase applies)" };
+  return {
+    units: limit.value,
+    rule: policy.maxChannelDeposit ? "maxChannelDeposit" : "maxChannelDeposit (not set: maxPerPurchase applies)",
+  };
 }
 
 /**
@@ -72,7 +88,10 @@ export async function planChannel(
   const terms = { channelId, balance, charged };
   if (balance > 0n && charged + units <= balance) return { ok: true, terms };
   const limit = channelLimit(deps.settings);
-  const hint = typeof requirements.extra.minDeposit === "string" && /^\d{1,30}$/.test(requirements.extra.minDeposit) ? BigInt(requirements.extra.minDeposit) : units;
+  const hint =
+    typeof requirements.extra.minDeposit === "string" && /^\d{1,30}$/.test(requirements.extra.minDeposit)
+      ? BigInt(requirements.extra.minDeposit)
+      : units;
   const needed = charged + units - balance;
   // What the channel holds for calls to come: its deposits less what the server has counted.
   const unspent = balance - charged;
@@ -91,10 +110,23 @@ export function depositNonce(channelId: `0x${string}`, salt: string): `0x${strin
 }
 
 /** After a paid call: the channel's running total (and deposit) as the server's settlement says, kept for the next call. */
-export async function recordChannelCall(settings: Settings, terms: ChannelTerms, units: bigint, settlement: { extra?: Record<string, unknown> } | undefined): Promise<void> {
-  const extra = settlement?.extra as { chargedAmount?: string; channelState?: { chargedCumulativeAmount?: string } } | undefined;
+export async function recordChannelCall(
+  settings: Settings,
+  terms: ChannelTerms,
+  units: bigint,
+  settlement: { extra?: Record<string, unknown> } | undefined,
+): Promise<void> {
+  const extra = settlement?.extra as
+    { chargedAmount?: string; channelState?: { chargedCumulativeAmount?: string } } | undefined;
   await updateChannelFromSettle(channelStorage(settings), {
-    server: { chargedAmount: extra?.chargedAmount ?? units.toString(), chargedCumulativeAmount: extra?.channelState?.chargedCumulativeAmount },
-    local: { channelId: terms.channelId, requestAmount: units.toString(), ...(terms.deposit !== undefined ? { depositAmount: terms.deposit.toString() } : {}) },
+    server: {
+      chargedAmount: extra?.chargedAmount ?? units.toString(),
+      chargedCumulativeAmount: extra?.channelState?.chargedCumulativeAmount,
+    },
+    local: {
+      channelId: terms.channelId,
+      requestAmount: units.toString(),
+      ...(terms.deposit !== undefined ? { depositAmount: terms.deposit.toString() } : {}),
+    },
   });
 }

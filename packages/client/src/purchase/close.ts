@@ -4,7 +4,12 @@
 // chain is read after: the channel must hold nothing unspent. Nothing is charged by closing.
 import { formatUsd, paymentMeta, readSettlement, type PaymentPayloadV2 } from "@agora-mcp/protocol";
 import { toClientEvmSigner } from "@x402/evm";
-import { computeChannelId, readChannelBalanceAndTotalClaimed, signVoucher, updateChannelAfterRefund } from "@x402/evm/batch-settlement/client";
+import {
+  computeChannelId,
+  readChannelBalanceAndTotalClaimed,
+  signVoucher,
+  updateChannelAfterRefund,
+} from "@x402/evm/batch-settlement/client";
 import { findItem, readCatalogue } from "../catalogue.js";
 import { textOf, withConnection } from "../connections.js";
 import { resolveServer } from "../servers.js";
@@ -16,7 +21,12 @@ import type { PurchaseDeps } from "./types.js";
 export type CloseChannelInput = { server: string; item: string; params?: Record<string, unknown> };
 
 /** How a close ended: `closed` (the rest came back), `nothing` (no channel, or nothing left in it), or `failed`. */
-export type CloseChannelOutcome = { status: "closed" | "nothing" | "failed"; message: string; refundedUsd?: string; transaction?: string };
+export type CloseChannelOutcome = {
+  status: "closed" | "nothing" | "failed";
+  message: string;
+  refundedUsd?: string;
+  transaction?: string;
+};
 
 export async function closeChannel(input: CloseChannelInput, deps: PurchaseDeps): Promise<CloseChannelOutcome> {
   const { settings, wallet, chain } = deps;
@@ -30,14 +40,25 @@ export async function closeChannel(input: CloseChannelInput, deps: PurchaseDeps)
       const item = findItem(catalogue, input.item);
       const toolName = item?.x402Tool ?? input.item.trim();
       const tool = catalogue.x402Tools.find((t) => t.name === toolName);
-      if (!tool) return { status: "failed", message: `${server.label} sells no tool "${input.item}" paid over x402. Nothing was signed.` };
+      if (!tool)
+        return {
+          status: "failed",
+          message: `${server.label} sells no tool "${input.item}" paid over x402. Nothing was signed.`,
+        };
       const params = input.params ?? {};
       const ctx = { deps, input: { server: input.server, item: toolName, params }, server, at: {} };
       const unpaid = await callUnpaid(c, ctx, tool);
-      if (!("ask" in unpaid)) return { status: "nothing", message: `${server.label}'s tool ${tool.name} asks for no payment: there is no channel to close.` };
+      if (!("ask" in unpaid))
+        return {
+          status: "nothing",
+          message: `${server.label}'s tool ${tool.name} asks for no payment: there is no channel to close.`,
+        };
       const choice = chooseOffer(unpaid.ask, settings.network);
       if (!choice.ok || choice.offer.version !== 2 || choice.offer.requirements.scheme !== "batch-settlement") {
-        return { status: "nothing", message: `${server.label}'s tool ${tool.name} is not paid through payment channels: there is no channel to close.` };
+        return {
+          status: "nothing",
+          message: `${server.label}'s tool ${tool.name} is not paid through payment channels: there is no channel to close.`,
+        };
       }
       const requirements = choice.offer.requirements;
       const storage = channelStorage(settings);
@@ -47,15 +68,30 @@ export async function closeChannel(input: CloseChannelInput, deps: PurchaseDeps)
       const local = await storage.get(channelId.toLowerCase());
       const [balance, claimed] = await readChannelBalanceAndTotalClaimed(signer, channelId);
       // What the server has counted: this wallet's own record, never less than what the chain shows claimed.
-      const counted = local?.chargedCumulativeAmount !== undefined && BigInt(local.chargedCumulativeAmount) > claimed ? BigInt(local.chargedCumulativeAmount) : claimed;
-      if (balance <= counted) return { status: "nothing", message: `Your payment channel with ${server.label} holds nothing unspent: there is nothing to close.` };
+      const counted =
+        local?.chargedCumulativeAmount !== undefined && BigInt(local.chargedCumulativeAmount) > claimed
+          ? BigInt(local.chargedCumulativeAmount)
+          : claimed;
+      if (balance <= counted)
+        return {
+          status: "nothing",
+          message: `Your payment channel with ${server.label} holds nothing unspent: there is nothing to close.`,
+        };
       const voucher = await signVoucher(signer, channelId, counted.toString(), requirements.network);
       const accepted = { ...choice.raw, ...requirements } as PaymentPayloadV2["accepted"];
-      const payment = { x402Version: 2, accepted, payload: { type: "refund", channelConfig: config, voucher }, resource: unpaid.ask.required.resource ?? { url: `${server.url}#${tool.name}` } } as unknown as PaymentPayloadV2;
+      const payment = {
+        x402Version: 2,
+        accepted,
+        payload: { type: "refund", channelConfig: config, voucher },
+        resource: unpaid.ask.required.resource ?? { url: `${server.url}#${tool.name}` },
+      } as unknown as PaymentPayloadV2;
       const answered = await c.call(tool.name, params, paymentMeta(unpaid.ask.style, payment));
       const settlement = readSettlement(answered._meta);
       if (answered.isError || !settlement?.success) {
-        return { status: "failed", message: `${server.label} did not close the channel: ${textOf(answered).slice(0, 300) || "no settlement in its answer"}. Nothing moved; try again.` };
+        return {
+          status: "failed",
+          message: `${server.label} did not close the channel: ${textOf(answered).slice(0, 300) || "no settlement in its answer"}. Nothing moved; try again.`,
+        };
       }
       const [after] = await readChannelBalanceAndTotalClaimed(signer, channelId);
       const refunded = balance - after;

@@ -21,10 +21,16 @@ type Receipt = { transaction: string; delivered: boolean };
  * What the receipt says of a purchase, or null when it gets none (nothing on chain to point at, or not over yet). A
  * charged failure's answer names no transaction: the chain is asked which one used the signed authorisation.
  */
-async function receiptOf(ctx: Context, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): Promise<Receipt | null> {
+async function receiptOf(
+  ctx: Context,
+  priced: Priced,
+  outcome: PurchaseOutcome,
+  proof: PaymentProof,
+): Promise<Receipt | null> {
   // A channel's transaction is its deposit, not a sale to the payee; a job has not delivered yet.
   if (priced.channel) return null;
-  if (outcome.code === "delivered") return outcome.transaction ? { transaction: outcome.transaction, delivered: true } : null;
+  if (outcome.code === "delivered")
+    return outcome.transaction ? { transaction: outcome.transaction, delivered: true } : null;
   if (outcome.code !== "charged_failure") return null;
   if (outcome.transaction) return { transaction: outcome.transaction, delivered: false };
   const find = ctx.deps.chain.authorizationTransaction;
@@ -34,8 +40,19 @@ async function receiptOf(ctx: Context, priced: Priced, outcome: PurchaseOutcome,
 }
 
 /** The signed body of POST /buyer-reviews/receipts for this wallet's purchase `transaction` of listing `listingId`. */
-export async function signReceipt(wallet: Wallet, site: string, chainId: number, listingId: string, transaction: string, delivered: boolean, now = Date.now()): Promise<SignedBuyerReceipt> {
-  return signed(wallet, chainId, "Receipt", { ...messageBase(wallet, site, chainId, listingId, transaction, now), delivered });
+export async function signReceipt(
+  wallet: Wallet,
+  site: string,
+  chainId: number,
+  listingId: string,
+  transaction: string,
+  delivered: boolean,
+  now = Date.now(),
+): Promise<SignedBuyerReceipt> {
+  return signed(wallet, chainId, "Receipt", {
+    ...messageBase(wallet, site, chainId, listingId, transaction, now),
+    delivered,
+  });
 }
 
 const sleep = (seconds: number) =>
@@ -48,7 +65,14 @@ const sleep = (seconds: number) =>
 async function postReceipt(settings: Settings, wallet: Wallet, listingId: string, receipt: Receipt): Promise<void> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     // Signed again each try: a signature is valid for minutes only.
-    const body = await signReceipt(wallet, reviewSiteOf(settings.registryUrl), settings.network.chainId, listingId, receipt.transaction, receipt.delivered);
+    const body = await signReceipt(
+      wallet,
+      reviewSiteOf(settings.registryUrl),
+      settings.network.chainId,
+      listingId,
+      receipt.transaction,
+      receipt.delivered,
+    );
     const answer = await post(settings, "/buyer-reviews/receipts", body);
     // Not confirmed deep enough yet, or the registry cannot read the chain now: it says when to come back.
     const retryAfter = Number(answer.headers?.get("retry-after"));
@@ -57,7 +81,13 @@ async function postReceipt(settings: Settings, wallet: Wallet, listingId: string
   }
 }
 
-async function sendReceipt(ctx: Context, listingId: string, priced: Priced, outcome: PurchaseOutcome, proof: PaymentProof): Promise<void> {
+async function sendReceipt(
+  ctx: Context,
+  listingId: string,
+  priced: Priced,
+  outcome: PurchaseOutcome,
+  proof: PaymentProof,
+): Promise<void> {
   const receipt = await receiptOf(ctx, priced, outcome, proof);
   if (receipt) await postReceipt(ctx.deps.settings, ctx.deps.wallet, listingId, receipt);
 }
@@ -78,7 +108,11 @@ export function sendDeliveryReceipt(ctx: Context, priced: Priced, outcome: Purch
  * An asynchronous purchase's receipt, once its job is done (its payment was checked on chain when it was bought):
  * the registry's listing of the server is looked up by its URL. In the background, as after a purchase.
  */
-export function sendJobReceipt(settings: Settings, wallet: Wallet, job: { serverUrl: string; transaction: string }): void {
+export function sendJobReceipt(
+  settings: Settings,
+  wallet: Wallet,
+  job: { serverUrl: string; transaction: string },
+): void {
   if (!sends(settings)) return;
   const send = async () => {
     const listing = await findListing(settings.registryUrl, job.serverUrl);

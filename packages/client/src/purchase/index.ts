@@ -9,7 +9,14 @@ import { quote } from "./quote.js";
 import { refused, type PurchaseDeps, type PurchaseInput, type PurchaseOutcome } from "./types.js";
 
 export { OUTCOME_CODES, PURCHASE_STATUSES } from "./types.js";
-export type { OutcomeCode, PurchaseDeps, PurchaseInput, PurchaseOutcome, PurchaseStatus, SettlementOrder } from "./types.js";
+export type {
+  OutcomeCode,
+  PurchaseDeps,
+  PurchaseInput,
+  PurchaseOutcome,
+  PurchaseStatus,
+  SettlementOrder,
+} from "./types.js";
 
 export async function purchase(input: PurchaseInput, deps: PurchaseDeps): Promise<PurchaseOutcome> {
   const resolved = await resolveServer(input.server, deps.settings);

@@ -10,7 +10,10 @@ type ListedItem = ListedTerms["pricedItems"][number];
 /** The listing's entry for this item: by the id make-purchase takes, else by name (an x402 tool is its own name). */
 function listedItem(terms: ListedTerms, priced: Priced, paymentMethod: string): ListedItem | undefined {
   const payable = terms.pricedItems.filter((i) => i.paymentMethod === null || i.paymentMethod === paymentMethod);
-  return payable.find((i) => i.id !== null && i.id === priced.itemKey) ?? payable.find((i) => i.name === priced.name || i.name === priced.itemKey);
+  return (
+    payable.find((i) => i.id !== null && i.id === priced.itemKey) ??
+    payable.find((i) => i.name === priced.name || i.name === priced.itemKey)
+  );
 }
 
 /** Why the live terms break the listing's, in words naming the old and the new; undefined when they hold. */
@@ -18,7 +21,8 @@ function mismatch(terms: ListedTerms, priced: Priced, paymentMethod: string): st
   const item = listedItem(terms, priced, paymentMethod);
   if (item) {
     const listedUnits = usdToUnits(item.priceUsd);
-    if (priced.units > listedUnits) return `it now asks ${formatUsd(priced.units)} for "${priced.name}", more than the ${formatUsd(listedUnits)} its Agora listing shows`;
+    if (priced.units > listedUnits)
+      return `it now asks ${formatUsd(priced.units)} for "${priced.name}", more than the ${formatUsd(listedUnits)} its Agora listing shows`;
   }
   if (!terms.paymentMethods.length) return undefined;
   const wallets = terms.paymentMethods.filter((m) => m.id === paymentMethod && m.payTo).map((m) => m.payTo!);

@@ -10,18 +10,23 @@ export type ChosenOffer = { offer: ReadOffer; raw: Record<string, unknown> };
 
 export type OfferChoice = ({ ok: true } & ChosenOffer) | { ok: false; refused: string[] };
 
-const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 /** Why this wallet cannot pay a readable offer; undefined when it can. */
 function unpayable(offer: ReadOffer, network: PaymentNetwork): string | undefined {
   const on = findNetwork(offer.requirements.network);
-  if (!on || on.caip2 !== network.caip2) return `it is paid on ${on?.label ?? offer.requirements.network}; this wallet pays on ${network.label}`;
+  if (!on || on.caip2 !== network.caip2)
+    return `it is paid on ${on?.label ?? offer.requirements.network}; this wallet pays on ${network.label}`;
   // A version 1 payment names its network in version 1's words ("base-sepolia"); the signer knows no other.
-  if (offer.version === 1 && offer.requirements.network !== network.v1Network) return `a version 1 offer names its network "${offer.requirements.network}", not "${network.v1Network}"`;
+  if (offer.version === 1 && offer.requirements.network !== network.v1Network)
+    return `a version 1 offer names its network "${offer.requirements.network}", not "${network.v1Network}"`;
   const extra = offer.requirements.extra ?? {};
   const method = extra.assetTransferMethod;
-  if (method !== undefined && method !== "eip3009") return `it asks for a ${String(method).slice(0, 20)} transfer; this wallet signs EIP-3009 authorisations only`;
-  if (typeof extra.name !== "string" || typeof extra.version !== "string") return "it names no EIP-712 domain for the token (extra.name and extra.version)";
+  if (method !== undefined && method !== "eip3009")
+    return `it asks for a ${String(method).slice(0, 20)} transfer; this wallet signs EIP-3009 authorisations only`;
+  if (typeof extra.name !== "string" || typeof extra.version !== "string")
+    return "it names no EIP-712 domain for the token (extra.name and extra.version)";
   return undefined;
 }
 

@@ -10,9 +10,20 @@ import { receipt } from "./receipt.js";
 import { refused, type Answer, type Context, type Priced, type PurchaseOutcome, type Signer } from "./types.js";
 
 /** The ledger's new attempt, or the refusal that stops the purchase before anything is signed. */
-async function reserve(ctx: Context, priced: Priced, request: PolicyRequest): Promise<{ id: string } | { done: PurchaseOutcome }> {
+async function reserve(
+  ctx: Context,
+  priced: Priced,
+  request: PolicyRequest,
+): Promise<{ id: string } | { done: PurchaseOutcome }> {
   const { settings, ledger } = ctx.deps;
-  const entry = { server: ctx.server.label, serverUrl: ctx.server.url, item: priced.itemKey, units: priced.units.toString(), payTo: priced.payTo, params: request.params };
+  const entry = {
+    server: ctx.server.label,
+    serverUrl: ctx.server.url,
+    item: priced.itemKey,
+    units: priced.units.toString(),
+    payTo: priced.payTo,
+    params: request.params,
+  };
   const at = { ...ctx.at, priceUsd: formatUsd(priced.units), payTo: priced.payTo };
   try {
     if (ledger.reserveChecked) {
@@ -25,7 +36,8 @@ async function reserve(ctx: Context, priced: Priced, request: PolicyRequest): Pr
     }
     return await ledger.reserve(entry, settings.dailyCapUnits);
   } catch (error) {
-    if (error instanceof PolicyRefused) return { done: refused("policy_rule", `${error.message} Nothing was signed.`, { ...at, rule: error.rule }) };
+    if (error instanceof PolicyRefused)
+      return { done: refused("policy_rule", `${error.message} Nothing was signed.`, { ...at, rule: error.rule }) };
     if (error instanceof CapExceeded) {
       const left = error.capUnits > error.spentUnits ? error.capUnits - error.spentUnits : 0n;
       const message = `Refused by the daily cap (budgets.day): "${priced.name}" costs ${at.priceUsd}, but today's spending is ${formatUsd(error.spentUnits)} of the ${formatUsd(error.capUnits)} daily cap (${formatUsd(left)} left). Nothing was signed.`;
@@ -55,8 +67,17 @@ export async function pay(ctx: Context, priced: Priced, sign: Signer): Promise<P
     throw error;
   }
   const sentAt = performance.now();
-  const answer: Answer = await signed.send().catch((error: unknown) => ({ ok: false as const, code: "no_answer" as const, reason: `the call failed: ${(error as Error).message.split("\n")[0]}` }));
-  const outcome = await receipt(ctx, priced, { attemptId: reserved.id, proof: signed.proof, answer, answeredInMs: Math.round(performance.now() - sentAt) });
+  const answer: Answer = await signed.send().catch((error: unknown) => ({
+    ok: false as const,
+    code: "no_answer" as const,
+    reason: `the call failed: ${(error as Error).message.split("\n")[0]}`,
+  }));
+  const outcome = await receipt(ctx, priced, {
+    attemptId: reserved.id,
+    proof: signed.proof,
+    answer,
+    answeredInMs: Math.round(performance.now() - sentAt),
+  });
   sendDeliveryReceipt(ctx, priced, outcome, signed.proof);
   return outcome;
 }

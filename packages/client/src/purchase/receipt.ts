@@ -15,7 +15,10 @@ type Sent = { attemptId: string; proof: PaymentProof; answer: Answer; answeredIn
 function paymentUsed(ctx: Context, proof: PaymentProof, code?: Unanswered["code"]): Promise<boolean | undefined> {
   const { chain, wallet } = ctx.deps;
   if (proof.kind === "voucher") return Promise.resolve(code === "no_answer" ? undefined : false);
-  const used = proof.kind === "eip3009" ? chain.authorizationUsed(wallet.address, proof.nonce) : chain.permit2NonceUsed(wallet.address, proof.nonce);
+  const used =
+    proof.kind === "eip3009"
+      ? chain.authorizationUsed(wallet.address, proof.nonce)
+      : chain.permit2NonceUsed(wallet.address, proof.nonce);
   return used.catch(() => undefined);
 }
 type Unanswered = Extract<Answer, { ok: false }>;
@@ -29,7 +32,13 @@ const UNUSED_CODE: Record<Unanswered["code"], OutcomeCode> = {
 };
 
 /** The server answered no (or nothing): whether the signed authorisation was used decides refused or disputed. */
-async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unanswered, paid: Partial<PurchaseOutcome>): Promise<PurchaseOutcome> {
+async function unanswered(
+  ctx: Context,
+  priced: Priced,
+  sent: Sent,
+  answer: Unanswered,
+  paid: Partial<PurchaseOutcome>,
+): Promise<PurchaseOutcome> {
   const { ledger } = ctx.deps;
   const label = ctx.server.label;
   const { reason, code } = answer;
@@ -42,7 +51,11 @@ async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unan
         : `${label} refused the purchase: ${reason} The payment was not used; nothing was paid.`;
     return { status: "failed", code: UNUSED_CODE[code], message, signed: true, ...paid };
   }
-  await ledger.update(sent.attemptId, { status: moved ? "disputed" : "unknown", code: moved ? code : "unverified", note: reason.slice(0, 300) });
+  await ledger.update(sent.attemptId, {
+    status: moved ? "disputed" : "unknown",
+    code: moved ? code : "unverified",
+    note: reason.slice(0, 300),
+  });
   const message = moved
     ? `${label} took the payment of ${formatUsd(priced.units)} but delivered nothing: ${reason} Quote the payee ${priced.payTo} to the provider.`
     : `${label} refused the purchase (${reason}) and the chain could not be read to tell whether the payment was used.`;
@@ -53,15 +66,41 @@ async function unanswered(ctx: Context, priced: Priced, sent: Sent, answer: Unan
  * A metered call that used nothing: delivered, no transaction, nothing moved. The signed maximum stays unspent
  * until its deadline; the chain is asked so a server that said 0 and took money is caught.
  */
-async function usedNothing(ctx: Context, priced: Priced, sent: Sent, paid: Partial<PurchaseOutcome>, result: unknown): Promise<PurchaseOutcome> {
+async function usedNothing(
+  ctx: Context,
+  priced: Priced,
+  sent: Sent,
+  paid: Partial<PurchaseOutcome>,
+  result: unknown,
+): Promise<PurchaseOutcome> {
   const moved = await paymentUsed(ctx, sent.proof);
   if (moved !== false) {
-    await ledger(ctx).update(sent.attemptId, { status: moved ? "disputed" : "unknown", code: "unverified", note: "said it used nothing" });
-    return { status: "disputed", code: "unverified", message: `${ctx.server.label} said the call used nothing, but the chain ${moved ? "shows the payment used" : "could not be read"}.`, ...paid, signed: true, result };
+    await ledger(ctx).update(sent.attemptId, {
+      status: moved ? "disputed" : "unknown",
+      code: "unverified",
+      note: "said it used nothing",
+    });
+    return {
+      status: "disputed",
+      code: "unverified",
+      message: `${ctx.server.label} said the call used nothing, but the chain ${moved ? "shows the payment used" : "could not be read"}.`,
+      ...paid,
+      signed: true,
+      result,
+    };
   }
   await ledger(ctx).update(sent.attemptId, { status: "paid", units: "0", note: "metered: used nothing" });
   const message = `${ctx.server.label} delivered "${priced.name}" and the call used nothing of the ${formatUsd(priced.units)} maximum: nothing was paid (metered).`;
-  return { status: "delivered", code: "delivered", message, ...paid, signed: true, priceUsd: formatUsd(0n), maxPriceUsd: formatUsd(priced.units), result };
+  return {
+    status: "delivered",
+    code: "delivered",
+    message,
+    ...paid,
+    signed: true,
+    priceUsd: formatUsd(0n),
+    maxPriceUsd: formatUsd(priced.units),
+    result,
+  };
 }
 
 const ledger = (ctx: Context) => ctx.deps.ledger;
@@ -74,35 +113,96 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
   const paid = { ...ctx.at, priceUsd, payTo: priced.payTo, signed: true, answeredInMs: sent.answeredInMs };
   if (!answer.ok) return unanswered(ctx, priced, sent, answer, paid);
   if (priced.channel) return channelReceipt(ctx, priced, sent, paid, answer);
-  if (!answer.transaction && priced.metered && answer.units === 0n) return usedNothing(ctx, priced, sent, paid, answer.result);
+  if (!answer.transaction && priced.metered && answer.units === 0n)
+    return usedNothing(ctx, priced, sent, paid, answer.result);
   if (!answer.transaction) {
     const moved = await paymentUsed(ctx, sent.proof);
-    await ledger.update(sent.attemptId, { status: moved === false ? "refused" : "disputed", code: "no_settlement", note: "no transaction in the answer" });
+    await ledger.update(sent.attemptId, {
+      status: moved === false ? "refused" : "disputed",
+      code: "no_settlement",
+      note: "no transaction in the answer",
+    });
     const message = `${label} answered without a settlement transaction, so the payment cannot be checked${moved === false ? " (it was not used: nothing was paid)" : ""}.`;
     return { status: "disputed", code: "unverified", message, ...paid, result: answer.result };
   }
   const transaction = answer.transaction;
-  const check = await chain.checkPayment({ transaction, from: wallet.address, payTo: priced.payTo, units: priced.units, upTo: priced.metered });
+  const check = await chain.checkPayment({
+    transaction,
+    from: wallet.address,
+    payTo: priced.payTo,
+    units: priced.units,
+    upTo: priced.metered,
+  });
   if (!check.ok) {
-    await ledger.update(sent.attemptId, { status: "disputed", code: "unverified", transaction, note: check.reason.slice(0, 300) });
-    return { status: "disputed", code: "unverified", message: `${label}'s answer does not match the chain: ${check.reason}. Not counted as a good purchase.`, ...paid, transaction, result: answer.result };
+    await ledger.update(sent.attemptId, {
+      status: "disputed",
+      code: "unverified",
+      transaction,
+      note: check.reason.slice(0, 300),
+    });
+    return {
+      status: "disputed",
+      code: "unverified",
+      message: `${label}'s answer does not match the chain: ${check.reason}. Not counted as a good purchase.`,
+      ...paid,
+      transaction,
+      result: answer.result,
+    };
   }
   if (answer.jobId) {
     const checkAfterSeconds = answer.checkAfterSeconds ?? 60;
     const checkAfter = new Date(Date.now() + checkAfterSeconds * 1000).toISOString();
-    await ledger.update(sent.attemptId, { status: "job-pending", transaction, jobId: answer.jobId, checkAfter, orderId: answer.orderId });
+    await ledger.update(sent.attemptId, {
+      status: "job-pending",
+      transaction,
+      jobId: answer.jobId,
+      checkAfter,
+      orderId: answer.orderId,
+    });
     const message = `Paid ${priceUsd} (transaction ${transaction}). "${priced.name}" is being prepared: call check_job with jobId "${answer.jobId}" after ${checkAfter} (about ${checkAfterSeconds} s).`;
-    return { status: "job-pending", code: "job_pending", message, ...paid, transaction, orderId: answer.orderId, jobId: answer.jobId, checkAfterSeconds };
+    return {
+      status: "job-pending",
+      code: "job_pending",
+      message,
+      ...paid,
+      transaction,
+      orderId: answer.orderId,
+      jobId: answer.jobId,
+      checkAfterSeconds,
+    };
   }
   if (priced.metered) {
     // What the chain shows moved is what this purchase cost; the ledger (and every budget) counts that, not the maximum.
-    await ledger.update(sent.attemptId, { status: "paid", transaction, orderId: answer.orderId, units: check.moved.toString() });
+    await ledger.update(sent.attemptId, {
+      status: "paid",
+      transaction,
+      orderId: answer.orderId,
+      units: check.moved.toString(),
+    });
     const message = `Paid ${formatUsd(check.moved)} of up to ${priceUsd} to ${label} for "${priced.name}" (metered: transaction ${transaction}, checked on chain, settled after the tool succeeded).`;
-    return { status: "delivered", code: "delivered", message, ...paid, priceUsd: formatUsd(check.moved), maxPriceUsd: priceUsd, transaction, orderId: answer.orderId, result: answer.result };
+    return {
+      status: "delivered",
+      code: "delivered",
+      message,
+      ...paid,
+      priceUsd: formatUsd(check.moved),
+      maxPriceUsd: priceUsd,
+      transaction,
+      orderId: answer.orderId,
+      result: answer.result,
+    };
   }
   await ledger.update(sent.attemptId, { status: "paid", transaction, orderId: answer.orderId });
   const order = priced.order === "after-success" ? ", settled after the tool succeeded" : "";
-  return { status: "delivered", code: "delivered", message: `Paid ${priceUsd} to ${label} for "${priced.name}" (transaction ${transaction}, checked on chain${order}).`, ...paid, transaction, orderId: answer.orderId, result: answer.result };
+  return {
+    status: "delivered",
+    code: "delivered",
+    message: `Paid ${priceUsd} to ${label} for "${priced.name}" (transaction ${transaction}, checked on chain${order}).`,
+    ...paid,
+    transaction,
+    orderId: answer.orderId,
+    result: answer.result,
+  };
 }
 
 /**
@@ -110,28 +210,67 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
  * is checked on chain: the channel must hold at least what was deposited. A voucher moves nothing until the server
  * claims it with others, so there is no transaction to check; the channel never pays out more than the vouchers signed.
  */
-async function channelReceipt(ctx: Context, priced: Priced, sent: Sent, paid: Partial<PurchaseOutcome>, answer: Extract<Answer, { ok: true }>): Promise<PurchaseOutcome> {
+async function channelReceipt(
+  ctx: Context,
+  priced: Priced,
+  sent: Sent,
+  paid: Partial<PurchaseOutcome>,
+  answer: Extract<Answer, { ok: true }>,
+): Promise<PurchaseOutcome> {
   const terms = priced.channel!;
   const label = ctx.server.label;
   const price = formatUsd(priced.units);
   if (terms.deposit !== undefined) {
     const held = await channelBalance(ctx, terms.channelId);
     if (held === undefined || held < terms.balance + terms.deposit) {
-      await ledger(ctx).update(sent.attemptId, { status: "disputed", code: "unverified", transaction: answer.transaction, note: "the channel does not hold the deposit" });
+      await ledger(ctx).update(sent.attemptId, {
+        status: "disputed",
+        code: "unverified",
+        transaction: answer.transaction,
+        note: "the channel does not hold the deposit",
+      });
       const shows = held === undefined ? "could not be read" : `shows the channel holding ${formatUsd(held)}`;
-      return { status: "disputed", code: "unverified", message: `${label} answered, but the chain ${shows}, not the ${formatUsd(terms.balance + terms.deposit)} deposited. Not counted as a good purchase.`, ...paid, signed: true, transaction: answer.transaction, result: answer.result };
+      return {
+        status: "disputed",
+        code: "unverified",
+        message: `${label} answered, but the chain ${shows}, not the ${formatUsd(terms.balance + terms.deposit)} deposited. Not counted as a good purchase.`,
+        ...paid,
+        signed: true,
+        transaction: answer.transaction,
+        result: answer.result,
+      };
     }
   }
   const remaining = terms.balance + (terms.deposit ?? 0n) - terms.charged - priced.units;
-  const opened = terms.deposit === undefined ? "" : ` The channel was ${terms.balance > 0n ? "topped up" : "opened"} with a deposit of ${formatUsd(terms.deposit)} (transaction ${answer.transaction}).`;
-  await ledger(ctx).update(sent.attemptId, { status: "paid", ...(answer.transaction ? { transaction: answer.transaction } : {}), note: terms.deposit === undefined ? "channel voucher" : `channel deposit ${terms.deposit}` });
+  const opened =
+    terms.deposit === undefined
+      ? ""
+      : ` The channel was ${terms.balance > 0n ? "topped up" : "opened"} with a deposit of ${formatUsd(terms.deposit)} (transaction ${answer.transaction}).`;
+  await ledger(ctx).update(sent.attemptId, {
+    status: "paid",
+    ...(answer.transaction ? { transaction: answer.transaction } : {}),
+    note: terms.deposit === undefined ? "channel voucher" : `channel deposit ${terms.deposit}`,
+  });
   const message = `Paid ${price} to ${label} for "${priced.name}" by a voucher on your payment channel (settled after the tool succeeded; the server claims vouchers in batches).${opened} The channel holds ${formatUsd(remaining)} more.`;
-  return { status: "delivered", code: "delivered", message, ...paid, signed: true, ...(answer.transaction ? { transaction: answer.transaction } : {}), result: answer.result };
+  return {
+    status: "delivered",
+    code: "delivered",
+    message,
+    ...paid,
+    signed: true,
+    ...(answer.transaction ? { transaction: answer.transaction } : {}),
+    result: answer.result,
+  };
 }
 
 async function channelBalance(ctx: Context, channelId: `0x${string}`): Promise<bigint | undefined> {
   try {
-    const [balance] = (await ctx.deps.chain.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: batchSettlementChannelsAbi, functionName: "channels", args: [channelId] })) as readonly [bigint, bigint];
+    const [balance] = (await ctx.deps.chain.readContract({
+      address: BATCH_SETTLEMENT_ADDRESS,
+      abi: batchSettlementChannelsAbi,
+      functionName: "channels",
+      args: [channelId],
+    })) as readonly [bigint, bigint];
     return balance;
   } catch {
     return undefined;
@@ -151,4 +290,3 @@ const batchSettlementChannelsAbi = [
     stateMutability: "view",
   },
 ] as const;
-

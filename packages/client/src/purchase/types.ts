@@ -30,7 +30,17 @@ export type PurchaseInput = {
 };
 
 /** How a purchase ended, in groups (OUTCOME_CODES says which case): the purchase tool's `status`. */
-export const PURCHASE_STATUSES = ["delivered", "free", "job-pending", "confirmation-required", "declined", "refused", "drift", "failed", "disputed"] as const;
+export const PURCHASE_STATUSES = [
+  "delivered",
+  "free",
+  "job-pending",
+  "confirmation-required",
+  "declined",
+  "refused",
+  "drift",
+  "failed",
+  "disputed",
+] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 /**
@@ -118,7 +128,15 @@ export type SettlementOrder = "after-success" | "before" | "unknown";
  * A paid item as this purchase will pay it: the price and payee just read from the server, and when it is taken.
  * `metered` (x402's upto scheme): `units` is the most the call may cost; the server settles what it used.
  */
-export type Priced = { itemKey: string; name: string; units: bigint; payTo: `0x${string}`; order: SettlementOrder; metered?: boolean; channel?: ChannelTerms };
+export type Priced = {
+  itemKey: string;
+  name: string;
+  units: bigint;
+  payTo: `0x${string}`;
+  order: SettlementOrder;
+  metered?: boolean;
+  channel?: ChannelTerms;
+};
 
 /**
  * A call paid on a payment channel (x402's batch-settlement): the channel, what it holds and what the server has
@@ -150,13 +168,19 @@ export type Answer =
   | { ok: false; code: AnswerCode; reason: string };
 
 /** How the chain tells whether a signed payment was used: its EIP-3009 nonce (exact), or its Permit2 nonce (upto). */
-export type PaymentProof = { kind: "eip3009"; nonce: `0x${string}` } | { kind: "permit2"; nonce: bigint } | { kind: "voucher" };
+export type PaymentProof =
+  { kind: "eip3009"; nonce: `0x${string}` } | { kind: "permit2"; nonce: bigint } | { kind: "voucher" };
 
 /** A signed payment, not yet sent: its proof (to ask the chain whether it was used) and how to send it. */
 export type Signed = { proof: PaymentProof; send: () => Promise<Answer> };
 export type Signer = () => Promise<Signed>;
 
-export type Context = { deps: PurchaseDeps; input: PurchaseInput; server: ResolvedServer; at: Partial<PurchaseOutcome> };
+export type Context = {
+  deps: PurchaseDeps;
+  input: PurchaseInput;
+  server: ResolvedServer;
+  at: Partial<PurchaseOutcome>;
+};
 
 export function refused(code: OutcomeCode, message: string, extra: Partial<PurchaseOutcome> = {}): PurchaseOutcome {
   return { status: "refused", code, message, signed: false, ...extra };

@@ -14,14 +14,31 @@ export function registerCloseChannel({ mcp, settings, wallet, ledger, chain }: T
       inputSchema: {
         server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on"),
         item: z.string().min(1).max(200).describe("The channel item's id, or its paid tool's name"),
-        params: z.record(z.string(), z.unknown()).optional().describe("The item's parameters, as for purchase (the tool runs nothing)"),
+        params: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe("The item's parameters, as for purchase (the tool runs nothing)"),
       },
-      outputSchema: { status: z.enum(["closed", "nothing", "failed"]), message: z.string(), refundedUsd: z.string().optional(), transaction: z.string().optional() },
+      outputSchema: {
+        status: z.enum(["closed", "nothing", "failed"]),
+        message: z.string(),
+        refundedUsd: z.string().optional(),
+        transaction: z.string().optional(),
+      },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    guarded(wallet, "close_channel", async (args: { server: string; item: string; params?: Record<string, unknown> }) => {
-      const outcome = await closeChannel(args, { settings, wallet, ledger, chain });
-      return answer(wallet, outcome.message, outcome as unknown as Record<string, unknown>, outcome.status === "failed");
-    }),
+    guarded(
+      wallet,
+      "close_channel",
+      async (args: { server: string; item: string; params?: Record<string, unknown> }) => {
+        const outcome = await closeChannel(args, { settings, wallet, ledger, chain });
+        return answer(
+          wallet,
+          outcome.message,
+          outcome as unknown as Record<string, unknown>,
+          outcome.status === "failed",
+        );
+      },
+    ),
   );
 }

@@ -13,49 +13,110 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
       title: "Explore a server",
       description:
         "Connects to a listed server (its registry id or slug; a URL only with ENABLE_UNSAFE_DIRECT_ACCESS) and reads what it sells now: each item's price, the parameters it needs, and whether this wallet can pay it.",
-      inputSchema: { server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on") },
+      inputSchema: {
+        server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on"),
+      },
       outputSchema: {
         server: z.string(),
         serverUrl: z.string(),
         payTo: z.string().nullable(),
-        items: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional(), priceUsd: z.string(), params: z.record(z.string(), z.string()), payable: z.boolean(), why: z.string().optional() })),
+        items: z.array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            description: z.string().optional(),
+            priceUsd: z.string(),
+            params: z.record(z.string(), z.string()),
+            payable: z.boolean(),
+            why: z.string().optional(),
+          }),
+        ),
         x402Tools: z
           .array(
             z.object({
               name: z.string(),
               description: z.string().optional(),
-              style: z.string().optional().describe("How the tool is paid: agora-kit, x402-mcp, cloudflare-agents, vercel-x402-mcp or jsonrpc-402; absent until its unpaid call says"),
+              style: z
+                .string()
+                .optional()
+                .describe(
+                  "How the tool is paid: agora-kit, x402-mcp, cloudflare-agents, vercel-x402-mcp or jsonrpc-402; absent until its unpaid call says",
+                ),
               styleName: z.string().optional().describe("The paid style's name for people"),
-              priceUsd: z.string().optional().describe("Dollars per call, when known without calling the tool; purchase reads the price from the server"),
+              priceUsd: z
+                .string()
+                .optional()
+                .describe(
+                  "Dollars per call, when known without calling the tool; purchase reads the price from the server",
+                ),
             }),
           )
-          .describe("Tools paid per call over x402, in any of the field's styles: buy one with purchase {server, item: its name, params: its arguments}"),
+          .describe(
+            "Tools paid per call over x402, in any of the field's styles: buy one with purchase {server, item: its name, params: its arguments}",
+          ),
         notes: z.array(z.string()),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     guarded(wallet, "explore_server", async ({ server }) => {
       const resolved = await resolveServer(server, settings);
-      if (!resolved.ok) return answer(wallet, resolved.reason, { server, serverUrl: "", payTo: null, items: [], x402Tools: [], notes: [resolved.reason] }, true);
+      if (!resolved.ok)
+        return answer(
+          wallet,
+          resolved.reason,
+          { server, serverUrl: "", payTo: null, items: [], x402Tools: [], notes: [resolved.reason] },
+          true,
+        );
       const { url, label } = resolved.server;
-      const catalogue = await withConnection(url, (c) => readCatalogue(c, settings.network, namedPaidTools(resolved.server.terms)));
+      const catalogue = await withConnection(url, (c) =>
+        readCatalogue(c, settings.network, namedPaidTools(resolved.server.terms)),
+      );
       const items = catalogue.items.map((i) => {
         const units = BigInt(i.units ?? "0");
         let why: string | undefined;
         if (units > 0n && !catalogue.payTo) why = `the server takes no ${settings.network.paymentMethod}`;
-        else if (i.paymentMethod && units > 0n && i.paymentMethod !== settings.network.paymentMethod) why = `paid in ${i.paymentMethod}`;
-        else if (units > settings.maxPerPurchaseUnits) why = `above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}`;
-        return { id: i.id ?? i.name, name: i.name, ...(i.description ? { description: i.description } : {}), priceUsd: unitsToUsd(units), params: i.params ?? {}, payable: !why, ...(why ? { why } : {}) };
+        else if (i.paymentMethod && units > 0n && i.paymentMethod !== settings.network.paymentMethod)
+          why = `paid in ${i.paymentMethod}`;
+        else if (units > settings.maxPerPurchaseUnits)
+          why = `above the per-purchase maximum of ${formatUsd(settings.maxPerPurchaseUnits)}`;
+        return {
+          id: i.id ?? i.name,
+          name: i.name,
+          ...(i.description ? { description: i.description } : {}),
+          priceUsd: unitsToUsd(units),
+          params: i.params ?? {},
+          payable: !why,
+          ...(why ? { why } : {}),
+        };
       });
       const x402Tools = catalogue.x402Tools.map(shownTool);
       const text = [
         `${label} (${url}) sells ${items.length} item(s)${catalogue.payTo ? `, paid to ${catalogue.payTo}` : ""}:`,
-        ...items.map((i) => `- ${i.id}: ${i.name}, $${i.priceUsd}${Object.keys(i.params).length ? `; params ${Object.entries(i.params).map(([k, v]) => `${k} (${v})`).join(", ")}` : ""}${i.payable ? "" : ` — cannot pay: ${i.why}`}`),
-        ...x402Tools.map((t) => `- paid tool ${t.name} (${t.styleName ?? "x402; its style is read when bought"})${t.priceUsd ? `: $${t.priceUsd}` : ""}`),
+        ...items.map(
+          (i) =>
+            `- ${i.id}: ${i.name}, $${i.priceUsd}${
+              Object.keys(i.params).length
+                ? `; params ${Object.entries(i.params)
+                    .map(([k, v]) => `${k} (${v})`)
+                    .join(", ")}`
+                : ""
+            }${i.payable ? "" : ` — cannot pay: ${i.why}`}`,
+        ),
+        ...x402Tools.map(
+          (t) =>
+            `- paid tool ${t.name} (${t.styleName ?? "x402; its style is read when bought"})${t.priceUsd ? `: $${t.priceUsd}` : ""}`,
+        ),
         ...catalogue.notes.map((n) => `Note: ${n}`),
         "Buy with purchase {server, item, params}.",
       ];
-      return answer(wallet, text.join("\n"), { server: label, serverUrl: url, payTo: catalogue.payTo ?? null, items, x402Tools, notes: catalogue.notes });
+      return answer(wallet, text.join("\n"), {
+        server: label,
+        serverUrl: url,
+        payTo: catalogue.payTo ?? null,
+        items,
+        x402Tools,
+        notes: catalogue.notes,
+      });
     }),
   );
 }

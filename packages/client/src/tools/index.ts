@@ -29,6 +29,16 @@ export function buildClientServer(deps: ClientDeps): McpServer {
     },
   );
   const tools: ToolDeps = { ...deps, confirmations, confirmationStates, mcp };
-  for (const register of [registerWallet, registerSearchServers, registerExploreServer, registerPurchase, registerReview, registerRevokeReview, registerCheckJob, registerCloseChannel]) register(tools);
+  for (const register of [
+    registerWallet,
+    registerSearchServers,
+    registerExploreServer,
+    registerPurchase,
+    registerReview,
+    registerRevokeReview,
+    registerCheckJob,
+    registerCloseChannel,
+  ])
+    register(tools);
   return mcp;
 }

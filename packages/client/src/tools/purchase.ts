@@ -8,7 +8,9 @@ import { answer, CONFIRMATION_ID, guarded, type ToolDeps } from "./answer.js";
 
 const purchaseOutput = {
   status: z.enum(PURCHASE_STATUSES),
-  code: z.enum(OUTCOME_CODES).describe("Why the purchase ended as it did, as a value; decide by this, not by the message"),
+  code: z
+    .enum(OUTCOME_CODES)
+    .describe("Why the purchase ended as it did, as a value; decide by this, not by the message"),
   message: z.string(),
   signed: z.boolean().describe("Whether a payment authorisation was signed"),
   server: z.string().optional(),
@@ -27,7 +29,15 @@ const purchaseOutput = {
   rule: z.string().optional().describe("The spending-policy rule that refused the purchase"),
 };
 
-export function registerPurchase({ mcp, settings, wallet, ledger, chain, confirmations, confirmationStates: states }: ToolDeps): void {
+export function registerPurchase({
+  mcp,
+  settings,
+  wallet,
+  ledger,
+  chain,
+  confirmations,
+  confirmationStates: states,
+}: ToolDeps): void {
   mcp.registerTool(
     "purchase",
     {
@@ -39,18 +49,39 @@ export function registerPurchase({ mcp, settings, wallet, ledger, chain, confirm
       inputSchema: {
         server: z.string().min(1).max(500).describe("Registry id or slug, or a URL with direct access on"),
         item: z.string().min(1).max(200).describe("The item's id, or the paid tool's name, from explore_server"),
-        params: z.record(z.string(), z.unknown()).optional().describe("The item's parameters, named as explore_server lists them"),
+        params: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe("The item's parameters, named as explore_server lists them"),
         confirmationId: CONFIRMATION_ID,
-        maxPriceUsd: z.string().max(20).optional().describe("Refuse if the server now asks more than this (dollars, e.g. 0.25)"),
+        maxPriceUsd: z
+          .string()
+          .max(20)
+          .optional()
+          .describe("Refuse if the server now asks more than this (dollars, e.g. 0.25)"),
       },
       outputSchema: purchaseOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     guarded<Parameters<typeof purchase>[0], InputRequiredResult>(wallet, "purchase", async (args, ctx) => {
-      const outcome = await purchase(args, { settings, wallet, ledger, chain, confirmations, asker: askerFor(mcp.server, ctx, states) });
+      const outcome = await purchase(args, {
+        settings,
+        wallet,
+        ledger,
+        chain,
+        confirmations,
+        asker: askerFor(mcp.server, ctx, states),
+      });
       if (outcome.inputRequired) return outcome.inputRequired;
-      const failed = outcome.status === "refused" || outcome.status === "drift" || outcome.status === "failed" || outcome.status === "disputed";
-      const shown = outcome.result === undefined ? "" : `\nResult: ${typeof outcome.result === "string" ? outcome.result : JSON.stringify(outcome.result)}`;
+      const failed =
+        outcome.status === "refused" ||
+        outcome.status === "drift" ||
+        outcome.status === "failed" ||
+        outcome.status === "disputed";
+      const shown =
+        outcome.result === undefined
+          ? ""
+          : `\nResult: ${typeof outcome.result === "string" ? outcome.result : JSON.stringify(outcome.result)}`;
       return answer(wallet, `${outcome.message}${shown}`, outcome as unknown as Record<string, unknown>, failed);
     }),
   );

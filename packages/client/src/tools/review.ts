@@ -19,7 +19,11 @@ export function registerReview(tool: ToolDeps): void {
         server: z.string().min(1).max(200).describe("Registry id or slug of the server you bought from"),
         rating: z.number().int().min(1).max(5),
         text: z.string().max(BUYER_REVIEW_TEXT_MAX).describe("Plain text; shown exactly as written"),
-        transaction: z.string().max(100).optional().describe("The purchase's transaction hash, when not the latest from that server"),
+        transaction: z
+          .string()
+          .max(100)
+          .optional()
+          .describe("The purchase's transaction hash, when not the latest from that server"),
         confirmationId: CONFIRMATION_ID,
       },
       outputSchema: reviewOutput("posted"),

@@ -16,7 +16,11 @@ export function registerRevokeReview(tool: ToolDeps): void {
         "The registry stops showing and counting it; that purchase cannot be reviewed again. The person confirms first when confirmations are on.",
       inputSchema: {
         server: z.string().min(1).max(200).describe("Registry id or slug of the server you reviewed"),
-        transaction: z.string().max(100).optional().describe("The reviewed purchase's transaction hash, when not the latest from that server"),
+        transaction: z
+          .string()
+          .max(100)
+          .optional()
+          .describe("The reviewed purchase's transaction hash, when not the latest from that server"),
         confirmationId: CONFIRMATION_ID,
       },
       outputSchema: reviewOutput("revoked"),

@@ -11,12 +11,31 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { getAddress, verifyTypedData } from "viem";
-import { BASE_SEPOLIA, buildRequirements, decodePayment, isUptoPayload, type PaymentPayload, type PaymentRequired } from "@agora-mcp/protocol";
+import {
+  BASE_SEPOLIA,
+  buildRequirements,
+  decodePayment,
+  isUptoPayload,
+  type PaymentPayload,
+  type PaymentRequired,
+} from "@agora-mcp/protocol";
 
 export type Style = "agora-kit" | "x402-mcp" | "cloudflare-agents" | "vercel-x402-mcp" | "mcpay" | "jsonrpc-402";
-export const STYLES: readonly Style[] = ["agora-kit", "x402-mcp", "cloudflare-agents", "vercel-x402-mcp", "mcpay", "jsonrpc-402"];
+export const STYLES: readonly Style[] = [
+  "agora-kit",
+  "x402-mcp",
+  "cloudflare-agents",
+  "vercel-x402-mcp",
+  "mcpay",
+  "jsonrpc-402",
+];
 
 /**
  * normal: asks, verifies, runs, settles. ask-again: refuses every payment with another request for payment, nothing
@@ -50,10 +69,27 @@ const PAYMENT_KEY: Record<Style, string> = {
   mcpay: "x402/payment",
   "jsonrpc-402": "x402/payment",
 };
-const RESPONSE_KEY: Record<Style, string> = { ...Object.fromEntries(STYLES.map((s) => [s, "x402/payment-response"])), "vercel-x402-mcp": "x402.payment-response" } as Record<Style, string>;
+const RESPONSE_KEY: Record<Style, string> = {
+  ...Object.fromEntries(STYLES.map((s) => [s, "x402/payment-response"])),
+  "vercel-x402-mcp": "x402.payment-response",
+} as Record<Style, string>;
 /** Whether the style's payment is base64 of JSON (else the PaymentPayload object). */
-const BASE64: Record<Style, boolean> = { "agora-kit": false, "x402-mcp": false, "cloudflare-agents": true, "vercel-x402-mcp": true, mcpay: true, "jsonrpc-402": false };
-const VERSION: Record<Style, 1 | 2> = { "agora-kit": 2, "x402-mcp": 2, "cloudflare-agents": 2, "vercel-x402-mcp": 1, mcpay: 1, "jsonrpc-402": 2 };
+const BASE64: Record<Style, boolean> = {
+  "agora-kit": false,
+  "x402-mcp": false,
+  "cloudflare-agents": true,
+  "vercel-x402-mcp": true,
+  mcpay: true,
+  "jsonrpc-402": false,
+};
+const VERSION: Record<Style, 1 | 2> = {
+  "agora-kit": 2,
+  "x402-mcp": 2,
+  "cloudflare-agents": 2,
+  "vercel-x402-mcp": 1,
+  mcpay: 1,
+  "jsonrpc-402": 2,
+};
 
 const authorizationTypes = {
   TransferWithAuthorization: [
@@ -66,9 +102,17 @@ const authorizationTypes = {
   ],
 } as const;
 
-export type StyleServerOptions = { payTo: `0x${string}`; units: bigint; behaviour?: Behaviour; facilitatorUrl?: string };
+export type StyleServerOptions = {
+  payTo: `0x${string}`;
+  units: bigint;
+  behaviour?: Behaviour;
+  facilitatorUrl?: string;
+};
 
-export async function startStyleServer(style: Style, { payTo, units, behaviour = "normal", facilitatorUrl }: StyleServerOptions): Promise<StyleServer> {
+export async function startStyleServer(
+  style: Style,
+  { payTo, units, behaviour = "normal", facilitatorUrl }: StyleServerOptions,
+): Promise<StyleServer> {
   const paidTool = `${style.replace(/[^a-z0-9]/g, "_")}_forecast`;
   const freeTool = "ping";
   const counts = { unpaidCalls: 0, payments: 0, paidRuns: 0, freeCalls: 0 };
@@ -80,7 +124,13 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
 
   /** What the server asks now: the price, unless it rose after the first ask. */
   const priceNow = () => (behaviour === "raise-price" && asked > 0 ? units * 5n : units);
-  const requirementsAt = (price: bigint) => buildRequirements({ network: BASE_SEPOLIA, units: price, payTo, resource: { url: `mcp://${style}/${paidTool}`, description: "A forecast" } });
+  const requirementsAt = (price: bigint) =>
+    buildRequirements({
+      network: BASE_SEPOLIA,
+      units: price,
+      payTo,
+      resource: { url: `mcp://${style}/${paidTool}`, description: "A forecast" },
+    });
 
   function paymentRequired(error: string, price: bigint): PaymentRequired {
     const req = requirementsAt(price);
@@ -94,21 +144,42 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
         ...(version === 2 ? { resource: { url: `mcp://${style}/${paidTool}` } } : {}),
         accepts: [
           { ...offer, scheme: "upto" as "exact" },
-          { ...offer, network: mainnet as "eip155:8453", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", extra: { name: "USD Coin", version: "2" } },
+          {
+            ...offer,
+            network: mainnet as "eip155:8453",
+            asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            extra: { name: "USD Coin", version: "2" },
+          },
           { ...offer, asset: "0x1111111111111111111111111111111111111111" },
           { ...offer, extra: { ...offer.extra, assetTransferMethod: "permit2" } },
         ],
       };
     }
-    return version === 1 ? { x402Version: 1, error, accepts: [req.v1] } : { x402Version: 2, error, resource: { url: `mcp://${style}/${paidTool}`, description: "A forecast" }, accepts: [req.v2] };
+    return version === 1
+      ? { x402Version: 1, error, accepts: [req.v1] }
+      : {
+          x402Version: 2,
+          error,
+          resource: { url: `mcp://${style}/${paidTool}`, description: "A forecast" },
+          accepts: [req.v2],
+        };
   }
 
   /** The style's request for payment: a tool result, or (JSON-RPC 402) the error to throw. */
   function ask(error: string, price: bigint): CallToolResult {
     const required = paymentRequired(error, price);
     if (style === "jsonrpc-402") throw new McpError(402, error, required);
-    if (style === "cloudflare-agents" || style === "mcpay") return { isError: true, content: [{ type: "text", text: `Payment required: ${error}` }], _meta: { "x402/error": required } };
-    return { isError: true, structuredContent: required as unknown as Record<string, unknown>, content: [{ type: "text", text: JSON.stringify(required) }] };
+    if (style === "cloudflare-agents" || style === "mcpay")
+      return {
+        isError: true,
+        content: [{ type: "text", text: `Payment required: ${error}` }],
+        _meta: { "x402/error": required },
+      };
+    return {
+      isError: true,
+      structuredContent: required as unknown as Record<string, unknown>,
+      content: [{ type: "text", text: JSON.stringify(required) }],
+    };
   }
 
   async function facilitator(path: "verify" | "settle", payment: PaymentPayload, price: bigint) {
@@ -116,9 +187,19 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
     const res = await fetch(`${facilitatorUrl}/${path}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements }),
+      body: JSON.stringify({
+        x402Version: payment.x402Version,
+        paymentPayload: payment,
+        paymentRequirements: requirements,
+      }),
     });
-    return (await res.json()) as { isValid?: boolean; invalidReason?: string; success?: boolean; transaction?: string; errorReason?: string };
+    return (await res.json()) as {
+      isValid?: boolean;
+      invalidReason?: string;
+      success?: boolean;
+      transaction?: string;
+      errorReason?: string;
+    };
   }
 
   /** Whether the payment pays `price` to the payee, in this style's version, signed by its `from`. */
@@ -127,32 +208,65 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
     if (isUptoPayload(payment.payload)) return "expected an exact payment";
     const auth = payment.payload.authorization;
     signedValues.push({ value: auth.value, to: auth.to });
-    if (payment.x402Version === 2 && (payment.accepted.amount !== price.toString() || getAddress(payment.accepted.payTo) !== getAddress(payTo))) return "the accepted requirements are not this tool's";
+    if (
+      payment.x402Version === 2 &&
+      (payment.accepted.amount !== price.toString() || getAddress(payment.accepted.payTo) !== getAddress(payTo))
+    )
+      return "the accepted requirements are not this tool's";
     if (facilitatorUrl) {
       const verdict = await facilitator("verify", payment, price);
       return verdict.isValid ? undefined : `invalid payment: ${verdict.invalidReason ?? "refused"}`;
     }
-    if (BigInt(auth.value) !== price || getAddress(auth.to) !== getAddress(payTo)) return "invalid payment: the authorisation is not for this price and payee";
+    if (BigInt(auth.value) !== price || getAddress(auth.to) !== getAddress(payTo))
+      return "invalid payment: the authorisation is not for this price and payee";
     if (settled.some((s) => s.nonce === auth.nonce)) return "invalid payment: the authorisation was used";
     const valid = await verifyTypedData({
       address: auth.from as `0x${string}`,
-      domain: { name: BASE_SEPOLIA.eip712.name, version: BASE_SEPOLIA.eip712.version, chainId: BASE_SEPOLIA.chainId, verifyingContract: BASE_SEPOLIA.asset },
+      domain: {
+        name: BASE_SEPOLIA.eip712.name,
+        version: BASE_SEPOLIA.eip712.version,
+        chainId: BASE_SEPOLIA.chainId,
+        verifyingContract: BASE_SEPOLIA.asset,
+      },
       types: authorizationTypes,
       primaryType: "TransferWithAuthorization",
-      message: { from: auth.from as `0x${string}`, to: auth.to as `0x${string}`, value: BigInt(auth.value), validAfter: BigInt(auth.validAfter), validBefore: BigInt(auth.validBefore), nonce: auth.nonce as `0x${string}` },
+      message: {
+        from: auth.from as `0x${string}`,
+        to: auth.to as `0x${string}`,
+        value: BigInt(auth.value),
+        validAfter: BigInt(auth.validAfter),
+        validBefore: BigInt(auth.validBefore),
+        nonce: auth.nonce as `0x${string}`,
+      },
       signature: payment.payload.signature as `0x${string}`,
     }).catch(() => false);
     return valid ? undefined : "invalid payment: bad signature";
   }
 
-  async function settle(payment: PaymentPayload, price: bigint): Promise<{ success: boolean; transaction: string; network: string; payer: string; errorReason?: string }> {
+  async function settle(
+    payment: PaymentPayload,
+    price: bigint,
+  ): Promise<{ success: boolean; transaction: string; network: string; payer: string; errorReason?: string }> {
     if (isUptoPayload(payment.payload)) throw new Error("expected an exact payment");
     const auth = payment.payload.authorization;
     const network = version === 1 ? BASE_SEPOLIA.v1Network : BASE_SEPOLIA.caip2;
     if (facilitatorUrl) {
       const done = await facilitator("settle", payment, price);
-      if (done.success && done.transaction) settled.push({ nonce: auth.nonce, transaction: done.transaction, from: auth.from, to: auth.to, units: BigInt(auth.value) });
-      return { success: !!done.success, transaction: done.transaction ?? "", network, payer: auth.from, ...(done.errorReason ? { errorReason: done.errorReason } : {}) };
+      if (done.success && done.transaction)
+        settled.push({
+          nonce: auth.nonce,
+          transaction: done.transaction,
+          from: auth.from,
+          to: auth.to,
+          units: BigInt(auth.value),
+        });
+      return {
+        success: !!done.success,
+        transaction: done.transaction ?? "",
+        network,
+        payer: auth.from,
+        ...(done.errorReason ? { errorReason: done.errorReason } : {}),
+      };
     }
     const transaction = `0x${randomBytes(32).toString("hex")}`;
     settled.push({ nonce: auth.nonce, transaction, from: auth.from, to: auth.to, units: BigInt(auth.value) });
@@ -162,12 +276,16 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
   /** The payment in the style's key and encoding; anything else counts as no payment. */
   function readPayment(meta: Record<string, unknown> | undefined): PaymentPayload | undefined {
     const value = meta?.[PAYMENT_KEY[style]];
-    if (value === undefined || (BASE64[style] ? typeof value !== "string" : typeof value !== "object")) return undefined;
+    if (value === undefined || (BASE64[style] ? typeof value !== "string" : typeof value !== "object"))
+      return undefined;
     const decoded = decodePayment(value);
     return decoded.ok ? decoded.payment : undefined;
   }
 
-  async function callPaid(args: Record<string, unknown>, meta: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async function callPaid(
+    args: Record<string, unknown>,
+    meta: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
     const run = (): CallToolResult => {
       counts.paidRuns += 1;
       return { content: [{ type: "text", text: `Forecast for ${String(args.city ?? "nowhere")}: sunny` }] };
@@ -192,12 +310,17 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
     const result = run();
     const settlement = await settle(payment, price);
     if (!settlement.success) return ask(`settlement failed: ${settlement.errorReason ?? "unknown"}`, price);
-    const response = style === "vercel-x402-mcp" ? Buffer.from(JSON.stringify(settlement)).toString("base64") : settlement;
+    const response =
+      style === "vercel-x402-mcp" ? Buffer.from(JSON.stringify(settlement)).toString("base64") : settlement;
     return { ...result, _meta: { [RESPONSE_KEY[style]]: response } };
   }
 
   function paidListing() {
-    const base = { name: paidTool, description: "A weather forecast", inputSchema: { type: "object" as const, properties: { city: { type: "string", default: "Lisbon" } } } };
+    const base = {
+      name: paidTool,
+      description: "A weather forecast",
+      inputSchema: { type: "object" as const, properties: { city: { type: "string", default: "Lisbon" } } },
+    };
     switch (style) {
       case "agora-kit":
         return { ...base, _meta: { "x402/price": { amount: units.toString(), network: BASE_SEPOLIA.caip2 } } };
@@ -215,7 +338,10 @@ export async function startStyleServer(style: Style, { payTo, units, behaviour =
   const build = () => {
     const server = new Server({ name: `style-${style}`, version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [paidListing(), { name: freeTool, description: "Free: answers pong", inputSchema: { type: "object" as const, properties: {} } }],
+      tools: [
+        paidListing(),
+        { name: freeTool, description: "Free: answers pong", inputSchema: { type: "object" as const, properties: {} } },
+      ],
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args = {}, _meta } = request.params;

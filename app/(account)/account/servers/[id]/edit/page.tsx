@@ -20,7 +20,10 @@ export default async function EditServerPage({ params }: { params: Promise<{ id:
   const start = listing.edit?.status === "pending" ? listing.edit.proposed : listing;
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
-      <Link href="/account" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <Link
+        href="/account"
+        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
         <ArrowLeft className="size-4" /> Your account
       </Link>
       <h1 className="mt-4 text-3xl font-bold tracking-tight">Edit {listing.name}</h1>
