@@ -3,10 +3,66 @@
 // start, wait until it answers, and read its memory from /proc (Linux).
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 
-export function startProductionServer(port: number, env: NodeJS.ProcessEnv, stdio: StdioOptions = ["ignore", "ignore", "inherit"], nodeFlags: string[] = []): ChildProcess {
+export function startProductionServer(
+  port: number,
+  env: NodeJS.ProcessEnv,
+  stdio: StdioOptions = ["ignore", "ignore", "inherit"],
+  nodeFlags: string[] = [],
+  node: string = process.execPath,
+): ChildProcess {
   const heap = `--max-old-space-size=${env.NODE_HEAP_MB ?? "256"}`;
-  return spawn(process.execPath, [heap, ...nodeFlags, "--import", "./server/client-address.mjs", "--import", "./server/overload.mjs", "--import", "./server/static-fast-path.mjs", "node_modules/next/dist/bin/next", "start", "-p", String(port)], { env, stdio });
+  return spawn(
+    node,
+    [
+      heap,
+      ...nodeFlags,
+      "--import",
+      "./server/client-address.mjs",
+      "--import",
+      "./server/overload.mjs",
+      "--import",
+      "./server/static-fast-path.mjs",
+      "node_modules/next/dist/bin/next",
+      "start",
+      "-p",
+      String(port),
+    ],
+    { env, stdio },
+  );
+}
+
+const BARE_NEXT_DIR = "bench/bare-next";
+
+/**
+ * Next's own floor (bench/bare-next): a one-line page under an empty layout, built with the repository's own Next
+ * and React. Built again whenever the installed Next differs from the one that built it, so a floor is never an
+ * old build's.
+ */
+export function buildBareNext(): void {
+  const stamp = path.join(BARE_NEXT_DIR, ".next", "agora-bench-next-version");
+  const version = JSON.parse(fs.readFileSync("node_modules/next/package.json", "utf8")).version as string;
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === version) return;
+  console.log(`building Next's floor app (${BARE_NEXT_DIR}, next ${version}) …`);
+  execFileSync(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "build"], {
+    cwd: BARE_NEXT_DIR,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  fs.writeFileSync(stamp, version);
+}
+
+/** The floor app under `next start`, with the same heap cap and runtime as the app beside it (no preloads: Next alone). */
+export function startBareNext(port: number, node: string = process.execPath): ChildProcess {
+  return spawn(
+    node,
+    ["--max-old-space-size=256", "node_modules/next/dist/bin/next", "start", BARE_NEXT_DIR, "-p", String(port)],
+    {
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
 }
 
 export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
@@ -40,7 +96,14 @@ export function cpuMs(select: (pid: number, command: string) => boolean): number
 
 /** The server and its children, by pid. */
 export function processTree(pid: number): Set<number> {
-  return new Set([pid, ...execFileSync("sh", ["-c", `pgrep -P ${pid} || true`]).toString().split(/\s+/).filter(Boolean).map(Number)]);
+  return new Set([
+    pid,
+    ...execFileSync("sh", ["-c", `pgrep -P ${pid} || true`])
+      .toString()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  ]);
 }
 
 /** Memory of the server and its children in MB: `VmRSS` now, or `VmHWM` for the peak so far. */
