@@ -156,7 +156,7 @@ module.exports = {
     // A package's dist/ (where @agora-mcp/* resolves) shows as a dependency but is not followed.
     doNotFollow: { path: ["node_modules", "^packages/[^/]+/dist/"] },
     exclude: {
-      path: "(^|/)(\\.next|\\.data|coverage|playwright-report|test-results)/|^bench/\\.tmp/|^db/migrations/|next-env\\.d\\.ts$",
+      path: "(^|/)(\\.next|\\.data|coverage|playwright-report|test-results)/|^bench/\\.tmp/|^bench/bare-next/\\.next/|^db/migrations/|next-env\\.d\\.ts$",
     },
     // Keep type-only imports (erased at compile time, but still layering).
     tsPreCompilationDeps: true,

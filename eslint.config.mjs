@@ -41,6 +41,7 @@ export default defineConfig([
     // build output, generated files and test artefacts
     "packages/*/dist/**",
     "bench/.tmp/**",
+    "bench/bare-next/.next/**",
     ".data/**",
     "db/migrations/**",
     "playwright-report/**",

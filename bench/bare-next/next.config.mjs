@@ -4,9 +4,11 @@
 import path from "node:path";
 
 /** @type {import('next').NextConfig} */
-export default {
+const config = {
   turbopack: { root: path.resolve(import.meta.dirname, "../..") },
   // As Agora's own config: pages kept in memory only, nothing written to disk at run time.
   experimental: { isrFlushToDisk: false },
   poweredByHeader: false,
 };
+
+export default config;
