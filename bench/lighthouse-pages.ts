@@ -1,6 +1,6 @@
 // Lighthouse several times per page, medians printed: npx tsx bench/lighthouse-pages.ts BASE_URL RUNS PATH...
-// Each run is bench/lighthouse.sh (desktop form factor, Lighthouse's default simulated throttling, Debian's
-// Chromium); Lighthouse scores are noisy on a shared machine, so one run proves little. Loopback only.
+// Each run is bench/lighthouse.sh (desktop preset by default, LH_THROTTLING=mobile for Lighthouse's mobile
+// defaults; Debian's Chromium); Lighthouse scores are noisy on a shared machine, so one run proves little. Loopback only.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -23,6 +23,7 @@ type Run = {
   tbt: number;
   cls: number;
   si: number;
+  scriptKb: number;
   lcpElement: string;
 };
 const median = (xs: number[]) => {
@@ -59,16 +60,21 @@ for (const p of paths.length ? paths : ["/marketplace"]) {
       tbt: a["total-blocking-time"].numericValue,
       cls: a["cumulative-layout-shift"].numericValue,
       si: a["speed-index"].numericValue,
+      // Script bytes as transferred (compressed) over the whole load, as the network panel counts them.
+      scriptKb:
+        (a["network-requests"]?.details?.items ?? [])
+          .filter((item: { resourceType?: string }) => item.resourceType === "Script")
+          .reduce((sum: number, item: { transferSize?: number }) => sum + (item.transferSize ?? 0), 0) / 1000,
       lcpElement: String(lcpEl).slice(0, 90),
     });
     const x = results[results.length - 1];
     console.log(
-      `  ${p} run ${i + 1}: perf ${x.perf}  FCP ${Math.round(x.fcp)} ms  LCP ${Math.round(x.lcp)} ms  TBT ${Math.round(x.tbt)} ms  CLS ${x.cls.toFixed(3)}  SI ${Math.round(x.si)} ms  a11y ${x.a11y} bp ${x.bp} seo ${x.seo}`,
+      `  ${p} run ${i + 1}: perf ${x.perf}  FCP ${Math.round(x.fcp)} ms  LCP ${Math.round(x.lcp)} ms  TBT ${Math.round(x.tbt)} ms  CLS ${x.cls.toFixed(3)}  SI ${Math.round(x.si)} ms  script ${x.scriptKb.toFixed(1)} kB  a11y ${x.a11y} bp ${x.bp} seo ${x.seo}`,
     );
   }
   const m = (k: keyof Omit<Run, "lcpElement">) => median(results.map((x) => x[k]));
   console.log(
-    `${p.padEnd(36)} median perf ${m("perf")}  FCP ${Math.round(m("fcp"))} ms  LCP ${Math.round(m("lcp"))} ms  TBT ${Math.round(m("tbt"))} ms  CLS ${m("cls").toFixed(3)}  SI ${Math.round(m("si"))} ms  a11y ${m("a11y")} bp ${m("bp")} seo ${m("seo")}  (runs: ${results.map((x) => x.perf).join(", ")})`,
+    `${p.padEnd(36)} median perf ${m("perf")}  FCP ${Math.round(m("fcp"))} ms  LCP ${Math.round(m("lcp"))} ms  TBT ${Math.round(m("tbt"))} ms  CLS ${m("cls").toFixed(3)}  SI ${Math.round(m("si"))} ms  script ${m("scriptKb").toFixed(1)} kB  a11y ${m("a11y")} bp ${m("bp")} seo ${m("seo")}  (runs: ${results.map((x) => x.perf).join(", ")})`,
   );
   console.log(`    LCP element: ${results[results.length - 1].lcpElement}`);
 }
