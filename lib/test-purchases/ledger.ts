@@ -1,6 +1,6 @@
 // The agent client's purchase ledger, kept in the site's database for one listing's test purchase: the
 // reservation under the day's budget is a row written before anything is signed (db/queries/test-purchases.ts).
-import { CapExceeded, type LedgerEntry, type PurchaseLedger } from "@agora-mcp/client";
+import { CapExceeded, type BudgetLedger, type LedgerEntry } from "@agora-mcp/client";
 import { recordTestPurchaseMoney, reserveTestPurchase, spentToday } from "@/db/queries/test-purchases";
 import type { Db } from "@/db/types";
 
@@ -19,7 +19,8 @@ export function moneyOfChange(change: Pick<LedgerEntry, "status" | "code">): { m
   };
 }
 
-export class DatabaseLedger implements PurchaseLedger {
+export class DatabaseLedger implements BudgetLedger {
+  readonly kind = "budget";
   /** The row the purchase reserved, once it has. */
   reservedId: string | null = null;
   /** The last word on its money. */

@@ -14,9 +14,9 @@ import {
   chainReader,
   purchase,
   walletFromKey,
+  type BudgetLedger,
   type LedgerEntry,
   type OutcomeCode,
-  type PurchaseLedger,
   type PurchaseOutcome,
   type Settings,
 } from "@agora-mcp/client";
@@ -89,7 +89,8 @@ afterAll(async () => {
 });
 
 /** The site's kind of ledger (no history of its own: a daily cap at reservation), in memory, keeping every change. */
-class MemoryLedger implements PurchaseLedger {
+class MemoryLedger implements BudgetLedger {
+  readonly kind = "budget";
   reservedId: string | null = null;
   changes: (Partial<LedgerEntry> & { status: LedgerEntry["status"] })[] = [];
   constructor(private readonly capUnits: bigint) {}

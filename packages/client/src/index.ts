@@ -17,6 +17,7 @@ export {
   CapExceeded,
   PolicyRefused,
   type AttemptCode,
+  type BudgetLedger,
   type LedgerEntry,
   type LedgerStatus,
   type PurchaseLedger,

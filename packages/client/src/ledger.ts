@@ -76,31 +76,50 @@ export class CapExceeded extends Error {
   }
 }
 
-/**
- * What a purchase needs of a ledger: today's spending, and a reservation under the cap that two buyers at once
- * cannot both slip under. This file's Ledger keeps it in a file; the registry's test purchases in its database.
- */
-export type PurchaseLedger = {
-  spentToday: () => bigint | Promise<bigint>;
-  reserve: (entry: Omit<LedgerEntry, "id" | "time" | "status">, capUnits: bigint) => Promise<Pick<LedgerEntry, "id">>;
-  update: (id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerStatus }) => Promise<void>;
+type NewAttempt = Omit<LedgerEntry, "id" | "time" | "status">;
+type AttemptChange = Partial<Omit<LedgerEntry, "id">> & { status: LedgerStatus };
+
+/** What every ledger a purchase writes to does: a later state of an attempt, and a line of its own. */
+type LedgerWrites = {
+  update: (id: string, change: AttemptChange) => Promise<void>;
   append: (entry: LedgerEntry) => Promise<void>;
-  /** The wallet's attempts (a ledger that keeps its own history; the spending policy reads them). */
-  attempts?: () => LedgerEntry[];
-  /**
-   * Records a new attempt as reserved only if `check` (every rule of the policy, given the attempts so far) finds
-   * nothing to refuse, in one locked step; throws PolicyRefused otherwise and records nothing.
-   */
-  reserveChecked?: (
-    entry: Omit<LedgerEntry, "id" | "time" | "status">,
+};
+
+/**
+ * A ledger that keeps the wallet's own history (this file's Ledger): the spending policy reads its attempts before
+ * anything is signed, and `reserveChecked` records a new attempt as reserved only if `check` (every rule of the
+ * policy, given the attempts so far) finds nothing to refuse, in one locked step; it throws PolicyRefused otherwise
+ * and records nothing.
+ */
+type WalletLedger = LedgerWrites & {
+  kind: "wallet";
+  attempts: () => LedgerEntry[];
+  reserveChecked: (
+    entry: NewAttempt,
     check: (attempts: LedgerEntry[], now: Date) => { rule: string; message: string } | undefined,
   ) => Promise<Pick<LedgerEntry, "id">>;
 };
 
+/**
+ * A ledger that keeps no history here (the registry's test purchases, in its database): the per-purchase maximum is
+ * checked before signing, and `reserve` records the attempt under the day's budget in a step two buyers at once
+ * cannot both slip under, throwing CapExceeded otherwise.
+ */
+export type BudgetLedger = LedgerWrites & {
+  kind: "budget";
+  spentToday: () => bigint | Promise<bigint>;
+  reserve: (entry: NewAttempt, capUnits: bigint) => Promise<Pick<LedgerEntry, "id">>;
+};
+
+/** What a purchase needs of a ledger: one of the two kinds, each with its own spending regime. */
+export type PurchaseLedger = WalletLedger | BudgetLedger;
+
 const LOCK_STALE_MS = 30_000;
 const LOCK_WAIT_MS = 10_000;
 
-export class Ledger implements PurchaseLedger {
+export class Ledger implements WalletLedger {
+  readonly kind = "wallet";
+
   constructor(readonly file: string) {}
 
   private get lockFile() {
@@ -202,11 +221,7 @@ export class Ledger implements PurchaseLedger {
    * Records a new attempt as reserved when it fits under the daily cap, in one locked step; throws CapExceeded
    * otherwise (and records nothing).
    */
-  async reserve(
-    entry: Omit<LedgerEntry, "id" | "time" | "status">,
-    capUnits: bigint,
-    now = new Date(),
-  ): Promise<LedgerEntry> {
+  async reserve(entry: NewAttempt, capUnits: bigint, now = new Date()): Promise<LedgerEntry> {
     return this.withLock(() => {
       const spent = this.spentToday(now);
       if (spent + BigInt(entry.units) > capUnits) throw new CapExceeded(spent, capUnits);
@@ -217,7 +232,7 @@ export class Ledger implements PurchaseLedger {
   }
 
   async reserveChecked(
-    entry: Omit<LedgerEntry, "id" | "time" | "status">,
+    entry: NewAttempt,
     check: (attempts: LedgerEntry[], now: Date) => { rule: string; message: string } | undefined,
   ): Promise<LedgerEntry> {
     return this.withLock(() => {
@@ -231,7 +246,7 @@ export class Ledger implements PurchaseLedger {
   }
 
   /** A later state of an attempt: only the fields that change. */
-  async update(id: string, change: Partial<Omit<LedgerEntry, "id">> & { status: LedgerStatus }): Promise<void> {
+  async update(id: string, change: AttemptChange): Promise<void> {
     const current = this.attempts().find((a) => a.id === id);
     if (!current) throw new Error(`No ledger attempt ${id}`);
     await this.append({ ...current, ...change, id, time: new Date().toISOString() });

@@ -18,8 +18,7 @@ import {
   X402_PAYMENT_META,
   X402_PAYMENT_RESPONSE_META,
   encodePaymentV1,
-  type PaymentPayloadV1,
-  type PaymentPayloadV2,
+  type OutgoingPayment,
   type PaymentRequired,
   type PaymentScheme,
   type PaymentRequirementsV1,
@@ -306,7 +305,7 @@ export function readOffers(required: PaymentRequired): (ReadOffer | UnreadOffer)
 }
 
 /** The `_meta` a paid retry carries, in the encoding the answering style expects. */
-export function paymentMeta(style: PaidStyle, payment: PaymentPayloadV1 | PaymentPayloadV2): Record<string, unknown> {
+export function paymentMeta(style: PaidStyle, payment: OutgoingPayment): Record<string, unknown> {
   const base64 = (p: unknown) => Buffer.from(JSON.stringify(p), "utf8").toString("base64");
   switch (style) {
     case "vercel-x402-mcp":

@@ -108,8 +108,14 @@ export type PaymentPayload = PaymentPayloadV1 | PaymentPayloadV2;
 
 const paymentPayloadSchema = z.discriminatedUnion("x402Version", [paymentPayloadV1Schema, paymentPayloadV2Schema]);
 
+/**
+ * A payment as a client sends it, in either version and whatever its scheme's payload: @x402/core's PaymentPayload,
+ * the payload its version 1 signer makes, and this file's PaymentPayload all are one.
+ */
+export type OutgoingPayment = { x402Version: number; payload: Record<string, unknown> };
+
 /** Version 1 carries the payment as base64 of its JSON (MonetizedMCP's `signedTransaction`, the X-PAYMENT header). */
-export function encodePaymentV1(payment: PaymentPayloadV1): string {
+export function encodePaymentV1(payment: OutgoingPayment): string {
   return Buffer.from(JSON.stringify(payment), "utf8").toString("base64");
 }
 

@@ -5,8 +5,9 @@
 // storage, so it survives restarts; the chain is read when there is none. The spending policy's maxChannelDeposit
 // bounds what one channel may hold; the person is asked once per deposit, never per voucher.
 import path from "node:path";
-import { formatUsd, type PaymentRequirementsV2 } from "@agora-mcp/protocol";
-import { toClientEvmSigner } from "@x402/evm";
+import { formatUsd, type PaymentAsk, type PaymentRequired, type PaymentRequirementsV2 } from "@agora-mcp/protocol";
+import type { PaymentRequired as X402PaymentRequired } from "@x402/core/types";
+import { toClientEvmSigner, type ClientEvmSigner } from "@x402/evm";
 import {
   BatchSettlementEvmScheme,
   computeChannelId,
@@ -16,11 +17,12 @@ import {
 } from "@x402/evm/batch-settlement/client";
 import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file-storage";
 import { encodeAbiParameters, keccak256 } from "viem";
+import { z } from "zod";
 import type { ChainReader } from "../chain.js";
 import { networkSlug, type Settings } from "../settings.js";
 import type { Wallet } from "../wallet.js";
 import { policyOf } from "./check.js";
-import type { ChannelTerms } from "./types.js";
+import type { Answer, ChannelTerms, Context } from "./types.js";
 
 /** Where the wallet keeps its channels: beside its ledger, one folder per network. */
 export function channelDirectory(settings: Pick<Settings, "walletFile" | "network">): string {
@@ -40,8 +42,7 @@ export function channelScheme(
   storage: ClientChannelStorage,
   deposit?: bigint,
 ): BatchSettlementEvmScheme {
-  const signer = toClientEvmSigner(wallet.account, { readContract: (args) => chain.readContract(args) });
-  return new BatchSettlementEvmScheme(signer, {
+  return new BatchSettlementEvmScheme(channelSigner(wallet, chain), {
     storage,
     // The deposit is the one the policy and the person agreed to; a scheme that wants another is stopped.
     depositStrategy: (ctx) => {
@@ -50,6 +51,24 @@ export function channelScheme(
       return deposit.toString();
     },
   });
+}
+
+/** The wallet's key as x402's signer, reading the chain through the buyer's reader. */
+export function channelSigner(wallet: Wallet, chain: ChainReader): ClientEvmSigner {
+  return toClientEvmSigner(wallet.account, { readContract: (args) => chain.readContract(args) });
+}
+
+/** What the channel holds on chain (its `balance`), or undefined when the chain cannot be read. */
+export async function channelHolds(
+  deps: { wallet: Wallet; chain: ChainReader },
+  channelId: `0x${string}`,
+): Promise<bigint | undefined> {
+  try {
+    const [balance] = await readChannelBalanceAndTotalClaimed(channelSigner(deps.wallet, deps.chain), channelId);
+    return balance;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The most one channel may hold unspent: the policy's maxChannelDeposit, else its maxPerPurchase. */
@@ -73,7 +92,7 @@ export async function planChannel(
 ): Promise<{ ok: true; terms: ChannelTerms } | { ok: false; rule: string; message: string }> {
   const storage = channelStorage(deps.settings);
   const scheme = channelScheme(deps.wallet, deps.chain, storage);
-  const config = scheme.buildChannelConfig(requirements as never);
+  const config = scheme.buildChannelConfig(requirements);
   const channelId = computeChannelId(config, requirements.network);
   const local = await storage.get(channelId.toLowerCase());
   let balance: bigint;
@@ -82,8 +101,7 @@ export async function planChannel(
     balance = BigInt(local.balance);
     charged = BigInt(local.chargedCumulativeAmount ?? "0");
   } else {
-    const signer = toClientEvmSigner(deps.wallet.account, { readContract: (args) => deps.chain.readContract(args) });
-    [balance, charged] = await readChannelBalanceAndTotalClaimed(signer, channelId);
+    [balance, charged] = await readChannelBalanceAndTotalClaimed(channelSigner(deps.wallet, deps.chain), channelId);
   }
   const terms = { channelId, balance, charged };
   if (balance > 0n && charged + units <= balance) return { ok: true, terms };
@@ -109,15 +127,21 @@ export function depositNonce(channelId: `0x${string}`, salt: string): `0x${strin
   return keccak256(encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }], [channelId, BigInt(salt)]));
 }
 
+/** What a channel's settlement says of its running total (x402's BatchSettlementPaymentResponseExtra), as far as it is read. */
+const channelSettlementSchema = z.object({
+  chargedAmount: z.string().optional(),
+  channelState: z.object({ chargedCumulativeAmount: z.string().optional() }).optional(),
+});
+
 /** After a paid call: the channel's running total (and deposit) as the server's settlement says, kept for the next call. */
-export async function recordChannelCall(
+async function recordChannelCall(
   settings: Settings,
   terms: ChannelTerms,
   units: bigint,
-  settlement: { extra?: Record<string, unknown> } | undefined,
+  settlement: { extra?: Record<string, unknown> },
 ): Promise<void> {
-  const extra = settlement?.extra as
-    { chargedAmount?: string; channelState?: { chargedCumulativeAmount?: string } } | undefined;
+  const read = channelSettlementSchema.safeParse(settlement.extra ?? {});
+  const extra = read.success ? read.data : undefined;
   await updateChannelFromSettle(channelStorage(settings), {
     server: {
       chargedAmount: extra?.chargedAmount ?? units.toString(),
@@ -129,4 +153,37 @@ export async function recordChannelCall(
       ...(terms.deposit !== undefined ? { depositAmount: terms.deposit.toString() } : {}),
     },
   });
+}
+
+/**
+ * A request for payment as x402's client reads it: version 2's offers only (a channel is version 2 only), and the
+ * resource the paid call was for when the answer names none.
+ */
+function asX402Required(required: PaymentRequired, url: string): X402PaymentRequired {
+  const accepts = required.accepts.filter((a): a is PaymentRequirementsV2 => "amount" in a);
+  return { ...required, resource: required.resource ?? { url }, accepts };
+}
+
+/**
+ * A channel's count after the paid call's answer. A paid answer moves it on by this call. A server whose count
+ * differs from this wallet's refuses the voucher with the channel's state and the last voucher it holds (`again`);
+ * x402's client checks that voucher is this wallet's own signature before taking the count, so the next purchase
+ * signs the right total (this one is not retried: nothing is ever sent twice). A refused or failed call leaves the
+ * count where it was, so the next call signs the same total again.
+ */
+export async function followChannelAnswer(
+  ctx: Context,
+  offer: { tool: string; units: bigint; channel: ChannelTerms },
+  answer: Answer,
+  again?: PaymentAsk,
+): Promise<Answer> {
+  const { wallet, chain, settings } = ctx.deps;
+  if (again) {
+    const required = asX402Required(again.required, `${ctx.server.url}#${offer.tool}`);
+    await channelScheme(wallet, chain, channelStorage(settings))
+      .processCorrectivePaymentRequired(required)
+      .catch(() => undefined);
+  }
+  if (answer.ok) await recordChannelCall(settings, offer.channel, offer.units, answer);
+  return answer;
 }

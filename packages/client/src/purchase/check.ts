@@ -65,7 +65,7 @@ export async function checkBeforeSigning(ctx: Context, priced: Priced): Promise<
   }
   const request = policyRequest(ctx, priced);
   let uses: BudgetUse[] = [];
-  if (ledger.attempts) {
+  if (ledger.kind === "wallet") {
     const verdict = checkPolicy(policyOf(settings), ledger.attempts(), request);
     if (!verdict.ok)
       return {

@@ -2,8 +2,8 @@
 // the server has counted so far and sends it as a refund to the channel item's tool, which runs nothing; in one
 // transaction the server's side claims the calls paid and the rest of the deposit comes back to the wallet. The
 // chain is read after: the channel must hold nothing unspent. Nothing is charged by closing.
-import { formatUsd, paymentMeta, readSettlement, type PaymentPayloadV2 } from "@agora-mcp/protocol";
-import { toClientEvmSigner } from "@x402/evm";
+import { formatUsd, paymentMeta, readSettlement } from "@agora-mcp/protocol";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import {
   computeChannelId,
   readChannelBalanceAndTotalClaimed,
@@ -13,7 +13,7 @@ import {
 import { findItem, readCatalogue } from "../catalogue.js";
 import { textOf, withConnection } from "../connections.js";
 import { resolveServer } from "../servers.js";
-import { channelScheme, channelStorage } from "./channel.js";
+import { channelScheme, channelSigner, channelStorage } from "./channel.js";
 import { chooseOffer } from "./offer.js";
 import { callUnpaid } from "./quote.js";
 import type { PurchaseDeps } from "./types.js";
@@ -62,9 +62,9 @@ export async function closeChannel(input: CloseChannelInput, deps: PurchaseDeps)
       }
       const requirements = choice.offer.requirements;
       const storage = channelStorage(settings);
-      const config = channelScheme(wallet, chain, storage).buildChannelConfig(requirements as never);
+      const config = channelScheme(wallet, chain, storage).buildChannelConfig(requirements);
       const channelId = computeChannelId(config, requirements.network);
-      const signer = toClientEvmSigner(wallet.account, { readContract: (args) => chain.readContract(args) });
+      const signer = channelSigner(wallet, chain);
       const local = await storage.get(channelId.toLowerCase());
       const [balance, claimed] = await readChannelBalanceAndTotalClaimed(signer, channelId);
       // What the server has counted: this wallet's own record, never less than what the chain shows claimed.
@@ -78,13 +78,13 @@ export async function closeChannel(input: CloseChannelInput, deps: PurchaseDeps)
           message: `Your payment channel with ${server.label} holds nothing unspent: there is nothing to close.`,
         };
       const voucher = await signVoucher(signer, channelId, counted.toString(), requirements.network);
-      const accepted = { ...choice.raw, ...requirements } as PaymentPayloadV2["accepted"];
-      const payment = {
+      const accepted: PaymentRequirements = { ...choice.raw, ...requirements };
+      const payment: PaymentPayload = {
         x402Version: 2,
         accepted,
         payload: { type: "refund", channelConfig: config, voucher },
         resource: unpaid.ask.required.resource ?? { url: `${server.url}#${tool.name}` },
-      } as unknown as PaymentPayloadV2;
+      };
       const answered = await c.call(tool.name, params, paymentMeta(unpaid.ask.style, payment));
       const settlement = readSettlement(answered._meta);
       if (answered.isError || !settlement?.success) {

@@ -32,7 +32,7 @@ function unpayable(offer: ReadOffer, network: PaymentNetwork): string | undefine
 
 export function chooseOffer(ask: PaymentAsk, network: PaymentNetwork): OfferChoice {
   const refused: string[] = [];
-  const accepts = ask.required.accepts as unknown as Record<string, unknown>[];
+  const accepts: Record<string, unknown>[] = ask.required.accepts;
   for (const [index, read] of readOffers(ask.required).entries()) {
     if (!read.ok) {
       refused.push(`offer ${read.index + 1}: ${read.reason}`);

@@ -1,17 +1,17 @@
 // The quote: what the server sells now, read on this very connection, and the price and payee this purchase would
 // pay: a catalogue item (make-purchase) or a tool paid per call over x402 in any of the field's styles (its unpaid
-// call answers a request for payment, as a tool result or a JSON-RPC error 402). Nothing signed.
-import { randomBytes } from "node:crypto";
+// call answers a request for payment, as a tool result or a JSON-RPC error 402). Nothing signed, nothing taken: the
+// quote is data (a refusal, something free to take, or a priced offer), and the steps after it act on it.
 import {
-  MAKE_PURCHASE_TOOL,
   PAID_STYLE_NAMES,
+  buildRequirements,
   formatUsd,
   readPaymentAsk,
   readPaymentAskError,
-  readPurchaseResult,
   usdToUnits,
   type PaidStyle,
   type PaymentAsk,
+  type PaymentRequirementsV2,
 } from "@agora-mcp/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import {
@@ -23,21 +23,30 @@ import {
   type NamedPaidTool,
   type X402Tool,
 } from "../catalogue.js";
-import { textOf, type Connection } from "../connections.js";
+import type { Connection } from "../connections.js";
 import { planChannel } from "./channel.js";
 import { chooseOffer } from "./offer.js";
-import { signMakePurchase, signPaidTool } from "./sign.js";
 import {
   refused,
   type Context,
+  type FreeItem,
   type Priced,
+  type PricedOffer,
   type PurchaseOutcome,
   type SettlementOrder,
-  type Signer,
+  type ToolOffer,
 } from "./types.js";
 
-/** Either the purchase ends here (an outcome), or it goes on with the quoted terms and how to sign them. */
-export type Quoted = { done: PurchaseOutcome } | { ctx: Context; priced: Priced; sign: Signer };
+/**
+ * Where the quote leaves the purchase: refused before anything is signed, something free to take, or an offer to
+ * pay. `ctx` carries what the quote learnt into the outcome (the item's name, its price).
+ */
+export type Quoted =
+  | { kind: "refused"; outcome: PurchaseOutcome }
+  | { kind: "free"; ctx: Context; item: FreeItem }
+  | { kind: "priced"; ctx: Context; offer: PricedOffer };
+
+const refuse = (...why: Parameters<typeof refused>): Quoted => ({ kind: "refused", outcome: refused(...why) });
 
 export async function quote(c: Connection, ctx: Context): Promise<Quoted> {
   const { settings } = ctx.deps;
@@ -48,13 +57,11 @@ export async function quote(c: Connection, ctx: Context): Promise<Quoted> {
   if (!item) {
     const known =
       [...catalogue.items.map((i) => i.id ?? i.name), ...catalogue.x402Tools.map((t) => t.name)].join(", ") || "none";
-    return {
-      done: refused(
-        "unknown_item",
-        `"${ctx.input.item}" is not sold by ${ctx.server.label} (items: ${known}). Nothing was signed.`,
-        ctx.at,
-      ),
-    };
+    return refuse(
+      "unknown_item",
+      `"${ctx.input.item}" is not sold by ${ctx.server.label} (items: ${known}). Nothing was signed.`,
+      ctx.at,
+    );
   }
   return quoteItem(c, ctx, catalogue, item);
 }
@@ -80,39 +87,51 @@ async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item
   const missing = missingParams(item, params);
   if (missing.length) {
     const hints = missing.map((n) => `${n} (${item.params?.[n] ?? "required"})`).join(", ");
-    return {
-      done: refused("missing_params", `Missing parameters for "${item.name}": ${hints}. Nothing was signed.`, {
-        ...at,
-        priceUsd,
-        missingParams: missing,
-      }),
-    };
+    return refuse("missing_params", `Missing parameters for "${item.name}": ${hints}. Nothing was signed.`, {
+      ...at,
+      priceUsd,
+      missingParams: missing,
+    });
   }
   const viaX402 = preferredX402Tool(ctx, catalogue, item);
   if (viaX402) return quotePaidTool(c, { ...ctx, at }, viaX402, { itemKey, name: item.name });
   if (!catalogue.hasMakePurchase)
-    return { done: refused("cannot_pay", `${ctx.server.label} has no make-purchase tool. Nothing was signed.`, at) };
-  if (units === 0n) return { done: await takeFree(c, { ...ctx, at: { ...at, priceUsd } }, itemKey, item.name) };
-  if (item.paymentMethod && item.paymentMethod !== settings.network.paymentMethod) {
+    return refuse("cannot_pay", `${ctx.server.label} has no make-purchase tool. Nothing was signed.`, at);
+  if (units === 0n)
     return {
-      done: refused(
-        "cannot_pay",
-        `"${item.name}" is paid in ${item.paymentMethod}; this wallet pays ${settings.network.paymentMethod}. Nothing was signed.`,
-        { ...at, priceUsd },
-      ),
+      kind: "free",
+      ctx: { ...ctx, at: { ...at, priceUsd } },
+      item: { via: "make-purchase", itemKey, name: item.name },
     };
+  if (item.paymentMethod && item.paymentMethod !== settings.network.paymentMethod) {
+    return refuse(
+      "cannot_pay",
+      `"${item.name}" is paid in ${item.paymentMethod}; this wallet pays ${settings.network.paymentMethod}. Nothing was signed.`,
+      { ...at, priceUsd },
+    );
   }
   if (!catalogue.payTo)
-    return {
-      done: refused(
-        "cannot_pay",
-        `${ctx.server.label} names no wallet for ${settings.network.paymentMethod} in payment-methods. Nothing was signed.`,
-        { ...at, priceUsd },
-      ),
-    };
-  const next = { ...ctx, at };
-  const priced: Priced = { itemKey, name: item.name, units, payTo: catalogue.payTo, order: "before" };
-  return { ctx: next, priced, sign: () => signMakePurchase(c, next, priced, item.name) };
+    return refuse(
+      "cannot_pay",
+      `${ctx.server.label} names no wallet for ${settings.network.paymentMethod} in payment-methods. Nothing was signed.`,
+      { ...at, priceUsd },
+    );
+  const requirements = buildRequirements({
+    network: settings.network,
+    units,
+    payTo: catalogue.payTo,
+    resource: { url: `${ctx.server.url}#${itemKey}`, description: item.name },
+  }).v1;
+  const offer: PricedOffer = {
+    itemKey,
+    name: item.name,
+    units,
+    payTo: catalogue.payTo,
+    order: "before",
+    via: "make-purchase",
+    requirements,
+  };
+  return { kind: "priced", ctx: { ...ctx, at }, offer };
 }
 
 /**
@@ -125,46 +144,6 @@ function preferredX402Tool(ctx: Context, catalogue: Catalogue, item: Item): X402
   if (!item.x402Tool || item.async || item.units === "0") return undefined;
   if (Object.values(ctx.input.params ?? {}).some((v) => typeof v !== "string")) return undefined;
   return catalogue.x402Tools.find((t) => t.name === item.x402Tool);
-}
-
-/** A free item: delivered and recorded, nothing signed. */
-async function takeFree(c: Connection, ctx: Context, itemKey: string, name: string): Promise<PurchaseOutcome> {
-  const { settings, ledger } = ctx.deps;
-  const outcome = readPurchaseResult(
-    await c.call(MAKE_PURCHASE_TOOL, {
-      itemId: itemKey,
-      params: ctx.input.params ?? {},
-      signedTransaction: "",
-      paymentMethod: settings.network.paymentMethod,
-    }),
-  );
-  if (!outcome.ok)
-    return {
-      status: "failed",
-      code: "tool_error_unpaid",
-      message: `${ctx.server.label} did not deliver the free item "${name}": ${outcome.reason}`,
-      signed: false,
-      ...ctx.at,
-    };
-  await ledger.append({
-    id: `att_${randomBytes(8).toString("hex")}`,
-    time: new Date().toISOString(),
-    server: ctx.server.label,
-    serverUrl: ctx.server.url,
-    item: itemKey,
-    units: "0",
-    status: "free",
-    orderId: outcome.orderId,
-  });
-  return {
-    status: "free",
-    code: "free",
-    message: `"${name}" is free: delivered, nothing signed or paid.`,
-    signed: false,
-    ...ctx.at,
-    result: outcome.toolResult,
-    orderId: outcome.orderId,
-  };
 }
 
 /**
@@ -196,7 +175,7 @@ export async function callUnpaid(c: Connection, ctx: Context, tool: X402Tool): P
 
 /**
  * A tool paid per call: its unpaid call answers what it asks, in its style; the wallet chooses the offer it can pay
- * on its network and asset. A tool that answers without asking for payment has run: reported so, nothing signed.
+ * on its network and asset. A tool that answers without asking for payment has run: free, nothing to sign.
  */
 async function quotePaidTool(
   c: Connection,
@@ -204,90 +183,68 @@ async function quotePaidTool(
   tool: X402Tool,
   asItem?: { itemKey: string; name: string },
 ): Promise<Quoted> {
-  const { settings, ledger } = ctx.deps;
+  const { settings } = ctx.deps;
   const label = ctx.server.label;
   const unpaid = await callUnpaid(c, ctx, tool);
-  if ("answered" in unpaid) {
-    const text = textOf(unpaid.answered).slice(0, 2_000);
-    if (unpaid.answered.isError) {
-      return {
-        done: {
-          status: "failed",
-          code: "tool_error_unpaid",
-          message: `${label}'s tool ${tool.name} answered an error without asking for payment: ${text.slice(0, 300) || "(no text)"}. Nothing was signed or paid.`,
-          signed: false,
-          ...ctx.at,
-        },
-      };
-    }
-    await ledger.append({
-      id: `att_${randomBytes(8).toString("hex")}`,
-      time: new Date().toISOString(),
-      server: label,
-      serverUrl: ctx.server.url,
-      item: tool.name,
-      units: "0",
-      status: "free",
-      note: "ran without asking for payment",
-    });
-    return {
-      done: {
-        status: "free",
-        code: "free",
-        message: `${label}'s tool ${tool.name} ran without asking for payment: it answered, and nothing was signed or paid.`,
-        signed: false,
-        ...ctx.at,
-        priceUsd: formatUsd(0n),
-        result: text,
-      },
-    };
-  }
+  if ("answered" in unpaid)
+    return { kind: "free", ctx, item: { via: "tool", tool: tool.name, answered: unpaid.answered } };
   const { ask } = unpaid;
   const how = `${PAID_STYLE_NAMES[ask.style]}, x402 version ${ask.required.x402Version}`;
   const choice = chooseOffer(ask, settings.network);
   if (!choice.ok) {
     const asked = ask.required.error ? ` ("${ask.required.error.slice(0, 200)}")` : "";
-    return {
-      done: refused(
-        "cannot_pay",
-        `${label}'s tool ${tool.name} asks for payment${asked} (${how}), but no offer is one this wallet can pay on ${settings.network.label}: ${choice.refused.join("; ")}. Nothing was signed.`,
-        ctx.at,
-      ),
-    };
+    return refuse(
+      "cannot_pay",
+      `${label}'s tool ${tool.name} asks for payment${asked} (${how}), but no offer is one this wallet can pay on ${settings.network.label}: ${choice.refused.join("; ")}. Nothing was signed.`,
+      ctx.at,
+    );
   }
-  const { offer } = choice;
+  const { offer, raw } = choice;
   const priced: Priced = {
     itemKey: asItem?.itemKey ?? tool.name,
     name: asItem?.name ?? tool.name,
     units: offer.units,
-    payTo: offer.requirements.payTo as `0x${string}`,
+    payTo: offer.requirements.payTo,
     order: settlementOrder(ask.style, tool),
-    ...(offer.requirements.scheme === "upto" ? { metered: true } : {}),
   };
-  if (offer.version === 2 && offer.requirements.scheme === "batch-settlement") {
-    // A channel's running total lives beside the wallet file: a buyer without one (the registry's test purchases) would
-    // leave each deposit behind in a channel it cannot find again.
-    if (!settings.walletFile) {
-      return {
-        done: refused(
-          "cannot_pay",
-          `${label}'s tool ${tool.name} is paid through a payment channel, which this buyer cannot keep (it has no wallet file to hold the channel's state). Nothing was signed.`,
-          ctx.at,
-        ),
-      };
-    }
-    // A payment channel: whether this call opens (or tops up) the channel, and by how much, before anything is asked.
-    const plan = await planChannel(ctx.deps, offer.requirements, offer.units);
-    if (!plan.ok)
-      return {
-        done: refused("policy_rule", `${plan.message} Nothing was signed.`, {
-          ...ctx.at,
-          priceUsd: formatUsd(offer.units),
-          payTo: priced.payTo,
-          rule: plan.rule,
-        }),
-      };
-    priced.channel = plan.terms;
+  const paid: ToolOffer = { tool: tool.name, ask, raw };
+  if (offer.version === 1)
+    return { kind: "priced", ctx, offer: { ...priced, ...paid, via: "exact-v1", requirements: offer.requirements } };
+  const { requirements } = offer;
+  if (requirements.scheme === "exact")
+    return { kind: "priced", ctx, offer: { ...priced, ...paid, via: "exact", requirements } };
+  if (requirements.scheme === "upto")
+    return { kind: "priced", ctx, offer: { ...priced, ...paid, metered: true, via: "upto", requirements } };
+  return quoteChannel(ctx, { ...priced, ...paid }, requirements);
+}
+
+/**
+ * A tool paid through a payment channel: whether this call opens (or tops up) the channel, and by how much, before
+ * anything is asked.
+ */
+async function quoteChannel(
+  ctx: Context,
+  priced: Priced & ToolOffer,
+  requirements: PaymentRequirementsV2,
+): Promise<Quoted> {
+  const { settings } = ctx.deps;
+  const label = ctx.server.label;
+  // A channel's running total lives beside the wallet file: a buyer without one (the registry's test purchases) would
+  // leave each deposit behind in a channel it cannot find again.
+  if (!settings.walletFile) {
+    return refuse(
+      "cannot_pay",
+      `${label}'s tool ${priced.tool} is paid through a payment channel, which this buyer cannot keep (it has no wallet file to hold the channel's state). Nothing was signed.`,
+      ctx.at,
+    );
   }
-  return { ctx, priced, sign: () => signPaidTool(c, ctx, tool.name, ask, choice, priced) };
+  const plan = await planChannel(ctx.deps, requirements, priced.units);
+  if (!plan.ok)
+    return refuse("policy_rule", `${plan.message} Nothing was signed.`, {
+      ...ctx.at,
+      priceUsd: formatUsd(priced.units),
+      payTo: priced.payTo,
+      rule: plan.rule,
+    });
+  return { kind: "priced", ctx, offer: { ...priced, via: "channel", requirements, channel: plan.terms } };
 }

@@ -1,11 +1,106 @@
-// The receipt: what the server answered, checked against the chain (a purchase counts as paid only when exactly the
-// price went to the payee), written to the ledger as the attempt's last state (a refusal releases its reservation).
-// What the money did is decided by the answer's code and the chain, never by the words of either.
-import { formatUsd } from "@agora-mcp/protocol";
-import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
-import type { Answer, Context, OutcomeCode, PaymentProof, Priced, PurchaseOutcome } from "./types.js";
+// The receipt: what the server answered (a make-purchase answer, or a paid tool's result in its style), checked
+// against the chain (a purchase counts as paid only when exactly the price went to the payee), written to the
+// ledger as the attempt's last state (a refusal releases its reservation). What the money did is decided by the
+// answer's code and the chain, never by the words of either.
+import {
+  formatUsd,
+  readPaymentAsk,
+  readPaymentAskError,
+  readPurchaseResult,
+  readSettlement,
+  type PaymentAsk,
+} from "@agora-mcp/protocol";
+import { textOf } from "../connections.js";
+import { channelHolds, followChannelAnswer } from "./channel.js";
+import type {
+  Answer,
+  Context,
+  OutcomeCode,
+  PaymentProof,
+  Priced,
+  PricedOffer,
+  PurchaseOutcome,
+  Sent,
+  ToolOffer,
+} from "./types.js";
 
-type Sent = { attemptId: string; proof: PaymentProof; answer: Answer; answeredInMs: number };
+/** The paid call as the receipt settles it: the ledger's attempt, the signed payment's proof, how long it took. */
+type Attempt = { attemptId: string; proof: PaymentProof; answeredInMs: number };
+
+const callFailed = (error: unknown): Answer => ({
+  ok: false,
+  code: "no_answer",
+  reason: `the call failed: ${(error as Error).message.split("\n")[0]}`,
+});
+
+/** make-purchase's answer (readPurchaseResult: a MakePurchaseAnswer). */
+function readMakePurchase(sent: Sent): Answer {
+  if (!sent.ok) return callFailed(sent.error);
+  const outcome = readPurchaseResult(sent.result);
+  if (!outcome.ok) return { ok: false, code: "refused", reason: outcome.reason };
+  return {
+    ok: true,
+    transaction: outcome.transaction,
+    result: outcome.toolResult,
+    orderId: outcome.orderId,
+    jobId: outcome.jobId,
+    checkAfterSeconds: outcome.checkAfterSeconds,
+  };
+}
+
+/** Why a paid retry's answer is no delivery, in words: another request for payment (never paid twice), or an error. */
+function askedAgain(ask: PaymentAsk): string {
+  const error = ask.required.error ? `: "${ask.required.error.slice(0, 200)}"` : "";
+  return `it answered with another request for payment instead of the result${error} (the wallet does not sign twice)`;
+}
+
+/**
+ * A paid tool's answer to its retried call: the settlement (and for a metered payment what it moved), or why nothing
+ * was delivered. Another request for payment (a tool result, or x402's JSON-RPC error 402) is never paid twice; it
+ * is handed on (`again`), since a payment channel's carries the server's count.
+ */
+function readPaidTool(offer: ToolOffer, sent: Sent): { answer: Answer; again?: PaymentAsk } {
+  if (!sent.ok) {
+    const again = readPaymentAskError(sent.error);
+    return again
+      ? { answer: { ok: false, code: "refused", reason: askedAgain(again) }, again }
+      : { answer: callFailed(sent.error) };
+  }
+  const paid = sent.result;
+  const again = readPaymentAsk(paid, offer.ask.style);
+  if (again) return { answer: { ok: false, code: "refused", reason: askedAgain(again) }, again };
+  if (paid.isError)
+    return { answer: { ok: false, code: "tool_failed", reason: textOf(paid).slice(0, 300) || "(no text)" } };
+  const settlement = readSettlement(paid._meta);
+  if (!settlement?.success)
+    return {
+      answer: {
+        ok: false,
+        code: "no_settlement",
+        reason: settlement?.errorReason
+          ? `its settlement failed: ${settlement.errorReason}`
+          : "the answer carries no successful settlement",
+      },
+    };
+  // A metered call that used nothing settles with no transaction and an amount of 0.
+  const units = settlement.amount !== undefined ? BigInt(settlement.amount) : undefined;
+  const answer: Answer = {
+    ok: true,
+    transaction: settlement.transaction || undefined,
+    units,
+    result: textOf(paid),
+    ...(settlement.extra ? { extra: settlement.extra } : {}),
+  };
+  return { answer };
+}
+
+/** What the server answered to the paid call, by how it was paid; a channel's count follows the answer. */
+async function readAnswer(ctx: Context, offer: PricedOffer, sent: Sent): Promise<Answer> {
+  if (offer.via === "make-purchase") return readMakePurchase(sent);
+  const { answer, again } = readPaidTool(offer, sent);
+  if (offer.via !== "channel") return answer;
+  return followChannelAnswer(ctx, offer, answer, again).catch(callFailed);
+}
 
 /**
  * Whether the chain shows the signed payment used (money moved), by the kind of signature it was. A channel voucher
@@ -35,23 +130,23 @@ const UNUSED_CODE: Record<Unanswered["code"], OutcomeCode> = {
 async function unanswered(
   ctx: Context,
   priced: Priced,
-  sent: Sent,
+  attempt: Attempt,
   answer: Unanswered,
   paid: Partial<PurchaseOutcome>,
 ): Promise<PurchaseOutcome> {
   const { ledger } = ctx.deps;
   const label = ctx.server.label;
   const { reason, code } = answer;
-  const moved = await paymentUsed(ctx, sent.proof, code);
+  const moved = await paymentUsed(ctx, attempt.proof, code);
   if (moved === false) {
-    await ledger.update(sent.attemptId, { status: "refused", code, note: reason.slice(0, 300) });
+    await ledger.update(attempt.attemptId, { status: "refused", code, note: reason.slice(0, 300) });
     const message =
       code === "tool_failed"
         ? `${label}'s tool failed: ${reason} The payment was not used; nothing was paid. You were not charged.`
         : `${label} refused the purchase: ${reason} The payment was not used; nothing was paid.`;
     return { status: "failed", code: UNUSED_CODE[code], message, signed: true, ...paid };
   }
-  await ledger.update(sent.attemptId, {
+  await ledger.update(attempt.attemptId, {
     status: moved ? "disputed" : "unknown",
     code: moved ? code : "unverified",
     note: reason.slice(0, 300),
@@ -69,13 +164,13 @@ async function unanswered(
 async function usedNothing(
   ctx: Context,
   priced: Priced,
-  sent: Sent,
+  attempt: Attempt,
   paid: Partial<PurchaseOutcome>,
   result: unknown,
 ): Promise<PurchaseOutcome> {
-  const moved = await paymentUsed(ctx, sent.proof);
+  const moved = await paymentUsed(ctx, attempt.proof);
   if (moved !== false) {
-    await ledger(ctx).update(sent.attemptId, {
+    await ledger(ctx).update(attempt.attemptId, {
       status: moved ? "disputed" : "unknown",
       code: "unverified",
       note: "said it used nothing",
@@ -89,7 +184,7 @@ async function usedNothing(
       result,
     };
   }
-  await ledger(ctx).update(sent.attemptId, { status: "paid", units: "0", note: "metered: used nothing" });
+  await ledger(ctx).update(attempt.attemptId, { status: "paid", units: "0", note: "metered: used nothing" });
   const message = `${ctx.server.label} delivered "${priced.name}" and the call used nothing of the ${formatUsd(priced.units)} maximum: nothing was paid (metered).`;
   return {
     status: "delivered",
@@ -105,19 +200,29 @@ async function usedNothing(
 
 const ledger = (ctx: Context) => ctx.deps.ledger;
 
-export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise<PurchaseOutcome> {
+export async function receipt(
+  ctx: Context,
+  offer: PricedOffer,
+  sent: Sent,
+  attempt: Pick<Attempt, "attemptId" | "proof">,
+): Promise<PurchaseOutcome> {
+  const answer = await readAnswer(ctx, offer, sent);
+  return settle(ctx, offer, { ...attempt, answeredInMs: sent.answeredInMs }, answer);
+}
+
+/** What the answer and the chain together say the purchase came to. */
+async function settle(ctx: Context, priced: PricedOffer, attempt: Attempt, answer: Answer): Promise<PurchaseOutcome> {
   const { ledger, chain, wallet } = ctx.deps;
-  const { answer } = sent;
   const label = ctx.server.label;
   const priceUsd = formatUsd(priced.units);
-  const paid = { ...ctx.at, priceUsd, payTo: priced.payTo, signed: true, answeredInMs: sent.answeredInMs };
-  if (!answer.ok) return unanswered(ctx, priced, sent, answer, paid);
-  if (priced.channel) return channelReceipt(ctx, priced, sent, paid, answer);
+  const paid = { ...ctx.at, priceUsd, payTo: priced.payTo, signed: true, answeredInMs: attempt.answeredInMs };
+  if (!answer.ok) return unanswered(ctx, priced, attempt, answer, paid);
+  if (priced.via === "channel") return channelReceipt(ctx, priced, attempt, paid, answer);
   if (!answer.transaction && priced.metered && answer.units === 0n)
-    return usedNothing(ctx, priced, sent, paid, answer.result);
+    return usedNothing(ctx, priced, attempt, paid, answer.result);
   if (!answer.transaction) {
-    const moved = await paymentUsed(ctx, sent.proof);
-    await ledger.update(sent.attemptId, {
+    const moved = await paymentUsed(ctx, attempt.proof);
+    await ledger.update(attempt.attemptId, {
       status: moved === false ? "refused" : "disputed",
       code: "no_settlement",
       note: "no transaction in the answer",
@@ -134,7 +239,7 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
     upTo: priced.metered,
   });
   if (!check.ok) {
-    await ledger.update(sent.attemptId, {
+    await ledger.update(attempt.attemptId, {
       status: "disputed",
       code: "unverified",
       transaction,
@@ -152,7 +257,7 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
   if (answer.jobId) {
     const checkAfterSeconds = answer.checkAfterSeconds ?? 60;
     const checkAfter = new Date(Date.now() + checkAfterSeconds * 1000).toISOString();
-    await ledger.update(sent.attemptId, {
+    await ledger.update(attempt.attemptId, {
       status: "job-pending",
       transaction,
       jobId: answer.jobId,
@@ -173,7 +278,7 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
   }
   if (priced.metered) {
     // What the chain shows moved is what this purchase cost; the ledger (and every budget) counts that, not the maximum.
-    await ledger.update(sent.attemptId, {
+    await ledger.update(attempt.attemptId, {
       status: "paid",
       transaction,
       orderId: answer.orderId,
@@ -192,7 +297,7 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
       result: answer.result,
     };
   }
-  await ledger.update(sent.attemptId, { status: "paid", transaction, orderId: answer.orderId });
+  await ledger.update(attempt.attemptId, { status: "paid", transaction, orderId: answer.orderId });
   const order = priced.order === "after-success" ? ", settled after the tool succeeded" : "";
   return {
     status: "delivered",
@@ -212,18 +317,18 @@ export async function receipt(ctx: Context, priced: Priced, sent: Sent): Promise
  */
 async function channelReceipt(
   ctx: Context,
-  priced: Priced,
-  sent: Sent,
+  priced: Extract<PricedOffer, { via: "channel" }>,
+  attempt: Attempt,
   paid: Partial<PurchaseOutcome>,
   answer: Extract<Answer, { ok: true }>,
 ): Promise<PurchaseOutcome> {
-  const terms = priced.channel!;
+  const terms = priced.channel;
   const label = ctx.server.label;
   const price = formatUsd(priced.units);
   if (terms.deposit !== undefined) {
-    const held = await channelBalance(ctx, terms.channelId);
+    const held = await channelHolds(ctx.deps, terms.channelId);
     if (held === undefined || held < terms.balance + terms.deposit) {
-      await ledger(ctx).update(sent.attemptId, {
+      await ledger(ctx).update(attempt.attemptId, {
         status: "disputed",
         code: "unverified",
         transaction: answer.transaction,
@@ -246,7 +351,7 @@ async function channelReceipt(
     terms.deposit === undefined
       ? ""
       : ` The channel was ${terms.balance > 0n ? "topped up" : "opened"} with a deposit of ${formatUsd(terms.deposit)} (transaction ${answer.transaction}).`;
-  await ledger(ctx).update(sent.attemptId, {
+  await ledger(ctx).update(attempt.attemptId, {
     status: "paid",
     ...(answer.transaction ? { transaction: answer.transaction } : {}),
     note: terms.deposit === undefined ? "channel voucher" : `channel deposit ${terms.deposit}`,
@@ -262,31 +367,3 @@ async function channelReceipt(
     result: answer.result,
   };
 }
-
-async function channelBalance(ctx: Context, channelId: `0x${string}`): Promise<bigint | undefined> {
-  try {
-    const [balance] = (await ctx.deps.chain.readContract({
-      address: BATCH_SETTLEMENT_ADDRESS,
-      abi: batchSettlementChannelsAbi,
-      functionName: "channels",
-      args: [channelId],
-    })) as readonly [bigint, bigint];
-    return balance;
-  } catch {
-    return undefined;
-  }
-}
-
-/** x402's channel contract's `channels(channelId)` read (its published ABI). */
-const batchSettlementChannelsAbi = [
-  {
-    type: "function",
-    name: "channels",
-    inputs: [{ name: "channelId", type: "bytes32" }],
-    outputs: [
-      { name: "balance", type: "uint128" },
-      { name: "totalClaimed", type: "uint128" },
-    ],
-    stateMutability: "view",
-  },
-] as const;

@@ -1,6 +1,7 @@
-// What a purchase takes and gives, and what its steps hand each other (quote → policy check → confirmation →
-// reservation → sign → pay → receipt).
-import type { PaidStyle } from "@agora-mcp/protocol";
+// What a purchase takes and gives, and what its steps hand each other (quote → free, or policy check →
+// confirmation → reservation → sign → receipt).
+import type { PaidStyle, PaymentAsk, PaymentRequirementsV1, PaymentRequirementsV2 } from "@agora-mcp/protocol";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { InputRequiredResult } from "@modelcontextprotocol/server";
 import type { ChainReader } from "../chain.js";
 import type { Asker, Confirmations } from "../confirm.js";
@@ -132,7 +133,7 @@ export type Priced = {
   itemKey: string;
   name: string;
   units: bigint;
-  payTo: `0x${string}`;
+  payTo: string;
   order: SettlementOrder;
   metered?: boolean;
   channel?: ChannelTerms;
@@ -143,6 +144,35 @@ export type Priced = {
  * counted so far, and `deposit` when this call opens the channel or tops it up (the person is asked then, not per call).
  */
 export type ChannelTerms = { channelId: `0x${string}`; balance: bigint; charged: bigint; deposit?: bigint };
+
+/**
+ * The paid tool's request for payment and the offer chosen from it, in the server's own words: `raw` is its
+ * requirements object as sent (a version 2 payment echoes it as `accepted`).
+ */
+export type ToolOffer = { tool: string; ask: PaymentAsk; raw: Record<string, unknown> };
+
+/**
+ * What the quote found to pay, and how: the terms every later step checks (Priced), and the x402 requirements the
+ * signature is made for. `make-purchase`: a catalogue item, x402 version 1 exact in make-purchase's
+ * signedTransaction, on requirements built from the catalogue's price and payee. The others are a tool paid per call
+ * in its retried call, by the chosen offer's scheme: `exact-v1` and `exact` (an EIP-3009 authorisation), `upto`
+ * (a Permit2 signature for a maximum), `channel` (a voucher on a payment channel, with a deposit when it is short).
+ */
+export type PricedOffer = Priced &
+  (
+    | { via: "make-purchase"; requirements: PaymentRequirementsV1 }
+    | ({ via: "exact-v1"; requirements: PaymentRequirementsV1 } & ToolOffer)
+    | ({ via: "exact"; requirements: PaymentRequirementsV2 } & ToolOffer)
+    | ({ via: "upto"; requirements: PaymentRequirementsV2 } & ToolOffer)
+    | ({ via: "channel"; requirements: PaymentRequirementsV2; channel: ChannelTerms } & ToolOffer)
+  );
+
+/**
+ * Something to take without paying: a catalogue item priced at 0 (make-purchase, with no payment), or a tool whose
+ * unpaid call answered without asking for payment (it has run; `answered` is what it said).
+ */
+export type FreeItem =
+  { via: "make-purchase"; itemKey: string; name: string } | { via: "tool"; tool: string; answered: CallToolResult };
 
 /**
  * Why a paid call did not deliver, as the server's answer shows it (the chain decides what the money did):
@@ -171,9 +201,14 @@ export type Answer =
 export type PaymentProof =
   { kind: "eip3009"; nonce: `0x${string}` } | { kind: "permit2"; nonce: bigint } | { kind: "voucher" };
 
-/** A signed payment, not yet sent: its proof (to ask the chain whether it was used) and how to send it. */
-export type Signed = { proof: PaymentProof; send: () => Promise<Answer> };
-export type Signer = () => Promise<Signed>;
+/** A signed payment, not yet sent: its proof (to ask the chain whether it was used) and the call that carries it. */
+export type Signed = {
+  proof: PaymentProof;
+  call: { tool: string; args: Record<string, unknown>; meta?: Record<string, unknown> };
+};
+
+/** What the paid call gave back, as it came (a result, or the error it threw), read by the receipt. */
+export type Sent = ({ ok: true; result: CallToolResult } | { ok: false; error: unknown }) & { answeredInMs: number };
 
 export type Context = {
   deps: PurchaseDeps;
