@@ -242,7 +242,9 @@ async function measure(name: string, url: string, next: () => Shot, pids: Set<nu
 function print(name: string, r: Measured | LoadResult) {
   const mode = r.mode === "closed" ? `closed c=${connections}` : `open ${r.rate}/s`;
   const cpu =
-    "cpu" in r && r.cpu ? `  CPU/answer app ${r.cpu.appMs} ms${r.cpu.dbMs === null ? "" : ` db ${r.cpu.dbMs} ms`}` : "";
+    "cpu" in r && r.cpu
+      ? `  CPU/answer app ${r.cpu.appMs} ms${r.cpu.dbMs === null ? "" : ` db ${r.cpu.dbMs} ms`}${heapUsedMb === null ? "" : `  app heap ${heapUsedMb} MB`}`
+      : "";
   console.log(
     `${NAMES[name]!.padEnd(36)} ${mode.padEnd(14)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} ms  failed ${r.failed}${cpu}`,
   );
@@ -265,14 +267,21 @@ async function captureStatic(): Promise<string> {
 }
 
 /** The last memory line the server logged (MEMORY_LOG_SECONDS=1): its search-cache counters. */
+/** The app server's heap in use at its last memory line (MB), printed beside each row: a row that leaves the heap
+ * near its cap makes every later row pay for the collector. */
+let heapUsedMb: number | null = null;
+
 function watchServerLog(server: ChildProcess): () => { hits: number; misses: number } | null {
   let last: { hits: number; misses: number } | null = null;
+  heapUsedMb = null;
   let buffered = "";
   server.stdout!.on("data", (chunk: Buffer) => {
     buffered += chunk.toString();
     const lines = buffered.split("\n");
     buffered = lines.pop()!;
     for (const line of lines) {
+      const heap = /"heapUsedMb":(\d+)/.exec(line);
+      if (heap) heapUsedMb = Number(heap[1]);
       const m = /"searchCache":\{"hits":(\d+),"misses":(\d+)\}/.exec(line);
       if (m) last = { hits: Number(m[1]), misses: Number(m[2]) };
     }

@@ -13,7 +13,7 @@ export {
   type ReferenceServerOptions,
   type Variant,
 } from "./server";
-export { PAYMENT_METHOD, PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
+export { PAYMENT_METHOD, PLACEHOLDER_WALLET, referenceItems } from "./items";
 
 async function main() {
   const variant = (process.env.VARIANT ?? "reference") as Variant;

@@ -4,7 +4,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
-import { PAYMENT_METHOD, PLACEHOLDER_WALLET } from "./catalogue";
+import { PAYMENT_METHOD, PLACEHOLDER_WALLET } from "./items";
 
 export type LegacyShape = "quirky" | "no-pricing";
 

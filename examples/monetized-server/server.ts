@@ -10,7 +10,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { withoutJsonModeWarning } from "@agora-mcp/protocol";
 import { createMonetizedServer, serveHttp, type MonetizedServer, type PurchaseEvent } from "@agora-mcp/server";
-import { PLACEHOLDER_WALLET, referenceItems } from "./catalogue";
+import { PLACEHOLDER_WALLET, referenceItems } from "./items";
 import { buildLegacyServer, type LegacyShape } from "./legacy-shapes";
 
 export type Variant =

@@ -14,7 +14,7 @@ import type {
 import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/server";
 import { z } from "zod";
 import { EVM_ADDRESS, sameAddress } from "@agora-mcp/protocol";
-import type { CatalogueItem, ResolvedOptions } from "./config.js";
+import type { SaleItem, ResolvedOptions } from "./config.js";
 import type { Refused, Settled, VerifiedPayment } from "./verdicts.js";
 import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES } from "./refusals.js";
 
@@ -113,7 +113,7 @@ export class ChannelDesk {
   }
 
   /** The requirements a buyer pays `item` by: the per-call price, the facilitator's receiverAuthorizer, the deposit hint. */
-  async offer(item: CatalogueItem): Promise<X402PaymentRequirements | undefined> {
+  async offer(item: SaleItem): Promise<X402PaymentRequirements | undefined> {
     if (!(await this.initialised())) return undefined;
     const { network, walletAddress } = this.options;
     const minDeposit = item.channel!.minDeposit;
@@ -140,7 +140,7 @@ export class ChannelDesk {
    * Checks a channel payment for `item` and reserves its voucher: the channel answers no other call until this one is
    * settled (committed after a delivery) or released (nothing delivered; the buyer may send the same voucher again).
    */
-  async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
+  async verify(item: SaleItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
     const checked = await this.check(item, rawPayment);
     if (!checked.ok) return checked;
     const { payment, offered, verifyMs, payer, depositValidBefore } = checked;
@@ -179,7 +179,7 @@ export class ChannelDesk {
   }
 
   /** Parses, prechecks and verifies a channel payment (through x402's scheme hooks, which reserve the channel). */
-  private async check(item: CatalogueItem, rawPayment: unknown) {
+  private async check(item: SaleItem, rawPayment: unknown) {
     const parsed = channelPaymentSchema.safeParse(typeof rawPayment === "string" ? safeJson(rawPayment) : rawPayment);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -233,7 +233,7 @@ export class ChannelDesk {
    * are claimed and what is left goes back to the payer; the claimed part is then settled to the seller. Refused while
    * a call on the channel is still running (it is claimed first, once it is done).
    */
-  async refund(item: CatalogueItem, rawPayment: unknown): Promise<ChannelRefund | Refused> {
+  async refund(item: SaleItem, rawPayment: unknown): Promise<ChannelRefund | Refused> {
     const checked = await this.check(item, rawPayment);
     if (!checked.ok) return checked;
     if (checked.type !== "refund")
@@ -356,7 +356,7 @@ export class ChannelDesk {
   }
 
   private precheck(
-    item: CatalogueItem,
+    item: SaleItem,
     payment: z.infer<typeof channelPaymentSchema>,
     offered: X402PaymentRequirements,
   ): string | undefined {
@@ -381,7 +381,7 @@ export class ChannelDesk {
 
   /** A refusal by x402's scheme or the facilitator; a stale voucher base comes back with the channel's state. */
   private async refuse(
-    item: CatalogueItem,
+    item: SaleItem,
     payment: X402PaymentPayload,
     offered: X402PaymentRequirements,
     reason: string | undefined,

@@ -150,7 +150,8 @@ export type PurchaseEvent = {
 /** A channel item's terms, resolved: claim schedule and the least deposit, in token units. */
 export type ChannelTerms = { claimEvery: number; claimIntervalSeconds: number; minDeposit?: bigint };
 
-export type CatalogueItem = Omit<ItemDefinition, "price" | "x402Tool" | "channel"> & {
+/** An item as the kit sells it: its definition with the price in token units and its parameters resolved. */
+export type SaleItem = Omit<ItemDefinition, "price" | "x402Tool" | "channel"> & {
   units: bigint;
   params: Record<string, string>;
   x402Tool?: string;
@@ -164,7 +165,7 @@ export type ResolvedOptions = {
   network: PaymentNetwork;
   facilitatorUrl: string;
   facilitatorTimeoutMs: number;
-  items: CatalogueItem[];
+  items: SaleItem[];
   publicUrl?: string;
   onPurchase?: (event: PurchaseEvent) => void;
   onChargedFailure?: (event: ChargedFailure) => void | Promise<void>;
@@ -232,7 +233,7 @@ export function resolveOptions(options: MonetizedServerOptions): ResolvedOptions
     throw new Error("Base mainnet needs a facilitatorUrl of your choice");
   const ids = new Set<string>();
   const tools = new Set<string>();
-  const items = options.items.map((item): CatalogueItem => {
+  const items = options.items.map((item): SaleItem => {
     if (!ITEM_ID.test(item.id)) throw new Error(`Item id "${item.id}" must be letters, digits, . _ or - (at most 100)`);
     if (ids.has(item.id)) throw new Error(`Item id "${item.id}" is declared twice`);
     ids.add(item.id);

@@ -19,7 +19,7 @@ import {
   type PaymentRequirementsV2,
   type ResourceInfo,
 } from "@agora-mcp/protocol";
-import type { CatalogueItem, ResolvedOptions } from "./config.js";
+import type { SaleItem, ResolvedOptions } from "./config.js";
 import { ChannelDesk } from "./channels.js";
 import { bounded, classifyReason, OUTAGE_MESSAGES, REFUSAL_MESSAGES, type Outage } from "./refusals.js";
 
@@ -120,7 +120,7 @@ export class PaymentGate {
     this.channels = new ChannelDesk(options, this.facilitator);
   }
 
-  resourceFor(item: CatalogueItem): ResourceInfo {
+  resourceFor(item: SaleItem): ResourceInfo {
     const base = this.options.publicUrl ?? `mcp://${this.options.name}`;
     return {
       url: `${base}#${item.x402Tool ?? "make-purchase"}/${item.id}`,
@@ -129,7 +129,7 @@ export class PaymentGate {
     };
   }
 
-  requirements(item: CatalogueItem): { v1: PaymentRequirementsV1; v2: PaymentRequirementsV2 } {
+  requirements(item: SaleItem): { v1: PaymentRequirementsV1; v2: PaymentRequirementsV2 } {
     return buildRequirements({
       network: this.options.network,
       units: item.units,
@@ -143,7 +143,7 @@ export class PaymentGate {
    * naming the facilitator that alone may settle it (read from the facilitator's /supported). Undefined when the
    * facilitator settles no upto payments on this network, or cannot be asked.
    */
-  async offer(item: CatalogueItem): Promise<PaymentRequirementsV2 | undefined> {
+  async offer(item: SaleItem): Promise<PaymentRequirementsV2 | undefined> {
     if (item.channel) return (await this.channels.offer(item)) as PaymentRequirementsV2 | undefined;
     if (!item.metered) return this.requirements(item).v2;
     const facilitatorAddress = await this.uptoFacilitatorAddress();
@@ -183,7 +183,7 @@ export class PaymentGate {
    * Verifies `rawPayment` for `item` and holds its nonce: the same signed payment cannot be verified again until
    * the hold is released (nothing ran, or the tool failed) or, once settled or delivered, ever again.
    */
-  async verify(item: CatalogueItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
+  async verify(item: SaleItem, rawPayment: unknown): Promise<VerifiedPayment | Refused> {
     if (item.channel) return this.channels.verify(item, rawPayment);
     const decoded = decodePayment(rawPayment);
     if (!decoded.ok) return { ok: false, code: "malformed", reason: decoded.error };
@@ -256,7 +256,7 @@ export class PaymentGate {
   }
 
   /** Verifies and settles `rawPayment` for `item` (payment first). Resolves once the settlement is final either way. */
-  async charge(item: CatalogueItem, rawPayment: unknown): Promise<Settled | Refused> {
+  async charge(item: SaleItem, rawPayment: unknown): Promise<Settled | Refused> {
     const verified = await this.verify(item, rawPayment);
     if (!verified.ok) return verified;
     const settled = await verified.settle();
@@ -267,7 +267,7 @@ export class PaymentGate {
   }
 
   /** Checks that need no facilitator: the payment must match this server's own listing exactly. */
-  private precheck(item: CatalogueItem, payment: PaymentPayload, offered: PaymentRequirementsV2): string | undefined {
+  private precheck(item: SaleItem, payment: PaymentPayload, offered: PaymentRequirementsV2): string | undefined {
     const { network, walletAddress } = this.options;
     const scheme = item.metered ? "upto" : "exact";
     if (payment.x402Version === 1 && (item.metered || payment.scheme !== "exact"))

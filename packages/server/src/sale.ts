@@ -9,7 +9,7 @@
 // The tools only translate the answer into their protocol's words (tools.ts).
 import { randomBytes } from "node:crypto";
 import { formatUsd, usdToUnits } from "@agora-mcp/protocol";
-import type { CatalogueItem, PurchaseContext, PurchaseEvent, ResolvedOptions } from "./config.js";
+import type { SaleItem, PurchaseContext, PurchaseEvent, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate, RefusalCode, Refused, Settled, VerifiedPayment } from "./payments.js";
 import { UNSETTLED_OUTAGE_MESSAGES, type Outage } from "./refusals.js";
@@ -41,12 +41,7 @@ export type Seller = {
    * delivers nothing. In `settle-after-success` order a failed handler costs nothing; in `settle-first` order a
    * settled payment always gets an answer, a failed handler included.
    */
-  sell(
-    item: CatalogueItem,
-    params: Record<string, string>,
-    payment: unknown | null,
-    order: SaleOrder,
-  ): Promise<SaleResult>;
+  sell(item: SaleItem, params: Record<string, string>, payment: unknown | null, order: SaleOrder): Promise<SaleResult>;
 };
 
 /** What the buyer reads after a failure that cost them nothing. */
@@ -76,12 +71,12 @@ function failureOf(output: unknown): string | undefined {
 }
 
 /** A fixed-price item's context: its price cannot be reported. */
-const fixedPrice = (item: CatalogueItem) => () => {
+const fixedPrice = (item: SaleItem) => () => {
   throw new Error(`"${item.name}" has a fixed price; only a metered item reports its usage`);
 };
 
 /** A metered call's usage as its handler reports it (the last report counts), in the token's units. */
-function usageMeter(item: CatalogueItem): { report: (price: number | string) => void; used: () => bigint | undefined } {
+function usageMeter(item: SaleItem): { report: (price: number | string) => void; used: () => bigint | undefined } {
   let used: bigint | undefined;
   return {
     report(price) {
@@ -97,7 +92,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message.sl
 
 /** Runs the handler until `deadlineMs` (epoch ms): its output, or why it is no delivery. */
 async function runHandler(
-  item: CatalogueItem,
+  item: SaleItem,
   params: Record<string, string>,
   context: PurchaseContext,
   deadlineMs?: number,
@@ -143,10 +138,10 @@ export function createSeller({
       .then(() => hook(event))
       .catch((error: unknown) => options.log(`${name} hook failed: ${errorText(error)}`));
   };
-  const base = (item: CatalogueItem, orderId: string) => ({ orderId, itemId: item.id, units: item.units.toString() });
+  const base = (item: SaleItem, orderId: string) => ({ orderId, itemId: item.id, units: item.units.toString() });
 
   /** A settlement that failed after the tool ran: logged, reported to the seller, and the result withheld. */
-  function unsettled(item: CatalogueItem, orderId: string, verified: VerifiedPayment, refused: Refused): SaleRefusal {
+  function unsettled(item: SaleItem, orderId: string, verified: VerifiedPayment, refused: Refused): SaleRefusal {
     const reason =
       refused.code in UNSETTLED_OUTAGE_MESSAGES ? UNSETTLED_OUTAGE_MESSAGES[refused.code as Outage] : refused.reason;
     const event = { ...base(item, orderId), payer: verified.payer, reason };
@@ -164,7 +159,7 @@ export function createSeller({
   }
 
   /** A failure after the payment settled (make-purchase): quoted by order id and reported to the seller. */
-  function chargedFailure(item: CatalogueItem, orderId: string, paid: Settled, why: string): void {
+  function chargedFailure(item: SaleItem, orderId: string, paid: Settled, why: string): void {
     const event = { ...base(item, orderId), payer: paid.payer, transaction: paid.transaction, reason: why };
     report({ ...event, outcome: "failed", charged: true });
     notify(options.onChargedFailure, event, "onChargedFailure");
@@ -172,7 +167,7 @@ export function createSeller({
 
   /** Settle-first delivery (make-purchase, and free items). */
   async function deliverPaid(
-    item: CatalogueItem,
+    item: SaleItem,
     params: Record<string, string>,
     orderId: string,
     paid: Settled | undefined,
@@ -218,7 +213,7 @@ export function createSeller({
 
   /** Settle-after-success: the handler first, then the settlement, only if it succeeded. */
   async function deliverThenSettle(
-    item: CatalogueItem,
+    item: SaleItem,
     params: Record<string, string>,
     orderId: string,
     verified: VerifiedPayment,
@@ -275,7 +270,7 @@ export function createSeller({
   }
 
   /** What a metered call settles: its report, never above the signed maximum; nothing reported settles nothing. */
-  function meteredUnits(item: CatalogueItem, orderId: string, used: bigint | undefined): bigint {
+  function meteredUnits(item: SaleItem, orderId: string, used: bigint | undefined): bigint {
     if (used === undefined) {
       options.log(
         `order ${orderId}: metered item ${item.id} reported no usage (context.reportUsage); nothing was settled`,
@@ -291,7 +286,7 @@ export function createSeller({
     return used;
   }
 
-  const refusedEvent = (item: CatalogueItem, orderId: string, reason: string): PurchaseEvent => ({
+  const refusedEvent = (item: SaleItem, orderId: string, reason: string): PurchaseEvent => ({
     ...base(item, orderId),
     outcome: "refused",
     reason,

@@ -16,7 +16,7 @@ import {
   unitsToNumber,
 } from "@agora-mcp/protocol";
 import type { PaymentRequired } from "@x402/core/types";
-import type { CatalogueItem, ResolvedOptions } from "./config.js";
+import type { SaleItem, ResolvedOptions } from "./config.js";
 import type { JobStore } from "./jobs.js";
 import type { PaymentGate } from "./payments.js";
 import type { Refused } from "./verdicts.js";
@@ -43,7 +43,7 @@ function asText(value: unknown): string {
 type ReadParams = { params: Record<string, string> } | { missing: string[]; tooLong?: string; invalid?: string };
 
 /** The declared parameters as strings, or what is wrong with them (checked before any payment). Undeclared parameters are dropped. */
-function readParams(item: CatalogueItem, given: Record<string, unknown> | undefined): ReadParams {
+function readParams(item: SaleItem, given: Record<string, unknown> | undefined): ReadParams {
   const params: Record<string, string> = {};
   const missing: string[] = [];
   for (const name of Object.keys(item.params)) {
@@ -64,7 +64,7 @@ function readParams(item: CatalogueItem, given: Record<string, unknown> | undefi
   return { params };
 }
 
-function missingMessage(item: CatalogueItem, read: Exclude<ReadParams, { params: Record<string, string> }>): string {
+function missingMessage(item: SaleItem, read: Exclude<ReadParams, { params: Record<string, string> }>): string {
   if (read.tooLong)
     return `Parameter "${read.tooLong}" is longer than ${MAX_PARAM_CHARS} characters; nothing was charged.`;
   if (read.invalid) return `Invalid parameters for "${item.name}": ${read.invalid}. Nothing was charged.`;
@@ -180,7 +180,7 @@ function registerMakePurchase({ server, options, seller }: Tools): void {
 
 /** make-purchase's answer: MonetizedMCP's fields, the job ticket or the item's output as `toolResult`. */
 function purchaseAnswer(
-  item: CatalogueItem,
+  item: SaleItem,
   params: Record<string, string>,
   paymentMethod: string,
   caip2: string,
@@ -246,11 +246,7 @@ const EIP2612_GAS_SPONSORING = {
   },
 };
 
-function registerX402Tool(
-  { server, options: { network }, seller }: Tools,
-  gate: PaymentGate,
-  item: CatalogueItem,
-): void {
+function registerX402Tool({ server, options: { network }, seller }: Tools, gate: PaymentGate, item: SaleItem): void {
   const paymentRequired = async (error: string, accepts?: PaymentRequired["accepts"]): Promise<CallToolResult> => {
     const offer = accepts ? undefined : await gate.offer(item);
     if (!accepts && !offer) {
@@ -318,10 +314,7 @@ function registerX402Tool(
  * ticket, unsettled (the payment settles when the result is ready, and job-status names its transaction); for a
  * failed item an error that says nothing was charged.
  */
-function x402Answer(
-  item: CatalogueItem,
-  { orderId, paid, delivery }: Extract<SaleResult, { ok: true }>,
-): CallToolResult {
+function x402Answer(item: SaleItem, { orderId, paid, delivery }: Extract<SaleResult, { ok: true }>): CallToolResult {
   if (delivery.status === "pending") {
     const message = `"${item.name}" is being prepared: call ${JOB_STATUS_TOOL} with jobId ${delivery.jobId} in about ${delivery.checkAfterSeconds} seconds. The payment settles only when the result is ready; a job that fails costs nothing.`;
     return json({
@@ -355,7 +348,7 @@ function x402Answer(
 }
 
 /** A channel closed at its buyer's request: what went back, with the refund's settlement in `_meta`. */
-function channelRefundAnswer(item: CatalogueItem, refund: ChannelRefund | Refused): CallToolResult {
+function channelRefundAnswer(item: SaleItem, refund: ChannelRefund | Refused): CallToolResult {
   if (!refund.ok) return failure(`The channel for "${item.name}" was not closed: ${refund.reason}`);
   const text = `Channel closed: ${formatUsd(refund.refunded)} went back to the payer (transaction ${refund.transaction}); the calls delivered on it were claimed in the same transaction.`;
   return { content: [{ type: "text", text }], _meta: { [X402_PAYMENT_RESPONSE_META]: refund.settlement } };

@@ -10,7 +10,7 @@ import {
   signVoucher,
   updateChannelAfterRefund,
 } from "@x402/evm/batch-settlement/client";
-import { findItem, readCatalogue } from "../catalogue.js";
+import { findItem, readPriceList } from "../price-list.js";
 import { textOf, withConnection } from "../connections.js";
 import { resolveServer } from "../servers.js";
 import { channelScheme, channelSigner, channelStorage } from "./channel.js";
@@ -36,10 +36,10 @@ export async function closeChannel(input: CloseChannelInput, deps: PurchaseDeps)
   return withConnection(
     server.url,
     async (c) => {
-      const catalogue = await readCatalogue(c, settings.network, []);
-      const item = findItem(catalogue, input.item);
+      const priceList = await readPriceList(c, settings.network, []);
+      const item = findItem(priceList, input.item);
       const toolName = item?.x402Tool ?? input.item.trim();
-      const tool = catalogue.x402Tools.find((t) => t.name === toolName);
+      const tool = priceList.x402Tools.find((t) => t.name === toolName);
       if (!tool)
         return {
           status: "failed",

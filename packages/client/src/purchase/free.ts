@@ -1,4 +1,4 @@
-// Something free: a catalogue item priced at 0, taken through make-purchase with no payment, or a tool whose unpaid
+// Something free: a price-list item priced at 0, taken through make-purchase with no payment, or a tool whose unpaid
 // call answered without asking for payment (it has run already). Delivered and recorded in the ledger; nothing is
 // signed, reserved or paid.
 import { MAKE_PURCHASE_TOOL, formatUsd, readPurchaseResult } from "@agora-mcp/protocol";
@@ -10,7 +10,7 @@ export async function takeFree(c: Connection, ctx: Context, item: FreeItem): Pro
   return item.via === "make-purchase" ? takeFreeItem(c, ctx, item) : ranUnpaid(ctx, item);
 }
 
-/** A free catalogue item: make-purchase with an empty payment. */
+/** A free price-list item: make-purchase with an empty payment. */
 async function takeFreeItem(
   c: Connection,
   ctx: Context,

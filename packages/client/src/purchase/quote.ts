@@ -1,5 +1,5 @@
 // The quote: what the server sells now, read on this very connection, and the price and payee this purchase would
-// pay: a catalogue item (make-purchase) or a tool paid per call over x402 in any of the field's styles (its unpaid
+// pay: a price-list item (make-purchase) or a tool paid per call over x402 in any of the field's styles (its unpaid
 // call answers a request for payment, as a tool result or a JSON-RPC error 402). Nothing signed, nothing taken: the
 // quote is data (a refusal, something free to take, or a priced offer), and the steps after it act on it.
 import {
@@ -18,11 +18,11 @@ import {
   findItem,
   missingParams,
   namedPaidTools,
-  readCatalogue,
-  type Catalogue,
+  readPriceList,
+  type PriceList,
   type NamedPaidTool,
   type X402Tool,
-} from "../catalogue.js";
+} from "../price-list.js";
 import type { Connection } from "../connections.js";
 import { planChannel } from "./channel.js";
 import { chooseOffer } from "./offer.js";
@@ -50,20 +50,20 @@ const refuse = (...why: Parameters<typeof refused>): Quoted => ({ kind: "refused
 
 export async function quote(c: Connection, ctx: Context): Promise<Quoted> {
   const { settings } = ctx.deps;
-  const catalogue = await readCatalogue(c, settings.network, namedTools(ctx));
-  const item = findItem(catalogue, ctx.input.item);
-  const x402Tool = item ? undefined : catalogue.x402Tools.find((t) => t.name === ctx.input.item.trim());
+  const priceList = await readPriceList(c, settings.network, namedTools(ctx));
+  const item = findItem(priceList, ctx.input.item);
+  const x402Tool = item ? undefined : priceList.x402Tools.find((t) => t.name === ctx.input.item.trim());
   if (x402Tool) return quotePaidTool(c, { ...ctx, at: { ...ctx.at, item: x402Tool.name } }, x402Tool);
   if (!item) {
     const known =
-      [...catalogue.items.map((i) => i.id ?? i.name), ...catalogue.x402Tools.map((t) => t.name)].join(", ") || "none";
+      [...priceList.items.map((i) => i.id ?? i.name), ...priceList.x402Tools.map((t) => t.name)].join(", ") || "none";
     return refuse(
       "unknown_item",
       `"${ctx.input.item}" is not sold by ${ctx.server.label} (items: ${known}). Nothing was signed.`,
       ctx.at,
     );
   }
-  return quoteItem(c, ctx, catalogue, item);
+  return quoteItem(c, ctx, priceList, item);
 }
 
 /** The tools named as paid from outside their tools/list entries: by the registry's listing, and by the caller. */
@@ -75,9 +75,9 @@ function namedTools(ctx: Context): NamedPaidTool[] {
   return named;
 }
 
-type Item = Catalogue["items"][number];
+type Item = PriceList["items"][number];
 
-async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item: Item): Promise<Quoted> {
+async function quoteItem(c: Connection, ctx: Context, priceList: PriceList, item: Item): Promise<Quoted> {
   const { settings } = ctx.deps;
   const params = ctx.input.params ?? {};
   const itemKey = item.id ?? item.name;
@@ -93,9 +93,9 @@ async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item
       missingParams: missing,
     });
   }
-  const viaX402 = preferredX402Tool(ctx, catalogue, item);
+  const viaX402 = preferredX402Tool(ctx, priceList, item);
   if (viaX402) return quotePaidTool(c, { ...ctx, at }, viaX402, { itemKey, name: item.name });
-  if (!catalogue.hasMakePurchase)
+  if (!priceList.hasMakePurchase)
     return refuse("cannot_pay", `${ctx.server.label} has no make-purchase tool. Nothing was signed.`, at);
   if (units === 0n)
     return {
@@ -110,7 +110,7 @@ async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item
       { ...at, priceUsd },
     );
   }
-  if (!catalogue.payTo)
+  if (!priceList.payTo)
     return refuse(
       "cannot_pay",
       `${ctx.server.label} names no wallet for ${settings.network.paymentMethod} in payment-methods. Nothing was signed.`,
@@ -119,14 +119,14 @@ async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item
   const requirements = buildRequirements({
     network: settings.network,
     units,
-    payTo: catalogue.payTo,
+    payTo: priceList.payTo,
     resource: { url: `${ctx.server.url}#${itemKey}`, description: item.name },
   }).v1;
   const offer: PricedOffer = {
     itemKey,
     name: item.name,
     units,
-    payTo: catalogue.payTo,
+    payTo: priceList.payTo,
     order: "before",
     via: "make-purchase",
     requirements,
@@ -140,10 +140,10 @@ async function quoteItem(c: Connection, ctx: Context, catalogue: Catalogue, item
  * asynchronous item (its job is collected through make-purchase's ticket), nor when a parameter is not a string
  * (the kit's x402 tool takes strings; make-purchase writes other values as JSON).
  */
-function preferredX402Tool(ctx: Context, catalogue: Catalogue, item: Item): X402Tool | undefined {
+function preferredX402Tool(ctx: Context, priceList: PriceList, item: Item): X402Tool | undefined {
   if (!item.x402Tool || item.async || item.units === "0") return undefined;
   if (Object.values(ctx.input.params ?? {}).some((v) => typeof v !== "string")) return undefined;
-  return catalogue.x402Tools.find((t) => t.name === item.x402Tool);
+  return priceList.x402Tools.find((t) => t.name === item.x402Tool);
 }
 
 /**

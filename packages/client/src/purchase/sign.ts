@@ -82,7 +82,7 @@ function exactProof(payload: Record<string, unknown>, offer: PricedOffer): Payme
   return { kind: "eip3009", nonce: authorization.nonce };
 }
 
-/** A catalogue item: x402 v1 exact, sent in make-purchase's signedTransaction. */
+/** A price-list item: x402 v1 exact, sent in make-purchase's signedTransaction. */
 async function signMakePurchase(ctx: Context, offer: Via<"make-purchase">): Promise<Signed> {
   const { settings, wallet } = ctx.deps;
   const signed = await signV1(wallet, offer.requirements);

@@ -153,8 +153,8 @@ export type ToolOffer = { tool: string; ask: PaymentAsk; raw: Record<string, unk
 
 /**
  * What the quote found to pay, and how: the terms every later step checks (Priced), and the x402 requirements the
- * signature is made for. `make-purchase`: a catalogue item, x402 version 1 exact in make-purchase's
- * signedTransaction, on requirements built from the catalogue's price and payee. The others are a tool paid per call
+ * signature is made for. `make-purchase`: a price-list item, x402 version 1 exact in make-purchase's
+ * signedTransaction, on requirements built from the price list's price and payee. The others are a tool paid per call
  * in its retried call, by the chosen offer's scheme: `exact-v1` and `exact` (an EIP-3009 authorisation), `upto`
  * (a Permit2 signature for a maximum), `channel` (a voucher on a payment channel, with a deposit when it is short).
  */
@@ -168,7 +168,7 @@ export type PricedOffer = Priced &
   );
 
 /**
- * Something to take without paying: a catalogue item priced at 0 (make-purchase, with no payment), or a tool whose
+ * Something to take without paying: a price-list item priced at 0 (make-purchase, with no payment), or a tool whose
  * unpaid call answered without asking for payment (it has run; `answered` is what it said).
  */
 export type FreeItem =

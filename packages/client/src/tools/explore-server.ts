@@ -1,7 +1,7 @@
 // explore_server: what a listed server sells now, read from the server itself, and whether this wallet can pay it.
 import { z } from "zod";
 import { PAID_STYLE_NAMES, formatUsd, unitsToUsd } from "@agora-mcp/protocol";
-import { namedPaidTools, readCatalogue, type X402Tool } from "../catalogue.js";
+import { namedPaidTools, readPriceList, type X402Tool } from "../price-list.js";
 import { withConnection } from "../connections.js";
 import { resolveServer } from "../servers.js";
 import { answer, guarded, type ToolDeps } from "./answer.js";
@@ -68,13 +68,13 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
           true,
         );
       const { url, label } = resolved.server;
-      const catalogue = await withConnection(url, (c) =>
-        readCatalogue(c, settings.network, namedPaidTools(resolved.server.terms)),
+      const priceList = await withConnection(url, (c) =>
+        readPriceList(c, settings.network, namedPaidTools(resolved.server.terms)),
       );
-      const items = catalogue.items.map((i) => {
+      const items = priceList.items.map((i) => {
         const units = BigInt(i.units ?? "0");
         let why: string | undefined;
-        if (units > 0n && !catalogue.payTo) why = `the server takes no ${settings.network.paymentMethod}`;
+        if (units > 0n && !priceList.payTo) why = `the server takes no ${settings.network.paymentMethod}`;
         else if (i.paymentMethod && units > 0n && i.paymentMethod !== settings.network.paymentMethod)
           why = `paid in ${i.paymentMethod}`;
         else if (units > settings.maxPerPurchaseUnits)
@@ -89,9 +89,9 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
           ...(why ? { why } : {}),
         };
       });
-      const x402Tools = catalogue.x402Tools.map(shownTool);
+      const x402Tools = priceList.x402Tools.map(shownTool);
       const text = [
-        `${label} (${url}) sells ${items.length} item(s)${catalogue.payTo ? `, paid to ${catalogue.payTo}` : ""}:`,
+        `${label} (${url}) sells ${items.length} item(s)${priceList.payTo ? `, paid to ${priceList.payTo}` : ""}:`,
         ...items.map(
           (i) =>
             `- ${i.id}: ${i.name}, $${i.priceUsd}${
@@ -106,16 +106,16 @@ export function registerExploreServer({ mcp, settings, wallet }: ToolDeps): void
           (t) =>
             `- paid tool ${t.name} (${t.styleName ?? "x402; its style is read when bought"})${t.priceUsd ? `: $${t.priceUsd}` : ""}`,
         ),
-        ...catalogue.notes.map((n) => `Note: ${n}`),
+        ...priceList.notes.map((n) => `Note: ${n}`),
         "Buy with purchase {server, item, params}.",
       ];
       return answer(wallet, text.join("\n"), {
         server: label,
         serverUrl: url,
-        payTo: catalogue.payTo ?? null,
+        payTo: priceList.payTo ?? null,
         items,
         x402Tools,
-        notes: catalogue.notes,
+        notes: priceList.notes,
       });
     }),
   );

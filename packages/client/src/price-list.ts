@@ -64,7 +64,7 @@ export function namedPaidTools(terms: ListedTerms | undefined): NamedPaidTool[] 
   return named;
 }
 
-export type Catalogue = {
+export type PriceList = {
   items: PricedItem[];
   methods: AcceptedPayment[];
   /** The wallet this client would pay on its network, when the server accepts it. */
@@ -119,11 +119,11 @@ function paidTool(tool: ListedTool, named: NamedPaidTool[]): X402Tool | undefine
   };
 }
 
-export async function readCatalogue(
+export async function readPriceList(
   c: Connection,
   network: PaymentNetwork,
   named: NamedPaidTool[] = [],
-): Promise<Catalogue> {
+): Promise<PriceList> {
   const tools = await c.toolNames();
   const names = tools.map((t) => t.name);
   const quirks = new Quirks();
@@ -152,12 +152,12 @@ export async function readCatalogue(
   };
 }
 
-export function findItem(catalogue: Catalogue, key: string): PricedItem | undefined {
+export function findItem(priceList: PriceList, key: string): PricedItem | undefined {
   const k = key.trim();
   return (
-    catalogue.items.find((i) => i.id === k) ??
-    catalogue.items.find((i) => i.name === k) ??
-    catalogue.items.find((i) => i.name.toLowerCase() === k.toLowerCase())
+    priceList.items.find((i) => i.id === k) ??
+    priceList.items.find((i) => i.name === k) ??
+    priceList.items.find((i) => i.name.toLowerCase() === k.toLowerCase())
   );
 }
 
