@@ -43,3 +43,23 @@ for (const { path, name, bytes } of BUDGETS) {
     ).toBeLessThanOrEqual(bytes);
   });
 }
+
+// The site's two faces are cut to Latin and the weights in use (scripts/subset-fonts.mjs): the whole variable fonts
+// were 69 KB and 71 KB, both preloaded, the largest part of what a phone fetched before its first paint. Only the text
+// face is preloaded; the monospace one is fetched by the pages that show code.
+test("the home page preloads one font face, and no font it loads weighs more than 30 kB", async ({ page }) => {
+  const fonts: Promise<{ url: string; size: number }>[] = [];
+  page.on("requestfinished", (request) => {
+    if (request.resourceType() !== "font") return;
+    fonts.push(request.sizes().then((s) => ({ url: request.url(), size: s.responseBodySize })));
+  });
+  const response = await page.goto("/", { waitUntil: "load" });
+  const html = (await response?.text()) ?? "";
+  const preloads = html.match(/<link rel="preload"[^>]*as="font"[^>]*>/g) ?? [];
+  expect(preloads, "one preloaded face").toHaveLength(1);
+  expect(preloads[0]).toContain("geist_sans_latin");
+  const sizes = await Promise.all(fonts);
+  expect(sizes.length, "the page loads its text face").toBeGreaterThan(0);
+  for (const { url, size } of sizes)
+    expect(size, `${new URL(url).pathname}: ${size} bytes`).toBeLessThanOrEqual(30 * KB);
+});
