@@ -1,17 +1,8 @@
 "use client";
 import { useState } from "react";
 import { Check, Copy } from "lucide-react";
-import { cn } from "@/lib/utils";
 
-export function CopyButton({
-  value,
-  label = "Copy",
-  className,
-}: {
-  value: string;
-  label?: string;
-  className?: string;
-}) {
+export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   async function copy() {
     try {
@@ -29,10 +20,7 @@ export function CopyButton({
       type="button"
       onClick={copy}
       aria-label={copied ? "Copied" : label}
-      className={cn(
-        "inline-flex items-center gap-1.5 rounded-md border bg-white/90 px-2 py-1 text-xs font-medium text-foreground/70 shadow-xs transition hover:text-foreground",
-        className,
-      )}
+      className="inline-flex items-center gap-1.5 rounded-md border bg-white/90 px-2 py-1 text-xs font-medium text-foreground/70 shadow-xs transition hover:text-foreground"
     >
       {copied ? <Check className="size-3.5 text-emerald-600" /> : <Copy className="size-3.5" />}
       {copied ? "Copied" : label}

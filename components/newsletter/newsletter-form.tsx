@@ -3,12 +3,17 @@ import { useEffect, useState } from "react";
 import { useHydrated } from "@/components/hooks/use-hydrated";
 import { useForm, type Resolver } from "react-hook-form";
 import { CheckCircle2, Loader2, XCircle } from "lucide-react";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import type { NewsletterInput } from "@/lib/validations/newsletter";
 
 type Status = "idle" | "loading" | "success" | "error";
 const RESET_AFTER_MS = 5000;
+// The Input and the large Button's classes, written out as cn() resolved them (tailwind-merge dropped the input's
+// h-9 for h-11 and the button's text-sm for text-base), so the home page's first load does not carry tailwind-merge
+// (lib/class-names.ts says why).
+const EMAIL_INPUT =
+  "placeholder:text-muted-foreground border-input flex w-full min-w-0 rounded-md border bg-white px-3 py-1 text-base shadow-xs transition-[color,box-shadow] outline-none disabled:cursor-not-allowed disabled:opacity-50 md:text-sm focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px] aria-invalid:ring-destructive/20 aria-invalid:border-destructive h-11";
+const SUBSCRIBE_BUTTON =
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap font-medium transition-all disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg:not([class*='size-'])]:size-4 shrink-0 [&_svg]:shrink-0 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:border-ring aria-invalid:border-destructive bg-primary text-primary-foreground shadow-xs hover:bg-primary/90 h-11 rounded-md px-6 text-base has-[>svg]:px-4";
 
 // The shared zod schema and its resolver (~45 kB gzip) load on first use, not with the home page:
 // focusing the field starts the download, and a submit waits for it if it has not finished.
@@ -64,21 +69,22 @@ export function NewsletterForm() {
         <label htmlFor="newsletter-email" className="sr-only">
           Email address
         </label>
-        <Input
+        <input
           id="newsletter-email"
+          data-slot="input"
           type="email"
           autoComplete="email"
           placeholder="you@company.com"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "newsletter-email-error" : "newsletter-status"}
-          className="h-11"
+          className={EMAIL_INPUT}
           onFocus={preloadResolver}
           {...register("email")}
         />
-        <Button type="submit" size="lg" disabled={!ready || status === "loading"}>
+        <button type="submit" data-slot="button" className={SUBSCRIBE_BUTTON} disabled={!ready || status === "loading"}>
           {status === "loading" && <Loader2 className="animate-spin" />}
           {status === "loading" ? "Subscribing..." : "Subscribe"}
-        </Button>
+        </button>
       </div>
       <div className="mt-2 min-h-6 text-sm" aria-live="polite" id="newsletter-status">
         {error && (

@@ -1,5 +1,6 @@
 "use client";
 import * as React from "react";
+import { joinClasses } from "@/lib/class-names";
 
 // WAI-ARIA tabs (the shadcn API and classes, data-state included) without Radix: the controlled,
 // horizontal, automatic-activation subset the marketplace uses, for ~11 kB less first-load JavaScript.
@@ -13,9 +14,8 @@ function useTabs(): TabsContextValue {
   return ctx;
 }
 
-// Plain joins, not cn(): no tailwind-merge in the marketplace's first load. The root's gap is its default
-// unless the caller gives one.
-const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(" ");
+// The root's gap is its default unless the caller gives one (joinClasses does not merge).
+const join = joinClasses;
 
 const idFor = (baseId: string, part: "trigger" | "content", value: string) => `${baseId}-${part}-${value}`;
 
