@@ -1,7 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
 import { useHydrated } from "@/components/hooks/use-hydrated";
-import { useForm, type Resolver } from "react-hook-form";
 import { CheckCircle2, Loader2, XCircle } from "lucide-react";
 import type { NewsletterInput } from "@/lib/validations/newsletter";
 
@@ -15,30 +14,34 @@ const EMAIL_INPUT =
 const SUBSCRIBE_BUTTON =
   "inline-flex items-center justify-center gap-2 whitespace-nowrap font-medium transition-all disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg:not([class*='size-'])]:size-4 shrink-0 [&_svg]:shrink-0 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:border-ring aria-invalid:border-destructive bg-primary text-primary-foreground shadow-xs hover:bg-primary/90 h-11 rounded-md px-6 text-base has-[>svg]:px-4";
 
-// The shared zod schema and its resolver (~45 kB gzip) load on first use, not with the home page:
-// focusing the field starts the download, and a submit waits for it if it has not finished.
-const loadResolver = () =>
-  Promise.all([import("@hookform/resolvers/zod"), import("@/lib/validations/newsletter")]).then(
-    ([{ zodResolver }, { newsletterSchema }]) => zodResolver(newsletterSchema),
-  );
-let resolverPromise: ReturnType<typeof loadResolver> | undefined;
+// The shared zod schema (~40 kB gzip) loads on first use, not with the home page: focusing the field starts the
+// download, and a submit waits for it if it has not finished. One field needs no form library either: react-hook-form
+// was 14.6 kB of the home page's first load and ~7 ms of its main thread (bench/RESULTS.md, light pages).
+const loadSchema = () => import("@/lib/validations/newsletter").then((m) => m.newsletterSchema);
+let schemaPromise: ReturnType<typeof loadSchema> | undefined;
 // A failed download (offline for a moment) is retried on the next attempt.
-const preloadResolver = () =>
-  (resolverPromise ??= loadResolver().catch((error: unknown) => {
-    resolverPromise = undefined;
+const preloadSchema = () =>
+  (schemaPromise ??= loadSchema().catch((error: unknown) => {
+    schemaPromise = undefined;
     throw error;
   }));
-const lazyResolver: Resolver<NewsletterInput> = async (values, context, options) =>
-  (await preloadResolver())(values, context, options);
+
+/** The schema's verdict on a typed address: the value to send, or the message to show. */
+async function validate(email: string): Promise<{ ok: true; value: NewsletterInput } | { ok: false; message: string }> {
+  const parsed = (await preloadSchema()).safeParse({ email });
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid email address" };
+}
 
 export function NewsletterForm() {
   const [status, setStatus] = useState<Status>("idle");
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  // After a refused submit the message follows the typing, as the other forms do (validated again on change).
+  const [submitted, setSubmitted] = useState(false);
   // Until React has hydrated, a submit would be a plain GET that reloads the page: keep it disabled.
   const ready = useHydrated();
-  const { register, handleSubmit, reset, formState } = useForm<NewsletterInput>({
-    resolver: lazyResolver,
-    defaultValues: { email: "" },
-  });
 
   // Success and error messages fall back to idle after five seconds.
   useEffect(() => {
@@ -47,24 +50,37 @@ export function NewsletterForm() {
     return () => clearTimeout(timer);
   }, [status]);
 
-  async function onSubmit(values: NewsletterInput) {
+  async function onChange(value: string) {
+    setEmail(value);
+    if (!submitted) return;
+    const verdict = await validate(value).catch(() => null);
+    if (verdict) setError(verdict.ok ? undefined : verdict.message);
+  }
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    const verdict = await validate(email).catch(() => null);
+    if (!verdict) return setStatus("error");
+    if (!verdict.ok) return setError(verdict.message);
+    setError(undefined);
     setStatus("loading");
     try {
       const response = await fetch("/api/mailchimp/member", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(values),
+        body: JSON.stringify(verdict.value),
       });
       setStatus(response.status === 200 ? "success" : "error");
     } catch {
       setStatus("error");
     }
-    reset({ email: "" });
+    setEmail("");
+    setSubmitted(false);
   }
 
-  const error = formState.errors.email?.message;
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate className="w-full max-w-md" aria-label="Newsletter sign-up">
+    <form onSubmit={onSubmit} noValidate className="w-full max-w-md" aria-label="Newsletter sign-up">
       <div className="flex flex-col gap-2 sm:flex-row">
         <label htmlFor="newsletter-email" className="sr-only">
           Email address
@@ -78,8 +94,10 @@ export function NewsletterForm() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "newsletter-email-error" : "newsletter-status"}
           className={EMAIL_INPUT}
-          onFocus={preloadResolver}
-          {...register("email")}
+          name="email"
+          value={email}
+          onChange={(e) => void onChange(e.target.value)}
+          onFocus={() => void preloadSchema().catch(() => {})}
         />
         <button type="submit" data-slot="button" className={SUBSCRIBE_BUTTON} disabled={!ready || status === "loading"}>
           {status === "loading" && <Loader2 className="animate-spin" />}

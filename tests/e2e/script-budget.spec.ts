@@ -1,18 +1,20 @@
 // How much JavaScript a phone downloads for each public page, read as Chromium receives it: every script response's
 // transferred body (compressed as served) up to the page's load event, from an empty cache. A page past its budget
 // fails.
-// The budget is what the pages weighed when it was set (bench/RESULTS.md, "Light pages") plus about 9 kB, so a new
-// client component or a library pulled into the browser by an import is caught here, where it is cheap to fix. Next and React alone weigh about 130 kB gzip
-// on every page, which is why the 100 kB goal is recorded there as missed rather than set here.
+// The budget is the most a page weighed when it was set (bench/RESULTS.md, "Light pages") plus about 9 kB, so a new
+// client component or a library pulled into the browser by an import is caught here, where it is cheap to fix. On the
+// phone project a page sometimes counts a chunk of a link prefetched before its load event (Getting Started 149.9 or
+// 159.3 kB): the budgets leave room for it. Next and React alone weigh about 130 kB gzip on every page, which is why
+// the 100 kB goal is recorded there as missed rather than set here.
 import { expect, test } from "@playwright/test";
 
 const KB = 1024;
 /** Per page: the most script it may transfer. */
 const BUDGETS: { path: string; name: string; bytes: number }[] = [
-  { path: "/", name: "home", bytes: 175 * KB },
+  { path: "/", name: "home", bytes: 165 * KB },
   { path: "/marketplace", name: "marketplace", bytes: 155 * KB },
-  { path: "/marketplace/weather-now", name: "a detail page", bytes: 150 * KB },
-  { path: "/getting-started", name: "Getting Started", bytes: 159 * KB },
+  { path: "/marketplace/weather-now", name: "a detail page", bytes: 155 * KB },
+  { path: "/getting-started", name: "Getting Started", bytes: 165 * KB },
 ];
 
 for (const { path, name, bytes } of BUDGETS) {
