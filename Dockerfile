@@ -23,14 +23,15 @@ FROM build AS sandbox
 CMD ["npm", "run", "sandbox"]
 
 # Runtime: only the standalone output (traced node_modules, server.js, static assets, public/, migrations,
-# migrate.mjs and the three preloads), owned by the image's unprivileged `node` user.
+# migrate.mjs and the three preloads), owned by the image's unprivileged `node` user. The heap flags are start:prod's
+# (docs/production.md, Memory: why the young generation is sized, not left to Node 24).
 FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
     HOSTNAME=0.0.0.0 \
-    NODE_OPTIONS=--max-old-space-size=256
+    NODE_OPTIONS="--max-old-space-size=256 --max-semi-space-size=16"
 COPY --from=build --chown=node:node /src/.next/standalone ./
 USER node
 EXPOSE 3000

@@ -5,6 +5,9 @@ import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:
 import fs from "node:fs";
 import path from "node:path";
 
+// The young generation's size, as `npm start` sets it (docs/production.md, Memory).
+const SEMI_SPACE = "--max-semi-space-size=16";
+
 export function startProductionServer(
   port: number,
   env: NodeJS.ProcessEnv,
@@ -17,6 +20,7 @@ export function startProductionServer(
     node,
     [
       heap,
+      SEMI_SPACE,
       ...nodeFlags,
       "--import",
       "./server/client-address.mjs",
@@ -53,11 +57,19 @@ export function buildBareNext(): void {
   fs.writeFileSync(stamp, version);
 }
 
-/** The floor app under `next start`, with the same heap cap and runtime as the app beside it (no preloads: Next alone). */
+/** The floor app under `next start`, with the same heap flags and runtime as the app beside it (no preloads: Next alone). */
 export function startBareNext(port: number, node: string = process.execPath): ChildProcess {
   return spawn(
     node,
-    ["--max-old-space-size=256", "node_modules/next/dist/bin/next", "start", BARE_NEXT_DIR, "-p", String(port)],
+    [
+      "--max-old-space-size=256",
+      SEMI_SPACE,
+      "node_modules/next/dist/bin/next",
+      "start",
+      BARE_NEXT_DIR,
+      "-p",
+      String(port),
+    ],
     {
       env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "ignore", "inherit"],

@@ -13,7 +13,9 @@ const MB = 1024 * 1024;
 
 /**
  * The old-space cap the start command set, in bytes: where long-lived data lives and what runs out. V8's
- * heap_size_limit adds the young generation (448 MB for a 256 MB cap on Node 24), so the flag itself is read first.
+ * heap_size_limit adds the young generation (304 MB for a 256 MB cap with the start commands' 16 MB semi-spaces; 448
+ * MB without them on Node 24, which sizes the young generation from the machine's memory), so the flag itself is read
+ * first.
  */
 const HEAP_LIMIT_BYTES = (oldSpaceFlagMb() ?? v8.getHeapStatistics().heap_size_limit / MB) * MB;
 

@@ -717,7 +717,7 @@ test.describe("issue 42: the production server under bursts, bodies and odd requ
       ...production,
       DATABASE_URL: url,
       CHECK_SCHEDULE_DISABLED: "true",
-      NODE_OPTIONS: "--max-old-space-size=256",
+      NODE_OPTIONS: "--max-old-space-size=256 --max-semi-space-size=16",
     });
   });
 

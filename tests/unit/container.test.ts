@@ -102,12 +102,18 @@ describe("Dockerfile", () => {
   it("starts exactly as CI starts the standalone server (npm run start:prod)", () => {
     const cmd = instruction("CMD");
     expect(cmd).toHaveLength(1);
-    // The heap cap is a shell default in start:prod (NODE_HEAP_MB); the image sets the same default in NODE_OPTIONS.
+    // The heap cap is a shell default in start:prod (NODE_HEAP_MB) and the young generation's size a fixed flag
+    // beside it; the image sets the same two in NODE_OPTIONS.
     const heapFlag = /^--max-old-space-size=\$\{NODE_HEAP_MB:-(\d+)\}$/;
+    const semiSpaceFlag = /^--max-semi-space-size=\d+$/;
     const defaultHeapMb = start.serveAsWritten.map((word) => heapFlag.exec(word)?.[1]).find(Boolean);
+    const semiSpace = start.serveAsWritten.find((word) => semiSpaceFlag.test(word));
     expect(defaultHeapMb, "start:prod caps the heap").toBeDefined();
-    expect(JSON.parse(cmd[0]!.slice(4))).toEqual(start.serveAsWritten.filter((word) => !heapFlag.test(word)));
-    expect(instruction("ENV").join(" ")).toContain(`NODE_OPTIONS=--max-old-space-size=${defaultHeapMb}`);
+    expect(semiSpace, "start:prod sizes the young generation").toBeDefined();
+    expect(JSON.parse(cmd[0]!.slice(4))).toEqual(
+      start.serveAsWritten.filter((word) => !heapFlag.test(word) && !semiSpaceFlag.test(word)),
+    );
+    expect(instruction("ENV").join(" ")).toContain(`NODE_OPTIONS="--max-old-space-size=${defaultHeapMb} ${semiSpace}"`);
     expect(instruction("WORKDIR").at(-1)).toBe("WORKDIR /app");
   });
 
