@@ -8,7 +8,7 @@ type Status = "idle" | "loading" | "success" | "error";
 const RESET_AFTER_MS = 5000;
 // The Input and the large Button's classes, written out as cn() resolved them (tailwind-merge dropped the input's
 // h-9 for h-11 and the button's text-sm for text-base), so the home page's first load does not carry tailwind-merge
-// (lib/class-names.ts says why).
+// (lib/utils.ts says why).
 const EMAIL_INPUT =
   "placeholder:text-muted-foreground border-input flex w-full min-w-0 rounded-md border bg-white px-3 py-1 text-base shadow-xs transition-[color,box-shadow] outline-none disabled:cursor-not-allowed disabled:opacity-50 md:text-sm focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px] aria-invalid:ring-destructive/20 aria-invalid:border-destructive h-11";
 const SUBSCRIBE_BUTTON =

@@ -2,7 +2,7 @@
 import * as React from "react";
 import { Accordion as AccordionPrimitive } from "radix-ui";
 import { ChevronDownIcon } from "lucide-react";
-import { joinClasses } from "@/lib/class-names";
+import { clsx } from "clsx";
 
 function Accordion(props: React.ComponentProps<typeof AccordionPrimitive.Root>) {
   return <AccordionPrimitive.Root data-slot="accordion" {...props} />;
@@ -11,7 +11,7 @@ function AccordionItem({ className, ...props }: React.ComponentProps<typeof Acco
   return (
     <AccordionPrimitive.Item
       data-slot="accordion-item"
-      className={joinClasses("border-b last:border-b-0", className)}
+      className={clsx("border-b last:border-b-0", className)}
       {...props}
     />
   );
@@ -21,7 +21,7 @@ function AccordionTrigger({ className, children, ...props }: React.ComponentProp
     <AccordionPrimitive.Header className="flex">
       <AccordionPrimitive.Trigger
         data-slot="accordion-trigger"
-        className={joinClasses(
+        className={clsx(
           "focus-visible:ring-ring/50 flex flex-1 items-start justify-between gap-4 rounded-md py-4 text-left font-medium transition-all outline-none hover:underline focus-visible:ring-[3px] [&[data-state=open]>svg]:rotate-180",
           // The text size is the caller's when it gives one (both callers do), else the small default.
           /(^|\s)text-(xs|sm|base|lg|xl|\[)/.test(className ?? "") ? undefined : "text-sm",
@@ -38,7 +38,7 @@ function AccordionTrigger({ className, children, ...props }: React.ComponentProp
 function AccordionContent({ className, children, ...props }: React.ComponentProps<typeof AccordionPrimitive.Content>) {
   return (
     <AccordionPrimitive.Content data-slot="accordion-content" className="overflow-hidden text-sm" {...props}>
-      <div className={joinClasses("pt-0 pb-4", className)}>{children}</div>
+      <div className={clsx("pt-0 pb-4", className)}>{children}</div>
     </AccordionPrimitive.Content>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import * as React from "react";
-import { joinClasses } from "@/lib/class-names";
+import { clsx } from "clsx";
 
 // WAI-ARIA tabs (the shadcn API and classes, data-state included) without Radix: the controlled,
 // horizontal, automatic-activation subset the marketplace uses, for ~11 kB less first-load JavaScript.
@@ -14,8 +14,8 @@ function useTabs(): TabsContextValue {
   return ctx;
 }
 
-// The root's gap is its default unless the caller gives one (joinClasses does not merge).
-const join = joinClasses;
+// clsx, not cn(): no tailwind-merge in the marketplace's first load (lib/utils.ts). The root's gap is its default
+// unless the caller gives one.
 
 const idFor = (baseId: string, part: "trigger" | "content", value: string) => `${baseId}-${part}-${value}`;
 
@@ -45,7 +45,7 @@ function Tabs({ className, value, onValueChange, ...props }: TabsProps) {
       <div
         data-slot="tabs"
         data-orientation="horizontal"
-        className={join("flex flex-col", className?.includes("gap-") ? undefined : "gap-2", className)}
+        className={clsx("flex flex-col", className?.includes("gap-") ? undefined : "gap-2", className)}
         {...props}
       />
     </TabsContext.Provider>
@@ -75,7 +75,7 @@ function TabsList({ className, onKeyDown, ...props }: React.ComponentProps<"div"
       role="tablist"
       aria-orientation="horizontal"
       data-slot="tabs-list"
-      className={join(
+      className={clsx(
         "bg-muted text-muted-foreground inline-flex h-9 w-fit items-center justify-center rounded-lg p-[3px]",
         className,
       )}
@@ -103,7 +103,7 @@ function TabsTrigger({
       data-state={selected ? "active" : "inactive"}
       data-slot="tabs-trigger"
       tabIndex={selected ? 0 : -1}
-      className={join(
+      className={clsx(
         "data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm focus-visible:ring-ring/50 inline-flex h-[calc(100%-1px)] flex-1 items-center justify-center gap-1.5 rounded-md border border-transparent px-3 py-1 text-sm font-medium whitespace-nowrap transition-[color,box-shadow] focus-visible:ring-[3px] focus-visible:outline-1 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4",
         className,
       )}
@@ -128,7 +128,7 @@ function TabsContent({ className, value, ...props }: React.ComponentProps<"div">
       data-slot="tabs-content"
       hidden={!selected}
       tabIndex={0}
-      className={join("flex-1 outline-none", className)}
+      className={clsx("flex-1 outline-none", className)}
       {...props}
     />
   );
